@@ -1,0 +1,196 @@
+"""Dice sources shared by every game the simulator hosts.
+
+A game never touches the module-level ``random``: it draws every roll through a
+:class:`DiceSource`. Two sources exist. :class:`SeededDice` is reproducible from
+an integer seed; :class:`ScriptedDice` replays rolls typed in from a table-top
+game (the ``vabg-dice/1`` file of ``interchange.md``) and says which die it ran
+out of.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+STREAMS: dict[str, int] = {"d8": 8, "d6": 6, "d20": 20}
+DICE_FORMAT = "vabg-dice/1"
+
+
+class DiceError(ValueError):
+    """Raise for a dice script that cannot be used."""
+
+
+class DiceFileError(DiceError):
+    """Raise for a dice file that breaks the ``vabg-dice/1`` format; lists every problem."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("bad dice file: " + "; ".join(self.problems))
+
+
+class DiceScriptExhausted(DiceError):
+    """Raise when a scripted game wants a roll the script does not have."""
+
+    def __init__(self, stream: str, used: int) -> None:
+        self.stream = stream
+        self.used = used
+        super().__init__(
+            f"the dice script ran out: a {stream} was wanted after all {used} "
+            f"{stream} rolls were used"
+        )
+
+
+class DiceSource(Protocol):
+    """Give rolls of the three dice a game reads; an 11-66 read is two ``d6()`` calls."""
+
+    def d8(self) -> int: ...
+
+    def d6(self) -> int: ...
+
+    def d20(self) -> int: ...
+
+    def record(self) -> DiceRecord: ...
+
+
+class DiceRecord:
+    """Describe where a game's dice came from: a seed or a script, enough to replay it."""
+
+    __slots__ = ("script", "seed")
+
+    def __init__(
+        self, *, seed: int | None = None, script: Mapping[str, Sequence[int]] | None = None
+    ) -> None:
+        self.seed = seed
+        self.script = None if script is None else {k: tuple(v) for k, v in script.items()}
+
+    def to_json(self) -> dict[str, Any]:
+        """Return a JSON-ready dict: ``{"seed": n}`` or the ``vabg-dice/1`` script."""
+        if self.script is not None:
+            return {"format": DICE_FORMAT, **{k: list(v) for k, v in self.script.items()}}
+        return {"seed": self.seed}
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, DiceRecord)
+            and self.seed == other.seed
+            and self.script == other.script
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.seed)
+
+    def __repr__(self) -> str:
+        return f"DiceRecord(seed={self.seed!r}, script={'...' if self.script else None})"
+
+
+class SeededDice:
+    """Roll reproducibly from an integer seed with a private ``random.Random``.
+
+    >>> a, b = SeededDice(7), SeededDice(7)
+    >>> [a.d20() for _ in range(5)] == [b.d20() for _ in range(5)]
+    True
+    """
+
+    __slots__ = ("_random", "seed")
+
+    def __init__(self, seed: int) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise DiceError(f"a seed must be an integer, got {seed!r}")
+        self.seed = seed
+        self._random = random.Random(seed).random
+
+    def d8(self) -> int:
+        """Roll an eight-sided die."""
+        return int(self._random() * 8) + 1
+
+    def d6(self) -> int:
+        """Roll a six-sided die."""
+        return int(self._random() * 6) + 1
+
+    def d20(self) -> int:
+        """Roll a twenty-sided die."""
+        return int(self._random() * 20) + 1
+
+    def record(self) -> DiceRecord:
+        """Return the seed that replays this game."""
+        return DiceRecord(seed=self.seed)
+
+
+class ScriptedDice:
+    """Replay given rolls, one list per die, each read in order.
+
+    >>> dice = ScriptedDice(d8=[3], d6=[2, 5], d20=[14])
+    >>> dice.d8(), 10 * dice.d6() + dice.d6(), dice.d20()
+    (3, 25, 14)
+    >>> dice.d8()
+    Traceback (most recent call last):
+    ...
+    simulator.dice.DiceScriptExhausted: the dice script ran out: a d8 was wanted after all 1 d8 rolls were used
+    """
+
+    __slots__ = ("_d6", "_d8", "_d20", "_script")
+
+    def __init__(
+        self, *, d8: Iterable[int] = (), d6: Iterable[int] = (), d20: Iterable[int] = ()
+    ) -> None:
+        script = {"d8": tuple(d8), "d6": tuple(d6), "d20": tuple(d20)}
+        problems = _check_faces(script)
+        if problems:
+            raise DiceFileError(problems)
+        self._script = script
+        self._d8 = iter(script["d8"])
+        self._d6 = iter(script["d6"])
+        self._d20 = iter(script["d20"])
+
+    def d8(self) -> int:
+        """Return the next scripted d8."""
+        for roll in self._d8:
+            return roll
+        raise DiceScriptExhausted("d8", len(self._script["d8"]))
+
+    def d6(self) -> int:
+        """Return the next scripted d6."""
+        for roll in self._d6:
+            return roll
+        raise DiceScriptExhausted("d6", len(self._script["d6"]))
+
+    def d20(self) -> int:
+        """Return the next scripted d20."""
+        for roll in self._d20:
+            return roll
+        raise DiceScriptExhausted("d20", len(self._script["d20"]))
+
+    def record(self) -> DiceRecord:
+        """Return the whole script that replays this game."""
+        return DiceRecord(script=self._script)
+
+    @classmethod
+    def from_json(cls, data: object) -> ScriptedDice:
+        """Build a source from a parsed ``vabg-dice/1`` document, listing every problem."""
+        if not isinstance(data, dict):
+            raise DiceFileError(["a dice file must be a JSON object"])
+        problems: list[str] = []
+        if data.get("format") != DICE_FORMAT:
+            problems.append(f'format must be "{DICE_FORMAT}", got {data.get("format")!r}')
+        streams: dict[str, list[int]] = {}
+        for name in STREAMS:
+            rolls = data.get(name, [])
+            if not isinstance(rolls, list):
+                problems.append(f"{name} must be a list of rolls, got {type(rolls).__name__}")
+                continue
+            streams[name] = rolls
+        problems.extend(_check_faces(streams))
+        if problems:
+            raise DiceFileError(problems)
+        return cls(d8=streams["d8"], d6=streams["d6"], d20=streams["d20"])
+
+
+def _check_faces(streams: Mapping[str, Sequence[object]]) -> list[str]:
+    problems = []
+    for name, rolls in streams.items():
+        faces = STREAMS[name]
+        for i, roll in enumerate(rolls):
+            if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= faces:
+                problems.append(f"{name}[{i}] = {roll!r} is not a face of a {name} (1-{faces})")
+    return problems

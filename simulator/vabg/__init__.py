@@ -1,0 +1,32 @@
+"""The Value Add Basketball Game: cards, rules, events and the engine."""
+
+from simulator.vabg.cards import (
+    D20Column,
+    InvalidCardError,
+    PlayerCard,
+    TeamCard,
+    read_team_file,
+    team_from_json,
+)
+from simulator.vabg.engine import DEFAULT_POLICY, CoachPolicy, Plan, RotationError, play_game
+from simulator.vabg.events import box_score
+from simulator.vabg.rules import ADVANCED, BASIC, GameRules, preset
+
+__all__ = [
+    "ADVANCED",
+    "BASIC",
+    "DEFAULT_POLICY",
+    "CoachPolicy",
+    "D20Column",
+    "GameRules",
+    "InvalidCardError",
+    "Plan",
+    "PlayerCard",
+    "RotationError",
+    "TeamCard",
+    "box_score",
+    "play_game",
+    "preset",
+    "read_team_file",
+    "team_from_json",
+]

@@ -1,0 +1,471 @@
+"""VABG card types and the ``vabg-team/1`` team file (``interchange.md``).
+
+The Django side builds these frozen types from its models; the command line
+builds them from team files with :func:`team_from_json`, which reports every
+problem of a file at once, naming the player and the field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+TEAM_FORMAT = "vabg-team/1"
+D20_KEYS = ("3PM", "2PM", "FOUL", "3PX", "2PX")
+CARD_SOURCES = ("published", "calculated", "estimated")
+ROLES = ("starter", "reserve")
+SLOT_NAMES = {1: "PG", 2: "SG", 3: "SF", 4: "PF", 5: "C"}
+
+# Outcome codes of a d20 table, in the order of D20_KEYS.
+MADE3, MADE2, FOULED, MISS3, MISS2 = range(5)
+# Extra code used by home-court tables: the referee missed the call (a turnover).
+MISSED_CALL = 5
+
+Range = tuple[int, int]
+
+
+class InvalidCardError(ValueError):
+    """Raise for a card or team that breaks the ``vabg-team/1`` rules; lists every problem."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("\n".join(self.problems))
+
+
+@dataclass(frozen=True, slots=True)
+class D20Column:
+    """Split 1-20 into the five shot outcomes of a card's right column (``None`` = absent)."""
+
+    made3: Range | None
+    made2: Range | None
+    fouled: Range | None
+    miss3: Range | None
+    miss2: Range | None
+
+    def ranges(self) -> tuple[Range | None, ...]:
+        """Return the five ranges in ``D20_KEYS`` order."""
+        return (self.made3, self.made2, self.fouled, self.miss3, self.miss2)
+
+    def table(self) -> tuple[int, ...]:
+        """Return the outcome code for each roll; index 0 is unused.
+
+        >>> D20Column((1, 3), (4, 8), (9, 11), (12, 16), (17, 20)).table()[1:5]
+        (0, 0, 0, 1)
+        """
+        out = [-1] * 21
+        for code, rng in enumerate(self.ranges()):
+            if rng is not None:
+                for roll in range(rng[0], rng[1] + 1):
+                    out[roll] = code
+        return tuple(out)
+
+    def to_json(self) -> dict[str, str | None]:
+        """Return the ``d20`` object of a team file."""
+        return {key: _range_text(rng) for key, rng in zip(D20_KEYS, self.ranges(), strict=True)}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCard:
+    """Hold one printed VABG player card; ranges are stored by their open end."""
+
+    name: str
+    slot: int
+    role: str
+    positions: tuple[int, ...]
+    extra_ball: int
+    can_play: int
+    steal_top: int
+    block_top: int
+    foul_from: int
+    turnover_top: int
+    d20: D20Column
+    free_throw_top: int
+    off_reb: int
+    def_reb: int
+    height: str | None = None
+    ppg: float | None = None
+    dunk_top: int | None = None
+    dunk_adjust: int | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def is_starter(self) -> bool:
+        """Tell whether the card starts in its slot."""
+        return self.role == "starter"
+
+    @property
+    def can_run_point(self) -> bool:
+        """Tell whether 0 or 1 is among the suggested positions (vabg-rulings.md §4)."""
+        return 0 in self.positions or 1 in self.positions
+
+    def ball_numbers(self) -> str:
+        """Return the ball numbers as a printed card shows them, such as ``"5&7"``."""
+        extras = {0: "", 1: "&7", 2: " 6&8"}[self.extra_ball]
+        return f"{self.slot}{extras}"
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the player object of a team file, unknown keys kept."""
+        out: dict[str, Any] = dict(self.extra)
+        out.update(
+            name=self.name,
+            slot=self.slot,
+            role=self.role,
+            positions=list(self.positions),
+            extra_ball=self.extra_ball,
+            can_play=self.can_play,
+        )
+        if self.height is not None:
+            out["height"] = self.height
+        if self.ppg is not None:
+            out["ppg"] = self.ppg
+        out.update(
+            steal_top=self.steal_top,
+            block_top=self.block_top,
+            foul_from=self.foul_from,
+            turnover_top=self.turnover_top,
+            d20=self.d20.to_json(),
+            free_throw_top=self.free_throw_top,
+            off_reb=self.off_reb,
+            def_reb=self.def_reb,
+        )
+        if self.dunk_top is not None:
+            out["dunk_top"] = self.dunk_top
+        if self.dunk_adjust is not None:
+            out["dunk_adjust"] = self.dunk_adjust
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class TeamCard:
+    """Hold a team: its dunk range and adjustment and its player cards in file order."""
+
+    school: str
+    season: int
+    dunk_top: int
+    dunk_adjust: int
+    players: tuple[PlayerCard, ...]
+    conference: str | None = None
+    card_source: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        problems = _team_rules(self)
+        if problems:
+            raise InvalidCardError(problems)
+
+    @property
+    def label(self) -> str:
+        """Return the team's name as fans say it: ``"Kentucky 2012"``."""
+        return f"{self.school} {self.season}"
+
+    def starter(self, slot: int) -> PlayerCard:
+        """Return the starter in a slot (1-5)."""
+        return next(p for p in self.players if p.slot == slot and p.is_starter)
+
+    def reserves(self, slot: int) -> tuple[PlayerCard, ...]:
+        """Return a slot's reserves in the order they play."""
+        return tuple(p for p in self.players if p.slot == slot and not p.is_starter)
+
+    def player(self, name: str) -> PlayerCard:
+        """Return the player with this name, or raise ``KeyError``."""
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(f"{self.label} has no player named {name!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the team as a ``vabg-team/1`` document, unknown keys kept."""
+        out: dict[str, Any] = dict(self.extra)
+        out.update(format=TEAM_FORMAT, school=self.school, season=self.season)
+        if self.conference is not None:
+            out["conference"] = self.conference
+        out.update(dunk_top=self.dunk_top, dunk_adjust=self.dunk_adjust)
+        if self.card_source is not None:
+            out["card_source"] = self.card_source
+        out["players"] = [p.to_json() for p in self.players]
+        return out
+
+
+# -- reading and validating team files ---------------------------------------------------
+
+_TEAM_INT_BOUNDS = {"season": (1800, 2200), "dunk_top": (34, 66), "dunk_adjust": (-32, 32)}
+_PLAYER_INT_BOUNDS = {
+    "slot": (1, 5),
+    "extra_ball": (0, 2),
+    "can_play": (0, 66),
+    "steal_top": (10, 30),
+    "block_top": (20, 40),
+    "foul_from": (33, 37),
+    "turnover_top": (40, 46),
+    "free_throw_top": (0, 20),
+    "off_reb": (0, 20),
+    "def_reb": (0, 20),
+}
+_PLAYER_OPTIONAL_INT_BOUNDS = {"dunk_top": (34, 66), "dunk_adjust": (-32, 32)}
+
+
+def read_team_file(path: str | Path) -> TeamCard:
+    """Read and validate a ``vabg-team/1`` file; raise :class:`InvalidCardError` on any problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidCardError([f"{path}: cannot be read ({exc.strerror})"]) from exc
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidCardError(
+            [f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"]
+        ) from exc
+    try:
+        return team_from_json(data)
+    except InvalidCardError as exc:
+        raise InvalidCardError([f"{path}: {p}" for p in exc.problems]) from exc
+
+
+def team_from_json(data: object) -> TeamCard:
+    """Build a :class:`TeamCard` from a parsed team file, reporting every problem at once."""
+    if not isinstance(data, dict):
+        raise InvalidCardError(["a team file must be a JSON object"])
+    problems: list[str] = []
+    if data.get("format") != TEAM_FORMAT:
+        problems.append(f'format: must be "{TEAM_FORMAT}", got {data.get("format")!r}')
+    school = data.get("school")
+    if not isinstance(school, str) or not school.strip():
+        problems.append(f"school: must be a non-empty text, got {school!r}")
+    ints = {key: _int(data, key, lo, hi, "", problems) for key, (lo, hi) in _TEAM_INT_BOUNDS.items()}
+    conference = _optional_text(data, "conference", "", problems)
+    source = data.get("card_source")
+    if source is not None and source not in CARD_SOURCES:
+        problems.append(f"card_source: must be one of {', '.join(CARD_SOURCES)}, got {source!r}")
+    raw_players = data.get("players")
+    players: list[PlayerCard] = []
+    if not isinstance(raw_players, list):
+        problems.append(f"players: must be a list, got {type(raw_players).__name__}")
+    else:
+        for i, raw in enumerate(raw_players, start=1):
+            card = _player_from_json(raw, i, problems)
+            if card is not None:
+                players.append(card)
+    known = {"format", "school", "season", "conference", "dunk_top", "dunk_adjust"}
+    known |= {"card_source", "players"}
+    if problems:
+        # Cross-player rules still help when single fields are wrong.
+        if isinstance(raw_players, list) and len(players) == len(raw_players):
+            problems.extend(_roster_rules(players))
+        raise InvalidCardError(problems)
+    assert isinstance(school, str)
+    return TeamCard(
+        school=school.strip(),
+        season=ints["season"],
+        dunk_top=ints["dunk_top"],
+        dunk_adjust=ints["dunk_adjust"],
+        players=tuple(players),
+        conference=conference,
+        card_source=source,
+        extra={k: v for k, v in data.items() if k not in known},
+    )
+
+
+def _player_from_json(raw: object, index: int, problems: list[str]) -> PlayerCard | None:
+    if not isinstance(raw, dict):
+        problems.append(f"player {index}: must be an object, got {type(raw).__name__}")
+        return None
+    name = raw.get("name")
+    who = f"player {index} ({name})" if isinstance(name, str) and name else f"player {index}"
+    before = len(problems)
+    if not isinstance(name, str) or not name.strip():
+        problems.append(f"{who}: name must be a non-empty text, got {name!r}")
+    ints = {
+        key: _int(raw, key, lo, hi, f"{who}: ", problems)
+        for key, (lo, hi) in _PLAYER_INT_BOUNDS.items()
+    }
+    overrides = {
+        key: _int(raw, key, lo, hi, f"{who}: ", problems) if raw.get(key) is not None else None
+        for key, (lo, hi) in _PLAYER_OPTIONAL_INT_BOUNDS.items()
+    }
+    role = raw.get("role")
+    if role not in ROLES:
+        problems.append(f"{who}: role must be starter or reserve, got {role!r}")
+    positions = raw.get("positions")
+    if (
+        not isinstance(positions, list)
+        or not positions
+        or any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p <= 5 for p in positions)
+        or len(set(positions)) != len(positions)
+    ):
+        problems.append(
+            f"{who}: positions must be a non-empty list of distinct numbers 0-5, got {positions!r}"
+        )
+    height = _optional_text(raw, "height", f"{who}: ", problems)
+    ppg = raw.get("ppg")
+    if ppg is not None and (
+        isinstance(ppg, bool) or not isinstance(ppg, int | float) or not 0 <= ppg <= 200
+    ):
+        problems.append(f"{who}: ppg must be a number of points per game, got {ppg!r}")
+    d20 = _d20_from_json(raw.get("d20"), who, problems)
+    if len(problems) > before:
+        return None
+    assert isinstance(name, str) and isinstance(positions, list) and d20 is not None
+    known = set(_PLAYER_INT_BOUNDS) | set(_PLAYER_OPTIONAL_INT_BOUNDS)
+    known |= {"name", "role", "positions", "height", "ppg", "d20"}
+    return PlayerCard(
+        name=name.strip(),
+        role=str(role),
+        positions=tuple(positions),
+        height=height,
+        ppg=None if ppg is None else float(ppg),
+        d20=d20,
+        extra={k: v for k, v in raw.items() if k not in known},
+        **ints,
+        **overrides,
+    )
+
+
+def _d20_from_json(raw: object, who: str, problems: list[str]) -> D20Column | None:
+    if not isinstance(raw, dict):
+        problems.append(f"{who}: d20 must be an object with {', '.join(D20_KEYS)}, got {raw!r}")
+        return None
+    ranges: list[Range | None] = []
+    ok = True
+    for key in D20_KEYS:
+        if key not in raw:
+            problems.append(
+                f"{who}: d20 has no {key} (use null for an outcome the card does not have)"
+            )
+            ok = False
+            ranges.append(None)
+            continue
+        text = raw[key]
+        if text is None:
+            ranges.append(None)
+            continue
+        rng = _parse_range(text)
+        if rng is None:
+            problems.append(f'{who}: d20 {key} must be "a-b" or "a" within 1-20, got {text!r}')
+            ok = False
+        ranges.append(rng)
+    if not ok:
+        return None
+    column = D20Column(*ranges)
+    coverage = _d20_coverage_problems(column)
+    if coverage:
+        problems.extend(f"{who}: {p}" for p in coverage)
+        return None
+    return column
+
+
+def _d20_coverage_problems(column: D20Column) -> list[str]:
+    seen: dict[int, list[str]] = {n: [] for n in range(1, 21)}
+    for key, rng in zip(D20_KEYS, column.ranges(), strict=True):
+        if rng is not None:
+            for n in range(rng[0], rng[1] + 1):
+                seen[n].append(key)
+    out = []
+    missing = [n for n, keys in seen.items() if not keys]
+    if missing:
+        what = "leaves " + _numbers_text(missing) + " uncovered"
+        out.append(f"the d20 ranges {what}")
+    for n, keys in seen.items():
+        if len(keys) > 1:
+            out.append(f"the d20 ranges cover {n} more than once ({' and '.join(keys)})")
+    return out
+
+
+def _roster_rules(players: Sequence[PlayerCard]) -> list[str]:
+    problems = []
+    if not 5 <= len(players) <= 10:
+        problems.append(f"players: a roster holds 5 to 10 players, this one has {len(players)}")
+    names: dict[str, int] = {}
+    for p in players:
+        names[p.name] = names.get(p.name, 0) + 1
+    for name, count in names.items():
+        if count > 1:
+            problems.append(f"players: the name {name!r} is used {count} times")
+    for slot in range(1, 6):
+        starters = [p.name for p in players if p.slot == slot and p.is_starter]
+        if not starters:
+            problems.append(f"players: slot {slot} ({SLOT_NAMES[slot]}) has no starter")
+        elif len(starters) > 1:
+            problems.append(
+                f"players: slot {slot} ({SLOT_NAMES[slot]}) has {len(starters)} starters "
+                f"({', '.join(starters)})"
+            )
+    return problems
+
+
+def _team_rules(team: TeamCard) -> list[str]:
+    problems = []
+    for key, (lo, hi) in _TEAM_INT_BOUNDS.items():
+        value = getattr(team, key)
+        if not lo <= value <= hi:
+            problems.append(f"{key}: must be {lo} to {hi}, got {value}")
+    problems.extend(_roster_rules(team.players))
+    for p in team.players:
+        for key, (lo, hi) in _PLAYER_INT_BOUNDS.items():
+            value = getattr(p, key)
+            if not lo <= value <= hi:
+                problems.append(f"player {p.name}: {key} must be {lo} to {hi}, got {value}")
+        problems.extend(f"player {p.name}: {x}" for x in _d20_coverage_problems(p.d20))
+    return problems
+
+
+def _int(
+    data: Mapping[str, object], key: str, lo: int, hi: int, who: str, problems: list[str]
+) -> int:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        if key not in data:
+            problems.append(f"{who}{key} is missing")
+        else:
+            problems.append(f"{who}{key} must be a whole number {lo} to {hi}, got {value!r}")
+        return lo
+    if not lo <= value <= hi:
+        problems.append(f"{who}{key} must be {lo} to {hi}, got {value}")
+    return value
+
+
+def _optional_text(
+    data: Mapping[str, object], key: str, who: str, problems: list[str]
+) -> str | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        problems.append(f"{who}{key} must be text, got {value!r}")
+        return None
+    return value
+
+
+def _parse_range(text: object) -> Range | None:
+    if not isinstance(text, str):
+        return None
+    parts = text.strip().split("-")
+    if len(parts) > 2 or not all(p.strip().isdigit() for p in parts):
+        return None
+    lo, hi = int(parts[0]), int(parts[-1])
+    if not 1 <= lo <= hi <= 20:
+        return None
+    return lo, hi
+
+
+def _range_text(rng: Range | None) -> str | None:
+    if rng is None:
+        return None
+    return str(rng[0]) if rng[0] == rng[1] else f"{rng[0]}-{rng[1]}"
+
+
+def _numbers_text(numbers: Sequence[int]) -> str:
+    runs: list[str] = []
+    start = prev = numbers[0]
+    for n in [*numbers[1:], None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        runs.append(str(start) if start == prev else f"{start}-{prev}")
+        if n is not None:
+            start = prev = n
+    return ", ".join(runs)

@@ -1,0 +1,889 @@
+"""Play one VABG game: pure Python, dice in through a dice source, events out.
+
+Every rule cites vabg-rulings.md (``§n``). The engine reads no settings, clock,
+file or database; :func:`play_game` is its one entry point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from simulator.dice import DiceSource
+from simulator.results import GameResult
+from simulator.vabg.cards import (
+    FOULED,
+    MADE2,
+    MADE3,
+    MISS2,
+    MISS3,
+    MISSED_CALL,
+    InvalidCardError,
+    PlayerCard,
+    TeamCard,
+)
+from simulator.vabg.events import (
+    AWAY,
+    HOME,
+    Block,
+    Call,
+    Enter,
+    Event,
+    Foul,
+    FreeThrow,
+    Opening,
+    PeriodEnd,
+    Rebound,
+    Shot,
+    Steal,
+    Tipoff,
+    Trip,
+    Turnover,
+    box_score,
+)
+from simulator.vabg.rules import ADVANCED, GameRules
+
+REGULATION = 44
+# A try-for-3 miss: the defense rebounds at once (seed, "Try for 3-pointer").
+TRY_MISS = 6
+
+# §3: the effective dunk top X, clamped to 34..66, decides dunks, stops and the
+# steal/turnover changes. Precomputed once for every X.
+_DUNK: dict[int, frozenset[int]] = {}
+_STOP: dict[int, frozenset[int]] = {}
+_STEAL_DELTA: dict[int, int] = {}
+_TURNOVER_DELTA: dict[int, int] = {}
+for _x in range(34, 67):
+    if _x >= 61:
+        _dunk = [*range(51, 57), *range(61, _x + 1)]
+    elif _x >= 57:
+        _dunk = list(range(51, 57))
+    elif _x >= 51:
+        _dunk = list(range(51, _x + 1))
+    else:
+        _dunk = []
+    if 44 <= _x <= 49:
+        _stop = list(range(51, 51 + 50 - _x))
+    elif _x <= 43:
+        _stop = list(range(51, 57)) + (list(range(61, 61 + 39 - _x + 1)) if _x <= 39 else [])
+    else:
+        _stop = []
+    _DUNK[_x] = frozenset(_dunk)
+    _STOP[_x] = frozenset(_stop)
+    # (opponent steal change, own turnover change) from the table of §3
+    _s, _t = {57: (-1, 0), 58: (-1, -1), 59: (-2, -1), 43: (1, 0), 42: (1, 1), 41: (2, 1)}.get(
+        _x, (-2, -2) if _x >= 60 else (2, 2) if _x <= 40 else (0, 0)
+    )
+    _STEAL_DELTA[_x], _TURNOVER_DELTA[_x] = _s, _t
+
+# §7: rebounding chart, d20 1-9 (offense) and 11-19 (defense) -> floor index (0 = slot 1).
+_CHART = {1: 4, 2: 4, 3: 4, 4: 3, 5: 3, 6: 2, 7: 2, 8: 1, 9: 0}
+_BEST = -1  # "the best defensive rebounder" on 39, 29, 19, 9
+
+
+def _odd_rebounder(number: int) -> int:
+    """Return the defender (floor index, or ``_BEST``) who rebounds on an odd number (§7)."""
+    last = number % 10
+    if last == 3:
+        return 4
+    if last == 1:
+        return 3
+    if last == 9:
+        return _BEST
+    if last == 7:
+        return 2
+    return 1 if (number // 10) % 2 else 0  # 35, 15 -> SG; 25, 5 -> PG
+
+
+_ODD_REBOUNDER = {n: _odd_rebounder(n) for n in range(3, REGULATION + 1, 2)}
+
+
+class RotationError(InvalidCardError):
+    """Raise for a rotation plan that does not cover each slot's possessions exactly once."""
+
+
+@dataclass(frozen=True, slots=True)
+class CoachPolicy:
+    """Decide the strategy choices of §8 and §10 for a trailing team.
+
+    The policy is used only when ``GameRules.strategy`` is on:
+
+    - **fast-break extra possession**: a team still trailing after a fast break
+      in the last ``extra_possession_within`` numbers of a period gives both
+      teams one extra possession (once per number).
+    - **intentional fouls**: after possession 3 (for 2a) and after possession 2
+      (for 1a) of the last period, a team trailing by 1 to ``foul_deficit_max``
+      points calls for the foul; both teams then play the extra possession and
+      the trailing team fouls on its defensive one.
+    - **try for 3**: on a trip at number ``n`` of the last period with
+      ``n <= try3_within``, a team trailing by more than ``try3_deficit_over``
+      points tries for 3 on that trip's main d20 read.
+    """
+
+    extra_possession_within: int = 5
+    foul_deficit_max: int = 8
+    try3_within: int = 10
+    try3_deficit_over: int = 3
+
+
+DEFAULT_POLICY = CoachPolicy()
+
+Plan = Mapping[int, Sequence[tuple[str, int, int]]]
+"""Per slot (1-5), the stints ``(player name, first number, last number)``, e.g.
+``{1: [("Bench Guard", 44, 38), ("Star Guard", 37, 1)], ...}``."""
+
+
+class _Player:
+    """One player's card read for play, plus what the game tracks about him."""
+
+    __slots__ = (
+        "block",
+        "can_play",
+        "card",
+        "count",
+        "dunk_adjust",
+        "dunk_top",
+        "extra_ball",
+        "foul",
+        "ft_top",
+        "main",
+        "name",
+        "off_reb",
+        "def_reb",
+        "shot",
+        "steal",
+        "table",
+        "three_made",
+        "tired",
+        "to",
+        "try3",
+        "twenty",
+    )
+
+    def __init__(self, card: PlayerCard, team: TeamCard) -> None:
+        self.card = card
+        self.name = card.name
+        self.can_play = card.can_play
+        self.extra_ball = card.extra_ball
+        # Ranges as counts of numbers: steal 11..10+n, block 21..20+n, foul (37-n)..36,
+        # turnover 41..40+n.
+        self.steal = card.steal_top - 10
+        self.block = card.block_top - 20
+        self.foul = 37 - card.foul_from
+        self.to = card.turnover_top - 40
+        self.ft_top = card.free_throw_top
+        self.off_reb = card.off_reb
+        self.def_reb = card.def_reb
+        # §12: a player-level override replaces the team's value.
+        self.dunk_top = team.dunk_top if card.dunk_top is None else card.dunk_top
+        self.dunk_adjust = team.dunk_adjust if card.dunk_adjust is None else card.dunk_adjust
+        self.table = card.d20.table()
+        self.three_made = self.table.count(MADE3)
+        self.count = 0
+        self.tired = 0
+        # Set for the current lineup by _Side.set_lineup:
+        self.shot = self.table  # every d20 shot read (pre-1987 rule applied)
+        self.main = self.table  # the main read after "nothing happens" (home court applied)
+        self.try3: tuple[int, ...] | None = None
+        self.twenty = False
+
+
+class _Side:
+    """One team in the game: roster, rotation, the five on the floor and the score."""
+
+    __slots__ = (
+        "claims",
+        "court",
+        "key",
+        "lineup",
+        "players",
+        "pg_ok",
+        "pre1987",
+        "rotation",
+        "score",
+        "starters",
+        "team",
+    )
+
+    def __init__(self, key: str, team: TeamCard) -> None:
+        self.key = key
+        self.team = team
+        self.players = [_Player(card, team) for card in team.players]
+        by_name = {p.name: p for p in self.players}
+        self.starters = [by_name[team.starter(slot).name] for slot in range(1, 6)]
+        self.lineup: list[_Player] = []
+        self.rotation: list[list[_Player]] = []
+        self.claims: dict[int, int] = {}
+        self.pg_ok = True
+        self.pre1987 = False
+        self.court = 0  # +1 home with home court, -1 visitor, 0 neutral or rule off
+        self.score = 20
+
+    def player(self, name: str) -> _Player:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise RotationError([f"{self.team.label} has no player named {name!r}"])
+
+    def set_lineup(self, lineup: list[_Player], rules: GameRules) -> None:
+        """Put five players on the floor and read their cards for this lineup (§4, §9, §6)."""
+        self.lineup = lineup
+        # §4: extra ball numbers 6, 7, 8 handed out top to bottom by count of extras.
+        free = [6, 7, 8]
+        self.claims = {}
+        claimed = [0] * 5
+        for i, p in enumerate(lineup):
+            for _ in range(min(p.extra_ball, len(free))):
+                self.claims[free.pop(0)] = i
+                claimed[i] += 1
+        self.pg_ok = lineup[0].card.can_run_point
+        gains = [0] * 5
+        center = lineup[4]
+        if self.pre1987 and center.three_made:
+            # §9: the center's 3-made count moves to the guards.
+            n = center.three_made
+            gains[1] += 1 if n == 1 else 1 if n == 2 else 2
+            gains[0] += 0 if n == 1 else 1
+            taker = self.claims.get(6)
+            if center.extra_ball and taker is not None and taker != 4:
+                gains[taker] += 1
+        for i, p in enumerate(lineup):
+            table = list(p.table)
+            if self.pre1987 and i == 4:
+                table = [MADE2 if c == MADE3 else MISS2 if c == MISS3 else c for c in table]
+            for _ in range(gains[i]):
+                # §12: a gain turns the lowest 2-made number into a 3-made number.
+                if MADE2 in table[1:]:
+                    table[table.index(MADE2, 1)] = MADE3
+            p.shot = tuple(table)
+            p.main = _home_court(p.shot, self.court)
+            p.try3 = None
+            p.twenty = rules.twenty_shot and claimed[i] < p.extra_ball
+
+
+def _home_court(table: tuple[int, ...], court: int) -> tuple[int, ...]:
+    """Apply §6/§12 home court to a d20 table: +1 gains a fouled number, -1 loses one."""
+    if court == 0 or FOULED not in table:
+        return table
+    top = max(i for i, code in enumerate(table) if code == FOULED)
+    out = list(table)
+    if court > 0:
+        if top < 20:
+            out[top + 1] = FOULED
+    else:
+        out[top] = MISSED_CALL
+    return tuple(out)
+
+
+def _try3_table(table: tuple[int, ...]) -> tuple[int, ...]:
+    """Apply "try for 3": k lowest 2-made numbers become 3s, k highest become misses.
+
+    k is capped so the 3-made range is at most doubled (an empty one cannot grow).
+    """
+    made3 = table.count(MADE3)
+    twos = [i for i, code in enumerate(table) if code == MADE2 and i > 0]
+    k = min(made3, len(twos) // 2)
+    out = list(table)
+    for i in twos[:k]:
+        out[i] = MADE3
+    for i in twos[len(twos) - k :] if k else []:
+        out[i] = TRY_MISS
+    return tuple(out)
+
+
+def _basic_rotation(side: _Side, team: TeamCard) -> list[list[_Player]]:
+    """§2 basic: the first listed reserve of a slot plays 44-38, the starter 37-1."""
+    early = []
+    for slot, starter in enumerate(side.starters, start=1):
+        reserves = team.reserves(slot)
+        early.append(side.player(reserves[0].name) if reserves else starter)
+    return [early if n >= 38 else side.starters for n in range(REGULATION, 0, -1)]
+
+
+def _advanced_rotation(side: _Side, team: TeamCard) -> list[list[_Player]]:
+    """§2/§12 advanced default plan: reserves fill 44 downward, the starter finishes."""
+    by_slot: list[list[_Player]] = []
+    for slot, starter in enumerate(side.starters, start=1):
+        stint = min(starter.can_play, REGULATION)
+        gap = REGULATION - stint
+        order: list[_Player] = []
+        for reserve in team.reserves(slot):
+            take = min(side.player(reserve.name).can_play, gap - len(order))
+            order.extend([side.player(reserve.name)] * take)
+        order.extend([starter] * (REGULATION - len(order)))
+        by_slot.append(order)
+    return _shared_lineups([[by_slot[s][i] for s in range(5)] for i in range(REGULATION)])
+
+
+def _planned_rotation(side: _Side, plan: Plan) -> list[list[_Player]]:
+    """Turn a commissioner's plan into lineups; every slot must cover 44..1 exactly once."""
+    problems: list[str] = []
+    by_slot: list[list[_Player | None]] = [[None] * REGULATION for _ in range(5)]
+    for slot in range(1, 6):
+        for name, first, last in plan.get(slot, ()):
+            try:
+                player = side.player(name)
+            except RotationError as exc:
+                problems.extend(exc.problems)
+                continue
+            if not REGULATION >= first >= last >= 1:
+                problems.append(f"slot {slot}: {name} plays {first}-{last}, not within 44-1")
+                continue
+            for n in range(first, last - 1, -1):
+                if by_slot[slot - 1][REGULATION - n] is not None:
+                    problems.append(f"slot {slot}: possession {n} is planned twice")
+                by_slot[slot - 1][REGULATION - n] = player
+        missing = [REGULATION - i for i, p in enumerate(by_slot[slot - 1]) if p is None]
+        if missing:
+            problems.append(
+                f"slot {slot}: possessions {', '.join(map(str, missing))} have nobody planned"
+            )
+    if problems:
+        raise RotationError([f"{side.team.label} rotation: {p}" for p in problems])
+    return _shared_lineups([[by_slot[s][i] for s in range(5)] for i in range(REGULATION)])  # type: ignore[misc]
+
+
+def _shared_lineups(lineups: list[list[_Player]]) -> list[list[_Player]]:
+    """Reuse one list while the five on the floor stay the same (a change = a substitution)."""
+    out = lineups[:1]
+    for lineup in lineups[1:]:
+        out.append(out[-1] if lineup == out[-1] else lineup)
+    return out
+
+
+class _Game:
+    """The state of one game being played."""
+
+    def __init__(
+        self,
+        home: TeamCard,
+        away: TeamCard,
+        dice: DiceSource,
+        rules: GameRules,
+        neutral: bool,
+        plans: Mapping[str, Plan | None],
+        policy: CoachPolicy,
+    ) -> None:
+        self.dice = dice
+        self.rules = rules
+        self.policy = policy
+        self.neutral = neutral
+        self.home = _Side(HOME, home)
+        self.away = _Side(AWAY, away)
+        self.events: list[Event] = []
+        self.period = 0
+        self.number = REGULATION
+        self.extra_pending = False
+        for side in (self.home, self.away):
+            side.pre1987 = rules.pre_1987_centers and side.team.season < 1987
+            if rules.home_court and not neutral:
+                side.court = 1 if side is self.home else -1
+            plan = plans.get(side.key)
+            if plan is not None:
+                side.rotation = _planned_rotation(side, plan)
+            elif rules.advanced_rotation:
+                side.rotation = _advanced_rotation(side, side.team)
+            else:
+                side.rotation = _basic_rotation(side, side.team)
+
+    # -- the game frame (§1) -------------------------------------------------------------
+
+    def play(self) -> None:
+        emit = self.events.append
+        emit(
+            Tipoff(
+                self.home.team.school,
+                self.home.team.season,
+                self.away.team.school,
+                self.away.team.season,
+                self.neutral,
+            )
+        )
+        for side in (self.away, self.home):
+            for e in _opening_credits(side):
+                emit(e)
+        self._period(REGULATION, lambda side, n: side.rotation[REGULATION - n])
+        while self.home.score == self.away.score:
+            self.period += 1
+            self._period(self.rules.overtime_possessions, lambda side, n: side.starters)
+
+    def _period(self, length: int, lineup_at: Callable[[_Side, int], list[_Player]]) -> None:
+        strategy = self.rules.strategy
+        for n in range(length, 0, -1):
+            self.number = n
+            for side in (self.away, self.home):
+                lineup = lineup_at(side, n)
+                if lineup is not side.lineup:
+                    self._substitute(side, lineup, n)
+                for p in lineup:
+                    p.count += 1
+                    p.tired = 1 if self.rules.tired_players and p.count > p.can_play else 0
+            if strategy and n in (2, 1):
+                # §10: 2a is played after 3 and 1a after 2, by the five who play 2 (or 1).
+                self._intentional_foul_round(n)
+            self.extra_pending = False
+            self._trip(self.away, self.home, n)
+            self._trip(self.home, self.away, n)
+            if self.extra_pending:
+                # §8: both teams get one extra possession, right after this number.
+                self.events.append(Call(self.period, n, AWAY, "extra possession"))
+                self._trip(self.away, self.home, n, "extra")
+                self._trip(self.home, self.away, n, "extra")
+        self.events.append(PeriodEnd(self.period, self.home.score, self.away.score))
+
+    def _substitute(self, side: _Side, lineup: list[_Player], n: int) -> None:
+        old = side.lineup
+        for slot in range(5):
+            if not old or old[slot] is not lineup[slot]:
+                self.events.append(Enter(self.period, n, side.key, slot + 1, lineup[slot].name))
+        side.set_lineup(lineup, self.rules)
+
+    # -- one trip down the floor (§4, §5, §6) ----------------------------------------------
+
+    def _trip(self, off: _Side, de: _Side, n: int, kind: str = "") -> None:
+        dice = self.dice
+        # §11: every trip reads d8, d6 (tens), d6 (ones) and d20, in that order.
+        d8 = dice.d8()
+        roll = 10 * dice.d6() + dice.d6()
+        d20 = dice.d20()
+        emit = self.events.append
+        period = self.period
+        halved = False
+        if d8 >= 6:
+            idx = off.claims.get(d8) if off.pg_ok else None
+            if idx is None:
+                # §4/§12: the shot clock runs down; one fresh re-roll, 6-8 again = turnover.
+                emit(Trip(period, n, off.key, None, d8, roll, d20, kind))
+                d8 = dice.d8()
+                roll = 10 * dice.d6() + dice.d6()
+                d20 = dice.d20()
+                if d8 >= 6:
+                    emit(Trip(period, n, off.key, None, d8, roll, d20, "reroll"))
+                    emit(Turnover(period, n, off.key, None, "shot clock"))
+                    return
+                kind = "reroll"
+                idx = d8 - 1
+            else:
+                halved = self.rules.halved_any_defender
+        else:
+            idx = d8 - 1
+        carrier = off.lineup[idx]
+        defender = de.lineup[idx]
+        emit(Trip(period, n, off.key, carrier.name, d8, roll, d20, kind))
+        rules = self.rules
+        x = carrier.dunk_top + defender.dunk_adjust
+        x = 34 if x < 34 else 66 if x > 66 else x
+        tens = roll // 10
+        if tens == 1 or roll == 31:
+            delta = _STEAL_DELTA[x] if rules.dunk_steal_turnover_changes else 0
+            stealer = self._stealer(de, idx, roll, delta, halved)
+            if stealer is not None:
+                thief = de.lineup[stealer]
+                fast = rules.fast_breaks and (
+                    stealer <= 1 or (stealer <= 3 and roll in (11, 13, 15, 31))
+                )
+                emit(Steal(period, n, de.key, thief.name, fast))
+                emit(Turnover(period, n, off.key, carrier.name, "steal"))
+                if fast:
+                    self._fast_break(de, off, n, stealer)
+                return
+        elif tens == 2 or roll == 32:
+            blocker = self._blocker(de, idx, roll, halved)
+            if blocker is not None:
+                emit(Block(period, n, de.key, de.lineup[blocker].name))
+                emit(Shot(period, n, off.key, carrier.name, 2, False, "blocked"))
+                self._after_miss(off, de, n, idx, False, kind)
+                return
+        elif tens == 3:
+            # §5: 33-36 in the defender's foul range (tired: one number longer).
+            if roll >= 37 - defender.foul - defender.tired:
+                self._fouled_shot(off, de, n, idx, d20, kind)
+                return
+        elif tens == 4:
+            count = carrier.to
+            if count and rules.dunk_steal_turnover_changes:
+                count = max(1, count + _TURNOVER_DELTA[x])
+            if roll - 40 <= count + carrier.tired:
+                emit(Turnover(period, n, off.key, carrier.name, "turnover"))
+                return
+        elif roll in _DUNK[x]:
+            code = carrier.shot[min(20, d20 + carrier.tired)]
+            if code == MADE3:
+                emit(Shot(period, n, off.key, carrier.name, 3, True, "3 on a dunk roll"))
+                off.score += 3
+            else:
+                emit(Shot(period, n, off.key, carrier.name, 2, True, "dunk"))
+                off.score += 2
+            return
+        elif roll in _STOP[x]:
+            # §3/§12: a stop is a miss with the slot defender's rebound, or a turnover on 6-8.
+            if d8 <= 5:
+                emit(Shot(period, n, off.key, carrier.name, 2, False, "stopped"))
+                emit(Rebound(period, n, de.key, defender.name, False))
+            else:
+                emit(Turnover(period, n, off.key, carrier.name, "stopped"))
+            return
+        # Nothing happened on the 11-66 roll: read the d20 (§6), home court included.
+        table = carrier.main
+        if kind != "extra" and self._trying_for_three(off, de, n):
+            if carrier.try3 is None:
+                carrier.try3 = _try3_table(carrier.main)
+            table = carrier.try3
+        self._shoot(off, de, n, idx, d20, table, "jumper", kind)
+
+    def _stealer(self, de: _Side, idx: int, roll: int, delta: int, halved: bool) -> int | None:
+        """Return the floor index of the defender who steals on 11-16 or 31, if any (§5, §12)."""
+        lineup = de.lineup
+        order = [idx, *[i for i in range(5) if i != idx]] if (halved or roll == 31) else [idx]
+        best, best_count = None, -1
+        for i in order:
+            p = lineup[i]
+            count = p.steal
+            if count and delta:
+                count = max(1, count + delta)
+            if p.tired and count:
+                count -= 1
+            if halved:
+                count = (count + 1) // 2
+            if roll == 31:
+                if count > best_count:
+                    best, best_count = i, count
+            elif roll - 10 <= count:
+                return i
+        if roll == 31 and best_count >= 10:
+            return best
+        return None
+
+    def _blocker(self, de: _Side, idx: int, roll: int, halved: bool) -> int | None:
+        """Return the floor index of the defender who blocks on 21-26 or 32, if any."""
+        lineup = de.lineup
+        order = [idx, *[i for i in range(5) if i != idx]] if (halved or roll == 32) else [idx]
+        best, best_count = None, -1
+        for i in order:
+            p = lineup[i]
+            count = p.block
+            if p.tired and count:
+                count -= 1
+            if halved:
+                count = (count + 1) // 2
+            if roll == 32:
+                if count > best_count:
+                    best, best_count = i, count
+            elif roll - 20 <= count:
+                return i
+        if roll == 32 and best_count >= 10:
+            return best
+        return None
+
+    def _trying_for_three(self, off: _Side, de: _Side, n: int) -> bool:
+        if not self.rules.strategy or n > self.policy.try3_within:
+            return False
+        return de.score - off.score > self.policy.try3_deficit_over
+
+    # -- shots, fouls and free throws (§5, §6) -----------------------------------------------
+
+    def _shoot(
+        self,
+        off: _Side,
+        de: _Side,
+        n: int,
+        idx: int,
+        d20: int,
+        table: tuple[int, ...],
+        how: str,
+        kind: str,
+    ) -> None:
+        """Read a d20 shot of the player at floor index ``idx`` and play out what follows."""
+        shooter = off.lineup[idx]
+        code = table[min(20, d20 + shooter.tired)]
+        period = self.period
+        emit = self.events.append
+        if code == MADE3:
+            emit(Shot(period, n, off.key, shooter.name, 3, True, how))
+            off.score += 3
+        elif code == MADE2:
+            emit(Shot(period, n, off.key, shooter.name, 2, True, how))
+            off.score += 2
+        elif code == FOULED:
+            fouler = de.lineup[idx]
+            emit(Foul(period, n, de.key, fouler.name, shooter.name, 2, "shooting"))
+            if self._free_throws(off, n, shooter, 2, False):
+                self._after_miss(off, de, n, idx, True, kind)
+        elif code == MISSED_CALL:
+            emit(Call(period, n, de.key, "no call on the road"))
+            emit(Turnover(period, n, off.key, shooter.name, "no call"))
+        elif d20 == 20 and shooter.twenty:
+            # §4/§12 "20 shot": a player short of his extra numbers makes a 2 on a 20.
+            emit(Shot(period, n, off.key, shooter.name, 2, True, how + " (20 shot)"))
+            off.score += 2
+        elif code == TRY_MISS:
+            emit(Shot(period, n, off.key, shooter.name, 3, False, how + " (try for 3)"))
+            emit(Rebound(period, n, de.key, de.lineup[idx].name, False))
+        else:
+            emit(Shot(period, n, off.key, shooter.name, 3 if code == MISS3 else 2, False, how))
+            self._after_miss(off, de, n, idx, False, kind)
+
+    def _fouled_shot(self, off: _Side, de: _Side, n: int, idx: int, d20: int, kind: str) -> None:
+        """Play a 33-36 foul: the d20 decides and-one, one-and-one or shots (§5)."""
+        shooter = off.lineup[idx]
+        fouler = de.lineup[idx]
+        code = shooter.shot[min(20, d20 + shooter.tired)]
+        period = self.period
+        emit = self.events.append
+        if code in (MISS3, MISS2) and d20 == 20 and shooter.twenty:
+            code = MADE2
+        if code in (MADE3, MADE2):
+            value = 3 if code == MADE3 else 2
+            emit(Shot(period, n, off.key, shooter.name, value, True, "jumper"))
+            off.score += value
+            emit(Foul(period, n, de.key, fouler.name, shooter.name, 1, "and-one"))
+            shots, bonus = 1, False
+        elif code == FOULED:
+            bonus = period == 0 and 11 <= n <= 33
+            shots = 1 if bonus else 2
+            kind_text = "one-and-one" if bonus else "shooting"
+            emit(Foul(period, n, de.key, fouler.name, shooter.name, 2, kind_text))
+        else:
+            shots, bonus = (3 if code == MISS3 else 2), False
+            emit(Foul(period, n, de.key, fouler.name, shooter.name, shots, "shooting"))
+        if self._free_throws(off, n, shooter, shots, bonus):
+            self._after_miss(off, de, n, idx, True, kind)
+
+    def _free_throws(self, off: _Side, n: int, shooter: _Player, shots: int, bonus: bool) -> bool:
+        """Shoot free throws; return True when the last one is missed (a rebound follows)."""
+        period = self.period
+        emit = self.events.append
+        d20 = self.dice.d20
+        made = False
+        shot = 0
+        while shot < shots:
+            made = d20() + shooter.tired <= shooter.ft_top
+            emit(FreeThrow(period, n, off.key, shooter.name, made))
+            shot += 1
+            if made:
+                off.score += 1
+                if bonus and shot == 1:
+                    shots = 2  # the one-and-one's bonus shot
+        return not made
+
+    # -- rebounds, putbacks and fast breaks (§7, §8) ---------------------------------------------
+
+    def _after_miss(
+        self, off: _Side, de: _Side, n: int, idx: int, free_throw: bool, kind: str
+    ) -> None:
+        """Rebound a miss by the player at ``idx``; putbacks go on until the trip ends."""
+        emit = self.events.append
+        period = self.period
+        rules = self.rules
+        dice = self.dice
+        while True:
+            if kind == "extra" or kind == "foul" or not rules.rebound_chart:
+                # Basic: the shooter's defender gets every miss; on 2a/1a the defense does.
+                emit(Rebound(period, n, de.key, de.lineup[idx].name, False))
+                return
+            if n % 2 and n != 1:
+                who = _ODD_REBOUNDER[n]
+                if who == _BEST:
+                    who = max(range(5), key=lambda i: (de.lineup[i].def_reb, -i))
+                emit(Rebound(period, n, de.key, de.lineup[who].name, False))
+                return
+            d20 = dice.d20()
+            d6 = dice.d6()
+            offense: bool
+            if d20 == 10 or d20 == 20:
+                # Highest range on the floor; ties to the offense, then the higher slot.
+                o_best = max(range(5), key=lambda i: (off.lineup[i].off_reb, -i))
+                d_best = max(range(5), key=lambda i: (de.lineup[i].def_reb, -i))
+                offense = off.lineup[o_best].off_reb >= de.lineup[d_best].def_reb
+                spot = o_best if offense else d_best
+            elif free_throw and 6 <= d20 <= 9:
+                offense, spot = False, 3  # §6: missed free throw, defensive PF
+            elif free_throw and 16 <= d20 <= 19:
+                offense, spot = False, 4  # §6: missed free throw, defensive C
+            elif d20 < 10:
+                spot = _CHART[d20]
+                offense = d6 <= off.lineup[spot].off_reb
+            else:
+                spot = _CHART[d20 - 10]
+                offense = d6 > de.lineup[spot].def_reb
+            if not offense:
+                emit(Rebound(period, n, de.key, de.lineup[spot].name, False))
+                return
+            rebounder = off.lineup[spot]
+            emit(Rebound(period, n, off.key, rebounder.name, True))
+            # Putback: the rebounder rolls only the d20 (no turnover possible).
+            roll = dice.d20()
+            code = rebounder.shot[min(20, roll + rebounder.tired)]
+            if code in (MISS3, MISS2) and roll == 20 and rebounder.twenty:
+                code = MADE2
+            if code == MADE3 or code == MADE2:
+                value = 3 if code == MADE3 else 2
+                emit(Shot(period, n, off.key, rebounder.name, value, True, "putback"))
+                off.score += value
+                return
+            if code == FOULED:
+                fouler = de.lineup[spot]
+                emit(Foul(period, n, de.key, fouler.name, rebounder.name, 2, "shooting"))
+                if not self._free_throws(off, n, rebounder, 2, False):
+                    return
+                free_throw = True
+            else:
+                value = 3 if code == MISS3 else 2
+                emit(Shot(period, n, off.key, rebounder.name, value, False, "putback"))
+                free_throw = False
+            idx = spot
+
+    def _fast_break(self, team: _Side, opp: _Side, n: int, idx: int) -> None:
+        """§8: the stealer shoots a bonus d20 at once; a miss is rebounded by number n's rules."""
+        stealer = team.lineup[idx]
+        roll = self.dice.d20()
+        code = stealer.shot[min(20, roll + stealer.tired)]
+        period = self.period
+        emit = self.events.append
+        if code in (MISS3, MISS2) and roll == 20 and stealer.twenty:
+            code = MADE2
+        if code == MADE3 or code == MADE2:
+            value = 3 if code == MADE3 else 2
+            emit(Shot(period, n, team.key, stealer.name, value, True, "fast break"))
+            team.score += value
+        elif code == FOULED:
+            fouler = opp.lineup[idx]
+            emit(Foul(period, n, opp.key, fouler.name, stealer.name, 2, "shooting"))
+            if self._free_throws(team, n, stealer, 2, False):
+                self._after_miss(team, opp, n, idx, True, "")
+        else:
+            value = 3 if code == MISS3 else 2
+            emit(Shot(period, n, team.key, stealer.name, value, False, "fast break"))
+            self._after_miss(team, opp, n, idx, False, "")
+        if (
+            self.rules.strategy
+            and n <= self.policy.extra_possession_within
+            and team.score < opp.score
+        ):
+            self.extra_pending = True
+
+    # -- intentional fouls (§10) ----------------------------------------------------------------
+
+    def _intentional_foul_round(self, n: int) -> None:
+        """Before 2 and 1, a trailing team may foul: both teams play 2a (or 1a) first."""
+        gap = self.home.score - self.away.score
+        if gap == 0 or abs(gap) > self.policy.foul_deficit_max:
+            return
+        trailing = self.away if gap > 0 else self.home
+        self.events.append(Call(self.period, n, trailing.key, "intentional foul"))
+        for off, de in ((self.away, self.home), (self.home, self.away)):
+            if de is trailing:
+                self._fouling_trip(off, de, n)
+            else:
+                self._trip(off, de, n, "extra")
+
+    def _fouling_trip(self, off: _Side, de: _Side, n: int, kind: str = "foul") -> None:
+        """Play a possession on which the defense fouls on purpose (seed, "Go for Steal").
+
+        d8 1-5: only the carrier's defender may steal (on 31, the longest range if it
+        reaches 11-20). d8 6-8: the defender with the longest steal range tries, his
+        range 4 longer when it passes 11-16. Then the carrier's turnover range; anything
+        else is a two-shot foul. The d20 is not read.
+        """
+        dice = self.dice
+        d8 = dice.d8()
+        roll = 10 * dice.d6() + dice.d6()
+        d20 = dice.d20()
+        period = self.period
+        emit = self.events.append
+        counts = [self._steal_count(p) for p in de.lineup]
+        if d8 >= 6:
+            idx = off.claims.get(d8) if off.pg_ok else None
+            if idx is None:
+                # §4: nobody to take the ball; one re-roll, then a shot-clock turnover.
+                emit(Trip(period, n, off.key, None, d8, roll, d20, kind))
+                if kind == "foul":
+                    self._fouling_trip(off, de, n, "reroll")
+                else:
+                    emit(Turnover(period, n, off.key, None, "shot clock"))
+                return
+            thief = max(range(5), key=lambda i: (counts[i], i == idx, -i))
+            count = counts[thief] + 4 if counts[thief] > 6 else counts[thief]
+        else:
+            idx = thief = d8 - 1
+            count = counts[idx]
+        carrier = off.lineup[idx]
+        emit(Trip(period, n, off.key, carrier.name, d8, roll, d20, kind))
+        if roll == 31 and max(counts) >= 10 and roll - 10 > count:
+            thief = max(range(5), key=lambda i: (counts[i], i == idx, -i))
+            count = 21
+        if (11 <= roll <= 16 or roll == 31) and roll - 10 <= count:
+            emit(Steal(period, n, de.key, de.lineup[thief].name, False))
+            emit(Turnover(period, n, off.key, carrier.name, "steal"))
+            return
+        if 41 <= roll <= 46 and roll - 40 <= carrier.to + carrier.tired:
+            emit(Turnover(period, n, off.key, carrier.name, "turnover"))
+            return
+        fouler = de.lineup[thief]
+        emit(Foul(period, n, de.key, fouler.name, carrier.name, 2, "intentional"))
+        if self._free_throws(off, n, carrier, 2, False):
+            self._after_miss(off, de, n, idx, True, "foul")
+
+    def _steal_count(self, p: _Player) -> int:
+        count = p.steal
+        if p.tired and count:
+            count -= 1
+        return count
+
+
+def _opening_credits(side: _Side) -> list[Opening]:
+    """§1/§13: the 20-20 start, credited to every player on the roster."""
+    team = side.team
+    starters = [team.starter(slot) for slot in range(1, 6)]
+    missing = 10 - len(team.players)
+    # Short roster: starters by PPG, highest first, ties to the lower slot, get 4 points.
+    by_ppg = sorted(starters, key=lambda p: (-(p.ppg or 0.0), p.slot))
+    four = {p.name for p in by_ppg[:missing]}
+    out = []
+    for p in team.players:
+        starter = p.is_starter
+        out.append(
+            Opening(
+                side.key,
+                p.name,
+                4 if p.name in four else 2,
+                2 if starter and p.slot >= 3 else 1,
+                1 if starter and p.slot <= 2 else 0,
+                1 if starter and p.slot == 5 else 0,
+                1,
+            )
+        )
+    return out
+
+
+def play_game(
+    home: TeamCard,
+    away: TeamCard,
+    dice: DiceSource,
+    *,
+    rules: GameRules = ADVANCED,
+    neutral: bool = False,
+    home_plan: Plan | None = None,
+    away_plan: Plan | None = None,
+    policy: CoachPolicy = DEFAULT_POLICY,
+) -> GameResult:
+    """Play one game and return its box scores, events and the dice that made it.
+
+    ``home`` plays at home unless ``neutral``; ``away`` always has the first
+    possession of each number. ``home_plan`` / ``away_plan`` give a rotation
+    (see :data:`Plan`); without one, the rules' rotation decides.
+    """
+    game = _Game(home, away, dice, rules, neutral, {HOME: home_plan, AWAY: away_plan}, policy)
+    game.play()
+    events = tuple(game.events)
+    home_box, away_box, overtimes = box_score(events, ot_length=rules.overtime_possessions)
+    return GameResult(
+        game="vabg",
+        home=home_box,
+        away=away_box,
+        overtimes=overtimes,
+        events=events,
+        dice=dice.record(),
+        rules=rules,
+        neutral=neutral,
+    )

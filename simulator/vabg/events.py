@@ -1,0 +1,298 @@
+"""The event stream of a VABG game and the box score rebuilt from it alone.
+
+Each event is a small named tuple. ``team`` is ``"home"`` or ``"away"``: the
+side credited with the event (the shooter's side for a shot, the defender's side
+for a steal, block or foul). ``period`` is 0 for regulation, then 1, 2, ... for
+overtimes; ``number`` is the possession number printed on the score sheet
+(44 down to 1, 5 down to 1 in overtime).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+from simulator.results import LINE_FIELDS, PlayerLine, TeamBox
+
+HOME, AWAY = "home", "away"
+
+
+class Tipoff(NamedTuple):
+    """Open the stream: who plays whom, where."""
+
+    home_school: str
+    home_season: int
+    away_school: str
+    away_season: int
+    neutral: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "tipoff", **self._asdict()}
+
+
+class Opening(NamedTuple):
+    """Credit a player with his share of the 20-20 start (vabg-rulings.md §1, §13)."""
+
+    team: str
+    player: str
+    pts: int
+    reb: int
+    stl: int
+    blk: int
+    pf: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "opening", **self._asdict()}
+
+
+class Enter(NamedTuple):
+    """Put a player on the floor in a slot from this possession number on."""
+
+    period: int
+    number: int
+    team: str
+    slot: int
+    player: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "enter", **self._asdict()}
+
+
+class Trip(NamedTuple):
+    """Start a trip down the floor: the dice read and who got the ball."""
+
+    period: int
+    number: int
+    team: str
+    player: str | None
+    d8: int
+    roll: int
+    d20: int
+    kind: str = ""
+    """``""`` normal, ``"reroll"`` shot-clock re-roll, ``"extra"`` an extra possession
+    (fast-break bonus or 2a/1a), ``"foul"`` an intentional-foul extra possession."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "trip", **self._asdict()}
+
+
+class Shot(NamedTuple):
+    """Record a field-goal attempt; ``how`` says what kind (jumper, dunk, putback, ...)."""
+
+    period: int
+    number: int
+    team: str
+    player: str
+    value: int
+    made: bool
+    how: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "shot", **self._asdict()}
+
+
+class FreeThrow(NamedTuple):
+    """Record one free throw."""
+
+    period: int
+    number: int
+    team: str
+    player: str
+    made: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "free_throw", **self._asdict()}
+
+
+class Rebound(NamedTuple):
+    """Record a rebound, offensive or defensive."""
+
+    period: int
+    number: int
+    team: str
+    player: str
+    offensive: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "rebound", **self._asdict()}
+
+
+class Steal(NamedTuple):
+    """Record a steal by a defender."""
+
+    period: int
+    number: int
+    team: str
+    player: str
+    fast_break: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "steal", **self._asdict()}
+
+
+class Block(NamedTuple):
+    """Record a blocked shot by a defender."""
+
+    period: int
+    number: int
+    team: str
+    player: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "block", **self._asdict()}
+
+
+class Turnover(NamedTuple):
+    """Record a turnover; ``player`` is ``None`` for a team turnover (shot clock)."""
+
+    period: int
+    number: int
+    team: str
+    player: str | None
+    cause: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "turnover", **self._asdict()}
+
+
+class Foul(NamedTuple):
+    """Record a personal foul by ``player`` of ``team`` on ``fouled``; ``shots`` free throws."""
+
+    period: int
+    number: int
+    team: str
+    player: str
+    fouled: str
+    shots: int
+    kind: str
+    """``"shooting"``, ``"and-one"``, ``"one-and-one"``, ``"intentional"``."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "foul", **self._asdict()}
+
+
+class Call(NamedTuple):
+    """Record a coach's strategy call (vabg-rulings.md §10) or a missed referee's call."""
+
+    period: int
+    number: int
+    team: str
+    call: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "call", **self._asdict()}
+
+
+class PeriodEnd(NamedTuple):
+    """Close a period with the score."""
+
+    period: int
+    home: int
+    away: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "period_end", **self._asdict()}
+
+
+Event = (
+    Tipoff | Opening | Enter | Trip | Shot | FreeThrow | Rebound | Steal | Block
+    | Turnover | Foul | Call | PeriodEnd
+)  # fmt: skip
+
+_COLUMN = {name: i for i, name in enumerate(LINE_FIELDS)}
+_PTS, _FGM, _FGA, _TPM, _TPA, _FTM, _FTA = (_COLUMN[k] for k in LINE_FIELDS[:7])
+_OREB, _DREB, _REB, _STL, _BLK, _TO, _PF, _POSS = (_COLUMN[k] for k in LINE_FIELDS[7:])
+
+
+def _number_index(period: int, number: int, ot_length: int) -> int:
+    """Return how many possession numbers were complete before this one began."""
+    if period == 0:
+        return 44 - number
+    return 44 + ot_length * (period - 1) + (ot_length - number)
+
+
+def box_score(events: Iterable[Event], *, ot_length: int = 5) -> tuple[TeamBox, TeamBox, int]:
+    """Rebuild ``(home, away, overtimes)`` from a game's events alone."""
+    lines: dict[str, dict[str, list[int]]] = {HOME: {}, AWAY: {}}
+    team_to = {HOME: 0, AWAY: 0}
+    period_pts: dict[str, list[int]] = {HOME: [0], AWAY: [0]}
+    on_floor: dict[tuple[str, int], tuple[str, int]] = {}
+    tip: Tipoff | None = None
+    periods = 0
+    for e in events:
+        if isinstance(e, Shot):
+            row = lines[e.team][e.player]
+            row[_FGA] += 1
+            if e.value == 3:
+                row[_TPA] += 1
+            if e.made:
+                row[_FGM] += 1
+                row[_PTS] += e.value
+                period_pts[e.team][-1] += e.value
+                if e.value == 3:
+                    row[_TPM] += 1
+        elif isinstance(e, FreeThrow):
+            row = lines[e.team][e.player]
+            row[_FTA] += 1
+            if e.made:
+                row[_FTM] += 1
+                row[_PTS] += 1
+                period_pts[e.team][-1] += 1
+        elif isinstance(e, Rebound):
+            row = lines[e.team][e.player]
+            row[_REB] += 1
+            row[_OREB if e.offensive else _DREB] += 1
+        elif isinstance(e, Steal):
+            lines[e.team][e.player][_STL] += 1
+        elif isinstance(e, Block):
+            lines[e.team][e.player][_BLK] += 1
+        elif isinstance(e, Turnover):
+            if e.player is None:
+                team_to[e.team] += 1
+            else:
+                lines[e.team][e.player][_TO] += 1
+        elif isinstance(e, Foul):
+            lines[e.team][e.player][_PF] += 1
+        elif isinstance(e, Enter):
+            key = (e.team, e.slot)
+            now = _number_index(e.period, e.number, ot_length)
+            if key in on_floor:
+                name, since = on_floor[key]
+                lines[e.team][name][_POSS] += now - since
+            on_floor[key] = (e.player, now)
+        elif isinstance(e, PeriodEnd):
+            periods = e.period + 1
+            now = 44 + ot_length * e.period
+            for (team, _slot), (name, since) in on_floor.items():
+                lines[team][name][_POSS] += now - since
+            on_floor = {key: (name, now) for key, (name, _since) in on_floor.items()}
+            period_pts[HOME].append(0)
+            period_pts[AWAY].append(0)
+        elif isinstance(e, Opening):
+            row = [0] * len(LINE_FIELDS)
+            row[_PTS], row[_REB] = e.pts, e.reb
+            row[_STL], row[_BLK], row[_PF] = e.stl, e.blk, e.pf
+            lines[e.team][e.player] = row
+            period_pts[e.team][0] += e.pts
+        elif isinstance(e, Tipoff):
+            tip = e
+    if tip is None:
+        raise ValueError("the events have no tipoff: not a VABG game stream")
+    overtimes = max(periods - 1, 0)
+
+    def team_box(side: str, school: str, season: int) -> TeamBox:
+        players = tuple(PlayerLine(name, *row) for name, row in lines[side].items())
+        return TeamBox(
+            school=school,
+            season=season,
+            score=sum(p.pts for p in players),
+            players=players,
+            team_turnovers=team_to[side],
+            periods=tuple(period_pts[side][:periods]),
+        )
+
+    return (
+        team_box(HOME, tip.home_school, tip.home_season),
+        team_box(AWAY, tip.away_school, tip.away_season),
+        overtimes,
+    )
