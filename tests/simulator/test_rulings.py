@@ -1,0 +1,561 @@
+"""One or more scripted tests per section of vabg-rulings.md.
+
+Most tests use two plain teams (``twin``): every card average, dunk ranges 51-56
+with no adjustment (so no §3 changes), point guards with one extra ball number
+and forwards with one each. Trips are padded with turnovers (d8 1, 41) to reach
+a given possession number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from simulator import ScriptedDice
+from simulator.vabg import ADVANCED, BASIC, RotationError, play_game, team_from_json
+from simulator.vabg.events import Call, Enter, Trip
+from tests.simulator.scripting import play, trip_story, trips
+from tests.simulator.teams import player, team_json, twin_team_json
+
+TURNOVER = (1, 41, 1)
+
+
+def twin(name: str, season: int = 2010, slots: dict[int, dict] | None = None):
+    """Return a plain team; ``slots={1: {...}}`` overrides the starter of a slot."""
+    doc = twin_team_json(name, season)
+    for p in doc["players"]:
+        if p["role"] == "starter" and p["slot"] in (slots or {}):
+            p.update((slots or {})[p["slot"]])
+    return team_from_json(doc)
+
+
+HOME = twin("Home")
+AWAY = twin("Away")
+
+
+def pad(numbers: int) -> list[tuple[int, int, int]]:
+    """Return turnover trips for both teams over ``numbers`` possession numbers."""
+    return [TURNOVER] * (2 * numbers)
+
+
+def story_at(result, number: int, team: str = "away") -> list[str]:
+    """Return the first trip story of ``team`` at possession ``number`` of regulation."""
+    index = [
+        i
+        for i, e in enumerate(e for e in result.events if isinstance(e, Trip) and e.kind != "reroll")
+        if e.number == number and e.team == team and e.period == 0
+    ][0]
+    return trip_story(result, index)
+
+
+# §1 game frame ----------------------------------------------------------------------------
+
+
+def test_the_visitor_plays_first_and_each_team_has_44_trips():
+    result = play(HOME, AWAY, trips(), plans=False)
+    regulation = [e for e in result.events if isinstance(e, Trip) and e.period == 0]
+    normal = [e for e in regulation if e.kind != "reroll"]
+    assert normal[0].team == "away" and normal[1].team == "home"
+    assert sum(e.team == "away" for e in normal) == 44
+    assert [e.number for e in normal[::2]] == list(range(44, 0, -1))
+
+
+def test_a_tie_after_possession_1_goes_to_a_5_possession_overtime_with_the_starters():
+    # Every regulation trip is a turnover: 20-20. Overtime: turnovers until the home
+    # team's last trip, a 3 (d20 1).
+    script = trips(*pad(44), *pad(4), TURNOVER, (1, 62, 1))
+    dice = ScriptedDice(**script)
+    result = play_game(HOME, AWAY, dice, neutral=True)
+    assert result.overtimes == 1
+    assert (result.home.score, result.away.score) == (23, 20)
+    assert result.home.periods == (20, 3) and result.away.periods == (20, 0)
+    # The starters finished regulation (37-1) and play the overtime: nobody enters.
+    assert not [e for e in result.events if isinstance(e, Enter) and e.period == 1]
+    assert result.home.line("Home Starter 1").poss == 37 + 5
+    assert result.home.line("Home Reserve 1").poss == 7
+
+
+# §2 rotation and tired players -----------------------------------------------------------
+
+
+def test_basic_rotation_plays_the_first_reserve_44_38_and_the_starter_37_1():
+    result = play(HOME, AWAY, trips(), rules=BASIC, plans=False)
+    for s in range(1, 6):
+        assert result.home.line(f"Home Reserve {s}").poss == 7 + 0
+        assert result.home.line(f"Home Starter {s}").poss >= 37
+
+
+def test_advanced_default_plan_fills_44_downward_with_reserves_by_their_can_play():
+    doc = twin_team_json("Deep")
+    for p in doc["players"]:
+        if p["slot"] == 1:
+            p["can_play"] = 30 if p["role"] == "starter" else 10
+    doc["players"] = [p for p in doc["players"] if p["name"] != "Deep Reserve 5"]
+    doc["players"].append(player("Deep Third Guard", 1, "reserve", can_play=9))
+    deep = team_from_json(doc)
+    result = play(deep, AWAY, trips(), plans=False)
+    # Starter 30 of 44: the gap 44-31 (14) goes to the first reserve (10: 44-35), then the
+    # second (4 of his 9: 34-31), then the starter plays 30-1.
+    if result.overtimes == 0:
+        assert result.home.line("Deep Reserve 1").poss == 10
+        assert result.home.line("Deep Third Guard").poss == 4
+        assert result.home.line("Deep Starter 1").poss == 30
+
+
+def test_a_plan_that_leaves_possessions_uncovered_is_refused_naming_them():
+    plan = {s: [(f"Home Starter {s}", 44, 1)] for s in range(1, 6)}
+    plan[2] = [("Home Starter 2", 44, 3)]
+    with pytest.raises(RotationError, match="slot 2: possessions 2, 1 have nobody planned"):
+        play_game(HOME, AWAY, ScriptedDice(), home_plan=plan)
+    plan[2] = [("Nobody", 44, 1)]
+    with pytest.raises(RotationError, match="no player named 'Nobody'"):
+        play_game(HOME, AWAY, ScriptedDice(), home_plan=plan)
+
+
+TIRED = {"can_play": 0}  # tired from his first possession
+
+
+@pytest.mark.parametrize(
+    ("fields", "d20", "expected"),
+    [
+        ({}, 2, "make 3 Away Starter 1 (jumper)"),
+        (TIRED, 2, "make 2 Away Starter 1 (jumper)"),  # d20 2 + 1 reads 3: a 2-made
+        (TIRED, 8, "foul Home Starter 1 on Away Starter 1 2 (shooting)"),  # 8+1 = fouled
+        (TIRED, 20, "miss 2 Away Starter 1 (jumper)"),  # 20 + 1 is read as 20
+    ],
+)
+def test_a_tired_shooter_reads_his_d20_one_higher(fields, d20, expected):
+    away = twin("Away", slots={1: fields})
+    result = play(HOME, away, trips((1, 62, d20, [14, 14, 12], [1])))
+    assert trip_story(result)[1] == expected
+
+
+def test_a_tired_shooter_makes_a_free_throw_only_when_d20_plus_1_is_inside_the_range():
+    away = twin("Away", slots={1: TIRED})
+    result = play(HOME, away, trips((1, 62, 10, [13, 14, 12], [5])))
+    assert trip_story(result)[2:4] == ["ft make Away Starter 1", "ft miss Away Starter 1"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "roll", "stolen"),
+    [
+        ({"steal_top": 14}, 14, True),
+        ({"steal_top": 14, **TIRED}, 14, False),  # 11-14 tired is 11-13
+        ({"steal_top": 14, **TIRED}, 13, True),
+        ({"steal_top": 11, **TIRED}, 11, False),  # shortening stops at an empty range
+    ],
+)
+def test_a_tired_defender_steals_on_one_number_less(fields, roll, stolen):
+    home = twin("Home", slots={1: fields})
+    result = play(home, AWAY, trips((1, roll, 5, [5], [])))
+    assert (trip_story(result)[1] == "steal Home Starter 1 fast break") is stolen
+
+
+def test_a_tired_defender_fouls_and_blocks_one_number_differently():
+    home = twin("Home", slots={1: {"foul_from": 35, "block_top": 25, **TIRED}})
+    fouled = play(home, AWAY, trips((1, 34, 5, [14], [])))
+    assert trip_story(fouled)[1:3] == [
+        "make 2 Away Starter 1 (jumper)",
+        "foul Home Starter 1 on Away Starter 1 1 (and-one)",
+    ]
+    not_blocked = play(home, AWAY, trips((1, 25, 5)))
+    assert trip_story(not_blocked)[1] == "make 2 Away Starter 1 (jumper)"
+    never_fouls = twin("Home", slots={1: {"foul_from": 37, **TIRED}})
+    now_fouls = play(never_fouls, AWAY, trips((1, 36, 5, [14], [])))
+    assert "foul Home Starter 1" in trip_story(now_fouls)[2]
+
+
+def test_a_tired_carrier_turns_it_over_on_one_number_more_even_from_none():
+    for top, roll in ((43, 44), (40, 41)):
+        away = twin("Away", slots={1: {"turnover_top": top, **TIRED}})
+        result = play(HOME, away, trips((1, roll, 5)))
+        assert trip_story(result)[1] == "turnover Away Starter 1 (turnover)"
+
+
+def test_tired_players_are_off_in_the_basic_preset():
+    away = twin("Away", slots={1: TIRED})
+    result = play(HOME, away, trips((1, 62, 2)), rules=BASIC)
+    assert trip_story(result)[1] == "make 3 Away Starter 1 (jumper)"
+
+
+# §3 dunk ranges ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("dunk_top", "adjust", "roll", "outcome"),
+    [
+        (66, 0, 66, "dunk"),
+        (63, 0, 63, "dunk"),
+        (63, 0, 64, "none"),
+        (60, 0, 61, "none"),  # 57-60 dunk only on 51-56
+        (56, -2, 54, "dunk"),
+        (56, -2, 55, "none"),
+        (50, 0, 51, "none"),
+        (49, 0, 51, "stop"),
+        (49, 0, 52, "none"),
+        (44, 0, 56, "stop"),
+        (43, 0, 61, "none"),
+        (39, 0, 61, "stop"),
+        (34, 0, 66, "stop"),
+        (34, -32, 66, "stop"),  # clamped to 34
+    ],
+)
+def test_the_dunk_table(dunk_top, adjust, roll, outcome):
+    offense = team_from_json(
+        team_json("Off", 2000, [player(f"O{s}", s) for s in range(1, 6)], dunk_top=dunk_top)
+    )
+    defense = team_from_json(
+        team_json("Def", 2000, [player(f"D{s}", s) for s in range(1, 6)], dunk_adjust=adjust)
+    )
+    story = trip_story(play(defense, offense, trips((2, roll, 5))))
+    assert story[1] == {
+        "dunk": "make 2 O2 (dunk)",
+        "stop": "miss 2 O2 (stopped)",
+        "none": "make 2 O2 (jumper)",
+    }[outcome]
+
+
+@pytest.mark.parametrize(
+    ("dunk_top", "steal_top", "turnover_top", "steal_roll", "to_roll", "stolen", "lost"),
+    [
+        (59, 14, 43, 12, 42, True, True),  # 59: steals -2 (11-12), turnovers -1 (41-42)
+        (59, 14, 43, 13, 43, False, False),
+        (62, 11, 41, 11, 41, True, True),  # keep one: 11-11 and 41-41 survive
+        (62, 10, 40, 11, 41, False, False),  # empty stays empty
+        (41, 12, 41, 14, 42, True, True),  # 41: steals +2, turnovers +1
+        (40, 12, 41, 15, 43, False, True),  # 40: +2/+2 -> 11-14, 41-43
+    ],
+)
+def test_dunk_ranges_change_steal_and_turnover_ranges(
+    dunk_top, steal_top, turnover_top, steal_roll, to_roll, stolen, lost
+):
+    offense = team_from_json(
+        team_json(
+            "Off",
+            2000,
+            [player(f"O{s}", s, turnover_top=turnover_top) for s in range(1, 6)],
+            dunk_top=dunk_top,
+        )
+    )
+    defense = team_from_json(
+        team_json("Def", 2000, [player(f"D{s}", s, steal_top=steal_top) for s in range(1, 6)])
+    )
+    steal = trip_story(play(defense, offense, trips((5, steal_roll, 5))))
+    assert (steal[1] == "steal D5") is stolen
+    lose = trip_story(play(defense, offense, trips((5, to_roll, 5))))
+    assert (lose[1] == "turnover O5 (turnover)") is lost
+
+
+def test_a_player_level_dunk_override_replaces_the_team_value():
+    offense_doc = team_json("Off", 2000, [player(f"O{s}", s) for s in range(1, 6)], dunk_top=50)
+    offense_doc["players"][2]["dunk_top"] = 56
+    offense = team_from_json(offense_doc)
+    defense = team_from_json(team_json("Def", 2000, [player(f"D{s}", s) for s in range(1, 6)]))
+    assert trip_story(play(defense, offense, trips((3, 53, 5))))[1] == "make 2 O3 (dunk)"
+    assert trip_story(play(defense, offense, trips((2, 53, 5))))[1] == "make 2 O2 (jumper)"
+
+
+# §4 who gets the ball ------------------------------------------------------------------------
+
+
+def test_an_unclaimed_6_8_runs_the_shot_clock_and_a_second_6_8_is_a_team_turnover():
+    plain = team_from_json(team_json("Plain", 2000, [player(f"P{s}", s) for s in range(1, 6)]))
+    lost = play(HOME, plain, trips((7, 62, 5), (6, 62, 5)))
+    assert trip_story(lost) == ["trip None", "trip None reroll", "turnover None (shot clock)"]
+    saved = play(HOME, plain, trips((7, 62, 5), (2, 62, 5)))
+    assert trip_story(saved) == ["trip None", "trip P2 reroll", "make 2 P2 (jumper)"]
+
+
+def test_a_claimed_6_8_on_the_re_roll_is_still_a_turnover():
+    no_point = twin("Away", slots={1: {"positions": [2]}})
+    result = play(HOME, no_point, trips((6, 62, 5), (7, 62, 5)))
+    assert trip_story(result)[-1] == "turnover None (shot clock)"
+
+
+def test_without_a_point_guard_every_6_8_runs_the_shot_clock():
+    no_point = twin("Away", slots={1: {"positions": [2, 3]}})
+    result = play(HOME, no_point, trips((6, 62, 5), (3, 62, 5)))
+    assert trip_story(result) == ["trip None", "trip Away Starter 3 reroll", "make 2 Away Starter 3 (jumper)"]
+    zero = twin("Away", slots={1: {"positions": [0, 2]}})
+    assert trip_story(play(HOME, zero, trips((6, 62, 5))))[0] == "trip Away Starter 1"
+
+
+def test_a_6_and_8_card_takes_two_free_numbers():
+    doc = twin_team_json("Two")
+    for p in doc["players"]:
+        if p["role"] == "starter":
+            p["extra_ball"] = {1: 0, 2: 2, 3: 0, 4: 1, 5: 0}[p["slot"]]
+    two = team_from_json(doc)
+    carriers = [trip_story(play(HOME, two, trips((d8, 62, 5))))[0] for d8 in (6, 7, 8)]
+    assert carriers == ["trip Two Starter 2", "trip Two Starter 2", "trip Two Starter 4"]
+
+
+def test_basic_6_8_leaves_the_carrier_to_his_own_defender_with_whole_ranges():
+    home = twin("Home", slots={1: {"steal_top": 20}})
+    # Advanced: halved 11-15, any defender: Home Starter 1 steals a 14 from the SF on a 7.
+    advanced = play(home, AWAY, trips((7, 14, 5, [5], [])))
+    assert trip_story(advanced)[1] == "steal Home Starter 1 fast break"
+    basic = play(home, AWAY, trips((7, 14, 5)), rules=BASIC)
+    assert trip_story(basic)[1] == "make 2 Away Starter 3 (jumper)"
+
+
+def test_halving_rounds_the_count_up_and_checks_the_carriers_own_defender_first():
+    home = twin("Home", slots={1: {"steal_top": 15}, 3: {"steal_top": 16}})
+    # On a 7 (Away Starter 3): own defender Home Starter 3, 11-16 halved 11-13, goes first.
+    result = play(home, AWAY, trips((7, 13, 5, [5], [])))
+    assert trip_story(result)[1] == "steal Home Starter 3 fast break"
+
+
+# §5 the 11-66 roll: fouls --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("d20", "number", "expected"),
+    [
+        (1, 44, ["make 3 Away Starter 1 (jumper)", "foul Home Starter 1 on Away Starter 1 1 (and-one)", "ft make Away Starter 1"]),
+        (5, 44, ["make 2 Away Starter 1 (jumper)", "foul Home Starter 1 on Away Starter 1 1 (and-one)", "ft make Away Starter 1"]),
+        (13, 44, ["foul Home Starter 1 on Away Starter 1 3 (shooting)", "ft make Away Starter 1", "ft make Away Starter 1", "ft make Away Starter 1"]),
+        (17, 44, ["foul Home Starter 1 on Away Starter 1 2 (shooting)", "ft make Away Starter 1", "ft make Away Starter 1"]),
+        (10, 44, ["foul Home Starter 1 on Away Starter 1 2 (shooting)", "ft make Away Starter 1", "ft make Away Starter 1"]),
+        (10, 33, ["foul Home Starter 1 on Away Starter 1 2 (one-and-one)", "ft make Away Starter 1", "ft make Away Starter 1"]),
+        (10, 11, ["foul Home Starter 1 on Away Starter 1 2 (one-and-one)", "ft make Away Starter 1", "ft make Away Starter 1"]),
+        (10, 10, ["foul Home Starter 1 on Away Starter 1 2 (shooting)", "ft make Away Starter 1", "ft make Away Starter 1"]),
+    ],
+)
+def test_a_33_36_foul_reads_the_d20_for_and_ones_one_and_ones_and_shots(d20, number, expected):
+    streams = trips(*pad(44 - number), (1, 36, d20, [3, 3, 3], []))
+    result = play(HOME, AWAY, streams if d20 in (13,) else _trim(streams, d20))
+    story = story_at(result, number)
+    assert story[1:] == expected
+    # A shot missed while fouled is no attempt: no shot event unless the shot was made.
+    assert any(text.startswith("make") for text in story) is (d20 <= 8)
+
+
+def _trim(streams, d20):
+    # Only as many free-throw rolls as the outcome uses.
+    used = {1: 1, 5: 1, 10: 2, 17: 2}[d20]
+    streams["d20"] = streams["d20"][: len(streams["d20"]) - 3 + used]
+    return streams
+
+
+def test_a_missed_one_and_one_ends_after_one_shot_with_a_rebound():
+    streams = trips(*pad(44 - 30), (1, 36, 10, [20, 12], [1]))
+    story = story_at(play(HOME, AWAY, streams), 30)
+    assert story[1:] == [
+        "foul Home Starter 1 on Away Starter 1 2 (one-and-one)",
+        "ft miss Away Starter 1",
+        "dreb Home Starter 5",
+    ]
+
+
+def test_a_block_is_a_missed_2_and_the_rebound_follows():
+    home = twin("Home", slots={2: {"block_top": 24}})
+    story = trip_story(play(home, AWAY, trips((2, 24, 5, [14], [1]))))
+    assert story[1:] == ["block Home Starter 2", "miss 2 Away Starter 2 (blocked)", "dreb Home Starter 4"]
+
+
+# §6 free throws and their rebounds -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("d20", "d6", "rebounder"),
+    [
+        (7, 6, "dreb Home Starter 4"),  # 6-9: defensive PF, d6 not read
+        (9, 6, "dreb Home Starter 4"),
+        (17, 6, "dreb Home Starter 5"),  # 16-19: defensive C, d6 not read
+        (12, 6, "oreb Away Starter 5"),  # the chart as usual: def C's 1-4 misses a 6
+        (2, 1, "oreb Away Starter 5"),
+    ],
+)
+def test_a_missed_last_free_throw_uses_the_free_throw_chart(d20, d6, rebounder):
+    streams = trips((1, 62, 10, [20, 20, d20, 5], [d6]))
+    story = trip_story(play(HOME, AWAY, streams))
+    assert story[2:5] == ["ft miss Away Starter 1", "ft miss Away Starter 1", rebounder]
+
+
+def test_a_missed_last_free_throw_on_an_odd_number_goes_to_that_numbers_defender():
+    streams = trips(*pad(1), (1, 62, 10, [20, 20], []))
+    story = story_at(play(HOME, AWAY, streams), 43)
+    assert story[-1] == "dreb Home Starter 5"
+
+
+# §7 rebounds --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("number", "rebounder"),
+    [
+        (43, "Home Starter 5"),
+        (33, "Home Starter 5"),
+        (41, "Home Starter 4"),
+        (39, "Home Starter 5"),  # best defensive rebounder (all 1-4: the higher slot... )
+        (37, "Home Starter 3"),
+        (35, "Home Starter 2"),
+        (15, "Home Starter 2"),
+        (25, "Home Starter 1"),
+        (5, "Home Starter 1"),
+    ],
+)
+def test_odd_numbers_give_the_rebound_to_the_numbers_defender(number, rebounder):
+    home = twin("Home", slots={5: {"def_reb": 6}})
+    streams = trips(*pad(44 - number), (1, 62, 16))
+    story = story_at(play(home, AWAY, streams), number)
+    assert story == ["trip Away Starter 1", "miss 2 Away Starter 1 (jumper)", f"dreb {rebounder}"]
+
+
+def test_best_defensive_rebounder_ties_go_to_the_higher_slot():
+    streams = trips(*pad(5), (1, 62, 16))
+    story = story_at(play(HOME, AWAY, streams), 39)
+    assert story[-1] == "dreb Home Starter 1"
+
+
+def test_offensive_rebounds_and_putbacks_go_on_until_the_trip_ends():
+    streams = trips((1, 62, 16, [1, 16, 4, 5], [1, 1]))
+    story = trip_story(play(HOME, AWAY, streams))
+    assert story == [
+        "trip Away Starter 1",
+        "miss 2 Away Starter 1 (jumper)",
+        "oreb Away Starter 5",
+        "miss 2 Away Starter 5 (putback)",
+        "oreb Away Starter 4",
+        "make 2 Away Starter 4 (putback)",
+    ]
+
+
+def test_a_putback_foul_gives_two_shots_by_the_rebounders_defender():
+    streams = trips((1, 62, 16, [6, 10, 3, 3], [1]))
+    story = trip_story(play(HOME, AWAY, streams))
+    assert story[2:] == [
+        "oreb Away Starter 3",
+        "foul Home Starter 3 on Away Starter 3 2 (shooting)",
+        "ft make Away Starter 3",
+        "ft make Away Starter 3",
+    ]
+
+
+def test_possession_1_uses_the_chart():
+    streams = trips(*pad(43), (1, 62, 16, [2, 5], [1]))
+    story = story_at(play(HOME, AWAY, streams), 1)
+    assert story[2:] == ["oreb Away Starter 5", "make 2 Away Starter 5 (putback)"]
+
+
+def test_without_the_chart_the_shooters_defender_gets_every_miss():
+    streams = trips((3, 62, 16), (1, 62, 20), (2, 24, 5))
+    home = twin("Home", slots={2: {"block_top": 24}})
+    result = play(home, AWAY, streams, rules=BASIC)
+    assert trip_story(result)[-1] == "dreb Home Starter 3"
+    assert trip_story(result, 2)[1:] == ["block Home Starter 2", "miss 2 Away Starter 2 (blocked)", "dreb Home Starter 2"]
+
+
+# §8 fast breaks ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("slot", "roll", "fast"),
+    [(1, 12, True), (2, 12, True), (3, 12, False), (3, 13, True), (4, 15, True), (4, 14, False)],
+)
+def test_guards_always_and_forwards_on_odd_steals_fast_break(slot, roll, fast):
+    home = twin("Home", slots={slot: {"steal_top": 16}})
+    streams = trips((slot, roll, 5, [5] if fast else [], []))
+    story = trip_story(play(home, AWAY, streams))
+    assert story[1] == f"steal Home Starter {slot}" + (" fast break" if fast else "")
+    if fast:
+        assert story[3] == f"make 2 Home Starter {slot} (fast break)"
+
+
+def test_a_center_never_fast_breaks():
+    home = twin("Home", slots={5: {"steal_top": 16}})
+    story = trip_story(play(home, AWAY, trips((5, 11, 5))))
+    assert story[1:] == ["steal Home Starter 5", "turnover Away Starter 5 (steal)"]
+
+
+def test_a_fast_break_miss_is_rebounded_by_the_numbers_rules_with_the_stealers_as_offense():
+    home = twin("Home", slots={1: {"steal_top": 16}})
+    streams = trips((1, 12, 5, [16, 1, 5], [1]))
+    story = trip_story(play(home, AWAY, streams))
+    assert story[3:] == [
+        "miss 2 Home Starter 1 (fast break)",
+        "oreb Home Starter 5",
+        "make 2 Home Starter 5 (putback)",
+    ]
+    # The bonus costs the stealers no possession: their own trip at 44 comes next.
+    following = [e for e in play(home, AWAY, streams).events if isinstance(e, Trip)][1]
+    assert (following.team, following.number, following.kind) == ("home", 44, "")
+
+
+def test_a_fast_break_foul_is_two_shots_by_the_opponent_in_the_stealers_slot():
+    home = twin("Home", slots={2: {"steal_top": 16}})
+    story = trip_story(play(home, AWAY, trips((2, 16, 5, [10, 3, 3], []))))
+    assert story[3:] == [
+        "foul Away Starter 2 on Home Starter 2 2 (shooting)",
+        "ft make Home Starter 2",
+        "ft make Home Starter 2",
+    ]
+
+
+# §9 pre-1987 centers ---------------------------------------------------------------------------
+
+
+def test_a_pre_1987_centers_3s_are_2s_and_move_to_the_guards():
+    d20 = {"3PM": "1-2", "2PM": "3-9", "FOUL": "10-11", "3PX": "12-15", "2PX": "16-20"}
+    old = twin("Old", 1975, slots={5: {"d20": d20, "extra_ball": 1}})
+    center = play(HOME, old, trips((5, 62, 1)))
+    assert trip_story(center)[1] == "make 2 Old Starter 5 (jumper)"
+    center_miss = play(HOME, old, trips((5, 62, 13, [16], [])))
+    assert trip_story(center_miss)[1] == "miss 2 Old Starter 5 (jumper)"
+    # n = 2: PG and SG gain one each; the center holds an extra number, so whoever takes
+    # the 6 (the PG) gains one more: his 3-8 two-made numbers lose 3 and 4 to 3-made.
+    for d20_roll, points in ((3, 3), (4, 3), (5, 2)):
+        pg = play(HOME, old, trips((1, 62, d20_roll)))
+        assert trip_story(pg)[1] == f"make {points} Old Starter 1 (jumper)"
+    for d20_roll, points in ((3, 3), (4, 2)):
+        sg = play(HOME, old, trips((2, 62, d20_roll)))
+        assert trip_story(sg)[1] == f"make {points} Old Starter 2 (jumper)"
+    modern = twin("New", 1990, slots={5: {"d20": d20, "extra_ball": 1}})
+    assert trip_story(play(HOME, modern, trips((5, 62, 1))))[1] == "make 3 New Starter 5 (jumper)"
+    assert trip_story(play(HOME, old, trips((5, 62, 1)), rules=BASIC))[1] == (
+        "make 3 Old Starter 5 (jumper)"
+    )
+
+
+# §10 strategy ------------------------------------------------------------------------------------
+
+
+def test_a_trailing_team_fouls_on_2a_under_the_coach_policy():
+    # The visitor scores a 2 first; everything else is a turnover until 2a.
+    rolls = [(1, 62, 5), *[TURNOVER] * (2 * 42 - 1)]
+    # 2a: the visitor's trip with the home team fouling (d8 1, 62: no steal or turnover),
+    # two free throws made; then the home team's 2a trip (a turnover).
+    rolls += [(1, 62, 9, [3, 3], []), TURNOVER]
+    result = play(HOME, AWAY, trips(*rolls), rules=replace(ADVANCED, strategy=True))
+    calls = [e for e in result.events if isinstance(e, Call)]
+    assert calls[0].call == "intentional foul" and calls[0].team == "home"
+    assert calls[0].number == 2
+    fouling = [e for e in result.events if isinstance(e, Trip) and e.kind == "foul"]
+    assert fouling[0].team == "away" and fouling[0].number == 2
+    assert result.away.line("Away Starter 1").fta >= 2
+
+
+def test_without_the_strategy_switch_nobody_fouls_on_purpose():
+    rolls = [(1, 62, 5), *[TURNOVER] * (2 * 42 - 1)]
+    result = play(HOME, AWAY, trips(*rolls))
+    assert not [e for e in result.events if isinstance(e, Call)]
+
+
+def test_try_for_3_turns_2s_into_3s_and_misses_within_the_doubling_limit():
+    # The home team trails by 6 at its trip on 10: 3-made 1-2 may grow to 1-4; the 2-made
+    # 3-8 loses 3-4 to 3s and 7-8 to misses with the defense rebounding.
+    # The visitor leads 26-20 with two 3s on dunk rolls (d20 1) at 44 and 43.
+    rolls = [(1, 55, 1), TURNOVER, (1, 55, 1), *[TURNOVER] * (2 * 34 - 3)]
+    rolls += [TURNOVER, (1, 62, 8), TURNOVER, (1, 62, 4), TURNOVER, (1, 62, 4)]
+    result = play(HOME, AWAY, trips(*rolls), rules=replace(ADVANCED, strategy=True))
+    assert story_at(result, 10, "home")[1:] == [
+        "miss 3 Home Starter 1 (jumper (try for 3))",
+        "dreb Away Starter 1",
+    ]
+    assert story_at(result, 9, "home")[1] == "make 3 Home Starter 1 (jumper)"
+    # Down 3, no longer more than 3: a 4 is a 2 again.
+    assert story_at(result, 8, "home")[1] == "make 2 Home Starter 1 (jumper)"
+    plain = play(HOME, AWAY, trips(*rolls))
+    assert story_at(plain, 10, "home")[1] == "make 2 Home Starter 1 (jumper)"
