@@ -44,6 +44,11 @@ class D20Column:
     fouled: Range | None
     miss3: Range | None
     miss2: Range | None
+    codes: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """The outcome code of each roll (index 0 unused), computed once."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "codes", self.table())
 
     def ranges(self) -> tuple[Range | None, ...]:
         """Return the five ranges in ``D20_KEYS`` order."""

@@ -6,7 +6,7 @@ file or database; :func:`play_game` is its one entry point.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from simulator.dice import DiceSource
@@ -147,6 +147,7 @@ class _Player:
         "foul",
         "ft_top",
         "main",
+        "main_court",
         "name",
         "off_reb",
         "def_reb",
@@ -177,13 +178,14 @@ class _Player:
         # §12: a player-level override replaces the team's value.
         self.dunk_top = team.dunk_top if card.dunk_top is None else card.dunk_top
         self.dunk_adjust = team.dunk_adjust if card.dunk_adjust is None else card.dunk_adjust
-        self.table = card.d20.table()
+        self.table = card.d20.codes
         self.three_made = self.table.count(MADE3)
         self.count = 0
         self.tired = 0
         # Set for the current lineup by _Side.set_lineup:
         self.shot = self.table  # every d20 shot read (pre-1987 rule applied)
         self.main = self.table  # the main read after "nothing happens" (home court applied)
+        self.main_court = self.table  # the card's own table with home court, set per game
         self.try3: tuple[int, ...] | None = None
         self.twenty = False
 
@@ -199,6 +201,7 @@ class _Side:
         "players",
         "pg_ok",
         "pre1987",
+        "reserves",
         "rotation",
         "score",
         "starters",
@@ -211,6 +214,7 @@ class _Side:
         self.players = [_Player(card, team) for card in team.players]
         by_name = {p.name: p for p in self.players}
         self.starters = [by_name[team.starter(slot).name] for slot in range(1, 6)]
+        self.reserves = [[by_name[p.name] for p in team.reserves(slot)] for slot in range(1, 6)]
         self.lineup: list[_Player] = []
         self.rotation: list[list[_Player]] = []
         self.claims: dict[int, int] = {}
@@ -237,9 +241,17 @@ class _Side:
                 self.claims[free.pop(0)] = i
                 claimed[i] += 1
         self.pg_ok = lineup[0].card.can_run_point
+        twenty = rules.twenty_shot
+        if not self.pre1987:
+            for i, p in enumerate(lineup):
+                p.shot = p.table
+                p.main = p.main_court
+                p.try3 = None
+                p.twenty = twenty and claimed[i] < p.extra_ball
+            return
         gains = [0] * 5
         center = lineup[4]
-        if self.pre1987 and center.three_made:
+        if center.three_made:
             # §9: the center's 3-made count moves to the guards.
             n = center.three_made
             gains[1] += 1 if n == 1 else 1 if n == 2 else 2
@@ -249,7 +261,7 @@ class _Side:
                 gains[taker] += 1
         for i, p in enumerate(lineup):
             table = list(p.table)
-            if self.pre1987 and i == 4:
+            if i == 4:
                 table = [MADE2 if c == MADE3 else MISS2 if c == MISS3 else c for c in table]
             for _ in range(gains[i]):
                 # §12: a gain turns the lowest 2-made number into a 3-made number.
@@ -265,7 +277,7 @@ def _home_court(table: tuple[int, ...], court: int) -> tuple[int, ...]:
     """Apply §6/§12 home court to a d20 table: +1 gains a fouled number, -1 loses one."""
     if court == 0 or FOULED not in table:
         return table
-    top = max(i for i, code in enumerate(table) if code == FOULED)
+    top = 20 - table[::-1].index(FOULED)
     out = list(table)
     if court > 0:
         if top < 20:
@@ -291,28 +303,39 @@ def _try3_table(table: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _basic_rotation(side: _Side, team: TeamCard) -> list[list[_Player]]:
+def _basic_rotation(side: _Side) -> list[list[_Player]]:
     """§2 basic: the first listed reserve of a slot plays 44-38, the starter 37-1."""
-    early = []
-    for slot, starter in enumerate(side.starters, start=1):
-        reserves = team.reserves(slot)
-        early.append(side.player(reserves[0].name) if reserves else starter)
-    return [early if n >= 38 else side.starters for n in range(REGULATION, 0, -1)]
+    by_slot = []
+    for slot, starter in enumerate(side.starters):
+        reserves = side.reserves[slot]
+        first = reserves[0] if reserves else starter
+        by_slot.append([first] * 7 + [starter] * (REGULATION - 7))
+    return _lineups(by_slot)
 
 
-def _advanced_rotation(side: _Side, team: TeamCard) -> list[list[_Player]]:
+def _advanced_rotation(side: _Side) -> list[list[_Player]]:
     """§2/§12 advanced default plan: reserves fill 44 downward, the starter finishes."""
     by_slot: list[list[_Player]] = []
-    for slot, starter in enumerate(side.starters, start=1):
-        stint = min(starter.can_play, REGULATION)
-        gap = REGULATION - stint
+    for slot, starter in enumerate(side.starters):
+        gap = REGULATION - min(starter.can_play, REGULATION)
         order: list[_Player] = []
-        for reserve in team.reserves(slot):
-            take = min(side.player(reserve.name).can_play, gap - len(order))
-            order.extend([side.player(reserve.name)] * take)
-        order.extend([starter] * (REGULATION - len(order)))
+        for reserve in side.reserves[slot]:
+            order += [reserve] * min(reserve.can_play, gap - len(order))
+        order += [starter] * (REGULATION - len(order))
         by_slot.append(order)
-    return _shared_lineups([[by_slot[s][i] for s in range(5)] for i in range(REGULATION)])
+    return _lineups(by_slot)
+
+
+def _lineups(by_slot: Sequence[Sequence[_Player]]) -> list[list[_Player]]:
+    """Turn per-slot players (possession 44 first) into one lineup per number.
+
+    One list object is reused while the five on the floor stay the same, so a new
+    object means a substitution.
+    """
+    out: list[list[_Player]] = []
+    for lineup in map(list, zip(*by_slot, strict=True)):
+        out.append(out[-1] if out and out[-1] == lineup else lineup)
+    return out
 
 
 def _planned_rotation(side: _Side, plan: Plan) -> list[list[_Player]]:
@@ -340,15 +363,7 @@ def _planned_rotation(side: _Side, plan: Plan) -> list[list[_Player]]:
             )
     if problems:
         raise RotationError([f"{side.team.label} rotation: {p}" for p in problems])
-    return _shared_lineups([[by_slot[s][i] for s in range(5)] for i in range(REGULATION)])  # type: ignore[misc]
-
-
-def _shared_lineups(lineups: list[list[_Player]]) -> list[list[_Player]]:
-    """Reuse one list while the five on the floor stay the same (a change = a substitution)."""
-    out = lineups[:1]
-    for lineup in lineups[1:]:
-        out.append(out[-1] if lineup == out[-1] else lineup)
-    return out
+    return _lineups(by_slot)  # type: ignore[arg-type]
 
 
 class _Game:
@@ -365,12 +380,19 @@ class _Game:
         policy: CoachPolicy,
     ) -> None:
         self.dice = dice
+        self.d8, self.d6, self.d20 = dice.d8, dice.d6, dice.d20
         self.rules = rules
+        self.strategy = rules.strategy
+        # §3 steal/turnover changes by dunk top X (all zero when the rule is off).
+        changes = rules.dunk_steal_turnover_changes
+        self.steal_delta = _STEAL_DELTA if changes else dict.fromkeys(_STEAL_DELTA, 0)
+        self.turnover_delta = _TURNOVER_DELTA if changes else dict.fromkeys(_TURNOVER_DELTA, 0)
         self.policy = policy
         self.neutral = neutral
         self.home = _Side(HOME, home)
         self.away = _Side(AWAY, away)
         self.events: list[Event] = []
+        self.emit = self.events.append
         self.period = 0
         self.number = REGULATION
         self.extra_pending = False
@@ -378,13 +400,15 @@ class _Game:
             side.pre1987 = rules.pre_1987_centers and side.team.season < 1987
             if rules.home_court and not neutral:
                 side.court = 1 if side is self.home else -1
+            for p in side.players:
+                p.main_court = _home_court(p.table, side.court)
             plan = plans.get(side.key)
             if plan is not None:
                 side.rotation = _planned_rotation(side, plan)
             elif rules.advanced_rotation:
-                side.rotation = _advanced_rotation(side, side.team)
+                side.rotation = _advanced_rotation(side)
             else:
-                side.rotation = _basic_rotation(side, side.team)
+                side.rotation = _basic_rotation(side)
 
     # -- the game frame (§1) -------------------------------------------------------------
 
@@ -402,28 +426,37 @@ class _Game:
         for side in (self.away, self.home):
             for e in _opening_credits(side):
                 emit(e)
-        self._period(REGULATION, lambda side, n: side.rotation[REGULATION - n])
-        while self.home.score == self.away.score:
+        away, home = self.away, self.home
+        self._period(away.rotation, home.rotation)
+        length = self.rules.overtime_possessions
+        while home.score == away.score:
             self.period += 1
-            self._period(self.rules.overtime_possessions, lambda side, n: side.starters)
+            self._period([away.starters] * length, [home.starters] * length)
 
-    def _period(self, length: int, lineup_at: Callable[[_Side, int], list[_Player]]) -> None:
+    def _period(self, away_lineups: list[list[_Player]], home_lineups: list[list[_Player]]) -> None:
+        """Play one period; the lineups are given per possession number, first to last."""
         strategy = self.rules.strategy
-        for n in range(length, 0, -1):
+        tired_on = self.rules.tired_players
+        away, home = self.away, self.home
+        trip = self._trip
+        length = len(away_lineups)
+        for i in range(length):
+            n = length - i
             self.number = n
-            for side in (self.away, self.home):
-                lineup = lineup_at(side, n)
+            for side, lineup in ((away, away_lineups[i]), (home, home_lineups[i])):
                 if lineup is not side.lineup:
                     self._substitute(side, lineup, n)
-                for p in lineup:
-                    p.count += 1
-                    p.tired = 1 if self.rules.tired_players and p.count > p.can_play else 0
+                if tired_on:
+                    for p in lineup:
+                        p.count += 1
+                        if p.count > p.can_play:
+                            p.tired = 1
             if strategy and n in (2, 1):
                 # §10: 2a is played after 3 and 1a after 2, by the five who play 2 (or 1).
                 self._intentional_foul_round(n)
             self.extra_pending = False
-            self._trip(self.away, self.home, n)
-            self._trip(self.home, self.away, n)
+            trip(away, home, n)
+            trip(home, away, n)
             if self.extra_pending:
                 # §8: both teams get one extra possession, right after this number.
                 self.events.append(Call(self.period, n, AWAY, "extra possession"))
@@ -443,10 +476,11 @@ class _Game:
     def _trip(self, off: _Side, de: _Side, n: int, kind: str = "") -> None:
         dice = self.dice
         # §11: every trip reads d8, d6 (tens), d6 (ones) and d20, in that order.
-        d8 = dice.d8()
-        roll = 10 * dice.d6() + dice.d6()
-        d20 = dice.d20()
-        emit = self.events.append
+        d6 = self.d6
+        d8 = self.d8()
+        roll = 10 * d6() + d6()
+        d20 = self.d20()
+        emit = self.emit
         period = self.period
         halved = False
         if d8 >= 6:
@@ -470,16 +504,14 @@ class _Game:
         carrier = off.lineup[idx]
         defender = de.lineup[idx]
         emit(Trip(period, n, off.key, carrier.name, d8, roll, d20, kind))
-        rules = self.rules
         x = carrier.dunk_top + defender.dunk_adjust
         x = 34 if x < 34 else 66 if x > 66 else x
         tens = roll // 10
         if tens == 1 or roll == 31:
-            delta = _STEAL_DELTA[x] if rules.dunk_steal_turnover_changes else 0
-            stealer = self._stealer(de, idx, roll, delta, halved)
+            stealer = self._stealer(de, idx, roll, self.steal_delta[x], halved)
             if stealer is not None:
                 thief = de.lineup[stealer]
-                fast = rules.fast_breaks and (
+                fast = self.rules.fast_breaks and (
                     stealer <= 1 or (stealer <= 3 and roll in (11, 13, 15, 31))
                 )
                 emit(Steal(period, n, de.key, thief.name, fast))
@@ -501,8 +533,8 @@ class _Game:
                 return
         elif tens == 4:
             count = carrier.to
-            if count and rules.dunk_steal_turnover_changes:
-                count = max(1, count + _TURNOVER_DELTA[x])
+            if count:
+                count = max(1, count + self.turnover_delta[x])
             if roll - 40 <= count + carrier.tired:
                 emit(Turnover(period, n, off.key, carrier.name, "turnover"))
                 return
@@ -525,7 +557,7 @@ class _Game:
             return
         # Nothing happened on the 11-66 roll: read the d20 (§6), home court included.
         table = carrier.main
-        if kind != "extra" and self._trying_for_three(off, de, n):
+        if self.strategy and kind != "extra" and self._trying_for_three(off, de, n):
             if carrier.try3 is None:
                 carrier.try3 = _try3_table(carrier.main)
             table = carrier.try3
@@ -576,7 +608,7 @@ class _Game:
         return None
 
     def _trying_for_three(self, off: _Side, de: _Side, n: int) -> bool:
-        if not self.rules.strategy or n > self.policy.try3_within:
+        if n > self.policy.try3_within:
             return False
         return de.score - off.score > self.policy.try3_deficit_over
 

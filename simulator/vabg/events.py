@@ -215,44 +215,47 @@ def box_score(events: Iterable[Event], *, ot_length: int = 5) -> tuple[TeamBox, 
     """Rebuild ``(home, away, overtimes)`` from a game's events alone."""
     lines: dict[str, dict[str, list[int]]] = {HOME: {}, AWAY: {}}
     team_to = {HOME: 0, AWAY: 0}
-    period_pts: dict[str, list[int]] = {HOME: [0], AWAY: [0]}
     on_floor: dict[tuple[str, int], tuple[str, int]] = {}
+    ends: list[PeriodEnd] = []
     tip: Tipoff | None = None
-    periods = 0
     for e in events:
-        if isinstance(e, Shot):
-            row = lines[e.team][e.player]
+        # ``type(e) is`` (most frequent first) keeps this loop cheap; trips credit nothing.
+        kind = type(e)
+        if kind is Trip:
+            continue
+        if kind is Shot:
+            row = lines[e.team][e.player]  # type: ignore[union-attr]
             row[_FGA] += 1
-            if e.value == 3:
+            if e.value == 3:  # type: ignore[union-attr]
                 row[_TPA] += 1
-            if e.made:
-                row[_FGM] += 1
-                row[_PTS] += e.value
-                period_pts[e.team][-1] += e.value
-                if e.value == 3:
+                if e.made:  # type: ignore[union-attr]
+                    row[_FGM] += 1
                     row[_TPM] += 1
-        elif isinstance(e, FreeThrow):
-            row = lines[e.team][e.player]
+                    row[_PTS] += 3
+            elif e.made:  # type: ignore[union-attr]
+                row[_FGM] += 1
+                row[_PTS] += 2
+        elif kind is Rebound:
+            row = lines[e.team][e.player]  # type: ignore[union-attr]
+            row[_REB] += 1
+            row[_OREB if e.offensive else _DREB] += 1  # type: ignore[union-attr]
+        elif kind is FreeThrow:
+            row = lines[e.team][e.player]  # type: ignore[union-attr]
             row[_FTA] += 1
-            if e.made:
+            if e.made:  # type: ignore[union-attr]
                 row[_FTM] += 1
                 row[_PTS] += 1
-                period_pts[e.team][-1] += 1
-        elif isinstance(e, Rebound):
-            row = lines[e.team][e.player]
-            row[_REB] += 1
-            row[_OREB if e.offensive else _DREB] += 1
-        elif isinstance(e, Steal):
-            lines[e.team][e.player][_STL] += 1
-        elif isinstance(e, Block):
-            lines[e.team][e.player][_BLK] += 1
-        elif isinstance(e, Turnover):
-            if e.player is None:
-                team_to[e.team] += 1
+        elif kind is Turnover:
+            if e.player is None:  # type: ignore[union-attr]
+                team_to[e.team] += 1  # type: ignore[union-attr]
             else:
-                lines[e.team][e.player][_TO] += 1
-        elif isinstance(e, Foul):
-            lines[e.team][e.player][_PF] += 1
+                lines[e.team][e.player][_TO] += 1  # type: ignore[union-attr]
+        elif kind is Foul:
+            lines[e.team][e.player][_PF] += 1  # type: ignore[union-attr]
+        elif kind is Steal:
+            lines[e.team][e.player][_STL] += 1  # type: ignore[union-attr]
+        elif kind is Block:
+            lines[e.team][e.player][_BLK] += 1  # type: ignore[union-attr]
         elif isinstance(e, Enter):
             key = (e.team, e.slot)
             now = _number_index(e.period, e.number, ot_length)
@@ -261,24 +264,28 @@ def box_score(events: Iterable[Event], *, ot_length: int = 5) -> tuple[TeamBox, 
                 lines[e.team][name][_POSS] += now - since
             on_floor[key] = (e.player, now)
         elif isinstance(e, PeriodEnd):
-            periods = e.period + 1
+            ends.append(e)
             now = 44 + ot_length * e.period
             for (team, _slot), (name, since) in on_floor.items():
                 lines[team][name][_POSS] += now - since
             on_floor = {key: (name, now) for key, (name, _since) in on_floor.items()}
-            period_pts[HOME].append(0)
-            period_pts[AWAY].append(0)
         elif isinstance(e, Opening):
             row = [0] * len(LINE_FIELDS)
             row[_PTS], row[_REB] = e.pts, e.reb
             row[_STL], row[_BLK], row[_PF] = e.stl, e.blk, e.pf
             lines[e.team][e.player] = row
-            period_pts[e.team][0] += e.pts
         elif isinstance(e, Tipoff):
             tip = e
     if tip is None:
         raise ValueError("the events have no tipoff: not a VABG game stream")
-    overtimes = max(periods - 1, 0)
+    overtimes = max(len(ends) - 1, 0)
+    # Points by period from the score at each period's end (the first includes the 20).
+    period_pts: dict[str, list[int]] = {HOME: [], AWAY: []}
+    before = {HOME: 0, AWAY: 0}
+    for end in ends:
+        for side, score in ((HOME, end.home), (AWAY, end.away)):
+            period_pts[side].append(score - before[side])
+            before[side] = score
 
     def team_box(side: str, school: str, season: int) -> TeamBox:
         players = tuple(PlayerLine(name, *row) for name, row in lines[side].items())
@@ -288,7 +295,7 @@ def box_score(events: Iterable[Event], *, ot_length: int = 5) -> tuple[TeamBox, 
             score=sum(p.pts for p in players),
             players=players,
             team_turnovers=team_to[side],
-            periods=tuple(period_pts[side][:periods]),
+            periods=tuple(period_pts[side]),
         )
 
     return (
