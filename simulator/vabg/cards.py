@@ -325,8 +325,18 @@ def _player_from_json(raw: object, index: int, problems: list[str]) -> PlayerCar
         ppg=None if ppg is None else float(ppg),
         d20=d20,
         extra={k: v for k, v in raw.items() if k not in known},
-        **ints,
-        **overrides,
+        slot=ints["slot"],
+        extra_ball=ints["extra_ball"],
+        can_play=ints["can_play"],
+        steal_top=ints["steal_top"],
+        block_top=ints["block_top"],
+        foul_from=ints["foul_from"],
+        turnover_top=ints["turnover_top"],
+        free_throw_top=ints["free_throw_top"],
+        off_reb=ints["off_reb"],
+        def_reb=ints["def_reb"],
+        dunk_top=overrides["dunk_top"],
+        dunk_adjust=overrides["dunk_adjust"],
     )
 
 

@@ -218,63 +218,65 @@ def box_score(events: Iterable[Event], *, ot_length: int = 5) -> tuple[TeamBox, 
     on_floor: dict[tuple[str, int], tuple[str, int]] = {}
     ends: list[PeriodEnd] = []
     tip: Tipoff | None = None
-    for e in events:
-        # ``type(e) is`` (most frequent first) keeps this loop cheap; trips credit nothing.
+    # Dispatch on the exact type (most frequent first: trips credit nothing), which keeps
+    # the loop cheap; ``Any`` because the branches read each type's own fields.
+    stream: Iterable[Any] = events
+    for e in stream:
         kind = type(e)
         if kind is Trip:
             continue
         if kind is Shot:
-            row = lines[e.team][e.player]  # type: ignore[union-attr]
+            row = lines[e.team][e.player]
             row[_FGA] += 1
-            if e.value == 3:  # type: ignore[union-attr]
+            if e.value == 3:
                 row[_TPA] += 1
-                if e.made:  # type: ignore[union-attr]
+                if e.made:
                     row[_FGM] += 1
                     row[_TPM] += 1
                     row[_PTS] += 3
-            elif e.made:  # type: ignore[union-attr]
+            elif e.made:
                 row[_FGM] += 1
                 row[_PTS] += 2
         elif kind is Rebound:
-            row = lines[e.team][e.player]  # type: ignore[union-attr]
+            row = lines[e.team][e.player]
             row[_REB] += 1
-            row[_OREB if e.offensive else _DREB] += 1  # type: ignore[union-attr]
+            row[_OREB if e.offensive else _DREB] += 1
         elif kind is FreeThrow:
-            row = lines[e.team][e.player]  # type: ignore[union-attr]
+            row = lines[e.team][e.player]
             row[_FTA] += 1
-            if e.made:  # type: ignore[union-attr]
+            if e.made:
                 row[_FTM] += 1
                 row[_PTS] += 1
         elif kind is Turnover:
-            if e.player is None:  # type: ignore[union-attr]
-                team_to[e.team] += 1  # type: ignore[union-attr]
+            if e.player is None:
+                team_to[e.team] += 1
             else:
-                lines[e.team][e.player][_TO] += 1  # type: ignore[union-attr]
+                lines[e.team][e.player][_TO] += 1
         elif kind is Foul:
-            lines[e.team][e.player][_PF] += 1  # type: ignore[union-attr]
+            lines[e.team][e.player][_PF] += 1
         elif kind is Steal:
-            lines[e.team][e.player][_STL] += 1  # type: ignore[union-attr]
+            lines[e.team][e.player][_STL] += 1
         elif kind is Block:
-            lines[e.team][e.player][_BLK] += 1  # type: ignore[union-attr]
-        elif isinstance(e, Enter):
+            lines[e.team][e.player][_BLK] += 1
+        elif kind is Enter:
             key = (e.team, e.slot)
             now = _number_index(e.period, e.number, ot_length)
             if key in on_floor:
                 name, since = on_floor[key]
                 lines[e.team][name][_POSS] += now - since
             on_floor[key] = (e.player, now)
-        elif isinstance(e, PeriodEnd):
+        elif kind is PeriodEnd:
             ends.append(e)
             now = 44 + ot_length * e.period
             for (team, _slot), (name, since) in on_floor.items():
                 lines[team][name][_POSS] += now - since
             on_floor = {key: (name, now) for key, (name, _since) in on_floor.items()}
-        elif isinstance(e, Opening):
+        elif kind is Opening:
             row = [0] * len(LINE_FIELDS)
             row[_PTS], row[_REB] = e.pts, e.reb
             row[_STL], row[_BLK], row[_PF] = e.stl, e.blk, e.pf
             lines[e.team][e.player] = row
-        elif isinstance(e, Tipoff):
+        elif kind is Tipoff:
             tip = e
     if tip is None:
         raise ValueError("the events have no tipoff: not a VABG game stream")
