@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from simulator import ScriptedDice
-from simulator.vabg import ADVANCED, BASIC, RotationError, play_game, team_from_json
+from simulator.vabg import ADVANCED, BASIC, RotationError, box_score, play_game, team_from_json
 from simulator.vabg.events import Call, Enter, Trip
 from tests.simulator.scripting import play, trip_story, trips
 from tests.simulator.teams import player, team_json, twin_team_json
@@ -559,3 +559,66 @@ def test_try_for_3_turns_2s_into_3s_and_misses_within_the_doubling_limit():
     assert story_at(result, 8, "home")[1] == "make 2 Home Starter 1 (jumper)"
     plain = play(HOME, AWAY, trips(*rolls))
     assert story_at(plain, 10, "home")[1] == "make 2 Home Starter 1 (jumper)"
+
+
+# §13 box-score credits ---------------------------------------------------------------------------
+
+
+def _box_before_trip(result, trip: int):
+    """Rebuild the box score from the events before the given trip (0 = the first)."""
+    starts = [i for i, e in enumerate(result.events) if isinstance(e, Trip) and e.kind != "reroll"]
+    return box_score(result.events[: starts[trip]])
+
+
+def test_box_score_credits_follow_the_events_of_a_scripted_sequence():
+    home = twin("Home", slots={2: {"steal_top": 16}, 5: {"block_top": 26}})
+    plain = team_from_json(team_json("Plain", 2000, [player(f"P{s}", s) for s in range(1, 6)]))
+    rolls = [
+        # 44 away: P2's 12 stolen by Home Starter 2; his fast break misses (d20 16); chart
+        # d20 11 (P5, def 1-4) with d6 6: Home Starter 5's offensive rebound, putback made.
+        (2, 12, 5, [16, 11, 3], [6]),
+        (1, 41, 1),  # 44 home: Home Starter 1 turns it over
+        (7, 62, 5),  # 43 away: nobody holds a 7; the shot clock re-roll ...
+        (6, 62, 5),  # ... is a 6 again: a team turnover
+        (5, 24, 5),  # 43 home: P5's 21-21 cannot block 24; Home Starter 5 makes a 2
+        (5, 25, 9, [20], []),  # 42 away: Home Starter 5 blocks P5; a 20: best rebounder
+    ]
+    result = play(home, plain, trips(*rolls))
+    home_box, away_box, _ = _box_before_trip(result, 5)
+    p2, p5 = away_box.line("P2"), away_box.line("P5")
+    hs1, hs2, hs5 = (home_box.line(f"Home Starter {s}") for s in (1, 2, 5))
+    # A steal is a steal of the stealer (after his opening one) and a turnover of the carrier.
+    assert (hs2.stl, p2.to) == (2, 1)
+    # The fast break's miss is a missed 2 of the stealer; the putback a made 2.
+    assert (hs2.fga, hs2.fgm) == (1, 0)
+    assert (hs5.oreb, hs5.fgm, hs5.fga, hs5.pts) == (1, 2, 2, 2 + 4)
+    # The shot-clock violation is a team turnover credited to no player.
+    assert away_box.team_turnovers == 1
+    assert sum(p.to for p in away_box.players) == 1
+    assert away_box.totals.to == 2
+    # A block is the blocker's (after the center's opening block) and a missed 2 of the
+    # carrier; on a d20 of 20 the best rebounder on the floor (Home's 1-4, slot 1 first).
+    assert (hs5.blk, p5.fga, p5.fgm) == (2, 1, 0)
+    assert (hs1.dreb, hs1.to) == (1, 1)
+    # Opening credits: reb = opening + oreb + dreb; pf 1 each.
+    assert hs5.reb == 2 + 1
+    assert {p.pf for p in (*home_box.players, *away_box.players)} == {1}
+
+
+def test_a_stop_on_a_6_8_is_a_turnover_of_the_carrier_and_a_fouled_miss_no_attempt():
+    offense = team_from_json(
+        team_json(
+            "Off",
+            2000,
+            [player(f"O{s}", s, extra_ball=1 if s == 1 else 0) for s in range(1, 6)],
+            dunk_top=44,
+        )
+    )
+    defense = team_from_json(team_json("Def", 2000, [player(f"D{s}", s) for s in range(1, 6)]))
+    result = play(defense, offense, trips((6, 53, 5)))
+    assert trip_story(result)[1] == "turnover O1 (stopped)"
+    # A miss while fouled (d20 13 after a 35: three shots) is no field-goal attempt.
+    result = play(defense, offense, trips((2, 35, 13, [1, 1, 1], [])))
+    assert trip_story(result)[1] == "foul D2 on O2 3 (shooting)"
+    first_trip = [e for e in result.events if type(e).__name__ == "Shot" and e.number == 44]
+    assert not [e for e in first_trip if e.team == "away"]
