@@ -241,7 +241,9 @@ def team_from_json(data: object) -> TeamCard:
     school = data.get("school")
     if not isinstance(school, str) or not school.strip():
         problems.append(f"school: must be a non-empty text, got {school!r}")
-    ints = {key: _int(data, key, lo, hi, "", problems) for key, (lo, hi) in _TEAM_INT_BOUNDS.items()}
+    ints = {
+        key: _int(data, key, lo, hi, "", problems) for key, (lo, hi) in _TEAM_INT_BOUNDS.items()
+    }
     conference = _optional_text(data, "conference", "", problems)
     source = data.get("card_source")
     if source is not None and source not in CARD_SOURCES:
@@ -382,7 +384,7 @@ def _d20_coverage_problems(column: D20Column) -> list[str]:
     out = []
     missing = [n for n, keys in seen.items() if not keys]
     if missing:
-        what = "leaves " + _numbers_text(missing) + " uncovered"
+        what = "leave " + _numbers_text(missing) + " uncovered"
         out.append(f"the d20 ranges {what}")
     for n, keys in seen.items():
         if len(keys) > 1:
@@ -484,3 +486,12 @@ def _numbers_text(numbers: Sequence[int]) -> str:
         if n is not None:
             start = prev = n
     return ", ".join(runs)
+
+
+def d20_coverage_problems(column: D20Column) -> list[str]:
+    """Return how a d20 column fails to cover 1-20 exactly once, in the card's own terms.
+
+    >>> d20_coverage_problems(D20Column((1, 3), (4, 8), (9, 11), (12, 16), (18, 20)))
+    ['the d20 ranges leave 17 uncovered']
+    """
+    return _d20_coverage_problems(column)

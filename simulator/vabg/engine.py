@@ -141,6 +141,7 @@ class _Player:
         "can_play",
         "card",
         "count",
+        "def_reb",
         "dunk_adjust",
         "dunk_top",
         "extra_ball",
@@ -150,7 +151,6 @@ class _Player:
         "main_court",
         "name",
         "off_reb",
-        "def_reb",
         "shot",
         "steal",
         "table",
@@ -198,8 +198,8 @@ class _Side:
         "court",
         "key",
         "lineup",
-        "players",
         "pg_ok",
+        "players",
         "pre1987",
         "reserves",
         "rotation",
@@ -748,7 +748,7 @@ class _Game:
             code = rebounder.shot[min(20, roll + rebounder.tired)]
             if code in (MISS3, MISS2) and roll == 20 and rebounder.twenty:
                 code = MADE2
-            if code == MADE3 or code == MADE2:
+            if code in (MADE3, MADE2):
                 value = 3 if code == MADE3 else 2
                 emit(Shot(period, n, off.key, rebounder.name, value, True, "putback"))
                 off.score += value
@@ -774,7 +774,7 @@ class _Game:
         emit = self.events.append
         if code in (MISS3, MISS2) and roll == 20 and stealer.twenty:
             code = MADE2
-        if code == MADE3 or code == MADE2:
+        if code in (MADE3, MADE2):
             value = 3 if code == MADE3 else 2
             emit(Shot(period, n, team.key, stealer.name, value, True, "fast break"))
             team.score += value

@@ -25,9 +25,10 @@ _HEADER = f"{'':24} {'PTS':>3} {'FG':>5} {'3P':>5} {'FT':>5} {'OR':>3} {'DR':>3}
 
 def _row(line: PlayerLine) -> str:
     return (
-        f"{line.name[:24]:24} {line.pts:>3} {line.fgm:>2}-{line.fga:<2} {line.tpm:>2}-{line.tpa:<2} "
-        f"{line.ftm:>2}-{line.fta:<2} {line.oreb:>3} {line.dreb:>3} {line.reb:>3} {line.stl:>3} "
-        f"{line.blk:>3} {line.to:>3} {line.pf:>3} {line.poss:>3}"
+        f"{line.name[:24]:24} {line.pts:>3} {line.fgm:>2}-{line.fga:<2} "
+        f"{line.tpm:>2}-{line.tpa:<2} {line.ftm:>2}-{line.fta:<2} "
+        f"{line.oreb:>3} {line.dreb:>3} {line.reb:>3} {line.stl:>3} {line.blk:>3} "
+        f"{line.to:>3} {line.pf:>3} {line.poss:>3}"
     )
 
 

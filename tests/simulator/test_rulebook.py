@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from simulator.vabg import ADVANCED, BASIC, team_from_json
+from simulator.vabg import BASIC, team_from_json
 from tests.simulator.scripting import play, trip_story, trips
 from tests.simulator.teams import (
     kansas_2008,
-    kansas_2008_json,
     kentucky_2012,
-    kentucky_2012_json,
     player,
     team_json,
 )

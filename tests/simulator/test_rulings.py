@@ -41,11 +41,13 @@ def pad(numbers: int) -> list[tuple[int, int, int]]:
 
 def story_at(result, number: int, team: str = "away") -> list[str]:
     """Return the first trip story of ``team`` at possession ``number`` of regulation."""
-    index = [
+    index = next(
         i
-        for i, e in enumerate(e for e in result.events if isinstance(e, Trip) and e.kind != "reroll")
+        for i, e in enumerate(
+            e for e in result.events if isinstance(e, Trip) and e.kind != "reroll"
+        )
         if e.number == number and e.team == team and e.period == 0
-    ][0]
+    )
     return trip_story(result, index)
 
 
@@ -209,11 +211,14 @@ def test_the_dunk_table(dunk_top, adjust, roll, outcome):
         team_json("Def", 2000, [player(f"D{s}", s) for s in range(1, 6)], dunk_adjust=adjust)
     )
     story = trip_story(play(defense, offense, trips((2, roll, 5))))
-    assert story[1] == {
-        "dunk": "make 2 O2 (dunk)",
-        "stop": "miss 2 O2 (stopped)",
-        "none": "make 2 O2 (jumper)",
-    }[outcome]
+    assert (
+        story[1]
+        == {
+            "dunk": "make 2 O2 (dunk)",
+            "stop": "miss 2 O2 (stopped)",
+            "none": "make 2 O2 (jumper)",
+        }[outcome]
+    )
 
 
 @pytest.mark.parametrize(
@@ -276,7 +281,11 @@ def test_a_claimed_6_8_on_the_re_roll_is_still_a_turnover():
 def test_without_a_point_guard_every_6_8_runs_the_shot_clock():
     no_point = twin("Away", slots={1: {"positions": [2, 3]}})
     result = play(HOME, no_point, trips((6, 62, 5), (3, 62, 5)))
-    assert trip_story(result) == ["trip None", "trip Away Starter 3 reroll", "make 2 Away Starter 3 (jumper)"]
+    assert trip_story(result) == [
+        "trip None",
+        "trip Away Starter 3 reroll",
+        "make 2 Away Starter 3 (jumper)",
+    ]
     zero = twin("Away", slots={1: {"positions": [0, 2]}})
     assert trip_story(play(HOME, zero, trips((6, 62, 5))))[0] == "trip Away Starter 1"
 
@@ -313,14 +322,79 @@ def test_halving_rounds_the_count_up_and_checks_the_carriers_own_defender_first(
 @pytest.mark.parametrize(
     ("d20", "number", "expected"),
     [
-        (1, 44, ["make 3 Away Starter 1 (jumper)", "foul Home Starter 1 on Away Starter 1 1 (and-one)", "ft make Away Starter 1"]),
-        (5, 44, ["make 2 Away Starter 1 (jumper)", "foul Home Starter 1 on Away Starter 1 1 (and-one)", "ft make Away Starter 1"]),
-        (13, 44, ["foul Home Starter 1 on Away Starter 1 3 (shooting)", "ft make Away Starter 1", "ft make Away Starter 1", "ft make Away Starter 1"]),
-        (17, 44, ["foul Home Starter 1 on Away Starter 1 2 (shooting)", "ft make Away Starter 1", "ft make Away Starter 1"]),
-        (10, 44, ["foul Home Starter 1 on Away Starter 1 2 (shooting)", "ft make Away Starter 1", "ft make Away Starter 1"]),
-        (10, 33, ["foul Home Starter 1 on Away Starter 1 2 (one-and-one)", "ft make Away Starter 1", "ft make Away Starter 1"]),
-        (10, 11, ["foul Home Starter 1 on Away Starter 1 2 (one-and-one)", "ft make Away Starter 1", "ft make Away Starter 1"]),
-        (10, 10, ["foul Home Starter 1 on Away Starter 1 2 (shooting)", "ft make Away Starter 1", "ft make Away Starter 1"]),
+        (
+            1,
+            44,
+            [
+                "make 3 Away Starter 1 (jumper)",
+                "foul Home Starter 1 on Away Starter 1 1 (and-one)",
+                "ft make Away Starter 1",
+            ],
+        ),
+        (
+            5,
+            44,
+            [
+                "make 2 Away Starter 1 (jumper)",
+                "foul Home Starter 1 on Away Starter 1 1 (and-one)",
+                "ft make Away Starter 1",
+            ],
+        ),
+        (
+            13,
+            44,
+            [
+                "foul Home Starter 1 on Away Starter 1 3 (shooting)",
+                "ft make Away Starter 1",
+                "ft make Away Starter 1",
+                "ft make Away Starter 1",
+            ],
+        ),
+        (
+            17,
+            44,
+            [
+                "foul Home Starter 1 on Away Starter 1 2 (shooting)",
+                "ft make Away Starter 1",
+                "ft make Away Starter 1",
+            ],
+        ),
+        (
+            10,
+            44,
+            [
+                "foul Home Starter 1 on Away Starter 1 2 (shooting)",
+                "ft make Away Starter 1",
+                "ft make Away Starter 1",
+            ],
+        ),
+        (
+            10,
+            33,
+            [
+                "foul Home Starter 1 on Away Starter 1 2 (one-and-one)",
+                "ft make Away Starter 1",
+                "ft make Away Starter 1",
+            ],
+        ),
+        (
+            10,
+            11,
+            [
+                "foul Home Starter 1 on Away Starter 1 2 (one-and-one)",
+                "ft make Away Starter 1",
+                "ft make Away Starter 1",
+            ],
+        ),
+        (
+            10,
+            10,
+            [
+                "foul Home Starter 1 on Away Starter 1 2 (shooting)",
+                "ft make Away Starter 1",
+                "ft make Away Starter 1",
+            ],
+        ),
     ],
 )
 def test_a_33_36_foul_reads_the_d20_for_and_ones_one_and_ones_and_shots(d20, number, expected):
@@ -352,7 +426,11 @@ def test_a_missed_one_and_one_ends_after_one_shot_with_a_rebound():
 def test_a_block_is_a_missed_2_and_the_rebound_follows():
     home = twin("Home", slots={2: {"block_top": 24}})
     story = trip_story(play(home, AWAY, trips((2, 24, 5, [14], [1]))))
-    assert story[1:] == ["block Home Starter 2", "miss 2 Away Starter 2 (blocked)", "dreb Home Starter 4"]
+    assert story[1:] == [
+        "block Home Starter 2",
+        "miss 2 Away Starter 2 (blocked)",
+        "dreb Home Starter 4",
+    ]
 
 
 # §6 free throws and their rebounds -------------------------------------------------------------
@@ -445,7 +523,11 @@ def test_without_the_chart_the_shooters_defender_gets_every_miss():
     home = twin("Home", slots={2: {"block_top": 24}})
     result = play(home, AWAY, streams, rules=BASIC)
     assert trip_story(result)[-1] == "dreb Home Starter 3"
-    assert trip_story(result, 2)[1:] == ["block Home Starter 2", "miss 2 Away Starter 2 (blocked)", "dreb Home Starter 2"]
+    assert trip_story(result, 2)[1:] == [
+        "block Home Starter 2",
+        "miss 2 Away Starter 2 (blocked)",
+        "dreb Home Starter 2",
+    ]
 
 
 # §8 fast breaks ----------------------------------------------------------------------------------
