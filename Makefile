@@ -1,0 +1,50 @@
+# Quick start: `make run` (set up and serve) and `make test` (set up and run every check).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# The real servers the test command uses (scripts/services.sh starts them when absent).
+PG_URL ?= postgres://postgres@127.0.0.1:5432/test
+REDIS_URL_TEST ?= redis://127.0.0.1:6379/15
+
+.PHONY: install run test test-postgres test-sqlite lint typecheck bench services clean
+
+$(VENV)/.stamp-install: requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+install: $(VENV)/.stamp-install
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_teams
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+services:
+	scripts/services.sh
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: install
+	$(VENV)/bin/mypy simulator
+
+# The whole suite on PostgreSQL + Redis, then the Django tests again on the SQLite default.
+test: install services lint typecheck test-postgres test-sqlite
+
+test-postgres: install
+	DATABASE_URL=$(PG_URL) CELERY_BROKER_URL=$(REDIS_URL_TEST) $(PY) -m pytest
+
+test-sqlite: install
+	env -u DATABASE_URL -u CELERY_BROKER_URL -u REDIS_URL $(PY) -m pytest \
+		--ignore=tests/simulator -m "not postgres and not redis"
+
+bench: install
+	$(PY) bench/engine.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3 .mypy_cache .ruff_cache

@@ -1,0 +1,43 @@
+"""``/healthz``: is the database reachable, and the broker when one is configured."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+
+
+def _check_database() -> str:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # any failure is reported, not raised
+        return f"error: {exc.__class__.__name__}: {exc}"
+    return "ok"
+
+
+def _check_broker() -> str:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return "eager (no broker configured)"
+    from config.celery import app
+
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=2)
+    except Exception as exc:
+        return f"error: {exc.__class__.__name__}: {exc}"
+    return "ok"
+
+
+def healthz(request: HttpRequest) -> JsonResponse:
+    """Answer 200 when the database (and broker, if any) answer, else 503 naming what failed."""
+    checks = {
+        "database": _check_database(),
+        "database_vendor": connection.vendor,
+        "broker": _check_broker(),
+    }
+    healthy = not any(str(v).startswith("error") for v in checks.values())
+    return JsonResponse(
+        {"status": "ok" if healthy else "error", **checks}, status=200 if healthy else 503
+    )

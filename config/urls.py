@@ -1,0 +1,15 @@
+"""URL routes: the admin, the health check; pages and the API join as they are built."""
+
+from django.contrib import admin
+from django.urls import path
+
+from config.health import healthz
+
+admin.site.site_header = "VABG League Manager"
+admin.site.site_title = "VABG commissioner"
+admin.site.index_title = "Commissioner's desk"
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
+]

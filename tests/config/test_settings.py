@@ -1,0 +1,95 @@
+"""The settings pick their servers from the environment, with a server-free default."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def settings_under(env: dict[str, str]) -> dict[str, object]:
+    """Import the settings in a fresh interpreter under ``env`` and return what they chose."""
+    code = (
+        "import json, django; from django.conf import settings; django.setup();"
+        "db = settings.DATABASES['default'];"
+        "print(json.dumps({'engine': db['ENGINE'], 'name': str(db['NAME']),"
+        " 'options': db.get('OPTIONS', {}), 'eager': settings.CELERY_TASK_ALWAYS_EAGER,"
+        " 'broker': settings.CELERY_BROKER_URL, 'debug': settings.DEBUG}))"
+    )
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "DEBUG", "SECRET_KEY"}
+    }
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode:
+        return {"error": proc.stderr.strip().splitlines()[-1]}
+    return json.loads(proc.stdout)
+
+
+def test_with_nothing_set_it_runs_on_sqlite_with_celery_eager() -> None:
+    chosen = settings_under({})
+    assert chosen["engine"] == "django.db.backends.sqlite3"
+    assert chosen["options"] == {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    assert chosen["eager"] is True
+
+
+def test_database_url_switches_to_postgresql_and_broker_url_to_redis() -> None:
+    chosen = settings_under(
+        {
+            "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/test",
+            "CELERY_BROKER_URL": "redis://127.0.0.1:6379/3",
+        }
+    )
+    assert chosen["engine"] == "django.db.backends.postgresql"
+    assert chosen["name"] == "test"
+    assert chosen["eager"] is False
+    assert chosen["broker"] == "redis://127.0.0.1:6379/3"
+
+
+def test_redis_url_is_accepted_as_the_broker() -> None:
+    assert settings_under({"REDIS_URL": "redis://127.0.0.1:6379/4"})["eager"] is False
+
+
+def test_it_refuses_a_database_url_that_is_not_postgresql() -> None:
+    chosen = settings_under({"DATABASE_URL": "mysql://root@127.0.0.1/test"})
+    assert "DATABASE_URL must be a postgres:// URL" in str(chosen["error"])
+
+
+def test_it_refuses_to_run_without_a_secret_key_when_debug_is_off() -> None:
+    chosen = settings_under({"DEBUG": "false"})
+    assert "SECRET_KEY must be set when DEBUG is off" in str(chosen["error"])
+
+
+@pytest.mark.django_db
+def test_healthz_reports_the_database_and_broker(client) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["database"] == "ok"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_the_postgres_run_really_talks_to_postgresql(client) -> None:
+    assert client.get("/healthz").json()["database_vendor"] == "postgresql"
+
+
+@pytest.mark.redis
+@pytest.mark.django_db
+def test_the_redis_run_reaches_the_real_broker(client) -> None:
+    assert client.get("/healthz").json()["broker"] == "ok"
