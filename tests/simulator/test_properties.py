@@ -1,0 +1,360 @@
+"""Property tests: identities every seeded game must satisfy, whatever the teams and dice.
+
+Games are drawn over random seeds, both presets, home court and neutral site, with and
+without the coach policy, between the fixture teams and random valid ``vabg-team/1``
+rosters (5-10 players, any card values the format allows, seasons either side of 1987).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from simulator import DiceScriptExhausted, GameResult, ScriptedDice, SeededDice
+from simulator.dice import DiceRecord, DiceSource
+from simulator.results import LINE_FIELDS
+from simulator.vabg import (
+    ADVANCED,
+    BASIC,
+    TeamCard,
+    box_score,
+    play_game,
+    read_team_file,
+    team_from_json,
+)
+from simulator.vabg.events import (
+    Block,
+    Call,
+    Foul,
+    FreeThrow,
+    Opening,
+    PeriodEnd,
+    Rebound,
+    Shot,
+    Steal,
+    Trip,
+    Turnover,
+)
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
+FIXTURE_TEAMS = [
+    read_team_file(FIXTURES / name)
+    for name in ("kentucky-2012.json", "kansas-2008.json", "san-diego-state-2011.json")
+]
+OT_LENGTH = ADVANCED.overtime_possessions
+assert BASIC.overtime_possessions == OT_LENGTH
+
+EXAMPLES = settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+class RecordingDice:
+    """Pass a source's rolls through and remember them, one list per die."""
+
+    def __init__(self, source: DiceSource) -> None:
+        self.source = source
+        self.rolls: dict[str, list[int]] = {"d8": [], "d6": [], "d20": []}
+
+    def d8(self) -> int:
+        roll = self.source.d8()
+        self.rolls["d8"].append(roll)
+        return roll
+
+    def d6(self) -> int:
+        roll = self.source.d6()
+        self.rolls["d6"].append(roll)
+        return roll
+
+    def d20(self) -> int:
+        roll = self.source.d20()
+        self.rolls["d20"].append(roll)
+        return roll
+
+    def record(self) -> DiceRecord:
+        return self.source.record()
+
+
+# -- strategies -------------------------------------------------------------------------
+
+
+@st.composite
+def d20_columns(draw: st.DrawFn) -> dict[str, str | None]:
+    """Split 1-20 into the five outcomes at four cut points; empty ranges are null."""
+    cuts = sorted(draw(st.lists(st.integers(0, 20), min_size=4, max_size=4)))
+    out: dict[str, str | None] = {}
+    low = 0
+    for key, high in zip(("3PM", "2PM", "FOUL", "3PX", "2PX"), [*cuts, 20], strict=True):
+        out[key] = None if high == low else (f"{low + 1}-{high}" if high > low + 1 else str(high))
+        low = high
+    return out
+
+
+@st.composite
+def player_docs(draw: st.DrawFn, name: str, slot: int, role: str) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "name": name,
+        "slot": slot,
+        "role": role,
+        "positions": draw(st.lists(st.integers(0, 5), min_size=1, max_size=3, unique=True)),
+        "extra_ball": draw(st.integers(0, 2)),
+        "can_play": draw(st.integers(0, 66)),
+        "steal_top": draw(st.integers(10, 30)),
+        "block_top": draw(st.integers(20, 40)),
+        "foul_from": draw(st.integers(33, 37)),
+        "turnover_top": draw(st.integers(40, 46)),
+        "d20": draw(d20_columns()),
+        "free_throw_top": draw(st.integers(0, 20)),
+        "off_reb": draw(st.integers(0, 20)),
+        "def_reb": draw(st.integers(0, 20)),
+    }
+    ppg = draw(st.none() | st.floats(0, 40, allow_nan=False).map(lambda x: round(x, 1)))
+    if ppg is not None:
+        doc["ppg"] = ppg
+    if draw(st.integers(0, 9)) == 0:
+        doc["dunk_top"] = draw(st.integers(34, 66))
+    if draw(st.integers(0, 9)) == 0:
+        doc["dunk_adjust"] = draw(st.integers(-32, 32))
+    return doc
+
+
+@st.composite
+def random_teams(draw: st.DrawFn, school: str) -> TeamCard:
+    """Return a valid roster of 5-10 players with any card values the format allows."""
+    reserve_slots = draw(st.lists(st.integers(1, 5), max_size=5))
+    players = [draw(player_docs(f"{school} {s}", s, "starter")) for s in range(1, 6)]
+    players += [
+        draw(player_docs(f"{school} {s}{chr(97 + i)}", s, "reserve"))
+        for i, s in enumerate(reserve_slots)
+    ]
+    doc = {
+        "format": "vabg-team/1",
+        "school": school,
+        "season": draw(st.sampled_from([1965, 1986, 1987, 2012])),
+        "dunk_top": draw(st.integers(34, 66)),
+        "dunk_adjust": draw(st.integers(-32, 32)),
+        "players": draw(st.permutations(players)),
+    }
+    return team_from_json(doc)
+
+
+def teams(school: str) -> st.SearchStrategy[TeamCard]:
+    return st.sampled_from(FIXTURE_TEAMS) | random_teams(school)
+
+
+rules_options = st.builds(
+    lambda preset, strategy: replace(preset, strategy=strategy),
+    st.sampled_from([BASIC, ADVANCED]),
+    st.booleans(),
+)
+seeds = st.integers(0, 2**63)
+
+
+@st.composite
+def games(draw: st.DrawFn) -> GameResult:
+    home, away = draw(teams("Home")), draw(teams("Away"))
+    return play_game(
+        home,
+        away,
+        SeededDice(draw(seeds)),
+        rules=draw(rules_options),
+        neutral=draw(st.booleans()),
+    )
+
+
+# -- helpers ----------------------------------------------------------------------------
+
+
+def openings(result: GameResult) -> dict[tuple[str, str], Opening]:
+    return {(e.team, e.player): e for e in result.events if isinstance(e, Opening)}
+
+
+def sides(result: GameResult):
+    return (("home", result.home), ("away", result.away))
+
+
+# -- the box score ----------------------------------------------------------------------
+
+
+@EXAMPLES
+@given(games())
+def test_every_line_adds_up_from_its_opening_credits_and_its_shots(result):
+    opening = openings(result)
+    for key, team in sides(result):
+        assert team.score == sum(p.pts for p in team.players)
+        assert sum(opening[key, p.name].pts for p in team.players) == 20
+        for p in team.players:
+            start = opening[key, p.name]
+            assert p.pts == start.pts + 2 * (p.fgm - p.tpm) + 3 * p.tpm + p.ftm, p
+            assert p.reb == start.reb + p.oreb + p.dreb, p
+            assert p.fgm <= p.fga and p.tpm <= p.tpa and p.tpm <= p.fgm and p.tpa <= p.fga, p
+            assert p.ftm <= p.fta, p
+            assert all(getattr(p, name) >= 0 for name in LINE_FIELDS), p
+        assert team.team_turnovers >= 0
+        assert team.totals.to == sum(p.to for p in team.players) + team.team_turnovers
+
+
+@EXAMPLES
+@given(games())
+def test_the_box_score_rebuilt_from_the_events_is_the_one_returned(result):
+    assert box_score(result.events, ot_length=OT_LENGTH) == (
+        result.home,
+        result.away,
+        result.overtimes,
+    )
+
+
+@EXAMPLES
+@given(games())
+def test_the_engines_running_score_agrees_with_the_box_score_and_never_ends_tied(result):
+    ends = [e for e in result.events if isinstance(e, PeriodEnd)]
+    assert len(ends) == 1 + result.overtimes
+    assert (ends[-1].home, ends[-1].away) == (result.home.score, result.away.score)
+    assert all(e.home == e.away for e in ends[:-1])  # §1: a tie goes to overtime
+    assert result.home.score != result.away.score
+    for _key, team in sides(result):
+        assert len(team.periods) == 1 + result.overtimes
+        assert sum(team.periods) == team.score
+
+
+@EXAMPLES
+@given(games())
+def test_each_slot_is_on_the_floor_for_every_possession_number(result):
+    # §13: poss counts the numbers a player is on the floor, 44 per slot plus 5 per
+    # overtime; extra possessions, putbacks and fast breaks add nothing.
+    numbers = 44 + OT_LENGTH * result.overtimes
+    for _key, team in sides(result):
+        assert sum(p.poss for p in team.players) == 5 * numbers
+        assert all(p.poss <= numbers for p in team.players)
+
+
+@EXAMPLES
+@given(games())
+def test_each_team_plays_44_trips_plus_5_per_overtime_and_extras_come_in_pairs(result):
+    kinds = Counter((e.team, e.kind) for e in result.events if isinstance(e, Trip))
+    numbers = 44 + OT_LENGTH * result.overtimes
+    assert kinds["home", ""] == kinds["away", ""] == numbers
+    calls = Counter(e.call for e in result.events if isinstance(e, Call))
+    # §8/§10: each extra possession or 2a/1a round gives both teams exactly one trip.
+    rounds = calls["extra possession"] + calls["intentional foul"]
+    for key in ("home", "away"):
+        assert kinds[key, "extra"] + kinds[key, "foul"] == rounds
+    assert set(calls) <= {"extra possession", "intentional foul", "no call on the road"}
+    if not result.rules.strategy:
+        assert rounds == 0
+    if result.neutral or not result.rules.home_court:
+        assert calls["no call on the road"] == 0
+
+
+@EXAMPLES
+@given(games())
+def test_every_event_is_credited_to_a_player_of_the_right_team(result):
+    rosters = {key: {p.name for p in team.players} for key, team in sides(result)}
+    other = {"home": "away", "away": "home"}
+    for e in result.events:
+        if isinstance(e, Shot | FreeThrow | Rebound | Steal | Block):
+            assert e.player in rosters[e.team], e
+        elif isinstance(e, Turnover):
+            assert e.player is None or e.player in rosters[e.team], e
+        elif isinstance(e, Foul):
+            assert e.player in rosters[e.team] and e.fouled in rosters[other[e.team]], e
+
+
+@EXAMPLES
+@given(games())
+def test_a_fast_break_follows_every_fast_break_steal_and_only_under_its_rule(result):
+    events = list(result.events)
+    for i, e in enumerate(events):
+        if isinstance(e, Steal) and e.fast_break:
+            assert result.rules.fast_breaks
+            assert isinstance(events[i + 1], Turnover) and events[i + 1].cause == "steal"
+            # §8: the stealer shoots at once, or is fouled by the opponent in his slot.
+            bonus = events[i + 2]
+            if isinstance(bonus, Shot):
+                assert (bonus.team, bonus.player) == (e.team, e.player)
+                assert bonus.how.startswith("fast break")
+            else:
+                assert isinstance(bonus, Foul) and bonus.fouled == e.player, bonus
+
+
+@EXAMPLES
+@given(games())
+def test_without_the_rebound_chart_the_offense_never_rebounds(result):
+    if not result.rules.rebound_chart:
+        assert not any(isinstance(e, Rebound) and e.offensive for e in result.events)
+        assert all(p.oreb == 0 for _key, team in sides(result) for p in team.players)
+
+
+# -- dice -------------------------------------------------------------------------------
+
+
+@st.composite
+def setups(draw: st.DrawFn) -> dict[str, Any]:
+    return {
+        "home": draw(teams("Home")),
+        "away": draw(teams("Away")),
+        "seed": draw(seeds),
+        "rules": draw(rules_options),
+        "neutral": draw(st.booleans()),
+    }
+
+
+def play_setup(setup: dict[str, Any], dice: DiceSource) -> GameResult:
+    return play_game(
+        setup["home"], setup["away"], dice, rules=setup["rules"], neutral=setup["neutral"]
+    )
+
+
+def same_game(a: GameResult, b: GameResult) -> bool:
+    return (a.home, a.away, a.overtimes, tuple(a.events)) == (
+        b.home,
+        b.away,
+        b.overtimes,
+        tuple(b.events),
+    )
+
+
+@EXAMPLES
+@given(setups())
+def test_the_same_seed_plays_the_same_game(setup):
+    first = play_setup(setup, SeededDice(setup["seed"]))
+    again = play_setup(setup, SeededDice(setup["seed"]))
+    assert first == again
+    assert first.dice.seed == setup["seed"]
+
+
+@EXAMPLES
+@given(setups())
+def test_a_seeded_games_rolls_replayed_as_a_script_play_the_same_game(setup):
+    recorder = RecordingDice(SeededDice(setup["seed"]))
+    seeded = play_setup(setup, recorder)
+    script = ScriptedDice(**recorder.rolls)
+    replayed = play_setup(setup, script)
+    assert same_game(seeded, replayed)
+    assert replayed.dice.script == {k: tuple(v) for k, v in recorder.rolls.items()}
+    # Every recorded roll was read again, no more and no fewer.
+    for die in ("d8", "d6", "d20"):
+        with pytest.raises(DiceScriptExhausted):
+            getattr(script, die)()
+
+
+@EXAMPLES
+@given(setups(), st.sampled_from(["d8", "d6", "d20"]))
+def test_a_script_one_roll_short_stops_the_game_naming_the_die(setup, die):
+    recorder = RecordingDice(SeededDice(setup["seed"]))
+    play_setup(setup, recorder)
+    rolls = dict(recorder.rolls)
+    rolls[die] = rolls[die][:-1]
+    with pytest.raises(DiceScriptExhausted) as caught:
+        play_setup(setup, ScriptedDice(**rolls))
+    assert caught.value.stream == die
+    assert caught.value.used == len(rolls[die])
+    assert f"a {die} was wanted" in str(caught.value)
