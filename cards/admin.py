@@ -1,0 +1,378 @@
+"""The commissioner's admin for teams, players and cards."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect
+from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from simple_history.admin import SimpleHistoryAdmin
+
+from cards.mapping import teams_for_play
+from cards.models import Card, Player, Team
+from cards.presentation import card_face
+from cards.services import (
+    TeamFileError,
+    team_duplicate,
+    team_file_name,
+    team_file_text,
+    teams_import,
+    teams_zip,
+)
+
+
+class DecadeFilter(admin.SimpleListFilter):
+    title = "decade"
+    parameter_name = "decade"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        seasons = Team.objects.values_list("season", flat=True).distinct()
+        decades = sorted({s // 10 * 10 for s in seasons})
+        return [(str(d), f"{d}s") for d in decades]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Team]) -> QuerySet[Team]:
+        if self.value() and self.value().isdigit():  # type: ignore[union-attr]
+            start = int(self.value())  # type: ignore[arg-type]
+            return queryset.filter(season__gte=start, season__lte=start + 9)
+        return queryset
+
+
+class RosterInline(admin.TabularInline):
+    model = Player
+    fields = ("name", "order", "height", "ppg", "slot", "role", "ball", "edit_card")
+    readonly_fields = ("slot", "role", "ball", "edit_card")
+    extra = 0
+    show_change_link = True
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Player]:
+        return super().get_queryset(request).select_related("card")
+
+    @admin.display(description="slot")
+    def slot(self, player: Player) -> str:
+        card = getattr(player, "card", None)
+        return card.get_slot_display() if card else "no card"
+
+    @admin.display(description="role")
+    def role(self, player: Player) -> str:
+        card = getattr(player, "card", None)
+        return card.get_role_display() if card else ""
+
+    @admin.display(description="ball")
+    def ball(self, player: Player) -> str:
+        card = getattr(player, "card", None)
+        return card.ball_numbers if card else ""
+
+    @admin.display(description="card")
+    def edit_card(self, player: Player) -> SafeString | str:
+        card = getattr(player, "card", None)
+        if card is None:
+            if player.pk is None:
+                return ""
+            url = reverse("admin:cards_card_add") + f"?player={player.pk}"
+            return format_html('<a href="{}">add card</a>', url)
+        return format_html(
+            '<a href="{}">edit card</a>', reverse("admin:cards_card_change", args=[card.pk])
+        )
+
+
+class ImportForm(forms.Form):
+    class MultipleFileInput(forms.ClearableFileInput):
+        allow_multiple_selected = True
+
+    class MultipleFileField(forms.FileField):
+        def clean(self, data: Any, initial: Any = None) -> list[Any]:
+            single = super().clean
+            if isinstance(data, list | tuple):
+                return [single(d, initial) for d in data]
+            return [single(data, initial)]
+
+    files = MultipleFileField(
+        widget=MultipleFileInput(attrs={"accept": ".json,.zip"}),
+        help_text="vabg-team/1 JSON files, or a zip of them. Any problem refuses them all.",
+    )
+
+
+class ExhibitionForm(forms.Form):
+    home = forms.ModelChoiceField(queryset=Team.objects.none(), empty_label=None)
+    neutral = forms.BooleanField(required=False, help_text="Play on a neutral court.")
+    seed = forms.IntegerField(
+        required=False, min_value=0, help_text="Leave empty for fresh dice; fill to replay a game."
+    )
+
+    def __init__(self, *args: Any, teams: QuerySet[Team], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["home"].queryset = teams  # type: ignore[attr-defined]
+
+
+def _uploaded_files(uploads: list[Any]) -> list[tuple[str, bytes]]:
+    files = []
+    for upload in uploads:
+        content = upload.read()
+        if upload.name.lower().endswith(".zip"):
+            try:
+                with zipfile.ZipFile(io.BytesIO(content)) as archive:
+                    for info in archive.infolist():
+                        if info.filename.lower().endswith(".json") and not info.is_dir():
+                            name = f"{upload.name}/{info.filename}"
+                            files.append((name, archive.read(info)))
+            except zipfile.BadZipFile as exc:
+                raise TeamFileError([f"{upload.name}: not a valid zip file"]) from exc
+        else:
+            files.append((upload.name, content))
+    return files
+
+
+@admin.register(Team)
+class TeamAdmin(SimpleHistoryAdmin):
+    list_display = (
+        "__str__",
+        "conference",
+        "card_source",
+        "dunk_range",
+        "player_count",
+        "updated_at",
+    )
+    list_filter = ("conference", DecadeFilter, "card_source")
+    search_fields = ("school", "conference", "season", "players__name")
+    ordering = ("school", "season")
+    inlines = (RosterInline,)
+    fieldsets = (
+        ("Team", {"fields": ("school", "season", "conference", "card_source")}),
+        ("Dunks (vabg rules §5)", {"fields": ("dunk_top", "dunk_adjust")}),
+        ("Notes", {"fields": ("notes", "extra"), "classes": ("collapse",)}),
+    )
+    actions = ("export_files", "export_zip", "duplicate", "play_exhibition")
+    change_list_template = "admin/cards/team/change_list.html"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Team]:
+        return super().get_queryset(request).annotate(n_players=Count("players", distinct=True))
+
+    @admin.display(description="dunk range")
+    def dunk_range(self, team: Team) -> str:
+        return f"51-{team.dunk_top} ({team.dunk_adjust:+d})"
+
+    @admin.display(description="players", ordering="n_players")
+    def player_count(self, team: Team) -> int:
+        return team.n_players  # type: ignore[attr-defined, no-any-return]
+
+    def get_urls(self) -> list[Any]:
+        urls = [
+            path(
+                "import/",
+                self.admin_site.admin_view(self.import_view),
+                name="cards_team_import",
+            )
+        ]
+        return urls + super().get_urls()
+
+    def import_view(self, request: HttpRequest) -> HttpResponse:
+        """Import team files: all or nothing, every problem listed."""
+        if not self.has_add_permission(request) or not self.has_change_permission(request):
+            raise PermissionDenied
+        problems: list[str] = []
+        form = ImportForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                outcomes = teams_import(files=_uploaded_files(form.cleaned_data["files"]))
+            except TeamFileError as exc:
+                problems = list(exc.problems)
+            else:
+                for outcome in outcomes:
+                    messages.success(request, outcome.describe())
+                return redirect("admin:cards_team_changelist")
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Import team files",
+            "form": form,
+            "problems": problems,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/cards/team/import.html", context)
+
+    @admin.action(description="Export selected teams as team files (JSON; zip if several)")
+    def export_files(self, request: HttpRequest, queryset: QuerySet[Team]) -> HttpResponse:
+        teams = list(teams_for_play().filter(pk__in=queryset.values("pk")))
+        if len(teams) == 1:
+            response = HttpResponse(team_file_text(teams[0]), content_type="application/json")
+            response["Content-Disposition"] = f'attachment; filename="{team_file_name(teams[0])}"'
+            return response
+        return self.export_zip(request, queryset)
+
+    @admin.action(description="Export selected teams as one zip of team files")
+    def export_zip(self, request: HttpRequest, queryset: QuerySet[Team]) -> HttpResponse:
+        teams = teams_for_play().filter(pk__in=queryset.values("pk"))
+        response = HttpResponse(teams_zip(teams), content_type="application/zip")
+        response["Content-Disposition"] = 'attachment; filename="vabg-teams.zip"'
+        return response
+
+    @admin.action(description="Duplicate selected teams", permissions=["add"])
+    def duplicate(self, request: HttpRequest, queryset: QuerySet[Team]) -> None:
+        for team in teams_for_play().filter(pk__in=queryset.values("pk")):
+            copy = team_duplicate(team=team)
+            messages.success(request, f"{team} duplicated as {copy}.")
+
+    @admin.action(description="Play an exhibition game between the two selected teams")
+    def play_exhibition(
+        self, request: HttpRequest, queryset: QuerySet[Team]
+    ) -> HttpResponse | None:
+        from league.services import GameNotPlayable, exhibition_play
+
+        if not request.user.has_perm("league.add_game"):
+            raise PermissionDenied
+        teams = list(queryset.order_by("school", "season"))
+        if len(teams) != 2:
+            messages.error(request, "Select exactly two teams to play an exhibition game.")
+            return None
+        form = ExhibitionForm(
+            request.POST if "play" in request.POST else None,
+            teams=queryset,
+            initial={"home": teams[1]},
+        )
+        if "play" in request.POST and form.is_valid():
+            home = form.cleaned_data["home"]
+            away = teams[0] if home == teams[1] else teams[1]
+            try:
+                game = exhibition_play(
+                    home=home,
+                    away=away,
+                    neutral=form.cleaned_data["neutral"],
+                    seed=form.cleaned_data["seed"],
+                )
+            except GameNotPlayable as exc:
+                messages.error(request, str(exc))
+                return None
+            return HttpResponseRedirect(reverse("admin:league_game_change", args=[game.pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Play an exhibition game",
+            "form": form,
+            "teams": teams,
+            "opts": self.model._meta,
+            "action": "play_exhibition",
+        }
+        return TemplateResponse(request, "admin/cards/team/exhibition.html", context)
+
+
+@admin.register(Player)
+class PlayerAdmin(SimpleHistoryAdmin):
+    list_display = ("name", "team", "slot", "role", "ball", "height", "ppg")
+    list_filter = ("card__slot", "card__role", "team__card_source")
+    search_fields = ("name", "team__school")
+    list_select_related = ("team", "card")
+    autocomplete_fields = ("team",)
+    fields = ("team", "name", "order", "height", "ppg", "extra", "card_link")
+    readonly_fields = ("card_link",)
+
+    @admin.display(description="slot", ordering="card__slot")
+    def slot(self, player: Player) -> str:
+        card = getattr(player, "card", None)
+        return card.get_slot_display() if card else "no card"
+
+    @admin.display(description="role", ordering="card__role")
+    def role(self, player: Player) -> str:
+        card = getattr(player, "card", None)
+        return card.get_role_display() if card else ""
+
+    @admin.display(description="ball")
+    def ball(self, player: Player) -> str:
+        card = getattr(player, "card", None)
+        return card.ball_numbers if card else ""
+
+    @admin.display(description="card")
+    def card_link(self, player: Player) -> SafeString | str:
+        card = getattr(player, "card", None)
+        if card is None:
+            if player.pk is None:
+                return "Save the player, then add his card."
+            url = reverse("admin:cards_card_add") + f"?player={player.pk}"
+            return format_html('<a href="{}">Add his card</a>', url)
+        return format_html(
+            '<a href="{}">Edit his card</a>', reverse("admin:cards_card_change", args=[card.pk])
+        )
+
+
+class PositionsField(forms.CharField):
+    """Positions typed as on the card, "1, 2", stored as a list of numbers."""
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list):
+            return ", ".join(str(v) for v in value)
+        return value
+
+    def to_python(self, value: Any) -> Any:
+        text = super().to_python(value)
+        parts = [p.strip() for p in str(text).replace(";", ",").split(",") if p.strip()]
+        if not all(p.isdigit() for p in parts):
+            raise forms.ValidationError(
+                "Positions are numbers 0-5 separated by commas, such as 1, 2."
+            )
+        return [int(p) for p in parts]
+
+
+class CardForm(forms.ModelForm):
+    positions = PositionsField(
+        help_text="Suggested positions 0-5, separated by commas; 0 or 1 can run the point."
+    )
+
+    class Meta:
+        model = Card
+        fields = "__all__"  # noqa: DJ007 - every card field is edited; the admin groups them
+
+
+D20_PAIRS = [
+    ("d20_made3_lo", "d20_made3_hi"),
+    ("d20_made2_lo", "d20_made2_hi"),
+    ("d20_fouled_lo", "d20_fouled_hi"),
+    ("d20_miss3_lo", "d20_miss3_hi"),
+    ("d20_miss2_lo", "d20_miss2_hi"),
+]
+
+
+@admin.register(Card)
+class CardAdmin(SimpleHistoryAdmin):
+    form = CardForm
+    list_display = ("player", "team", "slot", "role", "ball_numbers", "can_play", "free_throw_top")
+    list_filter = ("slot", "role", "team__card_source", "team__conference")
+    search_fields = ("player__name", "team__school")
+    list_select_related = ("player", "team")
+    autocomplete_fields = ("player",)
+    readonly_fields = ("preview", "ball_numbers")
+    fieldsets = (
+        ("The card as printed", {"fields": ("preview",)}),
+        ("Identity", {"fields": ("player", "slot", "role", "positions")}),
+        ("Ball and endurance", {"fields": ("extra_ball", "ball_numbers", "can_play")}),
+        (
+            "Defense on the 11-66 dice",
+            {"fields": ("steal_top", "block_top", "foul_from", "turnover_top")},
+        ),
+        (
+            "The d20 column (leave both ends empty for an outcome the card does not have)",
+            {"fields": D20_PAIRS},
+        ),
+        ("Free throws and rebounds", {"fields": ("free_throw_top", "off_reb", "def_reb")}),
+        (
+            "His own dunk numbers (only for a mixed team)",
+            {"fields": ("dunk_top", "dunk_adjust"), "classes": ("collapse",)},
+        ),
+    )
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Card | None = None) -> Any:
+        # A card belongs to one player for life; move a player by editing the player.
+        return (*self.readonly_fields, "player") if obj else self.readonly_fields
+
+    @admin.display(description="preview")
+    def preview(self, card: Card) -> SafeString | str:
+        if card.pk is None:
+            return "The preview appears once the card is saved."
+        return render_to_string("cards/card_face.html", {"face": card_face(card)})

@@ -1,0 +1,192 @@
+"""Importing, exporting and duplicating teams: the writes that cross the cards models."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
+from django.utils.text import slugify
+
+from cards.mapping import card_values, player_values, team_card, team_document, team_values
+from cards.models import Card, Player, Role, Team
+from simulator.vabg.cards import InvalidCardError, TeamCard, team_from_json
+
+
+class TeamFileError(ValueError):
+    """Raise when team files are refused; ``problems`` lists every one, file by file."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("\n".join(self.problems))
+
+
+@dataclass(frozen=True)
+class ImportOutcome:
+    team: Team
+    created: bool
+    changed: bool
+
+    def describe(self) -> str:
+        """Say what the import did to this team, for messages and command output."""
+        if self.created:
+            return f"{self.team}: created"
+        return f"{self.team}: {'updated' if self.changed else 'unchanged'}"
+
+
+def team_file_parse(*, name: str, content: bytes | str) -> TeamCard:
+    """Parse and validate one team file; raise :class:`TeamFileError` naming every problem."""
+    try:
+        text = content.decode("utf-8") if isinstance(content, bytes) else content
+        data = json.loads(text)
+    except UnicodeDecodeError as exc:
+        raise TeamFileError([f"{name}: not UTF-8 text ({exc.reason})"]) from exc
+    except json.JSONDecodeError as exc:
+        raise TeamFileError(
+            [f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"]
+        ) from exc
+    try:
+        return team_from_json(data)
+    except InvalidCardError as exc:
+        raise TeamFileError([f"{name}: {p}" for p in exc.problems]) from exc
+
+
+def teams_import(*, files: Iterable[tuple[str, bytes | str]]) -> list[ImportOutcome]:
+    """Import team files all or nothing: any problem in any file refuses the whole batch.
+
+    A team is matched by school and season, so importing a file again updates that team in
+    place (players matched by name) and never duplicates it.
+    """
+    parsed: list[TeamCard] = []
+    problems: list[str] = []
+    seen: dict[tuple[str, int], str] = {}
+    for name, content in files:
+        try:
+            card = team_file_parse(name=name, content=content)
+        except TeamFileError as exc:
+            problems.extend(exc.problems)
+            continue
+        key = (card.school, card.season)
+        if key in seen:
+            problems.append(f"{name}: {card.label} is also in {seen[key]}")
+        seen[key] = name
+        parsed.append(card)
+    if problems:
+        raise TeamFileError(problems)
+    with transaction.atomic():
+        return [_team_write(card) for card in parsed]
+
+
+def team_import(*, name: str, content: bytes | str) -> ImportOutcome:
+    """Import one team file; see :func:`teams_import`."""
+    return teams_import(files=[(name, content)])[0]
+
+
+def _assign(instance: models.Model, values: dict[str, Any]) -> bool:
+    changed = False
+    for field, value in values.items():
+        if getattr(instance, field) != value:
+            setattr(instance, field, value)
+            changed = True
+    return changed
+
+
+def _save(instance: models.Model, label: str) -> None:
+    try:
+        instance.full_clean()
+    except ValidationError as exc:
+        messages = [f"{label}: {m}" for m in exc.messages]
+        raise TeamFileError(messages) from exc
+    instance.save()
+
+
+def _team_write(card: TeamCard) -> ImportOutcome:
+    values = team_values(card)
+    team = Team.objects.filter(school=card.school, season=card.season).first()
+    created = team is None
+    if team is None:
+        team = Team()
+    changed = _assign(team, values)
+    if changed:
+        _save(team, card.label)
+    existing = {p.name: p for p in Player.objects.filter(team=team).select_related("card")}
+    wanted = {p.name for p in card.players}
+    for name, player in existing.items():
+        if name not in wanted:
+            player.delete()
+            changed = True
+    cards: list[tuple[Card, dict[str, Any], str]] = []
+    for order, pcard in enumerate(card.players):
+        player = existing.get(pcard.name) or Player(team=team)
+        if _assign(player, player_values(pcard, order)) or player.pk is None:
+            _save(player, f"{card.label}, {pcard.name}")
+            changed = True
+        row = getattr(player, "card", None) or Card(player=player, team=team)
+        cards.append((row, card_values(pcard), pcard.name))
+    # Starters move last, after every card leaving a starter's place has moved, so the
+    # one-starter-per-slot constraint holds after each single save.
+    moving = [c for c in cards if c[1]["role"] == Role.STARTER and c[0].pk is not None]
+    for row, values, _ in moving:
+        if (row.slot, row.role) != (values["slot"], values["role"]) and row.is_starter:
+            row.role = Role.RESERVE
+            row.skip_history_when_saving = True  # type: ignore[attr-defined]
+            row.save(update_fields=["role"])
+            del row.skip_history_when_saving  # type: ignore[attr-defined]
+    cards.sort(key=lambda c: c[1]["role"] == Role.STARTER)
+    for row, values, pname in cards:
+        if _assign(row, values) or row.pk is None:
+            _save(row, f"{card.label}, {pname}")
+            changed = True
+    problems = team.roster_problems()
+    if problems:
+        raise TeamFileError([f"{card.label}: {p}" for p in problems])
+    return ImportOutcome(team=team, created=created, changed=changed)
+
+
+def team_file_name(team: Team) -> str:
+    """Return the file name a team exports to, such as ``kentucky-2012.json``."""
+    return f"{slugify(team.school)}-{team.season}.json"
+
+
+def team_file_text(team: Team) -> str:
+    """Return a team's ``vabg-team/1`` file, as written by ``export_team`` and the admin."""
+    return json.dumps(team_document(team), indent=2, ensure_ascii=False) + "\n"
+
+
+def teams_zip(teams: Iterable[Team]) -> bytes:
+    """Return a zip of the teams' files, one JSON each."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for team in teams:
+            archive.writestr(team_file_name(team), team_file_text(team))
+    return buffer.getvalue()
+
+
+def teams_export(*, teams: Iterable[Team], directory: Path) -> list[Path]:
+    """Write each team's file into ``directory``; return the paths written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for team in teams:
+        path = directory / team_file_name(team)
+        path.write_text(team_file_text(team), encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+@transaction.atomic
+def team_duplicate(*, team: Team, school: str | None = None, season: int | None = None) -> Team:
+    """Copy a team with all its players and cards under a new name (default: "… (copy)")."""
+    card = team_card(team)
+    school = school or f"{team.school} (copy)"
+    season = season or team.season
+    base, n = school, 2
+    while Team.objects.filter(school=school, season=season).exists():
+        school, n = f"{base} {n}", n + 1
+    document = card.to_json() | {"school": school, "season": season}
+    return _team_write(team_from_json(document)).team

@@ -1,0 +1,169 @@
+"""Games and their stored results: box-score lines, play-by-play, seed and the cards played.
+
+A game is a schedule row with a status; its result is a separate row, one per game
+(``OneToOneField``: the database refuses a second result), written with the box-score
+lines in the same transaction that marks the game final.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+
+from cards.models import Player, Team
+
+
+class RulesPreset(models.TextChoices):
+    ADVANCED = "advanced", "Advanced"
+    BASIC = "basic", "Basic"
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "Scheduled"
+        RUNNING = "running", "Being simulated"
+        FINAL = "final", "Final"
+        FAILED = "failed", "Failed"
+
+    class Kind(models.TextChoices):
+        SIMULATED = "simulated", "Simulated"
+        REAL_DICE = "real_dice", "Real dice"
+
+    home = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="home_games")
+    away = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="away_games")
+    neutral = models.BooleanField(
+        default=False, help_text="Neutral court: no home-court foul ranges (vabg rules §7)."
+    )
+    rules = models.CharField(max_length=10, choices=RulesPreset.choices, default="advanced")
+    strategy = models.BooleanField(
+        default=False, help_text="Let the coach policy foul late and try for 3 (vabg rules §10)."
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.SIMULATED)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
+    seed = models.BigIntegerField(
+        null=True, blank=True, help_text="The dice seed; the game replays exactly from it."
+    )
+    label = models.CharField(max_length=120, blank=True, help_text='e.g. "Exhibition".')
+    attempts = models.PositiveSmallIntegerField(default=0)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    played_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints: ClassVar[list[Any]] = [
+            models.CheckConstraint(
+                condition=~Q(home=F("away")),
+                name="league_game_two_different_teams",
+                violation_error_message="A team cannot play itself.",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["scheduled", "running", "final", "failed"]),
+                name="league_game_status_valid",
+                violation_error_message="Unknown game status.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        where = " (neutral)" if self.neutral else ""
+        return f"{self.away} at {self.home}{where} #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("admin:league_game_change", args=[self.pk])
+
+
+class GameResult(models.Model):
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="result")
+    home_score = models.PositiveSmallIntegerField()
+    away_score = models.PositiveSmallIntegerField()
+    overtimes = models.PositiveSmallIntegerField(default=0)
+    home_periods = models.JSONField(default=list)
+    away_periods = models.JSONField(default=list)
+    home_team_turnovers = models.PositiveSmallIntegerField(default=0)
+    away_team_turnovers = models.PositiveSmallIntegerField(default=0)
+    # The team files as played: editing a card later never rewrites this game.
+    home_team_file = models.JSONField()
+    away_team_file = models.JSONField()
+    events = models.JSONField(help_text="The play-by-play, one object per event.")
+    dice = models.JSONField(help_text='{"seed": n} or the vabg-dice/1 script that was rolled.')
+    rules = models.JSONField(help_text="Every rules switch the game was played with.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints: ClassVar[list[Any]] = [
+            models.CheckConstraint(
+                condition=~Q(home_score=F("away_score")),
+                name="league_result_no_ties",
+                violation_error_message="A VABG game never ends tied.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.away_score}-{self.home_score}"
+
+    def team_file(self, side: str) -> dict[str, Any]:
+        """Return the team file a side played with."""
+        return self.home_team_file if side == "home" else self.away_team_file
+
+    def card_as_played(self, side: str, name: str) -> dict[str, Any]:
+        """Return a player's card exactly as it was when this game was played."""
+        for player in self.team_file(side)["players"]:
+            if player["name"] == name:
+                return dict(player)
+        raise KeyError(f"{name} did not play for the {side} side of {self.game}")
+
+
+class BoxLine(models.Model):
+    class Side(models.TextChoices):
+        HOME = "home", "Home"
+        AWAY = "away", "Away"
+
+    result = models.ForeignKey(GameResult, on_delete=models.CASCADE, related_name="lines")
+    side = models.CharField(max_length=4, choices=Side.choices)
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="box_lines")
+    # The player row may be edited or removed later; the line keeps the name played.
+    player = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="box_lines"
+    )
+    name = models.CharField(max_length=80)
+    order = models.PositiveSmallIntegerField(default=0)
+    # Opening credits of the 20-20 start count in pts, reb, stl, blk and pf (rulings §13).
+    pts = models.PositiveSmallIntegerField(default=0)
+    fgm = models.PositiveSmallIntegerField(default=0)
+    fga = models.PositiveSmallIntegerField(default=0)
+    tpm = models.PositiveSmallIntegerField(default=0)
+    tpa = models.PositiveSmallIntegerField(default=0)
+    ftm = models.PositiveSmallIntegerField(default=0)
+    fta = models.PositiveSmallIntegerField(default=0)
+    oreb = models.PositiveSmallIntegerField(default=0)
+    dreb = models.PositiveSmallIntegerField(default=0)
+    reb = models.PositiveSmallIntegerField(default=0)
+    stl = models.PositiveSmallIntegerField(default=0)
+    blk = models.PositiveSmallIntegerField(default=0)
+    to = models.PositiveSmallIntegerField(default=0)
+    pf = models.PositiveSmallIntegerField(default=0)
+    poss = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["result", "side", "order"]
+        constraints: ClassVar[list[Any]] = [
+            models.UniqueConstraint(
+                fields=["result", "side", "name"],
+                name="league_boxline_one_line_per_player",
+                violation_error_message="This player already has a line in this game.",
+            ),
+            models.CheckConstraint(
+                condition=Q(fgm__lte=F("fga"), tpm__lte=F("tpa"), ftm__lte=F("fta"))
+                & Q(tpm__lte=F("fgm"), reb__gte=F("oreb") + F("dreb")),
+                name="league_boxline_consistent",
+                violation_error_message="Makes cannot exceed attempts, 3-pointers cannot "
+                "exceed field goals, and rebounds include the offensive and defensive ones.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name}, {self.result.game}"

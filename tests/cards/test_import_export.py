@@ -1,0 +1,197 @@
+"""Team files in and out: all or nothing, every problem listed, and round trips exact."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from cards.mapping import team_card, teams_for_play
+from cards.models import Card, Player, Team
+from cards.services import TeamFileError, team_duplicate, team_import, teams_import
+from simulator import SeededDice
+from simulator.vabg import play_game
+
+pytestmark = pytest.mark.django_db
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
+KENTUCKY = FIXTURES / "kentucky-2012.json"
+
+
+def document(path: Path = KENTUCKY) -> dict:
+    return json.loads(path.read_text())
+
+
+def counts() -> tuple[int, int, int]:
+    return Team.objects.count(), Player.objects.count(), Card.objects.count()
+
+
+def test_a_team_file_imports_every_player_and_card() -> None:
+    outcome = team_import(name="kentucky.json", content=KENTUCKY.read_bytes())
+    assert outcome.created
+    team = outcome.team
+    assert str(team) == "Kentucky 2012"
+    davis = Card.objects.get(player__name="Anthony Davis")
+    source = next(p for p in document()["players"] if p["name"] == "Anthony Davis")
+    assert davis.block_top == source["block_top"]
+    assert davis.slot == 5 and davis.is_starter
+    assert team.players.count() == len(document()["players"])
+
+
+def test_importing_the_same_file_twice_changes_nothing() -> None:
+    team_import(name="k.json", content=KENTUCKY.read_bytes())
+    before = counts()
+    history_before = Card.history.count()
+    outcome = team_import(name="k.json", content=KENTUCKY.read_bytes())
+    assert not outcome.created and not outcome.changed
+    assert counts() == before
+    assert Card.history.count() == history_before
+
+
+def test_export_then_import_gives_identical_cards(tmp_path: Path) -> None:
+    for path in FIXTURES.glob("*.json"):
+        team_import(name=path.name, content=path.read_bytes())
+    exported = {t.pk: team_card(t) for t in teams_for_play()}
+    call_command("export_team", "--all", "--out", str(tmp_path))
+    Team.objects.all().delete()
+    call_command("import_team", *sorted(str(p) for p in tmp_path.glob("*.json")))
+    reimported = {(t.school, t.season): team_card(t) for t in teams_for_play()}
+    assert len(reimported) == len(exported)
+    for card in exported.values():
+        again = reimported[(card.school, card.season)]
+        assert again == card
+        assert again.to_json() == card.to_json()
+
+
+def test_the_exported_file_is_the_fixture_file_it_came_from() -> None:
+    team_import(name="k.json", content=KENTUCKY.read_bytes())
+    team = teams_for_play().get(school="Kentucky")
+    assert team_card(team).to_json() == document()
+
+
+def test_a_bad_file_is_refused_whole_with_every_problem_and_nothing_written() -> None:
+    bad = document()
+    bad["dunk_top"] = 70
+    bad["players"][0]["can_play"] = 99
+    bad["players"][4]["d20"]["2PX"] = "18-20"
+    with pytest.raises(TeamFileError) as excinfo:
+        team_import(name="bad.json", content=json.dumps(bad))
+    problems = excinfo.value.problems
+    assert "bad.json: dunk_top must be 34 to 66, got 70" in problems
+    assert any("can_play must be 0 to 66, got 99" in p and "Marquis Teague" in p for p in problems)
+    assert any("the d20 ranges leave" in p and "Anthony Davis" in p for p in problems)
+    assert counts() == (0, 0, 0)
+
+
+def test_one_bad_file_in_a_batch_refuses_the_batch() -> None:
+    bad = document(FIXTURES / "kansas-2008.json")
+    bad["players"][1]["role"] = "starter"
+    bad["players"][5]["role"] = "starter"
+    with pytest.raises(TeamFileError) as excinfo:
+        teams_import(files=[("k.json", KENTUCKY.read_bytes()), ("kansas.json", json.dumps(bad))])
+    assert any("slot 1 (PG) has 2 starters" in p for p in excinfo.value.problems)
+    assert counts() == (0, 0, 0)
+
+
+def test_a_bad_reimport_leaves_the_stored_team_unchanged() -> None:
+    team_import(name="k.json", content=KENTUCKY.read_bytes())
+    before = team_card(teams_for_play().get())
+    bad = document()
+    bad["players"][0]["steal_top"] = 15
+    bad["players"][1]["foul_from"] = 30
+    with pytest.raises(TeamFileError):
+        team_import(name="k.json", content=json.dumps(bad))
+    assert team_card(teams_for_play().get()) == before
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\xff\xfe", "bad.json: not UTF-8 text"),
+        (b"{", "bad.json: not valid JSON (line 1, column 2"),
+        (b"[]", "bad.json: a team file must be a JSON object"),
+        (b'{"format": "vabg-team/2"}', 'bad.json: format: must be "vabg-team/1"'),
+    ],
+)
+def test_unreadable_files_are_refused_with_a_clear_message(content: bytes, message: str) -> None:
+    with pytest.raises(TeamFileError) as excinfo:
+        team_import(name="bad.json", content=content)
+    assert excinfo.value.problems[0].startswith(message)
+
+
+def test_a_reimport_updates_in_place_moves_starters_and_drops_removed_players() -> None:
+    team_import(name="k.json", content=KENTUCKY.read_bytes())
+    changed = document()
+    players = changed["players"]
+    # A reserve becomes his slot's starter and the old starter a reserve; a player leaves.
+    reserve = next(p for p in players if p["role"] == "reserve")
+    slot = reserve["slot"]
+    starter = next(p for p in players if p["slot"] == slot and p["role"] == "starter")
+    starter["role"], reserve["role"] = "reserve", "starter"
+    gone = next(p for p in players if p["role"] == "reserve" and p["slot"] != slot)
+    players.remove(gone)
+    outcome = team_import(name="k.json", content=json.dumps(changed))
+    assert outcome.changed and not outcome.created
+    team = teams_for_play().get()
+    assert team_card(team).starter(slot).name == reserve["name"]
+    assert not Player.objects.filter(name=gone["name"]).exists()
+    assert Team.objects.count() == 1
+
+
+def test_unknown_keys_survive_import_and_export() -> None:
+    doc = document()
+    doc["region"] = "East"
+    doc["players"][0]["class"] = "Fr"
+    team_import(name="k.json", content=json.dumps(doc))
+    exported = team_card(teams_for_play().get()).to_json()
+    assert exported["region"] == "East"
+    assert exported["players"][0]["class"] == "Fr"
+
+
+def test_import_team_command_lists_every_problem_and_writes_nothing(tmp_path: Path) -> None:
+    bad = copy.deepcopy(document())
+    bad["players"][2]["turnover_top"] = 50
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    with pytest.raises(CommandError) as excinfo:
+        call_command("import_team", str(KENTUCKY), str(path))
+    assert "Nothing was imported; 1 problem(s)" in str(excinfo.value)
+    assert "turnover_top must be 40 to 46, got 50" in str(excinfo.value)
+    assert counts() == (0, 0, 0)
+
+
+def test_import_team_command_names_a_missing_file() -> None:
+    with pytest.raises(CommandError, match=r"nope\.json: cannot be read"):
+        call_command("import_team", "nope.json")
+
+
+def test_export_team_names_a_team_that_does_not_exist() -> None:
+    with pytest.raises(CommandError, match='No team "Duke 1992"'):
+        call_command("export_team", "Duke 1992")
+
+
+def test_duplicate_copies_every_card_under_a_new_name() -> None:
+    team = team_import(name="k.json", content=KENTUCKY.read_bytes()).team
+    copy_team = team_duplicate(team=teams_for_play().get(pk=team.pk))
+    assert str(copy_team) == "Kentucky (copy) 2012"
+    original = team_card(teams_for_play().get(pk=team.pk))
+    duplicate = team_card(teams_for_play().get(pk=copy_team.pk))
+    assert duplicate.players == original.players
+    assert str(team_duplicate(team=teams_for_play().get(pk=team.pk))) == "Kentucky (copy) 2 2012"
+
+
+def test_load_teams_is_idempotent_and_every_team_is_playable() -> None:
+    call_command("load_teams")
+    first = counts()
+    call_command("load_teams")
+    assert counts() == first
+    assert first[0] == len(list(FIXTURES.glob("*.json")))
+    teams = [team_card(t) for t in teams_for_play()]
+    # Each team plays the next one, at home and away: every card is exercised by the engine.
+    for home, away in zip(teams, [*teams[1:], teams[0]], strict=True):
+        for a, b in ((home, away), (away, home)):
+            result = play_game(a, b, SeededDice(1))
+            assert result.home.score != result.away.score

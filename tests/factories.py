@@ -1,0 +1,76 @@
+"""Factories for the models: a valid team is five starters and a reserve, cards all valid."""
+
+from __future__ import annotations
+
+import factory
+from django.contrib.auth import get_user_model
+from factory.django import DjangoModelFactory
+
+from cards.models import Card, Player, Team
+from cards.roles import commissioner_create
+
+
+class TeamFactory(DjangoModelFactory[Team]):
+    class Meta:
+        model = Team
+
+    school = factory.Sequence(lambda n: f"State {n}")
+    season = 2000
+    conference = "Test 10"
+    dunk_top = 58
+    dunk_adjust = -2
+    card_source = "estimated"
+
+
+class PlayerFactory(DjangoModelFactory[Player]):
+    class Meta:
+        model = Player
+
+    team = factory.SubFactory(TeamFactory)
+    name = factory.Sequence(lambda n: f"Player {n}")
+    height = "6-5"
+
+
+class CardFactory(DjangoModelFactory[Card]):
+    class Meta:
+        model = Card
+
+    player = factory.SubFactory(PlayerFactory)
+    team = factory.LazyAttribute(lambda card: card.player.team)
+    slot = 1
+    role = "starter"
+    positions = factory.LazyAttribute(lambda card: [card.slot])
+    extra_ball = 0
+    can_play = 37
+    steal_top = 14
+    block_top = 21
+    foul_from = 35
+    turnover_top = 42
+    d20_made3_lo, d20_made3_hi = 1, 2
+    d20_made2_lo, d20_made2_hi = 3, 8
+    d20_fouled_lo, d20_fouled_hi = 9, 11
+    d20_miss3_lo, d20_miss3_hi = 12, 15
+    d20_miss2_lo, d20_miss2_hi = 16, 20
+    free_throw_top = 14
+    off_reb = 3
+    def_reb = 4
+
+
+def full_team(**kwargs: object) -> Team:
+    """Create a playable team: five starters (slots 1-5) and a reserve guard."""
+    team = TeamFactory(**kwargs)
+    for slot in range(1, 6):
+        CardFactory(player__team=team, player__order=slot, slot=slot)
+    CardFactory(player__team=team, player__order=6, slot=1, role="reserve", can_play=7)
+    return team
+
+
+def fan(username: str = "fan"):  # type: ignore[no-untyped-def]
+    """Create a signed-up fan: no staff access, no group."""
+    return get_user_model().objects.create_user(username=username, password="fan-password-1")
+
+
+def commissioner(username: str = "commish"):  # type: ignore[no-untyped-def]
+    """Create a commissioner account."""
+    user, _ = commissioner_create(username=username, password="commish-password-1")
+    return user
