@@ -21,6 +21,7 @@ install: $(VENV)/.stamp-install
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_teams
+	$(PY) manage.py add_commissioner commissioner --if-none
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 services:
