@@ -126,6 +126,39 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# At-least-once delivery, on purpose: the database makes a second delivery harmless (a game
+# is claimed with a conditional UPDATE, locked while it is stored, and has one result row).
+# - Late acks: a message is acknowledged after its task ran, so a worker that dies mid-game
+#   leaves the message to be delivered again instead of losing the game.
+# - Reject on a lost worker: a worker killed by a signal (OOM, SIGKILL) requeues its message.
+# - Prefetch of one: a worker holds only the game it is playing; a killed worker strands
+#   nothing else, and a round spreads evenly over the workers.
+# - Visibility timeout: Redis redelivers an unacknowledged message after this long. It must
+#   be longer than any game takes (milliseconds) plus the queue's wait; it is kept short so a
+#   lost worker costs minutes, not Redis's default hour. The sweeper below covers the rest.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600)
+}
+CELERY_TASK_TIME_LIMIT = 120
+CELERY_TASK_SOFT_TIME_LIMIT = 100
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# The sweeper hands out again games left running past their lease or queued and lost
+# (`celery -A config beat`, or a worker started with -B).
+CELERY_BEAT_SCHEDULE = {
+    "league-sweep": {
+        "task": "league.sweep",
+        "schedule": env.float("LEAGUE_SWEEP_EVERY", default=30.0),
+    }
+}
+
+# --- Simulation --------------------------------------------------------------------------------
+# A claimed game belongs to its worker for this long; past it the game is handed out again.
+LEAGUE_LEASE_SECONDS = env.int("LEAGUE_LEASE_SECONDS", default=60)
+# A game whose worker was lost this many times is marked failed instead of tried again.
+LEAGUE_MAX_ATTEMPTS = env.int("LEAGUE_MAX_ATTEMPTS", default=3)
 
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {

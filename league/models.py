@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -19,6 +20,98 @@ from cards.models import Player, Team
 class RulesPreset(models.TextChoices):
     ADVANCED = "advanced", "Advanced"
     BASIC = "basic", "Basic"
+
+
+class League(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+    slug = models.SlugField(max_length=100, unique=True)
+    description = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Season(models.Model):
+    """A season of conference play or a tournament, inside a league.
+
+    A tournament's bracket is stored whole in ``bracket`` (the pure structure of
+    ``league.bracket``); its games are created round by round as the round before is stored.
+    """
+
+    class Kind(models.TextChoices):
+        SEASON = "season", "Season"
+        TOURNAMENT = "tournament", "Tournament"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=100)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.SEASON)
+    rules = models.CharField(max_length=10, choices=RulesPreset.choices, default="advanced")
+    strategy = models.BooleanField(
+        default=True, help_text="Let the coach policy foul late and try for 3 (vabg rules §10)."
+    )
+    home_court = models.BooleanField(
+        default=True,
+        help_text="Play games at the home team's court (seasons); off: every game neutral.",
+    )
+    reseed = models.BooleanField(
+        default=False, help_text="Tournament: re-pair the remaining teams best v worst."
+    )
+    seed = models.BigIntegerField(
+        help_text="The season's master seed: schedule order, game seeds and coin flips."
+    )
+    start_date = models.DateField(null=True, blank=True)
+    bracket = models.JSONField(null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints: ClassVar[list[Any]] = [
+            models.UniqueConstraint(
+                fields=["league", "slug"],
+                name="league_season_unique_slug",
+                violation_error_message="This league already has a season with this name.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league} {self.name}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("admin:league_season_change", args=[self.pk])
+
+
+class SeasonTeam(models.Model):
+    """A team's entry in a season: its conference (or none), region and seed."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="entries")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="entries")
+    conference = models.CharField(max_length=60, blank=True)
+    region = models.CharField(max_length=30, blank=True)
+    seed = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["season", "conference", "region", "seed", "team__school"]
+        constraints: ClassVar[list[Any]] = [
+            models.UniqueConstraint(
+                fields=["season", "team"],
+                name="league_seasonteam_once",
+                violation_error_message="This team is already in this season.",
+            ),
+            models.UniqueConstraint(
+                fields=["season", "region", "seed"],
+                name="league_seasonteam_one_team_per_seed",
+                condition=Q(seed__isnull=False),
+                violation_error_message="Another team already has this seed in this region.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team} in {self.season}"
 
 
 class Game(models.Model):
@@ -47,6 +140,21 @@ class Game(models.Model):
         null=True, blank=True, help_text="The dice seed; the game replays exactly from it."
     )
     label = models.CharField(max_length=120, blank=True, help_text='e.g. "Exhibition".')
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, null=True, blank=True, related_name="games"
+    )
+    round = models.PositiveSmallIntegerField(null=True, blank=True)
+    game_date = models.DateField(null=True, blank=True)
+    conference_game = models.BooleanField(default=False)
+    bracket_key = models.CharField(
+        max_length=40, blank=True, help_text="The bracket game this is (tournaments)."
+    )
+    queued_at = models.DateTimeField(
+        null=True, blank=True, help_text="When a worker was last asked to simulate it."
+    )
+    run = models.ForeignKey(
+        "SimulationRun", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
+    )
     attempts = models.PositiveSmallIntegerField(default=0)
     lease_expires_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)
@@ -55,11 +163,22 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        indexes: ClassVar[list[Any]] = [
+            models.Index(fields=["season", "round"]),
+            models.Index(fields=["season", "game_date"]),
+            models.Index(fields=["status", "queued_at"]),
+        ]
         constraints: ClassVar[list[Any]] = [
             models.CheckConstraint(
                 condition=~Q(home=F("away")),
                 name="league_game_two_different_teams",
                 violation_error_message="A team cannot play itself.",
+            ),
+            models.UniqueConstraint(
+                fields=["season", "bracket_key"],
+                condition=~Q(bracket_key=""),
+                name="league_game_one_per_bracket_slot",
+                violation_error_message="This bracket game already exists.",
             ),
             models.CheckConstraint(
                 condition=Q(status__in=["scheduled", "running", "final", "failed"]),
@@ -74,6 +193,62 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("admin:league_game_change", args=[self.pk])
+
+
+class SimulationRun(models.Model):
+    """A commissioner's request to simulate a set of games, with its progress.
+
+    ``total`` is fixed when the run starts (for a tournament: every game still to come);
+    ``done`` counts the run's games stored so far and is updated with each game.
+    """
+
+    class Scope(models.TextChoices):
+        GAME = "game", "One game"
+        ROUND = "round", "A round"
+        DATE = "date", "A day"
+        UNTIL = "until", "Up to a date"
+        ALL = "all", "The rest"
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="runs")
+    scope = models.CharField(max_length=6, choices=Scope.choices)
+    round = models.PositiveSmallIntegerField(null=True, blank=True)
+    game_date = models.DateField(null=True, blank=True)
+    game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.RUNNING)
+    dispatch = models.BooleanField(
+        default=True,
+        help_text="Send the games to workers; off: the caller plays them one by one.",
+    )
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    failed = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints: ClassVar[list[Any]] = [
+            models.CheckConstraint(
+                condition=Q(done__lte=F("total")),
+                name="league_run_done_within_total",
+                violation_error_message="A run cannot finish more games than it holds.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season}: {self.get_scope_display()} #{self.pk}"
+
+    @property
+    def percent(self) -> int:
+        return 100 if not self.total else round(100 * (self.done + self.failed) / self.total)
 
 
 class GameResult(models.Model):

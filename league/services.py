@@ -1,17 +1,31 @@
-"""Playing games: the one place where a game's result is computed and stored."""
+"""Playing games: the one place where a game's result is computed and stored.
+
+A game is played in two steps. ``game_claim`` marks it running with a lease in a short
+transaction of its own (a conditional UPDATE, so two workers never both claim it), and
+``game_simulate`` then simulates and stores it in one transaction with the row locked:
+result, box-score lines, play-by-play, seed, the run's progress and, in a tournament,
+the next round once this one is complete. A worker killed in between leaves the game
+running past its lease; ``games_sweep`` hands it out again, up to ``LEAGUE_MAX_ATTEMPTS``.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import secrets
+from collections.abc import Callable, Iterable
+from datetime import date, timedelta
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from cards.mapping import team_card, teams_for_play
 from cards.models import Player, Team
-from league.models import BoxLine, Game, GameResult
+from league.models import BoxLine, Game, GameResult, League, Season, SeasonTeam, SimulationRun
 from simulator import GameResult as EngineResult
 from simulator import SeededDice
+from simulator.dice import DiceError, DiceSource, ScriptedDice
 from simulator.vabg import InvalidCardError, RotationError, TeamCard, play_game, preset
 
 
@@ -22,6 +36,20 @@ class GameNotPlayable(Exception):
 def new_seed() -> int:
     """Return a fresh dice seed that fits a signed 64-bit column."""
     return secrets.randbits(62)
+
+
+def derived_seed(master: int, key: str) -> int:
+    """Return the seed of the game ``key`` of a season whose master seed is ``master``.
+
+    The same season seed always gives every game the same dice, whatever order the
+    games are played in, so a tournament replays exactly.
+    """
+    digest = hashlib.blake2b(f"{master}/{key}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 2
+
+
+def lease_length() -> timedelta:
+    return timedelta(seconds=settings.LEAGUE_LEASE_SECONDS)
 
 
 @transaction.atomic
@@ -50,41 +78,129 @@ def game_create(
     return game
 
 
-def game_simulate(*, game_id: int) -> Game:
-    """Simulate a scheduled game and store its result, box score and play-by-play at once.
+def game_claim(*, game_id: int) -> bool:
+    """Mark a game running for one lease; return False when it is not this caller's to play.
+
+    A game can be claimed when it is scheduled, or running with its lease run out (its
+    worker died), and fewer than ``LEAGUE_MAX_ATTEMPTS`` attempts were made.
+    """
+    now = timezone.now()
+    claimable = Q(status=Game.Status.SCHEDULED) | Q(
+        status=Game.Status.RUNNING, lease_expires_at__lt=now
+    )
+    claimed = (
+        Game.objects.filter(claimable, pk=game_id, kind=Game.Kind.SIMULATED)
+        .filter(attempts__lt=settings.LEAGUE_MAX_ATTEMPTS)
+        .update(
+            status=Game.Status.RUNNING,
+            attempts=F("attempts") + 1,
+            lease_expires_at=now + lease_length(),
+        )
+    )
+    return claimed == 1
+
+
+def game_release(*, game_id: int) -> None:
+    """Give a claimed game back (a transient error): it is scheduled again, still queued."""
+    Game.objects.filter(pk=game_id, status=Game.Status.RUNNING).update(
+        status=Game.Status.SCHEDULED, lease_expires_at=None
+    )
+
+
+def game_play(*, game_id: int) -> Game | None:
+    """Claim and simulate a game (what a worker does); None when another caller has it.
+
+    A game that cannot be played (a broken roster) is marked failed with the reason.
+    """
+    if not game_claim(game_id=game_id):
+        return None
+    try:
+        return game_simulate(game_id=game_id)
+    except GameNotPlayable as exc:
+        game_fail(game_id=game_id, error=str(exc))
+        return Game.objects.get(pk=game_id)
+
+
+@transaction.atomic
+def game_fail(*, game_id: int, error: str) -> None:
+    """Mark a game failed with its reason and count it in its run."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if game.status in (Game.Status.FINAL, Game.Status.FAILED):
+        return
+    game.status = Game.Status.FAILED
+    game.error = error
+    game.lease_expires_at = None
+    game.save(update_fields=["status", "error", "lease_expires_at"])
+    if game.run_id is not None:
+        _run_count(run_id=game.run_id, field="failed")
+
+
+def game_simulate(*, game_id: int, dice: DiceSource | None = None) -> Game:
+    """Simulate a game and store its result, box score and play-by-play at once.
 
     Safe to run twice or concurrently: the game row is locked, a final game is returned
-    untouched, and the result's one-to-one key refuses a second result.
+    untouched, and the result's one-to-one key refuses a second result. ``dice`` replays
+    a table-top script instead of the game's seed.
     """
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.status == Game.Status.FINAL:
             return game
-        if game.kind != Game.Kind.SIMULATED:
-            raise GameNotPlayable(f"{game} is a real-dice game: type its box score in instead.")
+        if game.kind != Game.Kind.SIMULATED and dice is None:
+            raise GameNotPlayable(
+                f"{game} is a real-dice game: type its box score in or replay its dice file."
+            )
         teams = {t.pk: t for t in teams_for_play().filter(pk__in=[game.home_id, game.away_id])}
         try:
             home, away = team_card(teams[game.home_id]), team_card(teams[game.away_id])
         except InvalidCardError as exc:
             raise GameNotPlayable(f"{game} cannot be played: {exc}") from exc
-        if game.seed is None:
+        if game.seed is None and dice is None:
             game.seed = new_seed()
         try:
             played = play_game(
                 home,
                 away,
-                SeededDice(game.seed),
+                dice if dice is not None else SeededDice(game.seed),
                 rules=preset(game.rules, strategy=game.strategy),
                 neutral=game.neutral,
             )
         except RotationError as exc:
             raise GameNotPlayable(f"{game} cannot be played: {exc}") from exc
+        except DiceError as exc:
+            raise GameNotPlayable(f"{game}: {exc}") from exc
         result_store(game=game, played=played, home=home, away=away)
-        game.status = Game.Status.FINAL
-        game.played_at = timezone.now()
-        game.error = ""
-        game.save(update_fields=["status", "played_at", "error", "seed"])
+        game_finish(game=game)
     return game
+
+
+def game_finish(*, game: Game) -> None:
+    """Mark a game whose result was just stored final; count it and advance its bracket.
+
+    Runs inside the transaction that stored the result, with the game row locked.
+    """
+    game.status = Game.Status.FINAL
+    game.played_at = timezone.now()
+    game.error = ""
+    game.lease_expires_at = None
+    game.save(update_fields=["status", "played_at", "error", "seed", "lease_expires_at"])
+    if game.run_id is not None:
+        _run_count(run_id=game.run_id, field="done")
+    if game.season_id is not None and game.bracket_key:
+        from league import tournaments  # the bracket builds on this module
+
+        tournaments.tournament_advance(season_id=game.season_id)
+
+
+def _run_count(*, run_id: int, field: str) -> None:
+    """Count one more game done (or failed) in a run and close the run when it is complete."""
+    run = SimulationRun.objects.select_for_update().get(pk=run_id)
+    setattr(run, field, getattr(run, field) + 1)
+    run.total = max(run.total, run.done + run.failed)
+    if run.done + run.failed >= run.total and run.status == SimulationRun.Status.RUNNING:
+        run.status = SimulationRun.Status.FAILED if run.failed else SimulationRun.Status.DONE
+        run.finished_at = timezone.now()
+    run.save(update_fields=["done", "failed", "total", "status", "finished_at"])
 
 
 def result_store(*, game: Game, played: EngineResult, home: TeamCard, away: TeamCard) -> GameResult:
@@ -136,3 +252,405 @@ def exhibition_play(
     """Schedule and play an exhibition game at once (advanced rules)."""
     game = game_create(home=home, away=away, neutral=neutral, seed=seed, label="Exhibition")
     return game_simulate(game_id=game.pk)
+
+
+# -- sending games to workers --------------------------------------------------------------
+
+
+def games_enqueue(*, game_ids: Iterable[int]) -> None:
+    """Mark games queued now and send each to a worker once the transaction commits."""
+    ids = list(game_ids)
+    if not ids:
+        return
+    Game.objects.filter(pk__in=ids).update(queued_at=timezone.now())
+
+    def send() -> None:
+        from league.tasks import simulate_game
+
+        for game_id in ids:
+            simulate_game.delay(game_id=game_id)
+
+    transaction.on_commit(send)
+
+
+def _scope_filter(
+    *,
+    scope: str,
+    round: int | None = None,
+    game_date: object = None,
+    game: Game | None = None,
+) -> Q:
+    if scope == SimulationRun.Scope.GAME:
+        if game is None:
+            raise ValueError("a one-game simulation needs the game")
+        return Q(pk=game.pk)
+    if scope == SimulationRun.Scope.ROUND:
+        if round is None:
+            raise ValueError("a round simulation needs the round number")
+        return Q(round=round)
+    if scope == SimulationRun.Scope.DATE:
+        if game_date is None:
+            raise ValueError("a day's simulation needs the date")
+        return Q(game_date=game_date)
+    if scope == SimulationRun.Scope.UNTIL:
+        if game_date is None:
+            raise ValueError("a simulation up to a date needs the date")
+        return Q(game_date__lte=game_date)
+    if scope == SimulationRun.Scope.ALL:
+        return Q()
+    raise ValueError(f"unknown simulation scope {scope!r}: use game, round, date, until or all")
+
+
+@transaction.atomic
+def simulation_start(
+    *,
+    season: Season,
+    scope: str,
+    round: int | None = None,
+    game_date: object = None,
+    game: Game | None = None,
+    user: object = None,
+    dispatch: bool = True,
+) -> SimulationRun:
+    """Start simulating a season's unplayed games in ``scope``; return the run to poll.
+
+    With ``dispatch`` the games go to workers after commit (eagerly, in-process, without
+    a broker); without it the caller plays them with ``run_next_game``. A tournament's
+    "all" run also plays every later round as it is drawn.
+    """
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    games = Game.objects.filter(
+        _scope_filter(scope=scope, round=round, game_date=game_date, game=game),
+        season=season,
+        kind=Game.Kind.SIMULATED,
+        status__in=[Game.Status.SCHEDULED, Game.Status.RUNNING],
+    )
+    if game is not None and game.season_id != season.pk:
+        raise ValueError(f"{game} is not a game of {season}")
+    ids = list(games.values_list("pk", flat=True))
+    total = len(ids)
+    if season.kind == Season.Kind.TOURNAMENT and scope == SimulationRun.Scope.ALL:
+        from league import tournaments
+
+        total = tournaments.games_to_come(season=season)
+    run = SimulationRun.objects.create(
+        season=season,
+        scope=scope,
+        round=round,
+        game_date=game_date,  # type: ignore[misc]
+        game=game,
+        total=total,
+        dispatch=dispatch,
+        created_by=user if getattr(user, "pk", None) else None,  # type: ignore[misc]
+        status=SimulationRun.Status.RUNNING if total else SimulationRun.Status.DONE,
+        finished_at=None if total else timezone.now(),
+    )
+    Game.objects.filter(pk__in=ids).update(run=run)
+    if dispatch:
+        games_enqueue(game_ids=ids)
+    return run
+
+
+def run_next_game(*, run: SimulationRun) -> Game | None:
+    """Play the run's next unplayed game in this process; None when nothing is left."""
+    game = (
+        Game.objects.filter(run=run, status=Game.Status.SCHEDULED, kind=Game.Kind.SIMULATED)
+        .order_by("round", "game_date", "pk")
+        .first()
+    )
+    if game is None:
+        return None
+    return game_play(game_id=game.pk)
+
+
+def runs_attach(*, season: Season, game_ids: list[int]) -> None:
+    """Give newly drawn games to the season's running "all" run, sending them if it does."""
+    run = (
+        SimulationRun.objects.filter(
+            season=season, scope=SimulationRun.Scope.ALL, status=SimulationRun.Status.RUNNING
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if run is None:
+        return
+    Game.objects.filter(pk__in=game_ids).update(run=run)
+    if run.dispatch:
+        games_enqueue(game_ids=game_ids)
+
+
+def games_sweep(*, now: object = None) -> dict[str, int]:
+    """Hand out again games whose worker or message was lost; fail those out of attempts.
+
+    A game running past its lease lost its worker; a game queued more than a lease ago
+    and still scheduled lost its message (a wiped broker). Return what was done.
+    """
+    now = now or timezone.now()
+    stale = now - lease_length()  # type: ignore[operator]
+    counts = {"requeued": 0, "failed": 0}
+    lost = Game.objects.filter(
+        Q(status=Game.Status.RUNNING, lease_expires_at__lt=now)
+        | Q(status=Game.Status.SCHEDULED, queued_at__lt=stale),
+        kind=Game.Kind.SIMULATED,
+    )
+    requeue = []
+    for game in lost.only("pk", "attempts", "status"):
+        if game.attempts >= settings.LEAGUE_MAX_ATTEMPTS:
+            game_fail(
+                game_id=game.pk,
+                error=f"gave up after {game.attempts} attempts: the worker was lost each time",
+            )
+            counts["failed"] += 1
+        else:
+            requeue.append(game.pk)
+    with transaction.atomic():
+        games_enqueue(game_ids=requeue)
+    counts["requeued"] = len(requeue)
+    return counts
+
+
+def run_wait(
+    *, run: SimulationRun, poll: float = 0.5, on_progress: Callable[[SimulationRun], None]
+) -> SimulationRun:
+    """Poll a dispatched run until it is finished, reporting progress as it moves."""
+    import time
+
+    while True:
+        run.refresh_from_db()
+        on_progress(run)
+        if run.status != SimulationRun.Status.RUNNING:
+            return run
+        time.sleep(poll)
+
+
+# -- table-top games ------------------------------------------------------------------------
+
+
+def game_replay_dice(*, game_id: int, script: object) -> Game:
+    """Play a real-dice game from its ``vabg-dice/1`` script and store it like any other.
+
+    ``script`` is the parsed dice file; every problem with it is reported at once.
+    """
+    try:
+        dice = ScriptedDice.from_json(script)
+    except DiceError as exc:
+        raise GameNotPlayable(f"the dice file is refused: {exc}") from exc
+    return game_simulate(game_id=game_id, dice=dice)
+
+
+def game_replay(*, game_id: int) -> EngineResult:
+    """Play a stored game again from its stored seed and the cards it was played with."""
+    from simulator.vabg import team_from_json
+
+    game = Game.objects.select_related("result").get(pk=game_id)
+    result = game.result
+    if game.seed is None or "seed" not in result.dice:
+        raise GameNotPlayable(f"{game} was played from a dice script, not a seed")
+    return play_game(
+        team_from_json(result.home_team_file),
+        team_from_json(result.away_team_file),
+        SeededDice(game.seed),
+        rules=preset(game.rules, strategy=game.strategy),
+        neutral=game.neutral,
+    )
+
+
+class ResultRefused(ValueError):
+    """Raise for a typed-in result that does not add up; the message lists every problem."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
+def game_result_enter(
+    *,
+    game_id: int,
+    home_score: int,
+    away_score: int,
+    home_lines: Iterable[dict[str, object]] = (),
+    away_lines: Iterable[dict[str, object]] = (),
+    overtimes: int = 0,
+) -> Game:
+    """Store the score sheet of a game played with real dice at the table.
+
+    Lines are optional; when given, each names a player of that team and the team's
+    points equal the sum of its players' points. Every problem is reported at once.
+    """
+    from cards.mapping import team_document
+    from simulator.results import LINE_FIELDS
+
+    with transaction.atomic():
+        game = Game.objects.select_for_update().select_related("home", "away").get(pk=game_id)
+        if game.status == Game.Status.FINAL:
+            raise ResultRefused([f"{game} already has a result"])
+        problems: list[str] = []
+        if home_score < 0 or away_score < 0:
+            problems.append("scores cannot be negative")
+        if home_score == away_score:
+            problems.append(f"a VABG game never ends tied ({home_score}-{away_score})")
+        if overtimes < 0:
+            problems.append("overtimes cannot be negative")
+        sides = {"home": (game.home, list(home_lines), home_score),
+                 "away": (game.away, list(away_lines), away_score)}  # fmt: skip
+        rows: list[BoxLine] = []
+        result = GameResult(
+            game=game,
+            home_score=home_score,
+            away_score=away_score,
+            overtimes=overtimes,
+            home_team_file=team_document(game.home),
+            away_team_file=team_document(game.away),
+            events=[],
+            dice={"entered": "score sheet typed in"},
+            rules=preset(game.rules, strategy=game.strategy).to_json(),
+        )
+        for side, (team, lines, score) in sides.items():
+            roster = {p.name: p.pk for p in team.players.all()}
+            total = 0
+            for order, line in enumerate(lines):
+                name = str(line.get("name", ""))
+                if name not in roster:
+                    problems.append(f"{side}: {name!r} is not on the {team} roster")
+                values = {}
+                for field in LINE_FIELDS:
+                    value = line.get(field, 0)
+                    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                        problems.append(f"{side}: {name}: {field} must be a whole number >= 0")
+                        value = 0
+                    values[field] = value
+                if values["reb"] == 0:
+                    values["reb"] = values["oreb"] + values["dreb"]
+                for made, tried in (("fgm", "fga"), ("tpm", "tpa"), ("ftm", "fta")):
+                    if values[made] > values[tried]:
+                        problems.append(f"{side}: {name}: {made} is more than {tried}")
+                if values["tpm"] > values["fgm"]:
+                    problems.append(f"{side}: {name}: tpm is more than fgm")
+                if values["reb"] < values["oreb"] + values["dreb"]:
+                    problems.append(f"{side}: {name}: reb is less than oreb + dreb")
+                total += values["pts"]
+                rows.append(
+                    BoxLine(
+                        side=side,
+                        team=team,
+                        player_id=roster.get(name),
+                        name=name,
+                        order=order,
+                        **values,
+                    )
+                )
+            if lines and total != score:
+                problems.append(
+                    f"{side}: the players' points add up to {total}, not the score {score}"
+                )
+        if problems:
+            raise ResultRefused(problems)
+        game.kind = Game.Kind.REAL_DICE
+        game.save(update_fields=["kind"])
+        result.save()
+        for row in rows:
+            row.result = result
+        BoxLine.objects.bulk_create(rows)
+        game_finish(game=game)
+    return game
+
+
+# -- seasons ---------------------------------------------------------------------------------
+
+
+class SeasonRefused(ValueError):
+    """Raise for a season or tournament that cannot be set up; the message says why."""
+
+
+def league_get_or_create(*, name: str) -> League:
+    from django.utils.text import slugify
+
+    league, _ = League.objects.get_or_create(name=name, defaults={"slug": slugify(name)})
+    return league
+
+
+@transaction.atomic
+def season_create(
+    *,
+    league: League,
+    name: str,
+    teams: Iterable[Team],
+    conferences: dict[int, str] | None = None,
+    double_round_robin: bool = False,
+    cross_conference_games: int = 0,
+    start_date: date | None = None,
+    days_between_rounds: int = 1,
+    home_court: bool = True,
+    rules: str = "advanced",
+    strategy: bool = True,
+    seed: int | None = None,
+) -> Season:
+    """Create a season and its whole schedule.
+
+    ``conferences`` maps a team id to its conference; teams left out (or no mapping at
+    all) play in one group named "" (no conferences). Every conference plays a single or
+    double round robin, after ``cross_conference_games`` games per team outside it. With
+    ``home_court`` the home team has the home-court foul ranges; without it every game is
+    on a neutral court.
+    """
+    from django.utils.text import slugify
+
+    from league.scheduling import ScheduleError, build_schedule
+
+    team_list = list(teams)
+    if len({t.pk for t in team_list}) != len(team_list):
+        raise SeasonRefused("a team is listed twice")
+    if len(team_list) < 2:
+        raise SeasonRefused(f"a season needs at least 2 teams, got {len(team_list)}")
+    conference_of = {t.pk: (conferences or {}).get(t.pk, "") for t in team_list}
+    groups: dict[str, list[int]] = {}
+    for team in sorted(team_list, key=lambda t: (t.school, t.season)):
+        groups.setdefault(conference_of[team.pk], []).append(team.pk)
+    season = Season(
+        league=league,
+        name=name,
+        slug=slugify(name),
+        kind=Season.Kind.SEASON,
+        rules=rules,
+        strategy=strategy,
+        home_court=home_court,
+        seed=new_seed() if seed is None else seed,
+        start_date=start_date or timezone.localdate(),
+    )
+    season.full_clean()
+    season.save()
+    SeasonTeam.objects.bulk_create(
+        SeasonTeam(season=season, team_id=pk, conference=conference_of[pk]) for pk in conference_of
+    )
+    import random
+
+    try:
+        schedule = build_schedule(
+            conferences=groups,
+            start_date=season.start_date,
+            days_between_rounds=days_between_rounds,
+            double_round_robin=double_round_robin,
+            cross_conference_games=cross_conference_games,
+            neutral=not home_court,
+            cross_conference_neutral=not home_court,
+            rng=random.Random(season.seed),
+        )
+    except ScheduleError as exc:
+        raise SeasonRefused(str(exc)) from exc
+    Game.objects.bulk_create(
+        Game(
+            season=season,
+            home_id=g.home_id,
+            away_id=g.away_id,
+            neutral=g.neutral,
+            rules=rules,
+            strategy=strategy,
+            round=g.round,
+            game_date=g.game_date,
+            conference_game=g.conference is not None and g.conference != "",
+            seed=derived_seed(season.seed, f"r{g.round}:{g.home_id}-{g.away_id}"),
+            label=f"Round {g.round}",
+        )
+        for g in schedule
+    )
+    return season

@@ -21,3 +21,18 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(f"{message}; CI=true forbids skipping it", pytrace=False)
         pytest.skip(message)
+
+
+@pytest.fixture(autouse=True)
+def _celery_eager_unless_redis(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """Run tasks in-process, as the embedded default does, except in real-worker tests."""
+    from config.celery import app
+
+    if request.node.get_closest_marker("redis") is not None:
+        yield
+        return
+    before = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = before

@@ -1,0 +1,277 @@
+"""Simulating games: one stored result per game however often or concurrently it is asked."""
+
+from __future__ import annotations
+
+import threading
+from datetime import date, timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from league import services
+from league.models import BoxLine, Game, GameResult, Season, SimulationRun
+from league.tasks import simulate_game
+from simulator import SeededDice
+from simulator.vabg import play_game, preset
+from tests.factories import full_team
+
+pytestmark = pytest.mark.django_db
+
+
+def make_season(teams: int = 4, **kwargs: object) -> Season:
+    league = services.league_get_or_create(name="Test League")
+    return services.season_create(
+        league=league,
+        name="1999-2000",
+        teams=[full_team() for _ in range(teams)],
+        start_date=date(2000, 1, 1),
+        seed=1234,
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def test_a_season_schedules_every_pair_with_a_fixed_seed_per_game() -> None:
+    season = make_season(4)
+    games = list(season.games.all())
+    assert len(games) == 6
+    pairs = {frozenset((g.home_id, g.away_id)) for g in games}
+    assert len(pairs) == 6
+    assert {g.round for g in games} == {1, 2, 3}
+    assert all(g.seed is not None and not g.neutral for g in games)
+    assert {g.game_date for g in games} == {date(2000, 1, d) for d in (1, 2, 3)}
+
+
+def test_the_same_season_seed_gives_the_same_game_seeds() -> None:
+    first = make_season(4)
+    second_league = services.league_get_or_create(name="Other League")
+    teams = [e.team for e in first.entries.order_by("team__school")]
+    second = services.season_create(
+        league=second_league, name="Again", teams=teams, start_date=date(2000, 1, 1), seed=1234
+    )
+    seeds = lambda s: sorted((g.round, g.home_id, g.away_id, g.seed) for g in s.games.all())  # noqa: E731
+    assert seeds(first) == seeds(second)
+
+
+def test_a_round_is_simulated_and_counted_in_its_run(django_capture_on_commit_callbacks) -> None:
+    season = make_season(4)
+    with django_capture_on_commit_callbacks(execute=True):
+        run = services.simulation_start(season=season, scope="round", round=1)
+    run.refresh_from_db()
+    assert (run.total, run.done, run.status) == (2, 2, SimulationRun.Status.DONE)
+    assert run.percent == 100
+    statuses = dict(season.games.values_list("round", "status").distinct())
+    assert season.games.filter(round=1, status="final").count() == 2
+    assert season.games.filter(round=2, status="scheduled").count() == 2
+    assert statuses[3] == "scheduled"
+
+
+def test_a_stored_game_holds_score_box_lines_and_play_by_play() -> None:
+    season = make_season(2)
+    game = season.games.get()
+    services.game_play(game_id=game.pk)
+    game.refresh_from_db()
+    result = game.result
+    assert game.status == "final" and game.attempts == 1
+    lines = BoxLine.objects.filter(result=result)
+    assert sum(line.pts for line in lines if line.side == "home") == result.home_score
+    assert sum(line.pts for line in lines if line.side == "away") == result.away_score
+    assert result.events and result.dice == {"seed": game.seed}
+
+
+def test_the_task_run_twice_stores_one_result() -> None:
+    game = make_season(2).games.get()
+    simulate_game.apply(kwargs={"game_id": game.pk})
+    first = GameResult.objects.get(game=game)
+    lines = BoxLine.objects.count()
+    simulate_game.apply(kwargs={"game_id": game.pk})
+    services.game_simulate(game_id=game.pk)
+    assert GameResult.objects.get(game=game).pk == first.pk
+    assert BoxLine.objects.count() == lines
+    game.refresh_from_db()
+    assert game.attempts == 1
+
+
+def test_a_claimed_game_is_not_claimed_again_while_its_lease_runs() -> None:
+    game = make_season(2).games.get()
+    assert services.game_claim(game_id=game.pk) is True
+    assert services.game_claim(game_id=game.pk) is False
+    Game.objects.filter(pk=game.pk).update(lease_expires_at=timezone.now() - timedelta(seconds=1))
+    assert services.game_claim(game_id=game.pk) is True
+
+
+def test_a_failure_part_way_leaves_nothing_behind(
+    monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    game = make_season(2).games.get()
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(BoxLine.objects, "bulk_create", broken)
+    with pytest.raises(RuntimeError):
+        services.game_play(game_id=game.pk)
+    assert not GameResult.objects.filter(game=game).exists()
+    game.refresh_from_db()
+    assert game.status == "running"  # claimed, then lost: the sweeper hands it out again
+    monkeypatch.undo()
+    Game.objects.filter(pk=game.pk).update(lease_expires_at=timezone.now() - timedelta(seconds=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.games_sweep() == {"requeued": 1, "failed": 0}
+    game.refresh_from_db()
+    assert game.status == "final"  # eager: the requeued task ran at once
+    assert GameResult.objects.filter(game=game).count() == 1
+
+
+def test_a_game_whose_worker_is_lost_too_often_is_marked_failed(settings) -> None:
+    season = make_season(2)
+    game = season.games.get()
+    run = services.simulation_start(season=season, scope="all", dispatch=False)
+    Game.objects.filter(pk=game.pk).update(
+        status="running",
+        attempts=settings.LEAGUE_MAX_ATTEMPTS,
+        lease_expires_at=timezone.now() - timedelta(seconds=1),
+    )
+    assert services.games_sweep() == {"requeued": 0, "failed": 1}
+    game.refresh_from_db()
+    run.refresh_from_db()
+    assert game.status == "failed" and "3 attempts" in game.error
+    assert (run.failed, run.status) == (1, SimulationRun.Status.FAILED)
+
+
+def test_a_lost_message_is_sent_again_by_the_sweeper(django_capture_on_commit_callbacks) -> None:
+    game = make_season(2).games.get()
+    Game.objects.filter(pk=game.pk).update(queued_at=timezone.now() - timedelta(hours=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.games_sweep()["requeued"] == 1
+    game.refresh_from_db()
+    assert game.status == "final"
+
+
+def test_a_game_replays_exactly_from_its_stored_seed() -> None:
+    game = make_season(2).games.get()
+    services.game_play(game_id=game.pk)
+    again = services.game_replay(game_id=game.pk)
+    stored = GameResult.objects.get(game=game)
+    assert (again.home.score, again.away.score) == (stored.home_score, stored.away_score)
+    assert [e.to_json() for e in again.events] == stored.events
+
+
+def test_a_dispatch_free_run_is_played_by_its_caller_one_game_at_a_time() -> None:
+    season = make_season(4)
+    run = services.simulation_start(
+        season=season, scope="until", game_date=date(2000, 1, 2), dispatch=False
+    )
+    played = []
+    while (game := services.run_next_game(run=run)) is not None:
+        played.append(game.pk)
+    run.refresh_from_db()
+    assert len(played) == 4 and run.status == SimulationRun.Status.DONE
+    assert season.games.filter(status="final").count() == 4
+
+
+def test_a_table_top_dice_file_replays_into_a_stored_game() -> None:
+    season = make_season(2)
+    game = season.games.get()
+    Game.objects.filter(pk=game.pk).update(kind="real_dice")
+    home = services.team_card(game.home)
+    away = services.team_card(game.away)
+    recorder = RecordingDice(SeededDice(99))
+    expected = play_game(home, away, recorder, rules=preset("advanced", strategy=True))
+    script = {"format": "vabg-dice/1", **recorder.rolls}
+    services.game_replay_dice(game_id=game.pk, script=script)
+    stored = GameResult.objects.get(game=game)
+    assert (stored.home_score, stored.away_score) == (expected.home.score, expected.away.score)
+    assert stored.dice["format"] == "vabg-dice/1"
+
+
+def test_a_dice_file_that_runs_out_stores_nothing() -> None:
+    game = make_season(2).games.get()
+    Game.objects.filter(pk=game.pk).update(kind="real_dice")
+    with pytest.raises(services.GameNotPlayable, match="ran out"):
+        services.game_replay_dice(
+            game_id=game.pk, script={"format": "vabg-dice/1", "d8": [1], "d6": [], "d20": []}
+        )
+    assert not GameResult.objects.exists()
+
+
+def test_a_typed_in_score_sheet_is_checked_and_stored() -> None:
+    game = make_season(2).games.get()
+    names = {side: list(t.players.values_list("name", flat=True)) for side, t in
+             (("home", game.home), ("away", game.away))}  # fmt: skip
+    with pytest.raises(services.ResultRefused) as refused:
+        services.game_result_enter(
+            game_id=game.pk,
+            home_score=70,
+            away_score=70,
+            home_lines=[{"name": "Nobody", "pts": 10, "fgm": 6, "fga": 5}],
+        )
+    problems = refused.value.problems
+    assert any("never ends tied" in p for p in problems)
+    assert any("'Nobody' is not on the" in p for p in problems)
+    assert any("fgm is more than fga" in p for p in problems)
+    assert any("add up to 10, not the score 70" in p for p in problems)
+    assert not GameResult.objects.exists()
+    services.game_result_enter(
+        game_id=game.pk,
+        home_score=71,
+        away_score=68,
+        home_lines=[
+            {"name": names["home"][0], "pts": 71, "fgm": 30, "fga": 60, "ftm": 11, "fta": 15}
+        ],
+        away_lines=[
+            {"name": names["away"][0], "pts": 68, "fgm": 29, "fga": 61, "ftm": 10, "fta": 12}
+        ],
+    )
+    game.refresh_from_db()
+    assert game.status == "final" and game.kind == "real_dice"
+    assert game.result.lines.get(side="home").pts == 71
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_simulations_of_one_game_store_one_result() -> None:
+    game = make_season(2).games.get()
+    barrier = threading.Barrier(4)
+    errors: list[BaseException] = []
+
+    def worker() -> None:
+        try:
+            barrier.wait()
+            services.game_simulate(game_id=game.pk)
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert GameResult.objects.filter(game=game).count() == 1
+    assert BoxLine.objects.filter(result__game=game).count() == BoxLine.objects.count()
+
+
+class RecordingDice:
+    """Pass a seeded source's rolls through and keep them as a dice file would."""
+
+    def __init__(self, source: SeededDice) -> None:
+        self.source = source
+        self.rolls: dict[str, list[int]] = {"d8": [], "d6": [], "d20": []}
+
+    def d8(self) -> int:
+        self.rolls["d8"].append(roll := self.source.d8())
+        return roll
+
+    def d6(self) -> int:
+        self.rolls["d6"].append(roll := self.source.d6())
+        return roll
+
+    def d20(self) -> int:
+        self.rolls["d20"].append(roll := self.source.d20())
+        return roll
+
+    def record(self):  # type: ignore[no-untyped-def]
+        return self.source.record()
