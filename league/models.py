@@ -260,6 +260,9 @@ class GameResult(models.Model):
     away_periods = models.JSONField(default=list)
     home_team_turnovers = models.PositiveSmallIntegerField(default=0)
     away_team_turnovers = models.PositiveSmallIntegerField(default=0)
+    # Trips with the ball after the 20-20 start (44 + overtime + extras; re-rolls excluded).
+    home_possessions = models.PositiveSmallIntegerField(default=0)
+    away_possessions = models.PositiveSmallIntegerField(default=0)
     # The team files as played: editing a card later never rewrites this game.
     home_team_file = models.JSONField()
     away_team_file = models.JSONField()

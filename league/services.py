@@ -205,6 +205,11 @@ def _run_count(*, run_id: int, field: str) -> None:
 
 def result_store(*, game: Game, played: EngineResult, home: TeamCard, away: TeamCard) -> GameResult:
     """Store an engine result: scores, the cards as played, events, dice and box lines."""
+    events = [e.to_json() for e in played.events]
+    trips = {"home": 0, "away": 0}
+    for event in events:
+        if event["type"] == "trip" and event.get("kind") != "reroll":
+            trips[event["team"]] += 1
     result = GameResult.objects.create(
         game=game,
         home_score=played.home.score,
@@ -214,9 +219,11 @@ def result_store(*, game: Game, played: EngineResult, home: TeamCard, away: Team
         away_periods=list(played.away.periods),
         home_team_turnovers=played.home.team_turnovers,
         away_team_turnovers=played.away.team_turnovers,
+        home_possessions=trips["home"],
+        away_possessions=trips["away"],
         home_team_file=home.to_json(),
         away_team_file=away.to_json(),
-        events=[e.to_json() for e in played.events],
+        events=events,
         dice=played.dice.to_json(),
         rules=played.rules.to_json(),
     )

@@ -1,0 +1,140 @@
+"""Reads of the league: player and team stats, leaders and game logs from stored box scores.
+
+Every figure is computed from the stored ``BoxLine`` rows of final games, so a stat page
+always agrees with the box scores it is built from.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, F, FloatField, QuerySet, Sum, Value
+from django.db.models.functions import Cast, Coalesce, NullIf
+
+from league.models import BoxLine, Game, Season
+
+STAT_FIELDS = ("pts", "fgm", "fga", "tpm", "tpa", "ftm", "fta", "oreb", "dreb", "reb", "stl",
+               "blk", "to", "pf", "poss")  # fmt: skip
+
+# Leader boards a fan looks for: category -> (column, label).
+LEADER_CATEGORIES = {
+    "pts": "Points",
+    "reb": "Rebounds",
+    "stl": "Steals",
+    "blk": "Blocks",
+    "tpm": "3-pointers made",
+    "ftm": "Free throws made",
+}
+
+
+def season_lines(*, season_id: int) -> QuerySet[BoxLine]:
+    """Return every stored box-score line of a season's final games."""
+    return BoxLine.objects.filter(
+        result__game__season_id=season_id, result__game__status=Game.Status.FINAL
+    )
+
+
+def _per_game(field: str) -> Any:
+    return Cast(F(field), FloatField()) / NullIf(Cast(F("g"), FloatField()), Value(0.0))
+
+
+def player_season_stats(
+    *, season_id: int, team_id: int | None = None, player_id: int | None = None
+) -> QuerySet[BoxLine, dict[str, Any]]:
+    """Return one row per player of a season: games, totals and per-game averages.
+
+    Rows are dicts with ``team_id``, ``team__school``, ``team__season``, ``player_id``,
+    ``name``, ``g``, every total of ``STAT_FIELDS`` and ``<field>_pg`` averages, plus
+    shooting percentages ``fg_pct``, ``tp_pct`` and ``ft_pct`` (None without attempts).
+    """
+    lines = season_lines(season_id=season_id)
+    if team_id is not None:
+        lines = lines.filter(team_id=team_id)
+    if player_id is not None:
+        lines = lines.filter(player_id=player_id)
+    totals = {field: Coalesce(Sum(field), 0) for field in STAT_FIELDS}
+    rows = (
+        lines.values("team_id", "team__school", "team__season", "player_id", "name")
+        .annotate(g=Count("id"), **totals)
+        .annotate(**{f"{field}_pg": _per_game(field) for field in STAT_FIELDS})
+        .annotate(
+            fg_pct=Cast(F("fgm"), FloatField()) / NullIf(Cast(F("fga"), FloatField()), 0.0),
+            tp_pct=Cast(F("tpm"), FloatField()) / NullIf(Cast(F("tpa"), FloatField()), 0.0),
+            ft_pct=Cast(F("ftm"), FloatField()) / NullIf(Cast(F("fta"), FloatField()), 0.0),
+        )
+        .order_by("-pts", "name")
+    )
+    return rows
+
+
+def leaders(
+    *, season_id: int, category: str, per_game: bool = True, limit: int = 10, min_games: int = 1
+) -> list[dict[str, Any]]:
+    """Return a season's leaders in ``category`` (see ``LEADER_CATEGORIES``), best first."""
+    if category not in LEADER_CATEGORIES:
+        known = ", ".join(LEADER_CATEGORIES)
+        raise ValueError(f"unknown leader category {category!r}: use one of {known}")
+    key = f"{category}_pg" if per_game else category
+    rows = player_season_stats(season_id=season_id).filter(g__gte=min_games)
+    return list(rows.order_by(F(key).desc(nulls_last=True), "name")[:limit])
+
+
+def team_season_stats(*, season_id: int) -> list[dict[str, Any]]:
+    """Return one row per team: games, totals, per-game averages and possessions."""
+    season = Season.objects.get(pk=season_id)
+    lines = season_lines(season_id=season.pk)
+    totals = {field: Coalesce(Sum(field), 0) for field in STAT_FIELDS}
+    rows = {
+        row["team_id"]: row
+        for row in lines.values("team_id", "team__school", "team__season").annotate(**totals)
+    }
+    games = Game.objects.filter(season=season, status=Game.Status.FINAL).select_related("result")
+    for row in rows.values():
+        row.update(g=0, possessions=0, team_turnovers=0, opp_pts=0)
+    for game in games.only(
+        "home_id",
+        "away_id",
+        "result__home_score",
+        "result__away_score",
+        "result__home_possessions",
+        "result__away_possessions",
+        "result__home_team_turnovers",
+        "result__away_team_turnovers",
+    ):
+        result = game.result
+        for team_id, poss, tto, opp in (
+            (game.home_id, result.home_possessions, result.home_team_turnovers, result.away_score),
+            (game.away_id, result.away_possessions, result.away_team_turnovers, result.home_score),
+        ):
+            if team_id in rows:
+                row = rows[team_id]
+                row["g"] += 1
+                row["possessions"] += poss
+                row["team_turnovers"] += tto
+                row["opp_pts"] += opp
+    for row in rows.values():
+        g = row["g"] or 1
+        row["to"] += row["team_turnovers"]
+        for field in (*STAT_FIELDS, "possessions", "opp_pts"):
+            row[f"{field}_pg"] = row[field] / g
+        row["pts_per_poss"] = row["pts"] / row["possessions"] if row["possessions"] else None
+    return sorted(rows.values(), key=lambda r: (-r["pts_pg"], r["team__school"]))
+
+
+def player_game_log(*, player_id: int, season_id: int | None = None) -> QuerySet[BoxLine]:
+    """Return a player's lines game by game, with the game and opponent at hand."""
+    lines = BoxLine.objects.filter(player_id=player_id, result__game__status=Game.Status.FINAL)
+    if season_id is not None:
+        lines = lines.filter(result__game__season_id=season_id)
+    return lines.select_related(
+        "result__game__home", "result__game__away", "result__game__season"
+    ).order_by("result__game__game_date", "result__game__round", "result__game_id")
+
+
+def games_for_season(*, season_id: int, **filters: Any) -> QuerySet[Game]:
+    """Return a season's games with teams and results, in schedule order."""
+    return (
+        Game.objects.filter(season_id=season_id, **filters)
+        .select_related("home", "away", "result")
+        .order_by("round", "game_date", "bracket_key", "pk")
+    )

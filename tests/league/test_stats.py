@@ -1,0 +1,75 @@
+"""Season stats, leaders and game logs add up to the stored box scores."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from league import selectors, services
+from league.models import BoxLine, Game
+from tests.factories import full_team
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played_season(django_capture_on_commit_callbacks):  # type: ignore[no-untyped-def]
+    league = services.league_get_or_create(name="Stats League")
+    season = services.season_create(
+        league=league,
+        name="2001",
+        teams=[full_team() for _ in range(4)],
+        start_date=date(2001, 1, 1),
+        seed=77,
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.simulation_start(season=season, scope="all")
+    return season
+
+
+def test_a_players_season_totals_are_the_sum_of_his_game_lines(played_season) -> None:
+    rows = list(selectors.player_season_stats(season_id=played_season.pk))
+    assert len(rows) == 4 * 6
+    top = rows[0]
+    lines = BoxLine.objects.filter(player_id=top["player_id"])
+    assert top["g"] == lines.count() == 3
+    assert top["pts"] == sum(line.pts for line in lines)
+    assert top["pts_pg"] == pytest.approx(top["pts"] / 3)
+    assert top["fg_pct"] == pytest.approx(top["fgm"] / top["fga"])
+    assert [r["pts"] for r in rows] == sorted((r["pts"] for r in rows), reverse=True)
+
+
+def test_leaders_rank_by_per_game_or_total_and_refuse_an_unknown_category(played_season) -> None:
+    board = selectors.leaders(season_id=played_season.pk, category="reb", limit=5)
+    assert len(board) == 5
+    assert [r["reb_pg"] for r in board] == sorted((r["reb_pg"] for r in board), reverse=True)
+    totals = selectors.leaders(season_id=played_season.pk, category="blk", per_game=False)
+    assert totals[0]["blk"] == max(
+        r["blk"] for r in selectors.player_season_stats(season_id=played_season.pk)
+    )
+    with pytest.raises(ValueError, match="unknown leader category 'dunks'"):
+        selectors.leaders(season_id=played_season.pk, category="dunks")
+
+
+def test_team_stats_count_points_possessions_and_opponents(played_season) -> None:
+    rows = selectors.team_season_stats(season_id=played_season.pk)
+    assert len(rows) == 4
+    games = Game.objects.filter(season=played_season).select_related("result")
+    for row in rows:
+        mine = [g for g in games if row["team_id"] in (g.home_id, g.away_id)]
+        assert row["g"] == len(mine) == 3
+        scored = sum(
+            g.result.home_score if g.home_id == row["team_id"] else g.result.away_score
+            for g in mine
+        )
+        assert row["pts"] == scored
+        assert row["possessions"] >= 3 * 44
+
+
+def test_a_game_log_lists_a_players_games_in_date_order(played_season) -> None:
+    player_id = BoxLine.objects.filter(result__game__season=played_season).first().player_id
+    log = list(selectors.player_game_log(player_id=player_id, season_id=played_season.pk))
+    assert len(log) == 3
+    dates = [line.result.game.game_date for line in log]
+    assert dates == sorted(dates)
