@@ -1,0 +1,77 @@
+"""``manage.py create_season``: a season of conference round robins for any set of teams."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from cards.models import Team
+from league import services
+from league.management.commands._common import team_find
+
+
+class Command(BaseCommand):
+    help = (
+        "Create a season and its schedule: a single or double round robin inside each "
+        "conference, plus optional cross-conference games. Teams are named "
+        '"School SEASON"; --all takes every team loaded.'
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("league", help="league name (created when new)")
+        parser.add_argument("name", help='season name, e.g. "All-time 2026"')
+        parser.add_argument("teams", nargs="*", metavar="TEAM", help='e.g. "Kentucky 2012"')
+        parser.add_argument("--all", action="store_true", help="every team in the database")
+        parser.add_argument(
+            "--conferences",
+            choices=["team", "none"],
+            default="team",
+            help="group teams by each team's own conference (default), or play one group",
+        )
+        parser.add_argument("--double", action="store_true", help="double round robin")
+        parser.add_argument(
+            "--cross", type=int, default=0, metavar="N", help="cross-conference games per team"
+        )
+        parser.add_argument("--neutral", action="store_true", help="every game on a neutral court")
+        parser.add_argument("--start", type=date.fromisoformat, default=None, help="YYYY-MM-DD")
+        parser.add_argument("--days-between", type=int, default=1, help="days between rounds")
+        parser.add_argument("--rules", choices=["advanced", "basic"], default="advanced")
+        parser.add_argument("--seed", type=int, default=None, help="master seed (random if not)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["all"]:
+            teams = list(Team.objects.order_by("school", "season"))
+        else:
+            teams = [team_find(text) for text in options["teams"]]
+        if len(teams) < 2:
+            raise CommandError("name at least two teams, or use --all")
+        conferences = (
+            {t.pk: t.conference for t in teams} if options["conferences"] == "team" else None
+        )
+        try:
+            season = services.season_create(
+                league=services.league_get_or_create(name=options["league"]),
+                name=options["name"],
+                teams=teams,
+                conferences=conferences,
+                double_round_robin=options["double"],
+                cross_conference_games=options["cross"],
+                start_date=options["start"],
+                days_between_rounds=options["days_between"],
+                home_court=not options["neutral"],
+                rules=options["rules"],
+                seed=options["seed"],
+            )
+        except ValidationError as exc:
+            raise CommandError("; ".join(exc.messages)) from exc
+        except (services.SeasonRefused, ValueError) as exc:
+            raise CommandError(str(exc)) from exc
+        games = season.games.count()
+        rounds = season.games.values("round").distinct().count()
+        self.stdout.write(
+            f"Created {season.league.slug}/{season.slug} (id {season.pk}): {len(teams)} teams, "
+            f"{games} games in {rounds} rounds, seed {season.seed}."
+        )

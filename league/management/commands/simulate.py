@@ -1,0 +1,110 @@
+"""``manage.py simulate``: play a season's games, with a progress bar."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from tqdm import tqdm
+
+from league import services
+from league.management.commands._common import season_find
+from league.models import Game, SimulationRun
+
+
+class Command(BaseCommand):
+    help = (
+        "Simulate a season's or tournament's games: one game (--game), a round (--round), "
+        "a day (--date), everything up to a date (--until) or the rest (--all). With a "
+        "broker configured the games go to the workers and this waits for them; without "
+        "one they are played here. --replay GAME plays a stored game again from its seed "
+        "and says whether it comes out the same."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("season", nargs="?", help='id, slug or "league/season"')
+        what = parser.add_mutually_exclusive_group(required=True)
+        what.add_argument("--game", type=int, metavar="ID")
+        what.add_argument("--round", type=int, metavar="N")
+        what.add_argument("--date", type=date.fromisoformat, metavar="YYYY-MM-DD")
+        what.add_argument("--until", type=date.fromisoformat, metavar="YYYY-MM-DD")
+        what.add_argument("--all", action="store_true")
+        what.add_argument("--replay", type=int, metavar="ID")
+        parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["replay"] is not None:
+            self._replay(options["replay"])
+            return
+        if not options["season"]:
+            raise CommandError("name the season to simulate")
+        season = season_find(options["season"])
+        game = None
+        if options["game"] is not None:
+            game = Game.objects.filter(pk=options["game"], season=season).first()
+            if game is None:
+                raise CommandError(f"{season} has no game {options['game']}")
+        scope, extra = self._scope(options)
+        dispatch = not settings.CELERY_TASK_ALWAYS_EAGER
+        try:
+            run = services.simulation_start(
+                season=season, scope=scope, game=game, dispatch=dispatch, **extra
+            )
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
+        if run.total == 0:
+            self.stdout.write("Nothing to simulate: those games are already played.")
+            return
+        bar = tqdm(
+            total=run.total,
+            unit="game",
+            desc=str(season),
+            disable=options["no_progress"],
+            file=self.stderr._out,
+        )
+        if dispatch:
+            services.run_wait(run=run, on_progress=lambda r: bar.update(r.done + r.failed - bar.n))
+        else:
+            while services.run_next_game(run=run) is not None:
+                bar.update(1)
+        bar.close()
+        run.refresh_from_db()
+        self.stdout.write(
+            f"Run {run.pk}: {run.done} of {run.total} games stored, {run.failed} failed."
+        )
+        for failed in Game.objects.filter(run=run, status=Game.Status.FAILED):
+            self.stderr.write(f"  game {failed.pk} failed: {failed.error}")
+        if run.status == SimulationRun.Status.FAILED:
+            raise CommandError(f"{run.failed} game(s) could not be played")
+
+    @staticmethod
+    def _scope(options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        if options["game"] is not None:
+            return "game", {}
+        if options["round"] is not None:
+            return "round", {"round": options["round"]}
+        if options["date"] is not None:
+            return "date", {"game_date": options["date"]}
+        if options["until"] is not None:
+            return "until", {"game_date": options["until"]}
+        return "all", {}
+
+    def _replay(self, game_id: int) -> None:
+        game = Game.objects.select_related("result").filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.FINAL:
+            raise CommandError(f"game {game_id} has not been played")
+        try:
+            again = services.game_replay(game_id=game_id)
+        except services.GameNotPlayable as exc:
+            raise CommandError(str(exc)) from exc
+        stored = game.result
+        same = [e.to_json() for e in again.events] == stored.events
+        self.stdout.write(
+            f"{game}: stored {stored.away_score}-{stored.home_score}, replayed "
+            f"{again.away.score}-{again.home.score} from seed {game.seed}: "
+            + ("identical, event for event." if same else "DIFFERENT.")
+        )
+        if not same:
+            raise CommandError("the replay differs from the stored game")
