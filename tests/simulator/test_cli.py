@@ -1,0 +1,270 @@
+"""``python -m simulator play`` as interchange.md's "Command line" section promises it.
+
+Each test runs the command in a subprocess with the project's interpreter, the way a
+script or a table-top player would, and reads only its exit status, stdout and stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from simulator import SeededDice
+from simulator.dice import DiceRecord, DiceSource
+from simulator.results import LINE_FIELDS
+from simulator.vabg import ADVANCED, play_game, read_team_file
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "fixtures" / "teams"
+HOME = FIXTURES / "kentucky-2012.json"
+AWAY = FIXTURES / "kansas-2008.json"
+BAD_INPUT = 2
+
+
+def simulator(*args: object) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m simulator`` with ``args``; never raise on a non-zero exit."""
+    return subprocess.run(
+        [sys.executable, "-m", "simulator", *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def play_json(*args: object) -> dict[str, Any]:
+    done = simulator("play", *args, "--json")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    return json.loads(done.stdout)
+
+
+def the_game(doc: dict[str, Any]) -> tuple[Any, ...]:
+    """Return the part of a ``--json`` object the spec defines."""
+    return doc["home"], doc["away"], doc["overtimes"], doc["events"]
+
+
+def refused(done: subprocess.CompletedProcess[str]) -> str:
+    """Check a run was refused as bad input, with nothing on stdout; return its message."""
+    assert done.returncode == BAD_INPUT, (done.returncode, done.stderr)
+    assert done.stdout == ""
+    assert "Traceback" not in done.stderr
+    return done.stderr
+
+
+def write_json(path: Path, doc: object) -> Path:
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+# -- a good game -------------------------------------------------------------------------
+
+
+def test_json_output_has_the_specified_keys_and_each_line_adds_up():
+    doc = play_json(HOME, AWAY, "--seed", 7)
+    assert {"home", "away", "overtimes", "events"} <= set(doc)
+    assert isinstance(doc["overtimes"], int) and doc["overtimes"] >= 0
+    assert isinstance(doc["events"], list) and doc["events"]
+    opening = {(e["team"], e["player"]): e["pts"] for e in doc["events"] if e["type"] == "opening"}
+    for key, path in (("home", HOME), ("away", AWAY)):
+        team = doc[key]
+        card = read_team_file(path)
+        assert (team["school"], team["season"]) == (card.school, card.season)
+        assert [p["name"] for p in team["players"]] == [p.name for p in card.players]
+        assert team["score"] == sum(p["pts"] for p in team["players"])
+        for line in team["players"]:
+            assert set(LINE_FIELDS) | {"name"} <= set(line), line
+            # interchange.md: pts = opening points + 2 x (fgm - tpm) + 3 x tpm + ftm.
+            shots = 2 * (line["fgm"] - line["tpm"]) + 3 * line["tpm"] + line["ftm"]
+            assert line["pts"] == opening[key, line["name"]] + shots, line
+    assert doc["home"]["score"] != doc["away"]["score"]
+
+
+def test_the_same_seed_prints_the_same_game_and_another_seed_another():
+    first = simulator("play", HOME, AWAY, "--seed", 7, "--json")
+    again = simulator("play", HOME, AWAY, "--seed", 7, "--json")
+    assert first.returncode == again.returncode == 0
+    assert first.stdout == again.stdout
+    assert the_game(play_json(HOME, AWAY, "--seed", 8)) != the_game(json.loads(first.stdout))
+
+
+def test_the_readable_box_score_shows_the_final_and_every_player():
+    doc = play_json(HOME, AWAY, "--seed", 7)
+    done = simulator("play", HOME, AWAY, "--seed", 7)
+    assert done.returncode == 0, done.stderr
+    assert simulator("play", HOME, AWAY, "--seed", 7).stdout == done.stdout
+    headline = done.stdout.splitlines()[0]
+    for key in ("away", "home"):
+        team = doc[key]
+        assert f"{team['school']} {team['season']} {team['score']}" in headline
+        for line in team["players"]:
+            assert line["name"] in done.stdout
+    assert not done.stdout.lstrip().startswith("{")
+
+
+def test_home_is_the_home_team_and_the_visitor_plays_first_even_on_a_neutral_court():
+    for extra in ([], ["--neutral"]):
+        doc = play_json(HOME, AWAY, "--seed", 3, *extra)
+        assert doc["home"]["school"] == "Kentucky" and doc["away"]["school"] == "Kansas"
+        first_trip = next(e for e in doc["events"] if e["type"] == "trip")
+        assert first_trip["team"] == "away"
+        tipoff = doc["events"][0]
+        assert tipoff["neutral"] is bool(extra)
+
+
+def test_a_neutral_court_has_no_missed_calls_on_the_road():
+    # vabg-rulings.md §6: home court is off at a neutral site; seeds are scanned until a
+    # home game shows a missed call, so the comparison is not vacuous.
+    seed = next(
+        s
+        for s in range(50)
+        if any(
+            e["type"] == "call" and e["call"] == "no call on the road"
+            for e in play_json(HOME, AWAY, "--seed", s)["events"]
+        )
+    )
+    neutral = play_json(HOME, AWAY, "--seed", seed, "--neutral")
+    assert not any(e["type"] == "call" for e in neutral["events"])
+
+
+def test_the_basic_rules_give_the_defense_every_miss():
+    # vabg-rulings.md §0: no rebounding chart in the basic preset.
+    basic = play_json(HOME, AWAY, "--seed", 7, "--rules", "basic")
+    assert all(p["oreb"] == 0 for key in ("home", "away") for p in basic[key]["players"])
+    advanced = play_json(HOME, AWAY, "--seed", 7)
+    assert advanced == play_json(HOME, AWAY, "--seed", 7, "--rules", "advanced")
+    assert any(p["oreb"] > 0 for key in ("home", "away") for p in advanced[key]["players"])
+
+
+def test_without_a_seed_the_game_is_random_but_says_how_to_replay_it():
+    doc = play_json(HOME, AWAY)
+    seed = doc["dice"]["seed"]
+    assert isinstance(seed, int)
+    assert the_game(play_json(HOME, AWAY, "--seed", seed)) == the_game(doc)
+
+
+class RecordingDice:
+    """Pass a seeded source's rolls through and keep them, to write a dice file."""
+
+    def __init__(self, source: DiceSource) -> None:
+        self.source = source
+        self.rolls: dict[str, list[int]] = {"d8": [], "d6": [], "d20": []}
+
+    def _roll(self, die: str) -> int:
+        roll = getattr(self.source, die)()
+        self.rolls[die].append(roll)
+        return roll
+
+    def d8(self) -> int:
+        return self._roll("d8")
+
+    def d6(self) -> int:
+        return self._roll("d6")
+
+    def d20(self) -> int:
+        return self._roll("d20")
+
+    def record(self) -> DiceRecord:
+        return self.source.record()
+
+
+def test_a_dice_file_replays_a_game_and_left_over_rolls_are_no_error(tmp_path):
+    recorder = RecordingDice(SeededDice(7))
+    play_game(read_team_file(HOME), read_team_file(AWAY), recorder, rules=ADVANCED)
+    rolls = {die: [*rolls, 1, 1, 1] for die, rolls in recorder.rolls.items()}
+    dice = write_json(tmp_path / "dice.json", {"format": "vabg-dice/1", **rolls})
+    replayed = play_json(HOME, AWAY, "--dice", dice)
+    assert the_game(replayed) == the_game(play_json(HOME, AWAY, "--seed", 7))
+
+
+# -- refusals ----------------------------------------------------------------------------
+
+
+def test_a_bad_team_file_exits_2_naming_every_player_and_field(tmp_path):
+    doc = json.loads(AWAY.read_text(encoding="utf-8"))
+    doc["players"][0]["steal_top"] = 31
+    doc["players"][2]["d20"]["2PX"] = "16-21"
+    bad = write_json(tmp_path / "bad-team.json", doc)
+    for args in ([HOME, bad], [bad, HOME]):
+        message = refused(simulator("play", *args, "--seed", 1))
+        assert "Russell Robinson" in message and "steal_top" in message and "31" in message
+        assert "Brandon Rush" in message and "2PX" in message and "16-21" in message
+        assert str(bad) in message
+
+
+def test_a_team_file_that_is_not_json_exits_2(tmp_path):
+    bad = tmp_path / "truncated.json"
+    bad.write_text('{"format": ', encoding="utf-8")
+    message = refused(simulator("play", HOME, bad, "--seed", 1))
+    assert "not valid JSON" in message and str(bad) in message
+
+
+@pytest.mark.parametrize(
+    ("dice", "expected"),
+    [
+        (
+            {"format": "vabg-dice/1", "d8": [9], "d6": [4, 1], "d20": [0]},
+            ["d8[0] = 9 is not a face of a d8 (1-8)", "d20[0] = 0 is not a face of a d20 (1-20)"],
+        ),
+        ({"format": "vabg-dice/2", "d8": [1]}, ['format must be "vabg-dice/1"']),
+        ({"format": "vabg-dice/1", "d6": "41"}, ["d6 must be a list of rolls"]),
+        (["not", "an", "object"], ["a dice file must be a JSON object"]),
+    ],
+    ids=["faces", "format", "not-a-list", "not-an-object"],
+)
+def test_a_bad_dice_file_exits_2_saying_what_is_wrong(tmp_path, dice, expected):
+    path = write_json(tmp_path / "dice.json", dice)
+    message = refused(simulator("play", HOME, AWAY, "--dice", path))
+    assert str(path) in message
+    for text in expected:
+        assert text in message
+
+
+def test_a_dice_file_that_is_not_json_exits_2(tmp_path):
+    path = tmp_path / "dice.json"
+    path.write_text("d8: 3, 6", encoding="utf-8")
+    message = refused(simulator("play", HOME, AWAY, "--dice", path))
+    assert "not valid JSON" in message and str(path) in message
+
+
+@pytest.mark.parametrize("die", ["d8", "d6", "d20"])
+def test_a_dice_file_that_runs_out_exits_2_naming_the_die(tmp_path, die):
+    # Every trip reads d8, d6, d6, d20 (vabg-rulings.md §11); 1 and 41 is the point
+    # guard's turnover or, if his range is empty, a d20 of 1: either way no more rolls.
+    # One trip's worth of the chosen die and plenty of the others: the second trip
+    # wants the chosen die first.
+    plenty = {"d8": [1] * 50, "d6": [4, 1] * 50, "d20": [1] * 50}
+    plenty[die] = plenty[die][: 2 if die == "d6" else 1]
+    path = write_json(tmp_path / "short.json", {"format": "vabg-dice/1", **plenty})
+    message = refused(simulator("play", HOME, AWAY, "--dice", path))
+    assert "ran out" in message
+    assert f"a {die} was wanted" in message
+
+
+@pytest.mark.parametrize("which", ["home", "away", "dice"])
+def test_a_missing_file_exits_2_naming_it(tmp_path, which):
+    missing = tmp_path / "no-such-file.json"
+    args = {"home": [missing, AWAY], "away": [HOME, missing], "dice": [HOME, AWAY]}[which]
+    extra = ["--dice", missing] if which == "dice" else []
+    message = refused(simulator("play", *args, *extra))
+    assert str(missing) in message and "cannot be read" in message
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--seed", 1, "--dice", HOME],  # one or the other, per the synopsis
+        ["--seed", "seven"],
+        ["--rules", "expert"],
+    ],
+    ids=["seed-and-dice", "seed-not-a-number", "unknown-rules"],
+)
+def test_bad_arguments_exit_2_with_the_usage(args):
+    message = refused(simulator("play", HOME, AWAY, *args))
+    assert "usage: python -m simulator play" in message
