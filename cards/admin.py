@@ -93,9 +93,10 @@ class ImportForm(forms.Form):
     class MultipleFileField(forms.FileField):
         def clean(self, data: Any, initial: Any = None) -> list[Any]:
             single = super().clean
-            if isinstance(data, list | tuple):
+            if isinstance(data, list | tuple) and data:
                 return [single(d, initial) for d in data]
-            return [single(data, initial)]
+            # No file chosen arrives as an empty list: FileField then says it is required.
+            return [single(data or None, initial)]
 
     files = MultipleFileField(
         widget=MultipleFileInput(attrs={"accept": ".json,.zip"}),
@@ -181,8 +182,9 @@ class TeamAdmin(SimpleHistoryAdmin):
         if not self.has_add_permission(request) or not self.has_change_permission(request):
             raise PermissionDenied
         problems: list[str] = []
-        form = ImportForm(request.POST or None, request.FILES or None)
-        if request.method == "POST" and form.is_valid():
+        # Bound on every POST, even an empty one, so "Import" with no file says what is missing.
+        form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
+        if form.is_bound and form.is_valid():
             try:
                 outcomes = teams_import(files=_uploaded_files(form.cleaned_data["files"]))
             except TeamFileError as exc:
@@ -328,6 +330,23 @@ class CardForm(forms.ModelForm):
     class Meta:
         model = Card
         fields = "__all__"  # noqa: DJ007 - every card field is edited; the admin groups them
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        player = cleaned.get("player")
+        if player is None and self.instance.player_id is not None:
+            player = self.instance.player  # read-only once the card is saved
+        if player is not None:
+            self.instance.team_id = player.team_id
+        return cleaned
+
+    def _get_validation_exclusions(self) -> set[str]:
+        exclude: set[str] = super()._get_validation_exclusions()
+        # The team is no form field but the player's; Django would skip the constraints that
+        # name it, and a second starter in a slot would crash on save instead of being refused.
+        if self.instance.team_id is not None:
+            exclude.discard("team")
+        return exclude
 
 
 D20_PAIRS = [

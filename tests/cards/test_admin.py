@@ -1,0 +1,547 @@
+"""The commissioner's admin: what a commissioner sees and can do, and what nobody else can."""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from cards.mapping import team_card, teams_for_play
+from cards.models import Card, Player, Team
+from cards.services import team_import
+from league.models import BoxLine, Game, GameResult
+from tests.factories import CardFactory, PlayerFactory, TeamFactory, commissioner, fan, full_team
+
+pytestmark = pytest.mark.django_db
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
+KENTUCKY = FIXTURES / "kentucky-2012.json"
+KANSAS = FIXTURES / "kansas-2008.json"
+TEAMS_URL = reverse("admin:cards_team_changelist")
+IMPORT_URL = reverse("admin:cards_team_import")
+# The card form's fields besides positions (the player is fixed once the card is saved).
+CARD_FORM_FIELDS = [
+    f.name for f in Card._meta.fields if f.editable and f.name not in {"id", "player", "positions"}
+]
+
+
+def load(*paths: Path) -> list[Team]:
+    return [team_import(name=p.name, content=p.read_bytes()).team for p in paths]
+
+
+def counts() -> tuple[int, int, int, int]:
+    return Team.objects.count(), Player.objects.count(), Card.objects.count(), Game.objects.count()
+
+
+def text(response: Any) -> str:
+    """Return the page as a reader sees it: tags dropped, entities decoded, spaces collapsed."""
+    body = re.sub(r"<style.*?</style>", " ", response.content.decode(), flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+def listed(response: Any) -> set[str]:
+    """Return the teams the changelist shows."""
+    return {str(team) for team in response.context["cl"].result_list}
+
+
+def preview(response: Any) -> dict[str, str]:
+    """Return the rows of the card preview (label -> value) and its ball numbers."""
+    body = response.content.decode()
+    card = re.search(r'<div class="vabg-card".*?</table>\s*</div>\s*</div>', body, flags=re.S)
+    assert card, "the card change page shows no card preview"
+    rows = re.findall(r"<tr><th[^>]*>(.*?)</th><td>(.*?)</td></tr>", card.group(0))
+    face = {html.unescape(k): html.unescape(v) for k, v in rows}
+    ball = re.search(r'<span class="ball"[^>]*>(.*?)</span>', card.group(0))
+    assert ball
+    face["ball"] = html.unescape(ball.group(1))
+    return face
+
+
+def card_form_data(card: Card, **changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for name in CARD_FORM_FIELDS:
+        value = getattr(card, name)
+        data[name] = "" if value is None else value
+    data["positions"] = ", ".join(str(p) for p in card.positions)
+    data.update(changes)
+    return data
+
+
+def action(
+    client: Client, name: str, teams: list[Team], *, follow: bool = False, **extra: Any
+) -> Any:
+    data = {"action": name, "_selected_action": [t.pk for t in teams], **extra}
+    return client.post(TEAMS_URL, data, follow=follow)
+
+
+@pytest.fixture
+def commish(client: Client) -> Client:
+    client.force_login(commissioner())
+    return client
+
+
+# --- The team list ----------------------------------------------------------------------------
+
+
+def test_the_team_list_shows_every_team_with_its_dunk_range_and_roster_size(
+    commish: Client,
+) -> None:
+    load(KENTUCKY, KANSAS)
+    response = commish.get(TEAMS_URL)
+    assert response.status_code == 200
+    assert listed(response) == {"Kentucky 2012", "Kansas 2008"}
+    page = text(response)
+    assert "51-60 (-3)" in page
+    assert "Import team files" in page
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("Kentucky", {"Kentucky 2012"}),
+        ("Kentucky 2012", {"Kentucky 2012"}),
+        ("2008", {"Kansas 2008"}),
+        ("Big 12", {"Kansas 2008"}),
+        ("Anthony Davis", {"Kentucky 2012"}),
+        ("Duke", set()),
+    ],
+)
+def test_the_team_list_finds_teams_by_school_season_conference_or_player(
+    commish: Client, query: str, expected: set[str]
+) -> None:
+    load(KENTUCKY, KANSAS)
+    response = commish.get(TEAMS_URL, {"q": query})
+    assert response.status_code == 200
+    assert listed(response) == expected
+    # A team found through several of its players is still listed once.
+    assert len(response.context["cl"].result_list) == len(expected)
+
+
+def test_the_team_list_filters_by_conference(commish: Client) -> None:
+    load(KENTUCKY, KANSAS)
+    response = commish.get(TEAMS_URL, {"conference": "SEC"})
+    assert listed(response) == {"Kentucky 2012"}
+    assert "By conference" in text(response)
+
+
+def test_the_team_list_filters_by_decade(commish: Client) -> None:
+    load(KENTUCKY, KANSAS)
+    TeamFactory(school="UCLA", season=1972)
+    response = commish.get(TEAMS_URL)
+    page = text(response)
+    assert "By decade" in page
+    assert "1970s" in page and "2000s" in page and "2010s" in page
+    assert listed(commish.get(TEAMS_URL, {"decade": "2000"})) == {"Kansas 2008"}
+    assert listed(commish.get(TEAMS_URL, {"decade": "2010"})) == {"Kentucky 2012"}
+    assert listed(commish.get(TEAMS_URL, {"decade": "1970"})) == {"UCLA 1972"}
+
+
+def test_the_team_list_filters_by_card_source(commish: Client) -> None:
+    load(KENTUCKY)
+    TeamFactory(school="UCLA", season=1972, card_source="published")
+    response = commish.get(TEAMS_URL, {"card_source__exact": "published"})
+    assert listed(response) == {"UCLA 1972"}
+    assert "Published by the game's author" in text(response)
+    estimated = commish.get(TEAMS_URL, {"card_source__exact": "estimated"})
+    assert listed(estimated) == {"Kentucky 2012"}
+
+
+# --- The team and card pages ------------------------------------------------------------------
+
+
+def test_the_team_page_shows_the_roster_with_slots_roles_and_ball_numbers(
+    commish: Client,
+) -> None:
+    (team,) = load(KENTUCKY)
+    response = commish.get(reverse("admin:cards_team_change", args=[team.pk]))
+    assert response.status_code == 200
+    body = response.content.decode()
+    for player in team.players.all():
+        assert f'value="{player.name}"' in body
+        assert reverse("admin:cards_card_change", args=[player.card.pk]) in body
+    (roster,) = response.context["inline_admin_formsets"]
+    assert roster.formset.initial_form_count() == team.players.count() == 8
+    page = text(response)
+    assert "1 (PG)" in page and "5 (C)" in page and "Reserve" in page
+    assert "1&7" in page  # Marquis Teague's ball numbers as printed
+
+
+def test_the_card_page_previews_the_card_as_printed(commish: Client) -> None:
+    card = CardFactory(
+        slot=5,
+        extra_ball=1,
+        steal_top=10,
+        block_top=26,
+        d20_made3_lo=None,
+        d20_made3_hi=None,
+        d20_made2_lo=1,
+        d20_made2_hi=9,
+        d20_fouled_lo=10,
+        d20_fouled_hi=13,
+        d20_miss3_lo=None,
+        d20_miss3_hi=None,
+        d20_miss2_lo=14,
+        d20_miss2_hi=20,
+        free_throw_top=11,
+        player__name="Anthony Davis",
+    )
+    response = commish.get(reverse("admin:cards_card_change", args=[card.pk]))
+    assert response.status_code == 200
+    face = preview(response)
+    assert face["ball"] == "5&7"
+    assert face["2PM"] == "1-9"
+    assert face["FOUL"] == "10-13"
+    assert face["2PX"] == "14-20"
+    assert face["3PM"] == face["3PX"] == "—"
+    assert face["Block"] == "21-26"
+    assert face["Steal"] == "—"
+    assert face["FT"] == "1-11"
+    assert face["Can play"] == "37"
+    assert "Anthony Davis" in text(response)
+
+
+def test_saving_the_card_form_updates_the_card_and_its_printed_ball_numbers(
+    commish: Client,
+) -> None:
+    card = CardFactory(slot=2, extra_ball=0)
+    url = reverse("admin:cards_card_change", args=[card.pk])
+    response = commish.post(url, card_form_data(card, extra_ball=2, free_throw_top=17))
+    assert response.status_code == 302
+    card.refresh_from_db()
+    assert (card.extra_ball, card.ball_numbers, card.free_throw_top) == (2, "2 6&8", 17)
+    assert preview(commish.get(url))["ball"] == "2 6&8"
+
+
+def test_the_card_form_refuses_a_d20_column_leaving_17_uncovered_and_saves_nothing(
+    commish: Client,
+) -> None:
+    card = CardFactory()
+    before = card_form_data(card)
+    history = card.history.count()
+    url = reverse("admin:cards_card_change", args=[card.pk])
+    # 3PX 12-16 and 2PX 18-20 leave 17 without an outcome.
+    data = card_form_data(card, d20_miss3_hi=16, d20_miss2_lo=18, free_throw_top=19)
+    response = commish.post(url, data)
+    assert response.status_code == 200
+    assert "the d20 ranges leave 17 uncovered" in text(response).lower()
+    card.refresh_from_db()
+    assert card_form_data(card) == before
+    assert card.history.count() == history
+
+
+def test_the_card_form_refuses_a_second_starter_in_a_slot(commish: Client) -> None:
+    team = full_team()
+    reserve = Card.objects.get(team=team, role="reserve")
+    url = reverse("admin:cards_card_change", args=[reserve.pk])
+    response = commish.post(url, card_form_data(reserve, role="starter"))
+    assert response.status_code == 200
+    assert "This team already has a starter in this slot." in text(response)
+    reserve.refresh_from_db()
+    assert reserve.role == "reserve"
+
+
+def test_adding_a_card_refuses_a_second_starter_and_accepts_a_reserve(commish: Client) -> None:
+    team = full_team()
+    newcomer = PlayerFactory(team=team, name="Newcomer", order=7)
+    template = CardFactory.build(player=newcomer, slot=3)
+    data = card_form_data(template, player=newcomer.pk, role="starter")
+    url = reverse("admin:cards_card_add")
+    response = commish.post(url, data)
+    assert response.status_code == 200
+    assert "This team already has a starter in this slot." in text(response)
+    assert not Card.objects.filter(player=newcomer).exists()
+    response = commish.post(url, data | {"role": "reserve"})
+    assert response.status_code == 302
+    card = Card.objects.get(player=newcomer)
+    assert (card.team, card.slot, card.role, card.ball_numbers) == (team, 3, "reserve", "3")
+
+
+def test_the_card_form_refuses_a_value_off_the_card_naming_its_bounds(commish: Client) -> None:
+    card = CardFactory()
+    url = reverse("admin:cards_card_change", args=[card.pk])
+    response = commish.post(url, card_form_data(card, turnover_top=47))
+    assert response.status_code == 200
+    assert "turnover_top must be 40 to 46" in text(response)
+    card.refresh_from_db()
+    assert card.turnover_top == 42
+
+
+# --- Importing --------------------------------------------------------------------------------
+
+
+def test_the_import_page_imports_a_good_team_file(commish: Client) -> None:
+    assert commish.get(IMPORT_URL).status_code == 200
+    upload = SimpleUploadedFile("kentucky-2012.json", KENTUCKY.read_bytes())
+    response = commish.post(IMPORT_URL, {"files": upload}, follow=True)
+    assert response.redirect_chain[-1][0] == TEAMS_URL
+    assert "Kentucky 2012: created" in text(response)
+    team = teams_for_play().get(school="Kentucky", season=2012)
+    assert team_card(team).to_json() == json.loads(KENTUCKY.read_text())
+
+
+def test_the_import_page_imports_a_zip_of_team_files(commish: Client) -> None:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("teams/kentucky-2012.json", KENTUCKY.read_bytes())
+        archive.writestr("teams/kansas-2008.json", KANSAS.read_bytes())
+        archive.writestr("teams/README.txt", "not a team")
+    upload = SimpleUploadedFile("teams.zip", buffer.getvalue())
+    response = commish.post(IMPORT_URL, {"files": upload}, follow=True)
+    assert response.status_code == 200
+    assert {str(t) for t in Team.objects.all()} == {"Kentucky 2012", "Kansas 2008"}
+    assert Player.objects.count() == Card.objects.count() == 18
+
+
+def test_the_import_page_refuses_a_bad_file_listing_every_problem_and_writes_nothing(
+    commish: Client,
+) -> None:
+    bad = json.loads(KENTUCKY.read_text())
+    bad["dunk_top"] = 70
+    bad["players"][0]["can_play"] = 99
+    bad["players"][4]["d20"]["2PX"] = "18-20"
+    before = counts()
+    response = commish.post(
+        IMPORT_URL,
+        {
+            "files": [
+                SimpleUploadedFile("kansas-2008.json", KANSAS.read_bytes()),
+                SimpleUploadedFile("bad.json", json.dumps(bad).encode()),
+            ]
+        },
+    )
+    assert response.status_code == 200
+    problems = [html.unescape(p) for p in re.findall(r"<li>(.*?)</li>", _problem_list(response))]
+    assert "bad.json: dunk_top must be 34 to 66, got 70" in problems
+    assert any("Marquis Teague" in p and "can_play must be 0 to 66, got 99" in p for p in problems)
+    assert any(
+        "Anthony Davis" in p and "the d20 ranges leave 15-17 uncovered" in p for p in problems
+    )
+    assert f"Nothing was imported. {len(problems)} problems:" in text(response)
+    assert counts() == before == (0, 0, 0, 0)
+
+
+def _problem_list(response: Any) -> str:
+    match = re.search(
+        r'<ul class="errorlist" id="import-problems">(.*?)</ul>',
+        response.content.decode(),
+        flags=re.S,
+    )
+    assert match, "the import page lists no problems"
+    return match.group(1)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "problem"),
+    [
+        ("broken.zip", b"PK not really", "broken.zip: not a valid zip file"),
+        ("team.json", b"{", "team.json: not valid JSON"),
+    ],
+)
+def test_the_import_page_refuses_an_unreadable_upload(
+    commish: Client, name: str, content: bytes, problem: str
+) -> None:
+    response = commish.post(IMPORT_URL, {"files": SimpleUploadedFile(name, content)})
+    assert response.status_code == 200
+    assert problem in html.unescape(_problem_list(response))
+    assert counts() == (0, 0, 0, 0)
+
+
+def test_the_import_page_asks_for_a_file_when_none_is_given(commish: Client) -> None:
+    response = commish.post(IMPORT_URL, {})
+    assert response.status_code == 200
+    assert "This field is required." in text(response)
+    assert counts() == (0, 0, 0, 0)
+
+
+# --- Actions ----------------------------------------------------------------------------------
+
+
+def test_exporting_one_team_downloads_its_team_file(commish: Client) -> None:
+    (team,) = load(KENTUCKY)
+    response = action(commish, "export_files", [team])
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response["Content-Disposition"] == 'attachment; filename="kentucky-2012.json"'
+    document = json.loads(response.content)
+    assert document["format"] == "vabg-team/1"
+    assert document == json.loads(KENTUCKY.read_text())
+
+
+def test_exporting_several_teams_downloads_a_zip_with_one_file_per_team(commish: Client) -> None:
+    teams = load(KENTUCKY, KANSAS)
+    for name in ("export_zip", "export_files"):
+        response = action(commish, name, teams)
+        assert response.status_code == 200
+        assert response["Content-Type"] == "application/zip"
+        assert "attachment" in response["Content-Disposition"]
+        with zipfile.ZipFile(io.BytesIO(response.content)) as archive:
+            assert sorted(archive.namelist()) == ["kansas-2008.json", "kentucky-2012.json"]
+            for path in (KENTUCKY, KANSAS):
+                document = json.loads(archive.read(path.name))
+                assert document["format"] == "vabg-team/1"
+                assert document == json.loads(path.read_text())
+
+
+def test_duplicating_a_team_copies_its_whole_roster(commish: Client) -> None:
+    (team,) = load(KENTUCKY)
+    response = action(commish, "duplicate", [team], follow=True)
+    assert response.status_code == 200
+    assert "Kentucky 2012 duplicated as Kentucky (copy) 2012." in text(response)
+    copy = teams_for_play().get(school="Kentucky (copy)")
+    original = teams_for_play().get(pk=team.pk)
+    assert team_card(copy).players == team_card(original).players
+    assert Team.objects.count() == 2
+    assert set(copy.players.values_list("pk", flat=True)).isdisjoint(
+        original.players.values_list("pk", flat=True)
+    )
+
+
+def test_playing_an_exhibition_stores_the_game_and_opens_its_box_score(commish: Client) -> None:
+    kentucky, kansas = load(KENTUCKY, KANSAS)
+    form = action(commish, "play_exhibition", [kentucky, kansas])
+    assert form.status_code == 200
+    assert 'value="Play the game"' in form.content.decode()
+    assert Game.objects.count() == 0
+    response = action(
+        commish, "play_exhibition", [kentucky, kansas], play="1", home=kentucky.pk, seed="2012"
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("admin:league_game_change", args=[game.pk])
+    assert (game.home, game.away, game.seed, game.status) == (kentucky, kansas, 2012, "final")
+    result = GameResult.objects.get(game=game)
+    assert result.home_score != result.away_score
+    assert result.home_team_file["school"] == "Kentucky"
+    page = commish.get(response["Location"])
+    assert page.status_code == 200
+    body = text(page)
+    assert "Kansas 2008 (away)" in body and "Kentucky 2012 (home)" in body
+    for line in BoxLine.objects.filter(result=result):
+        assert line.name in body
+    # The line score reads team, points by period, final: away first.
+    for team, periods, score in (
+        ("Kansas 2008", result.away_periods, result.away_score),
+        ("Kentucky 2012", result.home_periods, result.home_score),
+    ):
+        assert sum(periods) == score
+        assert f"{team} {' '.join(map(str, periods))} {score}" in body
+    assert "seed 2012" in body
+
+
+def test_play_exhibition_needs_exactly_two_teams(commish: Client) -> None:
+    teams = load(KENTUCKY, KANSAS, FIXTURES / "san-diego-state-2011.json")
+    response = action(commish, "play_exhibition", teams, follow=True)
+    assert "Select exactly two teams to play an exhibition game." in text(response)
+    assert Game.objects.count() == 0
+
+
+# --- Who may do what --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def plain_staff(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user(
+        username="staff", password="staff-password-1", is_staff=True
+    )
+
+
+def _pages(team: Team, card: Card) -> list[str]:
+    return [
+        reverse("admin:index"),
+        TEAMS_URL,
+        IMPORT_URL,
+        reverse("admin:cards_team_change", args=[team.pk]),
+        reverse("admin:cards_card_change", args=[card.pk]),
+        reverse("admin:cards_card_changelist"),
+        reverse("admin:league_game_changelist"),
+    ]
+
+
+def _attempt_every_change(client: Client, team: Team, other: Team, card: Card) -> list[Any]:
+    """POST every change a commissioner could make; return the responses."""
+    upload = SimpleUploadedFile("kansas-2008.json", KANSAS.read_bytes())
+    return [
+        client.post(IMPORT_URL, {"files": upload}),
+        action(client, "duplicate", [team]),
+        action(client, "export_files", [team]),
+        action(client, "play_exhibition", [team, other], play="1", home=team.pk, seed="1"),
+        client.post(
+            reverse("admin:cards_card_change", args=[card.pk]),
+            card_form_data(card, free_throw_top=20),
+        ),
+        client.post(reverse("admin:cards_team_delete", args=[team.pk]), {"post": "yes"}),
+    ]
+
+
+def _snapshot() -> tuple[Any, ...]:
+    return (
+        counts(),
+        sorted(Card.objects.values_list("pk", "free_throw_top")),
+        sorted(Team.objects.values_list("pk", "school", "season")),
+    )
+
+
+@pytest.fixture
+def league() -> tuple[Team, Team, Card]:
+    (team,) = load(KENTUCKY)
+    card = Card.objects.get(player__name="Anthony Davis")
+    return team, full_team(school="Other"), card
+
+
+def test_a_fan_is_sent_to_the_login_page_and_changes_nothing(
+    client: Client, league: tuple[Team, Team, Card]
+) -> None:
+    team, other, card = league
+    client.force_login(fan())
+    login = reverse("admin:login")
+    for url in _pages(team, card):
+        response = client.get(url)
+        assert response.status_code == 302, url
+        assert response["Location"].startswith(login), url
+    before = _snapshot()
+    for response in _attempt_every_change(client, team, other, card):
+        assert response.status_code == 302
+        assert response["Location"].startswith(login)
+        assert "attachment" not in response.get("Content-Disposition", "")
+    assert _snapshot() == before
+
+
+def test_staff_outside_the_commissioner_group_are_refused(
+    client: Client, plain_staff: Any, league: tuple[Team, Team, Card]
+) -> None:
+    team, other, card = league
+    client.force_login(plain_staff)
+    # The admin's front page opens (and offers nothing); every league page is refused.
+    assert client.get(reverse("admin:index")).status_code == 200
+    for url in _pages(team, card)[1:]:
+        assert client.get(url).status_code == 403, url
+    before = _snapshot()
+    for response in _attempt_every_change(client, team, other, card):
+        assert response.status_code == 403
+        assert "attachment" not in response.get("Content-Disposition", "")
+    assert _snapshot() == before
+
+
+def test_an_anonymous_visitor_is_sent_to_the_login_page(
+    client: Client, league: tuple[Team, Team, Card]
+) -> None:
+    team, other, card = league
+    login = reverse("admin:login")
+    for url in _pages(team, card):
+        response = client.get(url)
+        assert response.status_code == 302, url
+        assert response["Location"] == f"{login}?next={url}"
+    before = _snapshot()
+    for response in _attempt_every_change(client, team, other, card):
+        assert response.status_code == 302
+        assert response["Location"].startswith(login)
+    assert _snapshot() == before
