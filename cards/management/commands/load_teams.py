@@ -9,30 +9,66 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cards.management.commands.import_team import read_files
-from cards.services import TeamFileError, teams_import
+from cards.models import Team
+from cards.services import TeamFileError, team_file_parse, teams_import
 
 
 class Command(BaseCommand):
     help = (
-        "Load every team file in fixtures/teams (or --dir). Safe to run again: teams are "
-        "matched by school and season and updated in place."
+        "Load every team file in fixtures/teams (or --dir). Safe to run again: a team already "
+        "here (same school and season) is left as it is, so the commissioner's edits survive "
+        "`make run`; --update overwrites such teams from their files instead."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--dir", default=str(Path(settings.BASE_DIR) / "fixtures" / "teams"))
+        parser.add_argument(
+            "--update",
+            action="store_true",
+            help="also update teams already here from their files (undoes edits made since)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         paths = sorted(str(p) for p in Path(options["dir"]).glob("*.json"))
         if not paths:
             raise CommandError(f"No team files (*.json) in {options['dir']}.")
+        files = read_files(paths)
+        kept = 0
+        if not options["update"]:
+            # Every file is still checked, so a broken fixture is reported even when its
+            # team is already loaded; only the teams not here yet are written.
+            here = set(Team.objects.values_list("school", "season"))
+            problems: list[str] = []
+            missing = []
+            seen: dict[tuple[str, int], str] = {}
+            for name, content in files:
+                try:
+                    card = team_file_parse(name=name, content=content)
+                except TeamFileError as exc:
+                    problems.extend(exc.problems)
+                    continue
+                key = (card.school, card.season)
+                if key in seen:
+                    problems.append(f"{name}: {card.label} is also in {seen[key]}")
+                seen[key] = name
+                if key in here:
+                    kept += 1
+                else:
+                    missing.append((name, content))
+            if problems:
+                raise CommandError("Nothing was loaded:\n  " + "\n  ".join(problems))
+            files = missing
         try:
-            outcomes = teams_import(files=read_files(paths))
+            outcomes = teams_import(files=files)
         except TeamFileError as exc:
             raise CommandError("Nothing was loaded:\n  " + "\n  ".join(exc.problems)) from exc
         counts = {"created": 0, "updated": 0, "unchanged": 0}
         for outcome in outcomes:
             counts[outcome.describe().rsplit(": ", 1)[1]] += 1
-        self.stdout.write(
-            f"{len(outcomes)} teams: {counts['created']} created, {counts['updated']} updated, "
-            f"{counts['unchanged']} unchanged"
+        summary = (
+            f"{len(outcomes) + kept} teams: {counts['created']} created, "
+            f"{counts['updated']} updated, {counts['unchanged']} unchanged"
         )
+        if kept:
+            summary += f", {kept} already here and kept as they are (--update reloads them)"
+        self.stdout.write(summary)
