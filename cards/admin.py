@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect
@@ -245,12 +246,14 @@ class TeamAdmin(SimpleHistoryAdmin):
             home = form.cleaned_data["home"]
             away = teams[0] if home == teams[1] else teams[1]
             try:
-                game = exhibition_play(
-                    home=home,
-                    away=away,
-                    neutral=form.cleaned_data["neutral"],
-                    seed=form.cleaned_data["seed"],
-                )
+                # One transaction: a game that cannot be played leaves no scheduled game behind.
+                with transaction.atomic():
+                    game = exhibition_play(
+                        home=home,
+                        away=away,
+                        neutral=form.cleaned_data["neutral"],
+                        seed=form.cleaned_data["seed"],
+                    )
             except GameNotPlayable as exc:
                 messages.error(request, str(exc))
                 return None

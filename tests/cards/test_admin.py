@@ -437,6 +437,20 @@ def test_playing_an_exhibition_stores_the_game_and_opens_its_box_score(commish: 
     assert "seed 2012" in body
 
 
+def test_an_exhibition_with_a_broken_roster_is_refused_and_leaves_no_game(
+    commish: Client,
+) -> None:
+    home, away = full_team(school="Home U"), full_team(school="Away State")
+    Card.objects.filter(team=away, slot=5).delete()
+    response = action(
+        commish, "play_exhibition", [home, away], play="1", home=home.pk, seed="3", follow=True
+    )
+    assert response.status_code == 200
+    assert "cannot be played" in text(response)
+    assert "slot 5 (C) has no starter" in text(response)
+    assert Game.objects.count() == 0
+
+
 def test_play_exhibition_needs_exactly_two_teams(commish: Client) -> None:
     teams = load(KENTUCKY, KANSAS, FIXTURES / "san-diego-state-2011.json")
     response = action(commish, "play_exhibition", teams, follow=True)
