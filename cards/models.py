@@ -126,7 +126,7 @@ class Team(models.Model):
         return f"{self.school} {self.season}"
 
     def get_absolute_url(self) -> str:
-        return reverse("admin:cards_team_change", args=[self.pk])
+        return reverse("team", args=[self.pk])
 
     @property
     def decade(self) -> int:
@@ -193,7 +193,7 @@ class Player(models.Model):
         return f"{self.name} ({self.team})"
 
     def get_absolute_url(self) -> str:
-        return reverse("admin:cards_player_change", args=[self.pk])
+        return reverse("player", args=[self.pk])
 
 
 class Role(models.TextChoices):

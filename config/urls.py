@@ -1,7 +1,7 @@
 """URL routes: the admin, the health check; pages and the API join as they are built."""
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 from config.health import healthz
 
@@ -12,4 +12,5 @@ admin.site.index_title = "Commissioner's desk"
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("", include("league.urls")),
 ]

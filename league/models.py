@@ -82,7 +82,7 @@ class Season(models.Model):
         return f"{self.league} {self.name}"
 
     def get_absolute_url(self) -> str:
-        return reverse("admin:league_season_change", args=[self.pk])
+        return reverse("season", args=[self.pk])
 
 
 class SeasonTeam(models.Model):
@@ -192,7 +192,7 @@ class Game(models.Model):
         return f"{self.away} at {self.home}{where} #{self.pk}"
 
     def get_absolute_url(self) -> str:
-        return reverse("admin:league_game_change", args=[self.pk])
+        return reverse("game", args=[self.pk])
 
 
 class SimulationRun(models.Model):

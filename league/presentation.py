@@ -64,3 +64,34 @@ def box_score(game: Game, *, player_url: Any = None) -> BoxScore | None:
     dice = result.dice
     dice_text = f"seed {dice['seed']}" if dice.get("seed") is not None else "scripted rolls"
     return BoxScore(game, sides, labels, game.get_rules_display(), game.neutral, dice_text)
+
+
+@dataclass(frozen=True)
+class Play:
+    when: str
+    team: str
+    text: str
+    kind: str
+
+
+def play_by_play(game: Game) -> list[Play]:
+    """Return a stored game's play-by-play as fans read it, numbered as on the score sheet."""
+    from simulator.vabg.events import event_from_json
+    from simulator.vabg.render import describe
+
+    result = getattr(game, "result", None)
+    if result is None:
+        return []
+    labels = {"home": str(game.home), "away": str(game.away)}
+    plays = []
+    for data in result.events:
+        event = event_from_json(data)
+        text = describe(event, labels)
+        if text is None:
+            continue
+        period = data.get("period", 0)
+        name = "Reg" if period == 0 else ("OT" if period == 1 else f"OT{period}")
+        number = data.get("number")
+        when = f"{name} {number}" if number is not None else name
+        plays.append(Play(when, labels.get(data.get("team", ""), ""), text, data["type"]))
+    return plays

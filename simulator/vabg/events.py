@@ -199,6 +199,27 @@ Event = (
     | Turnover | Foul | Call | PeriodEnd
 )  # fmt: skip
 
+_BY_TYPE: dict[str, Any] = {
+    "tipoff": Tipoff, "opening": Opening, "enter": Enter, "trip": Trip, "shot": Shot,
+    "free_throw": FreeThrow, "rebound": Rebound, "steal": Steal, "block": Block,
+    "turnover": Turnover, "foul": Foul, "call": Call, "period_end": PeriodEnd,
+}  # fmt: skip
+
+
+def event_from_json(data: dict[str, Any]) -> Event:
+    """Rebuild an event from its ``to_json()`` form (a stored play-by-play).
+
+    >>> event_from_json(PeriodEnd(0, 80, 77).to_json())
+    PeriodEnd(period=0, home=80, away=77)
+    """
+    fields = dict(data)
+    kind = fields.pop("type", None)
+    if kind not in _BY_TYPE:
+        raise ValueError(f"unknown event type {kind!r}")
+    event: Event = _BY_TYPE[kind](**fields)
+    return event
+
+
 _COLUMN = {name: i for i, name in enumerate(LINE_FIELDS)}
 _PTS, _FGM, _FGA, _TPM, _TPA, _FTM, _FTA = (_COLUMN[k] for k in LINE_FIELDS[:7])
 _OREB, _DREB, _REB, _STL, _BLK, _TO, _PF, _POSS = (_COLUMN[k] for k in LINE_FIELDS[7:])

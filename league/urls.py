@@ -1,0 +1,17 @@
+"""The fans' pages."""
+
+from django.urls import path
+
+from league import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("seasons/<int:pk>/", views.season_detail, name="season"),
+    path("seasons/<int:pk>/progress/", views.season_progress, name="season-progress"),
+    path("seasons/<int:pk>/leaders/", views.leaders, name="leaders"),
+    path("games/<int:pk>/", views.game_detail, name="game"),
+    path("teams/", views.teams, name="teams"),
+    path("teams/<int:pk>/", views.team_detail, name="team"),
+    path("players/<int:pk>/", views.player_detail, name="player"),
+    path("search/", views.search, name="search"),
+]

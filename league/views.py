@@ -1,0 +1,189 @@
+"""The fans' pages: read-only, no login, built from what was stored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Prefetch, Q
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+
+from cards.models import Player, Team
+from league import selectors
+from league.models import Game, League, Season, SimulationRun
+from league.presentation import box_score, play_by_play
+
+
+def _season_progress(season: Season) -> dict[str, Any]:
+    counts = season.games.aggregate(
+        total=Count("id"), final=Count("id", filter=Q(status=Game.Status.FINAL))
+    )
+    run = season.runs.filter(status=SimulationRun.Status.RUNNING).first()
+    return {**counts, "run": run}
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    seasons = Season.objects.select_related("league").order_by("-created_at")[:20]
+    latest = (
+        Game.objects.filter(status=Game.Status.FINAL)
+        .select_related("home", "away", "result", "season__league")
+        .order_by("-played_at", "-pk")[:15]
+    )
+    return render(
+        request,
+        "pages/home.html",
+        {
+            "leagues": League.objects.order_by("name"),
+            "seasons": [(s, _season_progress(s)) for s in seasons],
+            "latest": latest,
+            "teams": Team.objects.count(),
+        },
+    )
+
+
+def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
+    games = selectors.games_for_season(season_id=season.pk)
+    rounds: dict[Any, list[Game]] = {}
+    for game in games:
+        rounds.setdefault(game.round, []).append(game)
+    return render(
+        request,
+        "pages/season.html",
+        {
+            "season": season,
+            "progress": _season_progress(season),
+            "rounds": rounds,
+            "team_stats": selectors.team_season_stats(season_id=season.pk),
+        },
+    )
+
+
+def season_progress(request: HttpRequest, pk: int) -> JsonResponse:
+    """The progress of a season's simulation, polled by its pages."""
+    season = get_object_or_404(Season, pk=pk)
+    progress = _season_progress(season)
+    run = progress.pop("run")
+    progress["run"] = (
+        None
+        if run is None
+        else {"id": run.pk, "done": run.done, "total": run.total, "percent": run.percent}
+    )
+    return JsonResponse(progress)
+
+
+def leaders(request: HttpRequest, pk: int) -> HttpResponse:
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
+    per_game = request.GET.get("totals") != "1"
+    boards = [
+        (label, key, selectors.leaders(season_id=season.pk, category=key, per_game=per_game))
+        for key, label in selectors.LEADER_CATEGORIES.items()
+    ]
+    return render(
+        request, "pages/leaders.html", {"season": season, "boards": boards, "per_game": per_game}
+    )
+
+
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(
+        Game.objects.select_related("home", "away", "season__league", "result"), pk=pk
+    )
+    box = box_score(game, player_url=lambda line: reverse("player", args=[line.player_id]))
+    return render(
+        request,
+        "pages/game.html",
+        {"game": game, "box": box, "plays": play_by_play(game)},
+    )
+
+
+def search(request: HttpRequest) -> HttpResponse:
+    query = request.GET.get("q", "").strip()
+    teams: Any = Team.objects.none()
+    players: Any = Player.objects.none()
+    if query:
+        words = query.split()
+        team_filter = Q()
+        for word in words:
+            team_filter &= Q(school__icontains=word) | Q(season__icontains=word)
+        teams = Team.objects.filter(team_filter).order_by("school", "season")[:50]
+        players = (
+            Player.objects.filter(name__icontains=query)
+            .select_related("team")
+            .order_by("name")[:50]
+        )
+    return render(
+        request, "pages/search.html", {"query": query, "teams": teams, "players": players}
+    )
+
+
+def teams(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "pages/teams.html",
+        {
+            "teams": Team.objects.annotate(players_count=Count("players")).order_by(
+                "school", "season"
+            )
+        },
+    )
+
+
+def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    from cards.presentation import card_face
+
+    team = get_object_or_404(
+        Team.objects.prefetch_related(
+            Prefetch("players", queryset=Player.objects.select_related("card", "team"))
+        ),
+        pk=pk,
+    )
+    players = sorted(team.players.all(), key=lambda p: (p.order, p.name))
+    faces = [card_face(p.card) for p in players if hasattr(p, "card")]
+    games = (
+        Game.objects.filter(Q(home=team) | Q(away=team), status=Game.Status.FINAL)
+        .select_related("home", "away", "result", "season__league")
+        .order_by("season_id", "round", "game_date", "pk")
+    )
+    results = []
+    for game in games:
+        home_side = game.home_id == team.pk
+        mine = game.result.home_score if home_side else game.result.away_score
+        theirs = game.result.away_score if home_side else game.result.home_score
+        opponent = game.away if home_side else game.home
+        where = "neutral" if game.neutral else ("home" if home_side else "away")
+        results.append((game, opponent, where, "W" if mine > theirs else "L", mine, theirs))
+    seasons = Season.objects.filter(entries__team=team).select_related("league")
+    return render(
+        request,
+        "pages/team.html",
+        {
+            "team": team,
+            "faces": faces,
+            "results": results,
+            "stats": [
+                (s, selectors.player_season_stats(season_id=s.pk, team_id=team.pk)) for s in seasons
+            ],
+        },
+    )
+
+
+def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    from cards.presentation import card_face
+
+    player = get_object_or_404(Player.objects.select_related("team", "card"), pk=pk)
+    face = card_face(player.card) if hasattr(player, "card") else None
+    seasons = Season.objects.filter(entries__team=player.team).select_related("league")
+    return render(
+        request,
+        "pages/player.html",
+        {
+            "player": player,
+            "face": face,
+            "stats": [
+                (s, list(selectors.player_season_stats(season_id=s.pk, player_id=player.pk)))
+                for s in seasons
+            ],
+            "log": selectors.player_game_log(player_id=player.pk),
+        },
+    )

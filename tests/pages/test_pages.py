@@ -1,0 +1,129 @@
+"""The fans' pages, rendered from a simulated season: the numbers a fan looks for."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import pytest
+from django.urls import reverse
+
+from league import selectors, services
+from league.models import BoxLine, Game
+from tests.factories import full_team
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def season(django_capture_on_commit_callbacks):  # type: ignore[no-untyped-def]
+    league = services.league_get_or_create(name="Fan League")
+    teams = [full_team(conference=c) for c in ("East", "East", "West", "West")]
+    season = services.season_create(
+        league=league,
+        name="2002",
+        teams=teams,
+        conferences={t.pk: t.conference for t in teams},
+        cross_conference_games=2,
+        start_date=date(2002, 1, 5),
+        seed=9,
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.simulation_start(season=season, scope="all")
+    return season
+
+
+def text(response) -> str:  # type: ignore[no-untyped-def]
+    return re.sub(r"\s+", " ", response.content.decode())
+
+
+def test_the_home_page_lists_seasons_and_latest_results(client, season) -> None:
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    page = text(response)
+    assert str(season) in page
+    assert "6 of 6" in page  # one conference game in each conference, two cross games a team
+    game = Game.objects.filter(season=season).select_related("result").first()
+    assert f"{game.away} {game.result.away_score}" in page
+
+
+def test_a_box_score_shows_every_stored_line_and_the_play_by_play(client, season) -> None:
+    game = Game.objects.filter(season=season).select_related("result").first()
+    response = client.get(game.get_absolute_url())
+    assert response.status_code == 200
+    page = response.content.decode()
+    for line in BoxLine.objects.filter(result__game=game):
+        row = re.search(
+            rf'data-player="{re.escape(line.name)}">.*?<td class="pts">(\d+)</td>', page, re.S
+        )
+        assert row is not None and int(row.group(1)) == line.pts
+    assert f"<strong>{game.result.home_score}</strong>" in page
+    assert "Play-by-play" in page and "d8" in page
+
+
+def test_the_season_page_shows_results_and_team_stats(client, season) -> None:
+    response = client.get(reverse("season", args=[season.pk]))
+    assert response.status_code == 200
+    page = text(response)
+    assert "Round 1" in page and "Team stats" in page
+    for row in selectors.team_season_stats(season_id=season.pk):
+        assert f"{row['pts_pg']:.1f}" in page
+
+
+def test_leaders_show_the_top_scorer_per_game_and_in_totals(client, season) -> None:
+    top = selectors.leaders(season_id=season.pk, category="pts")[0]
+    response = client.get(reverse("leaders", args=[season.pk]))
+    assert response.status_code == 200
+    assert f"{top['name']}</a>" in response.content.decode()
+    assert f"{top['pts_pg']:.1f}" in text(response)
+    totals = client.get(reverse("leaders", args=[season.pk]), {"totals": "1"})
+    first = selectors.leaders(season_id=season.pk, category="pts", per_game=False)[0]
+    assert f"<td>{first['pts']}</td>" in totals.content.decode()
+
+
+def test_a_team_page_shows_its_cards_results_and_stats(client, season) -> None:
+    team = season.entries.first().team
+    response = client.get(team.get_absolute_url())
+    assert response.status_code == 200
+    page = text(response)
+    for player in team.players.all():
+        assert f'data-player="{player.name}"' in page
+    played = Game.objects.filter(season=season).filter(home=team) | Game.objects.filter(
+        season=season, away=team
+    )
+    results = re.findall(r'<a href="/games/\d+/">([WL]) (\d+)-(\d+)</a>', page)
+    assert len(results) == played.count() == 3
+    assert all((wl == "W") == (int(a) > int(b)) for wl, a, b in results)
+    assert "player stats" in page
+
+
+def test_a_player_page_shows_the_card_season_line_and_game_log(client, season) -> None:
+    line = BoxLine.objects.filter(result__game__season=season).order_by("-pts").first()
+    response = client.get(reverse("player", args=[line.player_id]))
+    assert response.status_code == 200
+    page = text(response)
+    stats = selectors.player_season_stats(season_id=season.pk, player_id=line.player_id)[0]
+    assert f"<td>{stats['g']}</td><td>{stats['pts']}</td>" in page
+    assert page.count('<tr><td class="text"><a href="/games/') == stats["g"]
+    assert 'class="vabg-card"' in page
+
+
+def test_search_finds_teams_and_players_by_name(client, season) -> None:
+    team = season.entries.first().team
+    player = team.players.first()
+    response = client.get(reverse("search"), {"q": team.school.split()[-1]})
+    assert team.get_absolute_url() in response.content.decode()
+    response = client.get(reverse("search"), {"q": player.name.lower()})
+    assert reverse("player", args=[player.pk]) in response.content.decode()
+    nothing = client.get(reverse("search"), {"q": "zzz"})
+    assert "No team matches" in nothing.content.decode()
+
+
+def test_a_missing_page_is_a_404(client, db) -> None:
+    assert client.get(reverse("game", args=[999])).status_code == 404
+    assert client.get(reverse("season", args=[999])).status_code == 404
+
+
+def test_progress_is_polled_as_json(client, season) -> None:
+    data = client.get(reverse("season-progress", args=[season.pk])).json()
+    assert data == {"total": 6, "final": 6, "run": None}
