@@ -94,6 +94,26 @@ def test_the_card_history_page_shows_the_commissioner_who_made_the_change(
     assert old_page.context["adminform"].form.initial["can_play"] == 37
 
 
+def test_reverting_a_card_to_an_earlier_version_restores_it_and_records_the_revert(
+    commish: tuple[Client, Any],
+) -> None:
+    client, user = commish
+    card = CardFactory(can_play=37, steal_top=14)
+    admin_edit(client, card, can_play=44, steal_top=20)
+    original = card.history.earliest()
+    url = reverse("admin:cards_card_simple_history", args=[card.pk, original.history_id])
+    form = client.get(url).context["adminform"].form
+    data = {name: form[name].field.prepare_value(form[name].value()) for name in form.fields}
+    response = client.post(url, {k: "" if v is None else v for k, v in data.items()})
+    assert response.status_code == 302
+    card.refresh_from_db()
+    assert (card.can_play, card.steal_top) == (37, 14)
+    latest = card.history.latest()
+    assert latest.history_user == user
+    assert (latest.prev_record.can_play, latest.can_play) == (44, 37)
+    assert card.history.count() == 3
+
+
 def test_a_refused_admin_edit_records_no_history(commish: tuple[Client, Any]) -> None:
     client, _ = commish
     card = CardFactory()
