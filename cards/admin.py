@@ -367,7 +367,7 @@ class CardAdmin(SimpleHistoryAdmin):
     list_display = ("player", "team", "slot", "role", "ball_numbers", "can_play", "free_throw_top")
     list_filter = ("slot", "role", "team__card_source", "team__conference")
     search_fields = ("player__name", "team__school")
-    list_select_related = ("player", "team")
+    list_select_related = ("player__team", "team")  # the player column names his team
     autocomplete_fields = ("player",)
     readonly_fields = ("preview", "ball_numbers")
     fieldsets = (

@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from cards.mapping import team_card, teams_for_play
@@ -559,3 +561,26 @@ def test_an_anonymous_visitor_is_sent_to_the_login_page(
         assert response.status_code == 302
         assert response["Location"].startswith(login)
     assert _snapshot() == before
+
+
+# --- Query counts -----------------------------------------------------------------------------
+
+
+def _queries(client: Client, url: str) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+@pytest.mark.parametrize(
+    "list_name",
+    ["admin:cards_team_changelist", "admin:cards_player_changelist", "admin:cards_card_changelist"],
+)
+def test_admin_lists_cost_the_same_queries_for_one_team_or_three(
+    commish: Client, list_name: str
+) -> None:
+    url = reverse(list_name)
+    load(KENTUCKY)
+    one = _queries(commish, url)
+    load(KANSAS, FIXTURES / "san-diego-state-2011.json")
+    assert _queries(commish, url) == one
