@@ -12,5 +12,6 @@ admin.site.index_title = "Commissioner's desk"
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("api/", include("config.api")),
     path("", include("league.urls")),
 ]

@@ -1,0 +1,327 @@
+"""The REST API of teams, players and cards: read by everyone, written by commissioners.
+
+The permission, authentication and error helpers here are shared with ``league.api``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import django_filters
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import models
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.decorators import action
+from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+
+from cards import services
+from cards.mapping import team_document, teams_for_play
+from cards.models import Card, Player, Team
+from cards.roles import is_commissioner
+from simulator.vabg.cards import InvalidCardError
+
+# Token first: its WWW-Authenticate header turns an anonymous write into 401, not 403.
+API_AUTHENTICATION = [TokenAuthentication, SessionAuthentication]
+
+
+class CommissionerOrReadOnly(permissions.BasePermission):
+    """Let everyone read; let only commissioners (see ``cards.roles``) write."""
+
+    message = "Only a commissioner can change the league."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return request.method in permissions.SAFE_METHODS or is_commissioner(request.user)
+
+
+class ApiViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
+    authentication_classes = API_AUTHENTICATION
+    permission_classes = [CommissionerOrReadOnly]
+
+
+def sentence(text: str) -> str:
+    """Return a domain error as the API shows it: capitalised, ending in a period."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+def model_errors(exc: DjangoValidationError) -> dict[str, list[str]] | list[str]:
+    """Return a model's ``full_clean`` errors keyed as DRF keys them."""
+    if not hasattr(exc, "error_dict"):
+        return {api_settings.NON_FIELD_ERRORS_KEY: list(exc.messages)}
+    return {
+        (api_settings.NON_FIELD_ERRORS_KEY if field == NON_FIELD_ERRORS else field): messages
+        for field, messages in exc.message_dict.items()
+    }
+
+
+ErrorSerializer = inline_serializer("Error", {"detail": serializers.CharField()})
+
+
+# -- serializers ---------------------------------------------------------------------------
+
+
+class TeamBriefSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    label = serializers.CharField(source="__str__", read_only=True)
+
+    class Meta:
+        model = Team
+        fields = ["id", "school", "season", "label"]
+
+
+class CardSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    """A card; on PATCH every rule is checked by the model's ``full_clean``, in its words."""
+
+    player_name = serializers.CharField(source="player.name", read_only=True)
+    positions = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Suggested positions 0-5; 0 or 1 means he can run the point.",
+    )
+
+    class Meta:
+        model = Card
+        fields = [
+            "id", "player", "player_name", "team", "slot", "role", "positions", "extra_ball",
+            "ball_numbers", "can_play", "steal_top", "block_top", "foul_from", "turnover_top",
+            "d20_made3_lo", "d20_made3_hi", "d20_made2_lo", "d20_made2_hi",
+            "d20_fouled_lo", "d20_fouled_hi", "d20_miss3_lo", "d20_miss3_hi",
+            "d20_miss2_lo", "d20_miss2_hi",
+            "free_throw_top", "off_reb", "def_reb", "dunk_top", "dunk_adjust",
+        ]  # fmt: skip
+        read_only_fields = ["player", "team", "ball_numbers"]
+
+    def build_standard_field(self, field_name: str, model_field: models.Field) -> Any:  # type: ignore[type-arg]
+        field_class, kwargs = super().build_standard_field(field_name, model_field)
+        # Bounds and choices are card rules: full_clean() words them, so DRF must not
+        # refuse first with its own "Ensure this value is less than..." text.
+        for key in ("min_value", "max_value", "validators"):
+            kwargs.pop(key, None)
+        if "choices" in kwargs:
+            kwargs["error_messages"] = {
+                "invalid_choice": model_field.error_messages["invalid_choice"]
+            }
+        return field_class, kwargs
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        card = copy.copy(self.instance)
+        for name, value in attrs.items():
+            setattr(card, name, value)
+        try:
+            card.full_clean()  # type: ignore[union-attr]
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(model_errors(exc)) from exc
+        return attrs
+
+
+class CardBriefSerializer(CardSerializer):
+    class Meta(CardSerializer.Meta):
+        fields = [f for f in CardSerializer.Meta.fields if f not in {"player", "player_name"}]
+
+
+class RosterPlayerSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    card = CardBriefSerializer(read_only=True, allow_null=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "order", "height", "ppg", "card"]
+
+
+class TeamSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    roster = RosterPlayerSerializer(source="players", many=True, read_only=True)
+
+    class Meta:
+        model = Team
+        fields = [
+            "id", "school", "season", "conference", "dunk_top", "dunk_adjust", "card_source",
+            "notes", "created_at", "updated_at", "roster",
+        ]  # fmt: skip
+
+
+class PlayerSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    team = TeamBriefSerializer(read_only=True)
+    card = CardBriefSerializer(read_only=True, allow_null=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "team", "order", "height", "ppg", "card"]
+
+
+class TeamImportSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    team = TeamSerializer()
+    created = serializers.BooleanField()
+    changed = serializers.BooleanField()
+    detail = serializers.CharField()
+
+
+TeamFileRefusedSerializer = inline_serializer(
+    "TeamFileRefused",
+    {
+        "detail": serializers.CharField(),
+        "problems": serializers.ListField(child=serializers.CharField()),
+    },
+)
+
+
+# -- filters -------------------------------------------------------------------------------
+
+
+class TeamFilter(django_filters.FilterSet):
+    school = django_filters.CharFilter(lookup_expr="icontains")
+    year = django_filters.NumberFilter(field_name="season", help_text="The team's season year.")
+    year_min = django_filters.NumberFilter(field_name="season", lookup_expr="gte")
+    year_max = django_filters.NumberFilter(field_name="season", lookup_expr="lte")
+    season = django_filters.NumberFilter(
+        field_name="entries__season", help_text="Teams entered in this league season (id)."
+    )
+
+    class Meta:
+        model = Team
+        fields = ["school", "conference", "card_source"]
+
+
+class PlayerFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(lookup_expr="icontains")
+    year = django_filters.NumberFilter(field_name="team__season", help_text="The team's year.")
+    season = django_filters.NumberFilter(
+        field_name="team__entries__season", help_text="Players of teams in this league season."
+    )
+    slot = django_filters.NumberFilter(field_name="card__slot")
+    role = django_filters.ChoiceFilter(
+        field_name="card__role", choices=Card._meta.get_field("role").choices
+    )
+
+    class Meta:
+        model = Player
+        fields = ["team"]
+
+
+class CardFilter(django_filters.FilterSet):
+    year = django_filters.NumberFilter(field_name="team__season", help_text="The team's year.")
+    season = django_filters.NumberFilter(
+        field_name="team__entries__season", help_text="Cards of teams in this league season."
+    )
+    name = django_filters.CharFilter(field_name="player__name", lookup_expr="icontains")
+
+    class Meta:
+        model = Card
+        fields = ["team", "player", "slot", "role"]
+
+
+# -- views ---------------------------------------------------------------------------------
+
+
+class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+    """Teams with their rosters and cards; commissioners import team files."""
+
+    serializer_class = TeamSerializer
+    filterset_class = TeamFilter
+    search_fields = ["school", "conference"]
+    ordering_fields = ["school", "season", "conference", "created_at"]
+    ordering = ["school", "season"]
+
+    def get_queryset(self) -> models.QuerySet[Team]:
+        return teams_for_play()
+
+    @extend_schema(
+        summary="Import a vabg-team/1 team file",
+        description="The body is the team file itself. A team is matched by school and "
+        "season: importing it again updates it in place. Any problem refuses the whole "
+        "file and lists every problem; nothing is written.",
+        request={"application/json": OpenApiTypes.OBJECT},
+        responses={
+            201: TeamImportSerializer,
+            200: TeamImportSerializer,
+            400: TeamFileRefusedSerializer,
+            401: ErrorSerializer,
+            403: ErrorSerializer,
+        },
+    )
+    @action(detail=False, methods=["post"], url_path="import", parser_classes=[JSONParser])
+    def import_file(self, request: Request, **kwargs: Any) -> Response:
+        try:
+            outcome = services.team_import(name="team file", content=json.dumps(request.data))
+        except services.TeamFileError as exc:
+            count = len(exc.problems)
+            return Response(
+                {
+                    "detail": f"The team file is refused: {count} problem"
+                    f"{'' if count == 1 else 's'}; nothing was written.",
+                    "problems": list(exc.problems),
+                },
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        team = self.get_queryset().get(pk=outcome.team.pk)
+        body = {
+            "team": team,
+            "created": outcome.created,
+            "changed": outcome.changed,
+            "detail": sentence(outcome.describe()),
+        }
+        return Response(
+            TeamImportSerializer(body, context=self.get_serializer_context()).data,
+            status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,
+        )
+
+    @extend_schema(
+        summary="The team as a vabg-team/1 file",
+        responses={200: OpenApiTypes.OBJECT, 409: ErrorSerializer},
+    )
+    @action(detail=True, methods=["get"], url_path="file", filter_backends=[])
+    def file(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
+        team = self.get_object()
+        try:
+            return Response(team_document(team))
+        except InvalidCardError as exc:
+            return Response(
+                {"detail": sentence(f"{team} cannot be written as a team file: {exc}")},
+                status=status.HTTP_409_CONFLICT,
+            )
+
+
+class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+    """Players with their team and card."""
+
+    serializer_class = PlayerSerializer
+    filterset_class = PlayerFilter
+    search_fields = ["name", "team__school"]
+    ordering_fields = ["name", "order", "ppg", "team__school", "team__season"]
+    ordering = ["team__school", "team__season", "order", "id"]
+
+    def get_queryset(self) -> models.QuerySet[Player]:
+        return Player.objects.select_related("team", "card")
+
+
+@extend_schema(
+    methods=["PATCH"],
+    summary="Edit a card (commissioners)",
+    description="Every card rule is checked by the card model itself; a refused edit "
+    "answers 400 with the card's own messages and changes nothing.",
+)
+class CardViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin, ApiViewSet
+):
+    """Player cards; commissioners edit them with PATCH."""
+
+    serializer_class = CardSerializer
+    filterset_class = CardFilter
+    http_method_names = ["get", "patch", "head", "options"]
+    ordering_fields = [
+        "slot", "role", "can_play", "steal_top", "block_top", "foul_from", "turnover_top",
+        "free_throw_top", "off_reb", "def_reb", "player__name",
+    ]  # fmt: skip
+    ordering = ["team__school", "team__season", "slot", "role", "player__order"]
+
+    def get_queryset(self) -> models.QuerySet[Card]:
+        return Card.objects.select_related("player")

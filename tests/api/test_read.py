@@ -1,0 +1,303 @@
+"""Reading the API: every endpoint shows what the database holds, filtered and ordered."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from cards.mapping import team_document
+from cards.models import Card, Player, Team
+from league import selectors
+from league.models import BoxLine, Game, Season, SimulationRun
+from tests.api import client_for, season_played, season_scheduled, throttle_reset
+from tests.factories import full_team
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _no_throttle() -> None:
+    throttle_reset()
+
+
+@pytest.fixture
+def season(django_capture_on_commit_callbacks) -> Season:  # type: ignore[no-untyped-def]
+    return season_played(django_capture_on_commit_callbacks)
+
+
+@pytest.fixture
+def api():  # type: ignore[no-untyped-def]
+    return client_for()
+
+
+def ids(response) -> list[int]:  # type: ignore[no-untyped-def]
+    return [row["id"] for row in response.json()["results"]]
+
+
+def test_the_schema_is_valid_openapi_without_a_single_warning(tmp_path: Path) -> None:
+    out = tmp_path / "schema.yml"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out))
+    text = out.read_text()
+    assert "/api/seasons/{id}/simulate/" in text
+    assert "/api/games/{id}/box-score/" in text
+
+
+def test_the_root_schema_and_swagger_ui_answer(api) -> None:
+    root = api.get("/api/")
+    assert root.status_code == 200
+    assert root.json()["teams"].endswith("/api/teams/")
+    assert api.get("/api/schema/").status_code == 200
+    docs = api.get("/api/docs/")
+    assert docs.status_code == 200
+    assert b"swagger" in docs.content.lower()
+
+
+def test_teams_list_their_roster_with_every_card(api, season) -> None:
+    response = api.get("/api/teams/")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["count"] == 4
+    team = Team.objects.get(pk=body["results"][0]["id"])
+    roster = body["results"][0]["roster"]
+    assert [p["name"] for p in roster] == list(
+        team.players.order_by("order", "id").values_list("name", flat=True)
+    )
+    card = Card.objects.get(player_id=roster[0]["id"])
+    assert roster[0]["card"]["steal_top"] == card.steal_top
+    assert roster[0]["card"]["ball_numbers"] == card.ball_numbers
+
+
+def test_teams_filter_by_league_season_year_and_school(api, season) -> None:
+    other = full_team(school="Kentucky", season=2012)
+    assert len(ids(api.get("/api/teams/", {"season": season.pk}))) == 4
+    assert ids(api.get("/api/teams/", {"year": 2012})) == [other.pk]
+    assert ids(api.get("/api/teams/", {"school": "kentu"})) == [other.pk]
+    assert ids(api.get("/api/teams/", {"search": "Kentucky"})) == [other.pk]
+    schools = [
+        t["school"] for t in api.get("/api/teams/", {"ordering": "-school"}).json()["results"]
+    ]
+    assert schools == sorted(schools, reverse=True)
+
+
+def test_a_teams_file_is_its_vabg_team_document(api, season) -> None:
+    team = season.entries.first().team
+    response = api.get(f"/api/teams/{team.pk}/file/")
+    assert response.status_code == 200
+    assert response.json() == team_document(team)
+
+
+def test_players_filter_by_team_slot_role_and_season(api, season) -> None:
+    team = season.entries.first().team
+    mine = api.get("/api/players/", {"team": team.pk}).json()
+    assert mine["count"] == 6
+    assert {p["team"]["id"] for p in mine["results"]} == {team.pk}
+    reserves = api.get("/api/players/", {"team": team.pk, "role": "reserve"}).json()["results"]
+    assert [p["name"] for p in reserves] == [
+        Card.objects.get(team=team, role="reserve").player.name
+    ]
+    centers = api.get("/api/players/", {"season": season.pk, "slot": 5}).json()
+    assert centers["count"] == 4
+    detail = api.get(f"/api/players/{reserves[0]['id']}/").json()
+    assert detail["card"]["role"] == "reserve"
+    assert detail["team"]["label"] == str(team)
+
+
+def test_cards_filter_by_team_and_slot(api, season) -> None:
+    team = season.entries.first().team
+    response = api.get("/api/cards/", {"team": team.pk, "slot": 1})
+    rows = response.json()["results"]
+    assert sorted(c["role"] for c in rows) == ["reserve", "starter"]
+    card = Card.objects.get(pk=rows[0]["id"])
+    assert rows[0]["player_name"] == card.player.name
+    assert rows[0]["d20_made2_hi"] == card.d20_made2_hi
+    assert api.get(f"/api/cards/{card.pk}/").json()["can_play"] == card.can_play
+
+
+def test_leagues_and_seasons_count_their_teams_and_games(api, season) -> None:
+    leagues = api.get("/api/leagues/").json()["results"]
+    assert [(lg["name"], lg["seasons"]) for lg in leagues] == [("API League", 1)]
+    response = api.get("/api/seasons/", {"league": season.league_id})
+    row = response.json()["results"][0]
+    assert (row["team_count"], row["game_count"], row["games_final"]) == (4, 6, 6)
+    assert {e["team"]["id"] for e in row["teams"]} == set(
+        season.entries.values_list("team_id", flat=True)
+    )
+    team = season.entries.first().team_id
+    assert ids(api.get("/api/seasons/", {"team": team})) == [season.pk]
+    assert api.get(f"/api/seasons/{season.pk}/").json()["league_name"] == "API League"
+
+
+def test_the_schedule_filters_by_season_team_round_date_status_and_player(api, season) -> None:
+    games = Game.objects.filter(season=season)
+    assert api.get("/api/games/", {"season": season.pk}).json()["count"] == 6
+    team = season.entries.first().team_id
+    mine = api.get("/api/games/", {"team": team}).json()["results"]
+    assert len(mine) == 3
+    assert all(team in (g["home"]["id"], g["away"]["id"]) for g in mine)
+    first = games.order_by("round").first()
+    by_round = ids(api.get("/api/games/", {"round": first.round}))
+    assert sorted(by_round) == sorted(games.filter(round=first.round).values_list("pk", flat=True))
+    by_date = ids(api.get("/api/games/", {"date": first.game_date.isoformat()}))
+    assert sorted(by_date) == sorted(by_round)
+    until = api.get("/api/games/", {"date_to": first.game_date.isoformat()}).json()
+    assert until["count"] == len(by_round)
+    assert api.get("/api/games/", {"status": "scheduled"}).json()["count"] == 0
+    player = BoxLine.objects.filter(result__game=first).first().player_id
+    assert len(ids(api.get("/api/games/", {"player": player}))) == 3
+    rounds = [g["round"] for g in api.get("/api/games/", {"ordering": "-round"}).json()["results"]]
+    assert rounds == sorted(rounds, reverse=True)
+
+
+def test_a_game_shows_its_stored_score(api, season) -> None:
+    game = Game.objects.filter(season=season).select_related("result").first()
+    body = api.get(f"/api/games/{game.pk}/").json()
+    assert body["status"] == "final"
+    assert (body["home_score"], body["away_score"]) == (
+        game.result.home_score,
+        game.result.away_score,
+    )
+
+
+def test_the_box_score_shows_each_stored_line_and_the_team_totals(api, season) -> None:
+    game = Game.objects.filter(season=season).select_related("result").first()
+    result = game.result
+    body = api.get(f"/api/games/{game.pk}/box-score/").json()
+    assert body["game"]["id"] == game.pk
+    assert [s["side"] for s in body["sides"]] == ["away", "home"]
+    for side in body["sides"]:
+        stored = {line.name: line for line in result.lines.filter(side=side["side"])}
+        assert [line["name"] for line in side["lines"]] == [
+            line.name for line in sorted(stored.values(), key=lambda x: x.order)
+        ]
+        for line in side["lines"]:
+            row = stored[line["name"]]
+            assert (line["pts"], line["reb"], line["player"]) == (row.pts, row.reb, row.player_id)
+        score = result.home_score if side["side"] == "home" else result.away_score
+        assert side["score"] == side["totals"]["pts"] == score
+        assert side["totals"]["to"] == sum(x.to for x in stored.values()) + side["team_turnovers"]
+    assert body["sides"][1]["periods"] == result.home_periods
+    assert len(body["period_labels"]) == 1 + result.overtimes
+
+
+def test_the_play_by_play_is_the_stored_events(api, season) -> None:
+    game = Game.objects.filter(season=season).select_related("result").first()
+    body = api.get(f"/api/games/{game.pk}/play-by-play/").json()
+    assert body["events"] == game.result.events
+    assert body["dice"] == {"seed": game.seed} or body["dice"] == game.result.dice
+
+
+def test_an_unplayed_game_has_no_box_score_yet(api) -> None:
+    game = season_scheduled(teams=2).games.get()
+    response = api.get(f"/api/games/{game.pk}/box-score/")
+    assert response.status_code == 404
+    assert response.json() == {
+        "detail": f"Game {game.pk} has not been played yet: it is scheduled."
+    }
+    assert api.get(f"/api/games/{game.pk}/play-by-play/").status_code == 404
+
+
+def test_season_player_stats_add_up_the_box_scores_and_filter(api, season) -> None:
+    url = f"/api/seasons/{season.pk}/player-stats/"
+    body = api.get(url).json()
+    assert body["count"] == 24
+    top = body["results"][0]
+    lines = BoxLine.objects.filter(player_id=top["player"])
+    assert top["pts"] == sum(line.pts for line in lines)
+    assert top["g"] == 3
+    assert top["pts_pg"] == pytest.approx(top["pts"] / 3)
+    team = top["team"]
+    mine = api.get(url, {"team": team}).json()["results"]
+    assert len(mine) == 6 and {r["team"] for r in mine} == {team}
+    assert [r["player"] for r in api.get(url, {"player": top["player"]}).json()["results"]] == [
+        top["player"]
+    ]
+    rebounds = [r["reb"] for r in api.get(url, {"ordering": "-reb"}).json()["results"]]
+    assert rebounds == sorted(rebounds, reverse=True)
+    assert api.get("/api/seasons/999999/player-stats/").status_code == 404
+
+
+def test_leaders_rank_a_category_per_game_or_in_total(api, season) -> None:
+    url = f"/api/seasons/{season.pk}/leaders/"
+    body = api.get(url, {"category": "reb", "limit": 5}).json()
+    expected = selectors.leaders(season_id=season.pk, category="reb", limit=5)
+    assert [r["player"] for r in body["results"]] == [r["player_id"] for r in expected]
+    assert [r["rank"] for r in body["results"]] == [1, 2, 3, 4, 5]
+    assert body["results"][0]["value"] == pytest.approx(expected[0]["reb_pg"])
+    totals = api.get(url, {"category": "blk", "per_game": "false"}).json()["results"]
+    assert totals[0]["value"] == expected_total_max(season, "blk")
+    refused = api.get(url, {"category": "dunks"})
+    assert refused.status_code == 400
+    assert "category" in refused.json()
+
+
+def expected_total_max(season: Season, field: str) -> int:
+    return max(r[field] for r in selectors.player_season_stats(season_id=season.pk))
+
+
+def test_team_stats_match_the_selector_and_order(api, season) -> None:
+    url = f"/api/seasons/{season.pk}/team-stats/"
+    rows = api.get(url).json()["results"]
+    expected = selectors.team_season_stats(season_id=season.pk)
+    assert [(r["team"], r["pts"], r["possessions"]) for r in rows] == [
+        (e["team_id"], e["pts"], e["possessions"]) for e in expected
+    ]
+    low = api.get(url, {"ordering": "opp_pts"}).json()["results"]
+    assert [r["opp_pts"] for r in low] == sorted(r["opp_pts"] for r in rows)
+    one = api.get(url, {"team": rows[0]["team"]}).json()["results"]
+    assert [r["team"] for r in one] == [rows[0]["team"]]
+    refused = api.get(url, {"ordering": "dunks"})
+    assert refused.status_code == 400
+    assert refused.json()["detail"].startswith("Order by one of team_school")
+
+
+def test_a_players_game_log_lists_his_games_in_date_order(api, season) -> None:
+    player = Player.objects.filter(team__entries__season=season).first()
+    body = api.get(f"/api/players/{player.pk}/games/", {"season": season.pk}).json()
+    assert body["count"] == 3
+    dates = [r["game_date"] for r in body["results"]]
+    assert dates == sorted(dates)
+    row = body["results"][0]
+    line = BoxLine.objects.get(player=player, result__game_id=row["game"])
+    assert (row["pts"], row["side"]) == (line.pts, line.side)
+    assert row["opponent"]["id"] != player.team_id
+    assert api.get(f"/api/players/{player.pk}/games/", {"season": 999999}).json()["count"] == 0
+
+
+def test_a_run_shows_its_progress(api, season) -> None:
+    run = SimulationRun.objects.get(season=season)
+    body = api.get(f"/api/runs/{run.pk}/").json()
+    assert (body["done"], body["total"], body["status"], body["percent"]) == (6, 6, "done", 100)
+    assert ids(api.get("/api/runs/", {"season": season.pk})) == [run.pk]
+
+
+def test_box_scores_export_as_csv_and_json(api, season) -> None:
+    response = api.get(f"/api/seasons/{season.pk}/export/boxscores.csv")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    assert "boxscores.csv" in response["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert len(rows) == BoxLine.objects.filter(result__game__season=season).count()
+    line = BoxLine.objects.select_related("result").get(
+        result__game_id=int(rows[0]["game"]), name=rows[0]["name"]
+    )
+    assert int(rows[0]["pts"]) == line.pts
+    as_json = api.get(f"/api/seasons/{season.pk}/export/boxscores/", {"format": "json"})
+    assert as_json["Content-Type"].startswith("application/json")
+    assert len(as_json.json()) == len(rows)
+    assert as_json.json()[0]["pts"] == line.pts
+
+
+def test_player_stats_export_as_csv_and_json(api, season) -> None:
+    response = api.get(f"/api/seasons/{season.pk}/export/player-stats.csv")
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert len(rows) == 24
+    stats = {r["player_id"]: r for r in selectors.player_season_stats(season_id=season.pk)}
+    first = rows[0]
+    assert int(first["pts"]) == stats[int(first["player"])]["pts"]
+    as_json = api.get(f"/api/seasons/{season.pk}/export/player-stats/?format=json").json()
+    assert [r["name"] for r in as_json] == [r["name"] for r in rows]
+    assert api.get("/api/seasons/999999/export/player-stats.csv").status_code == 404
