@@ -21,6 +21,7 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
 KANSAS = json.loads((FIXTURES / "kansas-2008.json").read_text(encoding="utf-8"))
 ROBINSON = "player 1 (Russell Robinson)"
 RUSH = "player 3 (Brandon Rush)"
+COLLINS = "player 6 (Sherron Collins)"
 
 Change = Callable[[dict[str, Any]], object]
 
@@ -41,6 +42,10 @@ def problems(doc: object) -> list[str]:
 
 def first_player(**values: Any) -> Change:
     return lambda doc: doc["players"][0].update(values)
+
+
+def first_reserve(**values: Any) -> Change:
+    return lambda doc: doc["players"][5].update(values)
 
 
 def first_d20(**ranges: Any) -> Change:
@@ -69,12 +74,13 @@ ONE_PROBLEM: list[tuple[str, Change, str]] = [
     ("same name", lambda d: d["players"][6].update(name="Sherron Collins"), "players: the name 'Sherron Collins' is used 2 times"),
     ("no starter", first_player(role="reserve"), "players: slot 1 (PG) has no starter"),
     ("two starters", lambda d: d["players"][5].update(role="starter"), "players: slot 1 (PG) has 2 starters (Russell Robinson, Sherron Collins)"),
-    ("player not an object", lambda d: d["players"].__setitem__(0, "Russell Robinson"), "player 1: must be an object, got str"),
+    ("player not an object", lambda d: d["players"].__setitem__(5, "Sherron Collins"), "player 6: must be an object, got str"),
     # one player's fields
     ("name", first_player(name=""), "player 1: name must be a non-empty text, got ''"),
-    ("slot", first_player(slot=6), f"{ROBINSON}: slot must be 1 to 5, got 6"),
-    ("slot true", first_player(slot=True), f"{ROBINSON}: slot must be a whole number 1 to 5, got True"),
-    ("role", first_player(role="sixth man"), f"{ROBINSON}: role must be starter or reserve, got 'sixth man'"),
+    # (slot and role are broken on a reserve: a broken starter also leaves his slot empty)
+    ("slot", first_reserve(slot=6), f"{COLLINS}: slot must be 1 to 5, got 6"),
+    ("slot true", first_reserve(slot=True), f"{COLLINS}: slot must be a whole number 1 to 5, got True"),
+    ("role", first_reserve(role="sixth man"), f"{COLLINS}: role must be starter or reserve, got 'sixth man'"),
     ("positions empty", first_player(positions=[]), f"{ROBINSON}: positions must be a non-empty list of distinct numbers 0-5, got []"),
     ("positions repeated", first_player(positions=[1, 1]), f"{ROBINSON}: positions must be a non-empty list of distinct numbers 0-5, got [1, 1]"),
     ("positions 6", first_player(positions=[1, 6]), f"{ROBINSON}: positions must be a non-empty list of distinct numbers 0-5, got [1, 6]"),
