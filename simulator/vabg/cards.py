@@ -8,6 +8,7 @@ problem of a file at once, naming the player and the field.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -260,9 +261,10 @@ def team_from_json(data: object) -> TeamCard:
     known = {"format", "school", "season", "conference", "dunk_top", "dunk_adjust"}
     known |= {"card_source", "players"}
     if problems:
-        # Cross-player rules still help when single fields are wrong.
-        if isinstance(raw_players, list) and len(players) == len(raw_players):
-            problems.extend(_roster_rules(players))
+        # Cross-player rules still help when single fields are wrong: read each raw
+        # player's name, slot and role where they are usable, so every problem shows.
+        if isinstance(raw_players, list):
+            problems.extend(_roster_problems([_roster_entry(raw) for raw in raw_players]))
         raise InvalidCardError(problems)
     assert isinstance(school, str)
     return TeamCard(
@@ -392,19 +394,43 @@ def _d20_coverage_problems(column: D20Column) -> list[str]:
     return out
 
 
+_RosterEntry = tuple[str | None, int | None, bool]
+
+
+def _roster_entry(raw: object) -> _RosterEntry:
+    """Return what the roster rules need of a raw player: name, slot, starter (or None)."""
+    if not isinstance(raw, dict):
+        return None, None, False
+    name = raw.get("name")
+    slot = raw.get("slot")
+    usable = slot in range(1, 6) and not isinstance(slot, bool)
+    usable = usable and raw.get("role") in ROLES
+    return (
+        name.strip() if isinstance(name, str) and name.strip() else None,
+        slot if usable else None,
+        raw.get("role") == "starter",
+    )
+
+
 def _roster_rules(players: Sequence[PlayerCard]) -> list[str]:
+    return _roster_problems([(p.name, p.slot, p.is_starter) for p in players])
+
+
+def _roster_problems(players: Sequence[_RosterEntry]) -> list[str]:
     problems = []
     if not 5 <= len(players) <= 10:
         problems.append(f"players: a roster holds 5 to 10 players, this one has {len(players)}")
     names: dict[str, int] = {}
-    for p in players:
-        names[p.name] = names.get(p.name, 0) + 1
+    for name, _, _ in players:
+        if name is not None:
+            names[name] = names.get(name, 0) + 1
     for name, count in names.items():
         if count > 1:
             problems.append(f"players: the name {name!r} is used {count} times")
     for slot in range(1, 6):
-        starters = [p.name for p in players if p.slot == slot and p.is_starter]
-        if not starters:
+        starters = [n or "?" for n, s, starter in players if s == slot and starter]
+        if not starters and all(s is not None for _, s, _ in players):
+            # (a player whose slot cannot be read may be the missing starter)
             problems.append(f"players: slot {slot} ({SLOT_NAMES[slot]}) has no starter")
         elif len(starters) > 1:
             problems.append(
@@ -461,7 +487,8 @@ def _parse_range(text: object) -> Range | None:
     if not isinstance(text, str):
         return None
     parts = text.strip().split("-")
-    if len(parts) > 2 or not all(p.strip().isdigit() for p in parts):
+    # ASCII digits only: "²".isdigit() is true but int("²") fails.
+    if len(parts) > 2 or not all(re.fullmatch(r"[0-9]+", p.strip()) for p in parts):
         return None
     lo, hi = int(parts[0]), int(parts[-1])
     if not 1 <= lo <= hi <= 20:

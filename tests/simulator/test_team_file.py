@@ -167,12 +167,6 @@ def test_roster_problems_are_listed_alongside_team_field_problems():
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="engine bug: team_from_json drops the roster rules (names, roster size, starters) "
-    "whenever any player has a field problem, so they are not all reported at once",
-)
 def test_roster_problems_are_listed_alongside_a_players_field_problems():
     def break_both(doc: dict[str, Any]) -> None:
         doc["players"][0]["steal_top"] = 31
@@ -186,12 +180,6 @@ def test_roster_problems_are_listed_alongside_a_players_field_problems():
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="engine bug: a d20 range with a non-ASCII digit ('²' passes str.isdigit, fails int()) "
-    "raises a bare ValueError instead of InvalidCardError; the CLI then shows a traceback",
-)
 def test_a_d20_range_with_a_superscript_digit_is_refused_not_a_crash():
     assert problems(kansas(first_d20(**{"3PM": "1-²"}))) == [
         f'{ROBINSON}: d20 3PM must be "a-b" or "a" within 1-20, got \'1-²\''
