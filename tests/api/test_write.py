@@ -1,0 +1,380 @@
+"""Writing through the API: commissioners only; everyone else gets 401/403 and nothing changes."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+
+from cards.mapping import team_document
+from cards.models import Card, Player, Team
+from league.models import BoxLine, Game, GameResult, Season, SimulationRun
+from league.services import league_get_or_create
+from tests.api import client_for, season_scheduled, throttle_reset
+from tests.factories import commissioner, fan, full_team
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _no_throttle() -> None:
+    throttle_reset()
+
+
+@pytest.fixture
+def commish():  # type: ignore[no-untyped-def]
+    return client_for(commissioner())
+
+
+@pytest.fixture(params=["anonymous", "fan", "staff outside the group"])
+def refused(request):  # type: ignore[no-untyped-def]
+    """A client that may read but not write, and the status it gets for a write."""
+    if request.param == "anonymous":
+        return client_for(), 401
+    if request.param == "fan":
+        return client_for(fan()), 403
+    staff = get_user_model().objects.create_user(username="staff", password="x", is_staff=True)
+    return client_for(staff), 403
+
+
+def snapshot() -> dict[str, Any]:
+    """Everything a write could change, to compare before and after a refused one."""
+    return {
+        "teams": list(Team.objects.values()),
+        "players": list(Player.objects.values()),
+        "cards": list(Card.objects.values()),
+        "seasons": list(Season.objects.values()),
+        "games": list(Game.objects.values()),
+        "results": GameResult.objects.count(),
+        "lines": BoxLine.objects.count(),
+        "runs": list(SimulationRun.objects.values()),
+    }
+
+
+def assert_refused(response, expected: int) -> None:  # type: ignore[no-untyped-def]
+    assert response.status_code == expected
+    if expected == 401:
+        assert response.json() == {"detail": "Authentication credentials were not provided."}
+        assert response["WWW-Authenticate"] == "Token"
+    else:
+        assert response.json() == {"detail": "Only a commissioner can change the league."}
+
+
+# -- seasons ---------------------------------------------------------------------------------
+
+
+def season_body(teams: list[Team], **extra: Any) -> dict[str, Any]:
+    league = league_get_or_create(name="Write League")
+    return {"league": league.pk, "name": "2030", "teams": [t.pk for t in teams], "seed": 5, **extra}
+
+
+def test_a_commissioner_creates_a_season_with_its_schedule(commish) -> None:
+    teams = [full_team() for _ in range(4)]
+    response = commish.post(
+        "/api/seasons/", season_body(teams, start_date="2030-01-05", double_round_robin=True)
+    )
+    assert response.status_code == 201
+    body = response.json()
+    season = Season.objects.get(pk=body["id"])
+    assert (body["name"], body["team_count"], body["game_count"]) == ("2030", 4, 12)
+    assert season.games.count() == 12
+    assert season.seed == 5
+    assert str(season.start_date) == "2030-01-05"
+
+
+def test_others_cannot_create_a_season(refused) -> None:
+    client, expected = refused
+    body = season_body([full_team() for _ in range(2)])
+    before = snapshot()
+    assert_refused(client.post("/api/seasons/", body, format="json"), expected)
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        (lambda a, b: {"teams": [a.pk]}, {"detail": "A season needs at least 2 teams, got 1."}),
+        (lambda a, b: {"teams": [a.pk, a.pk]}, {"detail": "A team is listed twice."}),
+        (
+            lambda a, b: {"teams": [a.pk, 999999, 999998]},
+            {"teams": ["No team with id 999998, 999999."]},
+        ),
+        (lambda a, b: {"rules": "street"}, {"rules": ['"street" is not a valid choice.']}),
+        (
+            lambda a, b: {"league": 999999},
+            {"league": ['Invalid pk "999999" - object does not exist.']},
+        ),
+    ],
+)
+def test_a_refused_season_says_why_and_writes_nothing(commish, extra, expected) -> None:
+    a, b = full_team(), full_team()
+    body = season_body([a, b]) | extra(a, b)
+    before = snapshot()
+    response = commish.post("/api/seasons/", body, format="json")
+    assert response.status_code == 400
+    assert response.json() == expected
+    assert snapshot() == before
+
+
+def test_a_second_season_of_the_same_name_is_refused_in_the_models_words(commish) -> None:
+    teams = [full_team() for _ in range(2)]
+    assert commish.post("/api/seasons/", season_body(teams), format="json").status_code == 201
+    before = snapshot()
+    response = commish.post("/api/seasons/", season_body(teams), format="json")
+    assert response.status_code == 400
+    assert response.json() == {
+        "non_field_errors": ["This league already has a season with this name."]
+    }
+    assert snapshot() == before
+
+
+# -- simulations -----------------------------------------------------------------------------
+
+
+def test_a_commissioner_simulates_a_round_and_polls_the_run(
+    commish, django_capture_on_commit_callbacks
+) -> None:
+    season = season_scheduled(teams=4)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = commish.post(
+            f"/api/seasons/{season.pk}/simulate/", {"scope": "round", "round": 1}, format="json"
+        )
+    assert response.status_code == 202
+    run_id = response.json()["id"]
+    assert response["Location"].endswith(f"/api/runs/{run_id}/")
+    run = SimulationRun.objects.get(pk=run_id)
+    assert (run.scope, run.round, run.total) == ("round", 1, 2)
+    progress = client_for().get(f"/api/runs/{run_id}/").json()
+    assert (progress["done"], progress["total"], progress["status"], progress["percent"]) == (
+        2,
+        2,
+        "done",
+        100,
+    )
+    assert season.games.filter(status="final").count() == 2
+    assert season.games.filter(status="final").exclude(round=1).count() == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "played"),
+    [
+        ({"scope": "all"}, 6),
+        ({"scope": "date", "date": "2001-01-02"}, 2),
+        ({"scope": "until", "date": "2001-01-02"}, 4),
+        ({"scope": "game"}, 1),
+    ],
+)
+def test_every_scope_plays_its_games(
+    commish, django_capture_on_commit_callbacks, body, played
+) -> None:
+    season = season_scheduled(teams=4)
+    if body["scope"] == "game":
+        body = body | {"game": season.games.order_by("pk").first().pk}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = commish.post(f"/api/seasons/{season.pk}/simulate/", body, format="json")
+    assert response.status_code == 202
+    assert response.json()["total"] == played
+    progress = client_for().get(f"/api/runs/{response.json()['id']}/").json()
+    assert (progress["done"], progress["status"]) == (played, "done")
+    assert season.games.filter(status="final").count() == played
+
+
+def test_others_cannot_start_a_simulation(refused, django_capture_on_commit_callbacks) -> None:
+    client, expected = refused
+    season = season_scheduled(teams=2)
+    before = snapshot()
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = client.post(f"/api/seasons/{season.pk}/simulate/", {"scope": "all"})
+    assert_refused(response, expected)
+    assert callbacks == []
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ({"scope": "round"}, {"detail": "A round simulation needs the round number."}),
+        ({"scope": "until"}, {"detail": "A simulation up to a date needs the date."}),
+        ({"scope": "game"}, {"detail": "A one-game simulation needs the game."}),
+        ({"scope": "week"}, {"scope": ['"week" is not a valid choice.']}),
+    ],
+)
+def test_a_simulation_without_what_its_scope_needs_is_refused(commish, body, expected) -> None:
+    season = season_scheduled(teams=2)
+    before = snapshot()
+    response = commish.post(f"/api/seasons/{season.pk}/simulate/", body, format="json")
+    assert response.status_code == 400
+    assert response.json() == expected
+    assert snapshot() == before
+
+
+def test_a_game_of_another_season_is_refused(commish) -> None:
+    season = season_scheduled(teams=2)
+    other = season_scheduled(teams=2, name="2002").games.get()
+    before = snapshot()
+    response = commish.post(
+        f"/api/seasons/{season.pk}/simulate/", {"scope": "game", "game": other.pk}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["detail"].endswith(f"is not a game of {season}.")
+    assert snapshot() == before
+
+
+# -- team files ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def team_file() -> dict[str, Any]:
+    """A valid vabg-team/1 document of a team that is not in the database."""
+    team = full_team(school="Kentucky", season=2012)
+    document = team_document(team)
+    team.delete()
+    return document
+
+
+def test_a_commissioner_imports_a_team_file_and_again_changes_nothing(commish, team_file) -> None:
+    response = commish.post("/api/teams/import/", team_file, format="json")
+    assert response.status_code == 201
+    body = response.json()
+    assert (body["created"], body["detail"]) == (True, "Kentucky 2012: created.")
+    team = Team.objects.get(school="Kentucky", season=2012)
+    assert body["team"]["id"] == team.pk
+    assert len(body["team"]["roster"]) == team.players.count() == 6
+    assert team_document(team) == team_file
+    again = commish.post("/api/teams/import/", team_file, format="json")
+    assert again.status_code == 200
+    assert (again.json()["created"], again.json()["changed"]) == (False, False)
+
+
+def test_importing_a_changed_file_updates_the_team_in_place(commish, team_file) -> None:
+    commish.post("/api/teams/import/", team_file, format="json")
+    changed = copy.deepcopy(team_file)
+    changed["players"][0]["steal_top"] = 20
+    response = commish.post("/api/teams/import/", changed, format="json")
+    assert response.status_code == 200
+    assert response.json()["changed"] is True
+    assert Team.objects.filter(school="Kentucky").count() == 1
+    name = changed["players"][0]["name"]
+    assert Card.objects.get(player__name=name, team__school="Kentucky").steal_top == 20
+
+
+def test_a_bad_team_file_lists_every_problem_and_writes_nothing(commish, team_file) -> None:
+    bad = copy.deepcopy(team_file)
+    bad["school"] = ""
+    bad["players"][0]["steal_top"] = 99
+    before = snapshot()
+    response = commish.post("/api/teams/import/", bad, format="json")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["detail"].startswith("The team file is refused: ")
+    assert body["detail"].endswith("; nothing was written.")
+    assert any(p.startswith("team file: school:") for p in body["problems"])
+    assert any("steal_top" in p for p in body["problems"])
+    assert len(body["problems"]) >= 2
+    assert snapshot() == before
+
+
+def test_a_team_file_that_is_not_an_object_is_refused(commish) -> None:
+    response = commish.post("/api/teams/import/", [1, 2], format="json")
+    assert response.status_code == 400
+    assert response.json()["problems"] == ["team file: a team file must be a JSON object"]
+
+
+def test_others_cannot_import_a_team_file(refused, team_file) -> None:
+    client, expected = refused
+    before = snapshot()
+    assert_refused(client.post("/api/teams/import/", team_file, format="json"), expected)
+    assert snapshot() == before
+
+
+# -- cards -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def card() -> Card:
+    return (
+        Card.objects.filter(role="starter").select_related("player").get(team=full_team(), slot=2)
+    )
+
+
+def test_a_commissioner_edits_a_card(card) -> None:
+    user = commissioner()
+    response = client_for(user).patch(
+        f"/api/cards/{card.pk}/", {"steal_top": 22, "extra_ball": 1}, format="json"
+    )
+    assert response.status_code == 200
+    assert (response.json()["steal_top"], response.json()["ball_numbers"]) == (22, "2&7")
+    card.refresh_from_db()
+    assert (card.steal_top, card.ball_numbers) == (22, "2&7")
+    assert card.history.first().history_user == user
+
+
+def test_a_commissioner_can_write_with_a_token(card) -> None:
+    token = Token.objects.create(user=commissioner())
+    client = client_for()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    response = client.patch(f"/api/cards/{card.pk}/", {"can_play": 40}, format="json")
+    assert response.status_code == 200
+    card.refresh_from_db()
+    assert card.can_play == 40
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"steal_top": 99}, {"steal_top": ["steal_top must be 10 to 30, as on a VABG card."]}),
+        ({"slot": 9}, {"slot": ["slot must be 1 to 5 (PG, SG, SF, PF, C)."]}),
+        ({"role": "captain"}, {"role": ["role must be starter or reserve."]}),
+        (
+            {"positions": [7]},
+            {
+                "positions": [
+                    "The positions must be a non-empty list of distinct numbers 0-5, got [7]."
+                ]
+            },
+        ),
+        (
+            {"d20_made3_hi": 4},
+            {
+                "non_field_errors": [
+                    "The d20 ranges cover 3 more than once (3PM and 2PM).",
+                    "The d20 ranges cover 4 more than once (3PM and 2PM).",
+                ]
+            },
+        ),
+        ({"slot": 1}, {"non_field_errors": ["This team already has a starter in this slot."]}),
+    ],
+)
+def test_a_card_edit_breaking_a_card_rule_answers_the_cards_own_message(
+    commish, card, change, expected
+) -> None:
+    before = snapshot()
+    response = commish.patch(f"/api/cards/{card.pk}/", change, format="json")
+    assert response.status_code == 400
+    assert response.json() == expected
+    assert snapshot() == before
+
+
+def test_others_cannot_edit_a_card(refused, card) -> None:
+    client, expected = refused
+    before = snapshot()
+    assert_refused(
+        client.patch(f"/api/cards/{card.pk}/", {"steal_top": 22}, format="json"), expected
+    )
+    assert snapshot() == before
+
+
+def test_a_card_is_edited_with_patch_only(commish, card) -> None:
+    response = commish.put(f"/api/cards/{card.pk}/", {"steal_top": 22}, format="json")
+    assert response.status_code == 405
+    assert commish.delete(f"/api/cards/{card.pk}/").status_code == 405
+    assert Card.objects.filter(pk=card.pk).exists()
+
+
+def test_reads_stay_open_to_everyone(refused, card) -> None:
+    client, _ = refused
+    assert client.get(f"/api/cards/{card.pk}/").status_code == 200
+    assert client.get("/api/seasons/").status_code == 200
