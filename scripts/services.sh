@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Make sure PostgreSQL (127.0.0.1:5432) and Redis (127.0.0.1:6379) answer, installing them
-# from Debian's packages and starting them when they are absent. Used by `make test` and CI.
+# from Debian's packages and starting them when they are absent; install Chromium and its
+# driver for the browser tests. Used by `make test` and CI.
 set -euo pipefail
 
 SUDO=""
@@ -61,4 +62,9 @@ if ! command -v redis-cli >/dev/null || ! redis_up; then
         --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log
     wait_for Redis redis_up
 fi
-echo "services.sh: PostgreSQL and Redis are up"
+# --- Chromium for the browser tests ------------------------------------------------------------
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    echo "services.sh: installing Chromium and ChromeDriver (browser tests)"
+    apt_install chromium chromium-driver
+fi
+echo "services.sh: PostgreSQL and Redis are up, Chromium is installed"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 from django.conf import settings
@@ -13,6 +14,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     available = {
         "postgres": settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql",
         "redis": not settings.CELERY_TASK_ALWAYS_EAGER,
+        "browser": bool(shutil.which("chromium") and shutil.which("chromedriver")),
     }
     for marker, ok in available.items():
         if item.get_closest_marker(marker) is None or ok:

@@ -1,0 +1,91 @@
+"""A fan's clicks in a real browser: Debian's headless Chromium, driven by Selenium."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from datetime import date
+
+import pytest
+
+from league import services
+from league.models import BoxLine, Game
+from tests.factories import full_team
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                "--window-size=420,900"):  # fmt: skip  # a phone-sized window
+        options.add_argument(arg)
+    driver = webdriver.Chrome(
+        service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options
+    )
+    driver.implicitly_wait(5)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def season(django_capture_on_commit_callbacks):  # type: ignore[no-untyped-def]
+    league = services.league_get_or_create(name="Browser League")
+    season = services.season_create(
+        league=league,
+        name="2003",
+        teams=[full_team() for _ in range(4)],
+        start_date=date(2003, 1, 1),
+        seed=3,
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.simulation_start(season=season, scope="all")
+    return season
+
+
+def test_a_fan_clicks_from_the_home_page_to_a_box_score_and_a_player(
+    browser, live_server, season
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(live_server.url)
+    browser.find_element(By.LINK_TEXT, str(season)).click()
+    assert browser.find_element(By.TAG_NAME, "h1").text == str(season)
+
+    game = Game.objects.filter(season=season, round=1).select_related("result").first()
+    browser.find_element(By.CSS_SELECTOR, f'a[href="/games/{game.pk}/"]').click()
+    heading = browser.find_element(By.TAG_NAME, "h1").text
+    assert str(game.home) in heading and str(game.away) in heading
+    finals = [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".linescore strong")]
+    assert finals == [str(game.result.away_score), str(game.result.home_score)]
+
+    line = BoxLine.objects.filter(result__game=game, side="home").order_by("-pts").first()
+    row = browser.find_element(
+        By.CSS_SELECTOR, f'table[data-side="home"] tr[data-player="{line.name}"]'
+    )
+    assert row.find_element(By.CSS_SELECTOR, "td.pts").text == str(line.pts)
+    row.find_element(By.LINK_TEXT, line.name).click()
+
+    assert browser.find_element(By.TAG_NAME, "h1").text == line.name
+    card = browser.find_element(By.CSS_SELECTOR, ".vabg-card")
+    assert card.get_attribute("data-player") == line.name
+    log = browser.find_elements(By.CSS_SELECTOR, "table.game-log tbody tr")
+    assert len(log) == 3  # a four-team round robin: three games each
+    assert any(r.find_elements(By.TAG_NAME, "td")[1].text == str(line.pts) for r in log)
+
+
+def test_search_from_the_header_finds_a_player(browser, live_server, season) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    player = season.entries.first().team.players.first()
+    browser.get(live_server.url)
+    box = browser.find_element(By.CSS_SELECTOR, "header input[name=q]")
+    box.send_keys(player.name, Keys.ENTER)
+    browser.find_element(By.LINK_TEXT, player.name).click()
+    assert browser.find_element(By.TAG_NAME, "h1").text == player.name
