@@ -1,0 +1,891 @@
+"""Turn a player's season line and his team's context into a VABG card (``vabg-team/1``).
+
+Pure functions over frozen dataclasses: no Django, no files, no randomness. The
+formulas, their constants and where each comes from are written down in
+``docs/cards.md``; the section numbers in the comments (``cards.md §n``) point there.
+
+>>> ctx = TeamContext(school="Example", season=2010)
+>>> line = SeasonLine(name="A. Guard", slot=1, role="starter", ppg=12.0, fg_pct=0.45, ft_pct=0.8)
+>>> card_for(line, ctx).card["free_throw_top"]
+16
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+TEAM_FORMAT = "vabg-team/1"
+THREE_POINT_SEASON = 1987
+"""The first season (1986-87) played everywhere with a 3-point line (cards.md §5)."""
+D20_KEYS = ("3PM", "2PM", "FOUL", "3PX", "2PX")
+SLOTS = (1, 2, 3, 4, 5)
+MAX_ROSTER = 10
+"""A team file holds 5 to 10 players (interchange.md)."""
+CARD_RANGE_FIELDS = (
+    "extra_ball", "can_play", "steal_top", "block_top", "foul_from", "turnover_top", "d20",
+    "free_throw_top", "off_reb", "def_reb",
+)  # fmt: skip
+"""The values a card is made of; a card whose every one is printed is ``published``."""
+
+# -- constants (each with its source in cards.md) ------------------------------------------
+GAME_POSSESSIONS = 66
+"""Possessions a side in a whole game: the 22 before the 20-20 start plus the 44 played (§2)."""
+PLAYED_POSSESSIONS = 44
+STARTER_MPG = 40 * 48 / GAME_POSSESSIONS
+"""An average starter plays 48 of 66 possessions (the rulebook): 29.1 minutes (§8)."""
+RESERVE_MPG = 40 * 18 / GAME_POSSESSIONS
+"""An average reserve plays 18 of 66 possessions (the rulebook): 10.9 minutes (§8)."""
+STARTER_BASIC_STAMINA = 37
+RESERVE_BASIC_STAMINA = 7
+"""The rulebook's "can play" for teams without minutes: starters 37 of 44, reserves 7 (§7)."""
+EXTRA_BALL_USAGE = (3 / 16, 5 / 16)
+"""Usage at which a card's share of the d8 is nearer 2/8 than 1/8, and 3/8 than 2/8 (§3)."""
+K_STEAL = 180.0
+"""Steal numbers per steal per defended possession: 36 numbers x 5 defenders (§4.1)."""
+K_BLOCK = 126.0
+"""Block numbers per block per defended possession, set to Davis 2012's printed 21-31 (§4.2)."""
+K_FOUL = 36.0
+"""Foul numbers per personal foul per defended possession: a fifth of 36 x 5 (§4.3)."""
+TURNOVER_NON_STEAL = 0.5
+"""Share of a player's turnovers that are not an opponent's steal (§4.4)."""
+K_OFF_REB = 55.0
+"""Offensive rebound range per unit of offensive rebound rate (§6)."""
+K_DEF_REB = 28.0
+"""Defensive rebound range per unit of defensive rebound rate (§6)."""
+MAX_REBOUND_RANGE = 10
+"""The author's highest rebound range: Wilt Chamberlain's 1-10 (§6)."""
+FT_TRIP = 0.5
+"""Free throws per trip that ends in a fouled d20 result: two shots (§5)."""
+PRE_1987_THREE_SHARE = 0.2
+"""Before the 3-point line, one made shot in five is a 3 (the author, §5.2)."""
+PRE_1987_THREE_PCT_FACTOR = 0.75
+"""An estimated pre-1987 3 goes in at three quarters of the player's own FG% (our choice, §5.2)."""
+FIELD_MEAN_POINTS = 67.0
+"""Points a game an average great team scores and allows against the field (§10)."""
+ENGINE_TRIP = (0.08, 1.10)
+"""Points a trip in the engine = 0.08 + 1.10 x :func:`points_per_trip`; measured (§10.3)."""
+FIELD_READ = 1.2
+"""Points a d20 read is worth in the engine for an average card of the field; measured (§10.3)."""
+POINTS_PER_DUNK_NUMBER = PLAYED_POSSESSIONS / 36 * ((2 - FIELD_READ) + FIELD_READ) / 2
+"""Points a game one number of the opponent's top moves near X = 50 (§10.3): 44/36."""
+MEAN_DUNK_ADJUST = -5
+"""Where the adjustments are centred; it cancels in play (D + A), so it is cosmetic (§10.4)."""
+FIELD_STEAL_NUMBERS = 3.7
+FIELD_BLOCK_NUMBERS = 1.6
+"""A field defender's steal and block numbers, assumed by the points a trip is worth (§10)."""
+PUTBACK_SHARE = 0.25
+"""Share of missed d20 shots the offense gets back: half the trips use the chart, ~half (§10)."""
+
+
+# -- era baselines (cards.md §1.3) ---------------------------------------------------------
+# Approximate Division I averages by season. The 2-point FG% follows the author's
+# published figures ("1940s under 30%, 1950s under 40%, 1960s about 45%, 1970s under 50%,
+# since the 1980s about 50%"); the rest are rounded public NCAA averages (our choice).
+_ERA_YEARS = (1945, 1955, 1965, 1975, 1985, 1995, 2005, 2015, 2025)
+_ERA_TABLE: dict[str, tuple[float, ...]] = {
+    "fg2": (0.29, 0.38, 0.45, 0.48, 0.50, 0.48, 0.49, 0.49, 0.51),
+    "ft": (0.60, 0.67, 0.69, 0.68, 0.69, 0.68, 0.69, 0.69, 0.71),
+    "pace": (68.0, 80.0, 80.0, 76.0, 68.0, 70.0, 67.0, 66.0, 68.0),
+    "ftr": (0.38, 0.45, 0.40, 0.38, 0.36, 0.37, 0.36, 0.37, 0.34),
+    "ppg": (48.0, 72.0, 78.0, 78.0, 70.0, 74.0, 70.0, 69.0, 72.0),
+    "three_share": (0.0, 0.0, 0.0, 0.0, 0.0, 0.30, 0.33, 0.36, 0.40),
+    "fg3": (0.34, 0.34, 0.34, 0.34, 0.34, 0.35, 0.35, 0.345, 0.34),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Era:
+    """Hold the league averages a season's cards are measured against."""
+
+    season: int
+    fg2: float
+    ft: float
+    pace: float
+    ftr: float
+    ppg: float
+    three_share: float
+    fg3: float
+
+    @property
+    def three_point_line(self) -> bool:
+        """Tell whether the season was played with a 3-point line everywhere."""
+        return self.season >= THREE_POINT_SEASON
+
+    @property
+    def fg(self) -> float:
+        """Return the overall field-goal percentage (2s and 3s)."""
+        if not self.three_point_line:
+            return self.fg2
+        return self.fg2 * (1 - self.three_share) + self.fg3 * self.three_share
+
+    @property
+    def misses_per_possession(self) -> float:
+        """Return the reboundable misses per possession (about 0.85 shots a trip, §6)."""
+        return 0.85 * (1 - self.fg) + 0.85 * 0.44 * self.ftr * (1 - self.ft) * 0.5
+
+
+def era_for(season: int) -> Era:
+    """Return the era baselines for a season, interpolated between anchor years.
+
+    >>> round(era_for(1960).fg2, 3), era_for(1986).three_share, round(era_for(1991).three_share, 2)
+    (0.415, 0.0, 0.23)
+    """
+    values: dict[str, float] = {}
+    for key, row in _ERA_TABLE.items():
+        values[key] = _interpolate(season, _ERA_YEARS, row)
+    if season < THREE_POINT_SEASON:
+        values["three_share"] = 0.0
+    elif season < 1995:
+        # the line arrived in 1986-87: about 16% of shots, rising to 30% by 1995
+        values["three_share"] = 0.16 + (0.30 - 0.16) * (season - THREE_POINT_SEASON) / 8
+    return Era(season=season, **values)
+
+
+def _interpolate(x: float, xs: Sequence[float], ys: Sequence[float]) -> float:
+    if x <= xs[0]:
+        return ys[0]
+    for x0, y0, x1, y1 in zip(xs, ys, xs[1:], ys[1:], strict=False):
+        if x <= x1:
+            return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+    return ys[-1]
+
+
+# -- fill-ins by slot (cards.md §8) --------------------------------------------------------
+_FG_BY_SLOT = {1: -0.03, 2: -0.02, 3: 0.0, 4: 0.03, 5: 0.05}
+_FT_BY_SLOT = {1: 0.05, 2: 0.05, 3: 0.02, 4: -0.03, 5: -0.07}
+_FTR_BY_SLOT = {1: 0.8, 2: 0.8, 3: 1.0, 4: 1.15, 5: 1.3}
+_THREE_BY_SLOT = {1: 1.35, 2: 1.45, 3: 1.1, 4: 0.55, 5: 0.15}
+_FG3_BY_SLOT = {1: 0.01, 2: 0.02, 3: 0.0, 4: -0.02, 5: -0.05}
+_STL40_BY_SLOT = {1: 1.9, 2: 1.7, 3: 1.4, 4: 1.1, 5: 0.9}
+_BLK40_BY_SLOT = {1: 0.2, 2: 0.3, 3: 0.6, 4: 1.2, 5: 2.0}
+_PF40_BY_SLOT = {1: 2.9, 2: 3.0, 3: 3.2, 4: 3.6, 5: 3.8}
+_TOV40_BY_SLOT = {1: 3.2, 2: 2.6, 3: 2.5, 4: 2.4, 5: 2.5}
+_REB40_BY_SLOT = {1: 4.5, 2: 5.0, 3: 6.5, 4: 8.5, 5: 10.0}
+_OREB_SHARE_BY_SLOT = {1: 0.2, 2: 0.22, 3: 0.27, 4: 0.32, 5: 0.35}
+_PTS40_STARTER_BY_SLOT = {1: 15.0, 2: 17.0, 3: 16.0, 4: 16.0, 5: 16.0}
+_POSITIONS_BY_SLOT = {1: (1,), 2: (2,), 3: (3,), 4: (4,), 5: (5,)}
+_MODERN_MISSES = era_for(2010).misses_per_possession
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonLine:
+    """Hold one player's season: identity, role and every per-game statistic found.
+
+    Statistics are per game (``ppg``, ``fga``, ``tov``...), percentages are fractions
+    (0.455). ``fta_rate`` (FTA/FGA) and ``three_rate`` (3PA/FGA) stand in for ``fta`` and
+    ``fg3a`` when only season totals without games are known. ``None`` means not found;
+    the calculator then fills the value in and marks the card ``estimated``. ``printed``
+    holds card values the author published; they are kept exactly (field name -> value,
+    ``d20.FOUL`` for a printed fouled range alone).
+    """
+
+    name: str
+    slot: int | None = None
+    role: str | None = None
+    pos: str | None = None
+    height: str | None = None
+    g: float | None = None
+    mpg: float | None = None
+    ppg: float | None = None
+    rpg: float | None = None
+    orpg: float | None = None
+    drpg: float | None = None
+    spg: float | None = None
+    bpg: float | None = None
+    tov: float | None = None
+    pf: float | None = None
+    fg_pct: float | None = None
+    fg3_pct: float | None = None
+    ft_pct: float | None = None
+    fga: float | None = None
+    fg3a: float | None = None
+    fta: float | None = None
+    fta_rate: float | None = None
+    three_rate: float | None = None
+    positions: tuple[int, ...] | None = None
+    ppg_estimate: float | None = None
+    """Points a game filled in from the team's scoring when ``ppg`` is not known (§8)."""
+    printed: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """Keys copied into the card as they are (``class``, ``sources``...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TeamContext:
+    """Hold what the cards of one team are measured against.
+
+    ``pace`` is possessions per 40 minutes; ``rating`` the team's net points a game
+    against the field of great teams (0 = an average great team); ``predicted_pts`` and
+    ``predicted_allowed`` the author's published scores against the field, when known.
+    """
+
+    school: str
+    season: int
+    conference: str | None = None
+    pace: float | None = None
+    rating: float | None = None
+    team_ppg: float | None = None
+    predicted_pts: float | None = None
+    predicted_allowed: float | None = None
+
+    @property
+    def era(self) -> Era:
+        """Return the season's era baselines."""
+        return era_for(self.season)
+
+    @property
+    def possessions(self) -> float:
+        """Return possessions per 40 minutes (given, or the era's)."""
+        return self.pace if self.pace else self.era.pace
+
+    @property
+    def net(self) -> float:
+        """Return the team's net points against the field: published scores, else ``rating``."""
+        if self.predicted_pts is not None and self.predicted_allowed is not None:
+            return self.predicted_pts - self.predicted_allowed
+        return self.rating or 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class CardResult:
+    """Hold one calculated card, the inputs that had to be filled in, and its source."""
+
+    card: dict[str, Any]
+    filled: tuple[str, ...]
+    source: str
+    usage: float
+
+
+# -- the card ------------------------------------------------------------------------------
+
+
+def card_for(
+    line: SeasonLine,
+    ctx: TeamContext,
+    *,
+    slot: int | None = None,
+    role: str | None = None,
+    minutes_known: bool | None = None,
+) -> CardResult:
+    """Calculate one player's card from his season line and his team's context.
+
+    ``slot`` and ``role`` override the line's; ``minutes_known`` says whether the team's
+    stamina comes from minutes (default: whether this line has ``mpg``).
+    """
+    slot = slot or line.slot or 3
+    if slot not in SLOTS:
+        raise ValueError(f"{line.name}: slot must be 1-5, got {slot!r}")
+    role = role or line.role or "starter"
+    if role not in ("starter", "reserve"):
+        raise ValueError(f"{line.name}: role must be starter or reserve, got {role!r}")
+    starter = role == "starter"
+    era = ctx.era
+    filled: list[str] = []
+
+    def pick(name: str, value: float | None, fallback: float) -> float:
+        if value is None:
+            filled.append(name)
+            return fallback
+        return value
+
+    if minutes_known is None:
+        minutes_known = line.mpg is not None
+    mpg = max(pick("mpg", line.mpg, STARTER_MPG if starter else RESERVE_MPG), 1.0)
+    on_floor = ctx.possessions * mpg / 40  # cards.md §2
+
+    # Shooting (cards.md §5 and §8): FG%, FT%, free-throw rate, 3-point share and FG%.
+    quality = 0.002 * ctx.net + (0.01 if starter else -0.02)
+    fg = _clamp(pick("fg_pct", line.fg_pct, era.fg + _FG_BY_SLOT[slot] + quality), 0.15, 0.85)
+    ft = _clamp(pick("ft_pct", line.ft_pct, era.ft + _FT_BY_SLOT[slot]), 0.0, 1.0)
+    fga: float | None = line.fga or None
+    # A count a game without shots a game is solved for below (fta_n, fg3a_n); else a rate.
+    fta_n = line.fta if line.fta is not None and fga is None else None
+    fg3a_n = line.fg3a if line.fg3a is not None and fga is None else None
+    ftr = share3 = p3 = 0.0
+    if fga is not None and line.fta is not None:
+        ftr = line.fta / fga
+    elif fta_n is None:
+        ftr = pick("fta", line.fta_rate, era.ftr * _FTR_BY_SLOT[slot])
+    if not era.three_point_line:
+        fg3a_n = None  # the author's one make in five stands in for 3s (§5.2)
+    elif fga is not None and line.fg3a is not None:
+        share3 = line.fg3a / fga
+    elif fg3a_n is None:
+        fill3 = era.three_share * _THREE_BY_SLOT[slot]
+        if line.fg3_pct is not None:
+            # cards.md §8: a player who made few of his 3s took few of them
+            fill3 *= _clamp(line.fg3_pct / era.fg3, 0.0, 1.25) ** 2
+        share3 = pick("fg3a", line.three_rate, fill3)
+    share3 = _clamp(share3, 0.0, 1.0)
+    if share3 > 0 or fg3a_n:
+        p3 = _clamp(pick("fg3_pct", line.fg3_pct, era.fg3 + _FG3_BY_SLOT[slot]), 0.0, 1.0)
+
+    # Shots a game: given, or solved from points a game (cards.md §3):
+    # ppg = FGA (2 FG% + 3PA/FGA 3P% + FTA/FGA FT%), with counts a game taken as counts.
+    if fga is None:
+        ppg = line.ppg
+        if ppg is None:
+            filled.append("ppg")
+            ppg = line.ppg_estimate
+        if ppg is None:
+            scale = era.ppg / 70.0
+            ppg = _PTS40_STARTER_BY_SLOT[slot] * scale * mpg / 40 * (1 if starter else 0.75)
+        counted = (fg3a_n or 0.0) * p3 + (fta_n or 0.0) * ft
+        per_shot = 2 * fg + (share3 * p3 if fg3a_n is None else 0.0)
+        per_shot += ftr * ft if fta_n is None else 0.0
+        fga = max((ppg - counted) / per_shot, fg3a_n or 0.0, 1e-6)
+        if fg3a_n is not None:
+            share3 = _clamp(fg3a_n / fga, 0.0, 1.0)
+        if fta_n is not None:
+            ftr = fta_n / fga
+    ftr = _clamp(ftr, 0.0, 3.0)
+    fta = ftr * fga
+    tov = pick("tov", line.tov, _TOV40_BY_SLOT[slot] * mpg / 40)
+    used = fga + 0.44 * fta + tov
+    usage = used / on_floor
+
+    card: dict[str, Any] = {
+        "name": line.name,
+        "slot": slot,
+        "role": role,
+        "positions": list(line.positions or _positions(line.pos, slot)),
+        "extra_ball": extra_ball(usage),
+        "can_play": can_play(line.mpg, starter=starter, minutes_known=minutes_known),
+    }
+    if line.height:
+        card["height"] = line.height
+    if line.ppg is not None:
+        card["ppg"] = round(line.ppg, 1)
+
+    # The 11-66 ranges (cards.md §4): rates per possession on the floor.
+    spg = pick("spg", line.spg, _STL40_BY_SLOT[slot] * mpg / 40)
+    bpg = pick("bpg", line.bpg, _BLK40_BY_SLOT[slot] * mpg / 40)
+    pf = pick("pf", line.pf, _PF40_BY_SLOT[slot] * mpg / 40)
+    card["steal_top"] = 10 + _bounded(K_STEAL * spg / on_floor, 0, 20)
+    card["block_top"] = 20 + _bounded(K_BLOCK * bpg / on_floor, 0, 20)
+    card["foul_from"] = 37 - _bounded(K_FOUL * pf / on_floor, 0, 4)
+    card["turnover_top"] = 40 + _bounded(36 * TURNOVER_NON_STEAL * tov / used, 0, 6)
+    card["d20"] = d20_column(
+        fg=fg, ftr=ftr, share3=share3, p3=p3, pre_1987=not era.three_point_line
+    )
+    card["free_throw_top"] = _bounded(20 * ft, 0, 20)  # the author: FT% on a d20 (§5.3)
+
+    # Rebounds (cards.md §6): offensive and defensive rebound rates on the floor.
+    rpg = line.rpg
+    if line.orpg is not None and line.drpg is not None:
+        orpg, drpg = line.orpg, line.drpg
+    else:
+        if rpg is None:
+            filled.append("rpg")
+            scale = era.misses_per_possession / _MODERN_MISSES
+            rpg = _REB40_BY_SLOT[slot] * scale * mpg / 40
+        if line.orpg is not None:
+            orpg = line.orpg
+        else:
+            filled.append("orpg")
+            orpg = rpg * _OREB_SHARE_BY_SLOT[slot]
+        drpg = line.drpg if line.drpg is not None else max(rpg - orpg, 0.0)
+    available = on_floor * era.misses_per_possession
+    card["off_reb"] = _bounded(K_OFF_REB * orpg / available, 0, MAX_REBOUND_RANGE)
+    card["def_reb"] = _bounded(K_DEF_REB * drpg / available, 0, MAX_REBOUND_RANGE)
+
+    printed = _apply_printed(card, line.printed)
+    if printed:
+        card["printed"] = printed
+    for key, value in line.extra.items():
+        card.setdefault(key, value)
+    filled_names = tuple(sorted(set(filled)))
+    # cards.md §11: published only when every value is printed; estimated when any input
+    # had to be filled in; calculated when every range comes from his own statistics.
+    if {k.split(".")[0] for k in printed} >= set(CARD_RANGE_FIELDS):
+        source = "published"
+    elif filled_names:
+        source = "estimated"
+    else:
+        source = "calculated"
+    card["card_source"] = source
+    if filled_names:
+        card["filled"] = list(filled_names)
+    return CardResult(card=card, filled=filled_names, source=source, usage=usage)
+
+
+def d20_column(
+    *, fg: float, ftr: float, share3: float, p3: float, pre_1987: bool, fouled: int | None = None
+) -> dict[str, str | None]:
+    """Split the d20 into 3 made, 2 made, fouled, 3 missed and 2 missed (cards.md §5).
+
+    The fouled slice is the share of his scoring chances that end in two free throws,
+    (FTA/2) / (FGA + FTA/2); the other faces reproduce his FG%. 3s made and missed take
+    their share of the faces from his 3-point attempts and 3P%. Before 1987 one make in
+    five is a 3, and those 3s go in at three quarters of his FG%.
+
+    >>> d20_column(fg=0.5, ftr=0.4, share3=0.0, p3=0.0, pre_1987=False)
+    {'3PM': None, '2PM': '1-9', 'FOUL': '10-12', '3PX': None, '2PX': '13-20'}
+    >>> d20_column(fg=0.8, ftr=0.5, share3=0.0, p3=0.0, pre_1987=False)  # Cacok 2017
+    {'3PM': None, '2PM': '1-13', 'FOUL': '14-17', '3PX': None, '2PX': '18-20'}
+    """
+    if fouled is None:
+        trips = FT_TRIP * ftr
+        fouled = _bounded(20 * trips / (1 + trips), 0, 19)
+    shots = 20 - fouled
+    made = _bounded(shots * fg, 0, shots)
+    missed = shots - made
+    if pre_1987:
+        # the author: "one of their five shots made being behind the line"
+        made3 = _bounded(made * PRE_1987_THREE_SHARE, 0, made)
+        attempts3 = PRE_1987_THREE_SHARE / PRE_1987_THREE_PCT_FACTOR
+        miss3 = _bounded(shots * attempts3 * (1 - PRE_1987_THREE_PCT_FACTOR * fg), 0, missed)
+    else:
+        made3 = _bounded(shots * share3 * p3, 0, made)
+        miss3 = _bounded(shots * share3 * (1 - p3), 0, missed)
+    return _d20_from_counts((made3, made - made3, fouled, miss3, missed - miss3))
+
+
+def _d20_from_counts(counts: Sequence[int]) -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
+    start = 1
+    for key, n in zip(D20_KEYS, counts, strict=True):
+        if n <= 0:
+            out[key] = None
+            continue
+        end = start + n - 1
+        out[key] = str(start) if n == 1 else f"{start}-{end}"
+        start = end + 1
+    return out
+
+
+def d20_counts(d20: Mapping[str, str | None]) -> tuple[int, ...]:
+    """Return how many faces each d20 outcome has, in ``3PM 2PM FOUL 3PX 2PX`` order.
+
+    >>> d20_counts({"3PM": None, "2PM": "1-9", "FOUL": "10-14", "3PX": None, "2PX": "15-20"})
+    (0, 9, 5, 0, 6)
+    """
+    out = []
+    for key in D20_KEYS:
+        text = d20.get(key)
+        if not text:
+            out.append(0)
+            continue
+        lo, _, hi = text.partition("-")
+        out.append(int(hi or lo) - int(lo) + 1)
+    return tuple(out)
+
+
+def _apply_printed(card: dict[str, Any], printed: Mapping[str, Any]) -> list[str]:
+    """Overwrite calculated values with published ones; return what was kept (§11)."""
+    kept: list[str] = []
+    for key, value in printed.items():
+        if key.startswith("d20."):
+            outcome = key.split(".", 1)[1]
+            card["d20"] = _d20_with_range(card["d20"], outcome, str(value))
+        elif key == "d20":
+            card["d20"] = dict(value)
+        else:
+            card[key] = value
+        kept.append(key)
+    return kept
+
+
+def _d20_with_range(
+    d20: Mapping[str, str | None], outcome: str, text: str
+) -> dict[str, str | None]:
+    """Move the d20 split so that ``outcome`` has exactly the printed range ``a-b``.
+
+    Only the fouled range can be printed alone (the rulebook's "Davis 10 to 14"): the
+    makes keep their 3/2 split and fill 1..a-1, the misses fill b+1..20.
+    """
+    if outcome != "FOUL":
+        raise ValueError(f"only a printed FOUL range can be placed alone, got d20.{outcome}")
+    lo_text, _, hi_text = text.partition("-")
+    lo, hi = int(lo_text), int(hi_text or lo_text)
+    m3, m2, _f, x3, x2 = d20_counts(d20)
+    made, missed = lo - 1, 20 - hi
+    made3 = round(made * m3 / (m3 + m2)) if m3 + m2 else 0
+    miss3 = round(missed * x3 / (x3 + x2)) if x3 + x2 else 0
+    return _d20_from_counts((made3, made - made3, hi - lo + 1, miss3, missed - miss3))
+
+
+def extra_ball(usage: float) -> int:
+    """Return the extra ball numbers (6, 7, 8): the nearest share of eighths, less one (§3).
+
+    >>> [extra_ball(u) for u in (0.15, 0.20, 0.33)]
+    [0, 1, 2]
+    """
+    first, second = EXTRA_BALL_USAGE
+    return 2 if usage >= second else 1 if usage >= first else 0
+
+
+def can_play(mpg: float | None, *, starter: bool, minutes_known: bool) -> int:
+    """Return the "can play N of 44" stamina: his share of a 66-possession game, less 11 (§7).
+
+    The rulebook: an average starter plays 48 of 66 possessions and so has 37 of the
+    last 44 left; teams without minutes use 37 for starters and 7 for reserves.
+
+    >>> can_play(40 * 48 / 66, starter=True, minutes_known=True)
+    37
+    """
+    if not minutes_known or mpg is None:
+        return STARTER_BASIC_STAMINA if starter else RESERVE_BASIC_STAMINA
+    return _bounded(GAME_POSSESSIONS * mpg / 40 - 11, 0, GAME_POSSESSIONS)
+
+
+def _positions(pos: str | None, slot: int) -> tuple[int, ...]:
+    """Return suggested positions from a listed position (``G``, ``F/C``...) and his slot."""
+    if not pos:
+        return _POSITIONS_BY_SLOT[slot]
+    text = pos.upper().replace("-", "/")
+    found: list[int] = []
+    for part in text.split("/"):
+        options = {
+            "PG": (1,), "SG": (2,), "G": (1, 2), "SF": (3,), "GF": (2, 3), "F": (3, 4),
+            "PF": (4,), "FC": (4, 5), "C": (5,), "WING": (2, 3),
+        }.get(part.strip(), ())  # fmt: skip
+        found.extend(options)
+    out = [slot] + [p for p in found if p != slot]
+    # a card lists at most two positions; the slot he plays always comes first
+    return tuple(dict.fromkeys(out))[:2]
+
+
+def _bounded(x: float, lo: int, hi: int) -> int:
+    """Round half up and clamp to ``lo..hi`` (never banker's rounding: monotone in ``x``).
+
+    The tiny nudge makes 0.575 x 20 (11.4999...) round to 12 as it does on paper.
+    """
+    return max(lo, min(hi, math.floor(x + 0.5 + 1e-9)))
+
+
+def _clamp(x: float, lo: float, hi: float) -> float:
+    return max(lo, min(hi, x))
+
+
+# -- the team ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TeamResult:
+    """Hold a calculated team file, one :class:`CardResult` per player and who was left out."""
+
+    team: dict[str, Any]
+    cards: tuple[CardResult, ...]
+    left_out: tuple[str, ...] = ()
+
+
+def team_file(
+    lines: Iterable[SeasonLine],
+    ctx: TeamContext,
+    *,
+    dunk_top: int | None = None,
+    dunk_adjust: int | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> TeamResult:
+    """Calculate a team's ``vabg-team/1`` file from its players' season lines.
+
+    Slots and roles missing from the lines are assigned (:func:`assign_slots`); a roster
+    longer than ten keeps the five starters and the five reserves who play most
+    (cards.md §9); points a game missing from a line are filled from the team's scoring;
+    the dunk range and adjustment come from :func:`team_dunk` unless given.
+    """
+    lines = list(lines)
+    if len(lines) < 5:
+        raise ValueError(
+            f"{ctx.school} {ctx.season}: a team needs at least 5 players, got {len(lines)}"
+        )
+    seen: set[str] = set()
+    for ln in lines:
+        if ln.name in seen:
+            raise ValueError(f"{ctx.school} {ctx.season}: the name {ln.name!r} is used twice")
+        seen.add(ln.name)
+    lines = assign_slots(lines)
+    starters, reserves = lines[:5], lines[5:]
+    ranked = sorted(reserves, key=lambda ln: (-(ln.mpg or 0.0), -(ln.ppg or 0.0)))
+    kept = {ln.name for ln in ranked[: MAX_ROSTER - 5]}
+    left_out = tuple(ln.name for ln in ranked[MAX_ROSTER - 5 :])
+    lines = starters + [ln for ln in reserves if ln.name in kept]
+    lines = _fill_points(lines, ctx)
+    minutes_known = all(ln.mpg is not None for ln in lines if ln.role == "starter")
+    results = [card_for(ln, ctx, minutes_known=minutes_known) for ln in lines]
+    cards = [r.card for r in results]
+    _point_guard_first(cards)
+    if dunk_top is None or dunk_adjust is None:
+        d, a = team_dunk(cards, ctx)
+        dunk_top = d if dunk_top is None else dunk_top
+        dunk_adjust = a if dunk_adjust is None else dunk_adjust
+    sources = {r.source for r in results}
+    team_source = (
+        "published" if sources == {"published"} else "estimated" if "estimated" in sources
+        else "calculated"
+    )  # fmt: skip
+    team: dict[str, Any] = {"format": TEAM_FORMAT, "school": ctx.school, "season": ctx.season}
+    if ctx.conference:
+        team["conference"] = ctx.conference
+    team.update(dunk_top=dunk_top, dunk_adjust=dunk_adjust, card_source=team_source)
+    team["players"] = cards
+    for key, value in (extra or {}).items():
+        team.setdefault(key, value)
+    return TeamResult(team=team, cards=tuple(results), left_out=left_out)
+
+
+_POS_RANK = {
+    "PG": 1.0, "G": 1.5, "SG": 2.0, "G/F": 2.5, "GF": 2.5, "SF": 3.0, "F": 3.5, "F/G": 2.5,
+    "PF": 4.0, "F/C": 4.5, "FC": 4.5, "C/F": 4.7, "C": 5.0,
+}  # fmt: skip
+
+
+def height_inches(height: str | None) -> int | None:
+    """Return a height such as ``"6-11"`` or ``6'11`` in inches, or ``None``.
+
+    >>> height_inches("6-11"), height_inches("7'1"), height_inches("tall")
+    (83, 85, None)
+    """
+    if not height:
+        return None
+    text = height.replace("'", "-").replace('"', "").replace("\u2013", "-").strip()
+    feet, _, inches = text.partition("-")
+    try:
+        return int(feet) * 12 + int(inches or 0)
+    except ValueError:
+        return None
+
+
+def _size_score(line: SeasonLine) -> float:
+    """Place a player on the 1 (point guard) to 5 (center) scale (cards.md §9).
+
+    From his listed position and his height; with neither, from his rebounds per 40
+    minutes against the slots' typical ones; with nothing, 3.
+    """
+    scores = []
+    if line.pos and line.pos.upper() in _POS_RANK:
+        scores.append(_POS_RANK[line.pos.upper()])
+    inches = height_inches(line.height)
+    if inches is not None:
+        scores.append(_clamp(1 + (inches - 73) / 3.0, 1.0, 5.0))
+    if not scores and line.rpg is not None:
+        minutes = line.mpg or (STARTER_MPG if line.role == "starter" else RESERVE_MPG)
+        reb40 = line.rpg * 40 / max(minutes, 1.0)
+        scores.append(_interpolate(reb40, list(_REB40_BY_SLOT.values()), list(SLOTS)))
+    return sum(scores) / len(scores) if scores else 3.0
+
+
+def assign_slots(lines: Sequence[SeasonLine]) -> list[SeasonLine]:
+    """Give every line a slot (1-5) and a role, keeping the ones the sources give (§9).
+
+    Starters without a slot fill the free slots from smallest to biggest (position, then
+    height); a team with fewer than five starters named starts its top scorers. A reserve
+    plays behind the starter closest to him in size. Starters come first, then reserves
+    by slot, most minutes (else points) first.
+    """
+    lines = list(lines)
+    starters = [ln for ln in lines if ln.role == "starter"]
+    if len(starters) < 5:
+        for wanted in (None, "reserve"):
+            pool = sorted(
+                (ln for ln in lines if ln.role == wanted), key=lambda ln: -(ln.ppg or 0.0)
+            )
+            starters += pool[: 5 - len(starters)]
+    if len(starters) > 5:
+        starters = sorted(starters, key=lambda ln: -(ln.mpg or ln.ppg or 0.0))[:5]
+    used: set[int] = set()
+    placed: list[SeasonLine] = []
+    pending: list[SeasonLine] = []
+    for ln in starters:
+        if ln.slot in SLOTS and ln.slot not in used:
+            used.add(ln.slot)
+            placed.append(replace(ln, role="starter"))
+        else:
+            pending.append(ln)
+    pending.sort(key=lambda ln: (_size_score(ln), height_inches(ln.height) or 0))
+    free = [s for s in SLOTS if s not in used]
+    placed += [replace(ln, slot=s, role="starter") for ln, s in zip(pending, free, strict=False)]
+    placed.sort(key=lambda ln: ln.slot or 0)
+    names = {ln.name for ln in placed}
+    sizes = {ln.slot: _size_score(ln) for ln in placed}
+    reserves: list[SeasonLine] = []
+    for ln in lines:
+        if ln.name in names:
+            continue
+        slot = ln.slot
+        if slot not in SLOTS:
+            me = _size_score(ln)
+            slot = min(SLOTS, key=lambda s: (abs(sizes.get(s, float(s)) - me), s))
+        reserves.append(replace(ln, slot=slot, role="reserve"))
+    reserves.sort(key=lambda ln: (ln.slot or 0, -(ln.mpg or 0.0), -(ln.ppg or 0.0)))
+    return placed + reserves
+
+
+def _fill_points(lines: Sequence[SeasonLine], ctx: TeamContext) -> list[SeasonLine]:
+    """Share the team's unexplained points among lines without points a game (cards.md §8).
+
+    The team's scoring is ``team_ppg``, else the era's plus 8 (great teams outscore the
+    average team) plus half its rating. Lines without points share what the known lines
+    leave, a starter weighted 3 to a reserve's 1, each kept between a small floor and 16.
+    """
+    team_ppg = ctx.team_ppg or ctx.era.ppg + 8 + 0.5 * ctx.net
+    known = sum(ln.ppg or 0.0 for ln in lines)
+    missing = {ln.name for ln in lines if ln.ppg is None and ln.fga is None}
+    if not missing:
+        return list(lines)
+    weights = {ln.name: 3.0 if ln.role == "starter" else 1.0 for ln in lines if ln.name in missing}
+    left = max(team_ppg - known, 0.0)
+    total = sum(weights.values())
+    out = []
+    for ln in lines:
+        if ln.name in weights:
+            floor = ctx.era.ppg * (0.08 if ln.role == "starter" else 0.03)
+            fill = _clamp(left * weights[ln.name] / total, floor, 16.0)
+            ln = replace(ln, ppg_estimate=round(fill, 1))
+        out.append(ln)
+    return out
+
+
+def _point_guard_first(cards: list[dict[str, Any]]) -> None:
+    """Make sure the slot-1 starter can run the point (positions hold 0 or 1, §9)."""
+    for card in cards:
+        if card["slot"] == 1 and card["role"] == "starter" and not {0, 1} & set(card["positions"]):
+            card["positions"] = [1, *card["positions"]][:2]
+
+
+# -- the team's dunk range (cards.md §10) ----------------------------------------------------
+
+
+def shot_value(card: Mapping[str, Any]) -> float:
+    """Return the points one read of a card's d20 is worth, a putback included (§10).
+
+    >>> round(shot_value({"d20": {"3PM": None, "2PM": "1-10", "FOUL": None, "3PX": None,
+    ...     "2PX": "11-20"}, "free_throw_top": 14}), 3)
+    1.125
+    """
+    m3, m2, f, x3, x2 = d20_counts(card["d20"])
+    ft = card["free_throw_top"] / 20
+    once = (3 * m3 + 2 * m2 + 2 * ft * f) / 20
+    return once * (1 + PUTBACK_SHARE * (x3 + x2) / 20)
+
+
+def _trip_value(card: Mapping[str, Any]) -> float:
+    """Return the points a trip to this card is worth before any dunk range (§10)."""
+    m3, m2, _f, x3, x2 = d20_counts(card["d20"])
+    ft = card["free_throw_top"] / 20
+    read = shot_value(card)
+    stop = (FIELD_STEAL_NUMBERS + FIELD_BLOCK_NUMBERS + card["turnover_top"] - 40) / 36
+    foul = (37 - card["foul_from"]) / 36  # a field defender fouls about as often as he does
+    and_one = read + ft * (m3 + m2 + 3 * x3 + 2 * x2) / 20
+    return (1 - stop - foul) * read + foul * and_one
+
+
+def _slot_weights(cards: Sequence[Mapping[str, Any]]) -> dict[int, list[tuple[Any, float]]]:
+    """Return, per slot, each card with the share of the 44 trips he plays (rulings §12)."""
+    out: dict[int, list[tuple[Any, float]]] = {}
+    for slot in SLOTS:
+        starter = next(c for c in cards if c["slot"] == slot and c["role"] == "starter")
+        left = PLAYED_POSSESSIONS - min(int(starter["can_play"]), PLAYED_POSSESSIONS)
+        parts = []
+        for c in cards:
+            if c["slot"] == slot and c["role"] == "reserve" and left > 0:
+                n = min(int(c["can_play"]), left)
+                parts.append((c, n / PLAYED_POSSESSIONS))
+                left -= n
+        parts.append((starter, 1 - sum(w for _c, w in parts)))
+        out[slot] = parts
+    return out
+
+
+def points_per_trip(cards: Sequence[Mapping[str, Any]]) -> tuple[float, float]:
+    """Return what a trip and a d20 read are worth for a team, before its dunk range (§10).
+
+    Each slot gets the ball on its 1/8 of the d8 plus the extra numbers its starter
+    claims top down (numbers nobody claims are rolled again); within a slot the cards
+    count by the trips they play. Defenders are assumed to be the field's average.
+    """
+    starters = sorted((c for c in cards if c["role"] == "starter"), key=lambda c: c["slot"])
+    free = 3
+    shares = {}
+    for c in starters:
+        extra = min(int(c["extra_ball"]), free)
+        free -= extra
+        shares[c["slot"]] = (1 + extra) / 8
+    total = sum(shares.values())
+    trip = read = 0.0
+    for slot, parts in _slot_weights(cards).items():
+        share = shares[slot] / total
+        for card, weight in parts:
+            trip += share * weight * _trip_value(card)
+            read += share * weight * shot_value(card)
+    return trip, read
+
+
+def dunk_outcomes(top: int) -> tuple[int, int, int, int]:
+    """Return what an effective top X does: dunks, stops, opponent steals and own turnovers.
+
+    From the dunk table (vabg-rulings.md §3): X 51-56 dunks on 51..X, 57-60 on 51-56,
+    61-66 adds 61..X; X 44-49 stops on 50-X numbers, 40-43 on six, 34-39 on six plus
+    61..(100-X). Steal and turnover changes are in numbers (negative = fewer).
+
+    >>> [dunk_outcomes(x) for x in (66, 58, 55, 50)]
+    [(12, 0, -2, -2), (6, 0, -1, -1), (5, 0, 0, 0), (0, 0, 0, 0)]
+    >>> [dunk_outcomes(x) for x in (47, 41, 36)]
+    [(0, 3, 0, 0), (0, 6, 2, 1), (0, 10, 2, 2)]
+    """
+    x = max(34, min(66, top))
+    dunks = x - 50 if 51 <= x <= 56 else 6 if 57 <= x <= 60 else x - 54 if x >= 61 else 0
+    stops = 50 - x if 44 <= x <= 49 else 6 if 40 <= x <= 43 else 46 - x if x <= 39 else 0
+    far = -2 if x >= 60 else 2 if x <= 40 else 0
+    steals = {57: -1, 58: -1, 59: -2, 43: 1, 42: 1, 41: 2}.get(x, far)
+    turnovers = {58: -1, 59: -1, 42: 1, 41: 1}.get(x, far)
+    return dunks, stops, steals, turnovers
+
+
+def dunk_value(top: int, read: float) -> float:
+    """Return the points a trip an effective top X adds, for a d20 read worth ``read`` (§10.2).
+
+    A dunk number turns a read into 2 points, a stop number into none; one steal or
+    turnover number fewer turns a lost trip into a read.
+    """
+    dunks, stops, steals, turnovers = dunk_outcomes(top)
+    return (dunks * (2 - read) - stops * read - (steals + turnovers) * read) / 36
+
+
+def dunk_top_for(gain: float, read: float) -> int:
+    """Return the effective top X (34-66) whose :func:`dunk_value` is nearest ``gain``.
+
+    >>> dunk_top_for(0.0, 1.2), dunk_top_for(5 * 0.8 / 36, 1.2), dunk_top_for(-1.0, 1.2)
+    (50, 55, 34)
+    """
+    return min(range(34, 67), key=lambda x: (abs(dunk_value(x, read) - gain), abs(x - 50)))
+
+
+def defensive_points_saved(cards: Sequence[Mapping[str, Any]]) -> float:
+    """Return the points a game a team's steal and block ranges save against the field (§10)."""
+    field_trip = (FIELD_MEAN_POINTS - 20) / PLAYED_POSSESSIONS
+    saved = 0.0
+    for parts in _slot_weights(cards).values():
+        for card, weight in parts:
+            extra = (card["steal_top"] - 10 - FIELD_STEAL_NUMBERS) + (
+                card["block_top"] - 20 - FIELD_BLOCK_NUMBERS
+            )
+            saved += weight * extra / 5 / 36 * field_trip * PLAYED_POSSESSIONS
+    return saved
+
+
+def team_dunk(cards: Sequence[Mapping[str, Any]], ctx: TeamContext) -> tuple[int, int]:
+    """Return the team's dunk top and adjustment (cards.md §10).
+
+    The dunk range levels the eras: it supplies whatever the cards' own points a trip
+    fall short of the team's target (its predicted points, else the field average plus
+    half its rating). The adjustment moves the opponent's top by one number for every
+    :data:`POINTS_PER_DUNK_NUMBER` the team's defence is better than the field's, less
+    what its steal and block ranges already save.
+    """
+    net = ctx.net
+    pts = ctx.predicted_pts if ctx.predicted_pts is not None else FIELD_MEAN_POINTS + net / 2
+    allowed = (
+        ctx.predicted_allowed if ctx.predicted_allowed is not None else FIELD_MEAN_POINTS - net / 2
+    )
+    target = (pts - 20) / PLAYED_POSSESSIONS  # the game starts 20-20, 44 trips remain
+    trip, read = (ENGINE_TRIP[0] + ENGINE_TRIP[1] * v for v in points_per_trip(cards))
+    # against the field's average adjustment, the top X the team needs (§10.2)
+    dunk_top = dunk_top_for(target - trip, read) - MEAN_DUNK_ADJUST
+    better = (FIELD_MEAN_POINTS - allowed) - defensive_points_saved(cards)
+    adjust = MEAN_DUNK_ADJUST - _bounded(better / POINTS_PER_DUNK_NUMBER, -99, 99)
+    return max(34, min(66, dunk_top)), max(-32, min(32, adjust))

@@ -1,0 +1,302 @@
+"""The card calculator: hand-worked cards, valid team files, and each range's direction.
+
+Every expected value below is worked by hand from the formulas of ``docs/cards.md``
+(section numbers in the comments); ``_r`` is rounding half up.
+"""
+
+from __future__ import annotations
+
+import doctest
+import subprocess
+import sys
+
+import pytest
+
+import cards.calculator
+from cards.calculator import (
+    SeasonLine,
+    TeamContext,
+    card_for,
+    d20_column,
+    era_for,
+    team_file,
+)
+from simulator.vabg.cards import team_from_json
+
+
+def test_the_calculator_imports_no_django() -> None:
+    code = "import sys, cards.calculator; print('django' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_the_calculators_examples_hold() -> None:
+    assert doctest.testmod(cards.calculator).failed == 0
+
+
+# -- four hand-worked cards ------------------------------------------------------------------
+
+
+def test_a_guard_with_every_statistic_gets_a_calculated_card() -> None:
+    line = SeasonLine(
+        name="A. Guard", slot=1, role="starter", pos="PG", height="6-1", mpg=30, ppg=15,
+        fga=12, fta=5, fg3a=5, fg_pct=0.45, fg3_pct=0.40, ft_pct=0.80, tov=1.5, spg=2.1,
+        bpg=0.2, pf=2.1, orpg=0.5, drpg=3.0,
+    )  # fmt: skip
+    result = card_for(line, TeamContext(school="Example", season=2010, pace=70))
+    card = result.card
+    # §2 on the floor: 70 x 30/40 = 52.5 possessions a game
+    # §3 used = FGA + 0.44 FTA + TOV = 12 + 2.2 + 1.5 = 15.7; usage 15.7/52.5 = 0.299 -> 1 extra
+    assert card["extra_ball"] == 1
+    # §7 66 x 30/40 - 11 = 38.5 -> 39
+    assert card["can_play"] == 39
+    # §4.1 steal 180 x 2.1/52.5 = 7.2 -> 7 numbers, 11-17
+    assert card["steal_top"] == 17
+    # §4.2 block 126 x 0.2/52.5 = 0.48 -> 0 numbers
+    assert card["block_top"] == 20
+    # §4.3 foul 36 x 2.1/52.5 = 1.44 -> 1 number, 36-36
+    assert card["foul_from"] == 36
+    # §4.4 turnover 36 x 0.5 x 1.5/15.7 = 1.72 -> 2 numbers, 41-42
+    assert card["turnover_top"] == 42
+    # §5.1 FTA/FGA = 5/12; trips 0.5 x 5/12 = 0.2083; fouled 20 x 0.2083/1.2083 = 3.45 -> 3;
+    # 17 shots; made 17 x 0.45 = 7.65 -> 8, missed 9; 3PA share 5/12:
+    # 3s made 17 x 5/12 x 0.40 = 2.83 -> 3, 3s missed 17 x 5/12 x 0.60 = 4.25 -> 4
+    assert card["d20"] == {
+        "3PM": "1-3",
+        "2PM": "4-8",
+        "FOUL": "9-11",
+        "3PX": "12-15",
+        "2PX": "16-20",
+    }
+    # §5.3 20 x 0.80 = 16
+    assert card["free_throw_top"] == 16
+    # §6 era 2010: FG% 0.49 x 0.655 + 0.3475 x 0.345 = 0.4408; misses a trip
+    # 0.85 x 0.5592 + 0.85 x 0.44 x 0.365 x 0.31 x 0.5 = 0.4965; available 52.5 x 0.4965 = 26.06;
+    # offensive 55 x 0.5/26.06 = 1.06 -> 1; defensive 28 x 3.0/26.06 = 3.22 -> 3
+    assert (card["off_reb"], card["def_reb"]) == (1, 3)
+    assert card["positions"] == [1]
+    assert result.source == card["card_source"] == "calculated"
+    assert result.filled == ()
+
+
+def test_a_center_gets_the_printed_davis_shape_from_davis_like_statistics() -> None:
+    line = SeasonLine(
+        name="A. Center", slot=5, role="starter", pos="C", mpg=32, ppg=14.2, fga=8, fta=5,
+        fg3a=0, fg_pct=0.62, ft_pct=0.71, tov=1.0, spg=1.4, bpg=4.6, pf=2.0, orpg=3.0, drpg=7.0,
+    )  # fmt: skip
+    card = card_for(line, TeamContext(school="Example", season=2012, pace=65)).card
+    # §2 on the floor: 65 x 32/40 = 52 possessions
+    # §5.1 FTA/FGA = 0.625; trips 0.3125; fouled 20 x 0.3125/1.3125 = 4.76 -> 5 (10-14);
+    # 15 shots; made 15 x 0.62 = 9.3 -> 9; no 3s. Davis 2012 prints 1-9, 10-14, 15-20.
+    assert card["d20"] == {"3PM": None, "2PM": "1-9", "FOUL": "10-14", "3PX": None, "2PX": "15-20"}
+    # §4.2 block 126 x 4.6/52 = 11.15 -> 11 numbers, 21-31 (Davis prints 21-31)
+    assert card["block_top"] == 31
+    # §5.3 20 x 0.71 = 14.2 -> 14 (Davis prints 1-14)
+    assert card["free_throw_top"] == 14
+    # §3 used 8 + 0.44 x 5 + 1 = 11.2; usage 11.2/52 = 0.215 -> 1 extra (Davis prints 5&7)
+    assert card["extra_ball"] == 1
+    # §4.1 steal 180 x 1.4/52 = 4.85 -> 5; §4.3 foul 36 x 2/52 = 1.38 -> 1
+    assert (card["steal_top"], card["foul_from"]) == (15, 36)
+    # §4.4 turnover 36 x 0.5 x 1/11.2 = 1.61 -> 2 (Davis prints 41-40: see §13)
+    assert card["turnover_top"] == 42
+    # §6 era 2012: FG% 0.49 x 0.649 + 0.3465 x 0.351 = 0.4396; misses a trip 0.4976;
+    # available 52 x 0.4976 = 25.88; offensive 55 x 3/25.88 = 6.38 -> 6 (Davis 6);
+    # defensive 28 x 7/25.88 = 7.57 -> 8 (Davis prints 6: see §13)
+    assert (card["off_reb"], card["def_reb"]) == (6, 8)
+    # §7 66 x 32/40 - 11 = 41.8 -> 42
+    assert card["can_play"] == 42
+
+
+def test_a_pre_1987_guard_makes_one_shot_in_five_a_three() -> None:
+    line = SeasonLine(
+        name="An Old Guard", slot=2, role="starter", pos="G", mpg=35, ppg=20, fga=16, fta=5,
+        fg_pct=0.50, ft_pct=0.80, tov=3, spg=2.8, bpg=0.3, pf=2.8, orpg=1.5, drpg=4.5,
+    )  # fmt: skip
+    result = card_for(line, TeamContext(school="Example", season=1972, pace=80))
+    card = result.card
+    # §2 on the floor: 80 x 35/40 = 70
+    # §5.2 FTA/FGA = 5/16; trips 0.15625; fouled 20 x 0.15625/1.15625 = 2.70 -> 3; 17 shots;
+    # made 17 x 0.5 = 8.5 -> 9; 3s made 9 x 1/5 = 1.8 -> 2, 2s made 7;
+    # 3PA share 0.2/0.75 = 0.2667 at 0.75 x 0.5 = 37.5%: 3s missed 17 x 0.2667 x 0.625 = 2.83 -> 3
+    assert card["d20"] == {
+        "3PM": "1-2",
+        "2PM": "3-9",
+        "FOUL": "10-12",
+        "3PX": "13-15",
+        "2PX": "16-20",
+    }
+    # §3 used 16 + 2.2 + 3 = 21.2; usage 21.2/70 = 0.303 -> 1 extra
+    assert card["extra_ball"] == 1
+    # §4 steal 180 x 2.8/70 = 7.2 -> 7; block 126 x 0.3/70 = 0.54 -> 1;
+    # foul 36 x 2.8/70 = 1.44 -> 1; turnover 18 x 3/21.2 = 2.55 -> 3
+    assert (card["steal_top"], card["block_top"], card["foul_from"], card["turnover_top"]) == (
+        17, 21, 36, 43,
+    )  # fmt: skip
+    # §6 era 1972: FG% 0.471, FT% 0.683, FTA/FGA 0.386; misses a trip
+    # 0.85 x 0.529 + 0.374 x 0.386 x 0.317 x 0.5 = 0.4725; available 70 x 0.4725 = 33.08;
+    # offensive 55 x 1.5/33.08 = 2.49 -> 2; defensive 28 x 4.5/33.08 = 3.81 -> 4
+    assert (card["off_reb"], card["def_reb"]) == (2, 4)
+    # §7 66 x 35/40 - 11 = 46.75 -> 47; §5.3 16; a listed G in slot 2 can also play the point
+    assert (card["can_play"], card["free_throw_top"], card["positions"]) == (47, 16, [2, 1])
+    assert result.source == "calculated"
+
+
+def test_a_reserve_with_only_points_and_rebounds_is_filled_in_and_marked_estimated() -> None:
+    line = SeasonLine(name="A. Reserve", slot=4, role="reserve", ppg=4.0, rpg=2.0)
+    result = card_for(line, TeamContext(school="Example", season=2000, rating=10))
+    card = result.card
+    # §8 era 2000: FG2% 0.485, FT% 0.685, pace 68.5, FTA/FGA 0.365, 3PA share 0.315, 3P% 0.35;
+    # minutes 40 x 18/66 = 10.91; on the floor 68.5 x 10.91/40 = 18.68
+    # FG% = era 0.4425 + 0.03 (slot 4) + 0.002 x 10 - 0.02 (reserve) = 0.4725
+    # FT% = 0.685 - 0.03 = 0.655; FTA/FGA = 0.365 x 1.15 = 0.4198
+    # 3PA share 0.315 x 0.55 = 0.1733; 3P% 0.35 - 0.02 = 0.33
+    # FGA = 4/(2 x 0.4725 + 0.1733 x 0.33 + 0.4198 x 0.655) = 4/1.2771 = 3.132; FTA 1.315
+    # TOV 2.4 x 10.91/40 = 0.655; used 3.132 + 0.579 + 0.655 = 4.365; usage 0.234 -> 1 extra
+    assert card["extra_ball"] == 1
+    # per possession the slot rates cancel the minutes: steal 180 x 1.1/68.5 = 2.89 -> 3;
+    # block 126 x 1.2/68.5 = 2.21 -> 2; foul 36 x 3.6/68.5 = 1.89 -> 2;
+    # turnover 18 x 0.655/4.365 = 2.70 -> 3
+    assert (card["steal_top"], card["block_top"], card["foul_from"], card["turnover_top"]) == (
+        13, 22, 35, 43,
+    )  # fmt: skip
+    # §5.1 trips 0.2099; fouled 20 x 0.2099/1.2099 = 3.47 -> 3; 17 shots; made 8.03 -> 8;
+    # 3s made 17 x 0.1733 x 0.33 = 0.97 -> 1; 3s missed 17 x 0.1733 x 0.67 = 1.97 -> 2
+    assert card["d20"] == {"3PM": "1", "2PM": "2-8", "FOUL": "9-11", "3PX": "12-13", "2PX": "14-20"}
+    # §5.3 20 x 0.655 = 13.1 -> 13
+    assert card["free_throw_top"] == 13
+    # §6 offensive 2.0 x 0.32 = 0.64, defensive 1.36; misses a trip 0.4954;
+    # available 18.68 x 0.4954 = 9.26; 55 x 0.64/9.26 = 3.80 -> 4; 28 x 1.36/9.26 = 4.11 -> 4
+    assert (card["off_reb"], card["def_reb"]) == (4, 4)
+    # §7 no minutes: a reserve can play 7 of 44
+    assert card["can_play"] == 7
+    assert result.source == card["card_source"] == "estimated"
+    assert card["filled"] == [
+        "bpg", "fg3_pct", "fg3a", "fg_pct", "ft_pct", "fta", "mpg", "orpg", "pf", "spg", "tov",
+    ]  # fmt: skip
+
+
+def test_the_d20_reproduces_cacoks_published_column() -> None:
+    # The author: Cacok (80% FG) makes on 1-13, is fouled on 14-17, misses on 18-20;
+    # 4 fouled faces of 20 need trips/(1 + trips) = 0.2, i.e. FTA/FGA = 0.5.
+    assert d20_column(fg=0.80, ftr=0.5, share3=0.0, p3=0.0, pre_1987=False) == {
+        "3PM": None, "2PM": "1-13", "FOUL": "14-17", "3PX": None, "2PX": "18-20",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(("ft_pct", "top"), [(0.80, 16), (0.70, 14), (0.575, 12), (0.0, 0)])
+def test_the_free_throw_range_is_ft_percent_on_a_d20(ft_pct: float, top: int) -> None:
+    # The author: Bibby 80% -> 1-16, Walton and Hill 70% -> 1-14 (§5.3)
+    line = SeasonLine(name="Shooter", ppg=10, ft_pct=ft_pct)
+    assert card_for(line, TeamContext(school="X", season=1972)).card["free_throw_top"] == top
+
+
+def test_stamina_follows_the_rulebook_average_starter_and_reserve() -> None:
+    # 48 of 66 possessions is 29.09 minutes -> 37 of 44; 18 of 66 is 10.91 minutes -> 7
+    ctx = TeamContext(school="X", season=2015)
+    starter = card_for(SeasonLine(name="S", ppg=10, mpg=40 * 48 / 66), ctx, role="starter")
+    reserve = card_for(SeasonLine(name="R", ppg=3, mpg=40 * 18 / 66), ctx, role="reserve")
+    assert (starter.card["can_play"], reserve.card["can_play"]) == (37, 7)
+
+
+def test_published_values_are_kept_and_a_fully_printed_card_is_published() -> None:
+    printed = {
+        "extra_ball": 1, "can_play": 37, "steal_top": 13, "block_top": 31, "foul_from": 36,
+        "turnover_top": 40, "free_throw_top": 14, "off_reb": 6, "def_reb": 6,
+        "d20": {"3PM": None, "2PM": "1-9", "FOUL": "10-14", "3PX": None, "2PX": "15-20"},
+    }  # fmt: skip
+    line = SeasonLine(name="Anthony Davis", slot=5, ppg=14.2, printed=printed)
+    result = card_for(line, TeamContext(school="Kentucky", season=2012))
+    assert {k: result.card[k] for k in printed} == printed
+    assert result.source == "published"
+    partly = card_for(
+        SeasonLine(name="Anthony Davis", slot=5, ppg=14.2, printed={"d20.FOUL": "10-14"}),
+        TeamContext(school="Kentucky", season=2012),
+    )
+    assert partly.card["d20"]["FOUL"] == "10-14"
+    assert partly.source == "estimated"
+
+
+# -- team files ----------------------------------------------------------------------------
+
+
+def roster(n: int, *, season_stats: bool = True) -> list[SeasonLine]:
+    """Return ``n`` season lines, five named starters first, some with full statistics."""
+    lines = []
+    for i in range(n):
+        slot = i % 5 + 1
+        starter = i < 5
+        full = season_stats and i % 2 == 0
+        lines.append(
+            SeasonLine(
+                name=f"Player {i + 1}",
+                role="starter" if starter else "reserve" if i < 8 else None,
+                pos=("PG", "SG", "SF", "PF", "C")[slot - 1],
+                height=f"6-{slot + 1}",
+                mpg=(32 if starter else 12) if full else None,
+                ppg=(14 - slot) if starter else 3.5 if i < 9 else None,
+                rpg=2.0 + slot if full else None,
+                fg_pct=0.42 + slot / 50 if full else None,
+                ft_pct=0.75 if full else None,
+                spg=1.0 if full else None,
+            )
+        )
+    return lines
+
+
+@pytest.mark.parametrize("season", [1940, 1952, 1966, 1986, 1987, 1991, 2012, 2025])
+@pytest.mark.parametrize("size", [5, 8, 10])
+def test_every_calculated_team_file_passes_the_engine(season: int, size: int) -> None:
+    ctx = TeamContext(school="Example", season=season, conference="Big X", rating=5)
+    result = team_file(roster(size), ctx)
+    team = team_from_json(result.team)
+    assert len(team.players) == size
+    assert team.label == f"Example {season}"
+    assert result.team["card_source"] == "estimated"
+
+
+def test_a_roster_longer_than_ten_keeps_the_reserves_who_play_most() -> None:
+    lines = roster(12)
+    result = team_file(lines, TeamContext(school="Example", season=2001))
+    team_from_json(result.team)
+    assert len(result.team["players"]) == 10
+    # Players 10-12 have neither minutes nor points: the three reserves who play least.
+    assert set(result.left_out) <= {"Player 10", "Player 11", "Player 12"}
+    assert len(result.left_out) == 2
+
+
+def test_a_team_without_five_players_is_refused_with_its_name() -> None:
+    with pytest.raises(ValueError, match=r"Example 1950: a team needs at least 5 players, got 4"):
+        team_file(roster(4), TeamContext(school="Example", season=1950))
+
+
+def test_a_team_with_two_players_of_one_name_is_refused() -> None:
+    lines = roster(6)
+    lines[5] = SeasonLine(name="Player 1", ppg=2)
+    with pytest.raises(ValueError, match=r"the name 'Player 1' is used twice"):
+        team_file(lines, TeamContext(school="Example", season=1950))
+
+
+def test_starters_are_slotted_smallest_to_biggest_and_the_point_guard_can_run_the_point() -> None:
+    lines = [
+        SeasonLine(name="Tall", role="starter", height="7-0", ppg=10),
+        SeasonLine(name="Short", role="starter", height="5-10", ppg=10),
+        SeasonLine(name="Forward", role="starter", pos="F", ppg=10),
+        SeasonLine(name="Wing", role="starter", pos="SF", height="6-6", ppg=10),
+        SeasonLine(name="Big", role="starter", pos="C", height="6-9", ppg=10),
+    ]
+    cards = team_file(lines, TeamContext(school="X", season=1960)).team["players"]
+    assert [c["name"] for c in cards] == ["Short", "Wing", "Forward", "Big", "Tall"]
+    assert {0, 1} & set(cards[0]["positions"])
+
+
+def test_the_era_baselines_follow_the_authors_two_point_percentages() -> None:
+    # "1940s under 30%, 1950s under 40%, 1960s about 45%, 1970s under 50%, 1980s about 50%"
+    def decade(start: int) -> float:
+        return sum(era_for(y).fg2 for y in range(start, start + 10)) / 10
+
+    assert decade(1940) < 0.30
+    assert decade(1950) < 0.40
+    assert abs(decade(1960) - 0.45) < 0.015
+    assert decade(1970) < 0.50
+    assert abs(decade(1980) - 0.50) < 0.015
+    assert not era_for(1986).three_point_line and era_for(1987).three_point_line
