@@ -484,7 +484,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
 
     def get_queryset(self) -> QuerySet[Season]:
         if self.action in {"simulate", "export_boxscores", "export_player_stats"}:
-            return Season.objects.all()
+            return Season.objects.select_related("league")
         return (
             Season.objects.select_related("league")
             .annotate(

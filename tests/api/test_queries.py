@@ -1,0 +1,136 @@
+"""Every API list costs the same few queries for 2 rows as for 20: nothing is fetched per row."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import count
+
+import pytest
+
+from cards.models import Player
+from league import services
+from league.models import Game, League
+from tests.api import client_for, season_played, season_scheduled, throttle_reset
+from tests.factories import full_team
+
+pytestmark = pytest.mark.django_db
+
+_names = count()
+
+
+@pytest.fixture(autouse=True)
+def _no_throttle() -> None:
+    throttle_reset()
+
+
+def teams(n: int) -> str:
+    for _ in range(n):
+        full_team()
+    return "/api/teams/"
+
+
+def leagues(n: int) -> str:
+    for _ in range(n):
+        league = League.objects.create(name=f"League {next(_names)}", slug=f"l-{next(_names)}")
+        season_scheduled(teams=2, league=league.name)
+    return "/api/leagues/"
+
+
+def seasons(n: int) -> str:
+    home, away = full_team(), full_team()
+    league = services.league_get_or_create(name="Many seasons")
+    for _ in range(n):
+        services.season_create(league=league, name=f"S{next(_names)}", teams=[home, away], seed=1)
+    return f"/api/seasons/?league={league.pk}"
+
+
+def exhibitions(n: int) -> tuple[Player, list[Game]]:
+    home, away = full_team(), full_team()
+    games = [services.exhibition_play(home=home, away=away, seed=i) for i in range(n)]
+    return home.players.first(), games
+
+
+def games(n: int) -> str:
+    player, _ = exhibitions(n)
+    return f"/api/games/?team={player.team_id}"
+
+
+def game_log(n: int) -> str:
+    player, _ = exhibitions(n)
+    return f"/api/players/{player.pk}/games/"
+
+
+def runs(n: int) -> str:
+    season = season_scheduled(teams=2, name=f"Runs {next(_names)}")
+    for _ in range(n):
+        services.simulation_start(season=season, scope="all", dispatch=False)
+    return f"/api/runs/?season={season.pk}"
+
+
+def played(n: int, path: str, capture: Callable) -> str:  # type: ignore[type-arg]
+    """A season of ``n`` teams (``n`` * 6 player rows), played."""
+    season = season_played(capture, teams=n, name=f"Played {next(_names)}")
+    return f"/api/seasons/{season.pk}/{path}"
+
+
+# (name, build the rows and return the url, query limit); season lists scale by teams.
+# A filter on a foreign key (?league=, ?season=) checks the id exists: one query more.
+PLAIN = [
+    ("teams", teams, 3),
+    ("players", lambda n: teams(n) and "/api/players/", 2),
+    ("cards", lambda n: teams(n) and "/api/cards/", 2),
+    ("leagues", leagues, 2),
+    ("seasons", seasons, 4),
+    ("games", games, 2),
+    ("runs", runs, 3),
+    ("game log", game_log, 3),
+]
+SEASON = [
+    ("player stats", "player-stats/", 3),
+    ("leaders", "leaders/?category=pts&limit=100", 2),
+    ("team stats", "team-stats/", 4),
+    ("box score export", "export/boxscores.csv", 2),
+    ("player stats export", "export/player-stats/?format=json", 2),
+]
+
+
+@pytest.mark.parametrize(("name", "build", "limit"), PLAIN, ids=[p[0] for p in PLAIN])
+def test_a_list_costs_the_same_queries_for_2_rows_as_for_20(
+    django_assert_max_num_queries, name, build, limit
+) -> None:
+    api = client_for()
+    sizes = []
+    for n in (2, 20):
+        url = build(n)
+        with django_assert_max_num_queries(limit) as captured:
+            response = api.get(url)
+        assert response.status_code == 200
+        assert response.json()["count"] >= n
+        sizes.append(len(captured))
+    assert sizes[0] == sizes[1]
+
+
+@pytest.mark.parametrize(("name", "path", "limit"), SEASON, ids=[s[0] for s in SEASON])
+def test_a_season_list_costs_the_same_queries_for_2_teams_as_for_6(
+    django_assert_max_num_queries, django_capture_on_commit_callbacks, name, path, limit
+) -> None:
+    api = client_for()
+    sizes = []
+    for n in (2, 6):
+        url = played(n, path, django_capture_on_commit_callbacks)
+        with django_assert_max_num_queries(limit) as captured:
+            response = api.get(url)
+        assert response.status_code == 200
+        assert len(response.content) > 0
+        sizes.append(len(captured))
+    assert sizes[0] == sizes[1]
+
+
+def test_a_box_score_costs_two_queries_however_long(django_assert_num_queries) -> None:
+    _, played_games = exhibitions(2)
+    api = client_for()
+    for game in played_games:
+        with django_assert_num_queries(2):
+            assert api.get(f"/api/games/{game.pk}/box-score/").status_code == 200
+        with django_assert_num_queries(1):
+            assert api.get(f"/api/games/{game.pk}/play-by-play/").status_code == 200
