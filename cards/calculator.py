@@ -67,10 +67,8 @@ FIELD_MEAN_POINTS = 67.0
 """Points a game an average great team scores and allows against the field (§10)."""
 ENGINE_TRIP = (0.08, 1.10)
 """Points a trip in the engine = 0.08 + 1.10 x :func:`points_per_trip`; measured (§10.3)."""
-FIELD_READ = 1.2
-"""Points a d20 read is worth in the engine for an average card of the field; measured (§10.3)."""
-POINTS_PER_DUNK_NUMBER = PLAYED_POSSESSIONS / 36 * ((2 - FIELD_READ) + FIELD_READ) / 2
-"""Points a game one number of the opponent's top moves near X = 50 (§10.3): 44/36."""
+POINTS_PER_DUNK_NUMBER = PLAYED_POSSESSIONS / 36
+"""Points a game one number of the opponent's top X moves near X = 50: 44/36 (§10.4)."""
 MEAN_DUNK_ADJUST = -5
 """Where the adjustments are centred; it cancels in play (D + A), so it is cosmetic (§10.4)."""
 FIELD_STEAL_NUMBERS = 3.7
