@@ -73,11 +73,11 @@ ErrorSerializer = inline_serializer("Error", {"detail": serializers.CharField()}
 
 
 class TeamBriefSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
-    label = serializers.CharField(source="__str__", read_only=True)
+    name = serializers.CharField(source="__str__", read_only=True, help_text="School and year.")
 
     class Meta:
         model = Team
-        fields = ["id", "school", "season", "label"]
+        fields = ["id", "school", "season", "name"]
 
 
 class CardSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 import django_filters
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -59,7 +60,7 @@ class CSVRenderer(renderers.BaseRenderer):
         self,
         data: Any,
         accepted_media_type: str | None = None,
-        renderer_context: dict[str, Any] | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
         rows = [data] if isinstance(data, dict) else list(data or [])
         buffer = io.StringIO()
@@ -442,7 +443,13 @@ def player_stats_rows(*, season_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def _export_schema(summary: str, rows: type[serializers.Serializer]) -> Any:  # type: ignore[type-arg]
+_View = TypeVar("_View", bound=Callable[..., Response])
+
+
+def _export_schema(
+    summary: str,
+    rows: type[serializers.Serializer],  # type: ignore[type-arg]
+) -> Callable[[_View], _View]:
     return extend_schema(
         summary=summary,
         description="CSV by default (also at the same path with a .csv suffix); "
@@ -720,7 +727,7 @@ class LeadersViewSet(_SeasonNested):
         rows = selectors.leaders(season_id=season.pk, **query)
         key = f"{query['category']}_pg" if query["per_game"] else query["category"]
         board = [{"rank": n, "value": row[key], **row} for n, row in enumerate(rows, start=1)]
-        page = self.paginate_queryset(board)  # type: ignore[arg-type]
+        page = self.paginate_queryset(board)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
 
@@ -767,7 +774,7 @@ class TeamSeasonStatsViewSet(_SeasonNested):
             rows = sorted(present, key=lambda r: r[column], reverse=ordering.startswith("-")) + [
                 row for row in rows if row[column] is None
             ]
-        page = self.paginate_queryset(rows)  # type: ignore[arg-type]
+        page = self.paginate_queryset(rows)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
 

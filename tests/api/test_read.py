@@ -103,7 +103,7 @@ def test_players_filter_by_team_slot_role_and_season(api, season) -> None:
     assert centers["count"] == 4
     detail = api.get(f"/api/players/{reserves[0]['id']}/").json()
     assert detail["card"]["role"] == "reserve"
-    assert detail["team"]["label"] == str(team)
+    assert detail["team"]["name"] == str(team)
 
 
 def test_cards_filter_by_team_and_slot(api, season) -> None:
