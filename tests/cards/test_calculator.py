@@ -9,8 +9,12 @@ from __future__ import annotations
 import doctest
 import subprocess
 import sys
+from dataclasses import replace
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import cards.calculator
 from cards.calculator import (
@@ -18,7 +22,9 @@ from cards.calculator import (
     TeamContext,
     card_for,
     d20_column,
+    d20_counts,
     era_for,
+    extra_ball,
     team_file,
 )
 from simulator.vabg.cards import team_from_json
@@ -300,3 +306,219 @@ def test_the_era_baselines_follow_the_authors_two_point_percentages() -> None:
     assert decade(1970) < 0.50
     assert abs(decade(1980) - 0.50) < 0.015
     assert not era_for(1986).three_point_line and era_for(1987).three_point_line
+
+
+# -- properties: each range moves one way with its statistic (docs/cards.md §3-§7) ------------
+
+EXAMPLES = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+pct = st.floats(0.0, 1.0, allow_nan=False)
+seasons = st.integers(1930, 2030)
+slots = st.integers(1, 5)
+roles = st.sampled_from(["starter", "reserve"])
+
+
+def maybe(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.none() | strategy
+
+
+def per_game(hi: float) -> st.SearchStrategy[float]:
+    return st.floats(0.0, hi, allow_nan=False)
+
+
+@st.composite
+def season_lines(draw: st.DrawFn, name: str = "Player") -> SeasonLine:
+    """Draw a season line with any mix of known and missing statistics, each in range."""
+    return SeasonLine(
+        name=name,
+        slot=draw(maybe(slots)),
+        role=draw(maybe(roles)),
+        pos=draw(maybe(st.sampled_from(["PG", "G", "SG", "G/F", "F", "PF", "F/C", "C", "X"]))),
+        height=draw(maybe(st.sampled_from(["5-9", "6-2", "6-6", "6-9", "7-1", "?"]))),
+        mpg=draw(maybe(per_game(40))),
+        ppg=draw(maybe(per_game(45))),
+        rpg=draw(maybe(per_game(25))),
+        orpg=draw(maybe(per_game(8))),
+        drpg=draw(maybe(per_game(16))),
+        spg=draw(maybe(per_game(5))),
+        bpg=draw(maybe(per_game(7))),
+        tov=draw(maybe(per_game(7))),
+        pf=draw(maybe(per_game(5))),
+        fg_pct=draw(maybe(pct)),
+        fg3_pct=draw(maybe(pct)),
+        ft_pct=draw(maybe(pct)),
+        fga=draw(maybe(per_game(30))),
+        fg3a=draw(maybe(per_game(15))),
+        fta=draw(maybe(per_game(15))),
+        fta_rate=draw(maybe(st.floats(0.0, 1.5, allow_nan=False))),
+        three_rate=draw(maybe(pct)),
+    )
+
+
+@st.composite
+def contexts(draw: st.DrawFn) -> TeamContext:
+    return TeamContext(
+        school="Example",
+        season=draw(seasons),
+        pace=draw(maybe(st.floats(50, 100, allow_nan=False))),
+        rating=draw(maybe(st.floats(-30, 30, allow_nan=False))),
+        predicted_pts=draw(maybe(st.floats(40, 110, allow_nan=False))),
+        predicted_allowed=draw(maybe(st.floats(40, 110, allow_nan=False))),
+    )
+
+
+def full_line(**changes: Any) -> SeasonLine:
+    """Return a line with every statistic known, so one change moves one range only."""
+    base = SeasonLine(
+        name="Player", slot=3, role="starter", mpg=30, ppg=14, orpg=2, drpg=4, spg=1.2,
+        bpg=0.8, tov=2.0, pf=2.5, fg_pct=0.48, fg3_pct=0.36, ft_pct=0.72, fga=11, fg3a=3,
+        fta=4,
+    )  # fmt: skip
+    return replace(base, **changes)
+
+
+def two(lo: float, hi: float) -> st.SearchStrategy[tuple[float, float]]:
+    """Draw two values in ``lo..hi``, smaller first."""
+    pair = st.tuples(st.floats(lo, hi, allow_nan=False), st.floats(lo, hi, allow_nan=False))
+    return pair.map(sorted).map(tuple)
+
+
+def card(ctx: TeamContext, **changes: Any) -> dict[str, Any]:
+    return card_for(full_line(**changes), ctx).card
+
+
+def made(d20: dict[str, str | None]) -> tuple[int, int, int]:
+    """Return the made faces, the 3s made and the points the made faces are worth."""
+    m3, m2, *_ = d20_counts(d20)
+    return m3 + m2, m3, 3 * m3 + 2 * m2
+
+
+@EXAMPLES
+@given(two(0, 1), pct, pct, st.floats(0, 1.5, allow_nan=False), st.booleans())
+def test_a_better_shooter_never_gets_a_worse_d20_column(
+    fgs: tuple[float, float], share3: float, p3: float, ftr: float, pre_1987: bool
+) -> None:
+    (m3w, m2w, fw, _, _), (m3b, m2b, fb, _, _) = (
+        d20_counts(d20_column(fg=fg, ftr=ftr, share3=share3, p3=p3, pre_1987=pre_1987))
+        for fg in fgs
+    )
+    # the made faces, the 3s and the 2s made never drop; the fouled slice ignores FG%
+    assert m3b + m2b >= m3w + m2w and m3b >= m3w and m2b >= m2w and fb == fw
+
+
+@EXAMPLES
+@given(contexts(), two(0.15, 0.85))
+def test_a_better_field_goal_percentage_never_loses_made_faces_on_a_card(
+    ctx: TeamContext, fgs: tuple[float, float]
+) -> None:
+    worse, better = (made(card(ctx, fg_pct=fg)["d20"]) for fg in fgs)
+    assert all(b >= w for b, w in zip(better, worse, strict=True))
+
+
+@EXAMPLES
+@given(contexts(), two(0, 1))
+def test_a_better_free_throw_shooter_never_gets_a_lower_free_throw_top(
+    ctx: TeamContext, fts: tuple[float, float]
+) -> None:
+    worse, better = (card(ctx, ft_pct=ft)["free_throw_top"] for ft in fts)
+    assert better >= worse
+
+
+@EXAMPLES
+@given(contexts(), two(0, 5))
+def test_more_steals_never_shorten_the_steal_range(
+    ctx: TeamContext, spgs: tuple[float, float]
+) -> None:
+    fewer, more = (card(ctx, spg=spg)["steal_top"] for spg in spgs)
+    assert more >= fewer
+
+
+@EXAMPLES
+@given(contexts(), two(0, 7))
+def test_more_blocks_never_shorten_the_block_range(
+    ctx: TeamContext, bpgs: tuple[float, float]
+) -> None:
+    fewer, more = (card(ctx, bpg=bpg)["block_top"] for bpg in bpgs)
+    assert more >= fewer
+
+
+@EXAMPLES
+@given(contexts(), two(0, 5))
+def test_more_fouls_never_narrow_the_foul_range(ctx: TeamContext, pfs: tuple[float, float]) -> None:
+    fewer, more = (card(ctx, pf=pf)["foul_from"] for pf in pfs)
+    assert more <= fewer  # the range is foul_from..36
+
+
+@EXAMPLES
+@given(contexts(), two(0, 7))
+def test_more_turnovers_never_shorten_the_turnover_range(
+    ctx: TeamContext, tovs: tuple[float, float]
+) -> None:
+    fewer, more = (card(ctx, tov=tov)["turnover_top"] for tov in tovs)
+    assert more >= fewer
+
+
+@EXAMPLES
+@given(contexts(), two(0, 8), two(0, 16), two(0, 25))
+def test_more_rebounds_never_lower_the_rebound_ranges(
+    ctx: TeamContext,
+    orpgs: tuple[float, float],
+    drpgs: tuple[float, float],
+    rpgs: tuple[float, float],
+) -> None:
+    fewer, more = (card(ctx, orpg=o) for o in orpgs)
+    assert more["off_reb"] >= fewer["off_reb"] and more["def_reb"] == fewer["def_reb"]
+    fewer, more = (card(ctx, drpg=d) for d in drpgs)
+    assert more["def_reb"] >= fewer["def_reb"] and more["off_reb"] == fewer["off_reb"]
+    # only the total known: both ends grow with it
+    fewer, more = (card(ctx, orpg=None, drpg=None, rpg=r) for r in rpgs)
+    assert more["off_reb"] >= fewer["off_reb"] and more["def_reb"] >= fewer["def_reb"]
+
+
+@EXAMPLES
+@given(contexts(), two(0, 40), roles)
+def test_more_minutes_never_lower_stamina(
+    ctx: TeamContext, mpgs: tuple[float, float], role: str
+) -> None:
+    fewer, more = (card(ctx, mpg=m, role=role)["can_play"] for m in mpgs)
+    assert more >= fewer
+
+
+@EXAMPLES
+@given(contexts(), two(0.5, 30), two(0, 1))
+def test_higher_usage_never_gives_fewer_ball_numbers(
+    ctx: TeamContext, fgas: tuple[float, float], usages: tuple[float, float]
+) -> None:
+    assert extra_ball(usages[1]) >= extra_ball(usages[0])
+    # more shots a game in the same minutes is a higher usage
+    fewer, more = (card_for(full_line(fga=fga, fg3a=0, fta=0), ctx) for fga in fgas)
+    assert more.usage >= fewer.usage
+    assert more.card["extra_ball"] >= fewer.card["extra_ball"]
+
+
+@EXAMPLES
+@given(contexts(), season_lines())
+def test_any_season_line_in_range_gives_a_card_inside_the_file_bounds(
+    ctx: TeamContext, line: SeasonLine
+) -> None:
+    result = card_for(line, ctx)
+    c = result.card
+    assert 0 <= c["extra_ball"] <= 2 and 0 <= c["can_play"] <= 66
+    assert 10 <= c["steal_top"] <= 30 and 20 <= c["block_top"] <= 40
+    assert 33 <= c["foul_from"] <= 37 and 40 <= c["turnover_top"] <= 46
+    assert 0 <= c["free_throw_top"] <= 20
+    assert 0 <= c["off_reb"] <= 20 and 0 <= c["def_reb"] <= 20
+    assert sum(d20_counts(c["d20"])) == 20
+    assert c["card_source"] == ("estimated" if result.filled else "calculated")
+
+
+@settings(EXAMPLES, max_examples=60)
+@given(contexts(), st.lists(season_lines(), min_size=5, max_size=13))
+def test_any_roster_in_range_gives_a_team_file_the_engine_accepts(
+    ctx: TeamContext, lines: list[SeasonLine]
+) -> None:
+    lines = [replace(ln, name=f"Player {i}") for i, ln in enumerate(lines)]
+    team = team_from_json(team_file(lines, ctx).team)
+    assert len(team.players) == min(len(lines), 10)
+    assert all(team.starter(slot) for slot in range(1, 6))
+    assert 34 <= team.dunk_top <= 66 and -32 <= team.dunk_adjust <= 32
