@@ -1,0 +1,238 @@
+"""Tournaments: a bracket stored on its season, drawn round by round as games are stored.
+
+The bracket's structure (``league.bracket``) is stored whole on the season. Its games are
+created only when the round before is complete: ``tournament_advance`` runs in the
+transaction that stores each bracket game, locks the season row, and draws the next round
+when no game of the tournament is left unplayed. The lock makes the last game of a round
+the one that draws the next, however many workers finish at once, and the unique
+``(season, bracket_key)`` constraint refuses a game drawn twice. The barrier lives in the
+database, not in the broker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from cards.models import Team
+from league import bracket as brackets
+from league.models import Game, League, Season, SeasonTeam
+from league.services import SeasonRefused, derived_seed, new_seed, runs_attach
+
+
+def round_name(bracket: brackets.Bracket, number: int) -> str:
+    """Return how fans name a round: "Championship", "Final Four", ... or "Round 2"."""
+    games = sum(1 for g in bracket.games if g.round == number)
+    names = {1: "Championship", 2: "Final Four", 4: "Elite 8", 8: "Sweet 16"}
+    if number == bracket.rounds or (number > 1 and games in names):
+        return names.get(games, f"Round {number}")
+    return f"Round {number}"
+
+
+def season_bracket(season: Season) -> brackets.Bracket:
+    if not season.bracket:
+        raise SeasonRefused(f"{season} is not a tournament")
+    return brackets.bracket_from_json(season.bracket)
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    league: League,
+    name: str,
+    teams: Sequence[Team] | None = None,
+    regions: dict[str, Sequence[Team]] | None = None,
+    final_four: tuple[tuple[str, str], tuple[str, str]] = brackets.DEFAULT_FINAL_FOUR,
+    reseed: bool = False,
+    neutral: bool = True,
+    rules: str = "advanced",
+    strategy: bool = True,
+    seed: int | None = None,
+) -> Season:
+    """Create a single-elimination tournament and draw its first round.
+
+    Give ``teams`` in seed order (1 first) for a bracket of any size, the top seeds
+    getting byes; or ``regions`` (four regions of 24 teams by seed) for the all-time 96
+    format. Games are on neutral courts unless ``neutral`` is False, when the better seed
+    is at home. With ``reseed`` the survivors are re-paired best v worst after each round.
+    """
+    if (teams is None) == (regions is None):
+        raise SeasonRefused("give either the teams in seed order or the four regions")
+    season = Season(
+        league=league,
+        name=name,
+        slug=slugify(name),
+        kind=Season.Kind.TOURNAMENT,
+        rules=rules,
+        strategy=strategy,
+        home_court=not neutral,
+        reseed=reseed,
+        seed=new_seed() if seed is None else seed,
+    )
+    season.full_clean()
+    try:
+        if regions is not None:
+            if reseed:
+                raise SeasonRefused("the all-time 96 bracket is fixed: it cannot be reseeded")
+            bracket = brackets.alltime_96(
+                {region: [t.pk for t in ts] for region, ts in regions.items()},
+                final_four=final_four,
+            )
+            entries = [
+                SeasonTeam(team=t, region=region, seed=n, conference=t.conference)
+                for region, ts in regions.items()
+                for n, t in enumerate(ts, start=1)
+            ]
+        else:
+            assert teams is not None
+            bracket = brackets.bracket_for_field([t.pk for t in teams], reseed=reseed)
+            entries = [
+                SeasonTeam(team=t, seed=n, conference=t.conference)
+                for n, t in enumerate(teams, start=1)
+            ]
+    except brackets.BracketError as exc:
+        raise SeasonRefused(str(exc)) from exc
+    season.bracket = brackets.bracket_to_json(bracket)
+    season.save()
+    for entry in entries:
+        entry.season = season
+    SeasonTeam.objects.bulk_create(entries)
+    _draw(season=season, bracket=bracket)
+    return season
+
+
+def winners_of(season: Season) -> dict[str, int]:
+    """Return ``{bracket_key: winning team id}`` for the tournament's stored games."""
+    winners = {}
+    for key, home, away, hs, as_ in (
+        Game.objects.filter(season=season, status=Game.Status.FINAL)
+        .exclude(bracket_key="")
+        .values_list(
+            "bracket_key", "home_id", "away_id", "result__home_score", "result__away_score"
+        )
+    ):
+        winners[key] = home if hs > as_ else away
+    return winners
+
+
+def tournament_advance(*, season_id: int) -> list[Game]:
+    """Draw the next round once every drawn game is stored; return the games drawn.
+
+    Runs inside the transaction that stored a bracket game. The season row lock
+    serialises the games finishing at once, so exactly one of them draws the round.
+    """
+    season = Season.objects.select_for_update().get(pk=season_id)
+    if (
+        Game.objects.filter(season=season)
+        .exclude(bracket_key="")
+        .exclude(status=Game.Status.FINAL)
+        .exists()
+    ):
+        return []  # the round is not complete yet
+    games = _draw(season=season, bracket=season_bracket(season))
+    if games:
+        runs_attach(season=season, game_ids=[g.pk for g in games])
+    return games
+
+
+def _draw(*, season: Season, bracket: brackets.Bracket) -> list[Game]:
+    winners = winners_of(season)
+    drawn = set(season.games.exclude(bracket_key="").values_list("bracket_key", flat=True))
+    ready = [g for g in brackets.next_games(bracket, winners) if g.key not in drawn]
+    if not ready:
+        return []
+    # One round at a time: a top seed's bye game waits for the round it belongs to.
+    first = min(g.round for g in ready)
+    ready = [g for g in ready if g.round == first]
+    games = [
+        Game(
+            season=season,
+            home_id=g.top_team_id,
+            away_id=g.bottom_team_id,
+            neutral=not season.home_court,
+            rules=season.rules,
+            strategy=season.strategy,
+            round=g.round,
+            bracket_key=g.key,
+            seed=derived_seed(season.seed, g.key),
+            label=f"{g.region + ' ' if g.region else ''}round {g.round}: "
+            f"#{g.top_seed} v #{g.bottom_seed}",
+        )
+        for g in ready
+    ]
+    return Game.objects.bulk_create(games)
+
+
+def games_to_come(*, season: Season) -> int:
+    """Return how many bracket games are still to be played, drawn or not."""
+    total = len(season_bracket(season).games)
+    played = season.games.filter(status=Game.Status.FINAL).exclude(bracket_key="").count()
+    return total - played
+
+
+def champion(season: Season) -> Team | None:
+    """Return the tournament's champion, or None while the final is unplayed."""
+    winner = brackets.champion(season_bracket(season), winners_of(season))
+    return None if winner is None else Team.objects.get(pk=winner)
+
+
+def bracket_view(season: Season) -> dict[str, Any]:
+    """Return the bracket as pages and the API show it: rounds of slots with teams and scores.
+
+    Each round lists its games in bracket order; a game not yet drawn shows whatever
+    entrants are known so far.
+    """
+    bracket = season_bracket(season)
+    winners = winners_of(season)
+    entrants = brackets.entrants(bracket, winners)
+    entries = {
+        e.team_id: e for e in SeasonTeam.objects.filter(season=season).select_related("team")
+    }
+    games = {
+        g.bracket_key: g
+        for g in season.games.exclude(bracket_key="").select_related("result", "home", "away")
+    }
+
+    def slot(team_id: int | None, game: Game | None) -> dict[str, Any] | None:
+        if team_id is None:
+            return None
+        entry = entries[team_id]
+        score = None
+        if game is not None and game.status == Game.Status.FINAL:
+            score = game.result.home_score if game.home_id == team_id else game.result.away_score
+        return {
+            "team_id": team_id,
+            "team": str(entry.team),
+            "seed": entry.seed,
+            "score": score,
+        }
+
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for g in bracket.games:
+        game = games.get(g.key)
+        top, bottom = entrants[g.key]
+        rounds.setdefault(g.round, []).append(
+            {
+                "key": g.key,
+                "region": g.region,
+                "position": g.position,
+                "game_id": game.pk if game else None,
+                "status": game.status if game else "not drawn",
+                "top": slot(top, game),
+                "bottom": slot(bottom, game),
+                "winner_id": winners.get(g.key),
+            }
+        )
+    champ = brackets.champion(bracket, winners)
+    return {
+        "rounds": [
+            {"number": n, "name": round_name(bracket, n), "games": rounds[n]}
+            for n in sorted(rounds)
+        ],
+        "champion": None
+        if champ is None
+        else {"team_id": champ, "team": str(entries[champ].team), "seed": entries[champ].seed},
+    }
