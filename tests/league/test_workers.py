@@ -21,7 +21,7 @@ import redis
 from django.conf import settings
 from django.db import connection
 
-from league import services
+from league import services, tournaments
 from league.models import BoxLine, Game, GameResult, Season
 from tests.factories import full_team
 
@@ -123,11 +123,17 @@ def new_season(teams: list, name: str, seed: int = 2024) -> Season:
     )
 
 
-def outcome(season: Season) -> list[tuple[int, int, int, int, int, int]]:
+def new_tournament(teams: list, name: str, seed: int = 16) -> Season:
+    league = services.league_get_or_create(name="Workers")
+    return tournaments.tournament_create(league=league, name=name, teams=teams, seed=seed)
+
+
+def outcome(season: Season) -> list[tuple[object, ...]]:
     return sorted(
-        (g.round, g.home_id, g.away_id, g.seed, g.result.home_score, g.result.away_score)
+        (g.round, g.bracket_key, g.home_id, g.away_id, g.seed, g.result.home_score,
+         g.result.away_score)
         for g in season.games.select_related("result")
-    )
+    )  # fmt: skip
 
 
 def assert_stored_once(season: Season) -> None:
@@ -178,3 +184,48 @@ def test_a_worker_killed_half_way_loses_no_game_and_counts_none_twice(workers: W
     )
     assert_stored_once(calm)
     assert outcome(stormy) == outcome(calm)
+
+
+def test_a_tournament_finishes_on_workers_though_one_is_killed_mid_round(
+    workers: Workers,
+) -> None:
+    teams = [full_team() for _ in range(16)]
+    calm = new_tournament(teams, "Undisturbed cup")
+    workers.start("w1")
+    workers.start("w2")
+    services.simulation_start(season=calm, scope="all")
+    wait_for(
+        lambda: tournaments.champion(calm) is not None,
+        timeout=120,
+        what="the undisturbed tournament",
+        pool=workers,
+    )
+    assert_stored_once(calm)
+    assert calm.games.count() == 15
+
+    stormy = new_tournament(teams, "Killed mid-round cup")
+    workers.kill("w2")  # w1 alone holds a game of round 1 when it dies
+    run = services.simulation_start(season=stormy, scope="all")
+    wait_for(
+        lambda: stormy.games.filter(round=1, status="final").count() >= 3,
+        timeout=60,
+        what="the first games of round 1",
+        pool=workers,
+    )
+    workers.kill("w1")
+    assert stormy.games.filter(round=1).exclude(status="final").exists(), "killed too late"
+    assert not stormy.games.filter(round=2).exists()
+    workers.start("w3")
+    workers.start("w4")
+    workers.start("beat")
+    wait_for(
+        lambda: tournaments.champion(stormy) is not None,
+        timeout=120,
+        what="the tournament after the kill",
+        pool=workers,
+    )
+    assert_stored_once(stormy)
+    assert outcome(stormy) == outcome(calm)
+    assert tournaments.champion(stormy) == tournaments.champion(calm)
+    run.refresh_from_db()
+    assert (run.done, run.total, run.status) == (15, 15, "done")
