@@ -887,3 +887,271 @@ def team_dunk(cards: Sequence[Mapping[str, Any]], ctx: TeamContext) -> tuple[int
     better = (FIELD_MEAN_POINTS - allowed) - defensive_points_saved(cards)
     adjust = MEAN_DUNK_ADJUST - _bounded(better / POINTS_PER_DUNK_NUMBER, -99, 99)
     return max(34, min(66, dunk_top)), max(-32, min(32, adjust))
+
+
+# -- season lines from CSV rows (cards.md §12) -----------------------------------------------
+
+
+class StatsFileError(ValueError):
+    """Raise when a statistics file is refused; ``problems`` names each row and column."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("\n".join(self.problems))
+
+
+@dataclass(frozen=True, slots=True)
+class CalculatedTeams:
+    """Hold the team files calculated from a statistics file and what was skipped."""
+
+    teams: tuple[TeamResult, ...]
+    warnings: tuple[str, ...]
+
+
+PER_GAME_COLUMNS = ("mpg", "ppg", "rpg", "orpg", "drpg", "spg", "bpg", "tov", "pf")
+PCT_COLUMNS = ("fg_pct", "fg3_pct", "ft_pct")
+TOTAL_COLUMNS = (("fgm", "fga"), ("fg3m", "fg3a"), ("ftm", "fta"))
+TEAM_COLUMNS = ("conference", "pace", "rating", "predicted_pts", "predicted_allowed")
+_ALIASES = {"season": ("season", "year"), "player": ("player", "name")}
+
+
+def teams_from_rows(
+    rows: Iterable[Mapping[str, str | None]],
+    *,
+    team_rows: Iterable[Mapping[str, str | None]] = (),
+    source: str = "STATS.csv",
+    teams_source: str = "TEAMS.csv",
+) -> CalculatedTeams:
+    """Calculate a team file for each school and season of a statistics file's rows.
+
+    ``rows`` are the data rows of the file as :class:`csv.DictReader` gives them (the
+    header is row 1, so the first data row is row 2); ``team_rows`` optionally add each
+    team's context. Every problem of both files is collected before anything is
+    calculated; any problem raises :class:`StatsFileError` listing them all.
+    """
+    problems: list[str] = []
+    contexts = _team_contexts(team_rows, teams_source, problems)
+    players: dict[tuple[str, int], list[tuple[int, SeasonLine]]] = {}
+    team_values: dict[tuple[str, int], dict[str, tuple[int, object]]] = {}
+    for number, row in enumerate(rows, start=2):
+        where = f"{source} row {number}"
+        if number == 2:
+            _require_columns(row, source, problems)
+            if problems:
+                break
+        key = _team_key(row, where, problems)
+        line = _season_line(row, where, problems)
+        if key is None or line is None:
+            continue
+        previous = players.setdefault(key, [])
+        for other_number, other in previous:
+            if other.name == line.name:
+                problems.append(
+                    f"{where}, column player: {line.name!r} is already on {key[0]} {key[1]} "
+                    f"(row {other_number})"
+                )
+        previous.append((number, line))
+        seen = team_values.setdefault(key, {})
+        for column in TEAM_COLUMNS:
+            value = _team_value(row, column, where, problems)
+            if value is None:
+                continue
+            if column in seen and seen[column][1] != value:
+                first, was = seen[column]
+                problems.append(
+                    f"{where}, column {column}: {value!r} differs from {was!r} given for "
+                    f"{key[0]} {key[1]} in row {first}"
+                )
+            seen.setdefault(column, (number, value))
+    if not players and not problems:
+        problems.append(f"{source}: no rows of players")
+    if problems:
+        raise StatsFileError(problems)
+    results: list[TeamResult] = []
+    warnings: list[str] = []
+    for (school, season), numbered in players.items():
+        given = {c: v for c, (_n, v) in team_values.get((school, season), {}).items()}
+        base = contexts.get((school, season), TeamContext(school=school, season=season))
+        ctx = replace(base, **given)  # type: ignore[arg-type]
+        lines = [line for _n, line in numbered]
+        if len(lines) < 5:
+            warnings.append(
+                f"{school} {season}: skipped, a team needs at least 5 players and "
+                f"{source} has {len(lines)}"
+            )
+            continue
+        result = team_file(
+            lines, ctx, extra={"notes": f"Calculated from {source} (docs/cards.md)."}
+        )
+        if result.left_out:
+            result.team["notes"] += " Left out (a team file holds 10): " + ", ".join(
+                result.left_out
+            )
+            warnings.append(
+                f"{school} {season}: {len(lines)} players, kept 10, left out "
+                + ", ".join(result.left_out)
+            )
+        results.append(result)
+    return CalculatedTeams(teams=tuple(results), warnings=tuple(warnings))
+
+
+def _column(row: Mapping[str, str | None], name: str) -> tuple[str, str]:
+    """Return the column actually used for ``name`` (an alias if need be) and its text."""
+    for alias in _ALIASES.get(name, (name,)):
+        if alias in row:
+            return alias, (row.get(alias) or "").strip()
+    return name, ""
+
+
+def _require_columns(row: Mapping[str, str | None], source: str, problems: list[str]) -> None:
+    for name in ("school", "season", "player"):
+        if not any(alias in row for alias in _ALIASES.get(name, (name,))):
+            also = _ALIASES.get(name, (name,))[1:]
+            alias = f" (or {also[0]})" if also else ""
+            problems.append(f"{source} row 1: there is no column {name}{alias}")
+
+
+def _number(
+    row: Mapping[str, str | None], name: str, where: str, problems: list[str]
+) -> float | None:
+    """Return a column as a number (``None`` when empty); a trailing ``?`` is allowed."""
+    column, text = _column(row, name)
+    text = text.removesuffix("?").strip()
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        problems.append(f"{where}, column {column}: {text!r} is not a number")
+        return None
+    if value < 0 and name not in ("rating",):
+        problems.append(f"{where}, column {column}: {text!r} must not be negative")
+        return None
+    return value
+
+
+def _team_key(
+    row: Mapping[str, str | None], where: str, problems: list[str]
+) -> tuple[str, int] | None:
+    _c, school = _column(row, "school")
+    if not school:
+        problems.append(f"{where}, column school: the school is empty")
+    season_column, text = _column(row, "season")
+    season = _number(row, "season", where, problems)
+    if season is None and not text:
+        problems.append(f"{where}, column {season_column}: the season is empty")
+    elif season is not None and (season != int(season) or not 1800 <= season <= 2200):
+        problems.append(f"{where}, column {season_column}: {text!r} is not a year 1800-2200")
+        season = None
+    if not school or season is None:
+        return None
+    return school, int(season)
+
+
+def _team_value(
+    row: Mapping[str, str | None], column: str, where: str, problems: list[str]
+) -> object:
+    if column == "conference":
+        return _column(row, column)[1] or None
+    value = _number(row, column, where, problems)
+    if column == "pace" and value is not None and not 30 <= value <= 120:
+        problems.append(f"{where}, column pace: {value:g} is not 30-120 possessions per 40 minutes")
+        return None
+    return value
+
+
+def _team_contexts(
+    rows: Iterable[Mapping[str, str | None]], source: str, problems: list[str]
+) -> dict[tuple[str, int], TeamContext]:
+    out: dict[tuple[str, int], TeamContext] = {}
+    for number, row in enumerate(rows, start=2):
+        where = f"{source} row {number}"
+        if number == 2:
+            for name in ("school", "season"):
+                if not any(alias in row for alias in _ALIASES.get(name, (name,))):
+                    problems.append(f"{source} row 1: there is no column {name}")
+        key = _team_key(row, where, problems)
+        values = {c: _team_value(row, c, where, problems) for c in TEAM_COLUMNS}
+        if key is None:
+            continue
+        if key in out:
+            problems.append(f"{where}: {key[0]} {key[1]} is already in {source}")
+            continue
+        given = {c: v for c, v in values.items() if v is not None}
+        out[key] = TeamContext(school=key[0], season=key[1], **given)  # type: ignore[arg-type]
+    return out
+
+
+def _season_line(
+    row: Mapping[str, str | None], where: str, problems: list[str]
+) -> SeasonLine | None:
+    """Read one player's row: per-game columns as they are, totals divided by games."""
+    before = len(problems)
+    player_column, name = _column(row, "player")
+    if not name:
+        problems.append(f"{where}, column {player_column}: the player's name is empty")
+    values: dict[str, Any] = {}
+    for column in (*PER_GAME_COLUMNS, "g"):
+        values[column] = _number(row, column, where, problems)
+    if values["g"] is not None and values["g"] <= 0:
+        problems.append(f"{where}, column g: games must be more than 0")
+        values["g"] = None
+    if values["mpg"] is not None and values["mpg"] > 50:
+        problems.append(f"{where}, column mpg: {values['mpg']:g} is more than a game's minutes")
+    for column in PCT_COLUMNS:
+        value = _number(row, column, where, problems)
+        if value is not None and value > 1:
+            value /= 100  # a percentage such as 45.5
+        if value is not None and value > 1:
+            problems.append(
+                f"{where}, column {column}: {_column(row, column)[1]!r} is above 100%; "
+                "write a fraction (0.455) or a percentage (45.5)"
+            )
+            value = None
+        values[column] = value
+    games = values.pop("g")
+    totals = {c: _number(row, c, where, problems) for pair in TOTAL_COLUMNS for c in pair}
+    for (made, tried), pct in zip(TOTAL_COLUMNS, PCT_COLUMNS, strict=True):
+        m, a = totals[made], totals[tried]
+        if m is not None and a is not None and m > a:
+            problems.append(f"{where}, column {made}: {m:g} made is more than {a:g} attempted")
+        elif values[pct] is None and m is not None and a:
+            values[pct] = m / a
+    fga, fg3a, fta = totals["fga"], totals["fg3a"], totals["fta"]
+    if games:
+        values.update(
+            fga=None if fga is None else fga / games,
+            fg3a=None if fg3a is None else fg3a / games,
+            fta=None if fta is None else fta / games,
+        )
+    elif fga:
+        values.update(
+            fta_rate=None if fta is None else fta / fga,
+            three_rate=None if fg3a is None else fg3a / fga,
+        )
+    role = _column(row, "role")[1].lower() or None
+    if role not in (None, "starter", "reserve"):
+        problems.append(f"{where}, column role: {role!r} is not starter, reserve or empty")
+    slot_text = _column(row, "slot")[1]
+    slot = _number(row, "slot", where, problems)
+    if slot is not None and slot not in SLOTS:
+        problems.append(f"{where}, column slot: {slot_text!r} is not a slot 1-5")
+    if len(problems) > before:
+        return None
+    extra = {
+        key: _column(row, column)[1]
+        for key, column in (("class", "class"), ("source", "source_url"), ("notes", "notes"))
+        if _column(row, column)[1]
+    }
+    return SeasonLine(
+        name=name,
+        slot=None if slot is None else int(slot),
+        role=role,
+        pos=_column(row, "pos")[1] or None,
+        height=_column(row, "height")[1] or None,
+        g=games,
+        extra=extra,
+        **values,
+    )

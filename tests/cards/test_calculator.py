@@ -1,4 +1,4 @@
-"""The card calculator: hand-worked cards, valid team files, and each range's direction.
+"""The card calculator: hand-worked cards, valid team files, each range's direction, the command.
 
 Every expected value below is worked by hand from the formulas of ``docs/cards.md``
 (section numbers in the comments); ``_r`` is rounding half up.
@@ -7,12 +7,16 @@ Every expected value below is worked by hand from the formulas of ``docs/cards.m
 from __future__ import annotations
 
 import doctest
+import io
+import json
 import subprocess
 import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -522,3 +526,146 @@ def test_any_roster_in_range_gives_a_team_file_the_engine_accepts(
     assert len(team.players) == min(len(lines), 10)
     assert all(team.starter(slot) for slot in range(1, 6))
     assert 34 <= team.dunk_top <= 66 and -32 <= team.dunk_adjust <= 32
+
+
+# -- manage.py calculate_cards (docs/cards.md §12) --------------------------------------------
+
+ROSTER_HEADER = (
+    "school,season,player,pos,height,class,role,g,mpg,ppg,rpg,apg,spg,bpg,tov,fg_pct,fg3_pct,"
+    "ft_pct,fgm,fga,fg3m,fg3a,ftm,fta,source_url,notes"
+)  # the columns of alltime96_rosters.csv, in its order
+
+
+def write_csv(path: Path, header: str, rows: list[str]) -> Path:
+    path.write_text("\n".join([header, *rows]) + "\n", encoding="utf-8")
+    return path
+
+
+def example_rows() -> list[str]:
+    """Return Example State 1999 (six players, one with season totals) and Old Tech 1960?."""
+    return [
+        "Example State,1999,Ann Guard,PG,6-1,Sr,starter,30,31.0,14.2,3.1,5.0,1.9,0.1,2.4,45.2,38.0,81.0,,,,,,,http://example.org/a,captain",
+        "Example State,1999,Bo Wing,SG,6-4,Jr,starter,,,12.0,,,,,,,,,,,,,,,,",
+        "Example State,1999,Cy Forward,F,6-7,So,starter,,,9.5,6.0,,,,,.510,,.700,,,,,,,,",
+        "Example State,1999,Di Big,PF,6-9,Sr,starter,,,8.0,7.5,,,,,,,,,,,,,,,",
+        # season totals: 200 of 250 from the field, 125 free throws in 25 games (Cacok's shape)
+        "Example State,1999,Ed Center,C,6-11,Sr,starter,25,,20.0,9.0,,,2.5,,,,,200,250,0,0,80,125,,",
+        "Example State,1999,Fa Bench,G,6-0,Fr,reserve,,,3.0,,,,,,,,,,,,,,,,",
+        "Old Tech,1960?,Gus One,G,,,,,,10,,,,,,,,,,,,,,,,",
+        "Old Tech,1960?,Hal Two,G,,,,,,9,,,,,,,,,,,,,,,,",
+        "Old Tech,1960?,Ike Three,F,,,,,,8,,,,,,,,,,,,,,,,",
+        "Old Tech,1960?,Jim Four,F,,,,,,7,,,,,,,,,,,,,,,,",
+        "Old Tech,1960?,Kip Five,C,,,,,,6,,,,,,,,,,,,,,,,",
+    ]
+
+
+def run(*args: str) -> tuple[str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    call_command("calculate_cards", *args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def test_the_command_writes_one_valid_team_file_per_school_and_season(tmp_path: Path) -> None:
+    stats = write_csv(tmp_path / "stats.csv", ROSTER_HEADER, example_rows())
+    out_dir = tmp_path / "teams"
+    stdout, _ = run(str(stats), "--out", str(out_dir))
+    names = sorted(p.name for p in out_dir.iterdir())
+    assert names == ["example-state-1999.json", "old-tech-1960.json"]
+    assert stdout.split() == [
+        str(out_dir / "example-state-1999.json"),
+        str(out_dir / "old-tech-1960.json"),
+    ]
+    doc = json.loads((out_dir / "example-state-1999.json").read_text())
+    team = team_from_json(doc)
+    assert (team.school, team.season, len(team.players)) == ("Example State", 1999, 6)
+    ann = next(p for p in doc["players"] if p["name"] == "Ann Guard")
+    # a percentage (81.0) reads as 0.81: 20 x 0.81 = 16.2 -> 16; class, source and notes kept
+    assert ann["free_throw_top"] == 16 and (ann["slot"], ann["role"]) == (1, "starter")
+    assert (ann["class"], ann["source"], ann["notes"]) == ("Sr", "http://example.org/a", "captain")
+    ed = next(p for p in doc["players"] if p["name"] == "Ed Center")
+    # totals over 25 games: 10 FGA and 5 FTA a game, 80% -> Cacok's 1-13, 14-17, 18-20
+    assert ed["d20"] == {"3PM": None, "2PM": "1-13", "FOUL": "14-17", "3PX": None, "2PX": "18-20"}
+    assert doc["card_source"] == "estimated"
+    old = team_from_json(json.loads((out_dir / "old-tech-1960.json").read_text()))
+    assert old.season == 1960  # "1960?" is an inferred season, used as it is
+
+
+def test_the_command_refuses_a_bad_file_naming_every_row_and_column(tmp_path: Path) -> None:
+    rows = example_rows()
+    rows[1] = rows[1].replace(",12.0,", ",twelve,")
+    rows[2] = rows[2].replace(".510", "151")
+    rows[3] = rows[3].replace(",starter,", ",captain,")
+    rows.append("Example State,1999,Ann Guard,G,,,,,,2,,,,,,,,,,,,,,,,")
+    rows.append("Example State,1999,Lou Miss,G,,,,10,,2,,,,,,,,,50,40,,,,,,")
+    stats = write_csv(tmp_path / "stats.csv", ROSTER_HEADER, rows)
+    out_dir = tmp_path / "teams"
+    with pytest.raises(CommandError) as caught:
+        run(str(stats), "--out", str(out_dir))
+    message = str(caught.value)
+    assert message.startswith("Nothing was written:")
+    assert "stats.csv row 3, column ppg: 'twelve' is not a number" in message
+    assert "stats.csv row 4, column fg_pct: '151' is above 100%" in message
+    assert "stats.csv row 5, column role: 'captain' is not starter, reserve or empty" in message
+    assert (
+        "stats.csv row 13, column player: 'Ann Guard' is already on Example State 1999 (row 2)"
+        in message
+    )
+    assert "stats.csv row 14, column fgm: 50 made is more than 40 attempted" in message
+    assert not out_dir.exists()
+
+
+def test_the_command_names_a_missing_required_column(tmp_path: Path) -> None:
+    stats = write_csv(tmp_path / "stats.csv", "school,player,ppg", ["Example State,Ann,3"])
+    with pytest.raises(
+        CommandError, match=r"stats.csv row 1: there is no column season \(or year\)"
+    ):
+        run(str(stats), "--out", str(tmp_path))
+
+
+def test_the_command_refuses_team_values_that_differ_between_rows(tmp_path: Path) -> None:
+    header = "school,year,name,ppg,conference"
+    rows = [f"Example State,1999,P{i},5,{'Big X' if i else 'Small Y'}" for i in range(5)]
+    stats = write_csv(tmp_path / "stats.csv", header, rows)
+    with pytest.raises(
+        CommandError,
+        match=r"row 3, column conference: 'Big X' differs from 'Small Y' given for Example "
+        r"State 1999 in row 2",
+    ):
+        run(str(stats), "--out", str(tmp_path))
+
+
+def test_a_team_with_fewer_than_five_players_is_skipped_with_a_warning(tmp_path: Path) -> None:
+    rows = [*example_rows()[:6], "Tiny U,2001,Solo,G,,,,,,10,,,,,,,,,,,,,,,,"]
+    stats = write_csv(tmp_path / "stats.csv", ROSTER_HEADER, rows)
+    _, stderr = run(str(stats), "--out", str(tmp_path / "teams"))
+    assert "Tiny U 2001: skipped, a team needs at least 5 players and stats.csv has 1" in stderr
+    assert [p.name for p in (tmp_path / "teams").iterdir()] == ["example-state-1999.json"]
+
+
+def test_the_teams_file_gives_each_team_its_conference_and_predicted_scores(
+    tmp_path: Path,
+) -> None:
+    stats = write_csv(tmp_path / "stats.csv", ROSTER_HEADER, example_rows())
+    teams = write_csv(
+        tmp_path / "teams.csv",
+        "school,year,conference,region,seed,predicted_pts,predicted_allowed",
+        ["Example State,1999,Big X,East,1,80,60", "Old Tech,1960,Old 5,West,24,60,75"],
+    )
+    run(str(stats), "--teams", str(teams), "--out", str(tmp_path / "a"))
+    run(str(stats), "--out", str(tmp_path / "b"))
+    strong = json.loads((tmp_path / "a" / "example-state-1999.json").read_text())
+    plain = json.loads((tmp_path / "b" / "example-state-1999.json").read_text())
+    assert strong["conference"] == "Big X" and "conference" not in plain
+    # predicted 80-60 against the field's 67-67: a longer dunk range, a stronger adjustment
+    assert strong["dunk_top"] > plain["dunk_top"] and strong["dunk_adjust"] < plain["dunk_adjust"]
+    weak = json.loads((tmp_path / "a" / "old-tech-1960.json").read_text())
+    assert weak["conference"] == "Old 5" and weak["dunk_adjust"] > plain["dunk_adjust"]
+
+
+def test_the_command_says_when_the_file_cannot_be_read(tmp_path: Path) -> None:
+    with pytest.raises(CommandError, match=r"missing.csv: cannot be read"):
+        run(str(tmp_path / "missing.csv"))
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    with pytest.raises(CommandError, match=r"empty.csv: the file is empty; it needs a header row"):
+        run(str(empty))
