@@ -138,3 +138,80 @@ def games_for_season(*, season_id: int, **filters: Any) -> QuerySet[Game]:
         .select_related("home", "away", "result")
         .order_by("round", "game_date", "bracket_key", "pk")
     )
+
+
+def standings_for_season(*, season_id: int) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Return the season's standings per conference: ``[(conference, rows)]``.
+
+    A season without conferences has one table named "". Each row is a dict a page or
+    the API can show as is: the team, W-L, win %, games behind, the records (conference,
+    home, away, neutral), points, streak, and the tiebreaker that placed it, if any. The
+    coin flip, the last tiebreaker, is drawn from the season's seed.
+    """
+    from league.models import SeasonTeam
+    from league.standings import FinishedGame, compute_standings
+
+    season = Season.objects.get(pk=season_id)
+    games = [
+        FinishedGame(
+            home_id=home,
+            away_id=away,
+            home_score=hs,
+            away_score=as_,
+            neutral=neutral,
+            conference_game=conference_game,
+            round=round_ or 0,
+            game_date=game_date,
+        )
+        for home, away, hs, as_, neutral, conference_game, round_, game_date in Game.objects.filter(
+            season=season, status=Game.Status.FINAL
+        )
+        .order_by("game_date", "round", "pk")
+        .values_list(
+            "home_id",
+            "away_id",
+            "result__home_score",
+            "result__away_score",
+            "neutral",
+            "conference_game",
+            "round",
+            "game_date",
+        )
+    ]
+    entries = list(SeasonTeam.objects.filter(season=season).select_related("team"))
+    conferences: dict[str, list[SeasonTeam]] = {}
+    for entry in sorted(entries, key=lambda e: e.conference):
+        conferences.setdefault(entry.conference, []).append(entry)
+    tables = []
+    for conference, members in conferences.items():
+        by_id = {e.team_id: e for e in members}
+        rows = compute_standings(games, seed=season.seed, team_ids=list(by_id))
+        tables.append(
+            (
+                conference,
+                [
+                    {
+                        "rank": r.rank,
+                        "team_id": r.team_id,
+                        "team": str(by_id[r.team_id].team),
+                        "wins": r.wins,
+                        "losses": r.losses,
+                        "pct": r.win_pct,
+                        "games_behind": r.games_behind,
+                        "games_behind_text": "-" if r.games_behind == 0 else f"{r.games_behind:g}",
+                        "conf_record": str(r.conference),
+                        "home_record": str(r.home),
+                        "away_record": str(r.away),
+                        "neutral_record": str(r.neutral),
+                        "points_for": r.points_for,
+                        "points_against": r.points_against,
+                        "diff": r.point_difference,
+                        "diff_text": f"{r.point_difference:+d}",
+                        "streak": r.streak,
+                        "tiebreaker": r.tiebreaker,
+                    }
+                    for r in rows
+                ],
+            )
+        )
+    return tables

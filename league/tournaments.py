@@ -82,17 +82,14 @@ def tournament_create(
                 final_four=final_four,
             )
             entries = [
-                SeasonTeam(team=t, region=region, seed=n, conference=t.conference)
+                SeasonTeam(team=t, region=region, seed=n)
                 for region, ts in regions.items()
                 for n, t in enumerate(ts, start=1)
             ]
         else:
             assert teams is not None
             bracket = brackets.bracket_for_field([t.pk for t in teams], reseed=reseed)
-            entries = [
-                SeasonTeam(team=t, seed=n, conference=t.conference)
-                for n, t in enumerate(teams, start=1)
-            ]
+            entries = [SeasonTeam(team=t, seed=n) for n, t in enumerate(teams, start=1)]
     except brackets.BracketError as exc:
         raise SeasonRefused(str(exc)) from exc
     season.bracket = brackets.bracket_to_json(bracket)
@@ -236,3 +233,25 @@ def bracket_view(season: Season) -> dict[str, Any]:
         if champ is None
         else {"team_id": champ, "team": str(entries[champ].team), "seed": entries[champ].seed},
     }
+
+
+def tournament_from_groups(*, group_stage: Season, advance: int, **options: Any) -> Season:
+    """Create a tournament from a finished round-robin season's conferences (groups).
+
+    The top ``advance`` of each conference's standings go through; group winners are
+    seeded above runners-up and so on, teams of one place ordered by win % then point
+    difference, and teams of one group kept apart in the first round where possible.
+    """
+    from league.selectors import standings_for_season
+
+    if group_stage.games.exclude(status=Game.Status.FINAL).exists():
+        raise SeasonRefused(f"{group_stage} is not finished: play every group game first")
+    tables = standings_for_season(season_id=group_stage.pk)
+    groups = {name or "Group": [row["team_id"] for row in rows] for name, rows in tables}
+    rank_key = {row["team_id"]: (-row["pct"], -row["diff"]) for _, rows in tables for row in rows}
+    try:
+        order = brackets.group_stage_seeds(groups, advance=advance, rank_key=rank_key)
+    except brackets.BracketError as exc:
+        raise SeasonRefused(str(exc)) from exc
+    teams = {t.pk: t for t in Team.objects.filter(pk__in=order)}
+    return tournament_create(teams=[teams[pk] for pk in order], **options)

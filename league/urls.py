@@ -9,6 +9,7 @@ urlpatterns = [
     path("seasons/<int:pk>/", views.season_detail, name="season"),
     path("seasons/<int:pk>/progress/", views.season_progress, name="season-progress"),
     path("seasons/<int:pk>/leaders/", views.leaders, name="leaders"),
+    path("seasons/<int:pk>/bracket/", views.bracket, name="bracket"),
     path("games/<int:pk>/", views.game_detail, name="game"),
     path("teams/", views.teams, name="teams"),
     path("teams/<int:pk>/", views.team_detail, name="team"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
@@ -54,6 +54,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "season": season,
             "progress": _season_progress(season),
+            "standings": selectors.standings_for_season(season_id=season.pk),
             "rounds": rounds,
             "team_stats": selectors.team_season_stats(season_id=season.pk),
         },
@@ -94,6 +95,39 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "pages/game.html",
         {"game": game, "box": box, "plays": play_by_play(game)},
+    )
+
+
+def bracket(request: HttpRequest, pk: int) -> HttpResponse:
+    """The bracket as a picture: a column per round, one section per region."""
+    from league import tournaments
+
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
+    if season.kind != Season.Kind.TOURNAMENT or not season.bracket:
+        raise Http404("This season is not a tournament.")
+    view = tournaments.bracket_view(season)
+    for round_ in view["rounds"]:
+        for game in round_["games"]:
+            game["slots"] = [game["top"], game["bottom"]]
+    regions = [g["region"] for r in view["rounds"] for g in r["games"] if g["region"]]
+    sections = []
+    for region in dict.fromkeys(regions):
+        rounds = [
+            {**r, "games": [g for g in r["games"] if g["region"] == region]} for r in view["rounds"]
+        ]
+        sections.append({"title": f"{region} region", "rounds": [r for r in rounds if r["games"]]})
+    final = [{**r, "games": [g for g in r["games"] if not g["region"]]} for r in view["rounds"]]
+    final = [r for r in final if r["games"]]
+    sections.append({"title": "Final Four" if regions else "", "rounds": final})
+    return render(
+        request,
+        "pages/bracket.html",
+        {
+            "season": season,
+            "view": view,
+            "sections": sections,
+            "progress": _season_progress(season),
+        },
     )
 
 

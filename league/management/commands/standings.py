@@ -1,0 +1,48 @@
+"""``manage.py standings``: a season's standings in the terminal, tiebreakers noted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from league.management.commands._common import season_find
+from league.selectors import standings_for_season
+
+
+class Command(BaseCommand):
+    help = (
+        "Print a season's standings per conference: W-L, win %, games behind, conference, "
+        "home, away and neutral records, points for and against, streak, and which "
+        "tiebreaker placed a team level with others."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("season", help='id, slug or "league/season"')
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        season = season_find(options["season"])
+        self.stdout.write(f"{season}")
+        header = (
+            f"{'':3} {'Team':28} {'W':>3} {'L':>3} {'Pct':>5} {'GB':>4} {'Conf':>6} "
+            f"{'Home':>6} {'Away':>6} {'Neut':>6} {'PF':>5} {'PA':>5} {'Diff':>5} {'Strk':>4}"
+        )
+        for conference, rows in standings_for_season(season_id=season.pk):
+            self.stdout.write("")
+            if conference:
+                self.stdout.write(conference)
+            self.stdout.write(header)
+            notes = []
+            for r in rows:
+                pct = f"{r['pct']:.3f}".lstrip("0") if r["pct"] < 1 else "1.000"
+                self.stdout.write(
+                    f"{r['rank']:>2}. {r['team'][:28]:28} {r['wins']:>3} {r['losses']:>3} "
+                    f"{pct:>5} {r['games_behind_text']:>4} {r['conf_record']:>6} "
+                    f"{r['home_record']:>6} {r['away_record']:>6} {r['neutral_record']:>6} "
+                    f"{r['points_for']:>5} {r['points_against']:>5} {r['diff_text']:>5} "
+                    f"{r['streak']:>4}" + (" *" if r["tiebreaker"] else "")
+                )
+                if r["tiebreaker"]:
+                    notes.append(f"{r['team']} placed by {r['tiebreaker']}")
+            for note in notes:
+                self.stdout.write(f"  * {note}")

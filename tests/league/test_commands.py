@@ -1,0 +1,135 @@
+"""The league's management commands, as a commissioner types them."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from league.models import Game, Season
+from tests.factories import full_team
+
+pytestmark = pytest.mark.django_db
+
+
+def run(*args: str) -> str:
+    out = io.StringIO()
+    call_command(*args, stdout=out, stderr=io.StringIO())
+    return out.getvalue()
+
+
+@pytest.fixture
+def teams():  # type: ignore[no-untyped-def]
+    return [full_team(school=f"School {n}", season=1990 + n, conference=c)
+            for n, c in enumerate(["East", "East", "East", "West", "West", "West"])]  # fmt: skip
+
+
+def test_a_season_is_created_simulated_and_its_standings_printed(teams) -> None:
+    out = run("create_season", "Commish League", "1995-96", "--all", "--cross", "2", "--seed", "1")
+    assert "6 teams, 12 games" in out
+    season = Season.objects.get()
+    assert season.games.filter(conference_game=True).count() == 6
+    assert "12 of 12 games stored" in run(
+        "simulate", "commish-league/1995-96", "--all", "--no-progress"
+    )
+    table = run("standings", str(season.pk))
+    assert "East" in table and "West" in table
+    for team in teams:
+        assert str(team) in table
+    assert "Nothing to simulate" in run("simulate", "1995-96", "--all", "--no-progress")
+
+
+def test_simulate_by_round_and_replay_a_game(teams) -> None:
+    run(
+        "create_season",
+        "L",
+        "S",
+        *(str(t) for t in teams[:4]),
+        "--conferences",
+        "none",
+        "--seed",
+        "2",
+    )
+    assert "2 of 2 games stored" in run("simulate", "s", "--round", "1", "--no-progress")
+    game = Game.objects.filter(status="final").first()
+    assert "identical, event for event" in run("simulate", "--replay", str(game.pk))
+
+
+def test_bad_requests_name_what_is_wrong(teams) -> None:
+    with pytest.raises(CommandError, match="no team 'Nowhere 1900'"):
+        run("create_season", "L", "S", "Nowhere 1900", str(teams[0]))
+    with pytest.raises(CommandError, match='name a team as "School SEASON"'):
+        run("create_season", "L", "S", "Kentucky", str(teams[0]))
+    with pytest.raises(CommandError, match="no season 'missing'"):
+        run("simulate", "missing", "--all")
+    assert not Season.objects.exists()
+
+
+def test_a_tournament_is_created_played_and_its_bracket_printed(teams) -> None:
+    out = run("create_tournament", "Cups", "Open", *(str(t) for t in teams), "--seed", "6")
+    assert "6 teams, 5 games; first round drawn (2 games)" in out
+    run("simulate", "open", "--all", "--no-progress")
+    printed = run("bracket", "open")
+    assert "Final Four (round 2)" in printed and "Championship (round 3)" in printed
+    assert "Champion: #" in printed and "not decided" not in printed
+
+
+def test_a_group_stage_feeds_a_bracket(teams) -> None:
+    run("create_season", "Groups", "Stage", "--all", "--seed", "3")
+    with pytest.raises(CommandError, match="is not finished"):
+        run("create_tournament", "Groups", "Knockout", "--from-season", "stage", "--advance", "2")
+    run("simulate", "stage", "--all", "--no-progress")
+    out = run("create_tournament", "Groups", "Knockout", "--from-season", "stage", "--advance", "2")
+    assert "4 teams, 3 games" in out
+    knockout = Season.objects.get(slug="knockout")
+    stage = Season.objects.get(slug="stage")
+    from league.selectors import standings_for_season
+
+    tables = dict(standings_for_season(season_id=stage.pk))
+    winners = {tables["East"][0]["team_id"], tables["West"][0]["team_id"]}
+    seeded = dict(knockout.entries.values_list("seed", "team_id"))
+    assert {seeded[1], seeded[2]} == winners
+    # group winners meet runners-up of the other group in the semifinals
+    for game in knockout.games.all():
+        assert {game.home_id, game.away_id} & winners
+
+
+def test_the_alltime_field_names_every_team_that_is_not_loaded(
+    teams, tmp_path, monkeypatch
+) -> None:
+    from league.management.commands import create_tournament
+
+    field = tmp_path / "field.csv"
+    field.write_text("school,season,region,seed\nNowhere,1950,East,1\nSchool 0,1990,East,2\n")
+    monkeypatch.setattr(create_tournament, "FIELD_96", field)
+    with pytest.raises(
+        CommandError,
+        match=r"1 teams of the all-time field are not loaded: Nowhere 1950 \(East #1\)",
+    ):
+        create_tournament.field_96(field)
+
+
+def test_a_three_way_tie_typed_in_from_the_table_is_broken_and_noted(teams) -> None:
+    from league import services
+    from league.selectors import standings_for_season
+
+    a, b, c = teams[:3]
+    season = services.season_create(
+        league=services.league_get_or_create(name="Table"), name="Tie", teams=[a, b, c], seed=5
+    )
+    scores = {(a.pk, b.pk): (70, 60), (b.pk, c.pk): (65, 64), (c.pk, a.pk): (80, 79)}
+    for game in season.games.all():
+        winner_first = scores.get((game.home_id, game.away_id))
+        if winner_first is None:
+            loser, winner = scores[(game.away_id, game.home_id)]
+            home, away = winner, loser
+        else:
+            home, away = winner_first
+        services.game_result_enter(game_id=game.pk, home_score=home, away_score=away)
+    ((_, rows),) = standings_for_season(season_id=season.pk)
+    # Each is 1-1 and 1-1 head to head; all conference games; A is +9, B -9, C 0.
+    assert [r["team_id"] for r in rows] == [a.pk, c.pk, b.pk]
+    assert [r["tiebreaker"] for r in rows] == ["point difference"] * 3
+    printed = run("standings", str(season.pk))
+    assert f"{a} placed by point difference" in printed
