@@ -44,6 +44,9 @@ from simulator.vabg.events import (
 from simulator.vabg.rules import ADVANCED, GameRules
 
 REGULATION = 44
+# Events are built with ``tuple.__new__`` rather than their NamedTuple constructors, a
+# Python-level function each: a game builds a few hundred. Every field must be given.
+_new = tuple.__new__
 # A try-for-3 miss: the defense rebounds at once (seed, "Try for 3-pointer").
 TRY_MISS = 6
 
@@ -366,6 +369,28 @@ def _planned_rotation(side: _Side, plan: Plan) -> list[list[_Player]]:
     return _lineups(by_slot)  # type: ignore[arg-type]
 
 
+def _count_stints(lineups: Sequence[list[_Player]], tiring: list[list[_Player]]) -> None:
+    """§2: add a period's possessions to each player's count, noting in ``tiring`` the
+    index at which he goes past his "can play N" (from then on he is tired).
+
+    A stint is a run of numbers with the same lineup object; a player listed m times in
+    a lineup counts m per number.
+    """
+    start, length = 0, len(lineups)
+    while start < length:
+        lineup = lineups[start]
+        end = start + 1
+        while end < length and lineups[end] is lineup:
+            end += 1
+        for p in dict.fromkeys(lineup):
+            times = lineup.count(p)
+            before = p.count
+            p.count = before + times * (end - start)
+            if p.count > p.can_play:
+                tiring[start + max(0, (p.can_play - before) // times)].append(p)
+        start = end
+
+
 class _Game:
     """The state of one game being played."""
 
@@ -394,7 +419,6 @@ class _Game:
         self.events: list[Event] = []
         self.emit = self.events.append
         self.period = 0
-        self.number = REGULATION
         self.extra_pending = False
         for side in (self.home, self.away):
             side.pre1987 = rules.pre_1987_centers and side.team.season < 1987
@@ -415,12 +439,15 @@ class _Game:
     def play(self) -> None:
         emit = self.events.append
         emit(
-            Tipoff(
-                self.home.team.school,
-                self.home.team.season,
-                self.away.team.school,
-                self.away.team.season,
-                self.neutral,
+            _new(
+                Tipoff,
+                (
+                    self.home.team.school,
+                    self.home.team.season,
+                    self.away.team.school,
+                    self.away.team.season,
+                    self.neutral,
+                ),
             )
         )
         for side in (self.away, self.home):
@@ -436,22 +463,24 @@ class _Game:
     def _period(self, away_lineups: list[list[_Player]], home_lineups: list[list[_Player]]) -> None:
         """Play one period; the lineups are given per possession number, first to last."""
         strategy = self.rules.strategy
-        tired_on = self.rules.tired_players
         away, home = self.away, self.home
         trip = self._trip
         length = len(away_lineups)
+        tiring: list[list[_Player]] = [[] for _ in range(length)]
+        if self.rules.tired_players:
+            _count_stints(away_lineups, tiring)
+            _count_stints(home_lineups, tiring)
         for i in range(length):
             n = length - i
-            self.number = n
-            for side, lineup in ((away, away_lineups[i]), (home, home_lineups[i])):
-                if lineup is not side.lineup:
-                    self._substitute(side, lineup, n)
-                if tired_on:
-                    for p in lineup:
-                        p.count += 1
-                        if p.count > p.can_play:
-                            p.tired = 1
-            if strategy and n in (2, 1):
+            lineup = away_lineups[i]
+            if lineup is not away.lineup:
+                self._substitute(away, lineup, n)
+            lineup = home_lineups[i]
+            if lineup is not home.lineup:
+                self._substitute(home, lineup, n)
+            for p in tiring[i]:
+                p.tired = 1
+            if strategy and n <= 2:
                 # §10: 2a is played after 3 and 1a after 2, by the five who play 2 (or 1).
                 self._intentional_foul_round(n)
             self.extra_pending = False
@@ -459,16 +488,18 @@ class _Game:
             trip(home, away, n)
             if self.extra_pending:
                 # §8: both teams get one extra possession, right after this number.
-                self.events.append(Call(self.period, n, AWAY, "extra possession"))
-                self._trip(self.away, self.home, n, "extra")
-                self._trip(self.home, self.away, n, "extra")
-        self.events.append(PeriodEnd(self.period, self.home.score, self.away.score))
+                self.events.append(_new(Call, (self.period, n, AWAY, "extra possession")))
+                trip(away, home, n, "extra")
+                trip(home, away, n, "extra")
+        self.events.append(_new(PeriodEnd, (self.period, self.home.score, self.away.score)))
 
     def _substitute(self, side: _Side, lineup: list[_Player], n: int) -> None:
         old = side.lineup
         for slot in range(5):
             if not old or old[slot] is not lineup[slot]:
-                self.events.append(Enter(self.period, n, side.key, slot + 1, lineup[slot].name))
+                self.events.append(
+                    _new(Enter, (self.period, n, side.key, slot + 1, lineup[slot].name))
+                )
         side.set_lineup(lineup, self.rules)
 
     # -- one trip down the floor (§4, §5, §6) ----------------------------------------------
@@ -487,13 +518,13 @@ class _Game:
             idx = off.claims.get(d8) if off.pg_ok else None
             if idx is None:
                 # §4/§12: the shot clock runs down; one fresh re-roll, 6-8 again = turnover.
-                emit(Trip(period, n, off.key, None, d8, roll, d20, kind))
+                emit(_new(Trip, (period, n, off.key, None, d8, roll, d20, kind)))
                 d8 = dice.d8()
                 roll = 10 * dice.d6() + dice.d6()
                 d20 = dice.d20()
                 if d8 >= 6:
-                    emit(Trip(period, n, off.key, None, d8, roll, d20, "reroll"))
-                    emit(Turnover(period, n, off.key, None, "shot clock"))
+                    emit(_new(Trip, (period, n, off.key, None, d8, roll, d20, "reroll")))
+                    emit(_new(Turnover, (period, n, off.key, None, "shot clock")))
                     return
                 kind = "reroll"
                 idx = d8 - 1
@@ -503,7 +534,7 @@ class _Game:
             idx = d8 - 1
         carrier = off.lineup[idx]
         defender = de.lineup[idx]
-        emit(Trip(period, n, off.key, carrier.name, d8, roll, d20, kind))
+        emit(_new(Trip, (period, n, off.key, carrier.name, d8, roll, d20, kind)))
         x = carrier.dunk_top + defender.dunk_adjust
         x = 34 if x < 34 else 66 if x > 66 else x
         tens = roll // 10
@@ -514,16 +545,16 @@ class _Game:
                 fast = self.rules.fast_breaks and (
                     stealer <= 1 or (stealer <= 3 and roll in (11, 13, 15, 31))
                 )
-                emit(Steal(period, n, de.key, thief.name, fast))
-                emit(Turnover(period, n, off.key, carrier.name, "steal"))
+                emit(_new(Steal, (period, n, de.key, thief.name, fast)))
+                emit(_new(Turnover, (period, n, off.key, carrier.name, "steal")))
                 if fast:
                     self._fast_break(de, off, n, stealer)
                 return
         elif tens == 2 or roll == 32:
             blocker = self._blocker(de, idx, roll, halved)
             if blocker is not None:
-                emit(Block(period, n, de.key, de.lineup[blocker].name))
-                emit(Shot(period, n, off.key, carrier.name, 2, False, "blocked"))
+                emit(_new(Block, (period, n, de.key, de.lineup[blocker].name)))
+                emit(_new(Shot, (period, n, off.key, carrier.name, 2, False, "blocked")))
                 self._after_miss(off, de, n, idx, False, kind)
                 return
         elif tens == 3:
@@ -536,24 +567,24 @@ class _Game:
             if count:
                 count = max(1, count + self.turnover_delta[x])
             if roll - 40 <= count + carrier.tired:
-                emit(Turnover(period, n, off.key, carrier.name, "turnover"))
+                emit(_new(Turnover, (period, n, off.key, carrier.name, "turnover")))
                 return
         elif roll in _DUNK[x]:
             code = carrier.shot[min(20, d20 + carrier.tired)]
             if code == MADE3:
-                emit(Shot(period, n, off.key, carrier.name, 3, True, "3 on a dunk roll"))
+                emit(_new(Shot, (period, n, off.key, carrier.name, 3, True, "3 on a dunk roll")))
                 off.score += 3
             else:
-                emit(Shot(period, n, off.key, carrier.name, 2, True, "dunk"))
+                emit(_new(Shot, (period, n, off.key, carrier.name, 2, True, "dunk")))
                 off.score += 2
             return
         elif roll in _STOP[x]:
             # §3/§12: a stop is a miss with the slot defender's rebound, or a turnover on 6-8.
             if d8 <= 5:
-                emit(Shot(period, n, off.key, carrier.name, 2, False, "stopped"))
-                emit(Rebound(period, n, de.key, defender.name, False))
+                emit(_new(Shot, (period, n, off.key, carrier.name, 2, False, "stopped")))
+                emit(_new(Rebound, (period, n, de.key, defender.name, False)))
             else:
-                emit(Turnover(period, n, off.key, carrier.name, "stopped"))
+                emit(_new(Turnover, (period, n, off.key, carrier.name, "stopped")))
             return
         # Nothing happened on the 11-66 roll: read the d20 (§6), home court included.
         table = carrier.main
@@ -631,28 +662,32 @@ class _Game:
         period = self.period
         emit = self.events.append
         if code == MADE3:
-            emit(Shot(period, n, off.key, shooter.name, 3, True, how))
+            emit(_new(Shot, (period, n, off.key, shooter.name, 3, True, how)))
             off.score += 3
         elif code == MADE2:
-            emit(Shot(period, n, off.key, shooter.name, 2, True, how))
+            emit(_new(Shot, (period, n, off.key, shooter.name, 2, True, how)))
             off.score += 2
         elif code == FOULED:
             fouler = de.lineup[idx]
-            emit(Foul(period, n, de.key, fouler.name, shooter.name, 2, "shooting"))
+            emit(_new(Foul, (period, n, de.key, fouler.name, shooter.name, 2, "shooting")))
             if self._free_throws(off, n, shooter, 2, False):
                 self._after_miss(off, de, n, idx, True, kind)
         elif code == MISSED_CALL:
-            emit(Call(period, n, de.key, "no call on the road"))
-            emit(Turnover(period, n, off.key, shooter.name, "no call"))
+            emit(_new(Call, (period, n, de.key, "no call on the road")))
+            emit(_new(Turnover, (period, n, off.key, shooter.name, "no call")))
         elif d20 == 20 and shooter.twenty:
             # §4/§12 "20 shot": a player short of his extra numbers makes a 2 on a 20.
-            emit(Shot(period, n, off.key, shooter.name, 2, True, how + " (20 shot)"))
+            emit(_new(Shot, (period, n, off.key, shooter.name, 2, True, how + " (20 shot)")))
             off.score += 2
         elif code == TRY_MISS:
-            emit(Shot(period, n, off.key, shooter.name, 3, False, how + " (try for 3)"))
-            emit(Rebound(period, n, de.key, de.lineup[idx].name, False))
+            emit(_new(Shot, (period, n, off.key, shooter.name, 3, False, how + " (try for 3)")))
+            emit(_new(Rebound, (period, n, de.key, de.lineup[idx].name, False)))
         else:
-            emit(Shot(period, n, off.key, shooter.name, 3 if code == MISS3 else 2, False, how))
+            emit(
+                _new(
+                    Shot, (period, n, off.key, shooter.name, 3 if code == MISS3 else 2, False, how)
+                )
+            )
             self._after_miss(off, de, n, idx, False, kind)
 
     def _fouled_shot(self, off: _Side, de: _Side, n: int, idx: int, d20: int, kind: str) -> None:
@@ -666,18 +701,18 @@ class _Game:
             code = MADE2
         if code in (MADE3, MADE2):
             value = 3 if code == MADE3 else 2
-            emit(Shot(period, n, off.key, shooter.name, value, True, "jumper"))
+            emit(_new(Shot, (period, n, off.key, shooter.name, value, True, "jumper")))
             off.score += value
-            emit(Foul(period, n, de.key, fouler.name, shooter.name, 1, "and-one"))
+            emit(_new(Foul, (period, n, de.key, fouler.name, shooter.name, 1, "and-one")))
             shots, bonus = 1, False
         elif code == FOULED:
             bonus = period == 0 and 11 <= n <= 33
             shots = 1 if bonus else 2
             kind_text = "one-and-one" if bonus else "shooting"
-            emit(Foul(period, n, de.key, fouler.name, shooter.name, 2, kind_text))
+            emit(_new(Foul, (period, n, de.key, fouler.name, shooter.name, 2, kind_text)))
         else:
             shots, bonus = (3 if code == MISS3 else 2), False
-            emit(Foul(period, n, de.key, fouler.name, shooter.name, shots, "shooting"))
+            emit(_new(Foul, (period, n, de.key, fouler.name, shooter.name, shots, "shooting")))
         if self._free_throws(off, n, shooter, shots, bonus):
             self._after_miss(off, de, n, idx, True, kind)
 
@@ -690,7 +725,7 @@ class _Game:
         shot = 0
         while shot < shots:
             made = d20() + shooter.tired <= shooter.ft_top
-            emit(FreeThrow(period, n, off.key, shooter.name, made))
+            emit(_new(FreeThrow, (period, n, off.key, shooter.name, made)))
             shot += 1
             if made:
                 off.score += 1
@@ -711,13 +746,13 @@ class _Game:
         while True:
             if kind == "extra" or kind == "foul" or not rules.rebound_chart:
                 # Basic: the shooter's defender gets every miss; on 2a/1a the defense does.
-                emit(Rebound(period, n, de.key, de.lineup[idx].name, False))
+                emit(_new(Rebound, (period, n, de.key, de.lineup[idx].name, False)))
                 return
             if n % 2 and n != 1:
                 who = _ODD_REBOUNDER[n]
                 if who == _BEST:
                     who = max(range(5), key=lambda i: (de.lineup[i].def_reb, -i))
-                emit(Rebound(period, n, de.key, de.lineup[who].name, False))
+                emit(_new(Rebound, (period, n, de.key, de.lineup[who].name, False)))
                 return
             d20 = dice.d20()
             d6 = dice.d6()
@@ -739,10 +774,10 @@ class _Game:
                 spot = _CHART[d20 - 10]
                 offense = d6 > de.lineup[spot].def_reb
             if not offense:
-                emit(Rebound(period, n, de.key, de.lineup[spot].name, False))
+                emit(_new(Rebound, (period, n, de.key, de.lineup[spot].name, False)))
                 return
             rebounder = off.lineup[spot]
-            emit(Rebound(period, n, off.key, rebounder.name, True))
+            emit(_new(Rebound, (period, n, off.key, rebounder.name, True)))
             # Putback: the rebounder rolls only the d20 (no turnover possible).
             roll = dice.d20()
             code = rebounder.shot[min(20, roll + rebounder.tired)]
@@ -750,18 +785,18 @@ class _Game:
                 code = MADE2
             if code in (MADE3, MADE2):
                 value = 3 if code == MADE3 else 2
-                emit(Shot(period, n, off.key, rebounder.name, value, True, "putback"))
+                emit(_new(Shot, (period, n, off.key, rebounder.name, value, True, "putback")))
                 off.score += value
                 return
             if code == FOULED:
                 fouler = de.lineup[spot]
-                emit(Foul(period, n, de.key, fouler.name, rebounder.name, 2, "shooting"))
+                emit(_new(Foul, (period, n, de.key, fouler.name, rebounder.name, 2, "shooting")))
                 if not self._free_throws(off, n, rebounder, 2, False):
                     return
                 free_throw = True
             else:
                 value = 3 if code == MISS3 else 2
-                emit(Shot(period, n, off.key, rebounder.name, value, False, "putback"))
+                emit(_new(Shot, (period, n, off.key, rebounder.name, value, False, "putback")))
                 free_throw = False
             idx = spot
 
@@ -776,16 +811,16 @@ class _Game:
             code = MADE2
         if code in (MADE3, MADE2):
             value = 3 if code == MADE3 else 2
-            emit(Shot(period, n, team.key, stealer.name, value, True, "fast break"))
+            emit(_new(Shot, (period, n, team.key, stealer.name, value, True, "fast break")))
             team.score += value
         elif code == FOULED:
             fouler = opp.lineup[idx]
-            emit(Foul(period, n, opp.key, fouler.name, stealer.name, 2, "shooting"))
+            emit(_new(Foul, (period, n, opp.key, fouler.name, stealer.name, 2, "shooting")))
             if self._free_throws(team, n, stealer, 2, False):
                 self._after_miss(team, opp, n, idx, True, "")
         else:
             value = 3 if code == MISS3 else 2
-            emit(Shot(period, n, team.key, stealer.name, value, False, "fast break"))
+            emit(_new(Shot, (period, n, team.key, stealer.name, value, False, "fast break")))
             self._after_miss(team, opp, n, idx, False, "")
         if (
             self.rules.strategy
@@ -802,7 +837,7 @@ class _Game:
         if gap == 0 or abs(gap) > self.policy.foul_deficit_max:
             return
         trailing = self.away if gap > 0 else self.home
-        self.events.append(Call(self.period, n, trailing.key, "intentional foul"))
+        self.events.append(_new(Call, (self.period, n, trailing.key, "intentional foul")))
         for off, de in ((self.away, self.home), (self.home, self.away)):
             if de is trailing:
                 self._fouling_trip(off, de, n)
@@ -828,11 +863,11 @@ class _Game:
             idx = off.claims.get(d8) if off.pg_ok else None
             if idx is None:
                 # §4: nobody to take the ball; one re-roll, then a shot-clock turnover.
-                emit(Trip(period, n, off.key, None, d8, roll, d20, kind))
+                emit(_new(Trip, (period, n, off.key, None, d8, roll, d20, kind)))
                 if kind == "foul":
                     self._fouling_trip(off, de, n, "reroll")
                 else:
-                    emit(Turnover(period, n, off.key, None, "shot clock"))
+                    emit(_new(Turnover, (period, n, off.key, None, "shot clock")))
                 return
             thief = max(range(5), key=lambda i: (counts[i], i == idx, -i))
             count = counts[thief] + 4 if counts[thief] > 6 else counts[thief]
@@ -840,19 +875,19 @@ class _Game:
             idx = thief = d8 - 1
             count = counts[idx]
         carrier = off.lineup[idx]
-        emit(Trip(period, n, off.key, carrier.name, d8, roll, d20, kind))
+        emit(_new(Trip, (period, n, off.key, carrier.name, d8, roll, d20, kind)))
         if roll == 31 and max(counts) >= 10 and roll - 10 > count:
             thief = max(range(5), key=lambda i: (counts[i], i == idx, -i))
             count = 21
         if (11 <= roll <= 16 or roll == 31) and roll - 10 <= count:
-            emit(Steal(period, n, de.key, de.lineup[thief].name, False))
-            emit(Turnover(period, n, off.key, carrier.name, "steal"))
+            emit(_new(Steal, (period, n, de.key, de.lineup[thief].name, False)))
+            emit(_new(Turnover, (period, n, off.key, carrier.name, "steal")))
             return
         if 41 <= roll <= 46 and roll - 40 <= carrier.to + carrier.tired:
-            emit(Turnover(period, n, off.key, carrier.name, "turnover"))
+            emit(_new(Turnover, (period, n, off.key, carrier.name, "turnover")))
             return
         fouler = de.lineup[thief]
-        emit(Foul(period, n, de.key, fouler.name, carrier.name, 2, "intentional"))
+        emit(_new(Foul, (period, n, de.key, fouler.name, carrier.name, 2, "intentional")))
         if self._free_throws(off, n, carrier, 2, False):
             self._after_miss(off, de, n, idx, True, "foul")
 
@@ -875,14 +910,17 @@ def _opening_credits(side: _Side) -> list[Opening]:
     for p in team.players:
         starter = p.is_starter
         out.append(
-            Opening(
-                side.key,
-                p.name,
-                4 if p.name in four else 2,
-                2 if starter and p.slot >= 3 else 1,
-                1 if starter and p.slot <= 2 else 0,
-                1 if starter and p.slot == 5 else 0,
-                1,
+            _new(
+                Opening,
+                (
+                    side.key,
+                    p.name,
+                    4 if p.name in four else 2,
+                    2 if starter and p.slot >= 3 else 1,
+                    1 if starter and p.slot <= 2 else 0,
+                    1 if starter and p.slot == 5 else 0,
+                    1,
+                ),
             )
         )
     return out
