@@ -756,7 +756,7 @@ def shot_value(card: Mapping[str, Any]) -> float:
     1.125
     """
     m3, m2, f, x3, x2 = d20_counts(card["d20"])
-    ft = card["free_throw_top"] / 20
+    ft = int(card["free_throw_top"]) / 20
     once = (3 * m3 + 2 * m2 + 2 * ft * f) / 20
     return once * (1 + PUTBACK_SHARE * (x3 + x2) / 20)
 
@@ -764,10 +764,10 @@ def shot_value(card: Mapping[str, Any]) -> float:
 def _trip_value(card: Mapping[str, Any]) -> float:
     """Return the points a trip to this card is worth before any dunk range (§10)."""
     m3, m2, _f, x3, x2 = d20_counts(card["d20"])
-    ft = card["free_throw_top"] / 20
+    ft = int(card["free_throw_top"]) / 20
     read = shot_value(card)
-    stop = (FIELD_STEAL_NUMBERS + FIELD_BLOCK_NUMBERS + card["turnover_top"] - 40) / 36
-    foul = (37 - card["foul_from"]) / 36  # a field defender fouls about as often as he does
+    stop = (FIELD_STEAL_NUMBERS + FIELD_BLOCK_NUMBERS + int(card["turnover_top"]) - 40) / 36
+    foul = (37 - int(card["foul_from"])) / 36  # a field defender fouls about as often as he does
     and_one = read + ft * (m3 + m2 + 3 * x3 + 2 * x2) / 20
     return (1 - stop - foul) * read + foul * and_one
 
@@ -1039,9 +1039,12 @@ def _team_key(
     if not school:
         problems.append(f"{where}, column school: the school is empty")
     season_column, text = _column(row, "season")
+    before = len(problems)
     season = _number(row, "season", where, problems)
-    if season is None and not text:
-        problems.append(f"{where}, column {season_column}: the season is empty")
+    if season is None and len(problems) == before:
+        # empty, or only "?": a team's season is required
+        what = f"{text!r} is not a year" if text else "the season is empty"
+        problems.append(f"{where}, column {season_column}: {what}")
     elif season is not None and (season != int(season) or not 1800 <= season <= 2200):
         problems.append(f"{where}, column {season_column}: {text!r} is not a year 1800-2200")
         season = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import doctest
 import io
 import json
+import random
 import subprocess
 import sys
 from dataclasses import replace
@@ -31,7 +32,9 @@ from cards.calculator import (
     extra_ball,
     team_file,
 )
-from simulator.vabg.cards import team_from_json
+from simulator import SeededDice
+from simulator.vabg import play_game
+from simulator.vabg.cards import TeamCard, team_from_json
 
 
 def test_the_calculator_imports_no_django() -> None:
@@ -597,6 +600,7 @@ def test_the_command_refuses_a_bad_file_naming_every_row_and_column(tmp_path: Pa
     rows[3] = rows[3].replace(",starter,", ",captain,")
     rows.append("Example State,1999,Ann Guard,G,,,,,,2,,,,,,,,,,,,,,,,")
     rows.append("Example State,1999,Lou Miss,G,,,,10,,2,,,,,,,,,50,40,,,,,,")
+    rows.append("Example State,?,Mo Year,G,,,,,,2,,,,,,,,,,,,,,,,")
     stats = write_csv(tmp_path / "stats.csv", ROSTER_HEADER, rows)
     out_dir = tmp_path / "teams"
     with pytest.raises(CommandError) as caught:
@@ -611,6 +615,7 @@ def test_the_command_refuses_a_bad_file_naming_every_row_and_column(tmp_path: Pa
         in message
     )
     assert "stats.csv row 14, column fgm: 50 made is more than 40 attempted" in message
+    assert "stats.csv row 15, column season: '?' is not a year" in message
     assert not out_dir.exists()
 
 
@@ -669,3 +674,31 @@ def test_the_command_says_when_the_file_cannot_be_read(tmp_path: Path) -> None:
     empty.write_text("")
     with pytest.raises(CommandError, match=r"empty.csv: the file is empty; it needs a header row"):
         run(str(empty))
+
+
+# -- the dunk range against the engine (docs/cards.md §10) ------------------------------------
+
+
+def test_played_margins_follow_the_predicted_scores_the_dunk_ranges_were_set_from() -> None:
+    def team(pts: float, allowed: float) -> TeamCard:
+        ctx = TeamContext(
+            school=f"T{pts:g}", season=1995, predicted_pts=pts, predicted_allowed=allowed
+        )
+        return team_from_json(team_file(roster(10), ctx).team)
+
+    middle = team(67, 67)
+    rng = random.Random(4)
+
+    def margin(side: TeamCard, games: int = 400) -> float:
+        total = 0
+        for _ in range(games):
+            game = play_game(side, middle, SeededDice(rng.randrange(1 << 30)), neutral=True)
+            total += game.home.score - game.away.score
+        return total / games
+
+    # 74-60 against 67-67: it scores 74 + (67 - 67), allows 67 + (60 - 67) = 60: by 14.
+    # The bounds allow the calibration's known excess on defence (docs/cards.md §13).
+    strong, weak = margin(team(74, 60)), margin(team(60, 74))
+    assert 10 <= strong <= 21
+    assert -19 <= weak <= -9
+    assert abs(margin(team(67, 67))) <= 3
