@@ -89,3 +89,39 @@ def test_search_from_the_header_finds_a_player(browser, live_server, season) -> 
     box.send_keys(player.name, Keys.ENTER)
     browser.find_element(By.LINK_TEXT, player.name).click()
     assert browser.find_element(By.TAG_NAME, "h1").text == player.name
+
+
+def test_a_fan_opens_the_bracket_and_clicks_to_the_final_and_its_top_scorer(
+    browser, live_server, django_capture_on_commit_callbacks
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    from league import tournaments
+
+    cup = tournaments.tournament_create(
+        league=services.league_get_or_create(name="Cup"),
+        name="Browser Cup",
+        teams=[full_team() for _ in range(8)],
+        seed=12,
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.simulation_start(season=cup, scope="all")
+    champion = tournaments.champion(cup)
+
+    browser.get(f"{live_server.url}/seasons/{cup.pk}/bracket/")
+    assert champion.school in browser.find_element(By.ID, "champion").text
+    rounds = browser.find_elements(By.CSS_SELECTOR, ".bracket .round")
+    assert [len(r.find_elements(By.CSS_SELECTOR, ".bgame")) for r in rounds] == [4, 2, 1]
+    final = rounds[-1].find_element(By.CSS_SELECTOR, ".bgame")
+    assert champion.school in final.find_element(By.CSS_SELECTOR, ".bslot.won").text
+    final.find_element(By.TAG_NAME, "a").click()
+
+    game = Game.objects.get(season=cup, round=3)
+    heading = browser.find_element(By.TAG_NAME, "h1").text
+    assert str(game.home) in heading and str(game.away) in heading
+    top = BoxLine.objects.filter(result__game=game).order_by("-pts", "name").first()
+    browser.find_element(By.LINK_TEXT, top.name).click()
+    assert browser.find_element(By.TAG_NAME, "h1").text == top.name
+    assert (
+        browser.find_element(By.CSS_SELECTOR, ".vabg-card").get_attribute("data-player") == top.name
+    )

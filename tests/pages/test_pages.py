@@ -127,3 +127,46 @@ def test_a_missing_page_is_a_404(client, db) -> None:
 def test_progress_is_polled_as_json(client, season) -> None:
     data = client.get(reverse("season-progress", args=[season.pk])).json()
     assert data == {"total": 6, "final": 6, "run": None}
+
+
+@pytest.fixture
+def cup(django_capture_on_commit_callbacks):  # type: ignore[no-untyped-def]
+    from league import tournaments
+
+    teams = [full_team() for _ in range(6)]
+    cup = tournaments.tournament_create(
+        league=services.league_get_or_create(name="Cup"), name="Open", teams=teams, seed=6
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.simulation_start(season=cup, scope="all")
+    return cup
+
+
+def test_the_bracket_shows_every_round_score_and_the_champion(client, cup) -> None:
+    from league import tournaments
+
+    response = client.get(reverse("bracket", args=[cup.pk]))
+    assert response.status_code == 200
+    page = text(response)
+    champion = tournaments.champion(cup)
+    assert f'Champion: <a href="{champion.get_absolute_url()}">#' in page
+    for name in ("Round 1", "Final Four", "Championship"):
+        assert f"<h3>{name}</h3>" in page
+    for game in Game.objects.filter(season=cup).select_related("result", "home"):
+        assert f'href="/games/{game.pk}/"' in page
+        assert f'{game.home}</span><span class="score">{game.result.home_score}</span>' in page
+    assert page.count('class="bslot won"') == 5
+
+
+def test_a_season_that_is_not_a_tournament_has_no_bracket(client, season) -> None:
+    assert client.get(reverse("bracket", args=[season.pk])).status_code == 404
+
+
+def test_standings_show_records_and_tiebreakers(client, season) -> None:
+    response = client.get(reverse("season", args=[season.pk]))
+    page = text(response)
+    assert "Standings" in page and "<h3>East</h3>" in page and "<h3>West</h3>" in page
+    for _, rows in selectors.standings_for_season(season_id=season.pk):
+        for row in rows:
+            assert f'data-team="{row["team"]}"' in page
+            assert f"<td>{row['wins']}</td><td>{row['losses']}</td>" in page
