@@ -84,6 +84,11 @@ _CHART = {1: 4, 2: 4, 3: 4, 4: 3, 5: 3, 6: 2, 7: 2, 8: 1, 9: 0}
 _BEST = -1  # "the best defensive rebounder" on 39, 29, 19, 9
 
 
+def _best(ranges: list[int]) -> int:
+    """Return the floor index of the longest range; ties go to the lower slot."""
+    return ranges.index(max(ranges))
+
+
 def _odd_rebounder(number: int) -> int:
     """Return the defender (floor index, or ``_BEST``) who rebounds on an odd number (§7)."""
     last = number % 10
@@ -437,7 +442,7 @@ class _Game:
     # -- the game frame (§1) -------------------------------------------------------------
 
     def play(self) -> None:
-        emit = self.events.append
+        emit = self.emit
         emit(
             _new(
                 Tipoff,
@@ -597,7 +602,16 @@ class _Game:
     def _stealer(self, de: _Side, idx: int, roll: int, delta: int, halved: bool) -> int | None:
         """Return the floor index of the defender who steals on 11-16 or 31, if any (§5, §12)."""
         lineup = de.lineup
-        order = [idx, *[i for i in range(5) if i != idx]] if (halved or roll == 31) else [idx]
+        if not (halved or roll == 31):
+            # The common case: the carrier's defender alone, at full range.
+            p = lineup[idx]
+            count = p.steal
+            if count and delta:
+                count = max(1, count + delta)
+            if p.tired and count:
+                count -= 1
+            return idx if roll - 10 <= count else None
+        order = [idx, *[i for i in range(5) if i != idx]]
         best, best_count = None, -1
         for i in order:
             p = lineup[i]
@@ -620,7 +634,14 @@ class _Game:
     def _blocker(self, de: _Side, idx: int, roll: int, halved: bool) -> int | None:
         """Return the floor index of the defender who blocks on 21-26 or 32, if any."""
         lineup = de.lineup
-        order = [idx, *[i for i in range(5) if i != idx]] if (halved or roll == 32) else [idx]
+        if not (halved or roll == 32):
+            # The common case: the carrier's defender alone, at full range.
+            p = lineup[idx]
+            count = p.block
+            if p.tired and count:
+                count -= 1
+            return idx if roll - 20 <= count else None
+        order = [idx, *[i for i in range(5) if i != idx]]
         best, best_count = None, -1
         for i in order:
             p = lineup[i]
@@ -660,7 +681,7 @@ class _Game:
         shooter = off.lineup[idx]
         code = table[min(20, d20 + shooter.tired)]
         period = self.period
-        emit = self.events.append
+        emit = self.emit
         if code == MADE3:
             emit(_new(Shot, (period, n, off.key, shooter.name, 3, True, how)))
             off.score += 3
@@ -696,7 +717,7 @@ class _Game:
         fouler = de.lineup[idx]
         code = shooter.shot[min(20, d20 + shooter.tired)]
         period = self.period
-        emit = self.events.append
+        emit = self.emit
         if code in (MISS3, MISS2) and d20 == 20 and shooter.twenty:
             code = MADE2
         if code in (MADE3, MADE2):
@@ -719,7 +740,7 @@ class _Game:
     def _free_throws(self, off: _Side, n: int, shooter: _Player, shots: int, bonus: bool) -> bool:
         """Shoot free throws; return True when the last one is missed (a rebound follows)."""
         period = self.period
-        emit = self.events.append
+        emit = self.emit
         d20 = self.dice.d20
         made = False
         shot = 0
@@ -739,28 +760,27 @@ class _Game:
         self, off: _Side, de: _Side, n: int, idx: int, free_throw: bool, kind: str
     ) -> None:
         """Rebound a miss by the player at ``idx``; putbacks go on until the trip ends."""
-        emit = self.events.append
+        emit = self.emit
         period = self.period
-        rules = self.rules
         dice = self.dice
+        if kind == "extra" or kind == "foul" or not self.rules.rebound_chart:
+            # Basic: the shooter's defender gets every miss; on 2a/1a the defense does.
+            emit(_new(Rebound, (period, n, de.key, de.lineup[idx].name, False)))
+            return
+        if n % 2 and n != 1:
+            who = _ODD_REBOUNDER[n]
+            if who == _BEST:
+                who = _best([p.def_reb for p in de.lineup])
+            emit(_new(Rebound, (period, n, de.key, de.lineup[who].name, False)))
+            return
         while True:
-            if kind == "extra" or kind == "foul" or not rules.rebound_chart:
-                # Basic: the shooter's defender gets every miss; on 2a/1a the defense does.
-                emit(_new(Rebound, (period, n, de.key, de.lineup[idx].name, False)))
-                return
-            if n % 2 and n != 1:
-                who = _ODD_REBOUNDER[n]
-                if who == _BEST:
-                    who = max(range(5), key=lambda i: (de.lineup[i].def_reb, -i))
-                emit(_new(Rebound, (period, n, de.key, de.lineup[who].name, False)))
-                return
             d20 = dice.d20()
             d6 = dice.d6()
             offense: bool
             if d20 == 10 or d20 == 20:
                 # Highest range on the floor; ties to the offense, then the higher slot.
-                o_best = max(range(5), key=lambda i: (off.lineup[i].off_reb, -i))
-                d_best = max(range(5), key=lambda i: (de.lineup[i].def_reb, -i))
+                o_best = _best([p.off_reb for p in off.lineup])
+                d_best = _best([p.def_reb for p in de.lineup])
                 offense = off.lineup[o_best].off_reb >= de.lineup[d_best].def_reb
                 spot = o_best if offense else d_best
             elif free_throw and 6 <= d20 <= 9:
@@ -806,7 +826,7 @@ class _Game:
         roll = self.dice.d20()
         code = stealer.shot[min(20, roll + stealer.tired)]
         period = self.period
-        emit = self.events.append
+        emit = self.emit
         if code in (MISS3, MISS2) and roll == 20 and stealer.twenty:
             code = MADE2
         if code in (MADE3, MADE2):
@@ -857,7 +877,7 @@ class _Game:
         roll = 10 * dice.d6() + dice.d6()
         d20 = dice.d20()
         period = self.period
-        emit = self.events.append
+        emit = self.emit
         counts = [self._steal_count(p) for p in de.lineup]
         if d8 >= 6:
             idx = off.claims.get(d8) if off.pg_ok else None
