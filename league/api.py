@@ -32,7 +32,7 @@ from rest_framework.response import Response
 
 from cards.api import ApiViewSet, ErrorSerializer, TeamBriefSerializer, model_errors, sentence
 from cards.models import Player, Team
-from league import selectors, services
+from league import selectors, services, tournaments
 from league.models import (
     BoxLine,
     Game,
@@ -333,6 +333,67 @@ class GameLogSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         return result.away_score if line.side == "home" else result.home_score
 
 
+class StandingsRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    rank = serializers.IntegerField(help_text="1 first; never shared: ties are broken.")
+    team_id = serializers.IntegerField()
+    team = serializers.CharField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    pct = serializers.FloatField(help_text="Wins per game, 0 to 1.")
+    games_behind = serializers.FloatField()
+    conf_record = serializers.CharField(help_text='"W-L" in conference games.')
+    home_record = serializers.CharField(help_text='"W-L"')
+    away_record = serializers.CharField(help_text='"W-L"')
+    neutral_record = serializers.CharField(help_text='"W-L"')
+    points_for = serializers.IntegerField()
+    points_against = serializers.IntegerField()
+    diff = serializers.IntegerField(help_text="points_for - points_against")
+    streak = serializers.CharField(help_text='"W3", "L1", or "" before any game.')
+    tiebreaker = serializers.CharField(
+        allow_null=True, help_text="The step that placed the team among teams level on win %."
+    )
+
+
+class StandingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    conference = serializers.CharField(help_text='"" for a season without conferences.')
+    rows = StandingsRowSerializer(many=True)
+
+
+class BracketSlotSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    team_id = serializers.IntegerField()
+    team = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True)
+    score = serializers.IntegerField(allow_null=True, help_text="Once the game is final.")
+
+
+class BracketChampionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    team_id = serializers.IntegerField()
+    team = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True)
+
+
+class BracketGameSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    key = serializers.CharField(help_text='The bracket slot, e.g. "East-R1-5" or "R2-3".')
+    region = serializers.CharField(allow_null=True, help_text="None between regions.")
+    position = serializers.IntegerField(help_text="From 1 down the round (and region).")
+    game_id = serializers.IntegerField(allow_null=True, help_text="None until it is drawn.")
+    status = serializers.CharField(help_text='The game\'s status, or "not drawn".')
+    top = BracketSlotSerializer(allow_null=True, help_text="The better seed's line.")
+    bottom = BracketSlotSerializer(allow_null=True)
+    winner_id = serializers.IntegerField(allow_null=True)
+
+
+class BracketRoundSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    number = serializers.IntegerField()
+    name = serializers.CharField(help_text='"Round 1" ... "Final Four", "Championship".')
+    games = BracketGameSerializer(many=True)
+
+
+class BracketSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    rounds = BracketRoundSerializer(many=True)
+    champion = BracketChampionSerializer(allow_null=True, help_text="None until the final.")
+
+
 # -- filters -------------------------------------------------------------------------------
 
 
@@ -490,7 +551,9 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
     ordering = ["-created_at", "-id"]
 
     def get_queryset(self) -> QuerySet[Season]:
-        if self.action in {"simulate", "export_boxscores", "export_player_stats"}:
+        if self.action in {
+            "simulate", "export_boxscores", "export_player_stats", "standings", "bracket",
+        }:  # fmt: skip
             return Season.objects.select_related("league")
         return (
             Season.objects.select_related("league")
@@ -556,6 +619,32 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
         run.refresh_from_db()
         body = SimulationRunSerializer(run, context=self.get_serializer_context()).data
         return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
+
+    @extend_schema(
+        summary="A season's standings, one table per conference",
+        description="Each table is ranked with ties broken; tiebreaker names the step that "
+        "placed a team among teams level on win percentage.",
+        responses={200: StandingsSerializer(many=True), 404: ErrorSerializer},
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def standings(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
+        season = self.get_object()
+        tables = selectors.standings_for_season(season_id=season.pk)
+        body = [{"conference": conference, "rows": rows} for conference, rows in tables]
+        return Response(StandingsSerializer(body, many=True).data)
+
+    @extend_schema(
+        summary="A tournament's bracket: rounds of games with teams, seeds and scores",
+        description="A game not drawn yet shows the entrants known so far. A season that is "
+        "not a tournament answers 404.",
+        responses={200: BracketSerializer, 404: ErrorSerializer},
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def bracket(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
+        season = self.get_object()
+        if season.kind != Season.Kind.TOURNAMENT or not season.bracket:
+            raise NotFound(f"{season} is not a tournament: it has no bracket.")
+        return Response(BracketSerializer(tournaments.bracket_view(season)).data)
 
     def _export(self, rows: list[dict[str, Any]], season: Season, what: str) -> Response:
         response = Response(rows)

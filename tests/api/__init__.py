@@ -8,7 +8,7 @@ from typing import Any
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from league import services
+from league import services, tournaments
 from league.models import Season
 from tests.factories import full_team
 
@@ -44,6 +44,21 @@ def season_played(capture: Any, **kwargs: Any) -> Season:
     to the (eager) workers on commit.
     """
     season = season_scheduled(**kwargs)
+    play_all(season, capture)
+    return season
+
+
+def tournament_drawn(*, teams: int = 5, name: str = "Cup", league: str = "API League") -> Season:
+    """Create a single-elimination tournament of ``teams`` fresh teams; round 1 is drawn."""
+    return tournaments.tournament_create(
+        league=services.league_get_or_create(name=league),
+        name=name,
+        teams=[full_team() for _ in range(teams)],
+        seed=2,
+    )
+
+
+def play_all(season: Season, capture: Any) -> None:
+    """Simulate every game of ``season`` still to come, tournament rounds included."""
     with capture(execute=True):
         services.simulation_start(season=season, scope="all")
-    return season

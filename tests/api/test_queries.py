@@ -10,7 +10,14 @@ import pytest
 from cards.models import Player
 from league import services
 from league.models import Game, League
-from tests.api import client_for, season_played, season_scheduled, throttle_reset
+from tests.api import (
+    client_for,
+    play_all,
+    season_played,
+    season_scheduled,
+    throttle_reset,
+    tournament_drawn,
+)
 from tests.factories import full_team
 
 pytestmark = pytest.mark.django_db
@@ -91,6 +98,7 @@ SEASON = [
     ("team stats", "team-stats/", 4),
     ("box score export", "export/boxscores.csv", 2),
     ("player stats export", "export/player-stats/?format=json", 2),
+    ("standings", "standings/", 4),
 ]
 
 
@@ -134,3 +142,19 @@ def test_a_box_score_costs_two_queries_however_long(django_assert_num_queries) -
             assert api.get(f"/api/games/{game.pk}/box-score/").status_code == 200
         with django_assert_num_queries(1):
             assert api.get(f"/api/games/{game.pk}/play-by-play/").status_code == 200
+
+
+def test_a_bracket_costs_the_same_queries_for_4_teams_as_for_16(
+    django_assert_max_num_queries, django_capture_on_commit_callbacks
+) -> None:
+    api = client_for()
+    sizes = []
+    for n in (4, 16):
+        cup = tournament_drawn(teams=n, name=f"Cup {next(_names)}")
+        play_all(cup, django_capture_on_commit_callbacks)
+        with django_assert_max_num_queries(4) as captured:
+            response = api.get(f"/api/seasons/{cup.pk}/bracket/")
+        assert response.status_code == 200
+        assert response.json()["champion"] is not None
+        sizes.append(len(captured))
+    assert sizes[0] == sizes[1]

@@ -11,9 +11,16 @@ from django.core.management import call_command
 
 from cards.mapping import team_document
 from cards.models import Card, Player, Team
-from league import selectors
+from league import selectors, services, tournaments
 from league.models import BoxLine, Game, Season, SimulationRun
-from tests.api import client_for, season_played, season_scheduled, throttle_reset
+from tests.api import (
+    client_for,
+    play_all,
+    season_played,
+    season_scheduled,
+    throttle_reset,
+    tournament_drawn,
+)
 from tests.factories import full_team
 
 pytestmark = pytest.mark.django_db
@@ -301,3 +308,112 @@ def test_player_stats_export_as_csv_and_json(api, season) -> None:
     as_json = api.get(f"/api/seasons/{season.pk}/export/player-stats/?format=json").json()
     assert [r["name"] for r in as_json] == [r["name"] for r in rows]
     assert api.get("/api/seasons/999999/export/player-stats.csv").status_code == 404
+
+
+# -- standings and brackets ------------------------------------------------------------------
+
+STANDINGS_FIELDS = (
+    "rank", "team_id", "team", "wins", "losses", "pct", "games_behind", "conf_record",
+    "home_record", "away_record", "neutral_record", "points_for", "points_against", "diff",
+    "streak", "tiebreaker",
+)  # fmt: skip
+
+
+def test_standings_rank_each_conference_from_the_stored_scores(
+    api, django_capture_on_commit_callbacks
+) -> None:
+    teams = [full_team(conference=c) for c in ("East", "East", "East", "West", "West", "West")]
+    season = services.season_create(
+        league=services.league_get_or_create(name="Conferences"),
+        name="2003",
+        teams=teams,
+        conferences={t.pk: t.conference for t in teams},
+        seed=11,
+    )
+    play_all(season, django_capture_on_commit_callbacks)
+    response = api.get(f"/api/seasons/{season.pk}/standings/")
+    assert response.status_code == 200
+    body = response.json()
+    assert [table["conference"] for table in body] == ["East", "West"]
+    wins = dict.fromkeys((t.pk for t in teams), 0)
+    points = dict.fromkeys((t.pk for t in teams), 0)
+    for game in Game.objects.filter(season=season).select_related("result"):
+        result = game.result
+        wins[game.home_id if result.home_score > result.away_score else game.away_id] += 1
+        points[game.home_id] += result.home_score
+        points[game.away_id] += result.away_score
+    for table in body:
+        rows = table["rows"]
+        assert {r["team_id"] for r in rows} == {
+            t.pk for t in teams if t.conference == table["conference"]
+        }
+        assert [r["rank"] for r in rows] == [1, 2, 3]
+        assert [r["wins"] for r in rows] == sorted((r["wins"] for r in rows), reverse=True)
+        for row in rows:
+            assert (row["wins"], row["wins"] + row["losses"]) == (wins[row["team_id"]], 2)
+            assert row["points_for"] == points[row["team_id"]]
+            assert row["diff"] == row["points_for"] - row["points_against"]
+            assert row["conf_record"] == f"{row['wins']}-{row['losses']}"
+    expected = selectors.standings_for_season(season_id=season.pk)
+    assert body == [
+        {"conference": c, "rows": [{f: r[f] for f in STANDINGS_FIELDS} for r in rows]}
+        for c, rows in expected
+    ]
+
+
+def test_standings_before_any_game_show_every_team_at_0_0(api) -> None:
+    season = season_scheduled(teams=3)
+    (table,) = api.get(f"/api/seasons/{season.pk}/standings/").json()
+    assert table["conference"] == ""
+    assert [(r["wins"], r["losses"], r["streak"]) for r in table["rows"]] == [(0, 0, "")] * 3
+    assert api.get("/api/seasons/999999/standings/").status_code == 404
+
+
+def test_a_bracket_shows_byes_then_every_score_and_the_champion(
+    api, django_capture_on_commit_callbacks
+) -> None:
+    cup = tournament_drawn(teams=5)
+    url = f"/api/seasons/{cup.pk}/bracket/"
+    drawn = api.get(url).json()
+    assert [(r["number"], r["name"], len(r["games"])) for r in drawn["rounds"]] == [
+        (1, "Round 1", 1),
+        (2, "Final Four", 2),
+        (3, "Championship", 1),
+    ]
+    (opener,) = drawn["rounds"][0]["games"]
+    assert opener["game_id"] == cup.games.get().pk
+    assert (opener["status"], opener["winner_id"]) == ("scheduled", None)
+    assert (opener["top"]["seed"], opener["bottom"]["seed"]) == (4, 5)
+    waiting = [g for g in drawn["rounds"][1]["games"] if g["bottom"] is None]
+    assert [(g["top"]["seed"], g["status"], g["game_id"]) for g in waiting] == [
+        (1, "not drawn", None)
+    ]
+    assert drawn["champion"] is None
+
+    play_all(cup, django_capture_on_commit_callbacks)
+    body = api.get(url).json()
+    games = {g.pk: g for g in Game.objects.filter(season=cup).select_related("result")}
+    assert len(games) == 4
+    for round_ in body["rounds"]:
+        for slot in round_["games"]:
+            game = games[slot["game_id"]]
+            assert slot["status"] == "final"
+            scores = {game.home_id: game.result.home_score, game.away_id: game.result.away_score}
+            assert {slot["top"]["team_id"]: slot["top"]["score"],
+                    slot["bottom"]["team_id"]: slot["bottom"]["score"]} == scores  # fmt: skip
+            assert slot["winner_id"] == max(scores, key=scores.__getitem__)
+    champion = tournaments.champion(cup)
+    assert body["champion"] == {
+        "team_id": champion.pk,
+        "team": str(champion),
+        "seed": cup.entries.get(team=champion).seed,
+    }
+    assert body["rounds"][-1]["games"][0]["winner_id"] == champion.pk
+
+
+def test_a_season_that_is_not_a_tournament_has_no_bracket(api) -> None:
+    season = season_scheduled(teams=2)
+    response = api.get(f"/api/seasons/{season.pk}/bracket/")
+    assert response.status_code == 404
+    assert response.json() == {"detail": f"{season} is not a tournament: it has no bracket."}
+    assert api.get("/api/seasons/999999/bracket/").status_code == 404
