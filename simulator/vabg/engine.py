@@ -6,6 +6,7 @@ file or database; :func:`play_game` is its one entry point.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -169,7 +170,7 @@ class _Player:
         "twenty",
     )
 
-    def __init__(self, card: PlayerCard, team: TeamCard) -> None:
+    def __init__(self, card: PlayerCard, team: TeamCard, court: int) -> None:
         self.card = card
         self.name = card.name
         self.can_play = card.can_play
@@ -193,7 +194,7 @@ class _Player:
         # Set for the current lineup by _Side.set_lineup:
         self.shot = self.table  # every d20 shot read (pre-1987 rule applied)
         self.main = self.table  # the main read after "nothing happens" (home court applied)
-        self.main_court = self.table  # the card's own table with home court, set per game
+        self.main_court = _home_court(self.table, court)  # the card's own, home court applied
         self.try3: tuple[int, ...] | None = None
         self.twenty = False
 
@@ -216,19 +217,25 @@ class _Side:
         "team",
     )
 
-    def __init__(self, key: str, team: TeamCard) -> None:
+    def __init__(self, key: str, team: TeamCard, court: int, pre1987: bool) -> None:
         self.key = key
         self.team = team
-        self.players = [_Player(card, team) for card in team.players]
-        by_name = {p.name: p for p in self.players}
-        self.starters = [by_name[team.starter(slot).name] for slot in range(1, 6)]
-        self.reserves = [[by_name[p.name] for p in team.reserves(slot)] for slot in range(1, 6)]
+        self.court = court  # +1 home with home court, -1 visitor, 0 neutral or rule off
+        self.pre1987 = pre1987
+        self.players = [_Player(card, team, court) for card in team.players]
+        # One starter per slot and reserves in file order (the team's rules guarantee it).
+        starters: list[_Player] = []
+        self.reserves: list[list[_Player]] = [[], [], [], [], []]
+        for p in self.players:
+            if p.card.is_starter:
+                starters.append(p)
+            else:
+                self.reserves[p.card.slot - 1].append(p)
+        self.starters = sorted(starters, key=lambda p: p.card.slot)
         self.lineup: list[_Player] = []
         self.rotation: list[list[_Player]] = []
         self.claims: dict[int, int] = {}
         self.pg_ok = True
-        self.pre1987 = False
-        self.court = 0  # +1 home with home court, -1 visitor, 0 neutral or rule off
         self.score = 20
 
     def player(self, name: str) -> _Player:
@@ -341,8 +348,8 @@ def _lineups(by_slot: Sequence[Sequence[_Player]]) -> list[list[_Player]]:
     object means a substitution.
     """
     out: list[list[_Player]] = []
-    for lineup in map(list, zip(*by_slot, strict=True)):
-        out.append(out[-1] if out and out[-1] == lineup else lineup)
+    for five, numbers in itertools.groupby(zip(*by_slot, strict=True)):
+        out += [list(five)] * len(list(numbers))
     return out
 
 
@@ -419,18 +426,15 @@ class _Game:
         self.turnover_delta = _TURNOVER_DELTA if changes else dict.fromkeys(_TURNOVER_DELTA, 0)
         self.policy = policy
         self.neutral = neutral
-        self.home = _Side(HOME, home)
-        self.away = _Side(AWAY, away)
+        court = 1 if rules.home_court and not neutral else 0
+        old = rules.pre_1987_centers
+        self.home = _Side(HOME, home, court, old and home.season < 1987)
+        self.away = _Side(AWAY, away, -court, old and away.season < 1987)
         self.events: list[Event] = []
         self.emit = self.events.append
         self.period = 0
         self.extra_pending = False
         for side in (self.home, self.away):
-            side.pre1987 = rules.pre_1987_centers and side.team.season < 1987
-            if rules.home_court and not neutral:
-                side.court = 1 if side is self.home else -1
-            for p in side.players:
-                p.main_court = _home_court(p.table, side.court)
             plan = plans.get(side.key)
             if plan is not None:
                 side.rotation = _planned_rotation(side, plan)
@@ -921,7 +925,7 @@ class _Game:
 def _opening_credits(side: _Side) -> list[Opening]:
     """§1/§13: the 20-20 start, credited to every player on the roster."""
     team = side.team
-    starters = [team.starter(slot) for slot in range(1, 6)]
+    starters = [p.card for p in side.starters]
     missing = 10 - len(team.players)
     # Short roster: starters by PPG, highest first, ties to the lower slot, get 4 points.
     by_ppg = sorted(starters, key=lambda p: (-(p.ppg or 0.0), p.slot))
