@@ -115,6 +115,121 @@ def test_every_school_is_named_one_way(rows):
         assert name in schools
 
 
+# Games the 2019-20 tournament really played (winner first where the source says who won),
+# from the first-round list and margins, the region posts, the 2nd-round posts and the 3rd round
+# (sources in fixtures/field/README.md). The field's seeds must put each pair where it met.
+FIRST_ROUND = [
+    (("Syracuse", 1987), ("Princeton", 1965)),
+    (("Duke", 1992), ("Navy", 1986)),
+    (("Ohio State", 2007), ("Wyoming", 1943)),
+    (("Marquette", 1977), ("Utah", 1998)),
+    (("Michigan State", 2009), ("La Salle", 1954)),
+    (("Arizona", 1997), ("LSU", 1970)),
+    (("UCLA", 2006), ("Indiana State", 1979)),
+    (("Wake Forest", 1996), ("Pittsburgh", 2009)),
+    (("Oregon", 2017), ("Seattle", 1958)),
+    (("Missouri", 1982), ("California", 1959)),
+    (("Georgia", 1982), ("Oklahoma State", 1946)),
+    (("Seton Hall", 1989), ("St. John's", 1985)),
+    (("LSU", 2006), ("Alabama", 1977)),
+    (("Arizona", 2015), ("Iowa", 2001)),
+    (("Auburn", 1984), ("West Virginia", 1959)),
+    (("Notre Dame", 1970), ("Saint Joseph's", 2004)),
+    (("West Virginia", 2010), ("Marquette", 2003)),
+    (("San Diego State", 2011), ("Michigan", 2013)),
+    (("Georgetown", 1984), ("Villanova", 1985)),
+    (("Gonzaga", 2017), ("DePaul", 1945)),
+    (("Duke", 2010), ("Butler", 2011)),
+    (("Cincinnati", 2002), ("Loyola-Chicago", 2018)),
+    (("Kansas State", 2008), ("Georgetown", 2007)),
+    (("Oklahoma", 2002), ("Creighton", 2014)),
+    (("Oklahoma State", 2004), ("Davidson", 2008)),
+    (("Auburn", 2019), ("George Mason", 2006)),
+    (("Georgia Tech", 2004), ("Wake Forest", 2005)),
+]
+SECOND_ROUND = [
+    (("Cincinnati", 1960), ("Gonzaga", 2017)),
+    (("Duke", 2010), ("Connecticut", 1999)),
+    (("Georgetown", 1984), ("Maryland", 2002)),
+    (("Indiana", 1976), ("Indiana", 2002)),
+    (("Kansas", 2008), ("Tennessee", 1977)),
+    (("Kansas", 1957), ("Oklahoma State", 2004)),
+    (("Kentucky", 2012), ("Georgia", 1982)),
+    (("Louisville", 2013), ("San Diego State", 2011)),
+    (("Michigan State", 1979), ("Notre Dame", 1970)),
+    (("NC State", 1974), ("Seton Hall", 1989)),
+    (("Syracuse", 1987), ("Virginia", 1981)),
+    (("UTEP", 1966), ("Marquette", 1977)),
+    (("UCLA", 1972), ("Oregon", 2017)),
+    (("North Carolina", 1982), ("LSU", 2006)),
+    (("UNLV", 1991), ("UCLA", 2006)),
+    (("Wake Forest", 1996), ("Kentucky", 1996)),
+    (("Ohio State", 2007), ("Michigan", 1989)),
+    (("Wisconsin", 2015), ("Illinois", 2005)),
+    (("Virginia", 2019), ("Georgia Tech", 2004)),
+]
+THIRD_ROUND = [
+    (("UCLA", 1972), ("Arizona", 1997)),
+    (("North Carolina", 1982), ("Kentucky", 2012)),
+    (("Michigan State", 2009), ("Ohio State", 2007)),
+    (("Michigan State", 1979), ("Wisconsin", 2015)),
+]
+
+
+def bye_seed(seed: int) -> int:
+    """The seed (1-8) of the bye team whose 2nd-round game a seed feeds."""
+    return seed if seed <= 8 else 17 - seed if seed <= 16 else seed - 16
+
+
+def placed(rows, team):
+    school, season = team
+    (row,) = [r for r in rows if r["school"] == school and int(r["season"]) == season]
+    return row["region"], int(row["seed"])
+
+
+@pytest.mark.parametrize(("winner", "loser"), FIRST_ROUND)
+def test_first_round_games_pair_seed_s_with_33_minus_s(rows, winner, loser):
+    (region_w, seed_w), (region_l, seed_l) = placed(rows, winner), placed(rows, loser)
+    assert region_w == region_l
+    assert seed_w + seed_l == 33 and min(seed_w, seed_l) >= 9
+
+
+@pytest.mark.parametrize(("winner", "loser"), SECOND_ROUND)
+def test_second_round_games_meet_a_bye_team_and_its_feeder(rows, winner, loser):
+    (region_w, seed_w), (region_l, seed_l) = placed(rows, winner), placed(rows, loser)
+    assert region_w == region_l
+    assert bye_seed(seed_w) == bye_seed(seed_l)
+    assert min(seed_w, seed_l) <= 8 < max(seed_w, seed_l)
+
+
+@pytest.mark.parametrize(("one", "other"), THIRD_ROUND)
+def test_third_round_games_join_the_1_8_2_7_3_6_4_5_sides(rows, one, other):
+    (region_a, seed_a), (region_b, seed_b) = placed(rows, one), placed(rows, other)
+    assert region_a == region_b
+    assert bye_seed(seed_a) + bye_seed(seed_b) == 9
+
+
+def test_first_round_upsets_per_region_match_the_posts(rows):
+    """9 first-round upsets: 2 each in the West, East and Midwest, 3 in the South (CONF)."""
+    where = {(r["school"], int(r["season"])): (r["region"], int(r["seed"])) for r in rows}
+    # every team seen in round 2 or later won its first-round game (byes aside), and two more
+    # first-round winners are known only from the 2nd-round conference table
+    later = {team for game in SECOND_ROUND + THIRD_ROUND for team in game}
+    also = {("Memphis", 2008), ("Oklahoma", 1985)}  # C-USA South; the South's 4th Big 7/8/12
+    winners = {w for w, _ in FIRST_ROUND} | later | also
+    upsets = Counter()
+    for region in REGIONS:
+        for low in range(9, 17):
+            high = 33 - low
+            team_low = next(k for k, v in where.items() if v == (region, low))
+            team_high = next(k for k, v in where.items() if v == (region, high))
+            if team_high in winners:
+                upsets[region] += 1
+            else:
+                assert team_low in winners, (region, low, team_low, team_high)
+    assert upsets == {"West": 2, "East": 2, "Midwest": 2, "South": 3}
+
+
 def clean_int(text: str) -> int | None:
     text = text.strip()
     return int(text) if re.fullmatch(r"\d+", text) else None
