@@ -31,6 +31,7 @@ router.register(
 router.register(
     r"seasons/(?P<season_id>\d+)/leaders", league_api.LeadersViewSet, basename="season-leaders"
 )
+router.register("tournaments", league_api.TournamentViewSet, basename="tournament")
 router.register("games", league_api.GameViewSet, basename="game")
 router.register("runs", league_api.SimulationRunViewSet, basename="run")
 

@@ -14,9 +14,11 @@ from typing import Any, TypeVar
 
 import django_filters
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.management.base import CommandError
 from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
+from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -29,10 +31,12 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 
 from cards.api import ApiViewSet, ErrorSerializer, TeamBriefSerializer, model_errors, sentence
 from cards.models import Player, Team
 from league import selectors, services, tournaments
+from league.management.commands import create_tournament
 from league.models import (
     BoxLine,
     Game,
@@ -131,11 +135,31 @@ class SeasonSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         ]  # fmt: skip
 
 
+_ID_MAX = 2**63 - 1  # a bigger number is no id: the database could not even compare it
+
+
+def _teams_found(value: list[int]) -> list[Team]:
+    """Return the teams of ``value`` in its order, or refuse naming every unknown id."""
+    found = Team.objects.in_bulk(value)
+    missing = sorted({pk for pk in value if pk not in found})
+    if missing:
+        raise serializers.ValidationError(
+            f"No team with id {', '.join(str(pk) for pk in missing)}."
+        )
+    return [found[pk] for pk in value]
+
+
+class LeagueCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField(max_length=100, help_text="Its slug is made from the name.")
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+
+
 class SeasonCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
     name = serializers.CharField(max_length=100)
     teams = serializers.ListField(
-        child=serializers.IntegerField(), help_text="Ids of the teams that play the season."
+        child=serializers.IntegerField(min_value=1, max_value=_ID_MAX),
+        help_text="Ids of the teams that play the season.",
     )
     conferences = serializers.ChoiceField(
         choices=["team", "none"],
@@ -150,17 +174,59 @@ class SeasonCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     rules = serializers.ChoiceField(choices=RulesPreset.choices, default=RulesPreset.ADVANCED)
     strategy = serializers.BooleanField(default=True)
     seed = serializers.IntegerField(
-        required=False, allow_null=True, default=None, min_value=0, max_value=2**63 - 1
+        required=False, allow_null=True, default=None, min_value=0, max_value=_ID_MAX
     )
 
     def validate_teams(self, value: list[int]) -> list[Team]:
-        found = Team.objects.in_bulk(value)
-        missing = sorted({pk for pk in value if pk not in found})
-        if missing:
+        return _teams_found(value)
+
+
+class TournamentCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
+    name = serializers.CharField(max_length=100)
+    teams = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=_ID_MAX),
+        required=False,
+        help_text="Ids of the teams in seed order, 1 first; the top seeds get any byes.",
+    )
+    field = serializers.ChoiceField(
+        choices=["alltime-96"],
+        required=False,
+        help_text="The all-time field: four regions of 24 seeded from the field file; "
+        "every team of it must be loaded.",
+    )
+    from_season = serializers.PrimaryKeyRelatedField(
+        queryset=Season.objects.all(),
+        required=False,
+        help_text="A finished round-robin season: its conferences are the groups.",
+    )
+    advance = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=1000,
+        help_text="With from_season: the teams of each group that go through (2 if not given).",
+    )
+    reseed = serializers.BooleanField(default=False, help_text="Re-pair after each round.")
+    neutral = serializers.BooleanField(
+        default=True, help_text="Neutral courts; off: the better seed is at home."
+    )
+    rules = serializers.ChoiceField(choices=RulesPreset.choices, default=RulesPreset.ADVANCED)
+    strategy = serializers.BooleanField(default=True)
+    seed = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=0, max_value=_ID_MAX
+    )
+
+    def validate_teams(self, value: list[int]) -> list[Team]:
+        return _teams_found(value)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if sum(key in attrs for key in ("teams", "field", "from_season")) != 1:
             raise serializers.ValidationError(
-                f"No team with id {', '.join(str(pk) for pk in missing)}."
+                "Give exactly one of teams (in seed order), field or from_season."
             )
-        return [found[pk] for pk in value]
+        if "advance" in attrs and "from_season" not in attrs:
+            raise serializers.ValidationError({"advance": ["Give advance with from_season."]})
+        return attrs
 
 
 class SimulateSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -528,7 +594,7 @@ def _export_schema(
 
 
 class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
-    """Leagues and how many seasons each has."""
+    """Leagues and how many seasons each has; commissioners create them."""
 
     serializer_class = LeagueSerializer
     filterset_class = LeagueFilter
@@ -539,6 +605,48 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
         return League.objects.annotate(
             season_count=_count_of(Season.objects.all(), parent="league")
         )
+
+    @extend_schema(
+        summary="Create a league (commissioners)",
+        description="The slug is made from the name; a name (or slug) another league has "
+        "is refused.",
+        request=LeagueCreateSerializer,
+        responses={201: LeagueSerializer, 400: ErrorSerializer, **WRITE_REFUSED},
+    )
+    def create(self, request: Request, **kwargs: Any) -> Response:
+        params = LeagueCreateSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        name = params.validated_data["name"]
+        league = League(
+            name=name, slug=slugify(name), description=params.validated_data["description"]
+        )
+        try:
+            league.full_clean()
+        except DjangoValidationError as exc:
+            errors = model_errors(exc)
+            if isinstance(errors, dict) and errors.pop("slug", None) and "name" not in errors:
+                errors["name"] = [
+                    f"Another league has the slug {league.slug!r} this name makes."
+                    if league.slug
+                    else "The name needs a letter or a digit, to make the league's slug."
+                ]
+            return Response(errors, status=status.HTTP_400_BAD_REQUEST)
+        league.save()
+        league = self.get_queryset().get(pk=league.pk)
+        return Response(self.get_serializer(league).data, status=status.HTTP_201_CREATED)
+
+
+def _seasons_listed() -> QuerySet[Season]:
+    """Return seasons with their league, counts of teams and games, and their entries."""
+    return (
+        Season.objects.select_related("league")
+        .annotate(
+            team_count=_count_of(SeasonTeam.objects.all()),
+            game_count=_count_of(Game.objects.all()),
+            games_final=_count_of(Game.objects.filter(status=Game.Status.FINAL)),
+        )
+        .prefetch_related(Prefetch("entries", queryset=SeasonTeam.objects.select_related("team")))
+    )
 
 
 class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
@@ -555,17 +663,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
             "simulate", "export_boxscores", "export_player_stats", "standings", "bracket",
         }:  # fmt: skip
             return Season.objects.select_related("league")
-        return (
-            Season.objects.select_related("league")
-            .annotate(
-                team_count=_count_of(SeasonTeam.objects.all()),
-                game_count=_count_of(Game.objects.all()),
-                games_final=_count_of(Game.objects.filter(status=Game.Status.FINAL)),
-            )
-            .prefetch_related(
-                Prefetch("entries", queryset=SeasonTeam.objects.select_related("team"))
-            )
-        )
+        return _seasons_listed()
 
     @extend_schema(
         summary="Create a season and its whole schedule (commissioners)",
@@ -680,6 +778,57 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
     ) -> Response:
         season = self.get_object()
         return self._export(player_stats_rows(season_id=season.pk), season, "player-stats")
+
+
+class TournamentViewSet(mixins.ListModelMixin, ApiViewSet):
+    """Tournaments (seasons of kind tournament); commissioners create them, bracket drawn."""
+
+    serializer_class = SeasonSerializer
+    filterset_class = SeasonFilter
+    search_fields = ["name", "league__name"]
+    ordering_fields = ["name", "created_at"]
+    ordering = ["-created_at", "-id"]
+
+    def get_queryset(self) -> QuerySet[Season]:
+        return _seasons_listed().filter(kind=Season.Kind.TOURNAMENT)
+
+    @extend_schema(
+        summary="Create a single-elimination tournament and draw its first round (commissioners)",
+        description="Give exactly one of: teams in seed order (a bracket of any size, the "
+        "top seeds getting byes); field=alltime-96 (the all-time field, every team loaded); "
+        "or from_season with advance (the top of each group of a finished round robin). "
+        "The tournament is then a season: see /api/seasons/{id}/ and its bracket/.",
+        request=TournamentCreateSerializer,
+        responses={201: SeasonSerializer, 400: ErrorSerializer, **WRITE_REFUSED},
+    )
+    def create(self, request: Request, **kwargs: Any) -> Response:
+        params = TournamentCreateSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        data = params.validated_data
+        common = {key: data[key] for key in
+                  ("league", "name", "reseed", "neutral", "rules", "strategy", "seed")}  # fmt: skip
+        try:
+            if "field" in data:
+                season = tournaments.tournament_create(
+                    regions=create_tournament.field_96(), **common
+                )
+            elif "from_season" in data:
+                season = tournaments.tournament_from_groups(
+                    group_stage=data["from_season"], advance=data.get("advance", 2), **common
+                )
+            else:
+                season = tournaments.tournament_create(teams=data["teams"], **common)
+        except (services.SeasonRefused, CommandError) as exc:
+            return Response({"detail": sentence(str(exc))}, status=status.HTTP_400_BAD_REQUEST)
+        except DjangoValidationError as exc:
+            return Response(model_errors(exc), status=status.HTTP_400_BAD_REQUEST)
+        season = self.get_queryset().get(pk=season.pk)
+        location = reverse("api:season-detail", args=[season.pk], request=request)
+        return Response(
+            self.get_serializer(season).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": location},
+        )
 
 
 class SimulationRunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):

@@ -51,6 +51,13 @@ def seasons(n: int) -> str:
     return f"/api/seasons/?league={league.pk}"
 
 
+def cups(n: int) -> str:
+    league = services.league_get_or_create(name="Many cups")
+    for _ in range(n):
+        tournament_drawn(teams=2, name=f"Cup {next(_names)}", league=league.name)
+    return f"/api/tournaments/?league={league.pk}"
+
+
 def exhibitions(n: int) -> tuple[Player, list[Game]]:
     home, away = full_team(), full_team()
     games = [services.exhibition_play(home=home, away=away, seed=i) for i in range(n)]
@@ -88,6 +95,7 @@ PLAIN = [
     ("cards", lambda n: teams(n) and "/api/cards/", 2),
     ("leagues", leagues, 2),
     ("seasons", seasons, 4),
+    ("tournaments", cups, 4),
     ("games", games, 2),
     ("runs", runs, 3),
     ("game log", game_log, 3),

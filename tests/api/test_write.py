@@ -11,9 +11,11 @@ from rest_framework.authtoken.models import Token
 
 from cards.mapping import team_document
 from cards.models import Card, Player, Team
-from league.models import BoxLine, Game, GameResult, Season, SimulationRun
+from league import services
+from league.management.commands import create_tournament
+from league.models import BoxLine, Game, GameResult, League, Season, SeasonTeam, SimulationRun
 from league.services import league_get_or_create
-from tests.api import client_for, season_scheduled, throttle_reset
+from tests.api import client_for, play_all, season_scheduled, throttle_reset
 from tests.factories import commissioner, fan, full_team
 
 pytestmark = pytest.mark.django_db
@@ -43,10 +45,12 @@ def refused(request):  # type: ignore[no-untyped-def]
 def snapshot() -> dict[str, Any]:
     """Everything a write could change, to compare before and after a refused one."""
     return {
+        "leagues": list(League.objects.values()),
         "teams": list(Team.objects.values()),
         "players": list(Player.objects.values()),
         "cards": list(Card.objects.values()),
         "seasons": list(Season.objects.values()),
+        "entries": list(SeasonTeam.objects.values()),
         "games": list(Game.objects.values()),
         "results": GameResult.objects.count(),
         "lines": BoxLine.objects.count(),
@@ -124,6 +128,248 @@ def test_a_second_season_of_the_same_name_is_refused_in_the_models_words(commish
     assert commish.post("/api/seasons/", season_body(teams), format="json").status_code == 201
     before = snapshot()
     response = commish.post("/api/seasons/", season_body(teams), format="json")
+    assert response.status_code == 400
+    assert response.json() == {
+        "non_field_errors": ["This league already has a season with this name."]
+    }
+    assert snapshot() == before
+
+
+# -- leagues ---------------------------------------------------------------------------------
+
+
+def test_a_commissioner_creates_a_league_with_a_slug_from_its_name(commish) -> None:
+    body = {"name": "Big Ten Classics", "description": "Only Big Ten teams."}
+    response = commish.post("/api/leagues/", body, format="json")
+    assert response.status_code == 201
+    league = League.objects.get(name="Big Ten Classics")
+    assert response.json() == {
+        "id": league.pk,
+        "name": "Big Ten Classics",
+        "slug": "big-ten-classics",
+        "description": "Only Big Ten teams.",
+        "created_at": response.json()["created_at"],
+        "seasons": 0,
+    }
+    assert client_for().get(f"/api/leagues/{league.pk}/").json()["slug"] == "big-ten-classics"
+
+
+def test_others_cannot_create_a_league(refused) -> None:
+    client, expected = refused
+    before = snapshot()
+    assert_refused(client.post("/api/leagues/", {"name": "Mine"}, format="json"), expected)
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Big Ten Classics", {"name": ["League with this Name already exists."]}),
+        (
+            "big ten classics!",
+            {"name": ["Another league has the slug 'big-ten-classics' this name makes."]},
+        ),
+        ("!!!", {"name": ["The name needs a letter or a digit, to make the league's slug."]}),
+        ("", {"name": ["This field may not be blank."]}),
+    ],
+)
+def test_a_league_whose_name_or_slug_is_taken_is_refused(commish, name, expected) -> None:
+    League.objects.create(name="Big Ten Classics", slug="big-ten-classics")
+    before = snapshot()
+    response = commish.post("/api/leagues/", {"name": name}, format="json")
+    assert response.status_code == 400
+    assert response.json() == expected
+    assert snapshot() == before
+
+
+# -- tournaments -----------------------------------------------------------------------------
+
+
+def cup_body(**extra: Any) -> dict[str, Any]:
+    return {"league": league_get_or_create(name="Cup League").pk, "name": "Cup", **extra}
+
+
+def test_a_commissioner_creates_a_tournament_from_teams_in_seed_order(commish) -> None:
+    teams = [full_team() for _ in range(6)]
+    response = commish.post(
+        "/api/tournaments/",
+        cup_body(teams=[t.pk for t in teams], neutral=False, reseed=True, seed=3),
+        format="json",
+    )
+    assert response.status_code == 201
+    body = response.json()
+    cup = Season.objects.get(pk=body["id"])
+    assert response["Location"].endswith(f"/api/seasons/{cup.pk}/")
+    assert (body["kind"], body["team_count"], body["game_count"]) == ("tournament", 6, 2)
+    assert (cup.reseed, cup.home_court, cup.seed) == (True, True, 3)
+    assert dict(cup.entries.values_list("seed", "team_id")) == {
+        n: t.pk for n, t in enumerate(teams, start=1)
+    }
+    # seeds 1 and 2 have byes; round 1 is 3 v 6 and 4 v 5, the better seed at home
+    assert {(g.home_id, g.away_id) for g in cup.games.all()} == {
+        (teams[2].pk, teams[5].pk),
+        (teams[3].pk, teams[4].pk),
+    }
+    listed = client_for().get("/api/tournaments/").json()
+    assert [s["id"] for s in listed["results"]] == [cup.pk]
+    assert client_for().get(f"/api/seasons/{cup.pk}/bracket/").status_code == 200
+
+
+def test_a_tournament_seeds_the_top_of_each_group_of_a_finished_season(
+    commish, django_capture_on_commit_callbacks
+) -> None:
+    teams = [full_team(conference=c) for c in ("East",) * 3 + ("West",) * 3]
+    groups = services.season_create(
+        league=league_get_or_create(name="Cup League"),
+        name="Groups",
+        teams=teams,
+        conferences={t.pk: t.conference for t in teams},
+        seed=4,
+    )
+    play_all(groups, django_capture_on_commit_callbacks)
+    response = commish.post(
+        "/api/tournaments/", cup_body(from_season=groups.pk, advance=2), format="json"
+    )
+    assert response.status_code == 201
+    cup = Season.objects.get(pk=response.json()["id"])
+    tables = dict(services_standings(groups))
+    winners = {tables["East"][0]["team_id"], tables["West"][0]["team_id"]}
+    runners_up = {tables["East"][1]["team_id"], tables["West"][1]["team_id"]}
+    seeded = dict(cup.entries.values_list("seed", "team_id"))
+    assert {seeded[1], seeded[2]} == winners
+    assert {seeded[3], seeded[4]} == runners_up
+    assert cup.games.count() == 2
+
+
+def services_standings(season: Season) -> list[tuple[str, list[dict[str, Any]]]]:
+    from league.selectors import standings_for_season
+
+    return standings_for_season(season_id=season.pk)
+
+
+def field_file(path, teams: list[Team]) -> Any:  # type: ignore[no-untyped-def]
+    """Write a field file of ``teams``, 24 to a region in seed order; return its field_96."""
+    regions = ["West", "East", "Midwest", "South"]
+    rows = [f"{t.school},{t.season},{regions[n // 24]},{n % 24 + 1}" for n, t in enumerate(teams)]
+    path.write_text("school,season,region,seed\n" + "\n".join(rows) + "\n")
+    real = create_tournament.field_96
+    return lambda: real(path)
+
+
+def test_a_commissioner_creates_the_alltime_96_field(commish, tmp_path, monkeypatch) -> None:
+    teams = [full_team() for _ in range(96)]
+    monkeypatch.setattr(create_tournament, "field_96", field_file(tmp_path / "96.csv", teams))
+    response = commish.post("/api/tournaments/", cup_body(field="alltime-96"), format="json")
+    assert response.status_code == 201
+    body = response.json()
+    assert (body["team_count"], body["game_count"]) == (96, 32)
+    cup = Season.objects.get(pk=body["id"])
+    assert cup.entries.get(team=teams[24]).region == "East"
+    assert cup.entries.get(team=teams[24]).seed == 1
+
+
+def test_the_alltime_field_names_every_team_not_loaded(commish, tmp_path, monkeypatch) -> None:
+    loaded = full_team()
+    path = tmp_path / "field.csv"
+    path.write_text(
+        "school,season,region,seed\n"
+        f"{loaded.school},{loaded.season},East,1\nNowhere,1950,East,2\nAtlantis,1900,West,1\n"
+    )
+    real = create_tournament.field_96
+    monkeypatch.setattr(create_tournament, "field_96", lambda: real(path))
+    body = cup_body(field="alltime-96")
+    before = snapshot()
+    response = commish.post("/api/tournaments/", body, format="json")
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": "2 teams of the all-time field are not loaded: "
+        "Nowhere 1950 (East #2), Atlantis 1900 (West #1)."
+    }
+    assert snapshot() == before
+
+
+def test_others_cannot_create_a_tournament(refused) -> None:
+    client, expected = refused
+    body = cup_body(teams=[full_team().pk for _ in range(4)])
+    before = snapshot()
+    assert_refused(client.post("/api/tournaments/", body, format="json"), expected)
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        (
+            lambda a, b, s: {},
+            {
+                "non_field_errors": [
+                    "Give exactly one of teams (in seed order), field or from_season."
+                ]
+            },
+        ),
+        (
+            lambda a, b, s: {"teams": [a.pk, b.pk], "from_season": s.pk},
+            {
+                "non_field_errors": [
+                    "Give exactly one of teams (in seed order), field or from_season."
+                ]
+            },
+        ),
+        (
+            lambda a, b, s: {"teams": [a.pk, b.pk], "advance": 2},
+            {"advance": ["Give advance with from_season."]},
+        ),
+        (lambda a, b, s: {"teams": [a.pk]}, {"detail": "A bracket needs at least 2 teams, got 1."}),
+        (
+            lambda a, b, s: {"teams": [a.pk, b.pk, a.pk]},
+            lambda a, b, s: {"detail": f"Team ids must be unique; repeated: [{a.pk}]."},
+        ),
+        (lambda a, b, s: {"teams": [a.pk, 999999]}, {"teams": ["No team with id 999999."]}),
+        (
+            lambda a, b, s: {"field": "alltime-64"},
+            {"field": ['"alltime-64" is not a valid choice.']},
+        ),
+        (
+            lambda a, b, s: {"from_season": s.pk},
+            lambda a, b, s: {"detail": f"{s} is not finished: play every group game first."},
+        ),
+        (
+            lambda a, b, s: {"from_season": 999999},
+            {"from_season": ['Invalid pk "999999" - object does not exist.']},
+        ),
+    ],
+)
+def test_a_refused_tournament_says_why_and_writes_nothing(commish, extra, expected) -> None:
+    a, b = full_team(), full_team()
+    unfinished = season_scheduled(teams=2)
+    body = cup_body(**extra(a, b, unfinished))
+    before = snapshot()
+    response = commish.post("/api/tournaments/", body, format="json")
+    assert response.status_code == 400
+    assert response.json() == (expected(a, b, unfinished) if callable(expected) else expected)
+    assert snapshot() == before
+
+
+def test_a_group_stage_without_enough_teams_per_group_is_refused(
+    commish, django_capture_on_commit_callbacks
+) -> None:
+    groups = season_scheduled(teams=3)
+    play_all(groups, django_capture_on_commit_callbacks)
+    body = cup_body(from_season=groups.pk, advance=4)
+    before = snapshot()
+    response = commish.post("/api/tournaments/", body, format="json")
+    assert response.status_code == 400
+    assert response.json() == {"detail": "Advance=4 is more than the teams of groups {'Group': 3}."}
+    assert snapshot() == before
+
+
+def test_a_second_tournament_of_the_same_name_is_refused(commish) -> None:
+    teams = [full_team().pk for _ in range(2)]
+    assert (
+        commish.post("/api/tournaments/", cup_body(teams=teams), format="json").status_code == 201
+    )
+    before = snapshot()
+    response = commish.post("/api/tournaments/", cup_body(teams=teams), format="json")
     assert response.status_code == 400
     assert response.json() == {
         "non_field_errors": ["This league already has a season with this name."]
