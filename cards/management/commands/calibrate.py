@@ -198,6 +198,7 @@ class Command(BaseCommand):
         ]
         out = Path(options["out"])
         write_report(out, render(result, run=run, not_played=not_played))
+        self.stdout.write(f"{result.games:,} games, {len(teams)} teams")
         self.stdout.write(mae_line(result.published, len(result.rows)))
         if result.targets.figures:
             self.stdout.write(targets_line(result.targets))
