@@ -45,18 +45,44 @@ from simulator.vabg.events import (
 from simulator.vabg.rules import ADVANCED, GameRules
 
 REGULATION = 44
+# §2: the table index a d20 shot reads, fresh and tired (one higher, 20 at most).
+_FRESH = tuple(range(21))
+_TIRED = tuple(min(20, d20 + 1) for d20 in range(21))
 # Events are built with ``tuple.__new__`` rather than their NamedTuple constructors, a
 # Python-level function each: a game builds a few hundred. Every field must be given.
 _new = tuple.__new__
 # A try-for-3 miss: the defense rebounds at once (seed, "Try for 3-pointer").
 TRY_MISS = 6
 
+# What an 11-66 roll calls for (§3, §5): a steal, block, foul or turnover try (the
+# player's range decides), a dunk, a stop, or nothing (the d20 is read).
+_STEAL_TRY, _BLOCK_TRY, _FOUL_TRY, _TURNOVER_TRY, _DUNK_ROLL, _STOP_ROLL, _NOTHING = range(7)
+
+
+def _roll_kind(roll: int, dunk: frozenset[int], stop: frozenset[int]) -> int:
+    tens = roll // 10
+    if tens == 1 or roll == 31:
+        return _STEAL_TRY
+    if tens == 2 or roll == 32:
+        return _BLOCK_TRY
+    if tens == 3:
+        return _FOUL_TRY
+    if tens == 4:
+        return _TURNOVER_TRY
+    if roll in dunk:
+        return _DUNK_ROLL
+    if roll in stop:
+        return _STOP_ROLL
+    return _NOTHING
+
+
 # §3: the effective dunk top X, clamped to 34..66, decides dunks, stops and the
-# steal/turnover changes. Precomputed once for every X.
+# steal/turnover changes. Precomputed once for every X; _ROLLS[X][roll] is the kind.
 _DUNK: dict[int, frozenset[int]] = {}
 _STOP: dict[int, frozenset[int]] = {}
 _STEAL_DELTA: dict[int, int] = {}
 _TURNOVER_DELTA: dict[int, int] = {}
+_ROLLS: list[tuple[int, ...]] = [()] * 67
 for _x in range(34, 67):
     if _x >= 61:
         _dunk = [*range(51, 57), *range(61, _x + 1)]
@@ -74,6 +100,7 @@ for _x in range(34, 67):
         _stop = []
     _DUNK[_x] = frozenset(_dunk)
     _STOP[_x] = frozenset(_stop)
+    _ROLLS[_x] = tuple(_roll_kind(roll, _DUNK[_x], _STOP[_x]) for roll in range(67))
     # (opponent steal change, own turnover change) from the table of §3
     _s, _t = {57: (-1, 0), 58: (-1, -1), 59: (-2, -1), 43: (1, 0), 42: (1, 1), 41: (2, 1)}.get(
         _x, (-2, -2) if _x >= 60 else (2, 2) if _x <= 40 else (0, 0)
@@ -160,6 +187,7 @@ class _Player:
         "main_court",
         "name",
         "off_reb",
+        "reads",
         "shot",
         "steal",
         "table",
@@ -190,7 +218,8 @@ class _Player:
         self.table = card.d20.codes
         self.three_made = self.table.count(MADE3)
         self.count = 0
-        self.tired = 0
+        self.tired = 0  # 1 once past "can play N": every roll one step against him (§2)
+        self.reads = _FRESH  # the table index of each d20 shot read: tired, one higher
         # Set for the current lineup by _Side.set_lineup:
         self.shot = self.table  # every d20 shot read (pre-1987 rule applied)
         self.main = self.table  # the main read after "nothing happens" (home court applied)
@@ -381,7 +410,7 @@ def _planned_rotation(side: _Side, plan: Plan) -> list[list[_Player]]:
     return _lineups(by_slot)  # type: ignore[arg-type]
 
 
-def _count_stints(lineups: Sequence[list[_Player]], tiring: list[list[_Player]]) -> None:
+def _count_stints(lineups: Sequence[list[_Player]], tiring: dict[int, list[_Player]]) -> None:
     """§2: add a period's possessions to each player's count, noting in ``tiring`` the
     index at which he goes past his "can play N" (from then on he is tired).
 
@@ -399,7 +428,7 @@ def _count_stints(lineups: Sequence[list[_Player]], tiring: list[list[_Player]])
             before = p.count
             p.count = before + times * (end - start)
             if p.count > p.can_play:
-                tiring[start + max(0, (p.can_play - before) // times)].append(p)
+                tiring.setdefault(start + max(0, (p.can_play - before) // times), []).append(p)
         start = end
 
 
@@ -475,7 +504,7 @@ class _Game:
         away, home = self.away, self.home
         trip = self._trip
         length = len(away_lineups)
-        tiring: list[list[_Player]] = [[] for _ in range(length)]
+        tiring: dict[int, list[_Player]] = {}
         if self.rules.tired_players:
             _count_stints(away_lineups, tiring)
             _count_stints(home_lineups, tiring)
@@ -487,8 +516,9 @@ class _Game:
             lineup = home_lineups[i]
             if lineup is not home.lineup:
                 self._substitute(home, lineup, n)
-            for p in tiring[i]:
-                p.tired = 1
+            if i in tiring:
+                for p in tiring[i]:
+                    p.tired, p.reads = 1, _TIRED
             if strategy and n <= 2:
                 # §10: 2a is played after 3 and 1a after 2, by the five who play 2 (or 1).
                 self._intentional_foul_round(n)
@@ -546,8 +576,10 @@ class _Game:
         emit(_new(Trip, (period, n, off.key, carrier.name, d8, roll, d20, kind)))
         x = carrier.dunk_top + defender.dunk_adjust
         x = 34 if x < 34 else 66 if x > 66 else x
-        tens = roll // 10
-        if tens == 1 or roll == 31:
+        what = _ROLLS[x][roll]
+        if what == _NOTHING:
+            pass  # the most frequent kind: straight to the d20 read below
+        elif what == _STEAL_TRY:
             stealer = self._stealer(de, idx, roll, self.steal_delta[x], halved)
             if stealer is not None:
                 thief = de.lineup[stealer]
@@ -559,27 +591,27 @@ class _Game:
                 if fast:
                     self._fast_break(de, off, n, stealer)
                 return
-        elif tens == 2 or roll == 32:
+        elif what == _BLOCK_TRY:
             blocker = self._blocker(de, idx, roll, halved)
             if blocker is not None:
                 emit(_new(Block, (period, n, de.key, de.lineup[blocker].name)))
                 emit(_new(Shot, (period, n, off.key, carrier.name, 2, False, "blocked")))
                 self._after_miss(off, de, n, idx, False, kind)
                 return
-        elif tens == 3:
+        elif what == _FOUL_TRY:
             # §5: 33-36 in the defender's foul range (tired: one number longer).
             if roll >= 37 - defender.foul - defender.tired:
                 self._fouled_shot(off, de, n, idx, d20, kind)
                 return
-        elif tens == 4:
+        elif what == _TURNOVER_TRY:
             count = carrier.to
             if count:
                 count = max(1, count + self.turnover_delta[x])
             if roll - 40 <= count + carrier.tired:
                 emit(_new(Turnover, (period, n, off.key, carrier.name, "turnover")))
                 return
-        elif roll in _DUNK[x]:
-            code = carrier.shot[min(20, d20 + carrier.tired)]
+        elif what == _DUNK_ROLL:
+            code = carrier.shot[carrier.reads[d20]]
             if code == MADE3:
                 emit(_new(Shot, (period, n, off.key, carrier.name, 3, True, "3 on a dunk roll")))
                 off.score += 3
@@ -587,7 +619,7 @@ class _Game:
                 emit(_new(Shot, (period, n, off.key, carrier.name, 2, True, "dunk")))
                 off.score += 2
             return
-        elif roll in _STOP[x]:
+        else:  # _STOP_ROLL
             # §3/§12: a stop is a miss with the slot defender's rebound, or a turnover on 6-8.
             if d8 <= 5:
                 emit(_new(Shot, (period, n, off.key, carrier.name, 2, False, "stopped")))
@@ -601,7 +633,31 @@ class _Game:
             if carrier.try3 is None:
                 carrier.try3 = _try3_table(carrier.main)
             table = carrier.try3
-        self._shoot(off, de, n, idx, d20, table, "jumper", kind)
+        code = table[carrier.reads[d20]]
+        if code == MADE3:
+            emit(_new(Shot, (period, n, off.key, carrier.name, 3, True, "jumper")))
+            off.score += 3
+        elif code == MADE2:
+            emit(_new(Shot, (period, n, off.key, carrier.name, 2, True, "jumper")))
+            off.score += 2
+        elif code == FOULED:
+            emit(_new(Foul, (period, n, de.key, defender.name, carrier.name, 2, "shooting")))
+            if self._free_throws(off, n, carrier, 2, False):
+                self._after_miss(off, de, n, idx, True, kind)
+        elif code == MISSED_CALL:
+            emit(_new(Call, (period, n, de.key, "no call on the road")))
+            emit(_new(Turnover, (period, n, off.key, carrier.name, "no call")))
+        elif d20 == 20 and carrier.twenty:
+            # §4/§12 "20 shot": a player short of his extra numbers makes a 2 on a 20.
+            emit(_new(Shot, (period, n, off.key, carrier.name, 2, True, "jumper (20 shot)")))
+            off.score += 2
+        elif code == TRY_MISS:
+            emit(_new(Shot, (period, n, off.key, carrier.name, 3, False, "jumper (try for 3)")))
+            emit(_new(Rebound, (period, n, de.key, defender.name, False)))
+        else:
+            value = 3 if code == MISS3 else 2
+            emit(_new(Shot, (period, n, off.key, carrier.name, value, False, "jumper")))
+            self._after_miss(off, de, n, idx, False, kind)
 
     def _stealer(self, de: _Side, idx: int, roll: int, delta: int, halved: bool) -> int | None:
         """Return the floor index of the defender who steals on 11-16 or 31, if any (§5, §12)."""
@@ -670,56 +726,11 @@ class _Game:
 
     # -- shots, fouls and free throws (§5, §6) -----------------------------------------------
 
-    def _shoot(
-        self,
-        off: _Side,
-        de: _Side,
-        n: int,
-        idx: int,
-        d20: int,
-        table: tuple[int, ...],
-        how: str,
-        kind: str,
-    ) -> None:
-        """Read a d20 shot of the player at floor index ``idx`` and play out what follows."""
-        shooter = off.lineup[idx]
-        code = table[min(20, d20 + shooter.tired)]
-        period = self.period
-        emit = self.emit
-        if code == MADE3:
-            emit(_new(Shot, (period, n, off.key, shooter.name, 3, True, how)))
-            off.score += 3
-        elif code == MADE2:
-            emit(_new(Shot, (period, n, off.key, shooter.name, 2, True, how)))
-            off.score += 2
-        elif code == FOULED:
-            fouler = de.lineup[idx]
-            emit(_new(Foul, (period, n, de.key, fouler.name, shooter.name, 2, "shooting")))
-            if self._free_throws(off, n, shooter, 2, False):
-                self._after_miss(off, de, n, idx, True, kind)
-        elif code == MISSED_CALL:
-            emit(_new(Call, (period, n, de.key, "no call on the road")))
-            emit(_new(Turnover, (period, n, off.key, shooter.name, "no call")))
-        elif d20 == 20 and shooter.twenty:
-            # §4/§12 "20 shot": a player short of his extra numbers makes a 2 on a 20.
-            emit(_new(Shot, (period, n, off.key, shooter.name, 2, True, how + " (20 shot)")))
-            off.score += 2
-        elif code == TRY_MISS:
-            emit(_new(Shot, (period, n, off.key, shooter.name, 3, False, how + " (try for 3)")))
-            emit(_new(Rebound, (period, n, de.key, de.lineup[idx].name, False)))
-        else:
-            emit(
-                _new(
-                    Shot, (period, n, off.key, shooter.name, 3 if code == MISS3 else 2, False, how)
-                )
-            )
-            self._after_miss(off, de, n, idx, False, kind)
-
     def _fouled_shot(self, off: _Side, de: _Side, n: int, idx: int, d20: int, kind: str) -> None:
         """Play a 33-36 foul: the d20 decides and-one, one-and-one or shots (§5)."""
         shooter = off.lineup[idx]
         fouler = de.lineup[idx]
-        code = shooter.shot[min(20, d20 + shooter.tired)]
+        code = shooter.shot[shooter.reads[d20]]
         period = self.period
         emit = self.emit
         if code in (MISS3, MISS2) and d20 == 20 and shooter.twenty:
@@ -804,7 +815,7 @@ class _Game:
             emit(_new(Rebound, (period, n, off.key, rebounder.name, True)))
             # Putback: the rebounder rolls only the d20 (no turnover possible).
             roll = dice.d20()
-            code = rebounder.shot[min(20, roll + rebounder.tired)]
+            code = rebounder.shot[rebounder.reads[roll]]
             if code in (MISS3, MISS2) and roll == 20 and rebounder.twenty:
                 code = MADE2
             if code in (MADE3, MADE2):
@@ -828,7 +839,7 @@ class _Game:
         """§8: the stealer shoots a bonus d20 at once; a miss is rebounded by number n's rules."""
         stealer = team.lineup[idx]
         roll = self.dice.d20()
-        code = stealer.shot[min(20, roll + stealer.tired)]
+        code = stealer.shot[stealer.reads[roll]]
         period = self.period
         emit = self.emit
         if code in (MISS3, MISS2) and roll == 20 and stealer.twenty:
