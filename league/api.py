@@ -25,10 +25,12 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_field,
     extend_schema_view,
+    inline_serializer,
 )
 from rest_framework import mixins, renderers, serializers, status
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
+from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
@@ -47,6 +49,7 @@ from league.models import (
     SimulationRun,
 )
 from league.presentation import Side
+from simulator.results import LINE_FIELDS
 
 STATS = selectors.STAT_FIELDS
 PERCENTS = ("fg_pct", "tp_pct", "ft_pct")
@@ -136,6 +139,7 @@ class SeasonSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
 
 
 _ID_MAX = 2**63 - 1  # a bigger number is no id: the database could not even compare it
+_SMALL_MAX = 32767  # the scores' small-integer columns
 
 
 def _teams_found(value: list[int]) -> list[Team]:
@@ -397,6 +401,49 @@ class GameLogSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     def get_opponent_score(self, line: BoxLine) -> int:
         result = line.result
         return result.away_score if line.side == "home" else result.home_score
+
+
+ScoreSheetLineSerializer = _serializer(
+    "ScoreSheetLine",
+    {
+        "name": serializers.CharField(help_text="The player, as the team's roster names him."),
+        **{
+            field: serializers.IntegerField(
+                required=False,
+                min_value=0,
+                max_value=_SMALL_MAX,
+                help_text="oreb + dreb if left out." if field == "reb" else "0 if left out.",
+            )
+            for field in LINE_FIELDS
+        },
+    },
+)
+
+
+@extend_schema_field(ScoreSheetLineSerializer)
+class ScoreSheetLineField(serializers.DictField):  # type: ignore[type-arg]
+    """A typed-in box-score line, passed on whole: the service names every problem at once."""
+
+
+class ScoreSheetSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    home_score = serializers.IntegerField(max_value=_SMALL_MAX)
+    away_score = serializers.IntegerField(max_value=_SMALL_MAX)
+    overtimes = serializers.IntegerField(default=0, max_value=_SMALL_MAX)
+    home_lines = serializers.ListField(
+        child=ScoreSheetLineField(),
+        default=list,
+        help_text="Optional; when given, the players' points add up to the score.",
+    )
+    away_lines = serializers.ListField(child=ScoreSheetLineField(), default=list)
+
+
+ScoreSheetRefusedSerializer = inline_serializer(
+    "ScoreSheetRefused",
+    {
+        "detail": serializers.CharField(),
+        "problems": serializers.ListField(child=serializers.CharField()),
+    },
+)
 
 
 class StandingsRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -846,7 +893,10 @@ _RESULT_BLOBS = ("events", "home_team_file", "away_team_file", "dice", "rules")
 
 
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
-    """The schedule and results; each final game has a box score and a play-by-play."""
+    """The schedule and results; each final game has a box score and a play-by-play.
+
+    Commissioners store a game played at the table: its score sheet, or its dice.
+    """
 
     serializer_class = GameSerializer
     filterset_class = GameFilter
@@ -864,6 +914,86 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
         if result is None:
             raise NotFound(f"Game {game.pk} has not been played yet: it is {game.status}.")
         return result
+
+    def _final_refused(self, game: Game, what: str) -> Response | None:
+        if game.status != Game.Status.FINAL:
+            return None
+        return Response(
+            {"detail": f"Game {game.pk} is already final: {what}."},
+            status=status.HTTP_409_CONFLICT,
+        )
+
+    def _stored(self, game: Game) -> Response:
+        game = self.get_queryset().get(pk=game.pk)
+        location = reverse("api:game-box-score", args=[game.pk], request=self.request)
+        return Response(
+            self.get_serializer(game).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": location},
+        )
+
+    @extend_schema(
+        summary="Enter the score sheet of a game played at the table (commissioners)",
+        description="The score, and optionally a box-score line per player. Every problem "
+        "(a tie, a name not on the roster, made shots above tries, points that do not add "
+        "up) is listed at once and nothing is written. A final game answers 409.",
+        request=ScoreSheetSerializer,
+        responses={
+            201: GameSerializer,
+            400: ScoreSheetRefusedSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+            **WRITE_REFUSED,
+        },
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def result(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
+        game = self.get_object()
+        refused = self._final_refused(game, "its result cannot be entered again")
+        if refused is not None:
+            return refused
+        params = ScoreSheetSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        try:
+            services.game_result_enter(game_id=game.pk, **params.validated_data)
+        except services.ResultRefused as exc:
+            count = len(exc.problems)
+            return Response(
+                {
+                    "detail": f"The score sheet is refused: {count} problem"
+                    f"{'' if count == 1 else 's'}; nothing was written.",
+                    "problems": list(exc.problems),
+                },
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        return self._stored(game)
+
+    @extend_schema(
+        summary="Play a game from the dice rolled at the table (commissioners)",
+        description='The body is a vabg-dice/1 file: {"format": "vabg-dice/1", "d8": '
+        '[...], "d6": [...], "d20": [...]}, each die\'s rolls in the order rolled. The '
+        "game is played from them and stored like a simulated one; a file that runs out "
+        "stores nothing. A final game answers 409.",
+        request={"application/json": OpenApiTypes.OBJECT},
+        responses={
+            201: GameSerializer,
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+            **WRITE_REFUSED,
+        },
+    )
+    @action(detail=True, methods=["post"], filter_backends=[], parser_classes=[JSONParser])
+    def dice(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
+        game = self.get_object()
+        refused = self._final_refused(game, "it cannot be played again from dice")
+        if refused is not None:
+            return refused
+        try:
+            services.game_replay_dice(game_id=game.pk, script=request.data)
+        except services.GameNotPlayable as exc:
+            return Response({"detail": sentence(str(exc))}, status=status.HTTP_400_BAD_REQUEST)
+        return self._stored(game)
 
     @extend_schema(
         summary="A game's box score: lines, team totals and periods",

@@ -51,6 +51,9 @@ def test_the_schema_is_valid_openapi_without_a_single_warning(tmp_path: Path) ->
     text = out.read_text()
     assert "/api/seasons/{id}/simulate/" in text
     assert "/api/games/{id}/box-score/" in text
+    for path in ("/api/seasons/{id}/standings/", "/api/seasons/{id}/bracket/",
+                 "/api/tournaments/", "/api/games/{id}/result/", "/api/games/{id}/dice/"):  # fmt: skip
+        assert path in text
 
 
 def test_the_root_schema_and_swagger_ui_answer(api) -> None:

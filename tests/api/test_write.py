@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 
-from cards.mapping import team_document
+from cards.mapping import team_card, team_document
 from cards.models import Card, Player, Team
 from league import services
 from league.management.commands import create_tournament
 from league.models import BoxLine, Game, GameResult, League, Season, SeasonTeam, SimulationRun
 from league.services import league_get_or_create
+from simulator.dice import ScriptedDice
+from simulator.vabg import play_game, preset
 from tests.api import client_for, play_all, season_scheduled, throttle_reset
 from tests.factories import commissioner, fan, full_team
 
@@ -467,6 +470,195 @@ def test_a_game_of_another_season_is_refused(commish) -> None:
     assert response.status_code == 400
     assert response.json()["detail"].endswith(f"is not a game of {season}.")
     assert snapshot() == before
+
+
+# -- table-top games -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def table_game() -> Game:
+    """A scheduled season game, not played."""
+    return season_scheduled(teams=2).games.select_related("home", "away").get()
+
+
+def roster(team: Team) -> list[str]:
+    return list(team.players.order_by("order").values_list("name", flat=True))
+
+
+def test_a_commissioner_enters_a_score_sheet_with_every_line(commish, table_game) -> None:
+    home, away = roster(table_game.home), roster(table_game.away)
+    sheet = {
+        "home_score": 71,
+        "away_score": 64,
+        "overtimes": 1,
+        "home_lines": [
+            {"name": home[0], "pts": 41, "fgm": 17, "fga": 30, "tpm": 3, "tpa": 8, "ftm": 4,
+             "fta": 5, "oreb": 2, "dreb": 5},
+            {"name": home[1], "pts": 30, "fgm": 12, "fga": 20, "ftm": 6, "fta": 6},
+        ],
+        "away_lines": [{"name": away[2], "pts": 64, "fgm": 30, "fga": 60, "ftm": 4, "fta": 9}],
+    }  # fmt: skip
+    response = commish.post(f"/api/games/{table_game.pk}/result/", sheet, format="json")
+    assert response.status_code == 201
+    assert response["Location"].endswith(f"/api/games/{table_game.pk}/box-score/")
+    body = response.json()
+    assert (body["status"], body["kind"]) == ("final", "real_dice")
+    assert (body["home_score"], body["away_score"], body["overtimes"]) == (71, 64, 1)
+    result = GameResult.objects.get(game=table_game)
+    assert (result.home_score, result.away_score) == (71, 64)
+    first = result.lines.get(side="home", name=home[0])
+    assert (first.pts, first.fgm, first.reb, first.player.name) == (41, 17, 7, home[0])
+    box = client_for().get(f"/api/games/{table_game.pk}/box-score/").json()
+    assert [line["name"] for line in box["sides"][1]["lines"]] == home[:2]
+    assert box["sides"][0]["totals"]["pts"] == 64
+
+
+def test_a_score_alone_is_a_score_sheet(commish, table_game) -> None:
+    response = commish.post(
+        f"/api/games/{table_game.pk}/result/", {"home_score": 60, "away_score": 62}, format="json"
+    )
+    assert response.status_code == 201
+    assert (response.json()["home_score"], response.json()["away_score"]) == (60, 62)
+    assert not BoxLine.objects.exists()
+
+
+def test_a_score_sheet_that_does_not_add_up_lists_every_problem(commish, table_game) -> None:
+    home = roster(table_game.home)
+    sheet = {
+        "home_score": 70,
+        "away_score": 70,
+        "home_lines": [
+            {"name": "Nobody", "pts": 10, "fgm": 6, "fga": 5},
+            {"name": home[0], "pts": "ten"},
+        ],
+    }
+    before = snapshot()
+    response = commish.post(f"/api/games/{table_game.pk}/result/", sheet, format="json")
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": "The score sheet is refused: 5 problems; nothing was written.",
+        "problems": [
+            "a VABG game never ends tied (70-70)",
+            f"home: 'Nobody' is not on the {table_game.home} roster",
+            "home: Nobody: fgm is more than fga",
+            f"home: {home[0]}: pts must be a whole number >= 0",
+            "home: the players' points add up to 10, not the score 70",
+        ],
+    }
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("sheet", "expected"),
+    [
+        ({"home_score": 70}, {"away_score": ["This field is required."]}),
+        (
+            {"home_score": 70, "away_score": 99999},
+            {"away_score": ["Ensure this value is less than or equal to 32767."]},
+        ),
+        (
+            {"home_score": 70, "away_score": 60, "home_lines": [3]},
+            {"home_lines": {"0": ['Expected a dictionary of items but got type "int".']}},
+        ),
+    ],
+)
+def test_a_malformed_score_sheet_is_refused(commish, table_game, sheet, expected) -> None:
+    before = snapshot()
+    response = commish.post(f"/api/games/{table_game.pk}/result/", sheet, format="json")
+    assert response.status_code == 400
+    assert response.json() == expected
+    assert snapshot() == before
+
+
+def dice_file(seed: int = 1, rolls: int = 4000) -> dict[str, Any]:
+    """A vabg-dice/1 file with more rolls of each die than any game needs."""
+    rng = random.Random(seed)
+    faces = {"d8": 8, "d6": 6, "d20": 20}
+    return {
+        "format": "vabg-dice/1",
+        **{die: [rng.randint(1, n) for _ in range(rolls)] for die, n in faces.items()},
+    }
+
+
+def test_a_commissioner_plays_a_game_from_its_dice_file(commish, table_game) -> None:
+    script = dice_file()
+    response = commish.post(f"/api/games/{table_game.pk}/dice/", script, format="json")
+    assert response.status_code == 201
+    expected = play_game(
+        team_card(table_game.home),
+        team_card(table_game.away),
+        ScriptedDice.from_json(script),
+        rules=preset(table_game.rules, strategy=table_game.strategy),
+        neutral=table_game.neutral,
+    )
+    result = GameResult.objects.get(game=table_game)
+    assert (result.home_score, result.away_score) == (expected.home.score, expected.away.score)
+    assert (response.json()["home_score"], response.json()["status"]) == (
+        expected.home.score,
+        "final",
+    )
+    assert result.dice["format"] == "vabg-dice/1"
+    assert result.lines.count() == 12
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        (
+            {"format": "vabg-dice/1", "d8": [1], "d6": [], "d20": []},
+            "the dice script ran out: a ",
+        ),
+        (
+            {"format": "vabg-dice/2", "d8": [9]},
+            "The dice file is refused: ",
+        ),
+        ([1, 2, 3], "a dice file must be a JSON object"),
+    ],
+)
+def test_a_dice_file_that_cannot_play_the_game_stores_nothing(
+    commish, table_game, script, expected
+) -> None:
+    before = snapshot()
+    response = commish.post(f"/api/games/{table_game.pk}/dice/", script, format="json")
+    assert response.status_code == 400
+    assert expected in response.json()["detail"]
+    assert response.json()["detail"].endswith(".")
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "expected"),
+    [
+        ("result", {"home_score": 1, "away_score": 0}, "its result cannot be entered again"),
+        ("dice", dice_file(), "it cannot be played again from dice"),
+    ],
+)
+def test_a_final_game_cannot_be_entered_again(commish, table_game, path, body, expected) -> None:
+    services.game_play(game_id=table_game.pk)
+    before = snapshot()
+    response = commish.post(f"/api/games/{table_game.pk}/{path}/", body, format="json")
+    assert response.status_code == 409
+    assert response.json() == {"detail": f"Game {table_game.pk} is already final: {expected}."}
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [("result", {"home_score": 1, "away_score": 0}), ("dice", dice_file())],
+)
+def test_others_cannot_store_a_table_top_game(refused, table_game, path, body) -> None:
+    client, expected = refused
+    before = snapshot()
+    assert_refused(
+        client.post(f"/api/games/{table_game.pk}/{path}/", body, format="json"), expected
+    )
+    assert snapshot() == before
+
+
+def test_a_table_top_game_that_does_not_exist_is_a_404(commish) -> None:
+    sheet = {"home_score": 1, "away_score": 0}
+    assert commish.post("/api/games/999999/result/", sheet, format="json").status_code == 404
+    assert commish.post("/api/games/999999/dice/", dice_file(), format="json").status_code == 404
 
 
 # -- team files ------------------------------------------------------------------------------
