@@ -202,3 +202,29 @@ def test_the_command_refuses_a_bad_team_file(
             "--out", str(tmp_path / "x.md"),
         )  # fmt: skip
     assert not (tmp_path / "x.md").exists()
+
+
+@pytest.mark.django_db
+def test_the_command_plays_the_teams_in_the_database_like_their_files(
+    field_files: tuple[Path, Path], tmp_path: Path
+) -> None:
+    from cards.services import teams_import
+
+    teams_dir, field = field_files
+    teams_import(files=[(p.name, p.read_text()) for p in sorted(teams_dir.glob("*.json"))])
+    common = ["--field", str(field), "--games", "2"]
+    call_command(
+        "calibrate", "--from-db", *common, "--out", str(tmp_path / "db.md"), stdout=io.StringIO()
+    )
+    call_command(
+        "calibrate",
+        "--teams-dir",
+        str(teams_dir),
+        *common,
+        "--out",
+        str(tmp_path / "files.md"),
+        stdout=io.StringIO(),
+    )
+    tables = [(tmp_path / n).read_text().split("## Result")[1] for n in ("db.md", "files.md")]
+    assert tables[0] == tables[1]
+    assert "Teams: 3, the teams in the database." in (tmp_path / "db.md").read_text()
