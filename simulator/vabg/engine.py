@@ -6,7 +6,6 @@ file or database; :func:`play_game` is its one entry point.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -191,7 +190,6 @@ class _Player:
         "shot",
         "steal",
         "table",
-        "three_made",
         "tired",
         "to",
         "try3",
@@ -216,7 +214,6 @@ class _Player:
         self.dunk_top = team.dunk_top if card.dunk_top is None else card.dunk_top
         self.dunk_adjust = team.dunk_adjust if card.dunk_adjust is None else card.dunk_adjust
         self.table = card.d20.codes
-        self.three_made = self.table.count(MADE3)
         self.count = 0
         self.tired = 0  # 1 once past "can play N": every roll one step against him (§2)
         self.reads = _FRESH  # the table index of each d20 shot read: tired, one higher
@@ -295,9 +292,9 @@ class _Side:
             return
         gains = [0] * 5
         center = lineup[4]
-        if center.three_made:
+        n = center.table.count(MADE3)
+        if n:
             # §9: the center's 3-made count moves to the guards.
-            n = center.three_made
             gains[1] += 1 if n == 1 else 1 if n == 2 else 2
             gains[0] += 0 if n == 1 else 1
             taker = self.claims.get(6)
@@ -322,13 +319,11 @@ def _home_court(table: tuple[int, ...], court: int) -> tuple[int, ...]:
     if court == 0 or FOULED not in table:
         return table
     top = 20 - table[::-1].index(FOULED)
-    out = list(table)
-    if court > 0:
-        if top < 20:
-            out[top + 1] = FOULED
-    else:
-        out[top] = MISSED_CALL
-    return tuple(out)
+    if court < 0:
+        return (*table[:top], MISSED_CALL, *table[top + 1 :])
+    if top < 20:
+        return (*table[: top + 1], FOULED, *table[top + 2 :])
+    return table
 
 
 def _try3_table(table: tuple[int, ...]) -> tuple[int, ...]:
@@ -377,8 +372,12 @@ def _lineups(by_slot: Sequence[Sequence[_Player]]) -> list[list[_Player]]:
     object means a substitution.
     """
     out: list[list[_Player]] = []
-    for five, numbers in itertools.groupby(zip(*by_slot, strict=True)):
-        out += [list(five)] * len(list(numbers))
+    lineup: list[_Player] = []
+    before = None
+    for five in zip(*by_slot, strict=True):
+        if five != before:
+            before, lineup = five, list(five)
+        out.append(lineup)
     return out
 
 
@@ -938,9 +937,11 @@ def _opening_credits(side: _Side) -> list[Opening]:
     team = side.team
     starters = [p.card for p in side.starters]
     missing = 10 - len(team.players)
-    # Short roster: starters by PPG, highest first, ties to the lower slot, get 4 points.
-    by_ppg = sorted(starters, key=lambda p: (-(p.ppg or 0.0), p.slot))
-    four = {p.name for p in by_ppg[:missing]}
+    four: set[str] = set()
+    if missing:
+        # Short roster: starters by PPG, highest first, ties to the lower slot, get 4 points.
+        by_ppg = sorted(starters, key=lambda p: (-(p.ppg or 0.0), p.slot))
+        four = {p.name for p in by_ppg[:missing]}
     out = []
     for p in team.players:
         starter = p.is_starter
