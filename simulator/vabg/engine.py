@@ -274,13 +274,15 @@ class _Side:
         """Put five players on the floor and read their cards for this lineup (§4, §9, §6)."""
         self.lineup = lineup
         # §4: extra ball numbers 6, 7, 8 handed out top to bottom by count of extras.
-        free = [6, 7, 8]
-        self.claims = {}
+        claims: dict[int, int] = {}
+        self.claims = claims
         claimed = [0] * 5
+        free = 6  # the next number to hand out
         for i, p in enumerate(lineup):
-            for _ in range(min(p.extra_ball, len(free))):
-                self.claims[free.pop(0)] = i
+            while claimed[i] < p.extra_ball and free <= 8:
+                claims[free] = i
                 claimed[i] += 1
+                free += 1
         self.pg_ok = lineup[0].card.can_run_point
         twenty = rules.twenty_shot
         if not self.pre1987:
@@ -543,7 +545,6 @@ class _Game:
     # -- one trip down the floor (§4, §5, §6) ----------------------------------------------
 
     def _trip(self, off: _Side, de: _Side, n: int, kind: str = "") -> None:
-        dice = self.dice
         # §11: every trip reads d8, d6 (tens), d6 (ones) and d20, in that order.
         d6 = self.d6
         d8 = self.d8()
@@ -557,9 +558,9 @@ class _Game:
             if idx is None:
                 # §4/§12: the shot clock runs down; one fresh re-roll, 6-8 again = turnover.
                 emit(_new(Trip, (period, n, off.key, None, d8, roll, d20, kind)))
-                d8 = dice.d8()
-                roll = 10 * dice.d6() + dice.d6()
-                d20 = dice.d20()
+                d8 = self.d8()
+                roll = 10 * d6() + d6()
+                d20 = self.d20()
                 if d8 >= 6:
                     emit(_new(Trip, (period, n, off.key, None, d8, roll, d20, "reroll")))
                     emit(_new(Turnover, (period, n, off.key, None, "shot clock")))
