@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
+from config.celery import app as celery_app
 from league import services
 from league.management.commands._common import season_find
 from league.models import Game, SimulationRun
@@ -47,7 +47,8 @@ class Command(BaseCommand):
             if game is None:
                 raise CommandError(f"{season} has no game {options['game']}")
         scope, extra = self._scope(options)
-        dispatch = not settings.CELERY_TASK_ALWAYS_EAGER
+        # Without a broker (eager tasks) this process plays the games itself, one by one.
+        dispatch = not celery_app.conf.task_always_eager
         try:
             run = services.simulation_start(
                 season=season, scope=scope, game=game, dispatch=dispatch, **extra
