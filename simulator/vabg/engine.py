@@ -478,15 +478,12 @@ class _Game:
     def play(self) -> None:
         emit = self.emit
         emit(
-            _new(
-                Tipoff,
-                (
-                    self.home.team.school,
-                    self.home.team.season,
-                    self.away.team.school,
-                    self.away.team.season,
-                    self.neutral,
-                ),
+            Tipoff(
+                self.home.team.school,
+                self.home.team.season,
+                self.away.team.school,
+                self.away.team.season,
+                self.neutral,
             )
         )
         for side in (self.away, self.home):
@@ -578,7 +575,7 @@ class _Game:
         x = 34 if x < 34 else 66 if x > 66 else x
         what = _ROLLS[x][roll]
         if what == _NOTHING:
-            pass  # the most frequent kind: straight to the d20 read below
+            pass  # no try and no dunk or stop: straight to the d20 read below
         elif what == _STEAL_TRY:
             stealer = self._stealer(de, idx, roll, self.steal_delta[x], halved)
             if stealer is not None:
@@ -833,7 +830,6 @@ class _Game:
                 value = 3 if code == MISS3 else 2
                 emit(_new(Shot, (period, n, off.key, rebounder.name, value, False, "putback")))
                 free_throw = False
-            idx = spot
 
     def _fast_break(self, team: _Side, opp: _Side, n: int, idx: int) -> None:
         """§8: the stealer shoots a bonus d20 at once; a miss is rebounded by number n's rules."""
