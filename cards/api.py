@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 import django_filters
+from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models
@@ -67,6 +68,23 @@ def model_errors(exc: DjangoValidationError) -> dict[str, list[str]] | list[str]
 
 
 ErrorSerializer = inline_serializer("Error", {"detail": serializers.CharField()})
+
+ID_MAX = 2**63 - 1  # the largest id a column holds: the database cannot compare a bigger one
+
+
+class IdFilter(django_filters.NumberFilter):
+    """Filter by an id: a whole number from 1 to ``ID_MAX``, refused with 400 otherwise.
+
+    A number no id column can hold would reach the database through a foreign key, which
+    has no overflow guard, and fail there as a server error.
+    """
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", ID_MAX)
+        super().__init__(*args, **kwargs)
 
 
 # -- serializers ---------------------------------------------------------------------------
@@ -182,7 +200,7 @@ class TeamFilter(django_filters.FilterSet):
     year = django_filters.NumberFilter(field_name="season", help_text="The team's season year.")
     year_min = django_filters.NumberFilter(field_name="season", lookup_expr="gte")
     year_max = django_filters.NumberFilter(field_name="season", lookup_expr="lte")
-    season = django_filters.NumberFilter(
+    season = IdFilter(
         field_name="entries__season", help_text="Teams entered in this league season (id)."
     )
 
@@ -194,7 +212,7 @@ class TeamFilter(django_filters.FilterSet):
 class PlayerFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
     year = django_filters.NumberFilter(field_name="team__season", help_text="The team's year.")
-    season = django_filters.NumberFilter(
+    season = IdFilter(
         field_name="team__entries__season", help_text="Players of teams in this league season."
     )
     slot = django_filters.NumberFilter(field_name="card__slot")
@@ -209,7 +227,7 @@ class PlayerFilter(django_filters.FilterSet):
 
 class CardFilter(django_filters.FilterSet):
     year = django_filters.NumberFilter(field_name="team__season", help_text="The team's year.")
-    season = django_filters.NumberFilter(
+    season = IdFilter(
         field_name="team__entries__season", help_text="Cards of teams in this league season."
     )
     name = django_filters.CharFilter(field_name="player__name", lookup_expr="icontains")

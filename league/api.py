@@ -35,7 +35,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
-from cards.api import ApiViewSet, ErrorSerializer, TeamBriefSerializer, model_errors, sentence
+from cards.api import (
+    ID_MAX,
+    ApiViewSet,
+    ErrorSerializer,
+    IdFilter,
+    TeamBriefSerializer,
+    model_errors,
+    sentence,
+)
 from cards.models import Player, Team
 from league import selectors, services, tournaments
 from league.management.commands import create_tournament
@@ -138,7 +146,6 @@ class SeasonSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         ]  # fmt: skip
 
 
-_ID_MAX = 2**63 - 1  # a bigger number is no id: the database could not even compare it
 _SMALL_MAX = 32767  # the scores' small-integer columns
 
 
@@ -162,7 +169,7 @@ class SeasonCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
     name = serializers.CharField(max_length=100)
     teams = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=_ID_MAX),
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
         help_text="Ids of the teams that play the season.",
     )
     conferences = serializers.ChoiceField(
@@ -178,7 +185,7 @@ class SeasonCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     rules = serializers.ChoiceField(choices=RulesPreset.choices, default=RulesPreset.ADVANCED)
     strategy = serializers.BooleanField(default=True)
     seed = serializers.IntegerField(
-        required=False, allow_null=True, default=None, min_value=0, max_value=_ID_MAX
+        required=False, allow_null=True, default=None, min_value=0, max_value=ID_MAX
     )
 
     def validate_teams(self, value: list[int]) -> list[Team]:
@@ -189,7 +196,7 @@ class TournamentCreateSerializer(serializers.Serializer):  # type: ignore[type-a
     league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
     name = serializers.CharField(max_length=100)
     teams = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=_ID_MAX),
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
         required=False,
         help_text="Ids of the teams in seed order, 1 first; the top seeds get any byes.",
     )
@@ -217,7 +224,7 @@ class TournamentCreateSerializer(serializers.Serializer):  # type: ignore[type-a
     rules = serializers.ChoiceField(choices=RulesPreset.choices, default=RulesPreset.ADVANCED)
     strategy = serializers.BooleanField(default=True)
     seed = serializers.IntegerField(
-        required=False, allow_null=True, default=None, min_value=0, max_value=_ID_MAX
+        required=False, allow_null=True, default=None, min_value=0, max_value=ID_MAX
     )
 
     def validate_teams(self, value: list[int]) -> list[Team]:
@@ -519,9 +526,7 @@ class LeagueFilter(django_filters.FilterSet):
 
 
 class SeasonFilter(django_filters.FilterSet):
-    team = django_filters.NumberFilter(
-        field_name="entries__team", help_text="Seasons a team is in."
-    )
+    team = IdFilter(field_name="entries__team", help_text="Seasons a team is in.")
 
     class Meta:
         model = Season
@@ -529,9 +534,9 @@ class SeasonFilter(django_filters.FilterSet):
 
 
 class GameFilter(django_filters.FilterSet):
-    league = django_filters.NumberFilter(field_name="season__league")
-    team = django_filters.NumberFilter(method="filter_team", help_text="Home or away.")
-    player = django_filters.NumberFilter(
+    league = IdFilter(field_name="season__league")
+    team = IdFilter(method="filter_team", help_text="Home or away.")
+    player = IdFilter(
         field_name="result__lines__player", help_text="Games with a box-score line of his."
     )
     date = django_filters.DateFilter(field_name="game_date")
@@ -553,14 +558,14 @@ class RunFilter(django_filters.FilterSet):
 
 
 class PlayerStatsFilter(django_filters.FilterSet):
-    team = django_filters.NumberFilter(field_name="team_id")
-    player = django_filters.NumberFilter(field_name="player_id")
+    team = IdFilter(field_name="team_id")
+    player = IdFilter(field_name="player_id")
     min_games = django_filters.NumberFilter(field_name="g", lookup_expr="gte")
 
 
 class GameLogFilter(django_filters.FilterSet):
-    season = django_filters.NumberFilter(field_name="result__game__season")
-    team = django_filters.NumberFilter(field_name="team_id")
+    season = IdFilter(field_name="result__game__season")
+    team = IdFilter(field_name="team_id")
     date_from = django_filters.DateFilter(field_name="result__game__game_date", lookup_expr="gte")
     date_to = django_filters.DateFilter(field_name="result__game__game_date", lookup_expr="lte")
 

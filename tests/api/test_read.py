@@ -420,3 +420,24 @@ def test_a_season_that_is_not_a_tournament_has_no_bracket(api) -> None:
     assert response.status_code == 404
     assert response.json() == {"detail": f"{season} is not a tournament: it has no bracket."}
     assert api.get("/api/seasons/999999/bracket/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/players/?season={big}",
+        "/api/teams/?season={big}",
+        "/api/cards/?season=-{big}",
+        "/api/seasons/?team={big}",
+        "/api/games/?team={big}",
+        "/api/games/?player={big}",
+        "/api/seasons/{season}/player-stats/?player=-{big}",
+        "/api/players/{player}/games/?season={big}",
+    ],
+)
+def test_an_id_no_column_can_hold_is_refused_not_a_server_error(api, season, url) -> None:
+    player = Player.objects.filter(team__entries__season=season).first()
+    response = api.get(url.format(big=10**25, season=season.pk, player=player.pk))
+    assert response.status_code == 400
+    (messages,) = response.json().values()
+    assert messages[0].startswith("Ensure this value is ")
