@@ -26,7 +26,7 @@ from league.models import BoxLine, Game, GameResult, League, Season, SeasonTeam,
 from simulator import GameResult as EngineResult
 from simulator import SeededDice
 from simulator.dice import DiceError, DiceSource, ScriptedDice
-from simulator.vabg import InvalidCardError, RotationError, TeamCard, play_game, preset
+from simulator.vabg import InvalidCardError, TeamCard, play_game, preset
 
 
 class GameNotPlayable(Exception):
@@ -165,7 +165,7 @@ def game_simulate(*, game_id: int, dice: DiceSource | None = None) -> Game:
                 rules=preset(game.rules, strategy=game.strategy),
                 neutral=game.neutral,
             )
-        except RotationError as exc:
+        except InvalidCardError as exc:  # a rotation that does not fit, an endless game
             raise GameNotPlayable(f"{game} cannot be played: {exc}") from exc
         except DiceError as exc:
             raise GameNotPlayable(f"{game}: {exc}") from exc

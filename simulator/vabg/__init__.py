@@ -8,7 +8,14 @@ from simulator.vabg.cards import (
     read_team_file,
     team_from_json,
 )
-from simulator.vabg.engine import DEFAULT_POLICY, CoachPolicy, Plan, RotationError, play_game
+from simulator.vabg.engine import (
+    DEFAULT_POLICY,
+    CoachPolicy,
+    EndlessGameError,
+    Plan,
+    RotationError,
+    play_game,
+)
 from simulator.vabg.events import box_score
 from simulator.vabg.rules import ADVANCED, BASIC, GameRules, preset
 
@@ -18,6 +25,7 @@ __all__ = [
     "DEFAULT_POLICY",
     "CoachPolicy",
     "D20Column",
+    "EndlessGameError",
     "GameRules",
     "InvalidCardError",
     "Plan",

@@ -137,6 +137,22 @@ class RotationError(InvalidCardError):
     """Raise for a rotation plan that does not cover each slot's possessions exactly once."""
 
 
+class EndlessGameError(InvalidCardError):
+    """Raise when the cards cannot end a game (docs/engine.md, "Games that cannot end").
+
+    The putback rule (§7) and overtime go on until something happens that such cards make
+    impossible: a team that never makes a shot and always wins its own misses back, or
+    two teams that can never score. No real card does this; the game is refused.
+    """
+
+
+# Far beyond any real game: with real cards a putback is won back about one time in five,
+# so 200 in one trip has odds near 1e-140; an overtime ends tied about one time in ten,
+# so 50 overtimes near 1e-50.
+MAX_PUTBACKS = 200
+MAX_OVERTIMES = 50
+
+
 @dataclass(frozen=True, slots=True)
 class CoachPolicy:
     """Decide the strategy choices of §8 and §10 for a trailing team.
@@ -493,6 +509,14 @@ class _Game:
         self._period(away.rotation, home.rotation)
         length = self.rules.overtime_possessions
         while home.score == away.score:
+            if self.period >= MAX_OVERTIMES:
+                raise EndlessGameError(
+                    [
+                        f"the game cannot end: still tied {home.score}-{away.score} after "
+                        f"{MAX_OVERTIMES} overtimes ({home.team.label} and {away.team.label} "
+                        "cannot score)"
+                    ]
+                )
             self.period += 1
             self._period([away.starters] * length, [home.starters] * length)
 
@@ -785,6 +809,7 @@ class _Game:
                 who = _best([p.def_reb for p in de.lineup])
             emit(_new(Rebound, (period, n, de.key, de.lineup[who].name, False)))
             return
+        putbacks = 0
         while True:
             d20 = dice.d20()
             d6 = dice.d6()
@@ -809,6 +834,14 @@ class _Game:
                 emit(_new(Rebound, (period, n, de.key, de.lineup[spot].name, False)))
                 return
             rebounder = off.lineup[spot]
+            putbacks += 1
+            if putbacks > MAX_PUTBACKS:
+                raise EndlessGameError(
+                    [
+                        f"the game cannot end: {off.team.label} missed {MAX_PUTBACKS} putbacks "
+                        f"in one trip (possession {n}) and won every rebound back"
+                    ]
+                )
             emit(_new(Rebound, (period, n, off.key, rebounder.name, True)))
             # Putback: the rebounder rolls only the d20 (no turnover possible).
             roll = dice.d20()
