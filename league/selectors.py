@@ -197,6 +197,7 @@ def standings_for_season(*, season_id: int) -> list[tuple[str, list[dict[str, An
                         "wins": r.wins,
                         "losses": r.losses,
                         "pct": r.win_pct,
+                        "pct_text": "1.000" if r.win_pct >= 1 else f"{r.win_pct:.3f}"[1:],
                         "games_behind": r.games_behind,
                         "games_behind_text": "-" if r.games_behind == 0 else f"{r.games_behind:g}",
                         "conf_record": str(r.conference),

@@ -34,7 +34,7 @@ class Command(BaseCommand):
             self.stdout.write(header)
             notes = []
             for r in rows:
-                pct = f"{r['pct']:.3f}".lstrip("0") if r["pct"] < 1 else "1.000"
+                pct = r["pct_text"]
                 self.stdout.write(
                     f"{r['rank']:>2}. {r['team'][:28]:28} {r['wins']:>3} {r['losses']:>3} "
                     f"{pct:>5} {r['games_behind_text']:>4} {r['conf_record']:>6} "
