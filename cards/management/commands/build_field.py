@@ -1,0 +1,526 @@
+"""``manage.py build_field``: a team file for every team of the all-time 96 field.
+
+Reads the field (``fixtures/field/alltime96.csv``), its rosters (``rosters.csv``: real
+players and their season lines, each with its source) and, when it exists, ``ratings.csv``
+(each team's real SRS), and runs the card calculator (docs/cards.md) for every team. A team
+whose sources name fewer than five players gets its empty starting spots as placeholder
+players, "Syracuse 2003 C (to complete)", with the calculator's fill-in cards; a team file
+that build_field did not write (the rulebook's hand-made teams) is kept as it is.
+See docs/field.md.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from cards.calculator import SLOTS, SeasonLine, StatsFileError, _size_score, teams_from_rows
+from cards.calibration import SRS_OFFSET
+from cards.models import Team
+from cards.services import team_file_name
+from simulator.vabg.cards import SLOT_NAMES, InvalidCardError, team_from_json
+
+FIELD_DIR = Path(settings.BASE_DIR) / "fixtures" / "field"
+TEAMS_DIR = Path(settings.BASE_DIR) / "fixtures" / "teams"
+BUILT_BY = "Built by manage.py build_field"
+"""How a team file written by this command starts its notes; any other file is kept."""
+TO_COMPLETE = "(to complete)"
+ROSTER_EXTRA_COLUMN = "shared_as"
+
+# The shared research file spells some teams differently (fixtures/field/README.md).
+SHARED_SCHOOLS = {
+    "Texas Western (UTEP)": "UTEP",
+    "Loyola (Chicago)": "Loyola-Chicago",
+    "Kansas St.": "Kansas State",
+    "Oklahoma St.": "Oklahoma State",
+    "Oklahoma A&M": "Oklahoma State",
+}
+# The alphabetical list prints "Duke 2011"; the field's East #9 is Duke 2010 (README).
+SHARED_SEASONS = {("Duke", 2011): 2010}
+_CANDIDATE = re.compile(r"\s*\(candidate[^)]*\)\s*$")
+
+
+def placeholder_name(school: str, season: int, slot: int) -> str:
+    """Name the placeholder of an empty starting spot, such as ``Syracuse 2003 C (to complete)``."""
+    return f"{school} {season} {SLOT_NAMES[slot]} {TO_COMPLETE}"
+
+
+def shared_key(school: str, season: str) -> tuple[str, int] | None:
+    """Return a shared-file team as the field names it (``None`` when the season is no year).
+
+    >>> shared_key("Texas Western (UTEP)", "1966"), shared_key("Duke", "2010?")
+    (('UTEP', 1966), ('Duke', 2010))
+    >>> shared_key("Syracuse (candidate for '? ?' West #8)", "2003?")
+    ('Syracuse', 2003)
+    """
+    school = SHARED_SCHOOLS.get(school.strip(), school.strip())
+    school = _CANDIDATE.sub("", school)
+    year = re.fullmatch(r"\s*(\d{4})\s*\??\s*", season or "")
+    if year is None:
+        return None
+    season_year = int(year.group(1))
+    return school, SHARED_SEASONS.get((school, season_year), season_year)
+
+
+@dataclass(frozen=True)
+class FieldTeam:
+    school: str
+    season: int
+    conference: str
+    region: str
+    seed: int
+    predicted_pts: str
+    predicted_allowed: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.school} {self.season}"
+
+
+@dataclass(frozen=True)
+class Built:
+    """One team file of the field, written by build_field or kept as it was."""
+
+    name: str
+    team: dict[str, Any]
+    kept: bool = False
+    real_players: int = 0
+    to_complete: tuple[str, ...] = ()
+    left_out: tuple[str, ...] = ()
+
+
+class Command(BaseCommand):
+    help = (
+        "Write a vabg-team/1 file for every team of the all-time 96 field "
+        "(fixtures/field/alltime96.csv) from fixtures/field/rosters.csv with the card "
+        "calculator, taking each team's rating from fixtures/field/ratings.csv (SRS - 21) "
+        "when that file exists. Spots the rosters cannot fill become placeholder starters "
+        '("Syracuse 2003 C (to complete)") with estimated cards. A file in --out that '
+        "build_field did not write is kept as it is. Nothing is written unless every team "
+        "builds. See docs/field.md."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--out", default=str(TEAMS_DIR), help="default: fixtures/teams")
+        parser.add_argument("--field", default=str(FIELD_DIR / "alltime96.csv"))
+        parser.add_argument("--rosters", default=str(FIELD_DIR / "rosters.csv"))
+        parser.add_argument(
+            "--ratings",
+            default=str(FIELD_DIR / "ratings.csv"),
+            help="school, season, srs (or rating); used when the file exists",
+        )
+        parser.add_argument(
+            "--copy-rosters",
+            metavar="SHARED.csv",
+            help="first rewrite --rosters from the shared alltime96_rosters.csv, keeping the "
+            "field's teams with the field's names",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        field = read_field(Path(options["field"]))
+        rosters = Path(options["rosters"])
+        if options["copy_rosters"]:
+            header, rows, dropped = copy_rosters(read_csv(Path(options["copy_rosters"])), field)
+            write_csv(rosters, header, rows)
+            teams = len({(r["school"], r["season"]) for r in rows})
+            self.stdout.write(f"{rosters}: {len(rows)} players of {teams} teams of the field")
+            for label, count in sorted(dropped.items()):
+                self.stderr.write(
+                    self.style.WARNING(
+                        f"{label}: not a team of the field; {count} players left out"
+                    )
+                )
+        roster_rows = read_csv(rosters)
+        ratings = Path(options["ratings"])
+        rating_rows = read_csv(ratings) if ratings.exists() else None
+        out = Path(options["out"])
+        kept, warnings = kept_files(out, field)
+        built = build(
+            field=field,
+            roster_rows=roster_rows,
+            rating_rows=rating_rows,
+            keep=kept,
+            sources=(rosters.name, Path(options["field"]).name, ratings.name),
+        )
+        warnings += [w for b in built for w in _team_warnings(b)]
+        out.mkdir(parents=True, exist_ok=True)
+        for result in built:
+            if result.kept:
+                continue
+            path = out / result.name
+            path.write_text(json.dumps(result.team, indent=2, ensure_ascii=False) + "\n")
+            if options["verbosity"] > 1:
+                self.stdout.write(str(path))
+        for warning in warnings:
+            self.stderr.write(self.style.WARNING(warning))
+        self.stdout.write(summary(built, out, ratings if rating_rows is not None else None))
+
+
+# -- reading and writing the field's files ------------------------------------------------
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    """Read a CSV file's rows keyed by its (trimmed, lower-case) header."""
+    try:
+        with path.open(newline="", encoding="utf-8-sig") as handle:
+            reader = csv.DictReader(handle)
+            if reader.fieldnames is None:
+                raise CommandError(f"{path}: the file is empty; it needs a header row.")
+            reader.fieldnames = [name.strip().lower() for name in reader.fieldnames]
+            return [{k: (v or "") for k, v in row.items()} for row in reader]
+    except OSError as exc:
+        raise CommandError(f"{path}: cannot be read ({exc.strerror}).") from exc
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise CommandError(f"{path}: is not a UTF-8 CSV file ({exc}).") from exc
+
+
+def write_csv(path: Path, header: Sequence[str], rows: Iterable[Mapping[str, str]]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(header), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def read_field(path: Path) -> dict[tuple[str, int], FieldTeam]:
+    """Return the field's teams by school and season, in the file's order."""
+    field: dict[tuple[str, int], FieldTeam] = {}
+    for number, row in enumerate(read_csv(path), start=2):
+        try:
+            team = FieldTeam(
+                school=row["school"].strip(),
+                season=int(row["season"]),
+                conference=row["conference"].strip(),
+                region=row["region"].strip(),
+                seed=int(row["seed"]),
+                predicted_pts=row.get("predicted_pts", "").strip(),
+                predicted_allowed=row.get("predicted_allowed", "").strip(),
+            )
+        except (KeyError, ValueError) as exc:
+            raise CommandError(
+                f"{path.name} row {number}: not a team of the field ({exc})."
+            ) from exc
+        field[(team.school, team.season)] = team
+    if not field:
+        raise CommandError(f"{path}: no teams.")
+    return field
+
+
+def copy_rosters(
+    shared: Sequence[Mapping[str, str]], field: Mapping[tuple[str, int], FieldTeam]
+) -> tuple[list[str], list[dict[str, str]], dict[str, int]]:
+    """Return the shared roster rows of the field's teams, named as the field names them.
+
+    Each row keeps every column (its ``source_url`` too); ``shared_as`` records the school
+    and season as the shared file wrote them when they differ. Rows of teams that are not in
+    the field are counted by team in the third value, never copied.
+    """
+    if not shared:
+        raise CommandError("the shared rosters file has no rows.")
+    header = [c for c in shared[0] if c != ROSTER_EXTRA_COLUMN] + [ROSTER_EXTRA_COLUMN]
+    rows: list[dict[str, str]] = []
+    dropped: dict[str, int] = {}
+    for row in shared:
+        key = shared_key(row["school"], row["season"])
+        if key is None or key not in field:
+            label = f"{row['school']} {row['season']}"
+            dropped[label] = dropped.get(label, 0) + 1
+            continue
+        copied = dict(row)
+        as_shared = f"{row['school']} {row['season']}"
+        copied.update(
+            school=key[0],
+            season=str(key[1]),
+            shared_as="" if as_shared == f"{key[0]} {key[1]}" else as_shared,
+        )
+        rows.append(copied)
+    order = {key: i for i, key in enumerate(field)}
+    rows.sort(key=lambda r: order[(r["school"], int(r["season"]))])  # stable: players keep order
+    return header, rows, dropped
+
+
+def kept_files(
+    out: Path, field: Mapping[tuple[str, int], FieldTeam]
+) -> tuple[dict[tuple[str, int], Built], list[str]]:
+    """Return the field's team files in ``out`` that build_field did not write.
+
+    These (the rulebook's hand-made teams) are kept as they are; a warning names each
+    one whose conference differs from the field's.
+    """
+    kept: dict[tuple[str, int], Built] = {}
+    warnings: list[str] = []
+    for path in sorted(out.glob("*.json")):
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise CommandError(f"Nothing was written: {path} is not a team file ({exc}).") from exc
+        if not isinstance(doc, dict) or str(doc.get("notes", "")).startswith(BUILT_BY):
+            continue
+        key = (doc.get("school"), doc.get("season"))
+        if key not in field:
+            continue
+        team = field[key]  # type: ignore[index]
+        if doc.get("conference") != team.conference:
+            warnings.append(
+                f"{path.name}: kept as it is, but its conference {doc.get('conference')!r} "
+                f"differs from the field's {team.conference!r} (alltime96.csv)"
+            )
+        kept[team.school, team.season] = Built(name=path.name, team=doc, kept=True)
+    return kept, warnings
+
+
+# -- building the teams ----------------------------------------------------------------------
+
+
+def team_rows(
+    field: Mapping[tuple[str, int], FieldTeam],
+    rating_rows: Sequence[Mapping[str, str]] | None,
+    source: str,
+) -> list[dict[str, str]]:
+    """Return the calculator's team context rows: the field's columns and each rating.
+
+    A rating is the ``rating`` column (net against the field) or the real ``srs`` less
+    21 (cards.calibration.SRS_OFFSET); a ratings row of a team not in the field, or a
+    team twice, refuses the file.
+    """
+    ratings: dict[tuple[str, int], str] = {}
+    problems: list[str] = []
+    for number, row in enumerate(rating_rows or (), start=2):
+        where = f"{source} row {number}"
+        key = shared_key(row.get("school", ""), row.get("season", row.get("year", "")))
+        if key not in field:
+            problems.append(f"{where}: {row.get('school')} {row.get('season')} is not in the field")
+            continue
+        if key in ratings:
+            problems.append(f"{where}: {key[0]} {key[1]} is rated twice")
+            continue
+        text, offset = row.get("rating", "").strip(), 0.0
+        if not text:
+            text, offset = row.get("srs", "").strip(), SRS_OFFSET
+        if not text:
+            continue
+        try:
+            ratings[key] = f"{float(text.removesuffix('?')) - offset:g}"
+        except ValueError:
+            problems.append(f"{where}: {text!r} is not a number")
+    if problems:
+        raise CommandError("Nothing was written:\n  " + "\n  ".join(problems))
+    return [
+        {
+            "school": t.school,
+            "season": str(t.season),
+            "conference": t.conference,
+            "predicted_pts": t.predicted_pts,
+            "predicted_allowed": t.predicted_allowed,
+            "rating": ratings.get(key, ""),
+        }
+        for key, t in field.items()
+    ]
+
+
+def short_roster_slots(rows: Sequence[Mapping[str, str]]) -> list[int]:
+    """Return a starting slot for each of fewer than five real players, nearest their size.
+
+    Sizes are the calculator's (position and height, cards.md §9); the slots left over
+    are the placeholders'. Ties keep the smaller slot for the player listed first.
+    """
+    sizes = [
+        _size_score(SeasonLine(name=r["player"], pos=r.get("pos") or None, height=r.get("height")))
+        for r in rows
+    ]
+    best = min(
+        itertools.permutations(SLOTS, len(rows)),
+        key=lambda slots: sum(abs(size - slot) for size, slot in zip(sizes, slots, strict=True)),
+    )
+    return list(best)
+
+
+def build(
+    *,
+    field: Mapping[tuple[str, int], FieldTeam],
+    roster_rows: Sequence[Mapping[str, str]],
+    rating_rows: Sequence[Mapping[str, str]] | None,
+    keep: Mapping[tuple[str, int], Built],
+    sources: tuple[str, str, str] = ("rosters.csv", "alltime96.csv", "ratings.csv"),
+) -> list[Built]:
+    """Calculate every field team not in ``keep``; return all 96 in the field's order.
+
+    Nothing is written here; a problem in any file raises :class:`CommandError` naming
+    them all. Every returned document passes ``team_from_json``.
+    """
+    rosters_name, field_name, ratings_name = sources
+    by_team: dict[tuple[str, int], list[dict[str, str]]] = {key: [] for key in field}
+    problems: list[str] = []
+    for number, row in enumerate(roster_rows, start=2):
+        try:
+            key = (row["school"].strip(), int(row["season"]))
+        except (KeyError, ValueError):
+            key = None
+        if key not in by_team:
+            problems.append(
+                f"{rosters_name} row {number}: {row.get('school')} {row.get('season')} "
+                f"is not a team of {field_name}"
+            )
+            continue
+        by_team[key].append(dict(row))  # type: ignore[index]
+    if problems:
+        raise CommandError("Nothing was written:\n  " + "\n  ".join(problems))
+    rows: list[dict[str, str]] = []
+    to_complete: dict[tuple[str, int], tuple[int, ...]] = {}
+    for key, players in by_team.items():
+        if key in keep:
+            continue
+        rows += players
+        if len(players) < len(SLOTS):
+            slots = short_roster_slots(players)
+            for player, slot in zip(players, slots, strict=True):
+                player.update(role="starter", slot=str(slot))
+            empty = tuple(s for s in SLOTS if s not in slots)
+            to_complete[key] = empty
+            rows += [_placeholder_row(field[key], slot, bool(players)) for slot in empty]
+    context = team_rows(field, rating_rows, ratings_name)
+    try:
+        calculated = teams_from_rows(
+            rows, team_rows=context, source=rosters_name, teams_source=field_name
+        )
+    except StatsFileError as exc:
+        raise CommandError("Nothing was written:\n  " + "\n  ".join(exc.problems)) from exc
+    rated = {(r["school"], int(r["season"])): r["rating"] for r in context}
+    results = {(r.team["school"], r.team["season"]): r for r in calculated.teams}
+    built: list[Built] = []
+    for key, team in field.items():
+        if key in keep:
+            built.append(keep[key])
+            continue
+        result = results[key]
+        empty = to_complete.get(key, ())
+        real = len(by_team[key])
+        doc = dict(result.team)
+        players = doc.pop("players")
+        doc.pop("notes", None)
+        doc["notes"] = _team_notes(
+            team,
+            real=real,
+            empty=empty,
+            left_out=result.left_out,
+            rating=rated[key],
+            sources=sources if rating_rows is not None else sources[:2],
+        )
+        doc["players"] = players
+        try:
+            team_from_json(doc)
+        except InvalidCardError as exc:
+            problems += [f"{team.label}: {p}" for p in exc.problems]
+        built.append(
+            Built(
+                name=team_file_name(Team(school=team.school, season=team.season)),
+                team=doc,
+                real_players=real,
+                to_complete=tuple(placeholder_name(team.school, team.season, s) for s in empty),
+                left_out=result.left_out,
+            )
+        )
+    names = [b.name for b in built]
+    problems += [
+        f"two teams would be written to {n}" for n in sorted(set(names)) if names.count(n) > 1
+    ]
+    if problems:
+        raise CommandError("Nothing was written:\n  " + "\n  ".join(problems))
+    return built
+
+
+def _placeholder_row(team: FieldTeam, slot: int, some_known: bool) -> dict[str, str]:
+    named = "only some of its players" if some_known else "none of its players"
+    return {
+        "school": team.school,
+        "season": str(team.season),
+        "player": placeholder_name(team.school, team.season, slot),
+        "pos": SLOT_NAMES[slot],
+        "role": "starter",
+        "slot": str(slot),
+        "notes": (
+            f"Not a real player: a spot a commissioner must complete. The sources found name "
+            f"{named}; this card is the calculator's fill-in for a starter at "
+            f"{SLOT_NAMES[slot]} (docs/cards.md §8, docs/field.md)."
+        ),
+    }
+
+
+def _team_notes(
+    team: FieldTeam,
+    *,
+    real: int,
+    empty: Sequence[int],
+    left_out: Sequence[str],
+    rating: str,
+    sources: Sequence[str],
+) -> str:
+    files = ", ".join(f"fixtures/field/{s}" for s in sources)
+    notes = [
+        f"{BUILT_BY} from {files} with the card calculator (docs/cards.md, docs/field.md).",
+        f"The all-time 96 field's {team.region} #{team.seed}.",
+    ]
+    # cards.md §10.1: the published prediction wins over the rating, which wins over 67-67.
+    if team.predicted_pts and team.predicted_allowed:
+        notes.append(
+            f"Dunk range aimed at the author's predicted {team.predicted_pts}-"
+            f"{team.predicted_allowed} against the field."
+        )
+    elif rating:
+        notes.append(
+            f"Dunk range aimed at 67 +/- half its rating {float(rating):+.1f} "
+            "(the season's SRS - 21, ratings.csv)."
+        )
+    else:
+        notes.append("No rating yet: the dunk range aims at the field's average, 67-67.")
+    if empty:
+        names = ", ".join(f'"{placeholder_name(team.school, team.season, s)}"' for s in empty)
+        found = f"only {real} player{'s' * (real != 1)}" if real else "no player"
+        notes.append(
+            f"To complete: the sources found name {found} of this team; placeholder starters "
+            f"with the calculator's estimated fill-in cards stand in: {names}. A commissioner "
+            "must replace them with the real players and their cards."
+        )
+    if left_out:
+        notes.append("Left out (a team file holds 10): " + ", ".join(left_out) + ".")
+    return " ".join(notes)
+
+
+def _team_warnings(built: Built) -> list[str]:
+    if built.kept:
+        return []
+    label = f"{built.team['school']} {built.team['season']}"
+    out = []
+    if built.to_complete:
+        out.append(f"{label}: {len(built.to_complete)} spots to complete")
+    if built.left_out:
+        out.append(f"{label}: left out " + ", ".join(built.left_out))
+    return out
+
+
+def summary(built: Sequence[Built], out: Path, ratings: Path | None) -> str:
+    """Say what was written: teams, placeholders and cards by source."""
+    written = [b for b in built if not b.kept]
+    sources: dict[str, int] = {}
+    for b in written:
+        for player in b.team["players"]:
+            source = player.get("card_source", b.team.get("card_source", "estimated"))
+            sources[source] = sources.get(source, 0) + 1
+    short = [b for b in written if b.to_complete]
+    cards = ", ".join(f"{n} {s}" for s, n in sorted(sources.items()))
+    kept = ", ".join(b.name for b in built if b.kept) or "none"
+    rated = f"ratings from {ratings}" if ratings else "no ratings file (every rating 0)"
+    return (
+        f"Wrote {len(written)} team files to {out}: {len(written) - len(short)} from real "
+        f"rosters, {len(short)} with {sum(len(b.to_complete) for b in short)} placeholder "
+        f"spots to complete; cards: {cards}; {rated}. Kept as they are: {kept}."
+    )
