@@ -1,0 +1,359 @@
+"""The all-time 96 field's team files: built by ``manage.py build_field``, loaded, playable.
+
+The file checks need no database. The database tests share one ``load_teams`` of the whole
+field (about 13 s), rolled back after the module.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import shutil
+from collections import Counter
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import transaction
+
+from cards.management.commands.build_field import BUILT_BY, placeholder_name, shared_key
+from cards.mapping import team_card, teams_for_play
+from league.management.commands.create_tournament import field_96
+from league.models import Game, Season
+from simulator import SeededDice
+from simulator.vabg import play_game, preset
+from simulator.vabg.cards import CARD_SOURCES, SLOT_NAMES, team_from_json
+
+ROOT = Path(__file__).resolve().parents[2]
+FIELD_CSV = ROOT / "fixtures" / "field" / "alltime96.csv"
+ROSTERS_CSV = ROOT / "fixtures" / "field" / "rosters.csv"
+TEAMS = ROOT / "fixtures" / "teams"
+SHARED_ROSTERS = Path("/work/shared/data/alltime96_rosters.csv")
+# The rulebook's hand-made teams (build_field keeps them); San Diego State's file spells its
+# conference "MWC" where the field writes "Mountain West".
+HAND_MADE = {"kansas-2008.json", "kentucky-2012.json", "san-diego-state-2011.json"}
+CONFERENCE_SPELLINGS = {("San Diego State", 2011): "MWC"}
+PLACEHOLDER = re.compile(r"^(?P<label>.+ \d{4}) (?P<spot>PG|SG|SF|PF|C) \(to complete\)$")
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def field_rows() -> list[dict[str, str]]:
+    return read_csv(FIELD_CSV)
+
+
+def documents() -> dict[str, dict]:
+    return {p.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(TEAMS.glob("*.json"))}
+
+
+def field_documents() -> dict[tuple[str, int], dict]:
+    field = {(r["school"], int(r["season"])) for r in field_rows()}
+    by_key = {(d["school"], d["season"]): d for d in documents().values()}
+    return {key: doc for key, doc in by_key.items() if key in field}
+
+
+def roster_names() -> dict[tuple[str, int], list[str]]:
+    out: dict[tuple[str, int], list[str]] = {}
+    for row in read_csv(ROSTERS_CSV):
+        out.setdefault((row["school"], int(row["season"])), []).append(row["player"])
+    return out
+
+
+def is_placeholder(name: str) -> bool:
+    return name.endswith("(to complete)")
+
+
+# -- the files ----------------------------------------------------------------------------
+
+
+def test_every_field_team_has_one_team_file_the_engine_accepts() -> None:
+    docs = documents()
+    keys = Counter((d["school"], d["season"]) for d in docs.values())
+    assert [k for k, n in keys.items() if n > 1] == []  # one file per school and season
+    field = {(r["school"], int(r["season"])): r for r in field_rows()}
+    assert len(field) == 96
+    assert set(field) <= set(keys), sorted(set(field) - set(keys))
+    for name, doc in docs.items():
+        card = team_from_json(doc)
+        assert (card.school, card.season) == (doc["school"], doc["season"]), name
+        row = field.get((card.school, card.season))
+        if row is not None:
+            spelled = CONFERENCE_SPELLINGS.get((card.school, card.season), row["conference"])
+            assert card.conference == spelled, name
+
+
+def test_the_rulebook_teams_are_kept_and_every_other_field_team_is_built() -> None:
+    for name, doc in documents().items():
+        built = doc.get("notes", "").startswith(BUILT_BY)
+        assert built == (name not in HAND_MADE), name
+
+
+def test_every_team_starts_five_one_a_slot_and_holds_five_to_ten_players() -> None:
+    for (school, season), doc in field_documents().items():
+        players = doc["players"]
+        assert 5 <= len(players) <= 10, (school, season)
+        starters = sorted(p["slot"] for p in players if p["role"] == "starter")
+        assert starters == [1, 2, 3, 4, 5], (school, season)
+
+
+def test_no_player_is_twice_on_a_team_or_on_two_teams_of_a_school() -> None:
+    by_school: dict[str, Counter[str]] = {}
+    for (school, season), doc in field_documents().items():
+        names = [p["name"] for p in doc["players"]]
+        assert len(names) == len(set(names)), (school, season)
+        by_school.setdefault(school, Counter()).update(names)
+    for school, names in by_school.items():
+        assert [n for n, count in names.items() if count > 1] == [], school
+
+
+def test_every_card_source_is_published_calculated_or_estimated() -> None:
+    counts: Counter[str] = Counter()
+    for key, doc in field_documents().items():
+        assert doc["card_source"] in CARD_SOURCES, key
+        for player in doc["players"]:
+            source = player.get("card_source", doc["card_source"])
+            assert source in CARD_SOURCES, (key, player["name"])
+            counts[source] += 1
+    assert sum(counts.values()) >= 5 * 96
+
+
+def test_placeholders_stand_in_only_for_the_players_short_rosters_lack() -> None:
+    rosters = roster_names()
+    for (school, season), doc in field_documents().items():
+        if not doc.get("notes", "").startswith(BUILT_BY):
+            assert not any(is_placeholder(p["name"]) for p in doc["players"])
+            continue
+        real = rosters.get((school, season), [])
+        placeholders = [p for p in doc["players"] if is_placeholder(p["name"])]
+        others = [p["name"] for p in doc["players"] if not is_placeholder(p["name"])]
+        # Never an invented name: every other player is on the team's roster in rosters.csv.
+        assert set(others) <= set(real), (school, season)
+        if len(real) >= 5:
+            assert placeholders == [], (school, season)
+            assert len(others) == min(len(real), 10), (school, season)
+            continue
+        assert sorted(others) == sorted(real), (school, season)
+        assert len(placeholders) == 5 - len(real), (school, season)
+        for card in placeholders:
+            match = PLACEHOLDER.match(card["name"])
+            assert match and match["label"] == f"{school} {season}", card["name"]
+            assert card["role"] == "starter" and SLOT_NAMES[card["slot"]] == match["spot"]
+            assert card["name"] == placeholder_name(school, season, card["slot"])
+            assert card["card_source"] == "estimated"
+            assert card["name"] in doc["notes"]  # the team says which spots to complete
+        assert doc["card_source"] == "estimated"
+
+
+def test_rosters_csv_holds_only_field_teams_each_player_with_a_source() -> None:
+    field = {(r["school"], int(r["season"])) for r in field_rows()}
+    rows = read_csv(ROSTERS_CSV)
+    assert rows
+    for row in rows:
+        assert (row["school"], int(row["season"])) in field, row
+        assert re.match(r"https?://", row["source_url"]), row
+        assert row["player"].strip() and not is_placeholder(row["player"]), row
+
+
+@pytest.mark.skipif(not SHARED_ROSTERS.exists(), reason="the shared research file is not here")
+def test_rosters_csv_is_the_shared_rosters_of_the_field_under_the_fields_names() -> None:
+    field = {(r["school"], int(r["season"])) for r in field_rows()}
+    shared = {
+        (key, row["player"]): row["source_url"]
+        for row in read_csv(SHARED_ROSTERS)
+        if (key := shared_key(row["school"], row["season"])) in field
+    }
+    ours = {
+        ((r["school"], int(r["season"])), r["player"]): r["source_url"]
+        for r in read_csv(ROSTERS_CSV)
+    }
+    assert ours == shared
+
+
+def test_shared_names_map_to_the_fields_spelling() -> None:
+    assert shared_key("Texas Western (UTEP)", "1966") == ("UTEP", 1966)
+    assert shared_key("Duke", "2011") == ("Duke", 2010)
+    assert shared_key("Oklahoma A&M", "1946") == ("Oklahoma State", 1946)
+    assert shared_key("Syracuse (candidate for '? ?' West #8)", "2003?") == ("Syracuse", 2003)
+    assert shared_key("Seattle", "?") is None
+
+
+def test_build_field_rebuilds_the_committed_files_exactly(tmp_path: Path) -> None:
+    for name in HAND_MADE:
+        shutil.copy(TEAMS / name, tmp_path / name)
+    call_command("build_field", "--out", str(tmp_path), stdout=StringIO(), stderr=StringIO())
+    built = {p.name: p.read_text(encoding="utf-8") for p in tmp_path.glob("*.json")}
+    committed = {name: (TEAMS / name).read_text(encoding="utf-8") for name in built}
+    stale = sorted(n for n in built if built[n] != committed[n])
+    assert stale == [], "rerun `manage.py build_field`: these files are out of date"
+    assert len(built) == 96
+
+
+# -- build_field on a small field ------------------------------------------------------------
+
+
+def small_field(tmp_path: Path, rosters: str, ratings: str | None = None) -> dict[str, str]:
+    (tmp_path / "field.csv").write_text(
+        "school,season,conference,region,seed,predicted_pts,predicted_allowed\n"
+        "Alpha,1990,Big,West,1,,\nBeta,2003,Small,West,2,70,64\nGamma,1975,Big,East,1,,\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "rosters.csv").write_text(rosters, encoding="utf-8")
+    (tmp_path / "out").mkdir()
+    args = {
+        "--field": str(tmp_path / "field.csv"),
+        "--rosters": str(tmp_path / "rosters.csv"),
+        "--ratings": str(tmp_path / "ratings.csv"),
+        "--out": str(tmp_path / "out"),
+    }
+    if ratings is not None:
+        (tmp_path / "ratings.csv").write_text(ratings, encoding="utf-8")
+    return args
+
+
+def build(args: dict[str, str]) -> str:
+    out = StringIO()
+    call_command("build_field", *[x for pair in args.items() for x in pair], stdout=out, stderr=out)
+    return out.getvalue()
+
+
+ALPHA = "".join(
+    f"Alpha,1990,A{n},{pos},{height},,{role},10.0,https://example.org/a\n"
+    for n, pos, height, role in (
+        (1, "G", "6-1", "starter"),
+        (2, "G", "6-4", "starter"),
+        (3, "F", "6-7", "starter"),
+        (4, "F", "6-8", "starter"),
+        (5, "C", "6-11", "starter"),
+        (6, "G", "6-2", "reserve"),
+    )
+)
+BETA = "Beta,2003,Big Man,C,7-0,,,,https://example.org/b\nBeta,2003,Quick,PG,5-11,,,,https://example.org/b\n"
+HEADER = "school,season,player,pos,height,class,role,ppg,source_url\n"
+
+
+def test_build_field_fills_a_short_roster_with_placeholders_at_the_empty_spots(
+    tmp_path: Path,
+) -> None:
+    output = build(small_field(tmp_path, HEADER + ALPHA + BETA))
+    docs = {p.name: json.loads(p.read_text()) for p in (tmp_path / "out").glob("*.json")}
+    assert sorted(docs) == ["alpha-1990.json", "beta-2003.json", "gamma-1975.json"]
+    alpha = docs["alpha-1990.json"]
+    assert [p["name"] for p in alpha["players"]] == ["A1", "A2", "A3", "A4", "A5", "A6"]
+    beta = {p["slot"]: p["name"] for p in docs["beta-2003.json"]["players"]}
+    assert beta == {
+        1: "Quick",
+        2: "Beta 2003 SG (to complete)",
+        3: "Beta 2003 SF (to complete)",
+        4: "Beta 2003 PF (to complete)",
+        5: "Big Man",
+    }
+    gamma = [p["name"] for p in docs["gamma-1975.json"]["players"]]
+    assert gamma == [f"Gamma 1975 {s} (to complete)" for s in ("PG", "SG", "SF", "PF", "C")]
+    assert "only 2 players" in docs["beta-2003.json"]["notes"]
+    assert "predicted 70-64" in docs["beta-2003.json"]["notes"]
+    assert "no player" in docs["gamma-1975.json"]["notes"]
+    assert "(to complete)" not in alpha["notes"]
+    assert "3 team files" in output and "2 with 8 placeholder spots" in output
+    for doc in docs.values():
+        team_from_json(doc)
+
+
+def test_build_field_takes_each_rating_from_ratings_csv_as_srs_less_21(tmp_path: Path) -> None:
+    args = small_field(tmp_path, HEADER + ALPHA)
+    build(args)
+    before = json.loads((tmp_path / "out" / "alpha-1990.json").read_text())
+    (tmp_path / "ratings.csv").write_text(
+        "school,season,srs,sos,margin,source_url,notes\nAlpha,1990,37,,,,\nGamma,1975,,,,,\n",
+        encoding="utf-8",
+    )
+    assert "ratings from" in build(args)
+    after = json.loads((tmp_path / "out" / "alpha-1990.json").read_text())
+    assert "rating +16.0" in after["notes"] and "No rating yet" in before["notes"]
+    assert (after["dunk_top"], after["dunk_adjust"]) != (before["dunk_top"], before["dunk_adjust"])
+
+
+def test_build_field_keeps_a_file_it_did_not_write(tmp_path: Path) -> None:
+    args = small_field(tmp_path, HEADER + ALPHA)
+    hand_made = json.loads((TEAMS / "kansas-2008.json").read_text()) | {
+        "school": "Alpha",
+        "season": 1990,
+        "conference": "Other",
+    }
+    text = json.dumps(hand_made)
+    (tmp_path / "out" / "alpha-1990.json").write_text(text)
+    output = build(args)
+    assert (tmp_path / "out" / "alpha-1990.json").read_text() == text
+    assert "Kept as they are: alpha-1990.json" in output
+    assert "conference 'Other' differs from the field's 'Big'" in output
+
+
+def test_build_field_refuses_a_roster_of_a_team_not_in_the_field_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    args = small_field(tmp_path, HEADER + ALPHA + "Delta,1999,D1,G,,,,,https://example.org/d\n")
+    with pytest.raises(CommandError, match=r"rosters\.csv row 8: Delta 1999 is not a team of"):
+        build(args)
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+# -- the field in the database ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def loaded_field(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
+    """Load every fixture team once for the module's database tests, then roll it back."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        out = StringIO()
+        call_command("load_teams", stdout=out)
+        yield out.getvalue()
+        transaction.set_rollback(True)
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_load_teams_loads_the_field_in_four_regions_of_24(loaded_field: str) -> None:
+    files = len(list(TEAMS.glob("*.json")))
+    assert loaded_field.startswith(f"{files} teams: {files} created")
+    regions = field_96()
+    assert list(regions) == ["West", "East", "Midwest", "South"]
+    assert [len(teams) for teams in regions.values()] == [24, 24, 24, 24]
+    seeds = {(r["region"], int(r["seed"])): (r["school"], int(r["season"])) for r in field_rows()}
+    for region, teams in regions.items():
+        for seed, team in enumerate(teams, start=1):
+            assert (team.school, team.season) == seeds[region, seed]
+    assert len({t.pk for teams in regions.values() for t in teams}) == 96
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_every_loaded_field_team_plays_a_game(loaded_field: str) -> None:
+    keys = {(r["school"], int(r["season"])) for r in field_rows()}
+    cards = sorted(
+        (team_card(t) for t in teams_for_play() if (t.school, t.season) in keys),
+        key=lambda c: (c.school, c.season),
+    )
+    assert len(cards) == 96
+    rules = preset("advanced")
+    for seed, (home, away) in enumerate(zip(cards, [*cards[1:], cards[0]], strict=True)):
+        result = play_game(home, away, SeededDice(seed), rules=rules, neutral=True)
+        assert result.home.score != result.away.score
+        for card, box in ((home, result.home), (away, result.away)):
+            assert box.score == sum(line.pts for line in box.players)
+            assert {line.name for line in box.players} <= {p.name for p in card.players}
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_create_tournament_draws_the_fields_first_round(loaded_field: str) -> None:
+    out = StringIO()
+    call_command("create_tournament", "L", "T", "--field", "alltime-96", "--seed", "1", stdout=out)
+    cup = Season.objects.get(name="T")
+    assert cup.entries.count() == 96
+    first = Game.objects.filter(season=cup)
+    assert first.count() == 32 and set(first.values_list("round", flat=True)) == {1}
+    assert "96 teams" in out.getvalue() and "first round drawn (32 games)" in out.getvalue()
