@@ -199,7 +199,7 @@ def test_build_field_rebuilds_the_committed_files_exactly(tmp_path: Path) -> Non
 def small_field(tmp_path: Path, rosters: str, ratings: str | None = None) -> dict[str, str]:
     (tmp_path / "field.csv").write_text(
         "school,season,conference,region,seed,predicted_pts,predicted_allowed\n"
-        "Alpha,1990,Big,West,1,,\nBeta,2003,Small,West,2,70,64\nGamma,1975,Big,East,1,,\n",
+        "Alpha,1990,Big,West,1,,\nBeta,2003,Small,West,2,70,64\nGamma,1982,Big,East,1,,\n",
         encoding="utf-8",
     )
     (tmp_path / "rosters.csv").write_text(rosters, encoding="utf-8")
@@ -241,7 +241,7 @@ def test_build_field_fills_a_short_roster_with_placeholders_at_the_empty_spots(
 ) -> None:
     output = build(small_field(tmp_path, HEADER + ALPHA + BETA))
     docs = {p.name: json.loads(p.read_text()) for p in (tmp_path / "out").glob("*.json")}
-    assert sorted(docs) == ["alpha-1990.json", "beta-2003.json", "gamma-1975.json"]
+    assert sorted(docs) == ["alpha-1990.json", "beta-2003.json", "gamma-1982.json"]
     alpha = docs["alpha-1990.json"]
     assert [p["name"] for p in alpha["players"]] == ["A1", "A2", "A3", "A4", "A5", "A6"]
     beta = {p["slot"]: p["name"] for p in docs["beta-2003.json"]["players"]}
@@ -252,11 +252,11 @@ def test_build_field_fills_a_short_roster_with_placeholders_at_the_empty_spots(
         4: "Beta 2003 PF (to complete)",
         5: "Big Man",
     }
-    gamma = [p["name"] for p in docs["gamma-1975.json"]["players"]]
-    assert gamma == [f"Gamma 1975 {s} (to complete)" for s in ("PG", "SG", "SF", "PF", "C")]
+    gamma = [p["name"] for p in docs["gamma-1982.json"]["players"]]
+    assert gamma == [f"Gamma 1982 {s} (to complete)" for s in ("PG", "SG", "SF", "PF", "C")]
     assert "only 2 players" in docs["beta-2003.json"]["notes"]
     assert "predicted 70-64" in docs["beta-2003.json"]["notes"]
-    assert "no player" in docs["gamma-1975.json"]["notes"]
+    assert "no player" in docs["gamma-1982.json"]["notes"]
     assert "(to complete)" not in alpha["notes"]
     assert "3 team files" in output and "2 with 8 placeholder spots" in output
     for doc in docs.values():
@@ -268,13 +268,31 @@ def test_build_field_takes_each_rating_from_ratings_csv_as_srs_less_21(tmp_path:
     build(args)
     before = json.loads((tmp_path / "out" / "alpha-1990.json").read_text())
     (tmp_path / "ratings.csv").write_text(
-        "school,season,srs,sos,margin,source_url,notes\nAlpha,1990,37,,,,\nGamma,1975,,,,,\n",
+        "school,season,srs,sos,margin,source_url,notes\n"
+        "Alpha,1990,37,6,31,,\nBeta,2003,,,,,not found\nGamma,1982,,,10,,margin only\n",
         encoding="utf-8",
     )
     assert "ratings from" in build(args)
     after = json.loads((tmp_path / "out" / "alpha-1990.json").read_text())
-    assert "rating +16.0" in after["notes"] and "No rating yet" in before["notes"]
+    assert "No rating yet" in before["notes"]
+    assert "rating +16.0 (the season's SRS 37 - 21)" in after["notes"]
     assert (after["dunk_top"], after["dunk_adjust"]) != (before["dunk_top"], before["dunk_adjust"])
+    # Margin only: SRS = margin + SOS, the SOS borrowed from the field's seasons within 10 years.
+    gamma = json.loads((tmp_path / "out" / "gamma-1982.json").read_text())
+    assert "rating -5.0 (an estimate: the season's margin 10 + 6.00" in gamma["notes"]
+    beta = json.loads((tmp_path / "out" / "beta-2003.json").read_text())
+    assert "predicted 70-64" in beta["notes"]
+
+
+def test_build_field_refuses_a_ratings_row_of_a_team_not_in_the_field(tmp_path: Path) -> None:
+    args = small_field(
+        tmp_path, HEADER + ALPHA, ratings="school,season,srs\nAlpha,1990,x\nDelta,1999,20\n"
+    )
+    with pytest.raises(CommandError) as refused:
+        build(args)
+    assert "ratings.csv row 2, column srs: 'x' is not a number" in str(refused.value)
+    assert "ratings.csv row 3: Delta 1999 is not in the field" in str(refused.value)
+    assert list((tmp_path / "out").iterdir()) == []
 
 
 def test_build_field_keeps_a_file_it_did_not_write(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import csv
 import itertools
 import json
 import re
+import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -281,39 +282,82 @@ def kept_files(
 # -- building the teams ----------------------------------------------------------------------
 
 
-def team_rows(
-    field: Mapping[tuple[str, int], FieldTeam],
-    rating_rows: Sequence[Mapping[str, str]] | None,
-    source: str,
-) -> list[dict[str, str]]:
-    """Return the calculator's team context rows: the field's columns and each rating.
+@dataclass(frozen=True)
+class Rating:
+    """A team's net points a game against the field (0 = an average great team)."""
 
-    A rating is the ``rating`` column (net against the field) or the real ``srs`` less
-    21 (cards.calibration.SRS_OFFSET); a ratings row of a team not in the field, or a
-    team twice, refuses the file.
+    value: float
+    how: str
+
+
+ERA_SOS_YEARS = 10
+"""A margin-only team borrows the median SOS of the field's seasons this close to its own."""
+
+
+def field_ratings(
+    field: Mapping[tuple[str, int], FieldTeam],
+    rating_rows: Sequence[Mapping[str, str]],
+    source: str,
+) -> dict[tuple[str, int], Rating]:
+    """Return each rated team's rating from ``ratings.csv`` (fixtures/field/README.md).
+
+    The ``rating`` column as it is (already net against the field); else the real ``srs``
+    less 21 (cards.calibration.SRS_OFFSET); else, with only the season's ``margin``, margin
+    + the median ``sos`` of the field's seasons within 10 years - 21 (SRS = margin + SOS,
+    only SOS missing). A team with none of them is not rated. A row of a team not in the
+    field, a team twice or a value that is no number refuses the file.
     """
-    ratings: dict[tuple[str, int], str] = {}
     problems: list[str] = []
-    for number, row in enumerate(rating_rows or (), start=2):
+    values: dict[tuple[str, int], dict[str, float]] = {}
+    for number, row in enumerate(rating_rows, start=2):
         where = f"{source} row {number}"
         key = shared_key(row.get("school", ""), row.get("season", row.get("year", "")))
         if key not in field:
             problems.append(f"{where}: {row.get('school')} {row.get('season')} is not in the field")
             continue
-        if key in ratings:
+        if key in values:
             problems.append(f"{where}: {key[0]} {key[1]} is rated twice")
             continue
-        text, offset = row.get("rating", "").strip(), 0.0
-        if not text:
-            text, offset = row.get("srs", "").strip(), SRS_OFFSET
-        if not text:
-            continue
-        try:
-            ratings[key] = f"{float(text.removesuffix('?')) - offset:g}"
-        except ValueError:
-            problems.append(f"{where}: {text!r} is not a number")
+        values[key] = {}
+        for column in ("rating", "srs", "sos", "margin"):
+            text = (row.get(column) or "").strip().removesuffix("?")
+            if not text:
+                continue
+            try:
+                values[key][column] = float(text)
+            except ValueError:
+                problems.append(f"{where}, column {column}: {text!r} is not a number")
     if problems:
         raise CommandError("Nothing was written:\n  " + "\n  ".join(problems))
+    ratings: dict[tuple[str, int], Rating] = {}
+    for key, got in values.items():
+        if "rating" in got:
+            ratings[key] = Rating(got["rating"], f"{source}'s rating")
+        elif "srs" in got:
+            ratings[key] = Rating(
+                got["srs"] - SRS_OFFSET, f"the season's SRS {got['srs']:g} - {SRS_OFFSET:g}"
+            )
+        elif "margin" in got:
+            era = [
+                v["sos"]
+                for (_s, season), v in values.items()
+                if "sos" in v and abs(season - key[1]) <= ERA_SOS_YEARS
+            ]
+            if era:
+                sos = statistics.median(era)
+                ratings[key] = Rating(
+                    got["margin"] + sos - SRS_OFFSET,
+                    f"an estimate: the season's margin {got['margin']:g} + {sos:.2f}, the median "
+                    f"SOS of the field's {len(era)} seasons within {ERA_SOS_YEARS} years, "
+                    f"- {SRS_OFFSET:g}",
+                )
+    return ratings
+
+
+def team_rows(
+    field: Mapping[tuple[str, int], FieldTeam], ratings: Mapping[tuple[str, int], Rating]
+) -> list[dict[str, str]]:
+    """Return the calculator's team context rows: the field's columns and each rating."""
     return [
         {
             "school": t.school,
@@ -321,7 +365,7 @@ def team_rows(
             "conference": t.conference,
             "predicted_pts": t.predicted_pts,
             "predicted_allowed": t.predicted_allowed,
-            "rating": ratings.get(key, ""),
+            "rating": f"{ratings[key].value:.2f}" if key in ratings else "",
         }
         for key, t in field.items()
     ]
@@ -387,14 +431,14 @@ def build(
             empty = tuple(s for s in SLOTS if s not in slots)
             to_complete[key] = empty
             rows += [_placeholder_row(field[key], slot, bool(players)) for slot in empty]
-    context = team_rows(field, rating_rows, ratings_name)
+    ratings = field_ratings(field, rating_rows or (), ratings_name)
+    context = team_rows(field, ratings)
     try:
         calculated = teams_from_rows(
             rows, team_rows=context, source=rosters_name, teams_source=field_name
         )
     except StatsFileError as exc:
         raise CommandError("Nothing was written:\n  " + "\n  ".join(exc.problems)) from exc
-    rated = {(r["school"], int(r["season"])): r["rating"] for r in context}
     results = {(r.team["school"], r.team["season"]): r for r in calculated.teams}
     built: list[Built] = []
     for key, team in field.items():
@@ -412,7 +456,7 @@ def build(
             real=real,
             empty=empty,
             left_out=result.left_out,
-            rating=rated[key],
+            rating=ratings.get(key),
             sources=sources if rating_rows is not None else sources[:2],
         )
         doc["players"] = players
@@ -461,7 +505,7 @@ def _team_notes(
     real: int,
     empty: Sequence[int],
     left_out: Sequence[str],
-    rating: str,
+    rating: Rating | None,
     sources: Sequence[str],
 ) -> str:
     files = ", ".join(f"fixtures/field/{s}" for s in sources)
@@ -475,10 +519,9 @@ def _team_notes(
             f"Dunk range aimed at the author's predicted {team.predicted_pts}-"
             f"{team.predicted_allowed} against the field."
         )
-    elif rating:
+    elif rating is not None:
         notes.append(
-            f"Dunk range aimed at 67 +/- half its rating {float(rating):+.1f} "
-            "(the season's SRS - 21, ratings.csv)."
+            f"Dunk range aimed at 67 +/- half its rating {rating.value:+.1f} ({rating.how})."
         )
     else:
         notes.append("No rating yet: the dunk range aims at the field's average, 67-67.")
