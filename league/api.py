@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import django_filters
@@ -428,7 +428,7 @@ ScoreSheetLineSerializer = _serializer(
 
 
 @extend_schema_field(ScoreSheetLineSerializer)
-class ScoreSheetLineField(serializers.DictField):  # type: ignore[type-arg]
+class ScoreSheetLineField(serializers.DictField):
     """A typed-in box-score line, passed on whole: the service names every problem at once."""
 
 
@@ -676,7 +676,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
             league.full_clean()
         except DjangoValidationError as exc:
             errors = model_errors(exc)
-            if isinstance(errors, dict) and errors.pop("slug", None) and "name" not in errors:
+            if isinstance(errors, dict) and errors.pop("slug", []) and "name" not in errors:
                 errors["name"] = [
                     f"Another league has the slug {league.slug!r} this name makes."
                     if league.slug
@@ -861,9 +861,8 @@ class TournamentViewSet(mixins.ListModelMixin, ApiViewSet):
                   ("league", "name", "reseed", "neutral", "rules", "strategy", "seed")}  # fmt: skip
         try:
             if "field" in data:
-                season = tournaments.tournament_create(
-                    regions=create_tournament.field_96(), **common
-                )
+                regions: dict[str, Sequence[Team]] = dict(create_tournament.field_96())
+                season = tournaments.tournament_create(regions=regions, **common)
             elif "from_season" in data:
                 season = tournaments.tournament_from_groups(
                     group_stage=data["from_season"], advance=data.get("advance", 2), **common
