@@ -375,3 +375,10 @@ def test_create_tournament_draws_the_fields_first_round(loaded_field: str) -> No
     first = Game.objects.filter(season=cup)
     assert first.count() == 32 and set(first.values_list("round", flat=True)) == {1}
     assert "96 teams" in out.getvalue() and "first round drawn (32 games)" in out.getvalue()
+
+
+def test_build_field_names_a_bad_statistic_by_its_row_in_rosters_csv(tmp_path: Path) -> None:
+    args = small_field(tmp_path, HEADER + ALPHA + BETA.replace(",,,,https", ",,,-3,https", 1))
+    with pytest.raises(CommandError, match=r"rosters\.csv row 8, column ppg: '-3' must not be"):
+        build(args)
+    assert list((tmp_path / "out").iterdir()) == []

@@ -94,7 +94,6 @@ class Built:
     name: str
     team: dict[str, Any]
     kept: bool = False
-    real_players: int = 0
     to_complete: tuple[str, ...] = ()
     left_out: tuple[str, ...] = ()
 
@@ -416,6 +415,11 @@ def build(
             )
             continue
         by_team[key].append(dict(row))  # type: ignore[index]
+    if roster_rows and not problems:
+        try:  # first on the file as it is, so problems name its own rows
+            teams_from_rows(roster_rows, source=rosters_name)
+        except StatsFileError as exc:
+            problems += exc.problems
     if problems:
         raise CommandError("Nothing was written:\n  " + "\n  ".join(problems))
     rows: list[dict[str, str]] = []
@@ -468,7 +472,6 @@ def build(
             Built(
                 name=team_file_name(Team(school=team.school, season=team.season)),
                 team=doc,
-                real_players=real,
                 to_complete=tuple(placeholder_name(team.school, team.season, s) for s in empty),
                 left_out=result.left_out,
             )
