@@ -13,6 +13,7 @@ import shutil
 from collections import Counter
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -47,11 +48,11 @@ def field_rows() -> list[dict[str, str]]:
     return read_csv(FIELD_CSV)
 
 
-def documents() -> dict[str, dict]:
+def documents() -> dict[str, dict[str, Any]]:
     return {p.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(TEAMS.glob("*.json"))}
 
 
-def field_documents() -> dict[tuple[str, int], dict]:
+def field_documents() -> dict[tuple[str, int], dict[str, Any]]:
     field = {(r["school"], int(r["season"])) for r in field_rows()}
     by_key = {(d["school"], d["season"]): d for d in documents().values()}
     return {key: doc for key, doc in by_key.items() if key in field}
@@ -107,8 +108,8 @@ def test_no_player_is_twice_on_a_team_or_on_two_teams_of_a_school() -> None:
         names = [p["name"] for p in doc["players"]]
         assert len(names) == len(set(names)), (school, season)
         by_school.setdefault(school, Counter()).update(names)
-    for school, names in by_school.items():
-        assert [n for n, count in names.items() if count > 1] == [], school
+    for school, counted in by_school.items():
+        assert [n for n, count in counted.items() if count > 1] == [], school
 
 
 def test_every_card_source_is_published_calculated_or_estimated() -> None:

@@ -311,7 +311,7 @@ def field_ratings(
     for number, row in enumerate(rating_rows, start=2):
         where = f"{source} row {number}"
         key = shared_key(row.get("school", ""), row.get("season", row.get("year", "")))
-        if key not in field:
+        if key is None or key not in field:
             problems.append(f"{where}: {row.get('school')} {row.get('season')} is not in the field")
             continue
         if key in values:
@@ -407,14 +407,14 @@ def build(
         try:
             key = (row["school"].strip(), int(row["season"]))
         except (KeyError, ValueError):
-            key = None
+            key = ("", 0)
         if key not in by_team:
             problems.append(
                 f"{rosters_name} row {number}: {row.get('school')} {row.get('season')} "
                 f"is not a team of {field_name}"
             )
             continue
-        by_team[key].append(dict(row))  # type: ignore[index]
+        by_team[key].append(dict(row))
     if roster_rows and not problems:
         try:  # first on the file as it is, so problems name its own rows
             teams_from_rows(roster_rows, source=rosters_name)
