@@ -1,4 +1,8 @@
-"""``manage.py load_teams``: every fixture team loaded once, exactly, and playable."""
+"""``manage.py load_teams``: every fixture team loaded once, exactly, and playable.
+
+These tests load a sample of the fixture files (the rulebook's three teams and two of the
+field's) so they stay fast; tests/cards/test_field.py loads the whole 96-team field.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +25,26 @@ from simulator.vabg import TeamCard, play_game
 pytestmark = pytest.mark.django_db
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
-FILES = sorted(FIXTURES.glob("*.json"))
+FILES = sorted(
+    FIXTURES / name
+    for name in (
+        "kansas-2008.json",
+        "kentucky-2012.json",
+        "san-diego-state-2011.json",
+        "ucla-1972.json",
+        "north-carolina-1982.json",
+    )
+)
+SAMPLE_DIR: Path | None = None
+
+
+@pytest.fixture(autouse=True, scope="module")
+def sample_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Copy the sample files where ``load()`` reads them by default."""
+    global SAMPLE_DIR
+    SAMPLE_DIR = tmp_path_factory.mktemp("sample-teams")
+    for path in FILES:
+        shutil.copy(path, SAMPLE_DIR / path.name)
 
 
 def documents() -> dict[tuple[str, int], dict]:
@@ -34,6 +57,8 @@ def documents() -> dict[tuple[str, int], dict]:
 
 def load(*args: str) -> str:
     out = StringIO()
+    if "--dir" not in args:
+        args = (*args, "--dir", str(SAMPLE_DIR))
     call_command("load_teams", *args, stdout=out)
     return out.getvalue().strip()
 
