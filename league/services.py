@@ -462,6 +462,9 @@ def game_replay(*, game_id: int) -> EngineResult:
     )
 
 
+BOX_MAX = 32767  # the largest count a box-score column holds (a small integer)
+
+
 class ResultRefused(ValueError):
     """Raise for a typed-in result that does not add up; the message lists every problem."""
 
@@ -494,6 +497,8 @@ def game_result_enter(
         problems: list[str] = []
         if home_score < 0 or away_score < 0:
             problems.append("scores cannot be negative")
+        if max(home_score, away_score, overtimes) > BOX_MAX:
+            problems.append(f"scores and overtimes must be at most {BOX_MAX}")
         if home_score == away_score:
             problems.append(f"a VABG game never ends tied ({home_score}-{away_score})")
         if overtimes < 0:
@@ -522,8 +527,14 @@ def game_result_enter(
                 values = {}
                 for field in LINE_FIELDS:
                     value = line.get(field, 0)
-                    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                        problems.append(f"{side}: {name}: {field} must be a whole number >= 0")
+                    if (
+                        not isinstance(value, int)
+                        or isinstance(value, bool)
+                        or not 0 <= value <= BOX_MAX
+                    ):
+                        problems.append(
+                            f"{side}: {name}: {field} must be a whole number 0-{BOX_MAX}"
+                        )
                         value = 0
                     values[field] = value
                 if values["reb"] == 0:
@@ -570,9 +581,21 @@ class SeasonRefused(ValueError):
 
 
 def league_get_or_create(*, name: str) -> League:
+    """Return the league called ``name``, creating it (checked like any admin save) if new."""
     from django.utils.text import slugify
 
-    league, _ = League.objects.get_or_create(name=name, defaults={"slug": slugify(name)})
+    name = name.strip()
+    league = League.objects.filter(name=name).first()
+    if league is not None:
+        return league
+    slug = slugify(name)
+    if not slug:
+        raise SeasonRefused(f"a league name needs letters or digits, got {name!r}")
+    if League.objects.filter(slug=slug).exists():
+        raise SeasonRefused(f"the league name {name!r} is too close to an existing one ({slug})")
+    league = League(name=name, slug=slug)
+    league.full_clean()
+    league.save()
     return league
 
 

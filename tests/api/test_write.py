@@ -541,7 +541,7 @@ def test_a_score_sheet_that_does_not_add_up_lists_every_problem(commish, table_g
             "a VABG game never ends tied (70-70)",
             f"home: 'Nobody' is not on the {table_game.home} roster",
             "home: Nobody: fgm is more than fga",
-            f"home: {home[0]}: pts must be a whole number >= 0",
+            f"home: {home[0]}: pts must be a whole number 0-32767",
             "home: the players' points add up to 10, not the score 70",
         ],
     }

@@ -275,3 +275,27 @@ class RecordingDice:
 
     def record(self):  # type: ignore[no-untyped-def]
         return self.source.record()
+
+
+def test_a_typed_in_count_too_big_for_the_box_score_is_refused() -> None:
+    game = make_season(2).games.get()
+    name = game.home.players.first().name
+    with pytest.raises(services.ResultRefused) as refused:
+        services.game_result_enter(
+            game_id=game.pk,
+            home_score=40000,
+            away_score=60,
+            home_lines=[{"name": name, "pts": 3, "fga": 10**30}],
+        )
+    assert "scores and overtimes must be at most 32767" in refused.value.problems
+    assert f"home: {name}: fga must be a whole number 0-32767" in refused.value.problems
+    assert not GameResult.objects.exists()
+
+
+def test_a_league_name_too_close_to_another_is_refused() -> None:
+    services.league_get_or_create(name="A B")
+    assert services.league_get_or_create(name="A B").name == "A B"
+    with pytest.raises(services.SeasonRefused, match="too close to an existing one"):
+        services.league_get_or_create(name="a-b")
+    with pytest.raises(services.SeasonRefused, match="needs letters or digits"):
+        services.league_get_or_create(name="!!!")

@@ -11,6 +11,14 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from cards.models import Team
 from league import services
 from league.management.commands._common import team_find
+from league.models import League
+
+
+def league_for(name: str) -> League:
+    try:
+        return services.league_get_or_create(name=name)
+    except services.SeasonRefused as exc:
+        raise CommandError(str(exc)) from exc
 
 
 class Command(BaseCommand):
@@ -53,7 +61,7 @@ class Command(BaseCommand):
         )
         try:
             season = services.season_create(
-                league=services.league_get_or_create(name=options["league"]),
+                league=league_for(options["league"]),
                 name=options["name"],
                 teams=teams,
                 conferences=conferences,

@@ -14,8 +14,16 @@ from cards.models import Team
 from league import services, tournaments
 from league.bracket import DEFAULT_FINAL_FOUR
 from league.management.commands._common import season_find, team_find
+from league.models import League
 
 FIELD_96 = Path(settings.BASE_DIR) / "fixtures" / "field" / "alltime96.csv"
+
+
+def league_for(name: str) -> League:
+    try:
+        return services.league_get_or_create(name=name)
+    except services.SeasonRefused as exc:
+        raise CommandError(str(exc)) from exc
 
 
 class Command(BaseCommand):
@@ -44,7 +52,7 @@ class Command(BaseCommand):
         if sum(chosen) != 1:
             raise CommandError("give the teams in seed order, or --field, or --from-season")
         common = {
-            "league": services.league_get_or_create(name=options["league"]),
+            "league": league_for(options["league"]),
             "name": options["name"],
             "reseed": options["reseed"],
             "neutral": not options["home_court"],
