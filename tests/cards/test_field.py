@@ -32,10 +32,9 @@ FIELD_CSV = ROOT / "fixtures" / "field" / "alltime96.csv"
 ROSTERS_CSV = ROOT / "fixtures" / "field" / "rosters.csv"
 TEAMS = ROOT / "fixtures" / "teams"
 SHARED_ROSTERS = Path("/work/shared/data/alltime96_rosters.csv")
-# The rulebook's hand-made teams (build_field keeps them); San Diego State's file spells its
-# conference "MWC" where the field writes "Mountain West".
+# The rulebook's hand-made teams (build_field keeps them).
 HAND_MADE = {"kansas-2008.json", "kentucky-2012.json", "san-diego-state-2011.json"}
-CONFERENCE_SPELLINGS = {("San Diego State", 2011): "MWC"}
+CONFERENCE_SPELLINGS: dict[tuple[str, int], str] = {}
 PLACEHOLDER = re.compile(r"^(?P<label>.+ \d{4}) (?P<spot>PG|SG|SF|PF|C) \(to complete\)$")
 
 
