@@ -31,6 +31,21 @@ MODELS = {"teams": Team, "players": Player, "cards": Card, "leagues": League,
           "seasons": Season, "games": Game, "runs": SimulationRun}  # fmt: skip
 
 
+@pytest.fixture(autouse=True)
+def _keep_the_test_connection() -> Any:
+    """Calling the WSGI app directly fires request_started/finished, whose
+    close_old_connections would close the test's open transaction on PostgreSQL (the
+    test client disconnects them the same way)."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
 @pytest.fixture
 def existing_ids(django_capture_on_commit_callbacks) -> dict[str, list[int]]:  # type: ignore[no-untyped-def]
     """Play a season and a tournament; return the ids of every resource, by path segment."""
