@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.management.base import CommandError
 
 from cards.models import Team
-from league.models import Season
+from league.models import League, Season
 
 
 def season_find(text: str) -> Season:
@@ -39,3 +39,13 @@ def team_find(text: str) -> Team:
         return Team.objects.get(school=school, season=int(season))
     except Team.DoesNotExist:
         raise CommandError(f"no team {text!r}; load or import it first") from None
+
+
+def league_for(name: str) -> League:
+    """Find or create the league a command names; a bad name is a clear CommandError."""
+    from league import services
+
+    try:
+        return services.league_get_or_create(name=name)
+    except services.SeasonRefused as exc:
+        raise CommandError(str(exc)) from exc

@@ -10,15 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cards.models import Team
 from league import services
-from league.management.commands._common import team_find
-from league.models import League
-
-
-def league_for(name: str) -> League:
-    try:
-        return services.league_get_or_create(name=name)
-    except services.SeasonRefused as exc:
-        raise CommandError(str(exc)) from exc
+from league.management.commands._common import league_for, team_find
 
 
 class Command(BaseCommand):

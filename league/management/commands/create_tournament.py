@@ -13,17 +13,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from cards.models import Team
 from league import services, tournaments
 from league.bracket import DEFAULT_FINAL_FOUR
-from league.management.commands._common import season_find, team_find
-from league.models import League
+from league.management.commands._common import league_for, season_find, team_find
 
 FIELD_96 = Path(settings.BASE_DIR) / "fixtures" / "field" / "alltime96.csv"
-
-
-def league_for(name: str) -> League:
-    try:
-        return services.league_get_or_create(name=name)
-    except services.SeasonRefused as exc:
-        raise CommandError(str(exc)) from exc
 
 
 class Command(BaseCommand):
