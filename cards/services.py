@@ -63,7 +63,19 @@ def teams_import(*, files: Iterable[tuple[str, bytes | str]]) -> list[ImportOutc
     A team is matched by school and season, so importing a file again updates that team in
     place (players matched by name) and never duplicates it.
     """
-    parsed: list[TeamCard] = []
+    parsed = teams_parse(files=files)
+    with transaction.atomic():
+        return [_team_write(card) for _, _, card in parsed]
+
+
+def teams_parse(
+    *, files: Iterable[tuple[str, bytes | str]]
+) -> list[tuple[str, bytes | str, TeamCard]]:
+    """Read a batch of team files, refusing it with every problem of every file at once.
+
+    Returns ``(name, content, team)`` for each file; two files of one team are a problem.
+    """
+    parsed: list[tuple[str, bytes | str, TeamCard]] = []
     problems: list[str] = []
     seen: dict[tuple[str, int], str] = {}
     for name, content in files:
@@ -76,11 +88,10 @@ def teams_import(*, files: Iterable[tuple[str, bytes | str]]) -> list[ImportOutc
         if key in seen:
             problems.append(f"{name}: {card.label} is also in {seen[key]}")
         seen[key] = name
-        parsed.append(card)
+        parsed.append((name, content, card))
     if problems:
         raise TeamFileError(problems)
-    with transaction.atomic():
-        return [_team_write(card) for card in parsed]
+    return parsed
 
 
 def team_import(*, name: str, content: bytes | str) -> ImportOutcome:

@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cards.management.commands.import_team import read_files
 from cards.models import Team
-from cards.services import TeamFileError, team_file_parse, teams_import
+from cards.services import TeamFileError, teams_import, teams_parse
 
 
 class Command(BaseCommand):
@@ -38,25 +38,16 @@ class Command(BaseCommand):
             # Every file is still checked, so a broken fixture is reported even when its
             # team is already loaded; only the teams not here yet are written.
             here = set(Team.objects.values_list("school", "season"))
-            problems: list[str] = []
+            try:
+                parsed = teams_parse(files=files)
+            except TeamFileError as exc:
+                raise CommandError("Nothing was loaded:\n  " + "\n  ".join(exc.problems)) from exc
             missing = []
-            seen: dict[tuple[str, int], str] = {}
-            for name, content in files:
-                try:
-                    card = team_file_parse(name=name, content=content)
-                except TeamFileError as exc:
-                    problems.extend(exc.problems)
-                    continue
-                key = (card.school, card.season)
-                if key in seen:
-                    problems.append(f"{name}: {card.label} is also in {seen[key]}")
-                seen[key] = name
-                if key in here:
+            for name, content, card in parsed:
+                if (card.school, card.season) in here:
                     kept += 1
                 else:
                     missing.append((name, content))
-            if problems:
-                raise CommandError("Nothing was loaded:\n  " + "\n  ".join(problems))
             files = missing
         try:
             outcomes = teams_import(files=files)
