@@ -446,18 +446,27 @@ def game_replay_dice(*, game_id: int, script: object) -> Game:
 
 
 def game_replay(*, game_id: int) -> EngineResult:
-    """Play a stored game again from its stored seed and the cards it was played with."""
-    from simulator.vabg import team_from_json
+    """Play a stored game again from its seed, the cards and the rules it was played with.
+
+    The rules are the stored switches of its rules version (an older game keeps, for
+    example, its 5-possession overtimes); a game whose rules this engine cannot play
+    is refused with the reason.
+    """
+    from simulator.vabg import GameRules, RulesVersionError, team_from_json
 
     game = Game.objects.select_related("result").get(pk=game_id)
     result = game.result
     if game.seed is None or "seed" not in result.dice:
         raise GameNotPlayable(f"{game} was played from a dice script, not a seed")
+    try:
+        rules = GameRules.from_json(result.rules)
+    except RulesVersionError as exc:
+        raise GameNotPlayable(f"{game} cannot be replayed: {exc}") from exc
     return play_game(
         team_from_json(result.home_team_file),
         team_from_json(result.away_team_file),
         SeededDice(game.seed),
-        rules=preset(game.rules, strategy=game.strategy),
+        rules=rules,
         neutral=game.neutral,
     )
 

@@ -17,12 +17,20 @@ from simulator.vabg.engine import (
     play_game,
 )
 from simulator.vabg.events import box_score
-from simulator.vabg.rules import ADVANCED, BASIC, GameRules, preset
+from simulator.vabg.rules import (
+    ADVANCED,
+    BASIC,
+    RULES_VERSION,
+    GameRules,
+    RulesVersionError,
+    preset,
+)
 
 __all__ = [
     "ADVANCED",
     "BASIC",
     "DEFAULT_POLICY",
+    "RULES_VERSION",
     "CoachPolicy",
     "D20Column",
     "EndlessGameError",
@@ -31,6 +39,7 @@ __all__ = [
     "Plan",
     "PlayerCard",
     "RotationError",
+    "RulesVersionError",
     "TeamCard",
     "box_score",
     "play_game",

@@ -4,7 +4,7 @@ Each event is a small named tuple. ``team`` is ``"home"`` or ``"away"``: the
 side credited with the event (the shooter's side for a shot, the defender's side
 for a steal, block or foul). ``period`` is 0 for regulation, then 1, 2, ... for
 overtimes; ``number`` is the possession number printed on the score sheet
-(44 down to 1, 5 down to 1 in overtime).
+(44 down to 1, 10 down to 1 in overtime).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from simulator.results import LINE_FIELDS, PlayerLine, TeamBox
+from simulator.vabg.rules import ADVANCED
 
 HOME, AWAY = "home", "away"
 
@@ -232,7 +233,9 @@ def _number_index(period: int, number: int, ot_length: int) -> int:
     return 44 + ot_length * (period - 1) + (ot_length - number)
 
 
-def box_score(events: Iterable[Event], *, ot_length: int = 5) -> tuple[TeamBox, TeamBox, int]:
+def box_score(
+    events: Iterable[Event], *, ot_length: int = ADVANCED.overtime_possessions
+) -> tuple[TeamBox, TeamBox, int]:
     """Rebuild ``(home, away, overtimes)`` from a game's events alone."""
     lines: dict[str, dict[str, list[int]]] = {HOME: {}, AWAY: {}}
     team_to = {HOME: 0, AWAY: 0}

@@ -3,11 +3,31 @@
 Every advanced rule is a field of :class:`GameRules`; :data:`BASIC` and
 :data:`ADVANCED` are the two presets. Strategy choices (§10 and the fast-break
 extra possession) are on only when ``strategy`` is set.
+
+The rulings change only by a dated note. :data:`RULES_VERSION` counts those notes, a
+stored game keeps its version with its switches (:meth:`GameRules.to_json`), and
+:meth:`GameRules.from_json` plays an older game by the rules it was played with, or
+refuses it with :class:`RulesVersionError` when this engine cannot.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, fields, replace
+
+RULES_VERSION = 2
+"""The revision of vabg-rulings.md this engine plays.
+
+1: the rulings as first written (overtime of 5 possessions); 2: the note of 2026-11-23
+(overtime of 10 possessions, §1).
+"""
+
+_DEFAULTS_BEFORE: dict[int, dict[str, object]] = {2: {"overtime_possessions": 5}}
+"""For each version, the switches whose default it changed and their value before it."""
+
+
+class RulesVersionError(ValueError):
+    """Raise for stored rules this engine cannot play; the message says which and why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,8 +54,17 @@ class GameRules:
     """§9: before 1987 a center's 3s are 2s and his 3-made numbers move to the guards."""
     strategy: bool = False
     """§8/§10: the coach policy may foul, try for 3 and take fast-break extra possessions."""
-    overtime_possessions: int = 5
-    """§1: possessions per team in each overtime period."""
+    overtime_possessions: int = 10
+    """§1: possessions per team in each overtime period (5 before the 2026-11-23 note)."""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type == "bool" and not isinstance(value, bool):
+                raise RulesVersionError(f"the rules switch {f.name} must be true or false")
+        n = self.overtime_possessions
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 44:
+            raise RulesVersionError(f"overtime_possessions must be a whole number 1-44, got {n!r}")
 
     @property
     def name(self) -> str:
@@ -46,8 +75,46 @@ class GameRules:
         return "custom"
 
     def to_json(self) -> dict[str, object]:
-        """Return every switch by name."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """Return every switch by name, and the rules ``version`` they belong to."""
+        return {"version": RULES_VERSION, **{f.name: getattr(self, f.name) for f in fields(self)}}
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, object]) -> GameRules:
+        """Return the rules a stored game was played with (the inverse of :meth:`to_json`).
+
+        A document with no ``version`` was stored before versions were kept: version 1.
+        A switch it does not name takes the default of its version. Raise
+        :class:`RulesVersionError` for a version newer than this engine's or a switch
+        it does not know: such a game cannot be played again here.
+
+        >>> GameRules.from_json({"version": 1}).overtime_possessions
+        5
+        >>> GameRules.from_json(ADVANCED.to_json()) == ADVANCED
+        True
+        """
+        version = doc.get("version", 1)
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise RulesVersionError(f"the rules version must be a whole number, got {version!r}")
+        if version > RULES_VERSION:
+            raise RulesVersionError(
+                f"played under rules version {version}, newer than this engine's "
+                f"({RULES_VERSION}): it cannot be played again with these rules"
+            )
+        known = {f.name: f for f in fields(cls)}
+        unknown = sorted(set(doc) - set(known) - {"version"})
+        if unknown:
+            raise RulesVersionError(
+                f"rules version {version} names switches this engine does not have: "
+                + ", ".join(unknown)
+            )
+        values: dict[str, object] = {
+            name: f.default for name, f in known.items() if f.default is not MISSING
+        }
+        for changed_in, before in _DEFAULTS_BEFORE.items():
+            if version < changed_in:
+                values.update(before)
+        values.update({k: v for k, v in doc.items() if k != "version"})
+        return cls(**values)  # type: ignore[arg-type]
 
 
 ADVANCED = GameRules()

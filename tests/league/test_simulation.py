@@ -6,7 +6,7 @@ import threading
 from datetime import date, timedelta
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from league import services
@@ -155,6 +155,52 @@ def test_a_game_replays_exactly_from_its_stored_seed() -> None:
     stored = GameResult.objects.get(game=game)
     assert (again.home.score, again.away.score) == (stored.home_score, stored.away_score)
     assert [e.to_json() for e in again.events] == stored.events
+
+
+def tied_game_seed(home, away, *, rules) -> int:
+    """Return the first seed with which these two teams go to overtime under ``rules``."""
+    for seed in range(10_000):
+        if play_game(home, away, SeededDice(seed), rules=rules).overtimes:
+            return seed
+    raise AssertionError("no overtime in 10,000 seeds")
+
+
+def test_a_game_played_under_older_rules_replays_with_them_after_a_rules_change() -> None:
+    from dataclasses import replace
+
+    from cards.mapping import team_card
+    from simulator.vabg import ADVANCED
+
+    game = make_season(2).games.get()
+    home, away = team_card(game.home), team_card(game.away)
+    # Version 1 of the rulings: 5-possession overtimes. Store an overtime game played so.
+    old_rules = replace(ADVANCED, strategy=game.strategy, overtime_possessions=5)
+    seed = tied_game_seed(home, away, rules=old_rules)
+    Game.objects.filter(pk=game.pk).update(seed=seed)
+    played = play_game(home, away, SeededDice(seed), rules=old_rules)
+    game.refresh_from_db()
+    with transaction.atomic():
+        services.result_store(game=game, played=played, home=home, away=away)
+    stored = GameResult.objects.get(game=game)
+    stored.rules = {k: v for k, v in stored.rules.items() if k != "version"}  # as v1 stored it
+    stored.save()
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINAL)
+
+    again = services.game_replay(game_id=game.pk)
+    assert again.rules.overtime_possessions == 5
+    assert [e.to_json() for e in again.events] == stored.events
+    today = play_game(
+        home, away, SeededDice(seed), rules=replace(old_rules, overtime_possessions=10)
+    )
+    assert [e.to_json() for e in today.events] != stored.events  # the change is real
+
+
+def test_a_game_whose_rules_this_engine_cannot_play_is_refused_with_the_reason() -> None:
+    game = make_season(2).games.get()
+    services.game_play(game_id=game.pk)
+    GameResult.objects.filter(game=game).update(rules={"version": 99})
+    with pytest.raises(services.GameNotPlayable, match="rules version 99, newer than"):
+        services.game_replay(game_id=game.pk)
 
 
 def test_a_dispatch_free_run_is_played_by_its_caller_one_game_at_a_time() -> None:

@@ -242,7 +242,7 @@ def test_each_slot_is_on_the_floor_for_every_possession_number(result):
 
 @EXAMPLES
 @given(games())
-def test_each_team_plays_44_trips_plus_5_per_overtime_and_extras_come_in_pairs(result):
+def test_each_team_plays_44_trips_plus_10_per_overtime_and_extras_come_in_pairs(result):
     kinds = Counter((e.team, e.kind) for e in result.events if isinstance(e, Trip))
     numbers = 44 + OT_LENGTH * result.overtimes
     assert kinds["home", ""] == kinds["away", ""] == numbers

@@ -13,7 +13,17 @@ from dataclasses import replace
 import pytest
 
 from simulator import ScriptedDice
-from simulator.vabg import ADVANCED, BASIC, RotationError, box_score, play_game, team_from_json
+from simulator.vabg import (
+    ADVANCED,
+    BASIC,
+    RULES_VERSION,
+    GameRules,
+    RotationError,
+    RulesVersionError,
+    box_score,
+    play_game,
+    team_from_json,
+)
 from simulator.vabg.events import Call, Enter, Trip
 from tests.simulator.scripting import play, trip_story, trips
 from tests.simulator.teams import player, team_json, twin_team_json
@@ -63,19 +73,55 @@ def test_the_visitor_plays_first_and_each_team_has_44_trips():
     assert [e.number for e in normal[::2]] == list(range(44, 0, -1))
 
 
-def test_a_tie_after_possession_1_goes_to_a_5_possession_overtime_with_the_starters():
-    # Every regulation trip is a turnover: 20-20. Overtime: turnovers until the home
-    # team's last trip, a 3 (d20 1).
-    script = trips(*pad(44), *pad(4), TURNOVER, (1, 62, 1))
+def test_a_tie_after_possession_1_goes_to_a_10_possession_overtime_with_the_starters():
+    # Every regulation trip is a turnover: 20-20. Overtime (10..1, the 2026-11-23 note):
+    # turnovers until the home team's last trip, a 3 (d20 1).
+    script = trips(*pad(44), *pad(9), TURNOVER, (1, 62, 1))
     dice = ScriptedDice(**script)
     result = play_game(HOME, AWAY, dice, neutral=True)
     assert result.overtimes == 1
     assert (result.home.score, result.away.score) == (23, 20)
     assert result.home.periods == (20, 3) and result.away.periods == (20, 0)
+    overtime = [e for e in result.events if isinstance(e, Trip) and e.period == 1]
+    assert [e.number for e in overtime[::2]] == list(range(10, 0, -1))
     # The starters finished regulation (37-1) and play the overtime: nobody enters.
     assert not [e for e in result.events if isinstance(e, Enter) and e.period == 1]
-    assert result.home.line("Home Starter 1").poss == 37 + 5
+    assert result.home.line("Home Starter 1").poss == 37 + 10
     assert result.home.line("Home Reserve 1").poss == 7
+
+
+def test_the_overtime_length_is_a_rule_option_that_stored_games_keep():
+    five = replace(ADVANCED, overtime_possessions=5)
+    script = trips(*pad(44), *pad(4), TURNOVER, (1, 62, 1))
+    result = play_game(HOME, AWAY, ScriptedDice(**script), rules=five, neutral=True)
+    assert (result.overtimes, result.home.score, result.away.score) == (1, 23, 20)
+    assert result.home.line("Home Starter 1").poss == 37 + 5
+    stored = result.to_json()["rules"]
+    assert stored["overtime_possessions"] == 5 and stored["version"] == RULES_VERSION
+    assert GameRules.from_json(stored) == five
+
+
+def test_rules_stored_before_versions_were_kept_replay_with_the_5_possession_overtime():
+    old = {
+        k: v for k, v in ADVANCED.to_json().items() if k not in ("version", "overtime_possessions")
+    }
+    assert GameRules.from_json(old).overtime_possessions == 5
+    assert GameRules.from_json({**old, "version": 2}).overtime_possessions == 10
+
+
+@pytest.mark.parametrize(
+    ("doc", "message"),
+    [
+        ({"version": RULES_VERSION + 1}, "newer than this engine's"),
+        ({"version": "two"}, "must be a whole number"),
+        ({"version": RULES_VERSION, "shot_clock_seconds": 35}, "shot_clock_seconds"),
+        ({"version": RULES_VERSION, "overtime_possessions": 0}, "overtime_possessions"),
+        ({"version": RULES_VERSION, "home_court": "yes"}, "home_court"),
+    ],
+)
+def test_rules_this_engine_cannot_play_are_refused_naming_why(doc, message):
+    with pytest.raises(RulesVersionError, match=message):
+        GameRules.from_json(doc)
 
 
 # §2 rotation and tired players -----------------------------------------------------------
