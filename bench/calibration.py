@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/calibration.py                          # prints the MAE and the time
     .venv/bin/python bench/calibration.py --out docs/calibration.md  # and rewrites the page
-    .venv/bin/python bench/calibration.py --games 20 --seed 1 --teams-dir /tmp/teams96
+    .venv/bin/python bench/calibration.py --games 20 --seed 1 --teams-dir DIR
 
 It is ``manage.py calibrate`` (cards/calibration.py, docs/calibration.md) with the settings
 of a full run: every team file of ``fixtures/teams`` (or ``--teams-dir``, or ``--from-db``)

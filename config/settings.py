@@ -76,6 +76,9 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------------
 # SQLite by default: IMMEDIATE transactions and a busy timeout so a worker and the web process
 # writing at once wait for each other instead of failing with "database is locked".
+# The shared research and spec folder beside the project (../shared), read by the field
+# tools and tests.
+SHARED_DIR = Path(env.str("SHARED_DIR", default=str(BASE_DIR.parent / "shared")))
 SQLITE_PATH = env.str("SQLITE_PATH", default=str(BASE_DIR / "db.sqlite3"))
 if env.str("DATABASE_URL", default=""):
     DATABASES = {"default": env.db_url("DATABASE_URL")}

@@ -1,7 +1,7 @@
 """The original 96-team all-time field (fixtures/field/alltime96.csv), checked as plain data.
 
 No database: these tests read the CSV only. The last test compares the file with the facts
-gathered in /work/shared/data/alltime96_teams.csv (skipped when that file is not there): every
+gathered in ../shared/data/alltime96_teams.csv (a missing file skips the test locally and fails it under CI=true): every
 region, seed and season printed there without a '?' must agree, apart from the corrections
 listed in CORRECTIONS (each explained in fixtures/field/README.md).
 """
@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.shared_data import shared_file
+
 FIELD = Path(__file__).resolve().parent.parent / "fixtures" / "field" / "alltime96.csv"
-SHARED = Path("/work/shared/data/alltime96_teams.csv")
 
 COLUMNS = [
     "school",
@@ -246,11 +247,10 @@ def allowed_seeds(text: str) -> set[int] | None:
 
 
 def shared_rows() -> list[dict[str, str]]:
-    with SHARED.open(newline="", encoding="utf-8") as handle:
+    with shared_file("data/alltime96_teams.csv").open(newline="", encoding="utf-8") as handle:
         return list(csv.DictReader(handle))
 
 
-@pytest.mark.skipif(not SHARED.exists(), reason="the shared research data is not on this machine")
 def test_the_known_rows_of_the_shared_file_agree(rows):
     checked = 0
     for known in shared_rows():

@@ -26,12 +26,12 @@ from league.models import Game, Season
 from simulator import SeededDice
 from simulator.vabg import play_game, preset
 from simulator.vabg.cards import CARD_SOURCES, SLOT_NAMES, team_from_json
+from tests.shared_data import shared_file
 
 ROOT = Path(__file__).resolve().parents[2]
 FIELD_CSV = ROOT / "fixtures" / "field" / "alltime96.csv"
 ROSTERS_CSV = ROOT / "fixtures" / "field" / "rosters.csv"
 TEAMS = ROOT / "fixtures" / "teams"
-SHARED_ROSTERS = Path("/work/shared/data/alltime96_rosters.csv")
 # The rulebook's hand-made teams (build_field keeps them).
 HAND_MADE = {"kansas-2008.json", "kentucky-2012.json", "san-diego-state-2011.json"}
 CONFERENCE_SPELLINGS: dict[tuple[str, int], str] = {}
@@ -159,12 +159,11 @@ def test_rosters_csv_holds_only_field_teams_each_player_with_a_source() -> None:
         assert row["player"].strip() and not is_placeholder(row["player"]), row
 
 
-@pytest.mark.skipif(not SHARED_ROSTERS.exists(), reason="the shared research file is not here")
 def test_rosters_csv_is_the_shared_rosters_of_the_field_under_the_fields_names() -> None:
     field = {(r["school"], int(r["season"])) for r in field_rows()}
     shared = {
         (key, row["player"]): row["source_url"]
-        for row in read_csv(SHARED_ROSTERS)
+        for row in read_csv(shared_file("data/alltime96_rosters.csv"))
         if (key := shared_key(row["school"], row["season"])) in field
     }
     ours = {

@@ -241,7 +241,7 @@ def test_the_96_fields_seeds_1_to_8_wait_for_the_winner_of_17_minus_s_v_16_plus_
 
 
 # The 2nd-round games the 2019-20 tournament really played, as recorded in
-# /work/shared/data/alltime96_teams.csv: (region, bye seed, seed of the team it met).
+# ../shared/data/alltime96_teams.csv: (region, bye seed, seed of the team it met).
 PLAYED_SECOND_ROUND = [
     ("East", 1, 16),  # Kentucky 1996 lost to Wake Forest 1996
     ("East", 3, 14),  # Virginia 2019 beat Georgia Tech 2004

@@ -29,7 +29,7 @@ from simulator.vabg import InvalidCardError, TeamCard, read_team_file
 BASE = Path(settings.BASE_DIR)
 TEAMS_DIR = BASE / "fixtures" / "teams"
 FIELD_CSV = BASE / "fixtures" / "field" / "alltime96.csv"
-SHARED_FIELD_CSV = Path("/work/shared/data/alltime96_teams.csv")  # until the fixture exists
+SHARED_FIELD_CSV = Path(settings.SHARED_DIR) / "data" / "alltime96_teams.csv"
 OUT = BASE / "docs" / "calibration.md"
 MARKER = "<!-- Everything below is written by `manage.py calibrate`; edit only above this line. -->"
 MAE_GOAL = 2.0
@@ -76,7 +76,7 @@ listed with their targets and a separate MAE; they do not count in the headline.
 ```
 .venv/bin/python manage.py calibrate                      # fixtures/teams, every pair, 2 games
 .venv/bin/python manage.py calibrate --from-db --games 4  # the teams loaded in the database
-.venv/bin/python manage.py calibrate --opponents 20 --games 10 --seed 7 --out /tmp/cal.md
+.venv/bin/python manage.py calibrate --opponents 20 --games 10 --seed 7 --out cal.md
 .venv/bin/python bench/calibration.py --out docs/calibration.md   # the full run, timed
 ```
 
