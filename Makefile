@@ -8,7 +8,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/test
 REDIS_URL_TEST ?= redis://127.0.0.1:6379/15
 
-.PHONY: install run test test-postgres test-sqlite lint typecheck bench services clean
+.PHONY: install run serve test test-postgres test-sqlite lint typecheck bench services clean
 
 $(VENV)/.stamp-install: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,15 @@ run: install
 	$(PY) manage.py load_teams
 	$(PY) manage.py add_commissioner commissioner --if-none
 	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# Production serving: gunicorn with WhiteNoise for the static files. Set DEBUG=false,
+# SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL (README, "Running in production").
+WORKERS ?= 4
+serve: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) manage.py load_teams
+	$(VENV)/bin/gunicorn config.wsgi --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile -
 
 services:
 	scripts/services.sh

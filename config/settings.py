@@ -7,6 +7,7 @@ servers. ``DATABASE_URL`` switches to PostgreSQL (psycopg 3) and ``CELERY_BROKER
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -15,6 +16,10 @@ from django.core.exceptions import ImproperlyConfigured
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
+
+# The shared research and spec folder beside the project (../shared), read by the field
+# tools and tests.
+SHARED_DIR = Path(env.str("SHARED_DIR", default=str(BASE_DIR.parent / "shared")))
 
 DEBUG = env.bool("DEBUG", default=True)
 # A development key is only acceptable while DEBUG is on.
@@ -39,12 +44,15 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "simple_history",
+    "axes",
     "cards",
     "league",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files served by the application itself (gunicorn in production), compressed.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -52,6 +60,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: turns a locked-out login into its 429 answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -76,9 +86,6 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------------
 # SQLite by default: IMMEDIATE transactions and a busy timeout so a worker and the web process
 # writing at once wait for each other instead of failing with "database is locked".
-# The shared research and spec folder beside the project (../shared), read by the field
-# tools and tests.
-SHARED_DIR = Path(env.str("SHARED_DIR", default=str(BASE_DIR.parent / "shared")))
 SQLITE_PATH = env.str("SQLITE_PATH", default=str(BASE_DIR / "db.sqlite3"))
 if env.str("DATABASE_URL", default=""):
     DATABASES = {"default": env.db_url("DATABASE_URL")}
@@ -113,7 +120,44 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+# In development (and tests) WhiteNoise serves the apps' files as they are; in production
+# `make serve` collects them into STATIC_ROOT first.
+WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_USE_FINDERS = DEBUG
 LOGIN_URL = "admin:login"
+
+# --- Security -------------------------------------------------------------------------------
+# Behind how many reverse proxies the product runs. 0 (the default): X-Forwarded-For is
+# ignored and the client is the connection's address, so nobody dodges the API throttle or
+# the login lockout by inventing a header. Set it to the number of proxies you run.
+NUM_PROXIES = env.int("NUM_PROXIES", default=0)
+if NUM_PROXIES < 0:
+    raise ImproperlyConfigured("NUM_PROXIES must be 0 or more.")
+# With DEBUG off, HTTPS is on by default: each can be turned off by its variable (a site
+# behind a TLS-terminating proxy sets SECURE_PROXY_SSL_HEADER=true, for example).
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The admin login locks a username from an address after AXES_FAILURE_LIMIT wrong
+# passwords for AXES_COOLOFF_MINUTES (django-axes); the address is read as the API's is.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
 
 # --- Celery ---------------------------------------------------------------------------------
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or env.str("REDIS_URL", default="")
@@ -180,6 +224,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"anon": env.str("API_ANON_RATE", default="120/min")},
+    "NUM_PROXIES": NUM_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "VABG League Manager API",

@@ -25,6 +25,16 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         pytest.skip(message)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hasher():  # type: ignore[no-untyped-def]
+    """Hash test passwords with MD5: the default hasher's 1,000,000 rounds cost a quarter of
+    the suite, and no test is about hashing strength."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _celery_eager_unless_redis(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
     """Run tasks in-process, as the embedded default does, except in real-worker tests."""

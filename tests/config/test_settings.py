@@ -93,3 +93,74 @@ def test_the_postgres_run_really_talks_to_postgresql(client) -> None:
 @pytest.mark.django_db
 def test_the_redis_run_reaches_the_real_broker(client) -> None:
     assert client.get("/healthz").json()["broker"] == "ok"
+
+
+def test_production_settings_pass_the_deploy_checks_with_no_warning() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        env={
+            **env,
+            "DEBUG": "false",
+            "SECRET_KEY": "k" * 30 + "-production-key-" + "x" * 30,
+            "ALLOWED_HOSTS": "vabg.example.org",
+        },
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "no issues" in proc.stdout
+
+
+def test_each_https_setting_can_be_turned_off_by_its_variable() -> None:
+    code = (
+        "import json, django; from django.conf import settings; django.setup();"
+        "print(json.dumps([settings.SECURE_SSL_REDIRECT, settings.SECURE_HSTS_SECONDS,"
+        " settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE]))"
+    )
+    base = {k: v for k, v in os.environ.items() if k != "DEBUG"}
+    base |= {"DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "false", "SECRET_KEY": "s" * 60}
+    on = subprocess.run([sys.executable, "-c", code], env=base, cwd=ROOT, capture_output=True,
+                        text=True, check=True)  # fmt: skip
+    assert json.loads(on.stdout) == [True, 31_536_000, True, True]
+    off = {"SECURE_SSL_REDIRECT": "false", "SECURE_HSTS_SECONDS": "0",
+           "SESSION_COOKIE_SECURE": "false", "CSRF_COOKIE_SECURE": "false"}  # fmt: skip
+    proc = subprocess.run([sys.executable, "-c", code], env=base | off, cwd=ROOT,
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    assert json.loads(proc.stdout) == [False, 0, False, False]
+
+
+@pytest.mark.django_db
+def test_a_forged_forwarded_for_header_does_not_dodge_the_anonymous_throttle() -> None:
+    from django.core.cache import cache
+    from rest_framework.test import APIClient
+    from rest_framework.throttling import AnonRateThrottle
+
+    cache.clear()
+    original = AnonRateThrottle.THROTTLE_RATES
+    AnonRateThrottle.THROTTLE_RATES = {**original, "anon": "3/min"}
+    try:
+        client = APIClient()
+        codes = [
+            client.get("/api/teams/", HTTP_X_FORWARDED_FOR=f"203.0.113.{i}").status_code
+            for i in range(5)
+        ]
+    finally:
+        AnonRateThrottle.THROTTLE_RATES = original
+        cache.clear()
+    assert codes == [200, 200, 200, 429, 429]
+
+
+@pytest.mark.django_db
+def test_the_admin_login_locks_out_after_repeated_wrong_passwords(client) -> None:
+    from django.contrib.auth.models import User
+
+    User.objects.create_superuser("commish", password="right-password-123")
+    for _ in range(5):
+        wrong = client.post("/admin/login/", {"username": "commish", "password": "wrong"})
+        assert wrong.status_code in (200, 429)
+    locked = client.post("/admin/login/", {"username": "commish", "password": "right-password-123"})
+    assert locked.status_code == 429
+    assert "_auth_user_id" not in client.session

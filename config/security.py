@@ -1,0 +1,11 @@
+"""Who the client is, read one way for the API throttle and the admin login lockout."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from rest_framework.throttling import BaseThrottle
+
+
+def client_ip(request: HttpRequest) -> str:
+    """Return the client's address as DRF's throttle reads it (``NUM_PROXIES`` trusted)."""
+    return BaseThrottle().get_ident(request)  # type: ignore[arg-type]
