@@ -43,8 +43,10 @@ lint: install
 typecheck: install
 	$(VENV)/bin/mypy simulator
 
-# The whole suite on PostgreSQL + Redis, then the Django tests again on the SQLite default.
-test: install services lint typecheck test-postgres test-sqlite
+# The whole suite on PostgreSQL + Redis and, side by side on the second core, the Django
+# tests again on the SQLite default (scripts/test-passes.sh).
+test: install services lint typecheck
+	scripts/test-passes.sh $(PY) $(PG_URL) $(REDIS_URL_TEST)
 
 test-postgres: install
 	DATABASE_URL=$(PG_URL) CELERY_BROKER_URL=$(REDIS_URL_TEST) $(PY) -m pytest

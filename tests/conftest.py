@@ -1,4 +1,4 @@
-"""Shared test set-up: the real-server markers."""
+"""Shared test set-up: the real-server markers, the Hypothesis profiles, a fast hasher."""
 
 from __future__ import annotations
 
@@ -7,6 +7,12 @@ import shutil
 
 import pytest
 from django.conf import settings
+from hypothesis import settings as hypothesis_settings
+
+# Property tests: 100 examples each by default; HYPOTHESIS_PROFILE=thorough for 1,000.
+hypothesis_settings.register_profile("default", max_examples=100, deadline=None)
+hypothesis_settings.register_profile("thorough", max_examples=1000, deadline=None)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

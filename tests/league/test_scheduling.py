@@ -98,7 +98,7 @@ def test_with_an_even_count_nobody_rests(n):
     assert all(not b for b in idle(round_robin_rounds(teams, double=True), teams))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(deadline=None)
 @given(
     teams=st.lists(
         st.integers(min_value=1, max_value=10_000), min_size=2, max_size=20, unique=True

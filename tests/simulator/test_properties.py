@@ -51,8 +51,7 @@ FIXTURE_TEAMS = [
 OT_LENGTH = ADVANCED.overtime_possessions
 assert BASIC.overtime_possessions == OT_LENGTH
 
-EXAMPLES = settings(
-    max_examples=200,
+EXAMPLES = settings(  # how many examples: the Hypothesis profile (tests/conftest.py)
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
