@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from simulator.vabg.rules import dunk_row
+
 TEAM_FORMAT = "vabg-team/1"
 THREE_POINT_SEASON = 1987
 """The first season (1986-87) played everywhere with a 3-point line (cards.md §5)."""
@@ -816,22 +818,16 @@ def points_per_trip(cards: Sequence[Mapping[str, Any]]) -> tuple[float, float]:
 def dunk_outcomes(top: int) -> tuple[int, int, int, int]:
     """Return what an effective top X does: dunks, stops, opponent steals and own turnovers.
 
-    From the dunk table (vabg-rulings.md §3): X 51-56 dunks on 51..X, 57-60 on 51-56,
-    61-66 adds 61..X; X 44-49 stops on 50-X numbers, 40-43 on six, 34-39 on six plus
-    61..(100-X). Steal and turnover changes are in numbers (negative = fewer).
+    Counts from the dunk table of vabg-rulings.md §3 (:func:`simulator.vabg.rules.dunk_row`,
+    X clamped to 34..66). Steal and turnover changes are in numbers (negative = fewer).
 
     >>> [dunk_outcomes(x) for x in (66, 58, 55, 50)]
     [(12, 0, -2, -2), (6, 0, -1, -1), (5, 0, 0, 0), (0, 0, 0, 0)]
     >>> [dunk_outcomes(x) for x in (47, 41, 36)]
     [(0, 3, 0, 0), (0, 6, 2, 1), (0, 10, 2, 2)]
     """
-    x = max(34, min(66, top))
-    dunks = x - 50 if 51 <= x <= 56 else 6 if 57 <= x <= 60 else x - 54 if x >= 61 else 0
-    stops = 50 - x if 44 <= x <= 49 else 6 if 40 <= x <= 43 else 46 - x if x <= 39 else 0
-    far = -2 if x >= 60 else 2 if x <= 40 else 0
-    steals = {57: -1, 58: -1, 59: -2, 43: 1, 42: 1, 41: 2}.get(x, far)
-    turnovers = {58: -1, 59: -1, 42: 1, 41: 1}.get(x, far)
-    return dunks, stops, steals, turnovers
+    row = dunk_row(top)  # the engine's own table, so cards and play agree
+    return len(row.dunks), len(row.stops), row.steals, row.turnovers
 
 
 def dunk_value(top: int, read: float) -> float:

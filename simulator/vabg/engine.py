@@ -41,7 +41,7 @@ from simulator.vabg.events import (
     Turnover,
     box_score,
 )
-from simulator.vabg.rules import ADVANCED, GameRules
+from simulator.vabg.rules import ADVANCED, DUNK_TOP_MAX, DUNK_TOP_MIN, GameRules, dunk_row
 
 REGULATION = 44
 # §2: the table index a d20 shot reads, fresh and tired (one higher, 20 at most).
@@ -76,35 +76,16 @@ def _roll_kind(roll: int, dunk: frozenset[int], stop: frozenset[int]) -> int:
 
 
 # §3: the effective dunk top X, clamped to 34..66, decides dunks, stops and the
-# steal/turnover changes. Precomputed once for every X; _ROLLS[X][roll] is the kind.
-_DUNK: dict[int, frozenset[int]] = {}
-_STOP: dict[int, frozenset[int]] = {}
+# steal/turnover changes (rules.dunk_row). Precomputed once for every X; _ROLLS[X][roll]
+# is the kind.
 _STEAL_DELTA: dict[int, int] = {}
 _TURNOVER_DELTA: dict[int, int] = {}
 _ROLLS: list[tuple[int, ...]] = [()] * 67
-for _x in range(34, 67):
-    if _x >= 61:
-        _dunk = [*range(51, 57), *range(61, _x + 1)]
-    elif _x >= 57:
-        _dunk = list(range(51, 57))
-    elif _x >= 51:
-        _dunk = list(range(51, _x + 1))
-    else:
-        _dunk = []
-    if 44 <= _x <= 49:
-        _stop = list(range(51, 51 + 50 - _x))
-    elif _x <= 43:
-        _stop = list(range(51, 57)) + (list(range(61, 61 + 39 - _x + 1)) if _x <= 39 else [])
-    else:
-        _stop = []
-    _DUNK[_x] = frozenset(_dunk)
-    _STOP[_x] = frozenset(_stop)
-    _ROLLS[_x] = tuple(_roll_kind(roll, _DUNK[_x], _STOP[_x]) for roll in range(67))
-    # (opponent steal change, own turnover change) from the table of §3
-    _s, _t = {57: (-1, 0), 58: (-1, -1), 59: (-2, -1), 43: (1, 0), 42: (1, 1), 41: (2, 1)}.get(
-        _x, (-2, -2) if _x >= 60 else (2, 2) if _x <= 40 else (0, 0)
-    )
-    _STEAL_DELTA[_x], _TURNOVER_DELTA[_x] = _s, _t
+for _x in range(DUNK_TOP_MIN, DUNK_TOP_MAX + 1):
+    _row = dunk_row(_x)
+    _dunk, _stop = frozenset(_row.dunks), frozenset(_row.stops)
+    _ROLLS[_x] = tuple(_roll_kind(roll, _dunk, _stop) for roll in range(67))
+    _STEAL_DELTA[_x], _TURNOVER_DELTA[_x] = _row.steals, _row.turnovers
 
 # §7: rebounding chart, d20 1-9 (offense) and 11-19 (defense) -> floor index (0 = slot 1).
 _CHART = {1: 4, 2: 4, 3: 4, 4: 3, 5: 3, 6: 2, 7: 2, 8: 1, 9: 0}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, fields, replace
+from typing import NamedTuple
 
 RULES_VERSION = 2
 """The revision of vabg-rulings.md this engine plays.
@@ -139,3 +140,54 @@ def preset(name: str, *, strategy: bool = False) -> GameRules:
     except KeyError:
         raise ValueError(f"unknown rules preset {name!r}: use basic or advanced") from None
     return replace(rules, strategy=strategy)
+
+
+DUNK_TOP_MIN, DUNK_TOP_MAX = 34, 66
+"""§3: the effective dunk top X is clamped to this range."""
+
+
+class DunkRow(NamedTuple):
+    """What one effective dunk top X does (§3): the one table the engine and the cards read.
+
+    ``dunks`` and ``stops`` are the 51-66 rolls that dunk or stop; ``steals`` and
+    ``turnovers`` change the opponent's steal ranges and the offense's own turnover ranges,
+    in numbers (negative = shorter), when the advanced rule is on.
+    """
+
+    dunks: tuple[int, ...]
+    stops: tuple[int, ...]
+    steals: int
+    turnovers: int
+
+
+# (opponent steals, own turnovers) for X = 57-59 and 41-43; from 60 up it is -2/-2,
+# from 40 down +2/+2 (§3).
+_DUNK_CHANGES = {57: (-1, 0), 58: (-1, -1), 59: (-2, -1), 43: (1, 0), 42: (1, 1), 41: (2, 1)}
+
+
+def dunk_row(x: int) -> DunkRow:
+    """Return the row of the dunk table (§3) for an effective top X, clamped to 34..66.
+
+    >>> dunk_row(62)
+    DunkRow(dunks=(51, 52, 53, 54, 55, 56, 61, 62), stops=(), steals=-2, turnovers=-2)
+    >>> dunk_row(47)
+    DunkRow(dunks=(), stops=(51, 52, 53), steals=0, turnovers=0)
+    >>> dunk_row(38).stops
+    (51, 52, 53, 54, 55, 56, 61, 62)
+    """
+    x = max(DUNK_TOP_MIN, min(DUNK_TOP_MAX, x))
+    if x >= 61:
+        dunks = (*range(51, 57), *range(61, x + 1))
+    elif x >= 57:
+        dunks = tuple(range(51, 57))
+    else:
+        dunks = tuple(range(51, x + 1))  # empty for X <= 50
+    if 44 <= x <= 49:
+        stops = tuple(range(51, 51 + 50 - x))  # the first 50-X numbers of 51-56
+    elif x <= 43:
+        stops = (*range(51, 57), *range(61, 61 + 39 - x + 1))  # 61..(61+39-X) for X <= 39
+    else:
+        stops = ()
+    far = (-2, -2) if x >= 60 else (2, 2) if x <= 40 else (0, 0)
+    steals, turnovers = _DUNK_CHANGES.get(x, far)
+    return DunkRow(dunks, stops, steals, turnovers)
