@@ -139,9 +139,10 @@ def main() -> None:
     args = parser.parse_args()
 
     database_fresh(args.database)
-    env = {
-        k: v for k, v in os.environ.items() if k not in {"CELERY_BROKER_URL", "REDIS_URL"}
-    } | {"DATABASE_URL": args.database, "LOG_LEVEL": "ERROR"}
+    env = {k: v for k, v in os.environ.items() if k not in {"CELERY_BROKER_URL", "REDIS_URL"}} | {
+        "DATABASE_URL": args.database,
+        "LOG_LEVEL": "ERROR",
+    }
     manage(env, "migrate", "--noinput", "--verbosity", "0")
     manage(env, "load_teams")
     manage(env, "create_tournament", "Bench League", "Bench 96", "--field", "alltime-96")
@@ -167,8 +168,14 @@ def main() -> None:
     }
     manage(serve_env, "collectstatic", "--noinput", "--verbosity", "0")
     server = subprocess.Popen(
-        [str(Path(PY).parent / "gunicorn"), "config.wsgi", "--workers", str(args.workers),
-         "--bind", f"127.0.0.1:{port}"],  # fmt: skip
+        [
+            str(Path(PY).parent / "gunicorn"),
+            "config.wsgi",
+            "--workers",
+            str(args.workers),
+            "--bind",
+            f"127.0.0.1:{port}",
+        ],
         cwd=ROOT,
         env=serve_env,
         stdout=subprocess.DEVNULL,
