@@ -275,19 +275,20 @@ class _Side:
         self.claims = claims
         claimed = [0] * 5
         free = 6  # the next number to hand out
+        twenty = rules.twenty_shot
         for i, p in enumerate(lineup):
             while claimed[i] < p.extra_ball and free <= 8:
                 claims[free] = i
                 claimed[i] += 1
                 free += 1
+            # §4/§12 "20 shot": eligible while his claims of 6-8 fall short of his extras.
+            p.twenty = twenty and claimed[i] < p.extra_ball
         self.pg_ok = lineup[0].card.can_run_point
-        twenty = rules.twenty_shot
         if not self.pre1987:
-            for i, p in enumerate(lineup):
+            for p in lineup:
                 p.shot = p.table
                 p.main = p.main_court
                 p.try3 = None
-                p.twenty = twenty and claimed[i] < p.extra_ball
             return
         gains = [0] * 5
         center = lineup[4]
@@ -310,7 +311,18 @@ class _Side:
             p.shot = tuple(table)
             p.main = _home_court(p.shot, self.court)
             p.try3 = None
-            p.twenty = rules.twenty_shot and claimed[i] < p.extra_ball
+
+
+_MISSES = (MISS3, MISS2, TRY_MISS)
+
+
+def _twenty_shot(d20: int, code: int, shooter: _Player) -> bool:
+    """Return whether a d20 shot is the §4/§12 "20 shot": a made 2.
+
+    It is when the rolled d20 (not the tired read) is 20, the table reads a miss and the
+    shooter is left short of his extra ball numbers; every d20 shot, never a free throw.
+    """
+    return d20 == 20 and shooter.twenty and code in _MISSES
 
 
 def _home_court(table: tuple[int, ...], court: int) -> tuple[int, ...]:
@@ -649,8 +661,7 @@ class _Game:
         elif code == MISSED_CALL:
             emit(_new(Call, (period, n, de.key, "no call on the road")))
             emit(_new(Turnover, (period, n, off.key, carrier.name, "no call")))
-        elif d20 == 20 and carrier.twenty:
-            # §4/§12 "20 shot": a player short of his extra numbers makes a 2 on a 20.
+        elif _twenty_shot(d20, code, carrier):
             emit(_new(Shot, (period, n, off.key, carrier.name, 2, True, "jumper (20 shot)")))
             off.score += 2
         elif code == TRY_MISS:
@@ -735,7 +746,7 @@ class _Game:
         code = shooter.shot[shooter.reads[d20]]
         period = self.period
         emit = self.emit
-        if code in (MISS3, MISS2) and d20 == 20 and shooter.twenty:
+        if _twenty_shot(d20, code, shooter):
             code = MADE2
         if code in (MADE3, MADE2):
             value = 3 if code == MADE3 else 2
@@ -827,7 +838,7 @@ class _Game:
             # Putback: the rebounder rolls only the d20 (no turnover possible).
             roll = dice.d20()
             code = rebounder.shot[rebounder.reads[roll]]
-            if code in (MISS3, MISS2) and roll == 20 and rebounder.twenty:
+            if _twenty_shot(roll, code, rebounder):
                 code = MADE2
             if code in (MADE3, MADE2):
                 value = 3 if code == MADE3 else 2
@@ -852,7 +863,7 @@ class _Game:
         code = stealer.shot[stealer.reads[roll]]
         period = self.period
         emit = self.emit
-        if code in (MISS3, MISS2) and roll == 20 and stealer.twenty:
+        if _twenty_shot(roll, code, stealer):
             code = MADE2
         if code in (MADE3, MADE2):
             value = 3 if code == MADE3 else 2
