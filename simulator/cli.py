@@ -1,4 +1,4 @@
-"""``python -m simulator play HOME.json AWAY.json ...`` (interchange.md, "Command line")."""
+"""``python -m simulator play|odds ...`` (interchange.md, "Command line" and "Exact odds")."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from pathlib import Path
 from simulator.dice import DiceError, DiceSource, ScriptedDice, SeededDice
 from simulator.vabg.cards import InvalidCardError, read_team_file
 from simulator.vabg.engine import play_game
+from simulator.vabg.odds import StrategyNotSolvedError, game_odds, matchup_odds
 from simulator.vabg.render import render_box_score, render_play_by_play
-from simulator.vabg.rules import preset
+from simulator.vabg.rules import GameRules, preset
 
 EXIT_BAD_INPUT = 2
 
@@ -48,6 +49,23 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--play-by-play", action="store_true", help="print the play-by-play after the box score"
     )
+    odds = commands.add_parser(
+        "odds",
+        help="the exact law of a game from the dice math, no sampling",
+        description="Exact odds of a Value Add Basketball Game (docs/odds.md).",
+    )
+    odds.add_argument("home", type=Path, nargs="?", help="home team file (vabg-team/1 JSON)")
+    odds.add_argument("away", type=Path, nargs="?", help="visiting team file; it plays first")
+    odds.add_argument("--pairs", type=Path, metavar="DIR", help="every pair of team files in DIR")
+    odds.add_argument("--out", type=Path, metavar="FILE.csv", help="where --pairs writes its rows")
+    odds.add_argument("--neutral", action="store_true", help="neutral site: no home court")
+    odds.add_argument(
+        "--rules", choices=("basic", "advanced"), default="advanced", help="rules preset"
+    )
+    odds.add_argument(
+        "--strategy", action="store_true", help="refused: the coach policy reads the score"
+    )
+    odds.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
@@ -59,6 +77,8 @@ def _fail(message: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (2 for bad files or dice)."""
     args = build_parser().parse_args(argv)
+    if args.command == "odds":
+        return _odds(args)
     try:
         home = read_team_file(args.home)
         away = read_team_file(args.away)
@@ -97,4 +117,115 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.play_by_play:
             print()
             print(render_play_by_play(result))
+    return 0
+
+
+def _odds(args: argparse.Namespace) -> int:
+    """Run ``odds``: one game's exact law, or a CSV row for every pair of a folder."""
+    rules: GameRules = preset(args.rules, strategy=args.strategy)
+    if args.strategy:
+        return _fail(
+            "exact odds are computed with the strategy choices off: the coach policy "
+            "reads the score, so a game is no longer a sum of independent trips "
+            "(drop --strategy)"
+        )
+    if args.pairs is not None:
+        if args.home is not None or args.away is not None:
+            return _fail("give either HOME.json AWAY.json or --pairs DIR, not both")
+        if args.out is None:
+            return _fail("--pairs needs --out FILE.csv")
+        return _odds_pairs(args.pairs, args.out, rules, args.neutral)
+    if args.home is None or args.away is None:
+        return _fail("odds needs HOME.json and AWAY.json (or --pairs DIR --out FILE.csv)")
+    try:
+        home = read_team_file(args.home)
+        away = read_team_file(args.away)
+        result = game_odds(home, away, rules=rules, neutral=args.neutral)
+    except InvalidCardError as exc:
+        return _fail("bad team file:\n  " + "\n  ".join(exc.problems))
+    except StrategyNotSolvedError as exc:
+        return _fail(str(exc))
+    if args.json:
+        json.dump(result.to_json(), sys.stdout)
+        sys.stdout.write("\n")
+        return 0
+    where = "neutral court" if args.neutral else f"at {home.label}"
+    print(f"{away.label} at {home.label}" if not args.neutral else f"{away.label} v {home.label}")
+    print(f"{args.rules} rules, {where}; exact, from the dice math")
+    width = max(len(home.label), len(away.label))
+    print(f"  P({home.label} wins){'':{width - len(home.label)}}  {result.p_home_win:8.4%}")
+    print(f"  P({away.label} wins){'':{width - len(away.label)}}  {result.p_away_win:8.4%}")
+    print(f"  P(overtime){'':{width}}  {result.p_overtime:8.4%}")
+    print(f"  expected overtimes {result.expected_overtimes:.4f}")
+    spread = result.expected_home_pts - result.expected_away_pts
+    print(
+        f"  expected score: {home.label} {result.expected_home_pts:.2f}, "
+        f"{away.label} {result.expected_away_pts:.2f} (home by {spread:+.2f})"
+    )
+    likely = sorted(result.margin.items(), key=lambda item: -item[1])[:5]
+    print(
+        "  likeliest margins (home - away): "
+        + ", ".join(f"{m:+d} ({p:.2%})" for m, p in sorted(likely))
+    )
+    return 0
+
+
+def _odds_pairs(folder: Path, out: Path, rules: GameRules, neutral: bool) -> int:
+    """Write one CSV row per pair of team files in ``folder`` (each home once unless neutral)."""
+    import csv
+    import io
+
+    files = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    if not files:
+        return _fail(f"{folder}: no team files (*.json) in that folder")
+    teams = []
+    problems: list[str] = []
+    for path in files:
+        try:
+            teams.append((path.stem, read_team_file(path)))
+        except InvalidCardError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        return _fail("bad team file:\n  " + "\n  ".join(problems))
+    rows = []
+    try:
+        for i, (home_name, home) in enumerate(teams):
+            for j, (away_name, away) in enumerate(teams):
+                if i == j or (neutral and j < i):
+                    continue  # on a neutral court a pair's other order is the mirror image
+                odds = matchup_odds(home, away, rules=rules, neutral=neutral)
+                rows.append(
+                    [
+                        home_name,
+                        away_name,
+                        f"{odds.p_home_win:.12f}",
+                        f"{odds.p_away_win:.12f}",
+                        f"{odds.p_overtime:.12f}",
+                        f"{odds.expected_overtimes:.12f}",
+                        f"{odds.expected_home_pts:.9f}",
+                        f"{odds.expected_away_pts:.9f}",
+                    ]
+                )
+    except InvalidCardError as exc:
+        return _fail("\n  ".join(exc.problems))
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(
+        [
+            "home",
+            "away",
+            "p_home_win",
+            "p_away_win",
+            "p_overtime",
+            "expected_overtimes",
+            "expected_home_pts",
+            "expected_away_pts",
+        ]
+    )
+    writer.writerows(rows)
+    try:
+        out.write_text(text.getvalue(), encoding="utf-8")
+    except OSError as exc:
+        return _fail(f"{out}: cannot be written ({exc.strerror})")
+    print(f"{len(rows)} pairs written to {out}")
     return 0

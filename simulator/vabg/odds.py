@@ -1,0 +1,748 @@
+"""Exact odds of a VABG game from the dice math: no sampling (docs/odds.md).
+
+With the strategy choices off (both presets), nothing in vabg-rulings.md reads the
+score during play: who is on the floor, who is tired, the rebound rule and the
+one-and-one depend on the possession number only, and nobody fouls out. A game is
+therefore a sum of independent trips, one per (period, number, side), and its law is
+the convolution of the trip laws. Inside a trip the putback and free-throw chain (§7)
+is linear in two states, "loose ball after a shot" and "after a missed free throw",
+and is solved exactly as a power series in the points scored, putbacks unbounded.
+Overtime periods repeat once every starter's tiredness is settled, so the overtime
+tail is a geometric series.
+
+The game frame is the engine's own: the engine's ``_Game`` walks its periods (lineups,
+substitutions, tiredness) and calls a recorder in place of its trip, and the trip law
+reads the engine's roll tables, steal and block searches and the cards as the engine
+has read them for the current lineup. ``tests/simulator/test_odds.py`` enumerates the
+dice through the engine's own trip and checks each law against it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+
+from simulator.dice import DiceRecord
+from simulator.vabg.cards import FOULED, MADE2, MADE3, MISS2, MISS3, MISSED_CALL, TeamCard
+from simulator.vabg.engine import (
+    _BLOCK_TRY,
+    _CHART,
+    _DUNK_ROLL,
+    _FOUL_TRY,
+    _NOTHING,
+    _ROLLS,
+    _STEAL_TRY,
+    _STOP_ROLL,
+    _TURNOVER_TRY,
+    DEFAULT_POLICY,
+    REGULATION,
+    EndlessGameError,
+    Plan,
+    _best,
+    _Game,
+    _Player,
+    _Side,
+)
+from simulator.vabg.events import AWAY, HOME
+from simulator.vabg.rules import ADVANCED, GameRules
+
+Law = npt.NDArray[np.float64]
+"""A law over points: entry k is the probability of k points."""
+
+ROLLS = tuple(10 * tens + ones for tens in range(1, 7) for ones in range(1, 7))
+"""The 36 equally likely 11-66 rolls (§5)."""
+
+SERIES_EPSILON = 1e-20
+"""The putback series stops once a term is below this: the rest is smaller still."""
+SERIES_TERMS = 400
+"""A putback chain still going after this many points cannot end (the engine refuses it)."""
+TAIL_EPSILON = 1e-20
+"""Tails of a final law whose whole mass is below this are cut off (and counted as lost)."""
+MAX_PERIODS = 60
+"""Overtime periods computed before the tie mass left is counted as lost (score laws)."""
+
+
+class StrategyNotSolvedError(ValueError):
+    """Raise for exact odds asked with the coach policy on: its choices read the score."""
+
+
+@dataclass(frozen=True, slots=True)
+class TripLaw:
+    """The law of one trip: points of the team with the ball and of the defense.
+
+    ``own[k]`` is the probability that the offense scores k points (the defense none);
+    ``fast[j]`` (j >= 1) that the defense scores j on a fast break (§8), the offense
+    none. The two never both score in one trip. ``own.sum() + fast.sum()`` is 1 up to
+    the putback series' cut (below 1e-18).
+    """
+
+    own: Law
+    fast: Law
+
+
+@dataclass(frozen=True, slots=True)
+class GameOdds:
+    """The exact law of a game's result (interchange.md, "Exact odds").
+
+    ``margin`` maps home minus away to its probability; ``home_score`` and
+    ``away_score`` map final scores (the 20-20 start included) to theirs; ``lost`` is
+    the mass left out by the series' cuts (below 1e-15 for real cards). The score laws
+    are empty when they were not asked for (:func:`matchup_odds`).
+    """
+
+    p_home_win: float
+    p_away_win: float
+    p_overtime: float
+    expected_overtimes: float
+    expected_home_pts: float
+    expected_away_pts: float
+    margin: Mapping[int, float]
+    home_score: Mapping[int, float] = field(default_factory=dict)
+    away_score: Mapping[int, float] = field(default_factory=dict)
+    lost: float = 0.0
+
+    def to_json(self) -> dict[str, object]:
+        """Return the ``--json`` object of ``python -m simulator odds``."""
+        return {
+            "p_home_win": self.p_home_win,
+            "p_away_win": self.p_away_win,
+            "p_overtime": self.p_overtime,
+            "expected_overtimes": self.expected_overtimes,
+            "expected_home_pts": self.expected_home_pts,
+            "expected_away_pts": self.expected_away_pts,
+            "margin": {str(m): p for m, p in self.margin.items()},
+            "home_score": {str(s): p for s, p in self.home_score.items()},
+            "away_score": {str(s): p for s, p in self.away_score.items()},
+        }
+
+
+# -- the reads of one card, as the engine reads it for the current lineup --------------------
+
+
+def _shot_read(p: _Player) -> tuple[float, float, float, float, float]:
+    """Return P(3 made, 2 made, fouled, 3 missed, 2 missed) of a d20 shot that is not the
+    trip's main read (33-36 foul, putback, fast break): the card after the pre-1987 rule
+    and tiredness, the "20 shot" included (§12)."""
+    counts = [0, 0, 0, 0, 0]
+    shot, reads, twenty = p.shot, p.reads, p.twenty
+    for roll in range(1, 21):
+        code = shot[reads[roll]]
+        if twenty and roll == 20 and code in (MISS3, MISS2):
+            code = MADE2
+        counts[code] += 1
+    return (counts[0] / 20, counts[1] / 20, counts[2] / 20, counts[3] / 20, counts[4] / 20)
+
+
+def _main_read(p: _Player) -> tuple[float, float, float, float, float]:
+    """Return P(3 made, 2 made, fouled, missed call, missed) of the main d20 read (§6):
+    home court applied, then the "20 shot" on a rolled 20 that reads a miss."""
+    m3 = m2 = fouled = call = miss = 0
+    table, reads, twenty = p.main, p.reads, p.twenty
+    for roll in range(1, 21):
+        code = table[reads[roll]]
+        if code == MADE3:
+            m3 += 1
+        elif code == MADE2:
+            m2 += 1
+        elif code == FOULED:
+            fouled += 1
+        elif code == MISSED_CALL:
+            call += 1
+        elif roll == 20 and twenty:
+            m2 += 1
+        else:
+            miss += 1
+    return (m3 / 20, m2 / 20, fouled / 20, call / 20, miss / 20)
+
+
+def _free_throw(p: _Player) -> float:
+    """Return the chance one free throw goes in (§2: a tired shooter adds 1 to the d20)."""
+    return max(0, min(20, p.ft_top - p.tired)) / 20
+
+
+def _two_shots(weight: float, p: float, made: list[float], missed: list[float], at: int) -> None:
+    """Add two free throws after ``at`` points: ``made`` gets the trips that end on a made
+    last shot, ``missed`` those whose last shot misses (a rebound follows)."""
+    made[at + 2] += weight * p * p
+    made[at + 1] += weight * (1 - p) * p
+    missed[at + 1] += weight * p * (1 - p)
+    missed[at] += weight * (1 - p) * (1 - p)
+
+
+class _Chain:
+    """The putback chain of one (offense, defense) pair on a chart number (§7).
+
+    ``shot[k]`` and ``ft[k]`` are the laws of the points the offense still scores
+    from a loose ball after a missed shot, or after a missed last free throw. Each
+    rebound step either ends the trip (defensive rebound, made putback, made free
+    throws) or comes back to one of the two states, after 0 or 1 points: the laws
+    solve a 2x2 linear system per point total, putbacks unbounded.
+    """
+
+    __slots__ = ("ft", "shot")
+
+    def __init__(self, off: _Side, de: _Side) -> None:
+        o_lineup, d_lineup = off.lineup, de.lineup
+        o_reb = [p.off_reb for p in o_lineup]
+        d_reb = [p.def_reb for p in d_lineup]
+        o_best, d_best = _best(o_reb), _best(d_reb)
+        best_is_offense = o_reb[o_best] >= d_reb[d_best]
+        # Who gets the ball on each rebound step, after a shot and after a free throw.
+        w_shot = [0.0] * 5
+        w_ft = [0.0] * 5
+        for d20 in range(1, 21):
+            if d20 == 10 or d20 == 20:
+                if best_is_offense:
+                    w_shot[o_best] += 6 / 120
+                    w_ft[o_best] += 6 / 120
+                continue
+            if d20 < 10:
+                spot = _CHART[d20]
+                share = max(0, min(6, o_reb[spot])) / 120
+            else:
+                spot = _CHART[d20 - 10]
+                share = (6 - max(0, min(6, d_reb[spot]))) / 120
+            w_shot[spot] += share
+            if not (6 <= d20 <= 9 or 16 <= d20 <= 19):  # §6: a missed free throw's variant
+                w_ft[spot] += share
+        # One step: a = ends with points, b = back to "shot", c = back to "ft" (0 or 1 point).
+        steps = []
+        for w in (w_shot, w_ft):
+            a = [1.0 - sum(w), 0.0, 0.0, 0.0]
+            b = 0.0
+            c = [0.0, 0.0]
+            for i, share in enumerate(w):
+                if not share:
+                    continue
+                p = o_lineup[i]
+                m3, m2, fouled, x3, x2 = _shot_read(p)
+                ft = _free_throw(p)
+                a[3] += share * m3
+                a[2] += share * m2
+                b += share * (x3 + x2)
+                made = [0.0, 0.0, 0.0]
+                _two_shots(share * fouled, ft, made, c, 0)
+                a[1] += made[1]
+                a[2] += made[2]
+            steps.append((a, b, c))
+        (a_s, b_s, c_s), (a_f, b_f, c_f) = steps
+        # (I - M0) [shot_k, ft_k] = a_k + M1 [., ft_(k-1)]: the same 2x2 matrix every k.
+        m11, m12, m21, m22 = 1.0 - b_s, -c_s[0], -b_f, 1.0 - c_f[0]
+        det = m11 * m22 - m12 * m21
+        if det <= 1e-12:
+            raise EndlessGameError(
+                [
+                    f"the game cannot end: {off.team.label} can win back every rebound "
+                    "of its own misses without ever scoring"
+                ]
+            )
+        shot: list[float] = []
+        ft_law: list[float] = []
+        prev_ft = 0.0
+        k = 0
+        while True:
+            r1 = (a_s[k] if k < 4 else 0.0) + c_s[1] * prev_ft
+            r2 = (a_f[k] if k < 4 else 0.0) + c_f[1] * prev_ft
+            s_k = (m22 * r1 - m12 * r2) / det
+            f_k = (m11 * r2 - m21 * r1) / det
+            shot.append(s_k)
+            ft_law.append(f_k)
+            prev_ft = f_k
+            k += 1
+            if k >= 4 and s_k + f_k < SERIES_EPSILON:
+                break
+            if k >= SERIES_TERMS:
+                raise EndlessGameError(
+                    [
+                        f"the game cannot end: {off.team.label} can go on missing free "
+                        "throws and winning the rebounds back without end"
+                    ]
+                )
+        self.shot = np.array(shot)
+        self.ft = np.array(ft_law)
+
+
+def _settle(direct: list[float], to_shot: float, to_ft: list[float], chain: _Chain | None) -> Law:
+    """Return ``direct + to_shot * shot + to_ft (*) ft``: the law once every rebound is
+    played out (``chain`` None: the defense rebounds, no more points)."""
+    if chain is None:
+        out = np.array(direct)
+        out[0] += to_shot
+        out[: len(to_ft)] += to_ft
+        return out
+    length = max(len(direct), len(chain.shot), len(chain.ft) + len(to_ft) - 1)
+    out = np.zeros(length)
+    out[: len(direct)] += direct
+    out[: len(chain.shot)] += to_shot * chain.shot
+    conv = np.convolve(to_ft, chain.ft)
+    out[: len(conv)] += conv
+    return out
+
+
+def trip_law(game: _Game, off: _Side, de: _Side, n: int) -> TripLaw:
+    """Return the law of the trip ``off`` plays now at number ``n`` of ``game.period``.
+
+    The sides are read as they stand (lineups, claims, tiredness, cards read for the
+    lineup): call it where the engine would call its trip.
+    """
+    rules = game.rules
+    chart = rules.rebound_chart and (n % 2 == 0 or n == 1)
+    bonus = game.period == 0 and 11 <= n <= 33  # §5: one-and-one on 33-11 of regulation
+    lineup = off.lineup
+    # §4: who carries the ball: (weight, floor index, halved ranges, d8 of 1-5).
+    carriers: dict[tuple[int, bool, bool], float] = {}
+    zero = 0.0
+    for d8 in range(1, 9):
+        idx = d8 - 1 if d8 <= 5 else (off.claims.get(d8) if off.pg_ok else None)
+        if d8 <= 5:
+            key = (d8 - 1, False, True)
+            carriers[key] = carriers.get(key, 0.0) + 1 / 8
+        elif idx is not None:
+            key = (idx, rules.halved_any_defender, False)
+            carriers[key] = carriers.get(key, 0.0) + 1 / 8
+        else:
+            # Shot clock: one fresh re-roll; 1-5 plays as a normal trip, 6-8 is a turnover.
+            for again in range(1, 6):
+                key = (again - 1, False, True)
+                carriers[key] = carriers.get(key, 0.0) + 1 / 64
+            zero += 3 / 64
+    main = [0.0] * 5  # weight of the main d20 read, per carrier
+    dunk = [0.0] * 5
+    fouled = [0.0] * 5  # 33-36 fouls, per shooter
+    fast = [0.0] * 5  # fast breaks, per stealer
+    blocked = 0.0
+    for (idx, halved, _low), weight in carriers.items():
+        carrier, defender = lineup[idx], de.lineup[idx]
+        x = carrier.dunk_top + defender.dunk_adjust
+        x = 34 if x < 34 else 66 if x > 66 else x
+        kinds = _ROLLS[x]
+        u = weight / 36
+        for roll in ROLLS:
+            what = kinds[roll]
+            if what == _NOTHING:
+                main[idx] += u
+            elif what == _STEAL_TRY:
+                stealer = game._stealer(de, idx, roll, game.steal_delta[x], halved)
+                if stealer is None:
+                    main[idx] += u
+                elif rules.fast_breaks and (
+                    stealer <= 1 or (stealer <= 3 and roll in (11, 13, 15, 31))
+                ):
+                    fast[stealer] += u
+                else:
+                    zero += u
+            elif what == _BLOCK_TRY:
+                if game._blocker(de, idx, roll, halved) is None:
+                    main[idx] += u
+                else:
+                    blocked += u
+            elif what == _FOUL_TRY:
+                if roll >= 37 - defender.foul - defender.tired:
+                    fouled[idx] += u
+                else:
+                    main[idx] += u
+            elif what == _TURNOVER_TRY:
+                count = carrier.to
+                if count:
+                    count = max(1, count + game.turnover_delta[x])
+                if roll - 40 <= count + carrier.tired:
+                    zero += u
+                else:
+                    main[idx] += u
+            elif what == _DUNK_ROLL:
+                dunk[idx] += u
+            else:
+                assert what == _STOP_ROLL
+                zero += u  # §12: a stop is the slot defender's rebound or a turnover
+    direct = [zero, 0.0, 0.0, 0.0, 0.0]
+    to_ft = [0.0, 0.0, 0.0, 0.0]
+    to_shot = blocked
+    for idx in range(5):
+        p = lineup[idx]
+        ft = _free_throw(p)
+        if main[idx]:
+            w = main[idx]
+            m3, m2, foul, call, miss = _main_read(p)
+            direct[3] += w * m3
+            direct[2] += w * m2
+            direct[0] += w * call
+            to_shot += w * miss
+            _two_shots(w * foul, ft, direct, to_ft, 0)
+        if dunk[idx] or fouled[idx]:
+            m3, m2, foul, x3, x2 = _shot_read(p)
+            w = dunk[idx]
+            direct[3] += w * m3
+            direct[2] += w * (1 - m3)
+            w = fouled[idx]
+            if w:
+                for value, chance in ((3, m3), (2, m2)):  # and one
+                    direct[value + 1] += w * chance * ft
+                    to_ft[value] += w * chance * (1 - ft)
+                if bonus:
+                    direct[2] += w * foul * ft * ft
+                    to_ft[0] += w * foul * (1 - ft)
+                    to_ft[1] += w * foul * ft * (1 - ft)
+                else:
+                    _two_shots(w * foul, ft, direct, to_ft, 0)
+                _two_shots(w * x2, ft, direct, to_ft, 0)
+                for made in range(3):  # three shots on a missed 3
+                    before = w * x3 * comb(2, made) * ft**made * (1 - ft) ** (2 - made)
+                    direct[made + 1] += before * ft
+                    to_ft[made] += before * (1 - ft)
+    chain = _Chain(off, de) if chart else None
+    own = _settle(direct, to_shot, to_ft, chain)
+    # §8: fast breaks: the stealer's bonus d20; a miss is rebounded by number n's rules.
+    total_fast = sum(fast)
+    if total_fast:
+        back = _Chain(de, off) if chart else None
+        f_direct = [0.0, 0.0, 0.0, 0.0]
+        f_shot = 0.0
+        f_ft = [0.0, 0.0, 0.0]
+        for j, w in enumerate(fast):
+            if w:
+                p = de.lineup[j]
+                m3, m2, foul, x3, x2 = _shot_read(p)
+                f_direct[3] += w * m3
+                f_direct[2] += w * m2
+                f_shot += w * (x3 + x2)
+                _two_shots(w * foul, _free_throw(p), f_direct, f_ft, 0)
+        fast_law = _settle(f_direct, f_shot, f_ft, back)
+        own[0] += fast_law[0]
+        fast_law[0] = 0.0
+    else:
+        fast_law = np.zeros(1)
+    return TripLaw(own=own, fast=fast_law)
+
+
+# -- the game frame: the engine walks its own periods ----------------------------------------
+
+
+class _NoDice:
+    """A dice source for a game that is walked, never rolled."""
+
+    def d8(self) -> int:
+        raise AssertionError("exact odds roll no dice")
+
+    d6 = d20 = d8
+
+    def record(self) -> DiceRecord:
+        return DiceRecord()
+
+
+def _state(side: _Side) -> tuple[object, ...]:
+    """Return what a trip law reads of one side: who is on the floor, and who is tired."""
+    return (side.key, *(id(p) for p in side.lineup), *(p.tired for p in side.lineup))
+
+
+@dataclass(slots=True)
+class _Period:
+    """The trips of one period in order, each as (home has the ball, law key)."""
+
+    trips: list[tuple[bool, tuple[object, ...]]] = field(default_factory=list)
+
+
+class _Walk:
+    """Walk the engine's periods, collecting one law per distinct trip."""
+
+    def __init__(
+        self,
+        home: TeamCard,
+        away: TeamCard,
+        rules: GameRules,
+        neutral: bool,
+        home_plan: Plan | None,
+        away_plan: Plan | None,
+    ) -> None:
+        if rules.strategy:
+            raise StrategyNotSolvedError(
+                "exact odds are computed with the strategy choices off: the coach policy "
+                "(intentional fouls, try for 3, extra possessions) reads the score, so a "
+                "game is no longer a sum of independent trips; drop --strategy"
+            )
+        game = _Game(
+            home,
+            away,
+            _NoDice(),
+            rules,
+            neutral,
+            {HOME: home_plan, AWAY: away_plan},
+            DEFAULT_POLICY,
+        )
+        self.game = game
+        self.laws: dict[tuple[object, ...], TripLaw] = {}
+        self.current = _Period()
+        game._trip = self._record  # type: ignore[method-assign]
+
+    def _record(self, off: _Side, de: _Side, n: int, kind: str = "") -> None:
+        game = self.game
+        chart = game.rules.rebound_chart and (n % 2 == 0 or n == 1)
+        bonus = game.period == 0 and 11 <= n <= 33
+        key = (_state(off), _state(de), chart, bonus)
+        if key not in self.laws:
+            self.laws[key] = trip_law(game, off, de, n)
+        self.current.trips.append((off is game.home, key))
+
+    def periods(self) -> tuple[_Period, list[_Period]]:
+        """Return regulation and the overtime periods up to the first one that repeats
+        for ever after (the last in the list)."""
+        game = self.game
+        home, away = game.home, game.away
+        game._period(away.rotation, home.rotation)
+        regulation, self.current = self.current, _Period()
+        length = game.rules.overtime_possessions
+        overtimes: list[_Period] = []
+        while True:
+            game.period += 1
+            game._period([away.starters] * length, [home.starters] * length)
+            period, self.current = self.current, _Period()
+            if overtimes and period.trips == overtimes[-1].trips:
+                return regulation, overtimes
+            overtimes.append(period)
+            # Tiredness only grows: once every starter is tired (or cannot be) it repeats.
+            assert len(overtimes) <= 2 + REGULATION * 2 // length, "overtime never settles"
+
+
+# -- combining trips -----------------------------------------------------------------------
+
+
+def _conv(a: Law, b: Law) -> Law:
+    return np.convolve(a, b)
+
+
+@dataclass(slots=True)
+class _Sums:
+    """Laws of one stretch of trips: home points, away points, margin (home - away)."""
+
+    home: Law
+    away: Law
+    margin: Law  # index i is margin i - offset
+    offset: int
+    mean_home: float
+    mean_away: float
+
+
+def _sums(period: _Period, laws: Mapping[tuple[object, ...], TripLaw]) -> _Sums:
+    """Convolve a period's trips: each team's points and the margin."""
+    home: Law = np.ones(1)
+    away: Law = np.ones(1)
+    margin: Law = np.ones(1)
+    offset = 0
+    mean_home = mean_away = 0.0
+    counts: dict[tuple[bool, tuple[object, ...]], int] = {}
+    for trip in period.trips:
+        counts[trip] = counts.get(trip, 0) + 1
+    for (home_has_ball, key), times in counts.items():
+        law = laws[key]
+        own, fast = law.own, law.fast
+        scored = own.copy()
+        scored[0] += fast.sum()
+        conceded = fast.copy()
+        conceded[0] += own.sum()
+        # Margin from the offense's side: own at +k, fast breaks at -j.
+        swing = np.zeros(len(fast) - 1 + len(own))
+        swing[len(fast) - 1 :] += own
+        swing[: len(fast)] += fast[::-1]
+        swing_offset = len(fast) - 1
+        if not home_has_ball:
+            swing = swing[::-1].copy()
+            swing_offset = len(own) - 1
+            scored, conceded = conceded, scored
+        points = np.arange(len(scored))
+        mean_home += times * float(points @ scored)
+        mean_away += times * float(np.arange(len(conceded)) @ conceded)
+        for _ in range(times):
+            home = _conv(home, scored)
+            away = _conv(away, conceded)
+            margin = _conv(margin, swing)
+            offset += swing_offset
+    return _Sums(home, away, margin, offset, mean_home, mean_away)
+
+
+def _joint(period: _Period, laws: Mapping[tuple[object, ...], TripLaw], cap: int) -> Law:
+    """Return the joint law of (home points, away points) of a period, both below ``cap``.
+
+    Needed only on the diagonal (tied periods); fast breaks make the two dependent.
+    Points only grow, so cutting at ``cap`` changes nothing below it.
+    """
+    joint: Law = np.ones((1, 1))
+    for home_has_ball, key in period.trips:
+        law = laws[key]
+        own, fast = law.own, law.fast
+        ball, other = (0, 1) if home_has_ball else (1, 0)
+        shape = list(joint.shape)
+        shape[ball] = min(cap, shape[ball] + len(own) - 1)
+        shape[other] = min(cap, shape[other] + len(fast) - 1)
+        out = np.zeros(shape)
+        rows, cols = joint.shape
+        for k, p in enumerate(own):
+            if p and k < shape[ball]:
+                if ball == 0:
+                    n = min(rows, shape[0] - k)
+                    out[k : k + n, :cols] += p * joint[:n, :]
+                else:
+                    n = min(cols, shape[1] - k)
+                    out[:rows, k : k + n] += p * joint[:, :n]
+        for j, p in enumerate(fast):
+            if p and j < shape[other]:
+                if other == 0:
+                    n = min(rows, shape[0] - j)
+                    out[j : j + n, :cols] += p * joint[:n, :]
+                else:
+                    n = min(cols, shape[1] - j)
+                    out[:rows, j : j + n] += p * joint[:, :n]
+        joint = out
+    return joint
+
+
+def _diagonal(period: _Period, laws: Mapping[tuple[object, ...], TripLaw], sums: _Sums) -> Law:
+    """Return P(home points = away points = h) of a period, for each h."""
+    if not any(laws[key].fast.any() for _, key in period.trips):
+        length = min(len(sums.home), len(sums.away))
+        return sums.home[:length] * sums.away[:length]  # independent: no fast breaks
+    cap = min(_reach(sums.home), _reach(sums.away))
+    joint = _joint(period, laws, cap)
+    length = min(joint.shape)
+    return np.array([joint[h, h] for h in range(length)])
+
+
+def _reach(law: Law) -> int:
+    """Return a length past which ``law`` has less than TAIL_EPSILON of its mass."""
+    tail = np.cumsum(law[::-1])[::-1]
+    above = np.nonzero(tail >= TAIL_EPSILON)[0]
+    return int(above[-1]) + 2 if len(above) else 1
+
+
+def _to_map(law: Law, offset: int) -> dict[int, float]:
+    """Return ``{value: p}`` for the entries of ``law`` inside its mass, tails cut."""
+    head = np.cumsum(law)
+    tail = np.cumsum(law[::-1])[::-1]
+    keep = np.nonzero((head >= TAIL_EPSILON) & (tail >= TAIL_EPSILON))[0]
+    return {int(i) - offset: float(law[i]) for i in keep if law[i] > 0}
+
+
+def _add_at(target: Law, law: Law, at: int = 0) -> Law:
+    """Return ``target`` with ``law`` added from index ``at`` on (grown when needed)."""
+    end = at + len(law)
+    if end > len(target):
+        target = np.concatenate([target, np.zeros(end - len(target))])
+    target[at:end] += law
+    return target
+
+
+def _add_centered(target: Law, zero: int, law: Law, law_zero: int) -> tuple[Law, int]:
+    """Return ``target + law`` for two laws over margins, each with its index of 0."""
+    new_zero = max(zero, law_zero)
+    out = np.concatenate([np.zeros(new_zero - zero), target])
+    return _add_at(out, law, new_zero - law_zero), new_zero
+
+
+def _solve(walk: _Walk, scores: bool) -> GameOdds:
+    regulation, overtimes = walk.periods()
+    laws = walk.laws
+    reg = _sums(regulation, laws)
+    ots = [_sums(period, laws) for period in overtimes]
+    zero = reg.offset
+    margin = reg.margin.copy()
+    tied = float(margin[zero])  # P(overtime)
+    margin[zero] = 0.0
+    expected_overtimes = 0.0
+    extra_home = extra_away = 0.0
+    reach = tied  # P(this overtime is played)
+    for i, ot in enumerate(ots):
+        q = float(ot.margin[ot.offset])
+        decided = ot.margin.copy()
+        decided[ot.offset] = 0.0
+        if i == len(ots) - 1:
+            # The last period repeats for ever: a geometric series.
+            times = reach / (1.0 - q)
+        else:
+            times = reach
+        expected_overtimes += times
+        extra_home += times * ot.mean_home
+        extra_away += times * ot.mean_away
+        margin, zero = _add_centered(margin, zero, times * decided, ot.offset)
+        reach *= q
+    p_home = float(margin[zero + 1 :].sum())
+    p_away = float(margin[:zero].sum())
+    home_map: dict[int, float] = {}
+    away_map: dict[int, float] = {}
+    lost = 1.0 - float(margin.sum())
+    if scores:
+        home_final, away_final, lost = _score_laws(regulation, overtimes, laws, reg, ots)
+        home_map = _to_map(home_final, -20)
+        away_map = _to_map(away_final, -20)
+    return GameOdds(
+        p_home_win=p_home,
+        p_away_win=p_away,
+        p_overtime=tied,
+        expected_overtimes=expected_overtimes,
+        expected_home_pts=20.0 + reg.mean_home + extra_home,
+        expected_away_pts=20.0 + reg.mean_away + extra_away,
+        margin=_to_map(margin, zero),
+        home_score=home_map,
+        away_score=away_map,
+        lost=max(0.0, lost),
+    )
+
+
+def _score_laws(
+    regulation: _Period,
+    overtimes: list[_Period],
+    laws: Mapping[tuple[object, ...], TripLaw],
+    reg: _Sums,
+    ots: list[_Sums],
+) -> tuple[Law, Law, float]:
+    """Return the final score laws (points past the 20-20 start) and the mass left out."""
+    tie = _diagonal(regulation, laws, reg)
+    home = reg.home.copy()
+    away = reg.away.copy()
+    home[: len(tie)] -= tie
+    away[: len(tie)] -= tie
+    diagonals = [_diagonal(period, laws, ot) for period, ot in zip(overtimes, ots, strict=True)]
+    played = 0
+    while tie.sum() >= TAIL_EPSILON and played < MAX_PERIODS:
+        i = min(played, len(ots) - 1)
+        ot, diag = ots[i], diagonals[i]
+        home_decided = ot.home.copy()
+        home_decided[: len(diag)] -= diag
+        away_decided = ot.away.copy()
+        away_decided[: len(diag)] -= diag
+        home = _add_at(home, _conv(tie, home_decided))
+        away = _add_at(away, _conv(tie, away_decided))
+        tie = _conv(tie, diag)
+        tie = tie[: _reach(tie)]
+        played += 1
+    np.maximum(home, 0.0, out=home)  # the subtraction of the diagonal can leave -1e-20
+    np.maximum(away, 0.0, out=away)
+    lost = max(1.0 - float(home.sum()), 1.0 - float(away.sum()))
+    return home, away, lost
+
+
+def game_odds(
+    home: TeamCard,
+    away: TeamCard,
+    *,
+    rules: GameRules = ADVANCED,
+    neutral: bool = False,
+    home_plan: Plan | None = None,
+    away_plan: Plan | None = None,
+) -> GameOdds:
+    """Return the exact law of a game ``play_game`` would play: margin, scores and more.
+
+    Raise :class:`StrategyNotSolvedError` when ``rules.strategy`` is on and
+    :class:`~simulator.vabg.engine.EndlessGameError` for cards that cannot end a game.
+    """
+    walk = _Walk(home, away, rules, neutral, home_plan, away_plan)
+    return _solve(walk, scores=True)
+
+
+def matchup_odds(
+    home: TeamCard, away: TeamCard, *, rules: GameRules = ADVANCED, neutral: bool = False
+) -> GameOdds:
+    """Return the odds of a game without the score laws: P(win), overtime, points, margin."""
+    walk = _Walk(home, away, rules, neutral, None, None)
+    return _solve(walk, scores=False)
