@@ -6,11 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from league.models import BoxLine, Game
-
-LINE_FIELDS = (
-    "pts", "fgm", "fga", "tpm", "tpa", "ftm", "fta",
-    "oreb", "dreb", "reb", "stl", "blk", "to", "pf", "poss",
-)  # fmt: skip
+from simulator.results import LINE_FIELDS
 
 
 @dataclass

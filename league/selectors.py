@@ -12,9 +12,10 @@ from django.db.models import Count, F, FloatField, QuerySet, Sum, Value
 from django.db.models.functions import Cast, Coalesce, NullIf
 
 from league.models import BoxLine, Game, Season
+from simulator.results import LINE_FIELDS
 
-STAT_FIELDS = ("pts", "fgm", "fga", "tpm", "tpa", "ftm", "fta", "oreb", "dreb", "reb", "stl",
-               "blk", "to", "pf", "poss")  # fmt: skip
+STAT_FIELDS = LINE_FIELDS
+"""The engine's box-score fields, the totals every stat row sums (``simulator.results``)."""
 
 # Leader boards a fan looks for: category -> (column, label).
 LEADER_CATEGORIES = {

@@ -8,11 +8,6 @@ from typing import Any
 
 from simulator.dice import DiceRecord
 
-LINE_FIELDS = (
-    "pts", "fgm", "fga", "tpm", "tpa", "ftm", "fta",
-    "oreb", "dreb", "reb", "stl", "blk", "to", "pf", "poss",
-)  # fmt: skip
-
 
 @dataclass(frozen=True, slots=True)
 class PlayerLine:
@@ -38,6 +33,13 @@ class PlayerLine:
     def to_json(self) -> dict[str, Any]:
         """Return the line as the ``--json`` output spells it."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+LINE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(PlayerLine) if f.name != "name")
+"""The counting stats of a box-score line, in box-score order: the one list of them.
+
+The league's stored lines, stat pages and API read their columns from here.
+"""
 
 
 @dataclass(frozen=True, slots=True)
