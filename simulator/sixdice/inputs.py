@@ -1,0 +1,80 @@
+"""Read a six-dice game's inputs from parsed JSON: the teams and a dice script.
+
+A team file supplies the school and season only (interchange.md, "Other games"), so any
+``vabg-team/1`` file will do. A dice file is ``vabg-dice/1`` with only a ``d6`` stream,
+which may also be written as the letters B, P, S, F, read as 1, 4, 5, 6 (rulings §5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from simulator.dice import DICE_FORMAT, DiceFileError, ScriptedDice
+from simulator.sixdice.engine import SixDiceTeam
+from simulator.sixdice.rules import LETTER_VALUES
+
+
+class InvalidTeamError(ValueError):
+    """Raise for a team file without a usable school or season; lists every problem."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("bad team file: " + "; ".join(self.problems))
+
+
+def team_from_json(data: object) -> SixDiceTeam:
+    """Return the team a parsed team file names, reading ``school`` and ``season`` only.
+
+    >>> team_from_json({"school": "Gonzaga", "season": 2017, "players": []})
+    SixDiceTeam(school='Gonzaga', season=2017)
+    """
+    if not isinstance(data, dict):
+        raise InvalidTeamError(["a team file must be a JSON object"])
+    problems = []
+    school, season = data.get("school"), data.get("season")
+    if not isinstance(school, str) or not school.strip():
+        problems.append(f"school: must be a non-empty string, got {school!r}")
+    if isinstance(season, bool) or not isinstance(season, int) or not 1800 <= season <= 2200:
+        problems.append(f"season: must be a year 1800-2200, got {season!r}")
+    if problems:
+        raise InvalidTeamError(problems)
+    assert isinstance(school, str) and isinstance(season, int)
+    return SixDiceTeam(school.strip(), season)
+
+
+def dice_from_json(data: object) -> ScriptedDice:
+    """Return the scripted d6 stream of a parsed dice file, listing every problem.
+
+    >>> dice = dice_from_json({"format": "vabg-dice/1", "d6": ["B", "F", 3]})
+    >>> dice.d6(), dice.d6(), dice.d6()
+    (1, 6, 3)
+    >>> dice_from_json({"format": "vabg-dice/1", "d6": "BBP SF"}).d6()
+    1
+    """
+    if not isinstance(data, dict):
+        raise DiceFileError(["a dice file must be a JSON object"])
+    problems: list[str] = []
+    if data.get("format") != DICE_FORMAT:
+        problems.append(f'format must be "{DICE_FORMAT}", got {data.get("format")!r}')
+    for name in ("d8", "d20"):
+        if data.get(name):
+            problems.append(f"{name}: the six-dice game reads only d6 rolls")
+    raw = data.get("d6", [])
+    rolls: list[int] = []
+    if isinstance(raw, str):
+        raw = [c for c in raw if not c.isspace()]
+    if not isinstance(raw, list):
+        problems.append(f"d6 must be a list of rolls, got {type(raw).__name__}")
+        raw = []
+    for i, roll in enumerate(raw):
+        if isinstance(roll, str) and roll.upper() in LETTER_VALUES:
+            rolls.append(LETTER_VALUES[roll.upper()])
+        elif isinstance(roll, str) and roll in "123456" and len(roll) == 1:
+            rolls.append(int(roll))
+        elif not isinstance(roll, bool) and isinstance(roll, int) and 1 <= roll <= 6:
+            rolls.append(roll)
+        else:
+            problems.append(f"d6[{i}] = {roll!r} is not a face of a d6 (1-6 or B, P, S, F)")
+    if problems:
+        raise DiceFileError(problems)
+    return ScriptedDice(d6=rolls)
