@@ -1,0 +1,331 @@
+"""The games the simulator hosts, behind one small interface (like python-chess's variants).
+
+Each game is a package under ``simulator/`` (``vabg/``, ``gridcourt/``, ``sixdice/``)
+whose ``game`` module defines one :class:`Game` subclass and registers one instance of
+it. :func:`find_game` returns a game by name, importing its module on first use, so
+the command line and the league never name a game's own modules::
+
+    >>> from simulator import SeededDice
+    >>> game = find_game("vabg")
+    >>> game.name, [o.name for o in game.options]
+    ('vabg', ['preset', 'strategy'])
+
+Every game offers the same surface:
+
+- ``options`` and ``presets``: its rule options (name, allowed values, default) and
+  named rule sets; ``make_rules(**options)`` builds rules from option values,
+  ``rules_from_json(doc)`` gives back the rules a stored game was played with;
+- ``read_team(data)``: its team input from a parsed JSON team file (VABG reads the whole
+  card; a board game reads only ``school`` and ``season``, see :func:`team_name_from_json`);
+- ``play(home, away, dice, rules) -> Result``: one game, every roll drawn from ``dice``;
+- ``event_types`` and ``event_from_json``: its events, each a named tuple with ``to_json()``;
+- ``box_score(events, rules) -> (home, away)``: its own box scores rebuilt from the events
+  alone, the very function ``play`` uses;
+- ``columns`` and ``team_columns``: the box-score columns of its own lines (a player's or a
+  piece's line) and of its team-only figures, in the order a box score prints them.
+
+:class:`Result` carries what every game has (both teams, scores, periods or none, the
+events, the dice record, the rules and their version); each game's own box score stays
+in its package and rides along in :attr:`Side.box` (and the game's own result, when it
+has one, in :attr:`Result.native`). A game's fast paths stay inside its package: the
+interface only wraps them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from simulator.dice import DiceRecord, DiceSource
+
+GAME_MODULES: dict[str, str] = {
+    "vabg": "simulator.vabg.game",
+    "gridcourt": "simulator.gridcourt.game",
+    "sixdice": "simulator.sixdice.game",
+}
+"""Where each game's :class:`Game` lives; ``vabg`` is the default game."""
+
+DEFAULT_GAME = "vabg"
+
+
+class UnknownGameError(ValueError):
+    """Raise for a game name the simulator does not host; the message lists the names."""
+
+
+class InvalidOptionError(ValueError):
+    """Raise for a rule option a game does not have or a value it does not allow."""
+
+
+class InvalidTeamError(ValueError):
+    """Raise for a team file a game cannot read; ``problems`` lists every problem."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("bad team file: " + "; ".join(self.problems))
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """Describe one rule option: its name, the values it allows and its default."""
+
+    name: str
+    choices: tuple[Any, ...]
+    default: Any
+    help: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """Describe one box-score column: the key of a line's ``to_json()`` and its header."""
+
+    key: str
+    label: str
+    title: str = ""
+    """The long name (a page's tooltip); empty when the label says it all."""
+
+
+@dataclass(frozen=True, slots=True)
+class TeamName:
+    """Name a team of a game without players: a school and a season are all."""
+
+    school: str
+    season: int
+
+    @property
+    def label(self) -> str:
+        """Return ``"School Season"``."""
+        return f"{self.school} {self.season}"
+
+
+def team_name_from_json(data: object) -> TeamName:
+    """Read the ``school`` and ``season`` of any JSON team file, ignoring every other key.
+
+    >>> team_name_from_json({"school": "Kansas", "season": 2008, "players": []})
+    TeamName(school='Kansas', season=2008)
+    """
+    if not isinstance(data, dict):
+        raise InvalidTeamError(["a team file must be a JSON object"])
+    problems = []
+    school, season = data.get("school"), data.get("season")
+    if not isinstance(school, str) or not school.strip():
+        problems.append(f"school: must be a non-empty string, got {school!r}")
+    if isinstance(season, bool) or not isinstance(season, int):
+        problems.append(f"season: must be an integer, got {season!r}")
+    if problems:
+        raise InvalidTeamError(problems)
+    assert isinstance(school, str) and isinstance(season, int)
+    return TeamName(school=school, season=season)
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """Hold one team's side of any game's result; ``box`` is the game's own box score."""
+
+    school: str
+    season: int
+    score: int
+    periods: tuple[int, ...] = ()
+    """Points by period, for a game that has periods; empty for one that has none."""
+    box: Any = None
+    """The game's own box score for this team (it has ``to_json()``), or ``None``."""
+
+    @property
+    def label(self) -> str:
+        """Return ``"School Season"``."""
+        return f"{self.school} {self.season}"
+
+    def to_json(self) -> dict[str, Any]:
+        """Return ``{"school", "season", "score", ...}`` with the game's own box-score keys."""
+        doc: dict[str, Any] = {"school": self.school, "season": self.season, "score": self.score}
+        if self.periods:
+            doc["periods"] = list(self.periods)
+        if self.box is not None:
+            doc.update(self.box.to_json())
+        return doc
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """Hold a played game of any kind: what every game has, the rest in ``box``/``native``."""
+
+    game: str
+    home: Side
+    away: Side
+    events: tuple[Any, ...]
+    dice: DiceRecord
+    rules: Any
+    """The game's rules object; it has ``to_json()``, which names its ``version``."""
+    rules_version: int
+    native: Any = None
+    """The game's own result object when it has one (VABG's ``GameResult``), else ``None``."""
+
+    @property
+    def winner(self) -> Side:
+        """Return the winning side (no game hosted here ends tied)."""
+        return self.home if self.home.score > self.away.score else self.away
+
+    @property
+    def loser(self) -> Side:
+        """Return the losing side."""
+        return self.away if self.winner is self.home else self.home
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the ``--json`` object of interchange.md ("Other games"), dice and rules too."""
+        return {
+            "game": self.game,
+            "home": self.home.to_json(),
+            "away": self.away.to_json(),
+            "events": [e.to_json() for e in self.events],
+            "dice": self.dice.to_json(),
+            "rules": self.rules.to_json(),
+        }
+
+
+class Game(ABC):
+    """Describe one game the simulator hosts; subclass it once per game and register it."""
+
+    name: ClassVar[str]
+    """The registry name: ``vabg``, ``gridcourt``, ``sixdice``."""
+    title: ClassVar[str]
+    rules_version: ClassVar[int]
+    """The revision of the game's rulings page this engine plays."""
+    options: ClassVar[tuple[Option, ...]]
+    presets: ClassVar[Mapping[str, Any]]
+    """Named rule sets; the first is the default."""
+    columns: ClassVar[tuple[Column, ...]]
+    """The columns of one line of the game's box score (a player, a piece), in order."""
+    team_columns: ClassVar[tuple[Column, ...]]
+    """The team-only figures of the box score, in order (may be empty)."""
+    event_types: ClassVar[tuple[type, ...]]
+    """The game's event types; each is a named tuple with ``to_json()``."""
+    neutral_matters: ClassVar[bool] = False
+    """True when the game has a home advantage that a neutral site removes."""
+
+    def default_rules(self) -> Any:
+        """Return the rules of the first preset."""
+        return next(iter(self.presets.values()))
+
+    @abstractmethod
+    def make_rules(self, **options: Any) -> Any:
+        """Return the rules for these option values (the others at their defaults).
+
+        Raise :class:`InvalidOptionError` naming an unknown option or a bad value.
+        """
+
+    @abstractmethod
+    def rules_from_json(self, doc: Mapping[str, Any]) -> Any:
+        """Return the rules a stored game was played with (the inverse of ``to_json()``)."""
+
+    @abstractmethod
+    def read_team(self, data: object) -> Any:
+        """Return the game's team input from a parsed JSON team file.
+
+        Raise :class:`InvalidTeamError` listing every problem.
+        """
+
+    def read_team_file(self, path: str | Path) -> Any:
+        """Read a JSON team file and return :meth:`read_team` of it; errors name the file."""
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise InvalidTeamError([f"{path}: cannot be read ({exc.strerror})"]) from exc
+        except json.JSONDecodeError as exc:
+            raise InvalidTeamError(
+                [f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"]
+            ) from exc
+        try:
+            return self.read_team(data)
+        except InvalidTeamError as exc:
+            raise InvalidTeamError([f"{path}: {p}" for p in exc.problems]) from exc
+
+    @abstractmethod
+    def play(
+        self,
+        home: Any,
+        away: Any,
+        dice: DiceSource,
+        rules: Any = None,
+        *,
+        neutral: bool = False,
+    ) -> Result:
+        """Play one game (``away`` is the visitor) with every roll from ``dice``.
+
+        ``rules`` defaults to :meth:`default_rules`; ``neutral`` matters only to a game
+        with a home advantage (:attr:`neutral_matters`).
+        """
+
+    @abstractmethod
+    def box_score(self, events: Iterable[Any], rules: Any = None) -> tuple[Any, Any]:
+        """Return the game's own ``(home, away)`` box scores rebuilt from its events alone."""
+
+    @abstractmethod
+    def event_from_json(self, data: Mapping[str, Any]) -> Any:
+        """Return an event from its ``to_json()`` form (a stored play-by-play)."""
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Return every option's value, defaults filled in; refuse unknown names and values."""
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise InvalidOptionError(
+                f"{self.name} has no option {unknown[0]!r}: its options are "
+                + (", ".join(known) or "none")
+            )
+        values = {}
+        for name, option in known.items():
+            value = options.get(name, option.default)
+            if value not in option.choices or type(value) is not type(option.default):
+                allowed = ", ".join(str(c) for c in option.choices)
+                raise InvalidOptionError(
+                    f"{self.name} option {name} must be one of {allowed}, got {value!r}"
+                )
+            values[name] = value
+        return values
+
+
+_REGISTRY: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Add a game to the registry (a game's ``game`` module calls this once) and return it."""
+    if game.name in _REGISTRY and type(_REGISTRY[game.name]) is not type(game):
+        raise ValueError(f"a game named {game.name!r} is already registered")
+    _REGISTRY[game.name] = game
+    return game
+
+
+def game_names() -> tuple[str, ...]:
+    """Return the names of the games the simulator knows, the default first."""
+    return tuple(GAME_MODULES)
+
+
+def find_game(name: str) -> Game:
+    """Return the registered game called ``name``; raise :class:`UnknownGameError` if none.
+
+    >>> find_game("chess")  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    ...
+    simulator.games.UnknownGameError: no game named 'chess': use vabg, gridcourt or sixdice
+    """
+    game = _REGISTRY.get(name)
+    if game is not None:
+        return game
+    module = GAME_MODULES.get(name)
+    if module is not None:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not module.startswith(exc.name):
+                raise  # the game's module is there but imports something missing
+    if name not in _REGISTRY:
+        names = list(GAME_MODULES)
+        raise UnknownGameError(
+            f"no game named {name!r}: use {', '.join(names[:-1])} or {names[-1]}"
+        )
+    return _REGISTRY[name]

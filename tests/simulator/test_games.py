@@ -1,0 +1,88 @@
+"""The game interface: a registry finds each game, and VABG on it plays the very same game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from simulator import SeededDice
+from simulator.games import (
+    InvalidOptionError,
+    InvalidTeamError,
+    UnknownGameError,
+    find_game,
+    game_names,
+    team_name_from_json,
+)
+from simulator.vabg import BASIC, play_game, read_team_file
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
+
+
+def test_vabg_is_the_default_game_and_the_registry_finds_it_by_name():
+    assert game_names()[0] == "vabg"
+    game = find_game("vabg")
+    assert game.name == "vabg"
+    assert find_game("vabg") is game
+
+
+def test_an_unknown_game_is_refused_with_the_names_that_exist():
+    with pytest.raises(UnknownGameError, match="no game named 'chess': use vabg, gridcourt"):
+        find_game("chess")
+
+
+def test_vabg_through_the_interface_is_the_same_game_roll_for_roll():
+    game = find_game("vabg")
+    home = game.read_team_file(FIXTURES / "kentucky-2012.json")
+    away = game.read_team_file(FIXTURES / "kansas-2008.json")
+    rules = game.make_rules(preset="basic")
+    assert rules == BASIC
+    result = game.play(home, away, SeededDice(5), rules)
+    direct = play_game(
+        read_team_file(FIXTURES / "kentucky-2012.json"),
+        read_team_file(FIXTURES / "kansas-2008.json"),
+        SeededDice(5),
+        rules=BASIC,
+    )
+    assert json.dumps(result.native.to_json()) == json.dumps(direct.to_json())
+    assert (result.home.score, result.away.score) == (direct.home.score, direct.away.score)
+    assert result.home.periods == direct.home.periods
+    assert result.rules_version == BASIC.to_json()["version"]
+    assert game.box_score(result.events, rules) == (direct.home, direct.away)
+    assert result.to_json()["home"] == direct.home.to_json()
+
+
+def test_the_vabg_columns_are_the_shared_line_fields_in_order():
+    from simulator.results import LINE_FIELDS
+
+    assert tuple(c.key for c in find_game("vabg").columns) == LINE_FIELDS
+
+
+def test_events_come_back_from_their_json():
+    game = find_game("vabg")
+    home = game.read_team_file(FIXTURES / "kentucky-2012.json")
+    result = game.play(home, home, SeededDice(1))
+    events = [game.event_from_json(e.to_json()) for e in result.events]
+    assert events == list(result.events)
+    assert {type(e) for e in events} <= set(game.event_types)
+
+
+def test_an_unknown_option_or_value_is_refused_by_name():
+    game = find_game("vabg")
+    with pytest.raises(InvalidOptionError, match="vabg has no option 'width'"):
+        game.make_rules(width=14)
+    with pytest.raises(InvalidOptionError, match="option preset must be one of advanced, basic"):
+        game.make_rules(preset="pro")
+
+
+def test_a_board_game_team_is_read_from_school_and_season_alone():
+    doc = json.loads((FIXTURES / "kansas-2008.json").read_text(encoding="utf-8"))
+    assert team_name_from_json(doc).label == "Kansas 2008"
+    with pytest.raises(InvalidTeamError) as caught:
+        team_name_from_json({"school": "", "season": "2008"})
+    assert caught.value.problems == (
+        "school: must be a non-empty string, got ''",
+        "season: must be an integer, got '2008'",
+    )
