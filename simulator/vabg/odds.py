@@ -658,6 +658,14 @@ def _solve(walk: _Walk, scores: bool) -> GameOdds:
         decided[ot.offset] = 0.0
         if i == len(ots) - 1:
             # The last period repeats for ever: a geometric series.
+            if q > 1.0 - 1e-12:
+                raise EndlessGameError(
+                    [
+                        "the game cannot end: overtime periods end tied every time "
+                        f"({walk.game.home.team.label} and {walk.game.away.team.label} "
+                        "cannot score)"
+                    ]
+                )
             times = reach / (1.0 - q)
         else:
             times = reach
