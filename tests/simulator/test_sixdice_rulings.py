@@ -2,7 +2,7 @@
 
 Every scenario starts a :class:`Table` at the position the rulings give, reads exactly
 the dice they list (the script must run out at the end: no die more, none fewer) and
-checks the events and the position after. O is Orange (``away``), W is White (``home``).
+checks the events and the position after. Orange is ``away``, White ``home``.
 """
 
 from __future__ import annotations

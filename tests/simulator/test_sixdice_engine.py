@@ -1,0 +1,310 @@
+"""The six-dice engine beyond the rulings' scenarios: options, policies, inputs, events.
+
+The scenarios of sixdice-rulings.md §6 are in ``test_sixdice_rulings.py``; these tests
+cover what the rulings settle in prose: the faces option, the refusal of answers the
+rules forbid, the policy questions the default never answers "yes" to, the dice file
+with letters, the team file, and the JSON of a played game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Set
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from simulator import DiceScriptExhausted, ScriptedDice, SeededDice
+from simulator.dice import DiceFileError
+from simulator.sixdice import (
+    CHIP_REROLL,
+    DEFAULT_POLICY,
+    STANDARD,
+    Contest,
+    EndlessGameError,
+    GameState,
+    InvalidRulesError,
+    InvalidStateError,
+    InvalidTeamError,
+    PolicyError,
+    SixDiceRules,
+    SixDiceTeam,
+    Table,
+    Tie,
+    box_score,
+    dice_from_json,
+    event_from_json,
+    play_game,
+    preset,
+    team_from_json,
+)
+from simulator.sixdice import engine as engine_module
+from simulator.sixdice.events import InboundRound, JumpBall, MainRoll, Shot
+from simulator.sixdice.state import INBOUND, JUMP, MAIN, ORANGE, OVER, WHITE, section_of
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
+HOME, AWAY = SixDiceTeam("Kentucky", 2012), SixDiceTeam("Kansas", 2008)
+
+
+def digits(*rolls: str) -> list[int]:
+    return [int(c) for roll in rolls for c in roll]
+
+
+def played(start: GameState, *rolls: str, policy: Any = DEFAULT_POLICY, **kw: Any) -> Table:
+    script = ScriptedDice(d6=digits(*rolls))
+    table = Table(script, start=start, policy=policy, **kw)
+    table.step()
+    with pytest.raises(DiceScriptExhausted):
+        script.d6()
+    return table
+
+
+class Answers:
+    """A policy that answers as told, and like the default otherwise."""
+
+    def __init__(self, **answers: Any) -> None:
+        self.answers = answers
+
+    def choose_play(self, tied: Tie, role: str, state: GameState) -> str:
+        return self.answers.get("play") or DEFAULT_POLICY.choose_play(tied, role, state)
+
+    def ball_action(self, n: int, state: GameState) -> str:
+        return self.answers.get("ball") or DEFAULT_POLICY.ball_action(n, state)
+
+    def push_out(self, state: GameState) -> bool:
+        return self.answers.get("push_out", False)  # type: ignore[no-any-return]
+
+    def use_chip(self, contest: Contest, state: GameState) -> bool:
+        return self.answers.get("chip", True)  # type: ignore[no-any-return]
+
+    def reroll(self, contest: Contest, state: GameState) -> Set[int]:
+        return self.answers.get("reroll", frozenset())  # type: ignore[no-any-return]
+
+
+# -- the faces option (§1.1) ---------------------------------------------------------------
+
+
+def test_the_faces_option_decides_what_each_value_shows():
+    rolls = ("444111", "111145")  # Orange 3 Balls, White 4, on the standard dice
+    standard = played(GameState(), *rolls)
+    assert standard.events[0] == JumpBall((4, 4, 4, 1, 1, 1), (1, 1, 1, 1, 4, 5), 3, 4, WHITE, 7)
+    other_printing = SixDiceRules(faces="FPSBBB")  # values 4-6 are Balls
+    flipped = played(GameState(), *rolls, rules=other_printing)
+    assert flipped.events[0] == JumpBall((4, 4, 4, 1, 1, 1), (1, 1, 1, 1, 4, 5), 3, 2, ORANGE, 8)
+
+
+@pytest.mark.parametrize(
+    ("faces", "message"),
+    [
+        ("BBBPSX", "faces must be six letters from B, P, S, F"),
+        ("BBBPS", "faces must be six letters"),
+        ("PPPSSF", "faces must show a Ball on some values and not on all"),
+        ("BBBBBB", "faces must show a Ball on some values and not on all"),
+    ],
+)
+def test_it_refuses_faces_it_cannot_play(faces, message):
+    with pytest.raises(InvalidRulesError, match=message):
+        SixDiceRules(faces=faces)
+
+
+def test_rules_round_trip_through_json_and_refuse_what_this_engine_cannot_play():
+    assert SixDiceRules.from_json(CHIP_REROLL.to_json()) == CHIP_REROLL
+    assert STANDARD.to_json() == {"version": 1, "faces": "BBBPSF", "chip_reroll": False}
+    assert (STANDARD.name, CHIP_REROLL.name, SixDiceRules(faces="BBPPSF").name) == (
+        "standard", "chip-reroll", "custom",
+    )  # fmt: skip
+    assert preset("chip-reroll") is CHIP_REROLL
+    with pytest.raises(InvalidRulesError, match="version 2, newer than this engine's"):
+        SixDiceRules.from_json({"version": 2})
+    with pytest.raises(InvalidRulesError, match="unknown six-dice rule options: overtime"):
+        SixDiceRules.from_json({"version": 1, "overtime": 5})
+    with pytest.raises(InvalidRulesError, match="chip_reroll must be true or false"):
+        SixDiceRules(chip_reroll="yes")  # type: ignore[arg-type]
+    with pytest.raises(InvalidRulesError, match="unknown six-dice rules preset 'advanced'"):
+        preset("advanced")
+
+
+# -- positions ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("state", "message"),
+    [
+        (GameState(MAIN, ORANGE, 5, WHITE), "section 5 is not in the attacking half"),
+        (GameState(INBOUND, ORANGE, 8, WHITE), "under the inbounder's own basket"),
+        (GameState(MAIN, ORANGE, 8, None), "offense and chip must each be away or home"),
+        (GameState(MAIN, ORANGE, 8, WHITE, 21, 3), "a team with 21 points has already won"),
+        (GameState(JUMP, ORANGE), "before the jump ball no one has the ball"),
+        (GameState("overtime"), "phase must be one of"),
+    ],
+)
+def test_a_table_refuses_a_position_the_rules_cannot_reach(state, message):
+    with pytest.raises(InvalidStateError, match=message):
+        Table(ScriptedDice(), start=state)
+
+
+# -- the penalty (§2.9) -----------------------------------------------------------------
+
+
+def test_a_penalized_inbound_defense_sits_die_6_out_of_the_first_round_only():
+    start = GameState.inbound(ORANGE, WHITE, penalty=frozenset({WHITE}))
+    table = Table(
+        ScriptedDice(d6=digits("444444", "44444", "111111", "444444", "123444", "444444")),
+        start=start,
+    )
+    table.step()
+    rounds = [e for e in table.events if isinstance(e, InboundRound)]
+    assert [len(r.home) for r in rounds] == [5, 6, 6]
+    assert [r.moved for r in rounds] == [0, 6, 9]
+    assert table.state.penalty == frozenset()
+
+
+def test_a_penalized_inbound_defense_brings_die_6_back_unless_it_was_set_aside():
+    # Dice 1-5 show S in the first round; the sixth S needs die 6, which joins in round 2.
+    start = GameState.inbound(ORANGE, WHITE, penalty=frozenset({WHITE}))
+    table = played(start, "444444", "55555", "444444", "5")
+    assert table.events[1] == InboundRound(ORANGE, 2, (4,) * 6, (5,), 0, 0, 6, 1, "steal")
+
+
+# -- policies (§4.5) ----------------------------------------------------------------------
+
+
+def test_an_offense_may_push_out_and_shoot_a_3_with_one_ball_less():
+    start = GameState.main_roll(ORANGE, 5, WHITE)
+    table = played(start, "555124", "145662", "111156", "123456", policy=Answers(push_out=True))
+    shot = table.events[1]
+    assert shot == Shot(
+        ORANGE, 3, 3, section_of(ORANGE, 3), True, (1, 1, 1, 1, 5, 6), (1, 2, 3, 4, 5, 6),
+        3, 3, False, True,
+    )  # fmt: skip
+
+
+def test_an_offense_may_shoot_a_3_from_outside_instead_of_advancing():
+    start = GameState.main_roll(ORANGE, 2, WHITE)
+    table = played(start, "111456", "445512", "111125", "444444", policy=Answers(ball="shoot"))
+    shot = table.events[1]
+    assert isinstance(shot, Shot)
+    assert (shot.points, shot.total, shot.defense_total, shot.made) == (3, 4, 0, True)
+    assert (table.state.away_score, table.state.offense, table.state.phase) == (3, WHITE, INBOUND)
+
+
+def test_a_holder_that_keeps_the_chip_loses_the_tie():
+    start = GameState.main_roll(ORANGE, 5, WHITE)
+    table = played(start, "111456", "444125", policy=Answers(chip=False))
+    roll = table.events[0]
+    assert isinstance(roll, MainRoll)
+    assert (roll.winner, roll.chip, table.state.chip) == (ORANGE, False, WHITE)
+
+
+@pytest.mark.parametrize(
+    ("answers", "message"),
+    [
+        ({"play": "F"}, "choose_play must pick one of P, S, got 'F'"),
+        ({"ball": "dunk"}, "ball_action must answer advance or shoot, got 'dunk'"),
+        ({"chip": "yes"}, "use_chip must answer true or false, got 'yes'"),
+    ],
+)
+def test_it_refuses_an_answer_the_rules_forbid(answers, message):
+    # Orange at d 2: a P/S tie within Orange's roll, then Balls, then a chip question.
+    tied = GameState.main_roll(ORANGE, 2, WHITE)
+    rolls = {
+        "play": ("145645", "444444"),
+        "ball": ("111456", "445512"),
+        "chip": ("111456", "444125"),
+    }[next(iter(answers))]
+    with pytest.raises(PolicyError, match=message):
+        Table(ScriptedDice(d6=digits(*rolls)), start=tied, policy=Answers(**answers)).step()
+
+
+def test_a_reroll_may_name_only_the_dice_the_holder_rolled():
+    penalized = GameState.main_roll(ORANGE, 5, ORANGE, penalty=frozenset({ORANGE}))
+    table = Table(
+        ScriptedDice(d6=digits("11145", "444125")),
+        start=penalized,
+        rules=CHIP_REROLL,
+        policy=Answers(reroll={6}),
+    )
+    with pytest.raises(PolicyError, match=r"reroll must name dice the holder rolled \(1-5\)"):
+        table.step()
+
+
+def test_a_main_roll_reroll_is_read_in_die_order_and_compared_again():
+    start = GameState.main_roll(ORANGE, 5, WHITE)
+    # White (chip) loses 3-2 on Balls; it rerolls dice 4-6 into three more Balls: 5 v 3.
+    table = played(
+        start, "111456", "114456", "111", rules=CHIP_REROLL, policy=Answers(reroll={4, 5, 6})
+    )
+    roll = table.events[1]
+    assert isinstance(roll, MainRoll)
+    assert (roll.home, roll.home_play, roll.home_n, roll.winner) == (
+        (1, 1, 4, 1, 1, 1), "B", 5, WHITE,
+    )  # fmt: skip
+    assert table.state.chip == ORANGE
+
+
+# -- the guard (§3) -----------------------------------------------------------------------
+
+
+def test_a_game_past_the_guard_stops_with_an_error(monkeypatch):
+    monkeypatch.setattr(engine_module, "MAX_MAIN_ROLLS", 3)
+    with pytest.raises(EndlessGameError, match="no team reached 21 in 3 main rolls"):
+        play_game(HOME, AWAY, SeededDice(1))
+
+
+# -- inputs -------------------------------------------------------------------------------
+
+
+def test_a_vabg_team_file_gives_its_school_and_season_and_nothing_else():
+    data = json.loads((FIXTURES / "kentucky-2012.json").read_text(encoding="utf-8"))
+    assert team_from_json(data) == SixDiceTeam("Kentucky", 2012)
+    with pytest.raises(InvalidTeamError) as caught:
+        team_from_json({"school": " ", "season": "2012"})
+    assert caught.value.problems == (
+        "school: must be a non-empty string, got ' '",
+        "season: must be a year 1800-2200, got '2012'",
+    )
+
+
+def test_a_dice_file_may_write_the_d6_stream_as_letters():
+    as_numbers = dice_from_json({"format": "vabg-dice/1", "d6": [1, 4, 5, 6, 2]})
+    as_letters = dice_from_json({"format": "vabg-dice/1", "d6": ["B", "P", "s", "F", 2]})
+    as_text = dice_from_json({"format": "vabg-dice/1", "d6": "BPSF 2"})
+    for dice in (as_numbers, as_letters, as_text):
+        assert [dice.d6() for _ in range(5)] == [1, 4, 5, 6, 2]
+
+
+def test_a_dice_file_with_other_dice_or_bad_faces_is_refused_naming_each_problem():
+    with pytest.raises(DiceFileError) as caught:
+        dice_from_json({"format": "vabg-dice/1", "d8": [3], "d6": [1, 7, "X"]})
+    assert caught.value.problems == (
+        "d8: the six-dice game reads only d6 rolls",
+        "d6[1] = 7 is not a face of a d6 (1-6 or B, P, S, F)",
+        "d6[2] = 'X' is not a face of a d6 (1-6 or B, P, S, F)",
+    )
+
+
+# -- a whole game -------------------------------------------------------------------------
+
+
+def test_a_played_game_ends_at_21_and_its_json_rebuilds_the_same_box_score():
+    result = play_game(HOME, AWAY, SeededDice(15), rules=CHIP_REROLL)
+    assert result.winner.score >= 21 > result.loser.score
+    doc = json.loads(json.dumps(result.to_json()))
+    assert list(doc) == ["game", "home", "away", "events", "dice", "rules"]
+    assert doc["game"] == "sixdice"
+    assert {k: doc["home"][k] for k in ("school", "season", "score")} == {
+        "school": "Kentucky", "season": 2012, "score": result.home.score,
+    }  # fmt: skip
+    events = tuple(event_from_json(e) for e in doc["events"])
+    assert events == result.events
+    assert box_score(events) == (result.home, result.away)
+    assert doc["dice"] == {"seed": 15}
+    assert SixDiceRules.from_json(doc["rules"]) == CHIP_REROLL
+
+
+def test_the_game_is_over_once_a_team_reaches_21():
+    table = Table(SeededDice(4))
+    table.play()
+    assert table.state.phase == OVER and table.state.winner is not None
+    assert max(table.state.away_score, table.state.home_score) >= 21
