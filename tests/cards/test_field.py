@@ -19,7 +19,14 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import transaction
 
-from cards.management.commands.build_field import BUILT_BY, placeholder_name, shared_key
+from cards.management.commands.build_field import (
+    BUILT_BY,
+    merge_rosters,
+    placeholder_name,
+    read_field,
+    read_printed,
+    shared_key,
+)
 from cards.mapping import team_card, teams_for_play
 from league.management.commands.create_tournament import field_96
 from league.models import Game, Season
@@ -31,6 +38,7 @@ from tests.shared_data import shared_file
 ROOT = Path(__file__).resolve().parents[2]
 FIELD_CSV = ROOT / "fixtures" / "field" / "alltime96.csv"
 ROSTERS_CSV = ROOT / "fixtures" / "field" / "rosters.csv"
+PRINTED_CSV = ROOT / "fixtures" / "field" / "printed.csv"
 TEAMS = ROOT / "fixtures" / "teams"
 # The rulebook's hand-made teams (build_field keeps them).
 HAND_MADE = {"kansas-2008.json", "kentucky-2012.json", "san-diego-state-2011.json"}
@@ -159,18 +167,109 @@ def test_rosters_csv_holds_only_field_teams_each_player_with_a_source() -> None:
         assert row["player"].strip() and not is_placeholder(row["player"]), row
 
 
-def test_rosters_csv_is_the_shared_rosters_of_the_field_under_the_fields_names() -> None:
-    field = {(r["school"], int(r["season"])) for r in field_rows()}
-    shared = {
-        (key, row["player"]): row["source_url"]
-        for row in read_csv(shared_file("data/alltime96_rosters.csv"))
-        if (key := shared_key(row["school"], row["season"])) in field
-    }
-    ours = {
-        ((r["school"], int(r["season"])), r["player"]): r["source_url"]
-        for r in read_csv(ROSTERS_CSV)
-    }
-    assert ours == shared
+def same(a: str | None, b: str) -> bool:
+    try:
+        return float(a or "nan") == float(b)
+    except ValueError:
+        return a == b
+
+
+def shared_inputs() -> tuple[list[dict[str, str]], list[dict[str, str]], list[dict[str, str]]]:
+    """Return the shared rosters, the shared player seasons and cards_known.csv."""
+    return (
+        read_csv(shared_file("data/alltime96_rosters.csv")),
+        read_csv(shared_file("data/alltime96_player_seasons.csv")),
+        read_csv(shared_file("data/cards_known.csv")),
+    )
+
+
+def test_rosters_csv_is_the_shared_rosters_merged_with_player_seasons_and_printed_cards() -> None:
+    rosters, seasons, _known = shared_inputs()
+    field = read_field(FIELD_CSV)
+    _teams, players = read_printed(read_csv(PRINTED_CSV), field, "printed.csv")
+    header, rows, dropped = merge_rosters(rosters, seasons, players, field)
+    with ROSTERS_CSV.open(newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        assert reader.fieldnames == header
+        assert list(reader) == rows, "rerun `manage.py build_field --copy-rosters ...`"
+    assert dropped == {"Missouri 1994": 10, "Michigan 1965?": 5}  # not the field's seasons
+
+
+def test_every_shared_roster_value_is_kept_in_its_column_or_beside_it() -> None:
+    rosters, _seasons, _known = shared_inputs()
+    ours = {(r["school"], r["season"], r["player"]): r for r in read_csv(ROSTERS_CSV)}
+    for row in rosters:
+        key = shared_key(row["school"], row["season"])
+        if key is None or (key[0], str(key[1]), row["player"]) not in ours:
+            assert key not in {(r["school"], int(r["season"])) for r in field_rows()}, row
+            continue
+        merged = ours[key[0], str(key[1]), row["player"]]
+        assert merged["source_url"] == row["source_url"]
+        for column, value in row.items():
+            if column in ("school", "season") or not value:
+                continue
+            kept = [v for v in (merged[column], merged.get(f"{column}_alt")) if same(v, value)]
+            assert kept, (key, column)  # .47 and .470 are the same value
+            if not same(merged[column], value):  # replaced: by the player season or the card
+                source = "line" if column in merged["line_columns"].split() else "card"
+                assert column in merged[f"{source}_columns"].split()
+                assert re.match(r"https?://", merged[f"{source}_source_url"])
+
+
+def test_every_player_season_is_in_rosters_csv_its_statistics_as_columns() -> None:
+    _rosters, seasons, _known = shared_inputs()
+    rows = read_csv(ROSTERS_CSV)
+    mapping = {"position": "pos", "mp": "mpg", "pts": "ppg", "trb": "rpg", "orb": "orpg"}
+    mapping |= {"drb": "drpg", "ast": "apg", "stl": "spg", "blk": "bpg"}
+    mapping |= {"fga": "fga_pg", "fg3a": "fg3a_pg", "fta": "fta_pg"}
+    full = 0
+    for line in seasons:
+        found = [
+            r
+            for r in rows
+            if (r["school"], r["season"]) == (line["school"], line["season"])
+            and line["player"] in (r["player"], r["line_as"])
+        ]
+        assert len(found) == 1, line["player"]
+        row = found[0]
+        assert row["line_source_url"] == line["source_url"]
+        for column in ("g", "mp", "pts", "trb", "orb", "drb", "ast", "stl", "blk", "tov", "pf"):
+            ours = mapping.get(column, column)
+            if line[column]:
+                assert float(row[ours]) == float(line[column]), (line["player"], column)
+                assert ours in row["line_columns"].split()
+        full += all(line[c] for c in ("g", "mp", "pts", "trb", "stl", "blk", "pf", "fg_pct"))
+    assert full == 178  # the player seasons' full per-game lines (its .md)
+
+
+def test_printed_csv_holds_only_facts_of_cards_known_csv() -> None:
+    _rosters, _seasons, known = shared_inputs()
+
+    def height(text: str) -> str:
+        return text.replace("'", "-")
+
+    for row in read_csv(PRINTED_CSV):
+        theirs = [
+            k
+            for k in known
+            if (k["team"], k["year"].rstrip("?")) == (row["school"], row["season"])
+            and row["source_url"] in k["source_url"]
+        ]
+        if not row["player"]:  # a team line: its printed range 51-top and adjustment
+            tops = {re.search(r"51-(\d+)", k["team_dunk_range"]) for k in theirs}
+            adjusts = {re.match(r"-?\d+", k["adj_opp_dunk"]) for k in theirs}
+            if row["dunk_top"]:
+                assert row["dunk_top"] in {m[1] for m in tops if m}, row
+            if row["dunk_adjust"]:
+                assert row["dunk_adjust"] in {m[0] for m in adjusts if m}, row
+            continue
+        name = row["card_as"] or row["player"]
+        (card,) = [k for k in theirs if k["player"] == name]
+        if row["slot"]:
+            assert card["position_slot"].startswith(row["slot"]), row
+        for column in ("ppg", "rpg"):
+            assert row[column] == card[column], (name, column)
+        assert row["height"] == height(card["height"]), name
 
 
 def test_shared_names_map_to_the_fields_spelling() -> None:

@@ -24,7 +24,14 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from cards.calculator import SLOTS, SeasonLine, StatsFileError, _size_score, teams_from_rows
+from cards.calculator import (
+    MAX_ROSTER,
+    SLOTS,
+    SeasonLine,
+    StatsFileError,
+    _size_score,
+    teams_from_rows,
+)
 from cards.calibration import SRS_OFFSET
 from cards.models import Team
 from cards.services import team_file_name
@@ -36,6 +43,36 @@ BUILT_BY = "Built by manage.py build_field"
 """How a team file written by this command starts its notes; any other file is kept."""
 TO_COMPLETE = "(to complete)"
 ROSTER_EXTRA_COLUMN = "shared_as"
+SHARED_DATA = Path(settings.SHARED_DIR) / "data"
+PLAYER_SEASONS = "alltime96_player_seasons.csv"
+
+# rosters.csv's columns (docs/field.md): the shared rosters' own, then what the merge adds.
+ROSTER_COLUMNS = (
+    "school", "season", "player", "pos", "height", "class", "role", "slot",
+    "g", "mpg", "ppg", "rpg", "orpg", "drpg", "apg", "spg", "bpg", "tov", "pf",
+    "fg_pct", "fg3_pct", "ft_pct", "fgm", "fga", "fg3m", "fg3a", "ftm", "fta",
+    "fga_pg", "fg3a_pg", "fta_pg", "source_url", "notes", ROSTER_EXTRA_COLUMN,
+    "line_source_url", "line_columns", "line_as", "line_notes",
+    "card_source_url", "card_columns", "card_as",
+)  # fmt: skip
+# A player season's columns (../shared/data/alltime96_player_seasons.csv) under rosters.csv's
+# names; its attempts are a game's, so they get their own columns (fga_pg ...), apart from
+# the shared rosters' season totals (fga ...).
+LINE_COLUMNS = {
+    "position": "pos", "height": "height", "class": "class", "g": "g", "mp": "mpg",
+    "pts": "ppg", "trb": "rpg", "orb": "orpg", "drb": "drpg", "ast": "apg", "stl": "spg",
+    "blk": "bpg", "tov": "tov", "pf": "pf", "fg_pct": "fg_pct", "fg3_pct": "fg3_pct",
+    "ft_pct": "ft_pct", "fga": "fga_pg", "fg3a": "fg3a_pg", "fta": "fta_pg",
+}  # fmt: skip
+CARD_COLUMNS = ("slot", "role", "height", "ppg", "rpg")
+"""The roster facts of the author's printed cards (printed.csv) a player row takes."""
+ALT_COLUMNS = (
+    "pos", "height", "class", "role", "g", "mpg", "ppg", "rpg", "apg", "spg", "bpg", "tov",
+    "fg_pct", "fg3_pct", "ft_pct",
+)  # fmt: skip
+"""Columns where a player season or a printed card can replace the shared rosters' value;
+the replaced value is kept in ``<column>_alt`` (its source is the row's ``source_url``)."""
+_ROSTER_SPELLING = re.compile(r"project roster spells it '(?P<name>.+?)'(?: \(|;|$)")
 
 # The shared research file spells some teams differently (fixtures/field/README.md).
 SHARED_SCHOOLS = {
@@ -119,17 +156,36 @@ class Command(BaseCommand):
             help="school, season, srs (or rating); used when the file exists",
         )
         parser.add_argument(
+            "--printed",
+            help="the author's printed facts (team dunk numbers, line-ups); default: "
+            "printed.csv beside --field, used when it exists",
+        )
+        parser.add_argument(
             "--copy-rosters",
             metavar="SHARED.csv",
-            help="first rewrite --rosters from the shared alltime96_rosters.csv, keeping the "
-            "field's teams with the field's names",
+            help="first rewrite --rosters from the shared alltime96_rosters.csv merged with "
+            "--player-seasons and --printed's player facts, keeping the field's teams with "
+            "the field's names",
+        )
+        parser.add_argument(
+            "--player-seasons",
+            metavar="SEASONS.csv",
+            help=f"with --copy-rosters: default {PLAYER_SEASONS} beside SHARED.csv",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
         field = read_field(Path(options["field"]))
         rosters = Path(options["rosters"])
+        printed = Path(options["printed"] or Path(options["field"]).with_name("printed.csv"))
+        team_facts, player_facts = (
+            read_printed(read_csv(printed), field, printed.name) if printed.exists() else ({}, [])
+        )
         if options["copy_rosters"]:
-            header, rows, dropped = copy_rosters(read_csv(Path(options["copy_rosters"])), field)
+            shared = Path(options["copy_rosters"])
+            seasons = Path(options["player_seasons"] or shared.with_name(PLAYER_SEASONS))
+            header, rows, dropped = merge_rosters(
+                read_csv(shared), read_csv(seasons), player_facts, field
+            )
             write_csv(rosters, header, rows)
             teams = len({(r["school"], r["season"]) for r in rows})
             self.stdout.write(f"{rosters}: {len(rows)} players of {teams} teams of the field")
@@ -150,6 +206,7 @@ class Command(BaseCommand):
             rating_rows=rating_rows,
             keep=kept,
             sources=(rosters.name, Path(options["field"]).name, ratings.name),
+            printed=team_facts,
         )
         warnings += [w for b in built for w in _team_warnings(b)]
         out.mkdir(parents=True, exist_ok=True)
@@ -246,6 +303,162 @@ def copy_rosters(
     order = {key: i for i, key in enumerate(field)}
     rows.sort(key=lambda r: order[(r["school"], int(r["season"]))])  # stable: players keep order
     return header, rows, dropped
+
+
+def read_printed(
+    rows: Sequence[Mapping[str, str]], field: Mapping[tuple[str, int], FieldTeam], source: str
+) -> tuple[dict[tuple[str, int], dict[str, str]], list[dict[str, str]]]:
+    """Split printed.csv into its team lines (by team) and its player facts.
+
+    A team line (no ``player``) gives the author's printed ``dunk_top`` and/or
+    ``dunk_adjust``; a player row his slot, role, height or season line as the author's cards
+    print them. Every row needs a ``source_url``; a team not in the field, a team line twice,
+    a player twice or a number that is not one refuses the file.
+    """
+    problems: list[str] = []
+    teams: dict[tuple[str, int], dict[str, str]] = {}
+    players: list[dict[str, str]] = []
+    seen: set[tuple[str, int, str]] = set()
+    for number, row in enumerate(rows, start=2):
+        where = f"{source} row {number}"
+        key = shared_key(row.get("school", ""), row.get("season", ""))
+        if key is None or key not in field:
+            problems.append(f"{where}: {row.get('school')} {row.get('season')} is not in the field")
+            continue
+        if not re.match(r"https?://", row.get("source_url", "")):
+            problems.append(f"{where}: no source_url")
+        columns = ("dunk_top", "dunk_adjust") if not row.get("player") else ("slot", "ppg", "rpg")
+        for column in columns:
+            text = row.get(column, "").strip()
+            if text and not re.fullmatch(r"-?\d+(\.\d+)?", text):
+                problems.append(f"{where}, column {column}: {text!r} is not a number")
+        name = row.get("player", "").strip()
+        if not name:
+            if key in teams:
+                problems.append(f"{where}: a second team line for {key[0]} {key[1]}")
+            teams[key] = dict(row)
+        elif (*key, name) in seen:
+            problems.append(f"{where}: {name} of {key[0]} {key[1]} is there twice")
+        else:
+            seen.add((*key, name))
+            players.append({**row, "school": key[0], "season": str(key[1]), "player": name})
+    if problems:
+        raise CommandError("Nothing was written:\n  " + "\n  ".join(problems))
+    return teams, players
+
+
+def _same(a: str, b: str) -> bool:
+    """Say whether two cells hold the same value (numbers compared as numbers)."""
+    try:
+        return float(a) == float(b)
+    except ValueError:
+        return a.strip() == b.strip()
+
+
+def _take(row: dict[str, str], values: Mapping[str, str], what: str) -> list[str]:
+    """Put a source's values in a rosters.csv row; return the columns taken.
+
+    A value replacing a different one of the shared rosters moves it to ``<column>_alt``.
+    Two added sources disagreeing (a player season and a printed card) refuse the merge.
+    """
+    taken = []
+    for column, text in values.items():
+        value = (text or "").strip()
+        if not value:
+            continue
+        old = row.get(column, "")
+        if old and not _same(old, value):
+            if column not in ALT_COLUMNS or row.get(f"{column}_alt"):
+                raise CommandError(
+                    f"{row['school']} {row['season']} {row['player']}: {what} gives {column} "
+                    f"{value!r} where rosters.csv already has {old!r} from another added source"
+                )
+            row[f"{column}_alt"] = old
+        row[column] = value
+        taken.append(column)
+    return taken
+
+
+def merge_rosters(
+    shared: Sequence[Mapping[str, str]],
+    seasons: Sequence[Mapping[str, str]],
+    printed_players: Sequence[Mapping[str, str]],
+    field: Mapping[tuple[str, int], FieldTeam],
+) -> tuple[list[str], list[dict[str, str]], dict[str, int]]:
+    """Return rosters.csv: the shared rosters of the field, its player seasons and card facts.
+
+    1. The shared rosters (``alltime96_rosters.csv``) of the field's teams, under the field's
+       names (:func:`copy_rosters`); each row keeps its ``source_url`` and ``notes``.
+    2. Each player season (``alltime96_player_seasons.csv``) joins its player's row (matched
+       by name, or by the roster spelling its notes give: "project roster spells it ...") or
+       adds a row. Its values go into the row's columns (its attempts a game into ``fga_pg``,
+       ``fg3a_pg``, ``fta_pg``); ``line_columns`` lists them, ``line_source_url`` and
+       ``line_notes`` give their source, ``line_as`` its spelling of the name when it differs.
+    3. Each player fact of printed.csv (the author's cards, from ``cards_known.csv``) does the
+       same with ``card_columns`` and ``card_source_url``, ``card_as`` the card's spelling.
+
+    Where a player season or a card replaces a different value of the shared rosters, that
+    value stays in ``<column>_alt`` (source: the row's ``source_url``). A new player's row
+    takes its source's URL and notes as ``source_url`` and ``notes``. Players keep the order
+    of their files (shared, then player seasons, then cards) within the field's team order.
+    """
+    _header, rows, dropped = copy_rosters(shared, field)
+    index = {(r["school"], int(r["season"]), r["player"]): r for r in rows}
+
+    def row_for(
+        key: tuple[str, int], names: Sequence[str], url: str, notes: str
+    ) -> tuple[dict[str, str], bool]:
+        for name in names:
+            if (*key, name) in index:
+                return index[(*key, name)], False
+        row = {
+            "school": key[0],
+            "season": str(key[1]),
+            "player": names[-1],
+            "source_url": url,
+            "notes": notes,
+        }
+        index[(*key, names[-1])] = row
+        rows.append(row)
+        return row, True
+
+    for line in seasons:
+        key = shared_key(line["school"], line["season"])
+        if key is None or key not in field:
+            label = f"{line['school']} {line['season']}"
+            dropped[label] = dropped.get(label, 0) + 1
+            continue
+        name = line["player"].strip()
+        spelled = _ROSTER_SPELLING.search(line.get("notes", ""))
+        names = [spelled["name"], name] if spelled else [name]
+        url, notes = line["source_url"].strip(), line.get("notes", "").strip()
+        row, new = row_for(key, names, url, notes)
+        taken = _take(
+            row,
+            {ours: line.get(theirs, "") for theirs, ours in LINE_COLUMNS.items()},
+            "a player season",
+        )
+        row.update(
+            line_source_url=url,
+            line_columns=" ".join(taken),
+            line_as="" if row["player"] == name else name,
+            line_notes="" if new else notes,
+        )
+    for fact in printed_players:
+        key = (fact["school"], int(fact["season"]))
+        url, notes = fact["source_url"].strip(), fact.get("notes", "").strip()
+        row, _new = row_for(key, [fact["player"]], url, notes)
+        taken = _take(row, {c: fact.get(c, "") for c in CARD_COLUMNS}, "a printed card")
+        row.update(
+            card_source_url=url,
+            card_columns=" ".join(taken),
+            card_as=fact.get("card_as", "").strip(),
+        )
+    order = {key: i for i, key in enumerate(field)}
+    rows.sort(key=lambda r: order[(r["school"], int(r["season"]))])  # stable: players keep order
+    extra = [c for c in (shared[0] if shared else {}) if c not in ROSTER_COLUMNS]
+    header = [*ROSTER_COLUMNS, *extra, *(f"{c}_alt" for c in ALT_COLUMNS)]
+    return header, [{c: row.get(c, "") for c in header} for row in rows], dropped
 
 
 def kept_files(
@@ -394,12 +607,16 @@ def build(
     rating_rows: Sequence[Mapping[str, str]] | None,
     keep: Mapping[tuple[str, int], Built],
     sources: tuple[str, str, str] = ("rosters.csv", "alltime96.csv", "ratings.csv"),
+    printed: Mapping[tuple[str, int], Mapping[str, str]] | None = None,
 ) -> list[Built]:
     """Calculate every field team not in ``keep``; return all 96 in the field's order.
 
-    Nothing is written here; a problem in any file raises :class:`CommandError` naming
-    them all. Every returned document passes ``team_from_json``.
+    ``printed`` gives teams' printed dunk numbers (printed.csv's team lines): they replace
+    the calibrated ones, and the team's notes say so. Nothing is written here; a problem in
+    any file raises :class:`CommandError` naming them all. Every returned document passes
+    ``team_from_json``.
     """
+    printed = printed or {}
     rosters_name, field_name, ratings_name = sources
     by_team: dict[tuple[str, int], list[dict[str, str]]] = {key: [] for key in field}
     problems: list[str] = []
@@ -424,10 +641,12 @@ def build(
         raise CommandError("Nothing was written:\n  " + "\n  ".join(problems))
     rows: list[dict[str, str]] = []
     to_complete: dict[tuple[str, int], tuple[int, ...]] = {}
+    trimmed: dict[tuple[str, int], tuple[str, ...]] = {}
     for key, players in by_team.items():
         if key in keep:
             continue
-        rows += players
+        players, trimmed[key] = cards_first(players)
+        rows += [calculator_row(p) for p in players]
         if len(players) < len(SLOTS):
             slots = short_roster_slots(players)
             for player, slot in zip(players, slots, strict=True):
@@ -452,16 +671,23 @@ def build(
         result = results[key]
         empty = to_complete.get(key, ())
         real = len(by_team[key])
+        left_out = trimmed.get(key, ()) + result.left_out
         doc = dict(result.team)
         players = doc.pop("players")
         doc.pop("notes", None)
+        calibrated = (doc["dunk_top"], doc["dunk_adjust"])
+        fact = printed.get(key, {})
+        for column in ("dunk_top", "dunk_adjust"):
+            if fact.get(column, "").strip():
+                doc[column] = int(fact[column])
         doc["notes"] = _team_notes(
             team,
             real=real,
             empty=empty,
-            left_out=result.left_out,
+            left_out=left_out,
             rating=ratings.get(key),
             sources=sources if rating_rows is not None else sources[:2],
+            printed=_printed_note(fact, calibrated, (doc["dunk_top"], doc["dunk_adjust"])),
         )
         doc["players"] = players
         try:
@@ -473,7 +699,7 @@ def build(
                 name=team_file_name(Team(school=team.school, season=team.season)),
                 team=doc,
                 to_complete=tuple(placeholder_name(team.school, team.season, s) for s in empty),
-                left_out=result.left_out,
+                left_out=left_out,
             )
         )
     names = [b.name for b in built]
@@ -483,6 +709,76 @@ def build(
     if problems:
         raise CommandError("Nothing was written:\n  " + "\n  ".join(problems))
     return built
+
+
+def calculator_row(row: Mapping[str, str]) -> dict[str, str]:
+    """Return a rosters.csv row as the calculator reads it (docs/cards.md §12).
+
+    The calculator reads shots as season totals (``fga``...) divided by ``g``; a player
+    season's attempts a game (``fga_pg``...) replace them: times ``g``, or as they are when
+    ``g`` is unknown (then only their ratios count). The totals' makes go with them.
+    """
+    out = dict(row)
+    per_game = {c: (row.get(f"{c}_pg") or "").strip() for c in ("fga", "fg3a", "fta")}
+    if not any(per_game.values()):
+        return out
+    try:
+        games = float(row.get("g") or 0)
+    except ValueError:
+        games = 0.0  # the calculator names the bad value
+    for column, made in (("fga", "fgm"), ("fg3a", "fg3m"), ("fta", "ftm")):
+        value = per_game[column]
+        out[made] = ""
+        out[column] = repr(float(value) * games) if value and games > 0 else value
+    return out
+
+
+def _number_or_zero(text: str | None) -> float:
+    try:
+        return float(text or 0)
+    except ValueError:
+        return 0.0
+
+
+def cards_first(players: Sequence[dict[str, str]]) -> tuple[list[dict[str, str]], tuple[str, ...]]:
+    """Keep the author's card players when a team has more than ten (a file holds ten).
+
+    Only a team with a player of the author's cards (``card_source_url``) is trimmed here:
+    his card players first, then the starters, then by minutes and points a game, as the
+    calculator ranks its reserves. Return the players kept and the names left out.
+    """
+    if len(players) <= MAX_ROSTER or not any(p.get("card_source_url") for p in players):
+        return list(players), ()
+    ranked = sorted(
+        range(len(players)),
+        key=lambda i: (
+            not players[i].get("card_source_url"),
+            players[i].get("role") != "starter",
+            -_number_or_zero(players[i].get("mpg")),
+            -_number_or_zero(players[i].get("ppg")),
+        ),
+    )
+    kept = set(ranked[:MAX_ROSTER])
+    return (
+        [p for i, p in enumerate(players) if i in kept],
+        tuple(players[i]["player"] for i in ranked[MAX_ROSTER:]),
+    )
+
+
+def _printed_note(
+    fact: Mapping[str, str], calibrated: tuple[int, int], used: tuple[int, int]
+) -> str | None:
+    if calibrated == used and not any(fact.get(c) for c in ("dunk_top", "dunk_adjust")):
+        return None
+    parts = []
+    for column, was, now in zip(("dunk_top", "dunk_adjust"), calibrated, used, strict=True):
+        if (fact.get(column) or "").strip():
+            parts.append(f"{column} {now} (calibrated: {was})")
+    return (
+        "The author's printed dunk numbers replace the calibrated ones, which aimed at the "
+        f"target above: {' and '.join(parts)}; {fact.get('notes', '').strip()} "
+        f"({fact.get('source_url', '').strip()}, fixtures/field/printed.csv)."
+    )
 
 
 def _placeholder_row(team: FieldTeam, slot: int, some_known: bool) -> dict[str, str]:
@@ -510,6 +806,7 @@ def _team_notes(
     left_out: Sequence[str],
     rating: Rating | None,
     sources: Sequence[str],
+    printed: str | None = None,
 ) -> str:
     files = ", ".join(f"fixtures/field/{s}" for s in sources)
     notes = [
@@ -528,6 +825,8 @@ def _team_notes(
         )
     else:
         notes.append("No rating yet: the dunk range aims at the field's average, 67-67.")
+    if printed:
+        notes.append(printed)
     if empty:
         names = ", ".join(f'"{placeholder_name(team.school, team.season, s)}"' for s in empty)
         found = f"only {real} player{'s' * (real != 1)}" if real else "no player"
