@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simulator.dice import DiceRecord
-from simulator.vabg.cards import FOULED, MADE2, MADE3, MISS2, MISS3, MISSED_CALL, TeamCard
+from simulator.vabg.cards import FOULED, MADE2, MADE3, MISSED_CALL, TeamCard
 from simulator.vabg.engine import (
     _BLOCK_TRY,
     _CHART,
@@ -46,6 +46,7 @@ from simulator.vabg.engine import (
     _Game,
     _Player,
     _Side,
+    _twenty_shot,
 )
 from simulator.vabg.events import AWAY, HOME
 from simulator.vabg.rules import ADVANCED, GameRules
@@ -123,40 +124,59 @@ class GameOdds:
 # -- the reads of one card, as the engine reads it for the current lineup --------------------
 
 
+_ReadKey = tuple[tuple[int, ...], int, bool]
+_SHOT_READS: dict[_ReadKey, tuple[float, float, float, float, float]] = {}
+_MAIN_READS: dict[_ReadKey, tuple[float, float, float, float, float]] = {}
+
+
 def _shot_read(p: _Player) -> tuple[float, float, float, float, float]:
     """Return P(3 made, 2 made, fouled, 3 missed, 2 missed) of a d20 shot that is not the
     trip's main read (33-36 foul, putback, fast break): the card after the pre-1987 rule
     and tiredness, the "20 shot" included (§12)."""
-    counts = [0, 0, 0, 0, 0]
-    shot, reads, twenty = p.shot, p.reads, p.twenty
-    for roll in range(1, 21):
-        code = shot[reads[roll]]
-        if twenty and roll == 20 and code in (MISS3, MISS2):
-            code = MADE2
-        counts[code] += 1
-    return (counts[0] / 20, counts[1] / 20, counts[2] / 20, counts[3] / 20, counts[4] / 20)
+    key = (p.shot, p.tired, p.twenty)
+    read = _SHOT_READS.get(key)
+    if read is None:
+        counts = [0, 0, 0, 0, 0]
+        shot, reads = p.shot, p.reads
+        for roll in range(1, 21):
+            code = shot[reads[roll]]
+            if _twenty_shot(roll, code, p):
+                code = MADE2
+            counts[code] += 1
+        read = _SHOT_READS[key] = (
+            counts[0] / 20,
+            counts[1] / 20,
+            counts[2] / 20,
+            counts[3] / 20,
+            counts[4] / 20,
+        )
+    return read
 
 
 def _main_read(p: _Player) -> tuple[float, float, float, float, float]:
     """Return P(3 made, 2 made, fouled, missed call, missed) of the main d20 read (§6):
     home court applied, then the "20 shot" on a rolled 20 that reads a miss."""
-    m3 = m2 = fouled = call = miss = 0
-    table, reads, twenty = p.main, p.reads, p.twenty
-    for roll in range(1, 21):
-        code = table[reads[roll]]
-        if code == MADE3:
-            m3 += 1
-        elif code == MADE2:
-            m2 += 1
-        elif code == FOULED:
-            fouled += 1
-        elif code == MISSED_CALL:
-            call += 1
-        elif roll == 20 and twenty:
-            m2 += 1
-        else:
-            miss += 1
-    return (m3 / 20, m2 / 20, fouled / 20, call / 20, miss / 20)
+    key = (p.main, p.tired, p.twenty)
+    read = _MAIN_READS.get(key)
+    if read is None:
+        m3 = m2 = fouled = call = miss = 0
+        table, reads = p.main, p.reads
+        for roll in range(1, 21):
+            code = table[reads[roll]]
+            if code == MADE3:
+                m3 += 1
+            elif code == MADE2:
+                m2 += 1
+            elif code == FOULED:
+                fouled += 1
+            elif code == MISSED_CALL:
+                call += 1
+            elif _twenty_shot(roll, code, p):
+                m2 += 1
+            else:
+                miss += 1
+        read = _MAIN_READS[key] = (m3 / 20, m2 / 20, fouled / 20, call / 20, miss / 20)
+    return read
 
 
 def _free_throw(p: _Player) -> float:
@@ -283,139 +303,225 @@ def _settle(direct: list[float], to_shot: float, to_ft: list[float], chain: _Cha
     return out
 
 
+# The 11-66 rolls of each kind (§3, §5) for each effective dunk top X.
+_KINDS = {
+    x: tuple(tuple(roll for roll in ROLLS if _ROLLS[x][roll] == kind) for kind in range(7))
+    for x in range(34, 67)
+}
+
+
+@dataclass(slots=True)
+class _Rolls:
+    """What the d8 and the 11-66 roll of one trip lead to, before any d20 is read."""
+
+    main: list[float]  # the main d20 read, per carrier
+    dunk: list[float]
+    fouled: list[float]  # 33-36 fouls, per shooter
+    fast: list[float]  # fast breaks, per stealer
+    blocked: float
+    zero: float  # turnovers, stops, steals without a fast break
+
+
+class _Laws:
+    """Trip laws of one game, each part cached by the sides' states.
+
+    The d8 and 11-66 roll depend on the two lineups only; the rebound rule (chart or not)
+    and the one-and-one on the number; the putback chain on the two lineups.
+    """
+
+    def __init__(self, game: _Game) -> None:
+        self.game = game
+        self.rolls: dict[tuple[object, ...], _Rolls] = {}
+        self.chains: dict[tuple[object, ...], _Chain] = {}
+        self.steals: dict[tuple[object, ...], tuple[int, int, tuple[int, ...]]] = {}
+        self.blocks: dict[tuple[object, ...], int] = {}
+
+    def law(
+        self, off: _Side, de: _Side, n: int, off_key: object = None, de_key: object = None
+    ) -> TripLaw:
+        game = self.game
+        rules = game.rules
+        chart = rules.rebound_chart and (n % 2 == 0 or n == 1)
+        bonus = game.period == 0 and 11 <= n <= 33  # §5: one-and-one on 33-11 of regulation
+        if off_key is None:
+            off_key, de_key = _state(off), _state(de)
+        pair = (off_key, de_key)
+        rolls = self.rolls.get(pair)
+        if rolls is None:
+            rolls = self.rolls[pair] = self._rolls(off, de, de_key)
+        lineup = off.lineup
+        direct = [rolls.zero, 0.0, 0.0, 0.0, 0.0]
+        to_ft = [0.0, 0.0, 0.0, 0.0]
+        to_shot = rolls.blocked
+        main, dunk, fouled = rolls.main, rolls.dunk, rolls.fouled
+        for idx in range(5):
+            p = lineup[idx]
+            ft = _free_throw(p)
+            w = main[idx]
+            if w:
+                m3, m2, foul, call, miss = _main_read(p)
+                direct[3] += w * m3
+                direct[2] += w * m2
+                direct[0] += w * call
+                to_shot += w * miss
+                _two_shots(w * foul, ft, direct, to_ft, 0)
+            if dunk[idx] or fouled[idx]:
+                m3, m2, foul, x3, x2 = _shot_read(p)
+                w = dunk[idx]
+                direct[3] += w * m3
+                direct[2] += w * (1 - m3)
+                w = fouled[idx]
+                if w:
+                    for value, chance in ((3, m3), (2, m2)):  # and one
+                        direct[value + 1] += w * chance * ft
+                        to_ft[value] += w * chance * (1 - ft)
+                    if bonus:
+                        direct[2] += w * foul * ft * ft
+                        to_ft[0] += w * foul * (1 - ft)
+                        to_ft[1] += w * foul * ft * (1 - ft)
+                    else:
+                        _two_shots(w * foul, ft, direct, to_ft, 0)
+                    _two_shots(w * x2, ft, direct, to_ft, 0)
+                    for made in range(3):  # three shots on a missed 3
+                        before = w * x3 * comb(2, made) * ft**made * (1 - ft) ** (2 - made)
+                        direct[made + 1] += before * ft
+                        to_ft[made] += before * (1 - ft)
+        own = _settle(direct, to_shot, to_ft, self._chain(off, de, pair) if chart else None)
+        # §8: fast breaks: the stealer's bonus d20; a miss is rebounded by number n's rules.
+        if any(rolls.fast):
+            f_direct = [0.0, 0.0, 0.0, 0.0]
+            f_shot = 0.0
+            f_ft = [0.0, 0.0, 0.0]
+            for j, w in enumerate(rolls.fast):
+                if w:
+                    p = de.lineup[j]
+                    m3, m2, foul, x3, x2 = _shot_read(p)
+                    f_direct[3] += w * m3
+                    f_direct[2] += w * m2
+                    f_shot += w * (x3 + x2)
+                    _two_shots(w * foul, _free_throw(p), f_direct, f_ft, 0)
+            back = self._chain(de, off, (de_key, off_key)) if chart else None
+            fast_law = _settle(f_direct, f_shot, f_ft, back)
+            own[0] += fast_law[0]
+            fast_law[0] = 0.0
+        else:
+            fast_law = np.zeros(1)
+        return TripLaw(own=own, fast=fast_law)
+
+    def _chain(self, off: _Side, de: _Side, pair: tuple[object, ...]) -> _Chain:
+        chain = self.chains.get(pair)
+        if chain is None:
+            chain = self.chains[pair] = _Chain(off, de)
+        return chain
+
+    def _rolls(self, off: _Side, de: _Side, de_key: object) -> _Rolls:
+        """Add up the d8 (§4) and the 11-66 roll (§3, §5) by what each leads to."""
+        game = self.game
+        rules = game.rules
+        lineup, d_lineup = off.lineup, de.lineup
+        # Who carries the ball: (floor index, halved ranges) -> weight.
+        carriers: dict[tuple[int, bool], float] = {}
+        zero = 0.0
+        for d8 in range(1, 9):
+            if d8 <= 5:
+                carriers[(d8 - 1, False)] = carriers.get((d8 - 1, False), 0.0) + 1 / 8
+                continue
+            idx = off.claims.get(d8) if off.pg_ok else None
+            if idx is not None:
+                key = (idx, rules.halved_any_defender)
+                carriers[key] = carriers.get(key, 0.0) + 1 / 8
+            else:
+                # Shot clock: one fresh re-roll; 1-5 plays as a normal trip, 6-8 turns over.
+                for again in range(5):
+                    carriers[(again, False)] = carriers.get((again, False), 0.0) + 1 / 64
+                zero += 3 / 64
+        main = [0.0] * 5
+        dunk = [0.0] * 5
+        fouled = [0.0] * 5
+        fast = [0.0] * 5
+        blocked = 0.0
+        for (idx, halved), weight in carriers.items():
+            carrier, defender = lineup[idx], d_lineup[idx]
+            x = carrier.dunk_top + defender.dunk_adjust
+            x = 34 if x < 34 else 66 if x > 66 else x
+            kinds = _KINDS[x]
+            u = weight / 36
+            to_main = len(kinds[_NOTHING])
+            rolls = kinds[_STEAL_TRY]
+            if rolls:
+                missed, lost, runs = self._steal(
+                    de, de_key, idx, rolls, game.steal_delta[x], halved
+                )
+                to_main += missed
+                zero += u * lost
+                for j in range(5):
+                    fast[j] += u * runs[j]
+            rolls = kinds[_BLOCK_TRY]
+            if rolls:
+                stopped = self._block(de, de_key, idx, rolls, halved)
+                to_main += len(rolls) - stopped
+                blocked += u * stopped
+            reach = 37 - defender.foul - defender.tired  # §5, §2: tired fouls one more
+            fouls = sum(1 for roll in kinds[_FOUL_TRY] if roll >= reach)
+            fouled[idx] += u * fouls
+            to_main += len(kinds[_FOUL_TRY]) - fouls
+            count = carrier.to
+            if count:
+                count = max(1, count + game.turnover_delta[x])
+            count += carrier.tired
+            turnovers = sum(1 for roll in kinds[_TURNOVER_TRY] if roll - 40 <= count)
+            zero += u * turnovers
+            to_main += len(kinds[_TURNOVER_TRY]) - turnovers
+            dunk[idx] += u * len(kinds[_DUNK_ROLL])
+            zero += u * len(kinds[_STOP_ROLL])  # §12: the slot defender's ball, or a turnover
+            main[idx] += u * to_main
+        return _Rolls(main, dunk, fouled, fast, blocked, zero)
+
+    def _steal(
+        self, de: _Side, de_key: object, idx: int, rolls: tuple[int, ...], delta: int, halved: bool
+    ) -> tuple[int, int, tuple[int, ...]]:
+        """Count the steal rolls by outcome: (no steal, steal without a fast break, fast
+        breaks per stealer); the engine's own search picks the stealer."""
+        key = (de_key, idx, rolls, delta, halved)
+        found = self.steals.get(key)
+        if found is None:
+            game = self.game
+            missed = lost = 0
+            runs = [0] * 5
+            for roll in rolls:
+                stealer = game._stealer(de, idx, roll, delta, halved)
+                if stealer is None:
+                    missed += 1
+                elif game.rules.fast_breaks and (
+                    stealer <= 1 or (stealer <= 3 and roll in (11, 13, 15, 31))
+                ):
+                    runs[stealer] += 1
+                else:
+                    lost += 1
+            found = self.steals[key] = (missed, lost, tuple(runs))
+        return found
+
+    def _block(
+        self, de: _Side, de_key: object, idx: int, rolls: tuple[int, ...], halved: bool
+    ) -> int:
+        """Count the block rolls that are blocks; the engine's own search decides."""
+        key = (de_key, idx, rolls, halved)
+        found = self.blocks.get(key)
+        if found is None:
+            game = self.game
+            found = self.blocks[key] = sum(
+                1 for roll in rolls if game._blocker(de, idx, roll, halved) is not None
+            )
+        return found
+
+
 def trip_law(game: _Game, off: _Side, de: _Side, n: int) -> TripLaw:
     """Return the law of the trip ``off`` plays now at number ``n`` of ``game.period``.
 
     The sides are read as they stand (lineups, claims, tiredness, cards read for the
     lineup): call it where the engine would call its trip.
     """
-    rules = game.rules
-    chart = rules.rebound_chart and (n % 2 == 0 or n == 1)
-    bonus = game.period == 0 and 11 <= n <= 33  # §5: one-and-one on 33-11 of regulation
-    lineup = off.lineup
-    # §4: who carries the ball: (weight, floor index, halved ranges, d8 of 1-5).
-    carriers: dict[tuple[int, bool, bool], float] = {}
-    zero = 0.0
-    for d8 in range(1, 9):
-        idx = d8 - 1 if d8 <= 5 else (off.claims.get(d8) if off.pg_ok else None)
-        if d8 <= 5:
-            key = (d8 - 1, False, True)
-            carriers[key] = carriers.get(key, 0.0) + 1 / 8
-        elif idx is not None:
-            key = (idx, rules.halved_any_defender, False)
-            carriers[key] = carriers.get(key, 0.0) + 1 / 8
-        else:
-            # Shot clock: one fresh re-roll; 1-5 plays as a normal trip, 6-8 is a turnover.
-            for again in range(1, 6):
-                key = (again - 1, False, True)
-                carriers[key] = carriers.get(key, 0.0) + 1 / 64
-            zero += 3 / 64
-    main = [0.0] * 5  # weight of the main d20 read, per carrier
-    dunk = [0.0] * 5
-    fouled = [0.0] * 5  # 33-36 fouls, per shooter
-    fast = [0.0] * 5  # fast breaks, per stealer
-    blocked = 0.0
-    for (idx, halved, _low), weight in carriers.items():
-        carrier, defender = lineup[idx], de.lineup[idx]
-        x = carrier.dunk_top + defender.dunk_adjust
-        x = 34 if x < 34 else 66 if x > 66 else x
-        kinds = _ROLLS[x]
-        u = weight / 36
-        for roll in ROLLS:
-            what = kinds[roll]
-            if what == _NOTHING:
-                main[idx] += u
-            elif what == _STEAL_TRY:
-                stealer = game._stealer(de, idx, roll, game.steal_delta[x], halved)
-                if stealer is None:
-                    main[idx] += u
-                elif rules.fast_breaks and (
-                    stealer <= 1 or (stealer <= 3 and roll in (11, 13, 15, 31))
-                ):
-                    fast[stealer] += u
-                else:
-                    zero += u
-            elif what == _BLOCK_TRY:
-                if game._blocker(de, idx, roll, halved) is None:
-                    main[idx] += u
-                else:
-                    blocked += u
-            elif what == _FOUL_TRY:
-                if roll >= 37 - defender.foul - defender.tired:
-                    fouled[idx] += u
-                else:
-                    main[idx] += u
-            elif what == _TURNOVER_TRY:
-                count = carrier.to
-                if count:
-                    count = max(1, count + game.turnover_delta[x])
-                if roll - 40 <= count + carrier.tired:
-                    zero += u
-                else:
-                    main[idx] += u
-            elif what == _DUNK_ROLL:
-                dunk[idx] += u
-            else:
-                assert what == _STOP_ROLL
-                zero += u  # §12: a stop is the slot defender's rebound or a turnover
-    direct = [zero, 0.0, 0.0, 0.0, 0.0]
-    to_ft = [0.0, 0.0, 0.0, 0.0]
-    to_shot = blocked
-    for idx in range(5):
-        p = lineup[idx]
-        ft = _free_throw(p)
-        if main[idx]:
-            w = main[idx]
-            m3, m2, foul, call, miss = _main_read(p)
-            direct[3] += w * m3
-            direct[2] += w * m2
-            direct[0] += w * call
-            to_shot += w * miss
-            _two_shots(w * foul, ft, direct, to_ft, 0)
-        if dunk[idx] or fouled[idx]:
-            m3, m2, foul, x3, x2 = _shot_read(p)
-            w = dunk[idx]
-            direct[3] += w * m3
-            direct[2] += w * (1 - m3)
-            w = fouled[idx]
-            if w:
-                for value, chance in ((3, m3), (2, m2)):  # and one
-                    direct[value + 1] += w * chance * ft
-                    to_ft[value] += w * chance * (1 - ft)
-                if bonus:
-                    direct[2] += w * foul * ft * ft
-                    to_ft[0] += w * foul * (1 - ft)
-                    to_ft[1] += w * foul * ft * (1 - ft)
-                else:
-                    _two_shots(w * foul, ft, direct, to_ft, 0)
-                _two_shots(w * x2, ft, direct, to_ft, 0)
-                for made in range(3):  # three shots on a missed 3
-                    before = w * x3 * comb(2, made) * ft**made * (1 - ft) ** (2 - made)
-                    direct[made + 1] += before * ft
-                    to_ft[made] += before * (1 - ft)
-    chain = _Chain(off, de) if chart else None
-    own = _settle(direct, to_shot, to_ft, chain)
-    # §8: fast breaks: the stealer's bonus d20; a miss is rebounded by number n's rules.
-    total_fast = sum(fast)
-    if total_fast:
-        back = _Chain(de, off) if chart else None
-        f_direct = [0.0, 0.0, 0.0, 0.0]
-        f_shot = 0.0
-        f_ft = [0.0, 0.0, 0.0]
-        for j, w in enumerate(fast):
-            if w:
-                p = de.lineup[j]
-                m3, m2, foul, x3, x2 = _shot_read(p)
-                f_direct[3] += w * m3
-                f_direct[2] += w * m2
-                f_shot += w * (x3 + x2)
-                _two_shots(w * foul, _free_throw(p), f_direct, f_ft, 0)
-        fast_law = _settle(f_direct, f_shot, f_ft, back)
-        own[0] += fast_law[0]
-        fast_law[0] = 0.0
-    else:
-        fast_law = np.zeros(1)
-    return TripLaw(own=own, fast=fast_law)
+    return _Laws(game).law(off, de, n)
 
 
 # -- the game frame: the engine walks its own periods ----------------------------------------
@@ -435,7 +541,10 @@ class _NoDice:
 
 def _state(side: _Side) -> tuple[object, ...]:
     """Return what a trip law reads of one side: who is on the floor, and who is tired."""
-    return (side.key, *(id(p) for p in side.lineup), *(p.tired for p in side.lineup))
+    # The engine keeps one list object per five on the floor (engine._lineups).
+    lineup = side.lineup
+    a, b, c, d, e = lineup
+    return (side.key, id(lineup), a.tired, b.tired, c.tired, d.tired, e.tired)
 
 
 @dataclass(slots=True)
@@ -473,6 +582,7 @@ class _Walk:
             DEFAULT_POLICY,
         )
         self.game = game
+        self.parts = _Laws(game)
         self.laws: dict[tuple[object, ...], TripLaw] = {}
         self.current = _Period()
         game._trip = self._record  # type: ignore[method-assign]
@@ -481,9 +591,10 @@ class _Walk:
         game = self.game
         chart = game.rules.rebound_chart and (n % 2 == 0 or n == 1)
         bonus = game.period == 0 and 11 <= n <= 33
-        key = (_state(off), _state(de), chart, bonus)
+        off_key, de_key = _state(off), _state(de)
+        key = (off_key, de_key, chart, bonus)
         if key not in self.laws:
-            self.laws[key] = trip_law(game, off, de, n)
+            self.laws[key] = self.parts.law(off, de, n, off_key, de_key)
         self.current.trips.append((off is game.home, key))
 
     def periods(self) -> tuple[_Period, list[_Period]]:
@@ -513,6 +624,10 @@ def _conv(a: Law, b: Law) -> Law:
     return np.convolve(a, b)
 
 
+TRIM = 1e-30
+"""While the margin is convolved, ends holding less than this are cut (and counted)."""
+
+
 @dataclass(slots=True)
 class _Sums:
     """Laws of one stretch of trips: home points, away points, margin (home - away)."""
@@ -523,43 +638,80 @@ class _Sums:
     offset: int
     mean_home: float
     mean_away: float
+    lost: float  # margin mass cut off at the ends (below TRIM each time)
 
 
-def _sums(period: _Period, laws: Mapping[tuple[object, ...], TripLaw]) -> _Sums:
-    """Convolve a period's trips: each team's points and the margin."""
+def _trim(law: Law, offset: int) -> tuple[Law, int, float]:
+    """Cut the ends of ``law`` that hold less than TRIM of its mass; return the law, its
+    new offset and the mass cut."""
+    head = np.cumsum(law)
+    lo = int(np.searchsorted(head, TRIM))
+    tail = np.cumsum(law[::-1])
+    cut = int(np.searchsorted(tail, TRIM))
+    lost = (float(head[lo - 1]) if lo else 0.0) + (float(tail[cut - 1]) if cut else 0.0)
+    return law[lo : len(law) - cut], offset - lo, lost
+
+
+def _swing(law: TripLaw, home_has_ball: bool) -> tuple[Law, int]:
+    """Return a trip's law of the margin (home - away) and the index of margin 0."""
+    own, fast = law.own, law.fast
+    swing = np.zeros(len(fast) - 1 + len(own))
+    swing[len(fast) - 1 :] += own  # the offense's points count up
+    swing[: len(fast)] += fast[::-1]  # fast breaks count down
+    if home_has_ball:
+        return swing, len(fast) - 1
+    return swing[::-1].copy(), len(own) - 1
+
+
+def _sums(
+    period: _Period, laws: Mapping[tuple[object, ...], TripLaw], scores: bool = True
+) -> _Sums:
+    """Convolve a period's trips: the margin, and each team's points if ``scores``."""
     home: Law = np.ones(1)
     away: Law = np.ones(1)
     margin: Law = np.ones(1)
     offset = 0
+    lost = 0.0
     mean_home = mean_away = 0.0
     counts: dict[tuple[bool, tuple[object, ...]], int] = {}
     for trip in period.trips:
         counts[trip] = counts.get(trip, 0) + 1
+    done = 0
     for (home_has_ball, key), times in counts.items():
         law = laws[key]
         own, fast = law.own, law.fast
-        scored = own.copy()
-        scored[0] += fast.sum()
-        conceded = fast.copy()
-        conceded[0] += own.sum()
-        # Margin from the offense's side: own at +k, fast breaks at -j.
-        swing = np.zeros(len(fast) - 1 + len(own))
-        swing[len(fast) - 1 :] += own
-        swing[: len(fast)] += fast[::-1]
-        swing_offset = len(fast) - 1
-        if not home_has_ball:
-            swing = swing[::-1].copy()
-            swing_offset = len(own) - 1
-            scored, conceded = conceded, scored
-        points = np.arange(len(scored))
-        mean_home += times * float(points @ scored)
-        mean_away += times * float(np.arange(len(conceded)) @ conceded)
+        swing, swing_offset = _swing(law, home_has_ball)
+        scored_mean = float(np.arange(len(own)) @ own)
+        fast_mean = float(np.arange(len(fast)) @ fast)
+        if home_has_ball:
+            mean_home += times * scored_mean
+            mean_away += times * fast_mean
+        else:
+            mean_home += times * fast_mean
+            mean_away += times * scored_mean
+        if scores:
+            scored = own.copy()
+            scored[0] += fast.sum()
+            conceded = fast.copy()
+            conceded[0] += own.sum()
+            if not home_has_ball:
+                scored, conceded = conceded, scored
         for _ in range(times):
-            home = _conv(home, scored)
-            away = _conv(away, conceded)
-            margin = _conv(margin, swing)
+            margin = np.convolve(margin, swing)
             offset += swing_offset
-    return _Sums(home, away, margin, offset, mean_home, mean_away)
+            if scores:
+                home = np.convolve(home, scored)
+                away = np.convolve(away, conceded)
+            done += 1
+            if done % 8 == 0:
+                margin, offset, cut = _trim(margin, offset)
+                lost += cut
+    margin, offset, cut = _trim(margin, offset)
+    if offset < 0:  # keep margin 0 inside the array: the tie is read there
+        margin, offset = np.concatenate([np.zeros(-offset), margin]), 0
+    if offset >= len(margin):
+        margin = np.concatenate([margin, np.zeros(offset + 1 - len(margin))])
+    return _Sums(home, away, margin, offset, mean_home, mean_away, lost + cut)
 
 
 def _joint(period: _Period, laws: Mapping[tuple[object, ...], TripLaw], cap: int) -> Law:
@@ -643,8 +795,8 @@ def _add_centered(target: Law, zero: int, law: Law, law_zero: int) -> tuple[Law,
 def _solve(walk: _Walk, scores: bool) -> GameOdds:
     regulation, overtimes = walk.periods()
     laws = walk.laws
-    reg = _sums(regulation, laws)
-    ots = [_sums(period, laws) for period in overtimes]
+    reg = _sums(regulation, laws, scores)
+    ots = [_sums(period, laws, scores) for period in overtimes]
     zero = reg.offset
     margin = reg.margin.copy()
     tied = float(margin[zero])  # P(overtime)
