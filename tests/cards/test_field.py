@@ -130,6 +130,67 @@ def test_every_card_source_is_published_calculated_or_estimated() -> None:
     assert sum(counts.values()) >= 5 * 96
 
 
+def rows_by_player() -> dict[tuple[str, int, str], dict[str, str]]:
+    return {(r["school"], int(r["season"]), r["player"]): r for r in read_csv(ROSTERS_CSV)}
+
+
+# What a card needs from the player's own season to be `calculated` (docs/cards.md §11).
+OWN_STATISTICS = ("mpg", "orpg", "drpg", "spg", "bpg", "tov", "pf", "fg_pct", "ft_pct")
+
+
+def test_every_card_source_says_honestly_where_its_values_came_from() -> None:
+    rows = rows_by_player()
+    counts: Counter[str] = Counter()
+    for (school, season), doc in field_documents().items():
+        if not doc["notes"].startswith(BUILT_BY):
+            continue  # the rulebook's hand-made teams: every card estimated, printed values listed
+        sources = set()
+        for card in doc["players"]:
+            source = card["card_source"]
+            sources.add(source)
+            counts[source] += 1
+            # published only when every value is the author's: no card of the field is yet
+            assert source in ("calculated", "estimated"), card["name"]
+            assert (source == "estimated") == bool(card.get("filled")), card["name"]
+            if is_placeholder(card["name"]):
+                assert source == "estimated"
+                continue
+            if source == "calculated":  # every range from his own season's statistics
+                row = rows[school, season, card["name"]]
+                assert all(row[c] for c in OWN_STATISTICS), card["name"]
+                assert row["line_source_url"], card["name"]
+        team = "calculated" if sources == {"calculated"} else "estimated"
+        assert doc["card_source"] == team, (school, season)
+    assert counts["calculated"] >= 150  # the player seasons' full lines (178, 10 to a team)
+
+
+def test_the_printed_facts_of_the_authors_cards_are_in_the_team_files() -> None:
+    docs = field_documents()
+    teams, players = read_printed(read_csv(PRINTED_CSV), read_field(FIELD_CSV), "printed.csv")
+    for (school, season), fact in teams.items():
+        doc = docs[school, int(season)]
+        for column in ("dunk_top", "dunk_adjust"):
+            if fact[column]:
+                assert doc[column] == int(fact[column]), (school, season, column)
+        assert "The author's printed dunk numbers replace the calibrated ones" in doc["notes"]
+        assert fact["source_url"] in doc["notes"]
+    assert (
+        docs["North Carolina", 1982]["dunk_top"],
+        docs["North Carolina", 1982]["dunk_adjust"],
+    ) == (55, -12)
+    for fact in players:
+        doc = docs[fact["school"], int(fact["season"])]
+        (card,) = [p for p in doc["players"] if p["name"] == fact["player"]]
+        if fact["slot"]:
+            assert card["slot"] == int(fact["slot"]), fact["player"]
+        if fact["role"]:
+            assert card["role"] == fact["role"], fact["player"]
+    lineup = {p["name"]: (p["slot"], p["role"]) for p in docs["Indiana State", 1979]["players"]}
+    assert lineup["Steve Reed"] == (1, "starter") and lineup["Larry Bird"] == (5, "starter")
+    ucla = {p["name"] for p in docs["UCLA", 1972]["players"]}
+    assert {"Andy Hill", "Larry Farmer", "Greg Lee", "Tommy Curtis"} <= ucla
+
+
 def test_placeholders_stand_in_only_for_the_players_short_rosters_lack() -> None:
     rosters = roster_names()
     for (school, season), doc in field_documents().items():

@@ -775,8 +775,9 @@ def _printed_note(
         if (fact.get(column) or "").strip():
             parts.append(f"{column} {now} (calibrated: {was})")
     return (
-        "The author's printed dunk numbers replace the calibrated ones, which aimed at the "
-        f"target above: {' and '.join(parts)}; {fact.get('notes', '').strip()} "
+        "The author's printed dunk numbers replace the calibrated ones (which aim at the "
+        "target above; with cards that are not yet all his, the team may play away from it): "
+        f"{' and '.join(parts)}; {fact.get('notes', '').strip()} "
         f"({fact.get('source_url', '').strip()}, fixtures/field/printed.csv)."
     )
 
