@@ -322,6 +322,12 @@ class _Rolls:
     zero: float  # turnovers, stops, steals without a fast break
 
 
+_Points = tuple[list[float], float, list[float]]
+"""Points scored at once, the chance of a loose ball after a shot, and the points scored
+before a loose ball after a missed free throw (see :func:`_settle`)."""
+_Parts = tuple[_Points, _Points, _Points | None]
+
+
 class _Laws:
     """Trip laws of one game, each part cached by the sides' states.
 
@@ -331,7 +337,8 @@ class _Laws:
 
     def __init__(self, game: _Game) -> None:
         self.game = game
-        self.rolls: dict[tuple[object, ...], _Rolls] = {}
+        self.parts: dict[tuple[object, ...], _Parts] = {}
+        self.fast_laws: dict[tuple[object, ...], tuple[float, Law]] = {}
         self.chains: dict[tuple[object, ...], _Chain] = {}
         self.steals: dict[tuple[object, ...], tuple[int, int, tuple[int, ...]]] = {}
         self.blocks: dict[tuple[object, ...], int] = {}
@@ -340,19 +347,42 @@ class _Laws:
         self, off: _Side, de: _Side, n: int, off_key: object = None, de_key: object = None
     ) -> TripLaw:
         game = self.game
-        rules = game.rules
-        chart = rules.rebound_chart and (n % 2 == 0 or n == 1)
+        chart = game.rules.rebound_chart and (n % 2 == 0 or n == 1)
         bonus = game.period == 0 and 11 <= n <= 33  # §5: one-and-one on 33-11 of regulation
         if off_key is None:
             off_key, de_key = _state(off), _state(de)
         pair = (off_key, de_key)
-        rolls = self.rolls.get(pair)
-        if rolls is None:
-            rolls = self.rolls[pair] = self._rolls(off, de, de_key)
+        parts = self.parts.get(pair)
+        if parts is None:
+            parts = self.parts[pair] = self._parts(off, de, de_key)
+        direct, to_shot, to_ft = parts[1] if bonus else parts[0]
+        own = _settle(direct, to_shot, to_ft, self._chain(off, de, pair) if chart else None)
+        # §8: fast breaks: the stealer's bonus d20; a miss is rebounded by number n's rules.
+        fast = parts[2]
+        if fast is None:
+            return TripLaw(own=own, fast=np.zeros(1))
+        settled = self.fast_laws.get((pair, chart))
+        if settled is None:
+            back = self._chain(de, off, (de_key, off_key)) if chart else None
+            law = _settle(*fast, back)
+            nothing = float(law[0])
+            law[0] = 0.0
+            settled = self.fast_laws[(pair, chart)] = (nothing, law)
+        own[0] += settled[0]
+        return TripLaw(own=own, fast=settled[1])
+
+    def _parts(self, off: _Side, de: _Side, de_key: object) -> _Parts:
+        """Return a trip's points before any rebound is played out, without and with the
+        one-and-one, and its fast breaks' (None when nobody runs)."""
+        rolls = self._rolls(off, de, de_key)
         lineup = off.lineup
         direct = [rolls.zero, 0.0, 0.0, 0.0, 0.0]
         to_ft = [0.0, 0.0, 0.0, 0.0]
         to_shot = rolls.blocked
+        plain_direct = [0.0, 0.0, 0.0]  # a 33-36 foul's "fouled" d20: two shots...
+        plain_ft = [0.0, 0.0, 0.0]
+        bonus_direct = [0.0, 0.0, 0.0]  # ... or a one-and-one
+        bonus_ft = [0.0, 0.0, 0.0]
         main, dunk, fouled = rolls.main, rolls.dunk, rolls.fouled
         for idx in range(5):
             p = lineup[idx]
@@ -375,19 +405,25 @@ class _Laws:
                     for value, chance in ((3, m3), (2, m2)):  # and one
                         direct[value + 1] += w * chance * ft
                         to_ft[value] += w * chance * (1 - ft)
-                    if bonus:
-                        direct[2] += w * foul * ft * ft
-                        to_ft[0] += w * foul * (1 - ft)
-                        to_ft[1] += w * foul * ft * (1 - ft)
-                    else:
-                        _two_shots(w * foul, ft, direct, to_ft, 0)
+                    bonus_direct[2] += w * foul * ft * ft
+                    bonus_ft[0] += w * foul * (1 - ft)
+                    bonus_ft[1] += w * foul * ft * (1 - ft)
+                    _two_shots(w * foul, ft, plain_direct, plain_ft, 0)
                     _two_shots(w * x2, ft, direct, to_ft, 0)
                     for made in range(3):  # three shots on a missed 3
                         before = w * x3 * comb(2, made) * ft**made * (1 - ft) ** (2 - made)
                         direct[made + 1] += before * ft
                         to_ft[made] += before * (1 - ft)
-        own = _settle(direct, to_shot, to_ft, self._chain(off, de, pair) if chart else None)
-        # §8: fast breaks: the stealer's bonus d20; a miss is rebounded by number n's rules.
+        variants = []
+        for extra_direct, extra_ft in ((plain_direct, plain_ft), (bonus_direct, bonus_ft)):
+            variants.append(
+                (
+                    [a + (extra_direct[i] if i < 3 else 0.0) for i, a in enumerate(direct)],
+                    to_shot,
+                    [a + (extra_ft[i] if i < 3 else 0.0) for i, a in enumerate(to_ft)],
+                )
+            )
+        fast: tuple[list[float], float, list[float]] | None = None
         if any(rolls.fast):
             f_direct = [0.0, 0.0, 0.0, 0.0]
             f_shot = 0.0
@@ -400,13 +436,8 @@ class _Laws:
                     f_direct[2] += w * m2
                     f_shot += w * (x3 + x2)
                     _two_shots(w * foul, _free_throw(p), f_direct, f_ft, 0)
-            back = self._chain(de, off, (de_key, off_key)) if chart else None
-            fast_law = _settle(f_direct, f_shot, f_ft, back)
-            own[0] += fast_law[0]
-            fast_law[0] = 0.0
-        else:
-            fast_law = np.zeros(1)
-        return TripLaw(own=own, fast=fast_law)
+            fast = (f_direct, f_shot, f_ft)
+        return variants[0], variants[1], fast
 
     def _chain(self, off: _Side, de: _Side, pair: tuple[object, ...]) -> _Chain:
         chain = self.chains.get(pair)
