@@ -43,20 +43,30 @@ RESERVE_MPG = 40 * 18 / GAME_POSSESSIONS
 STARTER_BASIC_STAMINA = 37
 RESERVE_BASIC_STAMINA = 7
 """The rulebook's "can play" for teams without minutes: starters 37 of 44, reserves 7 (§7)."""
-EXTRA_BALL_USAGE = (3 / 16, 5 / 16)
-"""Usage at which a card's share of the d8 is nearer 2/8 than 1/8, and 3/8 than 2/8 (§3)."""
-K_STEAL = 180.0
-"""Steal numbers per steal per defended possession: 36 numbers x 5 defenders (§4.1)."""
-K_BLOCK = 126.0
-"""Block numbers per block per defended possession, set to Davis 2012's printed 21-31 (§4.2)."""
+EXTRA_BALL_TOUCHES = (0.29, 0.45)
+"""Touches a possession on the floor for one and for two extra ball numbers (§3): fitted to
+the rulebook's cards (Robinson 0.280 and Lamb 0.267 print none, Davis 0.299 and eight more
+starters up to Leonard 0.419 print one)."""
+K_STEAL = 165.0
+"""Steal numbers beyond the first per steal per defended possession, fitted to the
+rulebook's six printed steal ranges (§4.1)."""
+K_BLOCK = 115.0
+"""Block numbers beyond the first per block per defended possession, fitted to the
+rulebook's 21-31 (Davis), 21-26 (Thomas) and 21-21 (Lamb) (§4.2)."""
 K_FOUL = 36.0
 """Foul numbers per personal foul per defended possession: a fifth of 36 x 5 (§4.3)."""
-TURNOVER_NON_STEAL = 0.5
-"""Share of a player's turnovers that are not an opponent's steal (§4.4)."""
-K_OFF_REB = 55.0
-"""Offensive rebound range per unit of offensive rebound rate (§6)."""
-K_DEF_REB = 28.0
-"""Defensive rebound range per unit of defensive rebound rate (§6)."""
+K_TURNOVER = 50.0
+TURNOVER_FLOOR = 0.08
+"""Turnover numbers = 50 x (turnovers a trip he ends - 0.08), fitted to Davis 2012's 41-40
+(0.086) and the rulebook's usual 41-43 for the median player (0.139) (§4.4)."""
+K_OFF_REB = 58.0
+OFF_REB_FLOOR = 0.012
+"""Offensive rebound range = 58 x (offensive rebound rate - 0.012), fitted to the six
+printed offensive ranges: 1-0 (Gay), 1-1 (Tapley), four bigs at 1-6 (§6)."""
+K_DEF_REB = 21.0
+DEF_REB_BASE = 0.3
+"""Defensive rebound range = 21 x defensive rebound rate + 0.3, fitted to the six printed
+defensive ranges, 1-2 to 1-7 (§6)."""
 MAX_REBOUND_RANGE = 10
 """The author's highest rebound range: Wilt Chamberlain's 1-10 (§6)."""
 FT_TRIP = 0.5
@@ -73,9 +83,10 @@ POINTS_PER_DUNK_NUMBER = PLAYED_POSSESSIONS / 36
 """Points a game one number of the opponent's top X moves near X = 50: 44/36 (§10.4)."""
 MEAN_DUNK_ADJUST = -5
 """Where the adjustments are centred; it cancels in play (D + A), so it is cosmetic (§10.4)."""
-FIELD_STEAL_NUMBERS = 3.7
-FIELD_BLOCK_NUMBERS = 1.6
-"""A field defender's steal and block numbers, assumed by the points a trip is worth (§10)."""
+FIELD_STEAL_NUMBERS = 4.5
+FIELD_BLOCK_NUMBERS = 2.6
+"""A field defender's steal and block numbers, assumed by the points a trip is worth (§10):
+the mean of the 480 starters of the 96-team field as build_field makes it (measured)."""
 PUTBACK_SHARE = 0.25
 """Share of missed d20 shots the offense gets back: half the trips use the chart, ~half (§10)."""
 
@@ -159,10 +170,18 @@ _FT_BY_SLOT = {1: 0.05, 2: 0.05, 3: 0.02, 4: -0.03, 5: -0.07}
 _FTR_BY_SLOT = {1: 0.8, 2: 0.8, 3: 1.0, 4: 1.15, 5: 1.3}
 _THREE_BY_SLOT = {1: 1.35, 2: 1.45, 3: 1.1, 4: 0.55, 5: 0.15}
 _FG3_BY_SLOT = {1: 0.01, 2: 0.02, 3: 0.0, 4: -0.02, 5: -0.05}
-_STL40_BY_SLOT = {1: 1.9, 2: 1.7, 3: 1.4, 4: 1.1, 5: 0.9}
-_BLK40_BY_SLOT = {1: 0.2, 2: 0.3, 3: 0.6, 4: 1.2, 5: 2.0}
-_PF40_BY_SLOT = {1: 2.9, 2: 3.0, 3: 3.2, 4: 3.6, 5: 3.8}
-_TOV40_BY_SLOT = {1: 3.2, 2: 2.6, 3: 2.5, 4: 2.4, 5: 2.5}
+# Steals, blocks, fouls, turnovers and assists per 40 minutes: the means of the 145
+# starters the calculator slots from the 29 teams of alltime96_player_seasons.csv with five
+# full lines (cards.md §8, measured).
+_STL40_BY_SLOT = {1: 1.6, 2: 1.6, 3: 1.4, 4: 1.3, 5: 1.1}
+_BLK40_BY_SLOT = {1: 0.2, 2: 0.3, 3: 0.65, 4: 1.5, 5: 2.0}
+_PF40_BY_SLOT = {1: 2.5, 2: 2.5, 3: 3.0, 4: 3.8, 5: 3.9}
+_TOV40_BY_SLOT = {1: 2.3, 2: 2.4, 3: 2.3, 4: 2.3, 5: 2.2}
+_AST40_BY_SLOT = {1: 4.9, 2: 4.1, 3: 2.6, 4: 1.9, 5: 1.6}
+_FILL_PACE = 66.5
+"""The era pace (possessions per 40) of the 2007-2021 seasons those were measured on: a
+filled-in count a game is scaled by the team's pace over it, so that the fill-in keeps its
+rate a possession in a faster or slower era (cards.md §8)."""
 _REB40_BY_SLOT = {1: 4.5, 2: 5.0, 3: 6.5, 4: 8.5, 5: 10.0}
 _OREB_SHARE_BY_SLOT = {1: 0.2, 2: 0.22, 3: 0.27, 4: 0.32, 5: 0.35}
 _PTS40_STARTER_BY_SLOT = {1: 15.0, 2: 17.0, 3: 16.0, 4: 16.0, 5: 16.0}
@@ -197,6 +216,8 @@ class SeasonLine:
     bpg: float | None = None
     tov: float | None = None
     pf: float | None = None
+    apg: float | None = None
+    """Assists a game: with offensive rebounds, how often he handles the ball (§3)."""
     fg_pct: float | None = None
     fg3_pct: float | None = None
     ft_pct: float | None = None
@@ -257,6 +278,7 @@ class CardResult:
     filled: tuple[str, ...]
     source: str
     usage: float
+    """Touches a possession on the floor, the measure his extra ball numbers come from (§3)."""
 
 
 # -- the card ------------------------------------------------------------------------------
@@ -343,16 +365,16 @@ def card_for(
             ftr = fta_n / fga
     ftr = _clamp(ftr, 0.0, 3.0)
     fta = ftr * fga
-    tov = pick("tov", line.tov, _TOV40_BY_SLOT[slot] * mpg / 40)
+    per_game = mpg / 40 * ctx.possessions / _FILL_PACE  # a per-40 fill-in a game (§8)
+    tov = pick("tov", line.tov, _TOV40_BY_SLOT[slot] * per_game)
     used = fga + 0.44 * fta + tov
-    usage = used / on_floor
 
     card: dict[str, Any] = {
         "name": line.name,
         "slot": slot,
         "role": role,
         "positions": list(line.positions or _positions(line.pos, slot)),
-        "extra_ball": extra_ball(usage),
+        "extra_ball": 0,  # from his touches, once his offensive rebounds are known (§3)
         "can_play": can_play(line.mpg, starter=starter, minutes_known=minutes_known),
     }
     if line.height:
@@ -361,13 +383,14 @@ def card_for(
         card["ppg"] = round(line.ppg, 1)
 
     # The 11-66 ranges (cards.md §4): rates per possession on the floor.
-    spg = pick("spg", line.spg, _STL40_BY_SLOT[slot] * mpg / 40)
-    bpg = pick("bpg", line.bpg, _BLK40_BY_SLOT[slot] * mpg / 40)
-    pf = pick("pf", line.pf, _PF40_BY_SLOT[slot] * mpg / 40)
-    card["steal_top"] = 10 + _bounded(K_STEAL * spg / on_floor, 0, 20)
-    card["block_top"] = 20 + _bounded(K_BLOCK * bpg / on_floor, 0, 20)
+    spg = pick("spg", line.spg, _STL40_BY_SLOT[slot] * per_game)
+    bpg = pick("bpg", line.bpg, _BLK40_BY_SLOT[slot] * per_game)
+    pf = pick("pf", line.pf, _PF40_BY_SLOT[slot] * per_game)
+    # every defender steals and blocks on at least 11 and 21 (the rulebook; Lamb's 21-21)
+    card["steal_top"] = 11 + _bounded(K_STEAL * spg / on_floor, 0, 19)
+    card["block_top"] = 21 + _bounded(K_BLOCK * bpg / on_floor, 0, 19)
     card["foul_from"] = 37 - _bounded(K_FOUL * pf / on_floor, 0, 4)
-    card["turnover_top"] = 40 + _bounded(36 * TURNOVER_NON_STEAL * tov / used, 0, 6)
+    card["turnover_top"] = 40 + _bounded(K_TURNOVER * (tov / used - TURNOVER_FLOOR), 0, 6)
     card["d20"] = d20_column(
         fg=fg, ftr=ftr, share3=share3, p3=p3, pre_1987=not era.three_point_line
     )
@@ -389,8 +412,14 @@ def card_for(
             orpg = rpg * _OREB_SHARE_BY_SLOT[slot]
         drpg = line.drpg if line.drpg is not None else max(rpg - orpg, 0.0)
     available = on_floor * era.misses_per_possession
-    card["off_reb"] = _bounded(K_OFF_REB * orpg / available, 0, MAX_REBOUND_RANGE)
-    card["def_reb"] = _bounded(K_DEF_REB * drpg / available, 0, MAX_REBOUND_RANGE)
+    card["off_reb"] = _bounded(K_OFF_REB * (orpg / available - OFF_REB_FLOOR), 0, MAX_REBOUND_RANGE)
+    card["def_reb"] = _bounded(K_DEF_REB * drpg / available + DEF_REB_BASE, 0, MAX_REBOUND_RANGE)
+
+    # Ball numbers (cards.md §3): his touches, the trips he ends plus the passes that make
+    # a basket and the offensive rebounds he takes, a possession on the floor.
+    apg = pick("apg", line.apg, _AST40_BY_SLOT[slot] * per_game)
+    usage = (used + apg + orpg) / on_floor
+    card["extra_ball"] = extra_ball(usage)
 
     printed = _apply_printed(card, line.printed)
     if printed:
@@ -509,12 +538,12 @@ def _d20_with_range(
 
 
 def extra_ball(usage: float) -> int:
-    """Return the extra ball numbers (6, 7, 8): the nearest share of eighths, less one (§3).
+    """Return the extra ball numbers (6, 7, 8) for his touches a possession on the floor (§3).
 
-    >>> [extra_ball(u) for u in (0.15, 0.20, 0.33)]
+    >>> [extra_ball(u) for u in (0.28, 0.30, 0.46)]
     [0, 1, 2]
     """
-    first, second = EXTRA_BALL_USAGE
+    first, second = EXTRA_BALL_TOUCHES
     return 2 if usage >= second else 1 if usage >= first else 0
 
 
@@ -904,7 +933,7 @@ class CalculatedTeams:
     warnings: tuple[str, ...]
 
 
-PER_GAME_COLUMNS = ("mpg", "ppg", "rpg", "orpg", "drpg", "spg", "bpg", "tov", "pf")
+PER_GAME_COLUMNS = ("mpg", "ppg", "rpg", "orpg", "drpg", "apg", "spg", "bpg", "tov", "pf")
 PCT_COLUMNS = ("fg_pct", "fg3_pct", "ft_pct")
 TOTAL_COLUMNS = (("fgm", "fga"), ("fg3m", "fg3a"), ("ftm", "fta"))
 TEAM_COLUMNS = ("conference", "pace", "rating", "predicted_pts", "predicted_allowed")

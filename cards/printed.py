@@ -408,18 +408,28 @@ def by_field(rows: Sequence[Row]) -> dict[str, Rates]:
 SPREAD_FIELDS = ("steal", "block", "turnover")
 
 
-def spreads(seasons: Path) -> dict[str, dict[str, dict[int, list[int]]]]:
+def spreads(
+    seasons: Path, field: Sequence[Mapping[str, Any]] = ()
+) -> dict[str, dict[str, dict[int, list[int]]]]:
     """Return steal, block and turnover range lengths by slot, for the report's tables.
 
     ``printed``: the printed values; ``same cards``: the calculator's for those players;
     ``player seasons``: the starters the calculator makes from every team of
     ``alltime96_player_seasons.csv`` with five full lines (slots by size, cards.md §9);
-    ``fill-in``: a starter of each slot with no statistics (2010, cards.md §8).
+    ``fill-in``: a starter of each slot with no statistics (2010, cards.md §8);
+    ``96-team field``: the starters of ``field``, team files as build_field writes them.
     """
+    names = ["printed", "same cards", "player seasons", "fill-in"]
+    if field:
+        names.append("96-team field")
     out: dict[str, dict[str, dict[int, list[int]]]] = {
-        name: {f: {s: [] for s in SLOTS} for f in SPREAD_FIELDS}
-        for name in ("printed", "same cards", "player seasons", "fill-in")
+        name: {f: {s: [] for s in SLOTS} for f in SPREAD_FIELDS} for name in names
     }
+    for team in field:
+        for card in team["players"]:
+            if card["role"] == "starter":
+                for fld in SPREAD_FIELDS:
+                    out["96-team field"][fld][card["slot"]].append(card_value(card, fld))
     for r in rulebook_rows(seasons):
         if r.field in SPREAD_FIELDS and r.slot:
             out["printed"][r.field][r.slot].append(r.printed)
@@ -477,8 +487,11 @@ def _spread_cell(values: Sequence[int]) -> str:
     return f"{statistics.fmean(values):.1f} ({min(values)}-{max(values)}, n={len(values)})"
 
 
-def report(seasons: Path, known: Path) -> str:
-    """Return the Markdown report of docs/cards.md §14 (between :data:`BEGIN` and :data:`END`)."""
+def report(seasons: Path, known: Path, field: Sequence[Mapping[str, Any]] = ()) -> str:
+    """Return the Markdown report of docs/cards.md §14 (between :data:`BEGIN` and :data:`END`).
+
+    ``field`` is the 96-team field's team files (``fixtures/teams``), when given.
+    """
     rows, skipped = compare(seasons, known)
     book = [r for r in rows if r.source == RULEBOOK]
     lines = [BEGIN, ""]
@@ -534,10 +547,16 @@ def report(seasons: Path, known: Path) -> str:
         "Range lengths by slot, mean (least-most, count): the printed cards; the calculator "
         "for the same players; the starters it makes from every team of "
         "`alltime96_player_seasons.csv` with five full lines; a starter with no statistics "
-        "(the fill-in, season 2010).",
+        "(the fill-in, season 2010)"
+        + (
+            f"; the starters of the field's {len(field)} team files as `manage.py "
+            "build_field` writes them with this calculator."
+            if field
+            else "."
+        ),
         "",
     ]
-    spread = spreads(seasons)
+    spread = spreads(seasons, field)
     for fld in SPREAD_FIELDS:
         lines += [
             f"| {fld} numbers | slot 1 | slot 2 | slot 3 | slot 4 | slot 5 |",

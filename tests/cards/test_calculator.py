@@ -54,23 +54,24 @@ def test_a_guard_with_every_statistic_gets_a_calculated_card() -> None:
     line = SeasonLine(
         name="A. Guard", slot=1, role="starter", pos="PG", height="6-1", mpg=30, ppg=15,
         fga=12, fta=5, fg3a=5, fg_pct=0.45, fg3_pct=0.40, ft_pct=0.80, tov=1.5, spg=2.1,
-        bpg=0.2, pf=2.1, orpg=0.5, drpg=3.0,
+        bpg=0.2, pf=2.1, orpg=0.5, drpg=3.0, apg=5.0,
     )  # fmt: skip
     result = card_for(line, TeamContext(school="Example", season=2010, pace=70))
     card = result.card
     # §2 on the floor: 70 x 30/40 = 52.5 possessions a game
-    # §3 used = FGA + 0.44 FTA + TOV = 12 + 2.2 + 1.5 = 15.7; usage 15.7/52.5 = 0.299 -> 1 extra
+    # §3 used = FGA + 0.44 FTA + TOV = 12 + 2.2 + 1.5 = 15.7; touches 15.7 + 5 assists + 0.5
+    # offensive rebounds = 21.2, 21.2/52.5 = 0.404 a possession: 0.29 to 0.45 -> 1 extra
     assert card["extra_ball"] == 1
     # §7 66 x 30/40 - 11 = 38.5 -> 39
     assert card["can_play"] == 39
-    # §4.1 steal 180 x 2.1/52.5 = 7.2 -> 7 numbers, 11-17
-    assert card["steal_top"] == 17
-    # §4.2 block 126 x 0.2/52.5 = 0.48 -> 0 numbers
-    assert card["block_top"] == 20
+    # §4.1 steal 1 + 165 x 2.1/52.5 = 1 + 6.6 -> 1 + 7 numbers, 11-18
+    assert card["steal_top"] == 18
+    # §4.2 block 1 + 115 x 0.2/52.5 = 1 + 0.44 -> 1 number, 21-21
+    assert card["block_top"] == 21
     # §4.3 foul 36 x 2.1/52.5 = 1.44 -> 1 number, 36-36
     assert card["foul_from"] == 36
-    # §4.4 turnover 36 x 0.5 x 1.5/15.7 = 1.72 -> 2 numbers, 41-42
-    assert card["turnover_top"] == 42
+    # §4.4 turnover 50 x (1.5/15.7 - 0.08) = 50 x 0.0155 = 0.78 -> 1 number, 41-41
+    assert card["turnover_top"] == 41
     # §5.1 FTA/FGA = 5/12; trips 0.5 x 5/12 = 0.2083; fouled 20 x 0.2083/1.2083 = 3.45 -> 3;
     # 17 shots; made 17 x 0.45 = 7.65 -> 8, missed 9; 3PA share 5/12:
     # 3s made 17 x 5/12 x 0.40 = 2.83 -> 3, 3s missed 17 x 5/12 x 0.60 = 4.25 -> 4
@@ -85,8 +86,8 @@ def test_a_guard_with_every_statistic_gets_a_calculated_card() -> None:
     assert card["free_throw_top"] == 16
     # §6 era 2010: FG% 0.49 x 0.655 + 0.3475 x 0.345 = 0.4408; misses a trip
     # 0.85 x 0.5592 + 0.85 x 0.44 x 0.365 x 0.31 x 0.5 = 0.4965; available 52.5 x 0.4965 = 26.06;
-    # offensive 55 x 0.5/26.06 = 1.06 -> 1; defensive 28 x 3.0/26.06 = 3.22 -> 3
-    assert (card["off_reb"], card["def_reb"]) == (1, 3)
+    # offensive 58 x (0.5/26.06 - 0.012) = 0.42 -> 0; defensive 21 x 3.0/26.06 + 0.3 = 2.72 -> 3
+    assert (card["off_reb"], card["def_reb"]) == (0, 3)
     assert card["positions"] == [1]
     assert result.source == card["card_source"] == "calculated"
     assert result.filled == ()
@@ -102,20 +103,21 @@ def test_a_center_gets_the_printed_davis_shape_from_davis_like_statistics() -> N
     # §5.1 FTA/FGA = 0.625; trips 0.3125; fouled 20 x 0.3125/1.3125 = 4.76 -> 5 (10-14);
     # 15 shots; made 15 x 0.62 = 9.3 -> 9; no 3s. Davis 2012 prints 1-9, 10-14, 15-20.
     assert card["d20"] == {"3PM": None, "2PM": "1-9", "FOUL": "10-14", "3PX": None, "2PX": "15-20"}
-    # §4.2 block 126 x 4.6/52 = 11.15 -> 11 numbers, 21-31 (Davis prints 21-31)
+    # §4.2 block 1 + 115 x 4.6/52 = 1 + 10.17 -> 11 numbers, 21-31 (Davis prints 21-31)
     assert card["block_top"] == 31
     # §5.3 20 x 0.71 = 14.2 -> 14 (Davis prints 1-14)
     assert card["free_throw_top"] == 14
-    # §3 used 8 + 0.44 x 5 + 1 = 11.2; usage 11.2/52 = 0.215 -> 1 extra (Davis prints 5&7)
+    # §3 used 8 + 0.44 x 5 + 1 = 11.2; touches 11.2 + 1.25 assists (§8 slot 5 fill-in: 1.6 per
+    # 40 x 32/40 x 65/66.5) + 3 offensive rebounds = 15.45, /52 = 0.297 -> 1 extra (Davis 5&7)
     assert card["extra_ball"] == 1
-    # §4.1 steal 180 x 1.4/52 = 4.85 -> 5; §4.3 foul 36 x 2/52 = 1.38 -> 1
+    # §4.1 steal 1 + 165 x 1.4/52 = 1 + 4.44 -> 5 numbers; §4.3 foul 36 x 2/52 = 1.38 -> 1
     assert (card["steal_top"], card["foul_from"]) == (15, 36)
-    # §4.4 turnover 36 x 0.5 x 1/11.2 = 1.61 -> 2 (Davis prints 41-40: see §13)
-    assert card["turnover_top"] == 42
+    # §4.4 turnover 50 x (1/11.2 - 0.08) = 0.46 -> 0 numbers, 41-40 (as Davis prints)
+    assert card["turnover_top"] == 40
     # §6 era 2012: FG% 0.49 x 0.649 + 0.3465 x 0.351 = 0.4396; misses a trip 0.4976;
-    # available 52 x 0.4976 = 25.88; offensive 55 x 3/25.88 = 6.38 -> 6 (Davis 6);
-    # defensive 28 x 7/25.88 = 7.57 -> 8 (Davis prints 6: see §13)
-    assert (card["off_reb"], card["def_reb"]) == (6, 8)
+    # available 52 x 0.4976 = 25.88; offensive 58 x (3/25.88 - 0.012) = 6.03 -> 6 (Davis 6);
+    # defensive 21 x 7/25.88 + 0.3 = 5.98 -> 6 (Davis 6)
+    assert (card["off_reb"], card["def_reb"]) == (6, 6)
     # §7 66 x 32/40 - 11 = 41.8 -> 42
     assert card["can_play"] == 42
 
@@ -123,7 +125,7 @@ def test_a_center_gets_the_printed_davis_shape_from_davis_like_statistics() -> N
 def test_a_pre_1987_guard_makes_one_shot_in_five_a_three() -> None:
     line = SeasonLine(
         name="An Old Guard", slot=2, role="starter", pos="G", mpg=35, ppg=20, fga=16, fta=5,
-        fg_pct=0.50, ft_pct=0.80, tov=3, spg=2.8, bpg=0.3, pf=2.8, orpg=1.5, drpg=4.5,
+        fg_pct=0.50, ft_pct=0.80, tov=3, spg=2.8, bpg=0.3, pf=2.8, orpg=1.5, drpg=4.5, apg=4.0,
     )  # fmt: skip
     result = card_for(line, TeamContext(school="Example", season=1972, pace=80))
     card = result.card
@@ -138,17 +140,17 @@ def test_a_pre_1987_guard_makes_one_shot_in_five_a_three() -> None:
         "3PX": "13-15",
         "2PX": "16-20",
     }
-    # §3 used 16 + 2.2 + 3 = 21.2; usage 21.2/70 = 0.303 -> 1 extra
+    # §3 used 16 + 2.2 + 3 = 21.2; touches (21.2 + 4 + 1.5)/70 = 0.381 -> 1 extra
     assert card["extra_ball"] == 1
-    # §4 steal 180 x 2.8/70 = 7.2 -> 7; block 126 x 0.3/70 = 0.54 -> 1;
-    # foul 36 x 2.8/70 = 1.44 -> 1; turnover 18 x 3/21.2 = 2.55 -> 3
+    # §4 steal 1 + 165 x 2.8/70 = 1 + 6.6 -> 8; block 1 + 115 x 0.3/70 = 1 + 0.49 -> 1;
+    # foul 36 x 2.8/70 = 1.44 -> 1; turnover 50 x (3/21.2 - 0.08) = 3.08 -> 3
     assert (card["steal_top"], card["block_top"], card["foul_from"], card["turnover_top"]) == (
-        17, 21, 36, 43,
+        18, 21, 36, 43,
     )  # fmt: skip
     # §6 era 1972: FG% 0.471, FT% 0.683, FTA/FGA 0.386; misses a trip
     # 0.85 x 0.529 + 0.374 x 0.386 x 0.317 x 0.5 = 0.4725; available 70 x 0.4725 = 33.08;
-    # offensive 55 x 1.5/33.08 = 2.49 -> 2; defensive 28 x 4.5/33.08 = 3.81 -> 4
-    assert (card["off_reb"], card["def_reb"]) == (2, 4)
+    # offensive 58 x (1.5/33.08 - 0.012) = 1.93 -> 2; defensive 21 x 4.5/33.08 + 0.3 = 3.16 -> 3
+    assert (card["off_reb"], card["def_reb"]) == (2, 3)
     # §7 66 x 35/40 - 11 = 46.75 -> 47; §5.3 16; a listed G in slot 2 can also play the point
     assert (card["can_play"], card["free_throw_top"], card["positions"]) == (47, 16, [2, 1])
     assert result.source == "calculated"
@@ -164,27 +166,30 @@ def test_a_reserve_with_only_points_and_rebounds_is_filled_in_and_marked_estimat
     # FT% = 0.685 - 0.03 = 0.655; FTA/FGA = 0.365 x 1.15 = 0.4198
     # 3PA share 0.315 x 0.55 = 0.1733; 3P% 0.35 - 0.02 = 0.33
     # FGA = 4/(2 x 0.4725 + 0.1733 x 0.33 + 0.4198 x 0.655) = 4/1.2771 = 3.132; FTA 1.315
-    # TOV 2.4 x 10.91/40 = 0.655; used 3.132 + 0.579 + 0.655 = 4.365; usage 0.234 -> 1 extra
+    # per-40 fill-ins a game: x 10.91/40 x 68.5/66.5 = 0.2809 (§8)
+    # TOV 2.3 x 0.2809 = 0.646; used 3.132 + 0.579 + 0.646 = 4.357; assists 1.9 x 0.2809
+    # = 0.534; offensive rebounds 2.0 x 0.32 = 0.64; touches 5.531/18.68 = 0.296 -> 1 extra
     assert card["extra_ball"] == 1
-    # per possession the slot rates cancel the minutes: steal 180 x 1.1/68.5 = 2.89 -> 3;
-    # block 126 x 1.2/68.5 = 2.21 -> 2; foul 36 x 3.6/68.5 = 1.89 -> 2;
-    # turnover 18 x 0.655/4.365 = 2.70 -> 3
+    # per possession the fill-ins cancel minutes and pace: steal 1 + 165 x 1.3/66.5 = 1 + 3.23
+    # -> 4; block 1 + 115 x 1.5/66.5 = 1 + 2.59 -> 4; foul 36 x 3.8/66.5 = 2.06 -> 2;
+    # turnover 50 x (0.646/4.357 - 0.08) = 3.41 -> 3
     assert (card["steal_top"], card["block_top"], card["foul_from"], card["turnover_top"]) == (
-        13, 22, 35, 43,
+        14, 24, 35, 43,
     )  # fmt: skip
     # §5.1 trips 0.2099; fouled 20 x 0.2099/1.2099 = 3.47 -> 3; 17 shots; made 8.03 -> 8;
     # 3s made 17 x 0.1733 x 0.33 = 0.97 -> 1; 3s missed 17 x 0.1733 x 0.67 = 1.97 -> 2
     assert card["d20"] == {"3PM": "1", "2PM": "2-8", "FOUL": "9-11", "3PX": "12-13", "2PX": "14-20"}
     # §5.3 20 x 0.655 = 13.1 -> 13
     assert card["free_throw_top"] == 13
-    # §6 offensive 2.0 x 0.32 = 0.64, defensive 1.36; misses a trip 0.4954;
-    # available 18.68 x 0.4954 = 9.26; 55 x 0.64/9.26 = 3.80 -> 4; 28 x 1.36/9.26 = 4.11 -> 4
-    assert (card["off_reb"], card["def_reb"]) == (4, 4)
+    # §6 offensive 2.0 x 0.32 = 0.64, defensive 1.36; misses a trip 0.4954; available
+    # 18.68 x 0.4954 = 9.26; 58 x (0.64/9.26 - 0.012) = 3.31 -> 3; 21 x 1.36/9.26 + 0.3 = 3.38 -> 3
+    assert (card["off_reb"], card["def_reb"]) == (3, 3)
     # §7 no minutes: a reserve can play 7 of 44
     assert card["can_play"] == 7
     assert result.source == card["card_source"] == "estimated"
     assert card["filled"] == [
-        "bpg", "fg3_pct", "fg3a", "fg_pct", "ft_pct", "fta", "mpg", "orpg", "pf", "spg", "tov",
+        "apg", "bpg", "fg3_pct", "fg3a", "fg_pct", "ft_pct", "fta", "mpg", "orpg", "pf", "spg",
+        "tov",
     ]  # fmt: skip
 
 
@@ -317,7 +322,9 @@ def test_the_era_baselines_follow_the_authors_two_point_percentages() -> None:
 
 # -- properties: each range moves one way with its statistic (docs/cards.md §3-§7) ------------
 
-EXAMPLES = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])  # examples: the profile
+EXAMPLES = settings(
+    deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)  # examples: the profile
 
 pct = st.floats(0.0, 1.0, allow_nan=False)
 seasons = st.integers(1930, 2030)

@@ -53,10 +53,10 @@ def test_the_rates_do_not_fall_below_what_the_calculator_reaches(rows: list[prin
     book = [r for r in rows if r.source == printed.RULEBOOK]
     ball = printed.rates(r for r in book if r.kind == "ball")
     ranges = printed.rates(r for r in book if r.kind == "range")
-    assert ball.exact >= 8
-    assert ranges.exact >= 10
-    assert ranges.within_one >= 20  # the target: 80% of 23 = 18.4
-    assert printed.rates(rows).exact >= 22
+    assert ball.exact == ball.n == 11  # the target: every extra ball number exact
+    assert ranges.exact >= 20
+    assert ranges.within_one == ranges.n == 23  # the target: 80% of 23 = 18.4
+    assert printed.rates(rows).exact >= 35
 
 
 def test_the_report_holds_every_table(files: tuple[Path, Path]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--write", action="store_true", help="replace the report section of docs/cards.md"
         )
+        parser.add_argument(
+            "--field",
+            default=str(Path(settings.BASE_DIR) / "fixtures" / "teams"),
+            help="the field's team files, for the range lengths by slot (default: "
+            "fixtures/teams; run build_field first so that they follow the calculator)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         shared = Path(settings.SHARED_DIR)
@@ -30,7 +37,11 @@ class Command(BaseCommand):
         for path in (seasons, known):
             if not path.exists():
                 raise CommandError(f"{path} is missing (the shared data folder, SHARED_DIR)")
-        text = printed.report(seasons, known)
+        field = [
+            json.loads(path.read_text(encoding="utf-8"))
+            for path in sorted(Path(options["field"]).glob("*.json"))
+        ]
+        text = printed.report(seasons, known, field)
         if not options["write"]:
             self.stdout.write(text, ending="")
             return
