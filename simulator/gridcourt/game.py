@@ -1,0 +1,101 @@
+"""Grid court on the game interface of :mod:`simulator.games`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from simulator.dice import DiceSource
+from simulator.games import (
+    Column,
+    Game,
+    InvalidOptionError,
+    Option,
+    Result,
+    TeamName,
+    register,
+    team_name_from_json,
+)
+from simulator.gridcourt.engine import play_game
+from simulator.gridcourt.events import Event, GridTeamBox, box_score, event_from_json
+from simulator.gridcourt.rules import PRESETS, RULES_VERSION, STANDARD, GridRules
+
+
+class GridCourtGame(Game):
+    """The grid-court board game to 21 (gridcourt-rulings.md)."""
+
+    name = "gridcourt"
+    title = "Grid court"
+    rules_version = RULES_VERSION
+    options = (
+        Option("width", (14, 13), 14, "columns of the grid"),
+        Option("level", (0, 1, 2), 0, "added to every value below 12 (the printed grids)"),
+        Option("pieces", (3, 4, 5), 5, "pieces a team"),
+    )
+    presets = PRESETS
+    columns = (
+        Column("pts", "PTS", "points"),
+        Column("fgm", "FGM", "shots made"),
+        Column("fga", "FGA", "shots taken"),
+        Column("tpm", "3PM", "3-point shots made"),
+        Column("tpa", "3PA", "3-point shots taken"),
+        Column("oreb", "ORB", "offensive rebounds"),
+        Column("dreb", "DRB", "defensive rebounds"),
+        Column("stl", "STL", "steals"),
+        Column("to", "TOV", "turnovers"),
+        Column("three_sec", "3SEC", "paint violations"),
+    )
+    team_columns = (
+        Column("team_stl", "TM STL", "steals on movement rolls"),
+        Column("team_to", "TM TOV", "movement-roll steals and shot-clock violations"),
+        Column("shot_clock_violations", "SCV", "shot-clock violations"),
+        Column("possessions", "POSS", "possessions"),
+        Column("ppp", "PPP", "points per possession"),
+        Column("off_rolls", "OFF", "offensive rolls"),
+        Column("def_rolls", "DEF", "defensive rolls"),
+        Column("steps", "STEPS", "steps moved"),
+        Column("open_declined", "DECL", "open shots declined"),
+        Column("oreb_chances", "ORB CH", "misses with a piece in the paint"),
+    )
+    event_types = Event.__args__
+
+    def make_rules(self, **options: Any) -> GridRules:
+        """Return the rules for a width, level and number of pieces."""
+        return GridRules(**self.check_options(options))
+
+    def rules_from_json(self, doc: Mapping[str, Any]) -> GridRules:
+        """Return :meth:`GridRules.from_json` of the stored rules."""
+        return GridRules.from_json(doc)
+
+    def read_team(self, data: object) -> TeamName:
+        """Return the ``school`` and ``season`` of any JSON team file."""
+        return team_name_from_json(data)
+
+    def play(
+        self,
+        home: Any,
+        away: Any,
+        dice: DiceSource,
+        rules: Any = None,
+        *,
+        neutral: bool = False,
+    ) -> Result:
+        """Play one game to 21 with the default policies; ``neutral`` changes nothing."""
+        if rules is None:
+            rules = STANDARD
+        if not isinstance(rules, GridRules):
+            raise InvalidOptionError(f"gridcourt plays GridRules, got {type(rules).__name__}")
+        return play_game(home, away, dice, rules)
+
+    def box_score(
+        self, events: Iterable[Any], rules: Any = None
+    ) -> tuple[GridTeamBox, GridTeamBox]:
+        """Return the ``(home, away)`` box scores rebuilt from the events alone (§7)."""
+        return box_score(events)
+
+    def event_from_json(self, data: Mapping[str, Any]) -> Event:
+        """Return a grid-court event from its ``to_json()`` form."""
+        return event_from_json(data)
+
+
+GAME = register(GridCourtGame())
