@@ -322,6 +322,20 @@ class _Rolls:
     zero: float  # turnovers, stops, steals without a fast break
 
 
+_STEALS: dict[tuple[object, ...], tuple[int, int, tuple[int, ...]]] = {}
+_BLOCKS: dict[tuple[object, ...], int] = {}
+
+
+def _profile(de: _Side) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Return what the engine's steal and block searches read of a defense (§5, §12):
+    each defender's range and whether he is tired."""
+    lineup = de.lineup
+    return (
+        tuple(v for p in lineup for v in (p.steal, p.tired)),
+        tuple(v for p in lineup for v in (p.block, p.tired)),
+    )
+
+
 _Points = tuple[list[float], float, list[float]]
 """Points scored at once, the chance of a loose ball after a shot, and the points scored
 before a loose ball after a missed free throw (see :func:`_settle`)."""
@@ -340,8 +354,10 @@ class _Laws:
         self.parts: dict[tuple[object, ...], _Parts] = {}
         self.fast_laws: dict[tuple[object, ...], tuple[float, Law]] = {}
         self.chains: dict[tuple[object, ...], _Chain] = {}
-        self.steals: dict[tuple[object, ...], tuple[int, int, tuple[int, ...]]] = {}
-        self.blocks: dict[tuple[object, ...], int] = {}
+        self.profiles: dict[object, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        if len(_STEALS) > 500_000:  # the caches serve a whole field; keep them bounded
+            _STEALS.clear()
+            _BLOCKS.clear()
 
     def law(
         self, off: _Side, de: _Side, n: int, off_key: object = None, de_key: object = None
@@ -513,8 +529,12 @@ class _Laws:
     ) -> tuple[int, int, tuple[int, ...]]:
         """Count the steal rolls by outcome: (no steal, steal without a fast break, fast
         breaks per stealer); the engine's own search picks the stealer."""
-        key = (de_key, idx, rolls, delta, halved)
-        found = self.steals.get(key)
+        profile = self.profiles.get(de_key)
+        if profile is None:
+            profile = self.profiles[de_key] = _profile(de)
+        # Keyed by what the engine's search reads, so a defense meets every opponent once.
+        key = (profile[0], self.game.rules.fast_breaks, idx, rolls, delta, halved)
+        found = _STEALS.get(key)
         if found is None:
             game = self.game
             missed = lost = 0
@@ -529,18 +549,21 @@ class _Laws:
                     runs[stealer] += 1
                 else:
                     lost += 1
-            found = self.steals[key] = (missed, lost, tuple(runs))
+            found = _STEALS[key] = (missed, lost, tuple(runs))
         return found
 
     def _block(
         self, de: _Side, de_key: object, idx: int, rolls: tuple[int, ...], halved: bool
     ) -> int:
         """Count the block rolls that are blocks; the engine's own search decides."""
-        key = (de_key, idx, rolls, halved)
-        found = self.blocks.get(key)
+        profile = self.profiles.get(de_key)
+        if profile is None:
+            profile = self.profiles[de_key] = _profile(de)
+        key = (profile[1], idx, rolls, halved)
+        found = _BLOCKS.get(key)
         if found is None:
             game = self.game
-            found = self.blocks[key] = sum(
+            found = _BLOCKS[key] = sum(
                 1 for roll in rolls if game._blocker(de, idx, roll, halved) is not None
             )
         return found
