@@ -4,12 +4,11 @@ from simulator.sixdice.engine import (
     MAX_MAIN_ROLLS,
     EndlessGameError,
     SixDiceResult,
-    SixDiceTeam,
     Table,
     play_game,
 )
 from simulator.sixdice.events import COLUMNS, SixDiceBox, box_score, event_from_json
-from simulator.sixdice.inputs import InvalidTeamError, dice_from_json, team_from_json
+from simulator.sixdice.inputs import dice_from_json
 from simulator.sixdice.policy import (
     DEFAULT_POLICY,
     Contest,
@@ -47,13 +46,11 @@ __all__ = [
     "GameState",
     "InvalidRulesError",
     "InvalidStateError",
-    "InvalidTeamError",
     "Policy",
     "PolicyError",
     "SixDiceBox",
     "SixDiceResult",
     "SixDiceRules",
-    "SixDiceTeam",
     "Table",
     "Tie",
     "box_score",
@@ -61,5 +58,4 @@ __all__ = [
     "event_from_json",
     "play_game",
     "preset",
-    "team_from_json",
 ]

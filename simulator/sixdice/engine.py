@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from simulator.dice import DiceRecord, DiceSource
+from simulator.games import TeamName
 from simulator.sixdice.events import (
     Advance,
     ChipReroll,
@@ -80,19 +81,6 @@ always reads the same)."""
 
 class EndlessGameError(ValueError):
     """Raise when a game passes the guard of §3 (10,000 main rolls); a bug, never a game."""
-
-
-@dataclass(frozen=True, slots=True)
-class SixDiceTeam:
-    """Name a six-dice team: the game has no players, so a school and a season are all."""
-
-    school: str
-    season: int
-
-    @property
-    def label(self) -> str:
-        """Return ``"School Season"``."""
-        return f"{self.school} {self.season}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -554,8 +542,8 @@ class Table:
 
 
 def play_game(
-    home: SixDiceTeam,
-    away: SixDiceTeam,
+    home: TeamName,
+    away: TeamName,
     dice: DiceSource,
     *,
     rules: SixDiceRules = STANDARD,
@@ -563,8 +551,12 @@ def play_game(
 ) -> SixDiceResult:
     """Play one six-dice game to 21; ``away`` is Orange, ``home`` White (§1.3).
 
+    The game has no players: a team is a school and a season
+    (:func:`simulator.games.team_name_from_json` reads them from any team file).
+
     >>> from simulator.dice import SeededDice
-    >>> result = play_game(SixDiceTeam("Duke", 2010), SixDiceTeam("Butler", 2010), SeededDice(1))
+    >>> from simulator.games import TeamName
+    >>> result = play_game(TeamName("Duke", 2010), TeamName("Butler", 2010), SeededDice(1))
     >>> max(result.home.score, result.away.score)
     21
     """

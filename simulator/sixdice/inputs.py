@@ -1,45 +1,14 @@
-"""Read a six-dice game's inputs from parsed JSON: the teams and a dice script.
+"""Read a six-dice dice script from parsed JSON.
 
-A team file supplies the school and season only (interchange.md, "Other games"), so any
-``vabg-team/1`` file will do. A dice file is ``vabg-dice/1`` with only a ``d6`` stream,
-which may also be written as the letters B, P, S, F, read as 1, 4, 5, 6 (rulings §5).
+A dice file is ``vabg-dice/1`` with only a ``d6`` stream, which may also be written as
+the letters B, P, S, F, read as 1, 4, 5, 6 (rulings §5). (A team file supplies the school
+and season only: :func:`simulator.games.team_name_from_json` reads it.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from simulator.dice import DICE_FORMAT, DiceFileError, ScriptedDice
-from simulator.sixdice.engine import SixDiceTeam
 from simulator.sixdice.rules import LETTER_VALUES
-
-
-class InvalidTeamError(ValueError):
-    """Raise for a team file without a usable school or season; lists every problem."""
-
-    def __init__(self, problems: Sequence[str]) -> None:
-        self.problems = tuple(problems)
-        super().__init__("bad team file: " + "; ".join(self.problems))
-
-
-def team_from_json(data: object) -> SixDiceTeam:
-    """Return the team a parsed team file names, reading ``school`` and ``season`` only.
-
-    >>> team_from_json({"school": "Gonzaga", "season": 2017, "players": []})
-    SixDiceTeam(school='Gonzaga', season=2017)
-    """
-    if not isinstance(data, dict):
-        raise InvalidTeamError(["a team file must be a JSON object"])
-    problems = []
-    school, season = data.get("school"), data.get("season")
-    if not isinstance(school, str) or not school.strip():
-        problems.append(f"school: must be a non-empty string, got {school!r}")
-    if isinstance(season, bool) or not isinstance(season, int) or not 1800 <= season <= 2200:
-        problems.append(f"season: must be a year 1800-2200, got {season!r}")
-    if problems:
-        raise InvalidTeamError(problems)
-    assert isinstance(school, str) and isinstance(season, int)
-    return SixDiceTeam(school.strip(), season)
 
 
 def dice_from_json(data: object) -> ScriptedDice:

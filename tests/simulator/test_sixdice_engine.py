@@ -17,6 +17,7 @@ import pytest
 
 from simulator import DiceScriptExhausted, ScriptedDice, SeededDice
 from simulator.dice import DiceFileError
+from simulator.games import TeamName
 from simulator.sixdice import (
     CHIP_REROLL,
     DEFAULT_POLICY,
@@ -26,10 +27,8 @@ from simulator.sixdice import (
     GameState,
     InvalidRulesError,
     InvalidStateError,
-    InvalidTeamError,
     PolicyError,
     SixDiceRules,
-    SixDiceTeam,
     Table,
     Tie,
     box_score,
@@ -37,14 +36,13 @@ from simulator.sixdice import (
     event_from_json,
     play_game,
     preset,
-    team_from_json,
 )
 from simulator.sixdice import engine as engine_module
 from simulator.sixdice.events import InboundRound, JumpBall, MainRoll, Shot
 from simulator.sixdice.state import INBOUND, JUMP, MAIN, ORANGE, OVER, WHITE, section_of
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
-HOME, AWAY = SixDiceTeam("Kentucky", 2012), SixDiceTeam("Kansas", 2008)
+HOME, AWAY = TeamName("Kentucky", 2012), TeamName("Kansas", 2008)
 
 
 def digits(*rolls: str) -> list[int]:
@@ -253,17 +251,6 @@ def test_a_game_past_the_guard_stops_with_an_error(monkeypatch):
 
 
 # -- inputs -------------------------------------------------------------------------------
-
-
-def test_a_vabg_team_file_gives_its_school_and_season_and_nothing_else():
-    data = json.loads((FIXTURES / "kentucky-2012.json").read_text(encoding="utf-8"))
-    assert team_from_json(data) == SixDiceTeam("Kentucky", 2012)
-    with pytest.raises(InvalidTeamError) as caught:
-        team_from_json({"school": " ", "season": "2012"})
-    assert caught.value.problems == (
-        "school: must be a non-empty string, got ' '",
-        "season: must be a year 1800-2200, got '2012'",
-    )
 
 
 def test_a_dice_file_may_write_the_d6_stream_as_letters():

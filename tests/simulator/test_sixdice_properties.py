@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from simulator import DiceScriptExhausted, ScriptedDice, SeededDice
 from simulator.dice import DiceRecord
+from simulator.games import TeamName
 from simulator.sixdice import (
     CHIP_REROLL,
     DEFAULT_POLICY,
@@ -25,7 +26,6 @@ from simulator.sixdice import (
     GameState,
     Policy,
     SixDiceRules,
-    SixDiceTeam,
     Table,
     Tie,
     box_score,
@@ -45,7 +45,7 @@ from simulator.sixdice.events import (
 )
 from simulator.sixdice.state import AWAY, HOME, SIDES, TARGET, other
 
-HOME_TEAM, AWAY_TEAM = SixDiceTeam("Kentucky", 2012), SixDiceTeam("Kansas", 2008)
+HOME_TEAM, AWAY_TEAM = TeamName("Kentucky", 2012), TeamName("Kansas", 2008)
 
 
 class RandomPolicy:

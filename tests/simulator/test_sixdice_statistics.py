@@ -18,7 +18,8 @@ from math import comb
 import pytest
 
 from simulator import SeededDice
-from simulator.sixdice import SixDiceTeam, play_game
+from simulator.games import TeamName
+from simulator.sixdice import play_game
 from simulator.sixdice.events import (
     ChipReroll,
     FreeThrow,
@@ -118,7 +119,7 @@ def dice_of(event: object) -> Iterator[tuple[int, ...]]:
 
 @pytest.fixture(scope="module")
 def tally() -> Tally:
-    home, away = SixDiceTeam("White", 2026), SixDiceTeam("Orange", 2026)
+    home, away = TeamName("White", 2026), TeamName("Orange", 2026)
     t = Tally()
     for seed in range(GAMES):
         result = play_game(home, away, SeededDice(seed))

@@ -1,0 +1,150 @@
+"""The six-dice game on the game interface of :mod:`simulator.games`: a thin adapter.
+
+It calls :func:`simulator.sixdice.play_game` and :func:`simulator.sixdice.box_score`
+unchanged; the six-dice :class:`SixDiceResult` rides along as :attr:`Result.native`.
+The game has no players, so every box-score column is a team column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from simulator.dice import DiceSource, ScriptedDice
+from simulator.games import (
+    Column,
+    Game,
+    InvalidOptionError,
+    Option,
+    Result,
+    Side,
+    TeamName,
+    register,
+    team_name_from_json,
+)
+from simulator.sixdice.engine import SixDiceResult, play_game
+from simulator.sixdice.events import COLUMNS, Event, SixDiceBox, box_score, event_from_json
+from simulator.sixdice.inputs import dice_from_json
+from simulator.sixdice.rules import (
+    PRESETS,
+    RULES_VERSION,
+    STANDARD,
+    InvalidRulesError,
+    SixDiceRules,
+)
+
+_TITLES = {
+    "score": "points",
+    "dunks": "dunks, advancing or passing past the last section",
+    "slams": "slam dunks (six Balls)",
+    "fg2m": "2-point shots made",
+    "fg2a": "2-point shots taken",
+    "fg3m": "3-point shots made",
+    "fg3a": "3-point shots taken",
+    "ftm": "free throws made",
+    "fta": "free throws taken",
+    "stl": "steals",
+    "stl_s": "steals on an S",
+    "stl_push": "steals by pushing back past half court",
+    "stl_inbound": "steals in an inbound race (six S's)",
+    "to": "turnovers (the opponent's steals)",
+    "rolls_won": "main rolls won",
+    "rolls_lost": "main rolls lost",
+    "rolls_won_chip": "main rolls won by playing the Power Chip",
+    "chip_plays": "ties won by playing the Power Chip (main rolls and shots)",
+    "chip_rerolls": "Power Chip rerolls",
+    "no_look": "no-look passes",
+    "deflected": "deflected passes",
+    "advanced": "sections advanced",
+    "pushed": "sections pushed back",
+    "inbounds": "inbounds",
+    "inbound_rounds": "inbound rounds",
+    "penalties": "penalties suffered (one die fewer)",
+    "poss": "possessions: the jump ball, every inbound and every steal",
+}
+
+
+def _side(box: SixDiceBox) -> Side:
+    return Side(box.school, box.season, box.score, (), box)
+
+
+class SixDiceGame(Game):
+    """The six-dice game to 21 (sixdice-rulings.md), on the shared interface."""
+
+    name = "sixdice"
+    title = "Six dice to 21"
+    rules_version = RULES_VERSION
+    options = (
+        Option(
+            "faces",
+            (STANDARD.faces,),
+            STANDARD.faces,
+            "what die values 1-6 show (§1.1): any six of B, P, S, F with some Balls",
+        ),
+        Option("chip_reroll", (False, True), False, "the advanced Power Chip reroll (§2.11)"),
+    )
+    presets = PRESETS
+    columns = ()
+    team_columns = tuple(Column(key, label, _TITLES[key]) for key, label in COLUMNS)
+    event_types = Event.__args__
+
+    def make_rules(self, **options: Any) -> SixDiceRules:
+        """Return the rules for these options; ``faces`` may be any printing of the dice."""
+        faces = options.pop("faces", STANDARD.faces)
+        values = self.check_options(options)
+        try:
+            return SixDiceRules(faces=faces, chip_reroll=values["chip_reroll"])
+        except InvalidRulesError as exc:
+            raise InvalidOptionError(f"sixdice option {exc}") from exc
+
+    def rules_from_json(self, doc: Mapping[str, Any]) -> SixDiceRules:
+        """Return :meth:`SixDiceRules.from_json` of the stored rules."""
+        return SixDiceRules.from_json(doc)
+
+    def read_team(self, data: object) -> TeamName:
+        """Return the ``school`` and ``season`` of any JSON team file."""
+        return team_name_from_json(data)
+
+    def read_dice(self, data: object) -> ScriptedDice:
+        """Return the d6 script of a parsed dice file, which may use the letters B/P/S/F."""
+        return dice_from_json(data)
+
+    def play(
+        self,
+        home: Any,
+        away: Any,
+        dice: DiceSource,
+        rules: Any = None,
+        *,
+        neutral: bool = False,
+    ) -> Result:
+        """Play one game to 21 with the default policies; ``neutral`` changes nothing."""
+        if rules is None:
+            rules = STANDARD
+        if not isinstance(rules, SixDiceRules):
+            raise InvalidOptionError(f"sixdice plays SixDiceRules, got {type(rules).__name__}")
+        return self.wrap(play_game(home, away, dice, rules=rules))
+
+    def wrap(self, result: SixDiceResult) -> Result:
+        """Return the shared result of a ``SixDiceResult`` (kept as ``native``)."""
+        return Result(
+            game=self.name,
+            home=_side(result.home),
+            away=_side(result.away),
+            events=result.events,
+            dice=result.dice,
+            rules=result.rules,
+            rules_version=RULES_VERSION,
+            native=result,
+        )
+
+    def box_score(self, events: Iterable[Any], rules: Any = None) -> tuple[SixDiceBox, SixDiceBox]:
+        """Return the ``(home, away)`` team box scores rebuilt from the events alone (§7)."""
+        return box_score(events)
+
+    def event_from_json(self, data: Mapping[str, Any]) -> Event:
+        """Return a six-dice event from its ``to_json()`` form."""
+        return event_from_json(dict(data))
+
+
+GAME = register(SixDiceGame())
