@@ -72,6 +72,9 @@ ALT_COLUMNS = (
 )  # fmt: skip
 """Columns where a player season or a printed card can replace the shared rosters' value;
 the replaced value is kept in ``<column>_alt`` (its source is the row's ``source_url``)."""
+# One player, two spellings, that a player season's notes do not flag ("project roster
+# spells it ..." does the rest): Purdue 2018's senior forward, 14.6 ppg and 7.4 rpg in both.
+LINE_SPELLINGS = {("Purdue", 2018, "Vince Edwards"): "Vincent Edwards"}
 _ROSTER_SPELLING = re.compile(r"project roster spells it '(?P<name>.+?)'(?: \(|;|$)")
 
 # The shared research file spells some teams differently (fixtures/field/README.md).
@@ -430,7 +433,8 @@ def merge_rosters(
             continue
         name = line["player"].strip()
         spelled = _ROSTER_SPELLING.search(line.get("notes", ""))
-        names = [spelled["name"], name] if spelled else [name]
+        other = spelled["name"] if spelled else LINE_SPELLINGS.get((*key, name))
+        names = [other, name] if other else [name]
         url, notes = line["source_url"].strip(), line.get("notes", "").strip()
         row, new = row_for(key, names, url, notes)
         taken = _take(
