@@ -25,6 +25,7 @@ from simulator.games import (
 from simulator.sixdice.engine import SixDiceResult, play_game
 from simulator.sixdice.events import COLUMNS, Event, SixDiceBox, box_score, event_from_json
 from simulator.sixdice.inputs import dice_from_json
+from simulator.sixdice.render import render_box_score
 from simulator.sixdice.rules import (
     PRESETS,
     RULES_VERSION,
@@ -87,6 +88,7 @@ class SixDiceGame(Game):
     columns = ()
     team_columns = tuple(Column(key, label, _TITLES[key]) for key, label in COLUMNS)
     event_types = Event.__args__
+    dice_streams = ("d6",)
 
     def make_rules(self, **options: Any) -> SixDiceRules:
         """Return the rules for these options; ``faces`` may be any printing of the dice."""
@@ -108,6 +110,13 @@ class SixDiceGame(Game):
     def read_dice(self, data: object) -> ScriptedDice:
         """Return the d6 script of a parsed dice file, which may use the letters B/P/S/F."""
         return dice_from_json(data)
+
+    def render(self, result: Result) -> str:
+        """Return the text box score: the score, then one row per column, both teams."""
+        native = result.native
+        if not isinstance(native, SixDiceResult):
+            raise TypeError("a six-dice result keeps its SixDiceResult as native")
+        return render_box_score(native)
 
     def play(
         self,
