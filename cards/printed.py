@@ -208,8 +208,6 @@ def season_lines(path: Path, school: str, season: int) -> list[SeasonLine]:
                 ("ft_pct", "ft_pct"), ("fga", "fga"), ("fg3a", "fg3a"), ("fta", "fta"),
             )
         }  # fmt: skip
-        if not hasattr(SeasonLine, "apg"):
-            values.pop("apg")
         out.append(
             SeasonLine(
                 name=r["player"],
