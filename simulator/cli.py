@@ -9,6 +9,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from simulator.dice import DiceError, DiceSource, ScriptedDice, SeededDice
+from simulator.games import (
+    DEFAULT_GAME,
+    InvalidOptionError,
+    InvalidTeamError,
+    find_game,
+    game_names,
+)
 from simulator.vabg.cards import InvalidCardError, read_team_file
 from simulator.vabg.engine import play_game
 from simulator.vabg.odds import StrategyNotSolvedError, game_odds, matchup_odds
@@ -16,6 +23,8 @@ from simulator.vabg.render import render_box_score, render_play_by_play
 from simulator.vabg.rules import GameRules, preset
 
 EXIT_BAD_INPUT = 2
+GAME_FLAGS = ("width", "level", "pieces")
+"""The ``play`` options of games other than VABG (interchange.md, "Other games")."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -35,6 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("home", type=Path, help="home team file (vabg-team/1 JSON)")
     play.add_argument("away", type=Path, help="visiting team file; it plays first")
+    play.add_argument(
+        "--game", choices=game_names(), default=DEFAULT_GAME, help="which game (default: vabg)"
+    )
+    play.add_argument("--width", type=int, help="gridcourt: columns of the grid, 14 or 13")
+    play.add_argument("--level", type=int, help="gridcourt: grid level, 0, 1 or 2")
+    play.add_argument("--pieces", type=int, help="gridcourt: pieces a team, 3, 4 or 5")
     dice = play.add_mutually_exclusive_group()
     dice.add_argument("--seed", type=int, help="seed for reproducible dice (default: random)")
     dice.add_argument("--dice", type=Path, help="replay rolls from a vabg-dice/1 file")
@@ -79,6 +94,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "odds":
         return _odds(args)
+    if args.game != DEFAULT_GAME:
+        return _play_other(args)
+    given = [f"--{name}" for name in GAME_FLAGS if getattr(args, name) is not None]
+    if given:
+        return _fail(f"{given[0]} is not a vabg option")
     try:
         home = read_team_file(args.home)
         away = read_team_file(args.away)
@@ -117,6 +137,56 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.play_by_play:
             print()
             print(render_play_by_play(result))
+    return 0
+
+
+def _play_other(args: argparse.Namespace) -> int:
+    """Play one game of another kind through the game interface (``--game gridcourt``)."""
+    game = find_game(args.game)
+    vabg_only = [
+        flag
+        for flag, on in (
+            ("--neutral", args.neutral),
+            ("--rules", args.rules != "advanced"),
+            ("--strategy", args.strategy),
+            ("--play-by-play", args.play_by_play),
+        )
+        if on
+    ]
+    if vabg_only:
+        return _fail(f"{vabg_only[0]} is a vabg option, not a {game.name} one")
+    options = {name: getattr(args, name) for name in GAME_FLAGS if getattr(args, name) is not None}
+    try:
+        rules = game.make_rules(**options)
+        home = game.read_team_file(args.home)
+        away = game.read_team_file(args.away)
+    except InvalidOptionError as exc:
+        return _fail(str(exc))
+    except InvalidTeamError as exc:
+        return _fail("bad team file:\n  " + "\n  ".join(exc.problems))
+    source: DiceSource
+    if args.dice is not None:
+        try:
+            source = game.read_dice(json.loads(args.dice.read_text(encoding="utf-8")))
+        except OSError as exc:
+            return _fail(f"{args.dice}: cannot be read ({exc.strerror})")
+        except json.JSONDecodeError as exc:
+            return _fail(f"{args.dice}: not valid JSON ({exc.msg}, line {exc.lineno})")
+        except DiceError as exc:
+            return _fail(f"{args.dice}: {exc}")
+    else:
+        import secrets
+
+        source = SeededDice(secrets.randbelow(2**31) if args.seed is None else args.seed)
+    try:
+        result = game.play(home, away, source, rules)
+    except DiceError as exc:
+        return _fail(str(exc))
+    if args.json:
+        json.dump(result.to_json(), sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        print(game.render(result))
     return 0
 
 

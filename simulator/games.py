@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from simulator.dice import DiceRecord, DiceSource
+from simulator.dice import STREAMS, DiceFileError, DiceRecord, DiceSource, ScriptedDice
 
 GAME_MODULES: dict[str, str] = {
     "vabg": "simulator.vabg.game",
@@ -205,6 +205,11 @@ class Game(ABC):
     """The game's event types; each is a named tuple with ``to_json()``."""
     neutral_matters: ClassVar[bool] = False
     """True when the game has a home advantage that a neutral site removes."""
+    dice_streams: ClassVar[tuple[str, ...]] = tuple(STREAMS)
+    """The dice the game reads; a dice file for it may hold only these streams."""
+    lines_key: ClassVar[str] = "players"
+    """Where a box score's ``to_json()`` lists its lines (``columns``); ``name_key`` names one."""
+    name_key: ClassVar[str] = "name"
 
     def default_rules(self) -> Any:
         """Return the rules of the first preset."""
@@ -244,6 +249,21 @@ class Game(ABC):
         except InvalidTeamError as exc:
             raise InvalidTeamError([f"{path}: {p}" for p in exc.problems]) from exc
 
+    def read_dice(self, data: object) -> ScriptedDice:
+        """Return the script of a parsed ``vabg-dice/1`` file that holds only the game's dice."""
+        dice = ScriptedDice.from_json(data)
+        assert isinstance(data, dict)  # from_json refused anything else
+        extra = [s for s in STREAMS if s not in self.dice_streams and data.get(s)]
+        if extra:
+            raise DiceFileError(
+                [
+                    f"{s}: {self.name} reads no {s}; its dice file holds only "
+                    + ", ".join(self.dice_streams)
+                    for s in extra
+                ]
+            )
+        return dice
+
     @abstractmethod
     def play(
         self,
@@ -267,6 +287,42 @@ class Game(ABC):
     @abstractmethod
     def event_from_json(self, data: Mapping[str, Any]) -> Any:
         """Return an event from its ``to_json()`` form (a stored play-by-play)."""
+
+    def render(self, result: Result) -> str:
+        """Return a plain-text box score: the final score, each team's lines and figures."""
+        rules = ", ".join(f"{k} {v}" for k, v in result.rules.to_json().items() if k != "version")
+        dice = result.dice.to_json()
+        source = f"seed {dice['seed']}" if "seed" in dice else "scripted dice"
+        out = [
+            f"{result.away.label} {result.away.score}, {result.home.label} {result.home.score}",
+            f"{self.title} ({rules}; {source})",
+        ]
+        for side, where in ((result.away, "visitor"), (result.home, "home")):
+            doc = side.box.to_json() if side.box is not None else {}
+            out += ["", f"{side.label} ({where}): {side.score}"]
+            if self.columns and self.lines_key in doc:
+                rows = [[self.name_key.upper(), *(c.label for c in self.columns)]]
+                for line in [
+                    *doc[self.lines_key],
+                    {self.name_key: "Totals", **doc.get("totals", {})},
+                ]:
+                    rows.append(
+                        [str(line.get(self.name_key, ""))]
+                        + [str(line.get(c.key, "")) for c in self.columns]
+                    )
+                widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+                out += [
+                    "  "
+                    + "  ".join(
+                        cell.rjust(w) if i else cell.ljust(w)
+                        for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+                    )
+                    for row in rows
+                ]
+            figures = [f"{c.label} {doc[c.key]}" for c in self.team_columns if c.key in doc]
+            if figures:
+                out.append("  " + ", ".join(figures))
+        return "\n".join(out)
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Return every option's value, defaults filled in; refuse unknown names and values."""

@@ -58,6 +58,9 @@ class GridCourtGame(Game):
         Column("oreb_chances", "ORB CH", "misses with a piece in the paint"),
     )
     event_types = Event.__args__
+    dice_streams = ("d6",)
+    lines_key = "pieces"
+    name_key = "piece"
 
     def make_rules(self, **options: Any) -> GridRules:
         """Return the rules for a width, level and number of pieces."""

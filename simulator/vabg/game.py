@@ -26,6 +26,7 @@ from simulator.vabg.cards import InvalidCardError, TeamCard, team_from_json
 from simulator.vabg.engine import play_game
 from simulator.vabg.events import Event, event_from_json
 from simulator.vabg.events import box_score as vabg_box_score
+from simulator.vabg.render import render_box_score
 from simulator.vabg.rules import ADVANCED, BASIC, RULES_VERSION, GameRules, preset
 
 # The header of each counting stat of a VABG line (simulator.results.LINE_FIELDS order).
@@ -126,6 +127,10 @@ class VabgGame(Game):
     def event_from_json(self, data: Mapping[str, Any]) -> Event:
         """Return a VABG event from its ``to_json()`` form."""
         return event_from_json(dict(data))
+
+    def render(self, result: Result) -> str:
+        """Return VABG's own text box score (``python -m simulator play``)."""
+        return render_box_score(result.native)
 
 
 GAME = register(VabgGame())
