@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from cards import printed
 from tests.shared_data import shared_file
@@ -70,3 +71,14 @@ def test_the_report_replaces_only_its_own_section() -> None:
     doc = f"before\n{printed.BEGIN}\nold\n{printed.END}\nafter\n"
     new = printed.replace_report(doc, f"{printed.BEGIN}\nnew\n{printed.END}\n")
     assert new == f"before\n{printed.BEGIN}\nnew\n{printed.END}\nafter\n"
+
+
+def test_the_rates_in_docs_cards_md_are_the_ones_the_calculator_gives(
+    files: tuple[Path, Path],
+) -> None:
+    # everything of the report above the range-length tables, which also read the field's
+    # team files (rebuilt by build_field): run `manage.py printed_cards --write` when it fails
+    doc = (Path(settings.BASE_DIR) / "docs" / "cards.md").read_text(encoding="utf-8")
+    text = printed.report(*files)
+    head = text[: text.index("Range lengths by slot")]
+    assert head in doc
