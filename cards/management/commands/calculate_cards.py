@@ -17,7 +17,7 @@ COLUMNS_HELP = """
 Columns (named as in alltime96_rosters.csv; any order; others ignored; docs/cards.md §12):
   school, season (or year), player (or name)      required
   pos, height, class, role (starter/reserve), slot (1-5)
-  g, mpg, and per game: ppg, rpg, orpg, drpg, spg, bpg, tov, pf
+  g, mpg, and per game: ppg, rpg, orpg, drpg, apg, spg, bpg, tov, pf
   fg_pct, fg3_pct, ft_pct                          0.455 or 45.5
   fgm, fga, fg3m, fg3a, ftm, fta                   season totals, divided by g
   source_url, notes                                kept on the card
