@@ -23,7 +23,7 @@ from simulator.vabg.render import render_box_score, render_play_by_play
 from simulator.vabg.rules import GameRules, preset
 
 EXIT_BAD_INPUT = 2
-GAME_FLAGS = ("width", "level", "pieces")
+GAME_FLAGS = ("width", "level", "pieces", "faces", "chip_reroll")
 """The ``play`` options of games other than VABG (interchange.md, "Other games")."""
 
 
@@ -50,6 +50,15 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--width", type=int, help="gridcourt: columns of the grid, 14 or 13")
     play.add_argument("--level", type=int, help="gridcourt: grid level, 0, 1 or 2")
     play.add_argument("--pieces", type=int, help="gridcourt: pieces a team, 3, 4 or 5")
+    play.add_argument(
+        "--faces", help="sixdice: what die values 1-6 show, six of B/P/S/F (default BBBPSF)"
+    )
+    play.add_argument(
+        "--chip-reroll",
+        action="store_true",
+        default=None,
+        help="sixdice: the advanced Power Chip reroll (rulings §2.11)",
+    )
     dice = play.add_mutually_exclusive_group()
     dice.add_argument("--seed", type=int, help="seed for reproducible dice (default: random)")
     dice.add_argument("--dice", type=Path, help="replay rolls from a vabg-dice/1 file")
