@@ -355,6 +355,9 @@ class _Laws:
         self.fast_laws: dict[tuple[object, ...], tuple[float, Law]] = {}
         self.chains: dict[tuple[object, ...], _Chain] = {}
         self.profiles: dict[object, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self.carriers: dict[
+            tuple[object, ...], tuple[int, int, tuple[int, ...], int, int, int]
+        ] = {}
         if len(_STEALS) > 500_000:  # the caches serve a whole field; keep them bounded
             _STEALS.clear()
             _BLOCKS.clear()
@@ -465,7 +468,7 @@ class _Laws:
         """Add up the d8 (§4) and the 11-66 roll (§3, §5) by what each leads to."""
         game = self.game
         rules = game.rules
-        lineup, d_lineup = off.lineup, de.lineup
+        lineup = off.lineup
         # Who carries the ball: (floor index, halved ranges) -> weight.
         carriers: dict[tuple[int, bool], float] = {}
         zero = 0.0
@@ -488,41 +491,56 @@ class _Laws:
         fast = [0.0] * 5
         blocked = 0.0
         for (idx, halved), weight in carriers.items():
-            carrier, defender = lineup[idx], d_lineup[idx]
-            x = carrier.dunk_top + defender.dunk_adjust
-            x = 34 if x < 34 else 66 if x > 66 else x
-            kinds = _KINDS[x]
+            carrier = lineup[idx]
+            seen = (id(carrier), carrier.tired, de_key, idx, halved)
+            counts = self.carriers.get(seen)
+            if counts is None:
+                counts = self.carriers[seen] = self._carrier(carrier, de, de_key, idx, halved)
+            to_main, lost, runs, stopped, fouls, dunks = counts
             u = weight / 36
-            to_main = len(kinds[_NOTHING])
-            rolls = kinds[_STEAL_TRY]
-            if rolls:
-                missed, lost, runs = self._steal(
-                    de, de_key, idx, rolls, game.steal_delta[x], halved
-                )
-                to_main += missed
-                zero += u * lost
-                for j in range(5):
-                    fast[j] += u * runs[j]
-            rolls = kinds[_BLOCK_TRY]
-            if rolls:
-                stopped = self._block(de, de_key, idx, rolls, halved)
-                to_main += len(rolls) - stopped
-                blocked += u * stopped
-            reach = 37 - defender.foul - defender.tired  # §5, §2: tired fouls one more
-            fouls = sum(1 for roll in kinds[_FOUL_TRY] if roll >= reach)
-            fouled[idx] += u * fouls
-            to_main += len(kinds[_FOUL_TRY]) - fouls
-            count = carrier.to
-            if count:
-                count = max(1, count + game.turnover_delta[x])
-            count += carrier.tired
-            turnovers = sum(1 for roll in kinds[_TURNOVER_TRY] if roll - 40 <= count)
-            zero += u * turnovers
-            to_main += len(kinds[_TURNOVER_TRY]) - turnovers
-            dunk[idx] += u * len(kinds[_DUNK_ROLL])
-            zero += u * len(kinds[_STOP_ROLL])  # §12: the slot defender's ball, or a turnover
             main[idx] += u * to_main
+            zero += u * lost
+            for j in range(5):
+                fast[j] += u * runs[j]
+            blocked += u * stopped
+            fouled[idx] += u * fouls
+            dunk[idx] += u * dunks
         return _Rolls(main, dunk, fouled, fast, blocked, zero)
+
+    def _carrier(
+        self, carrier: _Player, de: _Side, de_key: object, idx: int, halved: bool
+    ) -> tuple[int, int, tuple[int, ...], int, int, int]:
+        """Count the 36 rolls of one ball carrier by what they lead to: (main d20 read,
+        nothing scored, fast breaks per stealer, blocks, 33-36 fouls, dunks)."""
+        game = self.game
+        defender = de.lineup[idx]
+        x = carrier.dunk_top + defender.dunk_adjust
+        x = 34 if x < 34 else 66 if x > 66 else x
+        kinds = _KINDS[x]
+        to_main = len(kinds[_NOTHING])
+        lost = len(kinds[_STOP_ROLL])  # §12: the slot defender's ball, or a turnover
+        runs: tuple[int, ...] = (0, 0, 0, 0, 0)
+        rolls = kinds[_STEAL_TRY]
+        if rolls:
+            missed, stolen, runs = self._steal(de, de_key, idx, rolls, game.steal_delta[x], halved)
+            to_main += missed
+            lost += stolen
+        stopped = 0
+        rolls = kinds[_BLOCK_TRY]
+        if rolls:
+            stopped = self._block(de, de_key, idx, rolls, halved)
+            to_main += len(rolls) - stopped
+        reach = 37 - defender.foul - defender.tired  # §5, §2: tired fouls one more
+        fouls = sum(1 for roll in kinds[_FOUL_TRY] if roll >= reach)
+        to_main += len(kinds[_FOUL_TRY]) - fouls
+        count = carrier.to
+        if count:
+            count = max(1, count + game.turnover_delta[x])
+        count += carrier.tired
+        turnovers = sum(1 for roll in kinds[_TURNOVER_TRY] if roll - 40 <= count)
+        lost += turnovers
+        to_main += len(kinds[_TURNOVER_TRY]) - turnovers
+        return to_main, lost, runs, stopped, fouls, len(kinds[_DUNK_ROLL])
 
     def _steal(
         self, de: _Side, de_key: object, idx: int, rolls: tuple[int, ...], delta: int, halved: bool
@@ -717,49 +735,81 @@ def _swing(law: TripLaw, home_has_ball: bool) -> tuple[Law, int]:
     return swing[::-1].copy(), len(own) - 1
 
 
+@dataclass(slots=True)
+class _Number:
+    """One number's two trips (the visitor's, then the home team's) added up."""
+
+    margin: Law
+    offset: int
+    home: Law
+    away: Law
+    mean_home: float
+    mean_away: float
+
+
+def _number(away_law: TripLaw, home_law: TripLaw, scores: bool) -> _Number:
+    """Return the laws of one number: the margin, and each team's points if ``scores``."""
+    a_swing, a_offset = _swing(away_law, False)
+    h_swing, h_offset = _swing(home_law, True)
+    margin = np.convolve(a_swing, h_swing)
+    means = []
+    for law in (home_law, away_law):
+        means.append(float(np.arange(len(law.own)) @ law.own))
+        means.append(float(np.arange(len(law.fast)) @ law.fast))
+    home = away = np.ones(1)
+    if scores:
+        # Home points: its own trip's, and fast breaks on the visitor's trip; and so on.
+        h_own = home_law.own.copy()
+        h_own[0] += home_law.fast.sum()
+        a_fast = away_law.fast.copy()
+        a_fast[0] += away_law.own.sum()
+        home = np.convolve(h_own, a_fast)
+        a_own = away_law.own.copy()
+        a_own[0] += away_law.fast.sum()
+        h_fast = home_law.fast.copy()
+        h_fast[0] += home_law.own.sum()
+        away = np.convolve(a_own, h_fast)
+    return _Number(
+        margin, a_offset + h_offset, home, away, means[0] + means[3], means[2] + means[1]
+    )
+
+
 def _sums(
-    period: _Period, laws: Mapping[tuple[object, ...], TripLaw], scores: bool = True
+    period: _Period,
+    laws: Mapping[tuple[object, ...], TripLaw],
+    scores: bool = True,
+    numbers: dict[tuple[object, ...], _Number] | None = None,
 ) -> _Sums:
-    """Convolve a period's trips: the margin, and each team's points if ``scores``."""
+    """Convolve a period's trips: the margin, and each team's points if ``scores``.
+
+    The two trips of a number are added up first (``numbers`` keeps them for the
+    next period), so the long running law is convolved once per number.
+    """
+    if numbers is None:
+        numbers = {}
     home: Law = np.ones(1)
     away: Law = np.ones(1)
     margin: Law = np.ones(1)
     offset = 0
     lost = 0.0
     mean_home = mean_away = 0.0
-    counts: dict[tuple[bool, tuple[object, ...]], int] = {}
-    for trip in period.trips:
-        counts[trip] = counts.get(trip, 0) + 1
-    done = 0
-    for (home_has_ball, key), times in counts.items():
-        law = laws[key]
-        own, fast = law.own, law.fast
-        swing, swing_offset = _swing(law, home_has_ball)
-        scored_mean = float(np.arange(len(own)) @ own)
-        fast_mean = float(np.arange(len(fast)) @ fast)
-        if home_has_ball:
-            mean_home += times * scored_mean
-            mean_away += times * fast_mean
-        else:
-            mean_home += times * fast_mean
-            mean_away += times * scored_mean
+    trips = period.trips
+    assert len(trips) % 2 == 0 and all(not t[0] for t in trips[::2]), "visitor, then home"
+    for i in range(0, len(trips), 2):
+        key = (trips[i][1], trips[i + 1][1])
+        number = numbers.get(key)
+        if number is None:
+            number = numbers[key] = _number(laws[key[0]], laws[key[1]], scores)
+        margin = np.convolve(margin, number.margin)
+        offset += number.offset
+        mean_home += number.mean_home
+        mean_away += number.mean_away
         if scores:
-            scored = own.copy()
-            scored[0] += fast.sum()
-            conceded = fast.copy()
-            conceded[0] += own.sum()
-            if not home_has_ball:
-                scored, conceded = conceded, scored
-        for _ in range(times):
-            margin = np.convolve(margin, swing)
-            offset += swing_offset
-            if scores:
-                home = np.convolve(home, scored)
-                away = np.convolve(away, conceded)
-            done += 1
-            if done % 8 == 0:
-                margin, offset, cut = _trim(margin, offset)
-                lost += cut
+            home = np.convolve(home, number.home)
+            away = np.convolve(away, number.away)
+        if i % 16 == 14:
+            margin, offset, cut = _trim(margin, offset)
+            lost += cut
     margin, offset, cut = _trim(margin, offset)
     if offset < 0:  # keep margin 0 inside the array: the tie is read there
         margin, offset = np.concatenate([np.zeros(-offset), margin]), 0
@@ -849,8 +899,9 @@ def _add_centered(target: Law, zero: int, law: Law, law_zero: int) -> tuple[Law,
 def _solve(walk: _Walk, scores: bool) -> GameOdds:
     regulation, overtimes = walk.periods()
     laws = walk.laws
-    reg = _sums(regulation, laws, scores)
-    ots = [_sums(period, laws, scores) for period in overtimes]
+    numbers: dict[tuple[object, ...], _Number] = {}
+    reg = _sums(regulation, laws, scores, numbers)
+    ots = [_sums(period, laws, scores, numbers) for period in overtimes]
     zero = reg.offset
     margin = reg.margin.copy()
     tied = float(margin[zero])  # P(overtime)
