@@ -8,6 +8,9 @@ every die read is a turn's die (§5); the same seed gives the same game.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -141,3 +144,48 @@ def test_the_same_seed_gives_the_same_game(seed, rules):
     assert json.dumps(first.to_json()) == json.dumps(again.to_json())
     assert first.to_json()["dice"] == {"seed": seed}
     assert game.rules_from_json(first.to_json()["rules"]) == rules
+
+
+PLAY_IN_A_FRESH_INTERPRETER = """
+import contextlib, io, json, random, sys
+
+before = random.getstate()
+from simulator.cli import main
+
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    status = main(["play", sys.argv[1], sys.argv[2], "--game", "gridcourt", "--seed", "3",
+                   "--json"])
+print(json.dumps({
+    "django": sorted(name for name in sys.modules if name.startswith("django")),
+    "random_untouched": random.getstate() == before,
+    "status": status,
+    "game": json.loads(out.getvalue())["game"],
+}))
+"""
+
+
+def test_a_grid_court_game_imports_no_django_and_leaves_the_global_random_alone():
+    root = Path(__file__).resolve().parents[2]
+    teams = root / "fixtures" / "teams"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            PLAY_IN_A_FRESH_INTERPRETER,
+            str(teams / "kentucky-2012.json"),
+            str(teams / "kansas-2008.json"),
+        ],
+        cwd=root,
+        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "django": [],
+        "random_untouched": True,
+        "status": 0,
+        "game": "gridcourt",
+    }
