@@ -3,6 +3,7 @@
 from simulator.sixdice.engine import (
     MAX_MAIN_ROLLS,
     EndlessGameError,
+    ScriptRanOut,
     SixDiceResult,
     Table,
     play_game,
@@ -48,6 +49,7 @@ __all__ = [
     "InvalidStateError",
     "Policy",
     "PolicyError",
+    "ScriptRanOut",
     "SixDiceBox",
     "SixDiceResult",
     "SixDiceRules",

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from simulator.dice import DiceRecord, DiceSource
+from simulator.dice import DiceRecord, DiceScriptExhausted, DiceSource
 from simulator.games import TeamName
 from simulator.sixdice.events import (
     Advance,
@@ -77,6 +77,20 @@ Reading = tuple[int, tuple[str, ...], int]
 _READINGS: dict[str, dict[Dice, Reading]] = {}
 """For each ``faces`` option, what each roll seen so far shows, by its sorted values: a
 cache of at most 714 rolls (462 of six dice, 252 of five) per printing of the dice."""
+
+
+class ScriptRanOut(DiceScriptExhausted):
+    """Raise when a scripted game wants a roll its script does not have; name the roll (§5)."""
+
+    def __init__(self, used: int, what: str, side: str, main_rolls: int) -> None:
+        super().__init__("d6", used)
+        self.what, self.side = what, side
+        team = "Orange" if side == AWAY else "White"
+        when = f", {main_rolls} main rolls into the game," if main_rolls else ""
+        self.args = (
+            f"the dice script ran out: {team}'s dice for the {what}{when} were wanted "
+            f"after all {used} d6 rolls were used",
+        )
 
 
 class EndlessGameError(ValueError):
@@ -155,6 +169,8 @@ class Table:
         self._chip = start.chip
         self._score = {AWAY: start.away_score, HOME: start.home_score}
         self._penalty = set(start.penalty)
+        self._wanted = ("jump ball", AWAY)
+        """The roll being read, to name it if a script runs out (§5)."""
 
     @property
     def state(self) -> GameState:
@@ -181,17 +197,21 @@ class Table:
 
     def step(self) -> None:
         """Play one phase: the jump ball, a main roll and what follows, or an inbound race."""
-        if self._phase == JUMP:
-            self._jump_ball()
-        elif self._phase == MAIN:
-            self._main_roll()
-        elif self._phase == INBOUND:
-            self._inbound_race()
+        try:
+            if self._phase == JUMP:
+                self._jump_ball()
+            elif self._phase == MAIN:
+                self._main_roll()
+            elif self._phase == INBOUND:
+                self._inbound_race()
+        except DiceScriptExhausted as exc:
+            raise ScriptRanOut(exc.used, *self._wanted, self.main_rolls) from exc
 
     # -- dice --------------------------------------------------------------------------
 
-    def _roll(self, side: str) -> Dice:
+    def _roll(self, side: str, what: str) -> Dice:
         """Roll a team's available dice: five when a penalty is pending, which it serves."""
+        self._wanted = (what, side)
         d6 = self._d6
         if side in self._penalty:
             self._penalty.discard(side)  # §2.2: die 6 sits out and the penalty is cleared
@@ -245,7 +265,7 @@ class Table:
 
     def _jump_ball(self) -> None:
         for _ in range(MAX_ROUNDS):
-            away, home = self._roll(AWAY), self._roll(HOME)
+            away, home = self._roll(AWAY, "jump ball"), self._roll(HOME, "jump ball")
             a, h = self._balls(away), self._balls(home)
             if a == h:  # G5: a tied jump ball is rolled again
                 self.events.append(JumpBall(away, home, a, h, None, None))
@@ -288,6 +308,7 @@ class Table:
                 self._chip = rival
                 before = dice[holder]
                 after = list(before)
+                self._wanted = ("chip reroll", holder)
                 for die in sorted(chosen):  # §5: rerolled dice are read in die order
                     after[die - 1] = self._d6()
                 dice[holder] = tuple(after)
@@ -330,8 +351,8 @@ class Table:
         assert offense is not None and self._section is not None
         defense = other(offense)
         depth = depth_of(offense, self._section)
-        dice = {offense: self._roll(offense)}  # §5: the offense's dice, then the defense's
-        dice[defense] = self._roll(defense)
+        dice = {offense: self._roll(offense, "main roll")}  # §5: the offense's, then the defense's
+        dice[defense] = self._roll(defense, "main roll")
         plays: dict[str, tuple[str, int]] = {}
 
         def n_of(side: str, rolled: Dice) -> int:
@@ -441,8 +462,8 @@ class Table:
                 pushed_out, depth = True, ARC - 1
                 self._section = section_of(offense, depth)
         inside = depth >= ARC
-        dice = {offense: self._roll(offense)}
-        dice[defense] = self._roll(defense)
+        dice = {offense: self._roll(offense, "shot")}
+        dice[defense] = self._roll(defense, "shot")
 
         def total(side: str, rolled: Dice) -> int:
             balls = self._balls(rolled)
@@ -475,7 +496,7 @@ class Table:
     def _free_throws(self, shooter: str) -> None:
         """§2.7: the shooter alone rolls; 3 Balls make it and earn a second; at most 2."""
         for number in (1, 2):
-            dice = self._roll(shooter)
+            dice = self._roll(shooter, "first free throw" if number == 1 else "second free throw")
             balls = self._balls(dice)
             made = balls >= FREE_THROW_BALLS
             self.events.append(FreeThrow(shooter, number, dice, balls, made))
@@ -493,12 +514,13 @@ class Table:
         standing = list(ALL_DICE)  # the defense's dice not yet set aside
         moved = 0
         for number in range(1, MAX_ROUNDS + 1):
-            rolled = self._roll(team)
+            rolled = self._roll(team, f"inbound race, round {number}")
             if defense in self._penalty:  # §2.9: die 6 sits out the first round only
                 self._penalty.discard(defense)
                 rolling = [die for die in standing if die != 6]
             else:
                 rolling = standing
+            self._wanted = (f"inbound race, round {number}", defense)
             defense_dice = tuple(self._d6() for _ in rolling)
             caught = {
                 die for die, v in zip(rolling, defense_dice, strict=True) if self._face[v] == SHOT

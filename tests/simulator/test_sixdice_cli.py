@@ -116,8 +116,9 @@ def test_the_text_box_score_and_the_options(tmp_path):
 def test_bad_input_exits_2_naming_the_problem(tmp_path):
     short = tmp_path / "short.json"
     short.write_text(json.dumps({"format": "vabg-dice/1", "d6": "BBBPSF BBBPS"}))
-    assert "the dice script ran out: a d6 was wanted after all 11 d6 rolls" in refused(
-        "--dice", short
+    assert (
+        "the dice script ran out: White's dice for the jump ball were wanted after all 11 d6"
+        in refused("--dice", short)
     )
     other = tmp_path / "other.json"
     other.write_text(json.dumps({"format": "vabg-dice/1", "d6": [1], "d20": [3]}))

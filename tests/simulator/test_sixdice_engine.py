@@ -28,6 +28,7 @@ from simulator.sixdice import (
     InvalidRulesError,
     InvalidStateError,
     PolicyError,
+    ScriptRanOut,
     SixDiceRules,
     Table,
     Tie,
@@ -239,6 +240,32 @@ def test_a_main_roll_reroll_is_read_in_die_order_and_compared_again():
         (1, 1, 4, 1, 1, 1), "B", 5, WHITE,
     )  # fmt: skip
     assert table.state.chip == ORANGE
+
+
+# -- a script that runs out (§5) -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("start", "rolls", "message"),
+    [
+        (GameState(), "123456 11445", "White's dice for the jump ball were wanted after all 11"),
+        (
+            GameState.main_roll(ORANGE, 2, WHITE),
+            "666124 145562 123456",
+            "Orange's dice for the second free throw, 1 main rolls into the game, were wanted",
+        ),
+        (
+            GameState.inbound(ORANGE, WHITE),
+            "123456 551246 114456",
+            "White's dice for the inbound race, round 2 were wanted after all 18 d6 rolls",
+        ),
+    ],
+)
+def test_a_script_that_runs_out_names_the_roll_it_wanted(start, rolls, message):
+    table = Table(ScriptedDice(d6=digits(*rolls.split())), start=start)
+    with pytest.raises(ScriptRanOut, match=message) as caught:
+        table.step()
+    assert isinstance(caught.value, DiceScriptExhausted) and caught.value.stream == "d6"
 
 
 # -- the guard (§3) -----------------------------------------------------------------------
