@@ -303,7 +303,7 @@ class Table:
                 if not set(chosen) <= set(rolled) or not all(type(i) is int for i in chosen):
                     raise PolicyError(
                         f"reroll must name dice the holder rolled ({rolled.start}-"
-                        f"{rolled.stop - 1}), got {sorted(chosen)!r}"
+                        f"{rolled.stop - 1}), got {sorted(chosen, key=repr)!r}"
                     )
                 self._chip = rival
                 before = dice[holder]
