@@ -21,6 +21,7 @@ from django.db import transaction
 
 from cards.management.commands.build_field import (
     BUILT_BY,
+    calculator_row,
     merge_rosters,
     placeholder_name,
     read_field,
@@ -441,6 +442,33 @@ def test_build_field_takes_each_rating_from_ratings_csv_as_srs_less_21(tmp_path:
     assert "rating -5.0 (an estimate: the season's margin 10 + 6.00" in gamma["notes"]
     beta = json.loads((tmp_path / "out" / "beta-2003.json").read_text())
     assert "predicted 70-64" in beta["notes"]
+
+
+def test_build_field_puts_printed_dunk_numbers_over_the_calibrated_ones(tmp_path: Path) -> None:
+    args = small_field(tmp_path, HEADER + ALPHA)
+    build(args)
+    calibrated = json.loads((tmp_path / "out" / "alpha-1990.json").read_text())
+    (tmp_path / "printed.csv").write_text(
+        "school,season,player,card_as,slot,role,height,ppg,rpg,dunk_top,dunk_adjust,source_url,notes\n"
+        "Alpha,1990,,,,,,,,60,-9,https://example.org/p,team line\n"
+        "Alpha,1990,A5,,1,starter,,,,,,https://example.org/p,not read by a build\n",
+        encoding="utf-8",
+    )
+    build(args | {"--printed": str(tmp_path / "printed.csv")})
+    printed = json.loads((tmp_path / "out" / "alpha-1990.json").read_text())
+    assert (printed["dunk_top"], printed["dunk_adjust"]) == (60, -9)
+    was = f"dunk_top 60 (calibrated: {calibrated['dunk_top']})"
+    assert was in printed["notes"] and "https://example.org/p" in printed["notes"]
+    assert printed["players"] == calibrated["players"]  # player facts go in by --copy-rosters
+
+
+def test_a_player_seasons_attempts_a_game_reach_the_calculator_as_it_reads_them() -> None:
+    row = {"g": "30", "fga": "120", "fgm": "60", "fga_pg": "14.4", "fg3a_pg": "5.1", "fta_pg": ""}
+    out = calculator_row(row)
+    assert float(out["fga"]) / 30 == pytest.approx(14.4) and out["fgm"] == ""
+    assert float(out["fg3a"]) / 30 == pytest.approx(5.1) and out["fta"] == ""
+    assert calculator_row({"g": "", "fga_pg": "7.5"})["fga"] == "7.5"  # a ratio only
+    assert calculator_row({"g": "30", "fga": "120"}) == {"g": "30", "fga": "120"}
 
 
 def test_build_field_refuses_a_ratings_row_of_a_team_not_in_the_field(tmp_path: Path) -> None:
