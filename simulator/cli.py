@@ -18,7 +18,6 @@ from simulator.games import (
 )
 from simulator.vabg.cards import InvalidCardError, read_team_file
 from simulator.vabg.engine import play_game
-from simulator.vabg.odds import StrategyNotSolvedError, game_odds, matchup_odds
 from simulator.vabg.render import render_box_score, render_play_by_play
 from simulator.vabg.rules import GameRules, preset
 
@@ -201,6 +200,9 @@ def _play_other(args: argparse.Namespace) -> int:
 
 def _odds(args: argparse.Namespace) -> int:
     """Run ``odds``: one game's exact law, or a CSV row for every pair of a folder."""
+    # Imported here: the odds need NumPy, which ``play`` does not.
+    from simulator.vabg.odds import StrategyNotSolvedError, game_odds
+
     rules: GameRules = preset(args.rules, strategy=args.strategy)
     if args.strategy:
         return _fail(
@@ -228,7 +230,7 @@ def _odds(args: argparse.Namespace) -> int:
         json.dump(result.to_json(), sys.stdout)
         sys.stdout.write("\n")
         return 0
-    where = "neutral court" if args.neutral else f"at {home.label}"
+    where = "no home court" if args.neutral or not rules.home_court else "home court"
     print(f"{away.label} at {home.label}" if not args.neutral else f"{away.label} v {home.label}")
     print(f"{args.rules} rules, {where}; exact, from the dice math")
     width = max(len(home.label), len(away.label))
@@ -253,6 +255,8 @@ def _odds_pairs(folder: Path, out: Path, rules: GameRules, neutral: bool) -> int
     """Write one CSV row per pair of team files in ``folder`` (each home once unless neutral)."""
     import csv
     import io
+
+    from simulator.vabg.odds import matchup_odds
 
     files = sorted(folder.glob("*.json")) if folder.is_dir() else []
     if not files:

@@ -411,6 +411,7 @@ CHART_CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("home", "away", "neutral", "wanted"),
     [case[1:] for case in CHART_CASES],
@@ -473,6 +474,7 @@ def glass_cleaners_json() -> dict[str, Any]:
     return team_json("Glass Cleaners", 1999, players, dunk_top=55, dunk_adjust=2)
 
 
+@pytest.mark.slow
 def test_on_a_card_whose_putbacks_end_the_chart_trip_law_is_exact_to_1e_12():
     home = team_from_json(glass_cleaners_json())
     away = team_from_json(ending_putbacks_json())
