@@ -354,6 +354,7 @@ class _Laws:
         self.parts: dict[tuple[object, ...], _Parts] = {}
         self.fast_laws: dict[tuple[object, ...], tuple[float, Law]] = {}
         self.chains: dict[tuple[object, ...], _Chain] = {}
+        self.chain_reads: dict[tuple[object, ...], _Chain] = {}
         self.profiles: dict[object, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.carriers: dict[
             tuple[object, ...], tuple[int, int, tuple[int, ...], int, int, int]
@@ -461,7 +462,17 @@ class _Laws:
     def _chain(self, off: _Side, de: _Side, pair: tuple[object, ...]) -> _Chain:
         chain = self.chains.get(pair)
         if chain is None:
-            chain = self.chains[pair] = _Chain(off, de)
+            # What the chain reads: rebound ranges, and the rebounders' shots and free
+            # throws. A defender's tiredness does not count, so pairs share chains.
+            content = (
+                tuple(p.off_reb for p in off.lineup),
+                tuple(p.def_reb for p in de.lineup),
+                tuple((_shot_read(p), _free_throw(p)) for p in off.lineup),
+            )
+            chain = self.chain_reads.get(content)
+            if chain is None:
+                chain = self.chain_reads[content] = _Chain(off, de)
+            self.chains[pair] = chain
         return chain
 
     def _rolls(self, off: _Side, de: _Side, de_key: object) -> _Rolls:
@@ -874,10 +885,10 @@ def _reach(law: Law) -> int:
 
 def _to_map(law: Law, offset: int) -> dict[int, float]:
     """Return ``{value: p}`` for the entries of ``law`` inside its mass, tails cut."""
-    head = np.cumsum(law)
-    tail = np.cumsum(law[::-1])[::-1]
-    keep = np.nonzero((head >= TAIL_EPSILON) & (tail >= TAIL_EPSILON))[0]
-    return {int(i) - offset: float(law[i]) for i in keep if law[i] > 0}
+    lo = int(np.searchsorted(np.cumsum(law), TAIL_EPSILON))
+    hi = len(law) - int(np.searchsorted(np.cumsum(law[::-1]), TAIL_EPSILON))
+    values = law[lo:hi].tolist()
+    return {i - offset: p for i, p in enumerate(values, lo) if p > 0}
 
 
 def _add_at(target: Law, law: Law, at: int = 0) -> Law:
