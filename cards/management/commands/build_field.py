@@ -2,11 +2,13 @@
 
 Reads the field (``fixtures/field/alltime96.csv``), its rosters (``rosters.csv``: real
 players and their season lines, each with its source) and, when it exists, ``ratings.csv``
-(each team's real SRS), and runs the card calculator (docs/cards.md) for every team. A team
+(each team's real SRS), and runs the card calculator (docs/cards.md) for every team; the
+team dunk numbers the author printed (``printed.csv``) replace the calibrated ones. A team
 whose sources name fewer than five players gets its empty starting spots as placeholder
-players, "Syracuse 2003 C (to complete)", with the calculator's fill-in cards; a team file
+players, "Auburn 1984 C (to complete)", with the calculator's fill-in cards; a team file
 that build_field did not write (the rulebook's hand-made teams) is kept as it is.
-See docs/field.md.
+``--copy-rosters`` first writes ``rosters.csv`` by merging the shared rosters, the shared
+player seasons and printed.csv's player facts (:func:`merge_rosters`). See docs/field.md.
 """
 
 from __future__ import annotations
@@ -143,8 +145,9 @@ class Command(BaseCommand):
         "Write a vabg-team/1 file for every team of the all-time 96 field "
         "(fixtures/field/alltime96.csv) from fixtures/field/rosters.csv with the card "
         "calculator, taking each team's rating from fixtures/field/ratings.csv (SRS - 21) "
-        "when that file exists. Spots the rosters cannot fill become placeholder starters "
-        '("Syracuse 2003 C (to complete)") with estimated cards. A file in --out that '
+        "when that file exists, and the author's printed team dunk numbers from "
+        "fixtures/field/printed.csv. Spots the rosters cannot fill become placeholder "
+        'starters ("Auburn 1984 C (to complete)") with estimated cards. A file in --out that '
         "build_field did not write is kept as it is. Nothing is written unless every team "
         "builds. See docs/field.md."
     )
