@@ -86,3 +86,32 @@ def test_a_board_game_team_is_read_from_school_and_season_alone():
         "school: must be a non-empty string, got ''",
         "season: must be an integer, got '2008'",
     )
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_game_offers_the_same_surface(name):
+    try:
+        game = find_game(name)
+    except UnknownGameError:
+        pytest.skip(f"{name} is not installed yet")
+    assert game.name == name
+    rules = game.make_rules()
+    assert rules == game.default_rules()
+    assert game.rules_from_json(rules.to_json()) == rules
+    home = game.read_team_file(FIXTURES / "kentucky-2012.json")
+    away = game.read_team_file(FIXTURES / "kansas-2008.json")
+    result = game.play(home, away, SeededDice(3), rules)
+    assert result.game == name
+    assert result.rules_version == rules.to_json()["version"]
+    assert (result.home.label, result.away.label) == ("Kentucky 2012", "Kansas 2008")
+    assert result.home.score != result.away.score
+    assert game.box_score(result.events, rules) == (result.home.box, result.away.box)
+    assert all(type(e) in game.event_types for e in result.events)
+    doc = json.loads(json.dumps(result.to_json()))
+    assert [game.event_from_json(e) for e in doc["events"]] == list(result.events)
+    assert doc["home"]["score"] == result.home.score
+    for column in game.columns:
+        assert all(column.key in line for line in doc["home"][game.lines_key])
+    for column in game.team_columns:
+        assert column.key in doc["home"]
+    assert result.home.label in game.render(result)
