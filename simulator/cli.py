@@ -38,8 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     play = commands.add_parser(
         "play",
-        help="play one VABG game between two team files, with no database",
-        description="Play one Value Add Basketball Game between two vabg-team/1 files.",
+        help="play one game between two team files, with no database",
+        description="Play one Value Add Basketball Game between two vabg-team/1 files "
+        "(or, with --game, another game: a team file then gives only its school and season).",
     )
     play.add_argument("home", type=Path, help="home team file (vabg-team/1 JSON)")
     play.add_argument("away", type=Path, help="visiting team file; it plays first")

@@ -23,6 +23,8 @@ Every game offers the same surface:
   alone, the very function ``play`` uses;
 - ``columns`` and ``team_columns``: the box-score columns of its own lines (a player's or a
   piece's line) and of its team-only figures, in the order a box score prints them.
+- ``read_dice(doc)`` and ``render(result)``: a dice file holding only its ``dice_streams``,
+  and a plain-text box score.
 
 :class:`Result` carries what every game has (both teams, scores, periods or none, the
 events, the dice record, the rules and their version); each game's own box score stays
