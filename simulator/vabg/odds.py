@@ -324,6 +324,7 @@ class _Rolls:
 
 _STEALS: dict[tuple[object, ...], tuple[int, int, tuple[int, ...]]] = {}
 _BLOCKS: dict[tuple[object, ...], int] = {}
+_CARRIERS: dict[tuple[object, ...], tuple[int, int, tuple[int, ...], int, int, int]] = {}
 
 
 def _profile(de: _Side) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -356,12 +357,13 @@ class _Laws:
         self.chains: dict[tuple[object, ...], _Chain] = {}
         self.chain_reads: dict[tuple[object, ...], _Chain] = {}
         self.profiles: dict[object, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-        self.carriers: dict[
-            tuple[object, ...], tuple[int, int, tuple[int, ...], int, int, int]
-        ] = {}
-        if len(_STEALS) > 500_000:  # the caches serve a whole field; keep them bounded
+        self.ball: dict[int, tuple[tuple[tuple[tuple[int, bool], float], ...], float]] = {}
+        # The rules a count reads beyond the cards (the delta tables follow the first).
+        self.signature = (game.rules.dunk_steal_turnover_changes, game.rules.fast_breaks)
+        if len(_STEALS) + len(_CARRIERS) > 500_000:  # they serve a field; keep them bounded
             _STEALS.clear()
             _BLOCKS.clear()
+            _CARRIERS.clear()
 
     def law(
         self, off: _Side, de: _Side, n: int, off_key: object = None, de_key: object = None
@@ -480,33 +482,52 @@ class _Laws:
         game = self.game
         rules = game.rules
         lineup = off.lineup
-        # Who carries the ball: (floor index, halved ranges) -> weight.
-        carriers: dict[tuple[int, bool], float] = {}
-        zero = 0.0
-        for d8 in range(1, 9):
-            if d8 <= 5:
-                carriers[(d8 - 1, False)] = carriers.get((d8 - 1, False), 0.0) + 1 / 8
-                continue
-            idx = off.claims.get(d8) if off.pg_ok else None
-            if idx is not None:
-                key = (idx, rules.halved_any_defender)
-                carriers[key] = carriers.get(key, 0.0) + 1 / 8
-            else:
-                # Shot clock: one fresh re-roll; 1-5 plays as a normal trip, 6-8 turns over.
-                for again in range(5):
-                    carriers[(again, False)] = carriers.get((again, False), 0.0) + 1 / 64
-                zero += 3 / 64
+        # Who carries the ball: (floor index, halved ranges) -> weight; by lineup.
+        found = self.ball.get(id(lineup))
+        if found is None:
+            carriers: dict[tuple[int, bool], float] = {}
+            none = 0.0
+            for d8 in range(1, 9):
+                if d8 <= 5:
+                    carriers[(d8 - 1, False)] = carriers.get((d8 - 1, False), 0.0) + 1 / 8
+                    continue
+                idx = off.claims.get(d8) if off.pg_ok else None
+                if idx is not None:
+                    key = (idx, rules.halved_any_defender)
+                    carriers[key] = carriers.get(key, 0.0) + 1 / 8
+                else:
+                    # Shot clock: one fresh re-roll; 1-5 plays as a normal trip, 6-8 turns over.
+                    for again in range(5):
+                        carriers[(again, False)] = carriers.get((again, False), 0.0) + 1 / 64
+                    none += 3 / 64
+            found = self.ball[id(lineup)] = (tuple(carriers.items()), none)
+        ball, zero = found
         main = [0.0] * 5
         dunk = [0.0] * 5
         fouled = [0.0] * 5
         fast = [0.0] * 5
         blocked = 0.0
-        for (idx, halved), weight in carriers.items():
+        profile = self.profiles.get(de_key)
+        if profile is None:
+            profile = self.profiles[de_key] = _profile(de)
+        for (idx, halved), weight in ball:
             carrier = lineup[idx]
-            seen = (id(carrier), carrier.tired, de_key, idx, halved)
-            counts = self.carriers.get(seen)
+            defender = de.lineup[idx]
+            # Keyed by what the count reads, so it is shared between matchups.
+            seen = (
+                profile,
+                idx,
+                halved,
+                carrier.dunk_top,
+                carrier.to,
+                carrier.tired,
+                defender.dunk_adjust,
+                defender.foul,
+                self.signature,
+            )
+            counts = _CARRIERS.get(seen)
             if counts is None:
-                counts = self.carriers[seen] = self._carrier(carrier, de, de_key, idx, halved)
+                counts = _CARRIERS[seen] = self._carrier(carrier, de, de_key, idx, halved)
             to_main, lost, runs, stopped, fouls, dunks = counts
             u = weight / 36
             main[idx] += u * to_main
