@@ -39,7 +39,6 @@ from simulator.vabg.engine import (
     _STOP_ROLL,
     _TURNOVER_TRY,
     DEFAULT_POLICY,
-    REGULATION,
     EndlessGameError,
     Plan,
     _best,
@@ -709,16 +708,20 @@ class _Walk:
         game._period(away.rotation, home.rotation)
         regulation, self.current = self.current, _Period()
         length = game.rules.overtime_possessions
+        starters = home.starters + away.starters
         overtimes: list[_Period] = []
         while True:
+            # Only the starters play overtime, and tiredness only grows (§2, §12): once
+            # every one of them is tired (or nobody tires) the periods repeat for ever.
+            # A period equal to the one before is not enough: a starter may tire later.
+            settled = not game.rules.tired_players or all(p.tired for p in starters)
             game.period += 1
             game._period([away.starters] * length, [home.starters] * length)
             period, self.current = self.current, _Period()
-            if overtimes and period.trips == overtimes[-1].trips:
-                return regulation, overtimes
             overtimes.append(period)
-            # Tiredness only grows: once every starter is tired (or cannot be) it repeats.
-            assert len(overtimes) <= 2 + REGULATION * 2 // length, "overtime never settles"
+            if settled:
+                return regulation, overtimes
+            assert len(overtimes) <= 2 + 67 // length, "every starter tires by his 67th number"
 
 
 # -- combining trips -----------------------------------------------------------------------

@@ -35,7 +35,7 @@ from simulator import SeededDice
 from simulator.vabg import ADVANCED, BASIC, EndlessGameError, play_game, read_team_file
 from simulator.vabg.engine import DEFAULT_POLICY, _Game, _Side
 from simulator.vabg.events import AWAY, HOME
-from simulator.vabg.odds import StrategyNotSolvedError, TripLaw, game_odds, trip_law
+from simulator.vabg.odds import StrategyNotSolvedError, TripLaw, _Walk, game_odds, trip_law
 from simulator.vabg.rules import GameRules, preset
 from tests.simulator.teams import player, team_json, twin_team_json
 
@@ -519,6 +519,22 @@ def test_the_branching_dice_add_up_to_one_and_replay_the_same_path():
             break
     assert paths == 1 + 6
     assert abs(total - 1.0) < 1e-15
+
+
+def test_overtime_repeats_only_once_every_starter_is_tired():
+    # Starters who can play 66 are fresh through two overtimes (54, 64 numbers) and tire
+    # in the third (from their 67th): the second equals the first, yet the third differs.
+    iron = twin_team_json("Iron")
+    for p in iron["players"]:
+        p["can_play"] = 66 if p["role"] == "starter" else 0
+    team = team_from_json(iron)
+    walk = _Walk(team, team, ADVANCED, True, None, None)
+    _regulation, overtimes = walk.periods()
+    assert len(overtimes) == 4
+    assert overtimes[0].trips == overtimes[1].trips != overtimes[2].trips != overtimes[3].trips
+    assert all(p.tired for p in walk.game.home.starters + walk.game.away.starters)
+    basic = _Walk(team, team, BASIC, True, None, None)
+    assert len(basic.periods()[1]) == 1  # nobody tires: the first overtime repeats
 
 
 # -- (b) seeded engine games ---------------------------------------------------------------
