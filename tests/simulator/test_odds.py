@@ -540,11 +540,11 @@ def test_overtime_repeats_only_once_every_starter_is_tired():
 # -- (b) seeded engine games ---------------------------------------------------------------
 
 GAMES = 20_000
-"""Games per matchup, as issue 13 asks. The engine plays about 2,800 games/s on one core
-(docs/engine.md); the box score is not rebuilt here (``play_game`` is ``_Game.play`` plus
-``box_score`` of its events, and the scores are the engine's own), which makes a game
-30-40 % cheaper. Three basic and three advanced matchups then take about 25 s on a quiet
-core (about 50 s on a core shared with other work): within the ~45 s this test may take."""
+"""Games per matchup, as issue 13 asks. The box score is not rebuilt here (``play_game``
+is ``_Game.play`` plus ``box_score`` of its events, and the scores are the engine's own),
+which makes a game 30-40 % cheaper. The six matchups took 45-53 s on the 2-CPU
+development machine shared with other work; on a quiet core the engine's rate
+(docs/engine.md) gives about 30 s, within the ~45 s this test may take."""
 Z_LIMIT = 4.5
 
 MATCHUPS = [
@@ -561,11 +561,11 @@ MATCHUPS = [
 def chi_square_z(
     observed: dict[int, int], expected: dict[int, float], games: int
 ) -> tuple[float, int]:
-    """Return the chi-square statistic of the margin histogram as a z-score
-    (Wilson-Hilferty), pooling each tail until its expected count reaches 20."""
+    """Return the chi-square statistic of a histogram (margins or scores) against its
+    exact law as a z-score (Wilson-Hilferty), pooling from the low end until each bin
+    expects 20 games; the high tail joins the last bin."""
     margins = sorted(expected)
     bins: list[tuple[float, int]] = []
-    low = [m for m in margins if m < 0]
     edges: list[list[int]] = []
     current: list[int] = []
     for m in margins:
@@ -575,13 +575,12 @@ def chi_square_z(
             current = []
     if current:
         edges[-1].extend(current)  # the upper tail joins the last full bin
-    assert low  # both tails exist
     for group in edges:
         bins.append(
             (sum(expected[m] for m in group) * games, sum(observed.get(m, 0) for m in group))
         )
     outside = sum(c for m, c in observed.items() if m not in expected)
-    assert outside == 0, "a margin the exact law gives no chance"
+    assert outside == 0, "a value the exact law gives no chance"
     stat = sum((o - e) ** 2 / e for e, o in bins)
     df = len(bins) - 1
     z = ((stat / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))
@@ -598,6 +597,7 @@ def test_seeded_engine_games_agree_with_the_exact_law(home, away, rules, neutral
     wins = overtimes = 0
     total = 0
     histogram: dict[int, int] = {}
+    home_scores: dict[int, int] = {}
     seed0 = 1_000_000 * (MATCHUPS.index((home, away, rules, neutral)) + 1)
     for seed in range(seed0, seed0 + GAMES):
         game = _Game(
@@ -609,6 +609,7 @@ def test_seeded_engine_games_agree_with_the_exact_law(home, away, rules, neutral
         overtimes += game.period > 0
         total += margin
         histogram[margin] = histogram.get(margin, 0) + 1
+        home_scores[game.home.score] = home_scores.get(game.home.score, 0) + 1
     # The shortcut plays the same games as play_game.
     same = play_game(home_team, away_team, SeededDice(seed0), rules=game_rules, neutral=neutral)
     first = _Game(
@@ -624,11 +625,18 @@ def test_seeded_engine_games_agree_with_the_exact_law(home, away, rules, neutral
     var = sum(m * m * p for m, p in exact.margin.items()) - mean**2
     z_mean = (total / GAMES - mean) / math.sqrt(var / GAMES)
     z_chi, df = chi_square_z(histogram, dict(exact.margin), GAMES)
+    # The home score law (overtime included, through the tie diagonal) too.
+    points = sum(s * c for s, c in home_scores.items()) / GAMES
+    spread = sum(s * s * p for s, p in exact.home_score.items()) - exact.expected_home_pts**2
+    z_points = (points - exact.expected_home_pts) / math.sqrt(spread / GAMES)
+    z_scores, df_scores = chi_square_z(home_scores, dict(exact.home_score), GAMES)
     report = {
         "win": z(wins, exact.p_home_win),
         "overtime": z(overtimes, exact.p_overtime),
         "mean margin": z_mean,
         f"chi-square ({df} df)": z_chi,
+        "mean home score": z_points,
+        f"home score chi-square ({df_scores} df)": z_scores,
     }
     print(f"{home} v {away} ({rules}, {'neutral' if neutral else 'home'}): {report}")
     assert all(abs(value) < Z_LIMIT for value in report.values()), report
