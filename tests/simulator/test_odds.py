@@ -32,20 +32,26 @@ from typing import Any
 import pytest
 
 from simulator import SeededDice
-from simulator.vabg import ADVANCED, BASIC, EndlessGameError, play_game, read_team_file
+from simulator.vabg import (
+    ADVANCED,
+    BASIC,
+    EndlessGameError,
+    TeamCard,
+    play_game,
+    read_team_file,
+    team_from_json,
+)
 from simulator.vabg.engine import DEFAULT_POLICY, _Game, _Side
 from simulator.vabg.events import AWAY, HOME
 from simulator.vabg.odds import StrategyNotSolvedError, TripLaw, _Walk, game_odds, trip_law
 from simulator.vabg.rules import GameRules, preset
 from tests.simulator.teams import player, team_json, twin_team_json
 
-from simulator.vabg import team_from_json  # isort: skip
-
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "teams"
 
 
-def fixture(name: str):
+def fixture(name: str) -> TeamCard:
     return read_team_file(FIXTURES / f"{name}.json")
 
 
