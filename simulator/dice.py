@@ -212,3 +212,70 @@ def _check_faces(streams: Mapping[str, Sequence[object]]) -> list[str]:
             if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= faces:
                 problems.append(f"{name}[{i}] = {roll!r} is not a face of a {name} (1-{faces})")
     return problems
+
+
+class OrderedDice:
+    """Hand out rolls from one list in the order the game asks for them, whatever the die.
+
+    At the table the dice are rolled and written down in the order the rules call for them
+    (vabg-rulings.md §11), so one list of values says it all: the game decides which die
+    each value is. :attr:`draws` keeps ``(die, value)`` for each roll handed out, and
+    :meth:`record` splits them into the ``vabg-dice/1`` streams, which replay the same game
+    through :class:`ScriptedDice`. A value that is not a face of the die asked for raises
+    :class:`DiceError`; running out raises :class:`DiceScriptExhausted` naming the die.
+
+    >>> dice = OrderedDice([3, 2, 5, 14])
+    >>> dice.d8(), 10 * dice.d6() + dice.d6(), dice.d20()
+    (3, 25, 14)
+    >>> dice.record().to_json()
+    {'format': 'vabg-dice/1', 'd8': [3], 'd6': [2, 5], 'd20': [14]}
+    >>> dice.d6()  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    ...
+    simulator.dice.DiceScriptExhausted: the dice script ran out: a d6 was wanted after ...
+    """
+
+    __slots__ = ("_values", "draws")
+
+    def __init__(self, values: Iterable[int]) -> None:
+        self._values = tuple(values)
+        self.draws: list[tuple[str, int]] = []
+
+    def _next(self, die: str) -> int:
+        index = len(self.draws)
+        if index >= len(self._values):
+            used = sum(1 for name, _ in self.draws if name == die)
+            raise DiceScriptExhausted(die, used)
+        value = self._values[index]
+        faces = STREAMS[die]
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= faces:
+            raise DiceError(
+                f"roll {index + 1} = {value!r} is not a face of a {die} (1-{faces}), "
+                f"which the game asks for there"
+            )
+        self.draws.append((die, value))
+        return value
+
+    def d8(self) -> int:
+        """Return the next value as a d8."""
+        return self._next("d8")
+
+    def d6(self) -> int:
+        """Return the next value as a d6."""
+        return self._next("d6")
+
+    def d20(self) -> int:
+        """Return the next value as a d20."""
+        return self._next("d20")
+
+    @property
+    def unused(self) -> int:
+        """Return how many values were never asked for."""
+        return len(self._values) - len(self.draws)
+
+    def record(self) -> DiceRecord:
+        """Return the rolls handed out, split into the ``vabg-dice/1`` streams."""
+        script: dict[str, list[int]] = {name: [] for name in STREAMS}
+        for die, value in self.draws:
+            script[die].append(value)
+        return DiceRecord(script=script)

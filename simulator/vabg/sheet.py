@@ -1,0 +1,598 @@
+"""Play a VABG game at the table, one die at a time: the live score sheet (docs/table.md).
+
+At the table the dice are rolled in the order vabg-rulings.md §11 fixes (d8, d6 tens,
+d6 ones, d20 for every trip, then each further roll only when the rules need it) and
+written down as one list of values. The game so far is those values: :func:`replay` plays
+the engine's own game over them through an :class:`~simulator.dice.OrderedDice` and stops
+where the engine asks for a die the list does not have yet. The :class:`Position` it
+returns holds the events so far, the score, every roll with what it was for, and the
+:class:`Need`: which die the engine wants next and why ("rebound: d20, then d6").
+
+Nothing is re-implemented: the engine's ``_Game`` plays the game; its trip methods are
+wrapped (as :mod:`simulator.vabg.odds` wraps them) only to note where each trip starts, and
+what a die is for is read from the events emitted before it and the dice drawn since. A
+finished game is played once more by :func:`~simulator.vabg.engine.play_game` over the
+same dice, split into the ``vabg-dice/1`` streams, so its result is exactly the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from simulator.dice import STREAMS, DiceError, DiceScriptExhausted, OrderedDice, ScriptedDice
+from simulator.results import GameResult
+from simulator.vabg.cards import TeamCard
+from simulator.vabg.engine import (
+    _CHART,
+    _ODD_REBOUNDER,
+    DEFAULT_POLICY,
+    REGULATION,
+    _Game,
+    _Side,
+    play_game,
+)
+from simulator.vabg.events import (
+    AWAY,
+    HOME,
+    Block,
+    Event,
+    Foul,
+    FreeThrow,
+    Opening,
+    Rebound,
+    Shot,
+    Steal,
+    Trip,
+    Turnover,
+)
+from simulator.vabg.rules import ADVANCED, GameRules
+
+SLOT_NAMES = ("PG", "SG", "SF", "PF", "C")
+
+
+class DieRefused(DiceError):
+    """Raise for a value that is not a face of the die the game asks for at that point."""
+
+    def __init__(self, index: int, value: object, need: Need) -> None:
+        self.index = index
+        self.value = value
+        self.need = need
+        super().__init__(
+            f"{value!r} is not a face of a {need.die} (1-{need.faces}); "
+            f"roll {index + 1} is the {need.step}"
+        )
+
+
+class GameOverError(DiceError):
+    """Raise for values entered after the game has ended."""
+
+    def __init__(self, used: int, extra: int) -> None:
+        self.used = used
+        self.extra = extra
+        super().__init__(
+            f"the game is over after {used} dice; {extra} more "
+            f"{'die was' if extra == 1 else 'dice were'} entered"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Need:
+    """The die the engine wants next, and what for.
+
+    ``step`` is short ("d6 tens", "rebound d20", "free throw 2 of 2"); ``why`` says it in a
+    sentence, naming the player and what comes after ("rebound: d20, then d6"). ``period``,
+    ``number`` and ``team`` (``"home"``/``"away"``, the side with the ball) place the roll on
+    the score sheet; ``trip_start`` is true for the d8 that starts a trip (not a re-roll).
+    """
+
+    die: str
+    faces: int
+    step: str
+    why: str
+    period: int
+    number: int
+    team: str
+    trip_start: bool
+    index: int
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the need as a JSON-ready dict."""
+        return {
+            "die": self.die,
+            "faces": self.faces,
+            "step": self.step,
+            "why": self.why,
+            "period": self.period,
+            "number": self.number,
+            "team": self.team,
+            "trip_start": self.trip_start,
+            "index": self.index,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """One die as entered: its value, which die it was and what it was for."""
+
+    die: str
+    value: int
+    step: str
+    trip: int
+    """The index of the trip it belongs to in :attr:`Position.trips`."""
+
+
+@dataclass(frozen=True, slots=True)
+class TripStart:
+    """Where a trip began: the engine called its trip here.
+
+    ``index`` counts the trips of ``period`` before this one (re-rolls and extra
+    possessions included: they are trips the engine plays); ``first_event`` and
+    ``first_roll`` are where its events and dice start; ``home`` and ``away`` the score
+    when it began.
+    """
+
+    period: int
+    number: int
+    team: str
+    kind: str
+    index: int
+    first_event: int
+    first_roll: int
+    home: int
+    away: int
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One trip as the table sees it: the dice rolled for it and the events they made."""
+
+    trip: TripStart
+    rolls: tuple[Roll, ...]
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class Position:
+    """A game at the table after the dice entered so far."""
+
+    home_card: TeamCard
+    away_card: TeamCard
+    rules: GameRules
+    neutral: bool
+    rolls: tuple[Roll, ...]
+    events: tuple[Event, ...]
+    trips: tuple[TripStart, ...]
+    home_score: int
+    away_score: int
+    need: Need | None
+    result: GameResult | None
+    rotation: dict[str, tuple[tuple[str, ...], ...]]
+    """Per side, the five on the floor (slot 1 first) for each regulation number, 44 first."""
+    starters: dict[str, tuple[str, ...]]
+
+    @property
+    def finished(self) -> bool:
+        """Tell whether the game is over (then :attr:`result` is the engine's result)."""
+        return self.result is not None
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """Return the dice entered, in order."""
+        return tuple(r.value for r in self.rolls)
+
+    def dice_file(self) -> dict[str, Any]:
+        """Return the ``vabg-dice/1`` document of the dice rolled so far."""
+        script: dict[str, list[int]] = {name: [] for name in STREAMS}
+        for roll in self.rolls:
+            script[roll.die].append(roll.value)
+        return {"format": "vabg-dice/1", **script}
+
+    def plays(self) -> list[Play]:
+        """Return the game trip by trip: each trip's dice and its events.
+
+        A substitution (``Enter``) is given to the trip it comes before; every other event
+        to the trip that made it.
+        """
+        out: list[Play] = []
+        events = self.events
+        bounds = [t.first_event for t in self.trips] + [len(events)]
+        moved: list[Event] = []
+        for i, trip in enumerate(self.trips):
+            chunk = list(events[bounds[i] : bounds[i + 1]])
+            mine = moved + [e for e in chunk if type(e).__name__ != "Enter"]
+            moved = [e for e in chunk if type(e).__name__ == "Enter"]
+            rolls = tuple(r for r in self.rolls if r.trip == i)
+            out.append(Play(trip, rolls, tuple(mine)))
+        return out
+
+    def last_trip_start(self) -> int:
+        """Return how many dice were entered before the current (or last) trip began;
+        undoing a trip goes back to there."""
+        if self.need is not None and self.need.trip_start:
+            starts = [t for t in self.trips if t.kind != "reroll"]
+            if len(starts) >= 2:
+                return starts[-2].first_roll
+            return 0
+        for trip in reversed(self.trips):
+            if trip.kind != "reroll":
+                return trip.first_roll
+        return 0
+
+
+class _TableDice(OrderedDice):
+    """The entered values, read as the game asks; each roll's purpose noted as it is drawn."""
+
+    __slots__ = ("need", "purpose", "steps")
+
+    def __init__(self, values: Sequence[int], purpose: Callable[[str, int], Need]) -> None:
+        super().__init__(values)
+        self.purpose = purpose
+        self.steps: list[str] = []  # what each roll was for
+        self.need: Need | None = None
+
+    def _next(self, die: str) -> int:
+        need = self.purpose(die, len(self.draws))
+        index = len(self.draws)
+        if index >= len(self._values):
+            self.need = need
+            return super()._next(die)  # raises DiceScriptExhausted
+        value = self._values[index]
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= need.faces:
+            raise DieRefused(index, value, need)
+        self.steps.append(need.step)
+        return super()._next(die)
+
+
+class _Table:
+    """One replay: the engine's game, its dice, and where each trip began."""
+
+    def __init__(
+        self, home: TeamCard, away: TeamCard, values: Sequence[int], rules: GameRules, neutral: bool
+    ) -> None:
+        self.dice = _TableDice(values, self.purpose)
+        self.game = game = _Game(
+            home, away, self.dice, rules, neutral, {HOME: None, AWAY: None}, DEFAULT_POLICY
+        )
+        self.trips: list[TripStart] = []
+        self.roll_trip: list[int] = []
+        self.dice_marks: list[int] = []
+        trip, fouling = game._trip, game._fouling_trip
+
+        def on_trip(off: _Side, de: _Side, n: int, kind: str = "") -> None:
+            self._start(off, n, kind)
+            trip(off, de, n, kind)
+
+        def on_fouling_trip(off: _Side, de: _Side, n: int, kind: str = "foul") -> None:
+            self._start(off, n, kind)
+            fouling(off, de, n, kind)
+
+        game._trip = on_trip  # type: ignore[method-assign]
+        game._fouling_trip = on_fouling_trip  # type: ignore[method-assign]
+
+    def _start(self, off: _Side, n: int, kind: str) -> None:
+        game = self.game
+        index = sum(1 for t in self.trips if t.period == game.period)
+        self.trips.append(
+            TripStart(
+                game.period,
+                n,
+                off.key,
+                kind,
+                index,
+                len(game.events),
+                len(self.dice.draws),
+                game.home.score,
+                game.away.score,
+            )
+        )
+
+    # -- what a die is for ------------------------------------------------------------------
+
+    def purpose(self, die: str, index: int) -> Need:
+        """Return the need for the die the engine is asking for now."""
+        game = self.game
+        events = game.events
+        draws = self.dice.draws
+        self.roll_trip.append(len(self.trips) - 1)
+        self.dice_marks.append(len(events))
+        # The dice drawn since the last event: a trip's four, or a rebound's d20.
+        since = [
+            d for (d, _), mark in zip(draws, self.dice_marks, strict=False) if mark == len(events)
+        ]
+        last = events[-1] if events else None
+        trip = self.trips[-1] if self.trips else None
+        team = trip.team if trip else AWAY
+        period = trip.period if trip else 0
+        number = trip.number if trip else REGULATION
+        labels = {HOME: game.home.team.label, AWAY: game.away.team.label}
+
+        def need(step: str, why: str, start: bool = False, side: str = team) -> Need:
+            return Need(die, STREAMS[die], step, why, period, number, side, start, index)
+
+        if die == "d8":
+            if isinstance(last, Trip) and last.player is None and not since:
+                return need(
+                    "shot-clock re-roll d8",
+                    f"shot clock: nobody took the ball on the d8 of {last.d8}; roll all four "
+                    "again: d8 (6-8 again is a team turnover), then d6 tens, d6 ones, d20",
+                )
+            where = _number_label(period, number, trip.kind if trip else "")
+            what = f"{labels[team]} ball, possession {where}"
+            if trip is not None and trip.kind == "foul":
+                other = labels[AWAY if team == HOME else HOME]
+                what += f" ({other} fouls on purpose)"
+            return need(
+                "d8",
+                f"{what}: d8 (who gets the ball), then d6 tens, d6 ones, d20",
+                start=True,
+            )
+        after_reroll = isinstance(last, Trip) and last.player is None
+        prefix = "re-roll " if after_reroll else ""
+        if die == "d6" and since == ["d8"]:
+            return need(f"{prefix}d6 tens", "11-66 roll: d6 tens (then the d6 ones, then the d20)")
+        if die == "d6" and since == ["d8", "d6"]:
+            return need(f"{prefix}d6 ones", "11-66 roll: d6 ones (then the d20)")
+        if die == "d20" and since == ["d8", "d6", "d6"]:
+            return need(
+                f"{prefix}d20",
+                "the carrier's d20 (read when the 11-66 roll leaves it to the card)",
+            )
+        if die == "d6" and since == ["d20"]:
+            return self._rebound_d6(need, draws[-1][1])
+        if die == "d20" and not since:
+            found = self._d20_need(need, labels)
+            if found is not None:
+                return found
+        return need(die, f"the engine asks for a {die}")
+
+    def _d20_need(self, need: Callable[..., Need], labels: dict[str, str]) -> Need | None:
+        events = self.game.events
+        last = events[-1]
+        if isinstance(last, Foul) and last.shots:
+            return need(
+                "free throw 1",
+                f"free throw 1 of {1 if last.kind in ('and-one', 'one-and-one') else last.shots}"
+                f"{' (one-and-one)' if last.kind == 'one-and-one' else ''}: "
+                f"d20 for {last.fouled}{self._ft_range(last.fouled)}",
+            )
+        if isinstance(last, FreeThrow):
+            foul = next(e for e in reversed(events) if isinstance(e, Foul))
+            taken = 0
+            for e in reversed(events):
+                if not isinstance(e, FreeThrow):
+                    break
+                taken += 1
+            more = (
+                (foul.kind == "one-and-one" and taken == 1 and last.made)
+                or (foul.kind not in ("and-one", "one-and-one") and taken < foul.shots)
+            ) and foul.fouled == last.player
+            if more:
+                total = 2 if foul.kind == "one-and-one" else foul.shots
+                return need(
+                    f"free throw {taken + 1}",
+                    f"free throw {taken + 1} of {total}: d20 for {last.player}"
+                    f"{self._ft_range(last.player)}",
+                )
+            return need(
+                "rebound d20",
+                "rebound of a missed free throw: d20 (6-9 the defensive PF, 16-19 the "
+                "defensive C, no d6 check), then d6",
+            )
+        if isinstance(last, Shot) and not last.made:
+            return need("rebound d20", "rebound: d20 (1-9 the offense first, 11-19 the defense, "
+                        "10 or 20 the best rebounder), then d6")  # fmt: skip
+        if isinstance(last, Rebound) and last.offensive:
+            return need(
+                "putback d20",
+                f"putback: d20 on {last.player}'s card (no 11-66 roll: no turnover possible)",
+            )
+        if isinstance(last, Turnover) and len(events) >= 2:
+            steal = events[-2]
+            if isinstance(steal, Steal) and steal.fast_break:
+                return need(
+                    "fast break d20",
+                    f"fast break: d20 on {steal.player}'s card, a bonus shot "
+                    f"for {labels[steal.team]}",
+                    side=steal.team,
+                )
+        return None
+
+    def _ft_range(self, name: str) -> str:
+        for side in (self.game.home, self.game.away):
+            for p in side.players:
+                if p.name == name:
+                    tired = " (tired: d20 + 1)" if p.tired else ""
+                    return f", made on 1-{p.ft_top}{tired}" if p.ft_top else ", never made"
+        return ""
+
+    def _rebound_d6(self, need: Callable[..., Need], d20: int) -> Need:
+        events = self.game.events
+        last = events[-1]
+        free_throw = isinstance(last, FreeThrow)
+        shooter_team = getattr(last, "team", HOME)
+        off = self.game.home if shooter_team == HOME else self.game.away
+        de = self.game.away if off is self.game.home else self.game.home
+        if d20 in (10, 20):
+            why = f"rebound: d6 (rolled, not read: the d20 of {d20} gives the ball to the best "
+            why += "rebounder on the floor)"
+        elif free_throw and (6 <= d20 <= 9 or 16 <= d20 <= 19):
+            who = "PF" if d20 <= 9 else "C"
+            why = f"rebound: d6 (rolled, not read: the d20 of {d20} gives the defensive {who} "
+            why += "the missed free throw)"
+        elif d20 < 10:
+            p = off.lineup[_CHART[d20]]
+            why = (
+                f"rebound: d6, {p.name}'s chance: 1-{p.off_reb} his offensive rebound, "
+                "otherwise the defender in his slot's"
+            )
+        else:
+            p = de.lineup[_CHART[d20 - 10]]
+            why = (
+                f"rebound: d6, {p.name}'s chance: 1-{p.def_reb} his defensive rebound, "
+                "otherwise the opponent in his slot's"
+            )
+        return need("rebound d6", why)
+
+
+def _number_label(period: int, number: int, kind: str = "") -> str:
+    """Return a possession number as the score sheet writes it: 44, OT 10, 2a."""
+    text = f"{number}a" if kind in ("extra", "foul") else str(number)
+    if period == 0:
+        return text
+    return f"{text} of {'OT' if period == 1 else f'{period}OT'}"
+
+
+def number_label(period: int, number: int, kind: str = "") -> str:
+    """Return a possession number as the score sheet writes it: ``44``, ``2a``, ``10 of OT``."""
+    return _number_label(period, number, kind)
+
+
+def replay(
+    home: TeamCard,
+    away: TeamCard,
+    values: Sequence[int],
+    *,
+    rules: GameRules = ADVANCED,
+    neutral: bool = False,
+) -> Position:
+    """Play the game over the values entered so far and return where it stands.
+
+    Raise :class:`DieRefused` for a value that is not a face of the die the game asks for
+    there, :class:`GameOverError` for values past the end of the game, and the engine's
+    own errors (an ``EndlessGameError``, a ``RotationError``) as they come.
+    """
+    table = _Table(home, away, values, rules, neutral)
+    game = table.game
+    result: GameResult | None = None
+    need: Need | None = None
+    try:
+        game.play()
+    except DiceScriptExhausted:
+        need = table.dice.need
+        assert need is not None, "the exhausted die was noted before it was asked for"
+    if need is None:
+        if table.dice.unused:
+            raise GameOverError(len(table.dice.draws), table.dice.unused)
+        script = table.dice.record().script or {}
+        result = play_game(home, away, ScriptedDice(**script), rules=rules, neutral=neutral)
+        assert list(result.events) == game.events, "the engine replays its own dice the same"
+    rolls = tuple(
+        Roll(die, value, table.dice.steps[i], table.roll_trip[i])
+        for i, (die, value) in enumerate(table.dice.draws)
+    )
+    rotation = {
+        side.key: tuple(tuple(p.name for p in lineup) for lineup in side.rotation)
+        for side in (game.home, game.away)
+    }
+    starters = {side.key: tuple(p.name for p in side.starters) for side in (game.home, game.away)}
+    return Position(
+        home_card=home,
+        away_card=away,
+        rules=rules,
+        neutral=neutral,
+        rolls=rolls,
+        events=tuple(game.events),
+        trips=tuple(table.trips),
+        home_score=game.home.score,
+        away_score=game.away.score,
+        need=need,
+        result=result,
+        rotation=rotation,
+        starters=starters,
+    )
+
+
+# -- the score sheet -------------------------------------------------------------------------
+
+
+def score_sheet(position: Position) -> dict[str, Any]:
+    """Return the score sheet laid out like the printed one, as JSON-ready data.
+
+    For each side: the possession numbers in order (44..1, then each overtime's), with the
+    points scored on each and the running score; and one row per player, reserves above
+    the starter of their slot as the cards are stacked, with the 20-20 opening credit,
+    and per number whether he is on the floor, his points and his fouls.
+    """
+    rules = position.rules
+    ot_length = rules.overtime_possessions
+    periods = max((t.period for t in position.trips), default=0)
+    numbers: list[tuple[int, int]] = [(0, n) for n in range(REGULATION, 0, -1)]
+    for period in range(1, periods + 1):
+        numbers += [(period, n) for n in range(ot_length, 0, -1)]
+    column = {key: i for i, key in enumerate(numbers)}
+    current = None
+    if position.need is not None:
+        current = (position.need.period, position.need.number)
+    sheet: dict[str, Any] = {
+        "numbers": [{"period": p, "number": n, "label": _number_label(p, n)} for p, n in numbers],
+        "current": None if current is None else column.get(current),
+    }
+    for side, card in ((AWAY, position.away_card), (HOME, position.home_card)):
+        pts = [0] * len(numbers)
+        played = [False] * len(numbers)
+        rows: dict[str, dict[str, Any]] = {}
+        order = sorted(card.players, key=lambda p: (p.slot, p.is_starter, card.players.index(p)))
+        for p in order:
+            rows[p.name] = {
+                "name": p.name,
+                "slot": p.slot,
+                "position": SLOT_NAMES[p.slot - 1],
+                "starter": p.is_starter,
+                "opening": 0,
+                "pts": 0,
+                "pf": 0,
+                "cells": [{"on": False, "pts": 0, "pf": 0, "ball": False} for _ in numbers],
+            }
+        for i, five in enumerate(position.rotation[side]):
+            for name in five:
+                rows[name]["cells"][i]["on"] = True
+        for period in range(1, periods + 1):
+            for n in range(ot_length, 0, -1):
+                for name in position.starters[side]:
+                    rows[name]["cells"][column[(period, n)]]["on"] = True
+        for e in position.events:
+            if isinstance(e, Opening):
+                if e.team == side:
+                    rows[e.player]["opening"] = e.pts
+                    rows[e.player]["pts"] += e.pts
+                    rows[e.player]["pf"] += e.pf
+                continue
+            if getattr(e, "team", None) != side or not hasattr(e, "number"):
+                continue
+            at = column.get((e.period, e.number))  # type: ignore[union-attr]
+            if at is None:
+                continue
+            if isinstance(e, Trip):
+                played[at] = True
+                if e.player is not None:
+                    rows[e.player]["cells"][at]["ball"] = True
+            elif isinstance(e, Shot | FreeThrow) and e.made:
+                value = e.value if isinstance(e, Shot) else 1
+                pts[at] += value
+                rows[e.player]["pts"] += value
+                rows[e.player]["cells"][at]["pts"] += value
+            elif isinstance(e, Foul):
+                rows[e.player]["pf"] += 1
+                rows[e.player]["cells"][at]["pf"] += 1
+            elif isinstance(e, Block | Steal):
+                pass
+        running = 20
+        cells = []
+        for i in range(len(numbers)):
+            running += pts[i]
+            cells.append({"pts": pts[i], "score": running, "played": played[i]})
+        sheet[side] = {
+            "label": card.label,
+            "dunk_top": card.dunk_top,
+            "dunk_adjust": card.dunk_adjust,
+            "score": position.home_score if side == HOME else position.away_score,
+            "numbers": cells,
+            "players": list(rows.values()),
+        }
+    sheet["rebounds"] = {
+        str(n): SLOT_NAMES[who] if who >= 0 else "best"
+        for n, who in sorted(_ODD_REBOUNDER.items(), reverse=True)
+    }
+    return sheet
