@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "axes",
     "cards",
     "league",
+    "table",
 ]
 
 MIDDLEWARE = [
