@@ -13,5 +13,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("api/", include("config.api")),
+    path("table/", include("table.urls")),
     path("", include("league.urls")),
 ]
