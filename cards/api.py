@@ -1,7 +1,4 @@
-"""The REST API of teams, players and cards: read by everyone, written by commissioners.
-
-The permission, authentication and error helpers here are shared with ``league.api``.
-"""
+"""The REST API of teams, players and cards: read by everyone, written by commissioners."""
 
 from __future__ import annotations
 
@@ -10,82 +7,27 @@ import json
 from typing import Any
 
 import django_filters
-from django import forms
-from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import mixins, permissions, serializers, status, viewsets
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework import mixins, serializers, status
 from rest_framework.decorators import action
 from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
 
 from cards import services
 from cards.mapping import team_document, teams_for_play
 from cards.models import Card, Player, Team
-from cards.roles import is_commissioner
+from core.api import (
+    ApiViewSet,
+    ErrorSerializer,
+    IdFilter,
+    model_errors,
+    sentence,
+)
 from simulator.vabg.cards import InvalidCardError
-
-# Token first: its WWW-Authenticate header turns an anonymous write into 401, not 403.
-API_AUTHENTICATION = [TokenAuthentication, SessionAuthentication]
-
-
-class CommissionerOrReadOnly(permissions.BasePermission):
-    """Let everyone read; let only commissioners (see ``cards.roles``) write."""
-
-    message = "Only a commissioner can change the league."
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return request.method in permissions.SAFE_METHODS or is_commissioner(request.user)
-
-
-class ApiViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
-    authentication_classes = API_AUTHENTICATION
-    permission_classes = [CommissionerOrReadOnly]
-
-
-def sentence(text: str) -> str:
-    """Return a domain error as the API shows it: capitalised, ending in a period."""
-    text = text.strip()
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else f"{text}."
-
-
-def model_errors(exc: DjangoValidationError) -> dict[str, list[str]] | list[str]:
-    """Return a model's ``full_clean`` errors keyed as DRF keys them."""
-    if not hasattr(exc, "error_dict"):
-        return {api_settings.NON_FIELD_ERRORS_KEY: list(exc.messages)}
-    return {
-        (api_settings.NON_FIELD_ERRORS_KEY if field == NON_FIELD_ERRORS else field): messages
-        for field, messages in exc.message_dict.items()
-    }
-
-
-ErrorSerializer = inline_serializer("Error", {"detail": serializers.CharField()})
-
-ID_MAX = 2**63 - 1  # the largest id a column holds: the database cannot compare a bigger one
-
-
-class IdFilter(django_filters.NumberFilter):
-    """Filter by an id: a whole number from 1 to ``ID_MAX``, refused with 400 otherwise.
-
-    A number no id column can hold would reach the database through a foreign key, which
-    has no overflow guard, and fail there as a server error.
-    """
-
-    field_class = forms.IntegerField
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("min_value", 1)
-        kwargs.setdefault("max_value", ID_MAX)
-        super().__init__(*args, **kwargs)
-
 
 # -- serializers ---------------------------------------------------------------------------
 

@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "simple_history",
     "axes",
+    "core",
     "cards",
     "league",
     "table",

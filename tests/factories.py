@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from factory.django import DjangoModelFactory
 
 from cards.models import Card, Player, Team
-from cards.roles import commissioner_create
+from core.roles import commissioner_create
 
 
 class TeamFactory(DjangoModelFactory[Team]):

@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 
-from cards.roles import COMMISSIONER_GROUP, commissioner_create
+from core.roles import COMMISSIONER_GROUP, commissioner_create
 
 
 class Command(BaseCommand):
