@@ -9,9 +9,8 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.db.models import Count, QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
@@ -105,18 +104,6 @@ class ImportForm(forms.Form):
     )
 
 
-class ExhibitionForm(forms.Form):
-    home = forms.ModelChoiceField(queryset=Team.objects.none(), empty_label=None)
-    neutral = forms.BooleanField(required=False, help_text="Play on a neutral court.")
-    seed = forms.IntegerField(
-        required=False, min_value=0, help_text="Leave empty for fresh dice; fill to replay a game."
-    )
-
-    def __init__(self, *args: Any, teams: QuerySet[Team], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["home"].queryset = teams  # type: ignore[attr-defined]
-
-
 def _uploaded_files(uploads: list[Any]) -> list[tuple[str, bytes]]:
     files = []
     for upload in uploads:
@@ -154,7 +141,7 @@ class TeamAdmin(SimpleHistoryAdmin):
         ("Dunks (vabg rules §5)", {"fields": ("dunk_top", "dunk_adjust")}),
         ("Notes", {"fields": ("notes", "extra"), "classes": ("collapse",)}),
     )
-    actions = ("export_files", "export_zip", "duplicate", "play_exhibition")
+    actions = ["export_files", "export_zip", "duplicate"]
     change_list_template = "admin/cards/team/change_list.html"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Team]:
@@ -224,49 +211,6 @@ class TeamAdmin(SimpleHistoryAdmin):
         for team in teams_for_play().filter(pk__in=queryset.values("pk")):
             copy = team_duplicate(team=team)
             messages.success(request, f"{team} duplicated as {copy}.")
-
-    @admin.action(description="Play an exhibition game between the two selected teams")
-    def play_exhibition(
-        self, request: HttpRequest, queryset: QuerySet[Team]
-    ) -> HttpResponse | None:
-        from league.services import GameNotPlayable, exhibition_play
-
-        if not request.user.has_perm("league.add_game"):
-            raise PermissionDenied
-        teams = list(queryset.order_by("school", "season"))
-        if len(teams) != 2:
-            messages.error(request, "Select exactly two teams to play an exhibition game.")
-            return None
-        form = ExhibitionForm(
-            request.POST if "play" in request.POST else None,
-            teams=queryset,
-            initial={"home": teams[1]},
-        )
-        if "play" in request.POST and form.is_valid():
-            home = form.cleaned_data["home"]
-            away = teams[0] if home == teams[1] else teams[1]
-            try:
-                # One transaction: a game that cannot be played leaves no scheduled game behind.
-                with transaction.atomic():
-                    game = exhibition_play(
-                        home=home,
-                        away=away,
-                        neutral=form.cleaned_data["neutral"],
-                        seed=form.cleaned_data["seed"],
-                    )
-            except GameNotPlayable as exc:
-                messages.error(request, str(exc))
-                return None
-            return HttpResponseRedirect(reverse("admin:league_game_change", args=[game.pk]))
-        context = {
-            **self.admin_site.each_context(request),
-            "title": "Play an exhibition game",
-            "form": form,
-            "teams": teams,
-            "opts": self.model._meta,
-            "action": "play_exhibition",
-        }
-        return TemplateResponse(request, "admin/cards/team/exhibition.html", context)
 
 
 @admin.register(Player)

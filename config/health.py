@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
+from config.celery import app
+
 
 def _check_database() -> str:
     try:
@@ -20,8 +22,6 @@ def _check_database() -> str:
 def _check_broker() -> str:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return "eager (no broker configured)"
-    from config.celery import app
-
     try:
         with app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, timeout=2)

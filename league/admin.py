@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.safestring import SafeString
 
+from cards.admin import TeamAdmin
+from cards.models import Team
 from league import services
 from league.models import Game, League, Season, SeasonTeam, SimulationRun
 from league.presentation import box_score
@@ -90,16 +96,16 @@ class GameAdmin(admin.ModelAdmin):
         "box", "status", "attempts", "played_at", "created_at", "error", "bracket_key",
     )  # fmt: skip
 
-    @admin.action(description="Simulate the selected games")
+    @admin.action(description="Simulate the selected games (on the workers)")
     def simulate_selected(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        played = failed = 0
-        for game in queryset.filter(kind=Game.Kind.SIMULATED).exclude(status=Game.Status.FINAL):
-            result = services.game_play(game_id=game.pk)
-            if result is not None and result.status == Game.Status.FINAL:
-                played += 1
-            else:
-                failed += 1
-        self.message_user(request, f"{played} game(s) played, {failed} not played.")
+        selected = list(queryset.values_list("pk", flat=True))
+        sent = services.games_send(game_ids=selected)
+        left = len(selected) - sent
+        self.message_user(
+            request,
+            f"{sent} game(s) sent to the workers; their results appear as they are stored."
+            + (f" {left} not sent: final, played at the table or already running." if left else ""),
+        )
 
     fieldsets = (
         ("Box score", {"fields": ("box",)}),
@@ -156,3 +162,71 @@ class GameAdmin(admin.ModelAdmin):
                 "game_date",
             )
         return self.readonly_fields
+
+
+# -- exhibitions, from the teams' list ---------------------------------------------------------
+
+
+class ExhibitionForm(forms.Form):
+    home = forms.ModelChoiceField(queryset=Team.objects.none(), empty_label=None)
+    neutral = forms.BooleanField(required=False, help_text="Play on a neutral court.")
+    seed = forms.IntegerField(
+        required=False, min_value=0, help_text="Leave empty for fresh dice; fill to replay a game."
+    )
+
+    def __init__(self, *args: Any, teams: QuerySet[Team], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["home"].queryset = teams  # type: ignore[attr-defined]
+
+
+class LeagueTeamAdmin(TeamAdmin):
+    """The teams' admin of ``cards`` with the league's own action: play an exhibition.
+
+    The league builds on the cards app, not the other way round, so the action that plays
+    a game is added here, to the one teams' admin the site shows.
+    """
+
+    actions = [*TeamAdmin.actions, "play_exhibition"]
+
+    @admin.action(description="Play an exhibition game between the two selected teams")
+    def play_exhibition(
+        self, request: HttpRequest, queryset: QuerySet[Team]
+    ) -> HttpResponse | None:
+        if not request.user.has_perm("league.add_game"):
+            raise PermissionDenied
+        teams = list(queryset.order_by("school", "season"))
+        if len(teams) != 2:
+            messages.error(request, "Select exactly two teams to play an exhibition game.")
+            return None
+        form = ExhibitionForm(
+            request.POST if "play" in request.POST else None,
+            teams=queryset,
+            initial={"home": teams[1]},
+        )
+        if "play" in request.POST and form.is_valid():
+            home = form.cleaned_data["home"]
+            away = teams[0] if home == teams[1] else teams[1]
+            try:
+                game = services.exhibition_play(
+                    home=home,
+                    away=away,
+                    neutral=form.cleaned_data["neutral"],
+                    seed=form.cleaned_data["seed"],
+                )
+            except services.GameNotPlayable as exc:
+                messages.error(request, str(exc))
+                return None
+            return HttpResponseRedirect(reverse("admin:league_game_change", args=[game.pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Play an exhibition game",
+            "form": form,
+            "teams": teams,
+            "opts": self.model._meta,
+            "action": "play_exhibition",
+        }
+        return TemplateResponse(request, "admin/league/exhibition.html", context)
+
+
+admin.site.unregister(Team)
+admin.site.register(Team, LeagueTeamAdmin)

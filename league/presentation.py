@@ -1,23 +1,33 @@
-"""How a stored game reads: the box score context shared by the admin and the fans' pages."""
+"""How a stored game reads: the one box score the admin, the fans' pages and the API show."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from cards.models import Team
 from league.models import BoxLine, Game
 from simulator.results import LINE_FIELDS
+from simulator.vabg.events import event_from_json
+from simulator.vabg.render import describe
 
 
 @dataclass
 class Side:
-    key: str
-    label: str
-    where: str
+    """One team's half of a box score: its lines (a dict per player) and its totals."""
+
+    key: str  # "home" or "away"
+    team: Team
+    where: str  # "home", "away", or "" on a neutral court
     score: int
     periods: list[int]
     team_turnovers: int
+    possessions: int
     lines: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return str(self.team)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -43,16 +53,20 @@ def box_score(game: Game, *, player_url: Any = None) -> BoxScore | None:
         return None
     lines = list(BoxLine.objects.filter(result=result).order_by("side", "order"))
     sides = []
-    for key, team, score, periods, tov in (
-        ("away", game.away, result.away_score, result.away_periods, result.away_team_turnovers),
-        ("home", game.home, result.home_score, result.home_periods, result.home_team_turnovers),
-    ):
-        where = "" if game.neutral else ("home" if key == "home" else "away")
-        side = Side(key, str(team), where, score, list(periods), tov)
+    for key, team, score, periods, tov, poss in (
+        ("away", game.away, result.away_score, result.away_periods,
+         result.away_team_turnovers, result.away_possessions),
+        ("home", game.home, result.home_score, result.home_periods,
+         result.home_team_turnovers, result.home_possessions),
+    ):  # fmt: skip
+        where = "" if game.neutral else key
+        side = Side(key, team, where, score, list(periods), tov, poss)
         for line in lines:
             if line.side == key:
                 row = {name: getattr(line, name) for name in LINE_FIELDS}
                 row["name"] = line.name
+                row["player"] = line.player_id
+                row["order"] = line.order
                 row["url"] = player_url(line) if player_url and line.player_id else ""
                 side.lines.append(row)
         sides.append(side)
@@ -72,9 +86,6 @@ class Play:
 
 def play_by_play(game: Game) -> list[Play]:
     """Return a stored game's play-by-play as fans read it, numbered as on the score sheet."""
-    from simulator.vabg.events import event_from_json
-    from simulator.vabg.render import describe
-
     result = getattr(game, "result", None)
     if result is None:
         return []

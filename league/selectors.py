@@ -8,14 +8,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, F, FloatField, QuerySet, Sum, Value
+from django.db.models import (
+    Count,
+    F,
+    FloatField,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
 from django.db.models.functions import Cast, Coalesce, NullIf
 
-from league.models import BoxLine, Game, Season
+from league.models import BoxLine, Game, League, Season, SeasonTeam
+from league.standings import FinishedGame, compute_standings
 from simulator.results import LINE_FIELDS
 
 STAT_FIELDS = LINE_FIELDS
 """The engine's box-score fields, the totals every stat row sums (``simulator.results``)."""
+
+PERCENT_FIELDS = ("fg_pct", "tp_pct", "ft_pct")
+"""The shooting percentages of a stat row, derived from its made and tried totals."""
 
 # Leader boards a fan looks for: category -> (column, label).
 LEADER_CATEGORIES = {
@@ -149,8 +164,6 @@ def standings_for_season(*, season_id: int) -> list[tuple[str, list[dict[str, An
     home, away, neutral), points, streak, and the tiebreaker that placed it, if any. The
     coin flip, the last tiebreaker, is drawn from the season's seed.
     """
-    from league.models import SeasonTeam
-    from league.standings import FinishedGame, compute_standings
 
     season = Season.objects.get(pk=season_id)
     games = [
@@ -217,3 +230,85 @@ def standings_for_season(*, season_id: int) -> list[tuple[str, list[dict[str, An
             )
         )
     return tables
+
+
+# -- lists and exports the API reads ----------------------------------------------------------
+
+
+def _count_of(queryset: QuerySet[Any], *, parent: str = "season") -> Subquery:
+    """Count the rows of ``queryset`` per parent in a subquery (joins would multiply)."""
+    counted = (
+        queryset.filter(**{parent: OuterRef("pk")})
+        .order_by()
+        .values(parent)
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)  # type: ignore[return-value]
+
+
+def leagues_listed() -> QuerySet[League]:
+    """Return leagues with how many seasons each has."""
+    return League.objects.annotate(season_count=_count_of(Season.objects.all(), parent="league"))
+
+
+def seasons_listed() -> QuerySet[Season]:
+    """Return seasons with their league, counts of teams and games, and their entries."""
+    return (
+        Season.objects.select_related("league")
+        .annotate(
+            team_count=_count_of(SeasonTeam.objects.all()),
+            game_count=_count_of(Game.objects.all()),
+            games_final=_count_of(Game.objects.filter(status=Game.Status.FINAL)),
+        )
+        .prefetch_related(Prefetch("entries", queryset=SeasonTeam.objects.select_related("team")))
+    )
+
+
+def boxscore_export_rows(*, season_id: int) -> list[dict[str, Any]]:
+    """Return every box-score line of a season's final games as flat export rows."""
+    lines = (
+        season_lines(season_id=season_id)
+        .select_related("team", "result__game__home", "result__game__away")
+        .order_by(
+            "result__game__round", "result__game__game_date", "result__game_id", "side", "order"
+        )
+    )
+    rows = []
+    for line in lines:
+        game = line.result.game
+        opponent = game.away if line.side == BoxLine.Side.HOME else game.home
+        rows.append(
+            {
+                "game": game.pk,
+                "round": game.round,
+                "game_date": game.game_date,
+                "side": line.side,
+                "team": str(line.team),
+                "opponent": str(opponent),
+                "player": line.player_id,
+                "name": line.name,
+                **{field: getattr(line, field) for field in STAT_FIELDS},
+            }
+        )
+    return rows
+
+
+def player_stats_export_rows(*, season_id: int) -> list[dict[str, Any]]:
+    """Return a season's player stats as flat export rows, averages rounded for reading."""
+
+    def rounded(value: float | None, places: int) -> float | None:
+        return None if value is None else round(value, places)
+
+    return [
+        {
+            "team": f"{row['team__school']} {row['team__season']}",
+            "player": row["player_id"],
+            "name": row["name"],
+            "g": row["g"],
+            **{field: row[field] for field in STAT_FIELDS},
+            **{f"{field}_pg": rounded(row[f"{field}_pg"], 2) for field in STAT_FIELDS},
+            **{field: rounded(row[field], 3) for field in PERCENT_FIELDS},
+        }
+        for row in player_season_stats(season_id=season_id)
+    ]

@@ -10,42 +10,46 @@ running past its lease; ``games_sweep`` hands it out again, up to ``LEAGUE_MAX_A
 
 from __future__ import annotations
 
-import hashlib
-import secrets
+import random
+import time
 from collections.abc import Callable, Iterable
 from datetime import date, timedelta
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.text import slugify
 
-from cards.mapping import team_card, teams_for_play
+from cards.mapping import team_card, team_document, teams_for_play
 from cards.models import Player, Team
+from league import tournaments
+from league.dispatch import games_enqueue
+from league.errors import GameNotPlayable, ResultRefused, SeasonRefused, SimulationRefused
 from league.models import BoxLine, Game, GameResult, League, Season, SeasonTeam, SimulationRun
+from league.scheduling import ScheduleError, build_schedule
+from league.seeds import derived_seed, new_seed
 from simulator import GameResult as EngineResult
 from simulator import SeededDice
 from simulator.dice import DiceError, DiceSource, ScriptedDice
-from simulator.vabg import InvalidCardError, TeamCard, play_game, preset
+from simulator.results import LINE_FIELDS
+from simulator.vabg import (
+    GameRules,
+    InvalidCardError,
+    RulesVersionError,
+    TeamCard,
+    play_game,
+    preset,
+    team_from_json,
+)
 
-
-class GameNotPlayable(Exception):
-    """Raise when a game cannot be simulated (a broken roster, a real-dice game...)."""
-
-
-def new_seed() -> int:
-    """Return a fresh dice seed that fits a signed 64-bit column."""
-    return secrets.randbits(62)
-
-
-def derived_seed(master: int, key: str) -> int:
-    """Return the seed of the game ``key`` of a season whose master seed is ``master``.
-
-    The same season seed always gives every game the same dice, whatever order the
-    games are played in, so a tournament replays exactly.
-    """
-    digest = hashlib.blake2b(f"{master}/{key}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 2
+__all__ = [  # the refusals callers catch, raised here and defined in league.errors
+    "GameNotPlayable",
+    "ResultRefused",
+    "SeasonRefused",
+    "SimulationRefused",
+]
 
 
 def lease_length() -> timedelta:
@@ -187,8 +191,6 @@ def game_finish(*, game: Game) -> None:
     if game.run_id is not None:
         _run_count(run_id=game.run_id, field="done")
     if game.season_id is not None and game.bracket_key:
-        from league import tournaments  # the bracket builds on this module
-
         tournaments.tournament_advance(season_id=game.season_id)
 
 
@@ -253,10 +255,14 @@ def result_store(*, game: Game, played: EngineResult, home: TeamCard, away: Team
     return result
 
 
+@transaction.atomic
 def exhibition_play(
     *, home: Team, away: Team, neutral: bool = False, seed: int | None = None
 ) -> Game:
-    """Schedule and play an exhibition game at once (advanced rules)."""
+    """Schedule and play an exhibition game at once (advanced rules).
+
+    One transaction: a game that cannot be played leaves no scheduled game behind.
+    """
     game = game_create(home=home, away=away, neutral=neutral, seed=seed, label="Exhibition")
     return game_simulate(game_id=game.pk)
 
@@ -264,20 +270,19 @@ def exhibition_play(
 # -- sending games to workers --------------------------------------------------------------
 
 
-def games_enqueue(*, game_ids: Iterable[int]) -> None:
-    """Mark games queued now and send each to a worker once the transaction commits."""
-    ids = list(game_ids)
-    if not ids:
-        return
-    Game.objects.filter(pk__in=ids).update(queued_at=timezone.now())
+def games_send(*, game_ids: Iterable[int]) -> int:
+    """Send the scheduled simulated games among ``game_ids`` to the workers; return how many.
 
-    def send() -> None:
-        from league.tasks import simulate_game
-
-        for game_id in ids:
-            simulate_game.delay(game_id=game_id)
-
-    transaction.on_commit(send)
+    Final games, games played at the table and games a worker holds are left as they are.
+    """
+    with transaction.atomic():
+        ids = list(
+            Game.objects.filter(
+                pk__in=list(game_ids), kind=Game.Kind.SIMULATED, status=Game.Status.SCHEDULED
+            ).values_list("pk", flat=True)
+        )
+        games_enqueue(game_ids=ids)
+    return len(ids)
 
 
 def _scope_filter(
@@ -289,23 +294,25 @@ def _scope_filter(
 ) -> Q:
     if scope == SimulationRun.Scope.GAME:
         if game is None:
-            raise ValueError("a one-game simulation needs the game")
+            raise SimulationRefused("a one-game simulation needs the game")
         return Q(pk=game.pk)
     if scope == SimulationRun.Scope.ROUND:
         if round is None:
-            raise ValueError("a round simulation needs the round number")
+            raise SimulationRefused("a round simulation needs the round number")
         return Q(round=round)
     if scope == SimulationRun.Scope.DATE:
         if game_date is None:
-            raise ValueError("a day's simulation needs the date")
+            raise SimulationRefused("a day's simulation needs the date")
         return Q(game_date=game_date)
     if scope == SimulationRun.Scope.UNTIL:
         if game_date is None:
-            raise ValueError("a simulation up to a date needs the date")
+            raise SimulationRefused("a simulation up to a date needs the date")
         return Q(game_date__lte=game_date)
     if scope == SimulationRun.Scope.ALL:
         return Q()
-    raise ValueError(f"unknown simulation scope {scope!r}: use game, round, date, until or all")
+    raise SimulationRefused(
+        f"unknown simulation scope {scope!r}: use game, round, date, until or all"
+    )
 
 
 @transaction.atomic
@@ -333,12 +340,10 @@ def simulation_start(
         status__in=[Game.Status.SCHEDULED, Game.Status.RUNNING],
     )
     if game is not None and game.season_id != season.pk:
-        raise ValueError(f"{game} is not a game of {season}")
+        raise SimulationRefused(f"{game} is not a game of {season}")
     ids = list(games.values_list("pk", flat=True))
     total = len(ids)
     if season.kind == Season.Kind.TOURNAMENT and scope == SimulationRun.Scope.ALL:
-        from league import tournaments
-
         total = tournaments.games_to_come(season=season)
     run = SimulationRun.objects.create(
         season=season,
@@ -368,22 +373,6 @@ def run_next_game(*, run: SimulationRun) -> Game | None:
     if game is None:
         return None
     return game_play(game_id=game.pk)
-
-
-def runs_attach(*, season: Season, game_ids: list[int]) -> None:
-    """Give newly drawn games to the season's running "all" run, sending them if it does."""
-    run = (
-        SimulationRun.objects.filter(
-            season=season, scope=SimulationRun.Scope.ALL, status=SimulationRun.Status.RUNNING
-        )
-        .order_by("-pk")
-        .first()
-    )
-    if run is None:
-        return
-    Game.objects.filter(pk__in=game_ids).update(run=run)
-    if run.dispatch:
-        games_enqueue(game_ids=game_ids)
 
 
 def games_sweep(*, now: object = None) -> dict[str, int]:
@@ -420,8 +409,6 @@ def run_wait(
     *, run: SimulationRun, poll: float = 0.5, on_progress: Callable[[SimulationRun], None]
 ) -> SimulationRun:
     """Poll a dispatched run until it is finished, reporting progress as it moves."""
-    import time
-
     while True:
         run.refresh_from_db()
         on_progress(run)
@@ -452,8 +439,6 @@ def game_replay(*, game_id: int) -> EngineResult:
     example, its 5-possession overtimes); a game whose rules this engine cannot play
     is refused with the reason.
     """
-    from simulator.vabg import GameRules, RulesVersionError, team_from_json
-
     game = Game.objects.select_related("result").get(pk=game_id)
     result = game.result
     if game.seed is None or "seed" not in result.dice:
@@ -474,14 +459,6 @@ def game_replay(*, game_id: int) -> EngineResult:
 BOX_MAX = 32767  # the largest count a box-score column holds (a small integer)
 
 
-class ResultRefused(ValueError):
-    """Raise for a typed-in result that does not add up; the message lists every problem."""
-
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(problems))
-
-
 def game_result_enter(
     *,
     game_id: int,
@@ -496,9 +473,6 @@ def game_result_enter(
     Lines are optional; when given, each names a player of that team and the team's
     points equal the sum of its players' points. Every problem is reported at once.
     """
-    from cards.mapping import team_document
-    from simulator.results import LINE_FIELDS
-
     with transaction.atomic():
         game = Game.objects.select_for_update().select_related("home", "away").get(pk=game_id)
         if game.status == Game.Status.FINAL:
@@ -585,14 +559,31 @@ def game_result_enter(
 # -- seasons ---------------------------------------------------------------------------------
 
 
-class SeasonRefused(ValueError):
-    """Raise for a season or tournament that cannot be set up; the message says why."""
+@transaction.atomic
+def league_create(*, name: str, description: str = "") -> League:
+    """Create a league; its slug is made from the name.
+
+    Refused with a ``ValidationError`` keyed by field, as any admin save: a slug taken by
+    another league (or a name with no letter or digit to make one) is the name's error.
+    """
+    league = League(name=name.strip(), slug=slugify(name), description=description)
+    try:
+        league.full_clean()
+    except ValidationError as exc:
+        errors = dict(exc.message_dict)
+        if errors.pop("slug", None) and "name" not in errors:
+            errors["name"] = [
+                f"Another league has the slug {league.slug!r} this name makes."
+                if league.slug
+                else "The name needs a letter or a digit, to make the league's slug."
+            ]
+        raise ValidationError(errors) from exc
+    league.save()
+    return league
 
 
 def league_get_or_create(*, name: str) -> League:
     """Return the league called ``name``, creating it (checked like any admin save) if new."""
-    from django.utils.text import slugify
-
     name = name.strip()
     league = League.objects.filter(name=name).first()
     if league is not None:
@@ -632,10 +623,6 @@ def season_create(
     ``home_court`` the home team has the home-court foul ranges; without it every game is
     on a neutral court.
     """
-    from django.utils.text import slugify
-
-    from league.scheduling import ScheduleError, build_schedule
-
     team_list = list(teams)
     if len({t.pk for t in team_list}) != len(team_list):
         raise SeasonRefused("a team is listed twice")
@@ -661,8 +648,6 @@ def season_create(
     SeasonTeam.objects.bulk_create(
         SeasonTeam(season=season, team_id=pk, conference=conference_of[pk]) for pk in conference_of
     )
-    import random
-
     try:
         schedule = build_schedule(
             conferences=groups,

@@ -1,4 +1,9 @@
-"""Celery tasks: thin, named, passed ids; the work is in ``league.services``."""
+"""Celery tasks: thin, named, passed ids; the work is in ``league.services``.
+
+This module is also where queued games meet Celery: ``send_to_workers`` receives
+``league.dispatch.games_queued`` (sent after commit) and sends one task per game. It is
+loaded by ``LeagueConfig.ready``, so every process that queues games sends them.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,11 @@ from typing import Any
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
+from django.dispatch import receiver
 
 from league import services
+from league.dispatch import games_queued
+from league.models import Game
 
 TRANSIENT = (OperationalError, InterfaceError)
 
@@ -39,3 +47,10 @@ def simulate_game(self: Any, *, game_id: int) -> None:
 def sweep() -> dict[str, int]:
     """Hand out again games whose worker or message was lost."""
     return services.games_sweep()
+
+
+@receiver(games_queued, sender=Game, dispatch_uid="league.send_to_workers")
+def send_to_workers(sender: type[Game], *, game_ids: list[int], **kwargs: Any) -> None:
+    """Send each queued game to a worker (played in-process when Celery runs eagerly)."""
+    for game_id in game_ids:
+        simulate_game.delay(game_id=game_id)

@@ -11,16 +11,31 @@ database, not in the broker.
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils.text import slugify
 
 from cards.models import Team
 from league import bracket as brackets
+from league.dispatch import runs_attach
+from league.errors import SeasonRefused
 from league.models import Game, League, Season, SeasonTeam
-from league.services import SeasonRefused, derived_seed, new_seed, runs_attach
+from league.seeds import derived_seed, new_seed
+from league.selectors import standings_for_season
+
+# The ready-made fields a tournament can be drawn from: name -> (what users call it, its
+# field file: school, season, region and seed per row).
+FIELDS = {
+    "alltime-96": (
+        "the all-time field",
+        Path(settings.BASE_DIR) / "fixtures" / "field" / "alltime96.csv",
+    )
+}
 
 
 def round_name(bracket: brackets.Bracket, number: int) -> str:
@@ -242,8 +257,6 @@ def tournament_from_groups(*, group_stage: Season, advance: int, **options: Any)
     seeded above runners-up and so on, teams of one place ordered by win % then point
     difference, and teams of one group kept apart in the first round where possible.
     """
-    from league.selectors import standings_for_season
-
     if group_stage.games.exclude(status=Game.Status.FINAL).exists():
         raise SeasonRefused(f"{group_stage} is not finished: play every group game first")
     tables = standings_for_season(season_id=group_stage.pk)
@@ -255,3 +268,39 @@ def tournament_from_groups(*, group_stage: Season, advance: int, **options: Any)
         raise SeasonRefused(str(exc)) from exc
     teams = {t.pk: t for t in Team.objects.filter(pk__in=order)}
     return tournament_create(teams=[teams[pk] for pk in order], **options)
+
+
+def field_regions(path: Path, *, title: str = "the field") -> dict[str, list[Team]]:
+    """Return a field file's regions, teams by seed, in Final Four order.
+
+    Every team of the field must be loaded; the refusal lists all that are missing.
+    """
+    if not path.exists():
+        raise SeasonRefused(f"{path.name} is missing: it is the file of {title}")
+    with path.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    teams = {(t.school, t.season): t for t in Team.objects.all()}
+    regions: dict[str, dict[int, Team]] = {}
+    missing = []
+    for row in rows:
+        key = (row["school"], int(row["season"]))
+        team = teams.get(key)
+        if team is None:
+            missing.append(f"{key[0]} {key[1]} ({row['region']} #{row['seed']})")
+            continue
+        regions.setdefault(row["region"], {})[int(row["seed"])] = team
+    if missing:
+        raise SeasonRefused(
+            f"{len(missing)} teams of {title} are not loaded: " + ", ".join(missing)
+        )
+    order = [name for pair in brackets.DEFAULT_FINAL_FOUR for name in pair]
+    return {name: [regions[name][s] for s in sorted(regions[name])] for name in order}
+
+
+def tournament_field_create(*, field: str, **options: Any) -> Season:
+    """Create a tournament of a ready-made field (see ``FIELDS``), drawn by its seeds."""
+    if field not in FIELDS:
+        raise SeasonRefused(f"no field {field!r}: use {', '.join(sorted(FIELDS))}")
+    title, path = FIELDS[field]
+    regions: dict[str, Sequence[Team]] = dict(field_regions(path, title=title))
+    return tournament_create(regions=regions, **options)

@@ -10,7 +10,8 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from cards.models import Player, Team
-from league import selectors
+from cards.presentation import card_face
+from league import selectors, tournaments
 from league.models import Game, League, Season, SimulationRun
 from league.presentation import box_score, play_by_play
 
@@ -100,8 +101,6 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def bracket(request: HttpRequest, pk: int) -> HttpResponse:
     """The bracket as a picture: a column per round, one section per region."""
-    from league import tournaments
-
     season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
     if season.kind != Season.Kind.TOURNAMENT or not season.bracket:
         raise Http404("This season is not a tournament.")
@@ -164,8 +163,6 @@ def teams(request: HttpRequest) -> HttpResponse:
 
 
 def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    from cards.presentation import card_face
-
     team = get_object_or_404(
         Team.objects.prefetch_related(
             Prefetch("players", queryset=Player.objects.select_related("card", "team"))
@@ -203,8 +200,6 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    from cards.presentation import card_face
-
     player = get_object_or_404(Player.objects.select_related("team", "card"), pk=pk)
     face = card_face(player.card) if hasattr(player, "card") else None
     seasons = Season.objects.filter(entries__team=player.team).select_related("league")

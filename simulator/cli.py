@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
+import secrets
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -127,8 +130,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         seed = args.seed
         if seed is None:
-            import secrets
-
             seed = secrets.randbelow(2**31)
         source = SeededDice(seed)
     rules = preset(args.rules, strategy=args.strategy)
@@ -184,8 +185,6 @@ def _play_other(args: argparse.Namespace) -> int:
         except DiceError as exc:
             return _fail(f"{args.dice}: {exc}")
     else:
-        import secrets
-
         source = SeededDice(secrets.randbelow(2**31) if args.seed is None else args.seed)
     try:
         result = game.play(home, away, source, rules)
@@ -254,8 +253,6 @@ def _odds(args: argparse.Namespace) -> int:
 
 def _odds_pairs(folder: Path, out: Path, rules: GameRules, neutral: bool) -> int:
     """Write one CSV row per pair of team files in ``folder`` (each home once unless neutral)."""
-    import csv
-    import io
 
     from simulator.vabg.odds import matchup_odds
 

@@ -12,8 +12,7 @@ from rest_framework.authtoken.models import Token
 
 from cards.mapping import team_card, team_document
 from cards.models import Card, Player, Team
-from league import services
-from league.management.commands import create_tournament
+from league import services, tournaments
 from league.models import BoxLine, Game, GameResult, League, Season, SeasonTeam, SimulationRun
 from league.services import league_get_or_create
 from simulator.dice import ScriptedDice
@@ -250,18 +249,17 @@ def services_standings(season: Season) -> list[tuple[str, list[dict[str, Any]]]]
     return standings_for_season(season_id=season.pk)
 
 
-def field_file(path, teams: list[Team]) -> Any:  # type: ignore[no-untyped-def]
-    """Write a field file of ``teams``, 24 to a region in seed order; return its field_96."""
+def field_file(path, teams: list[Team]) -> tuple[str, Any]:  # type: ignore[no-untyped-def]
+    """Write a field file of ``teams``, 24 to a region in seed order; return its FIELDS entry."""
     regions = ["West", "East", "Midwest", "South"]
     rows = [f"{t.school},{t.season},{regions[n // 24]},{n % 24 + 1}" for n, t in enumerate(teams)]
     path.write_text("school,season,region,seed\n" + "\n".join(rows) + "\n")
-    real = create_tournament.field_96
-    return lambda: real(path)
+    return ("the all-time field", path)
 
 
 def test_a_commissioner_creates_the_alltime_96_field(commish, tmp_path, monkeypatch) -> None:
     teams = [full_team() for _ in range(96)]
-    monkeypatch.setattr(create_tournament, "field_96", field_file(tmp_path / "96.csv", teams))
+    monkeypatch.setitem(tournaments.FIELDS, "alltime-96", field_file(tmp_path / "96.csv", teams))
     response = commish.post("/api/tournaments/", cup_body(field="alltime-96"), format="json")
     assert response.status_code == 201
     body = response.json()
@@ -278,8 +276,7 @@ def test_the_alltime_field_names_every_team_not_loaded(commish, tmp_path, monkey
         "school,season,region,seed\n"
         f"{loaded.school},{loaded.season},East,1\nNowhere,1950,East,2\nAtlantis,1900,West,1\n"
     )
-    real = create_tournament.field_96
-    monkeypatch.setattr(create_tournament, "field_96", lambda: real(path))
+    monkeypatch.setitem(tournaments.FIELDS, "alltime-96", ("the all-time field", path))
     body = cup_body(field="alltime-96")
     before = snapshot()
     response = commish.post("/api/tournaments/", body, format="json")

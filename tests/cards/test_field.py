@@ -29,8 +29,8 @@ from cards.management.commands.build_field import (
     shared_key,
 )
 from cards.mapping import team_card, teams_for_play
-from league.management.commands.create_tournament import field_96
 from league.models import Game, Season
+from league.tournaments import FIELDS, field_regions
 from simulator import SeededDice
 from simulator.vabg import play_game, preset
 from simulator.vabg.cards import CARD_SOURCES, SLOT_NAMES, team_from_json
@@ -524,7 +524,7 @@ def loaded_field(django_db_setup, django_db_blocker):  # type: ignore[no-untyped
 def test_load_teams_loads_the_field_in_four_regions_of_24(loaded_field: str) -> None:
     files = len(list(TEAMS.glob("*.json")))
     assert loaded_field.startswith(f"{files} teams: {files} created")
-    regions = field_96()
+    regions = field_regions(FIELDS["alltime-96"][1])
     assert list(regions) == ["West", "East", "Midwest", "South"]
     assert [len(teams) for teams in regions.values()] == [24, 24, 24, 24]
     seeds = {(r["region"], int(r["seed"])): (r["school"], int(r["season"])) for r in field_rows()}

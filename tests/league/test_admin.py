@@ -52,17 +52,28 @@ def test_the_simulate_action_plays_the_rest_of_a_season(
     assert (run.done, run.status) == (6, "done")
 
 
-def test_selected_games_are_played_from_the_game_list(client, season) -> None:
+def test_selected_games_are_sent_to_the_workers_from_the_game_list(
+    client, season, django_capture_on_commit_callbacks
+) -> None:
     client.force_login(commissioner())
     games = list(season.games.filter(round=1))
-    response = client.post(
-        reverse("admin:league_game_changelist"),
-        {"action": "simulate_selected", "_selected_action": [g.pk for g in games]},
-        follow=True,
-    )
-    assert "2 game(s) played" in response.content.decode()
-    assert Game.objects.filter(pk__in=[g.pk for g in games], status="final").count() == 2
-    change = client.get(reverse("admin:league_game_change", args=[games[0].pk]))
+    services.game_play(game_id=games[0].pk)  # one of them is final already
+    picked = [*games, *season.games.filter(round=2)[:1]]
+    with django_capture_on_commit_callbacks(execute=False) as sent:
+        response = client.post(
+            reverse("admin:league_game_changelist"),
+            {"action": "simulate_selected", "_selected_action": [g.pk for g in picked]},
+            follow=True,
+        )
+    page = response.content.decode()
+    assert "2 game(s) sent to the workers" in page
+    assert "1 not sent: final, played at the table or already running." in page
+    # The request itself plays nothing: the workers do, once the transaction commits.
+    assert Game.objects.filter(pk__in=[g.pk for g in picked], status="final").count() == 1
+    for callback in sent:
+        callback()  # Celery runs eagerly here: each game is played as it is sent
+    assert Game.objects.filter(pk__in=[g.pk for g in picked], status="final").count() == 3
+    change = client.get(reverse("admin:league_game_change", args=[games[1].pk]))
     assert 'class="box-score"' in change.content.decode()
 
 

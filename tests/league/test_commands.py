@@ -98,16 +98,17 @@ def test_a_group_stage_feeds_a_bracket(teams) -> None:
 def test_the_alltime_field_names_every_team_that_is_not_loaded(
     teams, tmp_path, monkeypatch
 ) -> None:
-    from league.management.commands import create_tournament
+    from league import tournaments
 
     field = tmp_path / "field.csv"
     field.write_text("school,season,region,seed\nNowhere,1950,East,1\nSchool 0,1990,East,2\n")
-    monkeypatch.setattr(create_tournament, "FIELD_96", field)
+    monkeypatch.setitem(tournaments.FIELDS, "alltime-96", ("the all-time field", field))
     with pytest.raises(
         CommandError,
         match=r"1 teams of the all-time field are not loaded: Nowhere 1950 \(East #1\)",
     ):
-        create_tournament.field_96(field)
+        run("create_tournament", "Cups", "All-time", "--field", "alltime-96")
+    assert not Season.objects.filter(name="All-time").exists()
 
 
 def test_a_three_way_tie_typed_in_from_the_table_is_broken_and_noted(teams) -> None:

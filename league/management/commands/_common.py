@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.management.base import CommandError
 
 from cards.models import Team
+from league import services
 from league.models import League, Season
 
 
@@ -43,8 +44,6 @@ def team_find(text: str) -> Team:
 
 def league_for(name: str) -> League:
     """Find or create the league a command names; a bad name is a clear CommandError."""
-    from league import services
-
     try:
         return services.league_get_or_create(name=name)
     except services.SeasonRefused as exc:

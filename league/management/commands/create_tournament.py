@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from cards.models import Team
 from league import services, tournaments
-from league.bracket import DEFAULT_FINAL_FOUR
 from league.management.commands._common import league_for, season_find, team_find
-
-FIELD_96 = Path(settings.BASE_DIR) / "fixtures" / "field" / "alltime96.csv"
 
 
 class Command(BaseCommand):
@@ -31,7 +24,9 @@ class Command(BaseCommand):
         parser.add_argument("league", help="league name (created when new)")
         parser.add_argument("name", help='tournament name, e.g. "All-time March Madness"')
         parser.add_argument("teams", nargs="*", metavar="TEAM", help="teams in seed order")
-        parser.add_argument("--field", choices=["alltime-96"], help="a ready-made field")
+        parser.add_argument(
+            "--field", choices=sorted(tournaments.FIELDS), help="a ready-made field"
+        )
         parser.add_argument("--from-season", metavar="SEASON", help="a finished group stage")
         parser.add_argument("--advance", type=int, default=2, help="teams per group advancing")
         parser.add_argument("--reseed", action="store_true", help="re-pair after each round")
@@ -53,7 +48,7 @@ class Command(BaseCommand):
         }
         try:
             if options["field"]:
-                season = tournaments.tournament_create(regions=field_96(), **common)
+                season = tournaments.tournament_field_create(field=options["field"], **common)
             elif options["from_season"]:
                 group_stage = season_find(options["from_season"])
                 season = tournaments.tournament_from_groups(
@@ -71,30 +66,3 @@ class Command(BaseCommand):
             f"{season.entries.count()} teams, {tournaments.games_to_come(season=season)} games; "
             f"first round drawn ({season.games.count()} games), seed {season.seed}."
         )
-
-
-def field_96(path: Path = FIELD_96) -> dict[str, list[Team]]:
-    """Return the all-time field's four regions, teams by seed, in Final Four order.
-
-    Every team of the field must be loaded; the error lists all that are missing.
-    """
-    if not path.exists():
-        raise CommandError(f"{path} is missing: the all-time field file is needed")
-    with path.open(newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
-    teams = {(t.school, t.season): t for t in Team.objects.all()}
-    regions: dict[str, dict[int, Team]] = {}
-    missing = []
-    for row in rows:
-        key = (row["school"], int(row["season"]))
-        team = teams.get(key)
-        if team is None:
-            missing.append(f"{key[0]} {key[1]} ({row['region']} #{row['seed']})")
-            continue
-        regions.setdefault(row["region"], {})[int(row["seed"])] = team
-    if missing:
-        raise CommandError(
-            f"{len(missing)} teams of the all-time field are not loaded: " + ", ".join(missing)
-        )
-    order = [name for pair in DEFAULT_FINAL_FOUR for name in pair]
-    return {name: [regions[name][s] for s in sorted(regions[name])] for name in order}

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from celery import current_app
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from config.celery import app as celery_app
 from league import services
 from league.management.commands._common import season_find
 from league.models import Game, SimulationRun
@@ -48,12 +48,12 @@ class Command(BaseCommand):
                 raise CommandError(f"{season} has no game {options['game']}")
         scope, extra = self._scope(options)
         # Without a broker (eager tasks) this process plays the games itself, one by one.
-        dispatch = not celery_app.conf.task_always_eager
+        dispatch = not current_app.conf.task_always_eager
         try:
             run = services.simulation_start(
                 season=season, scope=scope, game=game, dispatch=dispatch, **extra
             )
-        except ValueError as exc:
+        except services.SimulationRefused as exc:
             raise CommandError(str(exc)) from exc
         if run.total == 0:
             self.stdout.write("Nothing to simulate: those games are already played.")

@@ -1,0 +1,438 @@
+"""The API's serializers of leagues, seasons, games, box scores, stats and exports."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field, inline_serializer
+from rest_framework import serializers
+
+from cards.api import TeamBriefSerializer
+from cards.models import Team
+from core.api import ID_MAX
+from league import selectors
+from league.models import BoxLine, Game, League, RulesPreset, Season, SeasonTeam, SimulationRun
+from simulator.results import LINE_FIELDS
+
+STATS = selectors.STAT_FIELDS
+PERCENTS = selectors.PERCENT_FIELDS
+
+
+def _serializer(name: str, fields: dict[str, serializers.Field]) -> type[serializers.Serializer]:  # type: ignore[type-arg]
+    """Build a flat read-only serializer (the stat rows have a column per statistic)."""
+    return type(name, (serializers.Serializer,), dict(fields))
+
+
+def _ints(names: tuple[str, ...] | list[str]) -> dict[str, serializers.Field]:  # type: ignore[type-arg]
+    return {name: serializers.IntegerField() for name in names}
+
+
+def _floats(names: tuple[str, ...] | list[str]) -> dict[str, serializers.Field]:  # type: ignore[type-arg]
+    return {name: serializers.FloatField(allow_null=True) for name in names}
+
+
+class LeagueSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    seasons = serializers.IntegerField(source="season_count", read_only=True)
+
+    class Meta:
+        model = League
+        fields = ["id", "name", "slug", "description", "created_at", "seasons"]
+
+
+class SeasonTeamSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    team = TeamBriefSerializer(read_only=True)
+
+    class Meta:
+        model = SeasonTeam
+        fields = ["team", "conference", "region", "seed"]
+
+
+class SeasonSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    league_name = serializers.CharField(source="league.name", read_only=True)
+    team_count = serializers.IntegerField(read_only=True)
+    game_count = serializers.IntegerField(read_only=True)
+    games_final = serializers.IntegerField(read_only=True)
+    teams = SeasonTeamSerializer(source="entries", many=True, read_only=True)
+
+    class Meta:
+        model = Season
+        fields = [
+            "id", "league", "league_name", "name", "slug", "kind", "rules", "strategy",
+            "home_court", "reseed", "seed", "start_date", "created_at", "team_count",
+            "game_count", "games_final", "teams",
+        ]  # fmt: skip
+
+
+_SMALL_MAX = 32767  # the scores' small-integer columns
+
+
+def _teams_found(value: list[int]) -> list[Team]:
+    """Return the teams of ``value`` in its order, or refuse naming every unknown id."""
+    found = Team.objects.in_bulk(value)
+    missing = sorted({pk for pk in value if pk not in found})
+    if missing:
+        raise serializers.ValidationError(
+            f"No team with id {', '.join(str(pk) for pk in missing)}."
+        )
+    return [found[pk] for pk in value]
+
+
+class LeagueCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField(max_length=100, help_text="Its slug is made from the name.")
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class SeasonCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
+    name = serializers.CharField(max_length=100)
+    teams = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
+        help_text="Ids of the teams that play the season.",
+    )
+    conferences = serializers.ChoiceField(
+        choices=["team", "none"],
+        default="team",
+        help_text="team: group the teams by their own conference; none: one group.",
+    )
+    double_round_robin = serializers.BooleanField(default=False)
+    cross_conference_games = serializers.IntegerField(default=0, min_value=0)
+    start_date = serializers.DateField(required=False, allow_null=True, default=None)
+    days_between_rounds = serializers.IntegerField(default=1, min_value=1)
+    home_court = serializers.BooleanField(default=True)
+    rules = serializers.ChoiceField(choices=RulesPreset.choices, default=RulesPreset.ADVANCED)
+    strategy = serializers.BooleanField(default=True)
+    seed = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=0, max_value=ID_MAX
+    )
+
+    def validate_teams(self, value: list[int]) -> list[Team]:
+        return _teams_found(value)
+
+
+class TournamentCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
+    name = serializers.CharField(max_length=100)
+    teams = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
+        required=False,
+        help_text="Ids of the teams in seed order, 1 first; the top seeds get any byes.",
+    )
+    field = serializers.ChoiceField(
+        choices=["alltime-96"],
+        required=False,
+        help_text="The all-time field: four regions of 24 seeded from the field file; "
+        "every team of it must be loaded.",
+    )
+    from_season = serializers.PrimaryKeyRelatedField(
+        queryset=Season.objects.all(),
+        required=False,
+        help_text="A finished round-robin season: its conferences are the groups.",
+    )
+    advance = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=1000,
+        help_text="With from_season: the teams of each group that go through (2 if not given).",
+    )
+    reseed = serializers.BooleanField(default=False, help_text="Re-pair after each round.")
+    neutral = serializers.BooleanField(
+        default=True, help_text="Neutral courts; off: the better seed is at home."
+    )
+    rules = serializers.ChoiceField(choices=RulesPreset.choices, default=RulesPreset.ADVANCED)
+    strategy = serializers.BooleanField(default=True)
+    seed = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=0, max_value=ID_MAX
+    )
+
+    def validate_teams(self, value: list[int]) -> list[Team]:
+        return _teams_found(value)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if sum(key in attrs for key in ("teams", "field", "from_season")) != 1:
+            raise serializers.ValidationError(
+                "Give exactly one of teams (in seed order), field or from_season."
+            )
+        if "advance" in attrs and "from_season" not in attrs:
+            raise serializers.ValidationError({"advance": ["Give advance with from_season."]})
+        return attrs
+
+
+class SimulateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    scope = serializers.ChoiceField(choices=SimulationRun.Scope.choices)
+    round = serializers.IntegerField(required=False, min_value=1, help_text="scope=round")
+    date = serializers.DateField(required=False, help_text="scope=date or until")
+    game = serializers.PrimaryKeyRelatedField(
+        queryset=Game.objects.all(), required=False, help_text="scope=game"
+    )
+
+
+class SimulationRunSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    url = serializers.HyperlinkedIdentityField(view_name="api:run-detail")
+    percent = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = SimulationRun
+        fields = [
+            "id", "url", "season", "scope", "round", "game_date", "game", "status", "total",
+            "done", "failed", "percent", "created_at", "finished_at",
+        ]  # fmt: skip
+
+
+class GameSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    home = TeamBriefSerializer(read_only=True)
+    away = TeamBriefSerializer(read_only=True)
+    home_score = serializers.IntegerField(
+        source="result.home_score", read_only=True, allow_null=True
+    )
+    away_score = serializers.IntegerField(
+        source="result.away_score", read_only=True, allow_null=True
+    )
+    overtimes = serializers.IntegerField(source="result.overtimes", read_only=True, allow_null=True)
+
+    class Meta:
+        model = Game
+        fields = [
+            "id", "season", "round", "game_date", "label", "away", "home", "neutral",
+            "conference_game", "bracket_key", "rules", "strategy", "kind", "status", "seed",
+            "away_score", "home_score", "overtimes", "played_at",
+        ]  # fmt: skip
+
+
+BoxLineSerializer = _serializer(
+    "BoxLine",
+    {
+        "player": serializers.IntegerField(allow_null=True, help_text="None: not on the roster."),
+        "name": serializers.CharField(),
+        "order": serializers.IntegerField(help_text="From 0, as the box score lists them."),
+        **_ints(STATS),
+    },
+)
+
+
+BoxTotalsSerializer = _serializer("BoxTotals", _ints(STATS))
+
+
+class BoxSideSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    side = serializers.CharField(source="key")
+    team = TeamBriefSerializer()
+    court = serializers.CharField(
+        source="where", help_text='"home", "away", or "" on a neutral court.'
+    )
+    score = serializers.IntegerField()
+    periods = serializers.ListField(child=serializers.IntegerField())
+    team_turnovers = serializers.IntegerField()
+    possessions = serializers.IntegerField()
+    lines = BoxLineSerializer(many=True)
+    totals = BoxTotalsSerializer(help_text="The players' sums; to includes team turnovers.")
+
+
+class BoxScoreSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    game = GameSerializer()
+    period_labels = serializers.ListField(child=serializers.CharField())
+    sides = BoxSideSerializer(many=True, help_text="Away first, as box scores read.")
+
+
+class PlayByPlaySerializer(serializers.Serializer):  # type: ignore[type-arg]
+    game = serializers.IntegerField()
+    dice = serializers.DictField()
+    rules = serializers.DictField()
+    events = serializers.ListField(child=serializers.DictField())
+
+
+_player_columns: dict[str, serializers.Field] = {  # type: ignore[type-arg]
+    "team": serializers.IntegerField(source="team_id"),
+    "team_school": serializers.CharField(source="team__school"),
+    "team_season": serializers.IntegerField(source="team__season"),
+    "player": serializers.IntegerField(source="player_id", allow_null=True),
+    "name": serializers.CharField(),
+    "g": serializers.IntegerField(),
+}
+PlayerSeasonStatsSerializer = _serializer(
+    "PlayerSeasonStats",
+    {**_player_columns, **_ints(STATS), **_floats([f"{f}_pg" for f in STATS]), **_floats(PERCENTS)},
+)
+LeaderSerializer = _serializer(
+    "Leader",
+    {"rank": serializers.IntegerField(), "value": serializers.FloatField(), **_player_columns},
+)
+_TEAM_EXTRA = ("possessions", "team_turnovers", "opp_pts")
+TeamSeasonStatsSerializer = _serializer(
+    "TeamSeasonStats",
+    {
+        "team": serializers.IntegerField(source="team_id"),
+        "team_school": serializers.CharField(source="team__school"),
+        "team_season": serializers.IntegerField(source="team__season"),
+        "g": serializers.IntegerField(),
+        **_ints(STATS),
+        **_ints(_TEAM_EXTRA),
+        **_floats([f"{f}_pg" for f in (*STATS, "possessions", "opp_pts")]),
+        "pts_per_poss": serializers.FloatField(allow_null=True),
+    },
+)
+ExportBoxLineSerializer = _serializer(
+    "ExportBoxLine",
+    {
+        "game": serializers.IntegerField(),
+        "round": serializers.IntegerField(allow_null=True),
+        "game_date": serializers.DateField(allow_null=True),
+        "side": serializers.CharField(),
+        "team": serializers.CharField(),
+        "opponent": serializers.CharField(),
+        "player": serializers.IntegerField(allow_null=True),
+        "name": serializers.CharField(),
+        **_ints(STATS),
+    },
+)
+ExportPlayerStatsSerializer = _serializer(
+    "ExportPlayerStats",
+    {
+        "team": serializers.CharField(),
+        "player": serializers.IntegerField(allow_null=True),
+        "name": serializers.CharField(),
+        "g": serializers.IntegerField(),
+        **_ints(STATS),
+        **_floats([f"{f}_pg" for f in STATS]),
+        **_floats(PERCENTS),
+    },
+)
+
+
+class LeaderQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
+    category = serializers.ChoiceField(choices=list(selectors.LEADER_CATEGORIES.items()))
+    per_game = serializers.BooleanField(default=True)
+    limit = serializers.IntegerField(default=10, min_value=1, max_value=100)
+    min_games = serializers.IntegerField(default=1, min_value=0)
+
+
+class GameLogSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    game = serializers.IntegerField(source="result.game_id")
+    season = serializers.IntegerField(source="result.game.season_id", allow_null=True)
+    round = serializers.IntegerField(source="result.game.round", allow_null=True)
+    game_date = serializers.DateField(source="result.game.game_date", allow_null=True)
+    opponent = serializers.SerializerMethodField()
+    score = serializers.SerializerMethodField()
+    opponent_score = serializers.SerializerMethodField()
+
+    class Meta:
+        model = BoxLine
+        fields = [
+            "game", "season", "round", "game_date", "side", "team", "opponent", "score",
+            "opponent_score", "name", *STATS,
+        ]  # fmt: skip
+
+    @extend_schema_field(TeamBriefSerializer)
+    def get_opponent(self, line: BoxLine) -> dict[str, Any]:
+        game = line.result.game
+        return TeamBriefSerializer(game.away if line.side == "home" else game.home).data
+
+    def get_score(self, line: BoxLine) -> int:
+        result = line.result
+        return result.home_score if line.side == "home" else result.away_score
+
+    def get_opponent_score(self, line: BoxLine) -> int:
+        result = line.result
+        return result.away_score if line.side == "home" else result.home_score
+
+
+ScoreSheetLineSerializer = _serializer(
+    "ScoreSheetLine",
+    {
+        "name": serializers.CharField(help_text="The player, as the team's roster names him."),
+        **{
+            field: serializers.IntegerField(
+                required=False,
+                min_value=0,
+                max_value=_SMALL_MAX,
+                help_text="oreb + dreb if left out." if field == "reb" else "0 if left out.",
+            )
+            for field in LINE_FIELDS
+        },
+    },
+)
+
+
+@extend_schema_field(ScoreSheetLineSerializer)
+class ScoreSheetLineField(serializers.DictField):
+    """A typed-in box-score line, passed on whole: the service names every problem at once."""
+
+
+class ScoreSheetSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    home_score = serializers.IntegerField(max_value=_SMALL_MAX)
+    away_score = serializers.IntegerField(max_value=_SMALL_MAX)
+    overtimes = serializers.IntegerField(default=0, max_value=_SMALL_MAX)
+    home_lines = serializers.ListField(
+        child=ScoreSheetLineField(),
+        default=list,
+        help_text="Optional; when given, the players' points add up to the score.",
+    )
+    away_lines = serializers.ListField(child=ScoreSheetLineField(), default=list)
+
+
+ScoreSheetRefusedSerializer = inline_serializer(
+    "ScoreSheetRefused",
+    {
+        "detail": serializers.CharField(),
+        "problems": serializers.ListField(child=serializers.CharField()),
+    },
+)
+
+
+class StandingsRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    rank = serializers.IntegerField(help_text="1 first; never shared: ties are broken.")
+    team_id = serializers.IntegerField()
+    team = serializers.CharField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    pct = serializers.FloatField(help_text="Wins per game, 0 to 1.")
+    games_behind = serializers.FloatField()
+    conf_record = serializers.CharField(help_text='"W-L" in conference games.')
+    home_record = serializers.CharField(help_text='"W-L"')
+    away_record = serializers.CharField(help_text='"W-L"')
+    neutral_record = serializers.CharField(help_text='"W-L"')
+    points_for = serializers.IntegerField()
+    points_against = serializers.IntegerField()
+    diff = serializers.IntegerField(help_text="points_for - points_against")
+    streak = serializers.CharField(help_text='"W3", "L1", or "" before any game.')
+    tiebreaker = serializers.CharField(
+        allow_null=True, help_text="The step that placed the team among teams level on win %."
+    )
+
+
+class StandingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    conference = serializers.CharField(help_text='"" for a season without conferences.')
+    rows = StandingsRowSerializer(many=True)
+
+
+class BracketSlotSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    team_id = serializers.IntegerField()
+    team = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True)
+    score = serializers.IntegerField(allow_null=True, help_text="Once the game is final.")
+
+
+class BracketChampionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    team_id = serializers.IntegerField()
+    team = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True)
+
+
+class BracketGameSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    key = serializers.CharField(help_text='The bracket slot, e.g. "East-R1-5" or "R2-3".')
+    region = serializers.CharField(allow_null=True, help_text="None between regions.")
+    position = serializers.IntegerField(help_text="From 1 down the round (and region).")
+    game_id = serializers.IntegerField(allow_null=True, help_text="None until it is drawn.")
+    status = serializers.CharField(help_text='The game\'s status, or "not drawn".')
+    top = BracketSlotSerializer(allow_null=True, help_text="The better seed's line.")
+    bottom = BracketSlotSerializer(allow_null=True)
+    winner_id = serializers.IntegerField(allow_null=True)
+
+
+class BracketRoundSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    number = serializers.IntegerField()
+    name = serializers.CharField(help_text='"Round 1" ... "Final Four", "Championship".')
+    games = BracketGameSerializer(many=True)
+
+
+class BracketSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    rounds = BracketRoundSerializer(many=True)
+    champion = BracketChampionSerializer(allow_null=True, help_text="None until the final.")

@@ -1,0 +1,539 @@
+"""The API's views of leagues, seasons, tournaments, runs, games and stats.
+
+Each view checks its input with a serializer and makes one call into ``league.services``
+(writes) or ``league.selectors`` / ``league.presentation`` (reads).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import mixins, renderers, status
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+
+from cards.models import Player
+from core.api import WRITE_REFUSED, ApiViewSet, ErrorSerializer, model_errors, sentence
+from league import presentation, selectors, services, tournaments
+from league.api.exports import CSVRenderer, export_schema
+from league.api.filters import (
+    GameFilter,
+    GameLogFilter,
+    LeagueFilter,
+    PlayerStatsFilter,
+    RunFilter,
+    SeasonFilter,
+)
+from league.api.serializers import (
+    PERCENTS,
+    STATS,
+    BoxScoreSerializer,
+    BracketSerializer,
+    ExportBoxLineSerializer,
+    ExportPlayerStatsSerializer,
+    GameLogSerializer,
+    GameSerializer,
+    LeaderQuerySerializer,
+    LeaderSerializer,
+    LeagueCreateSerializer,
+    LeagueSerializer,
+    PlayByPlaySerializer,
+    PlayerSeasonStatsSerializer,
+    ScoreSheetRefusedSerializer,
+    ScoreSheetSerializer,
+    SeasonCreateSerializer,
+    SeasonSerializer,
+    SimulateSerializer,
+    SimulationRunSerializer,
+    StandingsSerializer,
+    TeamSeasonStatsSerializer,
+    TournamentCreateSerializer,
+)
+from league.models import BoxLine, Game, League, Season, SimulationRun
+
+
+class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+    """Leagues and how many seasons each has; commissioners create them."""
+
+    serializer_class = LeagueSerializer
+    filterset_class = LeagueFilter
+    ordering_fields = ["name", "created_at"]
+    ordering = ["name"]
+
+    def get_queryset(self) -> QuerySet[League]:
+        return selectors.leagues_listed()
+
+    @extend_schema(
+        summary="Create a league (commissioners)",
+        description="The slug is made from the name; a name (or slug) another league has "
+        "is refused.",
+        request=LeagueCreateSerializer,
+        responses={201: LeagueSerializer, 400: ErrorSerializer, **WRITE_REFUSED},
+    )
+    def create(self, request: Request, **kwargs: Any) -> Response:
+        params = LeagueCreateSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        try:
+            league = services.league_create(**params.validated_data)
+        except DjangoValidationError as exc:
+            return Response(model_errors(exc), status=status.HTTP_400_BAD_REQUEST)
+        league = self.get_queryset().get(pk=league.pk)
+        return Response(self.get_serializer(league).data, status=status.HTTP_201_CREATED)
+
+
+class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+    """Seasons with their teams; commissioners create them, simulate them and export them."""
+
+    serializer_class = SeasonSerializer
+    filterset_class = SeasonFilter
+    search_fields = ["name", "league__name"]
+    ordering_fields = ["name", "created_at", "start_date"]
+    ordering = ["-created_at", "-id"]
+
+    def get_queryset(self) -> QuerySet[Season]:
+        if self.action in {
+            "simulate", "export_boxscores", "export_player_stats", "standings", "bracket",
+        }:  # fmt: skip
+            return Season.objects.select_related("league")
+        return selectors.seasons_listed()
+
+    @extend_schema(
+        summary="Create a season and its whole schedule (commissioners)",
+        request=SeasonCreateSerializer,
+        responses={201: SeasonSerializer, 400: ErrorSerializer, **WRITE_REFUSED},
+    )
+    def create(self, request: Request, **kwargs: Any) -> Response:
+        params = SeasonCreateSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        data = dict(params.validated_data)
+        teams = data.pop("teams")
+        grouping = data.pop("conferences")
+        try:
+            season = services.season_create(
+                teams=teams,
+                conferences={t.pk: t.conference for t in teams} if grouping == "team" else None,
+                **data,
+            )
+        except services.SeasonRefused as exc:
+            return Response({"detail": sentence(str(exc))}, status=status.HTTP_400_BAD_REQUEST)
+        except DjangoValidationError as exc:
+            return Response(model_errors(exc), status=status.HTTP_400_BAD_REQUEST)
+        season = self.get_queryset().get(pk=season.pk)
+        return Response(self.get_serializer(season).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Simulate games of the season (commissioners)",
+        description="scope: game (with game), round (with round), date or until (with "
+        "date), or all. Answers 202 with the run; poll /api/runs/{id}/ for its progress.",
+        request=SimulateSerializer,
+        responses={202: SimulationRunSerializer, 400: ErrorSerializer, **WRITE_REFUSED},
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def simulate(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
+        season = self.get_object()
+        params = SimulateSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        data = params.validated_data
+        try:
+            run = services.simulation_start(
+                season=season,
+                scope=data["scope"],
+                round=data.get("round"),
+                game_date=data.get("date"),
+                game=data.get("game"),
+                user=request.user,
+            )
+        except services.SimulationRefused as exc:
+            return Response({"detail": sentence(str(exc))}, status=status.HTTP_400_BAD_REQUEST)
+        # Without a broker the games were played in-process on commit: show where it got.
+        run.refresh_from_db()
+        body = SimulationRunSerializer(run, context=self.get_serializer_context()).data
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
+
+    @extend_schema(
+        summary="A season's standings, one table per conference",
+        description="Each table is ranked with ties broken; tiebreaker names the step that "
+        "placed a team among teams level on win percentage.",
+        responses={200: StandingsSerializer(many=True), 404: ErrorSerializer},
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def standings(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
+        season = self.get_object()
+        tables = selectors.standings_for_season(season_id=season.pk)
+        body = [{"conference": conference, "rows": rows} for conference, rows in tables]
+        return Response(StandingsSerializer(body, many=True).data)
+
+    @extend_schema(
+        summary="A tournament's bracket: rounds of games with teams, seeds and scores",
+        description="A game not drawn yet shows the entrants known so far. A season that is "
+        "not a tournament answers 404.",
+        responses={200: BracketSerializer, 404: ErrorSerializer},
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def bracket(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
+        season = self.get_object()
+        if season.kind != Season.Kind.TOURNAMENT or not season.bracket:
+            raise NotFound(f"{season} is not a tournament: it has no bracket.")
+        return Response(BracketSerializer(tournaments.bracket_view(season)).data)
+
+    def _export(self, rows: list[dict[str, Any]], season: Season, what: str) -> Response:
+        response = Response(rows)
+        if self.request.accepted_renderer.format == "csv":
+            name = f"{season.league.slug}-{season.slug}-{what}.csv"
+            response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+
+    @export_schema("A season's box scores, one row per player and game", ExportBoxLineSerializer)
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="export/boxscores",
+        renderer_classes=[CSVRenderer, renderers.JSONRenderer],
+        filter_backends=[],
+        pagination_class=None,
+    )
+    def export_boxscores(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
+        season = self.get_object()
+        return self._export(
+            selectors.boxscore_export_rows(season_id=season.pk), season, "boxscores"
+        )
+
+    @export_schema("A season's player stats, one row per player", ExportPlayerStatsSerializer)
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="export/player-stats",
+        renderer_classes=[CSVRenderer, renderers.JSONRenderer],
+        filter_backends=[],
+        pagination_class=None,
+    )
+    def export_player_stats(
+        self, request: Request, pk: str | None = None, **kwargs: Any
+    ) -> Response:
+        season = self.get_object()
+        return self._export(
+            selectors.player_stats_export_rows(season_id=season.pk), season, "player-stats"
+        )
+
+
+class TournamentViewSet(mixins.ListModelMixin, ApiViewSet):
+    """Tournaments (seasons of kind tournament); commissioners create them, bracket drawn."""
+
+    serializer_class = SeasonSerializer
+    filterset_class = SeasonFilter
+    search_fields = ["name", "league__name"]
+    ordering_fields = ["name", "created_at"]
+    ordering = ["-created_at", "-id"]
+
+    def get_queryset(self) -> QuerySet[Season]:
+        return selectors.seasons_listed().filter(kind=Season.Kind.TOURNAMENT)
+
+    @extend_schema(
+        summary="Create a single-elimination tournament and draw its first round (commissioners)",
+        description="Give exactly one of: teams in seed order (a bracket of any size, the "
+        "top seeds getting byes); field=alltime-96 (the all-time field, every team loaded); "
+        "or from_season with advance (the top of each group of a finished round robin). "
+        "The tournament is then a season: see /api/seasons/{id}/ and its bracket/.",
+        request=TournamentCreateSerializer,
+        responses={201: SeasonSerializer, 400: ErrorSerializer, **WRITE_REFUSED},
+    )
+    def create(self, request: Request, **kwargs: Any) -> Response:
+        params = TournamentCreateSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        data = params.validated_data
+        common = {key: data[key] for key in
+                  ("league", "name", "reseed", "neutral", "rules", "strategy", "seed")}  # fmt: skip
+        try:
+            if "field" in data:
+                season = tournaments.tournament_field_create(field=data["field"], **common)
+            elif "from_season" in data:
+                season = tournaments.tournament_from_groups(
+                    group_stage=data["from_season"], advance=data.get("advance", 2), **common
+                )
+            else:
+                season = tournaments.tournament_create(teams=data["teams"], **common)
+        except services.SeasonRefused as exc:
+            return Response({"detail": sentence(str(exc))}, status=status.HTTP_400_BAD_REQUEST)
+        except DjangoValidationError as exc:
+            return Response(model_errors(exc), status=status.HTTP_400_BAD_REQUEST)
+        season = self.get_queryset().get(pk=season.pk)
+        location = reverse("api:season-detail", args=[season.pk], request=request)
+        return Response(
+            self.get_serializer(season).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": location},
+        )
+
+
+class SimulationRunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+    """Simulation runs and their progress: done of total, status and percent."""
+
+    queryset = SimulationRun.objects.all()
+    serializer_class = SimulationRunSerializer
+    filterset_class = RunFilter
+    ordering_fields = ["created_at", "finished_at"]
+    ordering = ["-created_at", "-id"]
+
+
+# The big JSON of a result (play-by-play, both team files) is only read by play-by-play.
+_RESULT_BLOBS = ("events", "home_team_file", "away_team_file", "dice", "rules")
+
+
+class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+    """The schedule and results; each final game has a box score and a play-by-play.
+
+    Commissioners store a game played at the table: its score sheet, or its dice.
+    """
+
+    serializer_class = GameSerializer
+    filterset_class = GameFilter
+    ordering_fields = ["round", "game_date", "played_at", "id"]
+    ordering = ["season_id", "round", "game_date", "id"]
+
+    def get_queryset(self) -> QuerySet[Game]:
+        games = Game.objects.select_related("home", "away", "result")
+        if self.action == "play_by_play":
+            return games
+        # The box score says where its dice came from (a seed, or rolls at the table).
+        kept = {"dice"} if self.action == "box_score" else set()
+        return games.defer(*(f"result__{name}" for name in _RESULT_BLOBS if name not in kept))
+
+    def _result_or_404(self, game: Game) -> Any:
+        result = getattr(game, "result", None)
+        if result is None:
+            raise NotFound(f"Game {game.pk} has not been played yet: it is {game.status}.")
+        return result
+
+    def _final_refused(self, game: Game, what: str) -> Response | None:
+        if game.status != Game.Status.FINAL:
+            return None
+        return Response(
+            {"detail": f"Game {game.pk} is already final: {what}."},
+            status=status.HTTP_409_CONFLICT,
+        )
+
+    def _stored(self, game: Game) -> Response:
+        game = self.get_queryset().get(pk=game.pk)
+        location = reverse("api:game-box-score", args=[game.pk], request=self.request)
+        return Response(
+            self.get_serializer(game).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": location},
+        )
+
+    @extend_schema(
+        summary="Enter the score sheet of a game played at the table (commissioners)",
+        description="The score, and optionally a box-score line per player. Every problem "
+        "(a tie, a name not on the roster, made shots above tries, points that do not add "
+        "up) is listed at once and nothing is written. A final game answers 409.",
+        request=ScoreSheetSerializer,
+        responses={
+            201: GameSerializer,
+            400: ScoreSheetRefusedSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+            **WRITE_REFUSED,
+        },
+    )
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def result(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
+        game = self.get_object()
+        refused = self._final_refused(game, "its result cannot be entered again")
+        if refused is not None:
+            return refused
+        params = ScoreSheetSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        try:
+            services.game_result_enter(game_id=game.pk, **params.validated_data)
+        except services.ResultRefused as exc:
+            count = len(exc.problems)
+            return Response(
+                {
+                    "detail": f"The score sheet is refused: {count} problem"
+                    f"{'' if count == 1 else 's'}; nothing was written.",
+                    "problems": list(exc.problems),
+                },
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        return self._stored(game)
+
+    @extend_schema(
+        summary="Play a game from the dice rolled at the table (commissioners)",
+        description='The body is a vabg-dice/1 file: {"format": "vabg-dice/1", "d8": '
+        '[...], "d6": [...], "d20": [...]}, each die\'s rolls in the order rolled. The '
+        "game is played from them and stored like a simulated one; a file that runs out "
+        "stores nothing. A final game answers 409.",
+        request={"application/json": OpenApiTypes.OBJECT},
+        responses={
+            201: GameSerializer,
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+            **WRITE_REFUSED,
+        },
+    )
+    @action(detail=True, methods=["post"], filter_backends=[], parser_classes=[JSONParser])
+    def dice(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
+        game = self.get_object()
+        refused = self._final_refused(game, "it cannot be played again from dice")
+        if refused is not None:
+            return refused
+        try:
+            services.game_replay_dice(game_id=game.pk, script=request.data)
+        except services.GameNotPlayable as exc:
+            return Response({"detail": sentence(str(exc))}, status=status.HTTP_400_BAD_REQUEST)
+        return self._stored(game)
+
+    @extend_schema(
+        summary="A game's box score: lines, team totals and periods",
+        responses={200: BoxScoreSerializer, 404: ErrorSerializer},
+    )
+    @action(detail=True, methods=["get"], url_path="box-score", filter_backends=[])
+    def box_score(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
+        game = self.get_object()
+        self._result_or_404(game)
+        box = presentation.box_score(game)
+        return Response(BoxScoreSerializer(box, context=self.get_serializer_context()).data)
+
+    @extend_schema(
+        summary="A game's play-by-play, one object per event",
+        responses={200: PlayByPlaySerializer, 404: ErrorSerializer},
+    )
+    @action(detail=True, methods=["get"], url_path="play-by-play", filter_backends=[])
+    def play_by_play(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
+        game = self.get_object()
+        result = self._result_or_404(game)
+        body = {
+            "game": game.pk,
+            "dice": result.dice,
+            "rules": result.rules,
+            "events": result.events,
+        }
+        return Response(PlayByPlaySerializer(body).data)
+
+
+class _SeasonNested(ApiViewSet):
+    """A list under /seasons/{season_id}/; an unknown season is a 404."""
+
+    def season(self) -> Season:
+        return get_object_or_404(Season.objects.only("pk"), pk=self.kwargs["season_id"])
+
+
+_SEASON_ID = OpenApiParameter("season_id", int, OpenApiParameter.PATH)
+
+
+@extend_schema_view(list=extend_schema(summary="Season player stats", parameters=[_SEASON_ID]))
+class PlayerSeasonStatsViewSet(mixins.ListModelMixin, _SeasonNested):
+    """One row per player: games, totals, per-game averages and shooting percentages."""
+
+    serializer_class = PlayerSeasonStatsSerializer
+    filterset_class = PlayerStatsFilter
+    ordering_fields = ["name", "g", *STATS, *(f"{f}_pg" for f in STATS), *PERCENTS]
+    ordering = ["-pts", "name"]
+
+    def get_queryset(self) -> QuerySet[Any]:
+        if getattr(self, "swagger_fake_view", False):
+            return BoxLine.objects.none()
+        return selectors.player_season_stats(season_id=self.season().pk)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="A season's leaders in a category",
+        parameters=[_SEASON_ID, LeaderQuerySerializer],
+        responses={200: LeaderSerializer(many=True), 400: ErrorSerializer},
+    )
+)
+class LeadersViewSet(_SeasonNested):
+    """The best players of a season in one category, per game or in total."""
+
+    serializer_class = LeaderSerializer
+    filter_backends: list[Any] = []
+
+    def list(self, request: Request, season_id: str, **kwargs: Any) -> Response:
+        season = self.season()
+        params = LeaderQuerySerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        query = params.validated_data
+        rows = selectors.leaders(season_id=season.pk, **query)
+        key = f"{query['category']}_pg" if query["per_game"] else query["category"]
+        board = [{"rank": n, "value": row[key], **row} for n, row in enumerate(rows, start=1)]
+        page = self.paginate_queryset(board)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+
+_TEAM_ORDERING = ("team_school", "g", *STATS, "possessions", "opp_pts", "pts_pg", "opp_pts_pg",
+                  "pts_per_poss")  # fmt: skip
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Season team stats",
+        parameters=[
+            _SEASON_ID,
+            OpenApiParameter("team", int, description="One team's row."),
+            OpenApiParameter(
+                "ordering",
+                str,
+                description=f"One of {', '.join(_TEAM_ORDERING)}; prefix - for descending.",
+            ),
+        ],
+        responses={200: TeamSeasonStatsSerializer(many=True), 400: ErrorSerializer},
+    )
+)
+class TeamSeasonStatsViewSet(_SeasonNested):
+    """One row per team: totals, per-game averages, possessions and points allowed."""
+
+    serializer_class = TeamSeasonStatsSerializer
+    filter_backends: list[Any] = []
+
+    def list(self, request: Request, season_id: str, **kwargs: Any) -> Response:
+        rows = selectors.team_season_stats(season_id=self.season().pk)
+        team = request.query_params.get("team")
+        if team:
+            rows = [row for row in rows if str(row["team_id"]) == team]
+        ordering = request.query_params.get("ordering")
+        if ordering:
+            field = ordering.lstrip("-")
+            if field not in _TEAM_ORDERING:
+                return Response(
+                    {"detail": f"Order by one of {', '.join(_TEAM_ORDERING)}."},
+                    status=status.HTTP_400_BAD_REQUEST,
+                )
+            column = "team__school" if field == "team_school" else field
+            present = [row for row in rows if row[column] is not None]
+            rows = sorted(present, key=lambda r: r[column], reverse=ordering.startswith("-")) + [
+                row for row in rows if row[column] is None
+            ]
+        page = self.paginate_queryset(rows)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="A player's game log",
+        parameters=[OpenApiParameter("player_id", int, OpenApiParameter.PATH)],
+    )
+)
+class PlayerGameLogViewSet(mixins.ListModelMixin, ApiViewSet):
+    """A player's box-score lines game by game, with the opponent and the score."""
+
+    serializer_class = GameLogSerializer
+    filterset_class = GameLogFilter
+    ordering_fields = ["pts", "reb", "stl", "blk"]
+    ordering = ["result__game__game_date", "result__game__round", "result__game_id"]
+
+    def get_queryset(self) -> QuerySet[BoxLine]:
+        if getattr(self, "swagger_fake_view", False):
+            return BoxLine.objects.none()
+        player = get_object_or_404(Player.objects.only("pk"), pk=self.kwargs["player_id"])
+        return selectors.player_game_log(player_id=player.pk)
