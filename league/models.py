@@ -157,6 +157,12 @@ class Game(models.Model):
     )
     attempts = models.PositiveSmallIntegerField(default=0)
     lease_expires_at = models.DateTimeField(null=True, blank=True)
+    claimed_by = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The task that holds the game's lease: a redelivery of that same task "
+        "(its worker died) may take the game back at once instead of waiting for the lease.",
+    )
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     played_at = models.DateTimeField(null=True, blank=True)
@@ -208,6 +214,7 @@ class SimulationRun(models.Model):
         DATE = "date", "A day"
         UNTIL = "until", "Up to a date"
         ALL = "all", "The rest"
+        RETRY = "retry", "Failed games retried"
 
     class Status(models.TextChoices):
         RUNNING = "running", "Running"
@@ -232,6 +239,12 @@ class SimulationRun(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(
+        blank=True, help_text="Why a failed run failed: each failed game and its reason."
+    )
+
+    # Set (not stored) when a second simulation of the same games joined this run.
+    joined: bool = False
 
     class Meta:
         ordering = ["-created_at", "-id"]
