@@ -1,0 +1,23 @@
+from django.contrib import admin
+from django.http import HttpRequest
+
+from table.models import TableGame
+
+
+@admin.register(TableGame)
+class TableGameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Games at the table, for a commissioner to look at (the dice are the players' own)."""
+
+    list_display = ("__str__", "owner", "status", "rules", "neutral", "dice_count", "updated_at")
+    list_filter = ("status", "rules", "neutral")
+    search_fields = ("home__school", "away__school", "owner__username")
+    list_select_related = ("home", "away", "owner")
+    raw_id_fields = ("league_game",)
+    readonly_fields = ("home_team_file", "away_team_file", "dice", "created_at", "updated_at")
+
+    @admin.display(description="dice")
+    def dice_count(self, game: TableGame) -> int:
+        return len(game.dice)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a game starts at the table page, with its cards as they are

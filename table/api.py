@@ -1,0 +1,245 @@
+"""The JSON API of games at the table: what the score sheet page itself talks to.
+
+Signed-in users only (session or token); a game is its owner's, and anyone else gets 404.
+Every answer that changes a game is its whole new state (``table.presentation``), so a
+client never has to work out the engine's reading on its own. A refused die answers 400
+with the die's place in the entry (``index``) and what the game wanted there (``need``);
+an entry from a stale page (``expected`` is not the game's count of dice) or on a game no
+longer in progress answers 409.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from cards.models import Team
+from core.api import API_AUTHENTICATION, sentence
+from league.models import Game
+from table import services
+from table.models import TableGame
+from table.presentation import table_state
+
+ErrorSerializer = inline_serializer(
+    "TableError",
+    {
+        "detail": serializers.CharField(),
+        "index": serializers.IntegerField(required=False),
+        "need": serializers.DictField(required=False),
+    },
+)
+
+
+class StartSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    home = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all(), required=False)
+    away = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all(), required=False)
+    rules = serializers.ChoiceField(choices=["advanced", "basic"], default="advanced")
+    neutral = serializers.BooleanField(default=False)
+    strategy = serializers.BooleanField(default=False)
+    league_game = serializers.PrimaryKeyRelatedField(
+        queryset=Game.objects.all(), required=False, help_text="A scheduled season game."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "league_game" not in attrs and not ("home" in attrs and "away" in attrs):
+            raise serializers.ValidationError("Give home and away, or a scheduled league_game.")
+        return attrs
+
+
+class DiceSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    dice = serializers.ListField(
+        child=serializers.IntegerField(), min_length=1, max_length=5000, help_text="In order."
+    )
+    expected = serializers.IntegerField(
+        required=False, min_value=0, help_text="How many dice the game had when you looked."
+    )
+
+
+class UndoSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    what = serializers.ChoiceField(choices=["die", "trip"], default="die")
+    expected = serializers.IntegerField(required=False, min_value=0)
+
+
+def refused(exc: services.TableRefused) -> Response:
+    body: dict[str, Any] = {"detail": sentence(str(exc))}
+    if exc.index is not None:
+        body["index"] = exc.index
+    if exc.need is not None:
+        body["need"] = exc.need
+    code = status.HTTP_409_CONFLICT if exc.conflict else status.HTTP_400_BAD_REQUEST
+    return Response(body, status=code)
+
+
+def owned(request: Request, pk: int) -> TableGame:
+    game = TableGame.objects.filter(pk=pk, owner_id=request.user.pk).first()
+    if game is None:
+        raise Http404("No such game at your table.")
+    return game
+
+
+def state(game: TableGame) -> dict[str, Any]:
+    return table_state(game, services.position_of(game))
+
+
+class TableApiView(APIView):
+    authentication_classes = API_AUTHENTICATION
+    permission_classes = [permissions.IsAuthenticated]
+
+
+class GamesView(TableApiView):
+    @extend_schema(
+        summary="Your games at the table",
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request) -> Response:
+        games = TableGame.objects.filter(owner_id=request.user.pk).select_related("home", "away")
+        return Response(
+            [
+                {
+                    "id": g.pk,
+                    "home": str(g.home),
+                    "away": str(g.away),
+                    "status": g.status,
+                    "dice": len(g.dice),
+                    "league_game": g.league_game_id,
+                    "updated_at": g.updated_at,
+                }
+                for g in games
+            ]
+        )
+
+    @extend_schema(
+        summary="Start a game at the table",
+        description="Home and away teams with the rules, court and coach policy; or a "
+        "season's scheduled game (commissioners), played with its own settings.",
+        request=StartSerializer,
+        responses={201: OpenApiTypes.OBJECT, 400: ErrorSerializer, 409: ErrorSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        params = StartSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        data = params.validated_data
+        try:
+            if "league_game" in data:
+                game = services.table_open_scheduled(
+                    owner=request.user, league_game=data["league_game"]
+                )
+            else:
+                game = services.table_start(
+                    owner=request.user,
+                    home=data["home"],
+                    away=data["away"],
+                    rules=data["rules"],
+                    neutral=data["neutral"],
+                    strategy=data["strategy"],
+                )
+        except services.TableRefused as exc:
+            return refused(exc)
+        return Response(state(game), status=status.HTTP_201_CREATED)
+
+
+class GameView(TableApiView):
+    @extend_schema(
+        summary="A game at the table: the die wanted next, the sheet, the box score, the odds",
+        responses={200: OpenApiTypes.OBJECT, 404: ErrorSerializer},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(state(owned(request, pk)))
+
+
+class DiceView(TableApiView):
+    @extend_schema(
+        summary="Enter dice, in the order rolled",
+        description='{"dice": [5, 3, 4, 17], "expected": 120}: all or nothing.',
+        request=DiceSerializer,
+        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 409: ErrorSerializer},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = owned(request, pk)
+        params = DiceSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        try:
+            position = services.table_roll(
+                game_id=game.pk,
+                user=request.user,
+                values=params.validated_data["dice"],
+                expected=params.validated_data.get("expected"),
+            )
+        except services.TableRefused as exc:
+            return refused(exc)
+        game.refresh_from_db()
+        return Response(table_state(game, position))
+
+
+class UndoView(TableApiView):
+    @extend_schema(
+        summary="Take back the last die or the last trip",
+        request=UndoSerializer,
+        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 409: ErrorSerializer},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = owned(request, pk)
+        params = UndoSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        try:
+            position = services.table_undo(
+                game_id=game.pk,
+                user=request.user,
+                what=params.validated_data["what"],
+                expected=params.validated_data.get("expected"),
+            )
+        except services.TableRefused as exc:
+            return refused(exc)
+        game.refresh_from_db()
+        return Response(table_state(game, position))
+
+
+class FinishView(TableApiView):
+    @extend_schema(
+        summary="Store a game that is over as a league game",
+        request=None,
+        responses={200: OpenApiTypes.OBJECT, 409: ErrorSerializer},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = owned(request, pk)
+        try:
+            services.table_finish(game_id=game.pk, user=request.user)
+        except services.TableRefused as exc:
+            return refused(exc)
+        game.refresh_from_db()
+        return Response(state(game))
+
+
+class AbandonView(TableApiView):
+    @extend_schema(
+        summary="Abandon a game in progress",
+        request=None,
+        responses={200: OpenApiTypes.OBJECT, 409: ErrorSerializer},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = owned(request, pk)
+        try:
+            services.table_abandon(game_id=game.pk, user=request.user)
+        except services.TableRefused as exc:
+            return refused(exc)
+        game.refresh_from_db()
+        return Response(state(game))
+
+
+class DiceFileView(TableApiView):
+    @extend_schema(
+        summary="The vabg-dice/1 file of the dice rolled so far",
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        game = owned(request, pk)
+        response = Response(services.position_of(game).dice_file())
+        response["Content-Disposition"] = f'attachment; filename="table-{game.pk}-dice.json"'
+        return response

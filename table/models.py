@@ -1,0 +1,81 @@
+"""A game played at the table with real dice: its teams as dealt, its rules and every die.
+
+The dice are the game: ``dice`` holds the values in the order they were rolled, and the
+engine replays them (``simulator.vabg.sheet``) to know the score, the sheet and the die it
+wants next. The team files are kept as the game began, so a card edited in the admin
+meanwhile does not change a game in progress (finishing refuses one whose cards changed).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from cards.models import Team
+from league.models import Game, RulesPreset
+
+
+class TableGame(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", "In progress"
+        FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_games"
+    )
+    home = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    away = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    rules = models.CharField(max_length=10, choices=RulesPreset.choices, default="advanced")
+    strategy = models.BooleanField(
+        default=False, help_text="Let the coach policy foul late and try for 3 (vabg rules §10)."
+    )
+    neutral = models.BooleanField(default=False, help_text="Neutral court: no home court.")
+    home_team_file = models.JSONField(help_text="The home team's file as the game began.")
+    away_team_file = models.JSONField(help_text="The visitors' team file as the game began.")
+    dice = models.JSONField(
+        default=list, blank=True, help_text="Every die rolled, in the order rolled."
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    league_game = models.ForeignKey(
+        Game,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="table_games",
+        help_text="The league game this is played for (a scheduled one, or the stored one).",
+    )
+    attached_kind = models.CharField(
+        max_length=10,
+        blank=True,
+        help_text="What the scheduled game was before it was opened at the table.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        constraints: ClassVar[list[Any]] = [
+            models.UniqueConstraint(
+                fields=["league_game"],
+                condition=Q(status="playing"),
+                name="table_one_game_in_progress_per_league_game",
+                violation_error_message="This game is already being played at the table.",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["playing", "finished", "abandoned"]),
+                name="table_game_status_valid",
+                violation_error_message="Unknown table game status.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.away} at {self.home} (table #{self.pk})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("table:sheet", args=[self.pk])

@@ -1,0 +1,293 @@
+"""Playing at the table: start a game, enter dice, undo, finish it into the league, abandon.
+
+Every write locks the table game's row, replays the dice with the one it adds
+(``simulator.vabg.sheet.replay``) and saves them only if the engine accepts them, so a die
+that is not a face of the die wanted is never stored. ``expected`` (how many dice the
+caller saw) refuses an entry made from a stale page: two devices on one game cannot
+interleave their dice unseen.
+
+Finishing stores the game through ``league.services.game_replay_dice``, the path every
+dice file takes, so the stored result, box score and play-by-play are the engine's own
+for these dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from cards.mapping import team_card, teams_for_play
+from cards.models import Team
+from core.roles import is_commissioner
+from league import services as league_services
+from league.errors import GameNotPlayable
+from league.models import Game
+from simulator.dice import DiceError
+from simulator.vabg import InvalidCardError, TeamCard, preset, team_from_json
+from simulator.vabg.sheet import DieRefused, GameOverError, Position, replay
+from table.models import TableGame
+
+
+class TableRefused(ValueError):
+    """Raise for an entry or a request the game cannot take; the message says why.
+
+    ``conflict`` marks a request that is fine in itself but comes too late (a stale page, a
+    game already finished): the API answers 409 rather than 400. A refused die carries its
+    place in the entry (``index``) and what the game wanted there (``need``).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        conflict: bool = False,
+        index: int | None = None,
+        need: dict[str, Any] | None = None,
+    ) -> None:
+        self.conflict = conflict
+        self.index = index
+        self.need = need
+        super().__init__(message)
+
+
+def cards_of(game: TableGame) -> tuple[TeamCard, TeamCard]:
+    """Return the home and away cards the game is played with (as it began)."""
+    return team_from_json(game.home_team_file), team_from_json(game.away_team_file)
+
+
+def position_of(game: TableGame, dice: Sequence[int] | None = None) -> Position:
+    """Return where the game stands after its dice (or ``dice`` instead)."""
+    home, away = cards_of(game)
+    return replay(
+        home,
+        away,
+        list(game.dice if dice is None else dice),
+        rules=preset(game.rules, strategy=game.strategy),
+        neutral=game.neutral,
+    )
+
+
+def _team_file(team: Team) -> dict[str, Any]:
+    try:
+        card = team_card(teams_for_play().get(pk=team.pk))
+    except InvalidCardError as exc:
+        raise TableRefused(f"{team} cannot play: {exc}") from exc
+    return card.to_json()
+
+
+@transaction.atomic
+def table_start(
+    *,
+    owner: Any,
+    home: Team,
+    away: Team,
+    rules: str = "advanced",
+    neutral: bool = False,
+    strategy: bool = False,
+) -> TableGame:
+    """Start a game at the table between two teams; it belongs to ``owner``."""
+    if home.pk == away.pk:
+        raise TableRefused("A team cannot play itself.")
+    if rules not in ("advanced", "basic"):
+        raise TableRefused(f"Unknown rules preset {rules!r}: use advanced or basic.")
+    game = TableGame(
+        owner=owner,
+        home=home,
+        away=away,
+        rules=rules,
+        neutral=neutral,
+        strategy=strategy,
+        home_team_file=_team_file(home),
+        away_team_file=_team_file(away),
+    )
+    game.full_clean()
+    game.save()
+    position_of(game)  # the engine accepts the cards and the rotation before a die is rolled
+    return game
+
+
+@transaction.atomic
+def table_open_scheduled(*, owner: Any, league_game: Game) -> TableGame:
+    """Open a season's scheduled game at the table (commissioners only).
+
+    The league game is marked a real-dice game at once, so no simulation run plays it
+    meanwhile; abandoning the table game gives it back as it was.
+    """
+    if not is_commissioner(owner):
+        raise TableRefused("Only a commissioner can play a season's game at the table.")
+    game = Game.objects.select_for_update().select_related("home", "away").get(pk=league_game.pk)
+    if game.status != Game.Status.SCHEDULED:
+        raise TableRefused(
+            f"{game} is {game.get_status_display().lower()}, not scheduled.", conflict=True
+        )
+    if TableGame.objects.filter(league_game=game, status=TableGame.Status.PLAYING).exists():
+        raise TableRefused(f"{game} is already being played at the table.", conflict=True)
+    table = TableGame(
+        owner=owner,
+        home=game.home,
+        away=game.away,
+        rules=game.rules,
+        neutral=game.neutral,
+        strategy=game.strategy,
+        home_team_file=_team_file(game.home),
+        away_team_file=_team_file(game.away),
+        league_game=game,
+        attached_kind=game.kind,
+    )
+    table.full_clean()
+    table.save()
+    Game.objects.filter(pk=game.pk).update(kind=Game.Kind.REAL_DICE)
+    return table
+
+
+def _locked(game_id: int, user: Any) -> TableGame:
+    game = TableGame.objects.select_for_update().filter(pk=game_id, owner=user).first()
+    if game is None:
+        raise TableGame.DoesNotExist(f"no table game {game_id} of yours")
+    return game
+
+
+def _playing(game: TableGame, expected: int | None) -> None:
+    if game.status != TableGame.Status.PLAYING:
+        raise TableRefused(
+            f"This game is {game.get_status_display().lower()}: no more dice.", conflict=True
+        )
+    if expected is not None and expected != len(game.dice):
+        raise TableRefused(
+            f"This game has {len(game.dice)} dice, not {expected}: it changed elsewhere "
+            "(another device?). Reload to see it.",
+            conflict=True,
+        )
+
+
+@transaction.atomic
+def table_roll(
+    *, game_id: int, user: Any, values: Sequence[object], expected: int | None = None
+) -> Position:
+    """Add dice to a game in progress, in the order rolled; all or nothing.
+
+    A value that is not a face of the die the game wants there refuses the whole entry,
+    naming its place; so do dice past the end of the game.
+    """
+    game = _locked(game_id, user)
+    _playing(game, expected)
+    if not values:
+        raise TableRefused("Enter at least one die.")
+    before = len(game.dice)
+    for i, value in enumerate(values):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TableRefused(f"{value!r} is not a die: dice are whole numbers.", index=i)
+    dice = [*game.dice, *values]
+    try:
+        position = position_of(game, dice)
+    except DieRefused as exc:
+        need = exc.need
+        raise TableRefused(
+            f"{exc.value} is not a face of a {need.die}: the {need.step} is 1-{need.faces}.",
+            index=exc.index - before,
+            need=need.to_json(),
+        ) from exc
+    except GameOverError as exc:
+        raise TableRefused(
+            f"The game is over after {exc.used - before} of these dice; "
+            f"{exc.extra} more {'is' if exc.extra == 1 else 'are'} one too many.",
+            index=exc.used - before,
+        ) from exc
+    except (DiceError, InvalidCardError) as exc:
+        raise TableRefused(f"The engine refuses these dice: {exc}.") from exc
+    game.dice = dice
+    game.save(update_fields=["dice", "updated_at"])
+    return position
+
+
+@transaction.atomic
+def table_undo(
+    *, game_id: int, user: Any, what: str = "die", expected: int | None = None
+) -> Position:
+    """Take back the last die, or the whole last trip (back to its d8)."""
+    game = _locked(game_id, user)
+    _playing(game, expected)
+    if not game.dice:
+        raise TableRefused("No dice to take back yet.")
+    if what == "die":
+        keep = len(game.dice) - 1
+    elif what == "trip":
+        keep = position_of(game).last_trip_start()
+    else:
+        raise TableRefused(f"Undo takes back a die or a trip, not {what!r}.")
+    game.dice = game.dice[:keep]
+    game.save(update_fields=["dice", "updated_at"])
+    return position_of(game)
+
+
+@transaction.atomic
+def table_finish(*, game_id: int, user: Any) -> Game:
+    """Store a game that is over as a league game, exactly as a simulated one is stored.
+
+    The league game is the scheduled one it was opened for, or a new exhibition. The
+    dice go through ``league.services.game_replay_dice``; cards edited since the game
+    began refuse it (the stored game would read other cards than the table did).
+    """
+    table = _locked(game_id, user)
+    _playing(table, None)
+    position = position_of(table)
+    if position.need is not None:
+        raise TableRefused(
+            f"The game is not over yet: the {position.need.step} is next.", conflict=True
+        )
+    for team, played in ((table.home, table.home_team_file), (table.away, table.away_team_file)):
+        if _team_file(team) != played:
+            raise TableRefused(
+                f"{team}'s cards were changed since this game began; the stored game would "
+                "read the new cards. Play it again, or ask a commissioner to put them back.",
+                conflict=True,
+            )
+    if table.league_game_id is not None:
+        game = Game.objects.select_for_update().get(pk=table.league_game_id)
+        if game.status == Game.Status.FINAL:
+            raise TableRefused(f"{game} already has a result.", conflict=True)
+    else:
+        game = league_services.game_create(
+            home=table.home,
+            away=table.away,
+            neutral=table.neutral,
+            rules=table.rules,
+            strategy=table.strategy,
+            label="At the table",
+        )
+        Game.objects.filter(pk=game.pk).update(kind=Game.Kind.REAL_DICE, seed=None)
+    try:
+        league_services.game_replay_dice(game_id=game.pk, script=position.dice_file())
+    except GameNotPlayable as exc:
+        raise TableRefused(f"The league refused the game: {exc}.") from exc
+    game.refresh_from_db()
+    result = game.result
+    assert position.result is not None
+    if (result.home_score, result.away_score) != (
+        position.result.home.score,
+        position.result.away.score,
+    ):  # the same cards, rules and dice: never expected
+        raise TableRefused("The stored game does not match the table's; nothing was stored.")
+    table.status = TableGame.Status.FINISHED
+    table.league_game = game
+    table.finished_at = timezone.now()
+    table.save(update_fields=["status", "league_game", "finished_at", "updated_at"])
+    return game
+
+
+@transaction.atomic
+def table_abandon(*, game_id: int, user: Any) -> TableGame:
+    """Abandon a game in progress; a scheduled league game it was opened for is freed."""
+    table = _locked(game_id, user)
+    _playing(table, None)
+    if table.league_game_id is not None:
+        Game.objects.filter(pk=table.league_game_id, status=Game.Status.SCHEDULED).update(
+            kind=table.attached_kind or Game.Kind.SIMULATED
+        )
+    table.status = TableGame.Status.ABANDONED
+    table.finished_at = timezone.now()
+    table.save(update_fields=["status", "finished_at", "updated_at"])
+    return table

@@ -1,0 +1,108 @@
+"""The pages of Play at the table: your games, a new game, and the live score sheet."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import LoginView
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+
+from cards.models import Team
+from core.roles import is_commissioner
+from league.models import Game
+from table import services
+from table.models import TableGame
+from table.presentation import table_state
+
+SIGN_IN = "table:sign-in"
+
+
+class SignInView(LoginView):
+    """Sign in to play at the table (any account; the admin's login is for staff only)."""
+
+    template_name = "table/sign_in.html"
+    redirect_authenticated_user = True
+
+    def get_default_redirect_url(self) -> str:
+        return "/table/"
+
+
+class StartForm(forms.Form):
+    away = forms.ModelChoiceField(queryset=Team.objects.none(), label="Visitors (roll first)")
+    home = forms.ModelChoiceField(queryset=Team.objects.none(), label="Home")
+    rules = forms.ChoiceField(choices=[("advanced", "Advanced"), ("basic", "Basic")])
+    court = forms.ChoiceField(
+        choices=[("home", "At the home team's court"), ("neutral", "Neutral court")]
+    )
+    strategy = forms.BooleanField(
+        required=False, label="Coach policy (late fouls, tries for 3; no live odds)"
+    )
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        teams = Team.objects.order_by("school", "season")
+        self.fields["away"].queryset = teams  # type: ignore[attr-defined]
+        self.fields["home"].queryset = teams  # type: ignore[attr-defined]
+
+
+def _scheduled(user: object) -> list[Game]:
+    if not is_commissioner(user):
+        return []
+    return list(
+        Game.objects.filter(status=Game.Status.SCHEDULED, season__isnull=False)
+        .exclude(table_games__status=TableGame.Status.PLAYING)
+        .select_related("home", "away", "season")
+        .order_by("season_id", "round", "game_date", "pk")[:200]
+    )
+
+
+@login_required(login_url=SIGN_IN)
+def index(request: HttpRequest) -> HttpResponse:
+    """List the user's games at the table and start a new one."""
+    form = StartForm(request.POST or None)
+    error = ""
+    if request.method == "POST":
+        try:
+            if request.POST.get("league_game"):
+                league_game = Game.objects.filter(pk=request.POST["league_game"]).first()
+                if league_game is None:
+                    raise services.TableRefused("No such scheduled game.")
+                game = services.table_open_scheduled(owner=request.user, league_game=league_game)
+                return HttpResponseRedirect(game.get_absolute_url())
+            if form.is_valid():
+                data = form.cleaned_data
+                game = services.table_start(
+                    owner=request.user,
+                    home=data["home"],
+                    away=data["away"],
+                    rules=data["rules"],
+                    neutral=data["court"] == "neutral",
+                    strategy=data["strategy"],
+                )
+                return HttpResponseRedirect(game.get_absolute_url())
+        except services.TableRefused as exc:
+            error = str(exc)
+    games = TableGame.objects.filter(owner_id=request.user.pk).select_related("home", "away")
+    return render(
+        request,
+        "table/index.html",
+        {
+            "form": form,
+            "error": error,
+            "playing": [g for g in games if g.status == TableGame.Status.PLAYING],
+            "done": [g for g in games if g.status != TableGame.Status.PLAYING][:50],
+            "scheduled": _scheduled(request.user),
+        },
+    )
+
+
+@login_required(login_url=SIGN_IN)
+def sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live score sheet of one game: the page asks for each die in turn."""
+    game = TableGame.objects.filter(pk=pk, owner_id=request.user.pk).select_related("home", "away")
+    table = game.first()
+    if table is None:
+        raise Http404("No such game at your table.")
+    state = table_state(table, services.position_of(table))
+    return render(request, "table/sheet.html", {"game": table, "state": state})

@@ -1,0 +1,226 @@
+"""Games at the table through the JSON API: enter dice, undo, finish into the league, abandon."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from cards.models import Card
+from league import services as league_services
+from league.models import BoxLine, Game
+from simulator.vabg import ADVANCED, read_team_file
+from table.models import TableGame
+from tests.table.conftest import AWAY_FILE, HOME_FILE
+from tests.table.dice import rolled_game
+
+pytestmark = pytest.mark.django_db
+
+HOME = read_team_file(HOME_FILE)
+AWAY = read_team_file(AWAY_FILE)
+
+
+def start(client, teams, **options):  # type: ignore[no-untyped-def]
+    home, away = teams
+    answer = client.post(
+        reverse("table:api-games"),
+        {"home": home.pk, "away": away.pk, **options},
+        content_type="application/json",
+    )
+    assert answer.status_code == 201, answer.json()
+    return answer.json()
+
+
+def roll(client, game_id, dice, expected=None):  # type: ignore[no-untyped-def]
+    body = {"dice": list(dice)}
+    if expected is not None:
+        body["expected"] = expected
+    return client.post(
+        reverse("table:api-dice", args=[game_id]), body, content_type="application/json"
+    )
+
+
+def play_through(client, state, values):  # type: ignore[no-untyped-def]
+    """Enter the values trip by trip, as a person at the table does."""
+    i = 0
+    while i < len(values):
+        n = 4 if state["need"]["trip_start"] else 1
+        answer = roll(client, state["id"], values[i : i + n], expected=state["count"])
+        assert answer.status_code == 200, answer.json()
+        state = answer.json()
+        i += n
+    return state
+
+
+def test_a_whole_game_entered_trip_by_trip_is_stored_as_the_engine_plays_those_dice(
+    player_client, teams
+):
+    played, written = rolled_game(HOME, AWAY, 21)
+    state = start(player_client, teams)
+    assert state["need"]["die"] == "d8" and state["need"]["team"] == "away"
+    assert state["odds"]["available"] and 0 < state["odds"]["p_home"] < 1
+    state = play_through(player_client, state, written.values)
+    assert state["over"] and state["need"] is None
+    assert state["score"] == {"home": played.home.score, "away": played.away.score}
+    assert state["box"]["home"] == played.home.to_json()
+    assert state["odds"]["p_home"] == (1.0 if played.home.score > played.away.score else 0.0)
+
+    answer = player_client.post(reverse("table:api-finish", args=[state["id"]]))
+    assert answer.status_code == 200, answer.json()
+    done = answer.json()
+    assert done["status"] == "finished"
+    game = Game.objects.select_related("result").get(pk=TableGame.objects.get().league_game_id)
+    assert done["urls"]["league_game"] == f"/games/{game.pk}/"
+    assert (game.status, game.kind, game.seed) == ("final", "real_dice", None)
+    assert game.result.events == played.to_json()["events"]
+    assert game.result.dice == {
+        "format": "vabg-dice/1",
+        **{
+            die: [v for v, d in zip(written.values, written.dice, strict=True) if d == die]
+            for die in ("d8", "d6", "d20")
+        },
+    }
+    lines = {(b.side, b.name): b for b in BoxLine.objects.filter(result=game.result)}
+    for side, box in (("home", played.home), ("away", played.away)):
+        for line in box.players:
+            stored = lines[(side, line.name)]
+            assert {f: getattr(stored, f) for f in line.to_json() if f != "name"} == {
+                f: v for f, v in line.to_json().items() if f != "name"
+            }
+    again = player_client.post(reverse("table:api-dice", args=[state["id"]]), {"dice": [1]},
+                               content_type="application/json")  # fmt: skip
+    assert again.status_code == 409
+
+
+def test_a_die_outside_its_faces_is_refused_in_place_and_nothing_is_written(player_client, teams):
+    state = start(player_client, teams)
+    answer = roll(player_client, state["id"], [5, 3, 9, 17], expected=0)
+    assert answer.status_code == 400
+    body = answer.json()
+    assert body["index"] == 2
+    assert body["need"]["die"] == "d6" and body["need"]["step"] == "d6 ones"
+    assert body["detail"] == "9 is not a face of a d6: the d6 ones is 1-6."
+    assert TableGame.objects.get().dice == []
+    assert roll(player_client, state["id"], [0]).json()["index"] == 0
+
+
+def test_an_entry_from_a_stale_page_is_refused_with_409(player_client, teams):
+    state = start(player_client, teams)
+    assert roll(player_client, state["id"], [5, 3, 4, 17], expected=0).status_code == 200
+    stale = roll(player_client, state["id"], [5, 3, 4, 17], expected=0)
+    assert stale.status_code == 409
+    assert "changed elsewhere" in stale.json()["detail"]
+    assert len(TableGame.objects.get().dice) == 4
+
+
+def test_undo_takes_back_the_last_die_or_the_whole_last_trip(player_client, teams):
+    _played, written = rolled_game(HOME, AWAY, 22)
+    state = start(player_client, teams)
+    state = roll(player_client, state["id"], written.values[:30]).json()
+    undo = reverse("table:api-undo", args=[state["id"]])
+    one = player_client.post(undo, {"what": "die"}, content_type="application/json").json()
+    assert one["count"] == 29 and one["dice"] == written.values[:29]
+    trip = player_client.post(undo, {"what": "trip"}, content_type="application/json").json()
+    assert trip["count"] == one["undo_trip_to"] < 29
+    assert trip["need"]["trip_start"] and trip["need"]["die"] == "d8"
+    again = player_client.post(undo, {"what": "trip"}, content_type="application/json").json()
+    assert again["count"] < trip["count"] and again["need"]["trip_start"]
+
+
+def test_a_game_belongs_to_whoever_started_it(player_client, teams, client, commish):
+    state = start(player_client, teams)
+    client.force_login(commish)
+    assert client.get(reverse("table:api-game", args=[state["id"]])).status_code == 404
+    assert roll(client, state["id"], [1]).status_code == 404
+    client.logout()
+    assert client.get(reverse("table:api-game", args=[state["id"]])).status_code in (401, 403)
+    page = client.get(reverse("table:sheet", args=[state["id"]]))
+    assert page.status_code == 302 and page.url.startswith(reverse("table:sign-in"))
+
+
+def test_a_game_that_is_not_over_cannot_be_stored(player_client, teams):
+    state = start(player_client, teams)
+    roll(player_client, state["id"], [5, 3, 4, 17])
+    answer = player_client.post(reverse("table:api-finish", args=[state["id"]]))
+    assert answer.status_code == 409
+    assert "not over yet" in answer.json()["detail"]
+    assert not Game.objects.exists()
+
+
+def test_a_card_edited_during_the_game_refuses_the_finish_and_stores_nothing(player_client, teams):
+    _played, written = rolled_game(HOME, AWAY, 23)
+    state = start(player_client, teams)
+    roll(player_client, state["id"], written.values)
+    card = Card.objects.filter(team=teams[0]).first()
+    card.free_throw_top = 1 if card.free_throw_top != 1 else 2
+    card.save()
+    answer = player_client.post(reverse("table:api-finish", args=[state["id"]]))
+    assert answer.status_code == 409
+    assert "cards were changed" in answer.json()["detail"]
+    assert not Game.objects.exists()
+    assert TableGame.objects.get().status == "playing"
+
+
+def test_a_commissioner_plays_a_scheduled_season_game_at_the_table(client, commish, teams):
+    home, away = teams
+    league = league_services.league_get_or_create(name="Table League")
+    season = league_services.season_create(
+        league=league, name="Winter", teams=[home, away], seed=5, strategy=False
+    )
+    game = Game.objects.filter(season=season).select_related("home").first()
+    client.force_login(commish)
+    answer = client.post(
+        reverse("table:api-games"), {"league_game": game.pk}, content_type="application/json"
+    )
+    assert answer.status_code == 201, answer.json()
+    state = answer.json()
+    game.refresh_from_db()
+    assert game.kind == "real_dice"  # no simulation run plays it meanwhile
+    assert (state["home"]["label"], state["neutral"]) == (str(game.home), game.neutral)
+    twice = client.post(
+        reverse("table:api-games"), {"league_game": game.pk}, content_type="application/json"
+    )
+    assert twice.status_code == 409
+
+    cards = (HOME, AWAY) if game.home == home else (AWAY, HOME)
+    played, written = rolled_game(*cards, 24, ADVANCED, game.neutral)
+    state = roll(client, state["id"], written.values).json()
+    assert state["over"]
+    assert client.post(reverse("table:api-finish", args=[state["id"]])).status_code == 200
+    game.refresh_from_db()
+    assert game.status == "final" and game.result.events == played.to_json()["events"]
+    assert game.result.home_score == played.home.score
+
+
+def test_a_fan_cannot_open_a_season_game_and_abandoning_frees_it(
+    player_client, client, commish, teams
+):
+    home, away = teams
+    league = league_services.league_get_or_create(name="Table League")
+    season = league_services.season_create(league=league, name="Spring", teams=[home, away], seed=6)
+    game = Game.objects.filter(season=season).first()
+    refused = player_client.post(
+        reverse("table:api-games"), {"league_game": game.pk}, content_type="application/json"
+    )
+    assert refused.status_code == 400 and "commissioner" in refused.json()["detail"]
+    client.force_login(commish)
+    state = client.post(
+        reverse("table:api-games"), {"league_game": game.pk}, content_type="application/json"
+    ).json()
+    answer = client.post(reverse("table:api-abandon", args=[state["id"]]))
+    assert answer.status_code == 200 and answer.json()["status"] == "abandoned"
+    game.refresh_from_db()
+    assert (game.kind, game.status) == ("simulated", "scheduled")
+    assert roll(client, state["id"], [1]).status_code == 409
+
+
+def test_the_coach_policy_game_says_why_it_shows_no_win_probability(player_client, teams):
+    state = start(player_client, teams, strategy=True)
+    assert state["odds"]["available"] is False
+    assert "coach policy" in state["odds"]["note"]
+
+
+def test_the_dice_file_download_is_the_vabg_dice_file_of_the_game_so_far(player_client, teams):
+    state = start(player_client, teams)
+    roll(player_client, state["id"], [5, 3, 4, 17])
+    answer = player_client.get(reverse("table:api-dice-file", args=[state["id"]]))
+    assert answer.json() == {"format": "vabg-dice/1", "d8": [5], "d6": [3, 4], "d20": [17]}
