@@ -240,7 +240,9 @@ class TeamContext:
 
     ``pace`` is possessions per 40 minutes; ``rating`` the team's net points a game
     against the field of great teams (0 = an average great team); ``predicted_pts`` and
-    ``predicted_allowed`` the author's published scores against the field, when known.
+    ``predicted_allowed`` the author's published score of the team's first game, when known;
+    ``target_pts`` and ``target_allowed`` the points a game against the field its dunk range
+    aims at (build_field sets them from the pair model, cards.calibration.PairModel).
     """
 
     school: str
@@ -251,6 +253,8 @@ class TeamContext:
     team_ppg: float | None = None
     predicted_pts: float | None = None
     predicted_allowed: float | None = None
+    target_pts: float | None = None
+    target_allowed: float | None = None
 
     @property
     def era(self) -> Era:
@@ -895,15 +899,19 @@ def team_dunk(cards: Sequence[Mapping[str, Any]], ctx: TeamContext) -> tuple[int
     """Return the team's dunk top and adjustment (cards.md §10).
 
     The dunk range levels the eras: it supplies whatever the cards' own points a trip
-    fall short of the team's target (its predicted points, else the field average plus
-    half its rating). The adjustment moves the opponent's top by one number for every
-    :data:`POINTS_PER_DUNK_NUMBER` the team's defence is better than the field's, less
-    what its steal and block ranges already save.
+    fall short of the team's target (``target_pts`` when given, else its predicted points,
+    else the field average plus half its rating). The adjustment moves the opponent's top
+    by one number for every :data:`POINTS_PER_DUNK_NUMBER` the team's defence is better
+    than the field's, less what its steal and block ranges already save.
     """
     net = ctx.net
-    pts = ctx.predicted_pts if ctx.predicted_pts is not None else FIELD_MEAN_POINTS + net / 2
-    allowed = (
-        ctx.predicted_allowed if ctx.predicted_allowed is not None else FIELD_MEAN_POINTS - net / 2
+    pts = next(
+        x for x in (ctx.target_pts, ctx.predicted_pts, FIELD_MEAN_POINTS + net / 2) if x is not None
+    )
+    allowed = next(
+        x
+        for x in (ctx.target_allowed, ctx.predicted_allowed, FIELD_MEAN_POINTS - net / 2)
+        if x is not None
     )
     target = (pts - 20) / PLAYED_POSSESSIONS  # the game starts 20-20, 44 trips remain
     trip, read = (ENGINE_TRIP[0] + ENGINE_TRIP[1] * v for v in points_per_trip(cards))
@@ -936,7 +944,10 @@ class CalculatedTeams:
 PER_GAME_COLUMNS = ("mpg", "ppg", "rpg", "orpg", "drpg", "apg", "spg", "bpg", "tov", "pf")
 PCT_COLUMNS = ("fg_pct", "fg3_pct", "ft_pct")
 TOTAL_COLUMNS = (("fgm", "fga"), ("fg3m", "fg3a"), ("ftm", "fta"))
-TEAM_COLUMNS = ("conference", "pace", "rating", "predicted_pts", "predicted_allowed")
+TEAM_COLUMNS = (
+    "conference", "pace", "rating", "predicted_pts", "predicted_allowed", "target_pts",
+    "target_allowed",
+)  # fmt: skip
 _ALIASES = {"season": ("season", "year"), "player": ("player", "name")}
 
 

@@ -34,7 +34,19 @@ from cards.calculator import (
     _size_score,
     teams_from_rows,
 )
-from cards.calibration import SRS_OFFSET
+from cards.calibration import (
+    SRS_OFFSET,
+    ExactOdds,
+    FirstGame,
+    PairModel,
+    Season,
+    Seeded,
+    aim,
+    field_targets,
+    first_games,
+    fit_games,
+    fit_model,
+)
 from cards.models import Team
 from cards.services import team_file_name
 from simulator.vabg.cards import SLOT_NAMES, InvalidCardError, team_from_json
@@ -574,9 +586,12 @@ def field_ratings(
 
 
 def team_rows(
-    field: Mapping[tuple[str, int], FieldTeam], ratings: Mapping[tuple[str, int], Rating]
+    field: Mapping[tuple[str, int], FieldTeam],
+    ratings: Mapping[tuple[str, int], Rating],
+    targets: Mapping[tuple[str, int], tuple[float, float]] | None = None,
 ) -> list[dict[str, str]]:
-    """Return the calculator's team context rows: the field's columns and each rating."""
+    """Return the calculator's team context rows: the field's columns, rating and targets."""
+    targets = targets or {}
     return [
         {
             "school": t.school,
@@ -585,9 +600,65 @@ def team_rows(
             "predicted_pts": t.predicted_pts,
             "predicted_allowed": t.predicted_allowed,
             "rating": f"{ratings[key].value:.2f}" if key in ratings else "",
+            "target_pts": f"{targets[key][0]:.2f}" if key in targets else "",
+            "target_allowed": f"{targets[key][1]:.2f}" if key in targets else "",
         }
         for key, t in field.items()
     ]
+
+
+def _float(text: str | None) -> float | None:
+    text = (text or "").strip().removesuffix("?")
+    try:
+        return float(text) if text else None
+    except ValueError:
+        return None
+
+
+def field_seasons(
+    field: Mapping[tuple[str, int], FieldTeam],
+    ratings: Mapping[tuple[str, int], Rating],
+    rating_rows: Sequence[Mapping[str, str]],
+) -> dict[str, Season]:
+    """Return each field team's real season for the pair model, by label.
+
+    The rating as :func:`field_ratings` gives it; points scored and allowed a game from
+    ``ratings.csv``'s ``pts`` and ``opp`` (``opp`` = ``pts`` - ``margin`` when only the
+    margin is given).
+    """
+    scoring: dict[tuple[str, int], tuple[float | None, float | None]] = {}
+    for row in rating_rows:
+        key = shared_key(row.get("school", ""), row.get("season", row.get("year", "")))
+        if key is None:
+            continue
+        pts, opp, margin = (_float(row.get(c)) for c in ("pts", "opp", "margin"))
+        if opp is None and pts is not None and margin is not None:
+            opp = pts - margin
+        scoring[key] = (pts, opp)
+    out = {}
+    for key, team in field.items():
+        pts, opp = scoring.get(key, (None, None))
+        rating = ratings[key].value if key in ratings else None
+        out[team.label] = Season(season=team.season, rating=rating, pts=pts, opp=opp)
+    return out
+
+
+def field_games(field: Mapping[tuple[str, int], FieldTeam]) -> tuple[list[FirstGame], list[str]]:
+    """Return the author's predicted first games of the field (cards.calibration.first_games)."""
+    return first_games(
+        [
+            Seeded(
+                label=t.label,
+                season=t.season,
+                region=t.region,
+                seed=t.seed,
+                predicted_pts=_float(t.predicted_pts),
+                predicted_allowed=_float(t.predicted_allowed),
+                inferred="?" in t.predicted_pts + t.predicted_allowed,
+            )
+            for t in field.values()
+        ]
+    )
 
 
 def short_roster_slots(rows: Sequence[Mapping[str, str]]) -> list[int]:
@@ -662,7 +733,12 @@ def build(
             to_complete[key] = empty
             rows += [_placeholder_row(field[key], slot, bool(players)) for slot in empty]
     ratings = field_ratings(field, rating_rows or (), ratings_name)
-    context = team_rows(field, ratings)
+    seasons = field_seasons(field, ratings, rating_rows or ())
+    games, _unplaced = field_games(field)
+    model = fit_model(games, seasons, [t.label for t in field.values()])
+    context = team_rows(
+        field, ratings, {key: model.targets(seasons[t.label]) for key, t in field.items()}
+    )
     try:
         calculated = teams_from_rows(
             rows, team_rows=context, source=rosters_name, teams_source=field_name
@@ -709,6 +785,8 @@ def build(
                 left_out=left_out,
             )
         )
+    if not problems:
+        _play_to_targets(built, field, printed, seasons, games, model)
     names = [b.name for b in built]
     problems += [
         f"two teams would be written to {n}" for n in sorted(set(names)) if names.count(n) > 1
@@ -716,6 +794,68 @@ def build(
     if problems:
         raise CommandError("Nothing was written:\n  " + "\n  ".join(problems))
     return built
+
+
+def _play_to_targets(
+    built: list[Built],
+    field: Mapping[tuple[str, int], FieldTeam],
+    printed: Mapping[tuple[str, int], Mapping[str, str]],
+    seasons: Mapping[str, Season],
+    games: Sequence[FirstGame],
+    model: PairModel,
+) -> None:
+    """Set the built teams' dunk numbers by the exact odds (docs/calibration.md), in place.
+
+    Every built team's free numbers (not printed by the author) are aimed, against the teams
+    whose two numbers are both free, at the pair model's points for and against
+    (:func:`cards.calibration.aim`); then the teams of the author's predicted first games are
+    fitted to his scores (:func:`cards.calibration.fit_games`). Kept files do not move.
+    """
+    if len(built) < 2:
+        return
+    odds = ExactOdds(team_from_json(b.team) for b in built)
+    free: dict[str, tuple[bool, bool]] = {}
+    for key, b in zip(field, built, strict=True):
+        fact = printed.get(key, {})
+        free[field[key].label] = (
+            not b.kept and not (fact.get("dunk_top") or "").strip(),
+            not b.kept and not (fact.get("dunk_adjust") or "").strip(),
+        )
+    reference = [x for x, can in free.items() if all(can)]
+    movers = [x for x, can in free.items() if any(can)]
+    if not reference:
+        return
+    targets = field_targets(model, seasons, movers, reference)
+    dunks = aim(odds, odds.dunks(), targets, free, reference)
+    dunks = fit_games(odds, games, dunks, free)
+    fitted = {x for g in games for x in (g.first, g.second)}
+    for key, b in zip(field, built, strict=True):
+        label = field[key].label
+        if b.kept:
+            continue
+        b.team["dunk_top"], b.team["dunk_adjust"] = dunks[label]
+        aimed = targets.get(label)
+        note = []
+        if aimed is not None:
+            note.append(
+                f"By the exact odds its free dunk numbers play {aimed[0]:.1f}-{aimed[1]:.1f} "
+                "on average against the field's aimed teams, the pair model's figure "
+                f"(docs/calibration.md: compression {model.compression:.2f} of the SRS "
+                f"difference, scale {model.scale:.3f} of the real points)."
+            )
+        if label in fitted:
+            mine = [g for g in games if label in (g.first, g.second)]
+            note.append(
+                "Then fitted to the author's predicted first game"
+                + ("s" if len(mine) > 1 else "")
+                + ": "
+                + "; ".join(f"{g.first} {g.first_pts:g}-{g.second_pts:g} {g.second}" for g in mine)
+                + "."
+            )
+        notes = b.team.pop("notes")
+        players = b.team.pop("players")
+        b.team["notes"] = " ".join([notes, *note])
+        b.team["players"] = players
 
 
 def calculator_row(row: Mapping[str, str]) -> dict[str, str]:
@@ -824,15 +964,16 @@ def _team_notes(
     # cards.md §10.1: the published prediction wins over the rating, which wins over 67-67.
     if team.predicted_pts and team.predicted_allowed:
         notes.append(
-            f"Dunk range aimed at the author's predicted {team.predicted_pts}-"
-            f"{team.predicted_allowed} against the field."
+            f"The author predicted {team.predicted_pts}-{team.predicted_allowed} for its "
+            "first game (docs/calibration.md)."
         )
-    elif rating is not None:
+    if rating is not None:
         notes.append(
-            f"Dunk range aimed at 67 +/- half its rating {rating.value:+.1f} ({rating.how})."
+            f"Dunk range aimed by its real season: rating {rating.value:+.1f} ({rating.how}), "
+            "compressed as the author's predictions are."
         )
     else:
-        notes.append("No rating yet: the dunk range aims at the field's average, 67-67.")
+        notes.append("No rating yet: the dunk range aims at the field's average team.")
     if printed:
         notes.append(printed)
     if empty:
