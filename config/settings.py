@@ -209,6 +209,17 @@ LEAGUE_LEASE_SECONDS = env.int("LEAGUE_LEASE_SECONDS", default=60)
 # A game whose worker was lost this many times is marked failed instead of tried again.
 LEAGUE_MAX_ATTEMPTS = env.int("LEAGUE_MAX_ATTEMPTS", default=3)
 
+# --- Uploads ------------------------------------------------------------------------------------
+# Team files (admin import, API import, `import_team`): one file at most this many bytes, and
+# a team's or a player's notes at most this many characters (also checked on every save).
+TEAM_FILE_MAX_BYTES = env.int("TEAM_FILE_MAX_BYTES", default=256 * 1024)
+TEAM_NOTES_MAX_CHARS = env.int("TEAM_NOTES_MAX_CHARS", default=4000)
+# A zip of team files: at most this many files, inflating to at most this many bytes (also the
+# most one import reads in all). Both are checked from the zip's directory before anything is
+# inflated, and again while inflating.
+TEAM_ZIP_MAX_ENTRIES = env.int("TEAM_ZIP_MAX_ENTRIES", default=96)
+TEAM_ZIP_MAX_BYTES = env.int("TEAM_ZIP_MAX_BYTES", default=25 * 1024 * 1024)
+
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -227,6 +238,9 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"anon": env.str("API_ANON_RATE", default="120/min")},
     "NUM_PROXIES": NUM_PROXIES,
+    # Errors Django raises while reading a request (a body over DATA_UPLOAD_MAX_MEMORY_SIZE...)
+    # answer in JSON like every other API error.
+    "EXCEPTION_HANDLER": "core.api.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "VABG League Manager API",
