@@ -7,13 +7,21 @@ from typing import Any
 
 import django_filters
 from django import forms
-from django.core.exceptions import NON_FIELD_ERRORS
+from django.conf import settings
+from django.core.exceptions import (
+    NON_FIELD_ERRORS,
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import inline_serializer
-from rest_framework import permissions, serializers, viewsets
+from rest_framework import exceptions, permissions, serializers, status, viewsets
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.settings import api_settings
+from rest_framework.views import exception_handler as drf_exception_handler
 
 from core.roles import is_commissioner
 
@@ -72,6 +80,49 @@ class IdFilter(django_filters.NumberFilter):
         kwargs.setdefault("min_value", 1)
         kwargs.setdefault("max_value", ID_MAX)
         super().__init__(*args, **kwargs)
+
+
+def size_text(size: int) -> str:
+    """Return a number of bytes as people read it: "262,144 bytes (256 KB)"."""
+    text = f"{size:,} byte{'' if size == 1 else 's'}"
+    for unit, scale in (("GB", 1024**3), ("MB", 1024**2), ("KB", 1024)):
+        if size >= scale:
+            return f"{text} ({size / scale:,.4g} {unit})"
+    return text
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = "payload_too_large"
+
+
+def _request_too_big(request: Any) -> PayloadTooLarge:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    try:
+        found = int(request.META.get("CONTENT_LENGTH") or 0)
+    except (AttributeError, TypeError, ValueError):
+        found = 0
+    size = f"{size_text(found)}, more than" if found > limit else "more than"
+    return PayloadTooLarge(
+        f"The request body is {size} the limit of {size_text(limit)}; nothing was read."
+    )
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's exception handler, also answering the errors Django raises while reading a
+    request in JSON: a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a 413, too many form
+    fields or files a 400, each ``{"detail": "..."}`` like every other API error (Django
+    alone would answer them with a bare HTML "Bad Request (400)")."""
+    if isinstance(exc, RequestDataTooBig):
+        exc = _request_too_big(context.get("request"))
+    elif isinstance(exc, TooManyFieldsSent):
+        limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+        exc = exceptions.ParseError(f"The request has more than {limit:,} fields.")
+    elif isinstance(exc, TooManyFilesSent):
+        limit = settings.DATA_UPLOAD_MAX_NUMBER_FILES
+        exc = exceptions.ParseError(f"The request has more than {limit:,} files.")
+    return drf_exception_handler(exc, context)
 
 
 # The answers every write can get before it is read: not signed in, not a commissioner.
