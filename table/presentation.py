@@ -109,7 +109,8 @@ def _period_text(position: Position) -> str:
         return "Final" + ("" if not ot else " (OT)" if ot == 1 else f" ({ot}OT)")
     need = position.need
     assert need is not None
-    return "Possession " + number_label(need.period, need.number)
+    label = position.home_card.label if need.team == "home" else position.away_card.label
+    return f"Possession {number_label(need.period, need.number)}, {label} ball"
 
 
 def table_state(game: TableGame, position: Position) -> dict[str, Any]:

@@ -1,0 +1,225 @@
+"""The score sheet in a real browser: Debian's headless Chromium, driven by Selenium.
+
+The ``browser`` fixture is the fans' pages' own (tests/pages/test_browser.py): a phone-sized
+window; the whole-game test widens it to a desk's.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from league.models import BoxLine, Game
+from simulator.vabg import read_team_file
+from simulator.vabg.sheet import replay
+from table.models import TableGame
+from tests.pages.test_browser import browser  # noqa: F401  (the shared Chromium fixture)
+from tests.table.conftest import AWAY_FILE, HOME_FILE
+from tests.table.dice import rolled_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+HOME = read_team_file(HOME_FILE)
+AWAY = read_team_file(AWAY_FILE)
+
+
+def sign_in_and_start(driver, live_server, player, teams):  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver.get(f"{live_server.url}/table/")
+    assert "/table/sign-in/" in driver.current_url
+    driver.find_element(By.NAME, "username").send_keys(player.username)
+    driver.find_element(By.NAME, "password").send_keys("fan-password-1")
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    home, away = teams
+    Select(driver.find_element(By.NAME, "away")).select_by_visible_text(str(away))
+    Select(driver.find_element(By.NAME, "home")).select_by_visible_text(str(home))
+    driver.find_element(By.CSS_SELECTOR, "#new-game button[type=submit]").click()
+    wait_for(driver, 0)
+    return TableGame.objects.get()
+
+
+def wait_for(driver, count: int) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the page shows ``count`` dice entered and no request is in flight."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def settled(d):  # type: ignore[no-untyped-def]
+        game = d.find_element(By.ID, "table-game")
+        return game.get_attribute("data-count") == str(count) and not game.get_attribute(
+            "data-busy"
+        )
+
+    WebDriverWait(driver, 15).until(settled)
+
+
+def need(driver) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    box = driver.find_element(By.ID, "need")
+    return box.get_attribute("data-die"), box.get_attribute("data-step")
+
+
+def test_a_whole_game_typed_trip_by_trip_is_stored_with_the_command_lines_box_score(
+    browser,  # noqa: F811
+    live_server,
+    player,
+    teams,
+    tmp_path,
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    browser.set_window_size(1280, 900)
+    played, written = rolled_game(HOME, AWAY, 31)
+    trips = [len(p.rolls) for p in replay(HOME, AWAY, written.values).plays() if p.rolls]
+    sign_in_and_start(browser, live_server, player, teams)
+    assert need(browser) == ("d8", "d8")
+    assert "Kansas 2008 ball, possession 44" in browser.find_element(By.ID, "need-why").text
+    entry = browser.find_element(By.ID, "entry")
+    done = 0
+    for size in trips:
+        entry.send_keys(" ".join(map(str, written.values[done : done + size])), Keys.ENTER)
+        done += size
+        wait_for(browser, done)
+    assert need(browser) == ("", "")
+    assert browser.find_element(By.ID, "away-score").text == str(played.away.score)
+    assert browser.find_element(By.ID, "home-score").text == str(played.home.score)
+    browser.find_element(By.ID, "finish").click()
+    browser.find_element(By.ID, "league-game")  # waits for the stored game's link
+
+    dice_file = tmp_path / "dice.json"
+    table = TableGame.objects.get()
+    assert table.status == "finished"
+    dice_file.write_text(json.dumps(table.league_game.result.dice))
+    cli = subprocess.run(
+        [sys.executable, "-m", "simulator", "play", str(HOME_FILE), str(AWAY_FILE),
+         "--dice", str(dice_file), "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    expected = json.loads(cli.stdout)
+    game = Game.objects.select_related("result").get(pk=table.league_game_id)
+    assert (game.result.home_score, game.result.away_score) == (
+        expected["home"]["score"],
+        expected["away"]["score"],
+    )
+    for side in ("home", "away"):
+        stored = [
+            {
+                "name": b.name,
+                **{f: getattr(b, f) for f in expected[side]["players"][0] if f != "name"},
+            }
+            for b in BoxLine.objects.filter(result=game.result, side=side).order_by("order")
+        ]
+        assert stored == expected[side]["players"]
+        for line in expected[side]["players"]:
+            row = browser.find_element(
+                By.CSS_SELECTOR, f'table.box[data-side="{side}"] tr[data-player="{line["name"]}"]'
+            )
+            assert row.find_element(By.CSS_SELECTOR, "td.pts").text == str(line["pts"])
+            assert row.find_element(By.CSS_SELECTOR, "td.reb").text == str(line["reb"])
+    assert game.result.events == expected["events"]
+    browser.find_element(By.ID, "league-game").click()
+    heading = browser.find_element(By.TAG_NAME, "h1").text
+    assert str(game.home) in heading and str(game.away) in heading
+
+
+def test_at_phone_width_taps_enter_dice_a_bad_die_is_refused_in_place_and_undo_works(
+    browser,  # noqa: F811
+    live_server,
+    player,
+    teams,
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    # Headless Chromium keeps windows at least 500 wide: emulate a 390-pixel phone instead.
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True},
+    )
+    sign_in_and_start(browser, live_server, player, teams)
+    assert browser.execute_script("return window.innerWidth") == 390
+    pad = browser.find_elements(By.CSS_SELECTOR, "#pad button")
+    assert len(pad) == 8  # a d8 wants 1-8
+    assert all(b.size["height"] >= 44 for b in pad)  # a thumb's width
+    for count, value in enumerate((5, 3, 4, 1), start=1):
+        browser.find_element(By.CSS_SELECTOR, f'#pad button[data-value="{value}"]').click()
+        wait_for(browser, count)
+    assert need(browser) == ("d8", "d8")  # a d20 of 1: a made 3, the home team's ball
+    assert browser.find_element(By.ID, "away-score").text == "23"
+    assert "makes a 3-pointer" in browser.find_element(By.ID, "last-play").text
+    assert browser.execute_script(
+        "return document.documentElement.scrollWidth <= window.innerWidth"
+    ), "the page scrolls sideways on a phone; only the sheet should"
+
+    entry = browser.find_element(By.ID, "entry")
+    entry.send_keys("5 3 9 17", Keys.ENTER)
+    bad = browser.find_element(By.CSS_SELECTOR, "#entry-error .tok.bad")
+    assert bad.text == "9"
+    assert "9 is not a face of a d6" in browser.find_element(By.ID, "entry-error").text
+    assert (
+        browser.execute_script(
+            "var e = document.getElementById('entry');"
+            "return e.value.substring(e.selectionStart, e.selectionEnd)"
+        )
+        == "9"
+    )
+    assert TableGame.objects.get().dice == [5, 3, 4, 1]  # nothing of the bad entry was kept
+    entry.clear()
+    entry.send_keys("6 3 4 17", Keys.ENTER)
+    wait_for(browser, 8)
+
+    browser.find_element(By.ID, "undo-die").click()
+    wait_for(browser, 7)
+    assert need(browser) == ("d20", "d20")
+    browser.find_element(By.ID, "undo-trip").click()
+    wait_for(browser, 4)
+    assert need(browser) == ("d8", "d8")
+    assert TableGame.objects.get().dice == [5, 3, 4, 1]
+
+
+def test_a_game_resumes_after_a_reload_where_it_was_left(
+    browser,  # noqa: F811
+    live_server,
+    player,
+    teams,
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    _played, written = rolled_game(HOME, AWAY, 32)
+    table = sign_in_and_start(browser, live_server, player, teams)
+    browser.find_element(By.ID, "entry").send_keys(
+        " ".join(map(str, written.values[:57])), Keys.ENTER
+    )
+    wait_for(browser, 57)
+    before = {
+        "need": need(browser),
+        "why": browser.find_element(By.ID, "need-why").text,
+        "away": browser.find_element(By.ID, "away-score").text,
+        "home": browser.find_element(By.ID, "home-score").text,
+        "plays": len(browser.find_elements(By.CSS_SELECTOR, "#plays li")),
+    }
+    browser.get(f"{live_server.url}/table/")
+    browser.find_element(By.CSS_SELECTOR, f'#playing a[href="/table/{table.pk}/"]').click()
+    wait_for(browser, 57)
+    after = {
+        "need": need(browser),
+        "why": browser.find_element(By.ID, "need-why").text,
+        "away": browser.find_element(By.ID, "away-score").text,
+        "home": browser.find_element(By.ID, "home-score").text,
+        "plays": len(browser.find_elements(By.CSS_SELECTOR, "#plays li")),
+    }
+    assert after == before
+    browser.refresh()
+    wait_for(browser, 57)
+    browser.find_element(By.ID, "entry").send_keys(str(written.values[57]), Keys.ENTER)
+    wait_for(browser, 58)
+    assert TableGame.objects.get().dice == written.values[:58]

@@ -1,0 +1,61 @@
+"""The pages of Play at the table, without a browser: sign-in, the list, a new game."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from league import services as league_services
+from table.models import TableGame
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_table_asks_a_visitor_to_sign_in_and_a_fan_can(client, player):
+    answer = client.get(reverse("table:index"))
+    assert answer.status_code == 302 and answer.url.startswith(reverse("table:sign-in"))
+    signed = client.post(
+        reverse("table:sign-in"), {"username": player.username, "password": "fan-password-1"}
+    )
+    assert signed.status_code == 302 and signed.url == "/table/"
+    assert client.get(reverse("table:index")).status_code == 200
+
+
+def test_the_new_game_form_starts_a_game_and_opens_its_sheet(player_client, teams):
+    home, away = teams
+    answer = player_client.post(
+        reverse("table:index"),
+        {"home": home.pk, "away": away.pk, "rules": "basic", "court": "neutral"},
+    )
+    game = TableGame.objects.get()
+    assert answer.status_code == 302 and answer.url == f"/table/{game.pk}/"
+    assert (game.rules, game.neutral, game.strategy, game.dice) == ("basic", True, False, [])
+    sheet = player_client.get(answer.url).content.decode()
+    assert "Kansas 2008 at Kentucky 2012" in sheet and 'id="table-state"' in sheet
+    listed = player_client.get(reverse("table:index")).content.decode()
+    assert f'href="/table/{game.pk}/"' in listed
+
+
+def test_a_team_cannot_play_itself_at_the_table(player_client, teams):
+    home, _away = teams
+    answer = player_client.post(
+        reverse("table:index"),
+        {"home": home.pk, "away": home.pk, "rules": "advanced", "court": "home"},
+    )
+    assert answer.status_code == 200
+    assert "A team cannot play itself." in answer.content.decode()
+    assert not TableGame.objects.exists()
+
+
+def test_only_a_commissioner_is_offered_the_seasons_scheduled_games(client, player, commish, teams):
+    league = league_services.league_get_or_create(name="Page League")
+    league_services.season_create(league=league, name="Fall", teams=list(teams), seed=7)
+    client.force_login(player)
+    assert 'id="scheduled-game"' not in client.get(reverse("table:index")).content.decode()
+    client.force_login(commish)
+    page = client.get(reverse("table:index")).content.decode()
+    assert 'id="scheduled-game"' in page and "Page League Fall" in page
+
+
+def test_the_site_navigation_links_to_the_table(client, teams):
+    assert 'href="/table/"' in client.get(reverse("home")).content.decode()
