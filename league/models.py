@@ -358,3 +358,56 @@ class BoxLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name}, {self.result.game}"
+
+
+class PairOdds(models.Model):
+    """One entry of a field's pairwise table: the exact odds of ``home`` v ``away``.
+
+    Keyed by the rules (preset and rules version), the court and each team's card version
+    (a hash of its engine team document, ``league.odds.card_version``): editing a card
+    changes its team's version, so only the pairs involving that team stop matching and
+    are computed again. On a neutral court a pair is stored once, the lower team id as
+    ``home``: the other order is its mirror image. ``laws`` holds the full score and
+    margin laws once a preview has asked for them.
+    """
+
+    rules = models.CharField(max_length=10, choices=RulesPreset.choices)
+    rules_version = models.PositiveSmallIntegerField()
+    neutral = models.BooleanField()
+    home = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    away = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    home_version = models.CharField(max_length=64)
+    away_version = models.CharField(max_length=64)
+    p_home_win = models.FloatField()
+    p_overtime = models.FloatField()
+    expected_overtimes = models.FloatField()
+    expected_home_pts = models.FloatField()
+    expected_away_pts = models.FloatField()
+    margin = models.JSONField(help_text='The law of home minus away: {"m": p}.')
+    laws = models.JSONField(
+        null=True, blank=True, help_text="The whole game law (score laws too), once asked for."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints: ClassVar[list[Any]] = [
+            models.UniqueConstraint(
+                fields=[
+                    "rules",
+                    "rules_version",
+                    "neutral",
+                    "home",
+                    "away",
+                    "home_version",
+                    "away_version",
+                ],
+                name="league_pairodds_one_per_version",
+            ),
+        ]
+        indexes: ClassVar[list[Any]] = [
+            models.Index(fields=["rules", "rules_version", "neutral", "home", "away"]),
+        ]
+
+    def __str__(self) -> str:
+        court = "neutral" if self.neutral else "home court"
+        return f"{self.away_id} at {self.home_id} ({self.rules} v{self.rules_version}, {court})"
