@@ -22,7 +22,7 @@ from rest_framework.views import APIView
 
 from cards.models import Team
 from core.api import API_AUTHENTICATION, sentence
-from league.models import Game
+from league.models import Game, RulesPreset
 from table import services
 from table.models import TableGame
 from table.presentation import table_state
@@ -40,7 +40,7 @@ ErrorSerializer = inline_serializer(
 class StartSerializer(serializers.Serializer):  # type: ignore[type-arg]
     home = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all(), required=False)
     away = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all(), required=False)
-    rules = serializers.ChoiceField(choices=["advanced", "basic"], default="advanced")
+    rules = serializers.ChoiceField(choices=RulesPreset.choices, default="advanced")
     neutral = serializers.BooleanField(default=False)
     strategy = serializers.BooleanField(default=False)
     league_game = serializers.PrimaryKeyRelatedField(
@@ -95,6 +95,7 @@ class TableApiView(APIView):
 
 class GamesView(TableApiView):
     @extend_schema(
+        operation_id="table_games_list",
         summary="Your games at the table",
         responses={200: OpenApiTypes.OBJECT},
     )
@@ -116,6 +117,7 @@ class GamesView(TableApiView):
         )
 
     @extend_schema(
+        operation_id="table_game_start",
         summary="Start a game at the table",
         description="Home and away teams with the rules, court and coach policy; or a "
         "season's scheduled game (commissioners), played with its own settings.",
@@ -147,6 +149,7 @@ class GamesView(TableApiView):
 
 class GameView(TableApiView):
     @extend_schema(
+        operation_id="table_game_retrieve",
         summary="A game at the table: the die wanted next, the sheet, the box score, the odds",
         responses={200: OpenApiTypes.OBJECT, 404: ErrorSerializer},
     )
@@ -156,6 +159,7 @@ class GameView(TableApiView):
 
 class DiceView(TableApiView):
     @extend_schema(
+        operation_id="table_game_dice",
         summary="Enter dice, in the order rolled",
         description='{"dice": [5, 3, 4, 17], "expected": 120}: all or nothing.',
         request=DiceSerializer,
@@ -180,6 +184,7 @@ class DiceView(TableApiView):
 
 class UndoView(TableApiView):
     @extend_schema(
+        operation_id="table_game_undo",
         summary="Take back the last die or the last trip",
         request=UndoSerializer,
         responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 409: ErrorSerializer},
@@ -203,6 +208,7 @@ class UndoView(TableApiView):
 
 class FinishView(TableApiView):
     @extend_schema(
+        operation_id="table_game_finish",
         summary="Store a game that is over as a league game",
         request=None,
         responses={200: OpenApiTypes.OBJECT, 409: ErrorSerializer},
@@ -219,6 +225,7 @@ class FinishView(TableApiView):
 
 class AbandonView(TableApiView):
     @extend_schema(
+        operation_id="table_game_abandon",
         summary="Abandon a game in progress",
         request=None,
         responses={200: OpenApiTypes.OBJECT, 409: ErrorSerializer},
@@ -235,6 +242,7 @@ class AbandonView(TableApiView):
 
 class DiceFileView(TableApiView):
     @extend_schema(
+        operation_id="table_game_dice_file",
         summary="The vabg-dice/1 file of the dice rolled so far",
         responses={200: OpenApiTypes.OBJECT},
     )
