@@ -24,7 +24,7 @@ from cards.models import Team
 from core.roles import is_commissioner
 from league import services as league_services
 from league.errors import GameNotPlayable
-from league.models import Game
+from league.models import Game, SimulationRun
 from simulator.dice import DiceError
 from simulator.vabg import InvalidCardError, TeamCard, preset, team_from_json
 from simulator.vabg.sheet import DieRefused, GameOverError, Position, replay
@@ -122,6 +122,12 @@ def table_open_scheduled(*, owner: Any, league_game: Game) -> TableGame:
     if game.status != Game.Status.SCHEDULED:
         raise TableRefused(
             f"{game} is {game.get_status_display().lower()}, not scheduled.", conflict=True
+        )
+    if game.run_id is not None and game.run.status == SimulationRun.Status.RUNNING:
+        raise TableRefused(
+            f"{game} is queued in a simulation run (#{game.run_id}); play it at the table "
+            "once the run is over, or another game.",
+            conflict=True,
         )
     if TableGame.objects.filter(league_game=game, status=TableGame.Status.PLAYING).exists():
         raise TableRefused(f"{game} is already being played at the table.", conflict=True)

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from cards.models import Card
 from league import services as league_services
-from league.models import BoxLine, Game
+from league.models import BoxLine, Game, SimulationRun
 from simulator.vabg import ADVANCED, read_team_file
 from table.models import TableGame
 from tests.table.conftest import AWAY_FILE, HOME_FILE
@@ -224,3 +224,21 @@ def test_the_dice_file_download_is_the_vabg_dice_file_of_the_game_so_far(player_
     roll(player_client, state["id"], [5, 3, 4, 17])
     answer = player_client.get(reverse("table:api-dice-file", args=[state["id"]]))
     assert answer.json() == {"format": "vabg-dice/1", "d8": [5], "d6": [3, 4], "d20": [17]}
+
+
+def test_a_game_queued_in_a_running_simulation_cannot_be_opened_at_the_table(
+    client, commish, teams
+):
+    home, away = teams
+    league = league_services.league_get_or_create(name="Queued League")
+    season = league_services.season_create(league=league, name="Busy", teams=[home, away], seed=8)
+    game = Game.objects.filter(season=season).first()
+    run = SimulationRun.objects.create(season=season, scope="all", total=1, dispatch=False)
+    Game.objects.filter(pk=game.pk).update(run=run)
+    client.force_login(commish)
+    answer = client.post(
+        reverse("table:api-games"), {"league_game": game.pk}, content_type="application/json"
+    )
+    assert answer.status_code == 409 and "simulation run" in answer.json()["detail"]
+    game.refresh_from_db()
+    assert game.kind == "simulated" and not TableGame.objects.exists()
