@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-import io
-import zipfile
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import (
+    PermissionDenied,
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -27,9 +31,10 @@ from cards.services import (
     team_duplicate,
     team_file_name,
     team_file_text,
-    teams_import,
     teams_zip,
+    uploads_import,
 )
+from core.api import size_text
 
 
 class DecadeFilter(admin.SimpleListFilter):
@@ -104,22 +109,25 @@ class ImportForm(forms.Form):
     )
 
 
-def _uploaded_files(uploads: list[Any]) -> list[tuple[str, bytes]]:
-    files = []
-    for upload in uploads:
-        content = upload.read()
-        if upload.name.lower().endswith(".zip"):
-            try:
-                with zipfile.ZipFile(io.BytesIO(content)) as archive:
-                    for info in archive.infolist():
-                        if info.filename.lower().endswith(".json") and not info.is_dir():
-                            name = f"{upload.name}/{info.filename}"
-                            files.append((name, archive.read(info)))
-            except zipfile.BadZipFile as exc:
-                raise TeamFileError([f"{upload.name}: not a valid zip file"]) from exc
-        else:
-            files.append((upload.name, content))
-    return files
+def _uploaded_files(uploads: list[Any]) -> list[tuple[str, Any]]:
+    """Return the uploads as ``(name, stream)`` for :func:`cards.services.uploads_import`,
+    which reads them within the upload limits (``cards/uploads.py``)."""
+    return [(upload.name, upload) for upload in uploads]
+
+
+def _request_problem(exc: Exception) -> str:
+    """Say why Django refused to read the import's request at all."""
+    if isinstance(exc, TooManyFilesSent):
+        return (
+            f"More than {settings.DATA_UPLOAD_MAX_NUMBER_FILES:,} files were sent at once; "
+            "put them in a zip."
+        )
+    if isinstance(exc, TooManyFieldsSent):
+        return f"More than {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,} form fields were sent."
+    return (
+        "The form (besides its files) is more than "
+        f"{size_text(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)}."
+    )
 
 
 @admin.register(Team)
@@ -170,11 +178,17 @@ class TeamAdmin(SimpleHistoryAdmin):
         if not self.has_add_permission(request) or not self.has_change_permission(request):
             raise PermissionDenied
         problems: list[str] = []
-        # Bound on every POST, even an empty one, so "Import" with no file says what is missing.
-        form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
+        form = ImportForm()
+        if request.method == "POST":
+            # Bound on every POST, even an empty one, so "Import" with no file says what is
+            # missing. Django refuses a request it will not read (too many files...) here.
+            try:
+                form = ImportForm(request.POST, request.FILES)
+            except (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent) as exc:
+                problems = [_request_problem(exc)]
         if form.is_bound and form.is_valid():
             try:
-                outcomes = teams_import(files=_uploaded_files(form.cleaned_data["files"]))
+                outcomes = uploads_import(uploads=_uploaded_files(form.cleaned_data["files"]))
             except TeamFileError as exc:
                 problems = list(exc.problems)
             else:

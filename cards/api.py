@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-import json
+import io
 from typing import Any
 
 import django_filters
@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from cards import services
 from cards.mapping import team_document, teams_for_play
 from cards.models import Card, Player, Team
+from cards.uploads import team_file_size_problem
 from core.api import (
     ApiViewSet,
     ErrorSerializer,
@@ -182,6 +183,19 @@ class CardFilter(django_filters.FilterSet):
 # -- views ---------------------------------------------------------------------------------
 
 
+def _refused(problems: tuple[str, ...] | list[str], code: int) -> Response:
+    """Answer a refused team file: how many problems, every one of them, nothing written."""
+    count = len(problems)
+    return Response(
+        {
+            "detail": f"The team file is refused: {count} problem"
+            f"{'' if count == 1 else 's'}; nothing was written.",
+            "problems": list(problems),
+        },
+        status=code,
+    )
+
+
 class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     """Teams with their rosters and cards; commissioners import team files."""
 
@@ -198,7 +212,9 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
         summary="Import a vabg-team/1 team file",
         description="The body is the team file itself. A team is matched by school and "
         "season: importing it again updates it in place. Any problem refuses the whole "
-        "file and lists every problem; nothing is written.",
+        "file and lists every problem; nothing is written. A file over the upload limit "
+        "(TEAM_FILE_MAX_BYTES, 256 KB by default) is refused unread with 413; notes are at "
+        "most TEAM_NOTES_MAX_CHARS (4,000) characters.",
         request={"application/json": OpenApiTypes.OBJECT},
         responses={
             201: TeamImportSerializer,
@@ -206,22 +222,25 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
             400: TeamFileRefusedSerializer,
             401: ErrorSerializer,
             403: ErrorSerializer,
+            413: TeamFileRefusedSerializer,
         },
     )
     @action(detail=False, methods=["post"], url_path="import", parser_classes=[JSONParser])
     def import_file(self, request: Request, **kwargs: Any) -> Response:
+        name = "team file"
         try:
-            outcome = services.team_import(name="team file", content=json.dumps(request.data))
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        too_big = team_file_size_problem(name=name, size=length)
+        if too_big:
+            return _refused([too_big], status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+        # Parsed by DRF first, so a body that is not JSON is refused as every API refuses it.
+        request.data  # noqa: B018
+        try:
+            outcome = services.uploads_import(uploads=[(name, io.BytesIO(request.body))])[0]
         except services.TeamFileError as exc:
-            count = len(exc.problems)
-            return Response(
-                {
-                    "detail": f"The team file is refused: {count} problem"
-                    f"{'' if count == 1 else 's'}; nothing was written.",
-                    "problems": list(exc.problems),
-                },
-                status=status.HTTP_400_BAD_REQUEST,
-            )
+            return _refused(exc.problems, status.HTTP_400_BAD_REQUEST)
         team = self.get_queryset().get(pk=outcome.team.pk)
         body = {
             "team": team,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -61,6 +62,26 @@ def _between(name: str, bounds: dict[str, tuple[int, int]], label: str) -> model
     )
 
 
+def notes_problem(notes: object) -> str | None:
+    """Say what is wrong with a team's or a player's notes: too long (``TEAM_NOTES_MAX_CHARS``).
+
+    Notes are served to anyone who reads a team, so their length is bounded everywhere they
+    are written: the admin forms, team files and the models themselves.
+    """
+    limit = settings.TEAM_NOTES_MAX_CHARS
+    length = len(notes if isinstance(notes, str) else str(notes))
+    if length <= limit:
+        return None
+    return f"the notes are {length:,} characters, more than the limit of {limit:,}"
+
+
+def validate_notes(notes: object) -> None:
+    """Refuse notes longer than ``TEAM_NOTES_MAX_CHARS`` (see :func:`notes_problem`)."""
+    problem = notes_problem(notes)
+    if problem:
+        raise ValidationError(f"{problem[0].upper()}{problem[1:]}.", code="notes_too_long")
+
+
 class CardSource(models.TextChoices):
     PUBLISHED = "published", "Published by the game's author"
     CALCULATED = "calculated", "Calculated from the season's statistics"
@@ -92,7 +113,7 @@ class Team(models.Model):
             "invalid_choice": "card_source must be published, calculated or estimated."
         },
     )
-    notes = models.TextField(blank=True)
+    notes = models.TextField(blank=True, validators=[validate_notes])
     extra = models.JSONField(
         default=dict,
         blank=True,
@@ -194,6 +215,14 @@ class Player(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("player", args=[self.pk])
+
+    def clean(self) -> None:
+        """A player's notes (kept in ``extra`` as the team file has them) are bounded too."""
+        if isinstance(self.extra, dict) and "notes" in self.extra:
+            try:
+                validate_notes(self.extra["notes"])
+            except ValidationError as exc:
+                raise ValidationError({"extra": exc.messages}) from exc
 
 
 class Role(models.TextChoices):

@@ -5,26 +5,20 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils.text import slugify
 
 from cards.mapping import card_values, player_values, team_card, team_document, team_values
-from cards.models import Card, Player, Role, Team
+from cards.models import Card, Player, Role, Team, notes_problem
+from cards.uploads import TeamFileError as TeamFileError  # raised here, caught by callers
+from cards.uploads import team_file_size_problem, uploads_read
 from simulator.vabg.cards import InvalidCardError, TeamCard, team_from_json
-
-
-class TeamFileError(ValueError):
-    """Raise when team files are refused; ``problems`` lists every one, file by file."""
-
-    def __init__(self, problems: Sequence[str]) -> None:
-        self.problems = tuple(problems)
-        super().__init__("\n".join(self.problems))
 
 
 @dataclass(frozen=True)
@@ -40,8 +34,36 @@ class ImportOutcome:
         return f"{self.team}: {'updated' if self.changed else 'unchanged'}"
 
 
+def team_notes_problems(*, name: str, data: object) -> list[str]:
+    """Return the notes of a team file (the team's and each player's) that are too long."""
+    if not isinstance(data, dict):
+        return []
+    problems = []
+    if "notes" in data:
+        problem = notes_problem(data["notes"])
+        if problem:
+            problems.append(f"{name}: notes: {problem}")
+    players = data.get("players")
+    for index, raw in enumerate(players if isinstance(players, list) else []):
+        if isinstance(raw, dict) and "notes" in raw:
+            problem = notes_problem(raw["notes"])
+            if problem:
+                who = raw.get("name") if isinstance(raw.get("name"), str) else None
+                label = f"player {index} ({who})" if who else f"player {index}"
+                problems.append(f"{name}: {label}: notes: {problem}")
+    return problems
+
+
 def team_file_parse(*, name: str, content: bytes | str) -> TeamCard:
-    """Parse and validate one team file; raise :class:`TeamFileError` naming every problem."""
+    """Parse and validate one team file; raise :class:`TeamFileError` naming every problem.
+
+    A file over ``TEAM_FILE_MAX_BYTES`` is refused unread, and notes over
+    ``TEAM_NOTES_MAX_CHARS`` are a problem like any other.
+    """
+    size = len(content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content)
+    too_big = team_file_size_problem(name=name, size=size)
+    if too_big:
+        raise TeamFileError([too_big])
     try:
         text = content.decode("utf-8") if isinstance(content, bytes) else content
         data = json.loads(text)
@@ -51,10 +73,14 @@ def team_file_parse(*, name: str, content: bytes | str) -> TeamCard:
         raise TeamFileError(
             [f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"]
         ) from exc
+    notes = team_notes_problems(name=name, data=data)
     try:
-        return team_from_json(data)
+        card = team_from_json(data)
     except InvalidCardError as exc:
-        raise TeamFileError([f"{name}: {p}" for p in exc.problems]) from exc
+        raise TeamFileError([f"{name}: {p}" for p in exc.problems] + notes) from exc
+    if notes:
+        raise TeamFileError(notes)
+    return card
 
 
 def teams_import(*, files: Iterable[tuple[str, bytes | str]]) -> list[ImportOutcome]:
@@ -66,6 +92,12 @@ def teams_import(*, files: Iterable[tuple[str, bytes | str]]) -> list[ImportOutc
     parsed = teams_parse(files=files)
     with transaction.atomic():
         return [_team_write(card) for _, _, card in parsed]
+
+
+def uploads_import(*, uploads: Iterable[tuple[str, IO[bytes]]]) -> list[ImportOutcome]:
+    """Import uploads, team files or zips of them, as the admin, the API and ``import_team``
+    take them: read within the upload limits (:mod:`cards.uploads`), then all or nothing."""
+    return teams_import(files=uploads_read(uploads))
 
 
 def teams_parse(
