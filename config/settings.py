@@ -12,6 +12,7 @@ from pathlib import Path
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -193,7 +194,15 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_TASK_TIME_LIMIT = 120
 CELERY_TASK_SOFT_TIME_LIMIT = 100
-CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# A short broker blip must not cost a game: in-flight games finish and store (their late
+# ack may be lost; the redelivery then finds the game final and does nothing).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+# The sweeper has a queue of its own, so a backlog of games cannot hold it up. Every worker
+# consumes both queues (taking them in turn); a big installation may also run a worker
+# for it alone: `celery -A config worker -Q sweeper --concurrency 1`.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = (Queue("celery"), Queue("sweeper"))
+CELERY_TASK_ROUTES = {"league.sweep": {"queue": "sweeper"}}
 # The sweeper hands out again games left running past their lease or queued and lost
 # (`celery -A config beat`, or a worker started with -B).
 CELERY_BEAT_SCHEDULE = {
@@ -208,6 +217,9 @@ CELERY_BEAT_SCHEDULE = {
 LEAGUE_LEASE_SECONDS = env.int("LEAGUE_LEASE_SECONDS", default=60)
 # A game whose worker was lost this many times is marked failed instead of tried again.
 LEAGUE_MAX_ATTEMPTS = env.int("LEAGUE_MAX_ATTEMPTS", default=3)
+# `simulate` waits out a database outage this long (retrying with backoff) before it stops
+# following its run with a one-line reason; the workers carry on either way.
+LEAGUE_OUTAGE_SECONDS = env.float("LEAGUE_OUTAGE_SECONDS", default=60.0)
 
 # --- Uploads ------------------------------------------------------------------------------------
 # Team files (admin import, API import, `import_team`): one file at most this many bytes, and

@@ -53,7 +53,7 @@ class SeasonAdmin(admin.ModelAdmin):
     search_fields = ("name", "league__name")
     readonly_fields = ("seed", "created_at")
     inlines = (SeasonTeamInline, RunInline)
-    actions = ("simulate_rest",)
+    actions = ("simulate_rest", "retry_failed")
 
     @admin.display(description="games played")
     def progress(self, season: Season) -> str:
@@ -63,19 +63,50 @@ class SeasonAdmin(admin.ModelAdmin):
     @admin.action(description="Simulate the rest of the selected seasons")
     def simulate_rest(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
         for season in queryset:
-            run = services.simulation_start(season=season, scope="all", user=request.user)
+            try:
+                run = services.simulation_start(season=season, scope="all", user=request.user)
+            except services.SimulationRefused as exc:
+                self.message_user(request, f"{season}: {exc}.", messages.ERROR)
+                continue
+            verb = "is already running" if run.joined else "started"
             self.message_user(
-                request, f"{season}: run {run.pk} started for {run.total} games.", messages.INFO
+                request, f"{season}: run {run.pk} {verb} for {run.total} games.", messages.INFO
             )
+
+    @admin.action(description="Retry the failed games of the selected seasons")
+    def retry_failed(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
+        for season in queryset:
+            _retry(self, request, season)
+
+
+def _retry(
+    model_admin: admin.ModelAdmin,  # type: ignore[type-arg]
+    request: HttpRequest,
+    season: Season,
+    game_ids: list[int] | None = None,
+) -> None:
+    """Retry a season's failed games (or some of them) and say what was started."""
+    try:
+        run = services.simulation_retry(season=season, game_ids=game_ids, user=request.user)
+    except services.SimulationRefused as exc:
+        model_admin.message_user(request, f"{season}: {exc}.", messages.WARNING)
+        return
+    model_admin.message_user(
+        request,
+        f"{season}: failed games sent again to the workers (run {run.pk}, {run.total} games).",
+        messages.INFO,
+    )
 
 
 @admin.register(SimulationRun)
 class SimulationRunAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "status", "done", "failed", "total", "created_by", "created_at")
+    list_display = (
+        "__str__", "status", "done", "failed", "total", "created_by", "created_at", "error",
+    )  # fmt: skip
     list_filter = ("status", "scope")
     readonly_fields = (
         "season", "scope", "round", "game_date", "game", "status", "dispatch", "total",
-        "done", "failed", "created_by", "created_at", "finished_at",
+        "done", "failed", "created_by", "created_at", "finished_at", "error",
     )  # fmt: skip
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -88,7 +119,7 @@ class GameAdmin(admin.ModelAdmin):
         "__str__", "season", "round", "game_date", "status", "score", "neutral", "played_at",
     )  # fmt: skip
     list_filter = ("status", "kind", "neutral", "rules", "season")
-    actions = ("simulate_selected",)
+    actions = ("simulate_selected", "retry_selected")
     search_fields = ("home__school", "away__school", "label")
     list_select_related = ("home", "away", "result")
     raw_id_fields = ("home", "away")
@@ -106,6 +137,17 @@ class GameAdmin(admin.ModelAdmin):
             f"{sent} game(s) sent to the workers; their results appear as they are stored."
             + (f" {left} not sent: final, played at the table or already running." if left else ""),
         )
+
+    @admin.action(description="Retry the selected failed games (once their cause is fixed)")
+    def retry_selected(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        failed = queryset.filter(status=Game.Status.FAILED, season__isnull=False)
+        by_season: dict[int, list[int]] = {}
+        for season_id, game_id in failed.values_list("season_id", "pk"):
+            by_season.setdefault(season_id, []).append(game_id)
+        if not by_season:
+            self.message_user(request, "None of the selected games failed.", messages.WARNING)
+        for season in Season.objects.filter(pk__in=by_season):
+            _retry(self, request, season, by_season[season.pk])
 
     fieldsets = (
         ("Box score", {"fields": ("box",)}),

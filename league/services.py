@@ -15,12 +15,25 @@ import time
 from collections.abc import Callable, Iterable
 from datetime import date, timedelta
 
+from celery import current_app
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import (
+    InterfaceError,
+    OperationalError,
+    close_old_connections,
+    connection,
+    transaction,
+)
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import slugify
+from tenacity import (
+    RetryCallState,
+    retry,
+    retry_if_exception_type,
+    wait_exponential,
+)
 
 from cards.mapping import team_card, team_document, teams_for_play
 from cards.models import Player, Team
@@ -47,6 +60,7 @@ from simulator.vabg import (
 __all__ = [  # the refusals callers catch, raised here and defined in league.errors
     "GameNotPlayable",
     "ResultRefused",
+    "RunNotFollowed",
     "SeasonRefused",
     "SimulationRefused",
 ]
@@ -82,16 +96,21 @@ def game_create(
     return game
 
 
-def game_claim(*, game_id: int) -> bool:
+def game_claim(*, game_id: int, token: str = "") -> bool:
     """Mark a game running for one lease; return False when it is not this caller's to play.
 
     A game can be claimed when it is scheduled, or running with its lease run out (its
-    worker died), and fewer than ``LEAGUE_MAX_ATTEMPTS`` attempts were made.
+    worker died), and fewer than ``LEAGUE_MAX_ATTEMPTS`` attempts were made. ``token``
+    names the claimer (a worker passes its task id): the same task delivered again holds
+    the game at once, since Celery redelivers a task whose pool process died, so a lost
+    process's game is played again without waiting for its lease.
     """
     now = timezone.now()
     claimable = Q(status=Game.Status.SCHEDULED) | Q(
         status=Game.Status.RUNNING, lease_expires_at__lt=now
     )
+    if token:
+        claimable |= Q(status=Game.Status.RUNNING, claimed_by=token)
     claimed = (
         Game.objects.filter(claimable, pk=game_id, kind=Game.Kind.SIMULATED)
         .filter(attempts__lt=settings.LEAGUE_MAX_ATTEMPTS)
@@ -99,6 +118,7 @@ def game_claim(*, game_id: int) -> bool:
             status=Game.Status.RUNNING,
             attempts=F("attempts") + 1,
             lease_expires_at=now + lease_length(),
+            claimed_by=token,
         )
     )
     return claimed == 1
@@ -107,16 +127,16 @@ def game_claim(*, game_id: int) -> bool:
 def game_release(*, game_id: int) -> None:
     """Give a claimed game back (a transient error): it is scheduled again, still queued."""
     Game.objects.filter(pk=game_id, status=Game.Status.RUNNING).update(
-        status=Game.Status.SCHEDULED, lease_expires_at=None
+        status=Game.Status.SCHEDULED, lease_expires_at=None, claimed_by=""
     )
 
 
-def game_play(*, game_id: int) -> Game | None:
+def game_play(*, game_id: int, token: str = "") -> Game | None:
     """Claim and simulate a game (what a worker does); None when another caller has it.
 
     A game that cannot be played (a broken roster) is marked failed with the reason.
     """
-    if not game_claim(game_id=game_id):
+    if not game_claim(game_id=game_id, token=token):
         return None
     try:
         return game_simulate(game_id=game_id)
@@ -134,7 +154,8 @@ def game_fail(*, game_id: int, error: str) -> None:
     game.status = Game.Status.FAILED
     game.error = error
     game.lease_expires_at = None
-    game.save(update_fields=["status", "error", "lease_expires_at"])
+    game.claimed_by = ""
+    game.save(update_fields=["status", "error", "lease_expires_at", "claimed_by"])
     if game.run_id is not None:
         _run_count(run_id=game.run_id, field="failed")
 
@@ -187,22 +208,49 @@ def game_finish(*, game: Game) -> None:
     game.played_at = timezone.now()
     game.error = ""
     game.lease_expires_at = None
-    game.save(update_fields=["status", "played_at", "error", "seed", "lease_expires_at"])
+    game.claimed_by = ""
+    game.save(
+        update_fields=["status", "played_at", "error", "seed", "lease_expires_at", "claimed_by"]
+    )
+    if game.season_id is not None and game.bracket_key:
+        # Drawn first, so the run counting this game sees the next round's games as its own.
+        tournaments.tournament_advance(season_id=game.season_id)
     if game.run_id is not None:
         _run_count(run_id=game.run_id, field="done")
-    if game.season_id is not None and game.bracket_key:
-        tournaments.tournament_advance(season_id=game.season_id)
 
 
 def _run_count(*, run_id: int, field: str) -> None:
-    """Count one more game done (or failed) in a run and close the run when it is complete."""
+    """Count one more game done (or failed) in a run and close the run when it is over.
+
+    A run is over when every game it holds is stored or failed, or when a game failed and
+    nothing of the run is left to play: in a tournament the next round is drawn only once
+    the failed game is retried and stored, so the run ends as failed, with the reason.
+    """
     run = SimulationRun.objects.select_for_update().get(pk=run_id)
     setattr(run, field, getattr(run, field) + 1)
     run.total = max(run.total, run.done + run.failed)
-    if run.done + run.failed >= run.total and run.status == SimulationRun.Status.RUNNING:
-        run.status = SimulationRun.Status.FAILED if run.failed else SimulationRun.Status.DONE
-        run.finished_at = timezone.now()
-    run.save(update_fields=["done", "failed", "total", "status", "finished_at"])
+    if run.status == SimulationRun.Status.RUNNING:
+        pending = Game.objects.filter(
+            run=run, status__in=[Game.Status.SCHEDULED, Game.Status.RUNNING]
+        ).exists()
+        if run.done + run.failed >= run.total or (run.failed and not pending):
+            run.status = SimulationRun.Status.FAILED if run.failed else SimulationRun.Status.DONE
+            run.finished_at = timezone.now()
+            run.error = _run_failures(run) if run.failed else ""
+    run.save(update_fields=["done", "failed", "total", "status", "finished_at", "error"])
+
+
+def _run_failures(run: SimulationRun) -> str:
+    """Say why a run failed: each failed game and its reason, and what is left waiting."""
+    failed = Game.objects.filter(run=run, status=Game.Status.FAILED).select_related("home", "away")
+    lines = [f"game {game.pk} ({game}) failed: {game.error}" for game in failed]
+    left = run.total - run.done - run.failed
+    if left > 0:
+        lines.append(
+            f"{left} game(s) after it wait for it: retry it once its cause is fixed "
+            "(simulate --retry-failed, the admin's retry action or the API)"
+        )
+    return "\n".join(lines)
 
 
 def result_store(*, game: Game, played: EngineResult, home: TeamCard, away: TeamCard) -> GameResult:
@@ -291,6 +339,7 @@ def _scope_filter(
     round: int | None = None,
     game_date: object = None,
     game: Game | None = None,
+    game_ids: Iterable[int] | None = None,
 ) -> Q:
     if scope == SimulationRun.Scope.GAME:
         if game is None:
@@ -310,6 +359,8 @@ def _scope_filter(
         return Q(game_date__lte=game_date)
     if scope == SimulationRun.Scope.ALL:
         return Q()
+    if scope == SimulationRun.Scope.RETRY:
+        return Q(pk__in=list(game_ids or ()))
     raise SimulationRefused(
         f"unknown simulation scope {scope!r}: use game, round, date, until or all"
     )
@@ -323,6 +374,7 @@ def simulation_start(
     round: int | None = None,
     game_date: object = None,
     game: Game | None = None,
+    game_ids: Iterable[int] | None = None,
     user: object = None,
     dispatch: bool = True,
 ) -> SimulationRun:
@@ -331,20 +383,51 @@ def simulation_start(
     With ``dispatch`` the games go to workers after commit (eagerly, in-process, without
     a broker); without it the caller plays them with ``run_next_game``. A tournament's
     "all" run also plays every later round as it is drawn.
+
+    Games already in a running run are never taken from it: the same simulation asked
+    again joins that run (returned with ``joined`` set), and a different one that would
+    share its games is refused, naming the run.
     """
     season = Season.objects.select_for_update().get(pk=season.pk)
+    if game is not None and game.season_id != season.pk:
+        raise SimulationRefused(f"{game} is not a game of {season}")
     games = Game.objects.filter(
-        _scope_filter(scope=scope, round=round, game_date=game_date, game=game),
+        _scope_filter(scope=scope, round=round, game_date=game_date, game=game, game_ids=game_ids),
         season=season,
         kind=Game.Kind.SIMULATED,
         status__in=[Game.Status.SCHEDULED, Game.Status.RUNNING],
     )
-    if game is not None and game.season_id != season.pk:
-        raise SimulationRefused(f"{game} is not a game of {season}")
+    busy = SimulationRun.objects.filter(season=season, status=SimulationRun.Status.RUNNING)
+    held = set(games.filter(run__in=busy).values_list("run_id", flat=True))
+    if held:
+        running = list(busy.filter(pk__in=held))
+        same = [
+            r
+            for r in running
+            if (r.scope, r.round, r.game_date, r.game_id)
+            == (scope, round, game_date, game.pk if game else None)
+        ]
+        if len(running) == 1 and same:
+            joined = same[0]
+            joined.joined = True
+            return joined
+        names = ", ".join(f"run {r.pk} ({r.get_scope_display().lower()})" for r in running)
+        raise SimulationRefused(
+            f"{names} of {season} is already simulating some of these games: wait for it "
+            "to finish, or follow it by asking for the same games again"
+        )
     ids = list(games.values_list("pk", flat=True))
     total = len(ids)
     if season.kind == Season.Kind.TOURNAMENT and scope == SimulationRun.Scope.ALL:
         total = tournaments.games_to_come(season=season)
+        if total and not ids:
+            waiting = list(
+                season.games.filter(status=Game.Status.FAILED).values_list("pk", flat=True)
+            )
+            raise SimulationRefused(
+                f"the next round of {season} waits for failed game(s) "
+                f"{', '.join(map(str, waiting))}: retry them once their cause is fixed"
+            )
     run = SimulationRun.objects.create(
         season=season,
         scope=scope,
@@ -361,6 +444,42 @@ def simulation_start(
     if dispatch:
         games_enqueue(game_ids=ids)
     return run
+
+
+@transaction.atomic
+def simulation_retry(
+    *,
+    season: Season,
+    game_ids: Iterable[int] | None = None,
+    user: object = None,
+    dispatch: bool = True,
+) -> SimulationRun:
+    """Play a season's failed games again (all, or those of ``game_ids``) once fixed.
+
+    Each is scheduled again with its attempts reset, and a run plays it: in a tournament
+    the run goes on with the rest of the bracket, drawn as the rounds complete.
+    """
+    failed = Game.objects.select_for_update().filter(
+        season=season, status=Game.Status.FAILED, kind=Game.Kind.SIMULATED
+    )
+    if game_ids is not None:
+        failed = failed.filter(pk__in=list(game_ids))
+    ids = list(failed.values_list("pk", flat=True))
+    if not ids:
+        raise SimulationRefused(f"{season} has no failed game to retry")
+    Game.objects.filter(pk__in=ids).update(
+        status=Game.Status.SCHEDULED,
+        attempts=0,
+        error="",
+        lease_expires_at=None,
+        claimed_by="",
+        run=None,
+    )
+    if season.kind == Season.Kind.TOURNAMENT:
+        return simulation_start(season=season, scope="all", user=user, dispatch=dispatch)
+    return simulation_start(
+        season=season, scope="retry", game_ids=ids, user=user, dispatch=dispatch
+    )
 
 
 def run_next_game(*, run: SimulationRun) -> Game | None:
@@ -405,15 +524,85 @@ def games_sweep(*, now: object = None) -> dict[str, int]:
     return counts
 
 
-def run_wait(
-    *, run: SimulationRun, poll: float = 0.5, on_progress: Callable[[SimulationRun], None]
+class RunNotFollowed(Exception):
+    """Raise when a run can no longer be followed (no worker, no database); it goes on."""
+
+
+def _database_down(retry: RetryCallState) -> None:
+    """Before waiting out a database outage: drop the broken connection and say so."""
+    close_old_connections()
+    connection.close()
+    report = retry.kwargs.get("on_outage")
+    if retry.attempt_number == 1 and report is not None and retry.outcome is not None:
+        exc = retry.outcome.exception()
+        first = (str(exc).strip().splitlines() or [""])[0]
+        report(
+            f"database unreachable ({exc.__class__.__name__}: {first}); "
+            f"retrying for up to {settings.LEAGUE_OUTAGE_SECONDS:g} s"
+        )
+
+
+def _outage_over(retry: RetryCallState) -> bool:
+    """Stop waiting out a database outage after ``LEAGUE_OUTAGE_SECONDS`` (read each time)."""
+    return (retry.seconds_since_start or 0.0) >= settings.LEAGUE_OUTAGE_SECONDS
+
+
+@retry(
+    retry=retry_if_exception_type((OperationalError, InterfaceError)),
+    wait=wait_exponential(multiplier=0.5, max=5),
+    stop=_outage_over,
+    before_sleep=_database_down,
+    reraise=True,
+)
+def _run_read(
+    *, run: SimulationRun, on_outage: Callable[[str], None] | None = None
 ) -> SimulationRun:
-    """Poll a dispatched run until it is finished, reporting progress as it moves."""
+    run.refresh_from_db()
+    return run
+
+
+def workers_answering() -> int:
+    """Return how many Celery workers answer a ping (0: none is running)."""
+    return len(current_app.control.ping(timeout=1.0) or [])
+
+
+def run_wait(
+    *,
+    run: SimulationRun,
+    poll: float = 0.5,
+    on_progress: Callable[[SimulationRun], None],
+    on_outage: Callable[[str], None] | None = None,
+    stall: float = 60.0,
+) -> SimulationRun:
+    """Poll a dispatched run until it is finished, reporting progress as it moves.
+
+    A database outage is waited out with backoff (``LEAGUE_OUTAGE_SECONDS``, reported once
+    through ``on_outage``); when nothing moves for ``stall`` seconds and no worker answers a
+    ping, waiting stops. Either way ``RunNotFollowed`` says why; the run itself goes on
+    (the games stay queued for the workers) and can be followed again.
+    """
+    seen, moved = -1, time.monotonic()
     while True:
-        run.refresh_from_db()
+        try:
+            _run_read(run=run, on_outage=on_outage)
+        except (OperationalError, InterfaceError) as exc:
+            raise RunNotFollowed(
+                f"the database was unreachable for {settings.LEAGUE_OUTAGE_SECONDS:g} s "
+                f"({exc.__class__.__name__}); the workers carry on with run {run.pk}: "
+                "ask for the same games again to follow it"
+            ) from exc
         on_progress(run)
         if run.status != SimulationRun.Status.RUNNING:
             return run
+        if run.done + run.failed != seen:
+            seen, moved = run.done + run.failed, time.monotonic()
+        elif time.monotonic() - moved > stall:
+            if not workers_answering():
+                raise RunNotFollowed(
+                    f"no worker answers and run {run.pk} has not moved for {stall:g} s: "
+                    "start one (celery -A config worker); the games stay queued for it"
+                )
+            moved = time.monotonic()
         time.sleep(poll)
 
 

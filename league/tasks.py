@@ -33,7 +33,9 @@ TRANSIENT = (OperationalError, InterfaceError)
 def simulate_game(self: Any, *, game_id: int) -> None:
     """Play one game; a second delivery of the same game does nothing."""
     try:
-        services.game_play(game_id=game_id)
+        # The task id names the claim: this same task delivered again (its pool process
+        # died) takes the game back at once instead of waiting for the lease.
+        services.game_play(game_id=game_id, token=self.request.id or "")
     except TRANSIENT as exc:
         # The database hiccuped: give the claim back and try again later, a bounded
         # number of times. Anything else is a bug and fails the task loudly.

@@ -158,7 +158,9 @@ class TournamentCreateSerializer(serializers.Serializer):  # type: ignore[type-a
 
 
 class SimulateSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    scope = serializers.ChoiceField(choices=SimulationRun.Scope.choices)
+    scope = serializers.ChoiceField(
+        choices=[c for c in SimulationRun.Scope.choices if c[0] != SimulationRun.Scope.RETRY]
+    )
     round = serializers.IntegerField(required=False, min_value=1, help_text="scope=round")
     date = serializers.DateField(required=False, help_text="scope=date or until")
     game = serializers.PrimaryKeyRelatedField(
@@ -169,13 +171,25 @@ class SimulateSerializer(serializers.Serializer):  # type: ignore[type-arg]
 class SimulationRunSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     url = serializers.HyperlinkedIdentityField(view_name="api:run-detail")
     percent = serializers.IntegerField(read_only=True)
+    joined = serializers.BooleanField(
+        read_only=True,
+        help_text="True when these games were already being simulated: this is that run.",
+    )
 
     class Meta:
         model = SimulationRun
         fields = [
             "id", "url", "season", "scope", "round", "game_date", "game", "status", "total",
-            "done", "failed", "percent", "created_at", "finished_at",
+            "done", "failed", "percent", "created_at", "finished_at", "error", "joined",
         ]  # fmt: skip
+
+
+class RetrySerializer(serializers.Serializer):  # type: ignore[type-arg]
+    games = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
+        required=False,
+        help_text="Ids of the failed games to retry; all the season's failed games if left out.",
+    )
 
 
 class GameSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]

@@ -48,6 +48,7 @@ from league.api.serializers import (
     LeagueSerializer,
     PlayByPlaySerializer,
     PlayerSeasonStatsSerializer,
+    RetrySerializer,
     ScoreSheetRefusedSerializer,
     ScoreSheetSerializer,
     SeasonCreateSerializer,
@@ -101,7 +102,8 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
 
     def get_queryset(self) -> QuerySet[Season]:
         if self.action in {
-            "simulate", "export_boxscores", "export_player_stats", "standings", "bracket",
+            "simulate", "retry_failed", "export_boxscores", "export_player_stats",
+            "standings", "bracket",
         }:  # fmt: skip
             return Season.objects.select_related("league")
         return selectors.seasons_listed()
@@ -154,10 +156,36 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
             )
         except services.SimulationRefused as exc:
             return Response({"detail": sentence(str(exc))}, status=status.HTTP_400_BAD_REQUEST)
+        return self._run_started(run)
+
+    def _run_started(self, run: SimulationRun) -> Response:
+        joined = run.joined
         # Without a broker the games were played in-process on commit: show where it got.
         run.refresh_from_db()
+        run.joined = joined
         body = SimulationRunSerializer(run, context=self.get_serializer_context()).data
         return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
+
+    @extend_schema(
+        summary="Play a season's failed games again, once their cause is fixed (commissioners)",
+        description="The failed games (all, or those listed) are scheduled again with their "
+        "attempts reset and a run plays them; in a tournament the run goes on with the rest "
+        "of the bracket. A season with no failed game answers 400.",
+        request=RetrySerializer,
+        responses={202: SimulationRunSerializer, 400: ErrorSerializer, **WRITE_REFUSED},
+    )
+    @action(detail=True, methods=["post"], url_path="retry-failed", filter_backends=[])
+    def retry_failed(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
+        season = self.get_object()
+        params = RetrySerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        try:
+            run = services.simulation_retry(
+                season=season, game_ids=params.validated_data.get("games"), user=request.user
+            )
+        except services.SimulationRefused as exc:
+            return Response({"detail": sentence(str(exc))}, status=status.HTTP_400_BAD_REQUEST)
+        return self._run_started(run)
 
     @extend_schema(
         summary="A season's standings, one table per conference",

@@ -7,6 +7,7 @@ from typing import Any
 
 from celery import current_app
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import InterfaceError, OperationalError
 from tqdm import tqdm
 
 from league import services
@@ -20,7 +21,11 @@ class Command(BaseCommand):
         "a day (--date), everything up to a date (--until) or the rest (--all). With a "
         "broker configured the games go to the workers and this waits for them; without "
         "one they are played here. --replay GAME plays a stored game again from its seed "
-        "and says whether it comes out the same."
+        "and says whether it comes out the same. --retry-failed plays the season's failed "
+        "games again once their cause is fixed, and in a tournament "
+        "the rest of the bracket. It always ends: exit 0 when every game is stored, "
+        "non-zero with the reason otherwise. The same games asked for twice at once: the "
+        "second command follows the first's run."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -32,6 +37,15 @@ class Command(BaseCommand):
         what.add_argument("--until", type=date.fromisoformat, metavar="YYYY-MM-DD")
         what.add_argument("--all", action="store_true")
         what.add_argument("--replay", type=int, metavar="ID")
+        what.add_argument("--retry-failed", action="store_true", help="play failed games again")
+        parser.add_argument(
+            "--stall",
+            type=float,
+            default=60.0,
+            metavar="SECONDS",
+            help="stop following a run that has not moved for this long while no worker "
+            "answers (default 60)",
+        )
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -40,24 +54,42 @@ class Command(BaseCommand):
             return
         if not options["season"]:
             raise CommandError("name the season to simulate")
+        try:
+            self._simulate(options)
+        except (OperationalError, InterfaceError) as exc:
+            first = (str(exc).strip().splitlines() or [""])[0]
+            raise CommandError(
+                f"the database is unreachable ({exc.__class__.__name__}: {first}); "
+                "what is stored stays stored: run the same command again once it is back"
+            ) from exc
+
+    def _simulate(self, options: dict[str, Any]) -> None:
         season = season_find(options["season"])
         game = None
         if options["game"] is not None:
             game = Game.objects.filter(pk=options["game"], season=season).first()
             if game is None:
                 raise CommandError(f"{season} has no game {options['game']}")
-        scope, extra = self._scope(options)
         # Without a broker (eager tasks) this process plays the games itself, one by one.
         dispatch = not current_app.conf.task_always_eager
         try:
-            run = services.simulation_start(
-                season=season, scope=scope, game=game, dispatch=dispatch, **extra
-            )
+            if options["retry_failed"]:
+                run = services.simulation_retry(season=season, dispatch=dispatch)
+            else:
+                scope, extra = self._scope(options)
+                run = services.simulation_start(
+                    season=season, scope=scope, game=game, dispatch=dispatch, **extra
+                )
         except services.SimulationRefused as exc:
             raise CommandError(str(exc)) from exc
         if run.total == 0:
             self.stdout.write("Nothing to simulate: those games are already played.")
             return
+        if run.joined:
+            self.stdout.write(
+                f"Run {run.pk} is already simulating these games "
+                f"({run.done + run.failed} of {run.total} so far): following it."
+            )
         bar = tqdm(
             total=run.total,
             unit="game",
@@ -65,12 +97,21 @@ class Command(BaseCommand):
             disable=options["no_progress"],
             file=self.stderr._out,
         )
-        if dispatch:
-            services.run_wait(run=run, on_progress=lambda r: bar.update(r.done + r.failed - bar.n))
-        else:
-            while services.run_next_game(run=run) is not None:
-                bar.update(1)
-        bar.close()
+        try:
+            if run.dispatch:
+                services.run_wait(
+                    run=run,
+                    on_progress=lambda r: bar.update(r.done + r.failed - bar.n),
+                    on_outage=lambda text: self.stderr.write(text),
+                    stall=options["stall"],
+                )
+            else:
+                while services.run_next_game(run=run) is not None:
+                    bar.update(1)
+        except services.RunNotFollowed as exc:
+            raise CommandError(str(exc)) from exc
+        finally:
+            bar.close()
         run.refresh_from_db()
         self.stdout.write(
             f"Run {run.pk}: {run.done} of {run.total} games stored, {run.failed} failed."
@@ -78,7 +119,20 @@ class Command(BaseCommand):
         for failed in Game.objects.filter(run=run, status=Game.Status.FAILED):
             self.stderr.write(f"  game {failed.pk} failed: {failed.error}")
         if run.status == SimulationRun.Status.FAILED:
-            raise CommandError(f"{run.failed} game(s) could not be played")
+            waiting = run.total - run.done - run.failed
+            raise CommandError(
+                f"{run.failed} game(s) could not be played"
+                + (f" and {waiting} wait for them" if waiting > 0 else "")
+                + "; fix the cause, then: manage.py simulate "
+                + f"{season.league.slug}/{season.slug} --retry-failed"
+            )
+        if run.status == SimulationRun.Status.RUNNING:
+            # In-process play ran out of games another process holds (it joined a run):
+            # that process finishes them.
+            raise CommandError(
+                f"run {run.pk} is still running: {run.total - run.done - run.failed} game(s) "
+                "are being played by another process"
+            )
 
     @staticmethod
     def _scope(options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
