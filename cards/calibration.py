@@ -716,7 +716,8 @@ def fit_games(
     ``dunks`` (where :func:`aim` put it): a team that published the prediction moves almost
     freely (0.01), its opponent, aimed by its real season, only when the published team
     cannot close the gap (1: a number must gain about a point). Coordinate descent by one
-    number at a time, team by team in name order, until nothing improves.
+    number at a time, each team as far as it improves before the next, the publishing teams
+    first (in name order), then their opponents, until nothing improves.
     """
     start = dict(dunks)
     dunks = dict(dunks)
@@ -733,27 +734,30 @@ def fit_games(
         (top, adjust), (top0, adjust0) = numbers[label], start[label]
         return total + anchor * ((top - top0) ** 2 + (adjust - adjust0) ** 2)
 
+    order = sorted(involved, key=lambda x: (x not in published, x))
     for _round in range(rounds):
         improved = False
-        for label in involved:
+        for label in order:
             can = free.get(label, (False, False))
-            best = cost(label, dunks)
-            choice = None
-            for which in (0, 1):
-                if not can[which]:
-                    continue
-                for step in (1, -1):
-                    numbers = list(dunks[label])
-                    numbers[which] += step
-                    bounds = DUNK_TOP_BOUNDS if which == 0 else DUNK_ADJUST_BOUNDS
-                    if numbers[which] != _clamp(numbers[which], bounds):
+            while True:
+                best = cost(label, dunks)
+                choice = None
+                for which in (0, 1):
+                    if not can[which]:
                         continue
-                    trial = dict(dunks)
-                    trial[label] = (numbers[0], numbers[1])
-                    value = cost(label, trial)
-                    if value < best - 1e-9:
-                        best, choice = value, trial[label]
-            if choice is not None:
+                    for step in (1, -1):
+                        numbers = list(dunks[label])
+                        numbers[which] += step
+                        bounds = DUNK_TOP_BOUNDS if which == 0 else DUNK_ADJUST_BOUNDS
+                        if numbers[which] != _clamp(numbers[which], bounds):
+                            continue
+                        trial = dict(dunks)
+                        trial[label] = (numbers[0], numbers[1])
+                        value = cost(label, trial)
+                        if value < best - 1e-9:
+                            best, choice = value, trial[label]
+                if choice is None:
+                    break
                 dunks[label] = choice
                 improved = True
         if not improved:

@@ -1,27 +1,35 @@
-"""``manage.py calibrate``: play the field's cards and compare them with the author's scores."""
+"""``manage.py calibrate``: the author's first-game predictions played exactly, pair by pair."""
 
 from __future__ import annotations
 
-import csv
-import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from tqdm import tqdm  # type: ignore[import-untyped]
 
 from cards.calibration import (
-    FIELD_AVERAGE,
-    SRS_OFFSET,
-    Calibration,
-    Entry,
-    Errors,
-    Figure,
-    TeamRow,
-    calibrate,
-    schedule,
+    MARGIN_SIGMA,
+    ExactOdds,
+    FirstGame,
+    Fold,
+    GameErrors,
+    GameResult,
+    PairModel,
+    field_targets,
+    fit_model,
+    game_errors,
+    measure_games,
+    out_of_sample,
+)
+from cards.management.commands.build_field import (
+    BUILT_BY,
+    field_games,
+    field_ratings,
+    field_seasons,
+    read_csv,
+    read_field,
+    read_printed,
 )
 from cards.mapping import team_card, teams_for_play
 from simulator.vabg import InvalidCardError, TeamCard, read_team_file
@@ -29,88 +37,26 @@ from simulator.vabg import InvalidCardError, TeamCard, read_team_file
 BASE = Path(settings.BASE_DIR)
 TEAMS_DIR = BASE / "fixtures" / "teams"
 FIELD_CSV = BASE / "fixtures" / "field" / "alltime96.csv"
-SHARED_FIELD_CSV = Path(settings.SHARED_DIR) / "data" / "alltime96_teams.csv"
 OUT = BASE / "docs" / "calibration.md"
 MARKER = "<!-- Everything below is written by `manage.py calibrate`; edit only above this line. -->"
-MAE_GOAL = 2.0
+GOALS = {"in": 2.0, "out": 3.0, "slope": (0.9, 1.1)}
+"""Issue 11: MAE within 2 points a team score in sample, 3 out of sample; slope 0.9-1.1."""
 
 HEADER = """\
-# Calibration: the field's cards against the author's predicted scores
+# Calibration: the author's first-game predictions, pair by pair
 
-For the 96-team all-time field (November 2019) the author published, for 22 teams, the
-points a game the team's cards score and allow against the rest of the field
-(`predicted_pts`, `predicted_allowed` in `fixtures/field/alltime96.csv`). Our cards,
-calculated by `cards/calculator.py` (docs/cards.md) and played by our engine, should give
-the same figures. This page plays them and says how close they come.
-
-## How it is measured
-
-Every team plays every other team of the field (or, with `--opponents K`, the same K
-opponents each, drawn by the seed), `--games G` games a pair, with the **advanced** rules on
-a **neutral** court (`simulator.vabg.play_game(..., rules=preset("advanced"), neutral=True)`),
-the two teams taking turns to be listed first. Each game's dice seed comes from the master
-seed and the two teams' names (`cards.calibration.game_seed`), so the same teams and seed
-give the same page, and a pair's games do not change when teams join the field. For each
-team: its points for and against a game (mean ± standard error), the published figure, and
-the difference (simulated - published: positive means the cards score, or allow, too much).
-The **mean absolute error** (MAE) over the published figures is the headline; the goal is
-under 2 points. The bias is the mean signed difference.
-
-## Teams without published figures
-
-The card calculator aims every team's dunk range at a target (docs/cards.md §10.1):
-`predicted_pts` and `predicted_allowed` when published, else **67 + rating/2** points for
-and **67 - rating/2** against. 67 is the field's average (the 22 published predictions
-average 68.0 scored and 66.5 allowed); the rating is the team's net points a game against
-the field of great teams (0 = an average great team). It comes from the team's real season:
-its **SRS** (average scoring margin plus strength of schedule), less **21**, the author's
-offset for how much better the average great team is than an average Division I team
-(`../shared/data/card_method_notes.md` §7: "the sheet's SRS is the real SRS minus 21").
-The command reads it from the field file's optional `rating` column (already net against
-the field) or `srs` column (the real SRS, 21 subtracted); a team with neither is aimed at
-the field average, 67-67, as the calculator does (its rating counts as 0). These teams are
-listed with their targets and a separate MAE; they do not count in the headline.
-
-## How to run it
-
-```
-.venv/bin/python manage.py calibrate                      # fixtures/teams, every pair, 2 games
-.venv/bin/python manage.py calibrate --from-db --games 4  # the teams loaded in the database
-.venv/bin/python manage.py calibrate --opponents 20 --games 10 --seed 7 --out cal.md
-.venv/bin/python bench/calibration.py --out docs/calibration.md   # the full run, timed
-```
-
-Options: `--teams-dir DIR` (team files, default `fixtures/teams`) or `--from-db`;
-`--field CSV` (columns `school`, `season` or `year`, `predicted_pts`, `predicted_allowed`,
-optional `rating`, `srs`; default `fixtures/field/alltime96.csv`, else the shared
-`alltime96_teams.csv`; a value ending in `?` is used without it and marked inferred);
-`--opponents K`, `--games G`, `--seed S`, `--strategy` (the coach policy on) and `--out`
-(default `docs/calibration.md`). The command keeps whatever is above the marker line below
-and rewrites the rest; it prints the MAE. The full field round robin (96 teams, 4,560 pairs)
-at the bench's 10 games a pair is 45,600 games: under half a minute at about 2,500 games a
-second on one core. The test suite runs the command on three teams with two games a pair.
+See the hand-written part of this page in the repository for how it is measured.
 
 """
 
 
-@dataclass(frozen=True, slots=True)
-class FieldRow:
-    """One row of the field file: the author's figures and the team's rating."""
-
-    school: str
-    season: int
-    published_pts: float | None
-    published_allowed: float | None
-    rating: float | None
-    pts_inferred: bool
-    allowed_inferred: bool
-
-
 class Command(BaseCommand):
     help = (
-        "Play every team of the field against the rest (advanced rules, neutral court) and "
-        "write docs/calibration.md: each team's simulated points for and against beside the "
-        "author's published predicted_pts/predicted_allowed, and the mean absolute error."
+        "Play the author's predicted first games of the field exactly (simulator/vabg/odds.py, "
+        "advanced rules, neutral court) and write docs/calibration.md: each game's expected "
+        "score beside his, the mean absolute error in sample and out of sample (the pair "
+        "model fitted on half the games, measured on the other half), the margin slope and "
+        "the win-probability error, and every team against the pair model's targets."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -121,96 +67,100 @@ class Command(BaseCommand):
         source.add_argument("--from-db", action="store_true", help="the teams in the database")
         parser.add_argument(
             "--field",
-            help="school, season (or year), predicted_pts, predicted_allowed[, rating, srs] "
-            "(default: fixtures/field/alltime96.csv, else the shared alltime96_teams.csv)",
+            help="the field file: school, season, region, seed, predicted_pts, "
+            "predicted_allowed (default: fixtures/field/alltime96.csv)",
         )
         parser.add_argument(
-            "--opponents", type=int, help="opponents a team (default: every other team)"
+            "--ratings", help="real seasons: srs, pts, opp (default: ratings.csv beside --field)"
         )
-        parser.add_argument("--games", type=int, default=2, help="games a pair (default: 2)")
-        parser.add_argument("--seed", type=int, default=0, help="master seed (default: 0)")
-        parser.add_argument("--strategy", action="store_true", help="the coach policy on")
+        parser.add_argument(
+            "--printed",
+            help="the author's printed dunk numbers (default: printed.csv beside --field)",
+        )
         parser.add_argument("--out", default=str(OUT), help="default: docs/calibration.md")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if options["games"] < 1:
-            raise CommandError("--games must be at least 1.")
-        if options["opponents"] is not None and options["opponents"] < 1:
-            raise CommandError("--opponents must be at least 1.")
         if options["from_db"]:
             teams = [team_card(t) for t in teams_for_play().order_by("school", "season")]
             teams_source = "the teams in the database"
+            built = {t.label: BUILT_BY in str(t.extra.get("notes", "")) for t in teams}
         else:
             teams_dir = Path(options["teams_dir"] or TEAMS_DIR)
             teams = _read_teams(teams_dir)
             teams_source = f"the team files of `{_shown(teams_dir)}`"
+            built = {t.label: str(t.extra.get("notes", "")).startswith(BUILT_BY) for t in teams}
         if len(teams) < 2:
             raise CommandError(
                 f"The field needs at least 2 teams; {teams_source} has {len(teams)}."
             )
-        field_path = Path(options["field"]) if options["field"] else _default_field()
+        labels = [t.label for t in teams]
+        if len(set(labels)) != len(labels):
+            raise CommandError("A team is in the field twice.")
+        field_path = Path(options["field"] or FIELD_CSV)
         field = read_field(field_path)
-        entries = []
-        for card in teams:
-            row = field.get(field_key(card.school, card.season))
-            if row is None:
-                entries.append(Entry(card))
-            else:
-                published = (row.published_pts, row.published_allowed)
-                inferred = (row.pts_inferred, row.allowed_inferred)
-                entries.append(Entry(card, *published, row.rating, *inferred))
-        labels = [card.label for card in teams]
-        pairs = schedule(labels, opponents=options["opponents"], seed=options["seed"])
-        with tqdm(
-            total=len(pairs) * options["games"], unit="game", desc="calibrate", disable=None
-        ) as bar:
-            try:
-                result = calibrate(
-                    entries,
-                    games=options["games"],
-                    opponents=options["opponents"],
-                    seed=options["seed"],
-                    strategy=options["strategy"],
-                    progress=bar.update,
-                )
-            except ValueError as exc:
-                raise CommandError(f"{exc}.") from exc
-        played = {field_key(card.school, card.season) for card in teams}
-        not_played = [
-            r for key, r in field.items()
-            if key not in played and not (r.published_pts is None is r.published_allowed)
-        ]  # fmt: skip
+        ratings_path = Path(options["ratings"] or field_path.with_name("ratings.csv"))
+        rating_rows = read_csv(ratings_path) if ratings_path.exists() else []
+        printed_path = Path(options["printed"] or field_path.with_name("printed.csv"))
+        team_facts = (
+            read_printed(read_csv(printed_path), field, printed_path.name)[0]
+            if printed_path.exists()
+            else {}
+        )
+        ratings = field_ratings(field, rating_rows, ratings_path.name)
+        seasons = field_seasons(field, ratings, rating_rows)
+        playing = set(labels)
+        games_all, unplaced = field_games(field)
+        games = [g for g in games_all if g.first in playing and g.second in playing]
+        not_played = [g for g in games_all if g not in games]
+        free = {}
+        for key, team in field.items():
+            fact = team_facts.get(key, {})
+            own = built.get(team.label, False)
+            free[team.label] = (
+                own and not (fact.get("dunk_top") or "").strip(),
+                own and not (fact.get("dunk_adjust") or "").strip(),
+            )
+        for label in labels:
+            free.setdefault(label, (False, False))
+        reference = [x for x in labels if all(free[x])] or labels
+        odds = ExactOdds(teams)
+        dunks = odds.dunks()
+        model = fit_model(games, seasons, labels)
+        results = measure_games(odds, games, dunks)
+        order = [t.label for t in field.values()]
+        halves = out_of_sample(odds, games, seasons, dunks, free, order, reference)
+        targets = field_targets(model, seasons, labels, reference)
+        means = {x: odds.means(x, dunks, reference) for x in labels}
         run = [
             f"Teams: {len(teams)}, {teams_source}.",
-            f"Field figures: `{_shown(field_path)}`.",
-            f"Rules: {result.rules}, neutral court"
-            + (", coach policy on." if options["strategy"] else ", coach policy off."),
-            "Schedule: "
-            + (
-                "every team against every other"
-                if options["opponents"] is None or options["opponents"] >= len(teams) - 1
-                else f"{options['opponents']} opponents a team, drawn by the seed"
-            )
-            + f", {options['games']} games a pair, first-listed team alternating; "
-            f"{len(pairs):,} pairs, {result.games:,} games.",
-            f"Seed: {options['seed']}.",
+            f"Field: `{_shown(field_path)}`; real seasons: `{_shown(ratings_path)}`"
+            + ("" if rating_rows else " (not found: every team rated average)")
+            + ".",
+            "Rules: advanced, neutral court, coach policy off; exact odds "
+            "(simulator/vabg/odds.py), no sampling.",
+            f"Games computed exactly: {odds.evaluated:,}.",
             f"Command: `manage.py calibrate {_command_line(options)}`.",
         ]
+        page = render(
+            results=results,
+            halves=halves,
+            model=model,
+            targets=targets,
+            means=means,
+            reference=reference,
+            free=free,
+            seasons_known={x: seasons[x].rating is not None for x in seasons},
+            run=run,
+            not_played=not_played,
+            unplaced=unplaced,
+        )
         out = Path(options["out"])
-        write_report(out, render(result, run=run, not_played=not_played))
-        self.stdout.write(f"{result.games:,} games, {len(teams)} teams")
-        self.stdout.write(mae_line(result.published, len(result.rows)))
-        if result.targets.figures:
-            self.stdout.write(targets_line(result.targets))
+        write_report(out, page)
+        self.stdout.write(f"{len(teams)} teams, {len(games)} predicted games")
+        self.stdout.write(errors_line("in sample", game_errors(results)))
+        pooled = [r for h in halves for r in h.results]
+        self.stdout.write(errors_line("out of sample", game_errors(pooled)))
         self.stdout.write(f"wrote {out}")
-
-
-def _default_field() -> Path:
-    if FIELD_CSV.exists():
-        return FIELD_CSV
-    if SHARED_FIELD_CSV.exists():
-        return SHARED_FIELD_CSV
-    raise CommandError(f"No field file: neither {FIELD_CSV} nor {SHARED_FIELD_CSV} exists.")
 
 
 def _shown(path: Path) -> str:
@@ -227,13 +177,9 @@ def _command_line(options: dict[str, Any]) -> str:
         parts.append("--from-db")
     elif options["teams_dir"]:
         parts.append(f"--teams-dir {_shown(Path(options['teams_dir']))}")
-    if options["field"]:
-        parts.append(f"--field {_shown(Path(options['field']))}")
-    if options["opponents"] is not None:
-        parts.append(f"--opponents {options['opponents']}")
-    parts.append(f"--games {options['games']} --seed {options['seed']}")
-    if options["strategy"]:
-        parts.append("--strategy")
+    for name in ("field", "ratings", "printed"):
+        if options[name]:
+            parts.append(f"--{name} {_shown(Path(options[name]))}")
     return " ".join(parts)
 
 
@@ -253,190 +199,158 @@ def _read_teams(directory: Path) -> list[TeamCard]:
     return teams
 
 
-# -- the field file ------------------------------------------------------------------------
-
-
-def field_key(school: str, season: int) -> tuple[str, int]:
-    """Return the key a team is matched on: the school without case or punctuation."""
-    name = re.sub(r"\bst\.?$", "state", school.strip().casefold())
-    return re.sub(r"[^0-9a-z]+", "", name.replace("&", "and")), season
-
-
-def _value(text: str | None, where: str) -> tuple[float | None, bool]:
-    """Return a number and whether it was marked inferred (``67?``); ``None`` when empty."""
-    text = (text or "").strip()
-    inferred = text.endswith("?")
-    text = text.rstrip("?").strip()
-    if not text:
-        return None, False
-    try:
-        return float(text), inferred
-    except ValueError:
-        raise CommandError(f"{where}: {text!r} is not a number.") from None
-
-
-def read_field(path: Path) -> dict[tuple[str, int], FieldRow]:
-    """Read the field file; rows without a readable season (``?``, notes) are skipped."""
-    try:
-        with path.open(newline="", encoding="utf-8-sig") as handle:
-            reader = csv.DictReader(handle)
-            header = [name.strip().lower() for name in reader.fieldnames or ()]
-            reader.fieldnames = header
-            rows = list(reader)
-    except OSError as exc:
-        raise CommandError(f"{path}: cannot be read ({exc.strerror}).") from exc
-    season_column = "season" if "season" in header else "year"
-    missing = [c for c in ("school", season_column) if c not in header]
-    if missing:
-        raise CommandError(f"{path}: there is no column {', '.join(missing)}.")
-    field: dict[tuple[str, int], FieldRow] = {}
-    for number, row in enumerate(rows, start=2):
-        where = f"{path.name} row {number}"
-        school = (row.get("school") or "").strip()
-        season_text = (row.get(season_column) or "").strip()
-        year = re.match(r"\d{4}", season_text)
-        if not school or school == "?" or year is None:
-            continue  # the shared file's rows whose season is not known yet
-        pts, pts_inferred = _value(row.get("predicted_pts"), f"{where}, column predicted_pts")
-        allowed, allowed_inferred = _value(
-            row.get("predicted_allowed"), f"{where}, column predicted_allowed"
-        )
-        rating, _ = _value(row.get("rating"), f"{where}, column rating")
-        if rating is None:
-            srs, _ = _value(row.get("srs"), f"{where}, column srs")
-            rating = None if srs is None else srs - SRS_OFFSET
-        key = field_key(school, int(year.group()))
-        if key in field:
-            continue  # the first row of a team wins, as the field lists it
-        field[key] = FieldRow(
-            school=school,
-            season=int(year.group()),
-            published_pts=pts,
-            published_allowed=allowed,
-            rating=rating,
-            # a season marked '?' makes the figures' team itself a guess
-            pts_inferred=pts_inferred or "?" in season_text,
-            allowed_inferred=allowed_inferred or "?" in season_text,
-        )
-    return field
-
-
 # -- the page --------------------------------------------------------------------------------
 
 
-def _n(x: float | None, sign: bool = False) -> str:
+def _n(x: float | None, sign: bool = False, digits: int = 1) -> str:
     if x is None:
         return "n/a"
-    return f"{x:+.1f}" if sign else f"{x:.1f}"
+    return f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
 
 
-def _g(x: float | None) -> str:
-    return "?" if x is None else f"{x:g}"
-
-
-def mae_line(errors: Errors, teams: int) -> str:
-    """Return the headline MAE line (the same on the page and on stdout)."""
-    if errors.both is None:
-        return (
-            f"MAE against published figures: n/a (none of the {teams} teams has a published "
-            "predicted_pts or predicted_allowed)"
-        )
-    verdict = "under" if errors.both < MAE_GOAL else "not under"
+def errors_line(name: str, e: GameErrors) -> str:
+    """Return one line of errors (the same on the page and on stdout)."""
+    if not e.games:
+        return f"{name}: no game"
+    win = "n/a" if e.win_error is None else f"{100 * e.win_error:.1f}"
     return (
-        f"MAE against published figures ({errors.figures} figures): for {_n(errors.scored)}, "
-        f"against {_n(errors.allowed)}, together {_n(errors.both)} points "
-        f"({verdict} the goal of {MAE_GOAL:g}); bias for {_n(errors.bias_scored, True)}, "
-        f"against {_n(errors.bias_allowed, True)}"
+        f"{name} ({e.games} games, {2 * e.games} team scores): MAE {_n(e.mae)} points a team "
+        f"score, bias {_n(e.bias, True)}; margin slope {_n(e.slope, digits=2)} "
+        f"(played on predicted, 1 = his); win-probability error {win} points"
     )
 
 
-def targets_line(errors: Errors) -> str:
-    """Return the MAE line of the teams aimed at a rating or the field average."""
+def _verdict(e: GameErrors, goal: float) -> str:
+    if e.mae is None or e.slope is None:
+        return "not measured"
+    lo, hi = GOALS["slope"]
+    mae = "within" if e.mae <= goal else "NOT within"
+    slope = "within" if lo <= e.slope <= hi else "NOT within"
+    return f"MAE {mae} {goal:g}, slope {slope} {lo:g}-{hi:g}"
+
+
+def _model(m: PairModel) -> str:
+    fitted = f"fitted on {m.games} games" if m.games else "defaults (fewer than 4 rated games)"
     return (
-        f"MAE against the calculator's targets for the other teams ({errors.figures} figures): "
-        f"for {_n(errors.scored)}, against {_n(errors.allowed)}, together {_n(errors.both)}; "
-        f"bias for {_n(errors.bias_scored, True)}, against {_n(errors.bias_allowed, True)}"
+        f"compression {m.compression:.3f}, scale {m.scale:.3f} ({fitted}; field averages: "
+        f"rating {m.rating_mean:+.1f}, points both ways {m.tempo_mean:.1f})"
     )
 
 
-def _figure(f: Figure) -> list[str]:
-    mark = "?" if f.inferred else ""
-    return [f"{f.simulated:.1f} ± {f.stderr:.1f}", f"{f.target:g}{mark}", _n(f.error, True)]
+def _game_row(r: GameResult) -> str:
+    g = r.game
+    e1, e2 = r.errors
+    mark = "?" if g.inferred else ""
+    return (
+        f"| {g.first} v {g.second} | {g.first_pts:g}-{g.second_pts:g}{mark} | "
+        f"{r.first_pts:.1f}-{r.second_pts:.1f} | {e1:+.1f} | {e2:+.1f} | "
+        f"{g.margin:+g} | {r.margin:+.1f} | {100 * r.author_p_first:.0f}% | "
+        f"{100 * r.p_first:.0f}% |"
+    )
 
 
-def _rating(row: TeamRow) -> str:
-    if row.rating is None:
-        return "none: field average"
-    return f"{row.rating:+g}"
+GAME_HEADER = [
+    "| game | predicted | played | diff 1st | diff 2nd | margin predicted | margin played "
+    "| P(1st wins) his | P(1st wins) played |",
+    "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+]
 
 
-def render(result: Calibration, *, run: list[str], not_played: list[FieldRow]) -> str:
-    """Return the generated part of the page: how it was run, the MAE and every team."""
-    published = [r for r in result.rows if r.published]
-    others = [r for r in result.rows if not r.published]
+def render(
+    *,
+    results: list[GameResult],
+    halves: tuple[Fold, Fold],
+    model: PairModel,
+    targets: dict[str, tuple[float, float]],
+    means: dict[str, tuple[float, float]],
+    reference: list[str],
+    free: dict[str, tuple[bool, bool]],
+    seasons_known: dict[str, bool],
+    run: list[str],
+    not_played: list[FirstGame],
+    unplaced: list[str],
+) -> str:
+    """Return the generated part of the page."""
+    inside = game_errors(results)
+    pooled = game_errors([r for h in halves for r in h.results])
     lines = ["## Run", ""]
     lines += [f"- {line}" for line in run]
     lines += [
-        f"- Field average: {result.field_average:.1f} points a team a game "
-        f"(the calculator aims at 67).",
+        f"- Pair model, all games: {_model(model)}.",
+        f"- The author's win probability: Phi(margin / {MARGIN_SIGMA:.1f}), his guide "
+        "'a 5-6 point underdog wins about 1 in 3'.",
         "",
         "## Result",
         "",
-        f"**{mae_line(result.published, len(result.rows))}.**",
-        "",
+        f"- **In sample: {errors_line('the field as built', inside)}; "
+        f"{_verdict(inside, GOALS['in'])}.**",
+        f"- **Out of sample: {errors_line('both halves', pooled)}; "
+        f"{_verdict(pooled, GOALS['out'])}.**",
     ]
-    if result.targets.figures:
-        lines += [f"{targets_line(result.targets)}.", ""]
-    lines += ["## Teams with published figures", ""]
-    if published:
-        lines += [
-            "| team | games | PF simulated | PF published | diff "
-            "| PA simulated | PA published | diff |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-        ]
-        for r in published:
-            cells = [r.label, str(r.games), *_figure(r.scored), *_figure(r.allowed)]
-            lines.append("| " + " | ".join(cells) + " |")
-        lines += ["", "A published figure marked `?` is inferred in the source.", ""]
+    for name, half in zip(("first", "second"), halves, strict=True):
+        lines.append(
+            f"- The {name} half, the model fitted on the other's {len(half.fitted_on)} games "
+            f"({_model(half.model)}): {errors_line('measured', game_errors(list(half.results)))}"
+            + (
+                "; not measured (a team without a rating): "
+                + ", ".join(f"{g.first} v {g.second}" for g in half.left_out)
+                if half.left_out
+                else ""
+            )
+            + "."
+        )
+    lines += ["", "## The predicted games, in sample", ""]
+    if results:
+        lines += GAME_HEADER + [_game_row(r) for r in results]
+        lines += ["", "A prediction marked `?` is inferred in the source.", ""]
     else:
-        lines += ["None of the teams played has a published figure.", ""]
-    lines += ["## Teams without published figures", ""]
-    if others:
+        lines += ["None of the teams played has a predicted game.", ""]
+    for name, half in zip(("first", "second"), halves, strict=True):
+        lines += [f"## Out of sample: the {name} half", ""]
+        if half.results:
+            lines += GAME_HEADER + [_game_row(r) for r in half.results] + [""]
+        else:
+            lines += ["No game measured.", ""]
+    if not_played or unplaced:
+        lines += ["## Predictions not measured", ""]
         lines += [
-            "Calibrated to 67 ± rating/2 (docs/cards.md §10.1; the rating is the real "
-            "season's SRS - 21, see above).",
-            "",
-            "| team | games | PF simulated | PF target | diff | PA simulated | PA target | diff "
-            "| rating |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+            f"- {g.first} {g.first_pts:g}-{g.second_pts:g} {g.second}: a team is not played"
+            for g in not_played
         ]
-        for r in others:
-            cells = [r.label, str(r.games), *_figure(r.scored), *_figure(r.allowed), _rating(r)]
-            lines.append("| " + " | ".join(cells) + " |")
-        if any(r.scored.source == FIELD_AVERAGE for r in others):
-            lines += [
-                "",
-                "A team with no rating in the field file is aimed at the field average "
-                "(67-67), as the calculator aims it; add its `rating` or `srs` to measure it "
-                "against its real season.",
-            ]
+        lines += [f"- {u}" for u in unplaced]
         lines.append("")
-    else:
-        lines += ["Every team played has published figures.", ""]
-    if not_played:
+    lines += [
+        "## Every team against the pair model's targets",
+        "",
+        f"Mean expected points for and against over the {len(reference)} teams whose two dunk "
+        "numbers are both aimed (the printed and hand-made ones play as they are), beside the "
+        "pair model's mean prediction over the same teams. `fixed` marks numbers the author "
+        "printed or a hand-made team's; teams of predicted games are fitted to them instead.",
+        "",
+        "| team | PF played | PF target | diff | PA played | PA target | diff | rated "
+        "| dunk numbers |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |",
+    ]
+    aimed_errors = []
+    for label in sorted(targets):
+        (pf, pa), (tf, ta) = means[label], targets[label]
+        can = free.get(label, (False, False))
+        numbers = "free" if all(can) else "fixed" if not any(can) else "one fixed"
+        if all(can):
+            aimed_errors += [abs(pf - tf), abs(pa - ta)]
+        lines.append(
+            f"| {label} | {pf:.1f} | {tf:.1f} | {pf - tf:+.1f} | {pa:.1f} | {ta:.1f} | "
+            f"{pa - ta:+.1f} | {'yes' if seasons_known.get(label) else 'no: average'} | "
+            f"{numbers} |"
+        )
+    if aimed_errors:
         lines += [
-            "## Published figures with no team played",
             "",
-            "These teams of the field file have published figures but were not in the "
-            "teams played:",
-            "",
+            f"MAE of the teams with both numbers free: "
+            f"{sum(aimed_errors) / len(aimed_errors):.2f} points ({len(aimed_errors)} figures; "
+            "the teams of predicted games are off their field targets by design).",
         ]
-        lines += [
-            f"- {r.school} {r.season}: {_g(r.published_pts)}-{_g(r.published_allowed)}"
-            + (" (inferred)" if r.pts_inferred or r.allowed_inferred else "")
-            for r in sorted(not_played, key=lambda r: (r.school, r.season))
-        ]
-        lines.append("")
+    lines.append("")
     return "\n".join(lines)
 
 
