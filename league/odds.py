@@ -1,0 +1,1038 @@
+"""The league's exact odds: the pairwise table, previews, win-probability charts, bracket
+odds, what-ifs and season odds (issue 13, docs/odds.md "In the league").
+
+Everything here reads the engine's exact odds (``simulator.vabg.odds``,
+``simulator.vabg.liveodds``); nothing samples a game. The pairwise table of a field is
+stored in :class:`~league.models.PairOdds`, keyed by the rules preset and version, the
+court, and each team's *card version*: the SHA-256 of the team's engine document
+(``team_card(team).to_json()``), so editing one card changes one team's version and only
+the pairs involving that team stop matching. Missing pairs are computed on demand (and
+stored) when few are missing; a whole field is built on the workers
+(``league.tasks.odds_pair_table``).
+
+The engine's odds are solved with the coach policy off (its late fouls and tries for 3
+read the score). A season played with the policy on gets the odds of the same game
+without it, and says so (``coach_policy_note``).
+
+Bracket odds are an exact dynamic program over the bracket from the stored results (so
+they move the moment a game is stored: nothing is kept but the pair table). Reseeded
+rounds couple the branches of a bracket (who meets whom depends on every survivor), so
+there the program runs over the *set* of survivors; when that set has too many possible
+values (more than ``STATE_LIMIT`` transitions in a round, e.g. a reseeded field of 32),
+the odds are sampled from the exact pair table instead (``SAMPLED_BRACKETS`` seeded
+brackets) and marked ``"method": "sampled"`` with their standard error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from django.db.models import Q
+
+from cards.mapping import team_card, teams_for_play
+from cards.models import Team
+from league import bracket as brackets
+from league.models import Game, PairOdds, Season, SeasonTeam
+from league.tournaments import round_name, season_bracket
+from simulator.vabg import (
+    RULES_VERSION,
+    GameRules,
+    InvalidCardError,
+    TeamCard,
+    preset,
+    team_from_json,
+)
+from simulator.vabg.events import FreeThrow, Shot, Trip, event_from_json
+from simulator.vabg.liveodds import LiveOdds
+from simulator.vabg.odds import GameOdds, game_odds, matchup_odds
+from simulator.vabg.render import describe
+
+ON_DEMAND_PAIRS = 120
+"""A page computes at most this many missing pairs itself (about 0.5 s); more go to the
+workers (:class:`OddsPending`)."""
+STATE_LIMIT = 200_000
+"""Reseeded brackets: transitions per round beyond which the odds are sampled."""
+SAMPLED_BRACKETS = 20_000
+"""Brackets sampled when the exact program over survivor sets is too large."""
+SWINGS = 5
+"""Plays marked on a win-probability chart: the trips that moved it most."""
+
+COACH_POLICY_NOTE = (
+    "These odds are exact for the game without the coach policy; this game plays with it "
+    "(late intentional fouls and tries for 3 read the score, and are not solved exactly), "
+    "so they leave out what the policy changes in the last possessions."
+)
+
+
+class OddsUnavailable(ValueError):
+    """Raise when no odds can be given: a card the engine refuses, a game with no plays."""
+
+
+class WhatIfRefused(ValueError):
+    """Raise for a what-if that cannot happen: an unknown game, a team not in it."""
+
+
+class OddsPending(Exception):
+    """Raise when too many pairs are missing to compute them in a request.
+
+    ``missing`` lists the teams whose rows to build (home ids); the caller sends them to
+    the workers and shows how far the table is.
+    """
+
+    def __init__(self, *, ready: int, needed: int, home_ids: Sequence[int]) -> None:
+        super().__init__(f"{needed - ready} of {needed} pairs are still being computed")
+        self.ready = ready
+        self.needed = needed
+        self.home_ids = list(home_ids)
+
+
+# -- card versions and rules -----------------------------------------------------------------
+
+
+def card_version(card: TeamCard) -> str:
+    """Return a team's card version: the SHA-256 of its engine team document."""
+    doc = json.dumps(card.to_json(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(doc.encode()).hexdigest()
+
+
+def odds_rules(rules: str) -> GameRules:
+    """Return the rules the odds are solved for: the preset, coach policy off."""
+    return preset(rules)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A team as the odds see it: its id, engine card and card version."""
+
+    team_id: int
+    card: TeamCard
+    version: str
+
+    @property
+    def label(self) -> str:
+        return self.card.label
+
+
+def entries_for(team_ids: Iterable[int]) -> dict[int, Entry]:
+    """Return the current cards and versions of teams (raise for a card the engine refuses)."""
+    out = {}
+    for team in teams_for_play().filter(pk__in=list(team_ids)):
+        try:
+            card = team_card(team)
+        except InvalidCardError as exc:
+            raise OddsUnavailable(f"{team}: {exc}") from exc
+        out[team.pk] = Entry(team.pk, card, card_version(card))
+    return out
+
+
+def entry_as_played(team_id: int, team_file: Mapping[str, Any]) -> Entry:
+    """Return a team as a stored game played it (its team file)."""
+    card = team_from_json(dict(team_file))
+    return Entry(team_id, card, card_version(card))
+
+
+# -- the pairwise table ----------------------------------------------------------------------
+
+
+def _mirror(odds: GameOdds) -> GameOdds:
+    """Return the odds with home and away exchanged (a neutral court's other order)."""
+    return GameOdds(
+        p_home_win=odds.p_away_win,
+        p_away_win=odds.p_home_win,
+        p_overtime=odds.p_overtime,
+        expected_overtimes=odds.expected_overtimes,
+        expected_home_pts=odds.expected_away_pts,
+        expected_away_pts=odds.expected_home_pts,
+        margin={-m: p for m, p in sorted(odds.margin.items(), reverse=True)},
+        home_score=dict(odds.away_score),
+        away_score=dict(odds.home_score),
+        lost=odds.lost,
+    )
+
+
+def _from_row(row: PairOdds) -> GameOdds:
+    if row.laws:
+        laws = row.laws
+        return GameOdds(
+            p_home_win=laws["p_home_win"],
+            p_away_win=laws["p_away_win"],
+            p_overtime=laws["p_overtime"],
+            expected_overtimes=laws["expected_overtimes"],
+            expected_home_pts=laws["expected_home_pts"],
+            expected_away_pts=laws["expected_away_pts"],
+            margin={int(m): p for m, p in laws["margin"].items()},
+            home_score={int(s): p for s, p in laws["home_score"].items()},
+            away_score={int(s): p for s, p in laws["away_score"].items()},
+        )
+    margin = {int(m): p for m, p in row.margin.items()}
+    return GameOdds(
+        p_home_win=row.p_home_win,
+        p_away_win=sum(p for m, p in margin.items() if m < 0),
+        p_overtime=row.p_overtime,
+        expected_overtimes=row.expected_overtimes,
+        expected_home_pts=row.expected_home_pts,
+        expected_away_pts=row.expected_away_pts,
+        margin=margin,
+    )
+
+
+class PairTable:
+    """The pairwise odds of a set of teams for one rules preset and court.
+
+    Pairs are read from :class:`PairOdds` rows whose card versions match the teams'
+    current ones, computed (and stored) when missing. On a neutral court a pair is stored
+    once, the lower id as home, and read back mirrored for the other order.
+    """
+
+    def __init__(self, entries: Mapping[int, Entry], *, rules: str, neutral: bool) -> None:
+        self.entries = dict(entries)
+        self.rules = rules
+        self.neutral = neutral
+        self.game_rules = odds_rules(rules)
+        self._p: dict[tuple[int, int], float] = {}
+        self._loaded = False
+
+    @classmethod
+    def for_teams(cls, team_ids: Iterable[int], *, rules: str, neutral: bool) -> PairTable:
+        return cls(entries_for(team_ids), rules=rules, neutral=neutral)
+
+    def stored_key(self, home: int, away: int) -> tuple[int, int, bool]:
+        """Return (stored home, stored away, mirrored) for an ordered pair."""
+        if self.neutral and home > away:
+            return away, home, True
+        return home, away, False
+
+    def _rows(self) -> Any:
+        return PairOdds.objects.filter(
+            rules=self.rules, rules_version=RULES_VERSION, neutral=self.neutral
+        )
+
+    def _current(self, row: Any) -> bool:
+        home, away = self.entries.get(row[0]), self.entries.get(row[1])
+        return (
+            home is not None
+            and away is not None
+            and home.version == row[2]
+            and away.version == row[3]
+        )
+
+    def load(self) -> None:
+        """Read every stored P(home wins) of the teams whose versions are current."""
+        ids = list(self.entries)
+        for row in (
+            self._rows()
+            .filter(home_id__in=ids, away_id__in=ids)
+            .values_list("home_id", "away_id", "home_version", "away_version", "p_home_win")
+        ):
+            if self._current(row):
+                self._p[(row[0], row[1])] = row[4]
+        self._loaded = True
+
+    def has(self, home: int, away: int) -> bool:
+        if not self._loaded:
+            self.load()
+        h, a, _ = self.stored_key(home, away)
+        return (h, a) in self._p
+
+    def all_pairs(self) -> list[tuple[int, int]]:
+        """Return every pair the table holds: ordered pairs, or unordered on neutral courts."""
+        ids = sorted(self.entries)
+        if self.neutral:
+            return list(itertools.combinations(ids, 2))
+        return list(itertools.permutations(ids, 2))
+
+    def missing(self, pairs: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Return the stored keys of the pairs not computed yet."""
+        if not self._loaded:
+            self.load()
+        keys = {self.stored_key(h, a)[:2] for h, a in pairs}
+        return sorted(k for k in keys if k not in self._p)
+
+    def compute(self, pairs: Iterable[tuple[int, int]]) -> int:
+        """Compute and store the missing ones of ``pairs``; return how many were computed."""
+        todo = self.missing(pairs)
+        rows = []
+        for home, away in todo:
+            odds = matchup_odds(
+                self.entries[home].card,
+                self.entries[away].card,
+                rules=self.game_rules,
+                neutral=self.neutral,
+            )
+            rows.append(self._row(home, away, odds))
+            self._p[(home, away)] = odds.p_home_win
+        PairOdds.objects.bulk_create(rows, ignore_conflicts=True, batch_size=500)
+        return len(rows)
+
+    def ensure(self, pairs: Iterable[tuple[int, int]], *, limit: int = ON_DEMAND_PAIRS) -> None:
+        """Make sure ``pairs`` are in the table: compute them here when at most ``limit``
+        are missing, else raise :class:`OddsPending` naming the home teams to build."""
+        pairs = list(pairs)
+        todo = self.missing(pairs)
+        if len(todo) > limit:
+            needed = len({self.stored_key(h, a)[:2] for h, a in pairs})
+            raise OddsPending(
+                ready=needed - len(todo),
+                needed=needed,
+                home_ids=sorted({h for h, _ in todo}),
+            )
+        self.compute(todo)
+
+    def _row(self, home: int, away: int, odds: GameOdds, *, laws: bool = False) -> PairOdds:
+        return PairOdds(
+            rules=self.rules,
+            rules_version=RULES_VERSION,
+            neutral=self.neutral,
+            home_id=home,
+            away_id=away,
+            home_version=self.entries[home].version,
+            away_version=self.entries[away].version,
+            p_home_win=odds.p_home_win,
+            p_overtime=odds.p_overtime,
+            expected_overtimes=odds.expected_overtimes,
+            expected_home_pts=odds.expected_home_pts,
+            expected_away_pts=odds.expected_away_pts,
+            margin={str(m): p for m, p in odds.margin.items()},
+            laws=odds.to_json() if laws else None,
+        )
+
+    def p(self, home: int, away: int) -> float:
+        """Return P(home beats away), computing the pair if it is missing."""
+        h, a, mirrored = self.stored_key(home, away)
+        if not self.has(h, a):
+            self.compute([(h, a)])
+        p = self._p[(h, a)]
+        return 1.0 - p if mirrored else p
+
+    def matrix(self, order: Sequence[int]) -> npt.NDArray[np.float64]:
+        """Return ``P[i, j]`` = P(order[i] beats order[j] at home, or on this court);
+        pairs not in the table are NaN (the caller ensured the ones it reads)."""
+        if not self._loaded:
+            self.load()
+        n = len(order)
+        out = np.full((n, n), np.nan)
+        for i, home in enumerate(order):
+            for j, away in enumerate(order):
+                if i == j:
+                    out[i, j] = 0.5
+                    continue
+                h, a, mirrored = self.stored_key(home, away)
+                p = self._p.get((h, a))
+                if p is not None:
+                    out[i, j] = 1.0 - p if mirrored else p
+        return out
+
+    def game_law(self, home: int, away: int) -> GameOdds:
+        """Return the whole law of a game (score laws too), from the table when it holds it."""
+        h, a, mirrored = self.stored_key(home, away)
+        eh, ea = self.entries[h], self.entries[a]
+        row = (
+            self._rows()
+            .filter(home_id=h, away_id=a, home_version=eh.version, away_version=ea.version)
+            .first()
+        )
+        if row is not None and row.laws:
+            odds = _from_row(row)
+        else:
+            odds = game_odds(eh.card, ea.card, rules=self.game_rules, neutral=self.neutral)
+            if row is None:
+                PairOdds.objects.bulk_create(
+                    [self._row(h, a, odds, laws=True)], ignore_conflicts=True
+                )
+            else:
+                row.laws = odds.to_json()
+                row.save(update_fields=["laws"])
+            self._p[(h, a)] = odds.p_home_win
+        return _mirror(odds) if mirrored else odds
+
+
+def season_table(season: Season) -> PairTable:
+    """Return the pair table of a season's (or tournament's) field, its preset and court."""
+    ids = list(SeasonTeam.objects.filter(season=season).values_list("team_id", flat=True))
+    return PairTable.for_teams(ids, rules=season.rules, neutral=not season.home_court)
+
+
+def pair_table_build(*, season_id: int, home_ids: Sequence[int] | None = None) -> dict[str, int]:
+    """Compute and store a season's pair table (the rows of ``home_ids``, or all of it).
+
+    Rows of the field's teams left from earlier card versions or rules versions are
+    deleted: they can never match again. Return how many pairs were computed and deleted.
+    """
+    season = Season.objects.get(pk=season_id)
+    table = season_table(season)
+    pairs = table.all_pairs()
+    if home_ids is not None:
+        wanted = set(home_ids)
+        pairs = [(h, a) for h, a in pairs if h in wanted]
+    deleted = pair_table_prune(table.entries.values())
+    computed = table.compute(pairs)
+    return {"computed": computed, "deleted": deleted, "pairs": len(pairs)}
+
+
+def pair_table_prune(entries: Iterable[Entry]) -> int:
+    """Delete the stored pairs of these teams that no longer match their cards or rules."""
+    deleted = 0
+    for entry in entries:
+        stale = PairOdds.objects.filter(
+            (Q(home_id=entry.team_id) & ~Q(home_version=entry.version))
+            | (Q(away_id=entry.team_id) & ~Q(away_version=entry.version))
+            | (
+                (Q(home_id=entry.team_id) | Q(away_id=entry.team_id))
+                & ~Q(rules_version=RULES_VERSION)
+            )
+        )
+        deleted += stale.delete()[0]
+    return deleted
+
+
+def table_status(season: Season) -> dict[str, int]:
+    """Return how many of a season's pairs are computed for the current cards."""
+    table = season_table(season)
+    pairs = table.all_pairs()
+    return {"pairs": len(pairs), "ready": len(pairs) - len(table.missing(pairs))}
+
+
+def build_plan(season: Season, home_ids: Sequence[int], *, chunk: int = 8) -> list[list[int]]:
+    """Split the home teams whose rows are to be built into tasks of ``chunk`` teams."""
+    ids = sorted(home_ids)
+    return [ids[i : i + chunk] for i in range(0, len(ids), chunk)]
+
+
+# -- previews --------------------------------------------------------------------------------
+
+
+def _law_list(law: Mapping[int, float], cut: float = 1e-6) -> list[dict[str, float]]:
+    return [{"x": k, "p": p} for k, p in sorted(law.items()) if p >= cut]
+
+
+def preview_from(
+    odds: GameOdds, home: Entry, away: Entry, *, rules: str, neutral: bool, strategy: bool
+) -> dict[str, Any]:
+    """Return a game preview: P(win), predicted score, spread, total and the laws."""
+    spread = odds.expected_home_pts - odds.expected_away_pts
+    favourite = home if spread >= 0 else away
+    likely = max(odds.margin.items(), key=lambda kv: kv[1])[0] if odds.margin else 0
+    return {
+        "home": {"team_id": home.team_id, "team": home.label, "card_version": home.version},
+        "away": {"team_id": away.team_id, "team": away.label, "card_version": away.version},
+        "rules": rules,
+        "rules_version": RULES_VERSION,
+        "neutral": neutral,
+        "coach_policy": strategy,
+        "note": COACH_POLICY_NOTE if strategy else "",
+        "p_home_win": odds.p_home_win,
+        "p_away_win": odds.p_away_win,
+        "p_overtime": odds.p_overtime,
+        "expected_overtimes": odds.expected_overtimes,
+        "expected_home_pts": odds.expected_home_pts,
+        "expected_away_pts": odds.expected_away_pts,
+        "predicted_score": {
+            "home": round(odds.expected_home_pts),
+            "away": round(odds.expected_away_pts),
+        },
+        "spread": spread,
+        "spread_text": f"{favourite.label} by {abs(spread):.1f}",
+        "total": odds.expected_home_pts + odds.expected_away_pts,
+        "most_likely_margin": likely,
+        "margin": _law_list(odds.margin),
+        "home_score": _law_list(odds.home_score),
+        "away_score": _law_list(odds.away_score),
+    }
+
+
+def matchup_preview(
+    *, home_id: int, away_id: int, rules: str = "advanced", neutral: bool = False
+) -> dict[str, Any]:
+    """Return the preview of any two teams a fan picks, from the pair table."""
+    if home_id == away_id:
+        raise OddsUnavailable("pick two different teams")
+    table = PairTable.for_teams([home_id, away_id], rules=rules, neutral=neutral)
+    if len(table.entries) != 2:
+        raise OddsUnavailable("no such team")
+    odds = table.game_law(home_id, away_id)
+    return preview_from(
+        odds,
+        table.entries[home_id],
+        table.entries[away_id],
+        rules=rules,
+        neutral=neutral,
+        strategy=False,
+    )
+
+
+def game_preview(game: Game) -> dict[str, Any]:
+    """Return a game's preview: the current cards, or the cards as played once it is final."""
+    result = getattr(game, "result", None) if game.status == Game.Status.FINAL else None
+    if result is not None:
+        entries = {
+            game.home_id: entry_as_played(game.home_id, result.home_team_file),
+            game.away_id: entry_as_played(game.away_id, result.away_team_file),
+        }
+    else:
+        entries = entries_for([game.home_id, game.away_id])
+    table = PairTable(entries, rules=game.rules, neutral=game.neutral)
+    odds = table.game_law(game.home_id, game.away_id)
+    out = preview_from(
+        odds,
+        entries[game.home_id],
+        entries[game.away_id],
+        rules=game.rules,
+        neutral=game.neutral,
+        strategy=game.strategy,
+    )
+    out["game_id"] = game.pk
+    out["cards"] = "as played" if result is not None else "current"
+    return out
+
+
+# -- the win-probability chart ---------------------------------------------------------------
+
+
+def win_probability(game: Game) -> dict[str, Any]:
+    """Return P(home wins) after every trip of a stored game, from its play-by-play.
+
+    Each point is taken at the start of a trip (the engine's own trips of the period:
+    shot-clock re-rolls and the coach policy's extra possessions are inside them), from
+    the exact suffix laws of the trips left and the margin then; the series starts with
+    the pre-game P and ends with the result (1 or 0). ``swings`` are the trips that moved
+    it most.
+    """
+    result = getattr(game, "result", None)
+    if game.status != Game.Status.FINAL or result is None:
+        raise OddsUnavailable("the game is not played yet")
+    if not result.events:
+        raise OddsUnavailable("this score sheet was typed in: there is no play-by-play")
+    rules = replace(GameRules.from_json(result.rules), strategy=False)
+    home = team_from_json(dict(result.home_team_file))
+    away = team_from_json(dict(result.away_team_file))
+    live = LiveOdds(home, away, rules=rules, neutral=game.neutral)
+    labels = {"home": str(game.home), "away": str(game.away)}
+    margin = 0
+    points: list[dict[str, Any]] = []
+    texts: list[list[str]] = []
+    for data in result.events:
+        event = event_from_json(data)
+        if isinstance(event, Trip) and event.kind == "":
+            trips = live.trips_in(event.period)
+            index = trips - 2 * event.number + (1 if event.team == "home" else 0)
+            index = min(max(index, 0), trips)
+            points.append(
+                {
+                    "period": event.period,
+                    "number": event.number,
+                    "team": event.team,
+                    "margin": margin,
+                    "p_home": live.p_home_win(event.period, index, margin),
+                }
+            )
+            texts.append([])
+        if isinstance(event, Shot) and event.made:
+            margin += event.value if event.team == "home" else -event.value
+        elif isinstance(event, FreeThrow) and event.made:
+            margin += 1 if event.team == "home" else -1
+        if texts:
+            line = describe(event, labels)
+            if line:
+                texts[-1].append(line)
+    final = result.home_score - result.away_score
+    if not points or margin != final:
+        raise OddsUnavailable("the play-by-play does not add up to the final score")
+    points.append(
+        {
+            "period": result.overtimes,
+            "number": 0,
+            "team": "",
+            "margin": final,
+            "p_home": 1.0 if final > 0 else 0.0,
+        }
+    )
+    swings = []
+    for i, (point, text) in enumerate(zip(points, texts, strict=False)):
+        delta = points[i + 1]["p_home"] - point["p_home"]
+        swings.append({"trip": i, "delta": delta, "text": " ".join(text)})
+    swings.sort(key=lambda s: -abs(s["delta"]))
+    return {
+        "game_id": game.pk,
+        "home": labels["home"],
+        "away": labels["away"],
+        "coach_policy": game.strategy,
+        "note": COACH_POLICY_NOTE if game.strategy else "",
+        "pregame": points[0]["p_home"],
+        "points": points,
+        "swings": sorted(swings[:SWINGS], key=lambda s: s["trip"]),
+    }
+
+
+# -- bracket odds ----------------------------------------------------------------------------
+
+
+def _stored_games(season: Season) -> dict[str, tuple[int, frozenset[int]]]:
+    """Return ``{key: (winner, {home, away})}`` of the tournament's final games."""
+    out = {}
+    for key, home, away, hs, as_ in (
+        Game.objects.filter(season=season, status=Game.Status.FINAL)
+        .exclude(bracket_key="")
+        .values_list(
+            "bracket_key", "home_id", "away_id", "result__home_score", "result__away_score"
+        )
+    ):
+        out[key] = (home if hs > as_ else away, frozenset((home, away)))
+    return out
+
+
+def whatif_winners(
+    bracket: brackets.Bracket,
+    stored: Mapping[str, tuple[int, frozenset[int]]],
+    whatif: Mapping[str, int],
+) -> tuple[dict[str, int], dict[str, str]]:
+    """Return the winners to condition on, and what each what-if did (lock or flip).
+
+    A what-if names a game and its winner: an unplayed game is *locked*; a stored game
+    given the other winner is *flipped*, and the stored results after it that no longer
+    pair the same two teams are set aside. A game whose teams are not known by then, or a
+    winner who is not one of them, is refused.
+    """
+    by_key = {g.key: g for g in bracket.games}
+    unknown = sorted(set(whatif) - set(by_key))
+    if unknown:
+        raise WhatIfRefused(f"no game {unknown[0]!r} in this bracket")
+    winners: dict[str, int] = {}
+    kinds: dict[str, str] = {}
+    for number in range(1, bracket.rounds + 1):
+        teams = brackets.entrants(bracket, winners)
+        for game in (g for g in bracket.games if g.round == number):
+            top, bottom = teams[game.key]
+            if game.key in whatif:
+                team = whatif[game.key]
+                if top is None or bottom is None:
+                    raise WhatIfRefused(
+                        f"game {game.key}: its teams are not known yet; lock the games "
+                        "before it first"
+                    )
+                if team not in (top, bottom):
+                    raise WhatIfRefused(f"game {game.key}: team {team} does not play in it")
+                winners[game.key] = team
+                played = stored.get(game.key)
+                if played is None:
+                    kinds[game.key] = "lock"
+                elif played[1] != frozenset((top, bottom)) or played[0] != team:
+                    kinds[game.key] = "flip"
+                else:
+                    kinds[game.key] = "as played"
+            elif game.key in stored:
+                winner, pair = stored[game.key]
+                if pair == frozenset((top, bottom)):
+                    winners[game.key] = winner
+    return winners, kinds
+
+
+def _bracket_pairs(
+    bracket: brackets.Bracket, winners: Mapping[str, int]
+) -> set[tuple[int, int]] | None:
+    """Return the (top, bottom) pairs that can still meet in an undecided game, or None
+    when a reseeded round makes any two survivors possible."""
+    can: dict[str, set[int]] = {}
+    pairs: set[tuple[int, int]] = set()
+
+    def support(source: brackets.Source) -> set[int] | None:
+        if isinstance(source, brackets.Seeded):
+            return {source.team_id}
+        if isinstance(source, brackets.WinnerOf):
+            return can[source.game_key]
+        return None
+
+    for game in sorted(bracket.games, key=lambda g: g.round):
+        top, bottom = support(game.top), support(game.bottom)
+        if top is None or bottom is None:
+            return None
+        if game.key in winners:
+            can[game.key] = {winners[game.key]}
+            continue
+        pairs.update(itertools.product(top, bottom))
+        can[game.key] = top | bottom
+    return pairs
+
+
+def _alive(bracket: brackets.Bracket, winners: Mapping[str, int]) -> list[int]:
+    lost = set()
+    teams = brackets.entrants(bracket, winners)
+    for key, winner in winners.items():
+        top, bottom = teams[key]
+        lost.add(bottom if winner == top else top)
+    return [t for t in bracket.seeds if t not in lost]
+
+
+def _plain_dp(
+    bracket: brackets.Bracket,
+    winners: Mapping[str, int],
+    index: Mapping[int, int],
+    p: npt.NDArray[np.float64],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Exact odds of a bracket without reseeding: per game, the law of its winner.
+
+    The two entrants of a game come from disjoint parts of the bracket, so they are
+    independent: P(top t wins) = P(t is top) * sum_u P(u is bottom) P(t beats u).
+    """
+    n = len(index)
+    reach = np.zeros((n, bracket.rounds))
+    won: dict[str, npt.NDArray[np.float64]] = {}
+    champion = np.zeros(n)
+
+    def law(source: brackets.Source) -> npt.NDArray[np.float64]:
+        if isinstance(source, brackets.Seeded):
+            v = np.zeros(n)
+            v[index[source.team_id]] = 1.0
+            return v
+        assert isinstance(source, brackets.WinnerOf)
+        return won[source.game_key]
+
+    for game in sorted(bracket.games, key=lambda g: g.round):
+        a, b = law(game.top), law(game.bottom)
+        reach[:, game.round - 1] += a + b
+        if game.key in winners:
+            w = np.zeros(n)
+            w[index[winners[game.key]]] = 1.0
+        else:
+            top_p = np.nan_to_num(p * b[None, :]).sum(axis=1)  # vs the bottom's law
+            bottom_p = np.nan_to_num((1.0 - p) * a[:, None]).sum(axis=0)
+            w = a * top_p + b * bottom_p
+        won[game.key] = w
+        if game.round == bracket.rounds:
+            champion = w
+    return reach, champion
+
+
+class _TooMany(Exception):
+    pass
+
+
+def _future_refs(bracket: brackets.Bracket, after: int) -> set[str]:
+    return {
+        s.game_key
+        for g in bracket.games
+        if g.round > after
+        for s in (g.top, g.bottom)
+        if isinstance(s, brackets.WinnerOf)
+    }
+
+
+def _resolve(source: brackets.Source, done: Mapping[str, int], ranked: Sequence[int]) -> int:
+    """Return the team a source names, given the winners so far and the survivors by seed."""
+    if isinstance(source, brackets.Seeded):
+        return source.team_id
+    if isinstance(source, brackets.WinnerOf):
+        return done[source.game_key]
+    return ranked[source.rank - 1]
+
+
+def _set_dp(
+    bracket: brackets.Bracket,
+    winners: Mapping[str, int],
+    index: Mapping[int, int],
+    p: npt.NDArray[np.float64],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Exact odds of any bracket, reseeded rounds included: a program over the states
+    (teams still alive, winners a later game still reads) after each round."""
+    n = len(index)
+    seed = bracket.seeds
+    reach = np.zeros((n, bracket.rounds))
+    champion = np.zeros(n)
+    states: dict[tuple[frozenset[int], tuple[tuple[str, int], ...]], float] = {
+        (frozenset(bracket.seeds), ()): 1.0
+    }
+    for number in range(1, bracket.rounds + 1):
+        games = [g for g in bracket.games if g.round == number]
+        undecided = sum(1 for g in games if g.key not in winners)
+        if len(states) * (1 << undecided) > STATE_LIMIT:
+            raise _TooMany
+        keep = _future_refs(bracket, number)
+        after: dict[tuple[frozenset[int], tuple[tuple[str, int], ...]], float] = defaultdict(float)
+        for (alive, held), chance in states.items():
+            ranked = sorted(alive, key=lambda t: seed[t])
+            done = dict(held)
+
+            outcomes = []
+            for g in games:
+                top = _resolve(g.top, done, ranked)
+                bottom = _resolve(g.bottom, done, ranked)
+                reach[index[top], number - 1] += chance
+                reach[index[bottom], number - 1] += chance
+                if g.key in winners:
+                    w = winners[g.key]
+                    outcomes.append([(g.key, w, bottom if w == top else top, 1.0)])
+                else:
+                    q = p[index[top], index[bottom]]
+                    outcomes.append([(g.key, top, bottom, q), (g.key, bottom, top, 1.0 - q)])
+            for combo in itertools.product(*outcomes):
+                prob = chance
+                lost = set()
+                now = dict(done)
+                for key, w, loser, q in combo:
+                    prob *= q
+                    lost.add(loser)
+                    now[key] = w
+                if prob == 0.0:
+                    continue
+                state = (alive - lost, tuple(sorted((k, v) for k, v in now.items() if k in keep)))
+                after[state] += prob
+                if number == bracket.rounds:
+                    champion[index[combo[-1][1]]] += prob
+        states = after
+    return reach, champion
+
+
+def _sampled(
+    bracket: brackets.Bracket,
+    winners: Mapping[str, int],
+    index: Mapping[int, int],
+    p: npt.NDArray[np.float64],
+    *,
+    samples: int = SAMPLED_BRACKETS,
+    seed: int = 13,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Sample brackets from the exact pair table (reseeding included), vectorised."""
+    rng = np.random.default_rng(seed)
+    n = len(index)
+    by_seed = sorted(bracket.seeds, key=lambda t: bracket.seeds[t])
+    rank_of = np.array([index[t] for t in by_seed])  # seed order -> team index
+    alive = np.ones((samples, n), dtype=bool)  # by seed order
+    position = {index[t]: i for i, t in enumerate(by_seed)}
+    pos = np.array([position[i] for i in range(n)])
+    won: dict[str, npt.NDArray[np.int64]] = {}
+    reach = np.zeros((n, bracket.rounds))
+    champion = np.zeros(n)
+    rows = np.arange(samples)
+    for number in range(1, bracket.rounds + 1):
+        games = [g for g in bracket.games if g.round == number]
+        ranks = np.cumsum(alive, axis=1)
+        losers = []
+
+        def pick(source: brackets.Source, ranks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+            if isinstance(source, brackets.Seeded):
+                return np.full(samples, index[source.team_id])
+            if isinstance(source, brackets.WinnerOf):
+                return won[source.game_key]
+            at = np.argmax((ranks == source.rank) & alive, axis=1)
+            return rank_of[at]
+
+        for g in games:
+            top, bottom = pick(g.top, ranks), pick(g.bottom, ranks)
+            np.add.at(reach[:, number - 1], top, 1.0)
+            np.add.at(reach[:, number - 1], bottom, 1.0)
+            if g.key in winners:
+                w = np.full(samples, index[winners[g.key]])
+            else:
+                w = np.where(rng.random(samples) < p[top, bottom], top, bottom)
+            won[g.key] = w
+            losers.append(np.where(w == top, bottom, top))
+            if number == bracket.rounds:
+                np.add.at(champion, w, 1.0)
+        for loser in losers:
+            alive[rows, pos[loser]] = False
+    return reach / samples, champion / samples
+
+
+def bracket_odds(season: Season, *, whatif: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """Return every team's chance to reach each round of a tournament and to win it.
+
+    Computed from the stored results (and the what-if's winners, nothing written) and the
+    pair table; raise :class:`OddsPending` when the table is too far from built.
+    """
+    started = time.perf_counter()
+    bracket = season_bracket(season)
+    stored = _stored_games(season)
+    winners, kinds = whatif_winners(bracket, stored, whatif or {})
+    teams = sorted(bracket.seeds, key=lambda t: (bracket.seeds[t], t))
+    index = {t: i for i, t in enumerate(teams)}
+    entries = entries_for(teams)
+    table = PairTable(entries, rules=season.rules, neutral=not season.home_court)
+    pairs = _bracket_pairs(bracket, winners)
+    if pairs is None:
+        alive = _alive(bracket, winners)
+        pairs = set(itertools.permutations(alive, 2))
+    table.ensure(pairs)
+    p = table.matrix(teams)
+    method, error = "exact", 0.0
+    reseeded = any(
+        isinstance(s, brackets.Reseeded) for g in bracket.games for s in (g.top, g.bottom)
+    )
+    if not reseeded:
+        reach, champion = _plain_dp(bracket, winners, index, p)
+    else:
+        try:
+            reach, champion = _set_dp(bracket, winners, index, p)
+        except _TooMany:
+            reach, champion = _sampled(bracket, winners, index, p)
+            method, error = "sampled", 0.5 / np.sqrt(SAMPLED_BRACKETS)
+    entry_of = {
+        e.team_id: e for e in SeasonTeam.objects.filter(season=season).select_related("team")
+    }
+    rounds = [
+        {
+            "number": r,
+            "name": round_name(bracket, r),
+            "slots": 2 * sum(1 for g in bracket.games if g.round == r),
+        }
+        for r in range(1, bracket.rounds + 1)
+    ]
+    rows = [
+        {
+            "team_id": t,
+            "team": str(entry_of[t].team) if t in entry_of else entries[t].label,
+            "seed": bracket.seeds[t],
+            "region": entry_of[t].region if t in entry_of else "",
+            "reach": [float(x) for x in reach[index[t]]],
+            "champion": float(champion[index[t]]),
+        }
+        for t in teams
+    ]
+    rows.sort(key=lambda r: (-r["champion"], r["seed"], r["team"]))
+    return {
+        "season_id": season.pk,
+        "rules": season.rules,
+        "neutral": not season.home_court,
+        "coach_policy": season.strategy,
+        "note": COACH_POLICY_NOTE if season.strategy else "",
+        "method": method,
+        "standard_error": error,
+        "final_games": len(stored),
+        "whatif": [
+            {"key": k, "winner_id": v, "kind": kinds[k]} for k, v in sorted((whatif or {}).items())
+        ],
+        "rounds": rounds,
+        "teams": rows,
+        "seconds": time.perf_counter() - started,
+    }
+
+
+def whatif_choices(season: Season, whatif: Mapping[str, int]) -> list[dict[str, Any]]:
+    """Return the games a what-if can set now: every game whose two teams are known given
+    the stored results and the what-if so far, with the current choice."""
+    bracket = season_bracket(season)
+    stored = _stored_games(season)
+    winners, kinds = whatif_winners(bracket, stored, whatif)
+    teams = brackets.entrants(bracket, winners)
+    names = {t.pk: str(t) for t in Team.objects.filter(pk__in=list(bracket.seeds))}
+    out = []
+    for game in bracket.games:
+        top, bottom = teams[game.key]
+        if top is None or bottom is None:
+            continue
+        played = stored.get(game.key)
+        out.append(
+            {
+                "key": game.key,
+                "round": game.round,
+                "top": {"team_id": top, "team": names.get(top, str(top))},
+                "bottom": {"team_id": bottom, "team": names.get(bottom, str(bottom))},
+                "played_winner": played[0] if played and played[1] == {top, bottom} else None,
+                "choice": whatif.get(game.key),
+                "kind": kinds.get(game.key, ""),
+            }
+        )
+    return out
+
+
+# -- season odds -----------------------------------------------------------------------------
+
+
+def season_odds(
+    season: Season, *, seasons: int = 10_000, seed: int | None = None
+) -> dict[str, Any]:
+    """Return each team's chances of finishing first and at each place of its conference.
+
+    The games left are sampled from the exact pair table (each game's P(home wins) for its
+    court), ``seasons`` times, seeded (the season's own seed unless one is given), in
+    NumPy. Teams level on wins are ordered by a coin flip in each sampled season: the
+    standings' later tiebreakers read margins, which the sampler does not draw.
+    """
+    started = time.perf_counter()
+    entries = list(SeasonTeam.objects.filter(season=season).select_related("team"))
+    ids = [e.team_id for e in entries]
+    index = {t: i for i, t in enumerate(ids)}
+    n = len(ids)
+    wins = np.zeros(n)
+    games = list(
+        Game.objects.filter(season=season).values_list(
+            "home_id", "away_id", "neutral", "status", "result__home_score", "result__away_score"
+        )
+    )
+    left = []
+    for home, away, neutral, status, hs, as_ in games:
+        if status == Game.Status.FINAL:
+            wins[index[home if hs > as_ else away]] += 1
+        else:
+            left.append((home, away, neutral))
+    cards = entries_for(ids)
+    tables = {
+        neutral: PairTable(cards, rules=season.rules, neutral=neutral)
+        for neutral in {g[2] for g in left}
+    }
+    for neutral, table in tables.items():
+        table.ensure([(h, a) for h, a, nt in left if nt == neutral])
+    p = np.array([tables[nt].p(h, a) for h, a, nt in left])
+    sampling = time.perf_counter()
+    rng = np.random.default_rng(season.seed if seed is None else seed)
+    at_home = np.zeros((len(left), n), dtype=np.float32)
+    at_away = np.zeros((len(left), n), dtype=np.float32)
+    for g, (h, a, _) in enumerate(left):
+        at_home[g, index[h]] = 1.0
+        at_away[g, index[a]] = 1.0
+    conferences: dict[str, list[int]] = {}
+    for e in entries:
+        conferences.setdefault(e.conference, []).append(index[e.team_id])
+    places = np.zeros((n, max(len(m) for m in conferences.values()) if conferences else 0))
+    expected = np.zeros(n)
+    batch = 5_000
+    done = 0
+    while done < seasons:
+        size = min(batch, seasons - done)
+        home_won = (rng.random((size, len(left))) < p).astype(np.float32)
+        total = wins + home_won @ at_home + (1.0 - home_won) @ at_away
+        expected += total.sum(axis=0)
+        key = total + rng.random((size, n)) * 0.5  # the coin flip orders teams level on wins
+        for members in conferences.values():
+            cols = np.array(members)
+            order = np.argsort(-key[:, cols], axis=1)
+            for place in range(len(members)):
+                np.add.at(places[:, place], cols[order[:, place]], 1.0)
+        done += size
+    elapsed = time.perf_counter() - sampling
+    places /= seasons
+    rows = []
+    for e in entries:
+        i = index[e.team_id]
+        size = len(conferences[e.conference])
+        rows.append(
+            {
+                "team_id": e.team_id,
+                "team": str(e.team),
+                "conference": e.conference,
+                "wins": int(wins[i]),
+                "expected_wins": float(expected[i] / seasons),
+                "p_first": float(places[i, 0]),
+                "places": [float(x) for x in places[i, :size]],
+            }
+        )
+    rows.sort(key=lambda r: (r["conference"], -r["p_first"], -r["expected_wins"], r["team"]))
+    return {
+        "season_id": season.pk,
+        "seasons": seasons,
+        "seed": season.seed if seed is None else seed,
+        "games_left": len(left),
+        "coach_policy": season.strategy,
+        "note": COACH_POLICY_NOTE if season.strategy else "",
+        "tiebreak": "teams level on wins are ordered by a coin flip",
+        "teams": rows,
+        "seconds": time.perf_counter() - started,
+        "seasons_per_second": seasons / elapsed if elapsed > 0 else None,
+    }

@@ -1,0 +1,334 @@
+"""The league's exact odds (issue 13): the pair table, previews, win probability, brackets,
+what-ifs and season odds, against the engine's own odds for the same cards."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+import pytest
+from django.conf import settings
+
+from cards.models import Card
+from cards.services import team_import
+from league import odds, services, tournaments
+from league.models import Game, PairOdds
+from simulator.vabg import preset, read_team_file
+from simulator.vabg.odds import game_odds, matchup_odds
+
+pytestmark = pytest.mark.django_db
+
+TEAMS = Path(settings.BASE_DIR) / "fixtures" / "teams"
+NAMES = ["kentucky-2012", "kansas-2008", "duke-1992", "arizona-1997", "auburn-1984"]
+
+
+def load(name: str):  # type: ignore[no-untyped-def]
+    return team_import(name=f"{name}.json", content=(TEAMS / f"{name}.json").read_bytes()).team
+
+
+@pytest.fixture
+def teams():  # type: ignore[no-untyped-def]
+    return [load(name) for name in NAMES]
+
+
+def cup(teams, *, name: str = "Cup", neutral: bool = True, reseed: bool = False):  # type: ignore[no-untyped-def]
+    return tournaments.tournament_create(
+        league=services.league_get_or_create(name="Odds League"),
+        name=name,
+        teams=teams,
+        neutral=neutral,
+        reseed=reseed,
+        seed=5,
+    )
+
+
+def play(game: Game, capture) -> Game:  # type: ignore[no-untyped-def]
+    with capture(execute=True):
+        services.game_simulate(game_id=game.pk)
+    return Game.objects.select_related("result", "home", "away").get(pk=game.pk)
+
+
+# -- previews --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rules", "neutral"), [("advanced", False), ("basic", True)])
+def test_a_matchup_preview_is_the_simulators_odds_for_the_same_cards(teams, rules, neutral) -> None:
+    home, away = teams[0], teams[1]
+    preview = odds.matchup_preview(home_id=home.pk, away_id=away.pk, rules=rules, neutral=neutral)
+    exact = game_odds(
+        read_team_file(TEAMS / "kentucky-2012.json"),
+        read_team_file(TEAMS / "kansas-2008.json"),
+        rules=preset(rules),
+        neutral=neutral,
+    )
+    assert preview["p_home_win"] == pytest.approx(exact.p_home_win, abs=1e-12)
+    assert preview["p_away_win"] == pytest.approx(exact.p_away_win, abs=1e-12)
+    assert preview["expected_home_pts"] == pytest.approx(exact.expected_home_pts, abs=1e-9)
+    spread = exact.expected_home_pts - exact.expected_away_pts
+    assert preview["spread"] == pytest.approx(spread, abs=1e-9)
+    assert preview["total"] == pytest.approx(
+        exact.expected_home_pts + exact.expected_away_pts, abs=1e-9
+    )
+    law = {row["x"]: row["p"] for row in preview["home_score"]}
+    assert law[80] == pytest.approx(exact.home_score[80], abs=1e-12)
+    # Asked again, it comes from the table (one row, the laws kept), with the same numbers.
+    again = odds.matchup_preview(home_id=home.pk, away_id=away.pk, rules=rules, neutral=neutral)
+    assert again["p_home_win"] == preview["p_home_win"]
+    assert PairOdds.objects.count() == 1
+
+
+def test_a_neutral_pair_is_stored_once_and_read_mirrored(teams) -> None:
+    a, b = sorted(teams[:2], key=lambda t: t.pk)
+    ab = odds.matchup_preview(home_id=a.pk, away_id=b.pk, rules="advanced", neutral=True)
+    ba = odds.matchup_preview(home_id=b.pk, away_id=a.pk, rules="advanced", neutral=True)
+    assert PairOdds.objects.count() == 1
+    assert ba["p_home_win"] == pytest.approx(ab["p_away_win"], abs=1e-12)
+    assert ba["expected_home_pts"] == pytest.approx(ab["expected_away_pts"])
+    exact = matchup_odds(
+        odds.entries_for([b.pk])[b.pk].card,
+        odds.entries_for([a.pk])[a.pk].card,
+        rules=preset("advanced"),
+        neutral=True,
+    )
+    assert ba["p_home_win"] == pytest.approx(exact.p_home_win, abs=1e-12)
+
+
+def test_a_scheduled_games_preview_uses_its_rules_and_court(teams) -> None:
+    season = cup(teams[:2], neutral=False)
+    game = season.games.get()
+    preview = odds.game_preview(game)
+    exact = matchup_odds(
+        odds.entries_for([game.home_id])[game.home_id].card,
+        odds.entries_for([game.away_id])[game.away_id].card,
+        rules=preset(game.rules),
+        neutral=False,
+    )
+    assert preview["p_home_win"] == pytest.approx(exact.p_home_win, abs=1e-12)
+    assert preview["coach_policy"] is True and "coach policy" in preview["note"]
+    assert preview["spread_text"].endswith(f"by {abs(preview['spread']):.1f}")
+
+
+# -- the pair table --------------------------------------------------------------------------
+
+
+def test_a_card_edit_invalidates_only_the_pairs_of_its_team(teams) -> None:
+    season = cup(teams[:4])
+    built = odds.pair_table_build(season_id=season.pk)
+    assert built == {"computed": 6, "deleted": 0, "pairs": 6}  # neutral: each pair once
+    assert odds.table_status(season) == {"pairs": 6, "ready": 6}
+    edited = teams[1]
+    card = Card.objects.filter(player__team=edited, slot=1).first()
+    card.steal_top = 20 if card.steal_top != 20 else 19
+    card.save()
+    table = odds.season_table(season)
+    missing = table.missing(table.all_pairs())
+    assert len(missing) == 3 and all(edited.pk in pair for pair in missing)
+    rebuilt = odds.pair_table_build(season_id=season.pk)
+    assert rebuilt == {"computed": 3, "deleted": 3, "pairs": 6}
+    assert PairOdds.objects.count() == 6
+    # The rebuilt pairs are the new cards' odds.
+    a, b = sorted((edited.pk, teams[0].pk))
+    cards = odds.entries_for([a, b])
+    fresh = matchup_odds(cards[a].card, cards[b].card, rules=preset("advanced"), neutral=True)
+    assert odds.season_table(season).p(a, b) == pytest.approx(fresh.p_home_win, abs=1e-12)
+
+
+def test_a_page_with_the_table_far_from_built_is_told_to_wait(teams) -> None:
+    season = cup(teams[:4])
+    table = odds.season_table(season)
+    with pytest.raises(odds.OddsPending) as pending:
+        table.ensure(table.all_pairs(), limit=2)
+    assert (pending.value.ready, pending.value.needed) == (0, 6)
+    table.ensure(table.all_pairs(), limit=6)
+    assert odds.table_status(season)["ready"] == 6
+
+
+# -- win probability -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("strategy", [False, True])
+def test_the_win_probability_starts_at_the_pregame_odds_and_ends_at_the_result(
+    teams, strategy, django_capture_on_commit_callbacks
+) -> None:
+    season = services.season_create(
+        league=services.league_get_or_create(name="WP League"),
+        name=f"WP {strategy}",
+        teams=teams[:2],
+        start_date=date(2001, 1, 1),
+        strategy=strategy,
+        seed=11,
+    )
+    game = play(season.games.first(), django_capture_on_commit_callbacks)
+    series = odds.win_probability(game)
+    points = series["points"]
+    pregame = matchup_odds(
+        odds.entry_as_played(game.home_id, game.result.home_team_file).card,
+        odds.entry_as_played(game.away_id, game.result.away_team_file).card,
+        rules=preset(game.rules),
+        neutral=game.neutral,
+    )
+    assert points[0]["p_home"] == pytest.approx(pregame.p_home_win, abs=1e-9)
+    assert series["pregame"] == points[0]["p_home"]
+    home_won = game.result.home_score > game.result.away_score
+    assert points[-1]["p_home"] == (1.0 if home_won else 0.0)
+    assert points[-1]["margin"] == game.result.home_score - game.result.away_score
+    assert len(points) >= 89  # 88 trips of regulation, then the result
+    assert all(0.0 <= p["p_home"] <= 1.0 for p in points)
+    assert 1 <= len(series["swings"]) <= odds.SWINGS
+    biggest = max(abs(b["p_home"] - a["p_home"]) for a, b in itertools.pairwise(points))
+    assert max(abs(s["delta"]) for s in series["swings"]) == pytest.approx(biggest)
+    assert all(s["text"] for s in series["swings"])
+    assert bool(series["note"]) is strategy
+
+
+def test_a_game_not_played_has_no_win_probability(teams) -> None:
+    game = cup(teams[:2]).games.get()
+    with pytest.raises(odds.OddsUnavailable):
+        odds.win_probability(game)
+
+
+# -- bracket odds ----------------------------------------------------------------------------
+
+
+def test_a_two_team_bracket_is_the_pairs_p_win(teams) -> None:
+    season = cup(teams[:2], neutral=False)
+    game = season.games.get()
+    result = odds.bracket_odds(season)
+    champion = {row["team_id"]: row["champion"] for row in result["teams"]}
+    p = odds.season_table(season).p(game.home_id, game.away_id)
+    assert champion[game.home_id] == pytest.approx(p, abs=1e-12)
+    assert champion[game.away_id] == pytest.approx(1 - p, abs=1e-12)
+    assert result["method"] == "exact"
+
+
+def assert_rounds_add_up(result) -> None:  # type: ignore[no-untyped-def]
+    for r, round_ in enumerate(result["rounds"]):
+        total = sum(row["reach"][r] for row in result["teams"])
+        assert total == pytest.approx(round_["slots"], abs=1e-9)
+    assert sum(row["champion"] for row in result["teams"]) == pytest.approx(1.0, abs=1e-9)
+
+
+def test_bracket_odds_per_round_add_up_to_the_slots_and_agree_with_sampling(teams) -> None:
+    season = cup(teams[:5])  # 5 teams: three byes, round 1 is 4 v 5
+    result = odds.bracket_odds(season)
+    assert [r["slots"] for r in result["rounds"]] == [2, 4, 2]
+    assert_rounds_add_up(result)
+    bracket = tournaments.season_bracket(season)
+    ids = sorted(bracket.seeds, key=lambda t: bracket.seeds[t])
+    index = {t: i for i, t in enumerate(ids)}
+    p = odds.season_table(season).matrix(ids)
+    reach, champion = odds._sampled(bracket, {}, index, p, samples=40_000)
+    for row in result["teams"]:
+        i = index[row["team_id"]]
+        assert row["champion"] == pytest.approx(champion[i], abs=4.5 * 0.5 / 200)
+        assert row["reach"] == pytest.approx(list(reach[i]), abs=4.5 * 0.5 / 200)
+
+
+def test_reseeded_brackets_are_exact_over_the_survivors(teams) -> None:
+    season = cup(teams[:5], reseed=True)
+    result = odds.bracket_odds(season)
+    assert result["method"] == "exact"
+    assert_rounds_add_up(result)
+    bracket = tournaments.season_bracket(season)
+    ids = sorted(bracket.seeds, key=lambda t: bracket.seeds[t])
+    index = {t: i for i, t in enumerate(ids)}
+    p = odds.season_table(season).matrix(ids)
+    reach, champion = odds._sampled(bracket, {}, index, p, samples=40_000)
+    for row in result["teams"]:
+        i = index[row["team_id"]]
+        assert row["champion"] == pytest.approx(champion[i], abs=0.012)
+        assert row["reach"] == pytest.approx(list(reach[i]), abs=0.012)
+    # Set DP and plain DP agree on a bracket without reseeding.
+    plain = cup(teams[:5], name="Plain")
+    pb = tournaments.season_bracket(plain)
+    pid = sorted(pb.seeds, key=lambda t: pb.seeds[t])
+    pi = {t: i for i, t in enumerate(pid)}
+    pm = odds.season_table(plain).matrix(pid)
+    odds.season_table(plain).ensure(odds.season_table(plain).all_pairs())
+    pm = odds.season_table(plain).matrix(pid)
+    a = odds._plain_dp(pb, {}, pi, pm)
+    b = odds._set_dp(pb, {}, pi, pm)
+    assert np.allclose(a[0], b[0], atol=1e-12) and np.allclose(a[1], b[1], atol=1e-12)
+
+
+def test_stored_results_and_what_ifs_move_the_odds_without_writing(
+    teams, django_capture_on_commit_callbacks
+) -> None:
+    season = cup(teams[:5])
+    first = season.games.get()  # round 1: seed 4 v seed 5
+    rows_before = PairOdds.objects.count()
+    # Lock the round-1 game to its underdog: that team reaches round 2 for sure.
+    locked = odds.bracket_odds(season, whatif={first.bracket_key: first.away_id})
+    by_team = {row["team_id"]: row for row in locked["teams"]}
+    assert by_team[first.away_id]["reach"][1] == 1.0
+    assert by_team[first.home_id]["reach"][1] == 0.0
+    assert locked["whatif"] == [
+        {"key": first.bracket_key, "winner_id": first.away_id, "kind": "lock"}
+    ]
+    assert_rounds_add_up(locked)
+    assert not Game.objects.filter(status=Game.Status.FINAL).exists()
+    assert PairOdds.objects.count() >= rows_before
+    # Storing the game moves the odds the same way.
+    game = play(first, django_capture_on_commit_callbacks)
+    winner = game.home_id if game.result.home_score > game.result.away_score else game.away_id
+    loser = game.away_id if winner == game.home_id else game.home_id
+    after = {row["team_id"]: row for row in odds.bracket_odds(season)["teams"]}
+    assert after[winner]["reach"][1] == 1.0 and after[loser]["champion"] == 0.0
+    # Flip the stored game: the other team goes through, and the round-2 game it drew is
+    # open again.
+    flipped = odds.bracket_odds(season, whatif={game.bracket_key: loser})
+    by_team = {row["team_id"]: row for row in flipped["teams"]}
+    assert by_team[loser]["reach"][1] == 1.0 and by_team[winner]["reach"][1] == 0.0
+    assert flipped["whatif"][0]["kind"] == "flip"
+    assert_rounds_add_up(flipped)
+    choices = odds.whatif_choices(season, {game.bracket_key: loser})
+    assert any(
+        loser in (c["top"]["team_id"], c["bottom"]["team_id"]) for c in choices if c["round"] == 2
+    )
+
+
+def test_a_what_if_that_cannot_happen_is_refused(teams) -> None:
+    season = cup(teams[:5])
+    first = season.games.get()
+    with pytest.raises(odds.WhatIfRefused, match="does not play"):
+        odds.bracket_odds(season, whatif={first.bracket_key: teams[0].pk})
+    with pytest.raises(odds.WhatIfRefused, match="not known yet"):
+        odds.bracket_odds(season, whatif={"R3-1": teams[0].pk})
+    with pytest.raises(odds.WhatIfRefused, match="no game"):
+        odds.bracket_odds(season, whatif={"R9-9": teams[0].pk})
+
+
+# -- season odds -----------------------------------------------------------------------------
+
+
+def test_season_odds_sample_the_pair_table(teams) -> None:
+    season = services.season_create(
+        league=services.league_get_or_create(name="Season Odds"),
+        name="S",
+        teams=teams[:4],
+        start_date=date(2001, 1, 1),
+        seed=3,
+    )
+    result = odds.season_odds(season, seasons=20_000)
+    assert result["games_left"] == 6
+    assert sum(r["p_first"] for r in result["teams"]) == pytest.approx(1.0)
+    for row in result["teams"]:
+        assert sum(row["places"]) == pytest.approx(1.0)
+    assert sum(r["expected_wins"] for r in result["teams"]) == pytest.approx(6.0)
+    # Each team's expected wins is the sum of its exact P(win) over its games.
+    games = list(season.games.all())
+    for row in result["teams"]:
+        exact = 0.0
+        for g in games:
+            table = odds.PairTable.for_teams(
+                [g.home_id, g.away_id], rules="advanced", neutral=g.neutral
+            )
+            p = table.p(g.home_id, g.away_id)
+            exact += (
+                p if g.home_id == row["team_id"] else (1 - p) if g.away_id == row["team_id"] else 0
+            )
+        assert row["expected_wins"] == pytest.approx(exact, abs=0.05)
+    again = odds.season_odds(season, seasons=20_000)
+    assert [r["p_first"] for r in again["teams"]] == [r["p_first"] for r in result["teams"]]
