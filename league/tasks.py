@@ -14,7 +14,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 from django.dispatch import receiver
 
-from league import services
+from league import odds, services
 from league.dispatch import games_queued
 from league.models import Game
 
@@ -56,3 +56,9 @@ def send_to_workers(sender: type[Game], *, game_ids: list[int], **kwargs: Any) -
     """Send each queued game to a worker (played in-process when Celery runs eagerly)."""
     for game_id in game_ids:
         simulate_game.delay(game_id=game_id)
+
+
+@shared_task(name="league.odds_pair_table", acks_late=True)
+def odds_pair_table(*, season_id: int, home_ids: list[int] | None = None) -> dict[str, int]:
+    """Compute and store a season's pairwise odds (the rows of ``home_ids``, or all)."""
+    return odds.pair_table_build(season_id=season_id, home_ids=home_ids)
