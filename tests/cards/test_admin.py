@@ -584,3 +584,52 @@ def test_admin_lists_cost_the_same_queries_for_one_team_or_three(
     one = _queries(commish, url)
     load(KANSAS, FIXTURES / "san-diego-state-2011.json")
     assert _queries(commish, url) == one
+
+
+# --- Notes ------------------------------------------------------------------------------------
+
+
+def team_form_data(team: Team, **changes: Any) -> dict[str, Any]:
+    """The team change form as the admin posts it (an empty roster inline)."""
+    data: dict[str, Any] = {
+        name: getattr(team, name)
+        for name in ("school", "season", "conference", "card_source", "dunk_top", "dunk_adjust")
+    }
+    data |= {"notes": team.notes, "extra": json.dumps(team.extra)}
+    data |= {f"players-{k}": v for k, v in (("TOTAL_FORMS", 0), ("INITIAL_FORMS", 0))}
+    return data | changes
+
+
+def test_the_team_form_refuses_notes_over_the_limit_and_saves_nothing(
+    commish: Client, settings: Any
+) -> None:
+    team = TeamFactory(notes="short")
+    url = reverse("admin:cards_team_change", args=[team.pk])
+    history = team.history.count()
+    response = commish.post(url, team_form_data(team, notes="n" * 4_001))
+    assert response.status_code == 200
+    assert "The notes are 4,001 characters, more than the limit of 4,000." in text(response)
+    team.refresh_from_db()
+    assert (team.notes, team.history.count()) == ("short", history)
+    assert commish.post(url, team_form_data(team, notes="n" * 4_000)).status_code == 302
+    team.refresh_from_db()
+    assert len(team.notes) == 4_000
+    settings.TEAM_NOTES_MAX_CHARS = 100
+    response = commish.post(url, team_form_data(team, notes="n" * 101))
+    assert "The notes are 101 characters, more than the limit of 100." in text(response)
+
+
+def test_the_player_form_refuses_notes_over_the_limit_and_saves_nothing(commish: Client) -> None:
+    player = PlayerFactory(extra={"notes": "short"})
+    url = reverse("admin:cards_player_change", args=[player.pk])
+    data = {"team": player.team.pk, "name": player.name, "order": player.order,
+            "height": player.height, "ppg": player.ppg or ""}  # fmt: skip
+    response = commish.post(url, data | {"extra": json.dumps({"notes": "n" * 4_001})})
+    assert response.status_code == 200
+    assert "The notes are 4,001 characters, more than the limit of 4,000." in text(response)
+    player.refresh_from_db()
+    assert player.extra == {"notes": "short"}
+    response = commish.post(url, data | {"extra": json.dumps({"notes": "n" * 4_000})})
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert len(player.extra["notes"]) == 4_000

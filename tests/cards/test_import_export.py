@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import io
 import json
 import shutil
 from pathlib import Path
@@ -12,7 +13,7 @@ from django.core.management import CommandError, call_command
 
 from cards.mapping import team_card, teams_for_play
 from cards.models import Card, Player, Team
-from cards.services import TeamFileError, team_duplicate, team_import, teams_import
+from cards.services import TeamFileError, team_duplicate, team_import, teams_import, teams_zip
 from simulator import SeededDice
 from simulator.vabg import play_game
 
@@ -172,6 +173,27 @@ def test_import_team_command_lists_every_problem_and_writes_nothing(tmp_path: Pa
         call_command("import_team", str(KENTUCKY), str(path))
     assert "Nothing was imported; 1 problem(s)" in str(excinfo.value)
     assert "turnover_top must be 40 to 46, got 50" in str(excinfo.value)
+    assert counts() == (0, 0, 0)
+
+
+def test_the_admins_exported_zip_imports_back_with_the_command(tmp_path: Path) -> None:
+    for path in SAMPLE[:3]:
+        team_import(name=path.name, content=path.read_bytes())
+    exported = {(t.school, t.season): team_card(t) for t in teams_for_play()}
+    archive = tmp_path / "vabg-teams.zip"
+    archive.write_bytes(teams_zip(teams_for_play()))
+    Team.objects.all().delete()
+    out = io.StringIO()
+    call_command("import_team", str(archive), stdout=out)
+    assert len(out.getvalue().splitlines()) == 3
+    assert {(t.school, t.season): team_card(t) for t in teams_for_play()} == exported
+
+
+def test_import_team_names_a_zip_that_is_not_one(tmp_path: Path) -> None:
+    path = tmp_path / "teams.zip"
+    path.write_bytes(b"PK\x03\x04 cut short")
+    with pytest.raises(CommandError, match=r"teams\.zip: not a valid zip file"):
+        call_command("import_team", str(path))
     assert counts() == (0, 0, 0)
 
 
