@@ -36,7 +36,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from django.core.cache import cache
 from django.db.models import Q
+from django.dispatch import Signal
 
 from cards.mapping import team_card, teams_for_play
 from cards.models import Team
@@ -51,7 +53,7 @@ from simulator.vabg import (
     preset,
     team_from_json,
 )
-from simulator.vabg.events import FreeThrow, Shot, Trip, event_from_json
+from simulator.vabg.events import FreeThrow, PeriodEnd, Shot, Trip, event_from_json
 from simulator.vabg.liveodds import LiveOdds
 from simulator.vabg.odds import GameOdds, game_odds, matchup_odds
 from simulator.vabg.render import describe
@@ -64,6 +66,12 @@ STATE_LIMIT = 200_000
 SAMPLED_BRACKETS = 20_000
 """Brackets sampled when the exact program over survivor sets is too large."""
 SWINGS = 5
+BUILD_LOCK_SECONDS = 120
+"""A season's table is sent to the workers at most once in this long."""
+
+pairs_wanted = Signal()
+"""Sent (``sender=PairOdds``, ``season_id``, ``home_ids``) for rows of a season's table
+to build; ``league.tasks`` receives it and sends the work to the workers."""
 """Plays marked on a win-probability chart: the trips that moved it most."""
 
 COACH_POLICY_NOTE = (
@@ -375,6 +383,8 @@ def pair_table_build(*, season_id: int, home_ids: Sequence[int] | None = None) -
         pairs = [(h, a) for h, a in pairs if h in wanted]
     deleted = pair_table_prune(table.entries.values())
     computed = table.compute(pairs)
+    if not table.missing(table.all_pairs()):
+        cache.delete(_build_lock(season.pk))
     return {"computed": computed, "deleted": deleted, "pairs": len(pairs)}
 
 
@@ -394,6 +404,45 @@ def pair_table_prune(entries: Iterable[Entry]) -> int:
     return deleted
 
 
+def _build_lock(season_id: int) -> str:
+    return f"league.odds.build.{season_id}"
+
+
+def pair_table_request(*, season_id: int, home_ids: Sequence[int]) -> bool:
+    """Ask the workers for the rows of ``home_ids`` (in chunks), unless a request for this
+    season went out less than ``BUILD_LOCK_SECONDS`` ago; return whether it was sent."""
+    if not cache.add(_build_lock(season_id), True, timeout=BUILD_LOCK_SECONDS):
+        return False
+    for chunk in build_plan(home_ids):
+        pairs_wanted.send(sender=PairOdds, season_id=season_id, home_ids=chunk)
+    return True
+
+
+def pending_view(season: Season, pending: OddsPending) -> dict[str, Any]:
+    """Return what a page or the API shows while a season's table is being built."""
+    return {
+        "pending": True,
+        "pairs_ready": pending.ready,
+        "pairs_needed": pending.needed,
+        "message": f"The exact odds of this field are being computed on the workers: "
+        f"{pending.ready} of {pending.needed} pairs are ready.",
+    }
+
+
+def with_table(season: Season, compute: Any) -> dict[str, Any]:
+    """Return ``compute()``; when it needs more pairs than a request computes, send the
+    table to the workers and try once more (workers that run eagerly have built it), else
+    return :func:`pending_view`."""
+    try:
+        return compute()  # type: ignore[no-any-return]
+    except OddsPending as pending:
+        pair_table_request(season_id=season.pk, home_ids=pending.home_ids)
+    try:
+        return compute()  # type: ignore[no-any-return]
+    except OddsPending as pending:
+        return pending_view(season, pending)
+
+
 def table_status(season: Season) -> dict[str, int]:
     """Return how many of a season's pairs are computed for the current cards."""
     table = season_table(season)
@@ -401,7 +450,7 @@ def table_status(season: Season) -> dict[str, int]:
     return {"pairs": len(pairs), "ready": len(pairs) - len(table.missing(pairs))}
 
 
-def build_plan(season: Season, home_ids: Sequence[int], *, chunk: int = 8) -> list[list[int]]:
+def build_plan(home_ids: Sequence[int], *, chunk: int = 8) -> list[list[int]]:
     """Split the home teams whose rows are to be built into tasks of ``chunk`` teams."""
     ids = sorted(home_ids)
     return [ids[i : i + chunk] for i in range(0, len(ids), chunk)]
@@ -539,7 +588,7 @@ def win_probability(game: Game) -> dict[str, Any]:
             margin += event.value if event.team == "home" else -event.value
         elif isinstance(event, FreeThrow) and event.made:
             margin += 1 if event.team == "home" else -1
-        if texts:
+        if texts and not isinstance(event, Trip | PeriodEnd):
             line = describe(event, labels)
             if line:
                 texts[-1].append(line)

@@ -16,7 +16,7 @@ from django.dispatch import receiver
 
 from league import odds, services
 from league.dispatch import games_queued
-from league.models import Game
+from league.models import Game, PairOdds
 
 TRANSIENT = (OperationalError, InterfaceError)
 
@@ -62,3 +62,11 @@ def send_to_workers(sender: type[Game], *, game_ids: list[int], **kwargs: Any) -
 def odds_pair_table(*, season_id: int, home_ids: list[int] | None = None) -> dict[str, int]:
     """Compute and store a season's pairwise odds (the rows of ``home_ids``, or all)."""
     return odds.pair_table_build(season_id=season_id, home_ids=home_ids)
+
+
+@receiver(odds.pairs_wanted, sender=PairOdds, dispatch_uid="league.send_pair_table")
+def send_pair_table(
+    sender: type[PairOdds], *, season_id: int, home_ids: list[int], **kwargs: Any
+) -> None:
+    """Send the rows of a season's pair table a page asked for to the workers."""
+    odds_pair_table.delay(season_id=season_id, home_ids=home_ids)
