@@ -1,0 +1,120 @@
+"""The odds on the fans' pages: previews, the matchup page, win probability, bracket odds
+with what-ifs, season odds; and one fan's clicks in a real browser."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import pytest
+from django.urls import reverse
+
+from league import odds, services, tournaments
+from league.models import Game
+from tests.factories import full_team
+from tests.pages.test_browser import browser  # noqa: F401  (the Chromium fixture)
+
+pytestmark = pytest.mark.django_db
+
+
+def text(response) -> str:  # type: ignore[no-untyped-def]
+    return re.sub(r"\s+", " ", response.content.decode())
+
+
+@pytest.fixture
+def cup():  # type: ignore[no-untyped-def]
+    teams = [full_team() for _ in range(3)]
+    card = teams[0].players.order_by("order").first().card
+    card.d20_made2_hi, card.d20_fouled_lo = 10, 11  # a better shooter: the odds are not even
+    card.save()
+    return tournaments.tournament_create(
+        league=services.league_get_or_create(name="Page Odds"),
+        name="Page Cup",
+        teams=teams,
+        seed=4,
+    )
+
+
+def test_a_scheduled_game_shows_its_preview(client, cup) -> None:
+    game = cup.games.get()
+    response = client.get(game.get_absolute_url())
+    assert response.status_code == 200
+    page = text(response)
+    preview = odds.game_preview(game)
+    assert f'data-p-home="{preview["p_home_win"]}"' in page
+    assert preview["spread_text"] in page
+    assert page.count("<svg") == 2  # the score laws and the margin
+    assert "Try another matchup" in page
+
+
+def test_a_played_game_shows_its_win_probability_under_the_box_score(
+    client, cup, django_capture_on_commit_callbacks
+) -> None:
+    game = cup.games.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_simulate(game_id=game.pk)
+    game.refresh_from_db()
+    page = text(client.get(game.get_absolute_url()))
+    assert page.index("Win probability") > page.index("<strong>")  # under the box score
+    assert 'aria-label="Win probability after every trip"' in page
+    assert page.count("<circle") == len(odds.win_probability(game)["swings"])
+    assert "The swing plays" in page
+
+
+def test_the_matchup_page_previews_any_two_teams(client) -> None:
+    home, away = full_team(school="Home U"), full_team(school="Away State")
+    response = client.get(reverse("matchup"))
+    assert response.status_code == 200 and "Home U" in text(response)
+    url = f"{reverse('matchup')}?home={home.pk}&away={away.pk}&rules=basic&court=neutral"
+    page = text(client.get(url))
+    preview = odds.matchup_preview(home_id=home.pk, away_id=away.pk, rules="basic", neutral=True)
+    assert f'data-p-home="{preview["p_home_win"]}"' in page
+    assert "neutral court" in page
+    same = text(client.get(f"{reverse('matchup')}?home={home.pk}&away={home.pk}"))
+    assert "Pick two different teams." in same
+
+
+def test_the_bracket_page_shows_the_odds_and_a_what_if_moves_them(client, cup) -> None:
+    url = reverse("bracket", args=[cup.pk])
+    page = text(client.get(url))
+    assert 'id="bracket-odds"' in page and "Champion" in page
+    game = cup.games.get()
+    # Lock the round-1 game to its away team: it reaches the final for sure, the other 0.
+    page = text(client.get(f"{url}?w_{game.bracket_key}={game.away_id}"))
+    row = re.search(rf'<tr data-team="{game.away_id}">(.*?)</tr>', page).group(1)
+    assert re.findall(r'<td class="reach">(.*?)</td>', row)[1] == "100%"
+    row = re.search(rf'<tr data-team="{game.home_id}">(.*?)</tr>', page).group(1)
+    assert re.findall(r'<td class="reach">(.*?)</td>', row)[1] == "-"
+    assert "nothing is saved" in page
+    assert not Game.objects.filter(status=Game.Status.FINAL).exists()
+    bad = text(client.get(f"{url}?w_{game.bracket_key}=999999"))
+    assert "That what-if cannot happen" in bad
+
+
+def test_the_season_odds_page(client) -> None:
+    season = services.season_create(
+        league=services.league_get_or_create(name="Page Odds"),
+        name="Odds season",
+        teams=[full_team() for _ in range(3)],
+        start_date=date(2001, 1, 1),
+        seed=8,
+    )
+    page = text(client.get(reverse("season-odds", args=[season.pk])))
+    assert "10000 seasons sampled" in page
+    assert page.count('<tr data-team="') == 3
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_fan_picks_a_matchup_in_a_browser(browser, live_server) -> None:  # noqa: F811
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    home, away = full_team(school="Browser Home"), full_team(school="Browser Away")
+    browser.get(live_server.url + reverse("matchup"))
+    Select(browser.find_element(By.NAME, "home")).select_by_value(str(home.pk))
+    Select(browser.find_element(By.NAME, "away")).select_by_value(str(away.pk))
+    browser.find_element(By.CSS_SELECTOR, "form.matchup button").click()
+    preview = browser.find_element(By.ID, "preview")
+    assert preview.find_elements(By.TAG_NAME, "svg")
+    assert "%" in preview.find_element(By.CSS_SELECTOR, "tr.home .p-win").text
