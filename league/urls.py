@@ -15,4 +15,6 @@ urlpatterns = [
     path("teams/<int:pk>/", views.team_detail, name="team"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     path("search/", views.search, name="search"),
+    path("matchup/", views.matchup, name="matchup"),
+    path("seasons/<int:pk>/odds/", views.season_odds, name="season-odds"),
 ]

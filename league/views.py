@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from cards.models import Player, Team
 from cards.presentation import card_face
-from league import selectors, tournaments
-from league.models import Game, League, Season, SimulationRun
+from league import odds, selectors, tournaments
+from league.models import Game, League, RulesPreset, Season, SimulationRun
 from league.presentation import box_score, play_by_play
 
 
@@ -215,4 +216,56 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             ],
             "log": selectors.player_game_log(player_id=player.pk),
         },
+    )
+
+
+# -- exact odds (issue 13): the matchup page and a season's odds -----------------------------
+
+
+class MatchupForm(forms.Form):
+    """Two teams, the rules preset and the court of a game a fan wants the odds of."""
+
+    away = forms.ModelChoiceField(Team.objects.order_by("school", "season"))
+    home = forms.ModelChoiceField(Team.objects.order_by("school", "season"))
+    rules = forms.ChoiceField(choices=RulesPreset.choices, initial=RulesPreset.ADVANCED)
+    court = forms.ChoiceField(
+        choices=[("home", "Home court"), ("neutral", "Neutral court")], initial="home"
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("home") is not None and data.get("home") == data.get("away"):
+            raise forms.ValidationError("Pick two different teams.")
+        return data
+
+
+def matchup(request: HttpRequest) -> HttpResponse:
+    """Any two teams' exact odds: P(win), predicted score, spread, total and the laws."""
+    form = MatchupForm(request.GET or None)
+    preview, error = None, ""
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            preview = odds.matchup_preview(
+                home_id=data["home"].pk,
+                away_id=data["away"].pk,
+                rules=data["rules"],
+                neutral=data["court"] == "neutral",
+            )
+        except odds.OddsUnavailable as exc:
+            error = f"No exact odds for this game: {exc}"
+    return render(request, "pages/matchup.html", {"form": form, "preview": preview, "error": error})
+
+
+def season_odds(request: HttpRequest, pk: int) -> HttpResponse:
+    """A season's odds of finishing first and at each place, sampled from the pair table."""
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
+    if season.kind == Season.Kind.TOURNAMENT:
+        return redirect("bracket", pk=season.pk)
+    result = odds.with_table(season, lambda: odds.season_odds(season))
+    pending = result if result.get("pending") else None
+    return render(
+        request,
+        "pages/season_odds.html",
+        {"season": season, "odds": None if pending else result, "pending": pending},
     )
