@@ -1,28 +1,18 @@
-"""Real workers: a Redis broker, Celery worker processes and PostgreSQL, as in production.
-
-These start ``celery -A config worker`` processes against the test database, play games
-through them, and kill one with SIGKILL half way: every game must still be stored exactly
-once, with the dice its seed fixes.
-"""
+"""Drills: a worker or its pool process killed mid-run loses no game and counts none twice."""
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import time
-from collections.abc import Callable, Iterator
-from datetime import date
-from pathlib import Path
-
 import pytest
-import redis
-from django.conf import settings
-from django.db import connection
 
 from league import services, tournaments
-from league.models import BoxLine, Game, GameResult, Season
+from tests.drills.harness import (
+    Workers,
+    assert_stored_once,
+    new_season,
+    new_tournament,
+    outcome,
+    wait_for,
+)
 from tests.factories import full_team
 
 pytestmark = [
@@ -31,119 +21,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
 ]
-
-ROOT = Path(__file__).resolve().parents[2]
-CELERY = str(Path(sys.executable).with_name("celery"))
-
-
-class Workers:
-    """Worker (and beat) processes started for one test, stopped when it ends."""
-
-    def __init__(self, tmp_path: Path) -> None:
-        db = connection.settings_dict
-        self.tmp_path = tmp_path
-        self.env = {
-            **os.environ,
-            "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-            "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-            "LEAGUE_LEASE_SECONDS": "3",
-            "LEAGUE_SWEEP_EVERY": "1",
-            "CELERY_VISIBILITY_TIMEOUT": "5",
-        }
-        self.procs: dict[str, subprocess.Popen[bytes]] = {}
-        self.files: list[object] = []
-
-    def start(self, name: str) -> subprocess.Popen[bytes]:
-        log = (self.tmp_path / f"{name}.log").open("wb")
-        self.files.append(log)
-        command = [CELERY, "-A", "config"]
-        if name == "beat":
-            command += ["beat", "-s", str(self.tmp_path / "beat-schedule"), "-l", "INFO"]
-        else:
-            command += ["worker", "-n", f"{name}@%h", "--concurrency", "1", "-l", "INFO",
-                        "--without-gossip", "--without-mingle"]  # fmt: skip
-        proc = subprocess.Popen(
-            command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )  # fmt: skip
-        self.procs[name] = proc
-        return proc
-
-    def kill(self, name: str) -> None:
-        """SIGKILL a worker and its pool process, as the OOM killer would."""
-        os.killpg(self.procs[name].pid, signal.SIGKILL)
-        self.procs[name].wait()
-
-    def stop(self) -> None:
-        for proc in self.procs.values():
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-        for proc in self.procs.values():
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-        for log in self.files:
-            log.close()  # type: ignore[attr-defined]
-
-    def logs(self) -> str:
-        return "\n".join(
-            f"--- {p.name}\n{p.read_text(errors='replace')[-3000:]}"
-            for p in sorted(self.tmp_path.glob("*.log"))
-        )
-
-
-@pytest.fixture
-def workers(tmp_path: Path) -> Iterator[Workers]:
-    redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
-    pool = Workers(tmp_path)
-    yield pool
-    pool.stop()
-
-
-def wait_for(check: Callable[[], bool], *, timeout: float, what: str, pool: Workers) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.05)
-    pytest.fail(f"timed out waiting for {what}\n{pool.logs()}")
-
-
-def new_season(teams: list, name: str, seed: int = 2024) -> Season:
-    league = services.league_get_or_create(name="Workers")
-    return services.season_create(
-        league=league,
-        name=name,
-        teams=teams,
-        start_date=date(2024, 1, 1),
-        double_round_robin=True,
-        seed=seed,
-    )
-
-
-def new_tournament(teams: list, name: str, seed: int = 16) -> Season:
-    league = services.league_get_or_create(name="Workers")
-    return tournaments.tournament_create(league=league, name=name, teams=teams, seed=seed)
-
-
-def outcome(season: Season) -> list[tuple[object, ...]]:
-    return sorted(
-        (g.round, g.bracket_key, g.home_id, g.away_id, g.seed, g.result.home_score,
-         g.result.away_score)
-        for g in season.games.select_related("result")
-    )  # fmt: skip
-
-
-def assert_stored_once(season: Season) -> None:
-    games = season.games.all()
-    assert all(g.status == Game.Status.FINAL for g in games)
-    assert GameResult.objects.filter(game__season=season).count() == games.count()
-    for game in games.select_related("result"):
-        lines = BoxLine.objects.filter(result__game=game)
-        assert sum(line.pts for line in lines if line.side == "home") == game.result.home_score
-        assert len({(line.side, line.name) for line in lines}) == lines.count()
 
 
 def test_a_worker_killed_half_way_loses_no_game_and_counts_none_twice(workers: Workers) -> None:
