@@ -281,12 +281,12 @@ class PairTable:
         PairOdds.objects.bulk_create(rows, ignore_conflicts=True, batch_size=500)
         return len(rows)
 
-    def ensure(self, pairs: Iterable[tuple[int, int]], *, limit: int = ON_DEMAND_PAIRS) -> None:
+    def ensure(self, pairs: Iterable[tuple[int, int]], *, limit: int | None = None) -> None:
         """Make sure ``pairs`` are in the table: compute them here when at most ``limit``
         are missing, else raise :class:`OddsPending` naming the home teams to build."""
         pairs = list(pairs)
         todo = self.missing(pairs)
-        if len(todo) > limit:
+        if len(todo) > (ON_DEMAND_PAIRS if limit is None else limit):
             needed = len({self.stored_key(h, a)[:2] for h, a in pairs})
             raise OddsPending(
                 ready=needed - len(todo),

@@ -1,0 +1,199 @@
+"""The exact odds in the API (issue 13): previews, win probability, bracket odds with
+what-ifs, season odds. Everyone may read them, and post a what-if: nothing is written but
+the pair table's cache of computed odds. One call into ``league.odds`` each.
+
+A field whose pair table is far from built answers 202 with how far it is, after sending
+the work to the workers; ask again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from cards.models import Team
+from core.api import API_AUTHENTICATION, sentence
+from league import odds
+from league.models import Game, RulesPreset, Season
+
+SEASONS_MAX = 200_000
+"""The most seasons one request may sample (about 20 s at the slowest measured rate)."""
+
+
+class OddsView(APIView):
+    authentication_classes = API_AUTHENTICATION
+    permission_classes = [permissions.AllowAny]
+
+
+def _answer(result: dict[str, Any]) -> Response:
+    if result.get("pending"):
+        return Response(result, status=status.HTTP_202_ACCEPTED)
+    return Response(result)
+
+
+def _refused(exc: Exception) -> ValidationError:
+    return ValidationError({"detail": sentence(str(exc))})
+
+
+class MatchupQuery(serializers.Serializer):  # type: ignore[type-arg]
+    home = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all())
+    away = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all())
+    rules = serializers.ChoiceField(choices=RulesPreset.choices, default=RulesPreset.ADVANCED)
+    neutral = serializers.BooleanField(default=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["home"] == attrs["away"]:
+            raise serializers.ValidationError("Pick two different teams.")
+        return attrs
+
+
+class WhatIf(serializers.Serializer):  # type: ignore[type-arg]
+    winners = serializers.DictField(
+        child=serializers.IntegerField(min_value=1),
+        help_text='Bracket game key -> the winner\'s team id, e.g. {"R1-1": 12}: an '
+        "unplayed game is locked, a stored game given the other winner is flipped.",
+    )
+
+
+class SeasonOddsQuery(serializers.Serializer):  # type: ignore[type-arg]
+    seasons = serializers.IntegerField(min_value=100, max_value=SEASONS_MAX, default=10_000)
+    seed = serializers.IntegerField(min_value=0, max_value=2**63 - 1, required=False)
+
+
+PREVIEW_DOC = (
+    "P(win) of each side, the predicted score (expected points, the 20-20 start included), "
+    "the spread (expected home minus away) and total, P(overtime), and the laws of the "
+    "final margin and of each team's score (entries below 1e-6 left out). Exact, from the "
+    "dice math, for the coach policy off (``note`` says so when the game plays with it)."
+)
+
+
+class GamePreviewView(OddsView):
+    @extend_schema(
+        summary="A game's preview",
+        description=PREVIEW_DOC + " A played game's preview uses the cards as played.",
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        game = get_object_or_404(Game.objects.select_related("result"), pk=pk)
+        try:
+            return Response(odds.game_preview(game))
+        except odds.OddsUnavailable as exc:
+            raise _refused(exc) from exc
+
+
+class GameWinProbabilityView(OddsView):
+    @extend_schema(
+        summary="A played game's win probability after every trip",
+        description="P(home wins) at the start of every trip, exact from the margin then "
+        "and the law of the trips left, from the stored play-by-play and the cards as "
+        "played: ``points`` starts with the pre-game P and ends with the result (1 or 0); "
+        "``swings`` are the trips that moved it most (``delta`` for the home team).",
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        game = get_object_or_404(Game.objects.select_related("result", "home", "away"), pk=pk)
+        try:
+            return Response(odds.win_probability(game))
+        except odds.OddsUnavailable as exc:
+            raise _refused(exc) from exc
+
+
+class MatchupView(OddsView):
+    @extend_schema(
+        summary="Any two teams' preview",
+        description=PREVIEW_DOC,
+        parameters=[MatchupQuery],
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request) -> Response:
+        query = MatchupQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        data = query.validated_data
+        try:
+            return Response(
+                odds.matchup_preview(
+                    home_id=data["home"].pk,
+                    away_id=data["away"].pk,
+                    rules=data["rules"],
+                    neutral=data["neutral"],
+                )
+            )
+        except odds.OddsUnavailable as exc:
+            raise _refused(exc) from exc
+
+
+def _tournament(pk: int) -> Season:
+    return get_object_or_404(
+        Season.objects.filter(kind=Season.Kind.TOURNAMENT, bracket__isnull=False), pk=pk
+    )
+
+
+class TournamentOddsView(OddsView):
+    @extend_schema(
+        summary="A tournament's odds per round",
+        description="Each team's chance to reach each round (``reach``, one per round, "
+        "entrants of that round's games: a round's column adds up to its ``slots``) and to "
+        "win it, exact over the bracket from the stored results and the pair table "
+        "(reseeded rounds over the sets of survivors; ``method`` is ``sampled`` when those "
+        "are too many). 202 while the field's table is being built.",
+        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        season = _tournament(pk)
+        try:
+            return _answer(odds.with_table(season, lambda: odds.bracket_odds(season)))
+        except odds.OddsUnavailable as exc:
+            raise _refused(exc) from exc
+
+    @extend_schema(
+        summary="What if: the odds with some games locked or flipped (nothing is written)",
+        request=WhatIf,
+        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        season = _tournament(pk)
+        body = WhatIf(data=request.data)
+        body.is_valid(raise_exception=True)
+        winners = body.validated_data["winners"]
+        try:
+            return _answer(
+                odds.with_table(season, lambda: odds.bracket_odds(season, whatif=winners))
+            )
+        except (odds.WhatIfRefused, odds.OddsUnavailable) as exc:
+            raise _refused(exc) from exc
+
+
+class SeasonOddsView(OddsView):
+    @extend_schema(
+        summary="A season's odds of finishing first and at each place of its conference",
+        description="The games left sampled from the exact pair table, ``seasons`` times "
+        "(seeded: the season's seed unless ``seed`` is given); teams level on wins are "
+        "ordered by a coin flip. 202 while the table is being built.",
+        parameters=[SeasonOddsQuery],
+        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        season = get_object_or_404(Season, pk=pk)
+        query = SeasonOddsQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        data = query.validated_data
+        try:
+            return _answer(
+                odds.with_table(
+                    season,
+                    lambda: odds.season_odds(
+                        season, seasons=data["seasons"], seed=data.get("seed")
+                    ),
+                )
+            )
+        except odds.OddsUnavailable as exc:
+            raise _refused(exc) from exc
