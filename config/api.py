@@ -6,6 +6,7 @@ from rest_framework.routers import DefaultRouter
 
 from cards import api as cards_api
 from league import api as league_api
+from league.api import odds as odds_api
 
 app_name = "api"
 
@@ -38,5 +39,19 @@ router.register("runs", league_api.SimulationRunViewSet, basename="run")
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    # The exact odds (issue 13), beside the routers' resources they belong to.
+    path("games/<int:pk>/preview/", odds_api.GamePreviewView.as_view(), name="game-preview"),
+    path(
+        "games/<int:pk>/win-probability/",
+        odds_api.GameWinProbabilityView.as_view(),
+        name="game-win-probability",
+    ),
+    path("matchup/", odds_api.MatchupView.as_view(), name="matchup"),
+    path(
+        "tournaments/<int:pk>/odds/",
+        odds_api.TournamentOddsView.as_view(),
+        name="tournament-odds",
+    ),
+    path("seasons/<int:pk>/odds/", odds_api.SeasonOddsView.as_view(), name="season-odds"),
     *router.urls,
 ]
