@@ -49,6 +49,7 @@ from simulator.vabg import (
     RULES_VERSION,
     GameRules,
     InvalidCardError,
+    RulesVersionError,
     TeamCard,
     preset,
     team_from_json,
@@ -144,7 +145,10 @@ def entries_for(team_ids: Iterable[int]) -> dict[int, Entry]:
 
 def entry_as_played(team_id: int, team_file: Mapping[str, Any]) -> Entry:
     """Return a team as a stored game played it (its team file)."""
-    card = team_from_json(dict(team_file))
+    try:
+        card = team_from_json(dict(team_file))
+    except InvalidCardError as exc:
+        raise OddsUnavailable(str(exc)) from exc
     return Entry(team_id, card, card_version(card))
 
 
@@ -191,6 +195,15 @@ def _from_row(row: PairOdds) -> GameOdds:
         expected_away_pts=row.expected_away_pts,
         margin=margin,
     )
+
+
+def _solved(solve: Any, home: TeamCard, away: TeamCard, **options: Any) -> GameOdds:
+    """Return the engine's odds, or raise :class:`OddsUnavailable` for cards it refuses
+    (a game that cannot end)."""
+    try:
+        return solve(home, away, **options)  # type: ignore[no-any-return]
+    except InvalidCardError as exc:
+        raise OddsUnavailable(f"{home.label} v {away.label}: {exc}") from exc
 
 
 class PairTable:
@@ -270,7 +283,8 @@ class PairTable:
         todo = self.missing(pairs)
         rows = []
         for home, away in todo:
-            odds = matchup_odds(
+            odds = _solved(
+                matchup_odds,
                 self.entries[home].card,
                 self.entries[away].card,
                 rules=self.game_rules,
@@ -351,7 +365,7 @@ class PairTable:
         if row is not None and row.laws:
             odds = _from_row(row)
         else:
-            odds = game_odds(eh.card, ea.card, rules=self.game_rules, neutral=self.neutral)
+            odds = _solved(game_odds, eh.card, ea.card, rules=self.game_rules, neutral=self.neutral)
             if row is None:
                 PairOdds.objects.bulk_create(
                     [self._row(h, a, odds, laws=True)], ignore_conflicts=True
@@ -560,10 +574,13 @@ def win_probability(game: Game) -> dict[str, Any]:
         raise OddsUnavailable("the game is not played yet")
     if not result.events:
         raise OddsUnavailable("this score sheet was typed in: there is no play-by-play")
-    rules = replace(GameRules.from_json(result.rules), strategy=False)
-    home = team_from_json(dict(result.home_team_file))
-    away = team_from_json(dict(result.away_team_file))
-    live = LiveOdds(home, away, rules=rules, neutral=game.neutral)
+    try:
+        rules = replace(GameRules.from_json(result.rules), strategy=False)
+        home = team_from_json(dict(result.home_team_file))
+        away = team_from_json(dict(result.away_team_file))
+        live = LiveOdds(home, away, rules=rules, neutral=game.neutral)
+    except (InvalidCardError, RulesVersionError) as exc:
+        raise OddsUnavailable(str(exc)) from exc
     labels = {"home": str(game.home), "away": str(game.away)}
     margin = 0
     points: list[dict[str, Any]] = []
