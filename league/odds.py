@@ -888,7 +888,8 @@ def _sampled(
             if isinstance(source, brackets.WinnerOf):
                 return won[source.game_key]
             at = np.argmax((ranks == source.rank) & alive, axis=1)
-            return rank_of[at]
+            picked: npt.NDArray[np.int64] = rank_of[at]
+            return picked
 
         for g in games:
             top, bottom = pick(g.top, ranks), pick(g.bottom, ranks)
@@ -950,7 +951,7 @@ def bracket_odds(season: Season, *, whatif: Mapping[str, int] | None = None) -> 
         }
         for r in range(1, bracket.rounds + 1)
     ]
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "team_id": t,
             "team": str(entry_of[t].team) if t in entry_of else entries[t].label,
@@ -1074,7 +1075,7 @@ def season_odds(
         done += size
     elapsed = time.perf_counter() - sampling
     places /= seasons
-    rows = []
+    rows: list[dict[str, Any]] = []
     for e in entries:
         i = index[e.team_id]
         size = len(conferences[e.conference])
