@@ -41,7 +41,7 @@ lint: install
 	$(VENV)/bin/ruff format --check .
 
 typecheck: install
-	$(VENV)/bin/mypy simulator
+	$(VENV)/bin/mypy simulator core cards league table config
 
 # The whole suite on PostgreSQL + Redis and, side by side on the second core, the Django
 # tests again on the SQLite default (scripts/test-passes.sh).

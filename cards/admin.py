@@ -47,13 +47,14 @@ class DecadeFilter(admin.SimpleListFilter):
         return [(str(d), f"{d}s") for d in decades]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Team]) -> QuerySet[Team]:
-        if self.value() and self.value().isdigit():  # type: ignore[union-attr]
-            start = int(self.value())  # type: ignore[arg-type]
+        value = self.value()
+        if value and value.isdigit():
+            start = int(value)
             return queryset.filter(season__gte=start, season__lte=start + 9)
         return queryset
 
 
-class RosterInline(admin.TabularInline):
+class RosterInline(admin.TabularInline[Player, Team]):
     model = Player
     fields = ("name", "order", "height", "ppg", "slot", "role", "ball", "edit_card")
     readonly_fields = ("slot", "role", "ball", "edit_card")
@@ -103,7 +104,9 @@ class ImportForm(forms.Form):
             # No file chosen arrives as an empty list: FileField then says it is required.
             return [single(data or None, initial)]
 
-    files = MultipleFileField(
+    # The field is named as the API's and the command's: the form metaclass moves it into
+    # base_fields, so it does not shadow BaseForm.files at run time (mypy cannot tell).
+    files = MultipleFileField(  # type: ignore[assignment]
         widget=MultipleFileInput(attrs={"accept": ".json,.zip"}),
         help_text="vabg-team/1 JSON files, or a zip of them. Any problem refuses them all.",
     )
@@ -153,7 +156,8 @@ class TeamAdmin(SimpleHistoryAdmin):
     change_list_template = "admin/cards/team/change_list.html"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Team]:
-        return super().get_queryset(request).annotate(n_players=Count("players", distinct=True))
+        teams: QuerySet[Team] = super().get_queryset(request)
+        return teams.annotate(n_players=Count("players", distinct=True))
 
     @admin.display(description="dunk range")
     def dunk_range(self, team: Team) -> str:
@@ -161,17 +165,19 @@ class TeamAdmin(SimpleHistoryAdmin):
 
     @admin.display(description="players", ordering="n_players")
     def player_count(self, team: Team) -> int:
-        return team.n_players  # type: ignore[attr-defined, no-any-return]
+        count: int = team.n_players  # type: ignore[attr-defined]  # get_queryset's annotation
+        return count
 
     def get_urls(self) -> list[Any]:
-        urls = [
+        urls: list[Any] = [
             path(
                 "import/",
                 self.admin_site.admin_view(self.import_view),
                 name="cards_team_import",
             )
         ]
-        return urls + super().get_urls()
+        urls += super().get_urls()
+        return urls
 
     def import_view(self, request: HttpRequest) -> HttpResponse:
         """Import team files: all or nothing, every problem listed."""
@@ -283,7 +289,7 @@ class PositionsField(forms.CharField):
         return [int(p) for p in parts]
 
 
-class CardForm(forms.ModelForm):
+class CardForm(forms.ModelForm[Card]):
     positions = PositionsField(
         help_text="Suggested positions 0-5, separated by commas; 0 or 1 can run the point."
     )
@@ -293,7 +299,8 @@ class CardForm(forms.ModelForm):
         fields = "__all__"  # noqa: DJ007 - every card field is edited; the admin groups them
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         player = cleaned.get("player")
         if player is None and self.instance.player_id is not None:
             player = self.instance.player  # read-only once the card is saved
@@ -302,7 +309,8 @@ class CardForm(forms.ModelForm):
         return cleaned
 
     def _get_validation_exclusions(self) -> set[str]:
-        exclude: set[str] = super()._get_validation_exclusions()
+        # A private hook of Django's BaseModelForm, absent from django-stubs.
+        exclude: set[str] = super()._get_validation_exclusions()  # type: ignore[misc]
         # The team is no form field but the player's; Django would skip the constraints that
         # name it, and a second starter in a slot would crash on save instead of being refused.
         if self.instance.team_id is not None:

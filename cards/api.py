@@ -33,7 +33,7 @@ from simulator.vabg.cards import InvalidCardError
 # -- serializers ---------------------------------------------------------------------------
 
 
-class TeamBriefSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class TeamBriefSerializer(serializers.ModelSerializer[Team]):
     name = serializers.CharField(source="__str__", read_only=True, help_text="School and year.")
 
     class Meta:
@@ -41,7 +41,7 @@ class TeamBriefSerializer(serializers.ModelSerializer):  # type: ignore[type-arg
         fields = ["id", "school", "season", "name"]
 
 
-class CardSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class CardSerializer(serializers.ModelSerializer[Card]):
     """A card; on PATCH every rule is checked by the model's ``full_clean``, in its words."""
 
     player_name = serializers.CharField(source="player.name", read_only=True)
@@ -63,7 +63,7 @@ class CardSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         ]  # fmt: skip
         read_only_fields = ["player", "team", "ball_numbers"]
 
-    def build_standard_field(self, field_name: str, model_field: models.Field) -> Any:  # type: ignore[type-arg]
+    def build_standard_field(self, field_name: str, model_field: models.Field[Any, Any]) -> Any:
         field_class, kwargs = super().build_standard_field(field_name, model_field)
         # Bounds and choices are card rules: full_clean() words them, so DRF must not
         # refuse first with its own "Ensure this value is less than..." text.
@@ -80,7 +80,7 @@ class CardSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         for name, value in attrs.items():
             setattr(card, name, value)
         try:
-            card.full_clean()  # type: ignore[union-attr]
+            card.full_clean()  # type: ignore[union-attr]  # an update: the instance exists
         except DjangoValidationError as exc:
             raise serializers.ValidationError(model_errors(exc)) from exc
         return attrs
@@ -91,7 +91,7 @@ class CardBriefSerializer(CardSerializer):
         fields = [f for f in CardSerializer.Meta.fields if f not in {"player", "player_name"}]
 
 
-class RosterPlayerSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class RosterPlayerSerializer(serializers.ModelSerializer[Player]):
     card = CardBriefSerializer(read_only=True, allow_null=True)
 
     class Meta:
@@ -99,7 +99,7 @@ class RosterPlayerSerializer(serializers.ModelSerializer):  # type: ignore[type-
         fields = ["id", "name", "order", "height", "ppg", "card"]
 
 
-class TeamSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class TeamSerializer(serializers.ModelSerializer[Team]):
     roster = RosterPlayerSerializer(source="players", many=True, read_only=True)
 
     class Meta:
@@ -110,7 +110,7 @@ class TeamSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         ]  # fmt: skip
 
 
-class PlayerSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class PlayerSerializer(serializers.ModelSerializer[Player]):
     team = TeamBriefSerializer(read_only=True)
     card = CardBriefSerializer(read_only=True, allow_null=True)
 
@@ -119,7 +119,7 @@ class PlayerSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         fields = ["id", "name", "team", "order", "height", "ppg", "card"]
 
 
-class TeamImportSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TeamImportSerializer(serializers.Serializer[Any]):
     team = TeamSerializer()
     created = serializers.BooleanField()
     changed = serializers.BooleanField()

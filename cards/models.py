@@ -7,6 +7,7 @@ same messages as the engine's own team-file reader, in the card's own terms.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -424,7 +425,7 @@ class Card(models.Model):
             raise ValidationError(errors)
 
 
-def d20_problems(ranges: dict[str, tuple[int | None, int | None] | None]) -> list[str]:
+def d20_problems(ranges: Mapping[str, tuple[int | None, int | None] | None]) -> list[str]:
     """Return what is wrong with a d20 column, e.g. "The d20 ranges leave 17 uncovered."."""
     problems = []
     checked: list[tuple[int, int] | None] = []

@@ -64,7 +64,7 @@ def card_face(card: Card, *, team_label: str | None = None) -> CardFace:
         foul=_span(card.foul_from, 36),
         turnover=_span(41, card.turnover_top),
         d20=[
-            (key, label, NONE if ranges[key] is None else _span(*ranges[key]))  # type: ignore[misc]
+            (key, label, NONE if (span := ranges[key]) is None else _span(*span))
             for key, _, label in D20_FIELDS
         ],
         free_throw=_span(1, card.free_throw_top),

@@ -178,6 +178,7 @@ def _team_write(card: TeamCard) -> ImportOutcome:
     for row, values, _ in moving:
         if (row.slot, row.role) != (values["slot"], values["role"]) and row.is_starter:
             row.role = Role.RESERVE
+            # simple_history's documented switch, which the model's type does not declare.
             row.skip_history_when_saving = True  # type: ignore[attr-defined]
             row.save(update_fields=["role"])
             del row.skip_history_when_saving  # type: ignore[attr-defined]

@@ -10,9 +10,14 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import django_stubs_ext
 import environ
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
+
+# Django's generic classes (ModelAdmin[Team], ...) accept type arguments at run time too, as
+# django-stubs types them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

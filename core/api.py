@@ -38,7 +38,7 @@ class CommissionerOrReadOnly(permissions.BasePermission):
         return request.method in permissions.SAFE_METHODS or is_commissioner(request.user)
 
 
-class ApiViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
+class ApiViewSet(viewsets.GenericViewSet[Any]):
     authentication_classes = API_AUTHENTICATION
     permission_classes = [CommissionerOrReadOnly]
 
@@ -67,7 +67,7 @@ ErrorSerializer = inline_serializer("Error", {"detail": serializers.CharField()}
 ID_MAX = 2**63 - 1  # the largest id a column holds: the database cannot compare a bigger one
 
 
-class IdFilter(django_filters.NumberFilter):
+class IdFilter(django_filters.Filter):
     """Filter by an id: a whole number from 1 to ``ID_MAX``, refused with 400 otherwise.
 
     A number no id column can hold would reach the database through a foreign key, which

@@ -33,7 +33,7 @@ def commissioner_create(*, username: str, password: str | None = None) -> tuple[
     user.is_staff = True
     user.save()
     user.groups.add(commissioner_group_sync())
-    return user, password  # type: ignore[return-value]
+    return user, password
 
 
 def is_commissioner(user: Any) -> bool:

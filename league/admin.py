@@ -22,20 +22,20 @@ from league.presentation import box_score
 
 
 @admin.register(League)
-class LeagueAdmin(admin.ModelAdmin):
+class LeagueAdmin(admin.ModelAdmin[League]):
     list_display = ("name", "slug", "created_at")
     search_fields = ("name",)
     prepopulated_fields = {"slug": ("name",)}
 
 
-class SeasonTeamInline(admin.TabularInline):
+class SeasonTeamInline(admin.TabularInline[SeasonTeam, Season]):
     model = SeasonTeam
     extra = 0
     raw_id_fields = ("team",)
     fields = ("team", "conference", "region", "seed")
 
 
-class RunInline(admin.TabularInline):
+class RunInline(admin.TabularInline[SimulationRun, Season]):
     model = SimulationRun
     extra = 0
     can_delete = False
@@ -47,7 +47,7 @@ class RunInline(admin.TabularInline):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(admin.ModelAdmin[Season]):
     list_display = ("__str__", "kind", "rules", "home_court", "start_date", "progress")
     list_filter = ("kind", "league", "rules")
     search_fields = ("name", "league__name")
@@ -80,7 +80,7 @@ class SeasonAdmin(admin.ModelAdmin):
 
 
 def _retry(
-    model_admin: admin.ModelAdmin,  # type: ignore[type-arg]
+    model_admin: admin.ModelAdmin[Any],
     request: HttpRequest,
     season: Season,
     game_ids: list[int] | None = None,
@@ -99,7 +99,7 @@ def _retry(
 
 
 @admin.register(SimulationRun)
-class SimulationRunAdmin(admin.ModelAdmin):
+class SimulationRunAdmin(admin.ModelAdmin[SimulationRun]):
     list_display = (
         "__str__", "status", "done", "failed", "total", "created_by", "created_at", "error",
     )  # fmt: skip
@@ -114,7 +114,7 @@ class SimulationRunAdmin(admin.ModelAdmin):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(admin.ModelAdmin[Game]):
     list_display = (
         "__str__", "season", "round", "game_date", "status", "score", "neutral", "played_at",
     )  # fmt: skip
@@ -218,7 +218,9 @@ class ExhibitionForm(forms.Form):
 
     def __init__(self, *args: Any, teams: QuerySet[Team], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["home"].queryset = teams  # type: ignore[attr-defined]
+        home = self.fields["home"]
+        assert isinstance(home, forms.ModelChoiceField)
+        home.queryset = teams
 
 
 class LeagueTeamAdmin(TeamAdmin):

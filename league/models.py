@@ -298,7 +298,8 @@ class GameResult(models.Model):
 
     def team_file(self, side: str) -> dict[str, Any]:
         """Return the team file a side played with."""
-        return self.home_team_file if side == "home" else self.away_team_file
+        document: dict[str, Any] = self.home_team_file if side == "home" else self.away_team_file
+        return document
 
     def card_as_played(self, side: str, name: str) -> dict[str, Any]:
         """Return a player's card exactly as it was when this game was played."""

@@ -30,7 +30,7 @@ import itertools
 import json
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -197,11 +197,13 @@ def _from_row(row: PairOdds) -> GameOdds:
     )
 
 
-def _solved(solve: Any, home: TeamCard, away: TeamCard, **options: Any) -> GameOdds:
+def _solved(
+    solve: Callable[..., GameOdds], home: TeamCard, away: TeamCard, **options: Any
+) -> GameOdds:
     """Return the engine's odds, or raise :class:`OddsUnavailable` for cards it refuses
     (a game that cannot end)."""
     try:
-        return solve(home, away, **options)  # type: ignore[no-any-return]
+        return solve(home, away, **options)
     except InvalidCardError as exc:
         raise OddsUnavailable(f"{home.label} v {away.label}: {exc}") from exc
 
@@ -443,16 +445,16 @@ def pending_view(season: Season, pending: OddsPending) -> dict[str, Any]:
     }
 
 
-def with_table(season: Season, compute: Any) -> dict[str, Any]:
+def with_table(season: Season, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """Return ``compute()``; when it needs more pairs than a request computes, send the
     table to the workers and try once more (workers that run eagerly have built it), else
     return :func:`pending_view`."""
     try:
-        return compute()  # type: ignore[no-any-return]
+        return compute()
     except OddsPending as pending:
         pair_table_request(season_id=season.pk, home_ids=pending.home_ids)
     try:
-        return compute()  # type: ignore[no-any-return]
+        return compute()
     except OddsPending as pending:
         return pending_view(season, pending)
 

@@ -6,7 +6,7 @@ always agrees with the box scores it is built from.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import (
     Count,
@@ -56,7 +56,7 @@ def _per_game(field: str) -> Any:
 
 def player_season_stats(
     *, season_id: int, team_id: int | None = None, player_id: int | None = None
-) -> QuerySet[BoxLine, dict[str, Any]]:
+) -> QuerySet[Any, dict[str, Any]]:
     """Return one row per player of a season: games, totals and per-game averages.
 
     Rows are dicts with ``team_id``, ``team__school``, ``team__season``, ``player_id``,
@@ -80,7 +80,8 @@ def player_season_stats(
         )
         .order_by("-pts", "name")
     )
-    return rows
+    # The rows carry every stat column, more than django-stubs' row type can spell out.
+    return cast("QuerySet[Any, dict[str, Any]]", rows)
 
 
 def leaders(
@@ -100,8 +101,8 @@ def team_season_stats(*, season_id: int) -> list[dict[str, Any]]:
     season = Season.objects.get(pk=season_id)
     lines = season_lines(season_id=season.pk)
     totals = {field: Coalesce(Sum(field), 0) for field in STAT_FIELDS}
-    rows = {
-        row["team_id"]: row
+    rows: dict[int, dict[str, Any]] = {
+        row["team_id"]: dict(row)
         for row in lines.values("team_id", "team__school", "team__season").annotate(**totals)
     }
     games = Game.objects.filter(season=season, status=Game.Status.FINAL).select_related("result")
@@ -235,7 +236,7 @@ def standings_for_season(*, season_id: int) -> list[tuple[str, list[dict[str, An
 # -- lists and exports the API reads ----------------------------------------------------------
 
 
-def _count_of(queryset: QuerySet[Any], *, parent: str = "season") -> Subquery:
+def _count_of(queryset: QuerySet[Any], *, parent: str = "season") -> Coalesce:
     """Count the rows of ``queryset`` per parent in a subquery (joins would multiply)."""
     counted = (
         queryset.filter(**{parent: OuterRef("pk")})
@@ -244,7 +245,7 @@ def _count_of(queryset: QuerySet[Any], *, parent: str = "season") -> Subquery:
         .annotate(n=Count("pk"))
         .values("n")
     )
-    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)  # type: ignore[return-value]
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
 def leagues_listed() -> QuerySet[League]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterable
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from celery import current_app
 from django.conf import settings
@@ -180,13 +180,15 @@ def game_simulate(*, game_id: int, dice: DiceSource | None = None) -> Game:
             home, away = team_card(teams[game.home_id]), team_card(teams[game.away_id])
         except InvalidCardError as exc:
             raise GameNotPlayable(f"{game} cannot be played: {exc}") from exc
-        if game.seed is None and dice is None:
-            game.seed = new_seed()
+        if dice is None:
+            if game.seed is None:
+                game.seed = new_seed()
+            dice = SeededDice(game.seed)
         try:
             played = play_game(
                 home,
                 away,
-                dice if dice is not None else SeededDice(game.seed),
+                dice,
                 rules=preset(game.rules, strategy=game.strategy),
                 neutral=game.neutral,
             )
@@ -337,7 +339,7 @@ def _scope_filter(
     *,
     scope: str,
     round: int | None = None,
-    game_date: object = None,
+    game_date: date | None = None,
     game: Game | None = None,
     game_ids: Iterable[int] | None = None,
 ) -> Q:
@@ -372,7 +374,7 @@ def simulation_start(
     season: Season,
     scope: str,
     round: int | None = None,
-    game_date: object = None,
+    game_date: date | None = None,
     game: Game | None = None,
     game_ids: Iterable[int] | None = None,
     user: object = None,
@@ -432,11 +434,11 @@ def simulation_start(
         season=season,
         scope=scope,
         round=round,
-        game_date=game_date,  # type: ignore[misc]
+        game_date=game_date,
         game=game,
         total=total,
         dispatch=dispatch,
-        created_by=user if getattr(user, "pk", None) else None,  # type: ignore[misc]
+        created_by_id=getattr(user, "pk", None),  # an anonymous user has no pk: None
         status=SimulationRun.Status.RUNNING if total else SimulationRun.Status.DONE,
         finished_at=None if total else timezone.now(),
     )
@@ -494,14 +496,14 @@ def run_next_game(*, run: SimulationRun) -> Game | None:
     return game_play(game_id=game.pk)
 
 
-def games_sweep(*, now: object = None) -> dict[str, int]:
+def games_sweep(*, now: datetime | None = None) -> dict[str, int]:
     """Hand out again games whose worker or message was lost; fail those out of attempts.
 
     A game running past its lease lost its worker; a game queued more than a lease ago
     and still scheduled lost its message (a wiped broker). Return what was done.
     """
     now = now or timezone.now()
-    stale = now - lease_length()  # type: ignore[operator]
+    stale = now - lease_length()
     counts = {"requeued": 0, "failed": 0}
     lost = Game.objects.filter(
         Q(status=Game.Status.RUNNING, lease_expires_at__lt=now)
@@ -544,7 +546,8 @@ def _database_down(retry: RetryCallState) -> None:
 
 def _outage_over(retry: RetryCallState) -> bool:
     """Stop waiting out a database outage after ``LEAGUE_OUTAGE_SECONDS`` (read each time)."""
-    return (retry.seconds_since_start or 0.0) >= settings.LEAGUE_OUTAGE_SECONDS
+    limit: float = settings.LEAGUE_OUTAGE_SECONDS
+    return (retry.seconds_since_start or 0.0) >= limit
 
 
 @retry(
@@ -570,7 +573,7 @@ def run_wait(
     *,
     run: SimulationRun,
     poll: float = 0.5,
-    on_progress: Callable[[SimulationRun], None],
+    on_progress: Callable[[SimulationRun], object],
     on_outage: Callable[[str], None] | None = None,
     stall: float = 60.0,
 ) -> SimulationRun:
@@ -821,6 +824,7 @@ def season_create(
     groups: dict[str, list[int]] = {}
     for team in sorted(team_list, key=lambda t: (t.school, t.season)):
         groups.setdefault(conference_of[team.pk], []).append(team.pk)
+    start_date = start_date or timezone.localdate()
     season = Season(
         league=league,
         name=name,
@@ -830,7 +834,7 @@ def season_create(
         strategy=strategy,
         home_court=home_court,
         seed=new_seed() if seed is None else seed,
-        start_date=start_date or timezone.localdate(),
+        start_date=start_date,
     )
     season.full_clean()
     season.save()
@@ -840,7 +844,7 @@ def season_create(
     try:
         schedule = build_schedule(
             conferences=groups,
-            start_date=season.start_date,
+            start_date=start_date,
             days_between_rounds=days_between_rounds,
             double_round_robin=double_round_robin,
             cross_conference_games=cross_conference_games,

@@ -5,7 +5,7 @@ from table.models import TableGame
 
 
 @admin.register(TableGame)
-class TableGameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class TableGameAdmin(admin.ModelAdmin[TableGame]):
     """Games at the table, for a commissioner to look at (the dice are the players' own)."""
 
     list_display = ("__str__", "owner", "status", "rules", "neutral", "dice_count", "updated_at")

@@ -37,7 +37,7 @@ ErrorSerializer = inline_serializer(
 )
 
 
-class StartSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class StartSerializer(serializers.Serializer[Any]):
     home = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all(), required=False)
     away = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all(), required=False)
     rules = serializers.ChoiceField(choices=RulesPreset.choices, default="advanced")
@@ -53,7 +53,7 @@ class StartSerializer(serializers.Serializer):  # type: ignore[type-arg]
         return attrs
 
 
-class DiceSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class DiceSerializer(serializers.Serializer[Any]):
     dice = serializers.ListField(
         child=serializers.IntegerField(), min_length=1, max_length=5000, help_text="In order."
     )
@@ -62,7 +62,7 @@ class DiceSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class UndoSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class UndoSerializer(serializers.Serializer[Any]):
     what = serializers.ChoiceField(choices=["die", "trip"], default="die")
     expected = serializers.IntegerField(required=False, min_value=0)
 

@@ -123,7 +123,7 @@ def table_open_scheduled(*, owner: Any, league_game: Game) -> TableGame:
         raise TableRefused(
             f"{game} is {game.get_status_display().lower()}, not scheduled.", conflict=True
         )
-    if game.run_id is not None and game.run.status == SimulationRun.Status.RUNNING:
+    if game.run is not None and game.run.status == SimulationRun.Status.RUNNING:
         raise TableRefused(
             f"{game} is queued in a simulation run (#{game.run_id}); play it at the table "
             "once the run is over, or another game.",

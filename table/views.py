@@ -40,10 +40,12 @@ class StartForm(forms.Form):
     )
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]  # Form's own signature
         teams = Team.objects.order_by("school", "season")
-        self.fields["away"].queryset = teams  # type: ignore[attr-defined]
-        self.fields["home"].queryset = teams  # type: ignore[attr-defined]
+        for side in ("away", "home"):
+            field = self.fields[side]
+            assert isinstance(field, forms.ModelChoiceField)
+            field.queryset = teams
 
 
 def _scheduled(user: object) -> list[Game]:

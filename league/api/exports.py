@@ -42,7 +42,7 @@ _View = TypeVar("_View", bound=Callable[..., Response])
 
 def export_schema(
     summary: str,
-    rows: type[serializers.Serializer],  # type: ignore[type-arg]
+    rows: type[serializers.Serializer[Any]],
 ) -> Callable[[_View], _View]:
     return extend_schema(
         summary=summary,

@@ -43,7 +43,7 @@ def _refused(exc: Exception) -> ValidationError:
     return ValidationError({"detail": sentence(str(exc))})
 
 
-class MatchupQuery(serializers.Serializer):  # type: ignore[type-arg]
+class MatchupQuery(serializers.Serializer[Any]):
     home = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all())
     away = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all())
     rules = serializers.ChoiceField(choices=RulesPreset.choices, default=RulesPreset.ADVANCED)
@@ -55,7 +55,7 @@ class MatchupQuery(serializers.Serializer):  # type: ignore[type-arg]
         return attrs
 
 
-class WhatIf(serializers.Serializer):  # type: ignore[type-arg]
+class WhatIf(serializers.Serializer[Any]):
     winners = serializers.DictField(
         child=serializers.IntegerField(min_value=1),
         help_text='Bracket game key -> the winner\'s team id, e.g. {"R1-1": 12}: an '
@@ -63,7 +63,7 @@ class WhatIf(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class SeasonOddsQuery(serializers.Serializer):  # type: ignore[type-arg]
+class SeasonOddsQuery(serializers.Serializer[Any]):
     seasons = serializers.IntegerField(min_value=100, max_value=SEASONS_MAX, default=10_000)
     seed = serializers.IntegerField(min_value=0, max_value=2**63 - 1, required=False)
 

@@ -18,20 +18,22 @@ STATS = selectors.STAT_FIELDS
 PERCENTS = selectors.PERCENT_FIELDS
 
 
-def _serializer(name: str, fields: dict[str, serializers.Field]) -> type[serializers.Serializer]:  # type: ignore[type-arg]
+def _serializer(
+    name: str, fields: dict[str, serializers.Field[Any, Any, Any, Any]]
+) -> type[serializers.Serializer[Any]]:
     """Build a flat read-only serializer (the stat rows have a column per statistic)."""
     return type(name, (serializers.Serializer,), dict(fields))
 
 
-def _ints(names: tuple[str, ...] | list[str]) -> dict[str, serializers.Field]:  # type: ignore[type-arg]
+def _ints(names: tuple[str, ...] | list[str]) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
     return {name: serializers.IntegerField() for name in names}
 
 
-def _floats(names: tuple[str, ...] | list[str]) -> dict[str, serializers.Field]:  # type: ignore[type-arg]
+def _floats(names: tuple[str, ...] | list[str]) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
     return {name: serializers.FloatField(allow_null=True) for name in names}
 
 
-class LeagueSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class LeagueSerializer(serializers.ModelSerializer[League]):
     seasons = serializers.IntegerField(source="season_count", read_only=True)
 
     class Meta:
@@ -39,7 +41,7 @@ class LeagueSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         fields = ["id", "name", "slug", "description", "created_at", "seasons"]
 
 
-class SeasonTeamSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class SeasonTeamSerializer(serializers.ModelSerializer[SeasonTeam]):
     team = TeamBriefSerializer(read_only=True)
 
     class Meta:
@@ -47,7 +49,7 @@ class SeasonTeamSerializer(serializers.ModelSerializer):  # type: ignore[type-ar
         fields = ["team", "conference", "region", "seed"]
 
 
-class SeasonSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class SeasonSerializer(serializers.ModelSerializer[Season]):
     league_name = serializers.CharField(source="league.name", read_only=True)
     team_count = serializers.IntegerField(read_only=True)
     game_count = serializers.IntegerField(read_only=True)
@@ -77,12 +79,12 @@ def _teams_found(value: list[int]) -> list[Team]:
     return [found[pk] for pk in value]
 
 
-class LeagueCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LeagueCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=100, help_text="Its slug is made from the name.")
     description = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class SeasonCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class SeasonCreateSerializer(serializers.Serializer[Any]):
     league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
     name = serializers.CharField(max_length=100)
     teams = serializers.ListField(
@@ -109,7 +111,7 @@ class SeasonCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
         return _teams_found(value)
 
 
-class TournamentCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TournamentCreateSerializer(serializers.Serializer[Any]):
     league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
     name = serializers.CharField(max_length=100)
     teams = serializers.ListField(
@@ -157,7 +159,7 @@ class TournamentCreateSerializer(serializers.Serializer):  # type: ignore[type-a
         return attrs
 
 
-class SimulateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class SimulateSerializer(serializers.Serializer[Any]):
     scope = serializers.ChoiceField(
         choices=[c for c in SimulationRun.Scope.choices if c[0] != SimulationRun.Scope.RETRY]
     )
@@ -168,7 +170,7 @@ class SimulateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class SimulationRunSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class SimulationRunSerializer(serializers.ModelSerializer[SimulationRun]):
     url = serializers.HyperlinkedIdentityField(view_name="api:run-detail")
     percent = serializers.IntegerField(read_only=True)
     joined = serializers.BooleanField(
@@ -184,7 +186,7 @@ class SimulationRunSerializer(serializers.ModelSerializer):  # type: ignore[type
         ]  # fmt: skip
 
 
-class RetrySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class RetrySerializer(serializers.Serializer[Any]):
     games = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
         required=False,
@@ -192,7 +194,7 @@ class RetrySerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class GameSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class GameSerializer(serializers.ModelSerializer[Game]):
     home = TeamBriefSerializer(read_only=True)
     away = TeamBriefSerializer(read_only=True)
     home_score = serializers.IntegerField(
@@ -226,7 +228,7 @@ BoxLineSerializer = _serializer(
 BoxTotalsSerializer = _serializer("BoxTotals", _ints(STATS))
 
 
-class BoxSideSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class BoxSideSerializer(serializers.Serializer[Any]):
     side = serializers.CharField(source="key")
     team = TeamBriefSerializer()
     court = serializers.CharField(
@@ -240,20 +242,20 @@ class BoxSideSerializer(serializers.Serializer):  # type: ignore[type-arg]
     totals = BoxTotalsSerializer(help_text="The players' sums; to includes team turnovers.")
 
 
-class BoxScoreSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class BoxScoreSerializer(serializers.Serializer[Any]):
     game = GameSerializer()
     period_labels = serializers.ListField(child=serializers.CharField())
     sides = BoxSideSerializer(many=True, help_text="Away first, as box scores read.")
 
 
-class PlayByPlaySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class PlayByPlaySerializer(serializers.Serializer[Any]):
     game = serializers.IntegerField()
     dice = serializers.DictField()
     rules = serializers.DictField()
     events = serializers.ListField(child=serializers.DictField())
 
 
-_player_columns: dict[str, serializers.Field] = {  # type: ignore[type-arg]
+_player_columns: dict[str, serializers.Field[Any, Any, Any, Any]] = {
     "team": serializers.IntegerField(source="team_id"),
     "team_school": serializers.CharField(source="team__school"),
     "team_season": serializers.IntegerField(source="team__season"),
@@ -311,14 +313,14 @@ ExportPlayerStatsSerializer = _serializer(
 )
 
 
-class LeaderQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LeaderQuerySerializer(serializers.Serializer[Any]):
     category = serializers.ChoiceField(choices=list(selectors.LEADER_CATEGORIES.items()))
     per_game = serializers.BooleanField(default=True)
     limit = serializers.IntegerField(default=10, min_value=1, max_value=100)
     min_games = serializers.IntegerField(default=1, min_value=0)
 
 
-class GameLogSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class GameLogSerializer(serializers.ModelSerializer[BoxLine]):
     game = serializers.IntegerField(source="result.game_id")
     season = serializers.IntegerField(source="result.game.season_id", allow_null=True)
     round = serializers.IntegerField(source="result.game.round", allow_null=True)
@@ -370,7 +372,7 @@ class ScoreSheetLineField(serializers.DictField):
     """A typed-in box-score line, passed on whole: the service names every problem at once."""
 
 
-class ScoreSheetSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ScoreSheetSerializer(serializers.Serializer[Any]):
     home_score = serializers.IntegerField(max_value=_SMALL_MAX)
     away_score = serializers.IntegerField(max_value=_SMALL_MAX)
     overtimes = serializers.IntegerField(default=0, max_value=_SMALL_MAX)
@@ -391,7 +393,7 @@ ScoreSheetRefusedSerializer = inline_serializer(
 )
 
 
-class StandingsRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class StandingsRowSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField(help_text="1 first; never shared: ties are broken.")
     team_id = serializers.IntegerField()
     team = serializers.CharField()
@@ -412,25 +414,25 @@ class StandingsRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class StandingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class StandingsSerializer(serializers.Serializer[Any]):
     conference = serializers.CharField(help_text='"" for a season without conferences.')
     rows = StandingsRowSerializer(many=True)
 
 
-class BracketSlotSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class BracketSlotSerializer(serializers.Serializer[Any]):
     team_id = serializers.IntegerField()
     team = serializers.CharField()
     seed = serializers.IntegerField(allow_null=True)
     score = serializers.IntegerField(allow_null=True, help_text="Once the game is final.")
 
 
-class BracketChampionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class BracketChampionSerializer(serializers.Serializer[Any]):
     team_id = serializers.IntegerField()
     team = serializers.CharField()
     seed = serializers.IntegerField(allow_null=True)
 
 
-class BracketGameSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class BracketGameSerializer(serializers.Serializer[Any]):
     key = serializers.CharField(help_text='The bracket slot, e.g. "East-R1-5" or "R2-3".')
     region = serializers.CharField(allow_null=True, help_text="None between regions.")
     position = serializers.IntegerField(help_text="From 1 down the round (and region).")
@@ -441,12 +443,12 @@ class BracketGameSerializer(serializers.Serializer):  # type: ignore[type-arg]
     winner_id = serializers.IntegerField(allow_null=True)
 
 
-class BracketRoundSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class BracketRoundSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     name = serializers.CharField(help_text='"Round 1" ... "Final Four", "Championship".')
     games = BracketGameSerializer(many=True)
 
 
-class BracketSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class BracketSerializer(serializers.Serializer[Any]):
     rounds = BracketRoundSerializer(many=True)
     champion = BracketChampionSerializer(allow_null=True, help_text="None until the final.")

@@ -32,7 +32,7 @@ class Command(BaseCommand):
         paths = sorted(str(p) for p in Path(options["dir"]).glob("*.json"))
         if not paths:
             raise CommandError(f"No team files (*.json) in {options['dir']}.")
-        files = read_files(paths)
+        files: list[tuple[str, bytes | str]] = list(read_files(paths))
         kept = 0
         if not options["update"]:
             # Every file is still checked, so a broken fixture is reported even when its
@@ -42,7 +42,7 @@ class Command(BaseCommand):
                 parsed = teams_parse(files=files)
             except TeamFileError as exc:
                 raise CommandError("Nothing was loaded:\n  " + "\n  ".join(exc.problems)) from exc
-            missing = []
+            missing: list[tuple[str, bytes | str]] = []
             for name, content, card in parsed:
                 if (card.school, card.season) in here:
                     kept += 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
+from typing import Any, TextIO, cast
 
 from celery import current_app
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -94,8 +94,8 @@ class Command(BaseCommand):
             total=run.total,
             unit="game",
             desc=str(season),
-            disable=options["no_progress"],
-            file=self.stderr._out,
+            disable=bool(options["no_progress"]),
+            file=cast(TextIO, self.stderr._out),  # the real stream: the bar rewrites its line
         )
         try:
             if run.dispatch:
