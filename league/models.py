@@ -10,11 +10,13 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 
 from cards.models import Player, Team
+from simulator.games import DEFAULT_GAME, InvalidOptionError, find_game
 
 
 class RulesPreset(models.TextChoices):
@@ -22,10 +24,50 @@ class RulesPreset(models.TextChoices):
     BASIC = "basic", "Basic"
 
 
+class GameName(models.TextChoices):
+    """The games the simulator hosts (``simulator.games``): a league plays one of them."""
+
+    VABG = "vabg", "VABG"
+    GRIDCOURT = "gridcourt", "Grid court"
+    SIXDICE = "sixdice", "Six dice to 21"
+
+
+def game_options_clean(game: str, options: object) -> dict[str, Any]:
+    """Return a game's rule options checked by its own rules, every option filled in.
+
+    VABG keeps its rules in the ``rules`` and ``strategy`` fields, so its options are
+    empty; grid court takes ``width``, ``level`` and ``pieces``, six dice ``faces`` and
+    ``chip_reroll``. Refused with a ``ValidationError`` on ``options`` saying why.
+    """
+    if not isinstance(options, dict):
+        raise ValidationError({"options": "the options must be a JSON object"})
+    if game == GameName.VABG:
+        if options:
+            raise ValidationError(
+                {"options": "a VABG game takes its rules from the rules and strategy fields, "
+                 "not options"}
+            )  # fmt: skip
+        return {}
+    if game not in GameName.values:
+        raise ValidationError({"game": f"no game named {game!r}"})
+    try:
+        rules = find_game(game).make_rules(**options)
+    except (InvalidOptionError, TypeError) as exc:
+        raise ValidationError({"options": str(exc)}) from exc
+    doc: dict[str, Any] = rules.to_json()
+    return {k: v for k, v in doc.items() if k != "version"}
+
+
 class League(models.Model):
     name = models.CharField(max_length=100, unique=True)
     slug = models.SlugField(max_length=100, unique=True)
     description = models.TextField(blank=True)
+    game = models.CharField(
+        max_length=12,
+        choices=GameName.choices,
+        default=DEFAULT_GAME,
+        help_text="The game its new seasons play unless a season says otherwise.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -50,6 +92,13 @@ class Season(models.Model):
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=100)
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.SEASON)
+    game = models.CharField(max_length=12, choices=GameName.choices, default=DEFAULT_GAME)
+    options = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The game's rule options (grid court: width, level, pieces; six dice: "
+        "faces, chip_reroll); VABG uses rules and strategy instead.",
+    )
     rules = models.CharField(max_length=10, choices=RulesPreset.choices, default="advanced")
     strategy = models.BooleanField(
         default=True, help_text="Let the coach policy foul late and try for 3 (vabg rules §10)."
@@ -83,6 +132,9 @@ class Season(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("season", args=[self.pk])
+
+    def clean(self) -> None:
+        self.options = game_options_clean(self.game, self.options)
 
 
 class SeasonTeam(models.Model):
@@ -127,6 +179,10 @@ class Game(models.Model):
 
     home = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="home_games")
     away = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="away_games")
+    game = models.CharField(max_length=12, choices=GameName.choices, default=DEFAULT_GAME)
+    options = models.JSONField(
+        default=dict, blank=True, help_text="The game's rule options (see Season.options)."
+    )
     neutral = models.BooleanField(
         default=False, help_text="Neutral court: no home-court foul ranges (vabg rules §7)."
     )
@@ -199,6 +255,14 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.pk])
+
+    def clean(self) -> None:
+        self.options = game_options_clean(self.game, self.options)
+
+    @property
+    def is_vabg(self) -> bool:
+        """Return True for a VABG game (player box lines, the odds); False for the others."""
+        return self.game == GameName.VABG
 
 
 class SimulationRun(models.Model):
@@ -282,6 +346,12 @@ class GameResult(models.Model):
     events = models.JSONField(help_text="The play-by-play, one object per event.")
     dice = models.JSONField(help_text='{"seed": n} or the vabg-dice/1 script that was rolled.')
     rules = models.JSONField(help_text="Every rules switch the game was played with.")
+    box = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='Another game\'s own box score, {"home": ..., "away": ...} as its engine '
+        "builds it from the events (VABG's player lines are BoxLine rows instead).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -40,12 +40,23 @@ from cards.models import Player, Team
 from league import tournaments
 from league.dispatch import games_enqueue
 from league.errors import GameNotPlayable, ResultRefused, SeasonRefused, SimulationRefused
-from league.models import BoxLine, Game, GameResult, League, Season, SeasonTeam, SimulationRun
+from league.models import (
+    BoxLine,
+    Game,
+    GameName,
+    GameResult,
+    League,
+    Season,
+    SeasonTeam,
+    SimulationRun,
+)
 from league.scheduling import ScheduleError, build_schedule
 from league.seeds import derived_seed, new_seed
 from simulator import GameResult as EngineResult
 from simulator import SeededDice
 from simulator.dice import DiceError, DiceSource, ScriptedDice
+from simulator.games import InvalidOptionError, InvalidTeamError, find_game
+from simulator.games import Result as PlayedGame
 from simulator.results import LINE_FIELDS
 from simulator.vabg import (
     GameRules,
@@ -80,9 +91,14 @@ def game_create(
     strategy: bool = False,
     seed: int | None = None,
     label: str = "",
+    game: str = GameName.VABG,
+    options: dict[str, object] | None = None,
 ) -> Game:
-    """Schedule a simulated game; its seed is fixed now so it replays exactly later."""
-    game = Game(
+    """Schedule a simulated game; its seed is fixed now so it replays exactly later.
+
+    ``game`` names the game (VABG unless told), ``options`` its rule options.
+    """
+    game_row = Game(
         home=home,
         away=away,
         neutral=neutral,
@@ -90,10 +106,12 @@ def game_create(
         strategy=strategy,
         seed=new_seed() if seed is None else seed,
         label=label,
+        game=game,
+        options=options or {},
     )
-    game.full_clean()
-    game.save()
-    return game
+    game_row.full_clean()
+    game_row.save()
+    return game_row
 
 
 def game_claim(*, game_id: int, token: str = "") -> bool:
@@ -175,6 +193,10 @@ def game_simulate(*, game_id: int, dice: DiceSource | None = None) -> Game:
             raise GameNotPlayable(
                 f"{game} is a real-dice game: type its box score in or replay its dice file."
             )
+        if game.game != GameName.VABG:
+            _other_game_simulate(game=game, dice=dice)
+            game_finish(game=game)
+            return game
         teams = {t.pk: t for t in teams_for_play().filter(pk__in=[game.home_id, game.away_id])}
         try:
             home, away = team_card(teams[game.home_id]), team_card(teams[game.away_id])
@@ -199,6 +221,73 @@ def game_simulate(*, game_id: int, dice: DiceSource | None = None) -> Game:
         result_store(game=game, played=played, home=home, away=away)
         game_finish(game=game)
     return game
+
+
+def _other_game_simulate(*, game: Game, dice: DiceSource | None) -> GameResult:
+    """Play a game other than VABG through its ``simulator.games`` interface and store it.
+
+    Each team enters as its school and season (the board games have no players); the
+    rules are the game's stored options. Runs inside ``game_simulate``'s transaction.
+    """
+    engine = find_game(game.game)
+    docs = {
+        side: {"school": team.school, "season": team.season}
+        for side, team in (("home", game.home), ("away", game.away))
+    }
+    try:
+        rules = engine.make_rules(**game.options)
+        home, away = engine.read_team(docs["home"]), engine.read_team(docs["away"])
+    except (InvalidOptionError, InvalidTeamError) as exc:
+        raise GameNotPlayable(f"{game} cannot be played: {exc}") from exc
+    if dice is None:
+        if game.seed is None:
+            game.seed = new_seed()
+        dice = SeededDice(game.seed)
+    try:
+        played = engine.play(home, away, dice, rules, neutral=game.neutral)
+    except DiceError as exc:
+        raise GameNotPlayable(f"{game}: {exc}") from exc
+    except (ValueError, RuntimeError) as exc:  # an endless game, a policy error
+        raise GameNotPlayable(f"{game} cannot be played: {exc}") from exc
+    return other_result_store(game=game, played=played, home=docs["home"], away=docs["away"])
+
+
+def other_result_store(
+    *, game: Game, played: PlayedGame, home: dict[str, object], away: dict[str, object]
+) -> GameResult:
+    """Store another game's result: score, events, dice, rules and version, its box score.
+
+    The box score is the game's own, as its engine rebuilds it from the events (a grid
+    court team's piece lines and figures, a six-dice team's figures), kept whole in
+    ``GameResult.box``; the team files are the school and season each side played as.
+    """
+    boxes = {
+        side: (box.box.to_json() if box.box is not None else {})
+        for side, box in (("home", played.home), ("away", played.away))
+    }
+
+    def possessions(doc: dict[str, object]) -> int:
+        value = doc.get("poss", doc.get("possessions", 0))
+        return value if isinstance(value, int) else 0
+
+    rules = played.rules.to_json()
+    rules.setdefault("version", played.rules_version)
+    return GameResult.objects.create(
+        game=game,
+        home_score=played.home.score,
+        away_score=played.away.score,
+        overtimes=0,
+        home_periods=list(played.home.periods),
+        away_periods=list(played.away.periods),
+        home_possessions=possessions(boxes["home"]),
+        away_possessions=possessions(boxes["away"]),
+        home_team_file=home,
+        away_team_file=away,
+        events=[e.to_json() for e in played.events],
+        dice=played.dice.to_json(),
+        rules=rules,
+        box=boxes,
+    )
 
 
 def game_finish(*, game: Game) -> None:
@@ -806,8 +895,14 @@ def season_create(
     rules: str = "advanced",
     strategy: bool = True,
     seed: int | None = None,
+    game: str | None = None,
+    options: dict[str, object] | None = None,
 ) -> Season:
     """Create a season and its whole schedule.
+
+    ``game`` names the game every one of its games plays (the league's game unless
+    told: ``vabg``, ``gridcourt`` or ``sixdice``) and ``options`` its rule options,
+    checked by the game's own rules (a ``ValidationError`` on ``options`` says why).
 
     ``conferences`` maps a team id to its conference; teams left out (or no mapping at
     all) play in one group named "" (no conferences). Every conference plays a single or
@@ -835,6 +930,8 @@ def season_create(
         home_court=home_court,
         seed=new_seed() if seed is None else seed,
         start_date=start_date,
+        game=league.game if game is None else game,
+        options=options or {},
     )
     season.full_clean()
     season.save()
@@ -862,6 +959,8 @@ def season_create(
             neutral=g.neutral,
             rules=rules,
             strategy=strategy,
+            game=season.game,
+            options=season.options,
             round=g.round,
             game_date=g.game_date,
             conference_game=g.conference is not None and g.conference != "",

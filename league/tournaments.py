@@ -66,8 +66,13 @@ def tournament_create(
     rules: str = "advanced",
     strategy: bool = True,
     seed: int | None = None,
+    game: str | None = None,
+    options: dict[str, object] | None = None,
 ) -> Season:
     """Create a single-elimination tournament and draw its first round.
+
+    ``game`` names the game its games play (the league's unless told) and ``options``
+    its rule options, checked by that game's rules.
 
     Give ``teams`` in seed order (1 first) for a bracket of any size, the top seeds
     getting byes; or ``regions`` (four regions of 24 teams by seed) for the all-time 96
@@ -86,6 +91,8 @@ def tournament_create(
         home_court=not neutral,
         reseed=reseed,
         seed=new_seed() if seed is None else seed,
+        game=league.game if game is None else game,
+        options=options or {},
     )
     season.full_clean()
     try:
@@ -167,6 +174,8 @@ def _draw(*, season: Season, bracket: brackets.Bracket) -> list[Game]:
             neutral=not season.home_court,
             rules=season.rules,
             strategy=season.strategy,
+            game=season.game,
+            options=season.options,
             round=g.round,
             bracket_key=g.key,
             seed=derived_seed(season.seed, g.key),

@@ -11,7 +11,16 @@ from cards.api import TeamBriefSerializer
 from cards.models import Team
 from core.api import ID_MAX
 from league import selectors
-from league.models import BoxLine, Game, League, RulesPreset, Season, SeasonTeam, SimulationRun
+from league.models import (
+    BoxLine,
+    Game,
+    GameName,
+    League,
+    RulesPreset,
+    Season,
+    SeasonTeam,
+    SimulationRun,
+)
 from simulator.results import LINE_FIELDS
 
 STATS = selectors.STAT_FIELDS
@@ -59,8 +68,8 @@ class SeasonSerializer(serializers.ModelSerializer[Season]):
     class Meta:
         model = Season
         fields = [
-            "id", "league", "league_name", "name", "slug", "kind", "rules", "strategy",
-            "home_court", "reseed", "seed", "start_date", "created_at", "team_count",
+            "id", "league", "league_name", "name", "slug", "kind", "game", "options", "rules",
+            "strategy", "home_court", "reseed", "seed", "start_date", "created_at", "team_count",
             "game_count", "games_final", "teams",
         ]  # fmt: skip
 
@@ -103,6 +112,21 @@ class SeasonCreateSerializer(serializers.Serializer[Any]):
     home_court = serializers.BooleanField(default=True)
     rules = serializers.ChoiceField(choices=RulesPreset.choices, default=RulesPreset.ADVANCED)
     strategy = serializers.BooleanField(default=True)
+    game = serializers.ChoiceField(
+        choices=GameName.choices,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The game its games play: vabg, gridcourt or sixdice (the league's if not "
+        "given).",
+    )
+    options = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text="The game's rule options, checked by its rules: grid court width (14, 13), "
+        "level (0-2), pieces (3-5); six dice faces (six of B, P, S, F), chip_reroll. "
+        "VABG takes none (rules and strategy say its rules).",
+    )
     seed = serializers.IntegerField(
         required=False, allow_null=True, default=None, min_value=0, max_value=ID_MAX
     )
@@ -142,6 +166,21 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
     )
     rules = serializers.ChoiceField(choices=RulesPreset.choices, default=RulesPreset.ADVANCED)
     strategy = serializers.BooleanField(default=True)
+    game = serializers.ChoiceField(
+        choices=GameName.choices,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The game its games play: vabg, gridcourt or sixdice (the league's if not "
+        "given).",
+    )
+    options = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text="The game's rule options, checked by its rules: grid court width (14, 13), "
+        "level (0-2), pieces (3-5); six dice faces (six of B, P, S, F), chip_reroll. "
+        "VABG takes none (rules and strategy say its rules).",
+    )
     seed = serializers.IntegerField(
         required=False, allow_null=True, default=None, min_value=0, max_value=ID_MAX
     )
@@ -209,7 +248,8 @@ class GameSerializer(serializers.ModelSerializer[Game]):
         model = Game
         fields = [
             "id", "season", "round", "game_date", "label", "away", "home", "neutral",
-            "conference_game", "bracket_key", "rules", "strategy", "kind", "status", "seed",
+            "conference_game", "bracket_key", "game", "options", "rules", "strategy", "kind",
+            "status", "seed",
             "away_score", "home_score", "overtimes", "played_at",
         ]  # fmt: skip
 

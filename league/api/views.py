@@ -279,7 +279,8 @@ class TournamentViewSet(mixins.ListModelMixin, ApiViewSet):
         params.is_valid(raise_exception=True)
         data = params.validated_data
         common = {key: data[key] for key in
-                  ("league", "name", "reseed", "neutral", "rules", "strategy", "seed")}  # fmt: skip
+                  ("league", "name", "reseed", "neutral", "rules", "strategy", "seed", "game",
+                   "options")}  # fmt: skip
         try:
             if "field" in data:
                 season = tournaments.tournament_field_create(field=data["field"], **common)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from django.core.management.base import CommandError
+import json
+from typing import Any
+
+from django.core.management.base import CommandError, CommandParser
 
 from cards.models import Team
 from league import services
-from league.models import League, Season
+from league.models import GameName, League, Season
 
 
 def season_find(text: str) -> Season:
@@ -48,3 +51,36 @@ def league_for(name: str) -> League:
         return services.league_get_or_create(name=name)
     except services.SeasonRefused as exc:
         raise CommandError(str(exc)) from exc
+
+
+def add_game_arguments(parser: CommandParser) -> None:
+    """Add ``--game`` and ``--option NAME=VALUE`` (repeatable) to a command."""
+    parser.add_argument(
+        "--game",
+        choices=GameName.values,
+        default=None,
+        help="the game its games play (default: the league's game, vabg for a new league)",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule option of the game, e.g. pieces=3 (grid court) or chip_reroll=true "
+        "(six dice); values are read as JSON when they can be",
+    )
+
+
+def game_choice(options: dict[str, Any]) -> dict[str, Any]:
+    """Return the ``game`` and ``options`` keywords of a season or tournament service."""
+    values: dict[str, object] = {}
+    for text in options["option"]:
+        name, sep, raw = text.partition("=")
+        if not sep or not name.strip():
+            raise CommandError(f"write an option as NAME=VALUE, e.g. pieces=3; got {text!r}")
+        try:
+            value: object = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        values[name.strip()] = value
+    return {"game": options["game"], "options": values}

@@ -10,7 +10,12 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cards.models import Team
 from league import services
-from league.management.commands._common import league_for, team_find
+from league.management.commands._common import (
+    add_game_arguments,
+    game_choice,
+    league_for,
+    team_find,
+)
 
 
 class Command(BaseCommand):
@@ -40,6 +45,7 @@ class Command(BaseCommand):
         parser.add_argument("--days-between", type=int, default=1, help="days between rounds")
         parser.add_argument("--rules", choices=["advanced", "basic"], default="advanced")
         parser.add_argument("--seed", type=int, default=None, help="master seed (random if not)")
+        add_game_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["all"]:
@@ -64,6 +70,7 @@ class Command(BaseCommand):
                 home_court=not options["neutral"],
                 rules=options["rules"],
                 seed=options["seed"],
+                **game_choice(options),
             )
         except ValidationError as exc:
             raise CommandError("; ".join(exc.messages)) from exc

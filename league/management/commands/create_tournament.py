@@ -8,7 +8,13 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from league import services, tournaments
-from league.management.commands._common import league_for, season_find, team_find
+from league.management.commands._common import (
+    add_game_arguments,
+    game_choice,
+    league_for,
+    season_find,
+    team_find,
+)
 
 
 class Command(BaseCommand):
@@ -33,6 +39,7 @@ class Command(BaseCommand):
         parser.add_argument("--home-court", action="store_true", help="better seed at home")
         parser.add_argument("--rules", choices=["advanced", "basic"], default="advanced")
         parser.add_argument("--seed", type=int, default=None, help="master seed (random if not)")
+        add_game_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         chosen = [bool(options["teams"]), bool(options["field"]), bool(options["from_season"])]
@@ -45,6 +52,7 @@ class Command(BaseCommand):
             "neutral": not options["home_court"],
             "rules": options["rules"],
             "seed": options["seed"],
+            **game_choice(options),
         }
         try:
             if options["field"]:

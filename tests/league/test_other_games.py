@@ -1,0 +1,215 @@
+"""Leagues of grid-court and six-dice games: chosen per season, played on the workers."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.core.management import call_command
+
+from league import services, tournaments
+from league.models import BoxLine, Game, GameResult, Season
+from league.selectors import standings_for_season
+from simulator import SeededDice
+from simulator.games import find_game
+from tests.api import client_for, throttle_reset
+from tests.factories import TeamFactory, commissioner, full_team
+
+pytestmark = pytest.mark.django_db
+
+
+def make_season(game: str, teams: int = 4, **kwargs: object) -> Season:
+    league = services.league_get_or_create(name=f"{game} league")
+    return services.season_create(
+        league=league,
+        name="2026",
+        teams=[TeamFactory() for _ in range(teams)],
+        start_date=date(2026, 1, 1),
+        seed=99,
+        game=game,
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def play_all(season: Season, capture) -> None:  # type: ignore[no-untyped-def]
+    with capture(execute=True):
+        run = services.simulation_start(season=season, scope="all")
+    run.refresh_from_db()
+    assert run.status == "done", run.error
+    assert run.done == run.total == season.games.count()
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "stored"),
+    [
+        ("sixdice", {}, {"faces": "BBBPSF", "chip_reroll": False}),
+        ("sixdice", {"chip_reroll": True}, {"faces": "BBBPSF", "chip_reroll": True}),
+        ("gridcourt", {"pieces": 3}, {"width": 14, "level": 0, "pieces": 3}),
+    ],
+)
+def test_a_season_chooses_its_game_and_options_and_its_games_carry_them(
+    game: str, options: dict[str, object], stored: dict[str, object]
+) -> None:
+    season = make_season(game, options=options)
+    season.refresh_from_db()
+    assert (season.game, season.options) == (game, stored)
+    assert {(g.game, tuple(sorted(g.options.items()))) for g in season.games.all()} == {
+        (game, tuple(sorted(stored.items())))
+    }
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "message"),
+    [
+        ("sixdice", {"faces": "BBBBBB"}, "faces"),
+        ("sixdice", {"chip_reroll": "yes"}, "chip_reroll"),
+        ("sixdice", {"width": 14}, "no option 'width'"),
+        ("gridcourt", {"width": 12}, "width must be one of 14, 13"),
+        ("gridcourt", {"level": 3}, "level"),
+        ("vabg", {"pieces": 3}, "rules and strategy"),
+    ],
+)
+def test_options_the_game_does_not_allow_are_refused_and_nothing_is_stored(
+    game: str, options: dict[str, object], message: str
+) -> None:
+    with pytest.raises(ValidationError) as caught:
+        make_season(game, options=options)
+    assert message in str(caught.value.message_dict["options"])
+    assert not Season.objects.exists() and not Game.objects.exists()
+
+
+def test_a_league_s_game_is_its_seasons_default() -> None:
+    league = services.league_get_or_create(name="Dice league")
+    league.game = "sixdice"
+    league.save()
+    season = services.season_create(
+        league=league, name="One", teams=[TeamFactory(), TeamFactory()], seed=1
+    )
+    assert season.game == "sixdice"
+    assert season.games.get().game == "sixdice"
+
+
+def test_a_six_dice_season_runs_on_the_workers_with_standings_and_box_scores(
+    django_capture_on_commit_callbacks,
+) -> None:
+    season = make_season("sixdice", teams=4)
+    play_all(season, django_capture_on_commit_callbacks)
+    engine = find_game("sixdice")
+    for game in season.games.select_related("result", "home", "away"):
+        result = game.result
+        assert max(result.home_score, result.away_score) == 21 or max(
+            result.home_score, result.away_score
+        ) in (22, 23)
+        assert result.dice == {"seed": game.seed}
+        assert result.rules == {"version": engine.rules_version, **season.options}
+        # The stored box score is the one the engine rebuilds from the stored events.
+        events = [engine.event_from_json(e) for e in result.events]
+        home, away = engine.box_score(events)
+        assert result.box == {"home": home.to_json(), "away": away.to_json()}
+        assert result.box["home"]["score"] == result.home_score
+        assert result.home_possessions == result.box["home"]["poss"] > 0
+        # The same seed plays the same game again.
+        again = engine.play(
+            engine.read_team(result.home_team_file),
+            engine.read_team(result.away_team_file),
+            SeededDice(game.seed),
+            engine.rules_from_json(result.rules),
+        )
+        assert json.loads(json.dumps([e.to_json() for e in again.events])) == result.events
+    assert not BoxLine.objects.exists()
+    rows = standings_for_season(season_id=season.pk)
+    flat = [row for _, group in rows for row in group]
+    assert len(flat) == 4
+    assert sum(_get(r, "wins") for r in flat) == 6
+    assert sum(_get(r, "losses") for r in flat) == 6
+
+
+def _get(row: object, key: str) -> int:
+    value = row[key] if isinstance(row, dict) else getattr(row, key)
+    assert isinstance(value, int)
+    return value
+
+
+def test_a_grid_court_season_plays_with_its_options(django_capture_on_commit_callbacks) -> None:
+    season = make_season("gridcourt", teams=3, options={"width": 13, "level": 1, "pieces": 4})
+    play_all(season, django_capture_on_commit_callbacks)
+    result = GameResult.objects.filter(game__season=season).first()
+    assert result is not None
+    assert result.rules == {"version": 1, "width": 13, "level": 1, "pieces": 4}
+    assert len(result.box["home"]["pieces"]) == 4
+    assert sum(p["pts"] for p in result.box["home"]["pieces"]) == result.home_score
+
+
+def test_a_six_dice_tournament_plays_every_round_through(
+    django_capture_on_commit_callbacks,
+) -> None:
+    league = services.league_get_or_create(name="Bracket league")
+    teams = [TeamFactory() for _ in range(4)]
+    season = tournaments.tournament_create(
+        league=league, name="Cup", teams=teams, seed=5, game="sixdice"
+    )
+    play_all(season, django_capture_on_commit_callbacks)
+    assert season.games.count() == 3
+    assert set(season.games.values_list("game", flat=True)) == {"sixdice"}
+
+
+def test_a_vabg_season_is_unchanged() -> None:
+    league = services.league_get_or_create(name="Test League")
+    season = services.season_create(
+        league=league, name="Old", teams=[full_team(), full_team()], seed=3
+    )
+    assert (season.game, season.options) == ("vabg", {})
+    game = services.game_simulate(game_id=season.games.get().pk)
+    assert game.result.box == {}
+    assert BoxLine.objects.filter(result=game.result).exists()
+
+
+def test_create_season_and_create_tournament_take_the_game(capsys) -> None:  # type: ignore[no-untyped-def]
+    teams = [TeamFactory(school=f"School {n}", season=2000) for n in range(4)]
+    names = [f"{t.school} {t.season}" for t in teams]
+    call_command(
+        "create_season", "Dice", "S1", *names, "--game", "sixdice", "--option", "chip_reroll=true"
+    )
+    season = Season.objects.get(name="S1")
+    assert (season.game, season.options["chip_reroll"]) == ("sixdice", True)
+    call_command("create_tournament", "Dice", "Cup", *names, "--game", "gridcourt",
+                 "--option", "pieces=3")  # fmt: skip
+    cup = Season.objects.get(name="Cup")
+    assert (cup.game, cup.options["pieces"]) == ("gridcourt", 3)
+
+
+def test_the_api_creates_a_six_dice_season_and_a_grid_court_tournament() -> None:
+    throttle_reset()
+    client = client_for(commissioner())
+    league = services.league_get_or_create(name="Api league")
+    teams = [TeamFactory() for _ in range(4)]
+    body = {"league": league.pk, "name": "Dice", "teams": [t.pk for t in teams], "seed": 1}
+    response = client.post(
+        "/api/seasons/",
+        {**body, "game": "sixdice", "options": {"chip_reroll": True}},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    assert response.json()["game"] == "sixdice"
+    assert response.json()["options"] == {"faces": "BBBPSF", "chip_reroll": True}
+    refused = client.post(
+        "/api/seasons/",
+        {**body, "name": "Bad", "game": "gridcourt", "options": {"pieces": 9}},
+        format="json",
+    )
+    assert refused.status_code == 400
+    assert "pieces must be one of 3, 4, 5" in str(refused.json())
+    assert not Season.objects.filter(name="Bad").exists()
+    cup = client.post(
+        "/api/tournaments/",
+        {**body, "name": "Cup", "game": "gridcourt", "options": {"level": 2}},
+        format="json",
+    )
+    assert cup.status_code == 201, cup.json()
+    season = Season.objects.get(pk=cup.json()["id"])
+    assert (season.game, season.options["level"]) == ("gridcourt", 2)
+    game = season.games.first()
+    assert game is not None
+    assert client.get(f"/api/games/{game.pk}/").json()["game"] == "gridcourt"
