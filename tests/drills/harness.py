@@ -51,6 +51,7 @@ class Workers:
         }
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
         self.files: list[object] = []
+        self.commands: list[subprocess.Popen[str]] = []
 
     def start(self, name: str) -> subprocess.Popen[bytes]:
         log = (self.tmp_path / f"{name}.log").open("wb")
@@ -88,12 +89,23 @@ class Workers:
         )  # fmt: skip
 
     def manage_in_background(self, *args: str) -> subprocess.Popen[str]:
-        return subprocess.Popen(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env,
+        """Start ``manage.py``; its output is unbuffered, so it can be read line by line."""
+        command = subprocess.Popen(
+            [sys.executable, "manage.py", *args], cwd=ROOT,
+            env={**self.env, "PYTHONUNBUFFERED": "1"},
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
+        self.commands.append(command)
+        return command
 
     def stop(self) -> None:
+        for command in self.commands:  # a drill that failed half way leaves none behind
+            if command.poll() is None:
+                command.kill()
+            for stream in (command.stdout, command.stderr):
+                if stream is not None:
+                    stream.close()
+            command.wait()
         for proc in self.procs.values():
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)

@@ -219,15 +219,19 @@ def test_two_simulate_commands_for_the_same_games_both_end(workers: Workers) -> 
     reference = played_here(new_tournament(teams, "Reference cup"))
     season = new_tournament(teams, "Twice cup")
     first = workers.manage_in_background("simulate", str(season.pk), "--all", "--no-progress")
-    run_of(season, workers)
-    second = workers.manage_in_background("simulate", str(season.pk), "--all", "--no-progress")
+    run = run_of(season, workers)
+    lock = RowLock("league_simulationrun", run.pk)  # the run cannot end before the second joins
     workers.start("w1")
+    second = workers.manage_in_background("simulate", str(season.pk), "--all", "--no-progress")
+    assert second.stdout is not None
+    joined = second.stdout.readline()
+    lock.release()
+    assert f"Run {run.pk} is already simulating these games" in joined
     out1, err1 = first.communicate(timeout=60)
     out2, err2 = second.communicate(timeout=60)
     assert (first.returncode, second.returncode) == (0, 0), err1 + err2
-    run = season.runs.get()
-    assert f"Run {run.pk} is already simulating these games" in out2
-    for out in (out1, out2):
+    assert season.runs.count() == 1
+    for out in (out1, joined + out2):
         assert f"Run {run.pk}: 7 of 7 games stored, 0 failed." in out
     assert_stored_once(season)
     assert outcome(season) == outcome(reference)
