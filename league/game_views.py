@@ -1,0 +1,51 @@
+"""The fans' pages of games other than VABG: box score in the game's own columns, replay.
+
+``/games/ID/`` comes here first: a VABG game is ``league.views.game_detail``'s page as
+ever; a grid-court or six-dice game gets its own page, whose box score shows the columns
+its engine names (``simulator.games``). A six-dice game has a replay, turn by turn.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from league import replays, views
+from league.models import Game, GameName
+
+
+def _game(pk: int) -> Game:
+    return get_object_or_404(
+        Game.objects.select_related("home", "away", "season__league", "result"), pk=pk
+    )
+
+
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A game's page: VABG's as before; another game's box score and play-by-play."""
+    game = _game(pk)
+    if game.is_vabg:
+        return views.game_detail(request, pk)
+    result = getattr(game, "result", None)
+    context = {
+        "game": game,
+        "box": replays.game_box(game, result) if result is not None else None,
+        "plays": replays.play_by_play(game, result) if result is not None else [],
+        "has_replay": result is not None and game.game == GameName.SIXDICE,
+    }
+    return render(request, "pages/games/game.html", context)
+
+
+def replay(request: HttpRequest, pk: int) -> HttpResponse:
+    """A six-dice game turn by turn: the court strip, the pawn, the chip, both teams' dice."""
+    game = _game(pk)
+    result = getattr(game, "result", None)
+    if game.game != GameName.SIXDICE or result is None:
+        raise Http404("Only a played six-dice game has a replay.")
+    try:
+        turn = int(request.GET.get("turn", "1"))
+    except ValueError:
+        turn = 1
+    view = replays.sixdice_replay(game, result, turn)
+    if not view.frames:
+        raise Http404("This game has no rolls to replay.")
+    return render(request, "pages/games/sixdice_replay.html", {"game": game, "replay": view})

@@ -1,0 +1,345 @@
+"""How a stored game of grid court or six dice reads: its box score and its replay.
+
+VABG's box score is ``league.presentation``'s (player lines in ``BoxLine`` rows); the other
+games keep their own box score whole in ``GameResult.box``, as their engine rebuilt it
+from the events, and their box-score columns come from the game interface
+(``simulator.games``: ``columns`` for a player's or a piece's line, ``team_columns`` for
+the team's figures). A six-dice game replays turn by turn: :func:`sixdice_frames` walks
+its stored events and says, after each roll, where the pawn stands, who has the ball and
+the Power Chip, the score, and each team's dice as rolled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from league.models import Game, GameResult
+from simulator.games import Column, find_game
+
+AWAY, HOME = "away", "home"
+SECTIONS = 14
+HALF = 7
+ARC = 4
+
+
+def _other(side: str) -> str:
+    return HOME if side == AWAY else AWAY
+
+
+# -- the box score ---------------------------------------------------------------------------
+
+
+@dataclass
+class TeamBox:
+    """One team's half of another game's box score, read from ``GameResult.box``."""
+
+    key: str
+    label: str
+    score: int
+    lines: list[dict[str, Any]]
+    """A piece's or a player's line (grid court's pieces); empty for six dice."""
+    totals: dict[str, Any]
+    figures: dict[str, Any]
+    """The team columns' values, by key."""
+
+
+@dataclass
+class GameBox:
+    """Another game's box score: the columns its engine names and both teams, away first."""
+
+    game: str
+    title: str
+    columns: tuple[Column, ...]
+    team_columns: tuple[Column, ...]
+    name_label: str
+    sides: list[TeamBox]
+    rules: dict[str, Any]
+    dice: str
+
+    @property
+    def figure_rows(self) -> list[tuple[Column, list[Any]]]:
+        """Return each team column with its value for the away then the home team."""
+        return [
+            (c, [side.figures.get(c.key, "") for side in self.sides]) for c in self.team_columns
+        ]
+
+
+def game_box(game: Game, result: GameResult) -> GameBox:
+    """Return the box score of a final game other than VABG, in its game's own columns."""
+    engine = find_game(game.game)
+    sides = []
+    for key, team, score in (
+        (AWAY, game.away, result.away_score),
+        (HOME, game.home, result.home_score),
+    ):
+        doc: dict[str, Any] = dict(result.box.get(key, {}))
+        lines = [dict(line) for line in doc.get(engine.lines_key, [])] if engine.columns else []
+        for line in lines:
+            line["name"] = line.get(engine.name_key, "")
+            line["cells"] = [line.get(c.key, "") for c in engine.columns]
+        figures = {c.key: doc[c.key] for c in engine.team_columns if c.key in doc}
+        totals = dict(doc.get("totals", {}))
+        totals["cells"] = [totals.get(c.key, "") for c in engine.columns]
+        sides.append(TeamBox(key, str(team), score, lines, totals, figures))
+    dice = result.dice
+    return GameBox(
+        game=engine.name,
+        title=engine.title,
+        columns=engine.columns,
+        team_columns=engine.team_columns,
+        name_label=engine.name_key.capitalize(),
+        sides=sides,
+        rules={k: v for k, v in result.rules.items() if k != "version"},
+        dice=f"seed {dice['seed']}" if dice.get("seed") is not None else "scripted rolls",
+    )
+
+
+# -- the six-dice replay ---------------------------------------------------------------------
+
+
+@dataclass
+class Die:
+    """One die as rolled: its value (1-6) and the symbol the rules' faces give it."""
+
+    value: int
+    face: str
+
+
+@dataclass
+class Frame:
+    """The table after one roll of a six-dice game, and what the roll did.
+
+    ``section`` is the pawn's section (1-14, ``None`` before the jump ball is won),
+    ``offense`` the team with the ball, ``chip`` the Power Chip's holder; ``dice`` holds
+    each team's dice of the roll (a free throw: the shooter's only).
+    """
+
+    number: int
+    kind: str
+    section: int | None
+    offense: str | None
+    chip: str | None
+    away_score: int
+    home_score: int
+    dice: dict[str, list[Die]]
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def pawn_x(self) -> float:
+        """Return the pawn's centre on the drawn court strip (see ``court_x``)."""
+        return court_x(self.section or HALF) + SECTION_WIDTH / 2
+
+    @property
+    def chip_x(self) -> float:
+        """Return where the chip is drawn: in the holder's half, by its own basket."""
+        return court_x(2) if self.chip == AWAY else court_x(SECTIONS - 1)
+
+
+SECTION_WIDTH = 46
+COURT_LEFT = 40
+
+
+def court_x(section: int) -> float:
+    """Return the left edge of a section on the drawn court strip."""
+    return COURT_LEFT + (section - 1) * SECTION_WIDTH
+
+
+KINDS = {
+    "jump_ball": "jump ball",
+    "main_roll": "main roll",
+    "shot": "shot",
+    "free_throw": "free throw",
+    "inbound_round": "inbound race",
+}
+"""The events that roll dice: each starts a turn of the replay."""
+
+
+def sixdice_frames(
+    events: list[dict[str, Any]], rules: dict[str, Any], names: dict[str, str]
+) -> list[Frame]:
+    """Return the replay of a stored six-dice game: one frame per roll, in order.
+
+    ``names`` gives each side's name (``{"away": ..., "home": ...}``). The state is
+    followed from the events alone: the jump ball puts the ball with its winner and the
+    chip with the defense; a tie won by playing the chip, or a chip reroll, hands the
+    chip to the other team; the events that move the pawn say its section.
+    """
+    faces = str(rules.get("faces", "BBBPSF"))
+
+    def dice(values: Any) -> list[Die]:
+        return [Die(int(v), faces[int(v) - 1]) for v in values or ()]
+
+    def show(values: Any) -> str:
+        return "".join(faces[int(v) - 1] for v in values or ())
+
+    frames: list[Frame] = []
+    section: int | None = None
+    offense: str | None = None
+    chip: str | None = None
+    score = {AWAY: 0, HOME: 0}
+    pending: list[str] = []
+    for e in events:
+        kind = e.get("type")
+        team = e.get("team")
+        who = names.get(team or "", "")
+        if kind in KINDS:
+            rolled = {side: dice(e[side]) for side in (AWAY, HOME) if side in e}
+            if kind == "free_throw":
+                rolled = {str(team): dice(e["dice"])}
+            frame = Frame(
+                len(frames) + 1, KINDS[kind], section, offense, chip, 0, 0, rolled, pending
+            )
+            pending = []
+            frames.append(frame)
+        elif not frames:
+            continue  # the start: nothing is rolled before the jump ball
+        current = frames[-1] if frames and kind != "chip_reroll" else None
+        text = ""
+        if kind == "jump_ball":
+            if e["winner"] is None:
+                text = f"Jump ball: {e['away_balls']} Balls each, rolled again."
+            else:
+                offense, section, chip = e["winner"], e["section"], _other(e["winner"])
+                text = (
+                    f"Jump ball: {names[AWAY]} {e['away_balls']} Balls, {names[HOME]} "
+                    f"{e['home_balls']}; {names[e['winner']]} takes the ball, "
+                    f"{names[chip]} the chip."
+                )
+        elif kind == "main_roll":
+            offense = e["offense"]
+            text = (
+                f"Roll {e['number']}: {names[AWAY]} {show(e['away'])} ({e['away_play']} x"
+                f"{e['away_n']}), {names[HOME]} {show(e['home'])} ({e['home_play']} x"
+                f"{e['home_n']}): {names[e['winner']]} wins"
+                + (" by playing the chip." if e["chip"] else ".")
+            )
+            if e["chip"]:
+                chip = _other(e["winner"])
+        elif kind == "chip_reroll":
+            chip = _other(str(team))
+            pending.append(_reroll_text(e, who, show))
+        elif kind == "advance":
+            section = e["section"]
+            text = f"{who} advances {e['sections']} to section {section}."
+        elif kind == "push":
+            section = e["section"]
+            text = f"{who} pushes back {e['sections']} to section {section}."
+        elif kind == "pass":
+            text = f"{who}: {e['kind']} pass; {names[e['penalized']]} rolls one die fewer next."
+        elif kind == "steal":
+            offense, section = team, e["section"]
+            how = {"s": "on an S", "push": "pushing past half court", "inbound": "in the inbound"}
+            text = f"Steal by {who} {how.get(e['kind'], e['kind'])}, section {section}."
+        elif kind == "shot":
+            section = e["section"]
+            won = team if e["made"] else _other(str(team))
+            if e["chip"]:
+                chip = _other(str(won))
+            text = (
+                f"{who} shoots a {e['points']} from depth {e['depth']}: {e['total']} v "
+                f"{e['defense_total']}, {'made' if e['made'] else 'missed'}"
+                + (" (the chip decided it)." if e["chip"] else ".")
+            )
+        elif kind == "free_throw":
+            text = (
+                f"Free throw {e['number']} by {who}: {show(e['dice'])}, {e['balls']} Balls, "
+                f"{'made' if e['made'] else 'missed'}."
+            )
+        elif kind == "dunk":
+            text = f"{who}: {'slam dunk' if e['kind'] == 'slam' else 'dunk'}!"
+        elif kind == "inbound_round":
+            offense, section = team, e["section"]
+            end = {"crossed": ", across half court", "steal": ", stolen"}.get(e["result"], "")
+            text = (
+                f"{who} inbounds, round {e['round']}: {e['balls']} Balls, {e['moved']} in all, "
+                f"{e['set_aside']} S set aside{end}."
+            )
+        elif kind == "score":
+            score = {AWAY: e["away"], HOME: e["home"]}
+            text = (
+                f"{who} scores {e['points']}: {names[AWAY]} {e['away']}, {names[HOME]} {e['home']}."
+            )
+        elif kind == "end":
+            text = f"{names[e['winner']]} reaches 21 and wins {e['away']}-{e['home']}."
+        if current is not None:
+            current.section, current.offense, current.chip = section, offense, chip
+            current.away_score, current.home_score = score[AWAY], score[HOME]
+            if text:
+                current.notes.append(text)
+    return frames
+
+
+def _reroll_text(e: dict[str, Any], who: str, show: Any) -> str:
+    dice = ", ".join(str(d) for d in e["dice"])
+    return (
+        f"{who} hands the chip over to reroll dice {dice}: {show(e['before'])} becomes "
+        f"{show(e['after'])}."
+    )
+
+
+@dataclass
+class Replay:
+    """A six-dice game's replay at one turn: the frame shown and where the others are."""
+
+    game: Game
+    frames: list[Frame]
+    turn: int
+    names: dict[str, str]
+
+    @property
+    def frame(self) -> Frame:
+        return self.frames[self.turn - 1]
+
+    @property
+    def previous(self) -> int | None:
+        return self.turn - 1 if self.turn > 1 else None
+
+    @property
+    def next(self) -> int | None:
+        return self.turn + 1 if self.turn < len(self.frames) else None
+
+    @property
+    def sections(self) -> list[dict[str, Any]]:
+        """Return the court's sections to draw: number, left edge, and which half."""
+        return [
+            {"number": n, "x": court_x(n), "half": AWAY if n <= HALF else HOME}
+            for n in range(1, SECTIONS + 1)
+        ]
+
+    @property
+    def geometry(self) -> dict[str, float]:
+        """Return the court strip's lines: half court and both arcs (§1.2)."""
+        return {
+            "width": court_x(SECTIONS + 1) + COURT_LEFT,
+            "right": court_x(SECTIONS + 1),
+            "half": court_x(HALF + 1),
+            # Orange attacks toward 14: its arc begins at depth 4, section 11; White's at 4.
+            "arc_away": court_x(HALF + ARC),
+            "arc_home": court_x(HALF + 1 - ARC + 1),
+            "section": SECTION_WIDTH,
+        }
+
+
+def sixdice_replay(game: Game, result: GameResult, turn: int) -> Replay:
+    """Return the replay of a stored six-dice game at ``turn`` (clamped to the turns)."""
+    names = {AWAY: str(game.away), HOME: str(game.home)}
+    frames = sixdice_frames(list(result.events), dict(result.rules), names)
+    turn = max(1, min(turn, len(frames))) if frames else 0
+    return Replay(game, frames, turn, names)
+
+
+def play_by_play(game: Game, result: GameResult) -> list[tuple[int, str]]:
+    """Return another game's play-by-play as ``(turn, text)`` lines (turn 0: no replay)."""
+    names = {AWAY: str(game.away), HOME: str(game.home)}
+    if game.game == "sixdice":
+        frames = sixdice_frames(list(result.events), dict(result.rules), names)
+        return [(f.number, note) for f in frames for note in f.notes]
+    lines = []
+    for e in result.events:
+        values = {k: v for k, v in e.items() if k != "type"}
+        team = values.pop("team", None)
+        text = ", ".join(f"{k} {v}" for k, v in values.items())
+        who = f"{names[team]}: " if team in names else ""
+        lines.append((0, f"{who}{str(e.get('type', '')).replace('_', ' ')}: {text}"))
+    return lines

@@ -1,0 +1,134 @@
+"""The pages of grid-court and six-dice games: their own box-score columns and the replay."""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+import pytest
+from django.test import Client
+
+from league import replays, services
+from league.models import Game
+from simulator.games import find_game
+from tests.factories import TeamFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def played(game_name: str, **options: object) -> Game:
+    league = services.league_get_or_create(name=f"{game_name} pages")
+    season = services.season_create(
+        league=league,
+        name="2026",
+        teams=[TeamFactory(), TeamFactory()],
+        seed=11,
+        game=game_name,
+        options=options,
+    )
+    return services.game_simulate(game_id=season.games.get().pk)
+
+
+def cells(html: str, key: str) -> list[str]:
+    row = re.search(rf'<tr data-key="{key}">(.*?)</tr>', html, re.S)
+    assert row is not None, key
+    return re.findall(r"<td>(.*?)</td>", row.group(1))
+
+
+def test_a_six_dice_box_score_shows_every_team_column_of_the_game(client: Client) -> None:
+    game = played("sixdice")
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    box = game.result.box
+    for column in find_game("sixdice").team_columns:
+        assert cells(html, column.key) == [
+            str(box["away"][column.key]),
+            str(box["home"][column.key]),
+        ]
+    assert cells(html, "score") == [str(game.result.away_score), str(game.result.home_score)]
+    assert f'href="/games/{game.pk}/replay/"' in html
+    assert "Play-by-play" in html and "Jump ball" in html
+
+
+def test_a_grid_court_box_score_shows_its_piece_lines(client: Client) -> None:
+    game = played("gridcourt", pieces=4)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    engine = find_game("gridcourt")
+    for column in engine.columns:
+        assert f">{column.label}</th>" in html
+    for side in ("away", "home"):
+        table = re.search(rf'<table class="lines" data-side="{side}">(.*?)</table>', html, re.S)
+        assert table is not None
+        assert len(re.findall(r"<tr data-line=", table.group(1))) == 4
+    assert "/replay/" not in html
+    assert client.get(f"/games/{game.pk}/replay/").status_code == 404
+
+
+def test_an_unplayed_six_dice_game_has_a_page_and_no_replay(client: Client) -> None:
+    league = services.league_get_or_create(name="Unplayed")
+    season = services.season_create(
+        league=league, name="S", teams=[TeamFactory(), TeamFactory()], seed=2, game="sixdice"
+    )
+    game = season.games.get()
+    assert "Not played yet" in client.get(f"/games/{game.pk}/").content.decode()
+    assert client.get(f"/games/{game.pk}/replay/").status_code == 404
+
+
+def test_the_replay_follows_the_pawn_the_chip_and_the_dice_turn_by_turn(client: Client) -> None:
+    game = played("sixdice", chip_reroll=True)
+    result = game.result
+    frames = replays.sixdice_frames(
+        result.events, result.rules, {"away": str(game.away), "home": str(game.home)}
+    )
+    # One turn per roll; every turn shows its dice, the chip with one team, the pawn on court.
+    rolls = [e for e in result.events if e["type"] in replays.KINDS]
+    assert len(frames) == len(rolls)
+    for frame, event in zip(frames, rolls, strict=True):
+        assert frame.chip in ("away", "home")
+        assert frame.section is not None and 1 <= frame.section <= 14
+        for side, dice in frame.dice.items():
+            expected = event["dice"] if event["type"] == "free_throw" else event[side]
+            assert [d.value for d in dice] == list(expected)
+            assert all(d.face == "BBBPSF"[d.value - 1] for d in dice)
+    last = frames[-1]
+    assert (last.away_score, last.home_score) == (result.away_score, result.home_score)
+    # The chip moves exactly when the events say it was played or handed over.
+    handed = sum(
+        1
+        for e in result.events
+        if e["type"] == "chip_reroll" or (e["type"] in ("main_roll", "shot") and e["chip"])
+    )
+    changes = sum(1 for a, b in pairwise(frames) if a.chip != b.chip)
+    assert changes <= handed
+    # The page of a turn draws that turn.
+    turn = len(frames) // 2
+    html = client.get(f"/games/{game.pk}/replay/?turn={turn}").content.decode()
+    frame = frames[turn - 1]
+    assert f'data-section="{frame.section}"' in html and f'data-chip="{frame.chip}"' in html
+    assert f"Turn {turn} of {len(frames)}" in html
+    assert f'href="?turn={turn + 1}" id="next"' in html
+    assert f'href="?turn={turn - 1}" id="prev"' in html
+    # Out-of-range turns are clamped; a VABG game has no replay.
+    assert "Turn 1 of" in client.get(f"/games/{game.pk}/replay/?turn=0").content.decode()
+    html = client.get(f"/games/{game.pk}/replay/?turn=99999").content.decode()
+    assert f"Turn {len(frames)} of {len(frames)}" in html and 'id="next"' not in html
+
+
+def test_the_chip_starts_with_the_defense_and_moves_when_played() -> None:
+    events = [
+        {"type": "start", "home_school": "H", "home_season": 1, "away_school": "A",
+         "away_season": 1},
+        {"type": "jump_ball", "away": [1, 1, 1, 4, 5, 6], "home": [4, 4, 5, 5, 6, 6],
+         "away_balls": 3, "home_balls": 0, "winner": "away", "section": 8},
+        {"type": "main_roll", "number": 1, "offense": "away", "depth": 1,
+         "away": [1, 1, 4, 5, 6, 6], "home": [1, 1, 4, 5, 6, 6], "away_play": "B", "away_n": 2,
+         "home_play": "B", "home_n": 2, "winner": "home", "chip": True},
+        {"type": "push", "team": "home", "play": "B", "sections": 2, "section": 6},
+        {"type": "steal", "team": "home", "kind": "push", "section": 6},
+    ]  # fmt: skip
+    frames = replays.sixdice_frames(events, {"faces": "BBBPSF"}, {"away": "A", "home": "H"})
+    assert [(f.kind, f.section, f.offense, f.chip) for f in frames] == [
+        ("jump ball", 8, "away", "home"),
+        ("main roll", 6, "home", "away"),
+    ]
+    assert [d.face for d in frames[0].dice["home"]] == ["P", "P", "S", "S", "F", "F"]
+    assert frames[1].notes[-1] == "Steal by H pushing past half court, section 6."
