@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league import views
+from league import game_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -10,7 +10,8 @@ urlpatterns = [
     path("seasons/<int:pk>/progress/", views.season_progress, name="season-progress"),
     path("seasons/<int:pk>/leaders/", views.leaders, name="leaders"),
     path("seasons/<int:pk>/bracket/", views.bracket, name="bracket"),
-    path("games/<int:pk>/", views.game_detail, name="game"),
+    path("games/<int:pk>/", game_views.game_detail, name="game"),
+    path("games/<int:pk>/replay/", game_views.replay, name="game-replay"),
     path("teams/", views.teams, name="teams"),
     path("teams/<int:pk>/", views.team_detail, name="team"),
     path("players/<int:pk>/", views.player_detail, name="player"),
