@@ -1,0 +1,73 @@
+"""A fan's clicks on a six-dice game in a real browser: its box score, then its replay."""
+
+from __future__ import annotations
+
+import pytest
+
+from league import replays, services
+from league.models import Game
+from tests.factories import TeamFactory
+from tests.pages.test_browser import browser  # noqa: F401  (the fixture)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def game() -> Game:
+    league = services.league_get_or_create(name="Dice League")
+    season = services.season_create(
+        league=league, name="2026", teams=[TeamFactory(), TeamFactory()], seed=8, game="sixdice"
+    )
+    return services.game_simulate(game_id=season.games.get().pk)
+
+
+def test_a_fan_reads_a_six_dice_box_score_and_steps_through_its_replay(
+    browser,  # noqa: F811
+    live_server,
+    game,
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    result = game.result
+    browser.get(f"{live_server.url}/games/{game.pk}/")
+    finals = [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".linescore strong")]
+    assert finals == [str(result.away_score), str(result.home_score)]
+    row = browser.find_element(By.CSS_SELECTOR, 'table.team-figures tr[data-key="rolls_won"]')
+    assert [td.text for td in row.find_elements(By.TAG_NAME, "td")] == [
+        str(result.box["away"]["rolls_won"]),
+        str(result.box["home"]["rolls_won"]),
+    ]
+    header = browser.find_element(By.CSS_SELECTOR, 'tr[data-key="stl_push"] th')
+    assert header.text == "STL-PUSH"
+    assert header.get_attribute("title") == "steals by pushing back past half court"
+
+    browser.find_element(By.CSS_SELECTOR, "a.replay-link").click()
+    assert "Turn 1 of" in browser.find_element(By.CSS_SELECTOR, ".turn").text
+    frames = replays.sixdice_frames(
+        result.events, result.rules, {"away": str(game.away), "home": str(game.home)}
+    )
+    jump = next(e for e in result.events if e["type"] == "jump_ball")
+    away = browser.find_elements(By.CSS_SELECTOR, 'tr[data-side="away"] .die')
+    assert "".join(d.text for d in away) == "".join("BBBPSF"[v - 1] for v in jump["away"])
+    # The first turn with the pawn on court: the jump ball won.
+    won = next(f for f in frames if f.section is not None)
+    browser.get(f"{live_server.url}/games/{game.pk}/replay/?turn={won.number}")
+    court = browser.find_element(By.CSS_SELECTOR, "svg.court")
+    assert court.get_attribute("data-section") == str(won.section)
+    assert court.get_attribute("data-chip") == won.chip != won.offense
+    assert browser.find_element(By.CSS_SELECTOR, "svg.court circle.pawn")
+    assert browser.find_element(By.CSS_SELECTOR, "svg.court g.chip")
+    browser.get(f"{live_server.url}/games/{game.pk}/replay/")
+
+    browser.find_element(By.ID, "next").click()
+    assert "Turn 2 of" in browser.find_element(By.CSS_SELECTOR, ".turn").text
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    assert "Turn 3 of" in browser.find_element(By.CSS_SELECTOR, ".turn").text
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+    assert "Turn 2 of" in browser.find_element(By.CSS_SELECTOR, ".turn").text
+    browser.find_element(By.ID, "last").click()
+    notes = browser.find_element(By.CSS_SELECTOR, ".notes").text
+    assert "reaches 21" in notes
+    score = browser.find_element(By.CSS_SELECTOR, "p.score").text
+    assert str(result.away_score) in score and str(result.home_score) in score
