@@ -1,330 +1,43 @@
-"""Play the field's cards against each other and compare the scores with the author's.
+"""Calibrate the field pair by pair: the author's first-game predictions, played exactly.
 
-The author published, for 22 teams of the 96-team field, the points each team's cards
-score and allow a game against the field (``predicted_pts``, ``predicted_allowed``). This
-module plays every team against the rest of the field with the engine (advanced rules,
-neutral court) and reports each team's simulated points for and against beside those
-figures, with the mean absolute error. A team without published figures is compared with
-the target the card calculator set its dunk range for (docs/cards.md §10.1): the field's
-average 67 plus half its rating for, minus half its rating against.
+The author published, for 22 teams of the 96-team field, his predicted score of the team's
+first game of the tournament, against the opponent the bracket gives it (``predicted_pts``,
+``predicted_allowed``; ../shared/data/README.md). This module finds those games
+(:func:`first_games`), models his predictions from the two teams' real seasons
+(:class:`PairModel`: his margins are about 0.64 x the SRS difference), aims every other team
+at the model's points for and against the field and fits the predicted games to his scores
+(:func:`aim`, :func:`fit_games`), and measures the games in and out of sample
+(:func:`measure_games`, :func:`game_errors`, :func:`out_of_sample`). Every game is played
+with the exact odds of simulator/vabg/odds.py (advanced rules, neutral court): no sampling,
+no seed. ``manage.py build_field`` and ``manage.py calibrate`` use it; docs/calibration.md
+explains it.
 
-Pure: no Django, files or clock. Every game's seed comes from the master seed and the two
-teams' names, so the same field and seed give the same figures, and a pair's games do not
-change when other teams join the field.
+Pure: no Django, files or clock.
 
->>> schedule(["A", "B", "C", "D"], opponents=None, seed=1)
-[('A', 'B'), ('A', 'C'), ('A', 'D'), ('B', 'C'), ('B', 'D'), ('C', 'D')]
->>> mean_absolute_error([1.0, -3.0, None])
-2.0
+>>> round(author_win_probability(5.5), 3)
+0.667
+>>> PairModel(compression=0.64).predict(Season(2000, rating=10, pts=80, opp=60),
+...                                     Season(2000, rating=0, pts=70, opp=70))
+(73.2, 66.8)
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
-import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import json
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from statistics import NormalDist
-from typing import NamedTuple
 
 import numpy as np
 
 from cards.calculator import FIELD_MEAN_POINTS, era_for
-from simulator import SeededDice
-from simulator.vabg import GameRules, TeamCard, play_game, preset
+from simulator.vabg import GameRules, TeamCard, preset
 from simulator.vabg.odds import matchup_odds
 
-PUBLISHED = "published"
-RATING = "rating"
-FIELD_AVERAGE = "field average"
 SRS_OFFSET = 21.0
 """The average great team is 21 points better than an average Division I team (the author,
 card_method_notes.md §7): a real season's SRS less 21 is its rating against the field."""
-
-
-class Entry(NamedTuple):
-    """One team of the field with the author's figures (``None`` where not published).
-
-    ``rating`` is the team's net points a game against the field (0 = an average great
-    team), used only for a figure the author did not publish; ``pts_inferred`` and
-    ``allowed_inferred`` mark published figures the sources mark with ``?``.
-    """
-
-    team: TeamCard
-    published_pts: float | None = None
-    published_allowed: float | None = None
-    rating: float | None = None
-    pts_inferred: bool = False
-    allowed_inferred: bool = False
-
-
-class Figure(NamedTuple):
-    """A team's simulated points a game (for or against) beside the figure it should match."""
-
-    simulated: float
-    stderr: float
-    target: float
-    source: str
-    """``published``, ``rating`` (67 ± half the rating) or ``field average`` (67)."""
-    inferred: bool = False
-    """The published figure is marked ``?`` (inferred) in the source."""
-
-    @property
-    def error(self) -> float:
-        """Return simulated minus target: positive when the cards score (or allow) too much."""
-        return self.simulated - self.target
-
-
-@dataclass(frozen=True, slots=True)
-class TeamRow:
-    """One team's simulated points for and against, beside its published or rated figures."""
-
-    label: str
-    school: str
-    season: int
-    games: int
-    opponents: int
-    scored: Figure
-    allowed: Figure
-    rating: float | None
-
-    @property
-    def published(self) -> bool:
-        """Return whether either figure is the author's."""
-        return PUBLISHED in (self.scored.source, self.allowed.source)
-
-
-@dataclass(frozen=True, slots=True)
-class PairTotals:
-    """The games two teams played each other: points of the first named, then the second."""
-
-    games: int
-    points_for: int
-    points_against: int
-
-
-@dataclass(frozen=True, slots=True)
-class Errors:
-    """Mean absolute errors (``None`` when no figure counts) and mean signed errors."""
-
-    scored: float | None
-    allowed: float | None
-    both: float | None
-    bias_scored: float | None
-    bias_allowed: float | None
-    figures: int
-
-
-@dataclass(frozen=True, slots=True)
-class Calibration:
-    """Everything one calibration run measured, and how it was run."""
-
-    rows: tuple[TeamRow, ...]
-    published: Errors
-    """Over the figures the author published: the calibration's headline."""
-    targets: Errors
-    """Over the other figures, against the card calculator's targets (rating or 67)."""
-    field_average: float
-    """Points a team scores a game, over every game played."""
-    games: int
-    games_per_pair: int
-    opponents: int | None
-    seed: int
-    rules: str
-    pairs: dict[tuple[str, str], PairTotals]
-
-    def pair(self, first: str, second: str) -> PairTotals:
-        """Return what ``first`` scored and allowed against ``second`` (by label)."""
-        if (first, second) in self.pairs:
-            return self.pairs[first, second]
-        totals = self.pairs[second, first]
-        return PairTotals(totals.games, totals.points_against, totals.points_for)
-
-
-def rating_target(rating: float | None) -> tuple[float, float, str]:
-    """Return the points for and against the calculator aims a team's cards at (cards.md §10.1).
-
-    >>> rating_target(16)
-    (75.0, 59.0, 'rating')
-    >>> rating_target(None)
-    (67.0, 67.0, 'field average')
-    """
-    if rating is None:
-        return FIELD_MEAN_POINTS, FIELD_MEAN_POINTS, FIELD_AVERAGE
-    return FIELD_MEAN_POINTS + rating / 2, FIELD_MEAN_POINTS - rating / 2, RATING
-
-
-def game_seed(seed: int, first: str, second: str, game: int) -> int:
-    """Return the dice seed of one game of a pair, the same whichever team is named first."""
-    a, b = sorted((first, second))
-    digest = hashlib.blake2b(f"{seed}\x1f{a}\x1f{b}\x1f{game}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
-
-
-def schedule(labels: Sequence[str], *, opponents: int | None, seed: int) -> list[tuple[str, str]]:
-    """Return the pairs that play, each once, in a fixed order.
-
-    Without ``opponents`` (or with at least ``len(labels) - 1``) every team meets every other.
-    Otherwise the teams are shuffled by the seed and each meets the ``k`` nearest after it and
-    before it in that circle, ``k`` being half of ``opponents`` rounded up: every team has the
-    same number of opponents (``opponents`` rounded up to even).
-    """
-    names = sorted(labels)
-    n = len(names)
-    if opponents is None or opponents >= n - 1:
-        return [(names[i], names[j]) for i in range(n) for j in range(i + 1, n)]
-    if opponents < 1:
-        raise ValueError(f"opponents must be at least 1, got {opponents}")
-    circle = names[:]
-    random.Random(seed).shuffle(circle)
-    pairs: set[tuple[str, str]] = set()
-    for step in range(1, math.ceil(opponents / 2) + 1):
-        for p, name in enumerate(circle):
-            a, b = sorted((name, circle[(p + step) % n]))
-            pairs.add((a, b))
-    return sorted(pairs)
-
-
-def calibrate(
-    entries: Iterable[Entry | tuple[TeamCard, float | None, float | None]],
-    *,
-    games: int = 2,
-    opponents: int | None = None,
-    seed: int = 0,
-    strategy: bool = False,
-    progress: Callable[[int], None] | None = None,
-) -> Calibration:
-    """Play the field against itself and compare each team's scores with its figures.
-
-    Each pair of :func:`schedule` plays ``games`` games on a neutral court with the advanced
-    rules (the coach policy on with ``strategy``), the two teams taking turns to be listed
-    first (the listed-second team has the first possession of each number). ``progress`` is
-    called with the number of games after each pair.
-    """
-    if games < 1:
-        raise ValueError(f"games must be at least 1, got {games}")
-    field = [Entry(*e) for e in entries]
-    by_label: dict[str, Entry] = {}
-    for entry in field:
-        label = entry.team.label
-        if label in by_label:
-            raise ValueError(f"{label} is in the field twice")
-        by_label[label] = entry
-    if len(by_label) < 2:
-        raise ValueError(f"the field needs at least 2 teams, got {len(by_label)}")
-    rules = preset("advanced", strategy=strategy)
-    sums = {label: [0, 0, 0, 0, 0] for label in by_label}  # games, for, for², against, against²
-    met: dict[str, set[str]] = {label: set() for label in by_label}
-    pairs: dict[tuple[str, str], PairTotals] = {}
-    for a, b in schedule(list(by_label), opponents=opponents, seed=seed):
-        team = {a: by_label[a].team, b: by_label[b].team}
-        points = {a: 0, b: 0}
-        for g in range(games):
-            first, second = (a, b) if g % 2 == 0 else (b, a)
-            result = play_game(
-                team[first], team[second], SeededDice(game_seed(seed, a, b, g)),
-                rules=rules, neutral=True,
-            )  # fmt: skip
-            for label, own, other in (
-                (first, result.home.score, result.away.score),
-                (second, result.away.score, result.home.score),
-            ):
-                s = sums[label]
-                s[0] += 1
-                s[1] += own
-                s[2] += own * own
-                s[3] += other
-                s[4] += other * other
-                points[label] += own
-        pairs[a, b] = PairTotals(games, points[a], points[b])
-        met[a].add(b)
-        met[b].add(a)
-        if progress is not None:
-            progress(games)
-    rows = tuple(_row(by_label[label], sums[label], len(met[label])) for label in sorted(by_label))
-    played = sum(s[0] for s in sums.values())
-    return Calibration(
-        rows=rows,
-        published=errors(rows, PUBLISHED),
-        targets=errors(rows, RATING, FIELD_AVERAGE),
-        field_average=sum(s[1] for s in sums.values()) / played,
-        games=played // 2,
-        games_per_pair=games,
-        opponents=opponents,
-        seed=seed,
-        rules=rules.name,
-        pairs=pairs,
-    )
-
-
-def _row(entry: Entry, s: list[int], opponents: int) -> TeamRow:
-    n, pf, pf2, pa, pa2 = s
-    pts, allowed, source = rating_target(entry.rating)
-    scored = Figure(*_mean_se(n, pf, pf2), pts, source)
-    against = Figure(*_mean_se(n, pa, pa2), allowed, source)
-    if entry.published_pts is not None:
-        scored = scored._replace(
-            target=float(entry.published_pts), source=PUBLISHED, inferred=entry.pts_inferred
-        )
-    if entry.published_allowed is not None:
-        against = against._replace(
-            target=float(entry.published_allowed), source=PUBLISHED, inferred=entry.allowed_inferred
-        )
-    team = entry.team
-    return TeamRow(
-        label=team.label,
-        school=team.school,
-        season=team.season,
-        games=n,
-        opponents=opponents,
-        scored=scored,
-        allowed=against,
-        rating=entry.rating,
-    )
-
-
-def _mean_se(n: int, total: int, squares: int) -> tuple[float, float]:
-    """Return the mean of ``n`` values and its standard error (0 for a single value)."""
-    mean = total / n
-    if n < 2:
-        return mean, 0.0
-    variance = max(0.0, (squares - n * mean * mean) / (n - 1))
-    return mean, math.sqrt(variance / n)
-
-
-def mean_absolute_error(errors: Iterable[float | None]) -> float | None:
-    """Return the mean of the absolute values, ``None`` ignored; ``None`` when none is left."""
-    values = [abs(e) for e in errors if e is not None]
-    return sum(values) / len(values) if values else None
-
-
-def errors(rows: Iterable[TeamRow], *sources: str) -> Errors:
-    """Return the errors over the figures whose target comes from one of ``sources``."""
-    rows = list(rows)
-    scored = [r.scored.error for r in rows if r.scored.source in sources]
-    allowed = [r.allowed.error for r in rows if r.allowed.source in sources]
-    return Errors(
-        scored=mean_absolute_error(scored),
-        allowed=mean_absolute_error(allowed),
-        both=mean_absolute_error(scored + allowed),
-        bias_scored=sum(scored) / len(scored) if scored else None,
-        bias_allowed=sum(allowed) / len(allowed) if allowed else None,
-        figures=len(scored) + len(allowed),
-    )
-
-
-# == Pairs: the author's first-game predictions, played exactly ==============================
-#
-# ``predicted_pts`` / ``predicted_allowed`` are the author's predicted score of a team's first
-# game of the tournament, against the opponent the bracket gives it (../shared/data/README.md),
-# not averages against the field. Everything below works on those games: which opponent each
-# prediction is against (:func:`first_games`), a model of the author's predictions from the two
-# teams' real seasons (:class:`PairModel`), the dunk numbers that aim a team at its targets
-# against the field or fit a published game (:func:`aim`, :func:`fit_games`), all played with
-# the exact odds of simulator/vabg/odds.py (no sampling), and the errors the calibration page
-# reports (:func:`measure_games`, :func:`out_of_sample`).
-
 AUTHOR_COMPRESSION = 0.63
 """The author's predicted margins are about 0.63 x the real-SRS difference (issue 11); the
 model's default before it is fitted."""
@@ -595,36 +308,79 @@ Dunks = dict[str, tuple[int, int]]
 """Each team's dunk top and adjustment, by label."""
 
 
+Odds = tuple[float, float, float]
+"""A game's expected points of the first and second team and the first team's chance to win."""
+
+
+def game_key(home: TeamCard, away: TeamCard, rules: GameRules) -> str:
+    """Return a key of everything ``matchup_odds`` of a neutral game reads: both cards, rules.
+
+    The cards as whole ``vabg-team/1`` documents (dunk numbers included), so a game whose
+    teams differ in anything gets its own key.
+    """
+    doc = json.dumps([repr(rules), home.to_json(), away.to_json()], sort_keys=True)
+    return hashlib.sha256(doc.encode()).hexdigest()
+
+
 class ExactOdds:
     """Expected points and win chances of neutral-court games, from the exact odds, cached.
 
     ``simulator.vabg.odds.matchup_odds`` with the advanced rules on a neutral court, each
     game keyed by the two teams and their dunk numbers, so aiming a team plays only the games
-    its new numbers change. ``evaluated`` counts the games computed.
+    its new numbers change. ``evaluated`` counts the different games asked for.
+
+    ``store`` (optional) holds games computed before, by :func:`game_key`: a game found
+    there is not computed again (``stored`` counts them), and every game computed is added.
+    The caller keeps it only for the same engine (build_field's ``--odds-cache``): the exact
+    odds are a pure function of the two cards and the rules, so a stored game is the number
+    ``matchup_odds`` would give.
     """
 
-    def __init__(self, teams: Iterable[TeamCard], *, rules: GameRules | None = None) -> None:
+    def __init__(
+        self,
+        teams: Iterable[TeamCard],
+        *,
+        rules: GameRules | None = None,
+        store: MutableMapping[str, Odds] | None = None,
+    ) -> None:
         self.teams = {t.label: t for t in teams}
         self.rules = rules or preset("advanced")
+        self.store = store
         self.evaluated = 0
-        self._cache: dict[tuple[object, ...], tuple[float, float, float]] = {}
+        self.stored = 0
+        self._cache: dict[tuple[object, ...], Odds] = {}
+        self._cards: dict[tuple[str, int, int], TeamCard] = {}
 
     def dunks(self) -> Dunks:
         """Return the teams' dunk numbers as their cards give them."""
         return {x: (t.dunk_top, t.dunk_adjust) for x, t in self.teams.items()}
 
-    def game(
-        self, first: str, second: str, dunks: Mapping[str, tuple[int, int]]
-    ) -> tuple[float, float, float]:
+    def card(self, label: str, numbers: tuple[int, int]) -> TeamCard:
+        """Return a team's card with the given dunk top and adjustment (made once each)."""
+        key = (label, *numbers)
+        card = self._cards.get(key)
+        if card is None:
+            card = replace(self.teams[label], dunk_top=numbers[0], dunk_adjust=numbers[1])
+            self._cards[key] = card
+        return card
+
+    def game(self, first: str, second: str, dunks: Mapping[str, tuple[int, int]]) -> Odds:
         """Return ``first``'s and ``second``'s expected points and ``first``'s chance to win."""
         a, b = sorted((first, second))
         key = (a, *dunks[a], b, *dunks[b])
         got = self._cache.get(key)
         if got is None:
-            home = replace(self.teams[a], dunk_top=dunks[a][0], dunk_adjust=dunks[a][1])
-            away = replace(self.teams[b], dunk_top=dunks[b][0], dunk_adjust=dunks[b][1])
-            odds = matchup_odds(home, away, rules=self.rules, neutral=True)
-            got = (odds.expected_home_pts, odds.expected_away_pts, odds.p_home_win)
+            home, away = self.card(a, dunks[a]), self.card(b, dunks[b])
+            content = None if self.store is None else game_key(home, away, self.rules)
+            known = None if self.store is None or content is None else self.store.get(content)
+            if known is not None:
+                got = (float(known[0]), float(known[1]), float(known[2]))
+                self.stored += 1
+            else:
+                odds = matchup_odds(home, away, rules=self.rules, neutral=True)
+                got = (odds.expected_home_pts, odds.expected_away_pts, odds.p_home_win)
+                if self.store is not None and content is not None:
+                    self.store[content] = got
             self._cache[key] = got
             self.evaluated += 1
         if a == first:

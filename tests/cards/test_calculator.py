@@ -23,15 +23,22 @@ from hypothesis import strategies as st
 
 import cards.calculator
 from cards.calculator import (
+    ENGINE_TRIP,
+    MEAN_DUNK_ADJUST,
     SeasonLine,
     TeamContext,
     card_for,
     d20_column,
     d20_counts,
+    defensive_points_saved,
+    dunk_top_for,
     era_for,
     extra_ball,
+    points_per_trip,
+    team_dunk,
     team_file,
 )
+from cards.calibration import PairModel, Season
 from simulator import SeededDice
 from simulator.vabg import play_game
 from simulator.vabg.cards import TeamCard, team_from_json
@@ -709,3 +716,110 @@ def test_played_margins_follow_the_predicted_scores_the_dunk_ranges_were_set_fro
     assert 10 <= strong <= 21
     assert -19 <= weak <= -9
     assert abs(margin(team(67, 67))) <= 3
+
+
+# -- target_pts / target_allowed: what build_field aims the dunk range at ---------------------
+#
+# build_field sets a team's targets from the pair model (cards.calibration.PairModel):
+#     pts = scale / 4 x (T_team + T_field) + compression / 2 x (rating - field rating)
+#     allowed = the same common part - the same half margin
+# T being a season's points scored plus allowed a game. The cases below are worked by hand.
+
+
+@pytest.fixture(scope="module")
+def field_cards() -> list[dict[str, Any]]:
+    """One team's cards, made without any target: team_dunk reads them as they are."""
+    result = team_file(roster(10), TeamContext("Target U", 1995))
+    cards: list[dict[str, Any]] = result.team["players"]
+    return cards
+
+
+def test_the_pair_models_targets_are_the_hand_worked_figures() -> None:
+    # the author's compression 0.64, a team 8 better than the field, 150 points both ways
+    # against the field's 134: 0.25 x (150 + 134) = 71.0 common, 0.32 x 8 = 2.56 either side
+    model = PairModel(compression=0.64, scale=1.0, rating_mean=0.0, tempo_mean=134.0)
+    assert model.targets(Season(1995, rating=8, pts=80, opp=70)) == (
+        pytest.approx(73.56), pytest.approx(68.44),
+    )  # fmt: skip
+    # compression 1 on a field-average tempo is the calculator's own default: 67 +- rating / 2
+    full = PairModel(compression=1.0, scale=1.0, rating_mean=0.0, tempo_mean=134.0)
+    assert full.targets(Season(1995, rating=8, pts=70, opp=64)) == (71.0, 63.0)
+
+
+def test_targets_come_before_the_predicted_score_and_the_rating(
+    field_cards: list[dict[str, Any]],
+) -> None:
+    by_rating = team_dunk(field_cards, TeamContext("Target U", 1995, rating=8))  # 71 / 63
+    targeted = TeamContext(
+        "Target U", 1995, rating=-5, predicted_pts=80, predicted_allowed=60,
+        target_pts=71.0, target_allowed=63.0,
+    )  # fmt: skip
+    assert team_dunk(field_cards, targeted) == by_rating
+    assert (
+        team_dunk(field_cards, replace(targeted, target_pts=None, target_allowed=None))
+        == (
+            team_dunk(
+                field_cards, TeamContext("Target U", 1995, predicted_pts=80, predicted_allowed=60)
+            )
+        )
+        != by_rating
+    )
+    # each target stands alone: the other figure falls back to the predicted score
+    only_pts = replace(targeted, target_allowed=None)
+    assert team_dunk(field_cards, only_pts) == team_dunk(
+        field_cards, TeamContext("Target U", 1995, predicted_pts=71, predicted_allowed=60)
+    )
+    only_allowed = replace(targeted, target_pts=None)
+    assert team_dunk(field_cards, only_allowed) == team_dunk(
+        field_cards, TeamContext("Target U", 1995, predicted_pts=80, predicted_allowed=63)
+    )
+
+
+def test_the_dunk_numbers_follow_the_pair_models_targets(
+    field_cards: list[dict[str, Any]],
+) -> None:
+    pts, allowed = 73.56, 68.44  # the hand-worked pair model figures above
+
+    def dunk(target_pts: float, target_allowed: float) -> tuple[int, int]:
+        ctx = TeamContext("Target U", 1995, target_pts=target_pts, target_allowed=target_allowed)
+        return team_dunk(field_cards, ctx)
+
+    top, adjust = dunk(pts, allowed)
+    # the top: what the cards' own trips lack of (73.56 - 20) / 44 points a trip (cards.md §10.2)
+    trip, read = (ENGINE_TRIP[0] + ENGINE_TRIP[1] * v for v in points_per_trip(field_cards))
+    assert top == dunk_top_for((pts - 20) / 44 - trip, read) - MEAN_DUNK_ADJUST
+    # the adjustment: one number for every 44/36 points the defence allows below the field's
+    # 67, less what its steal and block ranges save already
+    saved = defensive_points_saved(field_cards)
+    assert adjust == MEAN_DUNK_ADJUST - round((67 - allowed - saved) / (44 / 36))
+    # allowing 2 x 44/36 points more moves the adjustment up 2 numbers and leaves the top
+    assert dunk(pts, allowed + 2 * 44 / 36) == (top, adjust + 2)
+    assert dunk(pts, allowed - 3 * 44 / 36) == (top, adjust - 3)
+    # more points aimed at: a longer dunk range, the adjustment unmoved
+    higher, same = dunk(pts + 4, allowed)
+    assert higher > top and same == adjust
+    assert dunk(pts - 4, allowed)[0] < top
+
+
+def test_the_teams_file_target_columns_set_the_dunk_range_as_build_field_writes_them(
+    tmp_path: Path,
+) -> None:
+    stats = write_csv(tmp_path / "stats.csv", ROSTER_HEADER, example_rows())
+    teams = write_csv(
+        tmp_path / "teams.csv",
+        "school,year,conference,target_pts,target_allowed",  # build_field's team_rows
+        ["Example State,1999,Big X,73.56,68.44", "Old Tech,1960,Old 5,,"],
+    )
+    run(str(stats), "--teams", str(teams), "--out", str(tmp_path / "a"))
+    run(str(stats), "--out", str(tmp_path / "b"))
+    aimed = json.loads((tmp_path / "a" / "example-state-1999.json").read_text())
+    plain = json.loads((tmp_path / "b" / "example-state-1999.json").read_text())
+    assert aimed["players"] == plain["players"]  # targets move only the dunk numbers
+    ctx = TeamContext("Example State", 1999, target_pts=73.56, target_allowed=68.44)
+    assert (aimed["dunk_top"], aimed["dunk_adjust"]) == team_dunk(aimed["players"], ctx)
+    assert (plain["dunk_top"], plain["dunk_adjust"]) == team_dunk(
+        plain["players"], TeamContext("Example State", 1999)
+    )  # 67 / 67
+    assert aimed["dunk_top"] > plain["dunk_top"] and aimed["dunk_adjust"] > plain["dunk_adjust"]
+    old = [json.loads((tmp_path / d / "old-tech-1960.json").read_text()) for d in "ab"]
+    assert old[0]["dunk_top"] == old[1]["dunk_top"]  # empty targets: the field's average

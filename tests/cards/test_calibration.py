@@ -1,7 +1,8 @@
-"""The calibration: the field's cards played against each other beside the author's figures.
+"""The calibration: the author's first-game predictions as pairs, played exactly.
 
-No database: the three fixture team files are played a few games a pair, and the command
-reads them from a temporary directory.
+No sampling: every game is the exact odds of simulator/vabg/odds.py. The command reads six
+fixture team files (four predicted games) from a temporary directory; one test loads them
+into the database.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import io
 import shutil
 import subprocess
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,45 +19,25 @@ from django.core.management import CommandError, call_command
 
 import cards.calibration
 from cards.calibration import (
-    FIELD_AVERAGE,
-    PUBLISHED,
-    RATING,
-    Entry,
     ExactOdds,
-    Figure,
     FirstGame,
     PairModel,
     Season,
     Seeded,
-    TeamRow,
     aim,
     author_win_probability,
-    calibrate,
-    errors,
     first_games,
     fit_games,
     fit_model,
     folds,
     game_errors,
-    game_seed,
+    game_key,
     measure_games,
-    schedule,
 )
 from cards.management.commands.calibrate import MARKER
-from simulator.vabg import TeamCard, read_team_file
+from simulator.vabg import read_team_file
 
 TEAMS = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
-# The rulebook's three sample teams: a small field that keeps these tests fast.
-SAMPLE = [
-    TEAMS / n for n in ("kansas-2008.json", "kentucky-2012.json", "san-diego-state-2011.json")
-]
-
-
-@pytest.fixture(scope="module")
-def teams() -> list[TeamCard]:
-    return [read_team_file(p) for p in SAMPLE]
-
-
 PAIRS = [
     TEAMS / f"{n}.json"
     for n in (
@@ -85,100 +65,6 @@ def test_the_calibration_imports_no_django() -> None:
 
 def test_the_calibrations_examples_hold() -> None:
     assert doctest.testmod(cards.calibration).failed == 0
-
-
-def test_the_same_seed_gives_the_same_figures(teams: list[TeamCard]) -> None:
-    entries = [(t, None, None) for t in teams]
-    first = calibrate(entries, games=2, seed=5)
-    assert calibrate(list(reversed(entries)), games=2, seed=5) == first
-    assert calibrate(entries, games=2, seed=6).rows != first.rows
-
-
-def test_every_team_meets_every_other_and_points_for_are_the_opponents_points_against(
-    teams: list[TeamCard],
-) -> None:
-    result = calibrate([(t, None, None) for t in teams], games=3, seed=1)
-    assert result.games == 3 * 3
-    assert [(r.games, r.opponents) for r in result.rows] == [(6, 2)] * 3
-    a, b = teams[0].label, teams[1].label
-    assert result.pair(a, b).points_for == result.pair(b, a).points_against
-    assert result.pair(a, b).points_against == result.pair(b, a).points_for
-    for row in result.rows:
-        totals = [
-            result.pair(row.label, other.label) for other in teams if other.label != row.label
-        ]
-        assert row.scored.simulated * row.games == sum(t.points_for for t in totals)
-        assert row.allowed.simulated * row.games == sum(t.points_against for t in totals)
-    points = sum(r.scored.simulated * r.games for r in result.rows)
-    assert points == sum(r.allowed.simulated * r.games for r in result.rows)
-    assert result.field_average == pytest.approx(points / (2 * result.games))
-
-
-def test_a_pairs_games_do_not_change_when_a_team_joins_the_field(teams: list[TeamCard]) -> None:
-    two = calibrate([(t, None, None) for t in teams[:2]], games=2, seed=3)
-    three = calibrate([(t, None, None) for t in teams], games=2, seed=3)
-    a, b = teams[0].label, teams[1].label
-    assert two.pair(a, b) == three.pair(a, b)
-    assert game_seed(3, a, b, 1) == game_seed(3, b, a, 1) != game_seed(3, a, b, 0)
-
-
-def test_a_sampled_schedule_gives_every_team_the_same_number_of_opponents() -> None:
-    labels = [f"Team {i}" for i in range(11)]
-    pairs = schedule(labels, opponents=4, seed=9)
-    met = {label: sum(label in pair for pair in pairs) for label in labels}
-    assert set(met.values()) == {4}
-    assert len(set(pairs)) == len(pairs) == 22
-    assert schedule(labels, opponents=4, seed=9) == pairs != schedule(labels, opponents=4, seed=8)
-    assert len(schedule(labels, opponents=10, seed=9)) == 55
-
-
-def test_the_published_figures_become_the_targets_and_a_rating_the_others(
-    teams: list[TeamCard],
-) -> None:
-    kansas, kentucky, sdsu = teams
-    result = calibrate(
-        [Entry(kansas, 74, 61), Entry(kentucky, None, None, 16.0), Entry(sdsu)], games=2, seed=1
-    )
-    rows = {r.label: r for r in result.rows}
-    assert (rows["Kansas 2008"].scored.target, rows["Kansas 2008"].scored.source) == (74, PUBLISHED)
-    assert (rows["Kentucky 2012"].scored.target, rows["Kentucky 2012"].allowed.target) == (75, 59)
-    assert rows["Kentucky 2012"].scored.source == RATING
-    assert (
-        rows["San Diego State 2011"].allowed.target,
-        rows["San Diego State 2011"].allowed.source,
-    ) == (67, FIELD_AVERAGE)
-    assert result.published.figures == 2 and result.targets.figures == 4
-
-
-def _row(label: str, scored: Figure, allowed: Figure) -> TeamRow:
-    return TeamRow(label, label, 2000, 10, 9, scored, allowed, None)
-
-
-def test_the_mean_absolute_error_counts_only_published_figures() -> None:
-    rows = [
-        _row("A", Figure(70, 0.5, 68, PUBLISHED), Figure(60, 0.5, 63, PUBLISHED)),  # +2, -3
-        _row("B", Figure(65, 0.5, 66, PUBLISHED), Figure(71, 0.5, 67, RATING)),  # -1; +4 not
-        _row("C", Figure(80, 0.5, 67, FIELD_AVERAGE), Figure(50, 0.5, 67, FIELD_AVERAGE)),
-    ]
-    published = errors(rows, PUBLISHED)
-    assert published.scored == pytest.approx(1.5)
-    assert published.allowed == pytest.approx(3.0)
-    assert published.both == pytest.approx(2.0)
-    assert published.bias_scored == pytest.approx(0.5)
-    assert published.bias_allowed == pytest.approx(-3.0)
-    assert published.figures == 3
-    others = errors(rows, RATING, FIELD_AVERAGE)
-    assert others.scored == 13
-    assert others.allowed == pytest.approx(10.5)
-    assert others.both == pytest.approx(34 / 3)
-    assert errors(rows[2:], PUBLISHED).both is None
-
-
-def test_it_refuses_a_team_twice_and_a_field_of_one(teams: list[TeamCard]) -> None:
-    with pytest.raises(ValueError, match="Kansas 2008 is in the field twice"):
-        calibrate([(teams[0], None, None), (replace(teams[0]), None, None)])
-    with pytest.raises(ValueError, match="at least 2 teams"):
-        calibrate([(teams[0], None, None)])
 
 
 def test_first_games_follow_the_bracket_and_merge_mirrored_rows() -> None:
@@ -243,6 +129,28 @@ def test_exact_odds_are_symmetric_and_dunk_numbers_move_the_score() -> None:
     more = dict(dunks, **{a: (dunks[a][0] + 3, dunks[a][1])})
     assert odds.game(a, b, more)[0] > one[0] + 2  # three more numbers, about a point each
     assert odds.evaluated == 2
+
+
+def test_a_store_gives_back_the_games_computed_before_and_only_those() -> None:
+    teams = [read_team_file(p) for p in PAIRS[:2]]
+    a, b = (t.label for t in teams)
+    store: dict[str, tuple[float, float, float]] = {}
+    first = ExactOdds(teams, store=store)
+    dunks = first.dunks()
+    played = first.game(a, b, dunks)
+    assert (first.evaluated, first.stored, len(store)) == (1, 0, 1)
+    again = ExactOdds(teams, store=store)
+    assert again.game(b, a, dunks) == (played[1], played[0], pytest.approx(1 - played[2]))
+    assert (again.evaluated, again.stored) == (1, 1)  # read, not computed
+    (key,) = store
+    assert key == game_key(again.card(a, dunks[a]), again.card(b, dunks[b]), again.rules)
+    store[key] = (1.0, 2.0, 0.25)  # what the store says is what it gives
+    assert ExactOdds(teams, store=store).game(a, b, dunks) == (1.0, 2.0, 0.25)
+    # other dunk numbers are another game: computed and added
+    more = dict(dunks, **{a: (dunks[a][0] + 1, dunks[a][1])})
+    other = ExactOdds(teams, store=store)
+    assert other.game(a, b, more) == ExactOdds(teams).game(a, b, more)
+    assert (other.stored, len(store)) == (0, 2)
 
 
 def test_aim_plays_teams_to_their_targets_and_fit_games_to_the_authors_scores() -> None:

@@ -10,6 +10,7 @@ import csv
 import json
 import re
 import shutil
+import tempfile
 from collections import Counter
 from io import StringIO
 from pathlib import Path
@@ -22,9 +23,11 @@ from django.db import transaction
 from cards.management.commands.build_field import (
     BUILT_BY,
     calculator_row,
+    engine_version,
     merge_rosters,
     placeholder_name,
     read_field,
+    read_odds_cache,
     read_printed,
     shared_key,
 )
@@ -342,15 +345,33 @@ def test_shared_names_map_to_the_fields_spelling() -> None:
     assert shared_key("Seattle", "?") is None
 
 
-def test_build_field_rebuilds_the_committed_files_exactly(tmp_path: Path) -> None:
+ODDS_CACHE = Path(tempfile.gettempdir()) / "vabg-tests" / "build-field-odds.json"
+"""The field rebuild's exact-odds games, kept between test runs (build_field --odds-cache):
+a game is computed again whenever a card, the rules or the engine's source differ."""
+
+
+@pytest.fixture(scope="session")
+def rebuilt_field(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Run ``build_field`` on the whole field once a session, beside the hand-made teams.
+
+    Cold, it computes about 12,600 exact games (about 45 s); with the games of an earlier
+    run in ``ODDS_CACHE`` only the cards are calculated again (a few seconds).
+    """
+    out = tmp_path_factory.mktemp("field")
     for name in HAND_MADE:
-        shutil.copy(TEAMS / name, tmp_path / name)
-    call_command("build_field", "--out", str(tmp_path), stdout=StringIO(), stderr=StringIO())
-    built = {p.name: p.read_text(encoding="utf-8") for p in tmp_path.glob("*.json")}
+        shutil.copy(TEAMS / name, out / name)
+    args = ["--out", str(out), "--odds-cache", str(ODDS_CACHE)]
+    call_command("build_field", *args, stdout=StringIO(), stderr=StringIO())
+    return out
+
+
+def test_build_field_rebuilds_the_committed_files_exactly(rebuilt_field: Path) -> None:
+    built = {p.name: p.read_text(encoding="utf-8") for p in rebuilt_field.glob("*.json")}
     committed = {name: (TEAMS / name).read_text(encoding="utf-8") for name in built}
     stale = sorted(n for n in built if built[n] != committed[n])
     assert stale == [], "rerun `manage.py build_field`: these files are out of date"
     assert len(built) == 96
+    assert sorted(built) == sorted(p.name for p in TEAMS.glob("*.json"))
 
 
 # -- build_field on a small field ------------------------------------------------------------
@@ -421,6 +442,30 @@ def test_build_field_fills_a_short_roster_with_placeholders_at_the_empty_spots(
     assert "3 team files" in output and "2 with 8 placeholder spots" in output
     for doc in docs.values():
         team_from_json(doc)
+
+
+def test_build_field_with_an_odds_cache_writes_the_same_files(tmp_path: Path) -> None:
+    args = small_field(tmp_path, HEADER + ALPHA + BETA)
+    build(args)
+    plain = {p.name: p.read_bytes() for p in (tmp_path / "out").glob("*.json")}
+    cache = tmp_path / "odds.json"
+    for _run in range(2):  # the first run fills the cache, the second reads it
+        build(args | {"--odds-cache": str(cache)})
+        assert {p.name: p.read_bytes() for p in (tmp_path / "out").glob("*.json")} == plain
+    doc = json.loads(cache.read_text())
+    assert doc["engine"] == engine_version() and len(doc["games"]) >= 3
+    assert read_odds_cache(cache) == {k: tuple(v) for k, v in doc["games"].items()}
+    # written by another engine, or not JSON: nothing is read
+    cache.write_text(json.dumps(doc | {"engine": "another"}))
+    assert read_odds_cache(cache) == {}
+    cache.write_text("{")
+    assert read_odds_cache(cache) == {}
+    build(args | {"--odds-cache": str(cache)})
+    assert json.loads(cache.read_text())["games"] == doc["games"]
+    # a cache that cannot be written is only a warning: the files are written
+    output = build(args | {"--odds-cache": str(tmp_path / "field.csv" / "odds.json")})
+    assert "the odds cache was not written" in output
+    assert {p.name: p.read_bytes() for p in (tmp_path / "out").glob("*.json")} == plain
 
 
 def test_build_field_takes_each_rating_from_ratings_csv_as_srs_less_21(tmp_path: Path) -> None:

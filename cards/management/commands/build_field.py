@@ -14,18 +14,25 @@ player seasons and printed.csv's player facts (:func:`merge_rosters`). See docs/
 from __future__ import annotations
 
 import csv
+import hashlib
 import itertools
 import json
+import os
+import platform
 import re
 import statistics
-from collections.abc import Iterable, Mapping, Sequence
+import sys
+import tempfile
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+import simulator
 from cards.calculator import (
     MAX_ROSTER,
     SLOTS,
@@ -38,6 +45,7 @@ from cards.calibration import (
     SRS_OFFSET,
     ExactOdds,
     FirstGame,
+    Odds,
     PairModel,
     Season,
     Seeded,
@@ -53,6 +61,8 @@ from simulator.vabg.cards import SLOT_NAMES, InvalidCardError, team_from_json
 
 FIELD_DIR = Path(settings.BASE_DIR) / "fixtures" / "field"
 TEAMS_DIR = Path(settings.BASE_DIR) / "fixtures" / "teams"
+SIMULATOR_DIR = Path(simulator.__file__).resolve().parent
+"""The engine's source: :func:`engine_version` fingerprints it for ``--odds-cache``."""
 BUILT_BY = "Built by manage.py build_field"
 """How a team file written by this command starts its notes; any other file is kept."""
 TO_COMPLETE = "(to complete)"
@@ -169,6 +179,13 @@ class Command(BaseCommand):
         parser.add_argument("--field", default=str(FIELD_DIR / "alltime96.csv"))
         parser.add_argument("--rosters", default=str(FIELD_DIR / "rosters.csv"))
         parser.add_argument(
+            "--odds-cache",
+            metavar="FILE.json",
+            help="a file of exact-odds games computed before, read and added to: a game is "
+            "computed again when either card or the rules differ, and the whole file is "
+            "dropped when the engine's source (simulator/) or numpy changes",
+        )
+        parser.add_argument(
             "--ratings",
             default=str(FIELD_DIR / "ratings.csv"),
             help="school, season, srs (or rating); used when the file exists",
@@ -218,6 +235,8 @@ class Command(BaseCommand):
         rating_rows = read_csv(ratings) if ratings.exists() else None
         out = Path(options["out"])
         kept, warnings = kept_files(out, field)
+        cache = Path(options["odds_cache"]) if options["odds_cache"] else None
+        store = read_odds_cache(cache) if cache is not None else None
         built = build(
             field=field,
             roster_rows=roster_rows,
@@ -225,7 +244,13 @@ class Command(BaseCommand):
             keep=kept,
             sources=(rosters.name, Path(options["field"]).name, ratings.name),
             printed=team_facts,
+            store=store,
         )
+        if cache is not None and store is not None:
+            try:
+                write_odds_cache(cache, store)
+            except OSError as exc:  # a cache only: the files are written all the same
+                warnings.append(f"{cache}: the odds cache was not written ({exc.strerror})")
         warnings += [w for b in built for w in _team_warnings(b)]
         out.mkdir(parents=True, exist_ok=True)
         for result in built:
@@ -241,6 +266,58 @@ class Command(BaseCommand):
 
 
 # -- reading and writing the field's files ------------------------------------------------
+
+
+def engine_version() -> str:
+    """Return a fingerprint of what the exact odds are computed with.
+
+    Every source file of the engine (``simulator/``), numpy's and Python's versions and the
+    machine: a stored game is used only while all of them are the same.
+    """
+    digest = hashlib.sha256()
+    for path in sorted(SIMULATOR_DIR.rglob("*.py")):
+        digest.update(str(path.relative_to(SIMULATOR_DIR)).encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    digest.update(f"{np.__version__} {sys.version} {platform.machine()}".encode())
+    return digest.hexdigest()
+
+
+def read_odds_cache(path: Path) -> dict[str, Odds]:
+    """Return the games of an ``--odds-cache`` file; none when it is missing, unreadable or
+    was written by another engine (:func:`engine_version`)."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(doc, dict) or doc.get("engine") != engine_version():
+        return {}
+    games = doc.get("games")
+    if not isinstance(games, dict):
+        return {}
+    out = {}
+    for key, value in games.items():
+        if isinstance(value, list) and len(value) == 3:
+            out[key] = (float(value[0]), float(value[1]), float(value[2]))
+    return out
+
+
+def write_odds_cache(path: Path, games: Mapping[str, Odds]) -> None:
+    """Write an ``--odds-cache`` file whole, by a rename (a reader never sees half a file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc = {"engine": engine_version(), "games": {k: list(v) for k, v in sorted(games.items())}}
+    with tempfile.NamedTemporaryFile(
+        "w", encoding="utf-8", dir=path.parent, prefix=path.name, delete=False
+    ) as handle:
+        try:
+            json.dump(doc, handle)
+        except BaseException:
+            os.unlink(handle.name)
+            raise
+    try:
+        os.replace(handle.name, path)
+    except OSError:
+        os.unlink(handle.name)
+        raise
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:
@@ -686,6 +763,7 @@ def build(
     keep: Mapping[tuple[str, int], Built],
     sources: tuple[str, str, str] = ("rosters.csv", "alltime96.csv", "ratings.csv"),
     printed: Mapping[tuple[str, int], Mapping[str, str]] | None = None,
+    store: MutableMapping[str, Odds] | None = None,
 ) -> list[Built]:
     """Calculate every field team not in ``keep``; return all 96 in the field's order.
 
@@ -786,7 +864,7 @@ def build(
             )
         )
     if not problems:
-        _play_to_targets(built, field, printed, seasons, games, model)
+        _play_to_targets(built, field, printed, seasons, games, model, store)
     names = [b.name for b in built]
     problems += [
         f"two teams would be written to {n}" for n in sorted(set(names)) if names.count(n) > 1
@@ -803,6 +881,7 @@ def _play_to_targets(
     seasons: Mapping[str, Season],
     games: Sequence[FirstGame],
     model: PairModel,
+    store: MutableMapping[str, Odds] | None = None,
 ) -> None:
     """Set the built teams' dunk numbers by the exact odds (docs/calibration.md), in place.
 
@@ -813,7 +892,7 @@ def _play_to_targets(
     """
     if len(built) < 2:
         return
-    odds = ExactOdds(team_from_json(b.team) for b in built)
+    odds = ExactOdds((team_from_json(b.team) for b in built), store=store)
     free: dict[str, tuple[bool, bool]] = {}
     for key, b in zip(field, built, strict=True):
         fact = printed.get(key, {})
