@@ -1,16 +1,24 @@
-"""Run the full calibration: every team of the field against every other, timed.
+"""Time the pair calibration: ``manage.py calibrate`` and ``manage.py build_field``.
 
-    .venv/bin/python bench/calibration.py                          # prints the MAE and the time
-    .venv/bin/python bench/calibration.py --out docs/calibration.md  # and rewrites the page
-    .venv/bin/python bench/calibration.py --games 20 --seed 1 --teams-dir DIR
+    .venv/bin/python bench/calibration.py                     # both, on fixtures/
+    .venv/bin/python bench/calibration.py --skip-build-field  # calibrate only (about 20 s)
 
-It is ``manage.py calibrate`` (cards/calibration.py, docs/calibration.md) with the settings
-of a full run: every team file of ``fixtures/teams`` (or ``--teams-dir``, or ``--from-db``)
-plays every other team ``--games`` games (default 10; with 96 teams, 4,560 pairs and 45,600
-games) with the advanced rules on a neutral court, compared with the field file's published
-``predicted_pts`` and ``predicted_allowed``. It prints the command's MAE lines, then the
-wall and CPU time and games per second. Without ``--out`` the page goes to a scratch file and
-docs/calibration.md is left alone. Nothing is asserted: timing never goes in tests.
+Both commands play games with the exact odds (simulator/vabg/odds.py, advanced rules,
+neutral court; docs/calibration.md), so there is nothing to sample and no seed: the
+figures are the same every run and only the time varies.
+
+- ``calibrate --out FILE`` on the committed team files (``fixtures/teams``): the author's
+  predicted first games in and out of sample, each team against the pair model's targets.
+  The page goes to a scratch file; docs/calibration.md is left alone. Prints the command's
+  error lines and the exact games it computed.
+- ``build_field --out DIR`` into a scratch directory holding the rulebook's three hand-made
+  teams (as the field-rebuild test does): every field team's cards, its dunk numbers aimed
+  at the pair model exactly, the predicted games fitted; fixtures/teams is left alone. Says
+  whether the files it wrote are the committed ones.
+
+Each is timed by the wall clock and by CPU time (``time.process_time``, this process
+only; the steadier figure on a shared machine). Nothing is asserted: timing never goes in
+tests.
 """
 
 from __future__ import annotations
@@ -19,26 +27,29 @@ import argparse
 import io
 import os
 import re
+import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere, without installing
+HAND_MADE = ("kansas-2008.json", "kentucky-2012.json", "san-diego-state-2011.json")
+
+
+def timed(run: Callable[[], object]) -> tuple[float, float]:
+    """Return the wall and CPU seconds ``run`` takes."""
+    start, cpu_start = time.perf_counter(), time.process_time()
+    run()
+    return time.perf_counter() - start, time.process_time() - cpu_start
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument("--teams-dir", help="team files (default: fixtures/teams)")
-    source.add_argument("--from-db", action="store_true", help="the teams in the database")
-    parser.add_argument("--field", help="the field file (default: as manage.py calibrate)")
-    parser.add_argument("--opponents", type=int, help="opponents a team (default: all)")
-    parser.add_argument("--games", type=int, default=10, help="games a pair (default: 10)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--strategy", action="store_true", help="the coach policy on")
-    parser.add_argument("--out", help="write the page here (default: a scratch file)")
+    parser.add_argument("--skip-calibrate", action="store_true")
+    parser.add_argument("--skip-build-field", action="store_true")
     args = parser.parse_args()
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -48,31 +59,36 @@ def main() -> None:
     django.setup()
     from django.core.management import call_command
 
-    out = args.out or str(Path(tempfile.gettempdir()) / "vabg-calibration.md")
-    options = ["--games", str(args.games), "--seed", str(args.seed), "--out", out]
-    if args.from_db:
-        options.append("--from-db")
-    elif args.teams_dir:
-        options += ["--teams-dir", args.teams_dir]
-    if args.field:
-        options += ["--field", args.field]
-    if args.opponents is not None:
-        options += ["--opponents", str(args.opponents)]
-    if args.strategy:
-        options.append("--strategy")
-
-    stdout = io.StringIO()
-    start, cpu_start = time.perf_counter(), time.process_time()
-    call_command("calibrate", *options, stdout=stdout)
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-    print(stdout.getvalue(), end="")
-    played = re.search(r"^([\d,]+) games, ", stdout.getvalue(), re.MULTILINE)
-    games = int(played.group(1).replace(",", "")) if played else 0
-    print(
-        f"{games:,} games in {wall:.1f} s wall, {cpu:.1f} s CPU "
-        f"({games / max(wall, 1e-9):,.0f} games/s by the wall clock, "
-        f"{games / max(cpu, 1e-9):,.0f} by CPU time)"
-    )
+    teams = ROOT / "fixtures" / "teams"
+    with tempfile.TemporaryDirectory(prefix="vabg-bench-") as scratch:
+        if not args.skip_calibrate:
+            out = Path(scratch) / "calibration.md"
+            stdout = io.StringIO()
+            wall, cpu = timed(lambda: call_command("calibrate", "--out", str(out), stdout=stdout))
+            print(stdout.getvalue(), end="")
+            page = out.read_text(encoding="utf-8")
+            games = re.search(r"Games computed exactly: ([\d,]+)", page)
+            print(
+                f"calibrate: {wall:.1f} s wall, {cpu:.1f} s CPU"
+                + (f" ({games.group(1)} exact games)" if games else "")
+            )
+        if not args.skip_build_field:
+            built = Path(scratch) / "teams"
+            built.mkdir()
+            for name in HAND_MADE:
+                shutil.copy(teams / name, built / name)
+            stdout = io.StringIO()
+            wall, cpu = timed(
+                lambda: call_command(
+                    "build_field", "--out", str(built), stdout=stdout, stderr=io.StringIO()
+                )
+            )
+            files = sorted(built.glob("*.json"))
+            stale = [p.name for p in files if p.read_bytes() != (teams / p.name).read_bytes()]
+            print(
+                f"build_field: {len(files)} team files in {wall:.1f} s wall, {cpu:.1f} s CPU; "
+                + (f"{len(stale)} differ from fixtures/teams" if stale else "as committed")
+            )
 
 
 if __name__ == "__main__":
