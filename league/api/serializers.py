@@ -286,6 +286,12 @@ class BoxScoreSerializer(serializers.Serializer[Any]):
     game = GameSerializer()
     period_labels = serializers.ListField(child=serializers.CharField())
     sides = BoxSideSerializer(many=True, help_text="Away first, as box scores read.")
+    box = serializers.DictField(
+        source="game.result.box",
+        help_text="Grid court and six dice: the game's own box score, {home, away}, as its "
+        "engine builds it from the events (piece lines, team figures); empty for VABG, "
+        "whose player lines are in sides.",
+    )
 
 
 class PlayByPlaySerializer(serializers.Serializer[Any]):

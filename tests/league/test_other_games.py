@@ -213,3 +213,12 @@ def test_the_api_creates_a_six_dice_season_and_a_grid_court_tournament() -> None
     game = season.games.first()
     assert game is not None
     assert client.get(f"/api/games/{game.pk}/").json()["game"] == "gridcourt"
+
+
+def test_the_api_box_score_of_a_six_dice_game_carries_its_own_box() -> None:
+    season = make_season("sixdice", teams=2)
+    game = services.game_simulate(game_id=season.games.get().pk)
+    body = client_for().get(f"/api/games/{game.pk}/box-score/").json()
+    assert body["game"]["game"] == "sixdice"
+    assert body["box"] == game.result.box
+    assert body["box"]["away"]["score"] == game.result.away_score
