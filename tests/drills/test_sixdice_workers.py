@@ -1,0 +1,68 @@
+"""A six-dice season and tournament on real Celery workers, game by game as played here."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from league import services, tournaments
+from league.models import Season
+from tests.drills.harness import Workers, wait_for
+from tests.factories import TeamFactory
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+]
+
+
+def played_here(season: Season) -> None:
+    run = services.simulation_start(season=season, scope="all", dispatch=False)
+    while services.run_next_game(run=run) is not None:
+        pass
+
+
+def games(season: Season) -> list[tuple[object, ...]]:
+    return sorted(
+        (g.round, g.bracket_key, g.home_id, g.away_id, g.game, g.result.home_score,
+         g.result.away_score, len(g.result.events), g.result.box["home"]["poss"])
+        for g in season.games.select_related("result")
+    )  # fmt: skip
+
+
+def test_a_six_dice_league_runs_on_the_workers(workers: Workers) -> None:
+    league = services.league_get_or_create(name="Six dice on workers")
+    teams = [TeamFactory() for _ in range(4)]
+    options = {"chip_reroll": True}
+
+    def season(name: str) -> Season:
+        return services.season_create(league=league, name=name, teams=teams, seed=21,
+                                      start_date=date(2026, 1, 1), game="sixdice",
+                                      options=options)  # fmt: skip
+
+    def cup(name: str) -> Season:
+        return tournaments.tournament_create(
+            league=league, name=name, teams=teams, seed=21, game="sixdice", options=options
+        )
+
+    reference, reference_cup = season("Reference"), cup("Reference cup")
+    played_here(reference)
+    played_here(reference_cup)
+    on_workers, on_workers_cup = season("Workers"), cup("Workers cup")
+    workers.start("w1")
+    workers.start("w2")
+    runs = [services.simulation_start(season=s, scope="all") for s in (on_workers, on_workers_cup)]
+    for run in runs:
+        wait_for(
+            lambda run=run: (run.refresh_from_db() or run.status) != "running",
+            timeout=60,
+            what="the six-dice runs",
+            pool=workers,
+        )
+        assert (run.status, run.failed, run.done) == ("done", 0, run.total)
+    assert on_workers_cup.games.count() == 3
+    assert games(on_workers) == games(reference)
+    assert games(on_workers_cup) == games(reference_cup)
