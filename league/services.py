@@ -713,17 +713,31 @@ def game_replay_dice(*, game_id: int, script: object) -> Game:
     return game_simulate(game_id=game_id, dice=dice)
 
 
-def game_replay(*, game_id: int) -> EngineResult:
+def game_replay(*, game_id: int) -> EngineResult | PlayedGame:
     """Play a stored game again from its seed, the cards and the rules it was played with.
 
     The rules are the stored switches of its rules version (an older game keeps, for
     example, its 5-possession overtimes); a game whose rules this engine cannot play
-    is refused with the reason.
+    is refused with the reason. A game other than VABG is played again through its
+    ``simulator.games`` interface from its stored team names and rules.
     """
     game = Game.objects.select_related("result").get(pk=game_id)
     result = game.result
     if game.seed is None or "seed" not in result.dice:
         raise GameNotPlayable(f"{game} was played from a dice script, not a seed")
+    if game.game != GameName.VABG:
+        engine = find_game(game.game)
+        try:
+            rules = engine.rules_from_json(result.rules)
+        except ValueError as exc:
+            raise GameNotPlayable(f"{game} cannot be replayed: {exc}") from exc
+        return engine.play(
+            engine.read_team(result.home_team_file),
+            engine.read_team(result.away_team_file),
+            SeededDice(game.seed),
+            rules,
+            neutral=game.neutral,
+        )
     try:
         rules = GameRules.from_json(result.rules)
     except RulesVersionError as exc:

@@ -222,3 +222,12 @@ def test_the_api_box_score_of_a_six_dice_game_carries_its_own_box() -> None:
     assert body["game"]["game"] == "sixdice"
     assert body["box"] == game.result.box
     assert body["box"]["away"]["score"] == game.result.away_score
+
+
+def test_simulate_replay_plays_a_six_dice_game_again_from_its_seed(capsys) -> None:  # type: ignore[no-untyped-def]
+    season = make_season("sixdice", teams=2, options={"chip_reroll": True})
+    game = services.game_simulate(game_id=season.games.get().pk)
+    call_command("simulate", "--replay", str(game.pk))
+    out = capsys.readouterr().out
+    assert "identical, event for event." in out
+    assert f"{game.result.away_score}-{game.result.home_score}" in out
