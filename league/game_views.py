@@ -30,21 +30,26 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "game": game,
         "box": replays.game_box(game, result) if result is not None else None,
         "plays": replays.play_by_play(game, result) if result is not None else [],
-        "has_replay": result is not None and game.game == GameName.SIXDICE,
+        "has_replay": result is not None,
     }
     return render(request, "pages/games/game.html", context)
 
 
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
-    """A six-dice game turn by turn: the court strip, the pawn, the chip, both teams' dice."""
+    """A game turn by turn: six dice's court strip, pawn, chip and dice; grid court's board."""
     game = _game(pk)
     result = getattr(game, "result", None)
-    if game.game != GameName.SIXDICE or result is None:
-        raise Http404("Only a played six-dice game has a replay.")
+    if game.is_vabg or result is None:
+        raise Http404("Only a played grid-court or six-dice game has a replay.")
     try:
         turn = int(request.GET.get("turn", "1"))
     except ValueError:
         turn = 1
+    if game.game == GameName.GRIDCOURT:
+        grid = replays.gridcourt_replay(game, result, turn)
+        if not grid.frames:
+            raise Http404("This game has no rolls to replay.")
+        return render(request, "pages/games/gridcourt_replay.html", {"game": game, "replay": grid})
     view = replays.sixdice_replay(game, result, turn)
     if not view.frames:
         raise Http404("This game has no rolls to replay.")

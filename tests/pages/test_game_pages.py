@@ -59,8 +59,47 @@ def test_a_grid_court_box_score_shows_its_piece_lines(client: Client) -> None:
         table = re.search(rf'<table class="lines" data-side="{side}">(.*?)</table>', html, re.S)
         assert table is not None
         assert len(re.findall(r"<tr data-line=", table.group(1))) == 4
-    assert "/replay/" not in html
-    assert client.get(f"/games/{game.pk}/replay/").status_code == 404
+    assert f'href="/games/{game.pk}/replay/"' in html
+
+
+def test_the_grid_court_replay_moves_the_pieces_turn_by_turn(client: Client) -> None:
+    game = played("gridcourt", pieces=3, width=13)
+    result = game.result
+    frames = replays.gridcourt_frames(result.events, {"away": "A", "home": "H"})
+    rolls = [e for e in result.events if e["type"] == "roll"]
+    assert [f.dice for f in frames] == [e["dice"] for e in rolls]
+    # Replaying the steps by hand: after each turn the pieces stand where the events say.
+    cells: dict[tuple[str, int], tuple[int, int]] = {}
+    turn, checked = 0, 0
+    for e in [*result.events, {"type": "reset", "away": [], "home": []}]:
+        if e["type"] in ("reset", "roll") and turn > checked:
+            # The turn's frame shows the pieces as its last event left them.
+            shown = {(p.team, p.number): (p.row, p.column) for p in frames[turn - 1].pieces}
+            assert shown == cells, turn
+            checked = turn
+        if e["type"] == "reset":
+            for side in ("away", "home"):
+                for n, cell in enumerate(e[side], start=1):
+                    cells[(side, n)] = tuple(cell)
+        elif e["type"] == "step":
+            cells[(e["team"], e["piece"])] = tuple(e["to"])
+        elif e["type"] == "roll":
+            turn += 1
+    assert turn == len(frames)
+    last = frames[-1]
+    assert (last.away_score, last.home_score) == (result.away_score, result.home_score)
+    assert all(1 <= p.column <= 13 and 1 <= p.row <= 10 for f in frames for p in f.pieces)
+    moved = next(f for f in frames if f.paths)
+    html = client.get(f"/games/{game.pk}/replay/?turn={moved.number}").content.decode()
+    assert f"Turn {moved.number} of {len(frames)}" in html
+    assert html.count('class="piece piece-') == 6
+    assert html.count("<rect x=") >= 130  # the 10 x 13 board
+    for p in moved.pieces:
+        assert (
+            f'data-team="{p.team}" data-piece="{p.number}" data-cell="{p.row},{p.column}"' in html
+        )
+    assert 'class="path path-' in html
+    assert client.get(f"/games/{game.pk}/replay/?turn=x").status_code == 200
 
 
 def test_an_unplayed_six_dice_game_has_a_page_and_no_replay(client: Client) -> None:

@@ -1,4 +1,4 @@
-"""A fan's clicks on a six-dice game in a real browser: its box score, then its replay."""
+"""A fan's clicks on six-dice and grid-court games in a real browser: box scores, replays."""
 
 from __future__ import annotations
 
@@ -71,3 +71,30 @@ def test_a_fan_reads_a_six_dice_box_score_and_steps_through_its_replay(
     assert "reaches 21" in notes
     score = browser.find_element(By.CSS_SELECTOR, "p.score").text
     assert str(result.away_score) in score and str(result.home_score) in score
+
+
+def test_a_fan_steps_through_a_grid_court_replay(browser, live_server) -> None:  # noqa: F811
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    league = services.league_get_or_create(name="Grid League")
+    season = services.season_create(
+        league=league, name="2026", teams=[TeamFactory(), TeamFactory()], seed=8,
+        game="gridcourt", options={"pieces": 4},
+    )  # fmt: skip
+    game = services.game_simulate(game_id=season.games.get().pk)
+    browser.get(f"{live_server.url}/games/{game.pk}/")
+    header = browser.find_element(By.CSS_SELECTOR, 'table[data-side="home"] thead').text
+    assert "PTS" in header and "3SEC" in header
+    rows = browser.find_elements(By.CSS_SELECTOR, 'table[data-side="home"] tbody tr')
+    assert len(rows) == 4
+    browser.find_element(By.CSS_SELECTOR, "a.replay-link").click()
+    assert "Turn 1 of" in browser.find_element(By.CSS_SELECTOR, ".turn").text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "svg.board g.piece")) == 8
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    assert "Turn 2 of" in browser.find_element(By.CSS_SELECTOR, ".turn").text
+    current = browser.find_element(By.CSS_SELECTOR, ".pbp tr.current")
+    assert current.find_element(By.TAG_NAME, "a").text == "2"
+    browser.find_element(By.ID, "last").click()
+    score = browser.find_element(By.CSS_SELECTOR, "p.score").text
+    assert str(game.result.away_score) in score and str(game.result.home_score) in score
