@@ -230,10 +230,7 @@ def _other_game_simulate(*, game: Game, dice: DiceSource | None) -> GameResult:
     rules are the game's stored options. Runs inside ``game_simulate``'s transaction.
     """
     engine = find_game(game.game)
-    docs = {
-        side: {"school": team.school, "season": team.season}
-        for side, team in (("home", game.home), ("away", game.away))
-    }
+    docs = {"home": _team_name(game.home), "away": _team_name(game.away)}
     try:
         rules = engine.make_rules(**game.options)
         home, away = engine.read_team(docs["home"]), engine.read_team(docs["away"])
@@ -250,6 +247,11 @@ def _other_game_simulate(*, game: Game, dice: DiceSource | None) -> GameResult:
     except (ValueError, RuntimeError) as exc:  # an endless game, a policy error
         raise GameNotPlayable(f"{game} cannot be played: {exc}") from exc
     return other_result_store(game=game, played=played, home=docs["home"], away=docs["away"])
+
+
+def _team_name(team: Team) -> dict[str, object]:
+    """Return what a game without players reads of a team: its school and season."""
+    return {"school": team.school, "season": team.season}
 
 
 def other_result_store(
@@ -706,8 +708,12 @@ def game_replay_dice(*, game_id: int, script: object) -> Game:
 
     ``script`` is the parsed dice file; every problem with it is reported at once.
     """
+    name = Game.objects.filter(pk=game_id).values_list("game", flat=True).first()
     try:
-        dice = ScriptedDice.from_json(script)
+        if name is not None and name != GameName.VABG:
+            dice = find_game(name).read_dice(script)  # six dice may write its dice as letters
+        else:
+            dice = ScriptedDice.from_json(script)
     except DiceError as exc:
         raise GameNotPlayable(f"the dice file is refused: {exc}") from exc
     return game_simulate(game_id=game_id, dice=dice)
@@ -778,7 +784,15 @@ def game_result_enter(
         if max(home_score, away_score, overtimes) > BOX_MAX:
             problems.append(f"scores and overtimes must be at most {BOX_MAX}")
         if home_score == away_score:
-            problems.append(f"a VABG game never ends tied ({home_score}-{away_score})")
+            problems.append(
+                f"a {game.get_game_display()} game never ends tied ({home_score}-{away_score})"
+            )
+        home_lines, away_lines = list(home_lines), list(away_lines)
+        if not game.is_vabg and (home_lines or away_lines or overtimes):
+            problems.append(
+                f"a {game.get_game_display()} game has no player lines and no overtime: "
+                "enter its score only"
+            )
         if overtimes < 0:
             problems.append("overtimes cannot be negative")
         sides = {"home": (game.home, list(home_lines), home_score),
@@ -789,11 +803,13 @@ def game_result_enter(
             home_score=home_score,
             away_score=away_score,
             overtimes=overtimes,
-            home_team_file=team_document(game.home),
-            away_team_file=team_document(game.away),
+            home_team_file=team_document(game.home) if game.is_vabg else _team_name(game.home),
+            away_team_file=team_document(game.away) if game.is_vabg else _team_name(game.away),
             events=[],
             dice={"entered": "score sheet typed in"},
-            rules=preset(game.rules, strategy=game.strategy).to_json(),
+            rules=preset(game.rules, strategy=game.strategy).to_json()
+            if game.is_vabg
+            else find_game(game.game).make_rules(**game.options).to_json(),
         )
         for side, (team, lines, score) in sides.items():
             roster = {p.name: p.pk for p in team.players.all()}

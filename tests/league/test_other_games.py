@@ -231,3 +231,58 @@ def test_simulate_replay_plays_a_six_dice_game_again_from_its_seed(capsys) -> No
     out = capsys.readouterr().out
     assert "identical, event for event." in out
     assert f"{game.result.away_score}-{game.result.home_score}" in out
+
+
+class Recording:
+    """Seeded dice that remember every d6 rolled (a six-dice game reads only the d6)."""
+
+    def __init__(self, seed: int) -> None:
+        self.dice, self.rolls = SeededDice(seed), []  # type: ignore[var-annotated]
+
+    def d6(self) -> int:
+        value = self.dice.d6()
+        self.rolls.append(value)
+        return value
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.dice, name)
+
+
+def test_a_six_dice_game_rolled_at_the_table_is_stored_from_its_letters() -> None:
+    season = make_season("sixdice", teams=2)
+    game = season.games.get()
+    engine = find_game("sixdice")
+    recording = Recording(5)
+    home = engine.read_team({"school": game.home.school, "season": game.home.season})
+    away = engine.read_team({"school": game.away.school, "season": game.away.season})
+    expected = engine.play(home, away, recording, engine.make_rules())  # type: ignore[arg-type]
+    letters = ["BBBPSF"[v - 1] for v in recording.rolls]
+    services.game_replay_dice(game_id=game.pk, script={"format": "vabg-dice/1", "d6": letters})
+    game.refresh_from_db()
+    assert game.status == "final"
+    assert (game.result.home_score, game.result.away_score) == (
+        expected.home.score,
+        expected.away.score,
+    )
+    assert game.result.box["home"]["rolls_won"] == expected.home.box.rolls_won
+
+
+def test_a_typed_in_six_dice_score_is_stored_without_lines() -> None:
+    season = make_season("sixdice", teams=2)
+    game = season.games.get()
+    with pytest.raises(services.ResultRefused) as refused:
+        services.game_result_enter(
+            game_id=game.pk, home_score=21, away_score=21, home_lines=[{"name": "x"}]
+        )
+    assert refused.value.problems[:2] == [
+        "a Six dice to 21 game never ends tied (21-21)",
+        "a Six dice to 21 game has no player lines and no overtime: enter its score only",
+    ]
+    services.game_result_enter(game_id=game.pk, home_score=21, away_score=17)
+    game.refresh_from_db()
+    assert (game.status, game.result.rules) == (
+        "final",
+        {"version": 1, "faces": "BBBPSF", "chip_reroll": False},
+    )
+    rows = standings_for_season(season_id=season.pk)[0][1]
+    assert next((r["team_id"], r["wins"]) for r in rows) == (game.home_id, 1)
