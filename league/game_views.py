@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from league import replays, views
-from league.models import Game, GameName
+from league.models import Game, GameName, Season
 
 
 def _game(pk: int) -> Game:
@@ -54,3 +54,11 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     if not view.frames:
         raise Http404("This game has no rolls to replay.")
     return render(request, "pages/games/sixdice_replay.html", {"game": game, "replay": view})
+
+
+def season_odds(request: HttpRequest, pk: int) -> HttpResponse:
+    """A season's odds: VABG's exact odds page; the other games have no odds model."""
+    season = get_object_or_404(Season.objects.only("pk", "game"), pk=pk)
+    if season.game != GameName.VABG:
+        raise Http404("Exact odds are computed for VABG seasons only.")
+    return views.season_odds(request, pk)

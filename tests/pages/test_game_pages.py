@@ -171,3 +171,10 @@ def test_the_chip_starts_with_the_defense_and_moves_when_played() -> None:
     ]
     assert [d.face for d in frames[0].dice["home"]] == ["P", "P", "S", "S", "F", "F"]
     assert frames[1].notes[-1] == "Steal by H pushing past half court, section 6."
+
+
+def test_a_six_dice_season_has_no_vabg_odds_page(client: Client) -> None:
+    game = played("sixdice")
+    assert game.season is not None
+    assert client.get(f"/seasons/{game.season.pk}/odds/").status_code == 404
+    assert client.get(f"/seasons/{game.season.pk}/").status_code == 200
