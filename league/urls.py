@@ -17,5 +17,5 @@ urlpatterns = [
     path("players/<int:pk>/", views.player_detail, name="player"),
     path("search/", views.search, name="search"),
     path("matchup/", views.matchup, name="matchup"),
-    path("seasons/<int:pk>/odds/", views.season_odds, name="season-odds"),
+    path("seasons/<int:pk>/odds/", game_views.season_odds, name="season-odds"),
 ]
