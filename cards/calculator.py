@@ -1008,7 +1008,7 @@ def teams_from_rows(
     for (school, season), numbered in players.items():
         given = {c: v for c, (_n, v) in team_values.get((school, season), {}).items()}
         base = contexts.get((school, season), TeamContext(school=school, season=season))
-        ctx = replace(base, **given)  # type: ignore[arg-type]
+        ctx = replace(base, **given)  # type: ignore[arg-type]  # columns parsed per field
         lines = [line for _n, line in numbered]
         if len(lines) < 5:
             warnings.append(
@@ -1119,6 +1119,7 @@ def _team_contexts(
             problems.append(f"{where}: {key[0]} {key[1]} is already in {source}")
             continue
         given = {c: v for c, v in values.items() if v is not None}
+        # Each column was parsed to its field's type by _team_value; mypy sees one union.
         out[key] = TeamContext(school=key[0], season=key[1], **given)  # type: ignore[arg-type]
     return out
 

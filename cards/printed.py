@@ -213,7 +213,7 @@ def season_lines(path: Path, school: str, season: int) -> list[SeasonLine]:
                 name=r["player"],
                 pos=r.get("position") or None,
                 height=r.get("height") or None,
-                **values,  # type: ignore[arg-type]
+                **values,  # type: ignore[arg-type]  # each column parsed to its field's type
             )
         )
     return out
@@ -303,11 +303,11 @@ def known_rows(path: Path) -> tuple[list[Row], list[NotCompared]]:
                 if mm and fm:
                     n_made = int(mm.group(2)) - int(mm.group(1)) + 1
                     n_fouled = int(fm.group(2)) - int(fm.group(1)) + 1
-                    column = d20_column(
+                    faces = d20_column(
                         fg=int(fg.group(1)) / 100, ftr=0.0, share3=0.0, p3=0.0,
                         pre_1987=False, fouled=n_fouled,
                     )  # fmt: skip
-                    m3, m2, *_ = d20_counts(column)
+                    m3, m2, *_ = d20_counts(faces)
                     rows.append(
                         Row(school, int(season), player, slot, "d20_made", n_made, m3 + m2,
                             f"FG% {fg.group(1)}% (the author), fouled faces {n_fouled} (printed)",

@@ -574,10 +574,12 @@ def kept_files(
             raise CommandError(f"Nothing was written: {path} is not a team file ({exc}).") from exc
         if not isinstance(doc, dict) or str(doc.get("notes", "")).startswith(BUILT_BY):
             continue
-        key = (doc.get("school"), doc.get("season"))
-        if key not in field:
+        school, season = doc.get("school"), doc.get("season")
+        if not isinstance(school, str) or not isinstance(season, int):
             continue
-        team = field[key]  # type: ignore[index]
+        team = field.get((school, season))
+        if team is None:
+            continue
         if doc.get("conference") != team.conference:
             warnings.append(
                 f"{path.name}: kept as it is, but its conference {doc.get('conference')!r} "
