@@ -53,7 +53,7 @@ test-postgres: install
 
 test-sqlite: install
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u REDIS_URL $(PY) -m pytest \
-		--ignore=tests/simulator -m "not postgres and not redis"
+		-m "not postgres and not redis and not browser"
 
 bench: install
 	$(PY) bench/engine.py
