@@ -23,7 +23,7 @@ from league.presentation import box_score
 
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin[League]):
-    list_display = ("name", "slug", "created_at")
+    list_display = ("name", "slug", "game", "created_at")
     search_fields = ("name",)
     prepopulated_fields = {"slug": ("name",)}
 
@@ -48,8 +48,8 @@ class RunInline(admin.TabularInline[SimulationRun, Season]):
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin[Season]):
-    list_display = ("__str__", "kind", "rules", "home_court", "start_date", "progress")
-    list_filter = ("kind", "league", "rules")
+    list_display = ("__str__", "kind", "game", "rules", "home_court", "start_date", "progress")
+    list_filter = ("kind", "game", "league", "rules")
     search_fields = ("name", "league__name")
     readonly_fields = ("seed", "created_at")
     inlines = (SeasonTeamInline, RunInline)
@@ -118,7 +118,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
     list_display = (
         "__str__", "season", "round", "game_date", "status", "score", "neutral", "played_at",
     )  # fmt: skip
-    list_filter = ("status", "kind", "neutral", "rules", "season")
+    list_filter = ("status", "kind", "game", "neutral", "rules", "season")
     actions = ("simulate_selected", "retry_selected")
     search_fields = ("home__school", "away__school", "label")
     list_select_related = ("home", "away", "result")
@@ -163,6 +163,8 @@ class GameAdmin(admin.ModelAdmin[Game]):
                     "home",
                     "away",
                     "neutral",
+                    "game",
+                    "options",
                     "rules",
                     "strategy",
                     "kind",
@@ -195,6 +197,8 @@ class GameAdmin(admin.ModelAdmin[Game]):
                 "home",
                 "away",
                 "neutral",
+                "game",
+                "options",
                 "rules",
                 "strategy",
                 "kind",
