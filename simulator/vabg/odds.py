@@ -1566,19 +1566,27 @@ def _field_chunk(
         )
     own[:, 0] += fast[:, 0]  # a fast break that scores nothing: the trip scores nothing
     fast[:, 0] = 0.0
-    # Each trip's characteristic function of the margin (home minus away).
-    ks = np.arange(points // 2 + 1)
-    angle = (2 * np.pi / points) * np.outer(np.arange(length), ks)
-    cos, sin = np.cos(angle), np.sin(angle)
-    vhome = np.zeros(count_v, dtype=np.int64)
-    vhome[variant_of] = home_off
-    sign = np.where(vhome == 1, 1.0, -1.0)[:, None]
-    chars = (own + fast) @ cos + 1j * (sign * ((fast - own) @ sin))
+    # Each trip's characteristic function of the margin (home minus away): its margin
+    # law laid out circularly (negative margins at the end) and transformed.
+    vhome = np.zeros(count_v, dtype=bool)
+    vhome[variant_of] = home_off == 1
+    up = np.where(vhome[:, None], own, fast)  # margins +j
+    down = np.where(vhome[:, None], fast, own)  # margins -j
+    circle = np.zeros((count_v, points))
+    circle[:, :length] = up
+    circle[:, 0] += down[:, 0]
+    circle[:, points - length + 1 :] += down[:, :0:-1]
+    chars = np.fft.rfft(circle, axis=1)
     keys, times = np.unique(grp * count_v + variant_of, return_counts=True)
     key_group, key_variant = keys // count_v, keys % count_v
     starts = np.flatnonzero(np.concatenate([[True], key_group[1:] != key_group[:-1]]))
+    # The k-th distinct trip of each period, for k = 0, 1, ...: one product per k.
+    rank = np.arange(len(keys)) - np.repeat(starts, np.diff(np.append(starts, len(keys))))
     powers = np.power(chars[key_variant], times[:, None].astype(np.complex128))
-    products = np.multiply.reduceat(powers, starts, axis=0)
+    products = np.ones((group, points // 2 + 1), dtype=np.complex128)
+    for k in range(int(rank.max()) + 1):
+        at = rank == k
+        products[key_group[at]] *= powers[at]
     margins = np.fft.fftshift(np.fft.irfft(products, n=points, axis=1), axes=1)
     edge = margins[:, :8].sum(axis=1) + margins[:, -8:].sum(axis=1)
     if float(np.abs(edge).max()) > 1e-14:
