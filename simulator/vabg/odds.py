@@ -1059,13 +1059,15 @@ def matchup_odds(
 # 11-66 kinds), and a period's margin is the product of its trips' characteristic
 # functions: a discrete Fourier transform of each trip law, raised to the number of times
 # the trip is played, multiplied and transformed back. The transforms round at about
-# 1e-16 absolute, so entries below FIELD_FLOOR are dropped as round-off; the results agree
-# with ``matchup_odds`` to 1e-13 (tests/simulator/test_odds.py).
+# 1e-16 absolute, so entries at the round-off's level are dropped (FIELD_FLOOR,
+# FIELD_NOISE); the results agree with ``matchup_odds`` to 1e-13 (tests/simulator/test_odds.py).
 
 FIELD_POINTS = 512
 """Margins computed per period: -256..255 (doubled for a chunk that reaches the ends)."""
-FIELD_FLOOR = 1e-15
-"""Margin entries below this after the transforms are round-off and set to 0."""
+FIELD_FLOOR = 1e-17
+"""Margin entries below this after the transforms are round-off and set to 0..."""
+FIELD_NOISE = 4.0
+"""... and so are those below this many times the largest negative entry of the law."""
 FIELD_CHUNK = 1024
 """Pairs solved together (bounds the memory: about 60 MB a chunk)."""
 
@@ -1591,7 +1593,11 @@ def _field_chunk(
     edge = margins[:, :8].sum(axis=1) + margins[:, -8:].sum(axis=1)
     if float(np.abs(edge).max()) > 1e-14:
         return None
-    margins[margins < FIELD_FLOOR] = 0.0
+    # The transforms round at about 1e-16 of the largest entry (more for laws near a
+    # point mass): what is left below FIELD_NOISE times the largest negative entry,
+    # which can only be round-off, is dropped.
+    floor = np.maximum(FIELD_FLOOR, -FIELD_NOISE * margins.min(axis=1, keepdims=True))
+    margins[margins < floor] = 0.0
     steps = np.arange(length)
     mean_own, mean_fast = own @ steps, fast @ steps
     by_trip_own, by_trip_fast = mean_own[variant_of], mean_fast[variant_of]

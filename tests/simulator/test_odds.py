@@ -41,9 +41,19 @@ from simulator.vabg import (
     read_team_file,
     team_from_json,
 )
+from simulator.vabg import odds as odds_module
 from simulator.vabg.engine import DEFAULT_POLICY, _Game, _Side
 from simulator.vabg.events import AWAY, HOME
-from simulator.vabg.odds import StrategyNotSolvedError, TripLaw, _Walk, game_odds, trip_law
+from simulator.vabg.odds import (
+    GameOdds,
+    StrategyNotSolvedError,
+    TripLaw,
+    _Walk,
+    field_odds,
+    game_odds,
+    matchup_odds,
+    trip_law,
+)
 from simulator.vabg.rules import GameRules, preset
 from tests.simulator.teams import player, team_json, twin_team_json
 
@@ -754,6 +764,97 @@ def test_odds_refuse_the_coach_policy_and_cards_that_cannot_end():
     )
     with pytest.raises(EndlessGameError):
         game_odds(never, never, rules=BASIC)
+
+
+# -- a whole field at once is the same as one pair at a time ---------------------------------
+
+
+def assert_same_odds(batch: GameOdds, single: GameOdds) -> None:
+    """The batch path's odds equal the single pair's to 1e-12."""
+    for name in (
+        "p_home_win",
+        "p_away_win",
+        "p_overtime",
+        "expected_overtimes",
+        "expected_home_pts",
+        "expected_away_pts",
+    ):
+        assert abs(getattr(batch, name) - getattr(single, name)) < 1e-12, name
+    for m in set(batch.margin) | set(single.margin):
+        assert abs(batch.margin.get(m, 0.0) - single.margin.get(m, 0.0)) < 1e-12, m
+    assert abs(sum(batch.margin.values()) - 1.0) < 1e-12
+    assert abs(batch.p_home_win + batch.p_away_win - 1.0) < 1e-12
+    assert min(batch.margin.values()) >= 0.0
+    assert batch.lost < 1e-12
+
+
+FIELD_SAMPLE = [
+    "kentucky-2012",
+    "kansas-2008",
+    "ucla-1972",  # pre-1987 centers
+    "indiana-1976",
+    "unlv-1991",
+    "san-diego-state-2011",
+    "wyoming-1943",
+    "villanova-2018",
+]
+
+
+@pytest.mark.parametrize("rules", [BASIC, ADVANCED], ids=["basic", "advanced"])
+@pytest.mark.parametrize("neutral", [False, True], ids=["home", "neutral"])
+def test_field_odds_equal_the_single_pair_odds_to_1e_12(rules, neutral):
+    teams = [fixture(name) for name in FIELD_SAMPLE]
+    field = field_odds(teams, rules=rules, neutral=neutral)
+    n = len(teams)
+    assert len(field) == (n * (n - 1) // 2 if neutral else n * (n - 1))
+    for i, (pair, odds) in enumerate(sorted(field.items())):
+        if i % 3 == 0:  # a sample of the pairs
+            home, away = pair
+            assert_same_odds(
+                odds, matchup_odds(teams[home], teams[away], rules=rules, neutral=neutral)
+            )
+
+
+def test_field_odds_of_given_pairs_and_hand_made_cards_equal_the_single_pair_odds():
+    teams = [
+        team_from_json(plain_json("Threes", ALWAYS_THREE)),
+        team_from_json(plain_json("Twos", ALWAYS_TWO)),
+        team_from_json(plain_json("Coin", COIN)),
+        team_from_json(twin_team_json()),
+        fixture("kentucky-2012"),
+    ]
+    pairs = [(0, 1), (1, 0), (2, 2), (3, 3), (2, 4), (4, 3), (0, 4)]
+    for rules in (BASIC, ADVANCED):
+        field = field_odds(teams, pairs, rules=rules)
+        assert list(field) == pairs
+        for (home, away), odds in field.items():
+            assert_same_odds(odds, matchup_odds(teams[home], teams[away], rules=rules))
+        assert field[(0, 1)].margin == pytest.approx({44: 1.0}, abs=1e-12)
+
+
+def test_field_odds_widen_the_transform_for_a_margin_past_its_ends(monkeypatch):
+    # With 64 points the margins of -32..31 are not enough: the chunk is solved again.
+    monkeypatch.setattr(odds_module, "FIELD_POINTS", 64)
+    teams = [
+        team_from_json(plain_json("Threes", ALWAYS_THREE)),
+        team_from_json(plain_json("Coin", COIN)),
+        fixture("kentucky-2012"),
+        fixture("kansas-2008"),
+    ]
+    field = field_odds(teams, rules=ADVANCED)
+    for (home, away), odds in field.items():
+        assert_same_odds(odds, matchup_odds(teams[home], teams[away], rules=ADVANCED))
+
+
+def test_field_odds_refuse_the_coach_policy_and_cards_that_cannot_end():
+    teams = [fixture("kentucky-2012"), fixture("kansas-2008")]
+    with pytest.raises(StrategyNotSolvedError, match="reads the score"):
+        field_odds(teams, rules=preset("advanced", strategy=True))
+    never = team_from_json(
+        plain_json("Never", {"3PM": None, "2PM": None, "FOUL": None, "3PX": None, "2PX": "1-20"})
+    )
+    with pytest.raises(EndlessGameError):
+        field_odds([never, never], rules=BASIC)
 
 
 # -- the command line ------------------------------------------------------------------------
