@@ -31,7 +31,7 @@ import json
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -41,7 +41,7 @@ from django.db.models import Q
 from django.dispatch import Signal
 
 from cards.mapping import team_card, teams_for_play
-from cards.models import Team
+from cards.models import Card, Player, Team
 from league import bracket as brackets
 from league.models import Game, PairOdds, Season, SeasonTeam
 from league.tournaments import round_name, season_bracket
@@ -56,7 +56,7 @@ from simulator.vabg import (
 )
 from simulator.vabg.events import FreeThrow, PeriodEnd, Shot, Trip, event_from_json
 from simulator.vabg.liveodds import LiveOdds
-from simulator.vabg.odds import GameOdds, game_odds, matchup_odds
+from simulator.vabg.odds import GameOdds, field_odds, game_odds, matchup_odds
 from simulator.vabg.render import describe
 
 ON_DEMAND_PAIRS = 120
@@ -118,29 +118,97 @@ def odds_rules(rules: str) -> GameRules:
     return preset(rules)
 
 
-@dataclass(frozen=True, slots=True)
 class Entry:
-    """A team as the odds see it: its id, engine card and card version."""
+    """A team as the odds see it: its id, card version and engine card.
 
-    team_id: int
-    card: TeamCard
-    version: str
+    The card is built only when something reads it (a pair to compute, a preview): the
+    version alone is enough to read the pair table (:func:`card_versions`).
+    """
+
+    __slots__ = ("_card", "team_id", "version")
+
+    def __init__(self, team_id: int, card: TeamCard | None, version: str) -> None:
+        self.team_id = team_id
+        self.version = version
+        self._card = card
+
+    @property
+    def card(self) -> TeamCard:
+        if self._card is None:
+            team = teams_for_play().filter(pk=self.team_id).first()
+            if team is None:
+                raise OddsUnavailable(f"team {self.team_id} does not exist")
+            try:
+                self._card = team_card(team)
+            except InvalidCardError as exc:
+                raise OddsUnavailable(f"{team}: {exc}") from exc
+        return self._card
 
     @property
     def label(self) -> str:
         return self.card.label
 
+    def __repr__(self) -> str:
+        return f"Entry({self.team_id}, {self.version[:12]})"
+
+
+_VERSIONS: dict[str, str] = {}
+"""Card versions by fingerprint (:func:`_fingerprints`), so a request that only reads the
+pair table does not build the field's cards."""
+_VERSIONS_KEPT = 20_000
+
+
+def _fingerprints(team_ids: Sequence[int]) -> dict[int, str]:
+    """Return, per team, a digest of every stored column :func:`team_card` can read (the
+    team's row, its players' and their cards'), read in three queries without building
+    anything. Any edit, by any path, changes it."""
+    rows: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    team_fields = [f.attname for f in Team._meta.concrete_fields]
+    for row in Team.objects.filter(pk__in=team_ids).order_by("pk").values_list(*team_fields):
+        rows[row[0]].append(row)
+    for model in (Player, Card):
+        fields = [f.attname for f in model._meta.concrete_fields]
+        for row in (
+            model.objects.filter(team_id__in=team_ids)
+            .order_by("pk")
+            .values_list("team_id", *fields)
+        ):
+            rows[row[0]].append(row)
+    return {
+        team_id: hashlib.sha256(repr(team_rows).encode()).hexdigest()
+        for team_id, team_rows in rows.items()
+    }
+
+
+def card_versions(team_ids: Iterable[int]) -> dict[int, Entry]:
+    """Return the teams' entries with their card versions, building a card only when its
+    stored rows changed since its version was last taken (raise :class:`OddsUnavailable`
+    for a card the engine refuses)."""
+    ids = sorted(set(team_ids))
+    prints = _fingerprints(ids)
+    out: dict[int, Entry] = {}
+    unknown = [t for t in ids if t in prints and prints[t] not in _VERSIONS]
+    if unknown:
+        if len(_VERSIONS) > _VERSIONS_KEPT:
+            _VERSIONS.clear()
+        for team in teams_for_play().filter(pk__in=unknown):
+            try:
+                card = team_card(team)
+            except InvalidCardError as exc:
+                raise OddsUnavailable(f"{team}: {exc}") from exc
+            version = card_version(card)
+            _VERSIONS[prints[team.pk]] = version
+            out[team.pk] = Entry(team.pk, card, version)
+    for t in ids:
+        if t in prints and t not in out:
+            out[t] = Entry(t, None, _VERSIONS[prints[t]])
+    return out
+
 
 def entries_for(team_ids: Iterable[int]) -> dict[int, Entry]:
-    """Return the current cards and versions of teams (raise for a card the engine refuses)."""
-    out = {}
-    for team in teams_for_play().filter(pk__in=list(team_ids)):
-        try:
-            card = team_card(team)
-        except InvalidCardError as exc:
-            raise OddsUnavailable(f"{team}: {exc}") from exc
-        out[team.pk] = Entry(team.pk, card, card_version(card))
-    return out
+    """Return the current versions of teams, their cards built when read (raise for a
+    card the engine refuses)."""
+    return card_versions(team_ids)
 
 
 def entry_as_played(team_id: int, team_file: Mapping[str, Any]) -> Entry:
@@ -284,18 +352,40 @@ class PairTable:
         """Compute and store the missing ones of ``pairs``; return how many were computed."""
         todo = self.missing(pairs)
         rows = []
-        for home, away in todo:
-            odds = _solved(
+        for (home, away), odds in self._solve(todo).items():
+            rows.append(self._row(home, away, odds))
+            self._p[(home, away)] = odds.p_home_win
+        PairOdds.objects.bulk_create(rows, ignore_conflicts=True, batch_size=500)
+        return len(rows)
+
+    def _solve(self, todo: Sequence[tuple[int, int]]) -> dict[tuple[int, int], GameOdds]:
+        """Return the odds of the stored keys ``todo``: the engine's field solver for many
+        pairs at once (docs/odds.md, "Speed"); one pair at a time when a card is refused,
+        so the error names the pair."""
+        if len(todo) > 1:
+            ids = sorted({t for pair in todo for t in pair})
+            at = {t: i for i, t in enumerate(ids)}
+            try:
+                solved = field_odds(
+                    [self.entries[t].card for t in ids],
+                    [(at[h], at[a]) for h, a in todo],
+                    rules=self.game_rules,
+                    neutral=self.neutral,
+                )
+            except InvalidCardError:
+                pass
+            else:
+                return {(ids[h], ids[a]): odds for (h, a), odds in solved.items()}
+        return {
+            (home, away): _solved(
                 matchup_odds,
                 self.entries[home].card,
                 self.entries[away].card,
                 rules=self.game_rules,
                 neutral=self.neutral,
             )
-            rows.append(self._row(home, away, odds))
-            self._p[(home, away)] = odds.p_home_win
-        PairOdds.objects.bulk_create(rows, ignore_conflicts=True, batch_size=500)
-        return len(rows)
+            for home, away in todo
+        }
 
     def ensure(self, pairs: Iterable[tuple[int, int]], *, limit: int | None = None) -> None:
         """Make sure ``pairs`` are in the table: compute them here when at most ``limit``

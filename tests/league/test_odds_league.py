@@ -135,6 +135,49 @@ def test_a_card_edit_invalidates_only_the_pairs_of_its_team(teams) -> None:
     assert odds.season_table(season).p(a, b) == pytest.approx(fresh.p_home_win, abs=1e-12)
 
 
+def test_card_versions_are_cached_and_any_edit_of_the_rows_renews_them(teams, monkeypatch) -> None:
+    ids = [t.pk for t in teams[:3]]
+    first = odds.card_versions(ids)
+    built: list[int] = []
+    real = odds.team_card
+
+    def counting(team):  # type: ignore[no-untyped-def]
+        built.append(team.pk)
+        return real(team)
+
+    monkeypatch.setattr(odds, "team_card", counting)
+    again = odds.card_versions(ids)
+    assert built == []  # nothing changed: no card is built to read the versions
+    assert {t: e.version for t, e in again.items()} == {t: e.version for t, e in first.items()}
+    # An edit that bypasses save() (and the history) is seen all the same.
+    edited = teams[1]
+    card = Card.objects.filter(player__team=edited, slot=2).first()
+    Card.objects.filter(pk=card.pk).update(block_top=card.block_top - 1)
+    renewed = odds.card_versions(ids)
+    assert built == [edited.pk]
+    assert renewed[edited.pk].version != first[edited.pk].version
+    assert renewed[edited.pk].version == odds.card_version(
+        real(odds.teams_for_play().get(pk=edited.pk))
+    )
+    for other in (ids[0], ids[2]):
+        assert renewed[other].version == first[other].version
+    # A version read from the cache still gives its card when one is needed.
+    assert again[ids[0]].card.to_json() == first[ids[0]].card.to_json()
+
+
+def test_the_table_computed_in_one_batch_is_each_pairs_own_odds(teams) -> None:
+    season = cup(teams, neutral=False)
+    table = odds.season_table(season)
+    pairs = table.all_pairs()
+    assert table.compute(pairs) == len(pairs) == 20
+    fresh = odds.season_table(season)
+    for home, away in pairs[::3]:
+        exact = matchup_odds(
+            table.entries[home].card, table.entries[away].card, rules=preset("advanced")
+        )
+        assert fresh.p(home, away) == pytest.approx(exact.p_home_win, abs=1e-12)
+
+
 def test_a_page_with_the_table_far_from_built_is_told_to_wait(teams) -> None:
     season = cup(teams[:4])
     table = odds.season_table(season)
