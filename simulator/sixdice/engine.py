@@ -186,6 +186,15 @@ class Table:
         )
 
     @property
+    def wanted(self) -> tuple[str, str]:
+        """Return the roll being read (or last read): what it is for and whose dice (§5).
+
+        Each roll sets a new tuple, so a reader of the dice can tell where a roll begins
+        (``simulator.sixdice.sheet``, the game at the table).
+        """
+        return self._wanted
+
+    @property
     def over(self) -> bool:
         """Return whether a team has reached 21."""
         return self._phase == OVER
