@@ -1,0 +1,295 @@
+"""Grid court at the table: replay the dice rolled so far and say which die comes next.
+
+The engine is not changed: :func:`replay` plays the engine's own :class:`Table` turn by
+turn over the values typed in (one ``d6`` stream, §5: two dice for an offensive turn,
+one for a defensive turn) and stops where it needs a die it does not have. Both teams
+play the default policies (§4): the moves are the engine's, only the dice are typed. A
+finished game is played once more by :func:`play_game` over the same dice through
+``ScriptedDice``, so its result is exactly the one ``python -m simulator play --game
+gridcourt --dice FILE`` gives.
+
+    >>> from simulator.games import TeamName
+    >>> p = replay(TeamName("Kansas", 2008), TeamName("Memphis", 2008), [4])
+    >>> p.need.step, p.need.index, p.need.size
+    ('Memphis 2008: offensive roll', 2, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from simulator.dice import DiceError, DiceScriptExhausted, ScriptedDice
+from simulator.games import Result, TeamName
+from simulator.gridcourt.engine import SHOT_CLOCK_ROLLS, Table, play_game
+from simulator.gridcourt.events import (
+    AWAY,
+    HOME,
+    OFFENSE,
+    PAINT,
+    Announce,
+    End,
+    Event,
+    Rebound,
+    Reset,
+    Roll,
+    Score,
+    Shot,
+    Start,
+    Steal,
+    Step,
+    Violation,
+)
+from simulator.gridcourt.rules import STANDARD, GridRules
+
+FACES = 6
+
+
+class DieRefused(DiceError):
+    """Raise for a value that is not a face of a d6; ``index`` is its place in the dice."""
+
+    def __init__(self, index: int, value: object, need: Need) -> None:
+        self.index, self.value, self.need = index, value, need
+        super().__init__(f"die {index + 1}: {value!r} is not a face of a d6 (1-6)")
+
+
+class GameOverError(DiceError):
+    """Raise for dice after the end of the game: ``used`` were played, ``extra`` are left."""
+
+    def __init__(self, used: int, extra: int) -> None:
+        self.used, self.extra = used, extra
+        super().__init__(f"the game is over after {used} dice; {extra} more are too many")
+
+
+@dataclass(frozen=True, slots=True)
+class Need:
+    """The die the game wants next: whose roll, which die of it, and why."""
+
+    team: str
+    role: str
+    index: int
+    """Which die of the roll (1-based)."""
+    size: int
+    """How many dice the roll has: 2 for the offense, 1 for the defense."""
+    step: str
+    why: str
+    start: int
+    """Where the roll's first die is in the game's dice."""
+    die: str = "d6"
+    faces: int = FACES
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "die": self.die,
+            "faces": self.faces,
+            "team": self.team,
+            "role": self.role,
+            "index": self.index,
+            "size": self.size,
+            "step": self.step,
+            "why": self.why,
+            "start": self.start,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One roll of the game: its team and role, its dice and the events it made."""
+
+    team: str
+    role: str
+    start: int
+    dice: tuple[int, ...]
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Where a game at the table stands after its dice."""
+
+    home: TeamName
+    away: TeamName
+    rules: GridRules
+    values: tuple[int, ...]
+    events: tuple[Event, ...]
+    turns: tuple[Turn, ...]
+    score: dict[str, int]
+    need: Need | None
+    result: Result | None
+
+    def labels(self) -> dict[str, str]:
+        return {HOME: self.home.label, AWAY: self.away.label}
+
+    def last_roll_start(self) -> int:
+        """Return where "undo roll" goes back to: this roll's first die, or the last roll's."""
+        return self.turns[-1].start if self.turns else 0
+
+    def dice_file(self) -> dict[str, Any]:
+        """Return the ``vabg-dice/1`` file of the dice so far (a ``d6`` stream only)."""
+        return {"format": "vabg-dice/1", "d6": list(self.values)}
+
+
+class _Source:
+    """Hand out the typed values as d6 rolls; refuse a value that is not a face."""
+
+    def __init__(self, values: Sequence[int]) -> None:
+        self.values = values
+        self.used = 0
+
+    def d6(self) -> int:
+        if self.used >= len(self.values):
+            raise DiceScriptExhausted("d6", self.used)
+        value = self.values[self.used]
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= FACES:
+            raise _Bad(self.used, value)
+        self.used += 1
+        return value
+
+    def d8(self) -> int:
+        raise DiceError("grid court reads only d6 rolls")
+
+    def d20(self) -> int:
+        raise DiceError("grid court reads only d6 rolls")
+
+    def record(self) -> Any:
+        raise DiceError("a table replay has no record")
+
+
+class _Bad(Exception):
+    def __init__(self, index: int, value: object) -> None:
+        self.index, self.value = index, value
+
+
+def _need(table: Table, labels: dict[str, str], start: int, have: int) -> Need:
+    s = table.state
+    team = s.roller
+    who = labels[team]
+    if team == s.offense:
+        shooter = next(
+            (e for e in reversed(table.events[-1:]) if isinstance(e, Announce)),
+            None,
+        )
+        if shooter is None:
+            shooter_piece = table.policies[team].announce(s)
+        else:
+            shooter_piece = shooter.piece
+        clock = f"shot clock: movement roll {s.clock + 1} of {SHOT_CLOCK_ROLLS}"
+        if shooter_piece is not None:
+            cell = s.cell(team, shooter_piece)
+            v = s.court.value[s.pos[team][shooter_piece - 1]]
+            pts = s.court.points[s.pos[team][shooter_piece - 1]]
+            why = (
+                f"piece {shooter_piece} at {cell} shoots a {pts}: made on a total of {v} or "
+                f"more, 2 is a steal ({clock})"
+            )
+        else:
+            why = (
+                f"no shot: the total is how many steps the offense moves (default policy), "
+                f"2 is a steal; {clock}"
+            )
+        return Need(team, OFFENSE, have + 1, 2, f"{who}: offensive roll", why, start)
+    return Need(
+        team,
+        "defense",
+        1,
+        1,
+        f"{who}: defensive roll",
+        "one die: the defense moves that many steps at most (default policy)",
+        start,
+    )
+
+
+def replay(
+    home: TeamName,
+    away: TeamName,
+    values: Sequence[int],
+    *,
+    rules: GridRules = STANDARD,
+) -> Position:
+    """Play the engine's game over ``values`` and stop where it needs the next die.
+
+    Raise :class:`DieRefused` for a value that is not a face of a d6 and
+    :class:`GameOverError` for dice after the end of the game.
+    """
+    values = tuple(values)
+    source = _Source(values)
+    table = Table(source, rules)
+    table.events.append(Start(home.school, home.season, away.school, away.season))
+    table.start()
+    labels = {HOME: home.label, AWAY: away.label}
+    turns: list[Turn] = []
+    need = None
+    while not table.state.over:
+        start, first_event = source.used, len(table.events)
+        team = table.state.roller
+        role = OFFENSE if team == table.state.offense else "defense"
+        try:
+            table.turn()
+        except DiceScriptExhausted:
+            need = _need(table, labels, start, source.used - start)
+            if source.used > start:  # the first die of an offensive roll is in
+                turns.append(Turn(team, role, start, values[start:], _events(table, first_event)))
+            break
+        except _Bad as exc:
+            raise DieRefused(
+                exc.index, exc.value, _need(table, labels, start, exc.index - start)
+            ) from None
+        turns.append(
+            Turn(team, role, start, values[start : source.used], _events(table, first_event))
+        )
+    if need is None and source.used < len(values):
+        raise GameOverError(source.used, len(values) - source.used)
+    result = None
+    if need is None:
+        result = play_game(home, away, ScriptedDice(d6=list(values)), rules)
+    return Position(
+        home=home,
+        away=away,
+        rules=rules,
+        values=values,
+        events=tuple(table.events),
+        turns=tuple(turns),
+        score=dict(table.state.score),
+        need=need,
+        result=result,
+    )
+
+
+def _events(table: Table, first: int) -> tuple[Event, ...]:
+    return tuple(table.events[first:])
+
+
+def describe(event: Event, labels: dict[str, str]) -> str | None:
+    """Return one event in words (``None`` for the ones a turn's dice already tell).
+
+    >>> describe(Shot("away", 3, (2, 5), 9, 10, 0, 2, True), {"away": "A", "home": "H"})
+    'A: piece 3 shoots a 2 from (2, 5): 10 against 9, made'
+    """
+    if isinstance(event, Start | Roll | End):
+        return None
+    if isinstance(event, Reset):
+        return f"reset: {labels[event.offense]} on offense"
+    if isinstance(event, Announce):
+        return f"{labels[event.team]}: piece {event.piece} announces a shot from {event.cell}"
+    if isinstance(event, Step):
+        return f"{labels[event.team]}: piece {event.piece} {event.frm} to {event.to}"
+    if isinstance(event, Shot):
+        made = "made" if event.made else "missed"
+        return (
+            f"{labels[event.team]}: piece {event.piece} shoots a {event.points} from "
+            f"{event.cell}: {event.t} against {event.v}, {made}"
+        )
+    if isinstance(event, Rebound):
+        kind = "offensive" if event.offensive else "defensive"
+        return f"{labels[event.team]}: {kind} rebound, piece {event.piece}"
+    if isinstance(event, Steal):
+        by = f", piece {event.piece}" if event.piece is not None else ""
+        return f"{labels[event.team]}: steal{by}"
+    if isinstance(event, Violation):
+        kind = "paint violation" if event.kind == PAINT else "shot-clock violation"
+        by = f", piece {event.piece}" if event.piece is not None else ""
+        return f"{labels[event.team]}: {kind}{by}"
+    if isinstance(event, Score):
+        return f"score: {labels[AWAY]} {event.away}, {labels[HOME]} {event.home}"
+    return None

@@ -1,0 +1,271 @@
+"""Six dice at the table: replay the dice rolled so far and say which die comes next.
+
+The engine is not changed: :func:`replay` plays the engine's own :class:`Table` over
+the values typed in (one ``d6`` stream in the order of §5) with the default policy, and
+stops where it needs a die it does not have; the engine's :class:`ScriptRanOut` names
+whose dice and for what. Where each roll begins is read from :attr:`Table.wanted` (each
+roll sets a new one); how many dice the roll has (six, five under a penalty, the
+defense's dice still standing in an inbound race, the dice a chip reroll names) is found
+by playing the game on a few more dice. A finished game is played once more by
+:func:`play_game` over the same dice through ``ScriptedDice``, so its result is exactly
+the one ``python -m simulator play --game sixdice --dice FILE`` gives.
+
+    >>> from simulator.games import TeamName
+    >>> p = replay(TeamName("Kansas", 2008), TeamName("Memphis", 2008), [1, 2])
+    >>> p.need.step, p.need.index, p.need.size
+    ('Memphis 2008 (Orange): jump ball', 3, 6)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from simulator.dice import DiceError, DiceScriptExhausted, ScriptedDice
+from simulator.games import TeamName
+from simulator.sixdice.engine import ScriptRanOut, SixDiceResult, Table, play_game
+from simulator.sixdice.events import Event, SixDiceBox, Start, box_score
+from simulator.sixdice.rules import STANDARD, SixDiceRules
+from simulator.sixdice.state import AWAY, HOME
+
+FACES = 6
+COLOURS = {AWAY: "Orange", HOME: "White"}
+
+_WHY = {
+    "jump ball": "the team with more Balls takes the ball; a tie is rolled again",
+    "main roll": "the offense's dice, then the defense's: the most of one symbol wins the roll",
+    "shot": "the offense's Balls (+1 inside the arc, -1 outside) against the defense's",
+    "first free throw": "3 Balls make it and earn a second",
+    "second free throw": "3 Balls make it",
+    "chip reroll": "the chip holder rerolls the dice it named, in die order",
+}
+
+
+class DieRefused(DiceError):
+    """Raise for a value that is not a face of a d6; ``index`` is its place in the dice."""
+
+    def __init__(self, index: int, value: object, need: Need) -> None:
+        self.index, self.value, self.need = index, value, need
+        super().__init__(f"die {index + 1}: {value!r} is not a face of a d6 (1-6)")
+
+
+class GameOverError(DiceError):
+    """Raise for dice after the end of the game: ``used`` were played, ``extra`` are left."""
+
+    def __init__(self, used: int, extra: int) -> None:
+        self.used, self.extra = used, extra
+        super().__init__(f"the game is over after {used} dice; {extra} more are too many")
+
+
+@dataclass(frozen=True, slots=True)
+class Need:
+    """The die the game wants next: whose roll, which die of it, and why."""
+
+    team: str
+    what: str
+    index: int
+    """Which die of the roll (1-based)."""
+    size: int
+    """How many dice the roll has."""
+    step: str
+    why: str
+    start: int
+    """Where the roll's first die is in the game's dice."""
+    die: str = "d6"
+    faces: int = FACES
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "die": self.die,
+            "faces": self.faces,
+            "team": self.team,
+            "what": self.what,
+            "index": self.index,
+            "size": self.size,
+            "step": self.step,
+            "why": self.why,
+            "start": self.start,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """One roll of the game: whose dice, what for, and where its dice start."""
+
+    team: str
+    what: str
+    start: int
+    dice: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Where a game at the table stands after its dice."""
+
+    home: TeamName
+    away: TeamName
+    rules: SixDiceRules
+    values: tuple[int, ...]
+    events: tuple[Event, ...]
+    rolls: tuple[Roll, ...]
+    score: dict[str, int]
+    need: Need | None
+    result: SixDiceResult | None
+
+    def labels(self) -> dict[str, str]:
+        return {HOME: self.home.label, AWAY: self.away.label}
+
+    def last_roll_start(self) -> int:
+        """Return where "undo roll" goes back to: this roll's first die, or the last roll's."""
+        return self.rolls[-1].start if self.rolls else 0
+
+    def boxes(self) -> tuple[SixDiceBox, SixDiceBox]:
+        """Return the ``(home, away)`` team box scores of the events so far."""
+        return box_score(self.events)
+
+    def partial(self) -> SixDiceResult:
+        """Return the game so far as a result (for the game's own play-by-play)."""
+        if self.result is not None:
+            return self.result
+        home, away = self.boxes()
+        script = ScriptedDice(d6=list(self.values))
+        return SixDiceResult(home, away, self.events, script.record(), self.rules)
+
+    def dice_file(self) -> dict[str, Any]:
+        """Return the ``vabg-dice/1`` file of the dice so far (a ``d6`` stream only)."""
+        return {"format": "vabg-dice/1", "d6": list(self.values)}
+
+
+class _Bad(Exception):
+    def __init__(self, index: int, value: object) -> None:
+        self.index, self.value = index, value
+
+
+class _Source:
+    """Hand out the values as d6 rolls, noting where each roll of the table begins."""
+
+    def __init__(self, values: Sequence[int]) -> None:
+        self.values = values
+        self.used = 0
+        self.table: Table | None = None
+        self.starts: list[tuple[int, tuple[str, str]]] = []
+        self._last: tuple[str, str] | None = None
+
+    def d6(self) -> int:
+        assert self.table is not None
+        wanted = self.table.wanted
+        if wanted is not self._last:  # a new roll: every roll sets a new tuple
+            self._last = wanted
+            self.starts.append((self.used, wanted))
+        if self.used >= len(self.values):
+            raise DiceScriptExhausted("d6", self.used)
+        value = self.values[self.used]
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= FACES:
+            raise _Bad(self.used, value)
+        self.used += 1
+        return value
+
+    def d8(self) -> int:
+        raise DiceError("six dice reads only d6 rolls")
+
+    def d20(self) -> int:
+        raise DiceError("six dice reads only d6 rolls")
+
+    def record(self) -> Any:
+        raise DiceError("a table replay has no record")
+
+
+def _run(
+    home: TeamName, away: TeamName, values: Sequence[int], rules: SixDiceRules
+) -> tuple[Table, _Source, ScriptRanOut | _Bad | None]:
+    source = _Source(values)
+    table = Table(source, rules=rules)
+    source.table = table
+    table.events.append(Start(home.school, home.season, away.school, away.season))
+    try:
+        table.play()
+    except ScriptRanOut as exc:
+        return table, source, exc
+    except _Bad as exc:
+        return table, source, exc
+    return table, source, None
+
+
+def _size(home: TeamName, away: TeamName, values: Sequence[int], rules: SixDiceRules) -> int:
+    """Return how many dice the roll that begins at ``len(values)`` has: play on 1s."""
+    start = len(values)
+    _, source, _ = _run(home, away, [*values, *([1] * (2 * FACES))], rules)
+    later = [i for i, _ in source.starts if i > start]
+    return (later[0] if later else source.used) - start
+
+
+def _need(
+    home: TeamName,
+    away: TeamName,
+    values: Sequence[int],
+    rules: SixDiceRules,
+    source: _Source,
+    at: int,
+) -> Need:
+    start, (what, team) = source.starts[-1]
+    size = _size(home, away, values[:start], rules)
+    label = home.label if team == HOME else away.label
+    base = what.split(",")[0]
+    why = _WHY.get(base, "the inbounder's dice move the ball; the defense's S dice steal")
+    if base.startswith("inbound race"):
+        why = "the inbounder's Balls move the ball; each S of the defense sets a die aside"
+    plural = "die" if size == 1 else "dice"
+    return Need(
+        team,
+        what,
+        at - start + 1,
+        size,
+        f"{label} ({COLOURS[team]}): {what}",
+        f"{size} {plural}; {why}",
+        start,
+    )
+
+
+def replay(
+    home: TeamName,
+    away: TeamName,
+    values: Sequence[int],
+    *,
+    rules: SixDiceRules = STANDARD,
+) -> Position:
+    """Play the engine's game over ``values`` and stop where it needs the next die.
+
+    Raise :class:`DieRefused` for a value that is not a face of a d6 and
+    :class:`GameOverError` for dice after the end of the game.
+    """
+    values = tuple(values)
+    table, source, stop = _run(home, away, values, rules)
+    if isinstance(stop, _Bad):
+        raise DieRefused(
+            stop.index, stop.value, _need(home, away, values, rules, source, stop.index)
+        )
+    need = None if stop is None else _need(home, away, values, rules, source, len(values))
+    if need is None and source.used < len(values):
+        raise GameOverError(source.used, len(values) - source.used)
+    ends = [i for i, _ in source.starts[1:]] + [len(values)]
+    rolls = tuple(
+        Roll(team, what, start, values[start:end])
+        for (start, (what, team)), end in zip(source.starts, ends, strict=True)
+        if end > start
+    )
+    result = None
+    if need is None:
+        result = play_game(home, away, ScriptedDice(d6=list(values)), rules=rules)
+    state = table.state
+    return Position(
+        home=home,
+        away=away,
+        rules=rules,
+        values=values,
+        events=tuple(table.events),
+        rolls=rolls,
+        score={HOME: state.home_score, AWAY: state.away_score},
+        need=need,
+        result=result,
+    )
