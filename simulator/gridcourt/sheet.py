@@ -29,6 +29,7 @@ from simulator.gridcourt.events import (
     OFFENSE,
     PAINT,
     Announce,
+    Cell,
     End,
     Event,
     Rebound,
@@ -117,6 +118,9 @@ class Position:
     score: dict[str, int]
     need: Need | None
     result: Result | None
+    cells: dict[str, tuple[Cell, ...]]
+    """Where each team's pieces 1..N stand now."""
+    offense: str
 
     def labels(self) -> dict[str, str]:
         return {HOME: self.home.label, AWAY: self.away.label}
@@ -253,6 +257,8 @@ def replay(
         score=dict(table.state.score),
         need=need,
         result=result,
+        cells={HOME: table.state.cells(HOME), AWAY: table.state.cells(AWAY)},
+        offense=table.state.offense,
     )
 
 

@@ -26,10 +26,13 @@ from simulator.dice import DiceError, DiceScriptExhausted, ScriptedDice
 from simulator.games import TeamName
 from simulator.sixdice.engine import ScriptRanOut, SixDiceResult, Table, play_game
 from simulator.sixdice.events import Event, SixDiceBox, Start, box_score
+from simulator.sixdice.render import render_play_by_play
 from simulator.sixdice.rules import STANDARD, SixDiceRules
 from simulator.sixdice.state import AWAY, HOME
 
 FACES = 6
+_NO_RECORD = ScriptedDice().record()
+_NO_BOX = box_score((Start("", 0, "", 0),))
 COLOURS = {AWAY: "Orange", HOME: "White"}
 
 _WHY = {
@@ -97,6 +100,14 @@ class Roll:
     what: str
     start: int
     dice: tuple[int, ...]
+    events: tuple[Event, ...]
+    """The events from this roll's first die to the next roll's (what the roll made)."""
+
+    def lines(self, rules: SixDiceRules) -> list[str]:
+        """Return the roll's events in words: the game's own play-by-play (``render``)."""
+        home, away = _NO_BOX  # the play-by-play reads only the events and the faces
+        played = SixDiceResult(home, away, self.events, _NO_RECORD, rules)
+        return [line.strip() for line in render_play_by_play(played).splitlines()]
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +161,7 @@ class _Source:
         self.used = 0
         self.table: Table | None = None
         self.starts: list[tuple[int, tuple[str, str]]] = []
+        self.first_events: list[int] = []
         self._last: tuple[str, str] | None = None
 
     def d6(self) -> int:
@@ -158,6 +170,7 @@ class _Source:
         if wanted is not self._last:  # a new roll: every roll sets a new tuple
             self._last = wanted
             self.starts.append((self.used, wanted))
+            self.first_events.append(len(self.table.events))
         if self.used >= len(self.values):
             raise DiceScriptExhausted("d6", self.used)
         value = self.values[self.used]
@@ -249,9 +262,12 @@ def replay(
     if need is None and source.used < len(values):
         raise GameOverError(source.used, len(values) - source.used)
     ends = [i for i, _ in source.starts[1:]] + [len(values)]
+    event_ends = [*source.first_events[1:], len(table.events)]
     rolls = tuple(
-        Roll(team, what, start, values[start:end])
-        for (start, (what, team)), end in zip(source.starts, ends, strict=True)
+        Roll(team, what, start, values[start:end], tuple(table.events[first:last]))
+        for (start, (what, team)), end, first, last in zip(
+            source.starts, ends, source.first_events, event_ends, strict=True
+        )
         if end > start
     )
     result = None
