@@ -37,7 +37,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from django.core.cache import cache
-from django.db.models import Q
+from django.db.models import JSONField, Q, TextField
+from django.db.models.functions import Cast
 from django.dispatch import Signal
 
 from cards.mapping import team_card, teams_for_play
@@ -159,25 +160,22 @@ _VERSIONS_KEPT = 20_000
 
 
 def _fingerprints(team_ids: Sequence[int]) -> dict[int, str]:
-    """Return, per team, a digest of every stored column :func:`team_card` can read (the
+    """Return, per team, a fingerprint of every stored column :func:`team_card` can read (the
     team's row, its players' and their cards'), read in three queries without building
     anything. Any edit, by any path, changes it."""
     rows: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-    team_fields = [f.attname for f in Team._meta.concrete_fields]
-    for row in Team.objects.filter(pk__in=team_ids).order_by("pk").values_list(*team_fields):
-        rows[row[0]].append(row)
-    for model in (Player, Card):
-        fields = [f.attname for f in model._meta.concrete_fields]
-        for row in (
-            model.objects.filter(team_id__in=team_ids)
-            .order_by("pk")
-            .values_list("team_id", *fields)
-        ):
+    for model, team in ((Team, "pk"), (Player, "team_id"), (Card, "team_id")):
+        # JSON columns are read as their stored text: nothing is decoded.
+        columns = [
+            Cast(f.attname, TextField()) if isinstance(f, JSONField) else f.attname
+            for f in model._meta.concrete_fields
+        ]
+        found = model.objects.filter(**{f"{team}__in": team_ids}).order_by("pk")
+        for row in found.values_list(team, *columns):
             rows[row[0]].append(row)
-    return {
-        team_id: hashlib.sha256(repr(team_rows).encode()).hexdigest()
-        for team_id, team_rows in rows.items()
-    }
+    # Only this process reads them (:data:`_VERSIONS`): Python's own hash of the rows is
+    # enough, with the team's id beside it.
+    return {team_id: f"{team_id}:{hash(tuple(team_rows))}" for team_id, team_rows in rows.items()}
 
 
 def card_versions(team_ids: Iterable[int]) -> dict[int, Entry]:
@@ -434,15 +432,19 @@ class PairTable:
             self.load()
         n = len(order)
         out = np.full((n, n), np.nan)
-        for i, home in enumerate(order):
-            for j, away in enumerate(order):
-                if i == j:
-                    out[i, j] = 0.5
-                    continue
-                h, a, mirrored = self.stored_key(home, away)
-                p = self._p.get((h, a))
-                if p is not None:
-                    out[i, j] = 1.0 - p if mirrored else p
+        at = {team: i for i, team in enumerate(order)}
+        rows, cols, values = [], [], []
+        for (h, a), p in self._p.items():
+            i, j = at.get(h), at.get(a)
+            if i is not None and j is not None:
+                rows.append(i)
+                cols.append(j)
+                values.append(p)
+        p_home = np.array(values)
+        out[rows, cols] = p_home
+        if self.neutral:  # stored once, the lower id at home: the other order mirrored
+            out[cols, rows] = 1.0 - p_home
+        np.fill_diagonal(out, 0.5)
         return out
 
     def game_law(self, home: int, away: int) -> GameOdds:
@@ -853,6 +855,9 @@ def _plain_dp(
         assert isinstance(source, brackets.WinnerOf)
         return won[source.game_key]
 
+    # Pairs not in the table (NaN) are pairs that cannot meet: they count for nothing.
+    beats = np.nan_to_num(p)
+    beaten = np.nan_to_num(1.0 - p)
     for game in sorted(bracket.games, key=lambda g: g.round):
         a, b = law(game.top), law(game.bottom)
         reach[:, game.round - 1] += a + b
@@ -860,8 +865,8 @@ def _plain_dp(
             w = np.zeros(n)
             w[index[winners[game.key]]] = 1.0
         else:
-            top_p = np.nan_to_num(p * b[None, :]).sum(axis=1)  # vs the bottom's law
-            bottom_p = np.nan_to_num((1.0 - p) * a[:, None]).sum(axis=0)
+            top_p = (beats * b[None, :]).sum(axis=1)  # vs the bottom's law
+            bottom_p = (beaten * a[:, None]).sum(axis=0)
             w = a * top_p + b * bottom_p
         won[game.key] = w
         if game.round == bracket.rounds:
