@@ -1,29 +1,39 @@
-"""Measure how fast the exact odds (simulator/vabg/odds.py) solve matchups on one core.
+"""Measure how fast the exact odds (simulator/vabg/odds.py, league/odds.py) are on one core.
 
-Three figures, each by the wall clock and by the process's own CPU time:
+Each figure by the wall clock and by the process's own CPU time (what the goals read):
 
-- **per matchup, amortised**: ``matchup_odds`` (P(win), P(overtime), expected points
+- **per matchup, one at a time**: ``matchup_odds`` (P(win), P(overtime), expected points
   and overtimes, the margin law; what a pairwise table stores) for every ordered pair of
-  a sample of the fixture field, advanced preset, home court, the fastest of
-  ``--repeat`` runs; goal 1 ms (issue 13);
+  a sample of the fixture field, advanced preset, home court;
+- **per matchup, amortised over a field**: ``field_odds`` for the same ordered pairs at
+  once, and for every ordered pair of the 96 field; goal 1 ms (issue 13);
 - **all pairs**: the 4,560 unordered pairs of the 96 team files of fixtures/teams,
-  advanced preset, neutral court, as ``python -m simulator odds --pairs`` computes them;
-  goal 5 s;
+  advanced preset, neutral court (``field_odds``); goal 5 s;
 - **one full game law**: ``game_odds`` with the score laws too (what ``odds HOME AWAY``
-  prints), Kentucky 2012 hosting Kansas 2008.
+  prints), Kentucky 2012 hosting Kansas 2008;
+- **the league** (``--skip-league`` skips it): on a scratch SQLite database, the 96
+  fixture teams in a 96-team tournament; the time to build its pair table
+  (``pair_table_build``, stored rows included), then ``bracket_odds`` once the table
+  exists: the first call of the process (it takes every card version) and the fastest of
+  the next ``--repeat`` (versions cached); goal 50 ms.
 
-It asserts nothing: timing never goes in tests.
+The per-matchup figures are the fastest of ``--repeat`` runs: on a shared machine the
+others only add other work's time. It asserts nothing: timing never goes in tests.
 
     python bench/odds.py [--sample 24] [--repeat 3] [--pin] [--skip-all-pairs]
+                         [--skip-league]
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import platform
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,29 +41,91 @@ sys.path.insert(0, str(ROOT))  # run as a script from anywhere, without installi
 
 from bench.engine import pin_to_one_core  # noqa: E402
 from simulator.vabg import ADVANCED, read_team_file  # noqa: E402
-from simulator.vabg.odds import game_odds, matchup_odds  # noqa: E402
+from simulator.vabg.odds import field_odds, game_odds, matchup_odds  # noqa: E402
 
 TEAMS = ROOT / "fixtures" / "teams"
 GOAL_MATCHUP_MS = 1.0
 GOAL_ALL_PAIRS_S = 5.0
+GOAL_BRACKET_MS = 50.0
 
 
-def timed(work: object) -> tuple[float, float]:
+def timed(work: Callable[[], object]) -> tuple[float, float]:
     """Run ``work()``; return its wall and CPU seconds."""
     start, cpu = time.perf_counter(), time.process_time()
-    work()  # type: ignore[operator]
+    work()
     return time.perf_counter() - start, time.process_time() - cpu
+
+
+def verdict(value: float, goal: float, unit: str) -> str:
+    return f"goal {goal:g} {unit}: {'met' if value <= goal else 'not met'}"
+
+
+def league(repeat: int) -> None:
+    """Time the pair table's build and the bracket odds of a 96-team tournament."""
+    scratch = Path(tempfile.gettempdir()) / f"vabg-bench-odds-{os.getpid()}.sqlite3"
+    scratch.unlink(missing_ok=True)
+    os.environ["SQLITE_PATH"] = str(scratch)
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.pop("CELERY_BROKER_URL", None)
+    os.environ.pop("REDIS_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("LOG_LEVEL", "ERROR")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", "--noinput", verbosity=0)
+    from cards.models import Team
+    from cards.services import teams_import
+    from config.celery import app
+    from league import odds, services, tournaments
+
+    app.conf.task_always_eager = True
+    try:
+        files = sorted(TEAMS.glob("*.json"))
+        teams_import(files=[(f.name, f.read_bytes()) for f in files])
+        teams = list(Team.objects.order_by("school", "season"))
+        regions = {
+            r: teams[i * 24 : (i + 1) * 24]
+            for i, r in enumerate(("West", "East", "Midwest", "South"))
+        }
+        cup = tournaments.tournament_create(
+            league=services.league_get_or_create(name="Bench"),
+            name="Odds 96",
+            regions=regions,
+            seed=96,
+        )
+        wall, cpu = timed(lambda: odds.pair_table_build(season_id=cup.pk))
+        print(
+            f"league: pair table of the 96 tournament (4,560 neutral pairs, stored): "
+            f"{wall:.2f} s wall, {cpu:.2f} s CPU"
+        )
+        odds._VERSIONS.clear()  # the first request of a process takes every card version
+        wall, cpu = timed(lambda: odds.bracket_odds(cup))
+        print(
+            f"league: bracket odds of the 96 field, first request (cards built for their "
+            f"versions): {1000 * wall:.0f} ms wall, {1000 * cpu:.0f} ms CPU"
+        )
+        wall, cpu = min(timed(lambda: odds.bracket_odds(cup)) for _ in range(max(1, repeat)))
+        ms = 1000 * cpu
+        print(
+            f"league: bracket odds of the 96 field, table built, versions cached: "
+            f"{1000 * wall:.0f} ms wall, {ms:.0f} ms CPU ({verdict(ms, GOAL_BRACKET_MS, 'ms')})"
+        )
+    finally:
+        scratch.unlink(missing_ok=True)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, default=24, help="teams for the per-matchup run")
     parser.add_argument("--pin", action="store_true", help="stay on one CPU (Linux)")
-    parser.add_argument("--skip-all-pairs", action="store_true", help="skip the 4,560 pairs")
-    parser.add_argument(
-        "--repeat", type=int, default=3, help="per-matchup runs; the fastest is shown"
-    )
+    parser.add_argument("--skip-all-pairs", action="store_true", help="skip the 96 field")
+    parser.add_argument("--skip-league", action="store_true", help="skip the league figures")
+    parser.add_argument("--repeat", type=int, default=3, help="runs; the fastest is shown")
     args = parser.parse_args(argv)
+    repeat = max(1, args.repeat)
 
     files = sorted(TEAMS.glob("*.json"))
     teams = [read_team_file(path) for path in files]
@@ -62,33 +134,46 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Python {platform.python_version()} on {platform.machine()}, {pinned}")
 
     sample = teams[: args.sample]
-    pairs = [(h, a) for h, a in itertools.permutations(sample, 2)]
+    pairs = list(itertools.permutations(sample, 2))
     matchup_odds(sample[0], sample[1])  # warm-up: imports and the d20-read caches
+    field_odds(sample[:2])
 
-    def per_matchup() -> None:
+    def one_at_a_time() -> None:
         for home, away in pairs:
             matchup_odds(home, away, rules=ADVANCED, neutral=False)
 
-    # The fastest of a few runs: on a shared machine the others only add other work's time.
-    wall, cpu = min(timed(per_matchup) for _ in range(max(1, args.repeat)))
+    wall, cpu = timed(one_at_a_time)
+    print(
+        f"per matchup, one at a time (matchup_odds, home court, {len(pairs):,} ordered "
+        f"pairs): {1000 * wall / len(pairs):.2f} ms wall, {1000 * cpu / len(pairs):.2f} ms CPU"
+    )
+
+    wall, cpu = min(
+        timed(lambda: field_odds(sample, rules=ADVANCED, neutral=False)) for _ in range(repeat)
+    )
     ms = 1000 * cpu / len(pairs)
     print(
-        f"per matchup (home court, {len(pairs):,} ordered pairs): "
-        f"{1000 * wall / len(pairs):.2f} ms wall, {ms:.2f} ms CPU "
-        f"(goal {GOAL_MATCHUP_MS:g} ms: {'met' if ms <= GOAL_MATCHUP_MS else 'not met'})"
+        f"per matchup, amortised (field_odds, home court, the {len(pairs):,} ordered pairs "
+        f"of {len(sample)} teams): {1000 * wall / len(pairs):.2f} ms wall, {ms:.2f} ms CPU "
+        f"({verdict(ms, GOAL_MATCHUP_MS, 'ms')})"
     )
 
     if not args.skip_all_pairs:
-        unordered = list(itertools.combinations(teams, 2))
-
-        def all_pairs() -> None:
-            for home, away in unordered:
-                matchup_odds(home, away, rules=ADVANCED, neutral=True)
-
-        wall, cpu = timed(all_pairs)
+        ordered = len(teams) * (len(teams) - 1)
+        wall, cpu = timed(lambda: field_odds(teams, rules=ADVANCED, neutral=False))
+        ms = 1000 * cpu / ordered
         print(
-            f"all {len(unordered):,} pairs (neutral): {wall:.2f} s wall, {cpu:.2f} s CPU "
-            f"(goal {GOAL_ALL_PAIRS_S:g} s: {'met' if cpu <= GOAL_ALL_PAIRS_S else 'not met'})"
+            f"per matchup, amortised (field_odds, home court, all {ordered:,} ordered pairs "
+            f"of the {len(teams)} field): {1000 * wall / ordered:.2f} ms wall, "
+            f"{ms:.2f} ms CPU ({verdict(ms, GOAL_MATCHUP_MS, 'ms')})"
+        )
+        unordered = len(teams) * (len(teams) - 1) // 2
+        wall, cpu = min(
+            timed(lambda: field_odds(teams, rules=ADVANCED, neutral=True)) for _ in range(repeat)
+        )
+        print(
+            f"all {unordered:,} pairs (field_odds, neutral): {wall:.2f} s wall, {cpu:.2f} s CPU "
+            f"({verdict(cpu, GOAL_ALL_PAIRS_S, 's')})"
         )
 
     home = read_team_file(TEAMS / "kentucky-2012.json")
@@ -104,6 +189,9 @@ def main(argv: list[str] | None = None) -> int:
         f"one full game law with score laws ({away.label} at {home.label}): "
         f"{1000 * wall / runs:.1f} ms wall, {1000 * cpu / runs:.1f} ms CPU"
     )
+
+    if not args.skip_league:
+        league(repeat)
     return 0
 
 

@@ -1599,7 +1599,7 @@ def _field_chunk(
     floor = np.maximum(FIELD_FLOOR, -FIELD_NOISE * margins.min(axis=1, keepdims=True))
     margins[margins < floor] = 0.0
     steps = np.arange(length)
-    mean_own, mean_fast = own @ steps, fast @ steps
+    mean_own, mean_fast = (own * steps).sum(axis=1), (fast * steps).sum(axis=1)  # no BLAS threads
     by_trip_own, by_trip_fast = mean_own[variant_of], mean_fast[variant_of]
     home_mean: Law = np.bincount(
         grp, np.where(home_off == 1, by_trip_own, by_trip_fast), group
