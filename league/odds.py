@@ -6,8 +6,10 @@ Everything here reads the engine's exact odds (``simulator.vabg.odds``,
 stored in :class:`~league.models.PairOdds`, keyed by the rules preset and version, the
 court, and each team's *card version*: the SHA-256 of the team's engine document
 (``team_card(team).to_json()``), so editing one card changes one team's version and only
-the pairs involving that team stop matching. Missing pairs are computed on demand (and
-stored) when few are missing; a whole field is built on the workers
+the pairs involving that team stop matching. Versions are kept in the process under a
+fingerprint of the team's stored rows (:func:`card_versions`), so reading the table builds
+no card. Missing pairs are computed on demand (and stored, with the engine's
+``field_odds``) when few are missing; a whole field is built on the workers
 (``league.tasks.odds_pair_table``).
 
 The engine's odds are solved with the coach policy off (its late fouls and tries for 3
