@@ -205,6 +205,18 @@ def card_versions(team_ids: Iterable[int]) -> dict[int, Entry]:
     return out
 
 
+def load_cards(entries: Iterable[Entry]) -> None:
+    """Build the cards of ``entries`` not built yet, in one query."""
+    todo = {e.team_id: e for e in entries if e._card is None}
+    if not todo:
+        return
+    for team in teams_for_play().filter(pk__in=list(todo)):
+        try:
+            todo[team.pk]._card = team_card(team)
+        except InvalidCardError as exc:
+            raise OddsUnavailable(f"{team}: {exc}") from exc
+
+
 def entries_for(team_ids: Iterable[int]) -> dict[int, Entry]:
     """Return the current versions of teams, their cards built when read (raise for a
     card the engine refuses)."""
@@ -365,6 +377,7 @@ class PairTable:
         if len(todo) > 1:
             ids = sorted({t for pair in todo for t in pair})
             at = {t: i for i, t in enumerate(ids)}
+            load_cards(self.entries[t] for t in ids)
             try:
                 solved = field_odds(
                     [self.entries[t].card for t in ids],
