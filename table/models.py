@@ -1,9 +1,10 @@
 """A game played at the table with real dice: its teams as dealt, its rules and every die.
 
 The dice are the game: ``dice`` holds the values in the order they were rolled, and the
-engine replays them (``simulator.vabg.sheet``) to know the score, the sheet and the die it
-wants next. The team files are kept as the game began, so a card edited in the admin
-meanwhile does not change a game in progress (finishing refuses one whose cards changed).
+engine replays them (``simulator.vabg.sheet``; a grid-court or six-dice game: that game's
+``sheet``) to know the score, the sheet and the die it wants next. The team files are
+kept as the game began, so a card edited in the admin meanwhile does not change a game in
+progress (finishing refuses one whose cards changed).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from django.db.models import Q
 from django.urls import reverse
 
 from cards.models import Team
-from league.models import Game, RulesPreset
+from league.models import Game, GameName, RulesPreset
+from simulator.games import DEFAULT_GAME
 
 
 class TableGame(models.Model):
@@ -27,6 +29,17 @@ class TableGame(models.Model):
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_games"
+    )
+    game = models.CharField(
+        max_length=12,
+        choices=GameName.choices,
+        default=DEFAULT_GAME,
+        help_text="Which game is played: VABG, grid court or six dice.",
+    )
+    options = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="A grid-court or six-dice game's rule options (VABG: rules and strategy).",
     )
     home = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
     away = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")

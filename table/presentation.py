@@ -9,6 +9,12 @@ from typing import Any
 
 from django.urls import reverse
 
+from simulator.games import find_game
+from simulator.gridcourt import sheet as grid_sheet
+from simulator.gridcourt.events import Score as GridScore
+from simulator.gridcourt.events import box_score as grid_box_score
+from simulator.sixdice import sheet as six_sheet
+from simulator.sixdice.events import Score as SixScore
 from simulator.vabg import TeamCard, box_score, preset
 from simulator.vabg.events import FreeThrow, PeriodEnd, Shot, Trip
 from simulator.vabg.liveodds import LiveOdds
@@ -113,12 +119,8 @@ def _period_text(position: Position) -> str:
     return f"Possession {number_label(need.period, need.number)}, {label} ball"
 
 
-def table_state(game: TableGame, position: Position) -> dict[str, Any]:
-    """Return everything the score sheet page shows, for the page and the API alike."""
-    home_box, away_box, overtimes = box_score(
-        position.events, ot_length=position.rules.overtime_possessions
-    )
-    urls = {
+def _urls(game: TableGame) -> dict[str, Any]:
+    urls: dict[str, Any] = {
         "page": reverse("table:sheet", args=[game.pk]),
         "state": reverse("table:api-game", args=[game.pk]),
         "dice": reverse("table:api-dice", args=[game.pk]),
@@ -130,8 +132,143 @@ def table_state(game: TableGame, position: Position) -> dict[str, Any]:
     }
     if game.league_game_id is not None:
         urls["league_game"] = reverse("game", args=[game.league_game_id])
+    return urls
+
+
+POLICY_NOTES = {
+    "gridcourt": "Type only the dice: both teams move by the default policies of the "
+    "rulings (§4: where to set up, when to shoot, every step), as in the league's "
+    "simulated games. Moves by hand are not taken at the table.",
+    "sixdice": "Type only the dice: both teams play the default policy (which symbol on a "
+    "tie, when to play the Power Chip, shoot or advance), as in the league's simulated games.",
+}
+
+
+def _roll_dice(values: tuple[int, ...], faces: str) -> list[dict[str, Any]]:
+    return [
+        {"die": "d6", "value": v, "step": "", "face": faces[v - 1] if faces else ""} for v in values
+    ]
+
+
+def board_state(
+    game: TableGame, position: grid_sheet.Position | six_sheet.Position
+) -> dict[str, Any]:
+    """Return the page's state of a grid-court or six-dice game, for the page and the API."""
+    engine = find_game(game.game)
+    labels = position.labels()
+    plays: list[dict[str, Any]] = []
+    faces = ""
+    pieces: dict[str, Any] | None = None
+    boxes: tuple[Any, Any]
+    if isinstance(position, grid_sheet.Position):
+        boxes = grid_box_score(position.events)
+        score = {"home": 0, "away": 0}
+        for n, turn in enumerate(position.turns, 1):
+            lines = [
+                text for e in turn.events if (text := grid_sheet.describe(e, labels)) is not None
+            ]
+            for e in turn.events:
+                if isinstance(e, GridScore):
+                    score = {"home": e.home, "away": e.away}
+            plays.append(
+                {
+                    "label": f"roll {n}",
+                    "team": turn.team,
+                    "team_label": labels[turn.team],
+                    "kind": turn.role,
+                    "dice": _roll_dice(turn.dice, ""),
+                    "lines": [f"{turn.role} roll", *lines],
+                    **score,
+                }
+            )
+        pieces = {
+            "offense": position.offense,
+            "home": [list(c) for c in position.cells["home"]],
+            "away": [list(c) for c in position.cells["away"]],
+        }
+    else:
+        boxes = position.boxes()
+        faces = position.rules.faces
+        score = {"home": 0, "away": 0}
+        for n, roll in enumerate(position.rolls, 1):
+            lines = roll.lines(position.rules)
+            for event in roll.events:
+                if isinstance(event, SixScore):
+                    score = {"home": event.home, "away": event.away}
+            plays.append(
+                {
+                    "label": f"{n}",
+                    "team": roll.team,
+                    "team_label": f"{labels[roll.team]} ({six_sheet.COLOURS[roll.team]})",
+                    "kind": roll.what,
+                    "dice": _roll_dice(roll.dice, faces),
+                    "lines": [roll.what, *lines],
+                    **score,
+                }
+            )
+    need = position.need
+    if position.result is not None:
+        period = "Final"
+    else:
+        assert need is not None
+        period = f"Next: {need.step}"
     return {
         "id": game.pk,
+        "game": game.game,
+        "game_title": engine.title,
+        "options": dict(game.options),
+        "status": game.status,
+        "status_text": game.get_status_display(),
+        "home": {"label": labels["home"], "team_id": game.home_id},
+        "away": {"label": labels["away"], "team_id": game.away_id},
+        "rules": game.rules,
+        "strategy": False,
+        "neutral": False,
+        "count": len(position.values),
+        "dice": list(position.values),
+        "need": None if need is None else need.to_json(),
+        "over": position.result is not None,
+        "score": dict(position.score),
+        "period": period,
+        "overtimes": 0,
+        "undo_trip_to": position.last_roll_start(),
+        "plays": plays,
+        "sheet": None,
+        "pieces": pieces,
+        "faces": faces,
+        "policy_note": POLICY_NOTES[game.game],
+        "box": {
+            "columns": [{"key": c.key, "label": c.label, "title": c.title} for c in engine.columns],
+            "team_columns": [
+                {"key": c.key, "label": c.label, "title": c.title} for c in engine.team_columns
+            ],
+            "lines_key": engine.lines_key,
+            "name_key": engine.name_key,
+            "home": boxes[0].to_json(),
+            "away": boxes[1].to_json(),
+        },
+        "odds": {
+            "available": False,
+            "note": f"No live win probability in {engine.title.lower()}: the exact odds are "
+            "solved for VABG only.",
+        },
+        "urls": _urls(game),
+    }
+
+
+def table_state(
+    game: TableGame, position: Position | grid_sheet.Position | six_sheet.Position
+) -> dict[str, Any]:
+    """Return everything the score sheet page shows, for the page and the API alike."""
+    if not isinstance(position, Position):
+        return board_state(game, position)
+    home_box, away_box, overtimes = box_score(
+        position.events, ot_length=position.rules.overtime_possessions
+    )
+    urls = _urls(game)
+    return {
+        "id": game.pk,
+        "game": game.game,
         "status": game.status,
         "status_text": game.get_status_display(),
         "home": {"label": position.home_card.label, "team_id": game.home_id},

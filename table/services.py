@@ -1,7 +1,9 @@
 """Playing at the table: start a game, enter dice, undo, finish it into the league, abandon.
 
 Every write locks the table game's row, replays the dice with the one it adds
-(``simulator.vabg.sheet.replay``) and saves them only if the engine accepts them, so a die
+(``simulator.vabg.sheet.replay``; a grid-court or six-dice game: ``simulator.gridcourt.sheet``
+or ``simulator.sixdice.sheet``, each with the game's own rules and default policies) and
+saves them only if the engine accepts them, so a die
 that is not a face of the die wanted is never stored. ``expected`` (how many dice the
 caller saw) refuses an entry made from a stale page: two devices on one game cannot
 interleave their dice unseen.
@@ -24,11 +26,24 @@ from cards.models import Team
 from core.roles import is_commissioner
 from league import services as league_services
 from league.errors import GameNotPlayable
-from league.models import Game, SimulationRun
+from league.models import Game, GameName, SimulationRun
 from simulator.dice import DiceError
+from simulator.games import InvalidOptionError, TeamName, find_game, team_name_from_json
+from simulator.gridcourt import sheet as grid_sheet
+from simulator.gridcourt.rules import GridRules
+from simulator.sixdice import sheet as six_sheet
+from simulator.sixdice.rules import SixDiceRules
 from simulator.vabg import InvalidCardError, TeamCard, preset, team_from_json
 from simulator.vabg.sheet import DieRefused, GameOverError, Position, replay
 from table.models import TableGame
+
+BoardPosition = grid_sheet.Position | six_sheet.Position
+"""Where a grid-court or six-dice game stands: the game's own sheet's position."""
+AnyPosition = Position | BoardPosition
+
+BOARD_GAMES = (GameName.GRIDCOURT, GameName.SIXDICE)
+_REFUSED = (DieRefused, grid_sheet.DieRefused, six_sheet.DieRefused)
+_OVER = (GameOverError, grid_sheet.GameOverError, six_sheet.GameOverError)
 
 
 class TableRefused(ValueError):
@@ -58,8 +73,36 @@ def cards_of(game: TableGame) -> tuple[TeamCard, TeamCard]:
     return team_from_json(game.home_team_file), team_from_json(game.away_team_file)
 
 
-def position_of(game: TableGame, dice: Sequence[int] | None = None) -> Position:
+def is_board(game: TableGame) -> bool:
+    """Return whether the game is grid court or six dice (a game with no players)."""
+    return game.game != GameName.VABG
+
+
+def board_teams(game: TableGame) -> tuple[TeamName, TeamName]:
+    """Return the home and away teams of a grid-court or six-dice game (school, season)."""
+    return team_name_from_json(game.home_team_file), team_name_from_json(game.away_team_file)
+
+
+def board_rules(game: TableGame) -> Any:
+    """Return a grid-court or six-dice game's rules from its stored options."""
+    return find_game(game.game).make_rules(**game.options)
+
+
+def position_of(game: TableGame, dice: Sequence[int] | None = None) -> AnyPosition:
     """Return where the game stands after its dice (or ``dice`` instead)."""
+    values = list(game.dice if dice is None else dice)
+    if is_board(game):
+        home_name, away_name = board_teams(game)
+        rules = board_rules(game)
+        if isinstance(rules, GridRules):
+            return grid_sheet.replay(home_name, away_name, values, rules=rules)
+        assert isinstance(rules, SixDiceRules)
+        return six_sheet.replay(home_name, away_name, values, rules=rules)
+    return vabg_position_of(game, values)
+
+
+def vabg_position_of(game: TableGame, dice: Sequence[int] | None = None) -> Position:
+    """Return where a VABG game stands after its dice (or ``dice`` instead)."""
     home, away = cards_of(game)
     return replay(
         home,
@@ -70,7 +113,9 @@ def position_of(game: TableGame, dice: Sequence[int] | None = None) -> Position:
     )
 
 
-def _team_file(team: Team) -> dict[str, Any]:
+def _team_file(team: Team, game: str = GameName.VABG) -> dict[str, Any]:
+    if game != GameName.VABG:  # a board game reads only the school and season
+        return {"school": team.school, "season": team.season}
     try:
         card = team_card(teams_for_play().get(pk=team.pk))
     except InvalidCardError as exc:
@@ -87,26 +132,45 @@ def table_start(
     rules: str = "advanced",
     neutral: bool = False,
     strategy: bool = False,
+    game: str = GameName.VABG,
+    options: dict[str, Any] | None = None,
 ) -> TableGame:
-    """Start a game at the table between two teams; it belongs to ``owner``."""
+    """Start a game at the table between two teams; it belongs to ``owner``.
+
+    ``game`` is VABG (``rules``, ``neutral``, ``strategy``), or grid court or six dice with
+    that game's rule ``options`` (checked by the game's own rules).
+    """
     if home.pk == away.pk:
         raise TableRefused("A team cannot play itself.")
-    if rules not in ("advanced", "basic"):
-        raise TableRefused(f"Unknown rules preset {rules!r}: use advanced or basic.")
-    game = TableGame(
+    if game not in GameName.values:
+        raise TableRefused(f"Unknown game {game!r}: use {', '.join(GameName.values)}.")
+    if game == GameName.VABG:
+        if options:
+            raise TableRefused("A VABG game takes its rules from rules and strategy, not options.")
+        if rules not in ("advanced", "basic"):
+            raise TableRefused(f"Unknown rules preset {rules!r}: use advanced or basic.")
+    else:
+        try:
+            options = find_game(game).check_options(options or {})
+        except InvalidOptionError as exc:
+            raise TableRefused(str(exc)) from exc
+        strategy = neutral = False  # the board games have no coach policy and no home court
+    table = TableGame(
         owner=owner,
+        game=game,
+        options=options or {},
         home=home,
         away=away,
         rules=rules,
         neutral=neutral,
         strategy=strategy,
-        home_team_file=_team_file(home),
-        away_team_file=_team_file(away),
+        home_team_file=_team_file(home, game),
+        away_team_file=_team_file(away, game),
     )
-    game.full_clean()
-    game.save()
-    position_of(game)  # the engine accepts the cards and the rotation before a die is rolled
-    return game
+    table.full_clean()
+    table.save()
+    position_of(table)  # the engine accepts the cards and the rotation before a die is rolled
+    return table
 
 
 @transaction.atomic
@@ -133,13 +197,15 @@ def table_open_scheduled(*, owner: Any, league_game: Game) -> TableGame:
         raise TableRefused(f"{game} is already being played at the table.", conflict=True)
     table = TableGame(
         owner=owner,
+        game=game.game,
+        options=dict(game.options),
         home=game.home,
         away=game.away,
         rules=game.rules,
         neutral=game.neutral,
         strategy=game.strategy,
-        home_team_file=_team_file(game.home),
-        away_team_file=_team_file(game.away),
+        home_team_file=_team_file(game.home, game.game),
+        away_team_file=_team_file(game.away, game.game),
         league_game=game,
         attached_kind=game.kind,
     )
@@ -172,7 +238,7 @@ def _playing(game: TableGame, expected: int | None) -> None:
 @transaction.atomic
 def table_roll(
     *, game_id: int, user: Any, values: Sequence[object], expected: int | None = None
-) -> Position:
+) -> AnyPosition:
     """Add dice to a game in progress, in the order rolled; all or nothing.
 
     A value that is not a face of the die the game wants there refuses the whole entry,
@@ -189,14 +255,14 @@ def table_roll(
     dice = [*game.dice, *values]
     try:
         position = position_of(game, dice)
-    except DieRefused as exc:
+    except _REFUSED as exc:
         need = exc.need
         raise TableRefused(
             f"{exc.value} is not a face of a {need.die}: the {need.step} is 1-{need.faces}.",
             index=exc.index - before,
             need=need.to_json(),
         ) from exc
-    except GameOverError as exc:
+    except _OVER as exc:
         raise TableRefused(
             f"The game is over after {exc.used - before} of these dice; "
             f"{exc.extra} more {'is' if exc.extra == 1 else 'are'} one too many.",
@@ -212,8 +278,12 @@ def table_roll(
 @transaction.atomic
 def table_undo(
     *, game_id: int, user: Any, what: str = "die", expected: int | None = None
-) -> Position:
-    """Take back the last die, or the whole last trip (back to its d8)."""
+) -> AnyPosition:
+    """Take back the last die, or the whole last trip (back to its d8).
+
+    In grid court and six dice a "trip" is a roll: an offensive roll's two dice, a team's
+    six (or five) dice; on a roll's first die, the roll before.
+    """
     game = _locked(game_id, user)
     _playing(game, expected)
     if not game.dice:
@@ -221,7 +291,11 @@ def table_undo(
     if what == "die":
         keep = len(game.dice) - 1
     elif what == "trip":
-        keep = position_of(game).last_trip_start()
+        position = position_of(game)
+        if isinstance(position, Position):
+            keep = position.last_trip_start()
+        else:
+            keep = position.last_roll_start()
     else:
         raise TableRefused(f"Undo takes back a die or a trip, not {what!r}.")
     game.dice = game.dice[:keep]
@@ -242,10 +316,13 @@ def table_finish(*, game_id: int, user: Any) -> Game:
     position = position_of(table)
     if position.need is not None:
         raise TableRefused(
-            f"The game is not over yet: the {position.need.step} is next.", conflict=True
+            "The game is not over yet: "
+            + ("the " if isinstance(position, Position) else "")
+            + f"{position.need.step} is next.",
+            conflict=True,
         )
     for team, played in ((table.home, table.home_team_file), (table.away, table.away_team_file)):
-        if _team_file(team) != played:
+        if _team_file(team, table.game) != played:
             raise TableRefused(
                 f"{team}'s cards were changed since this game began; the stored game would "
                 "read the new cards. Play it again, or ask a commissioner to put them back.",
@@ -263,6 +340,8 @@ def table_finish(*, game_id: int, user: Any) -> Game:
             rules=table.rules,
             strategy=table.strategy,
             label="At the table",
+            game=table.game,
+            options=dict(table.options),
         )
         Game.objects.filter(pk=game.pk).update(kind=Game.Kind.REAL_DICE, seed=None)
     try:

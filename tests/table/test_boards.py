@@ -1,0 +1,231 @@
+"""Grid court and six dice at the table: the services, the sheets' needs and the stored game.
+
+A seeded game's dice are written down in the order the engine asks for them, typed die
+by die through ``table.services``, and the stored league game must be the engine's game
+for the same dice (what ``python -m simulator play --game X --dice FILE`` prints).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from league import services as league_services
+from league.models import Game
+from simulator.dice import ScriptedDice
+from simulator.games import TeamName, find_game
+from simulator.gridcourt import sheet as grid_sheet
+from simulator.sixdice import sheet as six_sheet
+from table import services
+from table.models import TableGame
+from table.presentation import table_state
+from tests.table.dice import Written
+
+HOME = TeamName("Kentucky", 2012)
+AWAY = TeamName("Kansas", 2008)
+
+
+def written_game(name: str, seed: int, options: dict[str, object]) -> tuple[object, list[int]]:
+    """Play a seeded game and return its result and its dice in the order rolled."""
+    engine = find_game(name)
+    written = Written(seed)
+    played = engine.play(HOME, AWAY, written, engine.make_rules(**options))
+    assert set(written.dice) == {"d6"}
+    return played, written.values
+
+
+def as_json(value: object) -> object:
+    return json.loads(json.dumps(value))
+
+
+def start(player, teams, name: str, options: dict[str, object]) -> TableGame:  # type: ignore[no-untyped-def]
+    home, away = teams
+    return services.table_start(owner=player, home=home, away=away, game=name, options=options)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "seed", "options"),
+    [
+        ("gridcourt", 3, {}),
+        ("gridcourt", 8, {"width": 13, "level": 1, "pieces": 4}),
+        ("sixdice", 5, {}),
+        ("sixdice", 6, {"chip_reroll": True}),
+    ],
+)
+def test_a_whole_game_typed_die_by_die_is_stored_as_the_engine_plays_those_dice(
+    player, teams, name, seed, options
+) -> None:
+    played, values = written_game(name, seed, options)
+    table = start(player, teams, name, options)
+    assert table.game == name and table.home_team_file == {"school": "Kentucky", "season": 2012}
+    engine = find_game(name)
+    position = services.position_of(table)
+    for i, value in enumerate(values):
+        need = position.need
+        assert need is not None and need.faces == 6
+        assert need.start <= i < need.start + need.size  # the die wanted is in the roll named
+        assert need.index == i - need.start + 1
+        position = services.table_roll(game_id=table.pk, user=player, values=[value], expected=i)
+    table.refresh_from_db()
+    assert position.need is None and position.result is not None
+    state = table_state(table, position)
+    assert state["over"] and state["score"] == {
+        "home": played.home.score,
+        "away": played.away.score,
+    }  # type: ignore[attr-defined]
+    assert [c["key"] for c in state["box"]["columns"]] == [c.key for c in engine.columns]
+
+    game = services.table_finish(game_id=table.pk, user=player)
+    game = Game.objects.select_related("result").get(pk=game.pk)
+    assert game.game == name and game.kind == Game.Kind.REAL_DICE and game.seed is None
+    assert game.options == engine.check_options(options) or name == "sixdice"
+    expected = engine.play(
+        HOME, AWAY, engine.read_dice({"format": "vabg-dice/1", "d6": values}),
+        engine.make_rules(**options),
+    ).to_json()  # fmt: skip
+    expected = as_json(expected)
+    assert game.result.events == expected["events"]
+    assert expected["events"] == as_json([e.to_json() for e in played.events])  # type: ignore[attr-defined]
+    assert (game.result.home_score, game.result.away_score) == (
+        expected["home"]["score"],
+        expected["away"]["score"],
+    )
+    assert game.result.dice == expected["dice"] and game.result.dice["d6"] == values
+    assert game.result.rules == expected["rules"]
+    for side in ("home", "away"):
+        box = {k: v for k, v in expected[side].items() if k not in ("school", "season")}
+        assert {k: game.result.box[side][k] for k in box if k != "score"} == {
+            k: v for k, v in box.items() if k != "score"
+        }
+    table.refresh_from_db()
+    assert table.status == "finished" and table.league_game_id == game.pk
+
+
+@pytest.mark.django_db
+def test_grid_court_says_whose_roll_it_is_and_undo_takes_back_a_die_or_a_roll(
+    player, teams
+) -> None:
+    _played, values = written_game("gridcourt", 3, {})
+    table = start(player, teams, "gridcourt", {})
+    state = table_state(table, services.position_of(table))
+    assert state["need"]["step"] == "Kansas 2008: offensive roll"
+    assert state["need"]["size"] == 2 and state["need"]["index"] == 1
+    assert "default policies" in state["policy_note"]
+    services.table_roll(game_id=table.pk, user=player, values=values[:2])
+    position = services.position_of(TableGame.objects.get(pk=table.pk))
+    assert isinstance(position, grid_sheet.Position)
+    roles = [(t.team, t.role, len(t.dice)) for t in position.turns]
+    assert roles == [("away", "offense", 2)]
+    # a later offensive roll: its first die typed, its second wanted
+    n = 2
+    while True:
+        position = services.table_roll(game_id=table.pk, user=player, values=values[n : n + 1])
+        n += 1
+        assert position.need is not None
+        if position.need.index == 2 and n > 4:
+            break
+        if position.need.role == "defense":
+            assert (
+                position.need.step
+                == f"{'Kentucky 2012' if position.need.team == 'home' else 'Kansas 2008'}: defensive roll"
+            )
+    start_of_roll = n - 1
+    assert position.need.start == start_of_roll and position.need.role == "offense"
+    position = services.table_undo(game_id=table.pk, user=player, what="trip")
+    assert list(position.values) == values[:start_of_roll]  # back to the roll's first die
+    assert isinstance(position, grid_sheet.Position) and position.need is not None
+    assert position.need.index == 1
+    last = position.turns[-1]
+    assert last.start + len(last.dice) == start_of_roll and len(last.dice) in (1, 2)
+    position = services.table_undo(game_id=table.pk, user=player, what="trip")
+    assert list(position.values) == values[: last.start]  # on a first die: the roll before
+    position = services.table_undo(game_id=table.pk, user=player, what="die")
+    assert list(position.values) == values[: last.start - 1]
+
+
+@pytest.mark.django_db
+def test_six_dice_names_the_roll_and_its_dice_and_undo_takes_back_a_roll(player, teams) -> None:
+    _played, values = written_game("sixdice", 5, {})
+    table = start(player, teams, "sixdice", {})
+    services.table_roll(game_id=table.pk, user=player, values=values[:8])
+    position = services.position_of(TableGame.objects.get(pk=table.pk))
+    assert isinstance(position, six_sheet.Position)
+    need = position.need
+    assert need is not None
+    assert (need.what, need.team, need.index, need.size) == ("jump ball", "home", 3, 6)
+    assert need.step == "Kentucky 2012 (White): jump ball"
+    state = table_state(table, position)
+    assert state["faces"] == "BBBPSF" and state["plays"][0]["dice"][0]["face"] in "BPSF"
+    position = services.table_undo(game_id=table.pk, user=player, what="trip")
+    assert list(position.values) == values[:6]
+    position = services.table_undo(game_id=table.pk, user=player, what="trip")
+    assert list(position.values) == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["gridcourt", "sixdice"])
+def test_a_die_outside_one_to_six_or_after_the_end_is_refused_and_nothing_is_stored(
+    player, teams, name
+) -> None:
+    _played, values = written_game(name, 4, {})
+    table = start(player, teams, name, {})
+    for bad in (7, 0, 20):
+        with pytest.raises(services.TableRefused) as refused:
+            services.table_roll(game_id=table.pk, user=player, values=[values[0], bad])
+        assert refused.value.index == 1 and refused.value.need is not None
+        assert f"{bad} is not a face of a d6" in str(refused.value)
+    with pytest.raises(services.TableRefused) as refused:
+        services.table_roll(game_id=table.pk, user=player, values=[*values, 3])
+    assert refused.value.index == len(values) and "over" in str(refused.value)
+    with pytest.raises(services.TableRefused):
+        services.table_roll(game_id=table.pk, user=player, values=[True])
+    assert TableGame.objects.get(pk=table.pk).dice == []
+    services.table_roll(game_id=table.pk, user=player, values=values[:-1], expected=0)
+    with pytest.raises(services.TableRefused) as refused:
+        services.table_finish(game_id=table.pk, user=player)
+    assert refused.value.conflict and "not over yet" in str(refused.value)
+    with pytest.raises(services.TableRefused) as refused:
+        services.table_roll(game_id=table.pk, user=player, values=values[-1:], expected=3)
+    assert refused.value.conflict
+    services.table_abandon(game_id=table.pk, user=player)
+    assert not Game.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_game_s_options_are_checked_by_its_own_rules(player, teams) -> None:
+    home, away = teams
+    with pytest.raises(services.TableRefused, match="width"):
+        services.table_start(
+            owner=player, home=home, away=away, game="gridcourt", options={"width": 15}
+        )
+    with pytest.raises(services.TableRefused, match="no option"):
+        services.table_start(
+            owner=player, home=home, away=away, game="sixdice", options={"pieces": 3}
+        )
+    with pytest.raises(services.TableRefused, match="not options"):
+        services.table_start(owner=player, home=home, away=away, options={"pieces": 3})
+    with pytest.raises(services.TableRefused, match="Unknown game"):
+        services.table_start(owner=player, home=home, away=away, game="chess")
+    assert not TableGame.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_scheduled_grid_court_game_is_played_at_the_table_with_its_own_options(
+    commish, teams
+) -> None:
+    home, away = teams
+    options = {"width": 13, "level": 2, "pieces": 3}
+    scheduled = league_services.game_create(home=home, away=away, game="gridcourt", options=options)
+    table = services.table_open_scheduled(owner=commish, league_game=scheduled)
+    assert (table.game, table.options) == ("gridcourt", options)
+    played, values = written_game("gridcourt", 9, options)
+    services.table_roll(game_id=table.pk, user=commish, values=values)
+    game = services.table_finish(game_id=table.pk, user=commish)
+    assert game.pk == scheduled.pk
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINAL
+    assert game.result.events == as_json([e.to_json() for e in played.events])  # type: ignore[attr-defined]
+    assert game.result.dice == ScriptedDice(d6=values).record().to_json()
+    assert game.result.dice["d6"] == values
