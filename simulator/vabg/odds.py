@@ -1068,8 +1068,8 @@ FIELD_FLOOR = 1e-17
 """Margin entries below this after the transforms are round-off and set to 0..."""
 FIELD_NOISE = 4.0
 """... and so are those below this many times the largest negative entry of the law."""
-FIELD_CHUNK = 1024
-"""Pairs solved together (bounds the memory: about 60 MB a chunk)."""
+FIELD_CHUNK = 128
+"""Pairs solved together: a chunk's arrays take about 40 MB at their peak."""
 
 _X = range(34, 67)
 _KIND_COUNTS = np.array([[len(_KINDS[x][kind]) for kind in range(7)] for x in _X], dtype=np.int64)
@@ -1584,11 +1584,11 @@ def _field_chunk(
     starts = np.flatnonzero(np.concatenate([[True], key_group[1:] != key_group[:-1]]))
     # The k-th distinct trip of each period, for k = 0, 1, ...: one product per k.
     rank = np.arange(len(keys)) - np.repeat(starts, np.diff(np.append(starts, len(keys))))
-    powers = np.power(chars[key_variant], times[:, None].astype(np.complex128))
+    exponents = times[:, None].astype(np.complex128)
     products = np.ones((group, points // 2 + 1), dtype=np.complex128)
     for k in range(int(rank.max()) + 1):
-        at = rank == k
-        products[key_group[at]] *= powers[at]
+        at = np.flatnonzero(rank == k)
+        products[key_group[at]] *= np.power(chars[key_variant[at]], exponents[at])
     margins = np.fft.fftshift(np.fft.irfft(products, n=points, axis=1), axes=1)
     edge = margins[:, :8].sum(axis=1) + margins[:, -8:].sum(axis=1)
     if float(np.abs(edge).max()) > 1e-14:

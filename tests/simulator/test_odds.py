@@ -846,6 +846,16 @@ def test_field_odds_widen_the_transform_for_a_margin_past_its_ends(monkeypatch):
         assert_same_odds(odds, matchup_odds(teams[home], teams[away], rules=ADVANCED))
 
 
+def test_field_odds_in_small_chunks_are_the_same(monkeypatch):
+    teams = [fixture(name) for name in FIELD_SAMPLE[:5]]
+    whole = field_odds(teams, rules=ADVANCED)
+    monkeypatch.setattr(odds_module, "FIELD_CHUNK", 3)
+    chunked = field_odds(teams, rules=ADVANCED)
+    assert list(chunked) == list(whole)
+    for pair, odds in chunked.items():
+        assert_same_odds(odds, whole[pair])
+
+
 def test_field_odds_refuse_the_coach_policy_and_cards_that_cannot_end():
     teams = [fixture("kentucky-2012"), fixture("kansas-2008")]
     with pytest.raises(StrategyNotSolvedError, match="reads the score"):
