@@ -22,7 +22,7 @@ from rest_framework.views import APIView
 
 from cards.models import Team
 from core.api import API_AUTHENTICATION, sentence
-from league.models import Game, RulesPreset
+from league.models import Game, GameName, RulesPreset
 from table import services
 from table.models import TableGame
 from table.presentation import table_state
@@ -38,6 +38,11 @@ ErrorSerializer = inline_serializer(
 
 
 class StartSerializer(serializers.Serializer[Any]):
+    game = serializers.ChoiceField(choices=GameName.choices, default=GameName.VABG)
+    options = serializers.DictField(
+        default=dict,
+        help_text="Grid court: width, level, pieces; six dice: chip_reroll (VABG: none).",
+    )
     home = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all(), required=False)
     away = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all(), required=False)
     rules = serializers.ChoiceField(choices=RulesPreset.choices, default="advanced")
@@ -105,6 +110,7 @@ class GamesView(TableApiView):
             [
                 {
                     "id": g.pk,
+                    "game": g.game,
                     "home": str(g.home),
                     "away": str(g.away),
                     "status": g.status,
@@ -119,8 +125,9 @@ class GamesView(TableApiView):
     @extend_schema(
         operation_id="table_game_start",
         summary="Start a game at the table",
-        description="Home and away teams with the rules, court and coach policy; or a "
-        "season's scheduled game (commissioners), played with its own settings.",
+        description="Home and away teams with the game (VABG, grid court, six dice), VABG's "
+        "rules, court and coach policy or the other game's options; or a season's scheduled "
+        "game (commissioners), played with its own settings.",
         request=StartSerializer,
         responses={201: OpenApiTypes.OBJECT, 400: ErrorSerializer, 409: ErrorSerializer},
     )
@@ -141,6 +148,8 @@ class GamesView(TableApiView):
                     rules=data["rules"],
                     neutral=data["neutral"],
                     strategy=data["strategy"],
+                    game=data["game"],
+                    options=data["options"],
                 )
         except services.TableRefused as exc:
             return refused(exc)
@@ -243,7 +252,7 @@ class AbandonView(TableApiView):
 class DiceFileView(TableApiView):
     @extend_schema(
         operation_id="table_game_dice_file",
-        summary="The vabg-dice/1 file of the dice rolled so far",
+        summary="The vabg-dice/1 file of the dice rolled so far (grid court, six dice: d6 only)",
         responses={200: OpenApiTypes.OBJECT},
     )
     def get(self, request: Request, pk: int) -> Response:

@@ -10,7 +10,7 @@ from django.shortcuts import render
 
 from cards.models import Team
 from core.roles import is_commissioner
-from league.models import Game
+from league.models import Game, GameName
 from table import services
 from table.models import TableGame
 from table.presentation import table_state
@@ -29,6 +29,7 @@ class SignInView(LoginView):
 
 
 class StartForm(forms.Form):
+    game = forms.ChoiceField(choices=GameName.choices, initial=GameName.VABG)
     away = forms.ModelChoiceField(queryset=Team.objects.none(), label="Visitors (roll first)")
     home = forms.ModelChoiceField(queryset=Team.objects.none(), label="Home")
     rules = forms.ChoiceField(choices=[("advanced", "Advanced"), ("basic", "Basic")])
@@ -38,6 +39,25 @@ class StartForm(forms.Form):
     strategy = forms.BooleanField(
         required=False, label="Coach policy (late fouls, tries for 3; no live odds)"
     )
+    width = forms.TypedChoiceField(
+        choices=[(14, "14"), (13, "13")], coerce=int, initial=14, label="Grid columns"
+    )
+    level = forms.TypedChoiceField(
+        choices=[(0, "0"), (1, "1"), (2, "2")], coerce=int, initial=0, label="Level"
+    )
+    pieces = forms.TypedChoiceField(
+        choices=[(5, "5"), (4, "4"), (3, "3")], coerce=int, initial=5, label="Pieces a team"
+    )
+    chip_reroll = forms.BooleanField(required=False, label="Power Chip reroll (§2.11)")
+
+    def options(self) -> dict[str, object]:
+        """Return the chosen game's rule options (grid court, six dice; VABG has none)."""
+        data = self.cleaned_data
+        if data["game"] == GameName.GRIDCOURT:
+            return {"width": data["width"], "level": data["level"], "pieces": data["pieces"]}
+        if data["game"] == GameName.SIXDICE:
+            return {"chip_reroll": data["chip_reroll"]}
+        return {}
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]  # Form's own signature
@@ -81,6 +101,8 @@ def index(request: HttpRequest) -> HttpResponse:
                     rules=data["rules"],
                     neutral=data["court"] == "neutral",
                     strategy=data["strategy"],
+                    game=data["game"],
+                    options=form.options(),
                 )
                 return HttpResponseRedirect(game.get_absolute_url())
         except services.TableRefused as exc:

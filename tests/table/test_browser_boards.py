@@ -1,0 +1,192 @@
+"""Grid court and six dice at the table in a real browser (Chromium, the shared fixture).
+
+Each test starts the game from the new-game form, taps and types a seeded game's dice
+(a refused die, an undo and a reload on the way), stores it, and checks the stored game
+against ``python -m simulator play --game X --dice FILE --json`` for the same dice.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from league.models import Game
+from simulator.games import TeamName, find_game
+from table.models import TableGame
+from tests.pages.test_browser import browser  # noqa: F401  (the shared Chromium fixture)
+from tests.table.conftest import AWAY_FILE, HOME_FILE
+from tests.table.dice import Written
+from tests.table.test_browser import need, wait_for
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+HOME = TeamName("Kentucky", 2012)
+AWAY = TeamName("Kansas", 2008)
+
+
+def shortest_game(name: str, seeds: range) -> list[int]:
+    """Return the dice of the shortest of a few seeded games (a short scripted game)."""
+    games = []
+    for seed in seeds:
+        written = Written(seed)
+        find_game(name).play(HOME, AWAY, written)
+        games.append(written.values)
+    return min(games, key=len)
+
+
+def start(driver, live_server, player, teams, name: str):  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver.get(f"{live_server.url}/table/")
+    driver.find_element(By.NAME, "username").send_keys(player.username)
+    driver.find_element(By.NAME, "password").send_keys("fan-password-1")
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    home, away = teams
+    Select(driver.find_element(By.NAME, "game")).select_by_value(name)
+    assert driver.find_element(By.CSS_SELECTOR, '[data-game="vabg"]').is_displayed() is False
+    Select(driver.find_element(By.NAME, "away")).select_by_visible_text(str(away))
+    Select(driver.find_element(By.NAME, "home")).select_by_visible_text(str(home))
+    driver.find_element(By.CSS_SELECTOR, "#new-game button[type=submit]").click()
+    wait_for(driver, 0)
+    table = TableGame.objects.get()
+    assert table.game == name
+    return table
+
+
+def type_in(driver, values: list[int], done: int, upto: int, chunk: int) -> int:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    entry = driver.find_element(By.ID, "entry")
+    while done < upto:
+        step = values[done : min(done + chunk, upto)]
+        entry.send_keys(" ".join(map(str, step)), Keys.ENTER)
+        done += len(step)
+        wait_for(driver, done)
+    return done
+
+
+def engine_json(tmp_path: Path, name: str, dice: dict[str, object]) -> dict[str, object]:
+    dice_file = tmp_path / "dice.json"
+    dice_file.write_text(json.dumps(dice))
+    cli = subprocess.run(
+        [sys.executable, "-m", "simulator", "play", "--game", name, str(HOME_FILE),
+         str(AWAY_FILE), "--dice", str(dice_file), "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    doc: dict[str, object] = json.loads(cli.stdout)
+    return doc
+
+
+def finish_and_compare(driver, tmp_path: Path, name: str, values: list[int]):  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    assert need(driver) == ("", "")
+    driver.find_element(By.ID, "finish").click()
+    driver.find_element(By.ID, "league-game")  # waits for the stored game's link
+    table = TableGame.objects.get()
+    assert table.status == "finished"
+    game = Game.objects.select_related("result").get(pk=table.league_game_id)
+    assert game.result.dice["d6"] == values
+    expected = engine_json(tmp_path, name, game.result.dice)
+    assert game.result.events == expected["events"]
+    home, away = expected["home"], expected["away"]
+    assert isinstance(home, dict) and isinstance(away, dict)
+    assert (game.result.home_score, game.result.away_score) == (home["score"], away["score"])
+    assert driver.find_element(By.ID, "home-score").text == str(home["score"])
+    assert driver.find_element(By.ID, "away-score").text == str(away["score"])
+    return game, expected
+
+
+def test_grid_court_is_tapped_and_typed_refused_undone_resumed_and_stored_as_the_engine_plays_it(
+    browser,  # noqa: F811
+    live_server,
+    player,
+    teams,
+    tmp_path,
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    browser.set_window_size(1280, 900)
+    values = shortest_game("gridcourt", range(1, 6))
+    table = start(browser, live_server, player, teams, "gridcourt")
+    assert need(browser) == ("d6", "Kansas 2008: offensive roll")
+    assert "default policies" in browser.find_element(By.ID, "policy-note").text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#pad button")) == 6
+    assert browser.find_element(By.ID, "undo-trip").text == "Undo roll"
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#pieces tr[data-piece]")) == 5
+
+    browser.find_element(By.CSS_SELECTOR, f'#pad button[data-value="{values[0]}"]').click()
+    wait_for(browser, 1)
+    assert browser.find_element(By.ID, "need-die").text == "d6 2/2"
+    entry = browser.find_element(By.ID, "entry")
+    entry.send_keys(f"{values[1]} 7", Keys.ENTER)
+    assert browser.find_element(By.CSS_SELECTOR, "#entry-error .tok.bad").text == "7"
+    assert "7 is not a face of a d6" in browser.find_element(By.ID, "entry-error").text
+    assert TableGame.objects.get().dice == values[:1]
+    entry.clear()
+    browser.find_element(By.ID, "undo-die").click()
+    wait_for(browser, 0)
+
+    done = type_in(browser, values, 0, len(values) // 2, 9)
+    before = browser.find_element(By.ID, "need-why").text
+    browser.refresh()  # resume where it was left
+    wait_for(browser, done)
+    assert browser.find_element(By.ID, "need-why").text == before
+    done = type_in(browser, values, done, len(values), 25)
+    game, expected = finish_and_compare(browser, tmp_path, "gridcourt", values)
+    for side in ("home", "away"):
+        doc = expected[side]
+        assert isinstance(doc, dict)
+        assert game.result.box[side]["pieces"] == doc["pieces"]
+        for line in doc["pieces"]:
+            row = browser.find_element(
+                By.CSS_SELECTOR, f'table.box[data-side="{side}"] tr[data-line="{line["piece"]}"]'
+            )
+            assert row.find_element(By.CSS_SELECTOR, "td.pts").text == str(line["pts"])
+    assert table.pk == TableGame.objects.get().pk
+
+
+def test_six_dice_at_phone_width_shows_the_faces_and_is_stored_as_the_engine_plays_it(
+    browser,  # noqa: F811
+    live_server,
+    player,
+    teams,
+    tmp_path,
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True},
+    )
+    values = shortest_game("sixdice", range(1, 6))
+    start(browser, live_server, player, teams, "sixdice")
+    assert need(browser) == ("d6", "Kansas 2008 (Orange): jump ball")
+    assert browser.find_element(By.ID, "need-die").text == "d6 1/6"
+    pad = browser.find_elements(By.CSS_SELECTOR, "#pad button")
+    assert [b.text for b in pad] == ["1 B", "2 B", "3 B", "4 P", "5 S", "6 F"]
+    assert all(b.size["height"] >= 44 for b in pad)
+    for count, value in enumerate(values[:6], start=1):
+        browser.find_element(By.CSS_SELECTOR, f'#pad button[data-value="{value}"]').click()
+        wait_for(browser, count)
+    assert need(browser) == ("d6", "Kentucky 2012 (White): jump ball")
+    browser.find_element(By.ID, "undo-trip").click()  # on a roll's first die: the roll before
+    wait_for(browser, 0)
+    assert browser.execute_script(
+        "return document.documentElement.scrollWidth <= window.innerWidth"
+    ), "the page scrolls sideways on a phone"
+    type_in(browser, values, 0, len(values), 120)
+    game, expected = finish_and_compare(browser, tmp_path, "sixdice", values)
+    home = expected["home"]
+    assert isinstance(home, dict)
+    row = browser.find_element(By.CSS_SELECTOR, '#team-box tr[data-key="rolls_won"]')
+    assert row.find_element(By.CSS_SELECTOR, 'td[data-side="home"]').text == str(home["rolls_won"])
+    assert game.result.box["home"]["rolls_won"] == home["rolls_won"]
