@@ -1672,7 +1672,7 @@ def field_odds(
 ) -> dict[tuple[int, int], GameOdds]:
     """Return :func:`matchup_odds` for many pairs of a field at once, keyed by (home
     index, away index) into ``teams``; by default every ordered pair (every pair with
-    the lower index at home on a neutral court). The same odds to 1e-13, about ten
+    the lower index at home on a neutral court). The same odds to 1e-13, about seven
     times faster per pair (docs/odds.md, "Speed").
 
     Raise :class:`StrategyNotSolvedError` when ``rules.strategy`` is on and
