@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -26,9 +27,9 @@ from cards.models import Team
 from core.roles import is_commissioner
 from league import services as league_services
 from league.errors import GameNotPlayable
-from league.models import Game, GameName, SimulationRun
+from league.models import Game, GameName, SimulationRun, game_options_clean
 from simulator.dice import DiceError
-from simulator.games import InvalidOptionError, TeamName, find_game, team_name_from_json
+from simulator.games import TeamName, find_game, team_name_from_json
 from simulator.gridcourt import sheet as grid_sheet
 from simulator.gridcourt.rules import GridRules
 from simulator.sixdice import sheet as six_sheet
@@ -144,16 +145,14 @@ def table_start(
         raise TableRefused("A team cannot play itself.")
     if game not in GameName.values:
         raise TableRefused(f"Unknown game {game!r}: use {', '.join(GameName.values)}.")
+    try:  # the league's own check: every option filled in, as a league game stores them
+        options = game_options_clean(game, options or {})
+    except ValidationError as exc:
+        raise TableRefused(" ".join(exc.messages)) from exc
     if game == GameName.VABG:
-        if options:
-            raise TableRefused("A VABG game takes its rules from rules and strategy, not options.")
         if rules not in ("advanced", "basic"):
             raise TableRefused(f"Unknown rules preset {rules!r}: use advanced or basic.")
     else:
-        try:
-            options = find_game(game).check_options(options or {})
-        except InvalidOptionError as exc:
-            raise TableRefused(str(exc)) from exc
         strategy = neutral = False  # the board games have no coach policy and no home court
     table = TableGame(
         owner=owner,

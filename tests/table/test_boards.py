@@ -80,7 +80,8 @@ def test_a_whole_game_typed_die_by_die_is_stored_as_the_engine_plays_those_dice(
     game = services.table_finish(game_id=table.pk, user=player)
     game = Game.objects.select_related("result").get(pk=game.pk)
     assert game.game == name and game.kind == Game.Kind.REAL_DICE and game.seed is None
-    assert game.options == engine.check_options(options) or name == "sixdice"
+    rules = engine.make_rules(**options).to_json()
+    assert game.options == table.options == {k: v for k, v in rules.items() if k != "version"}
     expected = engine.play(
         HOME, AWAY, engine.read_dice({"format": "vabg-dice/1", "d6": values}),
         engine.make_rules(**options),
@@ -204,6 +205,11 @@ def test_a_game_s_options_are_checked_by_its_own_rules(player, teams) -> None:
         services.table_start(
             owner=player, home=home, away=away, game="sixdice", options={"pieces": 3}
         )
+    table = services.table_start(
+        owner=player, home=home, away=away, game="sixdice", options={"faces": "BBPPSF"}
+    )  # another printing of the dice: any the rules allow
+    assert table.options == {"faces": "BBPPSF", "chip_reroll": False}
+    table.delete()
     with pytest.raises(services.TableRefused, match="not options"):
         services.table_start(owner=player, home=home, away=away, options={"pieces": 3})
     with pytest.raises(services.TableRefused, match="Unknown game"):
@@ -229,3 +235,50 @@ def test_a_scheduled_grid_court_game_is_played_at_the_table_with_its_own_options
     assert game.result.events == as_json([e.to_json() for e in played.events])  # type: ignore[attr-defined]
     assert game.result.dice == ScriptedDice(d6=values).record().to_json()
     assert game.result.dice["d6"] == values
+
+
+@pytest.mark.django_db
+def test_the_api_and_the_form_start_a_board_game_and_the_sheet_page_shows_it(
+    player_client, teams
+) -> None:
+    home, away = teams
+    answer = player_client.post(
+        "/table/api/games/",
+        {"home": home.pk, "away": away.pk, "game": "sixdice", "options": {"chip_reroll": True}},
+        content_type="application/json",
+    )
+    assert answer.status_code == 201, answer.content
+    state = answer.json()
+    assert state["game"] == "sixdice" and state["options"] == {
+        "faces": "BBBPSF",
+        "chip_reroll": True,
+    }
+    assert state["need"]["step"] == "Kansas 2008 (Orange): jump ball" and state["sheet"] is None
+    assert not state["odds"]["available"]
+    answer = player_client.post(
+        state["urls"]["dice"], {"dice": [1, 2, 9], "expected": 0}, content_type="application/json"
+    )
+    assert answer.status_code == 400 and answer.json()["index"] == 2
+    assert answer.json()["need"]["what"] == "jump ball"
+    bad = player_client.post(
+        "/table/api/games/",
+        {"home": home.pk, "away": away.pk, "game": "gridcourt", "options": {"pieces": 6}},
+        content_type="application/json",
+    )
+    assert bad.status_code == 400 and "pieces" in bad.json()["detail"]
+
+    page = player_client.post(
+        "/table/",
+        {"game": "gridcourt", "home": home.pk, "away": away.pk, "rules": "advanced",
+         "court": "home", "width": 13, "level": 1, "pieces": 4},
+    )  # fmt: skip
+    table = TableGame.objects.get(game="gridcourt")
+    assert page.status_code == 302 and page["Location"] == f"/table/{table.pk}/"
+    assert table.options == {"width": 13, "level": 1, "pieces": 4}
+    sheet = player_client.get(f"/table/{table.pk}/")
+    assert sheet.status_code == 200
+    assert b"Grid court" in sheet.content and b"width 13" in sheet.content
+    listed = player_client.get("/table/api/games/").json()
+    assert {g["game"] for g in listed} == {"sixdice", "gridcourt"}
+    dice_file = player_client.get(f"/table/api/games/{table.pk}/dice-file/").json()
+    assert dice_file == {"format": "vabg-dice/1", "d6": []}
