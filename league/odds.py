@@ -141,11 +141,19 @@ class Entry:
             team = teams_for_play().filter(pk=self.team_id).first()
             if team is None:
                 raise OddsUnavailable(f"team {self.team_id} does not exist")
-            try:
-                self._card = team_card(team)
-            except InvalidCardError as exc:
-                raise OddsUnavailable(f"{team}: {exc}") from exc
+            self._built(team)
+        assert self._card is not None
         return self._card
+
+    def _built(self, team: Team) -> None:
+        """Build the card; its version is the card's own (an edit since the version was
+        read must not store a pair under the old version)."""
+        try:
+            card = team_card(team)
+        except InvalidCardError as exc:
+            raise OddsUnavailable(f"{team}: {exc}") from exc
+        self._card = card
+        self.version = card_version(card)
 
     @property
     def label(self) -> str:
@@ -211,10 +219,7 @@ def load_cards(entries: Iterable[Entry]) -> None:
     if not todo:
         return
     for team in teams_for_play().filter(pk__in=list(todo)):
-        try:
-            todo[team.pk]._card = team_card(team)
-        except InvalidCardError as exc:
-            raise OddsUnavailable(f"{team}: {exc}") from exc
+        todo[team.pk]._built(team)
 
 
 def entries_for(team_ids: Iterable[int]) -> dict[int, Entry]:

@@ -163,6 +163,12 @@ def test_card_versions_are_cached_and_any_edit_of_the_rows_renews_them(teams, mo
         assert renewed[other].version == first[other].version
     # A version read from the cache still gives its card when one is needed.
     assert again[ids[0]].card.to_json() == first[ids[0]].card.to_json()
+    assert again[ids[0]].version == first[ids[0]].version
+    # A card edited after its version was read: the entry takes the card's own version.
+    late = again[ids[2]]
+    card = Card.objects.filter(player__team_id=ids[2], slot=3).first()
+    Card.objects.filter(pk=card.pk).update(block_top=card.block_top - 1)
+    assert odds.card_version(late.card) == late.version != first[ids[2]].version
 
 
 def test_the_table_computed_in_one_batch_is_each_pairs_own_odds(teams) -> None:
