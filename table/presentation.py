@@ -197,7 +197,7 @@ def board_state(
                     score = {"home": event.home, "away": event.away}
             plays.append(
                 {
-                    "label": f"{n}",
+                    "label": f"roll {n}",
                     "team": roll.team,
                     "team_label": f"{labels[roll.team]} ({six_sheet.COLOURS[roll.team]})",
                     "kind": roll.what,
