@@ -8,12 +8,16 @@ from table.models import TableGame
 class TableGameAdmin(admin.ModelAdmin[TableGame]):
     """Games at the table, for a commissioner to look at (the dice are the players' own)."""
 
-    list_display = ("__str__", "owner", "status", "rules", "neutral", "dice_count", "updated_at")
-    list_filter = ("status", "rules", "neutral")
+    list_display = (
+        "__str__", "owner", "game", "status", "rules", "neutral", "dice_count", "updated_at"
+    )  # fmt: skip
+    list_filter = ("game", "status", "rules", "neutral")
     search_fields = ("home__school", "away__school", "owner__username")
     list_select_related = ("home", "away", "owner")
     raw_id_fields = ("league_game",)
-    readonly_fields = ("home_team_file", "away_team_file", "dice", "created_at", "updated_at")
+    readonly_fields = (
+        "game", "options", "home_team_file", "away_team_file", "dice", "created_at", "updated_at"
+    )  # fmt: skip
 
     @admin.display(description="dice")
     def dice_count(self, game: TableGame) -> int:
