@@ -254,7 +254,7 @@ def _odds(args: argparse.Namespace) -> int:
 def _odds_pairs(folder: Path, out: Path, rules: GameRules, neutral: bool) -> int:
     """Write one CSV row per pair of team files in ``folder`` (each home once unless neutral)."""
 
-    from simulator.vabg.odds import matchup_odds
+    from simulator.vabg.odds import field_odds
 
     files = sorted(folder.glob("*.json")) if folder.is_dir() else []
     if not files:
@@ -268,25 +268,30 @@ def _odds_pairs(folder: Path, out: Path, rules: GameRules, neutral: bool) -> int
             problems.extend(exc.problems)
     if problems:
         return _fail("bad team file:\n  " + "\n  ".join(problems))
+    # On a neutral court a pair's other order is its mirror image: each pair once.
+    pairs = [
+        (i, j)
+        for i in range(len(teams))
+        for j in range(len(teams))
+        if i != j and not (neutral and j < i)
+    ]
     rows = []
     try:
-        for i, (home_name, home) in enumerate(teams):
-            for j, (away_name, away) in enumerate(teams):
-                if i == j or (neutral and j < i):
-                    continue  # on a neutral court a pair's other order is the mirror image
-                odds = matchup_odds(home, away, rules=rules, neutral=neutral)
-                rows.append(
-                    [
-                        home_name,
-                        away_name,
-                        f"{odds.p_home_win:.12f}",
-                        f"{odds.p_away_win:.12f}",
-                        f"{odds.p_overtime:.12f}",
-                        f"{odds.expected_overtimes:.12f}",
-                        f"{odds.expected_home_pts:.9f}",
-                        f"{odds.expected_away_pts:.9f}",
-                    ]
-                )
+        solved = field_odds([card for _, card in teams], pairs, rules=rules, neutral=neutral)
+        for i, j in pairs:
+            odds = solved[(i, j)]
+            rows.append(
+                [
+                    teams[i][0],
+                    teams[j][0],
+                    f"{odds.p_home_win:.12f}",
+                    f"{odds.p_away_win:.12f}",
+                    f"{odds.p_overtime:.12f}",
+                    f"{odds.expected_overtimes:.12f}",
+                    f"{odds.expected_home_pts:.9f}",
+                    f"{odds.expected_away_pts:.9f}",
+                ]
+            )
     except InvalidCardError as exc:
         return _fail("\n  ".join(exc.problems))
     text = io.StringIO()
