@@ -29,7 +29,7 @@ class SignInView(LoginView):
 
 
 class StartForm(forms.Form):
-    game = forms.ChoiceField(choices=GameName.choices, initial=GameName.VABG)
+    game = forms.ChoiceField(choices=GameName.choices, initial=GameName.VABG, required=False)
     away = forms.ModelChoiceField(queryset=Team.objects.none(), label="Visitors (roll first)")
     home = forms.ModelChoiceField(queryset=Team.objects.none(), label="Home")
     rules = forms.ChoiceField(choices=[("advanced", "Advanced"), ("basic", "Basic")])
@@ -40,21 +40,36 @@ class StartForm(forms.Form):
         required=False, label="Coach policy (late fouls, tries for 3; no live odds)"
     )
     width = forms.TypedChoiceField(
-        choices=[(14, "14"), (13, "13")], coerce=int, initial=14, label="Grid columns"
+        choices=[(14, "14"), (13, "13")],
+        coerce=int,
+        initial=14,
+        required=False,
+        label="Grid columns",
     )
     level = forms.TypedChoiceField(
-        choices=[(0, "0"), (1, "1"), (2, "2")], coerce=int, initial=0, label="Level"
+        choices=[(0, "0"), (1, "1"), (2, "2")],
+        coerce=int,
+        initial=0,
+        required=False,
+        label="Level",
     )
     pieces = forms.TypedChoiceField(
-        choices=[(5, "5"), (4, "4"), (3, "3")], coerce=int, initial=5, label="Pieces a team"
+        choices=[(5, "5"), (4, "4"), (3, "3")],
+        coerce=int,
+        initial=5,
+        required=False,
+        label="Pieces a team",
     )
     chip_reroll = forms.BooleanField(required=False, label="Power Chip reroll (§2.11)")
 
     def options(self) -> dict[str, object]:
         """Return the chosen game's rule options (grid court, six dice; VABG has none)."""
         data = self.cleaned_data
-        if data["game"] == GameName.GRIDCOURT:
-            return {"width": data["width"], "level": data["level"], "pieces": data["pieces"]}
+        if data["game"] == GameName.GRIDCOURT:  # a form without them: the defaults
+            defaults = {"width": 14, "level": 0, "pieces": 5}
+            return {
+                k: default if data[k] in ("", None) else data[k] for k, default in defaults.items()
+            }
         if data["game"] == GameName.SIXDICE:
             return {"chip_reroll": data["chip_reroll"]}
         return {}
@@ -101,7 +116,7 @@ def index(request: HttpRequest) -> HttpResponse:
                     rules=data["rules"],
                     neutral=data["court"] == "neutral",
                     strategy=data["strategy"],
-                    game=data["game"],
+                    game=data["game"] or GameName.VABG,
                     options=form.options(),
                 )
                 return HttpResponseRedirect(game.get_absolute_url())
