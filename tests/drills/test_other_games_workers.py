@@ -1,7 +1,9 @@
-"""A six-dice season and tournament on real Celery workers, game by game as played here."""
+"""Grid-court and six-dice seasons and tournaments on real Celery workers, game by game as
+played here."""
 
 from __future__ import annotations
 
+import json
 from datetime import date
 
 import pytest
@@ -28,24 +30,29 @@ def played_here(season: Season) -> None:
 def games(season: Season) -> list[tuple[object, ...]]:
     return sorted(
         (g.round, g.bracket_key, g.home_id, g.away_id, g.game, g.result.home_score,
-         g.result.away_score, len(g.result.events), g.result.box["home"]["poss"])
+         g.result.away_score, len(g.result.events), json.dumps(g.result.box, sort_keys=True))
         for g in season.games.select_related("result")
     )  # fmt: skip
 
 
-def test_a_six_dice_league_runs_on_the_workers(workers: Workers) -> None:
-    league = services.league_get_or_create(name="Six dice on workers")
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("sixdice", {"chip_reroll": True}), ("gridcourt", {"width": 13, "level": 1, "pieces": 4})],
+)
+def test_a_league_of_another_game_runs_on_the_workers(
+    workers: Workers, game: str, options: dict[str, object]
+) -> None:
+    league = services.league_get_or_create(name=f"{game} on workers")
     teams = [TeamFactory() for _ in range(4)]
-    options = {"chip_reroll": True}
 
     def season(name: str) -> Season:
         return services.season_create(league=league, name=name, teams=teams, seed=21,
-                                      start_date=date(2026, 1, 1), game="sixdice",
+                                      start_date=date(2026, 1, 1), game=game,
                                       options=options)  # fmt: skip
 
     def cup(name: str) -> Season:
         return tournaments.tournament_create(
-            league=league, name=name, teams=teams, seed=21, game="sixdice", options=options
+            league=league, name=name, teams=teams, seed=21, game=game, options=options
         )
 
     reference, reference_cup = season("Reference"), cup("Reference cup")
@@ -59,7 +66,7 @@ def test_a_six_dice_league_runs_on_the_workers(workers: Workers) -> None:
         wait_for(
             lambda run=run: (run.refresh_from_db() or run.status) != "running",
             timeout=60,
-            what="the six-dice runs",
+            what=f"the {game} runs",
             pool=workers,
         )
         assert (run.status, run.failed, run.done) == ("done", 0, run.total)
