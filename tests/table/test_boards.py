@@ -219,7 +219,7 @@ def test_a_game_s_options_are_checked_by_its_own_rules(player, teams) -> None:
 
 @pytest.mark.django_db
 def test_a_scheduled_grid_court_game_is_played_at_the_table_with_its_own_options(
-    commish, teams
+    client, commish, teams
 ) -> None:
     home, away = teams
     options = {"width": 13, "level": 2, "pieces": 3}
@@ -235,6 +235,8 @@ def test_a_scheduled_grid_court_game_is_played_at_the_table_with_its_own_options
     assert game.result.events == as_json([e.to_json() for e in played.events])  # type: ignore[attr-defined]
     assert game.result.dice == ScriptedDice(d6=values).record().to_json()
     assert game.result.dice["d6"] == values
+    page = client.get(f"/games/{game.pk}/")
+    assert page.status_code == 200 and "Kansas 2008" in page.content.decode()
 
 
 @pytest.mark.django_db

@@ -101,6 +101,8 @@ def finish_and_compare(driver, tmp_path: Path, name: str, values: list[int]):  #
     assert (game.result.home_score, game.result.away_score) == (home["score"], away["score"])
     assert driver.find_element(By.ID, "home-score").text == str(home["score"])
     assert driver.find_element(By.ID, "away-score").text == str(away["score"])
+    link = driver.find_element(By.ID, "league-game").get_attribute("href")
+    assert link.endswith(f"/games/{game.pk}/")
     return game, expected
 
 
