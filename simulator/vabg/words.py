@@ -1,0 +1,460 @@
+"""A VABG game in plain words: the play-by-play a fan reads, the runs, a short game story.
+
+Pure: everything here is built from the engine's events (``simulator.vabg.events``) and the
+figures handed in; nothing is invented. A line says who did what ("Davis dunks", "Lamb blocks
+Case's shot", "Chalmers fouls Lamb; Lamb makes 2 of 2 free throws") with the running score
+after it; the dice that decided it stay beside it in the table player's notation
+(``render.describe``) for whoever plays at the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from simulator.vabg.events import (
+    Block,
+    Call,
+    Enter,
+    Event,
+    Foul,
+    FreeThrow,
+    Opening,
+    PeriodEnd,
+    Rebound,
+    Shot,
+    Steal,
+    Trip,
+    Turnover,
+)
+from simulator.vabg.render import describe
+
+HOME, AWAY = "home", "away"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One play in words, with the score after it.
+
+    ``kind`` is ``"score"`` (points went up), ``"miss"``, ``"turnover"``, ``"rebound"``,
+    ``"foul"`` (no point from it), ``"call"``, ``"sub"`` or ``"period"``. ``dice`` is the
+    table notation of the trips that led to the play ("" when none). ``lead_change`` is
+    true when this play put the other team in front; ``tied`` when it tied the game.
+    """
+
+    period: int
+    number: int | None
+    side: str
+    text: str
+    home: int
+    away: int
+    points: int
+    kind: str
+    dice: str = ""
+    lead_change: bool = False
+    tied: bool = False
+
+    @property
+    def when(self) -> str:
+        name = period_name(self.period)
+        return name if self.number is None else f"{name} {self.number}"
+
+    @property
+    def score(self) -> str:
+        """The running score, away first as the box score reads: ``"22-24"``."""
+        return f"{self.away}-{self.home}"
+
+
+@dataclass(frozen=True)
+class Run:
+    """Points scored by one side while the other scored none."""
+
+    side: str
+    points: int
+    start: Line  # the run's first scoring play
+    end: Line  # its last
+    before: tuple[int, int]  # (home, away) before the run
+
+    @property
+    def after(self) -> tuple[int, int]:
+        return (self.end.home, self.end.away)
+
+
+def period_name(period: int) -> str:
+    """``"Reg"``, ``"OT"``, ``"OT2"``, ... as the box score names periods."""
+    return "Reg" if period == 0 else ("OT" if period == 1 else f"OT{period}")
+
+
+def short_names(events: Iterable[Event]) -> dict[str, str]:
+    """Return each player's name as a play-by-play says it: the surname, unless shared."""
+    names: set[str] = set()
+    for e in events:
+        if isinstance(e, (Opening, Enter, Shot, FreeThrow, Rebound, Steal, Block)):
+            names.add(e.player)
+        elif isinstance(e, Foul):
+            names.update((e.player, e.fouled))
+        elif isinstance(e, (Trip, Turnover)) and e.player:
+            names.add(e.player)
+    surnames: dict[str, list[str]] = {}
+    for name in names:
+        surnames.setdefault(name.split()[-1] if name.split() else name, []).append(name)
+    short = {}
+    for surname, full in surnames.items():
+        for name in full:
+            short[name] = surname if len(full) == 1 else name
+    return short
+
+
+def _shot_text(shot: Shot, who: str, blocker: str | None) -> str:
+    three = shot.value == 3
+    if blocker is not None or shot.how == "blocked":
+        return f"{blocker} blocks {who}'s shot" if blocker else f"{who}'s shot is blocked"
+    how = shot.how
+    if how == "dunk":
+        text = f"{who} dunks" if shot.made else f"{who} misses a dunk"
+    elif how == "putback":
+        if three:
+            return (
+                f"{who} hits a second-chance three"
+                if shot.made
+                else f"{who} misses a second-chance three"
+            )
+        text = f"{who} puts it back in" if shot.made else f"{who} misses the putback"
+    elif how == "fast break":
+        text = f"{who} scores on the fast break" if shot.made else f"{who} misses on the break"
+    elif how.startswith("jumper") or how == "3 on a dunk roll":
+        if three:
+            text = f"{who} hits a three" if shot.made else f"{who} misses a three"
+        else:
+            text = f"{who} hits a jumper" if shot.made else f"{who} misses a jumper"
+        if how == "jumper (try for 3)":
+            text += " (trying for three)"
+        return text
+    else:
+        made = "makes" if shot.made else "misses"
+        return f"{who} {made} a {shot.value}-pointer ({how})"
+    if three and how != "3 on a dunk roll":
+        text += " for three"
+    return text
+
+
+def _turnover_text(turnover: Turnover, who: str | None, stealer: str | None, team: str) -> str:
+    if turnover.player is None:
+        return f"{team}: shot-clock violation"
+    if stealer is not None:
+        return f"{stealer} steals the ball from {who}"
+    if turnover.cause == "no call":
+        return f"{who} loses the ball (no call on the road)"
+    return f"{who} turns it over"
+
+
+_CALLS = {
+    "extra possession": "{team} take an extra possession",
+    "intentional foul": "{team} foul on purpose to stop the clock",
+    "no call on the road": "No call for {team} on the road",
+}
+
+
+def plain_lines(events: Sequence[Event], labels: dict[str, str]) -> list[Line]:
+    """Return a game's play-by-play in plain words, one line per play, the score after each.
+
+    ``labels`` names the teams: ``{"home": "Kentucky 2012", "away": "Kansas 2008"}``. The
+    score starts from the 20-20 opening (each side's ``Opening`` points). Free throws join
+    the foul that gave them ("Chalmers fouls Lamb on the shot; Lamb makes 1 of 2").
+    """
+    names = short_names(events)
+    score = {HOME: 0, AWAY: 0}
+    for e in events:
+        if isinstance(e, Opening):
+            score[e.team] += e.pts
+    state = {"leader": _leader(score)}  # the last side in front ("" before anyone was)
+    lines: list[Line] = []
+    dice: list[str] = []
+    blocker: str | None = None
+    stealer: tuple[str, bool] | None = None
+    fast_break = False
+    foul: dict[str, int] | None = None  # the foul free throws join: its line, made, tried
+
+    def scored(side: str, points: int) -> tuple[bool, bool]:
+        """Add points; return (the lead changed hands, the game is tied)."""
+        score[side] += points
+        now = _leader(score)
+        change = now != "" and state["leader"] not in ("", now)
+        if now:
+            state["leader"] = now
+        return change, now == ""
+
+    def add(e: Event, side: str, text: str, kind: str, points: int = 0) -> None:
+        nonlocal dice
+        change, tied = scored(side, points) if points else (False, False)
+        lines.append(
+            Line(
+                period=getattr(e, "period", 0),
+                number=getattr(e, "number", None),
+                side=side,
+                text=text,
+                home=score[HOME],
+                away=score[AWAY],
+                points=points,
+                kind="score" if points else kind,
+                dice="; ".join(dice),
+                lead_change=change,
+                tied=tied,
+            )
+        )
+        dice = []
+
+    for e in events:
+        if isinstance(e, Trip):
+            dice.append(describe(e, labels) or "")
+            continue
+        if isinstance(e, FreeThrow):
+            who = names.get(e.player, e.player)
+            if foul is not None and lines[foul["line"]].side == e.team:
+                foul["tried"] += 1
+                foul["made"] += int(e.made)
+                line = lines[foul["line"]]
+                change, tied = scored(e.team, 1) if e.made else (False, line.tied)
+                head = line.text.partition("; ")[0]
+                noun = "free throw" if foul["tried"] == 1 else "free throws"
+                lines[foul["line"]] = replace(
+                    line,
+                    text=f"{head}; {who} makes {foul['made']} of {foul['tried']} {noun}",
+                    home=score[HOME],
+                    away=score[AWAY],
+                    points=line.points + int(e.made),
+                    kind="score" if line.points + int(e.made) else "foul",
+                    lead_change=line.lead_change or change,
+                    tied=tied,
+                )
+                continue
+            made = "makes" if e.made else "misses"
+            add(e, e.team, f"{who} {made} a free throw", "miss", int(e.made))
+            continue
+        foul = None
+        if isinstance(e, Block):
+            blocker = names.get(e.player, e.player)
+        elif isinstance(e, Steal):
+            stealer = (names.get(e.player, e.player), e.fast_break)
+        elif isinstance(e, Shot):
+            who = names.get(e.player, e.player)
+            text = _shot_text(e, who, blocker)
+            if fast_break and e.how == "fast break":
+                text = text.replace(" on the fast break", " on the break after the steal")
+            blocker, fast_break = None, False
+            add(e, e.team, text, "miss", e.value if e.made else 0)
+        elif isinstance(e, Turnover):
+            loser = names.get(e.player, e.player) if e.player else None
+            steal = stealer[0] if stealer else None
+            text = _turnover_text(e, loser, steal, labels.get(e.team, e.team))
+            fast_break = bool(stealer and stealer[1])
+            if fast_break:
+                text += ", and they run"
+            stealer = None
+            # A stolen ball is the stealing side's play.
+            side = (AWAY if e.team == HOME else HOME) if steal else e.team
+            add(e, side, text, "turnover")
+        elif isinstance(e, Rebound):
+            who = names.get(e.player, e.player)
+            text = f"{who} {'offensive' if e.offensive else 'defensive'} rebound"
+            add(e, e.team, text, "rebound")
+        elif isinstance(e, Foul):
+            who, fouled = names.get(e.player, e.player), names.get(e.fouled, e.fouled)
+            how = {
+                "and-one": "on the make: and one",
+                "intentional": "on purpose",
+                "one-and-one": "(one and one)",
+            }.get(e.kind, "on the shot")
+            add(e, AWAY if e.team == HOME else HOME, f"{who} fouls {fouled} {how}", "foul")
+            foul = {"line": len(lines) - 1, "made": 0, "tried": 0}
+        elif isinstance(e, Call):
+            team = labels.get(e.team, e.team)
+            text = _CALLS.get(e.call, "{team}: " + e.call).format(team=team)
+            add(e, e.team, text, "call")
+        elif isinstance(e, Enter):
+            who = names.get(e.player, e.player)
+            add(e, e.team, f"{who} checks in for {labels.get(e.team, e.team)}", "sub")
+        elif isinstance(e, PeriodEnd):
+            name = {0: "regulation", 1: "overtime"}.get(e.period, f"overtime {e.period}")
+            away, home = labels.get(AWAY, AWAY), labels.get(HOME, HOME)
+            add(e, "", f"End of {name}: {away} {e.away}, {home} {e.home}", "period")
+    return lines
+
+
+def _leader(score: dict[str, int]) -> str:
+    if score[HOME] == score[AWAY]:
+        return ""
+    return HOME if score[HOME] > score[AWAY] else AWAY
+
+
+def scoring_lines(lines: Iterable[Line]) -> list[Line]:
+    return [line for line in lines if line.points]
+
+
+def runs(lines: Sequence[Line]) -> list[Run]:
+    """Return every unanswered run (a side's points while the other scored none), in order."""
+    found: list[Run] = []
+    current: list[Line] = []
+    before = (0, 0)
+    for line in scoring_lines(lines):
+        if current and current[0].side != line.side:
+            found.append(_run(current, before))
+            last = current[-1]
+            before = (last.home, last.away)
+            current = []
+        if not current and not found and before == (0, 0):
+            before = (line.home - (line.points if line.side == HOME else 0),
+                      line.away - (line.points if line.side == AWAY else 0))  # fmt: skip
+        current.append(line)
+    if current:
+        found.append(_run(current, before))
+    return found
+
+
+def _run(lines: list[Line], before: tuple[int, int]) -> Run:
+    return Run(lines[0].side, sum(x.points for x in lines), lines[0], lines[-1], before)
+
+
+def decisive_run(lines: Sequence[Line], winner: str) -> Run | None:
+    """The game's largest unanswered run; on a tie, the winner's, then the latest."""
+    found = runs(lines)
+    if not found:
+        return None
+    return max(
+        enumerate(found), key=lambda pair: (pair[1].points, pair[1].side == winner, pair[0])
+    )[1]
+
+
+def lead_changes(lines: Iterable[Line]) -> int:
+    return sum(1 for line in lines if line.lead_change)
+
+
+# -- the game story ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Star:
+    """A player's line the story may quote: who, for which side, points and rebounds."""
+
+    side: str
+    name: str
+    pts: int
+    reb: int
+    fgm: int = 0
+    fga: int = 0
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What a game story is built from: the final, the box score's lines, seeds, the plays."""
+
+    labels: dict[str, str]  # side -> team name
+    home: int
+    away: int
+    overtimes: int
+    stars: Sequence[Star]
+    lines: Sequence[Line] = ()
+    seeds: dict[str, int] = field(default_factory=dict)  # side -> seed, in a tournament
+    round_name: str = ""
+
+
+def winner_side(facts: Facts) -> str:
+    return HOME if facts.home > facts.away else AWAY
+
+
+def is_upset(facts: Facts) -> bool:
+    """A higher seed number beat a lower one."""
+    win = winner_side(facts)
+    lose = AWAY if win == HOME else HOME
+    if win not in facts.seeds or lose not in facts.seeds:
+        return False
+    return facts.seeds[win] > facts.seeds[lose]
+
+
+def _team(facts: Facts, side: str) -> str:
+    seed = facts.seeds.get(side)
+    return f"No. {seed} {facts.labels[side]}" if seed is not None else facts.labels[side]
+
+
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def headline(facts: Facts) -> str:
+    """One sentence: who beat whom, the final, overtime, the upset."""
+    win = winner_side(facts)
+    lose = AWAY if win == HOME else HOME
+    high, low = max(facts.home, facts.away), min(facts.home, facts.away)
+    verb = "upset" if is_upset(facts) else "beat"
+    text = f"{_team(facts, win)} {verb} {_team(facts, lose)} {high}-{low}"
+    if facts.overtimes:
+        text += " in overtime" if facts.overtimes == 1 else f" in {facts.overtimes} overtimes"
+    if facts.round_name:
+        text += f" ({facts.round_name})"
+    return text + "."
+
+
+def story(facts: Facts, *, short: bool = False) -> list[str]:
+    """Return a short game story, sentence by sentence, from the facts alone.
+
+    Who won and by how much, overtime, an upset by seed, the top scorer of each side and the
+    top rebounder, the decisive run and the lead changes. ``short`` keeps the first two
+    sentences (for a list of games).
+    """
+    win = winner_side(facts)
+    lose = AWAY if win == HOME else HOME
+    margin = abs(facts.home - facts.away)
+    sentences = [headline(facts)]
+    if facts.overtimes:
+        regulation = next((x for x in facts.lines if x.kind == "period" and x.period == 0), None)
+        if regulation is not None:
+            sentences.append(
+                f"It was {regulation.away}-{regulation.home} at the end of regulation; "
+                f"{facts.labels[win]} won by {_points(margin)}."
+            )
+    if is_upset(facts):
+        gap = facts.seeds[win] - facts.seeds[lose]
+        sentences.append(
+            f"The No. {facts.seeds[win]} seed knocked out the No. {facts.seeds[lose]}, "
+            f"{gap} seed line{'s' if gap != 1 else ''} apart."
+        )
+    best = {side: _top(facts.stars, side, "pts") for side in (win, lose)}
+    star = best[win]
+    if star is not None:
+        shooting = f" on {star.fgm}-of-{star.fga} shooting" if star.fga else ""
+        sentences.append(
+            f"{star.name} led {facts.labels[win]} with {_points(star.pts)}{shooting}"
+            + (f" and {star.reb} rebounds." if star.reb >= 5 else ".")
+        )
+    if short:
+        return sentences[:2] if not facts.overtimes and not is_upset(facts) else sentences[:3]
+    other = best[lose]
+    if other is not None:
+        sentences.append(f"{other.name} had {_points(other.pts)} for {facts.labels[lose]}.")
+    boards = max(facts.stars, key=lambda s: (s.reb, s.pts), default=None)
+    if boards is not None and boards.reb >= 8 and boards not in best.values():
+        sentences.append(f"{boards.name} pulled down {boards.reb} rebounds.")
+    elif boards is not None and boards.reb >= 8 and boards in best.values():
+        pass  # already quoted with his rebounds, or the story would repeat him
+    run = decisive_run(facts.lines, win)
+    if run is not None and run.points >= 6:
+        (h0, a0), (h1, a1) = run.before, run.after
+        sentences.append(
+            f"The biggest run was {facts.labels[run.side]}'s {run.points}-0, "
+            f"from {a0}-{h0} to {a1}-{h1} ({run.start.when} to {run.end.when})."
+        )
+    changes = lead_changes(facts.lines)
+    if facts.lines:
+        if changes == 0:
+            ahead = facts.labels[win]
+            sentences.append(f"The lead never changed hands once {ahead} went in front.")
+        elif changes >= 3:
+            sentences.append(f"The lead changed hands {changes} times.")
+    return sentences
+
+
+def _top(stars: Sequence[Star], side: str, key: str) -> Star | None:
+    mine = [s for s in stars if s.side == side]
+    if not mine:
+        return None
+    return max(mine, key=lambda s: (getattr(s, key), s.reb, -len(s.name)))

@@ -1,0 +1,195 @@
+"""The play-by-play in plain words and the game story, from the engine's events alone."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from simulator import SeededDice
+from simulator.vabg import ADVANCED, play_game, read_team_file
+from simulator.vabg.events import (
+    Block,
+    Foul,
+    FreeThrow,
+    Opening,
+    PeriodEnd,
+    Shot,
+    Steal,
+    Tipoff,
+    Trip,
+    Turnover,
+)
+from simulator.vabg.render import describe
+from simulator.vabg.words import (
+    Facts,
+    Star,
+    decisive_run,
+    headline,
+    is_upset,
+    lead_changes,
+    plain_lines,
+    runs,
+    story,
+)
+
+TEAMS = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
+LABELS = {"home": "Kentucky 2012", "away": "Kansas 2008"}
+
+
+@pytest.fixture(scope="module")
+def game():  # type: ignore[no-untyped-def]
+    home = read_team_file(TEAMS / "kentucky-2012.json")
+    away = read_team_file(TEAMS / "kansas-2008.json")
+    return play_game(home, away, SeededDice(7), rules=ADVANCED)
+
+
+def test_the_running_score_ends_at_the_final_and_every_point_is_on_a_line(game) -> None:
+    lines = plain_lines(game.events, LABELS)
+    assert (lines[-1].home, lines[-1].away) == (game.home.score, game.away.score)
+    for side, box in (("home", game.home), ("away", game.away)):
+        opening = sum(e.pts for e in game.events if isinstance(e, Opening) and e.team == side)
+        scored = sum(x.points for x in lines if x.side == side)
+        assert opening + scored == box.score
+    # the score never goes down and moves only on scoring plays
+    for before, after in pairwise(lines):
+        assert after.home + after.away - before.home - before.away == after.points
+
+
+def test_made_shots_read_as_words_with_the_shooters_surname(game) -> None:
+    lines = plain_lines(game.events, LABELS)
+    shots = [e for e in game.events if isinstance(e, Shot) and e.made]
+    scoring = [x for x in lines if x.points and "free throw" not in x.text]
+    assert len(scoring) == len(shots)
+    for shot, line in zip(shots, scoring, strict=True):
+        assert line.text.startswith(shot.player.split()[-1])
+        assert "d8" not in line.text and "11-66" not in line.text
+    assert any(x.text.endswith(" dunks") for x in lines)
+
+
+def test_the_dice_of_every_trip_stay_beside_the_play(game) -> None:
+    lines = plain_lines(game.events, LABELS)
+    dice = " ; ".join(x.dice for x in lines)
+    for trip in (e for e in game.events if isinstance(e, Trip)):
+        assert describe(trip, LABELS) in dice
+
+
+def stream(*events):  # type: ignore[no-untyped-def]
+    tip = Tipoff("Kentucky", 2012, "Kansas", 2008, False)
+    openings = (
+        Opening("home", "Anthony Davis", 20, 0, 0, 0, 0),
+        Opening("away", "Darrell Arthur", 20, 0, 0, 0, 0),
+    )
+    return [tip, *openings, *events]
+
+
+def test_a_block_a_steal_and_free_throws_read_as_one_play_each() -> None:
+    lines = plain_lines(
+        stream(
+            Trip(0, 44, "away", "Darrell Arthur", 5, 21, 3),
+            Block(0, 44, "home", "Anthony Davis"),
+            Shot(0, 44, "away", "Darrell Arthur", 2, False, "blocked"),
+            Trip(0, 44, "home", "Anthony Davis", 5, 55, 3),
+            Foul(0, 44, "away", "Darrell Arthur", "Anthony Davis", 2, "shooting"),
+            FreeThrow(0, 44, "home", "Anthony Davis", True),
+            FreeThrow(0, 44, "home", "Anthony Davis", False),
+            Trip(0, 43, "away", "Darrell Arthur", 5, 41, 3),
+            Steal(0, 43, "home", "Anthony Davis", True),
+            Turnover(0, 43, "away", "Darrell Arthur", "steal"),
+            Shot(0, 43, "home", "Anthony Davis", 2, True, "fast break"),
+        ),
+        LABELS,
+    )
+    texts = [x.text for x in lines]
+    assert texts == [
+        "Davis blocks Arthur's shot",
+        "Arthur fouls Davis on the shot; Davis makes 1 of 2 free throws",
+        "Davis steals the ball from Arthur, and they run",
+        "Davis scores on the break after the steal",
+    ]
+    assert [x.score for x in lines] == ["20-20", "20-21", "20-21", "20-23"]
+    assert lines[1].kind == "score" and lines[1].points == 1
+    assert "d8 5 -> Darrell Arthur" in lines[0].dice
+
+
+def test_lead_changes_ties_and_the_biggest_run() -> None:
+    lines = plain_lines(
+        stream(
+            Shot(0, 44, "away", "Darrell Arthur", 2, True, "dunk"),  # 22-20 away
+            Shot(0, 44, "home", "Anthony Davis", 2, True, "dunk"),  # 22-22 tied
+            Shot(0, 43, "away", "Darrell Arthur", 3, True, "jumper"),  # 25-22 away
+            Shot(0, 43, "home", "Anthony Davis", 3, True, "jumper"),  # 25-25 tied
+            Shot(0, 42, "home", "Anthony Davis", 2, True, "putback"),  # 25-27 home: change
+            Shot(0, 42, "home", "Anthony Davis", 2, True, "dunk"),  # 25-29
+            Shot(0, 41, "home", "Anthony Davis", 3, True, "jumper"),  # 25-32
+            Shot(0, 41, "away", "Darrell Arthur", 2, False, "jumper"),
+            PeriodEnd(0, 32, 25),
+        ),
+        LABELS,
+    )
+    scoring = [x for x in lines if x.points]
+    assert [x.tied for x in scoring] == [False, True, False, True, False, False, False]
+    assert [x.lead_change for x in scoring] == [False, False, False, False, True, False, False]
+    assert lead_changes(lines) == 1
+    assert [(r.side, r.points) for r in runs(lines)] == [
+        ("away", 2), ("home", 2), ("away", 3), ("home", 10)
+    ]  # fmt: skip
+    run = decisive_run(lines, "home")
+    assert run is not None and run.before == (22, 25) and run.after == (32, 25)
+    assert lines[-1].text == "End of regulation: Kansas 2008 25, Kentucky 2012 32"
+
+
+def facts(**kw) -> Facts:  # type: ignore[no-untyped-def]
+    base = dict(
+        labels=LABELS,
+        home=70,
+        away=75,
+        overtimes=0,
+        stars=[
+            Star("away", "Darrell Arthur", 24, 9, 10, 15),
+            Star("away", "Mario Chalmers", 12, 2, 4, 9),
+            Star("home", "Anthony Davis", 20, 14, 8, 12),
+        ],
+    )
+    base.update(kw)
+    return Facts(**base)  # type: ignore[arg-type]
+
+
+def test_the_story_says_who_won_by_how_much_and_the_top_lines() -> None:
+    text = " ".join(story(facts()))
+    assert text.startswith("Kansas 2008 beat Kentucky 2012 75-70.")
+    assert (
+        "Darrell Arthur led Kansas 2008 with 24 points on 10-of-15 shooting and 9 rebounds." in text
+    )
+    assert "Anthony Davis had 20 points for Kentucky 2012." in text
+    assert "upset" not in text and "overtime" not in text
+
+
+def test_an_upset_by_seed_and_overtime_are_told_and_never_invented() -> None:
+    upset = facts(seeds={"away": 12, "home": 5}, overtimes=2, round_name="Round 1")
+    assert is_upset(upset)
+    assert headline(upset) == (
+        "No. 12 Kansas 2008 upset No. 5 Kentucky 2012 75-70 in 2 overtimes (Round 1)."
+    )
+    assert "The No. 12 seed knocked out the No. 5" in " ".join(story(upset))
+    favourite = facts(seeds={"away": 1, "home": 16})
+    assert not is_upset(favourite)
+    assert "upset" not in " ".join(story(favourite))
+
+
+def test_the_story_of_a_real_game_quotes_only_the_box_score(game) -> None:
+    lines = plain_lines(game.events, LABELS)
+    stars = [
+        Star(side, p.name, p.pts, p.reb, p.fgm, p.fga)
+        for side, box in (("home", game.home), ("away", game.away))
+        for p in box.players
+    ]
+    told = story(Facts(LABELS, game.home.score, game.away.score, game.overtimes, stars, lines))
+    winner = game.home if game.home.score > game.away.score else game.away
+    top = max(winner.players, key=lambda p: (p.pts, p.reb, -len(p.name)))
+    assert f"{top.name} led {winner.label} with {top.pts} points" in " ".join(told)
+    run = decisive_run(lines, "home" if winner is game.home else "away")
+    assert run is not None
+    if run.points >= 6:
+        assert f"{run.points}-0" in " ".join(told)
