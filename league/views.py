@@ -6,15 +6,15 @@ from typing import Any
 
 from django import forms
 from django.db.models import Count, Prefetch, Q
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from cards.models import Player, Team
 from cards.presentation import card_face
-from league import odds, selectors, tournaments
+from league import odds, realseasons, selectors, stories, tournaments
 from league.models import Game, League, RulesPreset, Season, SimulationRun
-from league.presentation import box_score, play_by_play
+from league.presentation import box_score
 
 
 def _season_progress(season: Season) -> dict[str, Any]:
@@ -46,6 +46,8 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
+    if season.kind == Season.Kind.TOURNAMENT and season.bracket:
+        return tournament_detail(request, season)
     games = selectors.games_for_season(season_id=season.pk)
     rounds: dict[Any, list[Game]] = {}
     for game in games:
@@ -61,6 +63,49 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "team_stats": selectors.team_season_stats(season_id=season.pk),
         },
     )
+
+
+def tournament_detail(request: HttpRequest, season: Season) -> HttpResponse:
+    """A tournament's own page: the champion, the bracket, the results round by round with
+    each game's short story, the upsets by seed and the leaders (no standings)."""
+    return render(
+        request,
+        "pages/tournament.html",
+        {
+            "season": season,
+            "progress": _season_progress(season),
+            **stories.tournament_page(season),
+        },
+    )
+
+
+def seasons_list(request: HttpRequest, kind: str = "") -> HttpResponse:
+    """Every league with its seasons (or only the tournaments), newest first."""
+    seasons = Season.objects.select_related("league").order_by("league__name", "-created_at")
+    if kind:
+        seasons = seasons.filter(kind=kind)
+    leagues: dict[League, list[tuple[Season, dict[str, Any]]]] = {}
+    for season in seasons:
+        leagues.setdefault(season.league, []).append((season, _season_progress(season)))
+    title = "Tournaments" if kind == Season.Kind.TOURNAMENT else "Leagues and seasons"
+    return render(request, "pages/seasons.html", {"leagues": leagues, "title": title, "kind": kind})
+
+
+def tournaments_list(request: HttpRequest) -> HttpResponse:
+    return seasons_list(request, kind=Season.Kind.TOURNAMENT)
+
+
+def latest_leaders(request: HttpRequest) -> HttpResponseBase:
+    """The leaders of the season with the latest final game (the seasons list without one)."""
+    game = (
+        Game.objects.filter(status=Game.Status.FINAL, season__isnull=False)
+        .order_by("-played_at", "-pk")
+        .only("season_id")
+        .first()
+    )
+    if game is None or game.season_id is None:
+        return redirect("seasons")
+    return redirect("leaders", pk=game.season_id)
 
 
 def season_progress(request: HttpRequest, pk: int) -> JsonResponse:
@@ -88,15 +133,53 @@ def leaders(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    game = get_object_or_404(
+def _vabg_game(pk: int) -> Game:
+    return get_object_or_404(
         Game.objects.select_related("home", "away", "season__league", "result"), pk=pk
     )
+
+
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _vabg_game(pk)
     box = box_score(game, player_url=lambda line: reverse("player", args=[line.player_id]))
+    lines = stories.game_lines(game)
+    story = stories.game_story(game, box=box, lines=lines) if box is not None else None
     return render(
         request,
         "pages/game.html",
-        {"game": game, "box": box, "plays": play_by_play(game)},
+        {
+            "game": game,
+            "box": box,
+            "story": story,
+            "plays": lines,
+            "lead_changes": sum(1 for line in lines if line.lead_change),
+        },
+    )
+
+
+def _story_of(request: HttpRequest, pk: int) -> tuple[stories.GameStory, Any, str]:
+    game = _vabg_game(pk)
+    if not game.is_vabg:
+        raise Http404("Game stories are told for VABG games.")
+    box = box_score(game)
+    told = stories.game_story(game, box=box) if box is not None else None
+    if told is None:
+        raise Http404("This game has not been played yet.")
+    return told, box, request.build_absolute_uri(reverse("game", args=[game.pk]))
+
+
+def game_story_markdown(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game's story and box score as Markdown, to paste into a blog post."""
+    told, box, url = _story_of(request, pk)
+    text = stories.story_markdown(told, box, url=url)
+    return HttpResponse(text, content_type="text/markdown; charset=utf-8")
+
+
+def game_story_html(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game's story and box score as an HTML fragment, to paste into a blog post."""
+    told, box, url = _story_of(request, pk)
+    return HttpResponse(
+        stories.story_html(told, box, url=url), content_type="text/html; charset=utf-8"
     )
 
 
@@ -191,6 +274,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "pages/team.html",
         {
             "team": team,
+            "real": realseasons.team_real_season(school=team.school, season=team.season),
             "faces": faces,
             "results": results,
             "stats": [
@@ -209,6 +293,9 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "pages/player.html",
         {
             "player": player,
+            "real": realseasons.player_real_season(
+                school=player.team.school, season=player.team.season, name=player.name
+            ),
             "face": face,
             "stats": [
                 (s, list(selectors.player_season_stats(season_id=s.pk, player_id=player.pk)))
