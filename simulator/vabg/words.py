@@ -439,6 +439,8 @@ def story(facts: Facts, *, short: bool = False) -> list[str]:
     run = decisive_run(facts.lines, win)
     if run is not None and run.points >= 6:
         (h0, a0), (h1, a1) = run.before, run.after
+        if run.side == HOME:  # the running side's score first
+            a0, h0, a1, h1 = h0, a0, h1, a1
         sentences.append(
             f"The biggest run was {facts.labels[run.side]}'s {run.points}-0, "
             f"from {a0}-{h0} to {a1}-{h1} ({run.start.when} to {run.end.when})."
