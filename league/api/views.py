@@ -23,7 +23,7 @@ from rest_framework.reverse import reverse
 
 from cards.models import Player
 from core.api import WRITE_REFUSED, ApiViewSet, ErrorSerializer, model_errors, sentence
-from league import presentation, selectors, services, tournaments
+from league import presentation, selectors, services, stories, tournaments
 from league.api.exports import CSVRenderer, export_schema
 from league.api.filters import (
     GameFilter,
@@ -330,7 +330,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
 
     def get_queryset(self) -> QuerySet[Game]:
         games = Game.objects.select_related("home", "away", "result")
-        if self.action == "play_by_play":
+        if self.action in ("play_by_play", "story"):
             return games
         # The box score says where its dice came from (a seed, or rolls at the table).
         kept = {"dice"} if self.action == "box_score" else set()
@@ -432,6 +432,32 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
         self._result_or_404(game)
         box = presentation.box_score(game)
         return Response(BoxScoreSerializer(box, context=self.get_serializer_context()).data)
+
+    @extend_schema(
+        summary="A game's story: headline, sentences, and the story with its box score as "
+        "Markdown and HTML for a blog post",
+        responses={200: OpenApiTypes.OBJECT, 404: ErrorSerializer},
+    )
+    @action(detail=True, methods=["get"], url_path="story", filter_backends=[])
+    def story(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
+        game = self.get_object()
+        self._result_or_404(game)
+        box = presentation.box_score(game)
+        told = stories.game_story(game, box=box) if game.is_vabg else None
+        if told is None:
+            raise NotFound("Game stories are told for played VABG games.")
+        url = request.build_absolute_uri(f"/games/{game.pk}/")
+        body = {
+            "game": game.pk,
+            "headline": told.headline,
+            "sentences": told.sentences,
+            "text": told.text,
+            "upset": told.upset,
+            "overtimes": told.overtimes,
+            "markdown": stories.story_markdown(told, box, url=url),
+            "html": stories.story_html(told, box, url=url),
+        }
+        return Response(body)
 
     @extend_schema(
         summary="A game's play-by-play, one object per event",
