@@ -191,3 +191,14 @@ def test_every_page_has_the_navigation_a_title_and_a_skip_link(client, cup) -> N
     assert client.get(reverse("latest-leaders")).url == reverse("leaders", args=[cup.pk])
     listing = client.get(reverse("tournaments")).content.decode()
     assert f'href="{reverse("season", args=[cup.pk])}"' in listing
+
+
+def test_the_api_tells_the_same_story_as_json(client, cup) -> None:
+    game = Game.objects.get(season=cup, round=3)
+    body = client.get(f"/api/games/{game.pk}/story/").json()
+    told = stories.game_story(game)
+    assert body["headline"] == told.headline and body["text"] == told.text
+    assert body["markdown"] == client.get(reverse("game-story-md", args=[game.pk])).content.decode()
+    assert body["html"].startswith("<h2>") and body["upset"] == told.upset
+    unplayed = Game.objects.create(home=game.home, away=game.away)
+    assert client.get(f"/api/games/{unplayed.pk}/story/").status_code == 404
