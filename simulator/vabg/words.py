@@ -273,7 +273,22 @@ def plain_lines(events: Sequence[Event], labels: dict[str, str]) -> list[Line]:
             add(e, e.team, text, "call")
         elif isinstance(e, Enter):
             who = names.get(e.player, e.player)
-            add(e, e.team, f"{who} checks in for {labels.get(e.team, e.team)}", "sub")
+            team = labels.get(e.team, e.team)
+            last = lines[-1] if lines else None
+            starting = not any(x.kind != "sub" for x in lines)
+            if (
+                last is not None
+                and last.kind == "sub"
+                and last.side == e.team
+                and (last.period, last.number) == (e.period, e.number)
+            ):
+                # Players entering together read as one line.
+                players = [*last.text.split(": ", 1)[1].split(", "), who]
+                head = last.text.split(": ", 1)[0]
+                lines[-1] = replace(last, text=f"{head}: {', '.join(players)}")
+            else:
+                head = f"{team} start" if starting else f"In for {team}"
+                add(e, e.team, f"{head}: {who}", "sub")
         elif isinstance(e, PeriodEnd):
             name = {0: "regulation", 1: "overtime"}.get(e.period, f"overtime {e.period}")
             away, home = labels.get(AWAY, AWAY), labels.get(HOME, HOME)

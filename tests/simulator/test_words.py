@@ -193,3 +193,16 @@ def test_the_story_of_a_real_game_quotes_only_the_box_score(game) -> None:
     assert run is not None
     if run.points >= 6:
         assert f"{run.points}-0" in " ".join(told)
+
+
+def test_players_entering_together_read_as_one_line(game) -> None:
+    lines = plain_lines(game.events, LABELS)
+    starters = {
+        side: [e.player.split()[-1] for e in game.events[:40] if type(e).__name__ == "Enter"
+               and e.team == side and e.number == 44 and e.period == 0]
+        for side in ("home", "away")
+    }  # fmt: skip
+    assert lines[0].text == f"Kansas 2008 start: {', '.join(starters['away'])}"
+    assert lines[1].text == f"Kentucky 2012 start: {', '.join(starters['home'])}"
+    later = [x for x in lines[2:] if x.kind == "sub"]
+    assert later and all(x.text.startswith("In for ") for x in later)
