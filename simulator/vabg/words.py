@@ -97,12 +97,26 @@ def short_names(events: Iterable[Event]) -> dict[str, str]:
             names.add(e.player)
     surnames: dict[str, list[str]] = {}
     for name in names:
-        surnames.setdefault(name.split()[-1] if name.split() else name, []).append(name)
+        surnames.setdefault(_surname(name), []).append(name)
     short = {}
     for surname, full in surnames.items():
         for name in full:
             short[name] = surname if len(full) == 1 else name
     return short
+
+
+_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
+
+
+def _surname(name: str) -> str:
+    """ "Anthony Davis" -> "Davis", "Gary Trent Jr." -> "Trent Jr."; a name whose last word
+    is not a word (a number, a slot "(to complete)") stays whole."""
+    words = name.split()
+    if len(words) < 2 or not any(c.isalpha() for c in words[-1]) or "(" in name:
+        return name
+    if words[-1].lower() in _SUFFIXES and len(words) > 2:
+        return " ".join(words[-2:])
+    return words[-1]
 
 
 def _shot_text(shot: Shot, who: str, blocker: str | None) -> str:

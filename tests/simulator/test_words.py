@@ -206,3 +206,21 @@ def test_players_entering_together_read_as_one_line(game) -> None:
     assert lines[1].text == f"Kentucky 2012 start: {', '.join(starters['home'])}"
     later = [x for x in lines[2:] if x.kind == "sub"]
     assert later and all(x.text.startswith("In for ") for x in later)
+
+
+def test_a_player_goes_by_his_surname_unless_it_would_mislead() -> None:
+    from simulator.vabg.words import short_names
+
+    names = short_names(
+        stream(
+            Shot(0, 44, "home", "Gary Trent Jr.", 2, True, "dunk"),
+            Shot(0, 44, "home", "Player 12", 2, True, "dunk"),
+            Shot(0, 44, "away", "Marcus Davis", 2, True, "dunk"),
+            Shot(0, 44, "away", "Auburn 1984 PG (to complete)", 2, True, "dunk"),
+        )
+    )
+    assert names["Gary Trent Jr."] == "Trent Jr."
+    assert names["Player 12"] == "Player 12"
+    assert names["Anthony Davis"] == "Anthony Davis" and names["Marcus Davis"] == "Marcus Davis"
+    assert names["Darrell Arthur"] == "Arthur"
+    assert names["Auburn 1984 PG (to complete)"] == "Auburn 1984 PG (to complete)"
