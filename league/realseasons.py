@@ -66,6 +66,16 @@ def _ratings() -> dict[tuple[str, int], dict[str, str]]:
     return {_key(row["school"], row["season"]): row for row in _rows("ratings.csv")}
 
 
+@cache
+def _seasons() -> dict[tuple[str, int], dict[str, str]]:
+    # A season still unresolved reads like "1958? (best candidate)": no team has it.
+    return {
+        _key(row["school"], row["season"]): row
+        for row in _rows("seasons.csv")
+        if row["season"].isdigit()
+    }
+
+
 def _sources(*urls: str) -> list[str]:
     found: list[str] = []
     for value in urls:
@@ -100,20 +110,26 @@ def player_real_season(*, school: str, season: int, name: str) -> dict[str, Any]
 def team_real_season(*, school: str, season: int) -> dict[str, Any] | None:
     """Return a team's real season from the ratings file, or None if the file lacks it.
 
-    ``{"record", "srs", "sos", "margin", "pts", "opp", "notes", "sources"}``; the record is
-    the won-lost the row's notes quote ("30-0"), "" when they quote none.
+    ``{"record", "coach", "srs", "sos", "margin", "pts", "opp", "notes", "sources"}``. The
+    record and coach come from ``seasons.csv`` (the field's resolved seasons, each with its
+    evidence); without a row there, the record is the won-lost the ratings' notes quote
+    ("30-0"), "" when they quote none.
     """
-    row = _ratings().get(_key(school, season))
-    if row is None:
+    key = _key(school, season)
+    row = _ratings().get(key)
+    known = _seasons().get(key, {})
+    if row is None and not known:
         return None
+    row = row or {}
     record = RECORD.search(row.get("notes", ""))
     return {
-        "record": record.group(1) if record else "",
+        "record": known.get("record") or (record.group(1) if record else ""),
+        "coach": known.get("coach", ""),
         "srs": row.get("srs", ""),
         "sos": row.get("sos", ""),
         "margin": row.get("margin", ""),
         "pts": row.get("pts", ""),
         "opp": row.get("opp", ""),
         "notes": row.get("notes", ""),
-        "sources": _sources(row.get("source_url", "")),
+        "sources": _sources(row.get("source_url", ""), known.get("evidence_url", "")),
     }

@@ -162,7 +162,8 @@ def test_the_player_and_team_pages_show_the_real_season(client) -> None:
     assert "<th>PPG</th>" in real and "<td>21.1</td>" in real and "<td>15.5</td>" in real
     assert 'href="http://www.collegehoopedia.com/seasons/1971-72"' in real
     page = text(client.get(reverse("team", args=[team.pk])))
-    assert '<td class="record">30-0</td>' in page and '<td class="srs">33.79</td>' in page
+    assert '<td class="record">30-0 (14-0 Pac-8)</td>' in page
+    assert '<td class="coach">John Wooden</td>' in page and '<td class="srs">33.79</td>' in page
     unknown = full_team()
     assert 'id="real-season"' not in client.get(reverse("team", args=[unknown.pk])).content.decode()
 
