@@ -267,8 +267,16 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
 }
 
-# Cache: local memory by default; throttling counts live here.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Cache: local memory by default (each process its own); CACHE_URL=redis://host:6379/1 shares
+# one between the web processes. Throttling counts and played games' pages live here.
+CACHES = {
+    "default": env.cache_url("CACHE_URL")
+    if env.str("CACHE_URL", default="")
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
+# How long a played game's page (story, box score, charts, play-by-play) is kept rendered;
+# a played game never changes, so this only bounds how long a new template takes to show.
+GAME_PAGE_CACHE_SECONDS = env.int("GAME_PAGE_CACHE_SECONDS", default=3600)
 
 LOGGING = {
     "version": 1,

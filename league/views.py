@@ -5,10 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 
 from cards.models import Player, Team
 from cards.presentation import card_face
@@ -140,20 +144,36 @@ def _vabg_game(pk: int) -> Game:
 
 
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A game's page. A played game never changes, so its played part (story, box score,
+    odds and win-probability chart, play-by-play) is rendered once and kept in the cache,
+    keyed by its stored result."""
     game = _vabg_game(pk)
+    result = getattr(game, "result", None)
+    played = None
+    if result is not None:
+        key = f"game-page:{game.pk}:{result.pk}:{result.created_at.timestamp()}"
+        played = cache.get(key)
+        if played is None:
+            played = _played_part(game)
+            cache.set(key, played, settings.GAME_PAGE_CACHE_SECONDS)
+    return render(request, "pages/game.html", {"game": game, "played": played})
+
+
+def _played_part(game: Game) -> SafeString:
     box = box_score(game, player_url=lambda line: reverse("player", args=[line.player_id]))
     lines = stories.game_lines(game)
     story = stories.game_story(game, box=box, lines=lines) if box is not None else None
-    return render(
-        request,
-        "pages/game.html",
-        {
-            "game": game,
-            "box": box,
-            "story": story,
-            "plays": lines,
-            "lead_changes": sum(1 for line in lines if line.lead_change),
-        },
+    return mark_safe(
+        render_to_string(
+            "pages/_game_played.html",
+            {
+                "game": game,
+                "box": box,
+                "story": story,
+                "plays": lines,
+                "lead_changes": sum(1 for line in lines if line.lead_change),
+            },
+        )
     )
 
 

@@ -170,3 +170,15 @@ def test_standings_show_records_and_tiebreakers(client, season) -> None:
         for row in rows:
             assert f'data-team="{row["team"]}"' in page
             assert f"<td>{row['wins']}</td><td>{row['losses']}</td>" in page
+
+
+def test_a_played_games_page_is_rendered_once_and_then_served_from_the_cache(
+    client, season, django_assert_max_num_queries
+) -> None:
+    game = season.games.filter(status="final").first()
+    first = client.get(reverse("game", args=[game.pk]))
+    assert first.status_code == 200
+    with django_assert_max_num_queries(3):  # the game and its teams, nothing of the result
+        again = client.get(reverse("game", args=[game.pk]))
+    assert again.content == first.content
+    assert 'class="box-score"' in again.content.decode()
