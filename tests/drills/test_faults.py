@@ -9,6 +9,7 @@ in flight, however fast games are.
 from __future__ import annotations
 
 import os
+import select
 import signal
 import time
 from pathlib import Path
@@ -220,13 +221,15 @@ def test_two_simulate_commands_for_the_same_games_both_end(workers: Workers) -> 
     season = new_tournament(teams, "Twice cup")
     first = workers.manage_in_background("simulate", str(season.pk), "--all", "--no-progress")
     run = run_of(season, workers)
-    lock = RowLock("league_simulationrun", run.pk)  # the run cannot end before the second joins
-    workers.start("w1")
+    # No worker yet, so the first run cannot end before the second joins it (a worker
+    # storing a game holds the season row, which starting a simulation also locks).
     second = workers.manage_in_background("simulate", str(season.pk), "--all", "--no-progress")
     assert second.stdout is not None
+    ready, _, _ = select.select([second.stdout], [], [], 60)
+    assert ready, "the second command said nothing for 60 s"
     joined = second.stdout.readline()
-    lock.release()
     assert f"Run {run.pk} is already simulating these games" in joined
+    workers.start("w1")
     out1, err1 = first.communicate(timeout=60)
     out2, err2 = second.communicate(timeout=60)
     assert (first.returncode, second.returncode) == (0, 0), err1 + err2
