@@ -53,7 +53,7 @@ test-postgres: install
 
 test-sqlite: install
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u REDIS_URL $(PY) -m pytest \
-		-m "not postgres and not redis and not browser"
+		-m "not postgres and not redis"
 
 bench: install
 	$(PY) bench/engine.py

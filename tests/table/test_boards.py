@@ -44,6 +44,7 @@ def start(player, teams, name: str, options: dict[str, object]) -> TableGame:  #
     return services.table_start(owner=player, home=home, away=away, game=name, options=options)
 
 
+@pytest.mark.slow  # every die replays the game so far: a whole game is O(dice²)
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("name", "seed", "options"),
