@@ -90,7 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--rules", choices=("basic", "advanced"), default="advanced", help="rules preset"
     )
     odds.add_argument(
-        "--strategy", action="store_true", help="refused: the coach policy reads the score"
+        "--strategy",
+        action="store_true",
+        help="the coach policy on (fouls, tries for 3, extra possessions), solved exactly",
     )
     odds.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
@@ -201,15 +203,9 @@ def _play_other(args: argparse.Namespace) -> int:
 def _odds(args: argparse.Namespace) -> int:
     """Run ``odds``: one game's exact law, or a CSV row for every pair of a folder."""
     # Imported here: the odds need NumPy, which ``play`` does not.
-    from simulator.vabg.odds import StrategyNotSolvedError, game_odds
+    from simulator.vabg.coachodds import exact_odds
 
     rules: GameRules = preset(args.rules, strategy=args.strategy)
-    if args.strategy:
-        return _fail(
-            "exact odds are computed with the strategy choices off: the coach policy "
-            "reads the score, so a game is no longer a sum of independent trips "
-            "(drop --strategy)"
-        )
     if args.pairs is not None:
         if args.home is not None or args.away is not None:
             return _fail("give either HOME.json AWAY.json or --pairs DIR, not both")
@@ -221,18 +217,17 @@ def _odds(args: argparse.Namespace) -> int:
     try:
         home = read_team_file(args.home)
         away = read_team_file(args.away)
-        result = game_odds(home, away, rules=rules, neutral=args.neutral)
+        result = exact_odds(home, away, rules=rules, neutral=args.neutral)
     except InvalidCardError as exc:
         return _fail("bad team file:\n  " + "\n  ".join(exc.problems))
-    except StrategyNotSolvedError as exc:
-        return _fail(str(exc))
     if args.json:
         json.dump(result.to_json(), sys.stdout)
         sys.stdout.write("\n")
         return 0
     where = "no home court" if args.neutral or not rules.home_court else "home court"
     print(f"{away.label} at {home.label}" if not args.neutral else f"{away.label} v {home.label}")
-    print(f"{args.rules} rules, {where}; exact, from the dice math")
+    policy = ", the coach policy on" if rules.strategy else ""
+    print(f"{args.rules} rules, {where}{policy}; exact, from the dice math")
     width = max(len(home.label), len(away.label))
     print(f"  P({home.label} wins){'':{width - len(home.label)}}  {result.p_home_win:8.4%}")
     print(f"  P({away.label} wins){'':{width - len(away.label)}}  {result.p_away_win:8.4%}")
@@ -254,7 +249,7 @@ def _odds(args: argparse.Namespace) -> int:
 def _odds_pairs(folder: Path, out: Path, rules: GameRules, neutral: bool) -> int:
     """Write one CSV row per pair of team files in ``folder`` (each home once unless neutral)."""
 
-    from simulator.vabg.odds import field_odds
+    from simulator.vabg.coachodds import exact_field_odds
 
     files = sorted(folder.glob("*.json")) if folder.is_dir() else []
     if not files:
@@ -268,16 +263,18 @@ def _odds_pairs(folder: Path, out: Path, rules: GameRules, neutral: bool) -> int
             problems.extend(exc.problems)
     if problems:
         return _fail("bad team file:\n  " + "\n  ".join(problems))
-    # On a neutral court a pair's other order is its mirror image: each pair once.
+    # On a neutral court a pair's other order is its mirror image: each pair once. Not
+    # with the coach policy: the visitor has the ball first, and the policy reads who leads.
+    once = neutral and not rules.strategy
     pairs = [
         (i, j)
         for i in range(len(teams))
         for j in range(len(teams))
-        if i != j and not (neutral and j < i)
+        if i != j and not (once and j < i)
     ]
     rows = []
     try:
-        solved = field_odds([card for _, card in teams], pairs, rules=rules, neutral=neutral)
+        solved = exact_field_odds([card for _, card in teams], pairs, rules=rules, neutral=neutral)
         for i, j in pairs:
             odds = solved[(i, j)]
             rows.append(

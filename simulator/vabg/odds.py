@@ -40,12 +40,15 @@ from simulator.vabg.engine import (
     _STOP_ROLL,
     _TURNOVER_TRY,
     DEFAULT_POLICY,
+    TRY_MISS,
+    CoachPolicy,
     EndlessGameError,
     Plan,
     _best,
     _Game,
     _Player,
     _Side,
+    _try3_table,
     _twenty_shot,
 )
 from simulator.vabg.events import AWAY, HOME
@@ -68,7 +71,8 @@ MAX_PERIODS = 60
 
 
 class StrategyNotSolvedError(ValueError):
-    """Raise for exact odds asked with the coach policy on: its choices read the score."""
+    """Raise when this module's solvers are asked for the game with the coach policy on:
+    its choices read the score, and :mod:`simulator.vabg.coachodds` solves that game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +183,46 @@ def _main_read(p: _Player) -> tuple[float, float, float, float, float]:
     return read
 
 
+_TRY3_READS: dict[_ReadKey, tuple[float, float, float, float, float, float]] = {}
+
+
+def _try3_read(p: _Player) -> tuple[float, float, float, float, float, float]:
+    """Return P(3 made, 2 made, fouled, missed call, missed, missed try) of the main d20
+    read when the carrier tries for 3 (§10): his main table with its lowest 2-made numbers
+    turned into 3s and as many of its highest into misses the slot defender rebounds at
+    once; the "20 shot" read first, as the engine reads it."""
+    key = (p.main, p.tired, p.twenty)
+    read = _TRY3_READS.get(key)
+    if read is None:
+        counts = [0, 0, 0, 0, 0, 0]
+        table, reads = _try3_table(p.main), p.reads
+        for roll in range(1, 21):
+            code = table[reads[roll]]
+            if code == MADE3:
+                counts[0] += 1
+            elif code == MADE2:
+                counts[1] += 1
+            elif code == FOULED:
+                counts[2] += 1
+            elif code == MISSED_CALL:
+                counts[3] += 1
+            elif _twenty_shot(roll, code, p):
+                counts[1] += 1
+            elif code == TRY_MISS:
+                counts[5] += 1
+            else:
+                counts[4] += 1
+        read = _TRY3_READS[key] = (
+            counts[0] / 20,
+            counts[1] / 20,
+            counts[2] / 20,
+            counts[3] / 20,
+            counts[4] / 20,
+            counts[5] / 20,
+        )
+    return read
+
+
 def _free_throw(p: _Player) -> float:
     """Return the chance one free throw goes in (§2: a tired shooter adds 1 to the d20)."""
     return max(0, min(20, p.ft_top - p.tired)) / 20
@@ -286,6 +330,15 @@ class _Chain:
         self.ft = np.array(ft_law)
 
 
+def _add_points(a: _Points, b: _Points) -> _Points:
+    """Return the sum of two (points at once, loose ball, before a missed free throw)."""
+    return (
+        [x + y for x, y in itertools.zip_longest(a[0], b[0], fillvalue=0.0)],
+        a[1] + b[1],
+        [x + y for x, y in itertools.zip_longest(a[2], b[2], fillvalue=0.0)],
+    )
+
+
 def _settle(direct: list[float], to_shot: float, to_ft: list[float], chain: _Chain | None) -> Law:
     """Return ``direct + to_shot * shot + to_ft (*) ft``: the law once every rebound is
     played out (``chain`` None: the defense rebounds, no more points)."""
@@ -357,7 +410,11 @@ class _Laws:
         self.chains: dict[tuple[object, ...], _Chain] = {}
         self.chain_reads: dict[tuple[object, ...], _Chain] = {}
         self.profiles: dict[object, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-        self.ball: dict[int, tuple[tuple[tuple[tuple[int, bool], float], ...], float]] = {}
+        self.ball: dict[
+            tuple[int, int], tuple[tuple[tuple[tuple[int, bool], float], ...], float]
+        ] = {}
+        # The coach policy's variants (coachodds.py): by (pair, source, try for 3).
+        self.variants: dict[tuple[object, ...], _Parts] = {}
         # The rules a count reads beyond the cards (the delta tables follow the first).
         self.signature = (game.rules.dunk_steal_turnover_changes, game.rules.fast_breaks)
         if len(_STEALS) + len(_CARRIERS) > 500_000:  # they serve a field; keep them bounded
@@ -393,10 +450,118 @@ class _Laws:
         own[0] += settled[0]
         return TripLaw(own=own, fast=settled[1])
 
-    def _parts(self, off: _Side, de: _Side, de_key: object) -> _Parts:
+    def coach_law(
+        self,
+        off: _Side,
+        de: _Side,
+        n: int,
+        off_key: object,
+        de_key: object,
+        *,
+        try3: bool,
+        extra: bool,
+    ) -> tuple[Law, Law]:
+        """Return a trip's law as the coach policy needs it (§8, §10): the offense's points
+        on the trips with no fast break, and the defense's points on a fast break (entry 0:
+        a fast break that scores nothing), the two summing to 1.
+
+        ``try3``: the carrier tries for 3 on the main d20 read. ``extra``: an extra
+        possession (2a, 1a, or after a fast break), whose misses the defense rebounds at
+        once; but after a shot-clock re-roll the engine plays it as a re-rolled trip (the
+        number's rebound rule, the try for 3 when trailing), and a fast break's miss is
+        rebounded by the number's rules.
+        """
+        game = self.game
+        chart = game.rules.rebound_chart and (n % 2 == 0 or n == 1)
+        bonus = game.period == 0 and 11 <= n <= 33
+        pair = (off_key, de_key)
+        chain = self._chain(off, de, pair) if chart else None
+        if extra:
+            pieces = [
+                (self._variant(off, de, de_key, pair, 1, False), None),
+                (self._variant(off, de, de_key, pair, 2, try3), chain),
+            ]
+        else:
+            pieces = [(self._variant(off, de, de_key, pair, 0, try3), chain)]
+        own: Law = np.zeros(1)
+        runs: _Points | None = None
+        for parts, settle_with in pieces:
+            direct, to_shot, to_ft = parts[1] if bonus else parts[0]
+            own = _add_at(own, _settle(direct, to_shot, to_ft, settle_with))
+            fast = parts[2]
+            if fast is not None:
+                runs = fast if runs is None else _add_points(runs, fast)
+        if runs is None:
+            return own, np.zeros(1)
+        back = self._chain(de, off, (de_key, off_key)) if chart else None
+        return own, _settle(*runs, back)
+
+    def _variant(
+        self,
+        off: _Side,
+        de: _Side,
+        de_key: object,
+        pair: tuple[object, ...],
+        source: int,
+        try3: bool,
+    ) -> _Parts:
+        key = (pair, source, try3)
+        parts = self.variants.get(key)
+        if parts is None:
+            parts = self.variants[key] = self._parts(off, de, de_key, source, try3)
+        return parts
+
+    def fouling_law(self, off: _Side, de: _Side) -> Law:
+        """Return the law of the offense's points on a trip the defense fouls on purpose
+        (§10, the engine's ``_fouling_trip``): the carrier's defender steals on d8 1-5, the
+        longest steal range on a claimed 6-8 (4 longer when it passes 11-16), a 31 goes to a
+        range reaching 11-20; then the carrier's turnover range; else two free throws, a
+        missed last one the defense's ball. An unclaimed 6-8 re-rolls once, then is a
+        shot-clock turnover. No fast break, no putback."""
+        counts = [self.game._steal_count(p) for p in de.lineup]
+        best = max(counts)
+        law = np.zeros(3)
+
+        def trip(weight: float, rerolled: bool) -> None:
+            for d8 in range(1, 9):
+                w = weight / 8
+                if d8 >= 6:
+                    idx = off.claims.get(d8) if off.pg_ok else None
+                    if idx is None:
+                        if rerolled:
+                            law[0] += w
+                        else:
+                            trip(w, True)
+                        continue
+                    thief = max(range(5), key=lambda i: (counts[i], i == idx, -i))
+                    count = counts[thief] + 4 if counts[thief] > 6 else counts[thief]
+                else:
+                    idx = d8 - 1
+                    count = counts[idx]
+                carrier = off.lineup[idx]
+                lost = 0
+                for roll in ROLLS:
+                    reach = 21 if roll == 31 and best >= 10 and roll - 10 > count else count
+                    stolen = (11 <= roll <= 16 or roll == 31) and roll - 10 <= reach
+                    lost += stolen or (41 <= roll <= 46 and roll - 40 <= carrier.to + carrier.tired)
+                ft = _free_throw(carrier)
+                fouled = w * (36 - lost) / 36
+                law[0] += w * lost / 36 + fouled * (1 - ft) ** 2
+                law[1] += fouled * 2 * ft * (1 - ft)
+                law[2] += fouled * ft * ft
+
+        trip(1.0, False)
+        return law
+
+    def _parts(
+        self, off: _Side, de: _Side, de_key: object, source: int = 0, try3: bool = False
+    ) -> _Parts:
         """Return a trip's points before any rebound is played out, without and with the
-        one-and-one, and its fast breaks' (None when nobody runs)."""
-        rolls = self._rolls(off, de, de_key)
+        one-and-one, and its fast breaks' (None when nobody runs).
+
+        ``source`` 1 counts only the ball carriers of the d8 itself, 2 only those of a
+        shot-clock re-roll, 0 both; ``try3``: the carriers try for 3 (§10)."""
+        rolls = self._rolls(off, de, de_key, source)
         lineup = off.lineup
         direct = [rolls.zero, 0.0, 0.0, 0.0, 0.0]
         to_ft = [0.0, 0.0, 0.0, 0.0]
@@ -411,7 +576,11 @@ class _Laws:
             ft = _free_throw(p)
             w = main[idx]
             if w:
-                m3, m2, foul, call, miss = _main_read(p)
+                if try3:
+                    m3, m2, foul, call, miss, dead = _try3_read(p)
+                    direct[0] += w * dead  # the slot defender's ball at once
+                else:
+                    m3, m2, foul, call, miss = _main_read(p)
                 direct[3] += w * m3
                 direct[2] += w * m2
                 direct[0] += w * call
@@ -477,30 +646,33 @@ class _Laws:
             self.chains[pair] = chain
         return chain
 
-    def _rolls(self, off: _Side, de: _Side, de_key: object) -> _Rolls:
-        """Add up the d8 (§4) and the 11-66 roll (§3, §5) by what each leads to."""
+    def _rolls(self, off: _Side, de: _Side, de_key: object, source: int = 0) -> _Rolls:
+        """Add up the d8 (§4) and the 11-66 roll (§3, §5) by what each leads to (``source``:
+        see :meth:`_parts`)."""
         game = self.game
         rules = game.rules
         lineup = off.lineup
         # Who carries the ball: (floor index, halved ranges) -> weight; by lineup.
-        found = self.ball.get(id(lineup))
+        found = self.ball.get((id(lineup), source))
         if found is None:
             carriers: dict[tuple[int, bool], float] = {}
             none = 0.0
             for d8 in range(1, 9):
                 if d8 <= 5:
-                    carriers[(d8 - 1, False)] = carriers.get((d8 - 1, False), 0.0) + 1 / 8
+                    if source != 2:
+                        carriers[(d8 - 1, False)] = carriers.get((d8 - 1, False), 0.0) + 1 / 8
                     continue
                 idx = off.claims.get(d8) if off.pg_ok else None
                 if idx is not None:
-                    key = (idx, rules.halved_any_defender)
-                    carriers[key] = carriers.get(key, 0.0) + 1 / 8
-                else:
+                    if source != 2:
+                        key = (idx, rules.halved_any_defender)
+                        carriers[key] = carriers.get(key, 0.0) + 1 / 8
+                elif source != 1:
                     # Shot clock: one fresh re-roll; 1-5 plays as a normal trip, 6-8 turns over.
                     for again in range(5):
                         carriers[(again, False)] = carriers.get((again, False), 0.0) + 1 / 64
                     none += 3 / 64
-            found = self.ball[id(lineup)] = (tuple(carriers.items()), none)
+            found = self.ball[(id(lineup), source)] = (tuple(carriers.items()), none)
         ball, zero = found
         main = [0.0] * 5
         dunk = [0.0] * 5
@@ -669,12 +841,14 @@ class _Walk:
         neutral: bool,
         home_plan: Plan | None,
         away_plan: Plan | None,
+        policy: CoachPolicy | None = None,
     ) -> None:
-        if rules.strategy:
+        # Only the coach policy's own solver (coachodds.py) walks a game with it on.
+        if rules.strategy and policy is None:
             raise StrategyNotSolvedError(
-                "exact odds are computed with the strategy choices off: the coach policy "
-                "(intentional fouls, try for 3, extra possessions) reads the score, so a "
-                "game is no longer a sum of independent trips; drop --strategy"
+                "this solver sums independent trips, and the coach policy (intentional "
+                "fouls, try for 3, extra possessions) reads the score: the game with it "
+                "on is solved by simulator.vabg.coachodds (exact_odds)"
             )
         game = _Game(
             home,
@@ -683,7 +857,7 @@ class _Walk:
             rules,
             neutral,
             {HOME: home_plan, AWAY: away_plan},
-            DEFAULT_POLICY,
+            policy or DEFAULT_POLICY,
         )
         self.game = game
         self.parts = _Laws(game)
@@ -1680,8 +1854,8 @@ def field_odds(
     """
     if rules.strategy:
         raise StrategyNotSolvedError(
-            "exact odds are computed with the strategy choices off: the coach policy "
-            "reads the score; drop --strategy"
+            "this solver sums independent trips, and the coach policy reads the score: "
+            "the game with it on is solved by simulator.vabg.coachodds (exact_field_odds)"
         )
     if pairs is None:
         every = range(len(teams))

@@ -1,0 +1,378 @@
+"""Exact odds with the coach policy on (simulator/vabg/coachodds.py) are the engine's game.
+
+The same three kinds of proof as without the policy (tests/simulator/test_odds.py):
+
+- **every law the policy may pick is the engine's own trip, face by face**: a trip played
+  by a team trailing by enough to try for 3, an extra possession (2a, 1a, or owed after a
+  fast break), a possession fouled on purpose, each enumerated through the engine's own
+  code with the branching dice and compared to the law to 1e-12 (bounded by the mass cut
+  where the putback loop runs);
+- **seeded engine games with the policy on** agree with the exact P(win), P(overtime),
+  mean margin and margin histogram within sampling error;
+- **hand-worked cases**: a policy that never acts gives the odds without it, to 1e-12;
+  the laws sum to 1; the score laws and the margin law tell the same story.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import shutil
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from simulator import SeededDice
+from simulator.vabg import ADVANCED, BASIC, play_game, team_from_json
+from simulator.vabg.coachodds import coach_odds
+from simulator.vabg.engine import DEFAULT_POLICY, CoachPolicy, _Game, _Side
+from simulator.vabg.events import AWAY, HOME, Call, Steal
+from simulator.vabg.odds import _Laws, _state, game_odds
+from simulator.vabg.rules import GameRules, preset
+from tests.simulator.test_odds import (
+    FIXTURES,
+    Branching,
+    Cut,
+    build,
+    chi_square_z,
+    fixture,
+    plain_json,
+    short_handed_json,
+    simulator,
+)
+
+Z_LIMIT = 4.0
+
+
+def enumerate_play(
+    game: _Game, off: _Side, de: _Side, play: Callable[[], None], putbacks: int | None
+) -> tuple[dict[tuple[int, int, bool], float], float, int]:
+    """Play ``play`` down every path of the dice; return the law of (offense points,
+    defense points, a fast break happened), the mass cut off and the number of paths."""
+    dice = Branching(putbacks)
+    game.dice = dice  # type: ignore[assignment]
+    game.d8, game.d6, game.d20 = dice.d8, dice.d6, dice.d20  # type: ignore[assignment]
+    law: dict[tuple[int, int, bool], float] = {}
+    cut = 0.0
+    paths = 0
+    before = (off.score, de.score)
+    while True:
+        dice.start()
+        game.events = []
+        game.emit = game.events.append
+        try:
+            play()
+        except Cut:
+            cut += dice.probability()
+        else:
+            ran = any(isinstance(e, Steal) and e.fast_break for e in game.events)
+            key = (off.score - before[0], de.score - before[1], ran)
+            law[key] = law.get(key, 0.0) + dice.probability()
+        off.score, de.score = before
+        paths += 1
+        if not dice.advance():
+            return law, cut, paths
+
+
+def as_keys(own: Any, fast: Any) -> dict[tuple[int, int, bool], float]:
+    out = {(k, 0, False): float(p) for k, p in enumerate(own) if p}
+    out.update({(0, j, True): float(p) for j, p in enumerate(fast) if p})
+    return out
+
+
+def assert_same(enumerated: dict, exact: dict, cut: float) -> None:
+    keys = set(exact) | set(enumerated)
+    if cut == 0.0:
+        worst = max(abs(exact.get(k, 0.0) - enumerated.get(k, 0.0)) for k in keys)
+        assert worst < 1e-12, (worst, sorted(keys))
+        assert abs(sum(exact.values()) - 1.0) < 1e-12
+        return
+    for k in keys:
+        gap = exact.get(k, 0.0) - enumerated.get(k, 0.0)
+        assert -1e-12 < gap < cut + 1e-12, (k, gap, cut)
+
+
+def variants_at(home: Any, away: Any, rules: GameRules, neutral: bool, wanted: set) -> list:
+    """Walk the engine's periods with the policy on; at each wanted (period, number, side)
+    enumerate every way the policy may play that trip and compare it with its law."""
+    game = _Game(
+        home, away, SeededDice(0), rules, neutral, {HOME: None, AWAY: None}, DEFAULT_POLICY
+    )
+    found = []
+
+    def recorder(off: _Side, de: _Side, n: int, kind: str = "") -> None:
+        where = (game.period, n, off.key)
+        if where not in wanted:
+            return
+        laws = _Laws(game)
+        chart = rules.rebound_chart and (n % 2 == 0 or n == 1)
+        putbacks = 0 if chart else None
+        for trailing in (False, True):
+            off.score, de.score = (0, 10) if trailing else (0, 0)
+            for extra in (False, True):
+                exact = laws.coach_law(
+                    off, de, n, _state(off), _state(de), try3=trailing, extra=extra
+                )
+
+                def play(extra: bool = extra) -> None:
+                    _Game._trip(game, off, de, n, "extra" if extra else "")
+
+                law, cut, paths = enumerate_play(game, off, de, play, putbacks)
+                found.append(((where, trailing, extra), law, as_keys(*exact), cut, paths))
+            off.score = de.score = 0
+        if n <= 2:
+            exact_fouled = laws.fouling_law(off, de)
+            law, cut, paths = enumerate_play(
+                game, off, de, lambda: game._fouling_trip(off, de, n), None
+            )
+            found.append(((where, "fouled"), law, as_keys(exact_fouled, [0.0]), cut, paths))
+
+    game._trip = recorder  # type: ignore[method-assign]
+    game._period(game.away.rotation, game.home.rotation)
+    while any(period > game.period for period, _, _ in wanted):
+        game.period += 1
+        length = rules.overtime_possessions
+        game._period([game.away.starters] * length, [game.home.starters] * length)
+    return found
+
+
+VARIANT_CASES = [
+    # (id, home, away, rules, neutral, wanted (period, number, side with the ball))
+    (
+        "shot-clock-re-rolls-tired-pre-1987-odd-numbers",
+        short_handed_json(),
+        "san-diego-state-2011",
+        "advanced",
+        False,
+        {(0, 5, HOME), (0, 3, AWAY), (1, 7, HOME)},
+    ),
+    (
+        "basic-neutral-2-and-1",
+        "san-diego-state-2011",
+        "kansas-2008",
+        "basic",
+        True,
+        {(0, 2, AWAY), (0, 1, HOME)},
+    ),
+    (
+        "advanced-2-and-1-putbacks-bounded",
+        short_handed_json(),
+        "kentucky-2012",
+        "advanced",
+        False,
+        {(0, 2, HOME)},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("home", "away", "rules", "neutral", "wanted"),
+    [case[1:] for case in VARIANT_CASES],
+    ids=[case[0] for case in VARIANT_CASES],
+)
+def test_every_law_the_policy_picks_is_the_engines_own_trip_face_by_face(
+    home, away, rules, neutral, wanted
+):
+    game_rules = preset(rules, strategy=True)
+    found = variants_at(build(home), build(away), game_rules, neutral, wanted)
+    # Four ways to play each trip (trailing or not, extra or not), and fouled on 2 and 1.
+    assert len(found) == sum(4 + (n <= 2) for _, n, _ in wanted)
+    tried = reached = 0
+    for what, law, exact, cut, paths in found:
+        assert paths > 500, what
+        assert_same(law, exact, cut)
+        tried += what[1] is True
+        reached += any(k[2] for k in law)
+    assert tried  # the try for 3 was played
+    assert reached or not game_rules.fast_breaks  # fast breaks were reached
+
+
+def test_the_try_for_3_and_the_extra_possession_change_the_trip_laws():
+    home, away = build(short_handed_json()), fixture("san-diego-state-2011")
+    found = variants_at(home, away, preset("advanced", strategy=True), False, {(0, 5, HOME)})
+    laws = {what[1:]: exact for what, _, exact, _, _ in found}
+    assert laws[(True, False)] != laws[(False, False)]  # a trailing team tries for 3
+    assert laws[(False, True)] != laws[(False, False)]  # an extra trip: no putbacks...
+    threes = sum(p for (k, _, _), p in laws[(True, False)].items() if k == 3)
+    assert threes > sum(p for (k, _, _), p in laws[(False, False)].items() if k == 3)
+
+
+# -- hand-worked cases ---------------------------------------------------------------------
+
+
+NEVER = CoachPolicy(extra_possession_within=0, foul_deficit_max=0, try3_within=0)
+
+
+@pytest.mark.parametrize(
+    ("home", "away", "rules", "neutral"),
+    [
+        ("kentucky-2012", "kansas-2008", "advanced", False),
+        (short_handed_json(), "san-diego-state-2011", "advanced", True),
+        ("georgetown-1984", "villanova-1985", "basic", False),
+    ],
+    ids=["advanced-home", "short-handed-neutral", "basic-home"],
+)
+def test_a_policy_that_never_acts_gives_the_odds_without_it(home, away, rules, neutral):
+    h, a = build(home), build(away)
+    plain = game_odds(h, a, rules=preset(rules), neutral=neutral)
+    coached = coach_odds(h, a, rules=preset(rules, strategy=True), neutral=neutral, policy=NEVER)
+    assert coached.p_home_win == pytest.approx(plain.p_home_win, abs=1e-12)
+    assert coached.p_overtime == pytest.approx(plain.p_overtime, abs=1e-12)
+    assert coached.expected_overtimes == pytest.approx(plain.expected_overtimes, abs=1e-12)
+    assert coached.expected_home_pts == pytest.approx(plain.expected_home_pts, abs=1e-9)
+    assert coached.expected_away_pts == pytest.approx(plain.expected_away_pts, abs=1e-9)
+    for mine, theirs in (
+        (coached.margin, plain.margin),
+        (coached.home_score, plain.home_score),
+        (coached.away_score, plain.away_score),
+    ):
+        assert set(mine) == set(theirs)
+        assert max(abs(mine[k] - theirs[k]) for k in theirs) < 1e-12
+
+
+def test_the_policy_on_sums_to_one_and_its_score_laws_match_its_margin_law():
+    h, a = fixture("kentucky-2012"), fixture("kansas-2008")
+    rules = preset("advanced", strategy=True)
+    odds = coach_odds(h, a, rules=rules)
+    assert odds.lost < 1e-12
+    assert odds.p_home_win + odds.p_away_win == pytest.approx(1.0, abs=1e-12)
+    assert sum(odds.margin.values()) == pytest.approx(1.0, abs=1e-12)
+    assert sum(odds.home_score.values()) == pytest.approx(1.0, abs=1e-12)
+    assert sum(odds.away_score.values()) == pytest.approx(1.0, abs=1e-12)
+    mean_margin = sum(m * p for m, p in odds.margin.items())
+    home_mean = sum(s * p for s, p in odds.home_score.items())
+    away_mean = sum(s * p for s, p in odds.away_score.items())
+    assert home_mean == pytest.approx(odds.expected_home_pts, abs=1e-9)
+    assert away_mean == pytest.approx(odds.expected_away_pts, abs=1e-9)
+    assert home_mean - away_mean == pytest.approx(mean_margin, abs=1e-9)
+    # Without the score laws: the same odds, from the margin alone.
+    quick = coach_odds(h, a, rules=rules, scores=False)
+    assert quick.p_home_win == pytest.approx(odds.p_home_win, abs=1e-13)
+    assert quick.margin == pytest.approx(odds.margin, abs=1e-13)
+    assert quick.home_score == {}
+    # The policy plays a different game: the odds move.
+    plain = game_odds(h, a, rules=preset("advanced"))
+    assert abs(plain.p_home_win - odds.p_home_win) > 1e-4
+
+
+def test_a_card_that_always_scores_never_lets_the_policy_act():
+    threes = {"3PM": "1-20", "2PM": None, "FOUL": None, "3PX": None, "2PX": None}
+    twos = {"3PM": None, "2PM": "1-20", "FOUL": None, "3PX": None, "2PX": None}
+    home = team_from_json(plain_json("Threes", threes))
+    away = team_from_json(plain_json("Twos", twos))
+    for rules in (BASIC, ADVANCED):
+        odds = coach_odds(home, away, rules=replace(rules, strategy=True))
+        assert odds.margin == pytest.approx({44: 1.0}, abs=1e-12)
+        assert odds.home_score == pytest.approx({152: 1.0}, abs=1e-12)
+
+
+# -- seeded engine games --------------------------------------------------------------------
+
+COACHED = [
+    ("kentucky-2012", "kansas-2008", "advanced", False),
+    ("georgetown-1984", "villanova-1985", "basic", True),
+    ("san-diego-state-2011", "unlv-1991", "advanced", True),
+]
+GAMES = 20_000
+
+
+def _calls(h: Any, a: Any, seed: int, rules: GameRules, neutral: bool) -> bool:
+    result = play_game(h, a, SeededDice(seed), rules=rules, neutral=neutral)
+    return any(isinstance(e, Call) and e.call != "no call on the road" for e in result.events)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("home", "away", "rules", "neutral"), COACHED)
+def test_seeded_engine_games_with_the_policy_agree_with_the_exact_law(home, away, rules, neutral):
+    h, a = fixture(home), fixture(away)
+    game_rules = preset(rules, strategy=True)
+    exact = coach_odds(h, a, rules=game_rules, neutral=neutral)
+    wins = overtimes = total = 0
+    histogram: dict[int, int] = {}
+    seed0 = 7_000_000 * (COACHED.index((home, away, rules, neutral)) + 1)
+    for seed in range(seed0, seed0 + GAMES):
+        game = _Game(
+            h, a, SeededDice(seed), game_rules, neutral, {HOME: None, AWAY: None}, DEFAULT_POLICY
+        )
+        game.play()
+        margin = game.home.score - game.away.score
+        wins += margin > 0
+        overtimes += game.period > 0
+        total += margin
+        histogram[margin] = histogram.get(margin, 0) + 1
+    # The shortcut plays the same games as play_game, policy calls included.
+    same = play_game(h, a, SeededDice(seed0), rules=game_rules, neutral=neutral)
+    first = _Game(
+        h, a, SeededDice(seed0), game_rules, neutral, {HOME: None, AWAY: None}, DEFAULT_POLICY
+    )
+    first.play()
+    assert (same.home.score, same.away.score) == (first.home.score, first.away.score)
+    calls = sum(1 for seed in range(seed0, seed0 + 200) if _calls(h, a, seed, game_rules, neutral))
+    assert calls > 20  # the policy acts in these games
+
+    def z(observed: float, p: float) -> float:
+        return (observed / GAMES - p) / math.sqrt(p * (1 - p) / GAMES)
+
+    mean = sum(m * p for m, p in exact.margin.items())
+    var = sum(m * m * p for m, p in exact.margin.items()) - mean**2
+    z_chi, df = chi_square_z(histogram, dict(exact.margin), GAMES)
+    report = {
+        "win": z(wins, exact.p_home_win),
+        "overtime": z(overtimes, exact.p_overtime),
+        "mean margin": (total / GAMES - mean) / math.sqrt(var / GAMES),
+        f"chi-square ({df} df)": z_chi,
+    }
+    print(f"{home} v {away} ({rules}+strategy, {'neutral' if neutral else 'home'}): {report}")
+    assert all(abs(value) < Z_LIMIT for value in report.values()), report
+
+
+# -- the command line ----------------------------------------------------------------------
+
+
+def test_the_odds_command_solves_the_game_with_the_coach_policy():
+    done = simulator(
+        "odds",
+        FIXTURES / "kentucky-2012.json",
+        FIXTURES / "kansas-2008.json",
+        "--strategy",
+        "--json",
+    )
+    assert done.returncode == 0, done.stderr
+    printed = json.loads(done.stdout)
+    exact = coach_odds(
+        fixture("kentucky-2012"), fixture("kansas-2008"), rules=preset("advanced", strategy=True)
+    )
+    assert printed["p_home_win"] == pytest.approx(exact.p_home_win, abs=1e-15)
+    assert printed["margin"] == pytest.approx(
+        {str(m): p for m, p in exact.margin.items()}, abs=1e-15
+    )
+    assert sum(printed["home_score"].values()) == pytest.approx(1.0, abs=1e-12)
+    text = simulator(
+        "odds", FIXTURES / "kentucky-2012.json", FIXTURES / "kansas-2008.json", "--strategy"
+    )
+    assert "the coach policy on" in text.stdout and f"{exact.p_home_win:8.4%}" in text.stdout
+
+
+def test_pairs_with_the_coach_policy_on_a_neutral_court_give_both_orders(tmp_path):
+    for name in ("kentucky-2012", "kansas-2008", "unlv-1991"):
+        shutil.copy(FIXTURES / f"{name}.json", tmp_path)
+    out = tmp_path / "pairs.csv"
+    done = simulator(
+        "odds", "--pairs", tmp_path, "--out", out, "--neutral", "--strategy", "--rules", "basic"
+    )
+    assert done.returncode == 0, done.stderr
+    rows = {(r["home"], r["away"]): r for r in csv.DictReader(out.read_text().splitlines())}
+    assert len(rows) == 6  # the visitor has the ball first, and the policy reads who leads
+    exact = coach_odds(
+        fixture("unlv-1991"),
+        fixture("kansas-2008"),
+        rules=preset("basic", strategy=True),
+        neutral=True,
+        scores=False,
+    )
+    assert float(rows[("unlv-1991", "kansas-2008")]["p_home_win"]) == pytest.approx(
+        exact.p_home_win, abs=1e-11
+    )
