@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from django.core.exceptions import ValidationError
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils.text import slugify
 
 from cards.mapping import card_values, player_values, team_card, team_document, team_values
@@ -141,12 +141,34 @@ def _assign(instance: models.Model, values: dict[str, Any]) -> bool:
 
 
 def _save(instance: models.Model, label: str) -> None:
+    """Validate and save one row of an import (always inside its batch's transaction).
+
+    The card came through the engine's own reader (:func:`team_file_parse`), which refuses
+    whatever the models' constraints refuse; checking them again in Python costs a query
+    per constraint, most of a 96-team load. So the database enforces them, and a refusal
+    is named by the constraint's own message."""
     try:
-        instance.full_clean()
+        instance.full_clean(validate_constraints=False)
     except ValidationError as exc:
         messages = [f"{label}: {m}" for m in exc.messages]
         raise TeamFileError(messages) from exc
-    instance.save()
+    try:
+        instance.save()
+    except IntegrityError as exc:
+        raise TeamFileError([f"{label}: {_refusal(instance, exc)}"]) from exc
+
+
+def _refusal(instance: models.Model, exc: IntegrityError) -> str:
+    """Return the message of the model constraint the database refused the row by."""
+    text = str(exc)
+    meta = instance._meta
+    for constraint in meta.constraints:
+        # PostgreSQL names the constraint; SQLite names a unique constraint's columns.
+        fields = [meta.get_field(name) for name in getattr(constraint, "fields", ())]
+        columns = [f"{meta.db_table}.{f.column}" for f in fields if isinstance(f, models.Field)]
+        if constraint.name in text or (columns and all(c in text for c in columns)):
+            return str(constraint.get_violation_error_message())
+    return f"refused by the database ({text.strip()})"
 
 
 def _team_write(card: TeamCard) -> ImportOutcome:

@@ -25,6 +25,7 @@ from cards.management.commands.build_field import (
     calculator_row,
     engine_version,
     merge_rosters,
+    odds_sources,
     placeholder_name,
     read_field,
     read_odds_cache,
@@ -365,6 +366,7 @@ def rebuilt_field(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_build_field_rebuilds_the_committed_files_exactly(rebuilt_field: Path) -> None:
     built = {p.name: p.read_text(encoding="utf-8") for p in rebuilt_field.glob("*.json")}
     committed = {name: (TEAMS / name).read_text(encoding="utf-8") for name in built}
@@ -442,6 +444,14 @@ def test_build_field_fills_a_short_roster_with_placeholders_at_the_empty_spots(
     assert "3 team files" in output and "2 with 8 placeholder spots" in output
     for doc in docs.values():
         team_from_json(doc)
+
+
+def test_the_odds_cache_is_kept_across_changes_to_what_the_odds_do_not_read() -> None:
+    read = {p.relative_to(ROOT / "simulator").as_posix() for p in odds_sources()}
+    assert {"vabg/odds.py", "vabg/engine.py", "vabg/cards.py", "vabg/rules.py"} <= read
+    assert "dice.py" in read  # followed through the engine's imports
+    assert not any(p.startswith(("gridcourt/", "sixdice/")) for p in read)
+    assert "cli.py" not in read and "vabg/coachodds.py" not in read
 
 
 def test_build_field_with_an_odds_cache_writes_the_same_files(tmp_path: Path) -> None:

@@ -120,6 +120,27 @@ def test_a_bad_reimport_leaves_the_stored_team_unchanged() -> None:
     assert team_card(teams_for_play().get()) == before
 
 
+def test_a_row_the_database_refuses_is_named_by_its_constraint_and_nothing_is_written(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The engine's reader refuses what the constraints refuse, so a file cannot get here;
+    # a mapping bug could, and the database's refusal must still read as a named problem.
+    import cards.services as services
+
+    real = services.card_values
+
+    def broken(pcard):  # type: ignore[no-untyped-def]
+        return real(pcard) | {"slot": 1, "role": "starter"}
+
+    monkeypatch.setattr(services, "card_values", broken)
+    with pytest.raises(TeamFileError) as excinfo:
+        team_import(name="k.json", content=KENTUCKY.read_bytes())
+    [problem] = excinfo.value.problems
+    assert problem.startswith("Kentucky 2012, ")
+    assert problem.endswith(": This team already has a starter in this slot.")
+    assert counts() == (0, 0, 0)
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

@@ -13,6 +13,7 @@ player seasons and printed.csv's player facts (:func:`merge_rosters`). See docs/
 
 from __future__ import annotations
 
+import ast
 import csv
 import hashlib
 import itertools
@@ -268,14 +269,41 @@ class Command(BaseCommand):
 # -- reading and writing the field's files ------------------------------------------------
 
 
+def odds_sources() -> list[Path]:
+    """Return the engine's source files the exact odds are computed with: the odds module
+    and, following its ``simulator`` imports, every module it reads (the engine, the
+    cards, the rules, the events, the dice), not the other games or the command line."""
+    root = SIMULATOR_DIR.parent
+    todo = [SIMULATOR_DIR / "vabg" / "odds.py"]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                if name.split(".")[0] == SIMULATOR_DIR.name:
+                    module = root.joinpath(*name.split("."))
+                    found = module.with_suffix(".py")
+                    todo.append(found if found.exists() else module / "__init__.py")
+    return sorted(seen)
+
+
 def engine_version() -> str:
     """Return a fingerprint of what the exact odds are computed with.
 
-    Every source file of the engine (``simulator/``), numpy's and Python's versions and the
-    machine: a stored game is used only while all of them are the same.
+    The engine's source files the odds read (:func:`odds_sources`), numpy's and Python's
+    versions and the machine: a stored game is used only while all of them are the same.
     """
     digest = hashlib.sha256()
-    for path in sorted(SIMULATOR_DIR.rglob("*.py")):
+    for path in odds_sources():
         digest.update(str(path.relative_to(SIMULATOR_DIR)).encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     digest.update(f"{np.__version__} {sys.version} {platform.machine()}".encode())
