@@ -26,7 +26,7 @@ LAYERS = ["simulator", "core", "cards", "league", "table", "config"]
 LOCAL_IMPORTS_ALLOWED = {
     ("core/apps.py", "core.roles"): "models load once the app registry is ready",
     ("league/apps.py", "league"): "loading the tasks connects the sender of queued games",
-    ("simulator/cli.py", "simulator.vabg.odds"): "NumPy loads only when odds are asked for",
+    ("simulator/cli.py", "simulator.vabg.coachodds"): "NumPy loads only when odds are asked for",
 }
 
 

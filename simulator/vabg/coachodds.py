@@ -504,3 +504,161 @@ def exact_field_odds(
         (i, j): coach_odds(teams[i], teams[j], rules=rules, neutral=neutral, scores=False)
         for i, j in pairs
     }
+
+
+# -- the live win probability with the policy on ----------------------------------------------
+
+
+REACH = 200
+"""Margins followed by :class:`CoachLiveOdds`; past them the leader is taken to win (a swing
+of 200 points in what is left of a game has no chance a float can hold)."""
+
+
+def _pull(values: Law, law: Law, sign: int) -> Law:
+    """Return ``u[m] = sum_k law[k] * values[m + sign * k]`` over the followed margins,
+    taking 0 below them and 1 above."""
+    size = len(values)
+    top = len(law) - 1
+    padded = np.concatenate([np.zeros(top), values, np.ones(top)])
+    out = np.zeros(size)
+    for k in np.nonzero(law)[0].tolist():
+        start = top + sign * k
+        out += law[k] * padded[start : start + size]
+    return out
+
+
+class CoachLiveOdds:
+    """P(home wins) from any regular trip's start of a game played with the coach policy on.
+
+    The same positions as :class:`simulator.vabg.liveodds.LiveOdds` (the start of each of
+    the period's own trips, the policy's extra possessions inside them), computed backwards
+    over the margin: the value of a position is the chance-weighted value of where its trip
+    leads, the policy's calls read from the margin as the engine reads them. At the start
+    of the home team's trip, ``owed`` says whether the visitor's trip of the same number
+    already owes the extra possessions (the home team stole, ran, and still trails).
+    """
+
+    def __init__(
+        self,
+        home: TeamCard,
+        away: TeamCard,
+        *,
+        rules: GameRules = ADVANCED,
+        neutral: bool = False,
+        policy: CoachPolicy = DEFAULT_POLICY,
+    ) -> None:
+        walk = _CoachWalk(home, away, rules, neutral, None, None, policy)
+        regulation, overtimes = walk.periods()
+        self.policy = policy
+        self._coach = walk.coach
+        self._periods = [regulation, *overtimes]
+        self._margins = np.arange(-REACH, REACH + 1)
+        last = len(overtimes)
+        # P(home wins | overtime j starts), j = 1 .. the repeating one.
+        self._overtime = [0.0] * (last + 1)
+        if last:
+            win = self._backward(last, 0.0)[0][0][REACH]
+            with_ties = self._backward(last, 1.0)[0][0][REACH]
+            tie = with_ties - win
+            if tie > 1.0 - 1e-12:
+                raise EndlessGameError(
+                    [
+                        "the game cannot end: overtime periods end tied every time "
+                        f"({home.label} and {away.label} cannot score)"
+                    ]
+                )
+            self._overtime[last] = win / (1.0 - tie)
+            for j in range(last - 1, 0, -1):
+                self._overtime[j] = self._backward(j, self._overtime[j + 1])[0][0][REACH]
+        self._tables = [
+            self._backward(p, self._overtime[min(p + 1, last)]) for p in range(last + 1)
+        ]
+
+    def trips_in(self, period: int) -> int:
+        """Return how many regular trips a period holds (88 in regulation)."""
+        return len(self._periods[min(period, len(self._periods) - 1)].trips)
+
+    def p_home_win(self, period: int, done: int, margin: int, owed: bool = False) -> float:
+        """Return P(home wins) at the start of trip ``done`` of ``period`` (``done`` = all
+        of them: the period is over), the home team ``margin`` points ahead."""
+        trips = self.trips_in(period)
+        if not 0 <= done <= trips:
+            raise ValueError(f"period {period} has {trips} trips, not {done}")
+        if margin > REACH or margin < -REACH:
+            return 1.0 if margin > 0 else 0.0
+        table = self._tables[min(period, len(self._tables) - 1)]
+        values = table[done]
+        value = values[1 if owed and len(values) > 1 else 0][margin + REACH]
+        return min(1.0, max(0.0, float(value)))
+
+    def _trip(self, after: Law, owed_after: Law | None, law: Pair, home_ball: bool) -> Law:
+        """Value before a trip whose outcomes lead to ``after`` (a fast break to
+        ``owed_after`` where the stealer then trails, when given)."""
+        own, fast = law
+        sign = 1 if home_ball else -1
+        out = _pull(after, own, sign)
+        if owed_after is not None:
+            # The stealer still trails after his fast break: home if away had the ball.
+            trails = self._margins > 0 if home_ball else self._margins < 0
+            after = np.where(trails, owed_after, after)
+        return out + _pull(after, fast, -sign)
+
+    def _chosen(
+        self,
+        after: Law,
+        owed_after: Law | None,
+        home_ball: bool,
+        plain: Pair,
+        try3: Pair | None,
+    ) -> Law:
+        """Value before a trip, the carrier trying for 3 where his team trails by enough."""
+        value = self._trip(after, owed_after, plain, home_ball)
+        if try3 is None:
+            return value
+        over = self.policy.try3_deficit_over
+        trying = self._margins < -over if home_ball else self._margins > over
+        return np.where(trying, self._trip(after, owed_after, try3, home_ball), value)
+
+    def _backward(self, period: int, tie_value: float) -> list[tuple[Law, ...]]:
+        """Return, for each trip start of the period and its end, the value by margin
+        (two at a home trip's start: nothing owed, extra possessions owed)."""
+        policy = self.policy
+        margins = self._margins
+        trips = self._periods[period].trips
+        end = np.where(margins > 0, 1.0, np.where(margins < 0, 0.0, tie_value))
+        values: list[tuple[Law, ...]] = [(end,)]
+        after = end  # the value at the start of the next number, before any foul round
+        for i in range(len(trips) - 2, -1, -2):
+            away, home = self._coach[trips[i][1]], self._coach[trips[i + 1][1]]
+            n = away.number
+            if n <= policy.extra_possession_within:
+                assert away.extra is not None and home.extra is not None
+                extras = self._chosen(after, None, True, home.extra, home.extra_try3)
+                extras = self._chosen(extras, None, False, away.extra, away.extra_try3)
+                home_owed = self._chosen(extras, None, True, home.plain, home.try3)
+                home_free = self._chosen(after, extras, True, home.plain, home.try3)
+                start = self._chosen(home_free, home_owed, False, away.plain, away.try3)
+                values.append((home_free, home_owed))
+            else:
+                home_free = self._chosen(after, None, True, home.plain, home.try3)
+                start = self._chosen(home_free, None, False, away.plain, away.try3)
+                values.append((home_free,))
+            values.append((start,))
+            if n <= 2:
+                # §10: before 2 and 1 a team trailing by 1 to foul_deficit_max fouls.
+                assert away.fouled is not None and home.fouled is not None
+                assert away.extra is not None and home.extra is not None
+                top = policy.foul_deficit_max
+                zeros = np.zeros(1)
+                away_trails = self._trip(start, None, (home.fouled, zeros), True)
+                away_trails = self._chosen(away_trails, None, False, away.extra, away.extra_try3)
+                home_trails = self._chosen(start, None, True, home.extra, home.extra_try3)
+                home_trails = self._trip(home_trails, None, (away.fouled, zeros), False)
+                start = np.where(
+                    (margins >= 1) & (margins <= top),
+                    away_trails,
+                    np.where((margins <= -1) & (margins >= -top), home_trails, start),
+                )
+            after = start
+        values.reverse()
+        return values

@@ -23,14 +23,16 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
 import pytest
 
 from simulator import SeededDice
 from simulator.vabg import ADVANCED, BASIC, play_game, team_from_json
-from simulator.vabg.coachodds import coach_odds
+from simulator.vabg.coachodds import CoachLiveOdds, _CoachWalk, _Dist, _Program, coach_odds
 from simulator.vabg.engine import DEFAULT_POLICY, CoachPolicy, _Game, _Side
 from simulator.vabg.events import AWAY, HOME, Call, Steal
-from simulator.vabg.odds import _Laws, _state, game_odds
+from simulator.vabg.liveodds import LiveOdds
+from simulator.vabg.odds import _Laws, _Period, _state, game_odds
 from simulator.vabg.rules import GameRules, preset
 from tests.simulator.test_odds import (
     FIXTURES,
@@ -376,3 +378,47 @@ def test_pairs_with_the_coach_policy_on_a_neutral_court_give_both_orders(tmp_pat
     assert float(rows[("unlv-1991", "kansas-2008")]["p_home_win"]) == pytest.approx(
         exact.p_home_win, abs=1e-11
     )
+
+
+# -- the live win probability with the policy on -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "neutral"), [("advanced", False), ("basic", True)], ids=["advanced", "basic"]
+)
+def test_the_live_odds_start_at_the_pregame_odds_and_agree_with_the_forward_program(rules, neutral):
+    h, a = fixture("kentucky-2012"), fixture("kansas-2008")
+    game_rules = preset(rules, strategy=True)
+    live = CoachLiveOdds(h, a, rules=game_rules, neutral=neutral)
+    pregame = coach_odds(h, a, rules=game_rules, neutral=neutral, scores=False)
+    assert live.p_home_win(0, 0, 0) == pytest.approx(pregame.p_home_win, abs=1e-13)
+    assert live.trips_in(0) == 88 and live.trips_in(3) == 20
+    # From the start of a number with any margin, the forward program says the same (at 2
+    # and 1 the chart's position is after the foul round: the pregame odds cover those).
+    walk = _CoachWalk(h, a, game_rules, neutral, None, None, DEFAULT_POLICY)
+    regulation, _ = walk.periods()
+    overtime = live.p_home_win(1, 0, 0)
+    for done, margin in [(0, 5), (40, -3), (70, 2), (78, 9), (80, -6), (82, 1), (82, -2)]:
+        program = _Program(DEFAULT_POLICY, walk.coach, False)
+        left = _Period(regulation.trips[done:])
+        start = _Dist(np.ones((1, 1)), -margin)
+        end = program.period(left, start)
+        law = end.a.sum(axis=1)
+        ms = np.arange(len(law)) - end.zero
+        forward = float(law[ms > 0].sum() + law[ms == 0].sum() * overtime)
+        assert live.p_home_win(0, done, margin) == pytest.approx(forward, abs=1e-12), done
+    # An extra possession owed changes the home trip's odds only where one can be owed.
+    assert live.p_home_win(0, 87, -2, owed=True) != live.p_home_win(0, 87, -2)
+    assert live.p_home_win(0, 77, -2, owed=True) == live.p_home_win(0, 77, -2)  # number 6
+    assert live.p_home_win(0, 88, 1) == 1.0 and live.p_home_win(0, 88, -1) == 0.0
+    assert live.p_home_win(0, 88, 0) == pytest.approx(overtime, abs=1e-15)
+
+
+def test_with_a_policy_that_never_acts_the_live_odds_are_those_without_it():
+    h, a = build(short_handed_json()), fixture("san-diego-state-2011")
+    live = CoachLiveOdds(h, a, rules=preset("advanced", strategy=True), policy=NEVER)
+    plain = LiveOdds(h, a, rules=preset("advanced"))
+    for period, done, margin in [(0, 0, 0), (0, 17, 4), (0, 63, -7), (1, 5, 2), (2, 19, -1)]:
+        assert live.p_home_win(period, done, margin) == pytest.approx(
+            plain.p_home_win(period, done, margin), abs=1e-12
+        )
