@@ -434,17 +434,20 @@ class BoxLine(models.Model):
 class PairOdds(models.Model):
     """One entry of a field's pairwise table: the exact odds of ``home`` v ``away``.
 
-    Keyed by the rules (preset and rules version), the court and each team's card version
+    Keyed by the rules (preset, rules version, coach policy), the court and each team's card version
     (a hash of its engine team document, ``league.odds.card_version``): editing a card
     changes its team's version, so only the pairs involving that team stop matching and
-    are computed again. On a neutral court a pair is stored once, the lower team id as
-    ``home``: the other order is its mirror image. ``laws`` holds the full score and
-    margin laws once a preview has asked for them.
+    are computed again. On a neutral court without the coach policy a pair is stored once,
+    the lower team id as ``home``: the other order is its mirror image. ``laws`` holds the
+    full score and margin laws once a preview has asked for them.
     """
 
     rules = models.CharField(max_length=10, choices=RulesPreset.choices)
     rules_version = models.PositiveSmallIntegerField()
     neutral = models.BooleanField()
+    strategy = models.BooleanField(
+        default=False, help_text="Solved with the coach policy on (vabg rules §10)."
+    )
     home = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
     away = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
     home_version = models.CharField(max_length=64)
@@ -467,18 +470,23 @@ class PairOdds(models.Model):
                     "rules",
                     "rules_version",
                     "neutral",
+                    "strategy",
                     "home",
                     "away",
                     "home_version",
                     "away_version",
                 ],
-                name="league_pairodds_one_per_version",
+                name="league_pairodds_one_per_version_and_policy",
             ),
         ]
         indexes: ClassVar[list[Any]] = [
-            models.Index(fields=["rules", "rules_version", "neutral", "home", "away"]),
+            models.Index(
+                fields=["rules", "rules_version", "neutral", "strategy", "home", "away"],
+                name="league_pair_lookup",
+            ),
         ]
 
     def __str__(self) -> str:
         court = "neutral" if self.neutral else "home court"
-        return f"{self.away_id} at {self.home_id} ({self.rules} v{self.rules_version}, {court})"
+        rules = f"{self.rules} v{self.rules_version}" + (", coach policy" if self.strategy else "")
+        return f"{self.away_id} at {self.home_id} ({rules}, {court})"

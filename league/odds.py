@@ -33,7 +33,6 @@ import json
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -57,14 +56,22 @@ from simulator.vabg import (
     preset,
     team_from_json,
 )
-from simulator.vabg.events import FreeThrow, PeriodEnd, Shot, Trip, event_from_json
+from simulator.vabg.coachodds import (
+    CoachLiveOdds,
+    exact_field_odds,
+    exact_odds,
+)
+from simulator.vabg.engine import DEFAULT_POLICY
+from simulator.vabg.events import FreeThrow, PeriodEnd, Shot, Steal, Trip, event_from_json
 from simulator.vabg.liveodds import LiveOdds
-from simulator.vabg.odds import GameOdds, field_odds, game_odds, matchup_odds
+from simulator.vabg.odds import GameOdds
 from simulator.vabg.render import describe
 
 ON_DEMAND_PAIRS = 120
 """A page computes at most this many missing pairs itself (about 0.5 s); more go to the
 workers (:class:`OddsPending`)."""
+ON_DEMAND_COACHED_PAIRS = 20
+"""The same with the coach policy on, each pair solved on its own (about 25 ms a pair)."""
 STATE_LIMIT = 200_000
 """Reseeded brackets: transitions per round beyond which the odds are sampled."""
 SAMPLED_BRACKETS = 20_000
@@ -79,9 +86,8 @@ to build; ``league.tasks`` receives it and sends the work to the workers."""
 """Plays marked on a win-probability chart: the trips that moved it most."""
 
 COACH_POLICY_NOTE = (
-    "These odds are exact for the game without the coach policy; this game plays with it "
-    "(late intentional fouls and tries for 3 read the score, and are not solved exactly), "
-    "so they leave out what the policy changes in the last possessions."
+    "With the coach policy (late intentional fouls, tries for 3, fast-break extra "
+    "possessions), solved exactly over the margin."
 )
 
 
@@ -116,9 +122,9 @@ def card_version(card: TeamCard) -> str:
     return hashlib.sha256(doc.encode()).hexdigest()
 
 
-def odds_rules(rules: str) -> GameRules:
-    """Return the rules the odds are solved for: the preset, coach policy off."""
-    return preset(rules)
+def odds_rules(rules: str, strategy: bool = False) -> GameRules:
+    """Return the rules the odds are solved for: the preset, the coach policy on or off."""
+    return preset(rules, strategy=strategy)
 
 
 class Entry:
@@ -294,34 +300,45 @@ def _solved(
 
 
 class PairTable:
-    """The pairwise odds of a set of teams for one rules preset and court.
+    """The pairwise odds of a set of teams for one rules preset, court and coach policy.
 
     Pairs are read from :class:`PairOdds` rows whose card versions match the teams'
-    current ones, computed (and stored) when missing. On a neutral court a pair is stored
-    once, the lower id as home, and read back mirrored for the other order.
+    current ones, computed (and stored) when missing. On a neutral court without the coach
+    policy a pair is stored once, the lower id as home, and read back mirrored for the other
+    order; with the policy both orders are stored (the visitor has the ball first in every
+    number, and the policy reads who leads).
     """
 
-    def __init__(self, entries: Mapping[int, Entry], *, rules: str, neutral: bool) -> None:
+    def __init__(
+        self, entries: Mapping[int, Entry], *, rules: str, neutral: bool, strategy: bool = False
+    ) -> None:
         self.entries = dict(entries)
         self.rules = rules
         self.neutral = neutral
-        self.game_rules = odds_rules(rules)
+        self.strategy = strategy
+        self.mirrored = neutral and not strategy
+        self.game_rules = odds_rules(rules, strategy)
         self._p: dict[tuple[int, int], float] = {}
         self._loaded = False
 
     @classmethod
-    def for_teams(cls, team_ids: Iterable[int], *, rules: str, neutral: bool) -> PairTable:
-        return cls(entries_for(team_ids), rules=rules, neutral=neutral)
+    def for_teams(
+        cls, team_ids: Iterable[int], *, rules: str, neutral: bool, strategy: bool = False
+    ) -> PairTable:
+        return cls(entries_for(team_ids), rules=rules, neutral=neutral, strategy=strategy)
 
     def stored_key(self, home: int, away: int) -> tuple[int, int, bool]:
         """Return (stored home, stored away, mirrored) for an ordered pair."""
-        if self.neutral and home > away:
+        if self.mirrored and home > away:
             return away, home, True
         return home, away, False
 
     def _rows(self) -> Any:
         return PairOdds.objects.filter(
-            rules=self.rules, rules_version=RULES_VERSION, neutral=self.neutral
+            rules=self.rules,
+            rules_version=RULES_VERSION,
+            neutral=self.neutral,
+            strategy=self.strategy,
         )
 
     def _current(self, row: Any) -> bool:
@@ -352,9 +369,10 @@ class PairTable:
         return (h, a) in self._p
 
     def all_pairs(self) -> list[tuple[int, int]]:
-        """Return every pair the table holds: ordered pairs, or unordered on neutral courts."""
+        """Return every pair the table holds: ordered pairs, or unordered on neutral courts
+        without the coach policy."""
         ids = sorted(self.entries)
-        if self.neutral:
+        if self.mirrored:
             return list(itertools.combinations(ids, 2))
         return list(itertools.permutations(ids, 2))
 
@@ -384,7 +402,7 @@ class PairTable:
             at = {t: i for i, t in enumerate(ids)}
             load_cards(self.entries[t] for t in ids)
             try:
-                solved = field_odds(
+                solved = exact_field_odds(
                     [self.entries[t].card for t in ids],
                     [(at[h], at[a]) for h, a in todo],
                     rules=self.game_rules,
@@ -396,11 +414,12 @@ class PairTable:
                 return {(ids[h], ids[a]): odds for (h, a), odds in solved.items()}
         return {
             (home, away): _solved(
-                matchup_odds,
+                exact_odds,
                 self.entries[home].card,
                 self.entries[away].card,
                 rules=self.game_rules,
                 neutral=self.neutral,
+                scores=False,
             )
             for home, away in todo
         }
@@ -410,7 +429,9 @@ class PairTable:
         are missing, else raise :class:`OddsPending` naming the home teams to build."""
         pairs = list(pairs)
         todo = self.missing(pairs)
-        if len(todo) > (ON_DEMAND_PAIRS if limit is None else limit):
+        if limit is None:
+            limit = ON_DEMAND_COACHED_PAIRS if self.strategy else ON_DEMAND_PAIRS
+        if len(todo) > limit:
             needed = len({self.stored_key(h, a)[:2] for h, a in pairs})
             raise OddsPending(
                 ready=needed - len(todo),
@@ -424,6 +445,7 @@ class PairTable:
             rules=self.rules,
             rules_version=RULES_VERSION,
             neutral=self.neutral,
+            strategy=self.strategy,
             home_id=home,
             away_id=away,
             home_version=self.entries[home].version,
@@ -462,7 +484,7 @@ class PairTable:
                 values.append(p)
         p_home = np.array(values)
         out[rows, cols] = p_home
-        if self.neutral:  # stored once, the lower id at home: the other order mirrored
+        if self.mirrored:  # stored once, the lower id at home: the other order mirrored
             out[cols, rows] = 1.0 - p_home
         np.fill_diagonal(out, 0.5)
         return out
@@ -479,7 +501,9 @@ class PairTable:
         if row is not None and row.laws:
             odds = _from_row(row)
         else:
-            odds = _solved(game_odds, eh.card, ea.card, rules=self.game_rules, neutral=self.neutral)
+            odds = _solved(
+                exact_odds, eh.card, ea.card, rules=self.game_rules, neutral=self.neutral
+            )
             if row is None:
                 PairOdds.objects.bulk_create(
                     [self._row(h, a, odds, laws=True)], ignore_conflicts=True
@@ -494,7 +518,9 @@ class PairTable:
 def season_table(season: Season) -> PairTable:
     """Return the pair table of a season's (or tournament's) field, its preset and court."""
     ids = list(SeasonTeam.objects.filter(season=season).values_list("team_id", flat=True))
-    return PairTable.for_teams(ids, rules=season.rules, neutral=not season.home_court)
+    return PairTable.for_teams(
+        ids, rules=season.rules, neutral=not season.home_court, strategy=season.strategy
+    )
 
 
 def pair_table_build(*, season_id: int, home_ids: Sequence[int] | None = None) -> dict[str, int]:
@@ -627,12 +653,17 @@ def preview_from(
 
 
 def matchup_preview(
-    *, home_id: int, away_id: int, rules: str = "advanced", neutral: bool = False
+    *,
+    home_id: int,
+    away_id: int,
+    rules: str = "advanced",
+    neutral: bool = False,
+    strategy: bool = False,
 ) -> dict[str, Any]:
     """Return the preview of any two teams a fan picks, from the pair table."""
     if home_id == away_id:
         raise OddsUnavailable("pick two different teams")
-    table = PairTable.for_teams([home_id, away_id], rules=rules, neutral=neutral)
+    table = PairTable.for_teams([home_id, away_id], rules=rules, neutral=neutral, strategy=strategy)
     if len(table.entries) != 2:
         raise OddsUnavailable("no such team")
     odds = table.game_law(home_id, away_id)
@@ -642,7 +673,7 @@ def matchup_preview(
         table.entries[away_id],
         rules=rules,
         neutral=neutral,
-        strategy=False,
+        strategy=strategy,
     )
 
 
@@ -656,7 +687,7 @@ def game_preview(game: Game) -> dict[str, Any]:
         }
     else:
         entries = entries_for([game.home_id, game.away_id])
-    table = PairTable(entries, rules=game.rules, neutral=game.neutral)
+    table = PairTable(entries, rules=game.rules, neutral=game.neutral, strategy=game.strategy)
     odds = table.game_law(game.home_id, game.away_id)
     out = preview_from(
         odds,
@@ -679,9 +710,10 @@ def win_probability(game: Game) -> dict[str, Any]:
 
     Each point is taken at the start of a trip (the engine's own trips of the period:
     shot-clock re-rolls and the coach policy's extra possessions are inside them), from
-    the exact suffix laws of the trips left and the margin then; the series starts with
-    the pre-game P and ends with the result (1 or 0). ``swings`` are the trips that moved
-    it most.
+    the exact suffix laws of the trips left and the margin then (with the coach policy on,
+    its backward program, which also reads whether the visitor's trip already owes the
+    extra possessions); the series starts with the pre-game P and ends with the result (1
+    or 0). ``swings`` are the trips that moved it most.
     """
     result = getattr(game, "result", None)
     if game.status != Game.Status.FINAL or result is None:
@@ -689,32 +721,52 @@ def win_probability(game: Game) -> dict[str, Any]:
     if not result.events:
         raise OddsUnavailable("this score sheet was typed in: there is no play-by-play")
     try:
-        rules = replace(GameRules.from_json(result.rules), strategy=False)
+        rules = GameRules.from_json(result.rules)
         home = team_from_json(dict(result.home_team_file))
         away = team_from_json(dict(result.away_team_file))
-        live = LiveOdds(home, away, rules=rules, neutral=game.neutral)
+        live: LiveOdds | CoachLiveOdds = (
+            CoachLiveOdds(home, away, rules=rules, neutral=game.neutral)
+            if rules.strategy
+            else LiveOdds(home, away, rules=rules, neutral=game.neutral)
+        )
     except (InvalidCardError, RulesVersionError) as exc:
         raise OddsUnavailable(str(exc)) from exc
     labels = {"home": str(game.home), "away": str(game.away)}
     margin = 0
     points: list[dict[str, Any]] = []
     texts: list[list[str]] = []
+    ran = False  # the home team fast-broke on the visitor's trip of this number
+    in_away_trip = False
     for data in result.events:
         event = event_from_json(data)
         if isinstance(event, Trip) and event.kind == "":
             trips = live.trips_in(event.period)
             index = trips - 2 * event.number + (1 if event.team == "home" else 0)
             index = min(max(index, 0), trips)
+            # §8: still trailing after its fast break, the home team owes extra trips.
+            owed = (
+                rules.strategy
+                and event.team == "home"
+                and ran
+                and margin < 0
+                and event.number <= DEFAULT_POLICY.extra_possession_within
+            )
+            ran = False
+            in_away_trip = event.team == "away"
             points.append(
                 {
                     "period": event.period,
                     "number": event.number,
                     "team": event.team,
                     "margin": margin,
-                    "p_home": live.p_home_win(event.period, index, margin),
+                    "p_home": live.p_home_win(event.period, index, margin, owed=owed),
                 }
             )
             texts.append([])
+        elif isinstance(event, Trip) and event.kind != "reroll":
+            in_away_trip = False  # an extra or fouled possession
+        if isinstance(event, Steal) and event.fast_break and event.team == "home":
+            ran = ran or in_away_trip
         if isinstance(event, Shot) and event.made:
             margin += event.value if event.team == "home" else -event.value
         elif isinstance(event, FreeThrow) and event.made:
@@ -1038,7 +1090,9 @@ def bracket_odds(season: Season, *, whatif: Mapping[str, int] | None = None) -> 
     teams = sorted(bracket.seeds, key=lambda t: (bracket.seeds[t], t))
     index = {t: i for i, t in enumerate(teams)}
     entries = entries_for(teams)
-    table = PairTable(entries, rules=season.rules, neutral=not season.home_court)
+    table = PairTable(
+        entries, rules=season.rules, neutral=not season.home_court, strategy=season.strategy
+    )
     pairs = _bracket_pairs(bracket, winners)
     if pairs is None:
         alive = _alive(bracket, winners)
@@ -1158,7 +1212,7 @@ def season_odds(
             left.append((home, away, neutral))
     cards = entries_for(ids)
     tables = {
-        neutral: PairTable(cards, rules=season.rules, neutral=neutral)
+        neutral: PairTable(cards, rules=season.rules, neutral=neutral, strategy=season.strategy)
         for neutral in {g[2] for g in left}
     }
     for neutral, table in tables.items():

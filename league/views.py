@@ -338,6 +338,11 @@ class MatchupForm(forms.Form):
     court = forms.ChoiceField(
         choices=[("home", "Home court"), ("neutral", "Neutral court")], initial="home"
     )
+    strategy = forms.BooleanField(
+        required=False,
+        label="Coach policy",
+        help_text="Late intentional fouls, tries for 3 and fast-break extra possessions.",
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -358,6 +363,7 @@ def matchup(request: HttpRequest) -> HttpResponse:
                 away_id=data["away"].pk,
                 rules=data["rules"],
                 neutral=data["court"] == "neutral",
+                strategy=data["strategy"],
             )
         except odds.OddsUnavailable as exc:
             error = f"No exact odds for this game: {exc}"

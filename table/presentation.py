@@ -16,23 +16,30 @@ from simulator.gridcourt.events import box_score as grid_box_score
 from simulator.sixdice import sheet as six_sheet
 from simulator.sixdice.events import Score as SixScore
 from simulator.vabg import TeamCard, box_score, preset
-from simulator.vabg.events import FreeThrow, PeriodEnd, Shot, Trip
+from simulator.vabg.coachodds import CoachLiveOdds
+from simulator.vabg.engine import DEFAULT_POLICY
+from simulator.vabg.events import FreeThrow, PeriodEnd, Shot, Steal, Trip
 from simulator.vabg.liveodds import LiveOdds
 from simulator.vabg.render import describe
 from simulator.vabg.sheet import Position, number_label, score_sheet
 from table.models import TableGame
 
-_ODDS: OrderedDict[str, LiveOdds] = OrderedDict()
+_ODDS: OrderedDict[str, LiveOdds | CoachLiveOdds] = OrderedDict()
 _ODDS_KEPT = 32  # games whose trip laws stay in memory (about 4 ms to build one)
 
 
-def _live_odds(game: TableGame, home: TeamCard, away: TeamCard) -> LiveOdds:
+def _live_odds(game: TableGame, home: TeamCard, away: TeamCard) -> LiveOdds | CoachLiveOdds:
     """Return the game's live odds, built once per process for its cards and rules."""
-    doc = [game.home_team_file, game.away_team_file, game.rules, game.neutral]
+    doc = [game.home_team_file, game.away_team_file, game.rules, game.neutral, game.strategy]
     key = hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
     odds = _ODDS.get(key)
     if odds is None:
-        odds = LiveOdds(home, away, rules=preset(game.rules), neutral=game.neutral)
+        rules = preset(game.rules, strategy=game.strategy)
+        odds = (
+            CoachLiveOdds(home, away, rules=rules, neutral=game.neutral)
+            if game.strategy
+            else LiveOdds(home, away, rules=rules, neutral=game.neutral)
+        )
         _ODDS[key] = odds
         while len(_ODDS) > _ODDS_KEPT:
             _ODDS.popitem(last=False)
@@ -41,22 +48,32 @@ def _live_odds(game: TableGame, home: TeamCard, away: TeamCard) -> LiveOdds:
 
 
 def odds_state(game: TableGame, position: Position) -> dict[str, Any]:
-    """Return P(home wins) now, from the exact trip laws, or why it is not given."""
+    """Return P(home wins) now, from the exact trip laws (with the coach policy on, its
+    exact backward program), at the start of the current number's regular trip: an extra
+    or fouled possession of the policy is inside the trip it follows or precedes."""
     labels = {"home": position.home_card.label, "away": position.away_card.label}
-    if game.strategy:
-        return {
-            "available": False,
-            "note": "No win probability with the coach policy on: its late fouls and tries "
-            "for 3 read the score, and the exact odds are solved only without them.",
-        }
     odds = _live_odds(game, position.home_card, position.away_card)
     pregame = odds.p_home_win(0, 0, 0)
     if position.result is not None:
         p_home = 1.0 if position.result.home.score > position.result.away.score else 0.0
         as_of = "final"
     else:
-        trip = position.trips[-1]
-        p_home = odds.p_home_win(trip.period, trip.index, trip.home - trip.away)
+        regular = [t for t in position.trips if t.kind == ""]
+        trip = regular[-1]
+        done = odds.trips_in(trip.period) - 2 * trip.number + (trip.team == "home")
+        owed = False
+        if game.strategy and trip.team == "home" and len(regular) > 1:
+            # §8: the home team stole on the visitor's trip and still trails: extra trips.
+            visitor = regular[-2]
+            owed = (
+                trip.number <= DEFAULT_POLICY.extra_possession_within
+                and trip.home < trip.away
+                and any(
+                    isinstance(e, Steal) and e.fast_break and e.team == "home"
+                    for e in position.events[visitor.first_event : trip.first_event]
+                )
+            )
+        p_home = odds.p_home_win(trip.period, done, trip.home - trip.away, owed=owed)
         where = number_label(trip.period, trip.number)
         as_of = f"before {labels[trip.team]}'s trip {where} ({trip.away}-{trip.home})"
     return {
@@ -65,7 +82,8 @@ def odds_state(game: TableGame, position: Position) -> dict[str, Any]:
         "p_away": 1.0 - p_home,
         "pregame_home": pregame,
         "as_of": as_of,
-        "note": "Exact, from the dice math (docs/odds.md), at the start of the current trip.",
+        "note": "Exact, from the dice math (docs/odds.md), at the start of the current trip"
+        + (", the coach policy included." if game.strategy else "."),
     }
 
 

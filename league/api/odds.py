@@ -48,6 +48,9 @@ class MatchupQuery(serializers.Serializer[Any]):
     away = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all())
     rules = serializers.ChoiceField(choices=RulesPreset.choices, default=RulesPreset.ADVANCED)
     neutral = serializers.BooleanField(default=False)
+    strategy = serializers.BooleanField(
+        default=False, help_text="The coach policy on (late fouls, tries for 3), solved exactly."
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["home"] == attrs["away"]:
@@ -125,6 +128,7 @@ class MatchupView(OddsView):
                     away_id=data["away"].pk,
                     rules=data["rules"],
                     neutral=data["neutral"],
+                    strategy=data["strategy"],
                 )
             )
         except odds.OddsUnavailable as exc:

@@ -9,6 +9,7 @@ from django.urls import reverse
 from league import odds, services
 from league.models import Game, GameResult
 from simulator.vabg import preset
+from simulator.vabg.coachodds import coach_odds, exact_odds
 from simulator.vabg.odds import matchup_odds
 from tests.api import client_for, season_scheduled, throttle_reset, tournament_drawn
 
@@ -27,10 +28,14 @@ def test_a_scheduled_games_preview(django_capture_on_commit_callbacks) -> None:
     assert response.status_code == 200
     body = response.json()
     cards = odds.entries_for([game.home_id, game.away_id])
-    exact = matchup_odds(
-        cards[game.home_id].card, cards[game.away_id].card, rules=preset(game.rules)
+    exact = exact_odds(
+        cards[game.home_id].card,
+        cards[game.away_id].card,
+        rules=preset(game.rules, strategy=game.strategy),
+        scores=False,
     )
     assert body["p_home_win"] == pytest.approx(exact.p_home_win, abs=1e-12)
+    assert body["coach_policy"] is game.strategy
     assert body["spread"] == pytest.approx(exact.expected_home_pts - exact.expected_away_pts)
     assert body["cards"] == "current" and body["game_id"] == game.pk
     assert sum(row["p"] for row in body["margin"]) == pytest.approx(1.0, abs=1e-4)
@@ -48,6 +53,10 @@ def test_a_matchup_and_its_refusals() -> None:
     assert client_for().get(url, {"home": a, "away": a}).status_code == 400
     assert client_for().get(url, {"home": a, "away": 999999}).status_code == 400
     assert client_for().get(url, {"home": a, "away": b, "rules": "nope"}).status_code == 400
+    coached = client_for().get(url, {"home": a, "away": b, "strategy": "true"}).json()
+    exact = coach_odds(cards[a].card, cards[b].card, rules=preset("advanced", strategy=True))
+    assert coached["p_home_win"] == pytest.approx(exact.p_home_win, abs=1e-12)
+    assert coached["coach_policy"] is True
 
 
 def test_a_played_games_win_probability(django_capture_on_commit_callbacks) -> None:
@@ -93,6 +102,7 @@ def test_tournament_odds_and_a_what_if_post_that_writes_nothing() -> None:
 def test_a_field_far_from_built_answers_202_until_the_workers_have_it(monkeypatch) -> None:
     season = tournament_drawn(teams=5)
     monkeypatch.setattr(odds, "ON_DEMAND_PAIRS", 0)
+    monkeypatch.setattr(odds, "ON_DEMAND_COACHED_PAIRS", 0)
     sent = []
     monkeypatch.setattr(
         odds.pairs_wanted, "send", lambda sender, **kwargs: sent.append(kwargs) or []

@@ -16,6 +16,7 @@ from cards.services import team_import
 from league import odds, services, tournaments
 from league.models import Game, PairOdds
 from simulator.vabg import preset, read_team_file
+from simulator.vabg.coachodds import coach_odds, exact_odds
 from simulator.vabg.odds import game_odds, matchup_odds
 
 pytestmark = pytest.mark.django_db
@@ -33,13 +34,14 @@ def teams():  # type: ignore[no-untyped-def]
     return [load(name) for name in NAMES]
 
 
-def cup(teams, *, name: str = "Cup", neutral: bool = True, reseed: bool = False):  # type: ignore[no-untyped-def]
+def cup(teams, *, name="Cup", neutral=True, reseed=False, strategy=False):  # type: ignore[no-untyped-def]
     return tournaments.tournament_create(
         league=services.league_get_or_create(name="Odds League"),
         name=name,
         teams=teams,
         neutral=neutral,
         reseed=reseed,
+        strategy=strategy,
         seed=5,
     )
 
@@ -95,18 +97,40 @@ def test_a_neutral_pair_is_stored_once_and_read_mirrored(teams) -> None:
     assert ba["p_home_win"] == pytest.approx(exact.p_home_win, abs=1e-12)
 
 
-def test_a_scheduled_games_preview_uses_its_rules_and_court(teams) -> None:
-    season = cup(teams[:2], neutral=False)
+def test_a_scheduled_games_preview_uses_its_rules_court_and_coach_policy(teams) -> None:
+    season = cup(teams[:2], neutral=False, strategy=True)
     game = season.games.get()
+    assert game.strategy
     preview = odds.game_preview(game)
-    exact = matchup_odds(
-        odds.entries_for([game.home_id])[game.home_id].card,
-        odds.entries_for([game.away_id])[game.away_id].card,
-        rules=preset(game.rules),
-        neutral=False,
-    )
+    home = odds.entries_for([game.home_id])[game.home_id].card
+    away = odds.entries_for([game.away_id])[game.away_id].card
+    exact = coach_odds(home, away, rules=preset(game.rules, strategy=True), neutral=False)
     assert preview["p_home_win"] == pytest.approx(exact.p_home_win, abs=1e-12)
+    assert preview["home_score"] == [
+        {"x": s, "p": p} for s, p in sorted(exact.home_score.items()) if p >= 1e-6
+    ]
     assert preview["coach_policy"] is True and "coach policy" in preview["note"]
+    without = matchup_odds(home, away, rules=preset(game.rules), neutral=False)
+    assert abs(preview["p_home_win"] - without.p_home_win) > 1e-6
+    assert PairOdds.objects.get().strategy is True
+
+
+def test_with_the_coach_policy_a_neutral_pair_is_stored_in_both_orders(teams) -> None:
+    a, b = sorted(teams[:2], key=lambda t: t.pk)
+    ab = odds.matchup_preview(home_id=a.pk, away_id=b.pk, neutral=True, strategy=True)
+    ba = odds.matchup_preview(home_id=b.pk, away_id=a.pk, neutral=True, strategy=True)
+    assert PairOdds.objects.filter(strategy=True).count() == 2
+    rules = preset("advanced", strategy=True)
+    cards = {t.pk: odds.entries_for([t.pk])[t.pk].card for t in (a, b)}
+    for preview, (home, away) in ((ab, (a, b)), (ba, (b, a))):
+        exact = coach_odds(cards[home.pk], cards[away.pk], rules=rules, neutral=True)
+        assert preview["p_home_win"] == pytest.approx(exact.p_home_win, abs=1e-12)
+        assert preview["coach_policy"] is True
+    # The visitor has the ball first and the policy reads who leads: not a mirror image.
+    assert ba["p_home_win"] != pytest.approx(ab["p_away_win"], abs=1e-9)
+    plain = odds.matchup_preview(home_id=a.pk, away_id=b.pk, neutral=True)
+    assert plain["coach_policy"] is False and plain["note"] == ""
+    assert PairOdds.objects.filter(strategy=False).count() == 1
     assert preview["spread_text"].endswith(f"by {abs(preview['spread']):.1f}")
 
 
@@ -214,11 +238,12 @@ def test_the_win_probability_starts_at_the_pregame_odds_and_ends_at_the_result(
     game = play(season.games.first(), django_capture_on_commit_callbacks)
     series = odds.win_probability(game)
     points = series["points"]
-    pregame = matchup_odds(
+    pregame = exact_odds(
         odds.entry_as_played(game.home_id, game.result.home_team_file).card,
         odds.entry_as_played(game.away_id, game.result.away_team_file).card,
-        rules=preset(game.rules),
+        rules=preset(game.rules, strategy=strategy),
         neutral=game.neutral,
+        scores=False,
     )
     assert points[0]["p_home"] == pytest.approx(pregame.p_home_win, abs=1e-9)
     assert series["pregame"] == points[0]["p_home"]
@@ -241,6 +266,33 @@ def test_a_game_not_played_has_no_win_probability(teams) -> None:
 
 
 # -- bracket odds ----------------------------------------------------------------------------
+
+
+def test_with_the_coach_policy_the_bracket_reads_each_game_in_its_order(teams) -> None:
+    season = cup(teams[:4], strategy=True)
+    result = odds.bracket_odds(season)
+    table = odds.season_table(season)
+    assert table.strategy and PairOdds.objects.filter(strategy=True).count() >= 4
+    champion = {row["team_id"]: row["champion"] for row in result["teams"]}
+    assert sum(champion.values()) == pytest.approx(1.0, abs=1e-12)
+    games = {g.bracket_key: g for g in season.games.all()}
+    first = min(games.values(), key=lambda g: g.pk)
+    reach = {row["team_id"]: row["reach"] for row in result["teams"]}
+    # Reaching round 2 is winning the first game, home team as scheduled.
+    assert reach[first.home_id][1] == pytest.approx(
+        table.p(first.home_id, first.away_id), abs=1e-12
+    )
+    rules = preset(season.rules, strategy=True)
+    cards = odds.entries_for([first.home_id, first.away_id])
+    exact = coach_odds(
+        cards[first.home_id].card,
+        cards[first.away_id].card,
+        rules=rules,
+        neutral=True,
+        scores=False,
+    )
+    assert table.p(first.home_id, first.away_id) == pytest.approx(exact.p_home_win, abs=1e-12)
+    assert "coach policy" in result["note"]
 
 
 def test_a_two_team_bracket_is_the_pairs_p_win(teams) -> None:

@@ -8,7 +8,9 @@ from django.urls import reverse
 from cards.models import Card
 from league import services as league_services
 from league.models import BoxLine, Game, SimulationRun
-from simulator.vabg import ADVANCED, read_team_file
+from simulator.vabg import ADVANCED, preset, read_team_file, team_from_json
+from simulator.vabg.coachodds import CoachLiveOdds, coach_odds
+from simulator.vabg.sheet import replay
 from table.models import TableGame
 from tests.table.conftest import AWAY_FILE, HOME_FILE
 from tests.table.dice import rolled_game
@@ -213,10 +215,22 @@ def test_a_fan_cannot_open_a_season_game_and_abandoning_frees_it(
     assert roll(client, state["id"], [1]).status_code == 409
 
 
-def test_the_coach_policy_game_says_why_it_shows_no_win_probability(player_client, teams):
+def test_the_coach_policy_game_shows_its_exact_win_probability(player_client, teams):
     state = start(player_client, teams, strategy=True)
-    assert state["odds"]["available"] is False
+    assert state["odds"]["available"] is True
     assert "coach policy" in state["odds"]["note"]
+    game = TableGame.objects.get(pk=state["id"])
+    home = team_from_json(dict(game.home_team_file))
+    away = team_from_json(dict(game.away_team_file))
+    exact = coach_odds(home, away, rules=preset(game.rules, strategy=True), neutral=game.neutral)
+    assert state["odds"]["pregame_home"] == pytest.approx(exact.p_home_win, abs=1e-12)
+    assert state["odds"]["p_home"] == pytest.approx(exact.p_home_win, abs=1e-12)
+    _, written = rolled_game(home, away, 31)
+    first = next(len(p.rolls) for p in replay(home, away, written.values).plays() if p.rolls)
+    after = roll(player_client, state["id"], written.values[:first]).json()  # the visitor's
+    live = CoachLiveOdds(home, away, rules=preset(game.rules, strategy=True))
+    margin = after["score"]["home"] - after["score"]["away"]
+    assert after["odds"]["p_home"] == pytest.approx(live.p_home_win(0, 1, margin), abs=1e-12)
 
 
 def test_the_dice_file_download_is_the_vabg_dice_file_of_the_game_so_far(player_client, teams):
