@@ -9,7 +9,8 @@ reads the trip laws :mod:`simulator.vabg.odds` computes and adds up only the tri
 
 The position is taken at the start of a trip: inside a trip (a rebound, free throws) the
 chance shown is the one from before its d8. With the coach policy on, trips read the
-score and no exact answer is computed: :class:`~simulator.vabg.odds.StrategyNotSolvedError`.
+score: :class:`~simulator.vabg.coachodds.CoachLiveOdds` solves that game backwards over the
+margin, and this class refuses it (:class:`~simulator.vabg.odds.StrategyNotSolvedError`).
 """
 
 from __future__ import annotations
@@ -63,9 +64,10 @@ class LiveOdds:
             margin, zero = _conv(first[0], margin), first[1] + zero
         return margin, zero
 
-    def p_home_win(self, period: int, done: int, margin: int) -> float:
+    def p_home_win(self, period: int, done: int, margin: int, owed: bool = False) -> float:
         """Return P(home wins) with ``done`` trips of ``period`` played and the home team
-        ``margin`` points ahead."""
+        ``margin`` points ahead (``owed`` is for the coach policy's odds, ``CoachLiveOdds``:
+        without it no extra possession is ever owed)."""
         if not 0 <= done <= self.trips_in(period):
             raise ValueError(f"period {period} has {self.trips_in(period)} trips, not {done}")
         law, zero = self._rest(period, done)
