@@ -11,6 +11,9 @@ Each figure by the wall clock and by the process's own CPU time (what the goals 
   advanced preset, neutral court (``field_odds``); goal 5 s;
 - **one full game law**: ``game_odds`` with the score laws too (what ``odds HOME AWAY``
   prints), Kentucky 2012 hosting Kansas 2008;
+- **the coach policy on** (``coachodds``): per matchup without the score laws (what a
+  table of a season with the policy stores) over the sample's first 8 teams, and one full
+  game law with them (what ``odds HOME AWAY --strategy`` prints); no goal is set;
 - **the league** (``--skip-league`` skips it): on a scratch SQLite database, the 96
   fixture teams in a 96-team tournament; the time to build its pair table
   (``pair_table_build``, stored rows included), then ``bracket_odds`` once the table
@@ -41,7 +44,9 @@ sys.path.insert(0, str(ROOT))  # run as a script from anywhere, without installi
 
 from bench.engine import pin_to_one_core  # noqa: E402
 from simulator.vabg import ADVANCED, read_team_file  # noqa: E402
+from simulator.vabg.coachodds import coach_odds  # noqa: E402
 from simulator.vabg.odds import field_odds, game_odds, matchup_odds  # noqa: E402
+from simulator.vabg.rules import preset  # noqa: E402
 
 TEAMS = ROOT / "fixtures" / "teams"
 GOAL_MATCHUP_MS = 1.0
@@ -188,6 +193,31 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"one full game law with score laws ({away.label} at {home.label}): "
         f"{1000 * wall / runs:.1f} ms wall, {1000 * cpu / runs:.1f} ms CPU"
+    )
+
+    coached = preset("advanced", strategy=True)
+    few = list(itertools.permutations(sample[:8], 2))
+
+    def coached_pairs() -> None:
+        for h, a in few:
+            coach_odds(h, a, rules=coached, scores=False)
+
+    wall, cpu = min(timed(coached_pairs) for _ in range(repeat))
+    print(
+        f"the coach policy on, per matchup (coach_odds without score laws, home court, "
+        f"{len(few)} ordered pairs): {1000 * wall / len(few):.1f} ms wall, "
+        f"{1000 * cpu / len(few):.1f} ms CPU"
+    )
+    runs = 5
+
+    def coached_full() -> None:
+        for _ in range(runs):
+            coach_odds(home, away, rules=coached)
+
+    wall, cpu = timed(coached_full)
+    print(
+        f"the coach policy on, one full game law with score laws ({away.label} at "
+        f"{home.label}): {1000 * wall / runs:.1f} ms wall, {1000 * cpu / runs:.1f} ms CPU"
     )
 
     if not args.skip_league:
