@@ -3,9 +3,10 @@
 # - on PostgreSQL + Redis: the Django tests (real Celery workers, the fault drills), shown
 #   as it runs;
 # - on the other core, shown when both are done: the engine's tests (no database), then the
-#   Django tests again on the SQLite default that a first `make run` uses, the browser
-#   tests among them (they read pages, not the database's dialect); the few slow Django
-#   tests run on PostgreSQL only.
+#   Django tests that use the database again on the SQLite default that a first `make run`
+#   uses, the browser tests among them (they read pages, not the database's dialect); the
+#   few slow Django tests run on PostgreSQL only, and tests that never touch the database
+#   once (--database-tests-only).
 # Exit non-zero if either pass failed. Used by `make test`.
 #   scripts/test-passes.sh PYTHON PG_URL REDIS_URL
 set -uo pipefail
@@ -18,7 +19,7 @@ trap 'rm -f "$log"' EXIT
         --durations=5 || status=$?
     env -u DATABASE_URL -u CELERY_BROKER_URL -u REDIS_URL "$PY" -m pytest tests \
         --ignore=tests/simulator -m "not postgres and not redis and (browser or not slow)" \
-        --durations=5 || status=$?
+        --database-tests-only --durations=5 || status=$?
     exit "${status:-0}"
 ) >"$log" 2>&1 &
 sqlite_pid=$!

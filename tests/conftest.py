@@ -15,6 +15,34 @@ hypothesis_settings.register_profile("thorough", max_examples=1000, deadline=Non
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--database-tests-only",
+        action="store_true",
+        help="run only the tests that use the database or a live server (the second pass, "
+        "on the SQLite default: the others do not read the database, and ran already)",
+    )
+
+
+DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With ``--database-tests-only``, deselect the tests that never touch the database."""
+    if not config.getoption("--database-tests-only"):
+        return
+    keep, drop = [], []
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        uses = item.get_closest_marker("django_db") is not None or bool(
+            fixtures & DATABASE_FIXTURES
+        )
+        (keep if uses else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Skip a test that needs an unconfigured server locally; fail it under ``CI=true``."""
     available = {
