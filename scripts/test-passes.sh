@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # Run the suite's two passes side by side (one core each), every test at least once:
-# - on PostgreSQL + Redis: the Django tests (real Celery workers, the fault drills), shown
-#   as it runs;
-# - on the other core, shown when both are done: the engine's tests (no database), then the
-#   Django tests that use the database again on the SQLite default that a first `make run`
-#   uses, the browser tests among them (they read pages, not the database's dialect); the
-#   few slow Django tests run on PostgreSQL only, and tests that never touch the database
-#   once (--database-tests-only).
+# - on PostgreSQL + Redis: the Django tests that use the database (real Celery workers, the
+#   fault drills), shown as it runs;
+# - on the other core, shown when both are done: the engine's tests, then on the SQLite
+#   default that a first `make run` uses the tests that never touch a database, the
+#   browser tests (they read pages, not the database's dialect) and the first-run tests
+#   (load_teams, simulate on eager Celery, the settings), which run on both.
 # Exit non-zero if either pass failed. Used by `make test`.
 #   scripts/test-passes.sh PYTHON PG_URL REDIS_URL
 set -uo pipefail
@@ -18,20 +17,20 @@ trap 'rm -f "$log"' EXIT
     env -u DATABASE_URL -u CELERY_BROKER_URL -u REDIS_URL "$PY" -m pytest tests/simulator simulator \
         --durations=5 || status=$?
     env -u DATABASE_URL -u CELERY_BROKER_URL -u REDIS_URL "$PY" -m pytest tests \
-        --ignore=tests/simulator -m "not postgres and not redis and (browser or not slow)" \
-        --database-tests-only --durations=5 || status=$?
+        --ignore=tests/simulator -m "not postgres and not redis" \
+        --database-tests=skip --durations=5 || status=$?
     exit "${status:-0}"
 ) >"$log" 2>&1 &
 sqlite_pid=$!
 
 DATABASE_URL=$PG_URL CELERY_BROKER_URL=$REDIS_URL_TEST "$PY" -m pytest tests \
-    --ignore=tests/simulator -m "not browser" --durations=5
+    --ignore=tests/simulator -m "not browser" --database-tests=only --durations=5
 pg_status=$?
 
 wait "$sqlite_pid"
 sqlite_status=$?
 echo
-echo "=== the engine's tests, then the Django tests again on the SQLite default ==="
+echo "=== the engine's tests, then on the SQLite default the tests without a database, the browser and first-run tests ==="
 cat "$log"
 echo
 echo "test-passes: PostgreSQL pass exit $pg_status, SQLite pass exit $sqlite_status"

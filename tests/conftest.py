@@ -17,27 +17,40 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default")
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
-        "--database-tests-only",
-        action="store_true",
-        help="run only the tests that use the database or a live server (the second pass, "
-        "on the SQLite default: the others do not read the database, and ran already)",
+        "--database-tests",
+        choices=("all", "only", "skip"),
+        default="all",
+        help="how `make test` splits the suite between its two passes: 'only' keeps the "
+        "tests that use the database, a live server or a real server (the PostgreSQL pass); "
+        "'skip' drops them except the browser and first-run tests (the SQLite pass)",
     )
 
 
 DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences"}
+SQLITE_AGAIN = ("browser", "first_run")
+"""Database tests the SQLite pass runs too: the embedded default a first `make run` uses."""
+
+
+def uses_database(item: pytest.Item) -> bool:
+    """Tell whether a test reads the database or a real server."""
+    if any(item.get_closest_marker(m) for m in ("django_db", "postgres", "redis")):
+        return True
+    return bool(set(getattr(item, "fixturenames", ())) & DATABASE_FIXTURES)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """With ``--database-tests-only``, deselect the tests that never touch the database."""
-    if not config.getoption("--database-tests-only"):
+    """Split the suite for ``--database-tests only`` / ``skip`` (scripts/test-passes.sh)."""
+    mode = config.getoption("--database-tests")
+    if mode == "all":
         return
     keep, drop = [], []
     for item in items:
-        fixtures = set(getattr(item, "fixturenames", ()))
-        uses = item.get_closest_marker("django_db") is not None or bool(
-            fixtures & DATABASE_FIXTURES
-        )
-        (keep if uses else drop).append(item)
+        if mode == "only":
+            wanted = uses_database(item)
+        else:
+            again = any(item.get_closest_marker(m) for m in SQLITE_AGAIN)
+            wanted = again or not uses_database(item)
+        (keep if wanted else drop).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep

@@ -22,7 +22,7 @@ from league.services import exhibition_play
 from simulator import SeededDice
 from simulator.vabg import TeamCard, play_game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.first_run]
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
 FILES = sorted(

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.first_run
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -16,7 +16,7 @@ from simulator import SeededDice
 from simulator.vabg import play_game, preset
 from tests.factories import full_team
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.first_run]
 
 
 def make_season(teams: int = 4, **kwargs: object) -> Season:
