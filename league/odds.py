@@ -27,6 +27,7 @@ brackets) and marked ``"method": "sampled"`` with their standard error.
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import itertools
 import json
@@ -37,6 +38,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models import JSONField, Q, TextField
 from django.db.models.functions import Cast
@@ -89,6 +91,28 @@ COACH_POLICY_NOTE = (
     "With the coach policy (late intentional fouls, tries for 3, fast-break extra "
     "possessions), solved exactly over the margin."
 )
+
+
+NO_WORKER_NOTE = (
+    "These are the exact odds of the game without the coach policy: with the policy, this "
+    "field's odds are computed by the workers, and none is running (docs/odds.md)."
+)
+EAGER_COACHED_PAIRS = 400
+"""With no workers (Celery eager), a request computes a coached table this far from built
+(about 5 s); more, and the page shows the odds without the policy instead."""
+_POLICY_OFF: contextvars.ContextVar[bool] = contextvars.ContextVar("policy_off", default=False)
+
+
+def season_policy(season: Season) -> bool:
+    """Return whether a season's odds are solved with the coach policy (its own rule, unless
+    a page fell back to the game without it: :func:`with_table`)."""
+    return season.strategy and not _POLICY_OFF.get()
+
+
+def _policy_note(season: Season) -> str:
+    if season_policy(season):
+        return COACH_POLICY_NOTE
+    return NO_WORKER_NOTE if season.strategy else ""
 
 
 class OddsUnavailable(ValueError):
@@ -519,7 +543,7 @@ def season_table(season: Season) -> PairTable:
     """Return the pair table of a season's (or tournament's) field, its preset and court."""
     ids = list(SeasonTeam.objects.filter(season=season).values_list("team_id", flat=True))
     return PairTable.for_teams(
-        ids, rules=season.rules, neutral=not season.home_court, strategy=season.strategy
+        ids, rules=season.rules, neutral=not season.home_court, strategy=season_policy(season)
     )
 
 
@@ -590,6 +614,15 @@ def with_table(season: Season, compute: Callable[[], dict[str, Any]]) -> dict[st
     try:
         return compute()
     except OddsPending as pending:
+        eager = settings.CELERY_TASK_ALWAYS_EAGER
+        if eager and season_policy(season) and pending.needed - pending.ready > EAGER_COACHED_PAIRS:
+            # No workers: this request would solve the coached field for minutes. Show the
+            # game without the policy (a second's work), and say so.
+            token = _POLICY_OFF.set(True)
+            try:
+                return with_table(season, compute)
+            finally:
+                _POLICY_OFF.reset(token)
         pair_table_request(season_id=season.pk, home_ids=pending.home_ids)
     try:
         return compute()
@@ -1091,7 +1124,7 @@ def bracket_odds(season: Season, *, whatif: Mapping[str, int] | None = None) -> 
     index = {t: i for i, t in enumerate(teams)}
     entries = entries_for(teams)
     table = PairTable(
-        entries, rules=season.rules, neutral=not season.home_court, strategy=season.strategy
+        entries, rules=season.rules, neutral=not season.home_court, strategy=season_policy(season)
     )
     pairs = _bracket_pairs(bracket, winners)
     if pairs is None:
@@ -1138,8 +1171,8 @@ def bracket_odds(season: Season, *, whatif: Mapping[str, int] | None = None) -> 
         "season_id": season.pk,
         "rules": season.rules,
         "neutral": not season.home_court,
-        "coach_policy": season.strategy,
-        "note": COACH_POLICY_NOTE if season.strategy else "",
+        "coach_policy": season_policy(season),
+        "note": _policy_note(season),
         "method": method,
         "standard_error": error,
         "final_games": len(stored),
@@ -1212,7 +1245,9 @@ def season_odds(
             left.append((home, away, neutral))
     cards = entries_for(ids)
     tables = {
-        neutral: PairTable(cards, rules=season.rules, neutral=neutral, strategy=season.strategy)
+        neutral: PairTable(
+            cards, rules=season.rules, neutral=neutral, strategy=season_policy(season)
+        )
         for neutral in {g[2] for g in left}
     }
     for neutral, table in tables.items():
@@ -1267,8 +1302,8 @@ def season_odds(
         "seasons": seasons,
         "seed": season.seed if seed is None else seed,
         "games_left": len(left),
-        "coach_policy": season.strategy,
-        "note": COACH_POLICY_NOTE if season.strategy else "",
+        "coach_policy": season_policy(season),
+        "note": _policy_note(season),
         "tiebreak": "teams level on wins are ordered by a coin flip",
         "teams": rows,
         "seconds": time.perf_counter() - started,

@@ -435,3 +435,24 @@ def test_season_odds_sample_the_pair_table(teams) -> None:
         assert row["expected_wins"] == pytest.approx(exact, abs=0.05)
     again = odds.season_odds(season, seasons=20_000)
     assert [r["p_first"] for r in again["teams"]] == [r["p_first"] for r in result["teams"]]
+
+
+def test_with_no_workers_a_far_from_built_coached_field_shows_the_odds_without_the_policy(
+    teams, settings, monkeypatch
+) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # no workers: a first `make run`
+    season = cup(teams[:4], strategy=True)
+    monkeypatch.setattr(odds, "ON_DEMAND_COACHED_PAIRS", 0)
+    monkeypatch.setattr(odds, "EAGER_COACHED_PAIRS", 2)  # the field counts as large
+    shown = odds.with_table(season, lambda: odds.bracket_odds(season))
+    assert shown["coach_policy"] is False and shown["note"] == odds.NO_WORKER_NOTE
+    plain = cup(teams[:4], name="Plain", strategy=False)
+    same = odds.with_table(plain, lambda: odds.bracket_odds(plain))
+    by_seed = {row["seed"]: row["champion"] for row in same["teams"]}
+    assert {row["seed"]: row["champion"] for row in shown["teams"]} == pytest.approx(by_seed)
+    assert not PairOdds.objects.filter(strategy=True).exists()
+    # A field small enough is solved with the policy in the request.
+    monkeypatch.setattr(odds, "EAGER_COACHED_PAIRS", 400)
+    exact = odds.with_table(season, lambda: odds.bracket_odds(season))
+    assert exact["coach_policy"] is True and "coach policy" in exact["note"]
+    assert PairOdds.objects.filter(strategy=True).exists()
