@@ -42,11 +42,13 @@ from simulator.vabg.odds import (
     TRIM,
     GameOdds,
     Law,
+    TripLaw,
     _add_at,
     _conv,
     _Period,
     _reach,
     _state,
+    _swing,
     _to_map,
     _Walk,
     field_odds,
@@ -355,22 +357,12 @@ class _Program:
         return d
 
 
-def _swing(law: Pair, home_ball: bool) -> tuple[Law, int]:
-    """Return a trip's law of the margin (home minus away) and the index of margin 0."""
-    own, fast = law
-    swing = np.zeros(len(fast) - 1 + len(own))
-    swing[len(fast) - 1 :] += own  # the offense's points count up
-    swing[: len(fast)] += fast[::-1]  # the defense's fast breaks count down
-    if home_ball:
-        return swing, len(fast) - 1
-    return swing[::-1].copy(), len(own) - 1
-
-
 def _number_law(away: CoachLaws, home: CoachLaws) -> tuple[Law, int, float, float]:
     """Return a number's law of the margin where the policy cannot act (its two trips
     convolved), the index of margin 0, and the expected points of each team."""
-    a_swing, a_zero = _swing(away.plain, False)
-    h_swing, h_zero = _swing(home.plain, True)
+    # A fast break that scores nothing (the fast law's 0) sits at margin 0, as does own[0].
+    a_swing, a_zero = _swing(TripLaw(*away.plain), False)
+    h_swing, h_zero = _swing(TripLaw(*home.plain), True)
 
     def mean(law: Law) -> float:
         return float(np.arange(len(law)) @ law)
