@@ -37,20 +37,18 @@ import numpy.typing as npt
 from simulator.vabg.cards import TeamCard
 from simulator.vabg.engine import DEFAULT_POLICY, CoachPolicy, EndlessGameError, Plan, _Side
 from simulator.vabg.odds import (
-    MAX_PERIODS,
-    TAIL_EPSILON,
     TRIM,
     GameOdds,
     Law,
     TripLaw,
-    _add_at,
-    _conv,
+    _add_overtimes,
+    _overtime_scores,
     _Period,
-    _reach,
     _state,
     _swing,
     _to_map,
     _Walk,
+    endless_overtimes,
     field_odds,
     game_odds,
     matchup_odds,
@@ -431,58 +429,29 @@ def coach_odds(
         program = _Program(policy, walk.coach, scores)
         ots.append((program.period(ot_period, _unit()), program.mean_home, program.mean_away))
         lost += program.lost
-    margin, zero = _margin(reg)
-    tied = float(margin[zero])
-    margin[zero] = 0.0
-    expected_overtimes = extra_home = extra_away = 0.0
-    reach = tied
-    for i, (ot, ot_home, ot_away) in enumerate(ots):
-        ot_margin, ot_zero = _margin(ot)
-        q = float(ot_margin[ot_zero])
-        ot_margin[ot_zero] = 0.0
-        if i == len(ots) - 1:
-            if q > 1.0 - 1e-12:
-                raise EndlessGameError(
-                    [
-                        "the game cannot end: overtime periods end tied every time "
-                        f"({home.label} and {away.label} cannot score)"
-                    ]
-                )
-            times = reach / (1.0 - q)
-        else:
-            times = reach
-        expected_overtimes += times
-        extra_home += times * ot_home
-        extra_away += times * ot_away
-        new_zero = max(zero, ot_zero)
-        margin = np.concatenate([np.zeros(new_zero - zero), margin])
-        margin = _add_at(margin, times * ot_margin, new_zero - ot_zero)
-        zero = new_zero
-        reach *= q
+    added = _add_overtimes(
+        *_margin(reg),
+        [(*_margin(ot), ot_home, ot_away) for ot, ot_home, ot_away in ots],
+        (home.label, away.label),
+    )
+    margin, zero = added.margin, added.zero
     home_map: dict[int, float] = {}
     away_map: dict[int, float] = {}
     lost = max(lost, 1.0 - float(margin.sum()))
     if scores:
         home_law, away_law, tie = _split_scores(reg)
         splits = [_split_scores(ot) for ot, _, _ in ots]
-        played = 0
-        while tie.sum() >= TAIL_EPSILON and played < MAX_PERIODS:
-            ot_home_law, ot_away_law, ot_tie = splits[min(played, len(splits) - 1)]
-            home_law = _add_at(home_law, _conv(tie, ot_home_law))
-            away_law = _add_at(away_law, _conv(tie, ot_away_law))
-            tie = _conv(tie, ot_tie)
-            tie = tie[: _reach(tie)]
-            played += 1
+        home_law, away_law = _overtime_scores(home_law, away_law, tie, splits)
         home_map = _to_map(home_law, -20)
         away_map = _to_map(away_law, -20)
         lost = max(lost, 1.0 - float(home_law.sum()), 1.0 - float(away_law.sum()))
     return GameOdds(
         p_home_win=float(margin[zero + 1 :].sum()),
         p_away_win=float(margin[:zero].sum()),
-        p_overtime=tied,
-        expected_overtimes=expected_overtimes,
-        expected_home_pts=20.0 + reg_home + extra_home,
-        expected_away_pts=20.0 + reg_away + extra_away,
+        p_overtime=added.tied,
+        expected_overtimes=added.expected_overtimes,
+        expected_home_pts=20.0 + reg_home + added.extra_home,
+        expected_away_pts=20.0 + reg_away + added.extra_away,
         margin=_to_map(margin, zero),
         home_score=home_map,
         away_score=away_map,
@@ -595,12 +564,7 @@ class CoachLiveOdds:
             with_ties = self._backward(last, 1.0)[0][0][REACH]
             tie = with_ties - win
             if tie > 1.0 - 1e-12:
-                raise EndlessGameError(
-                    [
-                        "the game cannot end: overtime periods end tied every time "
-                        f"({home.label} and {away.label} cannot score)"
-                    ]
-                )
+                raise endless_overtimes(home.label, away.label)
             self._overtime[last] = win / (1.0 - tie)
             for j in range(last - 1, 0, -1):
                 self._overtime[j] = self._backward(j, self._overtime[j + 1])[0][0][REACH]

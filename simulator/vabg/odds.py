@@ -1106,41 +1106,94 @@ def _add_centered(target: Law, zero: int, law: Law, law_zero: int) -> tuple[Law,
     return _add_at(out, law, new_zero - law_zero), new_zero
 
 
+def endless_overtimes(home_label: str, away_label: str) -> EndlessGameError:
+    """Return the error for cards whose overtime periods end tied every time."""
+    return EndlessGameError(
+        [
+            "the game cannot end: overtime periods end tied every time "
+            f"({home_label} and {away_label} cannot score)"
+        ]
+    )
+
+
+@dataclass(slots=True)
+class _Overtimes:
+    """The final margin law, overtimes added, and what the overtimes add to the game."""
+
+    margin: Law
+    zero: int
+    tied: float  # P(overtime)
+    expected_overtimes: float
+    extra_home: float
+    extra_away: float
+
+
+def _add_overtimes(
+    margin: Law,
+    zero: int,
+    overtimes: Sequence[tuple[Law, int, float, float]],
+    labels: tuple[str, str],
+) -> _Overtimes:
+    """Add the overtimes to regulation's margin law (``margin``, margin 0 at ``zero``).
+
+    Each overtime is (its margin law from a tie, the index of margin 0, its expected home
+    and away points); the last one repeats for ever, a geometric series.
+    """
+    margin = margin.copy()
+    tied = float(margin[zero])
+    margin[zero] = 0.0
+    expected_overtimes = extra_home = extra_away = 0.0
+    reach = tied  # P(this overtime is played)
+    for i, (law, offset, mean_home, mean_away) in enumerate(overtimes):
+        q = float(law[offset])
+        decided = law.copy()
+        decided[offset] = 0.0
+        if i == len(overtimes) - 1:
+            if q > 1.0 - 1e-12:
+                raise endless_overtimes(*labels)
+            times = reach / (1.0 - q)
+        else:
+            times = reach
+        expected_overtimes += times
+        extra_home += times * mean_home
+        extra_away += times * mean_away
+        margin, zero = _add_centered(margin, zero, times * decided, offset)
+        reach *= q
+    return _Overtimes(margin, zero, tied, expected_overtimes, extra_home, extra_away)
+
+
+def _overtime_scores(
+    home: Law, away: Law, tie: Law, overtimes: Sequence[tuple[Law, Law, Law]]
+) -> tuple[Law, Law]:
+    """Add the overtimes to the score laws of the decided games (``home``, ``away``) from
+    the law of the tied score ``tie``; each overtime is (home points of its decided games,
+    away points of them, its tied points), the last one repeating until the tie's mass is
+    below TAIL_EPSILON."""
+    played = 0
+    while tie.sum() >= TAIL_EPSILON and played < MAX_PERIODS:
+        home_decided, away_decided, diag = overtimes[min(played, len(overtimes) - 1)]
+        home = _add_at(home, _conv(tie, home_decided))
+        away = _add_at(away, _conv(tie, away_decided))
+        tie = _conv(tie, diag)
+        tie = tie[: _reach(tie)]
+        played += 1
+    return home, away
+
+
 def _solve(walk: _Walk, scores: bool) -> GameOdds:
     regulation, overtimes = walk.periods()
     laws = walk.laws
     numbers: dict[tuple[object, ...], _Number] = {}
     reg = _sums(regulation, laws, scores, numbers)
     ots = [_sums(period, laws, scores, numbers) for period in overtimes]
-    zero = reg.offset
-    margin = reg.margin.copy()
-    tied = float(margin[zero])  # P(overtime)
-    margin[zero] = 0.0
-    expected_overtimes = 0.0
-    extra_home = extra_away = 0.0
-    reach = tied  # P(this overtime is played)
-    for i, ot in enumerate(ots):
-        q = float(ot.margin[ot.offset])
-        decided = ot.margin.copy()
-        decided[ot.offset] = 0.0
-        if i == len(ots) - 1:
-            # The last period repeats for ever: a geometric series.
-            if q > 1.0 - 1e-12:
-                raise EndlessGameError(
-                    [
-                        "the game cannot end: overtime periods end tied every time "
-                        f"({walk.game.home.team.label} and {walk.game.away.team.label} "
-                        "cannot score)"
-                    ]
-                )
-            times = reach / (1.0 - q)
-        else:
-            times = reach
-        expected_overtimes += times
-        extra_home += times * ot.mean_home
-        extra_away += times * ot.mean_away
-        margin, zero = _add_centered(margin, zero, times * decided, ot.offset)
-        reach *= q
+    game = walk.game
+    added = _add_overtimes(
+        reg.margin,
+        reg.offset,
+        [(ot.margin, ot.offset, ot.mean_home, ot.mean_away) for ot in ots],
+        (game.home.team.label, game.away.team.label),
+    )
+    margin, zero = added.margin, added.zero
     p_home = float(margin[zero + 1 :].sum())
     p_away = float(margin[:zero].sum())
     home_map: dict[int, float] = {}
@@ -1153,10 +1206,10 @@ def _solve(walk: _Walk, scores: bool) -> GameOdds:
     return GameOdds(
         p_home_win=p_home,
         p_away_win=p_away,
-        p_overtime=tied,
-        expected_overtimes=expected_overtimes,
-        expected_home_pts=20.0 + reg.mean_home + extra_home,
-        expected_away_pts=20.0 + reg.mean_away + extra_away,
+        p_overtime=added.tied,
+        expected_overtimes=added.expected_overtimes,
+        expected_home_pts=20.0 + reg.mean_home + added.extra_home,
+        expected_away_pts=20.0 + reg.mean_away + added.extra_away,
         margin=_to_map(margin, zero),
         home_score=home_map,
         away_score=away_map,
@@ -1177,20 +1230,15 @@ def _score_laws(
     away = reg.away.copy()
     home[: len(tie)] -= tie
     away[: len(tie)] -= tie
-    diagonals = [_diagonal(period, laws, ot) for period, ot in zip(overtimes, ots, strict=True)]
-    played = 0
-    while tie.sum() >= TAIL_EPSILON and played < MAX_PERIODS:
-        i = min(played, len(ots) - 1)
-        ot, diag = ots[i], diagonals[i]
+    decided = []
+    for period, ot in zip(overtimes, ots, strict=True):
+        diag = _diagonal(period, laws, ot)
         home_decided = ot.home.copy()
         home_decided[: len(diag)] -= diag
         away_decided = ot.away.copy()
         away_decided[: len(diag)] -= diag
-        home = _add_at(home, _conv(tie, home_decided))
-        away = _add_at(away, _conv(tie, away_decided))
-        tie = _conv(tie, diag)
-        tie = tie[: _reach(tie)]
-        played += 1
+        decided.append((home_decided, away_decided, diag))
+    home, away = _overtime_scores(home, away, tie, decided)
     np.maximum(home, 0.0, out=home)  # the subtraction of the diagonal can leave -1e-20
     np.maximum(away, 0.0, out=away)
     lost = max(1.0 - float(home.sum()), 1.0 - float(away.sum()))
@@ -1809,12 +1857,7 @@ def _field_result(
         q = float(ot[zero])
         if i == last:
             if q > 1.0 - 1e-12:
-                raise EndlessGameError(
-                    [
-                        "the game cannot end: overtime periods end tied every time "
-                        f"({home_label} and {away_label} cannot score)"
-                    ]
-                )
+                raise endless_overtimes(home_label, away_label)
             times = reach / (1.0 - q)
         else:
             times = reach

@@ -318,7 +318,11 @@ def trips_at(
 
 def assert_same_law(enumerated, exact: TripLaw, cut: float) -> None:
     """Equal to 1e-12 when nothing was cut; otherwise bounded by the mass cut off."""
-    odds = as_dict(exact)
+    assert_same_outcomes(enumerated, as_dict(exact), cut)
+
+
+def assert_same_outcomes(enumerated: dict, odds: dict, cut: float) -> None:
+    """The same for any law given as {outcome: probability}."""
     keys = set(odds) | set(enumerated)
     if cut == 0.0:
         worst = max(abs(odds.get(k, 0.0) - enumerated.get(k, 0.0)) for k in keys)
