@@ -19,7 +19,6 @@ import csv
 import json
 import math
 import shutil
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -36,11 +35,10 @@ from simulator.vabg.odds import _Laws, _Period, _state, game_odds
 from simulator.vabg.rules import GameRules, preset
 from tests.simulator.test_odds import (
     FIXTURES,
-    Branching,
-    Cut,
     assert_same_outcomes,
     build,
     chi_square_z,
+    enumerate_play,
     fixture,
     plain_json,
     short_handed_json,
@@ -50,34 +48,9 @@ from tests.simulator.test_odds import (
 Z_LIMIT = 4.0
 
 
-def enumerate_play(
-    game: _Game, off: _Side, de: _Side, play: Callable[[], None], putbacks: int | None
-) -> tuple[dict[tuple[int, int, bool], float], float, int]:
-    """Play ``play`` down every path of the dice; return the law of (offense points,
-    defense points, a fast break happened), the mass cut off and the number of paths."""
-    dice = Branching(putbacks)
-    game.dice = dice  # type: ignore[assignment]
-    game.d8, game.d6, game.d20 = dice.d8, dice.d6, dice.d20  # type: ignore[assignment]
-    law: dict[tuple[int, int, bool], float] = {}
-    cut = 0.0
-    paths = 0
-    before = (off.score, de.score)
-    while True:
-        dice.start()
-        game.events = []
-        game.emit = game.events.append
-        try:
-            play()
-        except Cut:
-            cut += dice.probability()
-        else:
-            ran = any(isinstance(e, Steal) and e.fast_break for e in game.events)
-            key = (off.score - before[0], de.score - before[1], ran)
-            law[key] = law.get(key, 0.0) + dice.probability()
-        off.score, de.score = before
-        paths += 1
-        if not dice.advance():
-            return law, cut, paths
+def ran(events: list[Any]) -> tuple[bool]:
+    """Whether the path had a fast break (the extra possession the policy may owe)."""
+    return (any(isinstance(e, Steal) and e.fast_break for e in events),)
 
 
 def as_keys(own: Any, fast: Any) -> dict[tuple[int, int, bool], float]:
@@ -111,13 +84,13 @@ def variants_at(home: Any, away: Any, rules: GameRules, neutral: bool, wanted: s
                 def play(extra: bool = extra) -> None:
                     _Game._trip(game, off, de, n, "extra" if extra else "")
 
-                law, cut, paths = enumerate_play(game, off, de, play, putbacks)
+                law, cut, paths = enumerate_play(game, off, de, play, putbacks, ran)
                 found.append(((where, trailing, extra), law, as_keys(*exact), cut, paths))
             off.score = de.score = 0
         if n <= 2:
             exact_fouled = laws.fouling_law(off, de)
             law, cut, paths = enumerate_play(
-                game, off, de, lambda: game._fouling_trip(off, de, n), None
+                game, off, de, lambda: game._fouling_trip(off, de, n), None, ran
             )
             found.append(((where, "fouled"), law, as_keys(exact_fouled, [0.0]), cut, paths))
 

@@ -256,10 +256,27 @@ def enumerate_trip(
 ) -> tuple[dict[tuple[int, int], float], float, int]:
     """Play the engine's own trip down every path; return the law of (offense points,
     defense points), the mass cut off and the number of paths."""
+    law, cut, paths = enumerate_play(
+        game, off, de, lambda: _Game._trip(game, off, de, n), putbacks, lambda events: ()
+    )
+    return {key[:2]: p for key, p in law.items()}, cut, paths
+
+
+def enumerate_play(
+    game: _Game,
+    off: _Side,
+    de: _Side,
+    play: Callable[[], None],
+    putbacks: int | None,
+    mark: Callable[[list[Any]], tuple[object, ...]],
+) -> tuple[dict[tuple[object, ...], float], float, int]:
+    """Play ``play`` down every path of the dice; return the law of (offense points,
+    defense points, *what ``mark`` reads of the path's events*), the mass cut off and the
+    number of paths."""
     dice = Branching(putbacks)
     game.dice = dice  # type: ignore[assignment]
     game.d8, game.d6, game.d20 = dice.d8, dice.d6, dice.d20  # type: ignore[assignment]
-    law: dict[tuple[int, int], float] = {}
+    law: dict[tuple[object, ...], float] = {}
     cut = 0.0
     paths = 0
     before = (off.score, de.score)
@@ -268,11 +285,11 @@ def enumerate_trip(
         game.events = []
         game.emit = game.events.append
         try:
-            _Game._trip(game, off, de, n)
+            play()
         except Cut:
             cut += dice.probability()
         else:
-            key = (off.score - before[0], de.score - before[1])
+            key = (off.score - before[0], de.score - before[1], *mark(game.events))
             law[key] = law.get(key, 0.0) + dice.probability()
         off.score, de.score = before
         paths += 1
