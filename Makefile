@@ -8,7 +8,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/test
 REDIS_URL_TEST ?= redis://127.0.0.1:6379/15
 
-.PHONY: install run serve test test-postgres test-sqlite lint typecheck bench services clean
+.PHONY: install run serve serve-setup serve-cached test test-postgres test-sqlite lint typecheck bench services clean
 
 $(VENV)/.stamp-install: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,11 +27,18 @@ run: install
 # Production serving: gunicorn with WhiteNoise for the static files. Set DEBUG=false,
 # SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL (README, "Running in production").
 WORKERS ?= 4
-serve: install
+serve-setup: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py load_teams
+
+serve: serve-setup
 	$(VENV)/bin/gunicorn config.wsgi --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile -
+
+# The same behind nginx's front cache (config/nginx.conf): played games' pages are answered
+# by nginx; gunicorn listens on PORT+1 (scripts/serve-cached.sh).
+serve-cached: serve-setup
+	HOST=$(HOST) PORT=$(PORT) WORKERS=$(WORKERS) scripts/serve-cached.sh $(VENV)/bin/gunicorn
 
 services:
 	scripts/services.sh

@@ -277,6 +277,13 @@ CACHES = {
 # How long a played game's page (story, box score, charts, play-by-play) is kept rendered;
 # a played game never changes, so this only bounds how long a new template takes to show.
 GAME_PAGE_CACHE_SECONDS = env.int("GAME_PAGE_CACHE_SECONDS", default=3600)
+# A played game's whole page is the same for every visitor: it is sent with
+# "Cache-Control: public, max-age=GAME_PAGE_MAX_AGE" so that a front cache (make serve-cached,
+# README "Running in production") and browsers keep it that long; 0 sends no such header. A
+# team renamed in the admin shows on a played game's page within this many seconds.
+GAME_PAGE_MAX_AGE = env.int("GAME_PAGE_MAX_AGE", default=300)
+if GAME_PAGE_MAX_AGE < 0:
+    raise ImproperlyConfigured("GAME_PAGE_MAX_AGE must be 0 or more.")
 
 LOGGING = {
     "version": 1,

@@ -22,9 +22,10 @@ def _game(pk: int) -> Game:
 
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A game's page: VABG's as before; another game's box score and play-by-play."""
-    game = _game(pk)
+    game = views.game_page_game(pk)
     if game.is_vabg:
-        return views.game_detail(request, pk)
+        return views.game_detail(request, game)
+    game = _game(pk)
     result = getattr(game, "result", None)
     context = {
         "game": game,
@@ -32,7 +33,10 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "plays": replays.play_by_play(game, result) if result is not None else [],
         "has_replay": result is not None,
     }
-    return render(request, "pages/games/game.html", context)
+    response = render(request, "pages/games/game.html", context)
+    if result is not None:
+        views.final_page_headers(response, result.created_at)
+    return response
 
 
 def replay(request: HttpRequest, pk: int) -> HttpResponse:

@@ -166,7 +166,7 @@ def standings_for_season(*, season_id: int) -> list[tuple[str, list[dict[str, An
     coin flip, the last tiebreaker, is drawn from the season's seed.
     """
 
-    season = Season.objects.get(pk=season_id)
+    season = Season.objects.only("seed").get(pk=season_id)
     games = [
         FinishedGame(
             home_id=home,
@@ -193,7 +193,11 @@ def standings_for_season(*, season_id: int) -> list[tuple[str, list[dict[str, An
             "game_date",
         )
     ]
-    entries = list(SeasonTeam.objects.filter(season=season).select_related("team"))
+    entries = list(
+        SeasonTeam.objects.filter(season=season)
+        .select_related("team")
+        .only("conference", "team_id", "team__school", "team__season")
+    )
     conferences: dict[str, list[SeasonTeam]] = {}
     for entry in sorted(entries, key=lambda e: e.conference):
         conferences.setdefault(entry.conference, []).append(entry)

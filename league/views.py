@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django import forms
@@ -12,6 +13,8 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, Js
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.http import http_date
 from django.utils.safestring import SafeString, mark_safe
 
 from cards.models import Player, Team
@@ -143,20 +146,52 @@ def _vabg_game(pk: int) -> Game:
     )
 
 
-def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A game's page. A played game never changes, so its played part (story, box score,
-    odds and win-probability chart, play-by-play) is rendered once and kept in the cache,
-    keyed by its stored result."""
-    game = _vabg_game(pk)
+# What a game's page reads of its stored result before the played part is cached: the
+# score and the key. The rest (team files, play-by-play, dice) is megabytes of JSON to
+# decode, read only when the played part is rendered.
+RESULT_HEAVY_FIELDS = tuple(
+    f"result__{name}"
+    for name in ("home_team_file", "away_team_file", "events", "dice", "rules", "box")
+)
+
+
+def game_page_game(pk: int) -> Game:
+    """The game of ``/games/ID/``, its result's heavy fields deferred."""
+    return get_object_or_404(
+        Game.objects.select_related("home", "away", "season__league", "result").defer(
+            *RESULT_HEAVY_FIELDS
+        ),
+        pk=pk,
+    )
+
+
+def game_detail(request: HttpRequest, game: Game) -> HttpResponse:
+    """A VABG game's page (``league.game_views.game_detail`` routes here with the game it
+    loaded). A played game never changes, so its played part (story, box score, odds and
+    win-probability chart, play-by-play) is rendered once and kept in the cache, keyed by
+    its stored result; and its whole page may be kept by a front cache
+    (``GAME_PAGE_MAX_AGE``, README "Running in production")."""
     result = getattr(game, "result", None)
     played = None
     if result is not None:
         key = f"game-page:{game.pk}:{result.pk}:{result.created_at.timestamp()}"
         played = cache.get(key)
         if played is None:
-            played = _played_part(game)
+            played = _played_part(_vabg_game(game.pk))
             cache.set(key, played, settings.GAME_PAGE_CACHE_SECONDS)
-    return render(request, "pages/game.html", {"game": game, "played": played})
+    response = render(request, "pages/game.html", {"game": game, "played": played})
+    if result is not None:
+        final_page_headers(response, result.created_at)
+    return response
+
+
+def final_page_headers(response: HttpResponse, stored_at: datetime) -> None:
+    """Mark a played game's page as one any cache may keep for ``GAME_PAGE_MAX_AGE``
+    seconds: it is the same for every visitor and changes only if the game is stored again
+    (a retry), and its Last-Modified lets a browser ask again with If-Modified-Since."""
+    if settings.GAME_PAGE_MAX_AGE > 0:
+        patch_cache_control(response, public=True, max_age=settings.GAME_PAGE_MAX_AGE)
+    response.headers["Last-Modified"] = http_date(stored_at.timestamp())
 
 
 def _played_part(game: Game) -> SafeString:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Make sure PostgreSQL (127.0.0.1:5432) and Redis (127.0.0.1:6379) answer, installing them
 # from Debian's packages and starting them when they are absent; install Chromium and its
-# driver for the browser tests. Used by `make test` and CI.
+# driver for the browser tests and nginx for the front-cache test. Used by `make test` and CI.
 set -euo pipefail
 
 SUDO=""
@@ -67,4 +67,9 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
     echo "services.sh: installing Chromium and ChromeDriver (browser tests)"
     apt_install chromium chromium-driver
 fi
-echo "services.sh: PostgreSQL and Redis are up, Chromium is installed"
+# --- nginx for the front-cache test (make serve-cached) ----------------------------------------
+if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+    echo "services.sh: installing nginx (the front cache of make serve-cached)"
+    apt_install nginx-light
+fi
+echo "services.sh: PostgreSQL and Redis are up, Chromium and nginx are installed"

@@ -105,7 +105,9 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
             "simulate", "retry_failed", "export_boxscores", "export_player_stats",
             "standings", "bracket",
         }:  # fmt: skip
-            return Season.objects.select_related("league")
+            queryset = Season.objects.select_related("league")
+            # The standings read neither the bracket nor the schedule's options.
+            return queryset.defer("bracket") if self.action == "standings" else queryset
         return selectors.seasons_listed()
 
     @extend_schema(
