@@ -176,6 +176,44 @@ def test_aim_plays_teams_to_their_targets_and_fit_games_to_the_authors_scores() 
     assert "Auburn 2019" in moved and "George Mason 2006" not in moved
 
 
+class _SteepNumbers:
+    """A team whose points move 1.7 a number of its dunk top (the exact odds give 0.9-1.7),
+    allowed points 1.7 a number of its adjustment."""
+
+    teams = ("Steep U",)
+
+    def means(self, label, dunks, reference=None):  # type: ignore[no-untyped-def]
+        top, adjust = dunks[label]
+        return 1.7 * top, 1.7 * adjust
+
+
+@pytest.mark.parametrize("rounds", [5, 6, 40])
+def test_aim_ends_on_the_whole_number_nearest_the_target_when_one_number_oversteps(
+    rounds: int,
+) -> None:
+    # 40 plays 68.0 against a target of 68.7 (+0.7): one number up oversteps to 69.7
+    # (-1.0), one down comes back; the aim stops there and keeps 40, the nearer, whatever
+    # the number of rounds; the adjustment likewise keeps 10 (17.0, target 17.6: +0.6 / -1.1).
+    odds = _SteepNumbers()
+    dunks = aim(
+        odds,  # type: ignore[arg-type]
+        {"Steep U": (40, 10)},
+        {"Steep U": (68.7, 17.6)},
+        {"Steep U": (True, True)},
+        ["Steep U", "Other"],
+        rounds=rounds,
+    )
+    assert dunks == {"Steep U": (40, 10)}
+    # a target the numbers reach is reached
+    assert aim(
+        odds,  # type: ignore[arg-type]
+        {"Steep U": (40, 10)},
+        {"Steep U": (1.7 * 43, 1.7 * 8)},
+        {"Steep U": (True, True)},
+        ["Steep U", "Other"],
+    ) == {"Steep U": (43, 8)}
+
+
 def test_folds_keep_games_that_share_a_team_together() -> None:
     games = [
         FirstGame("A", "B", 70, 60, ("A",), ""),
