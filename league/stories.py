@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils.html import escape
 
-from league import selectors, tournaments
+from league import gamestats, tournaments
 from league.models import BoxLine, Game, Season, SeasonTeam
 from league.presentation import BoxScore, Side
 from simulator.vabg.events import event_from_json
@@ -277,14 +277,7 @@ def tournament_page(season: Season) -> dict[str, Any]:
         if played:
             rounds.append({"number": round_["number"], "name": round_["name"], "games": played})
     upsets.sort(key=lambda u: (-u["gap"], u["game"].round))
-    leaders = [
-        (
-            selectors.LEADER_CATEGORIES[key],
-            key,
-            selectors.leaders(season_id=season.pk, category=key, limit=5),
-        )
-        for key in LEADER_BOARDS
-    ]
+    leaders = gamestats.leader_boards(season, limit=5, vabg_categories=LEADER_BOARDS)
     return {
         "view": view,
         "champion": view["champion"],

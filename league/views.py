@@ -19,8 +19,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 from cards.models import Player, Team
 from cards.presentation import card_face
-from league import odds, realseasons, selectors, stories, tournaments
-from league.models import Game, League, RulesPreset, Season, SimulationRun
+from league import columns, gamestats, odds, realseasons, selectors, stories, tournaments
+from league.models import Game, GameName, League, RulesPreset, Season, SimulationRun
 from league.presentation import box_score
 
 
@@ -67,9 +67,25 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "progress": _season_progress(season),
             "standings": selectors.standings_for_season(season_id=season.pk),
             "rounds": rounds,
-            "team_stats": selectors.team_season_stats(season_id=season.pk),
+            **_team_stats(season),
         },
     )
+
+
+def _team_stats(season: Season) -> dict[str, Any]:
+    """The season page's team stats: VABG's columns, or another game's own (per game)."""
+    if season.game == GameName.VABG:
+        return {"team_stats": selectors.team_season_stats(season_id=season.pk)}
+    table = gamestats.team_stats(season)
+    return {
+        "team_stats": table.rows,
+        "team_stat_columns": [
+            columns.Column(c.label, f"{c.key}_pg", columns.DECIMAL, 2)
+            if c.key in table.rates
+            else columns.per_game(c.key, c.label)
+            for c in table.columns
+        ],
+    }
 
 
 def tournament_detail(request: HttpRequest, season: Season) -> HttpResponse:
@@ -131,10 +147,7 @@ def season_progress(request: HttpRequest, pk: int) -> JsonResponse:
 def leaders(request: HttpRequest, pk: int) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
     per_game = request.GET.get("totals") != "1"
-    boards = [
-        (label, key, selectors.leaders(season_id=season.pk, category=key, per_game=per_game))
-        for key, label in selectors.LEADER_CATEGORIES.items()
-    ]
+    boards = gamestats.leader_boards(season, per_game=per_game)
     return render(
         request, "pages/leaders.html", {"season": season, "boards": boards, "per_game": per_game}
     )

@@ -331,6 +331,29 @@ TeamSeasonStatsSerializer = _serializer(
         "pts_per_poss": serializers.FloatField(allow_null=True),
     },
 )
+GameTeamSeasonStatsSerializer = _serializer(
+    "GameTeamSeasonStats",
+    {
+        "team": serializers.IntegerField(source="team_id"),
+        "team_school": serializers.CharField(source="team__school"),
+        "team_season": serializers.IntegerField(source="team__season"),
+        "g": serializers.IntegerField(),
+        "w": serializers.IntegerField(),
+        "l": serializers.IntegerField(),
+        **_ints(("pts", "opp_pts")),
+        **_floats(["pts_pg", "opp_pts_pg"]),
+        "totals": serializers.DictField(
+            child=serializers.FloatField(allow_null=True),
+            help_text="Every column of the game's box score (simulator.games: the lines' "
+            "columns, then the team's), summed over the season's games.",
+        ),
+        "per_game": serializers.DictField(
+            child=serializers.FloatField(allow_null=True),
+            help_text="The same columns a game (a rate, such as grid court's ppp, is the mean "
+            "of the games').",
+        ),
+    },
+)
 ExportBoxLineSerializer = _serializer(
     "ExportBoxLine",
     {
@@ -360,10 +383,31 @@ ExportPlayerStatsSerializer = _serializer(
 
 
 class LeaderQuerySerializer(serializers.Serializer[Any]):
-    category = serializers.ChoiceField(choices=list(selectors.LEADER_CATEGORIES.items()))
+    category = serializers.ChoiceField(
+        choices=list(selectors.LEADER_CATEGORIES.items()),
+        help_text="A VABG season's; a grid-court season ranks its pieces by a column of "
+        "their lines (pts, fgm, fga, tpm, tpa, oreb, dreb, stl, to, three_sec), a six-dice "
+        "season its teams by a team column (dunks, stl, ...).",
+    )
     per_game = serializers.BooleanField(default=True)
     limit = serializers.IntegerField(default=10, min_value=1, max_value=100)
     min_games = serializers.IntegerField(default=1, min_value=0)
+
+
+class GameLeaderQuerySerializer(LeaderQuerySerializer):
+    """The leader query of a season of another game: its own categories."""
+
+    category = serializers.CharField()  # type: ignore[assignment]
+
+    def validate_category(self, value: str) -> str:
+        keys: list[str] = self.context["categories"]
+        if value not in keys:
+            raise serializers.ValidationError(
+                f'"{value}" is not a category of {self.context["title"]}: use one of '
+                + ", ".join(keys)
+                + "."
+            )
+        return value
 
 
 class GameLogSerializer(serializers.ModelSerializer[BoxLine]):

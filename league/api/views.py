@@ -12,7 +12,12 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import mixins, renderers, status
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -23,7 +28,7 @@ from rest_framework.reverse import reverse
 
 from cards.models import Player
 from core.api import WRITE_REFUSED, ApiViewSet, ErrorSerializer, model_errors, sentence
-from league import presentation, selectors, services, stories, tournaments
+from league import gamestats, presentation, selectors, services, stories, tournaments
 from league.api.exports import CSVRenderer, export_schema
 from league.api.filters import (
     GameFilter,
@@ -40,8 +45,10 @@ from league.api.serializers import (
     BracketSerializer,
     ExportBoxLineSerializer,
     ExportPlayerStatsSerializer,
+    GameLeaderQuerySerializer,
     GameLogSerializer,
     GameSerializer,
+    GameTeamSeasonStatsSerializer,
     LeaderQuerySerializer,
     LeaderSerializer,
     LeagueCreateSerializer,
@@ -59,7 +66,8 @@ from league.api.serializers import (
     TeamSeasonStatsSerializer,
     TournamentCreateSerializer,
 )
-from league.models import BoxLine, Game, League, Season, SimulationRun
+from league.models import BoxLine, Game, GameName, League, Season, SimulationRun
+from simulator.games import find_game
 
 
 class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
@@ -482,7 +490,7 @@ class _SeasonNested(ApiViewSet):
     """A list under /seasons/{season_id}/; an unknown season is a 404."""
 
     def season(self) -> Season:
-        return get_object_or_404(Season.objects.only("pk"), pk=self.kwargs["season_id"])
+        return get_object_or_404(Season.objects.only("pk", "game"), pk=self.kwargs["season_id"])
 
 
 _SEASON_ID = OpenApiParameter("season_id", int, OpenApiParameter.PATH)
@@ -518,6 +526,8 @@ class LeadersViewSet(_SeasonNested):
 
     def list(self, request: Request, season_id: str, **kwargs: Any) -> Response:
         season = self.season()
+        if season.game != GameName.VABG:
+            return self._other_game(request, season)
         params = LeaderQuerySerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         query = params.validated_data
@@ -527,9 +537,32 @@ class LeadersViewSet(_SeasonNested):
         page = self.paginate_queryset(board)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
+    def _other_game(self, request: Request, season: Season) -> Response:
+        """A grid-court season's best pieces, a six-dice season's best teams."""
+        engine = find_game(season.game)
+        params = GameLeaderQuerySerializer(
+            data=request.query_params,
+            context={
+                "categories": [c.key for c in gamestats.leader_categories(season.game)],
+                "title": engine.title,
+            },
+        )
+        params.is_valid(raise_exception=True)
+        query = params.validated_data
+        rows = gamestats.leaders(
+            season, query["category"], per_game=query["per_game"], limit=10_000
+        )
+        rows = [row for row in rows if row["g"] >= query["min_games"]][: query["limit"]]
+        board = [{**row, "rank": n} for n, row in enumerate(rows, start=1)]
+        page = self.paginate_queryset(board)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
 
 _TEAM_ORDERING = ("team_school", "g", *STATS, "possessions", "opp_pts", "pts_pg", "opp_pts_pg",
                   "pts_per_poss")  # fmt: skip
+_GAME_TEAM_ORDERING = ("team_school", "g", "w", "l", "pts", "opp_pts", "pts_pg", "opp_pts_pg")
+"""A grid-court or six-dice season's rows order by these and by any column of its game
+(its total, or ``KEY_pg`` a game)."""
 
 
 @extend_schema_view(
@@ -541,10 +574,20 @@ _TEAM_ORDERING = ("team_school", "g", *STATS, "possessions", "opp_pts", "pts_pg"
             OpenApiParameter(
                 "ordering",
                 str,
-                description=f"One of {', '.join(_TEAM_ORDERING)}; prefix - for descending.",
+                description=f"VABG: one of {', '.join(_TEAM_ORDERING)}; grid court and six "
+                f"dice: one of {', '.join(_GAME_TEAM_ORDERING)} or a column of the game "
+                "(KEY or KEY_pg); prefix - for descending.",
             ),
         ],
-        responses={200: TeamSeasonStatsSerializer(many=True), 400: ErrorSerializer},
+        responses={
+            200: PolymorphicProxySerializer(
+                component_name="SeasonTeamStats",
+                serializers=[TeamSeasonStatsSerializer, GameTeamSeasonStatsSerializer],
+                resource_type_field_name=None,
+                many=True,
+            ),
+            400: ErrorSerializer,
+        },
     )
 )
 class TeamSeasonStatsViewSet(_SeasonNested):
@@ -553,17 +596,42 @@ class TeamSeasonStatsViewSet(_SeasonNested):
     serializer_class = TeamSeasonStatsSerializer
     filter_backends: list[Any] = []
 
+    def get_serializer_class(self) -> Any:
+        season = getattr(self, "_season", None)
+        if season is not None and season.game != GameName.VABG:
+            return GameTeamSeasonStatsSerializer
+        return TeamSeasonStatsSerializer
+
     def list(self, request: Request, season_id: str, **kwargs: Any) -> Response:
-        rows = selectors.team_season_stats(season_id=self.season().pk)
+        season = self._season = self.season()
+        if season.game == GameName.VABG:
+            rows = selectors.team_season_stats(season_id=season.pk)
+            orderable = _TEAM_ORDERING
+        else:
+            table = gamestats.team_stats(season)
+            keys = [c.key for c in table.columns]
+            rows = [
+                {
+                    **row,
+                    "totals": {k: row[k] for k in keys},
+                    "per_game": {k: row[f"{k}_pg"] for k in keys},
+                }
+                for row in table.rows
+            ]
+            orderable = (
+                *_GAME_TEAM_ORDERING,
+                *(k for k in keys if k not in _GAME_TEAM_ORDERING),
+                *(f"{k}_pg" for k in keys if f"{k}_pg" not in _GAME_TEAM_ORDERING),
+            )
         team = request.query_params.get("team")
         if team:
             rows = [row for row in rows if str(row["team_id"]) == team]
         ordering = request.query_params.get("ordering")
         if ordering:
             field = ordering.lstrip("-")
-            if field not in _TEAM_ORDERING:
+            if field not in orderable:
                 return Response(
-                    {"detail": f"Order by one of {', '.join(_TEAM_ORDERING)}."},
+                    {"detail": f"Order by one of {', '.join(orderable)}."},
                     status=status.HTTP_400_BAD_REQUEST,
                 )
             column = "team__school" if field == "team_school" else field

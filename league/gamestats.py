@@ -1,0 +1,235 @@
+"""A season's team stats and leaders for the games other than VABG.
+
+VABG's season figures are SQL over its ``BoxLine`` rows (``league.selectors``). Grid court
+and six dice keep each game's box score whole in ``GameResult.box``, in the columns their
+engine names (``simulator.games``: ``columns`` for a piece's line, with the team's sums in
+``totals``; ``team_columns`` for the team's own figures). So their season figures are sums
+over those stored documents, column by column, in the game's own columns and order:
+
+- :func:`team_stats`: one row per team (games, won-lost, points for and against, and every
+  line total and team figure), per game and in total;
+- :func:`leaders`: the best lines (grid court's pieces) or, for a game without lines (six
+  dice), the best teams, in one of :func:`leader_categories`.
+
+Only numbers are summed; a figure that is itself a rate (grid court's points per
+possession) is shown as its mean over the games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from league import selectors
+from league.models import Game, GameName, GameResult, Season
+from simulator.games import Column, find_game
+
+SIDES = ("home", "away")
+
+
+@dataclass(frozen=True)
+class StatsTable:
+    """A season's team stats in its game's columns: per-game and total values by key."""
+
+    columns: tuple[Column, ...]
+    rows: list[dict[str, Any]]
+    """``team_id``, ``team__school``, ``team__season``, ``g``, ``w``, ``l``, ``pts``,
+    ``opp_pts`` and, for every column, ``KEY`` (the total) and ``KEY_pg`` (a game), sorted by
+    points a game (the keys VABG's season rows use, so the same page columns read both)."""
+    rates: frozenset[str] = frozenset()
+    """The columns whose stored values are rates, not counts (grid court's ``ppp``)."""
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def _final_games(season: Season) -> Iterator[tuple[Game, GameResult]]:
+    games = (
+        Game.objects.filter(season=season, status=Game.Status.FINAL, result__isnull=False)
+        .select_related("home", "away", "result")
+        .only(
+            "home__school",
+            "home__season",
+            "away__school",
+            "away__season",
+            "result__home_score",
+            "result__away_score",
+            "result__box",
+        )
+        .order_by("pk")
+    )
+    for game in games:
+        yield game, game.result
+
+
+def stat_columns(game_name: str) -> tuple[Column, ...]:
+    """Return the columns a season's team stats show: the lines' totals, then the team's."""
+    engine = find_game(game_name)
+    seen = {c.key for c in engine.columns}
+    return (*engine.columns, *(c for c in engine.team_columns if c.key not in seen))
+
+
+def _side_figures(engine: Any, doc: dict[str, Any]) -> dict[str, int | float]:
+    """A side's stored numbers by column key (a float is a rate, an int a count)."""
+    figures: dict[str, int | float] = {}
+    totals = doc.get("totals", {}) if engine.columns else {}
+    for column in engine.columns:
+        value = totals.get(column.key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            figures[column.key] = value
+    for column in engine.team_columns:
+        value = doc.get(column.key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            figures.setdefault(column.key, value)
+    return figures
+
+
+def team_stats(season: Season) -> StatsTable:
+    """Return every team's figures over the season's final games, in its game's columns."""
+    engine = find_game(season.game)
+    columns = stat_columns(season.game)
+    rows: dict[int, dict[str, Any]] = {}
+    rates: set[str] = set()
+    for game, result in _final_games(season):
+        scores = {"home": result.home_score, "away": result.away_score}
+        for side, other in (("home", "away"), ("away", "home")):
+            team = game.home if side == "home" else game.away
+            row = rows.setdefault(
+                team.pk,
+                {
+                    "team_id": team.pk,
+                    "team__school": team.school,
+                    "team__season": team.season,
+                    "g": 0,
+                    "w": 0,
+                    "l": 0,
+                    "pts": 0,
+                    "opp_pts": 0,
+                    "totals": {},
+                    "games_with": {},
+                },
+            )
+            row["g"] += 1
+            won = scores[side] > scores[other]
+            row["w" if won else "l"] += 1
+            row["pts"] += scores[side]
+            row["opp_pts"] += scores[other]
+            for key, value in _side_figures(engine, dict(result.box.get(side, {}))).items():
+                if isinstance(value, float):
+                    rates.add(key)
+                row["totals"][key] = row["totals"].get(key, 0.0) + value
+                row["games_with"][key] = row["games_with"].get(key, 0) + 1
+    out = []
+    for row in rows.values():
+        totals, games_with = row.pop("totals"), row.pop("games_with")
+        row["pts_pg"] = row["pts"] / row["g"]
+        row["opp_pts_pg"] = row["opp_pts"] / row["g"]
+        for column in columns:
+            total = totals.get(column.key)
+            row[column.key] = _whole(total)
+            row[f"{column.key}_pg"] = None if total is None else total / games_with[column.key]
+        out.append(row)
+    out.sort(key=lambda r: (-r["pts_pg"], r["team__school"], r["team__season"]))
+    return StatsTable(columns, out, frozenset(rates))
+
+
+def _whole(value: float | None) -> float | int | None:
+    if value is None:
+        return None
+    return int(value) if float(value).is_integer() else round(value, 3)
+
+
+def leader_categories(game_name: str) -> tuple[Column, ...]:
+    """Return what a season's leaders are ranked by: the lines' columns (grid court's
+    pieces) or, for a game whose box score has no lines (six dice), the team's figures."""
+    engine = find_game(game_name)
+    return engine.columns or engine.team_columns
+
+
+def leaders(
+    season: Season, category: str, *, per_game: bool = True, limit: int = 10
+) -> list[dict[str, Any]]:
+    """Return the season's best lines (or teams) in ``category``, best first.
+
+    Each row: ``rank``, ``name`` (a piece, or the team), ``team_id``, ``team__school``,
+    ``team__season``, ``g``, ``CATEGORY`` (the total), ``CATEGORY_pg`` (a game) and
+    ``value`` (the one ranked by): the keys of VABG's leader rows, so the same boards show
+    both. An unknown category is a ``ValueError`` naming the game's categories.
+    """
+    engine = find_game(season.game)
+    keys = [c.key for c in leader_categories(season.game)]
+    if category not in keys:
+        raise ValueError(
+            f"unknown leader category {category!r} for {engine.title}: use one of "
+            + ", ".join(keys)
+        )
+    board: dict[tuple[int, str], dict[str, Any]] = {}
+    for game, result in _final_games(season):
+        for side in SIDES:
+            team = game.home if side == "home" else game.away
+            doc = dict(result.box.get(side, {}))
+            if engine.columns:
+                entries = [
+                    (f"{engine.name_key.capitalize()} {line.get(engine.name_key, '')}", line)
+                    for line in doc.get(engine.lines_key, [])
+                ]
+            else:
+                entries = [(str(team), doc)]
+            for name, values in entries:
+                value = _number(values.get(category))
+                if value is None:
+                    continue
+                row = board.setdefault(
+                    (team.pk, name),
+                    {
+                        "name": name,
+                        "player_id": None,
+                        "team_id": team.pk,
+                        "team__school": team.school,
+                        "team__season": team.season,
+                        "g": 0,
+                        category: 0.0,
+                    },
+                )
+                row["g"] += 1
+                row[category] += value
+    rows = list(board.values())
+    for row in rows:
+        row[f"{category}_pg"] = row[category] / row["g"]
+        row[category] = _whole(row[category])
+        row["value"] = row[f"{category}_pg"] if per_game else row[category]
+    rows.sort(key=lambda r: (-r["value"], r["team__school"], r["team__season"], r["name"]))
+    return [{"rank": n, **row} for n, row in enumerate(rows[:limit], start=1)]
+
+
+def board_label(column: Column) -> str:
+    """Return a leader board's heading: the column's long name, capitalised."""
+    return (column.title or column.label)[:1].upper() + (column.title or column.label)[1:]
+
+
+def leader_boards(
+    season: Season, *, per_game: bool = True, limit: int = 10, vabg_categories: Any = None
+) -> list[tuple[str, str, list[dict[str, Any]]]]:
+    """Return a season's leader boards, ``(heading, category, rows)``, whatever its game:
+    VABG's players in ``vabg_categories`` (default: every one of
+    ``selectors.LEADER_CATEGORIES``), another game's in :func:`leader_categories`."""
+    if season.game == GameName.VABG:
+        keys = vabg_categories or list(selectors.LEADER_CATEGORIES)
+        return [
+            (
+                selectors.LEADER_CATEGORIES[key],
+                key,
+                selectors.leaders(
+                    season_id=season.pk, category=key, per_game=per_game, limit=limit
+                ),
+            )
+            for key in keys
+        ]
+    return [
+        (board_label(c), c.key, leaders(season, c.key, per_game=per_game, limit=limit))
+        for c in leader_categories(season.game)
+    ]

@@ -1,0 +1,157 @@
+"""A grid-court or six-dice season's team stats and leaders, summed from the stored box
+scores in the game's own columns, on the season page, the leaders page and a tournament's."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from league import gamestats, services, tournaments
+from league.models import Game, Season
+from simulator.games import find_game
+from tests.factories import TeamFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def played_season(game_name: str, **options: object) -> Season:
+    """A double round robin of three teams, every game played."""
+    season = services.season_create(
+        league=services.league_get_or_create(name=f"{game_name} stats"),
+        name="2026",
+        teams=[TeamFactory() for _ in range(3)],
+        seed=5,
+        game=game_name,
+        options=options,
+        double_round_robin=True,
+    )
+    for game in season.games.all():
+        services.game_simulate(game_id=game.pk)
+    return season
+
+
+def side_docs(season: Season):  # type: ignore[no-untyped-def]
+    """Every (team, stored box document, score, opponent's score) of the season."""
+    for game in Game.objects.filter(season=season).select_related("result"):
+        result = game.result
+        yield game.home_id, result.box["home"], result.home_score, result.away_score
+        yield game.away_id, result.box["away"], result.away_score, result.home_score
+
+
+def test_six_dice_team_stats_are_the_sums_of_the_stored_team_figures() -> None:
+    season = played_season("sixdice")
+    table = gamestats.team_stats(season)
+    assert [c.key for c in table.columns] == [c.key for c in find_game("sixdice").team_columns]
+    assert len(table.rows) == 3
+    for row in table.rows:
+        mine = [
+            (doc, pts, opp) for team, doc, pts, opp in side_docs(season) if team == row["team_id"]
+        ]
+        assert row["g"] == len(mine) == 4
+        assert row["w"] + row["l"] == 4 and row["w"] == sum(pts > opp for _, pts, opp in mine)
+        assert row["pts"] == sum(pts for _, pts, _ in mine)
+        for column in table.columns:
+            assert row[column.key] == sum(doc[column.key] for doc, _, _ in mine)
+            assert row[f"{column.key}_pg"] == pytest.approx(row[column.key] / 4)
+    assert [r["pts_pg"] for r in table.rows] == sorted(
+        (r["pts_pg"] for r in table.rows), reverse=True
+    )
+
+
+def test_grid_court_leaders_rank_the_pieces_and_team_stats_add_the_piece_totals() -> None:
+    season = played_season("gridcourt", pieces=4)
+    engine = find_game("gridcourt")
+    assert gamestats.leader_categories("gridcourt") == engine.columns
+    board = gamestats.leaders(season, "pts", per_game=False, limit=100)
+    assert len(board) == 3 * 4  # every piece of every team
+    expected: dict[tuple[int, str], int] = {}
+    for team, doc, _, _ in side_docs(season):
+        for line in doc["pieces"]:
+            key = (team, f"Piece {line['piece']}")
+            expected[key] = expected.get(key, 0) + line["pts"]
+    assert {(r["team_id"], r["name"]): r["pts"] for r in board} == expected
+    assert [r["value"] for r in board] == sorted(expected.values(), reverse=True)
+    assert [r["rank"] for r in board] == list(range(1, 13))
+    per_game = gamestats.leaders(season, "pts", limit=3)
+    assert len(per_game) == 3 and per_game[0]["value"] == pytest.approx(per_game[0]["pts"] / 4)
+    # a team's points are its pieces' points: the totals the engine wrote
+    table = gamestats.team_stats(season)
+    for row in table.rows:
+        assert row["pts"] == sum(v for (team, _), v in expected.items() if team == row["team_id"])
+        assert row["ppp"] is not None  # a rate: shown as its mean over the games
+    assert table.rates == {"ppp"}
+    with pytest.raises(ValueError, match=r"unknown leader category 'blk' for Grid court.*pts"):
+        gamestats.leaders(season, "blk")
+
+
+def test_the_pages_show_another_games_team_stats_and_leaders(client: Client) -> None:
+    season = played_season("gridcourt", pieces=3)
+    html = client.get(f"/seasons/{season.pk}/").content.decode()
+    assert "Team stats (per game)" in html
+    for column in find_game("gridcourt").team_columns:
+        assert f"<th>{column.label}</th>" in html
+    leaders = client.get(f"/seasons/{season.pk}/leaders/").content.decode()
+    assert 'data-category="pts"' in leaders and 'data-category="stl"' in leaders
+    top = gamestats.leaders(season, "pts", limit=1)[0]
+    board = re.search(r'data-category="pts".*?</table>', leaders, re.S)
+    assert board is not None and "1. Piece" in board.group(0)
+    assert f"{top['pts_pg']:.1f}" in board.group(0)
+    assert "No games yet." not in leaders
+
+    six = played_season("sixdice")
+    leaders = client.get(f"/seasons/{six.pk}/leaders/").content.decode()
+    assert 'data-category="dunks"' in leaders  # a game without lines ranks its teams
+    best = gamestats.leaders(six, "dunks", limit=1)[0]
+    assert f"1. {best['team__school']}" in re.sub(r"\s+", " ", leaders)
+
+
+def test_a_grid_court_tournament_page_shows_its_leaders(
+    client: Client, django_capture_on_commit_callbacks
+) -> None:
+    cup = tournaments.tournament_create(
+        league=services.league_get_or_create(name="Grid Cup League"),
+        name="Grid Cup",
+        teams=[TeamFactory() for _ in range(4)],
+        seed=9,
+        game="gridcourt",
+    )
+    for _ in range(2):  # the semifinals, then the final they draw
+        for game in cup.games.filter(status=Game.Status.SCHEDULED):
+            with django_capture_on_commit_callbacks(execute=True):
+                services.game_simulate(game_id=game.pk)
+    assert cup.games.filter(status=Game.Status.FINAL).count() == 3
+    html = client.get(f"/seasons/{cup.pk}/").content.decode()
+    section = re.search(r'<section id="leaders">.*?</section>', html, re.S)
+    assert section is not None
+    assert "No games yet." not in section.group(0) and "Piece" in section.group(0)
+
+
+def test_the_api_gives_another_games_leaders_and_team_stats(client: Client) -> None:
+    season = played_season("gridcourt", pieces=3)
+    url = f"/api/seasons/{season.pk}/leaders/"
+    body = client.get(url, {"category": "dreb", "per_game": "false", "limit": 4}).json()
+    expected = gamestats.leaders(season, "dreb", per_game=False, limit=4)
+    assert [(r["rank"], r["name"], r["team"], r["value"]) for r in body["results"]] == [
+        (e["rank"], e["name"], e["team_id"], e["dreb"]) for e in expected
+    ]
+    assert all(r["player"] is None and r["g"] == 4 for r in body["results"])
+    refused = client.get(url, {"category": "blk"})
+    assert refused.status_code == 400
+    assert "not a category of Grid court" in str(refused.json())
+    assert "three_sec" in str(refused.json())
+
+    rows = client.get(f"/api/seasons/{season.pk}/team-stats/", {"ordering": "-dreb_pg"}).json()
+    rows = rows["results"] if isinstance(rows, dict) else rows
+    table = {r["team_id"]: r for r in gamestats.team_stats(season).rows}
+    assert len(rows) == 3
+    assert [r["per_game"]["dreb"] for r in rows] == sorted(
+        (r["dreb_pg"] for r in table.values()), reverse=True
+    )
+    for row in rows:
+        mine = table[row["team"]]
+        assert (row["g"], row["w"], row["l"], row["pts"]) == (4, mine["w"], mine["l"], mine["pts"])
+        assert row["totals"]["possessions"] == mine["possessions"]
+    bad = client.get(f"/api/seasons/{season.pk}/team-stats/", {"ordering": "blk"})
+    assert bad.status_code == 400 and "three_sec_pg" in bad.json()["detail"]
