@@ -318,13 +318,22 @@ LeaderSerializer = _serializer(
     {"rank": serializers.IntegerField(), "value": serializers.FloatField(), **_player_columns},
 )
 _TEAM_EXTRA = ("possessions", "team_turnovers", "opp_pts")
-TeamSeasonStatsSerializer = _serializer(
-    "TeamSeasonStats",
-    {
+
+
+def _team_row() -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+    """The first columns of a team's season row: the team and its games."""
+    return {
         "team": serializers.IntegerField(source="team_id"),
         "team_school": serializers.CharField(source="team__school"),
         "team_season": serializers.IntegerField(source="team__season"),
         "g": serializers.IntegerField(),
+    }
+
+
+TeamSeasonStatsSerializer = _serializer(
+    "TeamSeasonStats",
+    {
+        **_team_row(),
         **_ints(STATS),
         **_ints(_TEAM_EXTRA),
         **_floats([f"{f}_pg" for f in (*STATS, "possessions", "opp_pts")]),
@@ -334,10 +343,7 @@ TeamSeasonStatsSerializer = _serializer(
 GameTeamSeasonStatsSerializer = _serializer(
     "GameTeamSeasonStats",
     {
-        "team": serializers.IntegerField(source="team_id"),
-        "team_school": serializers.CharField(source="team__school"),
-        "team_season": serializers.IntegerField(source="team__season"),
-        "g": serializers.IntegerField(),
+        **_team_row(),
         "w": serializers.IntegerField(),
         "l": serializers.IntegerField(),
         **_ints(("pts", "opp_pts")),
