@@ -16,7 +16,6 @@ from typing import Any
 
 from league.models import Game, GameResult
 from simulator.games import Column, find_game
-from simulator.gridcourt.court import ROWS, court
 
 AWAY, HOME = "away", "home"
 SECTIONS = 14
@@ -533,20 +532,24 @@ def gridcourt_replay(game: Game, result: GameResult, turn: int) -> GridReplay:
     """Return the replay of a stored grid-court game at ``turn`` (clamped to the turns).
 
     The board is the grid the game was played on (its stored width and level): each
-    cell's value, the paint and the inside of the arc, drawn from ``simulator.gridcourt``.
+    cell's value, the paint and the inside of the arc, as the game interface's ``board``
+    gives it (``simulator.games``).
     """
     names = {AWAY: str(game.away), HOME: str(game.home)}
     frames = gridcourt_frames(list(result.events), names)
-    grid = court(int(result.rules.get("width", 14)), int(result.rules.get("level", 0)))
+    engine = find_game(game.game)
+    grid = engine.board(engine.rules_from_json(result.rules))
+    if grid is None:
+        raise ValueError(f"{engine.title} has no board to replay on")
     board = [
         {
-            "x": (column - 1) * CELL,
-            "y": BOARD_TOP + (row - 1) * CELL,
-            "value": grid.value[i],
-            "paint": grid.paint[i],
-            "inside": grid.inside[i],
+            "x": (cell.column - 1) * CELL,
+            "y": BOARD_TOP + (cell.row - 1) * CELL,
+            "value": cell.value,
+            "paint": cell.paint,
+            "inside": cell.inside,
         }
-        for i, (row, column) in enumerate(grid.cells)
+        for cell in grid.cells
     ]
     turn = max(1, min(turn, len(frames))) if frames else 0
-    return GridReplay(game, frames, turn, names, board, grid.width, ROWS)
+    return GridReplay(game, frames, turn, names, board, grid.width, grid.rows)

@@ -24,7 +24,9 @@ Every game offers the same surface:
 - ``columns`` and ``team_columns``: the box-score columns of its own lines (a player's or a
   piece's line) and of its team-only figures, in the order a box score prints them.
 - ``read_dice(doc)`` and ``render(result)``: a dice file holding only its ``dice_streams``,
-  and a plain-text box score.
+  and a plain-text box score;
+- ``board(rules)``: the grid a board game is played on (each cell's printed value, paint,
+  inside the arc), for a page to draw; ``None`` for a game without one.
 
 :class:`Result` carries what every game has (both teams, scores, periods or none, the
 events, the dice record, the rules and their version); each game's own box score stays
@@ -188,6 +190,28 @@ class Result:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class BoardCell:
+    """One cell of a board game's grid, as a page draws it."""
+
+    row: int
+    column: int
+    value: int
+    """The number printed on the cell (a shot from it needs at least this)."""
+    paint: bool
+    inside: bool
+    """Inside the arc (a shot from it is worth 2, else 3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The grid a board game is played on: ``rows`` x ``width`` cells, row by row."""
+
+    rows: int
+    width: int
+    cells: tuple[BoardCell, ...]
+
+
 class Game(ABC):
     """Describe one game the simulator hosts; subclass it once per game and register it."""
 
@@ -281,6 +305,11 @@ class Game(ABC):
         ``rules`` defaults to :meth:`default_rules`; ``neutral`` matters only to a game
         with a home advantage (:attr:`neutral_matters`).
         """
+
+    def board(self, rules: Any) -> Board | None:
+        """Return the grid a game with these rules is played on; ``None`` for a game that
+        has no board (VABG, six dice)."""
+        return None
 
     @abstractmethod
     def box_score(self, events: Iterable[Any], rules: Any = None) -> tuple[Any, Any]:

@@ -108,6 +108,24 @@ def test_imports_point_down_the_layers(module: str) -> None:
     assert not wrong, "\n".join(wrong)
 
 
+GAME_PACKAGES = ("simulator.gridcourt", "simulator.sixdice")
+
+
+def test_the_league_reaches_the_other_games_only_through_the_game_interface() -> None:
+    # The league stores and shows grid-court and six-dice games through simulator.games
+    # (find_game, columns, box scores, board); only the table's score sheets are written
+    # per game, in table/.
+    wrong = [
+        f"{module} line {node.lineno}: imports {target}"
+        for module, path in MODULES.items()
+        if module.startswith(("league", "cards"))
+        for node, _ in imports(module, path)
+        for target in imported(node, module, path)
+        if target.startswith(GAME_PACKAGES)
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_imports_sit_at_the_top_of_the_module(module: str) -> None:
     path = MODULES[module]

@@ -7,6 +7,8 @@ from typing import Any
 
 from simulator.dice import DiceSource
 from simulator.games import (
+    Board,
+    BoardCell,
     Column,
     Game,
     InvalidOptionError,
@@ -16,6 +18,7 @@ from simulator.games import (
     register,
     team_name_from_json,
 )
+from simulator.gridcourt.court import ROWS, court
 from simulator.gridcourt.engine import play_game
 from simulator.gridcourt.events import Event, GridTeamBox, box_score, event_from_json
 from simulator.gridcourt.rules import PRESETS, RULES_VERSION, STANDARD, GridRules
@@ -89,6 +92,18 @@ class GridCourtGame(Game):
         if not isinstance(rules, GridRules):
             raise InvalidOptionError(f"gridcourt plays GridRules, got {type(rules).__name__}")
         return play_game(home, away, dice, rules)
+
+    def board(self, rules: GridRules) -> Board:
+        """Return the printed grid of the rules' width and level (§1.1, §1.2)."""
+        grid = court(rules.width, rules.level)
+        return Board(
+            rows=ROWS,
+            width=grid.width,
+            cells=tuple(
+                BoardCell(row, column, grid.value[i], grid.paint[i], grid.inside[i])
+                for i, (row, column) in enumerate(grid.cells)
+            ),
+        )
 
     def box_score(
         self, events: Iterable[Any], rules: Any = None

@@ -115,3 +115,19 @@ def test_every_game_offers_the_same_surface(name):
     for column in game.team_columns:
         assert column.key in doc["home"]
     assert result.home.label in game.render(result)
+
+
+def test_a_board_game_gives_its_grid_and_the_others_none() -> None:
+    grid = find_game("gridcourt")
+    rules = grid.make_rules(width=13, level=2)
+    board = grid.board(rules)
+    assert board is not None and (board.rows, board.width, len(board.cells)) == (10, 13, 130)
+    court = rules.court
+    assert [(c.row, c.column) for c in board.cells] == list(court.cells)
+    assert [c.value for c in board.cells] == list(court.value)
+    assert sum(c.paint for c in board.cells) == 15  # 3 middle columns x 5 rows (§1.2)
+    assert [c.inside for c in board.cells] == list(court.inside)
+    # a stored game's rules give back its board
+    assert grid.board(grid.rules_from_json(rules.to_json())) == board
+    assert find_game("vabg").board(find_game("vabg").default_rules()) is None
+    assert find_game("sixdice").board(find_game("sixdice").default_rules()) is None
