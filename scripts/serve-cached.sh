@@ -30,13 +30,13 @@ if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
 fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
-rm -rf "$RUN/cache" "$RUN/tmp"
-mkdir -p "$RUN/tmp" "$RUN/cache"
+rm -rf "$RUN/cache" "$RUN/temp"
+mkdir -p "$RUN/temp" "$RUN/cache"
 user_line=""
 if [ "$(id -u)" = 0 ]; then
     # nginx's workers never run as root: they write the cache as www-data.
     user_line="user www-data;"
-    chown -R www-data "$RUN/cache" "$RUN/tmp"
+    chown -R www-data "$RUN/cache" "$RUN/temp"
 fi
 {
     [ -n "$user_line" ] && echo "$user_line"
