@@ -30,6 +30,34 @@ class DiceFileError(DiceError):
         super().__init__("bad dice file: " + "; ".join(self.problems))
 
 
+class DieRefused(DiceError):
+    """Raise for a value a game's score sheet cannot take: not a face of the die the game
+    asks for at that point. ``index`` is its place in the dice typed so far; ``need`` is
+    what the game wanted there (each game's sheet ``Need``, with its ``die``, ``faces`` and
+    ``step``)."""
+
+    def __init__(self, index: int, value: object, need: Any) -> None:
+        self.index = index
+        self.value = value
+        self.need = need
+        super().__init__(
+            f"{value!r} is not a face of a {need.die} (1-{need.faces}): "
+            f"die {index + 1}, {need.step}"
+        )
+
+
+class GameOverError(DiceError):
+    """Raise for dice typed into a score sheet after its game has ended."""
+
+    def __init__(self, used: int, extra: int) -> None:
+        self.used = used
+        self.extra = extra
+        super().__init__(
+            f"the game is over after {used} dice; {extra} more "
+            f"{'die was' if extra == 1 else 'dice were'} entered"
+        )
+
+
 class DiceScriptExhausted(DiceError):
     """Raise when a scripted game wants a roll the script does not have."""
 

@@ -28,14 +28,14 @@ from core.roles import is_commissioner
 from league import services as league_services
 from league.errors import GameNotPlayable
 from league.models import Game, GameName, SimulationRun, game_options_clean
-from simulator.dice import DiceError
+from simulator.dice import DiceError, DieRefused, GameOverError
 from simulator.games import TeamName, find_game, team_name_from_json
 from simulator.gridcourt import sheet as grid_sheet
 from simulator.gridcourt.rules import GridRules
 from simulator.sixdice import sheet as six_sheet
 from simulator.sixdice.rules import SixDiceRules
 from simulator.vabg import InvalidCardError, TeamCard, preset, team_from_json
-from simulator.vabg.sheet import DieRefused, GameOverError, Position, replay
+from simulator.vabg.sheet import Position, replay
 from table.models import TableGame
 
 BoardPosition = grid_sheet.Position | six_sheet.Position
@@ -43,8 +43,6 @@ BoardPosition = grid_sheet.Position | six_sheet.Position
 AnyPosition = Position | BoardPosition
 
 BOARD_GAMES = (GameName.GRIDCOURT, GameName.SIXDICE)
-_REFUSED = (DieRefused, grid_sheet.DieRefused, six_sheet.DieRefused)
-_OVER = (GameOverError, grid_sheet.GameOverError, six_sheet.GameOverError)
 
 
 class TableRefused(ValueError):
@@ -254,14 +252,14 @@ def table_roll(
     dice = [*game.dice, *values]
     try:
         position = position_of(game, dice)
-    except _REFUSED as exc:
+    except DieRefused as exc:
         need = exc.need
         raise TableRefused(
             f"{exc.value} is not a face of a {need.die}: the {need.step} is 1-{need.faces}.",
             index=exc.index - before,
             need=need.to_json(),
         ) from exc
-    except _OVER as exc:
+    except GameOverError as exc:
         raise TableRefused(
             f"The game is over after {exc.used - before} of these dice; "
             f"{exc.extra} more {'is' if exc.extra == 1 else 'are'} one too many.",

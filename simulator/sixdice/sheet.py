@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from simulator.dice import DiceError, DiceScriptExhausted, ScriptedDice
+from simulator.dice import DiceError, DiceScriptExhausted, DieRefused, GameOverError, ScriptedDice
 from simulator.games import TeamName
 from simulator.sixdice.engine import ScriptRanOut, SixDiceResult, Table, play_game
 from simulator.sixdice.events import Event, SixDiceBox, Start, box_score
@@ -43,22 +43,6 @@ _WHY = {
     "second free throw": "3 Balls make it",
     "chip reroll": "the chip holder rerolls the dice it named, in die order",
 }
-
-
-class DieRefused(DiceError):
-    """Raise for a value that is not a face of a d6; ``index`` is its place in the dice."""
-
-    def __init__(self, index: int, value: object, need: Need) -> None:
-        self.index, self.value, self.need = index, value, need
-        super().__init__(f"die {index + 1}: {value!r} is not a face of a d6 (1-6)")
-
-
-class GameOverError(DiceError):
-    """Raise for dice after the end of the game: ``used`` were played, ``extra`` are left."""
-
-    def __init__(self, used: int, extra: int) -> None:
-        self.used, self.extra = used, extra
-        super().__init__(f"the game is over after {used} dice; {extra} more are too many")
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from simulator.dice import STREAMS, DiceError, DiceScriptExhausted, OrderedDice, ScriptedDice
+from simulator.dice import (
+    STREAMS,
+    DiceScriptExhausted,
+    DieRefused,
+    GameOverError,
+    OrderedDice,
+    ScriptedDice,
+)
 from simulator.results import GameResult
 from simulator.vabg.cards import TeamCard
 from simulator.vabg.engine import (
@@ -50,31 +57,6 @@ from simulator.vabg.events import (
 from simulator.vabg.rules import ADVANCED, GameRules
 
 SLOT_NAMES = ("PG", "SG", "SF", "PF", "C")
-
-
-class DieRefused(DiceError):
-    """Raise for a value that is not a face of the die the game asks for at that point."""
-
-    def __init__(self, index: int, value: object, need: Need) -> None:
-        self.index = index
-        self.value = value
-        self.need = need
-        super().__init__(
-            f"{value!r} is not a face of a {need.die} (1-{need.faces}); "
-            f"roll {index + 1} is the {need.step}"
-        )
-
-
-class GameOverError(DiceError):
-    """Raise for values entered after the game has ended."""
-
-    def __init__(self, used: int, extra: int) -> None:
-        self.used = used
-        self.extra = extra
-        super().__init__(
-            f"the game is over after {used} dice; {extra} more "
-            f"{'die was' if extra == 1 else 'dice were'} entered"
-        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from simulator.dice import ScriptedDice, SeededDice
+from simulator.dice import DieRefused, GameOverError, ScriptedDice, SeededDice
 from simulator.games import TeamName
 from simulator.gridcourt import GridRules
 from simulator.gridcourt import play_game as grid_play
@@ -83,11 +83,11 @@ def test_grid_court_refuses_a_die_outside_one_to_six_and_dice_after_the_end() ->
     written = Written(4)
     grid_play(HOME, AWAY, written)
     values = written.values
-    with pytest.raises(grid_sheet.DieRefused) as refused:
+    with pytest.raises(DieRefused) as refused:
         grid_sheet.replay(HOME, AWAY, [*values[:5], 7, 1])
     assert (refused.value.index, refused.value.value) == (5, 7)
     assert refused.value.need.start <= 5
-    with pytest.raises(grid_sheet.GameOverError) as over:
+    with pytest.raises(GameOverError) as over:
         grid_sheet.replay(HOME, AWAY, [*values, 2, 2])
     assert (over.value.used, over.value.extra) == (len(values), 2)
 
@@ -134,10 +134,10 @@ def test_six_dice_refuses_a_die_outside_one_to_six_and_dice_after_the_end() -> N
     written = Written(5)
     six_play(HOME, AWAY, written)
     values = written.values
-    with pytest.raises(six_sheet.DieRefused) as refused:
+    with pytest.raises(DieRefused) as refused:
         six_sheet.replay(HOME, AWAY, [*values[:8], 0])
     assert (refused.value.index, refused.value.value) == (8, 0)
     assert (refused.value.need.what, refused.value.need.index) == ("jump ball", 3)
-    with pytest.raises(six_sheet.GameOverError) as over:
+    with pytest.raises(GameOverError) as over:
         six_sheet.replay(HOME, AWAY, [*values, 6])
     assert (over.value.used, over.value.extra) == (len(values), 1)

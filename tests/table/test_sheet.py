@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from simulator.dice import DiceError, OrderedDice, ScriptedDice
+from simulator.dice import DiceError, DieRefused, GameOverError, OrderedDice, ScriptedDice
 from simulator.vabg import ADVANCED, BASIC, play_game, preset, read_team_file
 from simulator.vabg.events import Trip
-from simulator.vabg.sheet import DieRefused, GameOverError, replay, score_sheet
+from simulator.vabg.sheet import replay, score_sheet
 from tests.table.dice import rolled_game
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
