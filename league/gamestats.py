@@ -155,7 +155,8 @@ def leaders(
 ) -> list[dict[str, Any]]:
     """Return the season's best lines (or teams) in ``category``, best first.
 
-    Each row: ``rank``, ``name`` (a piece, or the team), ``team_id``, ``team__school``,
+    Lines (or teams) with none of it are left out. Each row: ``rank``, ``name`` (a piece,
+    or the team), ``team_id``, ``team__school``,
     ``team__season``, ``g``, ``CATEGORY`` (the total), ``CATEGORY_pg`` (a game) and
     ``value`` (the one ranked by): the keys of VABG's leader rows, so the same boards show
     both. An unknown category is a ``ValueError`` naming the game's categories.
@@ -197,7 +198,9 @@ def leaders(
                 )
                 row["g"] += 1
                 row[category] += value
-    rows = list(board.values())
+    # A piece (or team) with none of it leads nothing: a board of paint violations in a
+    # season without one is empty, not a list of zeros.
+    rows = [row for row in board.values() if row[category]]
     for row in rows:
         row[f"{category}_pg"] = row[category] / row["g"]
         row[category] = _whole(row[category])

@@ -148,9 +148,9 @@ def leaders(request: HttpRequest, pk: int) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
     per_game = request.GET.get("totals") != "1"
     boards = gamestats.leader_boards(season, per_game=per_game)
-    return render(
-        request, "pages/leaders.html", {"season": season, "boards": boards, "per_game": per_game}
-    )
+    played = season.games.filter(status=Game.Status.FINAL).exists()
+    context = {"season": season, "boards": boards, "per_game": per_game, "played": played}
+    return render(request, "pages/leaders.html", context)
 
 
 def _vabg_game(pk: int) -> Game:

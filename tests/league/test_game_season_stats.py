@@ -65,15 +65,17 @@ def test_grid_court_leaders_rank_the_pieces_and_team_stats_add_the_piece_totals(
     engine = find_game("gridcourt")
     assert gamestats.leader_categories("gridcourt") == engine.columns
     board = gamestats.leaders(season, "pts", per_game=False, limit=100)
-    assert len(board) == 3 * 4  # every piece of every team
     expected: dict[tuple[int, str], int] = {}
     for team, doc, _, _ in side_docs(season):
         for line in doc["pieces"]:
             key = (team, f"Piece {line['piece']}")
             expected[key] = expected.get(key, 0) + line["pts"]
-    assert {(r["team_id"], r["name"]): r["pts"] for r in board} == expected
-    assert [r["value"] for r in board] == sorted(expected.values(), reverse=True)
-    assert [r["rank"] for r in board] == list(range(1, 13))
+    # every piece that scored, and none that did not
+    assert {(r["team_id"], r["name"]): r["pts"] for r in board} == {
+        k: v for k, v in expected.items() if v
+    }
+    assert [r["value"] for r in board] == sorted((v for v in expected.values() if v), reverse=True)
+    assert [r["rank"] for r in board] == list(range(1, len(board) + 1))
     per_game = gamestats.leaders(season, "pts", limit=3)
     assert len(per_game) == 3 and per_game[0]["value"] == pytest.approx(per_game[0]["pts"] / 4)
     # a team's points are its pieces' points: the totals the engine wrote
@@ -99,6 +101,15 @@ def test_the_pages_show_another_games_team_stats_and_leaders(client: Client) -> 
     assert board is not None and "1. Piece" in board.group(0)
     assert f"{top['pts_pg']:.1f}" in board.group(0)
     assert "No games yet." not in leaders
+    # a column no piece has any of leads no one: its board says so, and only then
+    totals = {c.key: 0 for c in gamestats.leader_categories("gridcourt")}
+    for row in gamestats.team_stats(season).rows:
+        for key in totals:
+            totals[key] += row[key] or 0
+    for key, total in totals.items():
+        section = re.search(rf'data-category="{key}".*?</table>', leaders, re.S)
+        assert section is not None
+        assert ("No one yet." in section.group(0)) == (total == 0), key
 
     six = played_season("sixdice")
     leaders = client.get(f"/seasons/{six.pk}/leaders/").content.decode()
