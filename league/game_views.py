@@ -25,7 +25,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = views.game_page_game(pk)
     if game.is_vabg:
         return views.game_detail(request, game)
-    game = _game(pk)
+    game = _game(pk)  # another game's page reads its stored box score and events
     result = getattr(game, "result", None)
     context = {
         "game": game,
