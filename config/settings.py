@@ -282,6 +282,10 @@ GAME_PAGE_CACHE_SECONDS = env.int("GAME_PAGE_CACHE_SECONDS", default=3600)
 # README "Running in production") and browsers keep it that long; 0 sends no such header. A
 # team renamed in the admin shows on a played game's page within this many seconds.
 GAME_PAGE_MAX_AGE = env.int("GAME_PAGE_MAX_AGE", default=300)
+# A season's standings are kept computed, keyed by everything they read (a stored game, a
+# renamed team or a moved conference makes a new key at once); this bounds only how long an
+# unused entry stays.
+STANDINGS_CACHE_SECONDS = env.int("STANDINGS_CACHE_SECONDS", default=3600)
 if GAME_PAGE_MAX_AGE < 0:
     raise ImproperlyConfigured("GAME_PAGE_MAX_AGE must be 0 or more.")
 

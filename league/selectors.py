@@ -6,13 +6,17 @@ always agrees with the box scores it is built from.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, cast
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import (
     Count,
     F,
     FloatField,
     IntegerField,
+    Max,
     OuterRef,
     Prefetch,
     QuerySet,
@@ -22,7 +26,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce, NullIf
 
-from league.models import BoxLine, Game, League, Season, SeasonTeam
+from league.models import BoxLine, Game, GameResult, League, Season, SeasonTeam
 from league.standings import FinishedGame, compute_standings
 from simulator.results import LINE_FIELDS
 
@@ -155,6 +159,38 @@ def games_for_season(*, season_id: int, **filters: Any) -> QuerySet[Game]:
         .select_related("home", "away", "result")
         .order_by("round", "game_date", "bracket_key", "pk")
     )
+
+
+def standings_fingerprint(season: Season) -> str:
+    """Return a digest of everything a season's standings read: its seed, its teams (their
+    conference and when each was last saved, so a rename counts) and its final results (how
+    many, the last stored, when, and the points in all). Two queries."""
+    results = GameResult.objects.filter(
+        game__season_id=season.pk, game__status=Game.Status.FINAL
+    ).aggregate(
+        n=Count("pk"),
+        last=Max("pk"),
+        at=Max("created_at"),
+        points=Sum(F("home_score") + F("away_score")),
+    )
+    teams = list(
+        SeasonTeam.objects.filter(season_id=season.pk)
+        .order_by("team_id")
+        .values_list("team_id", "conference", "team__updated_at")
+    )
+    return hashlib.sha256(repr((season.seed, sorted(results.items()), teams)).encode()).hexdigest()
+
+
+def cached_standings(season: Season) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Return :func:`standings_for_season` from the cache, computed again as soon as
+    anything it reads changes (:func:`standings_fingerprint`): the pages and the API ask
+    for the same standings far more often than a game is stored."""
+    key = f"standings:{season.pk}:{standings_fingerprint(season)}"
+    tables = cache.get(key)
+    if tables is None:
+        tables = standings_for_season(season_id=season.pk)
+        cache.set(key, tables, settings.STANDINGS_CACHE_SECONDS)
+    return cast(list[tuple[str, list[dict[str, Any]]]], tables)
 
 
 def standings_for_season(*, season_id: int) -> list[tuple[str, list[dict[str, Any]]]]:

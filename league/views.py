@@ -65,7 +65,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "season": season,
             "progress": _season_progress(season),
-            "standings": selectors.standings_for_season(season_id=season.pk),
+            "standings": selectors.cached_standings(season),
             "rounds": rounds,
             **_team_stats(season),
         },

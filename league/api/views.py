@@ -206,7 +206,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def standings(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
         season = self.get_object()
-        tables = selectors.standings_for_season(season_id=season.pk)
+        tables = selectors.cached_standings(season)
         body = [{"conference": conference, "rows": rows} for conference, rows in tables]
         return Response(StandingsSerializer(body, many=True).data)
 

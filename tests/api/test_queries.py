@@ -110,7 +110,8 @@ SEASON = [
     ("team stats", "team-stats/", 4),
     ("box score export", "export/boxscores.csv", 2),
     ("player stats export", "export/player-stats/?format=json", 2),
-    ("standings", "standings/", 4),
+    # the season, the cache's fingerprint (2) and, on a miss as here, the standings (3)
+    ("standings", "standings/", 6),
 ]
 
 
