@@ -1,10 +1,11 @@
 """A VABG game in plain words: the play-by-play a fan reads, the runs, a short game story.
 
 Pure: everything here is built from the engine's events (``simulator.vabg.events``) and the
-figures handed in; nothing is invented. A line says who did what ("Davis dunks", "Lamb blocks
-Case's shot", "Chalmers fouls Lamb; Lamb makes 2 of 2 free throws") with the running score
-after it; the dice that decided it stay beside it in the table player's notation
-(``render.describe``) for whoever plays at the table.
+figures handed in; nothing is invented. A line says who did what ("Davis dunks over
+Robinson", his defender in the same slot; "Lamb blocks Case's shot"; "Chalmers fouls Lamb;
+Lamb makes 2 of 2 free throws") with the running score after it; the dice that decided it
+stay beside it in the table player's notation (``render.describe``) for whoever plays at the
+table.
 """
 
 from __future__ import annotations
@@ -188,6 +189,9 @@ def plain_lines(events: Sequence[Event], labels: dict[str, str]) -> list[Line]:
     stealer: tuple[str, bool] | None = None
     fast_break = False
     foul: dict[str, int] | None = None  # the foul free throws join: its line, made, tried
+    # Who plays each slot now (the Enter events): a made dunk is made over the carrier's
+    # defender, the opponent in the same slot (vabg-rulings.md §4).
+    floor: dict[str, dict[int, str]] = {HOME: {}, AWAY: {}}
 
     def scored(side: str, points: int) -> tuple[bool, bool]:
         """Add points; return (the lead changed hands, the game is tied)."""
@@ -253,6 +257,10 @@ def plain_lines(events: Sequence[Event], labels: dict[str, str]) -> list[Line]:
         elif isinstance(e, Shot):
             who = names.get(e.player, e.player)
             text = _shot_text(e, who, blocker)
+            if e.how == "dunk" and e.made and blocker is None:
+                defender = _slot_defender(floor, e.team, e.player)
+                if defender is not None:
+                    text += f" over {names.get(defender, defender)}"
             if fast_break and e.how == "fast break":
                 text = text.replace(" on the fast break", " on the break after the steal")
             blocker, fast_break = None, False
@@ -286,6 +294,7 @@ def plain_lines(events: Sequence[Event], labels: dict[str, str]) -> list[Line]:
             text = _CALLS.get(e.call, "{team}: " + e.call).format(team=team)
             add(e, e.team, text, "call")
         elif isinstance(e, Enter):
+            floor.setdefault(e.team, {})[e.slot] = e.player
             who = names.get(e.player, e.player)
             team = labels.get(e.team, e.team)
             last = lines[-1] if lines else None
@@ -308,6 +317,13 @@ def plain_lines(events: Sequence[Event], labels: dict[str, str]) -> list[Line]:
             away, home = labels.get(AWAY, AWAY), labels.get(HOME, HOME)
             add(e, "", f"End of {name}: {away} {e.away}, {home} {e.home}", "period")
     return lines
+
+
+def _slot_defender(floor: dict[str, dict[int, str]], team: str, player: str) -> str | None:
+    """Return the player in the other team's slot matching ``player``'s, if both are known."""
+    slot = next((k for k, v in floor.get(team, {}).items() if v == player), None)
+    other = AWAY if team == HOME else HOME
+    return None if slot is None else floor.get(other, {}).get(slot)
 
 
 def _leader(score: dict[str, int]) -> str:

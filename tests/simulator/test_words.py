@@ -11,6 +11,7 @@ from simulator import SeededDice
 from simulator.vabg import ADVANCED, play_game, read_team_file
 from simulator.vabg.events import (
     Block,
+    Enter,
     Foul,
     FreeThrow,
     Opening,
@@ -31,6 +32,7 @@ from simulator.vabg.words import (
     lead_changes,
     plain_lines,
     runs,
+    short_names,
     story,
 )
 
@@ -65,7 +67,20 @@ def test_made_shots_read_as_words_with_the_shooters_surname(game) -> None:
     for shot, line in zip(shots, scoring, strict=True):
         assert line.text.startswith(shot.player.split()[-1])
         assert "d8" not in line.text and "11-66" not in line.text
-    assert any(x.text.endswith(" dunks") for x in lines)
+    # every made dunk is over the carrier's defender: the opponent in his slot at that moment
+    floor: dict[str, dict[int, str]] = {"home": {}, "away": {}}
+    names = short_names(game.events)
+    dunks = [x for x in lines if " dunks" in x.text]
+    assert dunks
+    expected = []
+    for e in game.events:
+        if isinstance(e, Enter):
+            floor[e.team][e.slot] = e.player
+        elif isinstance(e, Shot) and e.made and e.how == "dunk":
+            slot = next(k for k, v in floor[e.team].items() if v == e.player)
+            other = "away" if e.team == "home" else "home"
+            expected.append(f"{names[e.player]} dunks over {names[floor[other][slot]]}")
+    assert [x.text for x in dunks] == expected
 
 
 def test_the_dice_of_every_trip_stay_beside_the_play(game) -> None:
@@ -82,6 +97,29 @@ def stream(*events):  # type: ignore[no-untyped-def]
         Opening("away", "Darrell Arthur", 20, 0, 0, 0, 0),
     )
     return [tip, *openings, *events]
+
+
+def test_a_dunk_is_over_the_defender_in_the_carriers_slot_as_the_lineups_stand() -> None:
+    lines = plain_lines(
+        stream(
+            Enter(0, 44, "home", 4, "Anthony Davis"),
+            Enter(0, 44, "away", 4, "Darrell Arthur"),
+            Enter(0, 44, "away", 5, "Sasha Kaun"),
+            Shot(0, 44, "home", "Anthony Davis", 2, True, "dunk"),
+            Enter(0, 30, "away", 4, "Darnell Jackson"),
+            Shot(0, 30, "home", "Anthony Davis", 2, True, "dunk"),
+            Shot(0, 29, "home", "Anthony Davis", 2, False, "dunk"),
+            Shot(0, 28, "away", "Sasha Kaun", 2, True, "dunk"),  # no one known in home's 5
+        ),
+        LABELS,
+    )
+    shots = [x.text for x in lines if x.kind != "sub"]
+    assert shots == [
+        "Davis dunks over Arthur",
+        "Davis dunks over Jackson",  # Arthur went out: his slot's new man
+        "Davis misses a dunk",
+        "Kaun dunks",
+    ]
 
 
 def test_a_block_a_steal_and_free_throws_read_as_one_play_each() -> None:
