@@ -156,10 +156,10 @@ def leaders(
     """Return the season's best lines (or teams) in ``category``, best first.
 
     Lines (or teams) with none of it are left out. Each row: ``rank``, ``name`` (a piece,
-    or the team), ``team_id``, ``team__school``,
-    ``team__season``, ``g``, ``CATEGORY`` (the total), ``CATEGORY_pg`` (a game) and
-    ``value`` (the one ranked by): the keys of VABG's leader rows, so the same boards show
-    both. An unknown category is a ``ValueError`` naming the game's categories.
+    or the team), ``team_id``, ``team__school``, ``team__season``, ``g``, ``CATEGORY`` (the
+    total), ``CATEGORY_pg`` (a game) and ``value`` (the one ranked by): the keys of VABG's
+    leader rows, so the same boards show both. An unknown category is a ``ValueError``
+    naming the game's categories.
     """
     engine = find_game(season.game)
     keys = [c.key for c in leader_categories(season.game)]
@@ -168,7 +168,16 @@ def leaders(
             f"unknown leader category {category!r} for {engine.title}: use one of "
             + ", ".join(keys)
         )
-    board: dict[tuple[int, str], dict[str, Any]] = {}
+    return _boards(season, [category], per_game=per_game, limit=limit)[category]
+
+
+def _boards(
+    season: Season, categories: list[str], *, per_game: bool, limit: int
+) -> dict[str, list[dict[str, Any]]]:
+    """Rank the season's lines (or teams) in every one of ``categories``, reading each
+    stored box score once."""
+    engine = find_game(season.game)
+    totals: dict[tuple[int, str], dict[str, Any]] = {}
     for game, result in _final_games(season):
         for side in SIDES:
             team = game.home if side == "home" else game.away
@@ -181,10 +190,7 @@ def leaders(
             else:
                 entries = [(str(team), doc)]
             for name, values in entries:
-                value = _number(values.get(category))
-                if value is None:
-                    continue
-                row = board.setdefault(
+                row = totals.setdefault(
                     (team.pk, name),
                     {
                         "name": name,
@@ -193,20 +199,28 @@ def leaders(
                         "team__school": team.school,
                         "team__season": team.season,
                         "g": 0,
-                        category: 0.0,
+                        **{c: 0.0 for c in categories},
                     },
                 )
                 row["g"] += 1
-                row[category] += value
-    # A piece (or team) with none of it leads nothing: a board of paint violations in a
-    # season without one is empty, not a list of zeros.
-    rows = [row for row in board.values() if row[category]]
-    for row in rows:
-        row[f"{category}_pg"] = row[category] / row["g"]
-        row[category] = _whole(row[category])
-        row["value"] = row[f"{category}_pg"] if per_game else row[category]
-    rows.sort(key=lambda r: (-r["value"], r["team__school"], r["team__season"], r["name"]))
-    return [{"rank": n, **row} for n, row in enumerate(rows[:limit], start=1)]
+                for category in categories:
+                    row[category] += _number(values.get(category)) or 0.0
+    boards = {}
+    for category in categories:
+        # A piece (or team) with none of it leads nothing: a board of paint violations in a
+        # season without one is empty, not a list of zeros.
+        rows = []
+        for entry in totals.values():
+            if not entry[category]:
+                continue
+            row = {k: v for k, v in entry.items() if k not in categories}
+            row[category] = _whole(entry[category])
+            row[f"{category}_pg"] = entry[category] / entry["g"]
+            row["value"] = row[f"{category}_pg"] if per_game else row[category]
+            rows.append(row)
+        rows.sort(key=lambda r: (-r["value"], r["team__school"], r["team__season"], r["name"]))
+        boards[category] = [{"rank": n, **row} for n, row in enumerate(rows[:limit], start=1)]
+    return boards
 
 
 def board_label(column: Column) -> str:
@@ -232,7 +246,6 @@ def leader_boards(
             )
             for key in keys
         ]
-    return [
-        (board_label(c), c.key, leaders(season, c.key, per_game=per_game, limit=limit))
-        for c in leader_categories(season.game)
-    ]
+    columns = leader_categories(season.game)
+    boards = _boards(season, [c.key for c in columns], per_game=per_game, limit=limit)
+    return [(board_label(c), c.key, boards[c.key]) for c in columns]
