@@ -17,7 +17,9 @@ Every game offers the same surface:
   ``rules_from_json(doc)`` gives back the rules a stored game was played with;
 - ``read_team(data)``: its team input from a parsed JSON team file (VABG reads the whole
   card; a board game reads only ``school`` and ``season``, see :func:`team_name_from_json`);
-- ``play(home, away, dice, rules) -> Result``: one game, every roll drawn from ``dice``;
+- ``play(home, away, dice, rules) -> Result``: one game, every roll drawn from ``dice``
+  (the rules defaulted and checked against ``rules_type`` here; each game's
+  ``play_rules`` plays them);
 - ``event_types`` and ``event_from_json``: its events, each a named tuple with ``to_json()``;
 - ``box_score(events, rules) -> (home, away)``: its own box scores rebuilt from the events
   alone, the very function ``play`` uses;
@@ -221,6 +223,8 @@ class Game(ABC):
     rules_version: ClassVar[int]
     """The revision of the game's rulings page this engine plays."""
     options: ClassVar[tuple[Option, ...]]
+    rules_type: ClassVar[type]
+    """The class of the game's rules: :meth:`play` refuses any other."""
     presets: ClassVar[Mapping[str, Any]]
     """Named rule sets; the first is the default."""
     columns: ClassVar[tuple[Column, ...]]
@@ -290,7 +294,6 @@ class Game(ABC):
             )
         return dice
 
-    @abstractmethod
     def play(
         self,
         home: Any,
@@ -302,9 +305,23 @@ class Game(ABC):
     ) -> Result:
         """Play one game (``away`` is the visitor) with every roll from ``dice``.
 
-        ``rules`` defaults to :meth:`default_rules`; ``neutral`` matters only to a game
-        with a home advantage (:attr:`neutral_matters`).
+        ``rules`` defaults to :meth:`default_rules`; rules of another game are refused
+        (:class:`InvalidOptionError`). ``neutral`` matters only to a game with a home
+        advantage (:attr:`neutral_matters`).
         """
+        if rules is None:
+            rules = self.default_rules()
+        if not isinstance(rules, self.rules_type):
+            raise InvalidOptionError(
+                f"{self.name} plays {self.rules_type.__name__}, got {type(rules).__name__}"
+            )
+        return self.play_rules(home, away, dice, rules, neutral=neutral)
+
+    @abstractmethod
+    def play_rules(
+        self, home: Any, away: Any, dice: DiceSource, rules: Any, *, neutral: bool
+    ) -> Result:
+        """Play one game with the game's own rules (:meth:`play` has checked them)."""
 
     def board(self, rules: Any) -> Board | None:
         """Return the grid a game with these rules is played on; ``None`` for a game that

@@ -11,7 +11,6 @@ from simulator.games import (
     BoardCell,
     Column,
     Game,
-    InvalidOptionError,
     Option,
     Result,
     TeamName,
@@ -21,7 +20,7 @@ from simulator.games import (
 from simulator.gridcourt.court import ROWS, court
 from simulator.gridcourt.engine import play_game
 from simulator.gridcourt.events import Event, GridTeamBox, box_score, event_from_json
-from simulator.gridcourt.rules import PRESETS, RULES_VERSION, STANDARD, GridRules
+from simulator.gridcourt.rules import PRESETS, RULES_VERSION, GridRules
 
 
 class GridCourtGame(Game):
@@ -35,6 +34,7 @@ class GridCourtGame(Game):
         Option("level", (0, 1, 2), 0, "added to every value below 12 (the printed grids)"),
         Option("pieces", (3, 4, 5), 5, "pieces a team"),
     )
+    rules_type = GridRules
     presets = PRESETS
     columns = (
         Column("pts", "PTS", "points"),
@@ -77,20 +77,10 @@ class GridCourtGame(Game):
         """Return the ``school`` and ``season`` of any JSON team file."""
         return team_name_from_json(data)
 
-    def play(
-        self,
-        home: Any,
-        away: Any,
-        dice: DiceSource,
-        rules: Any = None,
-        *,
-        neutral: bool = False,
+    def play_rules(
+        self, home: Any, away: Any, dice: DiceSource, rules: GridRules, *, neutral: bool
     ) -> Result:
         """Play one game to 21 with the default policies; ``neutral`` changes nothing."""
-        if rules is None:
-            rules = STANDARD
-        if not isinstance(rules, GridRules):
-            raise InvalidOptionError(f"gridcourt plays GridRules, got {type(rules).__name__}")
         return play_game(home, away, dice, rules)
 
     def board(self, rules: GridRules) -> Board:

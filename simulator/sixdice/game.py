@@ -84,6 +84,7 @@ class SixDiceGame(Game):
         ),
         Option("chip_reroll", (False, True), False, "the advanced Power Chip reroll (§2.11)"),
     )
+    rules_type = SixDiceRules
     presets = PRESETS
     columns = ()
     team_columns = tuple(Column(key, label, _TITLES[key]) for key, label in COLUMNS)
@@ -118,20 +119,10 @@ class SixDiceGame(Game):
             raise TypeError("a six-dice result keeps its SixDiceResult as native")
         return render_box_score(native)
 
-    def play(
-        self,
-        home: Any,
-        away: Any,
-        dice: DiceSource,
-        rules: Any = None,
-        *,
-        neutral: bool = False,
+    def play_rules(
+        self, home: Any, away: Any, dice: DiceSource, rules: SixDiceRules, *, neutral: bool
     ) -> Result:
         """Play one game to 21 with the default policies; ``neutral`` changes nothing."""
-        if rules is None:
-            rules = STANDARD
-        if not isinstance(rules, SixDiceRules):
-            raise InvalidOptionError(f"sixdice plays SixDiceRules, got {type(rules).__name__}")
         return self.wrap(play_game(home, away, dice, rules=rules))
 
     def wrap(self, result: SixDiceResult) -> Result:

@@ -14,7 +14,6 @@ from simulator.dice import DiceSource
 from simulator.games import (
     Column,
     Game,
-    InvalidOptionError,
     InvalidTeamError,
     Option,
     Result,
@@ -67,6 +66,7 @@ class VabgGame(Game):
         Option("preset", ("advanced", "basic"), "advanced", "rules preset (§0)"),
         Option("strategy", (False, True), False, "let the coach policy foul, try for 3, ..."),
     )
+    rules_type = GameRules
     presets = {"advanced": ADVANCED, "basic": BASIC}
     columns = _columns()
     team_columns = (Column("team_turnovers", "TM TOV", "team turnovers (shot clock)"),)
@@ -89,20 +89,10 @@ class VabgGame(Game):
         except InvalidCardError as exc:
             raise InvalidTeamError(exc.problems) from exc
 
-    def play(
-        self,
-        home: Any,
-        away: Any,
-        dice: DiceSource,
-        rules: Any = None,
-        *,
-        neutral: bool = False,
+    def play_rules(
+        self, home: Any, away: Any, dice: DiceSource, rules: GameRules, *, neutral: bool
     ) -> Result:
         """Return :func:`play_game` of the two cards, wrapped in the shared result."""
-        if rules is None:
-            rules = ADVANCED
-        if not isinstance(rules, GameRules):
-            raise InvalidOptionError(f"vabg plays GameRules, got {type(rules).__name__}")
         return self.wrap(play_game(home, away, dice, rules=rules, neutral=neutral))
 
     def wrap(self, result: GameResult) -> Result:

@@ -131,3 +131,19 @@ def test_a_board_game_gives_its_grid_and_the_others_none() -> None:
     assert grid.board(grid.rules_from_json(rules.to_json())) == board
     assert find_game("vabg").board(find_game("vabg").default_rules()) is None
     assert find_game("sixdice").board(find_game("sixdice").default_rules()) is None
+
+
+@pytest.mark.parametrize("name", ["vabg", "gridcourt", "sixdice"])
+def test_a_game_plays_its_default_rules_and_refuses_another_games(name: str) -> None:
+    game = find_game(name)
+    home = game.read_team_file(FIXTURES / "kentucky-2012.json")
+    away = game.read_team_file(FIXTURES / "kansas-2008.json")
+    by_default = game.play(home, away, SeededDice(4))
+    assert (
+        by_default.to_json() == game.play(home, away, SeededDice(4), game.default_rules()).to_json()
+    )
+    other = find_game("sixdice" if name != "sixdice" else "gridcourt").default_rules()
+    with pytest.raises(
+        InvalidOptionError, match=f"{name} plays {type(game.default_rules()).__name__}, got"
+    ):
+        game.play(home, away, SeededDice(4), other)
