@@ -61,6 +61,17 @@ def timed(work: Callable[[], object]) -> tuple[float, float]:
     return time.perf_counter() - start, time.process_time() - cpu
 
 
+def per_call_ms(work: Callable[[], object], runs: int) -> str:
+    """Run ``work()`` ``runs`` times; return its wall and CPU milliseconds a call, as printed."""
+
+    def all_runs() -> None:
+        for _ in range(runs):
+            work()
+
+    wall, cpu = timed(all_runs)
+    return f"{1000 * wall / runs:.1f} ms wall, {1000 * cpu / runs:.1f} ms CPU"
+
+
 def verdict(value: float, goal: float, unit: str) -> str:
     return f"goal {goal:g} {unit}: {'met' if value <= goal else 'not met'}"
 
@@ -183,17 +194,8 @@ def main(argv: list[str] | None = None) -> int:
 
     home = read_team_file(TEAMS / "kentucky-2012.json")
     away = read_team_file(TEAMS / "kansas-2008.json")
-    runs = 20
-
-    def full() -> None:
-        for _ in range(runs):
-            game_odds(home, away, rules=ADVANCED)
-
-    wall, cpu = timed(full)
-    print(
-        f"one full game law with score laws ({away.label} at {home.label}): "
-        f"{1000 * wall / runs:.1f} ms wall, {1000 * cpu / runs:.1f} ms CPU"
-    )
+    full = per_call_ms(lambda: game_odds(home, away, rules=ADVANCED), runs=20)
+    print(f"one full game law with score laws ({away.label} at {home.label}): {full}")
 
     coached = preset("advanced", strategy=True)
     few = list(itertools.permutations(sample[:8], 2))
@@ -208,16 +210,10 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(few)} ordered pairs): {1000 * wall / len(few):.1f} ms wall, "
         f"{1000 * cpu / len(few):.1f} ms CPU"
     )
-    runs = 5
-
-    def coached_full() -> None:
-        for _ in range(runs):
-            coach_odds(home, away, rules=coached)
-
-    wall, cpu = timed(coached_full)
+    coached_full = per_call_ms(lambda: coach_odds(home, away, rules=coached), runs=5)
     print(
         f"the coach policy on, one full game law with score laws ({away.label} at "
-        f"{home.label}): {1000 * wall / runs:.1f} ms wall, {1000 * cpu / runs:.1f} ms CPU"
+        f"{home.label}): {coached_full}"
     )
 
     if not args.skip_league:
