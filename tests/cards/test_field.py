@@ -20,19 +20,17 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import transaction
 
-from cards.management.commands.build_field import (
+from cards.field import (
     BUILT_BY,
     calculator_row,
-    engine_version,
     merge_rosters,
-    odds_sources,
     placeholder_name,
     read_field,
-    read_odds_cache,
     read_printed,
     shared_key,
 )
 from cards.mapping import team_card, teams_for_play
+from cards.oddscache import engine_version, odds_sources, read_odds_cache
 from league.models import Game, Season
 from league.tournaments import FIELDS, field_regions
 from simulator import SeededDice

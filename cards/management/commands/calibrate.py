@@ -22,8 +22,9 @@ from cards.calibration import (
     measure_games,
     out_of_sample,
 )
-from cards.management.commands.build_field import (
+from cards.field import (
     BUILT_BY,
+    FieldError,
     field_games,
     field_ratings,
     field_seasons,
@@ -81,6 +82,12 @@ class Command(BaseCommand):
         parser.add_argument("--out", default=str(OUT), help="default: docs/calibration.md")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            self._calibrate(options)
+        except FieldError as exc:
+            raise CommandError(str(exc)) from exc
+
+    def _calibrate(self, options: dict[str, Any]) -> None:
         if options["from_db"]:
             teams = [team_card(t) for t in teams_for_play().order_by("school", "season")]
             teams_source = "the teams in the database"
