@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from simulator.vabg.rules import dunk_row
 
@@ -36,6 +36,8 @@ CARD_RANGE_FIELDS = (
 GAME_POSSESSIONS = 66
 """Possessions a side in a whole game: the 22 before the 20-20 start plus the 44 played (§2)."""
 PLAYED_POSSESSIONS = 44
+OPENING_POSSESSIONS = GAME_POSSESSIONS - PLAYED_POSSESSIONS
+"""The 22 possessions the 20-20 start stands for, shared by the whole roster (§3)."""
 STARTER_MPG = 40 * 48 / GAME_POSSESSIONS
 """An average starter plays 48 of 66 possessions (the rulebook): 29.1 minutes (§8)."""
 RESERVE_MPG = 40 * 18 / GAME_POSSESSIONS
@@ -47,16 +49,16 @@ EXTRA_BALL_TOUCHES = (0.29, 0.45)
 """Touches a possession on the floor for one and for two extra ball numbers (§3): fitted to
 the rulebook's cards (Robinson 0.280 and Lamb 0.267 print none, Davis 0.299 and eight more
 starters up to Leonard 0.419 print one)."""
-K_STEAL = 165.0
+K_STEAL = 330.0
 """Steal numbers beyond the first per steal per defended possession, fitted to the
 rulebook's six printed steal ranges (§4.1)."""
-K_BLOCK = 115.0
+K_BLOCK = 150.0
 """Block numbers beyond the first per block per defended possession, fitted to the
 rulebook's 21-31 (Davis), 21-26 (Thomas) and 21-21 (Lamb) (§4.2)."""
 K_FOUL = 36.0
 """Foul numbers per personal foul per defended possession: a fifth of 36 x 5 (§4.3)."""
-K_TURNOVER = 50.0
-TURNOVER_FLOOR = 0.08
+K_TURNOVER = 60.0
+TURNOVER_FLOOR = 0.02
 """Turnover numbers = 50 x (turnovers a trip he ends - 0.08), fitted to Davis 2012's 41-40
 (0.086) and the rulebook's usual 41-43 for the median player (0.139) (§4.4)."""
 K_OFF_REB = 58.0
@@ -77,16 +79,19 @@ PRE_1987_THREE_PCT_FACTOR = 0.75
 """An estimated pre-1987 3 goes in at three quarters of the player's own FG% (our choice, §5.2)."""
 FIELD_MEAN_POINTS = 67.0
 """Points a game an average great team scores and allows against the field (§10)."""
-ENGINE_TRIP = (0.08, 1.10)
-"""Points a trip in the engine = 0.08 + 1.10 x :func:`points_per_trip`; measured (§10.3)."""
+ENGINE_TRIP = (0.17, 1.05)
+"""Points a trip in the engine = 0.17 + 1.05 x :func:`points_per_trip`; measured (§10.3)."""
 POINTS_PER_DUNK_NUMBER = PLAYED_POSSESSIONS / 36
 """Points a game one number of the opponent's top X moves near X = 50: 44/36 (§10.4)."""
 MEAN_DUNK_ADJUST = -5
 """Where the adjustments are centred; it cancels in play (D + A), so it is cosmetic (§10.4)."""
-FIELD_STEAL_NUMBERS = 4.5
-FIELD_BLOCK_NUMBERS = 2.6
-"""A field defender's steal and block numbers, assumed by the points a trip is worth (§10):
-the mean of the 480 starters of the 96-team field as build_field makes it (measured)."""
+FIELD_STEAL_NUMBERS = 5.9
+FIELD_BLOCK_NUMBERS = 2.9
+"""A field defender's steal and block numbers on their rows (11-16, 21-26: a range beyond
+counts there only on a halved d8 of 6-8 and on 31/32), assumed by the points a trip is
+worth (§10): the mean of the 465 starters build_field writes (measured)."""
+ROW = 6
+"""The numbers of an 11-66 row: 11-16, 21-26, 41-46."""
 PUTBACK_SHARE = 0.25
 """Share of missed d20 shots the offense gets back: half the trips use the chart, ~half (§10)."""
 
@@ -274,6 +279,16 @@ class TeamContext:
         return self.rating or 0.0
 
 
+class Shooting(NamedTuple):
+    """A card's shooting, as :func:`d20_column` splits it (cards.md §5)."""
+
+    fg: float
+    ftr: float
+    share3: float
+    p3: float
+    pre_1987: bool
+
+
 @dataclass(frozen=True, slots=True)
 class CardResult:
     """Hold one calculated card, the inputs that had to be filled in, and its source."""
@@ -282,7 +297,19 @@ class CardResult:
     filled: tuple[str, ...]
     source: str
     usage: float
-    """Touches a possession on the floor, the measure his extra ball numbers come from (§3)."""
+    """Touches a possession on the floor: a lone card's extra ball numbers come from it (§3)."""
+    shots: float = 0.0
+    """Trips he ends (FGA + 0.44 FTA + TOV) a possession on the floor, or without his own
+    shots his points a game over :data:`POINTS_PER_TRIP_USED`: his share of his lineup's,
+    which deals a team's extra ball numbers (§3, :func:`ball_numbers`)."""
+    shooting: Shooting | None = None
+    """What his d20 column was split from (:func:`d20_column`)."""
+    points: float = 0.0
+    """His points a game, given or filled in (§8)."""
+    free: tuple[str, ...] = ()
+    """What of his shooting was filled in (``"fg"``, ``"ftr"``) while his shots were
+    solved from his points a game: his d20 then moves those to follow his share of his
+    team's points (§5.4, :func:`shape_shooting`)."""
 
 
 # -- the card ------------------------------------------------------------------------------
@@ -351,8 +378,20 @@ def card_for(
 
     # Shots a game: given, or solved from points a game (cards.md §3):
     # ppg = FGA (2 FG% + 3PA/FGA 3P% + FTA/FGA FT%), with counts a game taken as counts.
+    free = (
+        tuple(
+            name
+            for name, known in (
+                ("fg", line.fg_pct),
+                ("ftr", line.fta if line.fta is not None else line.fta_rate),
+            )
+            if known is None
+        )
+        if line.fga is None
+        else ()
+    )
+    ppg = line.ppg
     if fga is None:
-        ppg = line.ppg
         if ppg is None:
             filled.append("ppg")
             ppg = line.ppg_estimate
@@ -395,9 +434,8 @@ def card_for(
     card["block_top"] = 21 + _bounded(K_BLOCK * bpg / on_floor, 0, 19)
     card["foul_from"] = 37 - _bounded(K_FOUL * pf / on_floor, 0, 4)
     card["turnover_top"] = 40 + _bounded(K_TURNOVER * (tov / used - TURNOVER_FLOOR), 0, 6)
-    card["d20"] = d20_column(
-        fg=fg, ftr=ftr, share3=share3, p3=p3, pre_1987=not era.three_point_line
-    )
+    shooting = Shooting(fg, ftr, share3, p3, not era.three_point_line)
+    card["d20"] = d20_column(**shooting._asdict())
     card["free_throw_top"] = _bounded(20 * ft, 0, 20)  # the author: FT% on a d20 (§5.3)
 
     # Rebounds (cards.md §6): offensive and defensive rebound rates on the floor.
@@ -442,7 +480,17 @@ def card_for(
     card["card_source"] = source
     if filled_names:
         card["filled"] = list(filled_names)
-    return CardResult(card=card, filled=filled_names, source=source, usage=usage)
+    points = ppg if ppg is not None else fga * (2 * fg + share3 * p3 + ftr * ft)
+    return CardResult(
+        card=card,
+        filled=filled_names,
+        source=source,
+        usage=usage,
+        shots=(used if line.fga is not None else points / POINTS_PER_TRIP_USED) / on_floor,
+        shooting=shooting,
+        points=points,
+        free=() if "d20" in printed else free,
+    )
 
 
 def d20_column(
@@ -551,6 +599,194 @@ def extra_ball(usage: float) -> int:
     return 2 if usage >= second else 1 if usage >= first else 0
 
 
+POINTS_PER_TRIP_USED = 1.0
+"""Points a trip a player ends scores (our choice; Division I teams score about 1.0-1.05 a
+possession): a player known by his points a game alone ends that many trips over this."""
+EXTRA_NUMBERS = 3
+"""The d8's 6, 7 and 8: the extra ball numbers a lineup shares (vabg-rulings.md §4)."""
+MAX_EXTRAS = 2
+"""The most extra numbers one card holds (interchange: ``extra_ball`` 0-2)."""
+
+
+def deal_extras(shares: Sequence[float], fixed: Sequence[int | None]) -> list[int]:
+    """Deal a lineup's three extra ball numbers by its players' shares of its shots (§3).
+
+    Each slot has its own number (1-5) and the lineup's 6, 7 and 8 go one at a time to the
+    player furthest below his share of the d8, ``share - (1 + extras) / 8``, at most two
+    each; ``fixed`` holds the counts already set (printed, or another lineup's), which
+    are kept and use up numbers first. The largest shares win ties, then the lower slot.
+
+    >>> deal_extras([0.45, 0.15, 0.15, 0.15, 0.10], [None] * 5)
+    [2, 1, 0, 0, 0]
+    >>> deal_extras([0.25, 0.25, 0.2, 0.2, 0.1], [1, None, None, None, None])
+    [1, 1, 1, 0, 0]
+    """
+    extras = [f or 0 for f in fixed]
+    for _ in range(EXTRA_NUMBERS - sum(extras)):
+        free = [i for i, f in enumerate(fixed) if f is None and extras[i] < MAX_EXTRAS]
+        if not free:
+            break
+        best = max(free, key=lambda i: (shares[i] - (1 + extras[i]) / 8, shares[i], -i))
+        extras[best] += 1
+    return extras
+
+
+def ball_numbers(results: Sequence[CardResult]) -> list[int]:
+    """Return each card's extra ball numbers, dealt by the team's lineups (§3).
+
+    ``results`` are a team's cards, the five starters first (slots 1-5), then the reserves
+    in playing order. The starting five shares the d8's 6, 7 and 8 by its players' shares
+    of its shots (:func:`deal_extras`); the bench lineup (each slot's first reserve, the
+    starter where a slot has none) deals what the starters in it leave; a later reserve of
+    a slot deals as if he were its first. So every lineup that plays claims its three
+    numbers, and a star's extras are not taken by the teammates listed above him.
+    A printed ``extra_ball`` is kept.
+    """
+    printed = [
+        r.card["extra_ball"] if "extra_ball" in r.card.get("printed", ()) else None for r in results
+    ]
+    extras = deal_extras(_shares(results, range(5)), printed[:5]) + [0] * (len(results) - 5)
+    bench = list(range(5))
+    for i in range(5, len(results)):
+        slot = results[i].card["slot"]
+        if bench[slot - 1] < 5:
+            bench[slot - 1] = i
+    fixed = [extras[j] if j < 5 else printed[j] for j in bench]
+    for j, count in zip(bench, deal_extras(_shares(results, bench), fixed), strict=True):
+        extras[j] = count
+    for i in range(5, len(results)):
+        if i in bench:
+            continue
+        lineup = list(bench)
+        lineup[results[i].card["slot"] - 1] = i
+        fixed = [printed[i] if j == i else extras[j] for j in lineup]
+        extras[i] = deal_extras(_shares(results, lineup), fixed)[lineup.index(i)]
+    return extras
+
+
+SHAPED_FG = (0.25, 0.70)
+"""The FG% a d20 shaped by points a game stays within (our choice, §5.4)."""
+SHAPE_FG_MOVE = 0.15
+"""The most a shaped d20 moves the filled-in FG%, up or down (our choice, §5.4): the ball
+numbers carry a scorer's share, his shooting only tops it up."""
+SHAPED_FTR = (5, 25)
+"""A shaped d20's free-throw rate, in tenths of the filled-in one (our choice, §5.4)."""
+
+
+def shape_shooting(results: Sequence[CardResult], ctx: TeamContext) -> None:
+    """Reshape the d20 of starters known by points a game to their share of them (§5.4).
+
+    A starter whose shots are not known had his free-throw rate, and often his FG%, filled
+    in from his era and slot, so a team's scorers all shoot alike and a 40-point scorer
+    scores like his teammates. His share of the team's points is known: his points a game
+    (given, else filled in, §8) over the team's. A game gives each player his opening
+    points and then what he scores on the trips his ball numbers give him, so he needs, of
+    the starters' points in play, ``share x points - opening`` (the points the team scores
+    by its predictions or rating, §10.1) over the possessions he plays; every carrier
+    scores alike on the team's dunk numbers and stops, so the rest of his trips carry the
+    difference. Among
+    such starters each d20 is set to the trip value (:func:`_trip_value`) that gives his
+    share with his ball numbers, the group's points a trip kept as they were, by moving
+    only what was filled in: his free-throw rate (0.5-2.5 times the fill-in) and his FG%
+    (at most 0.15 from it, within 25-70%), the smallest move that comes closest.
+    Shooting the sources give is never moved.
+    """
+    starters = list(results[:5])
+    free = [i for i, r in enumerate(starters) if r.free and r.shooting is not None]
+    if len(free) < 2:
+        return
+    team_ppg = ctx.team_ppg or ctx.era.ppg + 8 + 0.5 * ctx.net
+    # the team as its season and predictions say, not as build_field's aim moves it: the
+    # targets move only the dunk numbers (§10.1)
+    own = replace(ctx, target_pts=None, target_allowed=None)
+    game = _target_points(own)[0]
+    short = max(10 - len(results), 0)
+    top = sorted(range(5), key=lambda i: (-starters[i].points, i))[:short]
+    wanted: dict[int, float] = {}
+    for i in free:
+        opening = 4.0 if i in top or len(results) == 5 else 2.0
+        played = max(_starter_possessions(results, i), 1)
+        inplay = max(starters[i].points / team_ppg * game - opening, 0.5)
+        wanted[i] = inplay / played
+    faces = {i: 1 + starters[i].card["extra_ball"] for i in free}
+    value = {i: _trip_value(starters[i].card) for i in free}
+    pool = sum(faces[i] * value[i] for i in free)
+    dunk_top, _adjust = team_dunk([r.card for r in results], own)
+    dunks, stops, _s, _t = dunk_outcomes(dunk_top + MEAN_DUNK_ADJUST)
+    dunk, read = dunks / 36, 1 - (dunks + stops) / 36
+    scale = (pool * read + 2 * dunk * sum(faces.values())) / sum(wanted[i] for i in free)
+    for i in free:
+        target = (wanted[i] * scale / faces[i] - 2 * dunk) / read
+        starters[i].card["d20"] = _shaped_d20(starters[i], target)
+
+
+def _shaped_d20(result: CardResult, target: float) -> dict[str, str | None]:
+    """Return the d20 nearest ``target`` a trip, moving only what was filled in (§5.4).
+
+    Free-throw rates in tenths of the fill-in, FG% in steps of 0.01; the points a trip rise
+    with the FG%, so each rate's best FG% is found by bisection.
+    """
+    shooting = result.shooting
+    assert shooting is not None
+    fgs = [shooting.fg]
+    if "fg" in result.free:
+        low = max(SHAPED_FG[0], shooting.fg - SHAPE_FG_MOVE)
+        high = min(SHAPED_FG[1], shooting.fg + SHAPE_FG_MOVE)
+        fgs = [
+            x / 100 for x in range(math.ceil(low * 100 - 1e-9), math.floor(high * 100 + 1e-9) + 1)
+        ]
+        fgs = fgs or [shooting.fg]
+    rates = [1.0]
+    if "ftr" in result.free:
+        rates = [x / 10 for x in range(SHAPED_FTR[0], SHAPED_FTR[1] + 1)]
+    card = dict(result.card)
+
+    def shaped(fg: float, rate: float) -> tuple[float, dict[str, str | None]]:
+        d20 = d20_column(**shooting._replace(fg=fg, ftr=shooting.ftr * rate)._asdict())
+        card["d20"] = d20
+        return _trip_value(card), d20
+
+    best: tuple[float, float, dict[str, str | None]] | None = None
+    for rate in rates:
+        lo, hi = 0, len(fgs) - 1
+        while lo < hi:  # the first FG% whose trip reaches the target
+            mid = (lo + hi) // 2
+            if shaped(fgs[mid], rate)[0] < target:
+                lo = mid + 1
+            else:
+                hi = mid
+        for k in {max(lo - 1, 0), lo}:
+            value, d20 = shaped(fgs[k], rate)
+            miss = round(abs(value - target), 3)
+            move = abs(fgs[k] - shooting.fg) / SHAPE_FG_MOVE + abs(math.log(rate)) / math.log(2.5)
+            if best is None or (miss, move) < best[:2]:
+                best = (miss, move, d20)
+    assert best is not None
+    return best[2]
+
+
+def _starter_possessions(results: Sequence[CardResult], i: int) -> int:
+    """Return the possessions of 44 the starter ``i`` plays by the default plan (rulings §12)."""
+    card = results[i].card
+    own = min(int(card["can_play"]), PLAYED_POSSESSIONS)
+    bench = sum(int(r.card["can_play"]) for r in results[5:] if r.card["slot"] == card["slot"])
+    return PLAYED_POSSESSIONS - min(bench, PLAYED_POSSESSIONS - own)
+
+
+def _shares(results: Sequence[CardResult], lineup: Iterable[int]) -> list[float]:
+    """Return each player's share of the lineup's 44 trips in play (§3).
+
+    A game is 66 possessions; the 20-20 start stands for the first 22, in which every
+    player of the roster used an equal part (his 2 opening points of 20). So of his share
+    of a game's trips, ``share x 66 - 22 x 2 / 20`` are left for the 44 in play.
+    """
+    shots = [results[j].shots for j in lineup]
+    total = sum(shots) or 1.0
+    opening = OPENING_POSSESSIONS / max(len(results), 1)
+    left = [max(x / total * GAME_POSSESSIONS - opening, 0.0) for x in shots]
+    return [x / (sum(left) or 1.0) for x in left]
+
+
 def can_play(mpg: float | None, *, starter: bool, minutes_known: bool) -> int:
     """Return the "can play N of 44" stamina: his share of a 66-possession game, less 11 (§7).
 
@@ -640,6 +876,9 @@ def team_file(
     lines = _fill_points(lines, ctx)
     minutes_known = all(ln.mpg is not None for ln in lines if ln.role == "starter")
     results = [card_for(ln, ctx, minutes_known=minutes_known) for ln in lines]
+    for result, extras in zip(results, ball_numbers(results), strict=True):
+        result.card["extra_ball"] = extras
+    shape_shooting(results, ctx)
     cards = [r.card for r in results]
     _point_guard_first(cards)
     if dunk_top is None or dunk_adjust is None:
@@ -888,11 +1127,25 @@ def defensive_points_saved(cards: Sequence[Mapping[str, Any]]) -> float:
     saved = 0.0
     for parts in _slot_weights(cards).values():
         for card, weight in parts:
-            extra = (card["steal_top"] - 10 - FIELD_STEAL_NUMBERS) + (
-                card["block_top"] - 20 - FIELD_BLOCK_NUMBERS
+            extra = (min(card["steal_top"] - 10, ROW) - FIELD_STEAL_NUMBERS) + (
+                min(card["block_top"] - 20, ROW) - FIELD_BLOCK_NUMBERS
             )
             saved += weight * extra / 5 / 36 * field_trip * PLAYED_POSSESSIONS
     return saved
+
+
+def _target_points(ctx: TeamContext) -> tuple[float, float]:
+    """Return the points the team aims to score and allow a game (§10.1)."""
+    net = ctx.net
+    pts = next(
+        x for x in (ctx.target_pts, ctx.predicted_pts, FIELD_MEAN_POINTS + net / 2) if x is not None
+    )
+    allowed = next(
+        x
+        for x in (ctx.target_allowed, ctx.predicted_allowed, FIELD_MEAN_POINTS - net / 2)
+        if x is not None
+    )
+    return pts, allowed
 
 
 def team_dunk(cards: Sequence[Mapping[str, Any]], ctx: TeamContext) -> tuple[int, int]:
@@ -904,15 +1157,7 @@ def team_dunk(cards: Sequence[Mapping[str, Any]], ctx: TeamContext) -> tuple[int
     by one number for every :data:`POINTS_PER_DUNK_NUMBER` the team's defence is better
     than the field's, less what its steal and block ranges already save.
     """
-    net = ctx.net
-    pts = next(
-        x for x in (ctx.target_pts, ctx.predicted_pts, FIELD_MEAN_POINTS + net / 2) if x is not None
-    )
-    allowed = next(
-        x
-        for x in (ctx.target_allowed, ctx.predicted_allowed, FIELD_MEAN_POINTS - net / 2)
-        if x is not None
-    )
+    pts, allowed = _target_points(ctx)
     target = (pts - 20) / PLAYED_POSSESSIONS  # the game starts 20-20, 44 trips remain
     trip, read = (ENGINE_TRIP[0] + ENGINE_TRIP[1] * v for v in points_per_trip(cards))
     # against the field's average adjustment, the top X the team needs (§10.2)
@@ -945,8 +1190,8 @@ PER_GAME_COLUMNS = ("mpg", "ppg", "rpg", "orpg", "drpg", "apg", "spg", "bpg", "t
 PCT_COLUMNS = ("fg_pct", "fg3_pct", "ft_pct")
 TOTAL_COLUMNS = (("fgm", "fga"), ("fg3m", "fg3a"), ("ftm", "fta"))
 TEAM_COLUMNS = (
-    "conference", "pace", "rating", "predicted_pts", "predicted_allowed", "target_pts",
-    "target_allowed",
+    "conference", "pace", "rating", "team_ppg", "predicted_pts", "predicted_allowed",
+    "target_pts", "target_allowed",
 )  # fmt: skip
 _ALIASES = {"season": ("season", "year"), "player": ("player", "name")}
 

@@ -5,7 +5,8 @@ players and their season lines, each with its source) and, when it exists, ``rat
 (each team's real SRS), and runs the card calculator (docs/cards.md) for every team. A team
 whose sources name fewer than five players gets its empty starting spots as placeholder
 players, "Auburn 1984 C (to complete)", with the calculator's fill-in cards; a team file
-that the builder did not write (the rulebook's hand-made teams) is kept as it is.
+that the builder did not write (the rulebook's hand-made teams) keeps its players, and only
+its dunk numbers are aimed, like every team's.
 :func:`merge_rosters` writes ``rosters.csv`` from the shared rosters, the shared player
 seasons and printed.csv's player facts. ``manage.py build_field`` is the command's shell.
 """
@@ -399,8 +400,8 @@ def kept_files(
 ) -> tuple[dict[tuple[str, int], Built], list[str]]:
     """Return the field's team files in ``out`` that build_field did not write.
 
-    These (the rulebook's hand-made teams) are kept as they are; a warning names each
-    one whose conference differs from the field's.
+    These (the rulebook's hand-made teams) keep their players; only their dunk numbers are
+    aimed. A warning names each one whose conference differs from the field's.
     """
     kept: dict[tuple[str, int], Built] = {}
     warnings: list[str] = []
@@ -419,8 +420,9 @@ def kept_files(
             continue
         if doc.get("conference") != team.conference:
             warnings.append(
-                f"{path.name}: kept as it is, but its conference {doc.get('conference')!r} "
-                f"differs from the field's {team.conference!r} (alltime96.csv)"
+                f"{path.name}: players kept as they are, but its conference "
+                f"{doc.get('conference')!r} differs from the field's {team.conference!r} "
+                "(alltime96.csv)"
             )
         kept[team.school, team.season] = Built(name=path.name, team=doc, kept=True)
     return kept, warnings
@@ -505,9 +507,12 @@ def team_rows(
     field: Mapping[tuple[str, int], FieldTeam],
     ratings: Mapping[tuple[str, int], Rating],
     targets: Mapping[tuple[str, int], tuple[float, float]] | None = None,
+    scoring: Mapping[tuple[str, int], float] | None = None,
 ) -> list[dict[str, str]]:
-    """Return the calculator's team context rows: the field's columns, rating and targets."""
+    """Return the calculator's team context rows: the field's columns, rating, targets and
+    the real season's points a game (its players' shares of them, docs/cards.md §3)."""
     targets = targets or {}
+    scoring = scoring or {}
     return [
         {
             "school": t.school,
@@ -516,6 +521,7 @@ def team_rows(
             "predicted_pts": t.predicted_pts,
             "predicted_allowed": t.predicted_allowed,
             "rating": f"{ratings[key].value:.2f}" if key in ratings else "",
+            "team_ppg": f"{scoring[key]:g}" if key in scoring else "",
             "target_pts": f"{targets[key][0]:.2f}" if key in targets else "",
             "target_allowed": f"{targets[key][1]:.2f}" if key in targets else "",
         }
@@ -654,7 +660,10 @@ def build(
     games, _unplaced = field_games(field)
     model = fit_model(games, seasons, [t.label for t in field.values()])
     context = team_rows(
-        field, ratings, {key: model.targets(seasons[t.label]) for key, t in field.items()}
+        field,
+        ratings,
+        {key: model.targets(seasons[t.label]) for key, t in field.items()},
+        {key: pts for key, t in field.items() if (pts := seasons[t.label].pts) is not None},
     )
     try:
         calculated = teams_from_rows(
@@ -675,11 +684,7 @@ def build(
         doc = dict(result.team)
         players = doc.pop("players")
         doc.pop("notes", None)
-        calibrated = (doc["dunk_top"], doc["dunk_adjust"])
         fact = printed.get(key, {})
-        for column in ("dunk_top", "dunk_adjust"):
-            if fact.get(column, "").strip():
-                doc[column] = int(fact[column])
         doc["notes"] = _team_notes(
             team,
             real=real,
@@ -687,7 +692,7 @@ def build(
             left_out=left_out,
             rating=ratings.get(key),
             sources=sources if rating_rows is not None else sources[:2],
-            printed=_printed_note(fact, calibrated, (doc["dunk_top"], doc["dunk_adjust"])),
+            printed=_printed_note(fact),
         )
         doc["players"] = players
         try:
@@ -703,7 +708,7 @@ def build(
             )
         )
     if not problems:
-        _play_to_targets(built, field, printed, seasons, games, model, store)
+        _play_to_targets(built, field, seasons, games, model, store)
     names = [b.name for b in built]
     problems += [
         f"two teams would be written to {n}" for n in sorted(set(names)) if names.count(n) > 1
@@ -713,54 +718,45 @@ def build(
     return built
 
 
+AIMED_BY = "Dunk numbers aimed by manage.py build_field"
+"""How the sentence a kept file's notes get starts; a rebuild replaces it."""
+
+
 def _play_to_targets(
     built: list[Built],
     field: Mapping[tuple[str, int], FieldTeam],
-    printed: Mapping[tuple[str, int], Mapping[str, str]],
     seasons: Mapping[str, Season],
     games: Sequence[FirstGame],
     model: PairModel,
     store: MutableMapping[str, Odds] | None = None,
 ) -> None:
-    """Set the built teams' dunk numbers by the exact odds (docs/calibration.md), in place.
+    """Set every team's dunk numbers by the exact odds (docs/calibration.md), in place.
 
-    Every built team's free numbers (not printed by the author) are aimed, against the teams
-    whose two numbers are both free, at the pair model's points for and against
-    (:func:`cards.calibration.aim`); then the teams of the author's predicted first games are
-    fitted to his scores (:func:`cards.calibration.fit_games`). Kept files do not move.
+    One strength scale (docs/field.md): every team, the rulebook's hand-made ones and those
+    whose numbers the author printed included, is aimed at the pair model's points for and
+    against the field (:func:`cards.calibration.aim`); then the teams of the author's
+    predicted first games are fitted to his scores (:func:`cards.calibration.fit_games`).
+    A kept file keeps its players; its notes say its numbers were aimed.
     """
     if len(built) < 2:
         return
     odds = ExactOdds((team_from_json(b.team) for b in built), store=store)
-    free: dict[str, tuple[bool, bool]] = {}
-    for key, b in zip(field, built, strict=True):
-        fact = printed.get(key, {})
-        free[field[key].label] = (
-            not b.kept and not (fact.get("dunk_top") or "").strip(),
-            not b.kept and not (fact.get("dunk_adjust") or "").strip(),
-        )
-    reference = [x for x, can in free.items() if all(can)]
-    movers = [x for x, can in free.items() if any(can)]
-    if not reference:
-        return
-    targets = field_targets(model, seasons, movers, reference)
-    dunks = aim(odds, odds.dunks(), targets, free, reference)
+    labels = [field[key].label for key in field]
+    free = {label: (True, True) for label in labels}
+    targets = field_targets(model, seasons, labels, labels)
+    dunks = aim(odds, odds.dunks(), targets, free, labels)
     dunks = fit_games(odds, games, dunks, free)
     fitted = {x for g in games for x in (g.first, g.second)}
     for key, b in zip(field, built, strict=True):
         label = field[key].label
-        if b.kept:
-            continue
         b.team["dunk_top"], b.team["dunk_adjust"] = dunks[label]
-        aimed = targets.get(label)
-        note = []
-        if aimed is not None:
-            note.append(
-                f"By the exact odds its free dunk numbers play {aimed[0]:.1f}-{aimed[1]:.1f} "
-                "on average against the field's aimed teams, the pair model's figure "
-                f"(docs/calibration.md: compression {model.compression:.2f} of the SRS "
-                f"difference, scale {model.scale:.3f} of the real points)."
-            )
+        aimed = targets[label]
+        note = [
+            f"By the exact odds its dunk numbers play {aimed[0]:.1f}-{aimed[1]:.1f} "
+            "on average against the field, the pair model's figure "
+            f"(docs/calibration.md: compression {model.compression:.2f} of the SRS "
+            f"difference, scale {model.scale:.3f} of the real points)."
+        ]
         if label in fitted:
             mine = [g for g in games if label in (g.first, g.second)]
             note.append(
@@ -770,9 +766,12 @@ def _play_to_targets(
                 + "; ".join(f"{g.first} {g.first_pts:g}-{g.second_pts:g} {g.second}" for g in mine)
                 + "."
             )
-        notes = b.team.pop("notes")
+        notes = str(b.team.pop("notes", ""))
         players = b.team.pop("players")
-        b.team["notes"] = " ".join([notes, *note])
+        if b.kept:
+            notes = notes.split(f" {AIMED_BY}")[0].split(AIMED_BY)[0].rstrip()
+            note.insert(0, f"{AIMED_BY}, like every team's (one strength scale, docs/field.md).")
+        b.team["notes"] = " ".join(x for x in [notes, *note] if x)
         b.team["players"] = players
 
 
@@ -830,20 +829,19 @@ def cards_first(players: Sequence[dict[str, str]]) -> tuple[list[dict[str, str]]
     )
 
 
-def _printed_note(
-    fact: Mapping[str, str], calibrated: tuple[int, int], used: tuple[int, int]
-) -> str | None:
-    if calibrated == used and not any(fact.get(c) for c in ("dunk_top", "dunk_adjust")):
+def _printed_note(fact: Mapping[str, str]) -> str | None:
+    parts = [
+        f"{column} {fact[column].strip()}"
+        for column in ("dunk_top", "dunk_adjust")
+        if (fact.get(column) or "").strip()
+    ]
+    if not parts:
         return None
-    parts = []
-    for column, was, now in zip(("dunk_top", "dunk_adjust"), calibrated, used, strict=True):
-        if (fact.get(column) or "").strip():
-            parts.append(f"{column} {now} (calibrated: {was})")
     return (
-        "The author's printed dunk numbers replace the calibrated ones (which aim at the "
-        "target above; with cards that are not yet all his, the team may play away from it): "
-        f"{' and '.join(parts)}; {fact.get('notes', '').strip()} "
-        f"({fact.get('source_url', '').strip()}, fixtures/field/printed.csv)."
+        f"The author printed {' and '.join(parts)} ({fact.get('notes', '').strip()}; "
+        f"{fact.get('source_url', '').strip()}, fixtures/field/printed.csv); like every "
+        "team's, its dunk numbers are aimed at its real season instead (one strength "
+        "scale, docs/field.md)."
     )
 
 
@@ -934,7 +932,8 @@ def summary(built: Sequence[Built], out: Path, ratings: Path | None) -> str:
     return (
         f"Wrote {len(written)} team files to {out}: {len(written) - len(short)} from real "
         f"rosters, {len(short)} with {sum(len(b.to_complete) for b in short)} placeholder "
-        f"spots to complete; cards: {cards}; {rated}. Kept as they are: {kept}."
+        f"spots to complete; cards: {cards}; {rated}. Players kept as they are (dunk numbers "
+        f"aimed): {kept}."
     )
 
 
@@ -1004,8 +1003,6 @@ def field_files_write(
     warnings += [w for b in built for w in _team_warnings(b)]
     out.mkdir(parents=True, exist_ok=True)
     for result in built:
-        if result.kept:
-            continue
         path = out / result.name
         path.write_text(json.dumps(result.team, indent=2, ensure_ascii=False) + "\n")
         if verbose:

@@ -18,10 +18,14 @@ stored beside each game (at most 40 characters).
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 MAX_KEY_LENGTH = 40
 
@@ -502,3 +506,71 @@ def _source_from_json(data: Mapping[str, Any]) -> Source:
     if "reseed_after" in data:
         return Reseeded(data["reseed_after"], data["rank"])
     raise BracketError(f"an entrant must name a team, a game or a reseeded rank, got {data!r}")
+
+
+def possible_pairs(bracket: Bracket, winners: Mapping[str, int]) -> set[tuple[int, int]] | None:
+    """Return the (top, bottom) pairs that can still meet in an undecided game, or None
+    when a reseeded round makes any two survivors possible."""
+    can: dict[str, set[int]] = {}
+    pairs: set[tuple[int, int]] = set()
+
+    def support(source: Source) -> set[int] | None:
+        if isinstance(source, Seeded):
+            return {source.team_id}
+        if isinstance(source, WinnerOf):
+            return can[source.game_key]
+        return None
+
+    for game in sorted(bracket.games, key=lambda g: g.round):
+        top, bottom = support(game.top), support(game.bottom)
+        if top is None or bottom is None:
+            return None
+        if game.key in winners:
+            can[game.key] = {winners[game.key]}
+            continue
+        pairs.update(itertools.product(top, bottom))
+        can[game.key] = top | bottom
+    return pairs
+
+
+def bracket_law(
+    bracket: Bracket,
+    winners: Mapping[str, int],
+    index: Mapping[int, int],
+    p: npt.NDArray[np.float64],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Exact odds of a bracket without reseeding: per game, the law of its winner.
+
+    The two entrants of a game come from disjoint parts of the bracket, so they are
+    independent: P(top t wins) = P(t is top) * sum_u P(u is bottom) P(t beats u).
+    """
+    n = len(index)
+    reach = np.zeros((n, bracket.rounds))
+    won: dict[str, npt.NDArray[np.float64]] = {}
+    champion = np.zeros(n)
+
+    def law(source: Source) -> npt.NDArray[np.float64]:
+        if isinstance(source, Seeded):
+            v = np.zeros(n)
+            v[index[source.team_id]] = 1.0
+            return v
+        assert isinstance(source, WinnerOf)
+        return won[source.game_key]
+
+    # Pairs not in the table (NaN) are pairs that cannot meet: they count for nothing.
+    beats = np.nan_to_num(p)
+    beaten = np.nan_to_num(1.0 - p)
+    for game in sorted(bracket.games, key=lambda g: g.round):
+        a, b = law(game.top), law(game.bottom)
+        reach[:, game.round - 1] += a + b
+        if game.key in winners:
+            w = np.zeros(n)
+            w[index[winners[game.key]]] = 1.0
+        else:
+            top_p = (beats * b[None, :]).sum(axis=1)  # vs the bottom's law
+            bottom_p = (beaten * a[:, None]).sum(axis=0)
+            w = a * top_p + b * bottom_p
+        won[game.key] = w
+        if game.round == bracket.rounds:
+            champion = w
+    return reach, champion

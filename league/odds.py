@@ -900,33 +900,6 @@ def whatif_winners(
     return winners, kinds
 
 
-def _bracket_pairs(
-    bracket: brackets.Bracket, winners: Mapping[str, int]
-) -> set[tuple[int, int]] | None:
-    """Return the (top, bottom) pairs that can still meet in an undecided game, or None
-    when a reseeded round makes any two survivors possible."""
-    can: dict[str, set[int]] = {}
-    pairs: set[tuple[int, int]] = set()
-
-    def support(source: brackets.Source) -> set[int] | None:
-        if isinstance(source, brackets.Seeded):
-            return {source.team_id}
-        if isinstance(source, brackets.WinnerOf):
-            return can[source.game_key]
-        return None
-
-    for game in sorted(bracket.games, key=lambda g: g.round):
-        top, bottom = support(game.top), support(game.bottom)
-        if top is None or bottom is None:
-            return None
-        if game.key in winners:
-            can[game.key] = {winners[game.key]}
-            continue
-        pairs.update(itertools.product(top, bottom))
-        can[game.key] = top | bottom
-    return pairs
-
-
 def _alive(bracket: brackets.Bracket, winners: Mapping[str, int]) -> list[int]:
     lost = set()
     teams = brackets.entrants(bracket, winners)
@@ -934,49 +907,6 @@ def _alive(bracket: brackets.Bracket, winners: Mapping[str, int]) -> list[int]:
         top, bottom = teams[key]
         lost.add(bottom if winner == top else top)
     return [t for t in bracket.seeds if t not in lost]
-
-
-def _plain_dp(
-    bracket: brackets.Bracket,
-    winners: Mapping[str, int],
-    index: Mapping[int, int],
-    p: npt.NDArray[np.float64],
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Exact odds of a bracket without reseeding: per game, the law of its winner.
-
-    The two entrants of a game come from disjoint parts of the bracket, so they are
-    independent: P(top t wins) = P(t is top) * sum_u P(u is bottom) P(t beats u).
-    """
-    n = len(index)
-    reach = np.zeros((n, bracket.rounds))
-    won: dict[str, npt.NDArray[np.float64]] = {}
-    champion = np.zeros(n)
-
-    def law(source: brackets.Source) -> npt.NDArray[np.float64]:
-        if isinstance(source, brackets.Seeded):
-            v = np.zeros(n)
-            v[index[source.team_id]] = 1.0
-            return v
-        assert isinstance(source, brackets.WinnerOf)
-        return won[source.game_key]
-
-    # Pairs not in the table (NaN) are pairs that cannot meet: they count for nothing.
-    beats = np.nan_to_num(p)
-    beaten = np.nan_to_num(1.0 - p)
-    for game in sorted(bracket.games, key=lambda g: g.round):
-        a, b = law(game.top), law(game.bottom)
-        reach[:, game.round - 1] += a + b
-        if game.key in winners:
-            w = np.zeros(n)
-            w[index[winners[game.key]]] = 1.0
-        else:
-            top_p = (beats * b[None, :]).sum(axis=1)  # vs the bottom's law
-            bottom_p = (beaten * a[:, None]).sum(axis=0)
-            w = a * top_p + b * bottom_p
-        won[game.key] = w
-        if game.round == bracket.rounds:
-            champion = w
-    return reach, champion
 
 
 class _TooMany(Exception):
@@ -1126,7 +1056,7 @@ def bracket_odds(season: Season, *, whatif: Mapping[str, int] | None = None) -> 
     table = PairTable(
         entries, rules=season.rules, neutral=not season.home_court, strategy=season_policy(season)
     )
-    pairs = _bracket_pairs(bracket, winners)
+    pairs = brackets.possible_pairs(bracket, winners)
     if pairs is None:
         alive = _alive(bracket, winners)
         pairs = set(itertools.permutations(alive, 2))
@@ -1137,7 +1067,7 @@ def bracket_odds(season: Season, *, whatif: Mapping[str, int] | None = None) -> 
         isinstance(s, brackets.Reseeded) for g in bracket.games for s in (g.top, g.bottom)
     )
     if not reseeded:
-        reach, champion = _plain_dp(bracket, winners, index, p)
+        reach, champion = brackets.bracket_law(bracket, winners, index, p)
     else:
         try:
             reach, champion = _set_dp(bracket, winners, index, p)

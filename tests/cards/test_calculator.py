@@ -71,14 +71,14 @@ def test_a_guard_with_every_statistic_gets_a_calculated_card() -> None:
     assert card["extra_ball"] == 1
     # §7 66 x 30/40 - 11 = 38.5 -> 39
     assert card["can_play"] == 39
-    # §4.1 steal 1 + 165 x 2.1/52.5 = 1 + 6.6 -> 1 + 7 numbers, 11-18
-    assert card["steal_top"] == 18
-    # §4.2 block 1 + 115 x 0.2/52.5 = 1 + 0.44 -> 1 number, 21-21
-    assert card["block_top"] == 21
+    # §4.1 steal 1 + 330 x 2.1/52.5 = 1 + 13.2 -> 1 + 13 numbers, 11-24
+    assert card["steal_top"] == 24
+    # §4.2 block 1 + 150 x 0.2/52.5 = 1 + 0.57 -> 2 numbers, 21-22
+    assert card["block_top"] == 22
     # §4.3 foul 36 x 2.1/52.5 = 1.44 -> 1 number, 36-36
     assert card["foul_from"] == 36
-    # §4.4 turnover 50 x (1.5/15.7 - 0.08) = 50 x 0.0155 = 0.78 -> 1 number, 41-41
-    assert card["turnover_top"] == 41
+    # §4.4 turnover 60 x (1.5/15.7 - 0.02) = 60 x 0.0755 = 4.53 -> 5 numbers, 41-45
+    assert card["turnover_top"] == 45
     # §5.1 FTA/FGA = 5/12; trips 0.5 x 5/12 = 0.2083; fouled 20 x 0.2083/1.2083 = 3.45 -> 3;
     # 17 shots; made 17 x 0.45 = 7.65 -> 8, missed 9; 3PA share 5/12:
     # 3s made 17 x 5/12 x 0.40 = 2.83 -> 3, 3s missed 17 x 5/12 x 0.60 = 4.25 -> 4
@@ -110,17 +110,18 @@ def test_a_center_gets_the_printed_davis_shape_from_davis_like_statistics() -> N
     # §5.1 FTA/FGA = 0.625; trips 0.3125; fouled 20 x 0.3125/1.3125 = 4.76 -> 5 (10-14);
     # 15 shots; made 15 x 0.62 = 9.3 -> 9; no 3s. Davis 2012 prints 1-9, 10-14, 15-20.
     assert card["d20"] == {"3PM": None, "2PM": "1-9", "FOUL": "10-14", "3PX": None, "2PX": "15-20"}
-    # §4.2 block 1 + 115 x 4.6/52 = 1 + 10.17 -> 11 numbers, 21-31 (Davis prints 21-31)
-    assert card["block_top"] == 31
+    # §4.2 block 1 + 150 x 4.6/52 = 1 + 13.27 -> 14 numbers, 21-34 (Davis prints 21-31:
+    # the box-score scale of §4 lengthens every range)
+    assert card["block_top"] == 34
     # §5.3 20 x 0.71 = 14.2 -> 14 (Davis prints 1-14)
     assert card["free_throw_top"] == 14
     # §3 used 8 + 0.44 x 5 + 1 = 11.2; touches 11.2 + 1.25 assists (§8 slot 5 fill-in: 1.6 per
     # 40 x 32/40 x 65/66.5) + 3 offensive rebounds = 15.45, /52 = 0.297 -> 1 extra (Davis 5&7)
     assert card["extra_ball"] == 1
-    # §4.1 steal 1 + 165 x 1.4/52 = 1 + 4.44 -> 5 numbers; §4.3 foul 36 x 2/52 = 1.38 -> 1
-    assert (card["steal_top"], card["foul_from"]) == (15, 36)
-    # §4.4 turnover 50 x (1/11.2 - 0.08) = 0.46 -> 0 numbers, 41-40 (as Davis prints)
-    assert card["turnover_top"] == 40
+    # §4.1 steal 1 + 330 x 1.4/52 = 1 + 8.88 -> 10 numbers; §4.3 foul 36 x 2/52 = 1.38 -> 1
+    assert (card["steal_top"], card["foul_from"]) == (20, 36)
+    # §4.4 turnover 60 x (1/11.2 - 0.02) = 4.16 -> 4 numbers, 41-44 (Davis prints 41-40)
+    assert card["turnover_top"] == 44
     # §6 era 2012: FG% 0.49 x 0.649 + 0.3465 x 0.351 = 0.4396; misses a trip 0.4976;
     # available 52 x 0.4976 = 25.88; offensive 58 x (3/25.88 - 0.012) = 6.03 -> 6 (Davis 6);
     # defensive 21 x 7/25.88 + 0.3 = 5.98 -> 6 (Davis 6)
@@ -149,10 +150,10 @@ def test_a_pre_1987_guard_makes_one_shot_in_five_a_three() -> None:
     }
     # §3 used 16 + 2.2 + 3 = 21.2; touches (21.2 + 4 + 1.5)/70 = 0.381 -> 1 extra
     assert card["extra_ball"] == 1
-    # §4 steal 1 + 165 x 2.8/70 = 1 + 6.6 -> 8; block 1 + 115 x 0.3/70 = 1 + 0.49 -> 1;
-    # foul 36 x 2.8/70 = 1.44 -> 1; turnover 50 x (3/21.2 - 0.08) = 3.08 -> 3
+    # §4 steal 1 + 330 x 2.8/70 = 1 + 13.2 -> 14; block 1 + 150 x 0.3/70 = 1 + 0.64 -> 2;
+    # foul 36 x 2.8/70 = 1.44 -> 1; turnover 60 x (3/21.2 - 0.02) = 7.29 -> 6 at most
     assert (card["steal_top"], card["block_top"], card["foul_from"], card["turnover_top"]) == (
-        18, 21, 36, 43,
+        24, 22, 36, 46,
     )  # fmt: skip
     # §6 era 1972: FG% 0.471, FT% 0.683, FTA/FGA 0.386; misses a trip
     # 0.85 x 0.529 + 0.374 x 0.386 x 0.317 x 0.5 = 0.4725; available 70 x 0.4725 = 33.08;
@@ -177,11 +178,11 @@ def test_a_reserve_with_only_points_and_rebounds_is_filled_in_and_marked_estimat
     # TOV 2.3 x 0.2809 = 0.646; used 3.132 + 0.579 + 0.646 = 4.357; assists 1.9 x 0.2809
     # = 0.534; offensive rebounds 2.0 x 0.32 = 0.64; touches 5.531/18.68 = 0.296 -> 1 extra
     assert card["extra_ball"] == 1
-    # per possession the fill-ins cancel minutes and pace: steal 1 + 165 x 1.3/66.5 = 1 + 3.23
-    # -> 4; block 1 + 115 x 1.5/66.5 = 1 + 2.59 -> 4; foul 36 x 3.8/66.5 = 2.06 -> 2;
-    # turnover 50 x (0.646/4.357 - 0.08) = 3.41 -> 3
+    # per possession the fill-ins cancel minutes and pace: steal 1 + 330 x 1.3/66.5 = 1 + 6.45
+    # -> 7; block 1 + 150 x 1.5/66.5 = 1 + 3.38 -> 4; foul 36 x 3.8/66.5 = 2.06 -> 2;
+    # turnover 60 x (0.646/4.357 - 0.02) = 7.70 -> 6 at most
     assert (card["steal_top"], card["block_top"], card["foul_from"], card["turnover_top"]) == (
-        14, 24, 35, 43,
+        17, 24, 35, 46,
     )  # fmt: skip
     # §5.1 trips 0.2099; fouled 20 x 0.2099/1.2099 = 3.47 -> 3; 17 shots; made 8.03 -> 8;
     # 3s made 17 x 0.1733 x 0.33 = 0.97 -> 1; 3s missed 17 x 0.1733 x 0.67 = 1.97 -> 2

@@ -1,0 +1,76 @@
+"""``manage.py field_report``: how the all-time 96 field plays, written into docs/field.md."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from cards.field import FIELD_DIR, TEAMS_DIR, FieldError, read_csv, read_field, shared_key
+from cards.fieldreport import FieldTeam, report_markdown
+from simulator.vabg import InvalidCardError, read_team_file
+
+DOC = Path(__file__).resolve().parents[3] / "docs" / "field.md"
+MARKER = (
+    "<!-- Everything below is written by `manage.py field_report`; edit only above this line. -->"
+)
+
+
+class Command(BaseCommand):
+    help = (
+        "Play the all-time 96 field as its tournaments play (advanced rules, coach policy on, "
+        "neutral courts) and write docs/field.md's figures: exact title and Final Four odds, "
+        "exact margins of the round-1 and round-2 games beside the author's, the 25+ ppg "
+        "scorers' share of their team's points, and turnovers, steals and blocks a game."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--teams-dir", default=str(TEAMS_DIR))
+        parser.add_argument("--field", default=str(FIELD_DIR / "alltime96.csv"))
+        parser.add_argument("--games", type=int, default=2000, help="simulated games a figure")
+        parser.add_argument("--out", default=str(DOC), help="default: docs/field.md")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        field_path = Path(options["field"])
+        try:
+            field = read_field(field_path)
+            rosters = read_csv(field_path.with_name("rosters.csv"))
+            ratings = read_csv(field_path.with_name("ratings.csv"))
+        except FieldError as exc:
+            raise CommandError(str(exc)) from exc
+        teams = []
+        for key, t in field.items():
+            path = Path(options["teams_dir"]) / _file_name(t.school, t.season)
+            try:
+                card = read_team_file(path)
+            except (OSError, InvalidCardError) as exc:
+                raise CommandError(f"{path}: {exc}") from exc
+            if (card.school, card.season) != key:
+                raise CommandError(f"{path} holds {card.label}, not {t.label}")
+            teams.append(FieldTeam(card=card, region=t.region, seed=t.seed))
+        team_ppg = {}
+        for row in ratings:
+            got = shared_key(row.get("school", ""), row.get("season", ""))
+            if got is not None and (row.get("pts") or "").strip():
+                team_ppg[f"{got[0]} {got[1]}"] = float(row["pts"])
+
+        def progress(done: int, total: int) -> None:
+            if done % 200 == 0 or done == total:
+                sys.stderr.write(f"\rexact odds: {done:,} of {total:,} pairs")
+                if done == total:
+                    sys.stderr.write("\n")
+
+        text = report_markdown(teams, rosters, team_ppg, games=options["games"], progress=progress)
+        out = Path(options["out"])
+        head = out.read_text(encoding="utf-8").split(MARKER)[0] if out.exists() else ""
+        out.write_text(head.rstrip() + "\n\n" + MARKER + "\n\n" + text, encoding="utf-8")
+        self.stdout.write(f"wrote {out}")
+
+
+def _file_name(school: str, season: int) -> str:
+    from cards.models import Team
+    from cards.services import team_file_name
+
+    return team_file_name(Team(school=school, season=season))
