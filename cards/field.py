@@ -19,7 +19,7 @@ import json
 import re
 import statistics
 from collections.abc import Iterable, Mapping, MutableMapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ from cards.calibration import (
     SRS_OFFSET,
     ExactOdds,
     FirstGame,
+    Fold,
     Odds,
     PairModel,
     Season,
@@ -46,6 +47,8 @@ from cards.calibration import (
     first_games,
     fit_games,
     fit_model,
+    folds,
+    measure_games,
 )
 from cards.models import Team
 from cards.oddscache import read_odds_cache, write_odds_cache
@@ -1009,3 +1012,59 @@ def field_files_write(
             lines.append(str(path))
     lines.append(summary(built, out, ratings_path if rating_rows is not None else None))
     return FieldReport(lines=tuple(lines), warnings=tuple(warnings))
+
+
+def field_holdout(
+    *,
+    field: Mapping[tuple[str, int], FieldTeam],
+    roster_rows: Sequence[Mapping[str, str]],
+    rating_rows: Sequence[Mapping[str, str]] | None,
+    keep: Mapping[tuple[str, int], Built],
+    printed: Mapping[tuple[str, int], Mapping[str, str]] | None = None,
+    store: MutableMapping[str, Odds] | None = None,
+) -> tuple[Fold, Fold]:
+    """Measure the author's predicted games out of sample, the whole field rebuilt each time.
+
+    The games are split in two halves that share no team (:func:`cards.calibration.folds`,
+    fixed by the field file's order before anything is measured). For each half, every
+    prediction of its teams is removed from the field, so it reaches no step of the build:
+    not the pair model (fitted on the other half's games only), not a card's filled-in
+    statistics (the team's net), not the opponents' aim, not any starting value. The whole
+    field is built afresh from those sources (:func:`build`), and the half's games are then
+    played exactly on it. A game with a team that has no rating is left out (it could only
+    be aimed at the field's average).
+    """
+    ratings = field_ratings(field, rating_rows or (), "ratings.csv")
+    seasons = field_seasons(field, ratings, rating_rows or ())
+    games, _unplaced = field_games(field)
+    order = [t.label for t in field.values()]
+    out = []
+    for test, train in (halves := folds(games, order), halves[::-1]):
+        held = {x for g in test for x in (g.first, g.second)}
+        blanked = {
+            key: replace(t, predicted_pts="", predicted_allowed="") if t.label in held else t
+            for key, t in field.items()
+        }
+        built = build(
+            field=blanked,
+            roster_rows=roster_rows,
+            rating_rows=rating_rows,
+            keep={key: replace(b, team=dict(b.team)) for key, b in keep.items()},
+            printed=printed,
+            store=store,
+        )
+        odds = ExactOdds((team_from_json(b.team) for b in built), store=store)
+        measured = [g for g in test if _rated(seasons, g)]
+        out.append(
+            Fold(
+                model=fit_model(train, seasons, order),
+                fitted_on=tuple(train),
+                results=tuple(measure_games(odds, measured, odds.dunks())),
+                left_out=tuple(g for g in test if g not in measured),
+            )
+        )
+    return out[0], out[1]
+
+
+def _rated(seasons: Mapping[str, Season], game: FirstGame) -> bool:
+    return all(seasons[x].rating is not None for x in (game.first, game.second))
