@@ -63,6 +63,8 @@ TO_COMPLETE = "(to complete)"
 ROSTER_EXTRA_COLUMN = "shared_as"
 SHARED_DATA = Path(settings.SHARED_DIR) / "data"
 PLAYER_SEASONS = "alltime96_player_seasons.csv"
+FOUND_PLAYERS = "found_players.csv"
+"""Players found for the field's empty spots and short benches (fixtures/field/README.md)."""
 
 # rosters.csv's columns (docs/field.md): the shared rosters' own, then what the merge adds.
 ROSTER_COLUMNS = (
@@ -71,7 +73,7 @@ ROSTER_COLUMNS = (
     "fg_pct", "fg3_pct", "ft_pct", "fgm", "fga", "fg3m", "fg3a", "ftm", "fta",
     "fga_pg", "fg3a_pg", "fta_pg", "source_url", "notes", ROSTER_EXTRA_COLUMN,
     "line_source_url", "line_columns", "line_as", "line_notes",
-    "card_source_url", "card_columns", "card_as",
+    "card_source_url", "card_columns", "card_as", "found_source_url", "found_columns",
 )  # fmt: skip
 # A player season's columns (../shared/data/alltime96_player_seasons.csv) under rosters.csv's
 # names; its attempts are a game's, so they get their own columns (fga_pg ...), apart from
@@ -320,6 +322,7 @@ def merge_rosters(
     seasons: Sequence[Mapping[str, str]],
     printed_players: Sequence[Mapping[str, str]],
     field: Mapping[tuple[str, int], FieldTeam],
+    found: Sequence[Mapping[str, str]] = (),
 ) -> tuple[list[str], list[dict[str, str]], dict[str, int]]:
     """Return rosters.csv: the shared rosters of the field, its player seasons and card facts.
 
@@ -332,6 +335,9 @@ def merge_rosters(
        ``line_notes`` give their source, ``line_as`` its spelling of the name when it differs.
     3. Each player fact of printed.csv (the author's cards, from ``cards_known.csv``) does the
        same with ``card_columns`` and ``card_source_url``, ``card_as`` the card's spelling.
+    4. Each row of ``found_players.csv`` (players found for the field in 2026-11, the player
+       seasons' columns and a ``role``) does the same with ``found_columns`` and
+       ``found_source_url``: its role places a player found for a placeholder's spot.
 
     Where a player season or a card replaces a different value of the shared rosters, that
     value stays in ``<column>_alt`` (source: the row's ``source_url``). A new player's row
@@ -391,6 +397,28 @@ def merge_rosters(
             card_columns=" ".join(taken),
             card_as=fact.get("card_as", "").strip(),
         )
+    for line in found:
+        key = shared_key(line["school"], line["season"])
+        if key is None or key not in field:
+            label = f"{line['school']} {line['season']}"
+            dropped[label] = dropped.get(label, 0) + 1
+            continue
+        url, notes = line["source_url"].strip(), line.get("notes", "").strip()
+        row, _new = row_for(key, [line["player"].strip()], url, notes)
+        values = {ours: line.get(theirs, "") for theirs, ours in LINE_COLUMNS.items()}
+        taken = _take(row, values | {"role": line.get("role", "")}, "a found player")
+        row.update(found_source_url=url, found_columns=" ".join(taken))
+    for line in found:
+        key = shared_key(line["school"], line["season"])
+        if key is None or key not in field:
+            label = f"{line['school']} {line['season']}"
+            dropped[label] = dropped.get(label, 0) + 1
+            continue
+        url, notes = line["source_url"].strip(), line.get("notes", "").strip()
+        row, _new = row_for(key, [line["player"].strip()], url, notes)
+        values = {ours: line.get(theirs, "") for theirs, ours in LINE_COLUMNS.items()}
+        taken = _take(row, values | {"role": line.get("role", "")}, "a found player")
+        row.update(found_source_url=url, found_columns=" ".join(taken))
     order = {key: i for i, key in enumerate(field)}
     rows.sort(key=lambda r: order[(r["school"], int(r["season"]))])  # stable: players keep order
     extra = [c for c in (shared[0] if shared else {}) if c not in ROSTER_COLUMNS]
@@ -975,8 +1003,13 @@ def field_files_write(
     warnings: list[str] = []
     if copy_rosters is not None:
         seasons = player_seasons or copy_rosters.with_name(PLAYER_SEASONS)
+        found = field_path.with_name(FOUND_PLAYERS)
         header, rows, dropped = merge_rosters(
-            read_csv(copy_rosters), read_csv(seasons), player_facts, field
+            read_csv(copy_rosters),
+            read_csv(seasons),
+            player_facts,
+            field,
+            read_csv(found) if found.exists() else (),
         )
         write_csv(rosters_path, header, rows)
         teams = len({(r["school"], r["season"]) for r in rows})
