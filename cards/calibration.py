@@ -7,9 +7,11 @@ first game of the tournament, against the opponent the bracket gives it (``predi
 (:class:`PairModel`: his margins are about 0.64 x the SRS difference), aims every other team
 at the model's points for and against the field and fits the predicted games to his scores
 (:func:`aim`, :func:`fit_games`), and measures the games in and out of sample
-(:func:`measure_games`, :func:`game_errors`, :func:`out_of_sample`). Every game is played
-with the exact odds of simulator/vabg/odds.py (advanced rules, neutral court): no sampling,
-no seed. ``manage.py build_field`` and ``manage.py calibrate`` use it; docs/calibration.md
+(:func:`measure_games`, :func:`game_errors`; the hold-out rebuilds the field,
+:func:`cards.field.field_holdout`). Every game is played
+with the exact odds of the game tournaments play (simulator/vabg/coachodds.py: advanced rules,
+the coach policy on, neutral court): no sampling, no seed.
+``manage.py build_field`` and ``manage.py calibrate`` use it; docs/calibration.md
 explains it.
 
 Pure: no Django, files or clock.
@@ -33,8 +35,10 @@ import numpy as np
 
 from cards.calculator import FIELD_MEAN_POINTS, era_for
 from simulator.vabg import GameRules, TeamCard, preset
-from simulator.vabg.odds import matchup_odds
+from simulator.vabg.coachodds import exact_odds
 
+PLAYED_RULES = preset("advanced", strategy=True)
+"""The game the field is calibrated on: what its tournaments play (issue 23.6)."""
 SRS_OFFSET = 21.0
 """The average great team is 21 points better than an average Division I team (the author,
 card_method_notes.md §7): a real season's SRS less 21 is its rating against the field."""
@@ -313,7 +317,7 @@ Odds = tuple[float, float, float]
 
 
 def game_key(home: TeamCard, away: TeamCard, rules: GameRules) -> str:
-    """Return a key of everything ``matchup_odds`` of a neutral game reads: both cards, rules.
+    """Return a key of everything ``exact_odds`` of a neutral game reads: both cards, rules.
 
     The cards as whole ``vabg-team/1`` documents (dunk numbers included), so a game whose
     teams differ in anything gets its own key.
@@ -325,7 +329,8 @@ def game_key(home: TeamCard, away: TeamCard, rules: GameRules) -> str:
 class ExactOdds:
     """Expected points and win chances of neutral-court games, from the exact odds, cached.
 
-    ``simulator.vabg.odds.matchup_odds`` with the advanced rules on a neutral court, each
+    ``simulator.vabg.coachodds.exact_odds`` with the rules tournaments play (advanced, the
+    coach policy on: :data:`PLAYED_RULES`) on a neutral court, each
     game keyed by the two teams and their dunk numbers, so aiming a team plays only the games
     its new numbers change. ``evaluated`` counts the different games asked for.
 
@@ -333,7 +338,7 @@ class ExactOdds:
     there is not computed again (``stored`` counts them), and every game computed is added.
     The caller keeps it only for the same engine (build_field's ``--odds-cache``): the exact
     odds are a pure function of the two cards and the rules, so a stored game is the number
-    ``matchup_odds`` would give.
+    ``exact_odds`` would give.
     """
 
     def __init__(
@@ -344,7 +349,7 @@ class ExactOdds:
         store: MutableMapping[str, Odds] | None = None,
     ) -> None:
         self.teams = {t.label: t for t in teams}
-        self.rules = rules or preset("advanced")
+        self.rules = rules or PLAYED_RULES
         self.store = store
         self.evaluated = 0
         self.stored = 0
@@ -377,7 +382,7 @@ class ExactOdds:
                 got = (float(known[0]), float(known[1]), float(known[2]))
                 self.stored += 1
             else:
-                odds = matchup_odds(home, away, rules=self.rules, neutral=True)
+                odds = exact_odds(home, away, rules=self.rules, neutral=True, scores=False)
                 got = (odds.expected_home_pts, odds.expected_away_pts, odds.p_home_win)
                 if self.store is not None and content is not None:
                     self.store[content] = got
@@ -646,47 +651,3 @@ class Fold:
     results: tuple[GameResult, ...]
     left_out: tuple[FirstGame, ...]
     """Games of this half not measured: a team without a rating cannot be aimed by one."""
-
-
-def out_of_sample(
-    odds: ExactOdds,
-    games: Sequence[FirstGame],
-    seasons: Mapping[str, Season],
-    dunks: Mapping[str, tuple[int, int]],
-    free: Mapping[str, tuple[bool, bool]],
-    order: Sequence[str],
-    reference: Iterable[str],
-) -> tuple[Fold, Fold]:
-    """Fit on one half of the games, measure on the other, both ways (:func:`folds`).
-
-    For each half: :func:`fit_model` on the other half's games; every team of this half's
-    games is aimed afresh by that model's targets against the field (:func:`aim`, the rest of
-    the field as ``dunks`` gives it), ignoring the author's prediction of its game; then the
-    half's games are played exactly. A game with a team that has no rating is left out.
-    """
-    halves = folds(games, order)
-    out = []
-    for test, train in (halves, halves[::-1]):
-        model = fit_model(train, seasons, odds.teams)
-        measured = [g for g in test if _rated(seasons, g)]
-        teams = sorted({x for g in measured for x in (g.first, g.second)})
-        targets = field_targets(model, seasons, teams, reference)
-        aimed = aim(
-            odds, dunks, targets, {x: free.get(x, (False, False)) for x in teams}, reference
-        )
-        out.append(
-            Fold(
-                model=model,
-                fitted_on=tuple(train),
-                results=tuple(measure_games(odds, measured, aimed)),
-                left_out=tuple(g for g in test if g not in measured),
-            )
-        )
-    return out[0], out[1]
-
-
-def _rated(seasons: Mapping[str, Season], game: FirstGame) -> bool:
-    return all(
-        seasons.get(x) is not None and seasons[x].rating is not None
-        for x in (game.first, game.second)
-    )

@@ -1,6 +1,6 @@
 """The exact-odds cache of the field builder (``build_field --odds-cache``).
 
-A stored game is the number :func:`simulator.vabg.odds.matchup_odds` would give, because the
+A stored game is the number :func:`simulator.vabg.coachodds.exact_odds` would give, because the
 exact odds are a pure function of the engine's source, NumPy and Python: the whole file is
 dropped when any of them changes (:func:`engine_version`).
 """
@@ -31,7 +31,7 @@ def odds_sources() -> list[Path]:
     and, following its ``simulator`` imports, every module it reads (the engine, the
     cards, the rules, the events, the dice), not the other games or the command line."""
     root = SIMULATOR_DIR.parent
-    todo = [SIMULATOR_DIR / "vabg" / "odds.py"]
+    todo = [SIMULATOR_DIR / "vabg" / "coachodds.py"]
     seen: set[Path] = set()
     while todo:
         path = todo.pop()

@@ -20,19 +20,20 @@ from cards.calibration import (
     fit_model,
     game_errors,
     measure_games,
-    out_of_sample,
 )
 from cards.field import (
-    BUILT_BY,
     FieldError,
     field_games,
+    field_holdout,
     field_ratings,
     field_seasons,
+    kept_files,
     read_csv,
     read_field,
     read_printed,
 )
 from cards.mapping import team_card, teams_for_play
+from cards.oddscache import read_odds_cache, write_odds_cache
 from simulator.vabg import InvalidCardError, TeamCard, read_team_file
 
 BASE = Path(settings.BASE_DIR)
@@ -80,6 +81,18 @@ class Command(BaseCommand):
             help="the author's printed dunk numbers (default: printed.csv beside --field)",
         )
         parser.add_argument("--out", default=str(OUT), help="default: docs/calibration.md")
+        parser.add_argument(
+            "--holdout",
+            action="store_true",
+            help="also measure out of sample: for each half of the games, rebuild the whole "
+            "field from fixtures/field with that half's predictions removed from every step, "
+            "then play the half's games (two field builds)",
+        )
+        parser.add_argument(
+            "--odds-cache",
+            metavar="FILE.json",
+            help="with --holdout: exact-odds games computed before, as build_field's",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
@@ -91,12 +104,10 @@ class Command(BaseCommand):
         if options["from_db"]:
             teams = [team_card(t) for t in teams_for_play().order_by("school", "season")]
             teams_source = "the teams in the database"
-            built = {t.label: BUILT_BY in str(t.extra.get("notes", "")) for t in teams}
         else:
             teams_dir = Path(options["teams_dir"] or TEAMS_DIR)
             teams = _read_teams(teams_dir)
             teams_source = f"the team files of `{_shown(teams_dir)}`"
-            built = {t.label: str(t.extra.get("notes", "")).startswith(BUILT_BY) for t in teams}
         if len(teams) < 2:
             raise CommandError(
                 f"The field needs at least 2 teams; {teams_source} has {len(teams)}."
@@ -120,23 +131,27 @@ class Command(BaseCommand):
         games_all, unplaced = field_games(field)
         games = [g for g in games_all if g.first in playing and g.second in playing]
         not_played = [g for g in games_all if g not in games]
-        free = {}
-        for key, team in field.items():
-            fact = team_facts.get(key, {})
-            own = built.get(team.label, False)
-            free[team.label] = (
-                own and not (fact.get("dunk_top") or "").strip(),
-                own and not (fact.get("dunk_adjust") or "").strip(),
-            )
-        for label in labels:
-            free.setdefault(label, (False, False))
-        reference = [x for x in labels if all(free[x])] or labels
+        # one strength scale (docs/field.md): every team's dunk numbers are aimed, the whole
+        # field is the reference
+        reference = labels
         odds = ExactOdds(teams)
         dunks = odds.dunks()
         model = fit_model(games, seasons, labels)
         results = measure_games(odds, games, dunks)
-        order = [t.label for t in field.values()]
-        halves = out_of_sample(odds, games, seasons, dunks, free, order, reference)
+        halves = None
+        if options["holdout"]:
+            cache = Path(options["odds_cache"]) if options["odds_cache"] else None
+            store = read_odds_cache(cache) if cache is not None else None
+            halves = field_holdout(
+                field=field,
+                roster_rows=read_csv(field_path.with_name("rosters.csv")),
+                rating_rows=rating_rows or None,
+                keep=kept_files(TEAMS_DIR, field)[0],
+                printed=team_facts,
+                store=store,
+            )
+            if cache is not None and store is not None:
+                write_odds_cache(cache, store)
         targets = field_targets(model, seasons, labels, reference)
         means = {x: odds.means(x, dunks, reference) for x in labels}
         run = [
@@ -144,8 +159,8 @@ class Command(BaseCommand):
             f"Field: `{_shown(field_path)}`; real seasons: `{_shown(ratings_path)}`"
             + ("" if rating_rows else " (not found: every team rated average)")
             + ".",
-            "Rules: advanced, neutral court, coach policy off; exact odds "
-            "(simulator/vabg/odds.py), no sampling.",
+            "Rules: advanced, neutral court, coach policy on (what tournaments play); exact "
+            "odds (simulator/vabg/coachodds.py), no sampling.",
             f"Games computed exactly: {odds.evaluated:,}.",
             f"Command: `manage.py calibrate {_command_line(options)}`.",
         ]
@@ -156,7 +171,6 @@ class Command(BaseCommand):
             targets=targets,
             means=means,
             reference=reference,
-            free=free,
             seasons_known={x: seasons[x].rating is not None for x in seasons},
             run=run,
             not_played=not_played,
@@ -166,8 +180,9 @@ class Command(BaseCommand):
         write_report(out, page)
         self.stdout.write(f"{len(teams)} teams, {len(games)} predicted games")
         self.stdout.write(errors_line("in sample", game_errors(results)))
-        pooled = [r for h in halves for r in h.results]
-        self.stdout.write(errors_line("out of sample", game_errors(pooled)))
+        if halves is not None:
+            pooled = [r for h in halves for r in h.results]
+            self.stdout.write(errors_line("out of sample", game_errors(pooled)))
         self.stdout.write(f"wrote {out}")
 
 
@@ -181,6 +196,8 @@ def _shown(path: Path) -> str:
 
 def _command_line(options: dict[str, Any]) -> str:
     parts = []
+    if options["holdout"]:
+        parts.append("--holdout")
     if options["from_db"]:
         parts.append("--from-db")
     elif options["teams_dir"]:
@@ -267,12 +284,11 @@ GAME_HEADER = [
 def render(
     *,
     results: list[GameResult],
-    halves: tuple[Fold, Fold],
+    halves: tuple[Fold, Fold] | None,
     model: PairModel,
     targets: dict[str, tuple[float, float]],
     means: dict[str, tuple[float, float]],
     reference: list[str],
-    free: dict[str, tuple[bool, bool]],
     seasons_known: dict[str, bool],
     run: list[str],
     not_played: list[FirstGame],
@@ -280,7 +296,7 @@ def render(
 ) -> str:
     """Return the generated part of the page."""
     inside = game_errors(results)
-    pooled = game_errors([r for h in halves for r in h.results])
+    fitted = {x for r in results for x in (r.game.first, r.game.second)}
     lines = ["## Run", ""]
     lines += [f"- {line}" for line in run]
     lines += [
@@ -292,27 +308,38 @@ def render(
         "",
         f"- **In sample: {errors_line('the field as built', inside)}; "
         f"{_verdict(inside, GOAL_IN)}.**",
-        f"- **Out of sample: {errors_line('both halves', pooled)}; {_verdict(pooled, GOAL_OUT)}.**",
     ]
-    for name, half in zip(("first", "second"), halves, strict=True):
+    if halves is None:
         lines.append(
-            f"- The {name} half, the model fitted on the other's {len(half.fitted_on)} games "
-            f"({_model(half.model)}): {errors_line('measured', game_errors(list(half.results)))}"
-            + (
-                "; not measured (a team without a rating): "
-                + ", ".join(f"{g.first} v {g.second}" for g in half.left_out)
-                if half.left_out
-                else ""
-            )
-            + "."
+            "- Out of sample: not measured in this run (`manage.py calibrate --holdout` "
+            "rebuilds the field once for each half)."
         )
+    else:
+        pooled = game_errors([r for h in halves for r in h.results])
+        lines.append(
+            f"- **Out of sample: {errors_line('both halves', pooled)}; "
+            f"{_verdict(pooled, GOAL_OUT)}.**"
+        )
+        for name, half in zip(("first", "second"), halves, strict=True):
+            lines.append(
+                f"- The {name} half, the field rebuilt without its predictions, the model "
+                f"fitted on the other's {len(half.fitted_on)} games ({_model(half.model)}): "
+                f"{errors_line('measured', game_errors(list(half.results)))}"
+                + (
+                    "; not measured (a team without a rating): "
+                    + ", ".join(f"{g.first} v {g.second}" for g in half.left_out)
+                    if half.left_out
+                    else ""
+                )
+                + "."
+            )
     lines += ["", "## The predicted games, in sample", ""]
     if results:
         lines += GAME_HEADER + [_game_row(r) for r in results]
         lines += ["", "A prediction marked `?` is inferred in the source.", ""]
     else:
         lines += ["None of the teams played has a predicted game.", ""]
-    for name, half in zip(("first", "second"), halves, strict=True):
+    for name, half in zip(("first", "second"), halves or (), strict=True):
         lines += [f"## Out of sample: the {name} half", ""]
         if half.results:
             lines += GAME_HEADER + [_game_row(r) for r in half.results] + [""]
@@ -329,10 +356,10 @@ def render(
     lines += [
         "## Every team against the pair model's targets",
         "",
-        f"Mean expected points for and against over the {len(reference)} teams whose two dunk "
-        "numbers are both aimed (the printed and hand-made ones play as they are), beside the "
-        "pair model's mean prediction over the same teams. `fixed` marks numbers the author "
-        "printed or a hand-made team's; teams of predicted games are fitted to them instead.",
+        f"Mean expected points for and against over the field's {len(reference)} teams (one "
+        "strength scale: every team's dunk numbers are aimed), beside the pair model's mean "
+        "prediction over the same teams. `fitted` marks a team of a predicted game, fitted to "
+        "the author's score of it instead.",
         "",
         "| team | PF played | PF target | diff | PA played | PA target | diff | rated "
         "| dunk numbers |",
@@ -341,9 +368,8 @@ def render(
     aimed_errors = []
     for label in sorted(targets):
         (pf, pa), (tf, ta) = means[label], targets[label]
-        can = free.get(label, (False, False))
-        numbers = "free" if all(can) else "fixed" if not any(can) else "one fixed"
-        if all(can):
+        numbers = "fitted" if label in fitted else "aimed"
+        if label not in fitted:
             aimed_errors += [abs(pf - tf), abs(pa - ta)]
         lines.append(
             f"| {label} | {pf:.1f} | {tf:.1f} | {pf - tf:+.1f} | {pa:.1f} | {ta:.1f} | "
@@ -353,7 +379,7 @@ def render(
     if aimed_errors:
         lines += [
             "",
-            f"MAE of the teams with both numbers free: "
+            f"MAE of the teams aimed at the model (not fitted to a game): "
             f"{sum(aimed_errors) / len(aimed_errors):.2f} points ({len(aimed_errors)} figures; "
             "the teams of predicted games are off their field targets by design).",
         ]
