@@ -339,7 +339,7 @@ def render(
         lines += ["", "A prediction marked `?` is inferred in the source.", ""]
     else:
         lines += ["None of the teams played has a predicted game.", ""]
-    for name, half in zip(("first", "second"), halves or (), strict=True):
+    for name, half in zip(("first", "second"), halves or (), strict=False):
         lines += [f"## Out of sample: the {name} half", ""]
         if half.results:
             lines += GAME_HEADER + [_game_row(r) for r in half.results] + [""]
