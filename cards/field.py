@@ -30,7 +30,9 @@ from cards.calculator import (
     SLOTS,
     SeasonLine,
     StatsFileError,
+    TeamContext,
     _size_score,
+    team_dunk,
     teams_from_rows,
 )
 from cards.calibration import (
@@ -706,7 +708,22 @@ def build(
     built: list[Built] = []
     for key, team in field.items():
         if key in keep:
-            built.append(keep[key])
+            # Its aim starts where a built team's does, from the calculator's estimate for its
+            # own cards, never from numbers a former run aimed: the same sources always give
+            # the same file (docs/field.md).
+            kept = keep[key]
+            targets = model.targets(seasons[team.label])
+            ctx = TeamContext(
+                school=team.school,
+                season=team.season,
+                rating=ratings[key].value if key in ratings else None,
+                predicted_pts=_float(team.predicted_pts),
+                predicted_allowed=_float(team.predicted_allowed),
+                target_pts=targets[0],
+                target_allowed=targets[1],
+            )
+            kept.team["dunk_top"], kept.team["dunk_adjust"] = team_dunk(kept.team["players"], ctx)
+            built.append(kept)
             continue
         result = results[key]
         empty = to_complete.get(key, ())

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -34,6 +35,7 @@ from cards.calibration import (
     game_key,
     measure_games,
 )
+from cards.field import build, field_holdout, read_csv, read_field
 from cards.management.commands.calibrate import MARKER
 from simulator.vabg import read_team_file
 
@@ -297,8 +299,6 @@ Delta,2011,Small,West,23,66,68
 
 
 def _holdout_sources(tmp_path: Path, alpha: int, beta: int) -> dict[str, Any]:
-    from cards.field import read_csv, read_field
-
     (tmp_path / "field.csv").write_text(
         HOLDOUT_FIELD.format(alpha=alpha, beta=beta), encoding="utf-8"
     )
@@ -323,16 +323,12 @@ def _holdout_sources(tmp_path: Path, alpha: int, beta: int) -> dict[str, Any]:
 
 
 def test_a_held_out_prediction_reaches_no_step_of_its_halfs_rebuild(tmp_path: Path) -> None:
-    from cards.field import field_holdout
-
     store: dict[str, Any] = {}
     first, second = field_holdout(**_holdout_sources(tmp_path, 70, 64), store=store)
     # the two games share no team: each half is one game, fitted on the other
     assert [(r.game.first, r.game.second) for r in first.results] == [("Alpha 1990", "Beta 2003")]
     assert [(g.first, g.second) for g in first.fitted_on] == [("Gamma 1982", "Delta 2011")]
-    assert [(r.game.first, r.game.second) for r in second.results] == [
-        ("Gamma 1982", "Delta 2011")
-    ]
+    assert [(r.game.first, r.game.second) for r in second.results] == [("Gamma 1982", "Delta 2011")]
     # The author's score of Alpha v Beta changes: its own half plays exactly as before
     # (its prediction reached nothing of the rebuild); the other half, fitted on it, moves.
     again = field_holdout(**_holdout_sources(tmp_path, 85, 55), store=store)
@@ -340,9 +336,8 @@ def test_a_held_out_prediction_reaches_no_step_of_its_halfs_rebuild(tmp_path: Pa
         (r.first_pts, r.second_pts, r.p_first) for r in first.results
     ]
     assert again[0].results[0].game.first_pts == 85  # measured against the new prediction
-    # while in sample (the field as build_field writes it) the prediction moves Alpha's numbers
-    from cards.field import build
 
+    # while in sample (the field as build_field writes it) the prediction moves Alpha's numbers
     def alpha(a: int, b: int) -> tuple[int, int]:
         team = build(**_holdout_sources(tmp_path, a, b), store=store)[0].team
         return team["dunk_top"], team["dunk_adjust"]
