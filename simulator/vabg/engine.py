@@ -43,8 +43,10 @@ from simulator.vabg.events import (
 )
 from simulator.vabg.rules import (
     ADVANCED,
+    BEST_REBOUNDER,
     DUNK_TOP_MAX,
     DUNK_TOP_MIN,
+    REBOUND_CHART,
     GameRules,
     ball_claims,
     changed_range,
@@ -52,6 +54,9 @@ from simulator.vabg.rules import (
     dunk_row,
     effective_dunk_top,
     fast_break,
+    free_throw_rebounder,
+    halved_range,
+    odd_number_rebounder,
     one_and_one,
     pre_1987_gains,
     turnover_reach,
@@ -101,9 +106,9 @@ for _x in range(DUNK_TOP_MIN, DUNK_TOP_MAX + 1):
     _ROLLS[_x] = tuple(_roll_kind(roll, _dunk, _stop) for roll in range(67))
     _STEAL_DELTA[_x], _TURNOVER_DELTA[_x] = _row.steals, _row.turnovers
 
-# §7: rebounding chart, d20 1-9 (offense) and 11-19 (defense) -> floor index (0 = slot 1).
-_CHART = {1: 4, 2: 4, 3: 4, 4: 3, 5: 3, 6: 2, 7: 2, 8: 1, 9: 0}
-_BEST = -1  # "the best defensive rebounder" on 39, 29, 19, 9
+# §7: the rebounding chart and the odd-number table, as rules.py writes them.
+_CHART = REBOUND_CHART
+_BEST = BEST_REBOUNDER  # "the best defensive rebounder" on 39, 29, 19, 9
 
 
 def _best(ranges: list[int]) -> int:
@@ -111,21 +116,7 @@ def _best(ranges: list[int]) -> int:
     return ranges.index(max(ranges))
 
 
-def _odd_rebounder(number: int) -> int:
-    """Return the defender (floor index, or ``_BEST``) who rebounds on an odd number (§7)."""
-    last = number % 10
-    if last == 3:
-        return 4
-    if last == 1:
-        return 3
-    if last == 9:
-        return _BEST
-    if last == 7:
-        return 2
-    return 1 if (number // 10) % 2 else 0  # 35, 15 -> SG; 25, 5 -> PG
-
-
-_ODD_REBOUNDER = {n: _odd_rebounder(n) for n in range(3, REGULATION + 1, 2)}
+_ODD_REBOUNDER = {n: odd_number_rebounder(n) for n in range(3, REGULATION + 1, 2)}
 
 
 class RotationError(InvalidCardError):
@@ -689,7 +680,7 @@ class _Game:
             if p.tired and count:
                 count -= 1
             if halved:
-                count = (count + 1) // 2
+                count = halved_range(count)
             if roll == 31:
                 if count > best_count:
                     best, best_count = i, count
@@ -717,7 +708,7 @@ class _Game:
             if p.tired and count:
                 count -= 1
             if halved:
-                count = (count + 1) // 2
+                count = halved_range(count)
             if roll == 32:
                 if count > best_count:
                     best, best_count = i, count
@@ -807,10 +798,8 @@ class _Game:
                 d_best = _best([p.def_reb for p in de.lineup])
                 offense = off.lineup[o_best].off_reb >= de.lineup[d_best].def_reb
                 spot = o_best if offense else d_best
-            elif free_throw and 6 <= d20 <= 9:
-                offense, spot = False, 3  # §6: missed free throw, defensive PF
-            elif free_throw and 16 <= d20 <= 19:
-                offense, spot = False, 4  # §6: missed free throw, defensive C
+            elif free_throw and (given := free_throw_rebounder(d20)) is not None:
+                offense, spot = False, given  # §6: a missed free throw: defensive PF or C
             elif d20 < 10:
                 spot = _CHART[d20]
                 offense = d6 <= off.lineup[spot].off_reb

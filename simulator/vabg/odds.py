@@ -31,7 +31,6 @@ from simulator.dice import DiceRecord
 from simulator.vabg.cards import FOULED, MADE2, MADE3, MISSED_CALL, TeamCard
 from simulator.vabg.engine import (
     _BLOCK_TRY,
-    _CHART,
     _DUNK_ROLL,
     _FOUL_TRY,
     _NOTHING,
@@ -56,10 +55,12 @@ from simulator.vabg.rules import (
     ADVANCED,
     DUNK_TOP_MAX,
     DUNK_TOP_MIN,
+    REBOUND_CHART,
     GameRules,
     chart_number,
     effective_dunk_top,
     fast_break,
+    free_throw_rebounder,
     one_and_one,
     turnover_reach,
 )
@@ -275,13 +276,13 @@ class _Chain:
                     w_ft[o_best] += 6 / 120
                 continue
             if d20 < 10:
-                spot = _CHART[d20]
+                spot = REBOUND_CHART[d20]
                 share = max(0, min(6, o_reb[spot])) / 120
             else:
-                spot = _CHART[d20 - 10]
+                spot = REBOUND_CHART[d20 - 10]
                 share = (6 - max(0, min(6, d_reb[spot]))) / 120
             w_shot[spot] += share
-            if not (6 <= d20 <= 9 or 16 <= d20 <= 19):  # §6: a missed free throw's variant
+            if free_throw_rebounder(d20) is None:  # §6: a missed free throw's variant
                 w_ft[spot] += share
         # One step: a = ends with points, b = back to "shot", c = back to "ft" (0 or 1 point).
         steps = []
@@ -1513,13 +1514,13 @@ def _field_chains(
             w_ft[rows, o_best] += add
             continue
         if d20 < 10:
-            spot = _CHART[d20]
+            spot = REBOUND_CHART[d20]
             share = np.clip(o_reb[:, spot], 0, 6) / 120
         else:
-            spot = _CHART[d20 - 10]
+            spot = REBOUND_CHART[d20 - 10]
             share = (6 - np.clip(d_reb[:, spot], 0, 6)) / 120
         w_shot[:, spot] += share
-        if not (6 <= d20 <= 9 or 16 <= d20 <= 19):
+        if free_throw_rebounder(d20) is None:
             w_ft[:, spot] += share
     reads = s.a_shot[shooters]
     ft = s.a_ft[shooters]

@@ -258,6 +258,60 @@ def chart_number(number: int) -> bool:
     return number % 2 == 0 or number == 1
 
 
+REBOUND_CHART = {1: 4, 2: 4, 3: 4, 4: 3, 5: 3, 6: 2, 7: 2, 8: 1, 9: 0}
+"""§7: the chart's d20 1-9 for the offense (11-19, less 10, for the defense) -> the floor
+index of the player it names: 1-3 C, 4-5 PF, 6-7 SF, 8 SG, 9 PG."""
+
+BEST_REBOUNDER = -1
+"""What :func:`odd_number_rebounder` returns for "the best defensive rebounder"."""
+
+
+def odd_number_rebounder(number: int) -> int:
+    """Return the floor index of the defender who rebounds a miss on an odd number other
+    than 1 (§7), or :data:`BEST_REBOUNDER`: C on 43, 33, 23, 13, 3; PF on 41, 31, 21, 11;
+    the best defensive rebounder on 39, 29, 19, 9; SF on 37, 27, 17, 7; SG on 35, 15; PG
+    on 25, 5. Overtime reads the same table by number.
+
+    >>> [odd_number_rebounder(n) for n in (43, 41, 39, 37, 35, 25)]
+    [4, 3, -1, 2, 1, 0]
+    """
+    last = number % 10
+    if last == 3:
+        return 4
+    if last == 1:
+        return 3
+    if last == 9:
+        return BEST_REBOUNDER
+    if last == 7:
+        return 2
+    return 1 if (number // 10) % 2 else 0  # 35, 15 -> SG; 25, 5 -> PG
+
+
+def free_throw_rebounder(d20: int) -> int | None:
+    """Return the floor index of the defender a missed last free throw goes to on the
+    chart's d20 (§6): 6-9 the PF, 16-19 the C, with no d6 check; None where the chart
+    reads as for any miss.
+
+    >>> [free_throw_rebounder(d20) for d20 in (5, 6, 9, 10, 16, 19, 20)]
+    [None, 3, 3, None, 4, 4, None]
+    """
+    if 6 <= d20 <= 9:
+        return 3
+    if 16 <= d20 <= 19:
+        return 4
+    return None
+
+
+def halved_range(count: int) -> int:
+    """Return a steal or block range of ``count`` numbers halved on a d8 of 6-8 (§4),
+    rounding the count up: 11-15 -> 11-13, 11-20 -> 11-15, 21-22 -> 21-21.
+
+    >>> [halved_range(c) for c in (5, 10, 11, 2, 0)]
+    [3, 5, 6, 1, 0]
+    """
+    return (count + 1) // 2
+
+
 def fast_break(slot: int, roll: int) -> bool:
     """Return whether the stealer in ``slot`` (1-5) fast-breaks after a steal on ``roll``
     (§8): a guard always, a forward on an odd roll (11, 13, 15, 31), a center never.

@@ -258,20 +258,17 @@ def test_the_dunk_top_changes_steal_and_turnover_ranges_as_section_3_says(x):
 # §4/§5 ranges: steals 11-16, blocks 21-26, fouls 33-36, turnovers 41-46 ---------------------
 
 
-@pytest.mark.parametrize("top", range(10, 18))
-def test_a_steal_range_11_to_top_steals_on_exactly_those_rolls(top):
-    defense = lone("D", steal_top=top)
-    for roll in range(11, 17):
-        stolen = second_line(defense, lone("O"), (5, roll, 5)) == "steal D5"
-        assert stolen is (11 <= roll <= top), (top, roll)
-
-
-@pytest.mark.parametrize("top", range(20, 28))
-def test_a_block_range_21_to_top_blocks_on_exactly_those_rolls(top):
-    defense = lone("D", block_top=top)
-    for roll in range(21, 27):
-        blocked = second_line(defense, lone("O"), (5, roll, 5)) == "block D5"
-        assert blocked is (21 <= roll <= top), (top, roll)
+@pytest.mark.parametrize(
+    ("field", "first", "done"),
+    [("steal_top", 11, "steal D5"), ("block_top", 21, "block D5")],
+    ids=["steals-11-16", "blocks-21-26"],
+)
+def test_a_steal_or_block_range_to_top_takes_exactly_those_rolls(field, first, done):
+    for top in range(first - 1, first + 7):
+        defense = lone("D", **{field: top})
+        for roll in range(first, first + 6):
+            taken = second_line(defense, lone("O"), (5, roll, 5)) == done
+            assert taken is (first <= roll <= top), (top, roll)
 
 
 @pytest.mark.parametrize("start", range(33, 38))
@@ -299,14 +296,17 @@ def halved(count: int) -> int:
     return count - count // 2
 
 
+def center_only(field: str, top: int) -> TeamCard:
+    """Return five plain starters, only the center with a steal (or block) range: to ``top``."""
+    empty = {"steal_top": 10, "block_top": 20}[field]
+    cards = [player(f"D{s}", s, **{field: top if s == 5 else empty}) for s in range(1, 6)]
+    return team_from_json(team_json("D", 2000, cards))
+
+
 @pytest.mark.parametrize("count", range(0, 15))
 def test_on_a_6_8_any_defender_steals_and_blocks_with_his_range_halved_rounding_up(count):
     # The visitor's PG takes the 6; his own defender has no range, the home center does.
-    steal_doc = team_json("D", 2000, [player(f"D{s}", s, steal_top=10) for s in range(1, 5)])
-    steal_doc["players"].append(player("D5", 5, steal_top=10 + count))
-    block_doc = team_json("D", 2000, [player(f"D{s}", s, block_top=20) for s in range(1, 5)])
-    block_doc["players"].append(player("D5", 5, block_top=20 + count))
-    steal, block = team_from_json(steal_doc), team_from_json(block_doc)
+    steal, block = center_only("steal_top", 10 + count), center_only("block_top", 20 + count)
     for roll in range(11, 17):
         stolen = second_line(steal, AWAY, (6, roll, 5)) == "steal D5"
         assert stolen is (roll - 10 <= halved(count)), (count, roll)
@@ -317,26 +317,24 @@ def test_on_a_6_8_any_defender_steals_and_blocks_with_his_range_halved_rounding_
     assert second_line(steal, AWAY, (6, 11, 5), rules=BASIC) == "make 2 Away Starter 1 (jumper)"
 
 
-@pytest.mark.parametrize("top", range(15, 31))
-def test_31_is_a_steal_only_when_a_range_reaches_11_20_halved_on_6_8(top):
-    doc = team_json("D", 2000, [player(f"D{s}", s, steal_top=10) for s in range(1, 5)])
-    doc["players"].append(player("D5", 5, steal_top=top))
-    defense = team_from_json(doc)
-    whole = second_line(defense, AWAY, (1, 31, 5)) == "steal D5"
-    assert whole is (top >= 20), top
-    half = second_line(defense, AWAY, (6, 31, 5)) == "steal D5"
-    assert half is (10 + halved(top - 10) >= 20), top
-
-
-@pytest.mark.parametrize("top", range(25, 41))
-def test_32_is_a_block_only_when_a_range_reaches_21_30_halved_on_6_8(top):
-    doc = team_json("D", 2000, [player(f"D{s}", s, block_top=20) for s in range(1, 5)])
-    doc["players"].append(player("D5", 5, block_top=top))
-    defense = team_from_json(doc)
-    whole = second_line(defense, AWAY, (1, 32, 5)) == "block D5"
-    assert whole is (top >= 30), top
-    half = second_line(defense, AWAY, (6, 32, 5)) == "block D5"
-    assert half is (20 + halved(top - 20) >= 30), top
+@pytest.mark.parametrize(
+    ("field", "roll", "empty", "reach", "tops"),
+    [("steal_top", 31, 10, 20, range(15, 31)), ("block_top", 32, 20, 30, range(25, 41))],
+    ids=["31-needs-11-20", "32-needs-21-30"],
+)
+def test_31_and_32_need_a_range_that_reaches_11_20_or_21_30_halved_on_6_8(
+    field, roll, empty, reach, tops
+):
+    # §5: "31: steal by the defender with the longest steal range if any defender on the
+    # floor reaches 11-20 or beyond"; 32 likewise for blocks and 21-30; §12: on a 6-8 the
+    # halved range must still reach it.
+    done = {"steal_top": "steal D5", "block_top": "block D5"}[field]
+    for top in tops:
+        defense = center_only(field, top)
+        whole = second_line(defense, AWAY, (1, roll, 5)) == done
+        assert whole is (top >= reach), top
+        half = second_line(defense, AWAY, (6, roll, 5)) == done
+        assert half is (empty + halved(top - empty) >= reach), top
 
 
 # §8 fast breaks: guards always, forwards on 11, 13, 15 and 31, a center never ---------------

@@ -708,6 +708,15 @@ def test_a_center_who_gets_an_extra_number_gives_whoever_takes_the_6_one_more_ga
     assert [t.split(" Old")[0] for t in d20_reads(old, 2, rules=by_card)] == reads
 
 
+def test_a_center_who_takes_the_6_himself_gains_nothing_from_it():
+    # Nobody above him has an extra number: the center claims the 6. "Whoever takes the
+    # d8 6 gains one more" does not turn his own 2s back into 3s (docs/engine.md).
+    old = old_team({5: 1})
+    assert trip_story(play(HOME, old, trips((6, 62, 5))))[0] == "trip Old Starter 5"
+    assert [t.split(" Old")[0] for t in d20_reads(old, 5, (1, 2, 3))] == ["make 2"] * 3
+    assert [t.split(" Old")[0] for t in d20_reads(old, 1)] == ["make 3", "make 2", "make 2"]
+
+
 def test_a_center_whose_6_8_never_comes_without_a_point_guard_holds_no_extra_number():
     # SG 6, SF 7, C 8, but slot 1 cannot run the point: every 6-8 runs the shot clock (§4),
     # so no number goes to the center and nobody takes the 6.
