@@ -53,7 +53,7 @@ from simulator.vabg.odds import (
     game_odds,
     matchup_odds,
 )
-from simulator.vabg.rules import ADVANCED, GameRules
+from simulator.vabg.rules import ADVANCED, GameRules, chart_number, one_and_one
 
 Pair = tuple[Law, Law]
 """A trip's law as the policy reads it: the offense's points with no fast break, and the
@@ -95,8 +95,8 @@ class _CoachWalk(_Walk):
     def _record(self, off: _Side, de: _Side, n: int, kind: str = "") -> None:
         game = self.game
         policy = self.policy
-        chart = game.rules.rebound_chart and (n % 2 == 0 or n == 1)
-        bonus = game.period == 0 and 11 <= n <= 33
+        chart = game.rules.rebound_chart and chart_number(n)
+        bonus = one_and_one(game.period, n)
         off_key, de_key = _state(off), _state(de)
         try3 = n <= policy.try3_within
         extra = n <= max(policy.extra_possession_within, 2)

@@ -41,7 +41,26 @@ from simulator.vabg.events import (
     Turnover,
     box_score,
 )
-from simulator.vabg.rules import ADVANCED, DUNK_TOP_MAX, DUNK_TOP_MIN, GameRules, dunk_row
+from simulator.vabg.rules import (
+    ADVANCED,
+    BEST_REBOUNDER,
+    DUNK_TOP_MAX,
+    DUNK_TOP_MIN,
+    REBOUND_CHART,
+    GameRules,
+    ball_claims,
+    changed_range,
+    chart_number,
+    dunk_row,
+    effective_dunk_top,
+    fast_break,
+    free_throw_rebounder,
+    halved_range,
+    odd_number_rebounder,
+    one_and_one,
+    pre_1987_gains,
+    turnover_reach,
+)
 
 REGULATION = 44
 # §2: the table index a d20 shot reads, fresh and tired (one higher, 20 at most).
@@ -87,9 +106,9 @@ for _x in range(DUNK_TOP_MIN, DUNK_TOP_MAX + 1):
     _ROLLS[_x] = tuple(_roll_kind(roll, _dunk, _stop) for roll in range(67))
     _STEAL_DELTA[_x], _TURNOVER_DELTA[_x] = _row.steals, _row.turnovers
 
-# §7: rebounding chart, d20 1-9 (offense) and 11-19 (defense) -> floor index (0 = slot 1).
-_CHART = {1: 4, 2: 4, 3: 4, 4: 3, 5: 3, 6: 2, 7: 2, 8: 1, 9: 0}
-_BEST = -1  # "the best defensive rebounder" on 39, 29, 19, 9
+# §7: the rebounding chart and the odd-number table, as rules.py writes them.
+_CHART = REBOUND_CHART
+_BEST = BEST_REBOUNDER  # "the best defensive rebounder" on 39, 29, 19, 9
 
 
 def _best(ranges: list[int]) -> int:
@@ -97,21 +116,7 @@ def _best(ranges: list[int]) -> int:
     return ranges.index(max(ranges))
 
 
-def _odd_rebounder(number: int) -> int:
-    """Return the defender (floor index, or ``_BEST``) who rebounds on an odd number (§7)."""
-    last = number % 10
-    if last == 3:
-        return 4
-    if last == 1:
-        return 3
-    if last == 9:
-        return _BEST
-    if last == 7:
-        return 2
-    return 1 if (number // 10) % 2 else 0  # 35, 15 -> SG; 25, 5 -> PG
-
-
-_ODD_REBOUNDER = {n: _odd_rebounder(n) for n in range(3, REGULATION + 1, 2)}
+_ODD_REBOUNDER = {n: odd_number_rebounder(n) for n in range(3, REGULATION + 1, 2)}
 
 
 class RotationError(InvalidCardError):
@@ -271,18 +276,11 @@ class _Side:
         """Put five players on the floor and read their cards for this lineup (§4, §9, §6)."""
         self.lineup = lineup
         # §4: extra ball numbers 6, 7, 8 handed out top to bottom by count of extras.
-        claims: dict[int, int] = {}
-        self.claims = claims
-        claimed = [0] * 5
-        free = 6  # the next number to hand out
+        claims = self.claims = ball_claims([p.extra_ball for p in lineup])
         twenty = rules.twenty_shot
         for i, p in enumerate(lineup):
-            while claimed[i] < p.extra_ball and free <= 8:
-                claims[free] = i
-                claimed[i] += 1
-                free += 1
             # §4/§12 "20 shot": eligible while his claims of 6-8 fall short of his extras.
-            p.twenty = twenty and claimed[i] < p.extra_ball
+            p.twenty = twenty and sum(1 for who in claims.values() if who == i) < p.extra_ball
         self.pg_ok = lineup[0].card.can_run_point
         if not self.pre1987:
             for p in lineup:
@@ -290,16 +288,14 @@ class _Side:
                 p.main = p.main_court
                 p.try3 = None
             return
-        gains = [0] * 5
         center = lineup[4]
-        n = center.table.count(MADE3)
-        if n:
-            # §9: the center's 3-made count moves to the guards.
-            gains[1] += 1 if n == 1 else 1 if n == 2 else 2
-            gains[0] += 0 if n == 1 else 1
-            taker = self.claims.get(6)
-            if center.extra_ball and taker is not None and taker != 4:
-                gains[taker] += 1
+        gains = pre_1987_gains(
+            center_made3=center.table.count(MADE3),
+            center_extras=center.extra_ball,
+            claims=claims,
+            point_guard=self.pg_ok,
+            claimed_extra=rules.pre_1987_claimed_extra,
+        )
         for i, p in enumerate(lineup):
             table = list(p.table)
             if i == 4:
@@ -588,8 +584,7 @@ class _Game:
         carrier = off.lineup[idx]
         defender = de.lineup[idx]
         emit(_new(Trip, (period, n, off.key, carrier.name, d8, roll, d20, kind)))
-        x = carrier.dunk_top + defender.dunk_adjust
-        x = 34 if x < 34 else 66 if x > 66 else x
+        x = effective_dunk_top(carrier.dunk_top, defender.dunk_adjust)
         what = _ROLLS[x][roll]
         if what == _NOTHING:
             pass  # no try and no dunk or stop: straight to the d20 read below
@@ -597,9 +592,7 @@ class _Game:
             stealer = self._stealer(de, idx, roll, self.steal_delta[x], halved)
             if stealer is not None:
                 thief = de.lineup[stealer]
-                fast = self.rules.fast_breaks and (
-                    stealer <= 1 or (stealer <= 3 and roll in (11, 13, 15, 31))
-                )
+                fast = self.rules.fast_breaks and fast_break(stealer + 1, roll)
                 emit(_new(Steal, (period, n, de.key, thief.name, fast)))
                 emit(_new(Turnover, (period, n, off.key, carrier.name, "steal")))
                 if fast:
@@ -618,10 +611,7 @@ class _Game:
                 self._fouled_shot(off, de, n, idx, d20, kind)
                 return
         elif what == _TURNOVER_TRY:
-            count = carrier.to
-            if count:
-                count = max(1, count + self.turnover_delta[x])
-            if roll - 40 <= count + carrier.tired:
+            if roll - 40 <= turnover_reach(carrier.to, self.turnover_delta[x], carrier.tired):
                 emit(_new(Turnover, (period, n, off.key, carrier.name, "turnover")))
                 return
         elif what == _DUNK_ROLL:
@@ -678,9 +668,7 @@ class _Game:
         if not (halved or roll == 31):
             # The common case: the carrier's defender alone, at full range.
             p = lineup[idx]
-            count = p.steal
-            if count and delta:
-                count = max(1, count + delta)
+            count = changed_range(p.steal, delta)
             if p.tired and count:
                 count -= 1
             return idx if roll - 10 <= count else None
@@ -688,13 +676,11 @@ class _Game:
         best, best_count = None, -1
         for i in order:
             p = lineup[i]
-            count = p.steal
-            if count and delta:
-                count = max(1, count + delta)
+            count = changed_range(p.steal, delta)
             if p.tired and count:
                 count -= 1
             if halved:
-                count = (count + 1) // 2
+                count = halved_range(count)
             if roll == 31:
                 if count > best_count:
                     best, best_count = i, count
@@ -722,7 +708,7 @@ class _Game:
             if p.tired and count:
                 count -= 1
             if halved:
-                count = (count + 1) // 2
+                count = halved_range(count)
             if roll == 32:
                 if count > best_count:
                     best, best_count = i, count
@@ -755,7 +741,7 @@ class _Game:
             emit(_new(Foul, (period, n, de.key, fouler.name, shooter.name, 1, "and-one")))
             shots, bonus = 1, False
         elif code == FOULED:
-            bonus = period == 0 and 11 <= n <= 33
+            bonus = one_and_one(period, n)
             shots = 1 if bonus else 2
             kind_text = "one-and-one" if bonus else "shooting"
             emit(_new(Foul, (period, n, de.key, fouler.name, shooter.name, 2, kind_text)))
@@ -795,7 +781,7 @@ class _Game:
             # Basic: the shooter's defender gets every miss; on 2a/1a the defense does.
             emit(_new(Rebound, (period, n, de.key, de.lineup[idx].name, False)))
             return
-        if n % 2 and n != 1:
+        if not chart_number(n):
             who = _ODD_REBOUNDER[n]
             if who == _BEST:
                 who = _best([p.def_reb for p in de.lineup])
@@ -812,10 +798,8 @@ class _Game:
                 d_best = _best([p.def_reb for p in de.lineup])
                 offense = off.lineup[o_best].off_reb >= de.lineup[d_best].def_reb
                 spot = o_best if offense else d_best
-            elif free_throw and 6 <= d20 <= 9:
-                offense, spot = False, 3  # §6: missed free throw, defensive PF
-            elif free_throw and 16 <= d20 <= 19:
-                offense, spot = False, 4  # §6: missed free throw, defensive C
+            elif free_throw and (given := free_throw_rebounder(d20)) is not None:
+                offense, spot = False, given  # §6: a missed free throw: defensive PF or C
             elif d20 < 10:
                 spot = _CHART[d20]
                 offense = d6 <= off.lineup[spot].off_reb

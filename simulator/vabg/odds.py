@@ -31,7 +31,6 @@ from simulator.dice import DiceRecord
 from simulator.vabg.cards import FOULED, MADE2, MADE3, MISSED_CALL, TeamCard
 from simulator.vabg.engine import (
     _BLOCK_TRY,
-    _CHART,
     _DUNK_ROLL,
     _FOUL_TRY,
     _NOTHING,
@@ -52,7 +51,19 @@ from simulator.vabg.engine import (
     _twenty_shot,
 )
 from simulator.vabg.events import AWAY, HOME
-from simulator.vabg.rules import ADVANCED, GameRules
+from simulator.vabg.rules import (
+    ADVANCED,
+    DUNK_TOP_MAX,
+    DUNK_TOP_MIN,
+    REBOUND_CHART,
+    GameRules,
+    chart_number,
+    effective_dunk_top,
+    fast_break,
+    free_throw_rebounder,
+    one_and_one,
+    turnover_reach,
+)
 
 Law = npt.NDArray[np.float64]
 """A law over points: entry k is the probability of k points."""
@@ -265,13 +276,13 @@ class _Chain:
                     w_ft[o_best] += 6 / 120
                 continue
             if d20 < 10:
-                spot = _CHART[d20]
+                spot = REBOUND_CHART[d20]
                 share = max(0, min(6, o_reb[spot])) / 120
             else:
-                spot = _CHART[d20 - 10]
+                spot = REBOUND_CHART[d20 - 10]
                 share = (6 - max(0, min(6, d_reb[spot]))) / 120
             w_shot[spot] += share
-            if not (6 <= d20 <= 9 or 16 <= d20 <= 19):  # §6: a missed free throw's variant
+            if free_throw_rebounder(d20) is None:  # §6: a missed free throw's variant
                 w_ft[spot] += share
         # One step: a = ends with points, b = back to "shot", c = back to "ft" (0 or 1 point).
         steps = []
@@ -359,7 +370,7 @@ def _settle(direct: list[float], to_shot: float, to_ft: list[float], chain: _Cha
 # The 11-66 rolls of each kind (§3, §5) for each effective dunk top X.
 _KINDS = {
     x: tuple(tuple(roll for roll in ROLLS if _ROLLS[x][roll] == kind) for kind in range(7))
-    for x in range(34, 67)
+    for x in range(DUNK_TOP_MIN, DUNK_TOP_MAX + 1)
 }
 
 
@@ -426,8 +437,8 @@ class _Laws:
         self, off: _Side, de: _Side, n: int, off_key: object = None, de_key: object = None
     ) -> TripLaw:
         game = self.game
-        chart = game.rules.rebound_chart and (n % 2 == 0 or n == 1)
-        bonus = game.period == 0 and 11 <= n <= 33  # §5: one-and-one on 33-11 of regulation
+        chart = game.rules.rebound_chart and chart_number(n)
+        bonus = one_and_one(game.period, n)
         if off_key is None:
             off_key, de_key = _state(off), _state(de)
         pair = (off_key, de_key)
@@ -472,8 +483,8 @@ class _Laws:
         rebounded by the number's rules.
         """
         game = self.game
-        chart = game.rules.rebound_chart and (n % 2 == 0 or n == 1)
-        bonus = game.period == 0 and 11 <= n <= 33
+        chart = game.rules.rebound_chart and chart_number(n)
+        bonus = one_and_one(game.period, n)
         pair = (off_key, de_key)
         chain = self._chain(off, de, pair) if chart else None
         if extra:
@@ -718,8 +729,7 @@ class _Laws:
         nothing scored, fast breaks per stealer, blocks, 33-36 fouls, dunks)."""
         game = self.game
         defender = de.lineup[idx]
-        x = carrier.dunk_top + defender.dunk_adjust
-        x = 34 if x < 34 else 66 if x > 66 else x
+        x = effective_dunk_top(carrier.dunk_top, defender.dunk_adjust)
         kinds = _KINDS[x]
         to_main = len(kinds[_NOTHING])
         lost = len(kinds[_STOP_ROLL])  # §12: the slot defender's ball, or a turnover
@@ -737,10 +747,7 @@ class _Laws:
         reach = 37 - defender.foul - defender.tired  # §5, §2: tired fouls one more
         fouls = sum(1 for roll in kinds[_FOUL_TRY] if roll >= reach)
         to_main += len(kinds[_FOUL_TRY]) - fouls
-        count = carrier.to
-        if count:
-            count = max(1, count + game.turnover_delta[x])
-        count += carrier.tired
+        count = turnover_reach(carrier.to, game.turnover_delta[x], carrier.tired)
         turnovers = sum(1 for roll in kinds[_TURNOVER_TRY] if roll - 40 <= count)
         lost += turnovers
         to_main += len(kinds[_TURNOVER_TRY]) - turnovers
@@ -765,9 +772,7 @@ class _Laws:
                 stealer = game._stealer(de, idx, roll, delta, halved)
                 if stealer is None:
                     missed += 1
-                elif game.rules.fast_breaks and (
-                    stealer <= 1 or (stealer <= 3 and roll in (11, 13, 15, 31))
-                ):
+                elif game.rules.fast_breaks and fast_break(stealer + 1, roll):
                     runs[stealer] += 1
                 else:
                     lost += 1
@@ -867,8 +872,8 @@ class _Walk:
 
     def _record(self, off: _Side, de: _Side, n: int, kind: str = "") -> None:
         game = self.game
-        chart = game.rules.rebound_chart and (n % 2 == 0 or n == 1)
-        bonus = game.period == 0 and 11 <= n <= 33
+        chart = game.rules.rebound_chart and chart_number(n)
+        bonus = one_and_one(game.period, n)
         off_key, de_key = _state(off), _state(de)
         key = (off_key, de_key, chart, bonus)
         if key not in self.laws:
@@ -1293,7 +1298,7 @@ FIELD_NOISE = 4.0
 FIELD_CHUNK = 128
 """Pairs solved together: a chunk's arrays take about 40 MB at their peak."""
 
-_X = range(34, 67)
+_X = range(DUNK_TOP_MIN, DUNK_TOP_MAX + 1)
 _KIND_COUNTS = np.array([[len(_KINDS[x][kind]) for kind in range(7)] for x in _X], dtype=np.int64)
 _FOUL_COUNTS = np.array(
     [[sum(1 for roll in _KINDS[x][_FOUL_TRY] if roll >= r) for r in range(68)] for x in _X],
@@ -1335,7 +1340,7 @@ class _FieldStates:
         rules = self.rules
         lineup = side.lineup
         if not self.labels:
-            self.turnover_delta = np.array([game.turnover_delta[x] for x in range(34, 67)])
+            self.turnover_delta = np.array([game.turnover_delta[x] for x in _X])
         carriers = np.zeros((5, 2))
         none = 0.0
         for d8 in range(1, 9):
@@ -1376,11 +1381,11 @@ class _FieldStates:
             counts = np.zeros((5, 2, 33, 8), dtype=np.int64)  # missed, lost, runs x5, blocked
             halves = {False, rules.halved_any_defender}
             for idx in range(5):
-                xs = {min(66, max(34, top + adjusts[idx])) for top in self.dunk_tops}
+                xs = {effective_dunk_top(top, adjusts[idx]) for top in self.dunk_tops}
                 for halved in halves:
                     for x in xs:
                         kinds = _KINDS[x]
-                        cell = counts[idx, int(halved), x - 34]
+                        cell = counts[idx, int(halved), x - DUNK_TOP_MIN]
                         rolls = kinds[_STEAL_TRY]
                         if rolls:
                             missed, lost, runs = laws._steal(
@@ -1415,6 +1420,17 @@ class _FieldStates:
         ) = (ints[:, k, :] for k in range(7))
         self.a_table = np.array(self.table, dtype=np.int64)
         self.a_search = np.array(self.search_rows)
+        # rules.turnover_reach for every (card count, effective dunk top, tiredness).
+        self.turnover_reach = np.array(
+            [
+                [
+                    [turnover_reach(c, int(change), t) for t in (0, 1)]
+                    for change in self.turnover_delta
+                ]
+                for c in range(int(self.to.max(initial=0)) + 1)
+            ],
+            dtype=np.int64,
+        )
 
 
 @dataclass(slots=True)
@@ -1498,13 +1514,13 @@ def _field_chains(
             w_ft[rows, o_best] += add
             continue
         if d20 < 10:
-            spot = _CHART[d20]
+            spot = REBOUND_CHART[d20]
             share = np.clip(o_reb[:, spot], 0, 6) / 120
         else:
-            spot = _CHART[d20 - 10]
+            spot = REBOUND_CHART[d20 - 10]
             share = (6 - np.clip(d_reb[:, spot], 0, 6)) / 120
         w_shot[:, spot] += share
-        if not (6 <= d20 <= 9 or 16 <= d20 <= 19):
+        if free_throw_rebounder(d20) is None:
             w_ft[:, spot] += share
     reads = s.a_shot[shooters]
     ft = s.a_ft[shooters]
@@ -1574,12 +1590,17 @@ def _field_parts(
     shots (direct 3, to_ft 3) and one-and-one (direct 3, to_ft 3), and the fast breaks'
     direct (4), to_shot and to_ft (3)."""
     count = len(off)
-    x = np.clip(s.dunk_top[off] + s.dunk_adjust[de], 34, 66) - 34  # (count, 5)
+    # rules.effective_dunk_top of each carrier against his slot's defender, as an index.
+    top = s.dunk_top[off] + s.dunk_adjust[de]  # (count, 5)
+    low = int(top.min(initial=0))
+    tops = [
+        effective_dunk_top(v, 0) - DUNK_TOP_MIN for v in range(low, int(top.max(initial=0)) + 1)
+    ]
+    x = np.array(tops, dtype=np.int64)[top - low]
     kinds = _KIND_COUNTS[x]  # (count, 5, 7)
     reach = np.clip(37 - s.foul[de] - s.tired[de], 0, 67)
     fouls = _FOUL_COUNTS[x, reach]
-    to = s.to[off]
-    turnover = np.where(to != 0, np.maximum(1, to + s.turnover_delta[x]), 0) + s.tired[off]
+    turnover = s.turnover_reach[s.to[off], x, s.tired[off]]
     turnovers = _TURNOVER_COUNTS[x, np.clip(turnover, 0, 67)]
     table = s.a_table[de]
     slots = np.arange(5)[None, :]
@@ -1706,8 +1727,8 @@ def _number_flags(rules: GameRules, period: int, length: int) -> npt.NDArray[np.
     flags = []
     for i in range(length):
         n = length - i
-        chart = rules.rebound_chart and (n % 2 == 0 or n == 1)
-        bonus = period == 0 and 11 <= n <= 33
+        chart = rules.rebound_chart and chart_number(n)
+        bonus = one_and_one(period, n)
         flags.append(2 * chart + bonus)
     return np.array(flags, dtype=np.int64)
 

@@ -12,18 +12,22 @@ refuses it with :class:`RulesVersionError` when this engine cannot.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields, replace
 from typing import NamedTuple
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 """The revision of vabg-rulings.md this engine plays.
 
 1: the rulings as first written (overtime of 5 possessions); 2: the note of 2026-11-23
-(overtime of 10 possessions, §1).
+(overtime of 10 possessions, §1); 3: the note of 2026-11-26 (a pre-1987 center holds an
+extra ball number only when the lineup on the floor gives him one of 6-8, §9).
 """
 
-_DEFAULTS_BEFORE: dict[int, dict[str, object]] = {2: {"overtime_possessions": 5}}
+_DEFAULTS_BEFORE: dict[int, dict[str, object]] = {
+    2: {"overtime_possessions": 5},
+    3: {"pre_1987_claimed_extra": False},
+}
 """For each version, the switches whose default it changed and their value before it."""
 
 
@@ -53,6 +57,9 @@ class GameRules:
     """§8: guards (and forwards on odd steals) shoot a bonus d20 after a steal."""
     pre_1987_centers: bool = True
     """§9: before 1987 a center's 3s are 2s and his 3-made numbers move to the guards."""
+    pre_1987_claimed_extra: bool = True
+    """§9: the d8-6 player's extra gain needs a 6-8 the lineup gives the center (the note
+    of 2026-11-26); off = a center whose card lists an extra number (versions 1-2)."""
     strategy: bool = False
     """§8/§10: the coach policy may foul, try for 3 and take fast-break extra possessions."""
     overtime_possessions: int = 10
@@ -69,10 +76,19 @@ class GameRules:
 
     @property
     def name(self) -> str:
-        """Return ``"basic"``, ``"advanced"`` (either may add ``"+strategy"``) or ``"custom"``."""
+        """Return ``"basic"``, ``"advanced"`` (either may add ``"+strategy"``) or ``"custom"``.
+
+        A preset as an older rules version had it is that preset too, so a stored game
+        replayed by its own rules keeps its name.
+
+        >>> GameRules.from_json({"version": 1}).name
+        'advanced'
+        """
+        plain = replace(self, strategy=False)
         for preset_name, preset in PRESETS.items():
-            if replace(self, strategy=False) == preset:
-                return preset_name + ("+strategy" if self.strategy else "")
+            for version in range(RULES_VERSION, 0, -1):
+                if plain == _as_in_version(preset, version):
+                    return preset_name + ("+strategy" if self.strategy else "")
         return "custom"
 
     def to_json(self) -> dict[str, object]:
@@ -111,11 +127,24 @@ class GameRules:
         values: dict[str, object] = {
             name: f.default for name, f in known.items() if f.default is not MISSING
         }
-        for changed_in, before in _DEFAULTS_BEFORE.items():
-            if version < changed_in:
-                values.update(before)
+        values.update(_changed_since(version))
         values.update({k: v for k, v in doc.items() if k != "version"})
         return cls(**values)  # type: ignore[arg-type]
+
+
+def _changed_since(version: int) -> dict[str, object]:
+    """Return the switches a later version changed, with their value in ``version``."""
+    values: dict[str, object] = {}
+    # Latest change first, so a switch changed twice keeps the value of the earliest.
+    for changed_in, before in sorted(_DEFAULTS_BEFORE.items(), reverse=True):
+        if version < changed_in:
+            values.update(before)
+    return values
+
+
+def _as_in_version(rules: GameRules, version: int) -> GameRules:
+    """Return ``rules`` with the switches ``version`` had otherwise set as it had them."""
+    return replace(rules, **_changed_since(version))  # type: ignore[arg-type]
 
 
 ADVANCED = GameRules()
@@ -144,6 +173,17 @@ def preset(name: str, *, strategy: bool = False) -> GameRules:
 
 DUNK_TOP_MIN, DUNK_TOP_MAX = 34, 66
 """§3: the effective dunk top X is clamped to this range."""
+
+
+def effective_dunk_top(dunk_top: int, dunk_adjust: int) -> int:
+    """Return X (§3, §12): the carrier's dunk top plus the adjust of the defender in his
+    slot, clamped to 34..66.
+
+    >>> effective_dunk_top(60, -3), effective_dunk_top(40, -32), effective_dunk_top(66, 5)
+    (57, 34, 66)
+    """
+    x = dunk_top + dunk_adjust
+    return DUNK_TOP_MIN if x < DUNK_TOP_MIN else DUNK_TOP_MAX if x > DUNK_TOP_MAX else x
 
 
 class DunkRow(NamedTuple):
@@ -175,7 +215,7 @@ def dunk_row(x: int) -> DunkRow:
     >>> dunk_row(38).stops
     (51, 52, 53, 54, 55, 56, 61, 62)
     """
-    x = max(DUNK_TOP_MIN, min(DUNK_TOP_MAX, x))
+    x = effective_dunk_top(x, 0)
     if x >= 61:
         dunks = (*range(51, 57), *range(61, x + 1))
     elif x >= 57:
@@ -191,3 +231,181 @@ def dunk_row(x: int) -> DunkRow:
     far = (-2, -2) if x >= 60 else (2, 2) if x <= 40 else (0, 0)
     steals, turnovers = _DUNK_CHANGES.get(x, far)
     return DunkRow(dunks, stops, steals, turnovers)
+
+
+# -- the rules every part of the product reads alike (style guide §11, "one rule, one
+# function"): the engine, the exact odds and the score sheet call these, never a copy.
+
+
+def one_and_one(period: int, number: int) -> bool:
+    """Return whether a d20 "foul" after a 33-36 foul is a one-and-one (§5): on numbers
+    33 through 11 of regulation (period 0); otherwise, and in overtime, two shots.
+
+    >>> [one_and_one(0, n) for n in (34, 33, 11, 10)], one_and_one(1, 20)
+    ([False, True, True, False], False)
+    """
+    return period == 0 and 11 <= number <= 33
+
+
+def chart_number(number: int) -> bool:
+    """Return whether a miss at this possession number is rebounded by the chart (§7): even
+    numbers and 1; on the other odd numbers a named defender takes it (when the chart
+    rule is on at all).
+
+    >>> [chart_number(n) for n in (44, 43, 2, 1)]
+    [True, False, True, True]
+    """
+    return number % 2 == 0 or number == 1
+
+
+REBOUND_CHART = {1: 4, 2: 4, 3: 4, 4: 3, 5: 3, 6: 2, 7: 2, 8: 1, 9: 0}
+"""§7: the chart's d20 1-9 for the offense (11-19, less 10, for the defense) -> the floor
+index of the player it names: 1-3 C, 4-5 PF, 6-7 SF, 8 SG, 9 PG."""
+
+BEST_REBOUNDER = -1
+"""What :func:`odd_number_rebounder` returns for "the best defensive rebounder"."""
+
+
+def odd_number_rebounder(number: int) -> int:
+    """Return the floor index of the defender who rebounds a miss on an odd number other
+    than 1 (§7), or :data:`BEST_REBOUNDER`: C on 43, 33, 23, 13, 3; PF on 41, 31, 21, 11;
+    the best defensive rebounder on 39, 29, 19, 9; SF on 37, 27, 17, 7; SG on 35, 15; PG
+    on 25, 5. Overtime reads the same table by number.
+
+    >>> [odd_number_rebounder(n) for n in (43, 41, 39, 37, 35, 25)]
+    [4, 3, -1, 2, 1, 0]
+    """
+    last = number % 10
+    if last == 3:
+        return 4
+    if last == 1:
+        return 3
+    if last == 9:
+        return BEST_REBOUNDER
+    if last == 7:
+        return 2
+    return 1 if (number // 10) % 2 else 0  # 35, 15 -> SG; 25, 5 -> PG
+
+
+def free_throw_rebounder(d20: int) -> int | None:
+    """Return the floor index of the defender a missed last free throw goes to on the
+    chart's d20 (§6): 6-9 the PF, 16-19 the C, with no d6 check; None where the chart
+    reads as for any miss.
+
+    >>> [free_throw_rebounder(d20) for d20 in (5, 6, 9, 10, 16, 19, 20)]
+    [None, 3, 3, None, 4, 4, None]
+    """
+    if 6 <= d20 <= 9:
+        return 3
+    if 16 <= d20 <= 19:
+        return 4
+    return None
+
+
+def halved_range(count: int) -> int:
+    """Return a steal or block range of ``count`` numbers halved on a d8 of 6-8 (§4),
+    rounding the count up: 11-15 -> 11-13, 11-20 -> 11-15, 21-22 -> 21-21.
+
+    >>> [halved_range(c) for c in (5, 10, 11, 2, 0)]
+    [3, 5, 6, 1, 0]
+    """
+    return (count + 1) // 2
+
+
+def fast_break(slot: int, roll: int) -> bool:
+    """Return whether the stealer in ``slot`` (1-5) fast-breaks after a steal on ``roll``
+    (§8): a guard always, a forward on an odd roll (11, 13, 15, 31), a center never.
+
+    >>> [fast_break(2, 12), fast_break(3, 12), fast_break(4, 31), fast_break(5, 11)]
+    [True, False, True, False]
+    """
+    return slot <= 2 or (slot <= 4 and roll in (11, 13, 15, 31))
+
+
+def changed_range(count: int, change: int) -> int:
+    """Return a steal or turnover range of ``count`` numbers after §3's change of
+    ``change`` numbers: a range that had a number keeps one, an empty one stays empty.
+
+    >>> changed_range(4, -2), changed_range(1, -2), changed_range(0, 2), changed_range(2, 2)
+    (2, 1, 0, 4)
+    """
+    if not count:
+        return 0
+    return max(1, count + change)
+
+
+def turnover_reach(count: int, change: int, tired: int) -> int:
+    """Return how many of the rolls 41-46 are the carrier's turnover (§3, §5, §12): his
+    card's count, §3's change (:func:`changed_range`), then one longer when he is tired
+    (``tired`` 1), even from an empty range.
+
+    >>> turnover_reach(3, -1, 0), turnover_reach(0, -2, 1), turnover_reach(1, -2, 1)
+    (2, 1, 2)
+    """
+    return changed_range(count, change) + tired
+
+
+def ball_claims(extras: Sequence[int]) -> dict[int, int]:
+    """Return who claims the d8 numbers 6, 7 and 8 (§4): ``{number: floor index}``.
+
+    ``extras`` are the extra ball numbers of the five on the floor, slot 1 first; each
+    claims as many of the still-free numbers 6, 7, 8, in that order, as he has extras.
+    A number nobody claims is left out.
+
+    >>> ball_claims([1, 0, 2, 1, 1])
+    {6: 0, 7: 2, 8: 2}
+    """
+    claims: dict[int, int] = {}
+    free = 6
+    for i, count in enumerate(extras):
+        for _ in range(count):
+            if free > 8:
+                return claims
+            claims[free] = i
+            free += 1
+    return claims
+
+
+def pre_1987_gains(
+    *,
+    center_made3: int,
+    center_extras: int,
+    claims: Mapping[int, int],
+    point_guard: bool,
+    claimed_extra: bool = True,
+) -> tuple[int, int, int, int, int]:
+    """Return how many 3-made numbers each of the five on the floor gains from a pre-1987
+    center (§9), slot 1 first.
+
+    His 3-made count n moves to the guards: n=1 the SG gains one, n=2 the PG and the SG
+    one each, n>=3 the SG two and the PG one. If the center holds an extra ball number,
+    whoever takes the d8 6 gains one more (not the center himself: his 3s are 2s).
+
+    ``claims`` is :func:`ball_claims` of the lineup and ``point_guard`` whether slot 1 can
+    run the point (without one no 6-8 goes to anybody, §4). With ``claimed_extra`` (the
+    note of 2026-11-26, rules version 3) the center holds an extra number when one of
+    6-8 actually goes to him in this lineup; without it (versions 1-2) when his card
+    lists one (``center_extras``), and the 6 counts whoever claims it.
+
+    >>> pre_1987_gains(center_made3=2, center_extras=1, claims={6: 0, 7: 2, 8: 3},
+    ...                point_guard=True)
+    (1, 1, 0, 0, 0)
+    >>> pre_1987_gains(center_made3=2, center_extras=1, claims={6: 0, 7: 4},
+    ...                point_guard=True)
+    (2, 1, 0, 0, 0)
+    """
+    gains = [0, 0, 0, 0, 0]
+    if center_made3 <= 0:
+        return (0, 0, 0, 0, 0)
+    gains[1] += 2 if center_made3 >= 3 else 1
+    gains[0] += 0 if center_made3 == 1 else 1
+    if claimed_extra:
+        going = claims if point_guard else {}
+        holds = 4 in going.values()
+    else:
+        going = claims
+        holds = center_extras > 0
+    taker = going.get(6)
+    if holds and taker is not None and taker != 4:
+        gains[taker] += 1
+    return (gains[0], gains[1], gains[2], gains[3], gains[4])

@@ -32,8 +32,6 @@ from simulator.dice import (
 from simulator.results import GameResult
 from simulator.vabg.cards import TeamCard
 from simulator.vabg.engine import (
-    _CHART,
-    _ODD_REBOUNDER,
     DEFAULT_POLICY,
     REGULATION,
     _Game,
@@ -54,7 +52,14 @@ from simulator.vabg.events import (
     Trip,
     Turnover,
 )
-from simulator.vabg.rules import ADVANCED, GameRules
+from simulator.vabg.rules import (
+    ADVANCED,
+    BEST_REBOUNDER,
+    REBOUND_CHART,
+    GameRules,
+    free_throw_rebounder,
+    odd_number_rebounder,
+)
 
 SLOT_NAMES = ("PG", "SG", "SF", "PF", "C")
 
@@ -399,18 +404,18 @@ class _Table:
         if d20 in (10, 20):
             why = f"rebound: d6 (rolled, not read: the d20 of {d20} gives the ball to the best "
             why += "rebounder on the floor)"
-        elif free_throw and (6 <= d20 <= 9 or 16 <= d20 <= 19):
-            who = "PF" if d20 <= 9 else "C"
+        elif free_throw and (given := free_throw_rebounder(d20)) is not None:
+            who = SLOT_NAMES[given]
             why = f"rebound: d6 (rolled, not read: the d20 of {d20} gives the defensive {who} "
             why += "the missed free throw)"
         elif d20 < 10:
-            p = off.lineup[_CHART[d20]]
+            p = off.lineup[REBOUND_CHART[d20]]
             why = (
                 f"rebound: d6, {p.name}'s chance: 1-{p.off_reb} his offensive rebound, "
                 "otherwise the defender in his slot's"
             )
         else:
-            p = de.lineup[_CHART[d20 - 10]]
+            p = de.lineup[REBOUND_CHART[d20 - 10]]
             why = (
                 f"rebound: d6, {p.name}'s chance: 1-{p.def_reb} his defensive rebound, "
                 "otherwise the opponent in his slot's"
@@ -573,8 +578,8 @@ def score_sheet(position: Position) -> dict[str, Any]:
             "numbers": cells,
             "players": list(rows.values()),
         }
+    odd = {n: odd_number_rebounder(n) for n in range(REGULATION - 1, 2, -2)}
     sheet["rebounds"] = {
-        str(n): SLOT_NAMES[who] if who >= 0 else "best"
-        for n, who in sorted(_ODD_REBOUNDER.items(), reverse=True)
+        str(n): "best" if who == BEST_REBOUNDER else SLOT_NAMES[who] for n, who in odd.items()
     }
     return sheet

@@ -195,6 +195,52 @@ def test_a_game_played_under_older_rules_replays_with_them_after_a_rules_change(
     assert [e.to_json() for e in today.events] != stored.events  # the change is real
 
 
+def test_a_pre_1987_game_played_before_the_2026_11_26_note_replays_by_its_own_rules() -> None:
+    from dataclasses import replace
+
+    from cards.mapping import team_card
+    from cards.models import Card
+    from simulator.vabg import ADVANCED
+
+    season = make_season(2)
+    game = season.games.get()
+    for team in (game.home, game.away):
+        # 1975: PG, SF and PF claim 6, 7 and 8; the center's card lists an extra number
+        # that the lineup never gives him (version 2 read the card, version 3 the floor).
+        team.season = 1975
+        team.save()
+        Card.objects.filter(team=team, role="starter", slot__in=(1, 3, 4, 5)).update(extra_ball=1)
+    home, away = team_card(game.home), team_card(game.away)
+    old_rules = replace(ADVANCED, strategy=game.strategy, pre_1987_claimed_extra=False)
+    new_rules = replace(old_rules, pre_1987_claimed_extra=True)
+
+    def events(seed: int, rules: object) -> list[object]:
+        return [e.to_json() for e in play_game(home, away, SeededDice(seed), rules=rules).events]
+
+    seed = next(s for s in range(100) if events(s, old_rules) != events(s, new_rules))
+    Game.objects.filter(pk=game.pk).update(seed=seed)
+    game.refresh_from_db()
+    with transaction.atomic():
+        services.result_store(
+            game=game,
+            played=play_game(home, away, SeededDice(seed), rules=old_rules),
+            home=home,
+            away=away,
+        )
+    stored = GameResult.objects.get(game=game)
+    # As version 2 stored it: no version-3 switch in the document.
+    stored.rules = {
+        **{k: v for k, v in stored.rules.items() if k != "pre_1987_claimed_extra"},
+        "version": 2,
+    }
+    stored.save()
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINAL)
+
+    again = services.game_replay(game_id=game.pk)
+    assert again.rules.pre_1987_claimed_extra is False
+    assert [e.to_json() for e in again.events] == stored.events
+
+
 def test_a_game_whose_rules_this_engine_cannot_play_is_refused_with_the_reason() -> None:
     game = make_season(2).games.get()
     services.game_play(game_id=game.pk)

@@ -29,6 +29,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from simulator import SeededDice
@@ -368,6 +369,21 @@ def short_handed_json() -> dict[str, Any]:
     return team_json("Short Handed", 1980, players, dunk_top=62, dunk_adjust=1)
 
 
+def pre_1987_claims_json() -> dict[str, Any]:
+    """A 1975 team whose center claims the 8 while a reserve PF without extra numbers
+    plays (44-38), and loses it to the starting PF (37-1): the note of 2026-11-26."""
+    center_d20 = {"3PM": "1-3", "2PM": "4-9", "FOUL": "10-11", "3PX": "12-15", "2PX": "16-20"}
+    players = [
+        player("Old PG", 1, positions=[1], extra_ball=1, can_play=44),
+        player("Old SG", 2, positions=[2], can_play=44),
+        player("Old SF", 3, positions=[3], extra_ball=1, steal_top=15, can_play=44),
+        player("Old PF", 4, positions=[4], extra_ball=1),
+        player("Old C", 5, positions=[5], extra_ball=1, d20=center_d20, can_play=44),
+        player("Old Sub PF", 4, "reserve", positions=[4]),
+    ]
+    return team_json("Old Claims", 1975, players, dunk_top=58)
+
+
 TRIP_CASES = [
     # (id, home, away, rules, neutral, wanted (period, number, side with the ball))
     (
@@ -385,6 +401,14 @@ TRIP_CASES = [
         "advanced",
         False,
         {(0, 37, HOME), (0, 5, HOME), (2, 7, AWAY)},
+    ),
+    (
+        "advanced-pre-1987-center-claims-then-loses-the-8",
+        pre_1987_claims_json(),
+        "kansas-2008",
+        "advanced",
+        True,
+        {(0, 43, HOME), (0, 37, HOME)},
     ),
     (
         "basic-neutral-chart-off",
@@ -441,6 +465,27 @@ def test_the_cases_reach_home_court_fast_breaks_the_shot_clock_and_tired_players
     assert seen[(1, 9, AWAY)]["tired"] >= 5
     assert seen[(0, 43, HOME)]["fast"] > 0.005 and seen[(0, 43, AWAY)]["fast"] > 0.005
     assert seen[(0, 43, AWAY)]["missed call"] and not seen[(0, 43, HOME)]["missed call"]
+
+
+def test_the_trip_laws_follow_where_the_pre_1987_centers_extra_number_goes():
+    # At 43 the center claims the 8 (the reserve PF has none): his card and the lineup
+    # agree, so rules versions 2 and 3 give the PG the same gain. At 37 the starting PF
+    # claims the 8: version 3 takes the PG's extra gain away, version 2 kept it.
+    home, away = build(pre_1987_claims_json()), fixture("kansas-2008")
+    wanted = {(0, 43, HOME), (0, 37, HOME)}
+    stored = {k: v for k, v in ADVANCED.to_json().items() if k != "pre_1987_claimed_extra"}
+    by_card = GameRules.from_json({**stored, "version": 2})  # as a version-2 game stored it
+
+    def laws(rules: GameRules) -> dict[tuple[int, int, str], TripLaw]:
+        return {where: exact for where, _, exact, _, _ in trips_at(home, away, rules, True, wanted)}
+
+    now, before = laws(ADVANCED), laws(by_card)
+    assert as_dict(now[(0, 43, HOME)]) == as_dict(before[(0, 43, HOME)])
+    points = {
+        name: float(np.arange(len(law[(0, 37, HOME)].own)) @ law[(0, 37, HOME)].own)
+        for name, law in (("now", now), ("before", before))
+    }
+    assert points["before"] - points["now"] > 0.005  # one 2 of the PG's became a 3
 
 
 CHART_CASES = [

@@ -24,7 +24,6 @@ from simulator.vabg import (
     BASIC,
     EndlessGameError,
     TeamCard,
-    box_score,
     play_game,
     read_team_file,
     team_from_json,
@@ -32,6 +31,7 @@ from simulator.vabg import (
 from simulator.vabg.events import (
     Block,
     Call,
+    Enter,
     Foul,
     FreeThrow,
     Opening,
@@ -205,14 +205,80 @@ def test_every_line_adds_up_from_its_opening_credits_and_its_shots(result):
         assert team.totals.to == sum(p.to for p in team.players) + team.team_turnovers
 
 
+def tally(events: list[Any], ot_length: int) -> tuple[dict[str, Any], int]:
+    """Count every box-score figure from the events alone, by the credits of
+    vabg-rulings.md §13: a tally of this test's own, sharing nothing with ``box_score``.
+
+    Return, per team, its lines (player -> Counter of figures), team turnovers and
+    points by period, and the number of overtimes.
+    """
+    teams: dict[str, Any] = {
+        key: {"lines": {}, "team_to": 0, "periods": Counter()} for key in ("home", "away")
+    }
+    entered: dict[tuple[str, int], list[tuple[tuple[int, int], str]]] = {}
+    ends = 0
+
+    def line(team: str, name: str) -> Counter[str]:
+        return teams[team]["lines"].setdefault(name, Counter())
+
+    for e in events:
+        if isinstance(e, Opening):
+            line(e.team, e.player).update(pts=e.pts, reb=e.reb, stl=e.stl, blk=e.blk, pf=e.pf)
+            teams[e.team]["periods"][0] += e.pts
+        elif isinstance(e, Shot):
+            got = line(e.team, e.player)
+            got.update(fga=1, tpa=int(e.value == 3))
+            if e.made:
+                got.update(fgm=1, tpm=int(e.value == 3), pts=e.value)
+                teams[e.team]["periods"][e.period] += e.value
+        elif isinstance(e, FreeThrow):
+            line(e.team, e.player).update(fta=1, ftm=int(e.made), pts=int(e.made))
+            teams[e.team]["periods"][e.period] += int(e.made)
+        elif isinstance(e, Rebound):
+            line(e.team, e.player).update(reb=1, **{"oreb" if e.offensive else "dreb": 1})
+        elif isinstance(e, Steal):
+            line(e.team, e.player)["stl"] += 1
+        elif isinstance(e, Block):
+            line(e.team, e.player)["blk"] += 1
+        elif isinstance(e, Foul):
+            line(e.team, e.player)["pf"] += 1
+        elif isinstance(e, Turnover):
+            if e.player is None:
+                teams[e.team]["team_to"] += 1
+            else:
+                line(e.team, e.player)["to"] += 1
+        elif isinstance(e, Enter):
+            # In play order a later number is a larger (period, -number).
+            entered.setdefault((e.team, e.slot), []).append(((e.period, -e.number), e.player))
+        elif isinstance(e, PeriodEnd):
+            ends += 1
+    overtimes = ends - 1
+    # §13 poss: each possession number a player is on the floor, 44 + ot_length per
+    # overtime, whoever has the ball.
+    numbers = [(0, -n) for n in range(44, 0, -1)]
+    numbers += [(p, -n) for p in range(1, overtimes + 1) for n in range(ot_length, 0, -1)]
+    for (team, _slot), stints in entered.items():
+        for number in numbers:
+            on_floor = [name for since, name in stints if since <= number][-1]
+            line(team, on_floor)["poss"] += 1
+    return teams, overtimes
+
+
 @EXAMPLES
 @given(games())
-def test_the_box_score_rebuilt_from_the_events_is_the_one_returned(result):
-    assert box_score(result.events, ot_length=OT_LENGTH) == (
-        result.home,
-        result.away,
-        result.overtimes,
-    )
+def test_the_box_score_returned_is_the_one_an_independent_tally_of_the_events_gives(result):
+    counted, overtimes = tally(list(result.events), OT_LENGTH)
+    assert result.overtimes == overtimes
+    for key, team in sides(result):
+        mine = counted[key]
+        assert {p.name for p in team.players} == set(mine["lines"])
+        for p in team.players:
+            assert {f: getattr(p, f) for f in LINE_FIELDS} == {
+                f: mine["lines"][p.name][f] for f in LINE_FIELDS
+            }, p.name
+        assert team.team_turnovers == mine["team_to"]
+        assert team.periods == tuple(mine["periods"][i] for i in range(1 + overtimes))
+        assert team.score == sum(mine["periods"].values())
 
 
 @EXAMPLES
@@ -294,6 +360,41 @@ def test_without_the_rebound_chart_the_offense_never_rebounds(result):
     if not result.rules.rebound_chart:
         assert not any(isinstance(e, Rebound) and e.offensive for e in result.events)
         assert all(p.oreb == 0 for _key, team in sides(result) for p in team.players)
+
+
+@EXAMPLES
+@given(games())
+def test_strategy_choices_are_made_only_by_a_trailing_team_inside_their_windows(result):
+    # §8: the extra possessions only in the last 5, by a team that fast-broke and still
+    # trails; §10: intentional fouls only for 2a and 1a and tries for 3 only by a
+    # trailing team. The score is followed from the events.
+    score = {"home": 0, "away": 0}
+    other = {"home": "away", "away": "home"}
+    running: tuple[int, int, str] | None = None  # a fast break being played
+    trailing_runners: set[tuple[int, int]] = set()  # numbers a trailing team fast-broke
+    for e in result.events:
+        if running is not None and isinstance(e, Trip | Call | PeriodEnd):
+            # The fast break is over: did its team still trail?
+            period, number, team = running
+            if score[team] < score[other[team]]:
+                trailing_runners.add((period, number))
+            running = None
+        if isinstance(e, Opening):
+            score[e.team] += e.pts
+        elif isinstance(e, Steal) and e.fast_break:
+            running = (e.period, e.number, e.team)
+        elif isinstance(e, Shot) and e.how == "jumper (try for 3)":
+            assert result.rules.strategy and score[e.team] < score[other[e.team]], e
+        elif isinstance(e, Call) and e.call == "intentional foul":
+            assert result.rules.strategy and e.number in (2, 1), e
+            assert score[e.team] < score[other[e.team]], e
+        elif isinstance(e, Call) and e.call == "extra possession":
+            assert result.rules.strategy and e.number <= 5, e
+            assert (e.period, e.number) in trailing_runners, e
+        if isinstance(e, Shot) and e.made:
+            score[e.team] += e.value
+        elif isinstance(e, FreeThrow) and e.made:
+            score[e.team] += 1
 
 
 # -- dice -------------------------------------------------------------------------------

@@ -20,12 +20,13 @@ from simulator.vabg import (
     GameRules,
     RotationError,
     RulesVersionError,
+    TeamCard,
     box_score,
     play_game,
     team_from_json,
 )
 from simulator.vabg.events import Call, Enter, Trip
-from tests.simulator.scripting import play, trip_story, trips
+from tests.simulator.scripting import ThenSeeded, play, trip_story, trips
 from tests.simulator.teams import player, team_json, twin_team_json
 
 TURNOVER = (1, 41, 1)
@@ -103,10 +104,23 @@ def test_the_overtime_length_is_a_rule_option_that_stored_games_keep():
 
 def test_rules_stored_before_versions_were_kept_replay_with_the_5_possession_overtime():
     old = {
-        k: v for k, v in ADVANCED.to_json().items() if k not in ("version", "overtime_possessions")
+        k: v
+        for k, v in ADVANCED.to_json().items()
+        if k not in ("version", "overtime_possessions", "pre_1987_claimed_extra")
     }
     assert GameRules.from_json(old).overtime_possessions == 5
     assert GameRules.from_json({**old, "version": 2}).overtime_possessions == 10
+
+
+def test_rules_stored_before_version_3_read_a_pre_1987_centers_extra_number_off_his_card():
+    # Version 2 documents never named the switch of the 2026-11-26 note.
+    old = {k: v for k, v in ADVANCED.to_json().items() if k != "pre_1987_claimed_extra"}
+    assert ADVANCED.to_json()["version"] == RULES_VERSION == 3
+    for version, claimed in ((1, False), (2, False), (3, True)):
+        rules = GameRules.from_json({**old, "version": version})
+        assert rules.pre_1987_claimed_extra is claimed
+        assert rules.name == "advanced"  # the preset as that version had it
+    assert GameRules.from_json(ADVANCED.to_json()) == ADVANCED
 
 
 @pytest.mark.parametrize(
@@ -625,25 +639,110 @@ def test_a_fast_break_foul_is_two_shots_by_the_opponent_in_the_stealers_slot():
 # §9 pre-1987 centers ---------------------------------------------------------------------------
 
 
+PRE_1987_CENTER_D20 = {"3PM": "1-2", "2PM": "3-9", "FOUL": "10-11", "3PX": "12-15", "2PX": "16-20"}
+
+
+def old_team(extras: dict[int, int], season: int = 1975, **slots: dict) -> TeamCard:
+    """Return a plain team whose center has two 3-made numbers; ``extras`` by slot."""
+    fields = {s: {"extra_ball": extras.get(s, 0)} for s in range(1, 6)}
+    fields[5]["d20"] = PRE_1987_CENTER_D20
+    for slot, more in slots.items():
+        fields[int(slot[-1])].update(more)
+    return twin("Old", season, slots=fields)
+
+
+def d20_reads(team: TeamCard, slot: int, rolls=(3, 4, 5), **kwargs) -> list[str]:
+    """Return what the player in ``slot`` does with each main d20 roll at possession 44."""
+    return [trip_story(play(HOME, team, trips((slot, 62, roll)), **kwargs))[1] for roll in rolls]
+
+
 def test_a_pre_1987_centers_3s_are_2s_and_move_to_the_guards():
-    d20 = {"3PM": "1-2", "2PM": "3-9", "FOUL": "10-11", "3PX": "12-15", "2PX": "16-20"}
-    old = twin("Old", 1975, slots={5: {"d20": d20, "extra_ball": 1}})
+    old = old_team({1: 1, 3: 1, 4: 1})
     center = play(HOME, old, trips((5, 62, 1)))
     assert trip_story(center)[1] == "make 2 Old Starter 5 (jumper)"
     center_miss = play(HOME, old, trips((5, 62, 13, [16], [])))
     assert trip_story(center_miss)[1] == "miss 2 Old Starter 5 (jumper)"
-    # n = 2: PG and SG gain one each; the center holds an extra number, so whoever takes
-    # the 6 (the PG) gains one more: his 3-8 two-made numbers lose 3 and 4 to 3-made.
-    for d20_roll, points in ((3, 3), (4, 3), (5, 2)):
-        pg = play(HOME, old, trips((1, 62, d20_roll)))
-        assert trip_story(pg)[1] == f"make {points} Old Starter 1 (jumper)"
-    for d20_roll, points in ((3, 3), (4, 2)):
-        sg = play(HOME, old, trips((2, 62, d20_roll)))
-        assert trip_story(sg)[1] == f"make {points} Old Starter 2 (jumper)"
-    modern = twin("New", 1990, slots={5: {"d20": d20, "extra_ball": 1}})
-    assert trip_story(play(HOME, modern, trips((5, 62, 1))))[1] == "make 3 New Starter 5 (jumper)"
+    # n = 2: the PG and the SG gain one each: the first of their 3-8 two-made numbers.
+    assert d20_reads(old, 1) == [
+        "make 3 Old Starter 1 (jumper)",
+        "make 2 Old Starter 1 (jumper)",
+        "make 2 Old Starter 1 (jumper)",
+    ]
+    assert d20_reads(old, 2, (3, 4)) == [
+        "make 3 Old Starter 2 (jumper)",
+        "make 2 Old Starter 2 (jumper)",
+    ]
+    modern = old_team({1: 1, 3: 1, 4: 1}, season=1990)
+    assert trip_story(play(HOME, modern, trips((5, 62, 1))))[1] == "make 3 Old Starter 5 (jumper)"
     assert trip_story(play(HOME, old, trips((5, 62, 1)), rules=BASIC))[1] == (
         "make 3 Old Starter 5 (jumper)"
+    )
+
+
+def test_a_centers_listed_extra_number_that_a_teammate_above_claims_gives_no_gain():
+    # The 2026-11-26 note: PG 6, SF 7, PF 8; the center's "5&7" card gets no number, so
+    # he does not hold one, and the PG (who takes the 6) gains only the n = 2 one.
+    old = old_team({1: 1, 3: 1, 4: 1, 5: 1})
+    assert trip_story(play(HOME, old, trips((8, 62, 5))))[0] == "trip Old Starter 4"
+    reads = [text.split(" Old")[0] for text in d20_reads(old, 1)]
+    assert reads == ["make 3", "make 2", "make 2"]
+    # Rules version 2 read his card: the PG gained one more (3 and 4 are 3s).
+    by_card = replace(ADVANCED, pre_1987_claimed_extra=False)
+    assert [text.split(" Old")[0] for text in d20_reads(old, 1, rules=by_card)] == [
+        "make 3",
+        "make 3",
+        "make 2",
+    ]
+
+
+def test_a_center_who_gets_an_extra_number_gives_whoever_takes_the_6_one_more_gain():
+    # SG 6, SF 7, the center 8 (the PF has none): the SG takes the 6 and gains one more.
+    old = old_team({2: 1, 3: 1, 5: 1})
+    assert trip_story(play(HOME, old, trips((8, 62, 5))))[0] == "trip Old Starter 5"
+    assert trip_story(play(HOME, old, trips((6, 62, 5))))[0] == "trip Old Starter 2"
+    reads = [text.split(" Old")[0] for text in d20_reads(old, 2)]
+    assert reads == ["make 3", "make 3", "make 2"]  # the n = 2 gain and the 6's
+    assert [text.split(" Old")[0] for text in d20_reads(old, 1)] == ["make 3", "make 2", "make 2"]
+    # The same lineup under rules version 2: the same gains (his card lists one).
+    by_card = replace(ADVANCED, pre_1987_claimed_extra=False)
+    assert [t.split(" Old")[0] for t in d20_reads(old, 2, rules=by_card)] == reads
+
+
+def test_a_center_who_takes_the_6_himself_gains_nothing_from_it():
+    # Nobody above him has an extra number: the center claims the 6. "Whoever takes the
+    # d8 6 gains one more" does not turn his own 2s back into 3s (docs/engine.md).
+    old = old_team({5: 1})
+    assert trip_story(play(HOME, old, trips((6, 62, 5))))[0] == "trip Old Starter 5"
+    assert [t.split(" Old")[0] for t in d20_reads(old, 5, (1, 2, 3))] == ["make 2"] * 3
+    assert [t.split(" Old")[0] for t in d20_reads(old, 1)] == ["make 3", "make 2", "make 2"]
+
+
+def test_a_center_whose_6_8_never_comes_without_a_point_guard_holds_no_extra_number():
+    # SG 6, SF 7, C 8, but slot 1 cannot run the point: every 6-8 runs the shot clock (§4),
+    # so no number goes to the center and nobody takes the 6.
+    old = old_team({2: 1, 3: 1, 5: 1}, slot1={"positions": [2]})
+    assert trip_story(play(HOME, old, trips((8, 62, 5), (5, 62, 5))))[0] == "trip None"
+    assert [t.split(" Old")[0] for t in d20_reads(old, 2)] == ["make 3", "make 2", "make 2"]
+
+
+def test_a_substitution_that_takes_the_centers_extra_number_away_takes_the_gain_with_it():
+    # PF: a reserve with no extra number plays 44-38 (the center claims the 8 and the PG,
+    # who takes the 6, gains one more), then the starter with one (he claims the 8).
+    old = old_team({1: 1, 3: 1, 4: 1, 5: 1})
+    plan = {s: [(f"Old Starter {s}", 44, 1)] for s in range(1, 6)}
+    plan[4] = [("Old Reserve 4", 44, 38), ("Old Starter 4", 37, 1)]
+
+    def play_44_and_37(d8: int, d20: int) -> tuple[list[str], list[str]]:
+        dice = ThenSeeded(**trips((d8, 62, d20), *pad(7)[1:], (d8, 62, d20)))
+        result = play_game(HOME, old, dice, neutral=True, away_plan=plan)
+        return story_at(result, 44), story_at(result, 37)
+
+    at_44, at_37 = play_44_and_37(8, 5)
+    assert (at_44[0], at_37[0]) == ("trip Old Starter 5", "trip Old Starter 4")
+    at_44, at_37 = play_44_and_37(1, 4)
+    assert (at_44[1], at_37[1]) == (
+        "make 3 Old Starter 1 (jumper)",
+        "make 2 Old Starter 1 (jumper)",
     )
 
 
