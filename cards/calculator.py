@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from simulator.vabg.rules import dunk_row
+from simulator.vabg.rules import DUNK_TOP_MAX, DUNK_TOP_MIN, ball_claims, dunk_row
 
 TEAM_FORMAT = "vabg-team/1"
 THREE_POINT_SEASON = 1987
@@ -702,10 +702,12 @@ def shape_shooting(results: Sequence[CardResult], ctx: TeamContext) -> None:
     game = _target_points(own)[0]
     short = max(10 - len(results), 0)
     top = sorted(range(5), key=lambda i: (-starters[i].points, i))[:short]
+    weights = _slot_weights([r.card for r in results])
     wanted: dict[int, float] = {}
     for i in free:
         opening = 4.0 if i in top or len(results) == 5 else 2.0
-        played = max(_starter_possessions(results, i), 1)
+        share = next(w for c, w in weights[starters[i].card["slot"]] if c is starters[i].card)
+        played = max(share * PLAYED_POSSESSIONS, 1.0)
         inplay = max(starters[i].points / team_ppg * game - opening, 0.5)
         wanted[i] = inplay / played
     faces = {i: 1 + starters[i].card["extra_ball"] for i in free}
@@ -763,14 +765,6 @@ def _shaped_d20(result: CardResult, target: float) -> dict[str, str | None]:
                 best = (miss, move, d20)
     assert best is not None
     return best[2]
-
-
-def _starter_possessions(results: Sequence[CardResult], i: int) -> int:
-    """Return the possessions of 44 the starter ``i`` plays by the default plan (rulings §12)."""
-    card = results[i].card
-    own = min(int(card["can_play"]), PLAYED_POSSESSIONS)
-    bench = sum(int(r.card["can_play"]) for r in results[5:] if r.card["slot"] == card["slot"])
-    return PLAYED_POSSESSIONS - min(bench, PLAYED_POSSESSIONS - own)
 
 
 def _shares(results: Sequence[CardResult], lineup: Iterable[int]) -> list[float]:
@@ -1071,12 +1065,11 @@ def points_per_trip(cards: Sequence[Mapping[str, Any]]) -> tuple[float, float]:
     count by the trips they play. Defenders are assumed to be the field's average.
     """
     starters = sorted((c for c in cards if c["role"] == "starter"), key=lambda c: c["slot"])
-    free = 3
-    shares = {}
-    for c in starters:
-        extra = min(int(c["extra_ball"]), free)
-        free -= extra
-        shares[c["slot"]] = (1 + extra) / 8
+    claims = ball_claims([int(c["extra_ball"]) for c in starters])
+    shares = {
+        c["slot"]: (1 + sum(1 for who in claims.values() if who == i)) / 8
+        for i, c in enumerate(starters)
+    }
     total = sum(shares.values())
     trip = read = 0.0
     for slot, parts in _slot_weights(cards).items():
@@ -1118,7 +1111,8 @@ def dunk_top_for(gain: float, read: float) -> int:
     >>> dunk_top_for(0.0, 1.2), dunk_top_for(5 * 0.8 / 36, 1.2), dunk_top_for(-1.0, 1.2)
     (50, 55, 34)
     """
-    return min(range(34, 67), key=lambda x: (abs(dunk_value(x, read) - gain), abs(x - 50)))
+    tops = range(DUNK_TOP_MIN, DUNK_TOP_MAX + 1)
+    return min(tops, key=lambda x: (abs(dunk_value(x, read) - gain), abs(x - 50)))
 
 
 def defensive_points_saved(cards: Sequence[Mapping[str, Any]]) -> float:
@@ -1164,7 +1158,7 @@ def team_dunk(cards: Sequence[Mapping[str, Any]], ctx: TeamContext) -> tuple[int
     dunk_top = dunk_top_for(target - trip, read) - MEAN_DUNK_ADJUST
     better = (FIELD_MEAN_POINTS - allowed) - defensive_points_saved(cards)
     adjust = MEAN_DUNK_ADJUST - _bounded(better / POINTS_PER_DUNK_NUMBER, -99, 99)
-    return max(34, min(66, dunk_top)), max(-32, min(32, adjust))
+    return max(DUNK_TOP_MIN, min(DUNK_TOP_MAX, dunk_top)), max(-32, min(32, adjust))
 
 
 # -- season lines from CSV rows (cards.md §12) -----------------------------------------------
