@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "simple_history",
     "axes",
     "core",
@@ -265,6 +266,11 @@ SPECTACULAR_SETTINGS = {
     "Value Add Basketball Game.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI's scripts and styles are served with the project (drf-spectacular-sidecar,
+    # static files), not from a CDN: /api/docs/ works offline and behind a strict firewall.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Cache: local memory by default (each process its own); CACHE_URL=redis://host:6379/1 shares

@@ -48,6 +48,7 @@ from cards.mapping import team_card, teams_for_play
 from cards.models import Card, Player, Team
 from league import bracket as brackets
 from league.models import Game, PairOdds, Season, SeasonTeam
+from league.presentation import current_names, renamed_events
 from league.tournaments import round_name, season_bracket
 from simulator.vabg import (
     RULES_VERSION,
@@ -770,7 +771,7 @@ def win_probability(game: Game) -> dict[str, Any]:
     texts: list[list[str]] = []
     ran = False  # the home team fast-broke on the visitor's trip of this number
     in_away_trip = False
-    for data in result.events:
+    for data in renamed_events(result.events, current_names(result)):
         event = event_from_json(data)
         if isinstance(event, Trip) and event.kind == "":
             trips = live.trips_in(event.period)
@@ -823,7 +824,9 @@ def win_probability(game: Game) -> dict[str, Any]:
     swings = []
     for i, (point, text) in enumerate(zip(points, texts, strict=False)):
         delta = points[i + 1]["p_home"] - point["p_home"]
-        swings.append({"trip": i, "delta": delta, "text": " ".join(text)})
+        # A swing that rounds to no whole percentage point is no swing a fan would see.
+        if round(abs(delta) * 100) >= 1:
+            swings.append({"trip": i, "delta": delta, "text": _sentences(text)})
     swings.sort(key=lambda s: -abs(s["delta"]))
     return {
         "game_id": game.pk,
@@ -835,6 +838,11 @@ def win_probability(game: Game) -> dict[str, Any]:
         "points": points,
         "swings": sorted(swings[:SWINGS], key=lambda s: s["trip"]),
     }
+
+
+def _sentences(plays: list[str]) -> str:
+    """Join a trip's plays as sentences: "Smith misses a 3-pointer. Key defensive rebound." """
+    return " ".join(f"{play[:1].upper()}{play[1:].rstrip('.')}." for play in plays if play)
 
 
 # -- bracket odds ----------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from django.utils.html import escape
 
 from league import gamestats, tournaments
 from league.models import BoxLine, Game, Season, SeasonTeam
-from league.presentation import BoxScore, Side
+from league.presentation import BoxScore, Side, current_names, renamed_events
 from simulator.vabg.events import event_from_json
 from simulator.vabg.words import Facts, Line, Star, headline, is_upset, plain_lines, story
 
@@ -63,7 +63,8 @@ def game_lines(game: Game) -> list[Line]:
     result = getattr(game, "result", None)
     if result is None or not game.is_vabg or not result.events:
         return []
-    return plain_lines([event_from_json(e) for e in result.events], labels(game))
+    events = renamed_events(result.events, current_names(result))
+    return plain_lines([event_from_json(e) for e in events], labels(game))
 
 
 def _seeds(game: Game, entries: dict[int, SeasonTeam] | None) -> dict[str, int]:
@@ -82,6 +83,15 @@ def _seeds(game: Game, entries: dict[int, SeasonTeam] | None) -> dict[str, int]:
         if entry is not None and entry.seed is not None:
             seeds[side] = entry.seed
     return seeds
+
+
+def game_heading(game: Game) -> dict[str, Any]:
+    """Return what a game's page says above it: the round as fans name it ("Championship",
+    "Round 2") and each side's seed in a tournament."""
+    name = _round_name(game)
+    if not name and game.round:
+        name = f"Round {game.round}"
+    return {"round_name": name, "seeds": _seeds(game, None)}
 
 
 def _round_name(game: Game) -> str:

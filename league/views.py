@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from typing import Any
 
@@ -187,15 +188,27 @@ def game_detail(request: HttpRequest, game: Game) -> HttpResponse:
     result = getattr(game, "result", None)
     played = None
     if result is not None:
-        key = f"game-page:{game.pk}:{result.pk}:{result.created_at.timestamp()}"
+        key = f"game-page:{game.pk}:{result.pk}:{result.created_at.timestamp()}:{names_key(game)}"
         played = cache.get(key)
         if played is None:
             played = _played_part(_vabg_game(game.pk))
             cache.set(key, played, settings.GAME_PAGE_CACHE_SECONDS)
-    response = render(request, "pages/game.html", {"game": game, "played": played})
+    context = {"game": game, "played": played, "heading": stories.game_heading(game)}
+    response = render(request, "pages/game.html", context)
     if result is not None:
         final_page_headers(response, result.created_at)
     return response
+
+
+def names_key(game: Game) -> str:
+    """Return a digest of the names a game's page shows that an edit can change: both teams'
+    and their players' (one small query), so a rename in the admin shows at once."""
+    names = Player.objects.filter(team_id__in=(game.home_id, game.away_id)).values_list(
+        "pk", "name"
+    )
+    teams = (game.home.school, game.home.season, game.away.school, game.away.season)
+    text = repr((teams, sorted(names)))
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
 def final_page_headers(response: HttpResponse, stored_at: datetime) -> None:
@@ -208,7 +221,9 @@ def final_page_headers(response: HttpResponse, stored_at: datetime) -> None:
 
 
 def _played_part(game: Game) -> SafeString:
-    box = box_score(game, player_url=lambda line: reverse("player", args=[line.player_id]))
+    box = box_score(
+        game, player_url=lambda line: reverse("player", args=[line.player_id]), starters=True
+    )
     lines = stories.game_lines(game)
     story = stories.game_story(game, box=box, lines=lines) if box is not None else None
     return mark_safe(
