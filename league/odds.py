@@ -1118,16 +1118,21 @@ def _sampled(
     return reach / samples, champion / samples
 
 
-def bracket_odds(season: Season, *, whatif: Mapping[str, int] | None = None) -> dict[str, Any]:
+def bracket_odds(
+    season: Season, *, whatif: Mapping[str, int] | None = None, before_start: bool = False
+) -> dict[str, Any]:
     """Return every team's chance to reach each round of a tournament and to win it.
 
     Computed from the stored results (and the what-if's winners, nothing written) and the
-    pair table; raise :class:`OddsPending` when the table is too far from built.
+    pair table; raise :class:`OddsPending` when the table is too far from built. With
+    ``before_start``, the odds as they stood before the first game (no result, no what-if):
+    a finished tournament's history.
     """
     started = time.perf_counter()
     bracket = season_bracket(season)
-    stored = _stored_games(season)
-    winners, kinds = whatif_winners(bracket, stored, whatif or {})
+    stored = {} if before_start else _stored_games(season)
+    whatif = {} if before_start else whatif or {}
+    winners, kinds = whatif_winners(bracket, stored, whatif)
     teams = sorted(bracket.seeds, key=lambda t: (bracket.seeds[t], t))
     index = {t: i for i, t in enumerate(teams)}
     entries = entries_for(teams)
@@ -1184,9 +1189,7 @@ def bracket_odds(season: Season, *, whatif: Mapping[str, int] | None = None) -> 
         "method": method,
         "standard_error": error,
         "final_games": len(stored),
-        "whatif": [
-            {"key": k, "winner_id": v, "kind": kinds[k]} for k, v in sorted((whatif or {}).items())
-        ],
+        "whatif": [{"key": k, "winner_id": v, "kind": kinds[k]} for k, v in sorted(whatif.items())],
         "rounds": rounds,
         "teams": rows,
         "seconds": time.perf_counter() - started,
@@ -1211,8 +1214,18 @@ def whatif_choices(season: Season, whatif: Mapping[str, int]) -> list[dict[str, 
             {
                 "key": game.key,
                 "round": game.round,
-                "top": {"team_id": top, "team": names.get(top, str(top))},
-                "bottom": {"team_id": bottom, "team": names.get(bottom, str(bottom))},
+                "round_name": round_name(bracket, game.round),
+                "region": game.region or "",
+                "top": {
+                    "team_id": top,
+                    "team": names.get(top, str(top)),
+                    "seed": bracket.seeds.get(top),
+                },
+                "bottom": {
+                    "team_id": bottom,
+                    "team": names.get(bottom, str(bottom)),
+                    "seed": bracket.seeds.get(bottom),
+                },
                 "played_winner": played[0] if played and played[1] == {top, bottom} else None,
                 "choice": whatif.get(game.key),
                 "kind": kinds.get(game.key, ""),

@@ -185,7 +185,7 @@ def cached_standings(season: Season) -> list[tuple[str, list[dict[str, Any]]]]:
     """Return :func:`standings_for_season` from the cache, computed again as soon as
     anything it reads changes (:func:`standings_fingerprint`): the pages and the API ask
     for the same standings far more often than a game is stored."""
-    key = f"standings:{season.pk}:{standings_fingerprint(season)}"
+    key = f"standings:2:{season.pk}:{standings_fingerprint(season)}"  # 2: conference order
     tables = cache.get(key)
     if tables is None:
         tables = standings_for_season(season_id=season.pk)
@@ -240,7 +240,9 @@ def standings_for_season(*, season_id: int) -> list[tuple[str, list[dict[str, An
     tables = []
     for conference, members in conferences.items():
         by_id = {e.team_id: e for e in members}
-        rows = compute_standings(games, seed=season.seed, team_ids=list(by_id))
+        rows = compute_standings(
+            games, seed=season.seed, team_ids=list(by_id), by_conference=bool(conference)
+        )
         tables.append(
             (
                 conference,

@@ -17,7 +17,16 @@ from league import gamestats, tournaments
 from league.models import BoxLine, Game, Season, SeasonTeam
 from league.presentation import BoxScore, Side, current_names, renamed_events
 from simulator.vabg.events import event_from_json
-from simulator.vabg.words import Facts, Line, Star, headline, is_upset, plain_lines, story
+from simulator.vabg.words import (
+    Facts,
+    Line,
+    Star,
+    headline,
+    is_upset,
+    plain_lines,
+    story,
+    winner_side,
+)
 
 STORY_COLUMNS = (
     ("pts", "PTS"),
@@ -52,6 +61,21 @@ class GameStory:
     @property
     def short_text(self) -> str:
         return " ".join(self.short)
+
+
+UPSET_SEED_GAP = 2
+"""An upset, as the tournament page counts them: the winner was seeded at least this many
+lines below the loser (No. 10 over No. 8 is one; No. 9 over No. 8, or No. 17 over No. 16,
+a coin flip of neighbours, is not)."""
+
+
+def _seed_gap(facts: Facts) -> int:
+    """Return how many seed lines the winner stood below the loser (negative: above)."""
+    win = winner_side(facts)
+    lose = "away" if win == "home" else "home"
+    if win not in facts.seeds or lose not in facts.seeds:
+        return 0
+    return facts.seeds[win] - facts.seeds[lose]
 
 
 def labels(game: Game) -> dict[str, str]:
@@ -159,7 +183,7 @@ def game_story(
         headline=headline(facts),
         sentences=story(facts),
         short=story(facts, short=True),
-        upset=is_upset(facts),
+        upset=is_upset(facts) and _seed_gap(facts) >= UPSET_SEED_GAP,
         overtimes=result.overtimes,
         lines=lines,
     )
@@ -294,6 +318,7 @@ def tournament_page(season: Season) -> dict[str, Any]:
         "final_story": final_story,
         "rounds": rounds,
         "upsets": upsets,
+        "upset_gap": UPSET_SEED_GAP,
         "leaders": leaders,
         "games_to_come": tournaments.games_to_come(season=season),
     }
