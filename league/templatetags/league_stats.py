@@ -14,6 +14,7 @@ from django.utils.html import format_html
 
 from league import columns as stat_columns_module
 from league.columns import Column
+from league.models import GameName
 
 register = template.Library()
 
@@ -49,3 +50,12 @@ def abbr(label: str, title: str = "") -> str:
     """Return a header explained by ``league.columns.TITLES`` (or ``title``) when it has one."""
     title = title or stat_columns_module.TITLES.get(label, "")
     return format_html('<abbr title="{}">{}</abbr>', title, label) if title else label
+
+
+@register.filter
+def site_name(game: str) -> str:
+    """Return what a page's title ends with: the league of its game ("Grid court league"),
+    so a grid-court or six-dice page never reads as VABG's."""
+    if game == GameName.VABG:
+        return "VABG League"
+    return f"{GameName(game).label} league"
