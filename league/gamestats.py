@@ -213,6 +213,7 @@ def _boards(
                         "team__school": team.school,
                         "team__season": team.season,
                         "g": 0,
+                        "is_team": not engine.columns,  # six dice ranks teams, not pieces
                         **{c: 0.0 for c in categories},
                     },
                 )

@@ -79,6 +79,7 @@ def league_world(capture: Any) -> list[Visit]:
         league=vabg,
         name="Winter",
         teams=[*acc, *big],
+        conferences={t.pk: t.conference for t in (*acc, *big)},
         start_date=date(2026, 1, 5),
         seed=11,
         cross_conference_games=1,
