@@ -72,8 +72,10 @@ def opening_points(line: Any) -> int:
     """Return the points a line was credited before the tip: every roster player starts with
     2 (4 on a short roster) and the team with 20 (vabg-rulings.md §1, §13), so a line's
     points are these plus 2 a field goal, 1 more a three and 1 a free throw."""
-    read = line.get if isinstance(line, dict) else lambda key: getattr(line, key)
-    return int(read("pts") - 2 * read("fgm") - read("tpm") - read("ftm"))
+    def read(key: str) -> int:
+        return int(line[key] if isinstance(line, dict) else getattr(line, key))
+
+    return read("pts") - 2 * read("fgm") - read("tpm") - read("ftm")
 
 
 def box_score(game: Game, *, player_url: Any = None, starters: bool = False) -> BoxScore | None:

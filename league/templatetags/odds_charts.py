@@ -38,7 +38,7 @@ def pct(value: float | None, places: int = 1) -> str:
 
 @register.filter
 def signed_pct(value: float) -> str:
-    """Show a change of probability in whole points: "+12%", "−7%" (a minus sign)."""
+    """Show a change of probability in whole points: "+12%", or a minus sign and "7%"."""
     points = round(100 * value)
     return f"+{points}%" if points >= 0 else f"\u2212{-points}%"
 

@@ -176,7 +176,11 @@ def test_the_stat_pages_have_one_header_and_one_cell_per_column(
         boards = tables(html, "data")
         assert len(boards) == len(selectors.LEADER_CATEGORIES)
         for header, *rows in boards:
-            assert [text for _, text in header] == ["Player", "GP", "Per game" if not query else "Total"]
+            assert [text for _, text in header] == [
+                "Player",
+                "GP",
+                "Per game" if not query else "Total",
+            ]
             for row in rows:
                 assert len(row) == 3
                 assert re.match(r"^\d+$", row[1][1]), row

@@ -127,9 +127,7 @@ def league_world(capture: Any) -> list[Visit]:
             capture,
         )
         bracket = _played(
-            tournaments.tournament_create(
-                league=other, name="Cup", teams=field, seed=4, game=game
-            ),
+            tournaments.tournament_create(league=other, name="Cup", teams=field, seed=4, game=game),
             capture,
         )
         box = Game.objects.filter(season=group, status=Game.Status.FINAL).first()
@@ -170,9 +168,9 @@ def problems_of(driver: Any, base: str, visit: Visit, width: int) -> list[str]:
     if wide[0] > wide[1]:
         found.append(f"{where}: {wide[0]} px wide on a {wide[1]} px screen")
     for entry in driver.get_log("browser"):
-        expected = visit.status == 404 and f"{visit.path} - Failed to load resource" in entry[
-            "message"
-        ]
+        expected = (
+            visit.status == 404 and f"{visit.path} - Failed to load resource" in entry["message"]
+        )
         if entry["level"] == "SEVERE" and not expected:
             found.append(f"{where}: console error {entry['message']}")
     driver.execute_script(AXE)

@@ -106,7 +106,10 @@ def test_a_player_page_shows_the_card_season_line_and_game_log(client, season) -
     assert f"<td>{stats['g']}</td><td>{stats['pts']}</td>" in page
     # The game log: a row a game, each with its date, opponent and result (W or L, score).
     log = page[page.index('class="data game-log"') :]
-    assert len(re.findall(r'<td class="text"><a href="/games/\d+/">[WL] \d+-\d+</a></td>', log)) == stats["g"]
+    assert (
+        len(re.findall(r'<td class="text"><a href="/games/\d+/">[WL] \d+-\d+</a></td>', log))
+        == stats["g"]
+    )
     assert 'class="vabg-card"' in page
 
 
