@@ -73,6 +73,12 @@ TITLES = {
     "PA": "points against",
     "Diff": "point differential",
     "Strk": "current streak",
+    "MPG": "minutes per game",
+    "APG": "assists per game",
+    "3P%": "3-point percentage",
+    "FT%": "free-throw percentage",
+    "SRS": "simple rating system: points better than an average team, schedule included",
+    "SOS": "strength of schedule",
 }
 """What each header abbreviates: the ``<abbr title>`` of every stat header."""
 

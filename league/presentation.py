@@ -72,6 +72,7 @@ def opening_points(line: Any) -> int:
     """Return the points a line was credited before the tip: every roster player starts with
     2 (4 on a short roster) and the team with 20 (vabg-rulings.md §1, §13), so a line's
     points are these plus 2 a field goal, 1 more a three and 1 a free throw."""
+
     def read(key: str) -> int:
         return int(line[key] if isinstance(line, dict) else getattr(line, key))
 

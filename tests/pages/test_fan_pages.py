@@ -56,6 +56,10 @@ def test_a_renamed_player_and_team_show_at_once_on_a_played_games_page_and_in_th
     api = client.get(f"/api/games/{game.pk}/box-score/").json()
     names = [row["name"] for side in api["sides"] for row in side["lines"]]
     assert "Renamed Star" in names and old not in names
+    for side in api["sides"]:
+        assert side["totals"]["start"] == 20
+        for row in side["lines"]:
+            assert row["pts"] == row["start"] + 2 * row["fgm"] + row["tpm"] + row["ftm"]
 
 
 def test_every_box_score_line_adds_its_opening_points_up_to_its_points(

@@ -161,7 +161,11 @@ def test_the_player_and_team_pages_show_the_real_season(client) -> None:
     walton = team.players.get()
     page = text(client.get(reverse("player", args=[walton.pk])))
     real = page[page.index('id="real-season"') :]
-    assert "<th>PPG</th>" in real and "<td>21.1</td>" in real and "<td>15.5</td>" in real
+    assert (
+        '<th><abbr title="points per game">PPG</abbr></th>' in real
+        and "<td>21.1</td>" in real
+        and "<td>15.5</td>" in real
+    )
     assert 'href="http://www.collegehoopedia.com/seasons/1971-72"' in real
     page = text(client.get(reverse("team", args=[team.pk])))
     assert '<td class="record">30-0 (14-0 Pac-8)</td>' in page
