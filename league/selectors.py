@@ -26,6 +26,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce, NullIf
 
+from cards.models import Player
 from league.models import BoxLine, Game, GameResult, League, Season, SeasonTeam
 from league.standings import FinishedGame, compute_standings
 from simulator.results import LINE_FIELDS
@@ -97,7 +98,18 @@ def leaders(
         raise ValueError(f"unknown leader category {category!r}: use one of {known}")
     key = f"{category}_pg" if per_game else category
     rows = player_season_stats(season_id=season_id).filter(g__gte=min_games)
-    return list(rows.order_by(F(key).desc(nulls_last=True), "name")[:limit])
+    return with_current_names(list(rows.order_by(F(key).desc(nulls_last=True), "name")[:limit]))
+
+
+def with_current_names(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return stat rows (``player_id``, ``name``) under their players' current names: the
+    stored lines keep the name played, and a rename in the admin reaches every page."""
+    names = dict(
+        Player.objects.filter(pk__in={r["player_id"] for r in rows if r["player_id"]}).values_list(
+            "pk", "name"
+        )
+    )
+    return [{**r, "name": names.get(r["player_id"], r["name"])} for r in rows]
 
 
 def team_season_stats(*, season_id: int) -> list[dict[str, Any]]:

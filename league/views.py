@@ -445,7 +445,13 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "faces": faces,
             "results": results,
             "stats": [
-                (s, selectors.player_season_stats(season_id=s.pk, team_id=team.pk)) for s in seasons
+                (
+                    s,
+                    selectors.with_current_names(
+                        list(selectors.player_season_stats(season_id=s.pk, team_id=team.pk))
+                    ),
+                )
+                for s in seasons
             ],
         },
     )

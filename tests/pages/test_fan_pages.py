@@ -53,6 +53,8 @@ def test_a_renamed_player_and_team_show_at_once_on_a_played_games_page_and_in_th
     page = text(client.get(url))
     assert 'data-player="Renamed Star"' in page and f'data-player="{old}"' not in page
     assert "Renamed U" in page and page.count("Renamed U") > 5  # box score, story, plays
+    leaders = text(client.get(reverse("leaders", args=[season.pk]), {"totals": "1"}))
+    assert "Renamed Star</a>" in leaders and f"{old}</a>" not in leaders
     api = client.get(f"/api/games/{game.pk}/box-score/").json()
     names = [row["name"] for side in api["sides"] for row in side["lines"]]
     assert "Renamed Star" in names and old not in names
