@@ -26,7 +26,6 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce, NullIf
 
-from cards.models import Player
 from league.models import BoxLine, Game, GameResult, League, Season, SeasonTeam
 from league.standings import FinishedGame, compute_standings
 from simulator.results import LINE_FIELDS
@@ -75,7 +74,8 @@ def player_season_stats(
         lines = lines.filter(player_id=player_id)
     totals = {field: Coalesce(Sum(field), 0) for field in STAT_FIELDS}
     rows = (
-        lines.values("team_id", "team__school", "team__season", "player_id", "name")
+        # The player's current name rides along (one per player): a rename shows at once.
+        lines.values("team_id", "team__school", "team__season", "player_id", "name", "player__name")
         .annotate(g=Count("id"), **totals)
         .annotate(**{f"{field}_pg": _per_game(field) for field in STAT_FIELDS})
         .annotate(
@@ -102,14 +102,9 @@ def leaders(
 
 
 def with_current_names(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Return stat rows (``player_id``, ``name``) under their players' current names: the
-    stored lines keep the name played, and a rename in the admin reaches every page."""
-    names = dict(
-        Player.objects.filter(pk__in={r["player_id"] for r in rows if r["player_id"]}).values_list(
-            "pk", "name"
-        )
-    )
-    return [{**r, "name": names.get(r["player_id"], r["name"])} for r in rows]
+    """Return stat rows under their players' current names (``player__name``): the stored
+    lines keep the name played, and a rename in the admin reaches every page."""
+    return [{**r, "name": r.get("player__name") or r["name"]} for r in rows]
 
 
 def team_season_stats(*, season_id: int) -> list[dict[str, Any]]:
