@@ -38,6 +38,8 @@ class Visit:
     kind: str
     path: str
     status: int = 200
+    ready: str = ""
+    """A CSS selector that is there once the page's own scripts have drawn it."""
 
 
 @pytest.fixture
@@ -105,7 +107,7 @@ def league_world(capture: Any) -> list[Visit]:
         Visit("teams", "/teams/"),
         Visit("search", "/search/?q=Atlantic"),
         Visit("matchup", "/matchup/"),
-        Visit("API docs", "/api/docs/"),
+        Visit("API docs", "/api/docs/", ready="#swagger-ui .opblock"),
         Visit("404", "/no-such-page/", 404),
         Visit("404 game", "/games/999999/", 404),
         Visit("VABG season and standings", f"/seasons/{season.pk}/"),
@@ -154,8 +156,15 @@ AXE = (
 
 def problems_of(driver: Any, base: str, visit: Visit, width: int) -> list[str]:
     """Load a page and return what a fan or an audit would object to, each in a sentence."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
     driver.get(base + visit.path)
     where = f"{visit.kind} ({visit.path}) at {width} px"
+    if visit.ready:  # Swagger UI draws the API's operations from its script, after the load
+        located = expected_conditions.presence_of_element_located((By.CSS_SELECTOR, visit.ready))
+        WebDriverWait(driver, 20).until(located)
     found = []
     status = driver.execute_script(
         "return performance.getEntriesByType('navigation')[0].responseStatus"
