@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "simple_history",
     "axes",
     "core",
@@ -265,6 +266,11 @@ SPECTACULAR_SETTINGS = {
     "Value Add Basketball Game.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI's scripts and styles are served with the project (drf-spectacular-sidecar,
+    # static files), not from a CDN: /api/docs/ works offline and behind a strict firewall.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Cache: local memory by default (each process its own); CACHE_URL=redis://host:6379/1 shares
@@ -275,12 +281,15 @@ CACHES = {
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 # How long a played game's page (story, box score, charts, play-by-play) is kept rendered;
-# a played game never changes, so this only bounds how long a new template takes to show.
+# it is keyed by the stored result and the current names of both teams and their players
+# (league.views.names_key), so a rename shows at once: this only bounds how long a new
+# template takes to show.
 GAME_PAGE_CACHE_SECONDS = env.int("GAME_PAGE_CACHE_SECONDS", default=3600)
 # A played game's whole page is the same for every visitor: it is sent with
 # "Cache-Control: public, max-age=GAME_PAGE_MAX_AGE" so that a front cache (make serve-cached,
 # README "Running in production") and browsers keep it that long; 0 sends no such header. A
-# team renamed in the admin shows on a played game's page within this many seconds.
+# team or player renamed in the admin shows there within this many seconds (the application
+# itself shows it at once).
 GAME_PAGE_MAX_AGE = env.int("GAME_PAGE_MAX_AGE", default=300)
 # A season's standings are kept computed, keyed by everything they read (a stored game, a
 # renamed team or a moved conference makes a new key at once); this bounds only how long an

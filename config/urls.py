@@ -1,7 +1,9 @@
 """URL routes: the admin, the health check; pages and the API join as they are built."""
 
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from config.health import healthz
 
@@ -12,6 +14,8 @@ admin.site.index_title = "Commissioner's desk"
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    # Browsers ask for /favicon.ico on pages that name no icon (the admin's, a JSON answer).
+    path("favicon.ico", RedirectView.as_view(url=static("core/favicon.svg"), permanent=True)),
     path("api/", include("config.api")),
     path("table/", include("table.urls")),
     path("", include("league.urls")),

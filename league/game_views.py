@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from league import replays, views
+from league import replays, stories, views
 from league.models import Game, GameName, Season
 
 
@@ -29,6 +29,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     result = getattr(game, "result", None)
     context = {
         "game": game,
+        "heading": stories.game_heading(game),
         "box": replays.game_box(game, result) if result is not None else None,
         "plays": replays.play_by_play(game, result) if result is not None else [],
         "has_replay": result is not None,

@@ -171,8 +171,22 @@ def leaders(
     return _boards(season, [category], per_game=per_game, limit=limit)[category]
 
 
+def minimum_games(season: Season) -> int:
+    """Return the games a player (or piece, or team) needs to rank on a per-game board: half
+    of the most games any team of the season has played, rounded up (at least 1), as sports
+    sites ask a share of the team's games; so a tournament team out after one big game does
+    not lead. Totals boards rank everyone."""
+    games = Game.objects.filter(season=season, status=Game.Status.FINAL)
+    counts: dict[int, int] = {}
+    for home, away in games.values_list("home_id", "away_id"):
+        counts[home] = counts.get(home, 0) + 1
+        counts[away] = counts.get(away, 0) + 1
+    most = max(counts.values(), default=0)
+    return max(1, -(-most // 2))
+
+
 def _boards(
-    season: Season, categories: list[str], *, per_game: bool, limit: int
+    season: Season, categories: list[str], *, per_game: bool, limit: int, min_games: int = 1
 ) -> dict[str, list[dict[str, Any]]]:
     """Rank the season's lines (or teams) in every one of ``categories``, reading each
     stored box score once."""
@@ -199,6 +213,7 @@ def _boards(
                         "team__school": team.school,
                         "team__season": team.season,
                         "g": 0,
+                        "is_team": not engine.columns,  # six dice ranks teams, not pieces
                         **{c: 0.0 for c in categories},
                     },
                 )
@@ -211,7 +226,7 @@ def _boards(
         # season without one is empty, not a list of zeros.
         rows = []
         for entry in totals.values():
-            if not entry[category]:
+            if not entry[category] or entry["g"] < min_games:
                 continue
             row = {k: v for k, v in entry.items() if k not in categories}
             row[category] = _whole(entry[category])
@@ -234,6 +249,7 @@ def leader_boards(
     """Return a season's leader boards, ``(heading, category, rows)``, whatever its game:
     VABG's players in ``vabg_categories`` (default: every one of
     ``selectors.LEADER_CATEGORIES``), another game's in :func:`leader_categories`."""
+    least = minimum_games(season) if per_game else 1
     if season.game == GameName.VABG:
         keys = vabg_categories or list(selectors.LEADER_CATEGORIES)
         return [
@@ -241,11 +257,17 @@ def leader_boards(
                 selectors.LEADER_CATEGORIES[key],
                 key,
                 selectors.leaders(
-                    season_id=season.pk, category=key, per_game=per_game, limit=limit
+                    season_id=season.pk,
+                    category=key,
+                    per_game=per_game,
+                    limit=limit,
+                    min_games=least,
                 ),
             )
             for key in keys
         ]
     columns = leader_categories(season.game)
-    boards = _boards(season, [c.key for c in columns], per_game=per_game, limit=limit)
+    boards = _boards(
+        season, [c.key for c in columns], per_game=per_game, limit=limit, min_games=least
+    )
     return [(board_label(c), c.key, boards[c.key]) for c in columns]

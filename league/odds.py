@@ -48,6 +48,7 @@ from cards.mapping import team_card, teams_for_play
 from cards.models import Card, Player, Team
 from league import bracket as brackets
 from league.models import Game, PairOdds, Season, SeasonTeam
+from league.presentation import current_names, renamed_events
 from league.tournaments import round_name, season_bracket
 from simulator.vabg import (
     RULES_VERSION,
@@ -770,7 +771,7 @@ def win_probability(game: Game) -> dict[str, Any]:
     texts: list[list[str]] = []
     ran = False  # the home team fast-broke on the visitor's trip of this number
     in_away_trip = False
-    for data in result.events:
+    for data in renamed_events(result.events, current_names(result)):
         event = event_from_json(data)
         if isinstance(event, Trip) and event.kind == "":
             trips = live.trips_in(event.period)
@@ -823,7 +824,9 @@ def win_probability(game: Game) -> dict[str, Any]:
     swings = []
     for i, (point, text) in enumerate(zip(points, texts, strict=False)):
         delta = points[i + 1]["p_home"] - point["p_home"]
-        swings.append({"trip": i, "delta": delta, "text": " ".join(text)})
+        # A swing that rounds to no whole percentage point is no swing a fan would see.
+        if round(abs(delta) * 100) >= 1:
+            swings.append({"trip": i, "delta": delta, "text": _sentences(text)})
     swings.sort(key=lambda s: -abs(s["delta"]))
     return {
         "game_id": game.pk,
@@ -835,6 +838,11 @@ def win_probability(game: Game) -> dict[str, Any]:
         "points": points,
         "swings": sorted(swings[:SWINGS], key=lambda s: s["trip"]),
     }
+
+
+def _sentences(plays: list[str]) -> str:
+    """Join a trip's plays as sentences: "Smith misses a 3-pointer. Key defensive rebound." """
+    return " ".join(f"{play[:1].upper()}{play[1:].rstrip('.')}." for play in plays if play)
 
 
 # -- bracket odds ----------------------------------------------------------------------------
@@ -1040,16 +1048,21 @@ def _sampled(
     return reach / samples, champion / samples
 
 
-def bracket_odds(season: Season, *, whatif: Mapping[str, int] | None = None) -> dict[str, Any]:
+def bracket_odds(
+    season: Season, *, whatif: Mapping[str, int] | None = None, before_start: bool = False
+) -> dict[str, Any]:
     """Return every team's chance to reach each round of a tournament and to win it.
 
     Computed from the stored results (and the what-if's winners, nothing written) and the
-    pair table; raise :class:`OddsPending` when the table is too far from built.
+    pair table; raise :class:`OddsPending` when the table is too far from built. With
+    ``before_start``, the odds as they stood before the first game (no result, no what-if):
+    a finished tournament's history.
     """
     started = time.perf_counter()
     bracket = season_bracket(season)
-    stored = _stored_games(season)
-    winners, kinds = whatif_winners(bracket, stored, whatif or {})
+    stored = {} if before_start else _stored_games(season)
+    whatif = {} if before_start else whatif or {}
+    winners, kinds = whatif_winners(bracket, stored, whatif)
     teams = sorted(bracket.seeds, key=lambda t: (bracket.seeds[t], t))
     index = {t: i for i, t in enumerate(teams)}
     entries = entries_for(teams)
@@ -1106,9 +1119,7 @@ def bracket_odds(season: Season, *, whatif: Mapping[str, int] | None = None) -> 
         "method": method,
         "standard_error": error,
         "final_games": len(stored),
-        "whatif": [
-            {"key": k, "winner_id": v, "kind": kinds[k]} for k, v in sorted((whatif or {}).items())
-        ],
+        "whatif": [{"key": k, "winner_id": v, "kind": kinds[k]} for k, v in sorted(whatif.items())],
         "rounds": rounds,
         "teams": rows,
         "seconds": time.perf_counter() - started,
@@ -1133,8 +1144,18 @@ def whatif_choices(season: Season, whatif: Mapping[str, int]) -> list[dict[str, 
             {
                 "key": game.key,
                 "round": game.round,
-                "top": {"team_id": top, "team": names.get(top, str(top))},
-                "bottom": {"team_id": bottom, "team": names.get(bottom, str(bottom))},
+                "round_name": round_name(bracket, game.round),
+                "region": game.region or "",
+                "top": {
+                    "team_id": top,
+                    "team": names.get(top, str(top)),
+                    "seed": bracket.seeds.get(top),
+                },
+                "bottom": {
+                    "team_id": bottom,
+                    "team": names.get(bottom, str(bottom)),
+                    "seed": bracket.seeds.get(bottom),
+                },
                 "played_winner": played[0] if played and played[1] == {top, bottom} else None,
                 "choice": whatif.get(game.key),
                 "kind": kinds.get(game.key, ""),

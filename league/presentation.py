@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import F
+
 from cards.models import Team
 from league.models import BoxLine, Game
 from simulator.results import LINE_FIELDS
@@ -31,9 +33,29 @@ class Side:
 
     @property
     def totals(self) -> dict[str, int]:
-        sums = {name: sum(line[name] for line in self.lines) for name in LINE_FIELDS}
+        sums = {name: sum(line[name] for line in self.lines) for name in (*LINE_FIELDS, "start")}
         sums["to"] += self.team_turnovers
         return sums
+
+    @property
+    def starters(self) -> list[dict[str, Any]]:
+        """The lines of the five who started (all of them when the roles are not known)."""
+        return [line for line in self.lines if line.get("starter", True)]
+
+    @property
+    def bench(self) -> list[dict[str, Any]]:
+        return [line for line in self.lines if not line.get("starter", True)]
+
+    @property
+    def groups(self) -> list[tuple[str, list[dict[str, Any]]]]:
+        """The starters, then the bench, as a box score lists them."""
+        return [("Starters", self.starters), ("Bench", self.bench)]
+
+    @property
+    def won(self) -> bool:
+        return self.score > self.opponent_score
+
+    opponent_score: int = 0
 
 
 @dataclass
@@ -46,12 +68,33 @@ class BoxScore:
     dice: str
 
 
-def box_score(game: Game, *, player_url: Any = None) -> BoxScore | None:
-    """Return the box score of a final game (away first, as box scores read), else ``None``."""
+def opening_points(line: Any) -> int:
+    """Return the points a line was credited before the tip: every roster player starts with
+    2 (4 on a short roster) and the team with 20 (vabg-rulings.md §1, §13), so a line's
+    points are these plus 2 a field goal, 1 more a three and 1 a free throw."""
+
+    def read(key: str) -> int:
+        return int(line[key] if isinstance(line, dict) else getattr(line, key))
+
+    return read("pts") - 2 * read("fgm") - read("tpm") - read("ftm")
+
+
+def box_score(game: Game, *, player_url: Any = None, starters: bool = False) -> BoxScore | None:
+    """Return the box score of a final game (away first, as box scores read), else ``None``.
+
+    Players are named as they are named now (a rename in the admin reaches every stored
+    game); a line whose player was removed keeps the name played. With ``starters`` each
+    line says whether he started, from the team file the game was played with.
+    """
     result = getattr(game, "result", None)
     if result is None:
         return None
-    lines = list(BoxLine.objects.filter(result=result).order_by("side", "order"))
+    lines = list(
+        BoxLine.objects.filter(result=result).select_related("player").order_by("side", "order")
+    )
+    started = (
+        {side: _starters(result.team_file(side)) for side in ("home", "away")} if starters else {}
+    )
     sides = []
     for key, team, score, periods, tov, poss in (
         ("away", game.away, result.away_score, result.away_periods,
@@ -63,17 +106,45 @@ def box_score(game: Game, *, player_url: Any = None) -> BoxScore | None:
         side = Side(key, team, where, score, list(periods), tov, poss)
         for line in lines:
             if line.side == key:
-                row = {name: getattr(line, name) for name in LINE_FIELDS}
-                row["name"] = line.name
+                row: dict[str, Any] = {name: getattr(line, name) for name in LINE_FIELDS}
+                row["start"] = opening_points(line)
+                row["name"] = line.player.name if line.player is not None else line.name
+                row["played_as"] = line.name
+                if started:
+                    row["starter"] = line.name in started[key]
                 row["player"] = line.player_id
                 row["order"] = line.order
                 row["url"] = player_url(line) if player_url and line.player_id else ""
                 side.lines.append(row)
         sides.append(side)
+    sides[0].opponent_score, sides[1].opponent_score = sides[1].score, sides[0].score
     labels = ["Reg"] + [f"OT{n}" if n > 1 else "OT" for n in range(1, result.overtimes + 1)]
     dice = result.dice
     dice_text = f"seed {dice['seed']}" if dice.get("seed") is not None else "scripted rolls"
     return BoxScore(game, sides, labels, game.get_rules_display(), game.neutral, dice_text)
+
+
+def _starters(team_file: dict[str, Any]) -> set[str]:
+    return {p["name"] for p in team_file.get("players", ()) if p.get("role") == "starter"}
+
+
+def current_names(result: Any) -> dict[str, str]:
+    """Return the stored names of a game's players that were renamed since, to their new ones."""
+    renamed = BoxLine.objects.filter(result=result, player__isnull=False).exclude(
+        player__name=F("name")
+    )
+    return dict(renamed.values_list("name", "player__name"))
+
+
+def renamed_events(events: list[dict[str, Any]], names: dict[str, str]) -> list[dict[str, Any]]:
+    """Return a game's stored events with its renamed players under their new names."""
+    if not names:
+        return events
+    return [
+        {k: names.get(v, v) if isinstance(v, str) and k not in ("type", "team") else v
+         for k, v in event.items()}
+        for event in events
+    ]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -91,7 +162,7 @@ def play_by_play(game: Game) -> list[Play]:
         return []
     labels = {"home": str(game.home), "away": str(game.away)}
     plays = []
-    for data in result.events:
+    for data in renamed_events(result.events, current_names(result)):
         event = event_from_json(data)
         text = describe(event, labels)
         if text is None:

@@ -42,6 +42,8 @@ class TeamBox:
     totals: dict[str, Any]
     figures: dict[str, Any]
     """The team columns' values, by key."""
+    team_id: int = 0
+    won: bool = False
 
 
 @dataclass
@@ -56,6 +58,9 @@ class GameBox:
     sides: list[TeamBox]
     rules: dict[str, Any]
     dice: str
+    legend: str = ""
+    options: list[dict[str, str]] = field(default_factory=list)
+    """The rule options played, each as ``{"label", "value", "help"}`` a fan can read."""
 
     @property
     def figure_rows(self) -> list[tuple[Column, list[Any]]]:
@@ -81,7 +86,8 @@ def game_box(game: Game, result: GameResult) -> GameBox:
         figures = {c.key: doc[c.key] for c in engine.team_columns if c.key in doc}
         totals = dict(doc.get("totals", {}))
         totals["cells"] = [totals.get(c.key, "") for c in engine.columns]
-        sides.append(TeamBox(key, str(team), score, lines, totals, figures))
+        other = result.home_score if key == AWAY else result.away_score
+        sides.append(TeamBox(key, str(team), score, lines, totals, figures, team.pk, score > other))
     dice = result.dice
     return GameBox(
         game=engine.name,
@@ -92,7 +98,40 @@ def game_box(game: Game, result: GameResult) -> GameBox:
         sides=sides,
         rules={k: v for k, v in result.rules.items() if k != "version"},
         dice=f"seed {dice['seed']}" if dice.get("seed") is not None else "scripted rolls",
+        legend=LEGENDS.get(engine.name, ""),
+        options=[
+            {
+                "label": option.name.replace("_", " "),
+                "value": _option_text(result.rules.get(option.name, option.default)),
+                "help": option.help,
+            }
+            for option in engine.options
+        ],
     )
+
+
+def _option_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+LEGENDS = {
+    "sixdice": (
+        "Dice faces: B Ball, P Pass, S Shot or Steal, F Free throw. A roll is read by its "
+        "most frequent face: \u201cB x3\u201d is a play of Ball with three dice showing it "
+        "(the higher count wins the roll; a tie goes to the Power Chip's holder if it plays "
+        "the chip). The court has 14 sections; a team attacks its opponent's basket from its "
+        "own half, and reaching past the last section is a dunk."
+    ),
+    "gridcourt": (
+        "Cells are read (row, column). A shot is made when the two dice total at least the "
+        "value printed in the shooter's cell: 2 points inside the arc, 3 outside. \u201cWith "
+        "1 in the paint\u201d counts the offense's pieces in the paint, which turn a near "
+        "miss into an offensive rebound. The shot clock counts a possession's offensive rolls."
+    ),
+}
+"""What a fan needs to read another game's play-by-play, by game."""
 
 
 # -- the six-dice replay ---------------------------------------------------------------------
@@ -335,14 +374,9 @@ def play_by_play(game: Game, result: GameResult) -> list[tuple[int, str]]:
     if game.game == "sixdice":
         frames = sixdice_frames(list(result.events), dict(result.rules), names)
         return [(f.number, note) for f in frames for note in f.notes]
-    lines = []
-    for e in result.events:
-        values = {k: v for k, v in e.items() if k != "type"}
-        team = values.pop("team", None)
-        text = ", ".join(f"{k} {v}" for k, v in values.items())
-        who = f"{names[team]}: " if team in names else ""
-        lines.append((0, f"{who}{str(e.get('type', '')).replace('_', ' ')}: {text}"))
-    return lines
+    # Grid court: the replay's own sentences, each under the roll it belongs to.
+    grid = gridcourt_frames(list(result.events), names)
+    return [(f.number, note) for f in grid for note in f.notes]
 
 
 # -- the grid-court replay -------------------------------------------------------------------

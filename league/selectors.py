@@ -74,7 +74,8 @@ def player_season_stats(
         lines = lines.filter(player_id=player_id)
     totals = {field: Coalesce(Sum(field), 0) for field in STAT_FIELDS}
     rows = (
-        lines.values("team_id", "team__school", "team__season", "player_id", "name")
+        # The player's current name rides along (one per player): a rename shows at once.
+        lines.values("team_id", "team__school", "team__season", "player_id", "name", "player__name")
         .annotate(g=Count("id"), **totals)
         .annotate(**{f"{field}_pg": _per_game(field) for field in STAT_FIELDS})
         .annotate(
@@ -97,7 +98,13 @@ def leaders(
         raise ValueError(f"unknown leader category {category!r}: use one of {known}")
     key = f"{category}_pg" if per_game else category
     rows = player_season_stats(season_id=season_id).filter(g__gte=min_games)
-    return list(rows.order_by(F(key).desc(nulls_last=True), "name")[:limit])
+    return with_current_names(list(rows.order_by(F(key).desc(nulls_last=True), "name")[:limit]))
+
+
+def with_current_names(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return stat rows under their players' current names (``player__name``): the stored
+    lines keep the name played, and a rename in the admin reaches every page."""
+    return [{**r, "name": r.get("player__name") or r["name"]} for r in rows]
 
 
 def team_season_stats(*, season_id: int) -> list[dict[str, Any]]:
@@ -185,7 +192,7 @@ def cached_standings(season: Season) -> list[tuple[str, list[dict[str, Any]]]]:
     """Return :func:`standings_for_season` from the cache, computed again as soon as
     anything it reads changes (:func:`standings_fingerprint`): the pages and the API ask
     for the same standings far more often than a game is stored."""
-    key = f"standings:{season.pk}:{standings_fingerprint(season)}"
+    key = f"standings:2:{season.pk}:{standings_fingerprint(season)}"  # 2: conference order
     tables = cache.get(key)
     if tables is None:
         tables = standings_for_season(season_id=season.pk)
@@ -240,7 +247,9 @@ def standings_for_season(*, season_id: int) -> list[tuple[str, list[dict[str, An
     tables = []
     for conference, members in conferences.items():
         by_id = {e.team_id: e for e in members}
-        rows = compute_standings(games, seed=season.seed, team_ids=list(by_id))
+        rows = compute_standings(
+            games, seed=season.seed, team_ids=list(by_id), by_conference=bool(conference)
+        )
         tables.append(
             (
                 conference,

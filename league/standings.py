@@ -23,6 +23,11 @@ never tied has ``tiebreaker`` ``None``.
 
 Games behind the leader (the first row) are ``((leader wins - wins) + (losses - leader
 losses)) / 2``; they can be negative for a team that has played more games.
+
+A conference's table (``by_conference=True``) is ordered as conferences order theirs: by
+the conference record first (no conference game counts .000), the same steps then break
+ties with the overall record in place of the conference record, and games behind are
+counted on the conference record.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ HEAD_TO_HEAD = "head-to-head"
 CONFERENCE_RECORD = "conference record"
 POINT_DIFFERENCE = "point difference"
 COIN_FLIP = "coin flip"
+OVERALL_RECORD = "overall record"
 TIEBREAKERS = (HEAD_TO_HEAD, CONFERENCE_RECORD, POINT_DIFFERENCE, COIN_FLIP)
 
 _NEUTRAL_PCT = Fraction(1, 2)
@@ -151,7 +157,11 @@ class _Tally:
 
 
 def compute_standings(
-    games: Iterable[FinishedGame], *, seed: int, team_ids: Iterable[int] | None = None
+    games: Iterable[FinishedGame],
+    *,
+    seed: int,
+    team_ids: Iterable[int] | None = None,
+    by_conference: bool = False,
 ) -> list[StandingsRow]:
     """Return the standings of ``team_ids`` (default: every team in ``games``), first first.
 
@@ -205,16 +215,32 @@ def compute_standings(
         games_played = tally.wins + tally.losses
         return Fraction(tally.wins, games_played) if games_played else Fraction(0)
 
-    placed: list[tuple[int, str | None]] = []
-    by_pct = sorted(teams, key=overall, reverse=True)
-    for pct in sorted({overall(team) for team in teams}, reverse=True):
-        group = [team for team in by_pct if overall(team) == pct]
-        placed += [(group[0], None)] if len(group) == 1 else _settle(group, played, tallies, seed)
+    def conference(team: int) -> Fraction:
+        record = tallies[team].record("conference")
+        return Fraction(record.wins, record.games) if record.games else Fraction(0)
 
-    leader = tallies[placed[0][0]]
+    def won_lost(team: int) -> tuple[int, int]:
+        if by_conference:
+            record = tallies[team].record("conference")
+            return record.wins, record.losses
+        return tallies[team].wins, tallies[team].losses
+
+    primary = conference if by_conference else overall
+    placed: list[tuple[int, str | None]] = []
+    by_pct = sorted(teams, key=primary, reverse=True)
+    for pct in sorted({primary(team) for team in teams}, reverse=True):
+        group = [team for team in by_pct if primary(team) == pct]
+        placed += (
+            [(group[0], None)]
+            if len(group) == 1
+            else _settle(group, played, tallies, seed, by_conference=by_conference)
+        )
+
+    leader_wins, leader_losses = won_lost(placed[0][0])
     rows = []
     for rank, (team, tiebreaker) in enumerate(placed, start=1):
         tally = tallies[team]
+        wins, losses = won_lost(team)
         rows.append(
             StandingsRow(
                 rank=rank,
@@ -222,7 +248,7 @@ def compute_standings(
                 wins=tally.wins,
                 losses=tally.losses,
                 win_pct=float(overall(team)),
-                games_behind=((leader.wins - tally.wins) + (tally.losses - leader.losses)) / 2,
+                games_behind=((leader_wins - wins) + (losses - leader_losses)) / 2,
                 conference=tally.record("conference"),
                 home=tally.record("home"),
                 away=tally.record("away"),
@@ -237,7 +263,12 @@ def compute_standings(
 
 
 def _settle(
-    group: list[int], games: Sequence[FinishedGame], tallies: dict[int, _Tally], seed: int
+    group: list[int],
+    games: Sequence[FinishedGame],
+    tallies: dict[int, _Tally],
+    seed: int,
+    *,
+    by_conference: bool = False,
 ) -> list[tuple[int, str | None]]:
     """Order a tied group by the first step that splits it; restart tied subgroups at step 1."""
     members = set(group)
@@ -252,6 +283,11 @@ def _settle(
         record = tallies[team].record("conference")
         return Fraction(record.wins, record.games) if record.games else _NEUTRAL_PCT
 
+    def overall_record(team: int) -> Fraction:
+        tally = tallies[team]
+        played = tally.wins + tally.losses
+        return Fraction(tally.wins, played) if played else _NEUTRAL_PCT
+
     def point_difference(team: int) -> int:
         return tallies[team].points_for - tallies[team].points_against
 
@@ -261,7 +297,9 @@ def _settle(
 
     steps: list[tuple[str, Callable[[int], Any]]] = [
         (HEAD_TO_HEAD, head_to_head),
-        (CONFERENCE_RECORD, conference_record),
+        (OVERALL_RECORD, overall_record)
+        if by_conference
+        else (CONFERENCE_RECORD, conference_record),
         (POINT_DIFFERENCE, point_difference),
         (COIN_FLIP, coin_flip),
     ]
@@ -273,7 +311,11 @@ def _settle(
         placed: list[tuple[int, str | None]] = []
         for level in distinct:
             sub = [team for team in group if values[team] == level]
-            placed += [(sub[0], name)] if len(sub) == 1 else _settle(sub, games, tallies, seed)
+            placed += (
+                [(sub[0], name)]
+                if len(sub) == 1
+                else _settle(sub, games, tallies, seed, by_conference=by_conference)
+            )
         return placed
     raise AssertionError("the coin flip separates every team")  # pragma: no cover
 

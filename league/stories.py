@@ -15,9 +15,18 @@ from django.utils.html import escape
 
 from league import gamestats, tournaments
 from league.models import BoxLine, Game, Season, SeasonTeam
-from league.presentation import BoxScore, Side
+from league.presentation import BoxScore, Side, current_names, renamed_events
 from simulator.vabg.events import event_from_json
-from simulator.vabg.words import Facts, Line, Star, headline, is_upset, plain_lines, story
+from simulator.vabg.words import (
+    Facts,
+    Line,
+    Star,
+    headline,
+    is_upset,
+    plain_lines,
+    story,
+    winner_side,
+)
 
 STORY_COLUMNS = (
     ("pts", "PTS"),
@@ -54,6 +63,21 @@ class GameStory:
         return " ".join(self.short)
 
 
+UPSET_SEED_GAP = 2
+"""An upset, as the tournament page counts them: the winner was seeded at least this many
+lines below the loser (No. 10 over No. 8 is one; No. 9 over No. 8, or No. 17 over No. 16,
+a coin flip of neighbours, is not)."""
+
+
+def _seed_gap(facts: Facts) -> int:
+    """Return how many seed lines the winner stood below the loser (negative: above)."""
+    win = winner_side(facts)
+    lose = "away" if win == "home" else "home"
+    if win not in facts.seeds or lose not in facts.seeds:
+        return 0
+    return facts.seeds[win] - facts.seeds[lose]
+
+
 def labels(game: Game) -> dict[str, str]:
     return {"home": str(game.home), "away": str(game.away)}
 
@@ -63,7 +87,8 @@ def game_lines(game: Game) -> list[Line]:
     result = getattr(game, "result", None)
     if result is None or not game.is_vabg or not result.events:
         return []
-    return plain_lines([event_from_json(e) for e in result.events], labels(game))
+    events = renamed_events(result.events, current_names(result))
+    return plain_lines([event_from_json(e) for e in events], labels(game))
 
 
 def _seeds(game: Game, entries: dict[int, SeasonTeam] | None) -> dict[str, int]:
@@ -82,6 +107,15 @@ def _seeds(game: Game, entries: dict[int, SeasonTeam] | None) -> dict[str, int]:
         if entry is not None and entry.seed is not None:
             seeds[side] = entry.seed
     return seeds
+
+
+def game_heading(game: Game) -> dict[str, Any]:
+    """Return what a game's page says above it: the round as fans name it ("Championship",
+    "Round 2") and each side's seed in a tournament."""
+    name = _round_name(game)
+    if not name and game.round:
+        name = f"Round {game.round}"
+    return {"round_name": name, "seeds": _seeds(game, None)}
 
 
 def _round_name(game: Game) -> str:
@@ -149,7 +183,7 @@ def game_story(
         headline=headline(facts),
         sentences=story(facts),
         short=story(facts, short=True),
-        upset=is_upset(facts),
+        upset=is_upset(facts) and _seed_gap(facts) >= UPSET_SEED_GAP,
         overtimes=result.overtimes,
         lines=lines,
     )
@@ -284,6 +318,7 @@ def tournament_page(season: Season) -> dict[str, Any]:
         "final_story": final_story,
         "rounds": rounds,
         "upsets": upsets,
+        "upset_gap": UPSET_SEED_GAP,
         "leaders": leaders,
         "games_to_come": tournaments.games_to_come(season=season),
     }

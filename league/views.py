@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from typing import Any
 
@@ -20,6 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 from cards.models import Player, Team
 from cards.presentation import card_face
 from league import columns, gamestats, odds, realseasons, selectors, stories, tournaments
+from league.bracket import WinnerOf
 from league.models import Game, GameName, League, RulesPreset, Season, SimulationRun
 from league.presentation import box_score
 
@@ -28,6 +30,9 @@ def _season_progress(season: Season) -> dict[str, Any]:
     counts = season.games.aggregate(
         total=Count("id"), final=Count("id", filter=Q(status=Game.Status.FINAL))
     )
+    if season.bracket:
+        # A tournament's later rounds are drawn as it goes: count every game of its bracket.
+        counts["total"] = max(counts["total"], len(tournaments.season_bracket(season).games))
     run = season.runs.filter(status=SimulationRun.Status.RUNNING).first()
     return {**counts, "run": run}
 
@@ -65,11 +70,36 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "season": season,
             "progress": _season_progress(season),
-            "standings": selectors.cached_standings(season),
+            "standings": _standings_tables(season),
             "rounds": rounds,
             **_team_stats(season),
         },
     )
+
+
+SPLITS = (
+    ("conf_record", "Conf", "conference record"),
+    ("home_record", "Home", "record at home"),
+    ("away_record", "Away", "record away"),
+    ("neutral_record", "Neutral", "record on neutral courts"),
+)
+
+
+def _standings_tables(season: Season) -> list[dict[str, Any]]:
+    """The season page's standings: each table with only the splits its teams played (no
+    "Neutral 0-0" column in a home-and-away season); a conference's table is ordered by the
+    conference record (``league.standings``)."""
+    tables = []
+    for conference, rows in selectors.cached_standings(season):
+        splits = [s for s in SPLITS if any(row[s[0]] != "0-0" for row in rows)]
+        tables.append(
+            {
+                "conference": conference,
+                "splits": splits,
+                "rows": [{**row, "splits": [row[key] for key, _, _ in splits]} for row in rows],
+            }
+        )
+    return tables
 
 
 def _team_stats(season: Season) -> dict[str, Any]:
@@ -80,9 +110,9 @@ def _team_stats(season: Season) -> dict[str, Any]:
     return {
         "team_stats": table.rows,
         "team_stat_columns": [
-            columns.Column(c.label, f"{c.key}_pg", columns.DECIMAL, 2)
+            columns.Column(c.label, f"{c.key}_pg", columns.DECIMAL, 2, title=c.title)
             if c.key in table.rates
-            else columns.per_game(c.key, c.label)
+            else columns.Column(c.label, f"{c.key}_pg", columns.DECIMAL, 1, title=c.title)
             for c in table.columns
         ],
     }
@@ -149,7 +179,13 @@ def leaders(request: HttpRequest, pk: int) -> HttpResponse:
     per_game = request.GET.get("totals") != "1"
     boards = gamestats.leader_boards(season, per_game=per_game)
     played = season.games.filter(status=Game.Status.FINAL).exists()
-    context = {"season": season, "boards": boards, "per_game": per_game, "played": played}
+    context = {
+        "season": season,
+        "boards": boards,
+        "per_game": per_game,
+        "played": played,
+        "minimum": gamestats.minimum_games(season),
+    }
     return render(request, "pages/leaders.html", context)
 
 
@@ -187,15 +223,27 @@ def game_detail(request: HttpRequest, game: Game) -> HttpResponse:
     result = getattr(game, "result", None)
     played = None
     if result is not None:
-        key = f"game-page:{game.pk}:{result.pk}:{result.created_at.timestamp()}"
+        key = f"game-page:{game.pk}:{result.pk}:{result.created_at.timestamp()}:{names_key(game)}"
         played = cache.get(key)
         if played is None:
             played = _played_part(_vabg_game(game.pk))
             cache.set(key, played, settings.GAME_PAGE_CACHE_SECONDS)
-    response = render(request, "pages/game.html", {"game": game, "played": played})
+    context = {"game": game, "played": played, "heading": stories.game_heading(game)}
+    response = render(request, "pages/game.html", context)
     if result is not None:
         final_page_headers(response, result.created_at)
     return response
+
+
+def names_key(game: Game) -> str:
+    """Return a digest of the names a game's page shows that an edit can change: both teams'
+    and their players' (one small query), so a rename in the admin shows at once."""
+    names = Player.objects.filter(team_id__in=(game.home_id, game.away_id)).values_list(
+        "pk", "name"
+    )
+    teams = (game.home.school, game.home.season, game.away.school, game.away.season)
+    text = repr((teams, sorted(names)))
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
 def final_page_headers(response: HttpResponse, stored_at: datetime) -> None:
@@ -208,7 +256,9 @@ def final_page_headers(response: HttpResponse, stored_at: datetime) -> None:
 
 
 def _played_part(game: Game) -> SafeString:
-    box = box_score(game, player_url=lambda line: reverse("player", args=[line.player_id]))
+    box = box_score(
+        game, player_url=lambda line: reverse("player", args=[line.player_id]), starters=True
+    )
     lines = stories.game_lines(game)
     story = stories.game_story(game, box=box, lines=lines) if box is not None else None
     return mark_safe(
@@ -257,9 +307,11 @@ def bracket(request: HttpRequest, pk: int) -> HttpResponse:
     if season.kind != Season.Kind.TOURNAMENT or not season.bracket:
         raise Http404("This season is not a tournament.")
     view = tournaments.bracket_view(season)
+    links = _bracket_links(tournaments.season_bracket(season))
     for round_ in view["rounds"]:
         for game in round_["games"]:
             game["slots"] = [game["top"], game["bottom"]]
+            game["link"], game["fed"] = links.get(game["key"], ("", False))
     regions = [g["region"] for r in view["rounds"] for g in r["games"] if g["region"]]
     sections = []
     for region in dict.fromkeys(regions):
@@ -277,9 +329,53 @@ def bracket(request: HttpRequest, pk: int) -> HttpResponse:
             "season": season,
             "view": view,
             "sections": sections,
+            "path": _champion_path(view),
             "progress": _season_progress(season),
         },
     )
+
+
+def _champion_path(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The champion's games, round by round: whom it beat and by what score."""
+    champion = view["champion"]
+    if champion is None:
+        return []
+    path = []
+    for round_ in view["rounds"]:
+        for game in round_["games"]:
+            slots = [game["top"], game["bottom"]]
+            if game["winner_id"] != champion["team_id"] or None in slots:
+                continue
+            mine, theirs = slots if slots[0]["team_id"] == champion["team_id"] else slots[::-1]
+            path.append(
+                {"round": round_["name"], "game_id": game["game_id"], "us": mine, "them": theirs}
+            )
+    return path
+
+
+SEARCH_LIMIT = 50
+"""The most teams and the most players a search lists; the page says when there are more."""
+
+
+def _bracket_links(bracket: Any) -> dict[str, tuple[str, bool]]:
+    """Say how each bracket game is drawn joined to the next, as sports sites' brackets are:
+    ``"pair-top"`` / ``"pair-bottom"`` when it and the game beside it feed the same next game
+    in the next column, ``"straight"`` when it alone does (the other side waits seeded), ""
+    for the final or a game whose winner goes to another section (a region's champion);
+    and whether a line comes into it from the column before."""
+    sources: dict[str, list[tuple[str, str]]] = {}
+    region = {g.key: g.region for g in bracket.games}
+    for game in bracket.games:
+        for side, source in (("top", game.top), ("bottom", game.bottom)):
+            if isinstance(source, WinnerOf) and region[source.game_key] == game.region:
+                sources.setdefault(game.key, []).append((side, source.game_key))
+    links: dict[str, tuple[str, bool]] = {}
+    for key, fed_by in sources.items():
+        for side, feeder in fed_by:
+            link = "straight" if len(fed_by) == 1 else f"pair-{side}"
+            links[feeder] = (link, links.get(feeder, ("", False))[1])
+        links[key] = (links.get(key, ("", False))[0], True)
+    return links
 
 
 def search(request: HttpRequest) -> HttpResponse:
@@ -291,15 +387,18 @@ def search(request: HttpRequest) -> HttpResponse:
         team_filter = Q()
         for word in words:
             team_filter &= Q(school__icontains=word) | Q(season__icontains=word)
-        teams = Team.objects.filter(team_filter).order_by("school", "season")[:50]
-        players = (
-            Player.objects.filter(name__icontains=query)
-            .select_related("team")
-            .order_by("name")[:50]
-        )
-    return render(
-        request, "pages/search.html", {"query": query, "teams": teams, "players": players}
-    )
+        teams = Team.objects.filter(team_filter).order_by("school", "season")
+        players = Player.objects.filter(name__icontains=query).select_related("team")
+        players = players.order_by("name", "team__school")
+    context = {
+        "query": query,
+        "teams": list(teams[:SEARCH_LIMIT]),
+        "team_count": teams.count() if query else 0,
+        "players": list(players[:SEARCH_LIMIT]),
+        "player_count": players.count() if query else 0,
+        "limit": SEARCH_LIMIT,
+    }
+    return render(request, "pages/search.html", context)
 
 
 def teams(request: HttpRequest) -> HttpResponse:
@@ -346,7 +445,13 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "faces": faces,
             "results": results,
             "stats": [
-                (s, selectors.player_season_stats(season_id=s.pk, team_id=team.pk)) for s in seasons
+                (
+                    s,
+                    selectors.with_current_names(
+                        list(selectors.player_season_stats(season_id=s.pk, team_id=team.pk))
+                    ),
+                )
+                for s in seasons
             ],
         },
     )
@@ -369,9 +474,23 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 (s, list(selectors.player_season_stats(season_id=s.pk, player_id=player.pk)))
                 for s in seasons
             ],
-            "log": selectors.player_game_log(player_id=player.pk),
+            "log": _game_log(player.pk),
         },
     )
+
+
+def _game_log(player_id: int) -> list[Any]:
+    """A player's lines game by game, each with its result as the player's team saw it."""
+    lines = list(selectors.player_game_log(player_id=player_id).defer(*RESULT_HEAVY_FIELDS))
+    for line in lines:
+        result = line.result
+        mine, theirs = (
+            (result.home_score, result.away_score)
+            if line.side == "home"
+            else (result.away_score, result.home_score)
+        )
+        line.outcome = f"{'W' if mine > theirs else 'L'} {mine}-{theirs}"  # type: ignore[attr-defined]
+    return lines
 
 
 # -- exact odds (issue 13): the matchup page and a season's odds -----------------------------

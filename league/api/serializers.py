@@ -261,11 +261,20 @@ BoxLineSerializer = _serializer(
         "name": serializers.CharField(),
         "order": serializers.IntegerField(help_text="From 0, as the box score lists them."),
         **_ints(STATS),
+        "start": serializers.IntegerField(
+            help_text="Opening points (vabg-rulings.md §1): pts = start + 2 fgm + tpm + ftm."
+        ),
     },
 )
 
 
-BoxTotalsSerializer = _serializer("BoxTotals", _ints(STATS))
+BoxTotalsSerializer = _serializer(
+    "BoxTotals",
+    {
+        **_ints(STATS),
+        "start": serializers.IntegerField(help_text="The team's opening points: 20."),
+    },
+)
 
 
 class BoxSideSerializer(serializers.Serializer[Any]):

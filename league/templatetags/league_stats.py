@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.html import format_html
 
 from league import columns as stat_columns_module
 from league.columns import Column
+from league.models import GameName
 
 register = template.Library()
 
@@ -33,3 +35,27 @@ def leader_column(category: str, label: str, per_game: bool) -> Column:
 def cell(row: Any, column: Column) -> Any:
     """Return what a column shows for a row."""
     return column.cell(row)
+
+
+@register.filter
+def head(column: Column) -> str:
+    """Return a column's header, its abbreviation explained: ``<abbr title="steals">STL</abbr>``."""
+    if not column.abbr:
+        return column.label
+    return format_html('<abbr title="{}">{}</abbr>', column.abbr, column.label)
+
+
+@register.simple_tag
+def abbr(label: str, title: str = "") -> str:
+    """Return a header explained by ``league.columns.TITLES`` (or ``title``) when it has one."""
+    title = title or stat_columns_module.TITLES.get(label, "")
+    return format_html('<abbr title="{}">{}</abbr>', title, label) if title else label
+
+
+@register.filter
+def site_name(game: str) -> str:
+    """Return what a page's title ends with: the league of its game ("Grid court league"),
+    so a grid-court or six-dice page never reads as VABG's."""
+    if game == GameName.VABG:
+        return "VABG League"
+    return f"{GameName(game).label} league"

@@ -37,6 +37,13 @@ def pct(value: float | None, places: int = 1) -> str:
 
 
 @register.filter
+def signed_pct(value: float) -> str:
+    """Show a change of probability in whole points: "+12%", or a minus sign and "7%"."""
+    points = round(100 * value)
+    return f"+{points}%" if points >= 0 else f"\u2212{-points}%"
+
+
+@register.filter
 def index(values: Sequence[Any], i: int) -> Any:
     """Return ``values[i]`` (a round's column of a team's reach)."""
     return values[i]

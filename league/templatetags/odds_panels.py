@@ -9,7 +9,7 @@ from typing import Any
 from django import template
 
 from league import odds
-from league.models import Game, Season
+from league.models import Game, GameName, Season
 
 register = template.Library()
 
@@ -46,6 +46,11 @@ def bracket_odds(context: Mapping[str, Any], season: Season) -> dict[str, Any]:
     request = context.get("request")
     whatif = whatif_from(request.GET) if request is not None else {}
     out: dict[str, Any] = {"season": season, "whatif": whatif}
+    if season.game != GameName.VABG:
+        return {"season": season, "no_odds": True}  # the exact odds are VABG's dice math
+    champion = context.get("view", {}).get("champion")
+    if champion is not None:
+        return _finished(out, season, champion)
     try:
         result = odds.with_table(season, lambda: odds.bracket_odds(season, whatif=whatif))
         out["choices"] = odds.whatif_choices(season, whatif)
@@ -59,4 +64,32 @@ def bracket_odds(context: Mapping[str, Any], season: Season) -> dict[str, Any]:
         out["pending"] = result
         return out
     out["odds"] = result
+    out["alive"] = [t for t in result["teams"] if t["champion"] > 0]
+    out["out_count"] = len(result["teams"]) - len(out["alive"])
+    return out
+
+
+HISTORY_ROWS = 16
+"""The favourites a finished tournament's page lists with their odds before the first game."""
+
+
+def _finished(out: dict[str, Any], season: Season, champion: dict[str, Any]) -> dict[str, Any]:
+    """Once the tournament is over every chance is 100% or 0%: show instead the odds it
+    started with, the favourites and the champion's own."""
+    out["champion"] = champion
+    try:
+        before = odds.with_table(season, lambda: odds.bracket_odds(season, before_start=True))
+    except odds.OddsUnavailable as exc:
+        out["error"] = str(exc)
+        return out
+    if before.get("pending"):
+        out["pending"] = before
+        return out
+    teams = before["teams"]
+    out["history"] = before
+    out["favourites"] = teams[:HISTORY_ROWS]
+    out["champion_before"] = next(
+        ((rank, t) for rank, t in enumerate(teams, start=1) if t["team_id"] == champion["team_id"]),
+        None,
+    )
     return out

@@ -94,7 +94,7 @@ def test_the_pages_show_another_games_team_stats_and_leaders(client: Client) -> 
     html = client.get(f"/seasons/{season.pk}/").content.decode()
     assert "Team stats (per game)" in html
     for column in find_game("gridcourt").team_columns:
-        assert f"<th>{column.label}</th>" in html
+        assert f">{column.label}</abbr></th>" in html or f"<th>{column.label}</th>" in html
     leaders = client.get(f"/seasons/{season.pk}/leaders/").content.decode()
     assert 'data-category="pts"' in leaders and 'data-category="stl"' in leaders
     top = gamestats.leaders(season, "pts", limit=1)[0]

@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league import columns, presentation, selectors
-from league.columns import BOX_SCORE, DECIMAL, MADE_ATTEMPTED, Column
+from league.columns import BOX_SCORE, DECIMAL, MADE_ATTEMPTED, PERCENT, Column
 from league.models import BoxLine, Game, Season
 from simulator.results import LINE_FIELDS, PlayerLine
 from tests.pages.test_pages import season  # noqa: F401  (the simulated season fixture)
@@ -57,9 +57,14 @@ def tables(html: str, css: str) -> list[Rows]:
     return [rows for cls, rows in parser.tables if css in cls.split()]
 
 
+def without_groups(rows: Rows) -> Rows:
+    """The rows less the group headings ("Starters", "Bench"): one header cell alone."""
+    return [row for row in rows if not (len(row) == 1 and row[0][0] == "th")]
+
+
 def assert_table_follows(rows: Rows, cols: tuple[Column, ...], leading: list[str]) -> None:
     """One header per column after the leading ones, and every row as wide."""
-    header, *body = rows
+    header, *body = without_groups(rows)
     assert [text for tag, text in header] == [*leading, *(c.label for c in cols)]
     assert all(tag == "th" for tag, _ in header)
     assert body, "the table has no rows"
@@ -76,10 +81,12 @@ def test_the_engines_line_is_the_one_list_of_box_score_fields() -> None:
 
 def test_the_box_score_shows_every_field_of_the_line_once_in_order() -> None:
     shown = [key for column in BOX_SCORE for key in column.keys]
-    assert tuple(shown) == LINE_FIELDS
+    # The opening points come first, so that a row reads START + the shots = PTS.
+    assert tuple(shown) == ("start", *LINE_FIELDS)
     assert [c.label for c in BOX_SCORE] == (
-        ["PTS", "FG", "3P", "FT", "ORB", "DRB", "TRB", "STL", "BLK", "TOV", "PF", "POSS"]
+        ["START", "PTS", "FG", "3P", "FT", "ORB", "DRB", "TRB", "STL", "BLK", "TOV", "PF", "POSS"]
     )
+    assert all(c.abbr for c in BOX_SCORE), "every header says what it abbreviates"
 
 
 def test_a_column_writes_pairs_counts_and_decimals_as_the_pages_did() -> None:
@@ -88,6 +95,9 @@ def test_a_column_writes_pairs_counts_and_decimals_as_the_pages_did() -> None:
     assert Column("PTS", "pts").cell(row) == 11
     assert columns.per_game("pts", "PPG").cell(row) == "5.5"
     assert Column("FG%", "fg_pct", DECIMAL, 3).cell(row) == ""  # no attempts: blank
+    assert Column("FG%", "fg_pct", PERCENT, 1).cell({"fg_pct": 0.7012}) == "70.1%"
+    assert Column("FG%", "fg_pct", PERCENT, 1).cell(row) == ""
+    assert columns.per_game_pair("fgm").cell({"fgm_pg": 9.5, "fga_pg": 20.125}) == "9.5-20.1"
     assert columns.leader_column("tpm", "3s", per_game_values=False).keys == ("tpm",)
 
 
@@ -130,10 +140,16 @@ def test_a_box_score_has_one_header_and_one_cell_per_column(
     box = presentation.box_score(game)
     assert box is not None
     admin_html = render_to_string("league/box_score.html", {"box": box})
-    assert tables(admin_html, "lines") == sides
+    assert [without_groups(t) for t in tables(admin_html, "lines")] == [
+        without_groups(t) for t in sides
+    ]
     for side in box.sides:
         assert set(LINE_FIELDS) <= set(side.lines[0])
-        assert set(side.totals) == set(LINE_FIELDS)
+        assert set(side.totals) == {*LINE_FIELDS, "start"}
+        for row in [*side.lines, side.totals]:
+            shots = 2 * row["fgm"] + row["tpm"] + row["ftm"]
+            assert row["pts"] == row["start"] + shots, row
+        assert side.totals["start"] == 20  # the 20-20 opening, rulings §1
 
 
 @pytest.mark.django_db
@@ -145,7 +161,9 @@ def test_the_stat_pages_have_one_header_and_one_cell_per_column(
     assert line is not None
     player_html = client.get(reverse("player", args=[line.player_id])).content.decode()
     assert_table_follows(tables(player_html, "season-stats")[0], columns.PLAYER_SEASON, [])
-    assert_table_follows(tables(player_html, "game-log")[0], columns.GAME_LOG, ["Game"])
+    assert_table_follows(
+        tables(player_html, "game-log")[0], columns.GAME_LOG, ["Date", "Opponent", "Result"]
+    )
     team_html = client.get(line.team.get_absolute_url()).content.decode()
     player_tables = [t for t in tables(team_html, "data") if t[0][0][1] == "Player"]
     assert_table_follows(player_tables[0], columns.TEAM_PLAYERS, ["Player"])
@@ -157,7 +175,13 @@ def test_the_stat_pages_have_one_header_and_one_cell_per_column(
         html = client.get(reverse("leaders", args=[season.pk]), query).content.decode()
         boards = tables(html, "data")
         assert len(boards) == len(selectors.LEADER_CATEGORIES)
-        for rows in boards:
+        for header, *rows in boards:
+            assert [text for _, text in header] == [
+                "Player",
+                "GP",
+                "Per game" if not query else "Total",
+            ]
             for row in rows:
-                assert len(row) == 2
-                assert re.match(value, row[1][1]), row
+                assert len(row) == 3
+                assert re.match(r"^\d+$", row[1][1]), row
+                assert re.match(value, row[2][1]), row

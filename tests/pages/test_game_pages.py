@@ -47,19 +47,25 @@ def test_a_six_dice_box_score_shows_every_team_column_of_the_game(client: Client
     assert cells(html, "score") == [str(game.result.away_score), str(game.result.home_score)]
     assert f'href="/games/{game.pk}/replay/"' in html
     assert "Play-by-play" in html and "Jump ball" in html
+    # The rule options read as words, each explained; the dice faces have a legend.
+    assert "chip_reroll False" not in html and "chip reroll</abbr> off" in html
+    assert "B Ball, P Pass, S Shot or Steal, F Free throw" in html
 
 
 def test_a_grid_court_box_score_shows_its_piece_lines(client: Client) -> None:
     game = played("gridcourt", pieces=4)
     html = client.get(f"/games/{game.pk}/").content.decode()
     engine = find_game("gridcourt")
-    for column in engine.columns:
-        assert f">{column.label}</th>" in html
+    for column in engine.columns:  # each header says what it abbreviates
+        assert f'<th><abbr title="{column.title}">{column.label}</abbr></th>' in html
     for side in ("away", "home"):
         table = re.search(rf'<table class="lines" data-side="{side}">(.*?)</table>', html, re.S)
         assert table is not None
         assert len(re.findall(r"<tr data-line=", table.group(1))) == 4
     assert f'href="/games/{game.pk}/replay/"' in html
+    # The play-by-play reads as the replay does, each line under its turn: no raw events.
+    assert "made False" not in html and "made True" not in html and " rolls " in html
+    assert f'href="/games/{game.pk}/replay/?turn=0"' not in html
 
 
 def test_the_grid_court_replay_moves_the_pieces_turn_by_turn(client: Client) -> None:

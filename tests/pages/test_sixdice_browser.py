@@ -40,7 +40,8 @@ def test_a_fan_reads_a_six_dice_box_score_and_steps_through_its_replay(
     ]
     header = browser.find_element(By.CSS_SELECTOR, 'tr[data-key="stl_push"] th')
     assert header.text == "STL-PUSH"
-    assert header.get_attribute("title") == "steals by pushing back past half court"
+    abbr = header.find_element(By.TAG_NAME, "abbr")
+    assert abbr.get_attribute("title") == "steals by pushing back past half court"
 
     browser.find_element(By.CSS_SELECTOR, "a.replay-link").click()
     assert "Turn 1 of" in browser.find_element(By.CSS_SELECTOR, ".turn").text

@@ -1,0 +1,223 @@
+"""A fan's whole visit in one real browser: every kind of page of the three games (VABG,
+grid court, six dice) at a desktop's 1280 px and a phone's 390 px, each checked as a fan
+and an accessibility audit would: the page answers (no 4xx or 5xx but the 404 page's own),
+nothing is wider than the screen, the console has no error, and axe-core finds nothing
+serious or critical.
+
+One Chromium session and one prepared league (a few played games of each game) walk it
+all; ``test_every_page_kind_of_every_game_reads_well_on_a_desktop_and_a_phone`` reports
+every problem of every page at once.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cards.models import Player
+from league import services, tournaments
+from league.models import Game, Season
+from tests.factories import TeamFactory, full_team
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+WIDTHS = (1280, 390)
+SEVERE = ("serious", "critical")
+
+
+@dataclass(frozen=True)
+class Visit:
+    """A page of the journey: what it is, its address and the status it must answer."""
+
+    kind: str
+    path: str
+    status: int = 200
+    ready: str = ""
+    """A CSS selector that is there once the page's own scripts have drawn it."""
+
+
+@pytest.fixture
+def chromium() -> Iterator[Any]:
+    """One headless Chromium whose console the test reads."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--hide-scrollbars"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(
+        service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options
+    )
+    yield driver
+    driver.quit()
+
+
+def _played(season: Season, capture: Any) -> Season:
+    with capture(execute=True):
+        services.simulation_start(season=season, scope="all")
+    return season
+
+
+def league_world(capture: Any) -> list[Visit]:
+    """Make a league of the three games with played games, and return the pages to visit."""
+    vabg = services.league_get_or_create(name="Journey League")
+    acc = [full_team(school=f"Atlantic {n}", conference="ACC") for n in range(2)]
+    big = [full_team(school=f"Plains {n}", conference="Big 12") for n in range(2)]
+    # A player of the field's rosters: his page shows the real season's long source links.
+    ucla = full_team(school="UCLA", season=1972, conference="Pac-8")
+    walton = ucla.players.order_by("order").first()
+    assert walton is not None
+    walton.name = "Bill Walton"
+    walton.save()
+    season = services.season_create(
+        league=vabg,
+        name="Winter",
+        teams=[*acc, *big],
+        conferences={t.pk: t.conference for t in (*acc, *big)},
+        start_date=date(2026, 1, 5),
+        seed=11,
+        cross_conference_games=1,
+        strategy=False,
+    )
+    with capture(execute=True):
+        services.simulation_start(season=season, scope="round", round=1)
+    scheduled = Game.objects.filter(season=season, status=Game.Status.SCHEDULED).first()
+    played = Game.objects.filter(season=season, status=Game.Status.FINAL).first()
+    cup = _played(
+        tournaments.tournament_create(
+            league=vabg, name="Cup", teams=[ucla, *acc, big[0]], seed=5, strategy=False
+        ),
+        capture,
+    )
+    final = Game.objects.get(season=cup, round=cup_rounds(cup))
+    line = played.result.lines.order_by("-pts").first()
+
+    visits = [
+        Visit("home", "/"),
+        Visit("seasons", "/seasons/"),
+        Visit("tournaments", "/tournaments/"),
+        Visit("teams", "/teams/"),
+        Visit("search", "/search/?q=Atlantic"),
+        Visit("matchup", "/matchup/"),
+        Visit("API docs", "/api/docs/", ready="#swagger-ui .opblock"),
+        Visit("404", "/no-such-page/", 404),
+        Visit("404 game", "/games/999999/", 404),
+        Visit("VABG season and standings", f"/seasons/{season.pk}/"),
+        Visit("VABG leaders", f"/seasons/{season.pk}/leaders/"),
+        Visit("VABG team and its cards", f"/teams/{acc[0].pk}/"),
+        Visit("VABG player", f"/players/{line.player_id}/"),
+        Visit("player with sources", f"/players/{walton.pk}/"),
+        Visit("VABG box score", f"/games/{played.pk}/"),
+        Visit("VABG preview", f"/games/{scheduled.pk}/"),
+        Visit("VABG tournament", f"/seasons/{cup.pk}/"),
+        Visit("VABG bracket", f"/seasons/{cup.pk}/bracket/"),
+        Visit("VABG final", f"/games/{final.pk}/"),
+    ]
+    for game, teams in (("gridcourt", 4), ("sixdice", 4)):
+        other = services.league_get_or_create(name=f"Journey {game}")
+        field = [TeamFactory(school=f"{game.title()} {n}") for n in range(teams)]
+        group = _played(
+            services.season_create(league=other, name="Winter", teams=field, seed=3, game=game),
+            capture,
+        )
+        bracket = _played(
+            tournaments.tournament_create(league=other, name="Cup", teams=field, seed=4, game=game),
+            capture,
+        )
+        box = Game.objects.filter(season=group, status=Game.Status.FINAL).first()
+        visits += [
+            Visit(f"{game} season and standings", f"/seasons/{group.pk}/"),
+            Visit(f"{game} leaders", f"/seasons/{group.pk}/leaders/"),
+            Visit(f"{game} team", f"/teams/{field[0].pk}/"),
+            Visit(f"{game} box score", f"/games/{box.pk}/"),
+            Visit(f"{game} replay", f"/games/{box.pk}/replay/"),
+            Visit(f"{game} tournament", f"/seasons/{bracket.pk}/"),
+            Visit(f"{game} bracket", f"/seasons/{bracket.pk}/bracket/"),
+        ]
+    return visits
+
+
+def cup_rounds(cup: Season) -> int:
+    return tournaments.season_bracket(cup).rounds
+
+
+AXE = (
+    Path(__import__("axe_selenium_python").__file__).parent / "node_modules/axe-core/axe.min.js"
+).read_text(encoding="utf8")
+
+
+def problems_of(driver: Any, base: str, visit: Visit, width: int) -> list[str]:
+    """Load a page and return what a fan or an audit would object to, each in a sentence."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get(base + visit.path)
+    where = f"{visit.kind} ({visit.path}) at {width} px"
+    if visit.ready:  # Swagger UI draws the API's operations from its script, after the load
+        located = expected_conditions.presence_of_element_located((By.CSS_SELECTOR, visit.ready))
+        WebDriverWait(driver, 20).until(located)
+    found = []
+    status = driver.execute_script(
+        "return performance.getEntriesByType('navigation')[0].responseStatus"
+    )
+    if status != visit.status:
+        found.append(f"{where}: answered {status}, not {visit.status}")
+    wide = driver.execute_script(
+        "const d = document.documentElement; return [d.scrollWidth, d.clientWidth]"
+    )
+    if wide[0] > wide[1]:
+        found.append(f"{where}: {wide[0]} px wide on a {wide[1]} px screen")
+    for entry in driver.get_log("browser"):
+        expected = (
+            visit.status == 404 and f"{visit.path} - Failed to load resource" in entry["message"]
+        )
+        if entry["level"] == "SEVERE" and not expected:
+            found.append(f"{where}: console error {entry['message']}")
+    driver.execute_script(AXE)
+    results = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']}).then(done)"
+    )
+    for violation in results["violations"]:
+        if violation["impact"] in SEVERE:
+            targets = [node["target"] for node in violation["nodes"][:3]]
+            found.append(f"{where}: axe {violation['impact']} {violation['id']} at {targets}")
+    return found
+
+
+def test_every_page_kind_of_every_game_reads_well_on_a_desktop_and_a_phone(
+    chromium, live_server, django_capture_on_commit_callbacks
+) -> None:
+    visits = league_world(django_capture_on_commit_callbacks)
+    assert len(visits) == 33
+    found = []
+    for width in WIDTHS:
+        chromium.set_window_size(width, 900)
+        for visit in visits:
+            found += problems_of(chromium, live_server.url, visit, width)
+    assert not found, "\n".join(found)
+
+
+def test_print_the_cards_prints_the_cards_alone(chromium, live_server) -> None:
+    from selenium.webdriver.common.by import By
+
+    team = full_team(school="Print State")
+    chromium.get(f"{live_server.url}/teams/{team.pk}/")
+    chromium.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    shown = chromium.execute_script(
+        "return [...document.querySelectorAll('body > *, main > *')]"
+        ".filter(e => getComputedStyle(e).display !== 'none' && e.tagName !== 'SCRIPT')"
+        ".map(e => e.id || e.tagName.toLowerCase())"
+    )
+    assert shown == ["main", "h1", "roster"]
+    cards = chromium.find_elements(By.CSS_SELECTOR, "#roster .vabg-card")
+    assert len(cards) == Player.objects.filter(team=team).count() == 6
