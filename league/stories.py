@@ -18,6 +18,7 @@ from league.models import BoxLine, Game, Season, SeasonTeam
 from league.presentation import BoxScore, Side, current_names, renamed_events
 from simulator.vabg.events import event_from_json
 from simulator.vabg.words import (
+    UPSET_SEED_GAP,
     Facts,
     Line,
     Star,
@@ -25,7 +26,6 @@ from simulator.vabg.words import (
     is_upset,
     plain_lines,
     story,
-    winner_side,
 )
 
 STORY_COLUMNS = (
@@ -61,21 +61,6 @@ class GameStory:
     @property
     def short_text(self) -> str:
         return " ".join(self.short)
-
-
-UPSET_SEED_GAP = 2
-"""An upset, as the tournament page counts them: the winner was seeded at least this many
-lines below the loser (No. 10 over No. 8 is one; No. 9 over No. 8, or No. 17 over No. 16,
-a coin flip of neighbours, is not)."""
-
-
-def _seed_gap(facts: Facts) -> int:
-    """Return how many seed lines the winner stood below the loser (negative: above)."""
-    win = winner_side(facts)
-    lose = "away" if win == "home" else "home"
-    if win not in facts.seeds or lose not in facts.seeds:
-        return 0
-    return facts.seeds[win] - facts.seeds[lose]
 
 
 def labels(game: Game) -> dict[str, str]:
@@ -183,7 +168,7 @@ def game_story(
         headline=headline(facts),
         sentences=story(facts),
         short=story(facts, short=True),
-        upset=is_upset(facts) and _seed_gap(facts) >= UPSET_SEED_GAP,
+        upset=is_upset(facts),
         overtimes=result.overtimes,
         lines=lines,
     )

@@ -407,13 +407,25 @@ def winner_side(facts: Facts) -> str:
     return HOME if facts.home > facts.away else AWAY
 
 
-def is_upset(facts: Facts) -> bool:
-    """A higher seed number beat a lower one."""
+UPSET_SEED_GAP = 2
+"""An upset, as sports sites count them: the winner was seeded at least this many lines
+below the loser (No. 10 over No. 8 is one; No. 9 over No. 8, or No. 17 over No. 16, a
+coin flip of neighbours, is not)."""
+
+
+def seed_gap(facts: Facts) -> int:
+    """Return how many seed lines the winner stood below the loser (negative: above; 0
+    when either is unseeded)."""
     win = winner_side(facts)
     lose = AWAY if win == HOME else HOME
     if win not in facts.seeds or lose not in facts.seeds:
-        return False
-    return facts.seeds[win] > facts.seeds[lose]
+        return 0
+    return facts.seeds[win] - facts.seeds[lose]
+
+
+def is_upset(facts: Facts) -> bool:
+    """Say whether the winner was seeded :data:`UPSET_SEED_GAP` lines or more below the loser."""
+    return seed_gap(facts) >= UPSET_SEED_GAP
 
 
 def _team(facts: Facts, side: str) -> str:

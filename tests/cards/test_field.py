@@ -279,9 +279,7 @@ def test_every_shared_roster_value_is_kept_in_its_column_or_beside_it() -> None:
             assert kept, (key, column)  # .47 and .470 are the same value
             if not same(merged[column], value):  # replaced: a player season, a card or found
                 source = next(
-                    s
-                    for s in ("line", "card", "found")
-                    if column in merged[f"{s}_columns"].split()
+                    s for s in ("line", "card", "found") if column in merged[f"{s}_columns"].split()
                 )
                 assert column in merged[f"{source}_columns"].split()
                 assert re.match(r"https?://", merged[f"{source}_source_url"])

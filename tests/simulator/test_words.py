@@ -214,6 +214,11 @@ def test_an_upset_by_seed_and_overtime_are_told_and_never_invented() -> None:
     favourite = facts(seeds={"away": 1, "home": 16})
     assert not is_upset(favourite)
     assert "upset" not in " ".join(story(favourite))
+    # neighbours are a coin flip, not an upset: No. 9 over No. 8, No. 17 over No. 16
+    for seeds in ({"away": 9, "home": 8}, {"away": 17, "home": 16}):
+        assert not is_upset(facts(seeds=seeds))
+        assert headline(facts(seeds=seeds)).startswith(f"No. {seeds['away']} Kansas 2008 beat")
+    assert is_upset(facts(seeds={"away": 10, "home": 8}))
 
 
 def test_the_story_of_a_real_game_quotes_only_the_box_score(game) -> None:
