@@ -47,6 +47,7 @@ from django.dispatch import Signal
 from cards.mapping import team_card, teams_for_play
 from cards.models import Card, Player, Team
 from league import bracket as brackets
+from league.coaches import coach_for
 from league.models import Game, PairOdds, Season, SeasonTeam
 from league.tournaments import round_name, season_bracket
 from simulator.vabg import (
@@ -63,7 +64,6 @@ from simulator.vabg.coachodds import (
     exact_field_odds,
     exact_odds,
 )
-from simulator.vabg.engine import DEFAULT_POLICY
 from simulator.vabg.events import FreeThrow, PeriodEnd, Shot, Steal, Trip, event_from_json
 from simulator.vabg.liveodds import LiveOdds
 from simulator.vabg.odds import GameOdds
@@ -758,7 +758,13 @@ def win_probability(game: Game) -> dict[str, Any]:
         home = team_from_json(dict(result.home_team_file))
         away = team_from_json(dict(result.away_team_file))
         live: LiveOdds | CoachLiveOdds = (
-            CoachLiveOdds(home, away, rules=rules, neutral=game.neutral)
+            CoachLiveOdds(
+                home,
+                away,
+                rules=rules,
+                neutral=game.neutral,
+                coach=coach_for(home=home, away=away, rules=rules, neutral=game.neutral),
+            )
             if rules.strategy
             else LiveOdds(home, away, rules=rules, neutral=game.neutral)
         )
@@ -776,13 +782,12 @@ def win_probability(game: Game) -> dict[str, Any]:
             trips = live.trips_in(event.period)
             index = trips - 2 * event.number + (1 if event.team == "home" else 0)
             index = min(max(index, 0), trips)
-            # §8: still trailing after its fast break, the home team owes extra trips.
+            # §8: still trailing after its fast break, the home team took the extra trips.
             owed = (
-                rules.strategy
+                isinstance(live, CoachLiveOdds)
                 and event.team == "home"
                 and ran
-                and margin < 0
-                and event.number <= DEFAULT_POLICY.extra_possession_within
+                and live.home_takes_extra(event.period, event.number, margin)
             )
             ran = False
             in_away_trip = event.team == "away"

@@ -14,16 +14,32 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, fields, replace
+from enum import StrEnum
 from typing import NamedTuple
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 """The revision of vabg-rulings.md this engine plays.
 
 1: the rulings as first written (overtime of 5 possessions); 2: the note of 2026-11-23
-(overtime of 10 possessions, §1).
+(overtime of 10 possessions, §1); 3: the strategy choices of §8 and §10 are made by the
+exact coach (issue 23: each choice the one with the higher chance of winning, docs/engine.md
+"The coach"), where they were made by fixed thresholds.
 """
 
-_DEFAULTS_BEFORE: dict[int, dict[str, object]] = {2: {"overtime_possessions": 5}}
+
+class CoachKind(StrEnum):
+    """Who makes the strategy choices of §8 and §10 when ``GameRules.strategy`` is on."""
+
+    EXACT = "exact"
+    """The exact coach: each choice by the exact odds (``coachodds.solve_coach``)."""
+    THRESHOLDS = "thresholds"
+    """The fixed thresholds of ``CoachPolicy`` (games stored before rules version 3)."""
+
+
+_DEFAULTS_BEFORE: dict[int, dict[str, object]] = {
+    2: {"overtime_possessions": 5},
+    3: {"coach": CoachKind.THRESHOLDS},
+}
 """For each version, the switches whose default it changed and their value before it."""
 
 
@@ -54,7 +70,9 @@ class GameRules:
     pre_1987_centers: bool = True
     """§9: before 1987 a center's 3s are 2s and his 3-made numbers move to the guards."""
     strategy: bool = False
-    """§8/§10: the coach policy may foul, try for 3 and take fast-break extra possessions."""
+    """§8/§10: the coach may foul, try for 3 and take fast-break extra possessions."""
+    coach: CoachKind = CoachKind.EXACT
+    """Who makes those choices when ``strategy`` is on (fixed thresholds before version 3)."""
     overtime_possessions: int = 10
     """§1: possessions per team in each overtime period (5 before the 2026-11-23 note)."""
 
@@ -63,16 +81,25 @@ class GameRules:
             value = getattr(self, f.name)
             if f.type == "bool" and not isinstance(value, bool):
                 raise RulesVersionError(f"the rules switch {f.name} must be true or false")
+        if self.coach not in tuple(CoachKind):
+            raise RulesVersionError(
+                f"the coach must be one of {', '.join(CoachKind)}, got {self.coach!r}"
+            )
+        object.__setattr__(self, "coach", CoachKind(self.coach))  # a stored "exact" reads back
         n = self.overtime_possessions
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 44:
             raise RulesVersionError(f"overtime_possessions must be a whole number 1-44, got {n!r}")
 
     @property
     def name(self) -> str:
-        """Return ``"basic"``, ``"advanced"`` (either may add ``"+strategy"``) or ``"custom"``."""
+        """Return ``"basic"``, ``"advanced"`` (either may add ``"+strategy"``, and
+        ``"(thresholds)"`` for the coach of games stored before version 3) or ``"custom"``."""
         for preset_name, preset in PRESETS.items():
-            if replace(self, strategy=False) == preset:
-                return preset_name + ("+strategy" if self.strategy else "")
+            if replace(self, strategy=False, coach=CoachKind.EXACT) == preset:
+                if not self.strategy:
+                    return preset_name
+                old = " (thresholds)" if self.coach == CoachKind.THRESHOLDS else ""
+                return f"{preset_name}+strategy{old}"
         return "custom"
 
     def to_json(self) -> dict[str, object]:
@@ -92,6 +119,8 @@ class GameRules:
         5
         >>> GameRules.from_json(ADVANCED.to_json()) == ADVANCED
         True
+        >>> GameRules.from_json({"version": 2, "strategy": True}).coach
+        <CoachKind.THRESHOLDS: 'thresholds'>
         """
         version = doc.get("version", 1)
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
@@ -134,7 +163,7 @@ PRESETS = {"basic": BASIC, "advanced": ADVANCED}
 
 
 def preset(name: str, *, strategy: bool = False) -> GameRules:
-    """Return the ``basic`` or ``advanced`` preset, with the coach policy on if asked."""
+    """Return the ``basic`` or ``advanced`` preset, with the exact coach on if asked."""
     try:
         rules = PRESETS[name]
     except KeyError:
@@ -191,3 +220,19 @@ def dunk_row(x: int) -> DunkRow:
     far = (-2, -2) if x >= 60 else (2, 2) if x <= 40 else (0, 0)
     steals, turnovers = _DUNK_CHANGES.get(x, far)
     return DunkRow(dunks, stops, steals, turnovers)
+
+
+EXTRA_POSSESSION_WITHIN = 5
+"""§8: a trailing team that fast-breaks in the last this many numbers of a period may give
+both teams one extra possession (the seed's limit)."""
+
+
+def may_take_extra_possession(n: int) -> bool:
+    """Return whether a fast break at number ``n`` may earn the extra possessions (§8)."""
+    return n <= EXTRA_POSSESSION_WITHIN
+
+
+def may_call_foul_round(n: int) -> bool:
+    """Return whether an intentional foul may be called before number ``n`` (§10: the
+    extra possessions 2a and 1a are played before 2 and 1 of any period)."""
+    return n <= 2
