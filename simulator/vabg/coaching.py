@@ -167,6 +167,19 @@ DEFAULT_POLICY = CoachPolicy()
 
 
 @dataclass(frozen=True, slots=True)
+class NoChoices:
+    """A coach that makes no choice at all: the game with the strategy choices on played
+    as without them (and the coach of a game that is only walked, never rolled)."""
+
+    def calls(self, period: int, n: int) -> NumberCalls:
+        """Return a number in which no choice is made."""
+        return NEVER
+
+
+NO_CHOICES = NoChoices()
+
+
+@dataclass(frozen=True, slots=True)
 class ExactCoach:
     """Make each strategy choice by the exact odds: the one with the higher chance of
     winning for the team that makes it (docs/engine.md, "The coach").

@@ -52,6 +52,7 @@ import numpy.typing as npt
 from simulator.vabg.cards import TeamCard
 from simulator.vabg.coaching import (
     DEFAULT_POLICY,
+    NO_CHOICES,
     NOWHERE,
     Coach,
     ExactCoach,
@@ -102,6 +103,8 @@ MAX_FIXED_POINT_ROUNDS = 50
 
 INF = 1 << 30
 _MARGINS = np.arange(-REACH, REACH + 1)
+_BEHIND = _MARGINS < 0  # the home team trails
+_AHEAD = _MARGINS > 0  # the visitor trails
 _SIZE = 2 * REACH + 1
 _STEPS = tuple(Step)
 _HOME_BALL = {
@@ -139,8 +142,8 @@ class _CoachWalk(_Walk):
         home_plan: Plan | None,
         away_plan: Plan | None,
     ) -> None:
-        # The walk's coach is never asked: the score stays level while the periods are walked.
-        super().__init__(home, away, rules, neutral, home_plan, away_plan, DEFAULT_POLICY)
+        # The walk's coach makes no choice: the score stays level while the periods are walked.
+        super().__init__(home, away, rules, neutral, home_plan, away_plan, NO_CHOICES)
         self.coach: dict[tuple[object, ...], CoachLaws] = {}
         self._shared: dict[tuple[object, ...], CoachLaws] = {}
 
@@ -172,7 +175,9 @@ class _CoachWalk(_Walk):
             )
         key = (*shared, n)
         if key not in self.coach:
-            self.coach[key] = replace(laws, number=n)
+            self.coach[key] = CoachLaws(
+                n, laws.plain, laws.try3, laws.extra, laws.extra_try3, laws.fouled
+            )
         self.current.trips.append((off is game.home, key))
 
 
@@ -265,22 +270,22 @@ _Values = npt.NDArray[np.float64]
 P(away wins)), one column per margin -REACH..REACH."""
 _WIN_ROWS = (np.array([0.0, 1.0]), np.array([1.0, 0.0]))
 """Below and above the solved margins: the leader wins (P(home), P(away))."""
-_POINT_ROWS = (np.array([0.0, 1.0, 0.0, 1.0, 0.0]), np.array([1.0, 0.0, 1.0, 0.0, 0.0]))
-"""The same for the last overtime's rows: P(home), P(away) at a guessed tie value, then
-P(home), P(away) and P(tie) of the period itself."""
+_OWN_ROWS = (np.array([0.0, 1.0, 0.0]), np.array([1.0, 0.0, 0.0]))
+"""The same for a period's own P(home wins), P(away wins) and P(it ends tied)."""
 
 
-def _ends(tie: tuple[float, float], own: bool) -> _Values:
+def _ends(tie: tuple[float, float]) -> _Values:
     """Return the value at a period's end: the winner's, a tie worth ``tie`` (P(home),
-    P(away) once the next overtime starts); with ``own``, also the period's own win and
-    tie rows."""
+    P(away) once the next overtime starts)."""
     ahead = (_MARGINS > 0).astype(float)
     behind = (_MARGINS < 0).astype(float)
     level = (_MARGINS == 0).astype(float)
-    rows = [ahead + tie[0] * level, behind + tie[1] * level]
-    if own:
-        rows += [ahead, behind, level]
-    return np.array(rows)
+    return np.array([ahead + tie[0] * level, behind + tie[1] * level])
+
+
+def _own_ends() -> _Values:
+    """Return a period's own ends: P(home wins), P(away wins), P(tied) at each margin."""
+    return np.array([_MARGINS > 0, _MARGINS < 0, _MARGINS == 0], dtype=float)
 
 
 @dataclass(slots=True)
@@ -316,6 +321,8 @@ class _Back:
     def __init__(self, low: _Values, high: _Values, record: list[_Decision] | None = None) -> None:
         self.low = low
         self.high = high
+        self.pads = np.repeat(low[:, None], 64, axis=1)
+        self.high_pads = np.repeat(high[:, None], 64, axis=1)
         self.swings: dict[tuple[int, bool, int], tuple[Law, int]] = {}
         self.record = record
         self.n = 0
@@ -336,31 +343,50 @@ class _Back:
             self.swings[key] = found
         return found
 
-    def _pull(self, values: _Values, swing: Law, zero: int) -> _Values:
-        """Return ``out[m] = sum_d swing[d + zero] * values[m + d]``, the values past the
-        solved margins read as the leader's win."""
-        rows = values.shape[0]
+    def _pull(
+        self, values: _Values, swing: Law, zero: int, lo: int = 0, hi: int = _SIZE
+    ) -> _Values:
+        """Return ``out[m] = sum_d swing[d + zero] * values[m + d]`` for the margins of
+        columns ``lo``..``hi - 1``, the values past the solved margins read as the leader's
+        win."""
         above = len(swing) - 1 - zero
-        width = _SIZE + zero + above
-        padded = np.empty((rows, width))
-        padded[:, :zero] = self.low[:, None]
-        padded[:, zero : zero + _SIZE] = values
-        padded[:, zero + _SIZE :] = self.high[:, None]
-        # One convolution for every row at once: each row's pads keep the rows apart.
-        flat = np.convolve(padded.ravel(), swing[::-1], "valid")
-        out = np.empty(rows * width)
-        out[: len(flat)] = flat
-        return out.reshape(rows, width)[:, :_SIZE]
+        start, stop = lo - zero, hi + above  # the columns of ``values`` read
+        low, high = self.pads, self.high_pads
+        if -start > low.shape[1] or stop - _SIZE > high.shape[1]:
+            wide = 2 * max(-start, stop - _SIZE)
+            low = self.pads = np.repeat(self.low[:, None], wide, axis=1)
+            high = self.high_pads = np.repeat(self.high[:, None], wide, axis=1)
+        if start >= 0:
+            if stop <= _SIZE:
+                padded = values[:, start:stop]
+            else:
+                padded = np.concatenate((values[:, start:], high[:, : stop - _SIZE]), axis=1)
+        elif stop <= _SIZE:
+            padded = np.concatenate((low[:, :-start], values[:, :stop]), axis=1)
+        else:
+            padded = np.concatenate((low[:, :-start], values, high[:, : stop - _SIZE]), axis=1)
+        rows, width = padded.shape
+        # One correlation for every row at once: each row's pads keep the rows apart.
+        flat = np.correlate(padded.ravel(), swing, "valid")
+        flat.resize(rows * width, refcheck=False)
+        return flat.reshape(rows, width)[:, : hi - lo]
 
     def trip(
-        self, after: _Values, fast_after: _Values | None, law: Pair, home_ball: bool
+        self,
+        after: _Values,
+        fast_after: _Values | None,
+        law: Pair,
+        home_ball: bool,
+        lo: int = 0,
+        hi: int = _SIZE,
     ) -> _Values:
         """Return the value before a trip whose outcomes lead to ``after`` (a fast break
-        to ``fast_after`` when given: the fast-breaking team's choice already made)."""
+        to ``fast_after`` when given: the fast-breaking team's choice already made), at
+        the margins of columns ``lo``..``hi - 1``."""
         if fast_after is None:
-            return self._pull(after, *self._swing(law, home_ball, 0))
-        return self._pull(after, *self._swing(law, home_ball, 1)) + self._pull(
-            fast_after, *self._swing(law, home_ball, 2)
+            return self._pull(after, *self._swing(law, home_ball, 0), lo, hi)
+        return self._pull(after, *self._swing(law, home_ball, 1), lo, hi) + self._pull(
+            fast_after, *self._swing(law, home_ball, 2), lo, hi
         )
 
     def chosen(
@@ -380,13 +406,15 @@ class _Back:
         if try3 is None:
             return value
         i = _STEPS.index(step)
+        if given is not None and given.try3[i] is None:
+            return value
+        # Only the trailing team tries (§10): the try is counted where it trails.
+        lo, hi = (0, REACH) if home_ball else (REACH + 1, _SIZE)
+        trying = value.copy()
+        trying[:, lo:hi] = self.trip(after, fast_after, try3, home_ball, lo, hi)
         if given is not None:
             mask = given.try3[i]
-            if mask is None:
-                return value
-            trying = self.trip(after, fast_after, try3, home_ball)
         else:
-            trying = self.trip(after, fast_after, try3, home_ball)
             mask = _better(trying, value, home_ball)
             if self.record is not None:
                 self.record.append(_Decision(self.n, step.value, home_ball, trying, value))
@@ -499,8 +527,7 @@ def _better(act: _Values, plain: _Values, home: bool) -> npt.NDArray[np.bool_] |
     the action than without (by more than ``DECISIVE`` of its chance; §10: only a trailing
     team chooses); None where nowhere."""
     row = 0 if home else 1
-    trailing = _MARGINS < 0 if home else _MARGINS > 0
-    mask = trailing & (act[row] > plain[row] * (1.0 + DECISIVE))
+    mask = (_BEHIND if home else _AHEAD) & (act[row] > plain[row] * (1.0 + DECISIVE))
     return mask if mask.any() else None
 
 
@@ -512,6 +539,16 @@ def _either(
     if b is None:
         return a
     return a | b
+
+
+def _plain_overtime(numbers: Sequence[tuple[CoachLaws, CoachLaws]]) -> tuple[float, float]:
+    """Return (P(home wins), P(away wins)) of an overtime repeated until it ends untied,
+    no choice made (a first guess of its value with them)."""
+    law = _Flat().period(numbers, [_Masks()] * len(numbers))
+    tied = float(law[REACH])
+    if tied > 1.0 - 1e-12:
+        return 0.5, 0.5  # (the exact value refuses such cards)
+    return float(law[REACH + 1 :].sum()) / (1.0 - tied), float(law[:REACH].sum()) / (1.0 - tied)
 
 
 @dataclass(slots=True)
@@ -536,33 +573,27 @@ def _solve(
     # The last overtime repeats for ever after: its tie is worth its own start. Solve the
     # choices at a guess of that value, then take the exact value of those choices
     # (wins / (1 - ties), the geometric series), until the choices repeat.
-    fixed = _Back(*_POINT_ROWS)
-    tie = (0.5, 0.5)
-    before: list[_Masks] | None = None
+    counted = _Back(*_OWN_ROWS)
+    ends = None if given is None else given[last]
+    if ends is not None:
+        masks = list(ends)
+    else:  # the choices at a first guess: the overtime's value with no choices at all
+        masks = back.period(numbers[last], _ends(_plain_overtime(numbers[last])), None).masks
     for _ in range(MAX_FIXED_POINT_ROUNDS):
-        solved = fixed.period(
-            numbers[last], _ends(tie, own=True), None if given is None else given[last]
-        )
-        _, _, home_own, away_own, level = solved.start[:, REACH].tolist()
+        own = counted.period(numbers[last], _own_ends(), masks)
+        home_own, away_own, level = own.start[:, REACH].tolist()
         if level > 1.0 - 1e-12:
             raise endless_overtimes(*labels)
-        settled = before is not None and all(
-            a.same(b) for a, b in zip(solved.masks, before, strict=True)
-        )
-        if settled:
-            break
-        before = solved.masks
         tie = (home_own / (1.0 - level), away_own / (1.0 - level))
-    rows = slice(0, 2)
-    solved.start = solved.start[rows]
-    solved.tables = [tuple(v[rows] for v in values) for values in solved.tables]
+        solved = back.period(numbers[last], _ends(tie), ends)
+        if ends is not None or all(a.same(b) for a, b in zip(solved.masks, masks, strict=True)):
+            break  # the choices at their own exact value are the same: the fixed point
+        masks = solved.masks
     periods = [solved]
     overtime = [tie]
     for p in range(last - 1, -1, -1):
         tie = (float(periods[0].start[0, REACH]), float(periods[0].start[1, REACH]))
-        periods.insert(
-            0, back.period(numbers[p], _ends(tie, own=False), None if given is None else given[p])
-        )
+        periods.insert(0, back.period(numbers[p], _ends(tie), None if given is None else given[p]))
         overtime.insert(0, tie)
     return _Solution(periods, overtime)
 
@@ -664,6 +695,150 @@ def _trim(d: _Dist | None) -> tuple[_Dist | None, float]:
     if not a.size:
         return None, lost
     return _Dist(a, zero), lost
+
+
+class _Flat:
+    """The forward program over the margin alone (no score laws), on the solved margins
+    -REACH..REACH: the law of the position, split at each choice by where the coach makes
+    it, moved by one convolution per trip law. Mass moved past the solved margins is
+    dropped, and counted as lost by the caller (below 1e-20 for real cards)."""
+
+    def __init__(self) -> None:
+        self.mean_home = 0.0
+        self.mean_away = 0.0
+        self.moves: dict[tuple[int, bool, int], tuple[Law, int, float]] = {}
+        self.numbers: dict[tuple[int, int], tuple[Law, int, float, float]] = {}
+
+    def _moves(self, law: Pair, home_ball: bool, part: int) -> tuple[Law, int, float]:
+        """Return a trip's law of the margin's move, the index of move 0 and its expected
+        points: both parts (``part`` 0), the offense's alone (1), the fast breaks' (2)."""
+        key = (id(law[0]), home_ball, part)
+        found = self.moves.get(key)
+        if found is None:
+            own, fast = law
+            if part == 0:
+                found = (*_swing(TripLaw(own, fast), home_ball), 0.0)
+            elif part == 1:
+                swing, zero = (own, 0) if home_ball else (own[::-1].copy(), len(own) - 1)
+                found = (swing, zero, float(np.arange(len(own)) @ own))
+            else:
+                swing, zero = (fast[::-1].copy(), len(fast) - 1) if home_ball else (fast, 0)
+                found = (swing, zero, float(np.arange(len(fast)) @ fast))
+            self.moves[key] = found
+        return found
+
+    def _count(self, d: Law, law: Pair, home_ball: bool) -> None:
+        """Add a trip's expected points, the position's mass times the law's means."""
+        mass = float(d.sum())
+        _, _, own = self._moves(law, home_ball, 1)
+        _, _, fast = self._moves(law, home_ball, 2)
+        if home_ball:
+            self.mean_home += mass * own
+            self.mean_away += mass * fast
+        else:
+            self.mean_away += mass * own
+            self.mean_home += mass * fast
+
+    def trip(self, d: Law, law: Pair, home_ball: bool) -> Law:
+        """Return the law after one trip played with one law."""
+        self._count(d, law, home_ball)
+        swing, zero, _ = self._moves(law, home_ball, 0)
+        return np.convolve(d, swing)[zero : zero + _SIZE]
+
+    def split(self, d: Law, law: Pair, home_ball: bool) -> tuple[Law, Law]:
+        """Return the law after one trip: where nobody fast-broke, and after a fast break."""
+        self._count(d, law, home_ball)
+        own, own_zero, _ = self._moves(law, home_ball, 1)
+        fast, fast_zero, _ = self._moves(law, home_ball, 2)
+        return (
+            np.convolve(d, own)[own_zero : own_zero + _SIZE],
+            np.convolve(d, fast)[fast_zero : fast_zero + _SIZE],
+        )
+
+    def chosen(
+        self, d: Law, plain: Pair, try3: Pair | None, step: Step, masks: _Masks, split: bool
+    ) -> tuple[Law, Law | None]:
+        """Play one trip, the carrier trying for 3 where the coach calls for it: the law
+        after it (``split``: where nobody fast-broke, and after a fast break)."""
+        home_ball = _HOME_BALL[step]
+        mask = None if try3 is None else masks.try3[_STEPS.index(step)]
+        trying = None if mask is None else d * mask
+        if trying is None or not trying.any():
+            if split:
+                return self.split(d, plain, home_ball)
+            return self.trip(d, plain, home_ball), None
+        assert try3 is not None
+        rest = d - trying
+        if split:
+            a_none, a_fast = self.split(rest, plain, home_ball)
+            b_none, b_fast = self.split(trying, try3, home_ball)
+            return a_none + b_none, a_fast + b_fast
+        return self.trip(rest, plain, home_ball) + self.trip(trying, try3, home_ball), None
+
+    def extra(self, d: Law, laws: CoachLaws, step: Step, masks: _Masks) -> Law:
+        """Play an extra possession (its fast breaks owe nothing more)."""
+        assert laws.extra is not None
+        return self.chosen(d, laws.extra, laws.extra_try3, step, masks, False)[0]
+
+    def fouled(self, d: Law, laws: CoachLaws, home_ball: bool) -> Law:
+        """Play a possession the defense fouls on purpose."""
+        assert laws.fouled is not None
+        return self.trip(d, (laws.fouled, np.zeros(1)), home_ball)
+
+    def number(self, d: Law, away: CoachLaws, home: CoachLaws, masks: _Masks) -> Law:
+        """Play one number: 2a/1a first where the trailing team calls for the foul, the
+        two trips, and the extra possessions a fast break may owe."""
+        n = away.number
+        owes = may_take_extra_possession(n)
+        fouls = may_call_foul_round(n)
+        if not owes and not fouls:
+            a_try = None if away.try3 is None else masks.try3[_STEPS.index(Step.AWAY)]
+            h_try = None if home.try3 is None else masks.try3[_STEPS.index(Step.HOME)]
+            if a_try is None and h_try is None:
+                # No choice is made in this number: its two trips as one law of the margin.
+                key = (id(away), id(home))
+                number = self.numbers.get(key)
+                if number is None:
+                    number = self.numbers[key] = _number_law(away, home)
+                swing, zero, mean_home, mean_away = number
+                mass = float(d.sum())
+                self.mean_home += mass * mean_home
+                self.mean_away += mass * mean_away
+                return np.convolve(d, swing)[zero : zero + _SIZE]
+        if fouls and masks.foul is not None:
+            calling = d * masks.foul
+            if calling.any():
+                # §10: where the trailing team calls for the foul, both play one more first.
+                away_calls = self.extra(calling * _AHEAD, away, Step.AWAY_FOUL_ROUND, masks)
+                away_calls = self.fouled(away_calls, home, True)
+                home_calls = self.fouled(calling * _BEHIND, away, False)
+                home_calls = self.extra(home_calls, home, Step.HOME_FOUL_ROUND, masks)
+                d = d - calling + away_calls + home_calls
+        if not owes:
+            d = self.chosen(d, away.plain, away.try3, Step.AWAY, masks, False)[0]
+            return self.chosen(d, home.plain, home.try3, Step.HOME, masks, False)[0]
+        none, fast = self.chosen(d, away.plain, away.try3, Step.AWAY, masks, True)
+        assert fast is not None
+        # The home team stole on the visitor's trip: where it still trails and takes them,
+        # the extra possessions are owed.
+        owed = fast * masks.home_extra if masks.home_extra is not None else np.zeros(_SIZE)
+        none, fast = self.chosen(none + fast - owed, home.plain, home.try3, Step.HOME, masks, True)
+        assert fast is not None
+        owed_now = fast * masks.away_extra if masks.away_extra is not None else np.zeros(_SIZE)
+        free = none + fast - owed_now  # the visitor stole, and takes them
+        owed = self.chosen(owed, home.plain, home.try3, Step.HOME_OWED, masks, False)[0]
+        owed = self.extra(owed + owed_now, away, Step.AWAY_EXTRA, masks)
+        return free + self.extra(owed, home, Step.HOME_EXTRA, masks)
+
+    def period(
+        self, numbers: Sequence[tuple[CoachLaws, CoachLaws]], masks: Sequence[_Masks]
+    ) -> Law:
+        """Return the law of the margin after a period started level."""
+        d = np.zeros(_SIZE)
+        d[REACH] = 1.0
+        for (away, home), number_masks in zip(numbers, masks, strict=True):
+            d = self.number(d, away, home, number_masks)
+        return d
 
 
 class _Program:
@@ -814,8 +989,16 @@ def _split(
         return None, d
     if chosen.all():
         return d, None
-    keep = chosen[:, None]
-    return _Dist(d.a * keep, d.zero), _Dist(d.a * ~keep, d.zero)
+    return _part(d, chosen), _part(d, ~chosen)
+
+
+def _part(d: _Dist, rows: npt.NDArray[np.bool_]) -> _Dist:
+    """Return the rows of ``d`` marked in ``rows``, cut to the span that holds them."""
+    marked = np.flatnonzero(rows)
+    lo, hi = int(marked[0]), int(marked[-1]) + 1
+    if hi - lo == len(marked):  # one block of rows: a slice
+        return _Dist(d.a[lo:hi], d.zero - lo)
+    return _Dist(d.a[lo:hi] * rows[lo:hi, None], d.zero - lo)
 
 
 def _hits(mask: npt.NDArray[np.bool_] | None, low: int, high: int) -> bool:
@@ -889,11 +1072,12 @@ def _split_scores(d: _Dist) -> tuple[Law, Law, Law]:
 
 @dataclass(slots=True)
 class _Game:
-    """One game walked and solved: its periods' numbers, and the solution backwards."""
+    """One game walked: its periods' numbers, each number's choices, and (when asked) the
+    solution backwards."""
 
     numbers: list[list[tuple[CoachLaws, CoachLaws]]]
-    solution: _Solution
     masks: list[list[_Masks]]
+    solution: _Solution | None
 
 
 def _solved(
@@ -904,9 +1088,11 @@ def _solved(
     home_plan: Plan | None,
     away_plan: Plan | None,
     coach: Coach | None,
+    backward: bool = True,
 ) -> _Game:
     """Walk the game and solve it backwards, the choices made by ``coach`` (None: the
-    exact coach, solved here)."""
+    exact coach, solved here); with a coach given and not ``backward``, only read its
+    choices."""
     walk = _CoachWalk(home, away, rules, neutral, home_plan, away_plan)
     regulation, overtimes = walk.periods()
     periods = [regulation, *overtimes]
@@ -917,8 +1103,10 @@ def _solved(
             [_masks(coach.calls(p, away_laws.number)) for away_laws, _ in period]
             for p, period in enumerate(numbers)
         ]
+        if not backward:
+            return _Game(numbers, given, None)
     solution = _solve(numbers, given, (home.label, away.label))
-    return _Game(numbers, solution, [period.masks for period in solution.periods])
+    return _Game(numbers, [period.masks for period in solution.periods], solution)
 
 
 def _rules_coach(rules: GameRules, coach: Coach | None) -> Coach | None:
@@ -968,13 +1156,19 @@ def coach_odds(
     score laws only when ``scores``. ``coach`` makes the choices; without one, the rules'
     coach does (the exact coach, solved here, or the thresholds of older rules)."""
     coach = _rules_coach(rules, coach)
-    game = _solved(home, away, rules, neutral, home_plan, away_plan, coach)
+    game = _solved(home, away, rules, neutral, home_plan, away_plan, coach, backward=False)
     lost = 0.0
     laws: list[tuple[_Dist, float, float]] = []
     for numbers, masks in zip(game.numbers, game.masks, strict=True):
-        program = _Program(scores)
-        laws.append((program.period(numbers, masks, _unit()), program.mean_home, program.mean_away))
-        lost += program.lost
+        if scores:
+            program = _Program(scores)
+            law = program.period(numbers, masks, _unit())
+            lost += program.lost
+            laws.append((law, program.mean_home, program.mean_away))
+        else:
+            flat = _Flat()
+            law = _Dist(flat.period(numbers, masks)[:, None], REACH)
+            laws.append((law, flat.mean_home, flat.mean_away))
     (reg, reg_home, reg_away), ots = laws[0], laws[1:]
     added = _add_overtimes(
         *_margin(reg),
@@ -1088,6 +1282,7 @@ class CoachLiveOdds:
                 reach=REACH,
             )
         )
+        assert game.solution is not None
         self._tables = [period.tables for period in game.solution.periods]
 
     def trips_in(self, period: int) -> int:

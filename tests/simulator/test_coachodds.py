@@ -287,9 +287,7 @@ def test_at_every_decision_state_the_coachs_action_wins_at_least_as_often_as_the
     for p, numbers in enumerate(game.numbers):
         # The period once more from the same end values, keeping both values of each choice.
         record: list[_Decision] = []
-        _Back(*_WIN_ROWS, record=record).period(
-            numbers, _ends(game.solution.overtime[p], own=False), None
-        )
+        _Back(*_WIN_ROWS, record=record).period(numbers, _ends(game.solution.overtime[p]), None)
         assert len(record) >= 2 * len(numbers)  # at least a try for 3 on each trip
         for decision in record:
             row = 0 if decision.home else 1
