@@ -72,8 +72,9 @@ from simulator.vabg.render import describe
 ON_DEMAND_PAIRS = 120
 """A page computes at most this many missing pairs itself (about 0.5 s); more go to the
 workers (:class:`OddsPending`)."""
-ON_DEMAND_COACHED_PAIRS = 40
-"""The same with the coach policy on, each pair solved on its own (about 13 ms a pair)."""
+ON_DEMAND_COACHED_PAIRS = 25
+"""The same with the coach policy on, each pair solved on its own with its exact coach
+(about 20 ms a pair)."""
 STATE_LIMIT = 200_000
 """Reseeded brackets: transitions per round beyond which the odds are sampled."""
 SAMPLED_BRACKETS = 20_000
@@ -88,8 +89,9 @@ to build; ``league.tasks`` receives it and sends the work to the workers."""
 """Plays marked on a win-probability chart: the trips that moved it most."""
 
 COACH_POLICY_NOTE = (
-    "With the coach policy (late intentional fouls, tries for 3, fast-break extra "
-    "possessions), solved exactly over the margin."
+    "With the coach policy: late intentional fouls, tries for 3 and fast-break extra "
+    "possessions, each made by the trailing team where it raises its chance of winning; "
+    "solved exactly over the margin."
 )
 
 
@@ -97,7 +99,7 @@ NO_WORKER_NOTE = (
     "These are the exact odds of the game without the coach policy: with the policy, this "
     "field's odds are computed by the workers, and none is running (docs/odds.md)."
 )
-EAGER_COACHED_PAIRS = 400
+EAGER_COACHED_PAIRS = 250
 """With no workers (Celery eager), a request computes a coached table this far from built
 (about 5 s); more, and the page shows the odds without the policy instead."""
 _POLICY_OFF: contextvars.ContextVar[bool] = contextvars.ContextVar("policy_off", default=False)
