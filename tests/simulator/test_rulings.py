@@ -120,6 +120,7 @@ def test_rules_stored_before_versions_were_kept_replay_with_the_5_possession_ove
         ({"version": RULES_VERSION, "shot_clock_seconds": 35}, "shot_clock_seconds"),
         ({"version": RULES_VERSION, "overtime_possessions": 0}, "overtime_possessions"),
         ({"version": RULES_VERSION, "home_court": "yes"}, "home_court"),
+        ({"version": RULES_VERSION, "coach": "coin flip"}, "the coach must be one of"),
     ],
 )
 def test_rules_this_engine_cannot_play_are_refused_naming_why(doc, message):
