@@ -27,7 +27,7 @@ LOCAL_IMPORTS_ALLOWED = {
     ("core/apps.py", "core.roles"): "models load once the app registry is ready",
     ("league/apps.py", "league"): "loading the tasks connects the sender of queued games",
     ("simulator/cli.py", "simulator.vabg.coachodds"): "NumPy loads only when odds are asked for",
-    ("simulator/vabg/engine.py", "simulator.vabg.coachodds"): "NumPy loads only to solve a coach",
+    ("simulator/vabg/engine.py", "simulator.vabg"): "coachodds (NumPy) loads only to solve a coach",
 }
 
 

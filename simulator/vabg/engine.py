@@ -998,11 +998,12 @@ def rules_coach(
     choices off, a coach that is never asked."""
     if not rules.strategy or rules.coach == CoachKind.THRESHOLDS:
         return DEFAULT_POLICY
-    # The solver reads the exact odds (NumPy): loaded only when a coach is solved.
-    from simulator.vabg.coachodds import solve_coach
+    # The solver reads the exact odds (NumPy): loaded only when a coach is solved. (The
+    # exact odds themselves never play a game: they do not read the solver through here.)
+    from simulator.vabg import coachodds
 
     plans = plans or {}
-    return solve_coach(
+    return coachodds.solve_coach(
         home,
         away,
         rules=rules,
