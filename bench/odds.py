@@ -11,20 +11,26 @@ Each figure by the wall clock and by the process's own CPU time (what the goals 
   advanced preset, neutral court (``field_odds``); goal 5 s;
 - **one full game law**: ``game_odds`` with the score laws too (what ``odds HOME AWAY``
   prints), Kentucky 2012 hosting Kansas 2008;
-- **the coach policy on** (``coachodds``): per matchup without the score laws (what a
-  table of a season with the policy stores) over the sample's first 8 teams, and one full
-  game law with them (what ``odds HOME AWAY --strategy`` prints); no goal is set;
+- **the strategy choices on** (``coachodds``), per matchup without the score laws (what a
+  table of a season or tournament with them stores), home court, over the sample's first
+  8 teams: with the exact coach (the rules' coach: solved, then the odds), the exact
+  coach alone (``solve_coach``, what a game played by the engine needs), and with the
+  thresholds of games before rules version 3 (their charts and previews); goal 5 ms for
+  the exact coach's pair (issue 25); and one full game law with the score laws (what
+  ``odds HOME AWAY --strategy`` prints);
 - **the league** (``--skip-league`` skips it): on a scratch SQLite database, the 96
-  fixture teams in a 96-team tournament; the time to build its pair table
-  (``pair_table_build``, stored rows included), then ``bracket_odds`` once the table
-  exists: the first call of the process (it takes every card version) and the fastest of
-  the next ``--repeat`` (versions cached); goal 50 ms.
+  fixture teams in a 96-team tournament as the product creates one (neutral courts, the
+  strategy choices on, so every ordered pair is stored: 9,120); the time to build its
+  pair table (``pair_table_build``, stored rows included), then ``bracket_odds`` once the
+  table exists: the first call of the process (it takes every card version) and the
+  fastest of the next ``--repeat`` (versions cached); goal 50 ms. ``--plain-league`` does
+  the same for a tournament without the strategy choices (4,560 pairs, each stored once).
 
 The per-matchup figures are the fastest of ``--repeat`` runs: on a shared machine the
 others only add other work's time. It asserts nothing: timing never goes in tests.
 
     python bench/odds.py [--sample 24] [--repeat 3] [--pin] [--skip-all-pairs]
-                         [--skip-league]
+                         [--skip-league] [--plain-league]
 """
 
 from __future__ import annotations
@@ -44,7 +50,8 @@ sys.path.insert(0, str(ROOT))  # run as a script from anywhere, without installi
 
 from bench.engine import pin_to_one_core  # noqa: E402
 from simulator.vabg import ADVANCED, read_team_file  # noqa: E402
-from simulator.vabg.coachodds import coach_odds  # noqa: E402
+from simulator.vabg.coaching import DEFAULT_POLICY  # noqa: E402
+from simulator.vabg.coachodds import coach_odds, solve_coach  # noqa: E402
 from simulator.vabg.odds import field_odds, game_odds, matchup_odds  # noqa: E402
 from simulator.vabg.rules import preset  # noqa: E402
 
@@ -52,6 +59,7 @@ TEAMS = ROOT / "fixtures" / "teams"
 GOAL_MATCHUP_MS = 1.0
 GOAL_ALL_PAIRS_S = 5.0
 GOAL_BRACKET_MS = 50.0
+GOAL_COACHED_MS = 5.0
 
 
 def timed(work: Callable[[], object]) -> tuple[float, float]:
@@ -76,7 +84,7 @@ def verdict(value: float, goal: float, unit: str) -> str:
     return f"goal {goal:g} {unit}: {'met' if value <= goal else 'not met'}"
 
 
-def league(repeat: int) -> None:
+def league(repeat: int, strategy: bool) -> None:
     """Time the pair table's build and the bracket odds of a 96-team tournament."""
     scratch = Path(tempfile.gettempdir()) / f"vabg-bench-odds-{os.getpid()}.sqlite3"
     scratch.unlink(missing_ok=True)
@@ -111,11 +119,16 @@ def league(repeat: int) -> None:
             name="Odds 96",
             regions=regions,
             seed=96,
+            strategy=strategy,
         )
-        wall, cpu = timed(lambda: odds.pair_table_build(season_id=cup.pk))
+        built: dict[str, int] = {}
+        wall, cpu = timed(lambda: built.update(odds.pair_table_build(season_id=cup.pk)))
+        pairs = built.get("computed", 0)
+        what = "the exact coach, ordered" if strategy else "no strategy choices, each stored once"
         print(
-            f"league: pair table of the 96 tournament (4,560 neutral pairs, stored): "
-            f"{wall:.2f} s wall, {cpu:.2f} s CPU"
+            f"league: pair table of the 96 tournament ({pairs:,} neutral pairs, {what}, "
+            f"stored): {wall:.2f} s wall, {cpu:.2f} s CPU ({1000 * cpu / max(1, pairs):.1f} ms "
+            "CPU a pair)"
         )
         odds._VERSIONS.clear()  # the first request of a process takes every card version
         wall, cpu = timed(lambda: odds.bracket_odds(cup))
@@ -139,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pin", action="store_true", help="stay on one CPU (Linux)")
     parser.add_argument("--skip-all-pairs", action="store_true", help="skip the 96 field")
     parser.add_argument("--skip-league", action="store_true", help="skip the league figures")
+    parser.add_argument(
+        "--plain-league", action="store_true", help="also a tournament without strategy choices"
+    )
     parser.add_argument("--repeat", type=int, default=3, help="runs; the fastest is shown")
     args = parser.parse_args(argv)
     repeat = max(1, args.repeat)
@@ -199,25 +215,45 @@ def main(argv: list[str] | None = None) -> int:
 
     coached = preset("advanced", strategy=True)
     few = list(itertools.permutations(sample[:8], 2))
+    for label, work, goal in (
+        (
+            "the exact coach's odds (coach_odds without score laws)",
+            lambda h, a: coach_odds(h, a, rules=coached, scores=False),
+            True,
+        ),
+        (
+            "the exact coach alone (solve_coach)",
+            lambda h, a: solve_coach(h, a, rules=coached),
+            False,
+        ),
+        (
+            "the thresholds' odds (coach_odds, coach=DEFAULT_POLICY)",
+            lambda h, a: coach_odds(h, a, rules=coached, coach=DEFAULT_POLICY, scores=False),
+            False,
+        ),
+    ):
 
-    def coached_pairs() -> None:
-        for h, a in few:
-            coach_odds(h, a, rules=coached, scores=False)
+        def coached_pairs(work: Callable[[object, object], object] = work) -> None:
+            for h, a in few:
+                work(h, a)
 
-    wall, cpu = min(timed(coached_pairs) for _ in range(repeat))
-    print(
-        f"the coach policy on, per matchup (coach_odds without score laws, home court, "
-        f"{len(few)} ordered pairs): {1000 * wall / len(few):.1f} ms wall, "
-        f"{1000 * cpu / len(few):.1f} ms CPU"
-    )
+        wall, cpu = min(timed(coached_pairs) for _ in range(repeat))
+        ms = 1000 * cpu / len(few)
+        print(
+            f"strategy choices on, per matchup, {label}, home court, {len(few)} ordered "
+            f"pairs: {1000 * wall / len(few):.1f} ms wall, {ms:.1f} ms CPU"
+            + (f" ({verdict(ms, GOAL_COACHED_MS, 'ms')})" if goal else "")
+        )
     coached_full = per_call_ms(lambda: coach_odds(home, away, rules=coached), runs=5)
     print(
-        f"the coach policy on, one full game law with score laws ({away.label} at "
-        f"{home.label}): {coached_full}"
+        f"strategy choices on, the exact coach, one full game law with score laws "
+        f"({away.label} at {home.label}): {coached_full}"
     )
 
     if not args.skip_league:
-        league(repeat)
+        league(repeat, strategy=True)
+        if args.plain_league:
+            league(repeat, strategy=False)
     return 0
 
 

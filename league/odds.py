@@ -47,6 +47,7 @@ from django.dispatch import Signal
 from cards.mapping import team_card, teams_for_play
 from cards.models import Card, Player, Team
 from league import bracket as brackets
+from league.coaches import coach_for
 from league.models import Game, PairOdds, Season, SeasonTeam
 from league.presentation import current_names, renamed_events
 from league.tournaments import round_name, season_bracket
@@ -64,7 +65,6 @@ from simulator.vabg.coachodds import (
     exact_field_odds,
     exact_odds,
 )
-from simulator.vabg.engine import DEFAULT_POLICY
 from simulator.vabg.events import FreeThrow, PeriodEnd, Shot, Steal, Trip, event_from_json
 from simulator.vabg.liveodds import LiveOdds
 from simulator.vabg.odds import GameOdds
@@ -73,8 +73,9 @@ from simulator.vabg.render import describe
 ON_DEMAND_PAIRS = 120
 """A page computes at most this many missing pairs itself (about 0.5 s); more go to the
 workers (:class:`OddsPending`)."""
-ON_DEMAND_COACHED_PAIRS = 40
-"""The same with the coach policy on, each pair solved on its own (about 13 ms a pair)."""
+ON_DEMAND_COACHED_PAIRS = 25
+"""The same with the coach policy on, each pair solved on its own with its exact coach
+(about 20 ms a pair)."""
 STATE_LIMIT = 200_000
 """Reseeded brackets: transitions per round beyond which the odds are sampled."""
 SAMPLED_BRACKETS = 20_000
@@ -89,8 +90,9 @@ to build; ``league.tasks`` receives it and sends the work to the workers."""
 """Plays marked on a win-probability chart: the trips that moved it most."""
 
 COACH_POLICY_NOTE = (
-    "With the coach policy (late intentional fouls, tries for 3, fast-break extra "
-    "possessions), solved exactly over the margin."
+    "With the coach policy: late intentional fouls, tries for 3 and fast-break extra "
+    "possessions, each made by the trailing team where it raises its chance of winning; "
+    "solved exactly over the margin."
 )
 
 
@@ -98,7 +100,7 @@ NO_WORKER_NOTE = (
     "These are the exact odds of the game without the coach policy: with the policy, this "
     "field's odds are computed by the workers, and none is running (docs/odds.md)."
 )
-EAGER_COACHED_PAIRS = 400
+EAGER_COACHED_PAIRS = 250
 """With no workers (Celery eager), a request computes a coached table this far from built
 (about 5 s); more, and the page shows the odds without the policy instead."""
 _POLICY_OFF: contextvars.ContextVar[bool] = contextvars.ContextVar("policy_off", default=False)
@@ -759,7 +761,13 @@ def win_probability(game: Game) -> dict[str, Any]:
         home = team_from_json(dict(result.home_team_file))
         away = team_from_json(dict(result.away_team_file))
         live: LiveOdds | CoachLiveOdds = (
-            CoachLiveOdds(home, away, rules=rules, neutral=game.neutral)
+            CoachLiveOdds(
+                home,
+                away,
+                rules=rules,
+                neutral=game.neutral,
+                coach=coach_for(home=home, away=away, rules=rules, neutral=game.neutral),
+            )
             if rules.strategy
             else LiveOdds(home, away, rules=rules, neutral=game.neutral)
         )
@@ -777,13 +785,12 @@ def win_probability(game: Game) -> dict[str, Any]:
             trips = live.trips_in(event.period)
             index = trips - 2 * event.number + (1 if event.team == "home" else 0)
             index = min(max(index, 0), trips)
-            # §8: still trailing after its fast break, the home team owes extra trips.
+            # §8: still trailing after its fast break, the home team took the extra trips.
             owed = (
-                rules.strategy
+                isinstance(live, CoachLiveOdds)
                 and event.team == "home"
                 and ran
-                and margin < 0
-                and event.number <= DEFAULT_POLICY.extra_possession_within
+                and live.home_takes_extra(event.period, event.number, margin)
             )
             ran = False
             in_away_trip = event.team == "away"

@@ -38,6 +38,7 @@ from tenacity import (
 from cards.mapping import team_card, team_document, teams_for_play
 from cards.models import Player, Team
 from league import tournaments
+from league.coaches import coach_for
 from league.dispatch import games_enqueue
 from league.errors import GameNotPlayable, ResultRefused, SeasonRefused, SimulationRefused
 from league.models import (
@@ -206,13 +207,15 @@ def game_simulate(*, game_id: int, dice: DiceSource | None = None) -> Game:
             if game.seed is None:
                 game.seed = new_seed()
             dice = SeededDice(game.seed)
+        rules = preset(game.rules, strategy=game.strategy)
         try:
             played = play_game(
                 home,
                 away,
                 dice,
-                rules=preset(game.rules, strategy=game.strategy),
+                rules=rules,
                 neutral=game.neutral,
+                coach=coach_for(home=home, away=away, rules=rules, neutral=game.neutral),
             )
         except InvalidCardError as exc:  # a rotation that does not fit, an endless game
             raise GameNotPlayable(f"{game} cannot be played: {exc}") from exc
@@ -748,12 +751,14 @@ def game_replay(*, game_id: int) -> EngineResult | PlayedGame:
         rules = GameRules.from_json(result.rules)
     except RulesVersionError as exc:
         raise GameNotPlayable(f"{game} cannot be replayed: {exc}") from exc
+    home, away = team_from_json(result.home_team_file), team_from_json(result.away_team_file)
     return play_game(
-        team_from_json(result.home_team_file),
-        team_from_json(result.away_team_file),
+        home,
+        away,
         SeededDice(game.seed),
         rules=rules,
         neutral=game.neutral,
+        coach=coach_for(home=home, away=away, rules=rules, neutral=game.neutral),
     )
 
 

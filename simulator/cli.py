@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--rules", choices=("basic", "advanced"), default="advanced", help="rules preset"
     )
     play.add_argument(
-        "--strategy", action="store_true", help="let the coach policy foul, try for 3, etc."
+        "--strategy", action="store_true", help="let the exact coach foul, try for 3, etc."
     )
     play.add_argument("--json", action="store_true", help="print one JSON object")
     play.add_argument(
@@ -92,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     odds.add_argument(
         "--strategy",
         action="store_true",
-        help="the coach policy on (fouls, tries for 3, extra possessions), solved exactly",
+        help="the exact coach on (fouls, tries for 3, extra possessions), solved exactly",
     )
     odds.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
@@ -226,7 +226,7 @@ def _odds(args: argparse.Namespace) -> int:
         return 0
     where = "no home court" if args.neutral or not rules.home_court else "home court"
     print(f"{away.label} at {home.label}" if not args.neutral else f"{away.label} v {home.label}")
-    policy = ", the coach policy on" if rules.strategy else ""
+    policy = ", the coach policy on (the exact coach)" if rules.strategy else ""
     print(f"{args.rules} rules, {where}{policy}; exact, from the dice math")
     width = max(len(home.label), len(away.label))
     print(f"  P({home.label} wins){'':{width - len(home.label)}}  {result.p_home_win:8.4%}")

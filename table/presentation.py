@@ -9,6 +9,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from league.coaches import coach_for
 from simulator.games import find_game
 from simulator.gridcourt import sheet as grid_sheet
 from simulator.gridcourt.events import Score as GridScore
@@ -17,7 +18,6 @@ from simulator.sixdice import sheet as six_sheet
 from simulator.sixdice.events import Score as SixScore
 from simulator.vabg import TeamCard, box_score, preset
 from simulator.vabg.coachodds import CoachLiveOdds
-from simulator.vabg.engine import DEFAULT_POLICY
 from simulator.vabg.events import FreeThrow, PeriodEnd, Shot, Steal, Trip
 from simulator.vabg.liveodds import LiveOdds
 from simulator.vabg.render import describe
@@ -36,7 +36,13 @@ def _live_odds(game: TableGame, home: TeamCard, away: TeamCard) -> LiveOdds | Co
     if odds is None:
         rules = preset(game.rules, strategy=game.strategy)
         odds = (
-            CoachLiveOdds(home, away, rules=rules, neutral=game.neutral)
+            CoachLiveOdds(
+                home,
+                away,
+                rules=rules,
+                neutral=game.neutral,
+                coach=coach_for(home=home, away=away, rules=rules, neutral=game.neutral),
+            )
             if game.strategy
             else LiveOdds(home, away, rules=rules, neutral=game.neutral)
         )
@@ -62,16 +68,13 @@ def odds_state(game: TableGame, position: Position) -> dict[str, Any]:
         trip = regular[-1]
         done = odds.trips_in(trip.period) - 2 * trip.number + (trip.team == "home")
         owed = False
-        if game.strategy and trip.team == "home" and len(regular) > 1:
-            # §8: the home team stole on the visitor's trip and still trails: extra trips.
+        if isinstance(odds, CoachLiveOdds) and trip.team == "home" and len(regular) > 1:
+            # §8: the home team stole on the visitor's trip, still trails and took the
+            # extra trips.
             visitor = regular[-2]
-            owed = (
-                trip.number <= DEFAULT_POLICY.extra_possession_within
-                and trip.home < trip.away
-                and any(
-                    isinstance(e, Steal) and e.fast_break and e.team == "home"
-                    for e in position.events[visitor.first_event : trip.first_event]
-                )
+            owed = odds.home_takes_extra(trip.period, trip.number, trip.home - trip.away) and any(
+                isinstance(e, Steal) and e.fast_break and e.team == "home"
+                for e in position.events[visitor.first_event : trip.first_event]
             )
         p_home = odds.p_home_win(trip.period, done, trip.home - trip.away, owed=owed)
         where = number_label(trip.period, trip.number)

@@ -26,6 +26,7 @@ from cards.mapping import team_card, teams_for_play
 from cards.models import Team
 from core.roles import is_commissioner
 from league import services as league_services
+from league.coaches import coach_for
 from league.errors import GameNotPlayable
 from league.models import Game, GameName, SimulationRun, game_options_clean
 from simulator.dice import DiceError, DieRefused, GameOverError
@@ -103,12 +104,14 @@ def position_of(game: TableGame, dice: Sequence[int] | None = None) -> AnyPositi
 def vabg_position_of(game: TableGame, dice: Sequence[int] | None = None) -> Position:
     """Return where a VABG game stands after its dice (or ``dice`` instead)."""
     home, away = cards_of(game)
+    rules = preset(game.rules, strategy=game.strategy)
     return replay(
         home,
         away,
         list(game.dice if dice is None else dice),
-        rules=preset(game.rules, strategy=game.strategy),
+        rules=rules,
         neutral=game.neutral,
+        coach=coach_for(home=home, away=away, rules=rules, neutral=game.neutral),
     )
 
 

@@ -7,8 +7,8 @@ The packages form layers, each importing only from the layers below it:
 (the engine knows nothing of Django; ``core`` holds the accounts and the API base both
 apps share). No module imports itself round a cycle, and imports sit at the top of
 their module, where a reader finds them: the only ones inside functions are Django's
-``AppConfig.ready`` (models load after the app registry) and the engine's command line
-loading NumPy only when odds are asked for.
+``AppConfig.ready`` (models load after the app registry), and the engine's command line
+and ``play_game`` loading NumPy only when odds are asked for or an exact coach is solved.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ LOCAL_IMPORTS_ALLOWED = {
     ("core/apps.py", "core.roles"): "models load once the app registry is ready",
     ("league/apps.py", "league"): "loading the tasks connects the sender of queued games",
     ("simulator/cli.py", "simulator.vabg.coachodds"): "NumPy loads only when odds are asked for",
+    ("simulator/vabg/engine.py", "simulator.vabg"): "coachodds (NumPy) loads only to solve a coach",
 }
 
 

@@ -8,9 +8,8 @@ from simulator.vabg.cards import (
     read_team_file,
     team_from_json,
 )
+from simulator.vabg.coaching import DEFAULT_POLICY, Coach, CoachPolicy, ExactCoach
 from simulator.vabg.engine import (
-    DEFAULT_POLICY,
-    CoachPolicy,
     EndlessGameError,
     Plan,
     RotationError,
@@ -21,6 +20,7 @@ from simulator.vabg.rules import (
     ADVANCED,
     BASIC,
     RULES_VERSION,
+    CoachKind,
     GameRules,
     RulesVersionError,
     preset,
@@ -31,9 +31,12 @@ __all__ = [
     "BASIC",
     "DEFAULT_POLICY",
     "RULES_VERSION",
+    "Coach",
+    "CoachKind",
     "CoachPolicy",
     "D20Column",
     "EndlessGameError",
+    "ExactCoach",
     "GameRules",
     "InvalidCardError",
     "Plan",

@@ -1,41 +1,66 @@
-"""Exact odds with the coach policy on (vabg-rulings.md §8, §10; docs/odds.md).
+"""The exact coach and the exact odds with the strategy choices on (vabg-rulings.md §8, §10).
 
-With the strategy choices on, three calls read the score, all of them through the margin
-(home minus away) at the moment they are made (``engine.CoachPolicy``):
+With ``GameRules.strategy`` on, three choices read the score, all of them through the
+margin (home minus away) at the moment they are made, and only a trailing team makes them
+(§10):
 
-- **try for 3**: at number ``n <= try3_within`` of any period, a team trailing by more
-  than ``try3_deficit_over`` reads its main d20 on the try-for-3 table (not on an extra
-  possession, unless a shot-clock re-roll made it a re-rolled trip);
-- **intentional fouls**: before numbers 2 and 1 of any period, when one team trails by 1 to
-  ``foul_deficit_max``, both teams play one extra possession first, the leader's fouled on
+- **try for 3**: on any trip, the team with the ball reads its main d20 on the try-for-3
+  table (on an extra possession only after a shot-clock re-roll, which the engine plays
+  as a re-rolled trip);
+- **intentional fouls**: before numbers 2 and 1 of any period, the trailing team may call
+  for the foul: both teams play one extra possession first, the leader's fouled on
   purpose, the trailing team's an extra possession;
-- **the fast-break extra possession**: at ``n <= extra_possession_within``, when a team that
-  stole the ball still trails after its fast break, both teams play one extra possession
-  after the number (once per number).
+- **the fast-break extra possession**: at n <= 5, a team that stole the ball and still
+  trails after its fast break may give both teams one extra possession after the number
+  (once per number).
 
-Everything else is still a function of the number alone, so the game is a Markov chain on
-the margin, plus one bit inside a number (an extra possession is owed): a dynamic program
-over (trip, margin, owed) is exact. Each trip's law is built by :mod:`simulator.vabg.odds`
-from the engine's own reads, split by what the policy needs (the points with and without a
-fast break, with and without the try for 3, as an extra possession, on purpose fouled).
-To give each team's score law too, the program also carries the home team's points (a
-second axis); the margin alone gives P(win), P(overtime), the margin law and the expected
-points. An overtime starts tied, so its law does not depend on what came before, and once
-every starter is tired the overtime periods repeat: the tail is a geometric series, as
-without the policy.
+Everything else is a function of the number alone, so the game is a Markov chain on the
+margin, plus one bit inside a number (an extra possession is owed). Each trip's law is
+built by :mod:`simulator.vabg.odds` from the engine's own reads, split by what a choice
+needs (the points with and without a fast break, with and without the try for 3, as an
+extra possession, fouled on purpose).
+
+**The exact coach** (:func:`solve_coach`) makes each choice by backward induction over
+(trip, margin, owed): the value of a position is the chance-weighted value of where its
+trip leads, and at each choice the team that makes it takes the action with the higher
+chance of winning for itself. Both chances are carried, P(home wins) and P(away wins),
+so each team's is exact to its own relative precision however small it is. An action is
+taken only when it raises the chooser's chance by more than one part in ``DECISIVE``
+(a smaller gain is rounding: the plain action is kept). A tie at the end of regulation is
+worth the overtime's value; overtimes have choices of their own, and once every starter
+is tired the overtime periods repeat, so the last one's value is a fixed point, solved
+exactly (the choices at a guess, then the exact value of those choices by the geometric
+series, again until the choices repeat).
+
+**The odds** of a game with a given coach (:func:`coach_odds`): a forward program over
+the same states carries the law of the position, split at each choice into the margins
+where the coach acts and those where it does not; it also carries the home team's points
+(a second axis) when the score laws are asked for. An overtime starts tied, so its law
+does not depend on what came before, and the overtime tail is a geometric series.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from simulator.vabg.cards import TeamCard
-from simulator.vabg.engine import DEFAULT_POLICY, CoachPolicy, EndlessGameError, Plan, _Side
+from simulator.vabg.coaching import (
+    DEFAULT_POLICY,
+    NO_CHOICES,
+    NOWHERE,
+    Coach,
+    ExactCoach,
+    NumberCalls,
+    Spans,
+    Step,
+)
+from simulator.vabg.engine import EndlessGameError, Plan, _Side
 from simulator.vabg.odds import (
     TRIM,
     GameOdds,
@@ -53,29 +78,62 @@ from simulator.vabg.odds import (
     game_odds,
     matchup_odds,
 )
-from simulator.vabg.rules import ADVANCED, GameRules, chart_number, one_and_one
+from simulator.vabg.rules import (
+    ADVANCED,
+    CoachKind,
+    GameRules,
+    chart_number,
+    may_call_foul_round,
+    may_take_extra_possession,
+    one_and_one,
+)
 
 Pair = tuple[Law, Law]
-"""A trip's law as the policy reads it: the offense's points with no fast break, and the
+"""A trip's law as a choice reads it: the offense's points with no fast break, and the
 defense's points on a fast break (entry 0: a fast break that scores nothing)."""
 
+REACH = 200
+"""Margins solved by the backward program, -REACH..REACH; past them the leader is taken to
+win (a swing of 200 points in what is left of a game has no chance a float can hold), and
+the exact coach makes no choice there."""
+DECISIVE = 1e-9
+"""An action is taken only when it raises the chooser's chance of winning by more than
+this fraction of it: below that the two values are equal up to rounding, and the plain
+action is kept (so the choices never depend on the order of floating-point sums)."""
+MAX_FIXED_POINT_ROUNDS = 50
+"""Rounds of the last overtime's fixed point before the choices are taken as settled."""
+
 INF = 1 << 30
+_MARGINS = np.arange(-REACH, REACH + 1)
+_BEHIND = _MARGINS < 0  # the home team trails
+_AHEAD = _MARGINS > 0  # the visitor trails
+_SIZE = 2 * REACH + 1
+_STEPS = tuple(Step)
+_HOME_BALL = {
+    Step.AWAY: False,
+    Step.HOME: True,
+    Step.HOME_OWED: True,
+    Step.AWAY_EXTRA: False,
+    Step.HOME_EXTRA: True,
+    Step.AWAY_FOUL_ROUND: False,
+    Step.HOME_FOUL_ROUND: True,
+}
 
 
 @dataclass(frozen=True, slots=True)
 class CoachLaws:
-    """The laws one trip may be played with, by what the policy decides at that moment."""
+    """The laws one trip may be played with, by what the coach decides at that moment."""
 
     number: int
     plain: Pair
-    try3: Pair | None  # the carrier tries for 3 (None past ``try3_within``)
-    extra: Pair | None  # as an extra possession (None where none can be owed)
+    try3: Pair | None  # the carrier tries for 3 (None where that changes nothing)
+    extra: Pair | None  # as an extra possession (None where none can be played)
     extra_try3: Pair | None
     fouled: Law | None  # the defense fouls on purpose (numbers 2 and 1)
 
 
 class _CoachWalk(_Walk):
-    """Walk the engine's periods, keeping for each trip every law the policy may pick."""
+    """Walk the engine's periods, keeping for each trip every law a choice may pick."""
 
     def __init__(
         self,
@@ -85,23 +143,20 @@ class _CoachWalk(_Walk):
         neutral: bool,
         home_plan: Plan | None,
         away_plan: Plan | None,
-        policy: CoachPolicy,
     ) -> None:
-        super().__init__(home, away, rules, neutral, home_plan, away_plan, policy)
-        self.policy = policy
+        # The walk's coach makes no choice: the score stays level while the periods are walked.
+        super().__init__(home, away, rules, neutral, home_plan, away_plan, NO_CHOICES)
         self.coach: dict[tuple[object, ...], CoachLaws] = {}
         self._shared: dict[tuple[object, ...], CoachLaws] = {}
 
     def _record(self, off: _Side, de: _Side, n: int, kind: str = "") -> None:
         game = self.game
-        policy = self.policy
         chart = game.rules.rebound_chart and chart_number(n)
         bonus = one_and_one(game.period, n)
         off_key, de_key = _state(off), _state(de)
-        try3 = n <= policy.try3_within
-        extra = n <= max(policy.extra_possession_within, 2)
-        fouled = n <= 2
-        shared = (off_key, de_key, chart, bonus, try3, extra, fouled)
+        extra = may_take_extra_possession(n) or may_call_foul_round(n)
+        fouled = may_call_foul_round(n)
+        shared = (off_key, de_key, chart, bonus, extra, fouled)
         laws = self._shared.get(shared)
         if laws is None:
             parts = self.parts
@@ -109,12 +164,15 @@ class _CoachWalk(_Walk):
             def law(try3: bool, extra: bool) -> Pair:
                 return parts.coach_law(off, de, n, off_key, de_key, try3=try3, extra=extra)
 
+            plain = law(False, False)
+            try3 = law(True, False)
+            moves = not _same(try3, plain)  # a carrier with no 3-made range cannot try
             laws = self._shared[shared] = CoachLaws(
                 number=n,
-                plain=law(False, False),
-                try3=law(True, False) if try3 else None,
+                plain=plain,
+                try3=try3 if moves else None,
                 extra=law(False, True) if extra else None,
-                extra_try3=law(True, True) if extra and try3 else None,
+                extra_try3=law(True, True) if extra and moves else None,
                 fouled=parts.fouling_law(off, de) if fouled else None,
             )
         key = (*shared, n)
@@ -123,6 +181,423 @@ class _CoachWalk(_Walk):
                 n, laws.plain, laws.try3, laws.extra, laws.extra_try3, laws.fouled
             )
         self.current.trips.append((off is game.home, key))
+
+
+def _same(a: Pair, b: Pair) -> bool:
+    return all(len(x) == len(y) and bool((x == y).all()) for x, y in zip(a, b, strict=True))
+
+
+def _numbers(
+    period: _Period, laws: Mapping[tuple[object, ...], CoachLaws]
+) -> list[tuple[CoachLaws, CoachLaws]]:
+    """Return a period's numbers in the order played: (the visitor's laws, the home team's)."""
+    trips = period.trips
+    assert len(trips) % 2 == 0 and all(not t[0] for t in trips[::2]), "visitor, then home"
+    return [(laws[trips[i][1]], laws[trips[i + 1][1]]) for i in range(0, len(trips), 2)]
+
+
+# -- the choices of one number, as masks over the solved margins ------------------------------
+
+
+@dataclass(slots=True)
+class _Masks:
+    """The choices of one number: where (a boolean per margin -REACH..REACH) each is made;
+    None where it is made nowhere."""
+
+    foul: npt.NDArray[np.bool_] | None = None
+    try3: list[npt.NDArray[np.bool_] | None] = field(default_factory=lambda: [None] * len(Step))
+    home_extra: npt.NDArray[np.bool_] | None = None
+    away_extra: npt.NDArray[np.bool_] | None = None
+
+    def same(self, other: _Masks) -> bool:
+        mine = [self.foul, *self.try3, self.home_extra, self.away_extra]
+        theirs = [other.foul, *other.try3, other.home_extra, other.away_extra]
+        return all(_equal(a, b) for a, b in zip(mine, theirs, strict=True))
+
+
+def _equal(a: npt.NDArray[np.bool_] | None, b: npt.NDArray[np.bool_] | None) -> bool:
+    a_any = a is not None and bool(a.any())
+    b_any = b is not None and bool(b.any())
+    if not a_any or not b_any:
+        return a_any == b_any
+    assert a is not None and b is not None
+    return bool((a == b).all())
+
+
+def _spans(mask: npt.NDArray[np.bool_] | None) -> Spans:
+    """Return the margins of a mask as spans."""
+    if mask is None or not mask.any():
+        return NOWHERE
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], mask.view(np.int8), [0]])))
+    return tuple(
+        range(int(lo) - REACH, int(hi) - REACH)
+        for lo, hi in zip(edges[::2], edges[1::2], strict=True)
+    )
+
+
+def _mask(spans: Spans) -> npt.NDArray[np.bool_] | None:
+    """Return the mask of spans over the solved margins (None when it holds none)."""
+    out = None
+    for span in spans:
+        lo, hi = max(span.start, -REACH), min(span.stop, REACH + 1)
+        if lo < hi:
+            if out is None:
+                out = np.zeros(_SIZE, dtype=bool)
+            out[lo + REACH : hi + REACH] = True
+    return out
+
+
+def _calls(masks: _Masks) -> NumberCalls:
+    return NumberCalls(
+        foul=_spans(masks.foul),
+        try3=tuple(_spans(m) for m in masks.try3),
+        home_extra=_spans(masks.home_extra),
+        away_extra=_spans(masks.away_extra),
+    )
+
+
+def _masks(calls: NumberCalls) -> _Masks:
+    return _Masks(
+        foul=_mask(calls.foul),
+        try3=[_mask(spans) for spans in calls.try3],
+        home_extra=_mask(calls.home_extra),
+        away_extra=_mask(calls.away_extra),
+    )
+
+
+# -- the backward program: the value of every position ---------------------------------------
+
+_Values = npt.NDArray[np.float64]
+"""Values by margin: one row per quantity followed (rows 0 and 1: P(home wins) and
+P(away wins)), one column per margin -REACH..REACH."""
+_WIN_ROWS = (np.array([0.0, 1.0]), np.array([1.0, 0.0]))
+"""Below and above the solved margins: the leader wins (P(home), P(away))."""
+_OWN_ROWS = (np.array([0.0, 1.0, 0.0]), np.array([1.0, 0.0, 0.0]))
+"""The same for a period's own P(home wins), P(away wins) and P(it ends tied)."""
+
+
+def _ends(tie: tuple[float, float]) -> _Values:
+    """Return the value at a period's end: the winner's, a tie worth ``tie`` (P(home),
+    P(away) once the next overtime starts)."""
+    ahead = (_MARGINS > 0).astype(float)
+    behind = (_MARGINS < 0).astype(float)
+    level = (_MARGINS == 0).astype(float)
+    return np.array([ahead + tie[0] * level, behind + tie[1] * level])
+
+
+def _own_ends() -> _Values:
+    """Return a period's own ends: P(home wins), P(away wins), P(tied) at each margin."""
+    return np.array([_MARGINS > 0, _MARGINS < 0, _MARGINS == 0], dtype=float)
+
+
+@dataclass(slots=True)
+class _PeriodValues:
+    """A period solved backwards: the value at its start, at each trip start (two at a
+    home trip's start where an extra possession may be owed: nothing owed, owed) and its
+    end, and the choices of each number in the order played."""
+
+    start: _Values
+    tables: list[tuple[_Values, ...]]
+    masks: list[_Masks]
+
+
+class _Decision(NamedTuple):
+    """One choice the backward program made (kept only when asked, for the tests).
+
+    The number; what: a :class:`Step`'s value (try for 3 there), ``"foul"``, ``"home
+    takes extra"`` or ``"away takes extra"``; whether the home team chooses; and the
+    values (P(home wins) and P(away wins) by margin) if it acts and if it does not.
+    """
+
+    number: int
+    choice: str
+    home: bool
+    act: _Values
+    plain: _Values
+
+
+class _Back:
+    """The backward program of one period: values pulled back trip by trip, each choice
+    made where it raises the chooser's chance (or read from ``given``)."""
+
+    def __init__(self, low: _Values, high: _Values, record: list[_Decision] | None = None) -> None:
+        self.low = low
+        self.high = high
+        self.pads = np.repeat(low[:, None], 64, axis=1)
+        self.high_pads = np.repeat(high[:, None], 64, axis=1)
+        self.swings: dict[tuple[int, bool, int], tuple[Law, int]] = {}
+        self.record = record
+        self.n = 0
+
+    def _swing(self, law: Pair, home_ball: bool, part: int) -> tuple[Law, int]:
+        """Return a trip's law of the margin's move and the index of move 0: both parts
+        (``part`` 0), the offense's points alone (1) or the fast breaks alone (2)."""
+        key = (id(law[0]), home_ball, part)
+        found = self.swings.get(key)
+        if found is None:
+            own, fast = law
+            if part == 0:
+                found = _swing(TripLaw(own, fast), home_ball)
+            elif part == 1:
+                found = (own, 0) if home_ball else (own[::-1].copy(), len(own) - 1)
+            else:
+                found = (fast[::-1].copy(), len(fast) - 1) if home_ball else (fast, 0)
+            self.swings[key] = found
+        return found
+
+    def _pull(
+        self, values: _Values, swing: Law, zero: int, lo: int = 0, hi: int = _SIZE
+    ) -> _Values:
+        """Return ``out[m] = sum_d swing[d + zero] * values[m + d]`` for the margins of
+        columns ``lo``..``hi - 1``, the values past the solved margins read as the leader's
+        win."""
+        above = len(swing) - 1 - zero
+        start, stop = lo - zero, hi + above  # the columns of ``values`` read
+        low, high = self.pads, self.high_pads
+        if -start > low.shape[1] or stop - _SIZE > high.shape[1]:
+            wide = 2 * max(-start, stop - _SIZE)
+            low = self.pads = np.repeat(self.low[:, None], wide, axis=1)
+            high = self.high_pads = np.repeat(self.high[:, None], wide, axis=1)
+        if start >= 0:
+            if stop <= _SIZE:
+                padded = values[:, start:stop]
+            else:
+                padded = np.concatenate((values[:, start:], high[:, : stop - _SIZE]), axis=1)
+        elif stop <= _SIZE:
+            padded = np.concatenate((low[:, :-start], values[:, :stop]), axis=1)
+        else:
+            padded = np.concatenate((low[:, :-start], values, high[:, : stop - _SIZE]), axis=1)
+        rows, width = padded.shape
+        # One correlation for every row at once: each row's pads keep the rows apart.
+        flat = np.correlate(padded.ravel(), swing, "valid")
+        flat.resize(rows * width, refcheck=False)
+        return flat.reshape(rows, width)[:, : hi - lo]
+
+    def trip(
+        self,
+        after: _Values,
+        fast_after: _Values | None,
+        law: Pair,
+        home_ball: bool,
+        lo: int = 0,
+        hi: int = _SIZE,
+    ) -> _Values:
+        """Return the value before a trip whose outcomes lead to ``after`` (a fast break
+        to ``fast_after`` when given: the fast-breaking team's choice already made), at
+        the margins of columns ``lo``..``hi - 1``."""
+        if fast_after is None:
+            return self._pull(after, *self._swing(law, home_ball, 0), lo, hi)
+        return self._pull(after, *self._swing(law, home_ball, 1), lo, hi) + self._pull(
+            fast_after, *self._swing(law, home_ball, 2), lo, hi
+        )
+
+    def chosen(
+        self,
+        after: _Values,
+        fast_after: _Values | None,
+        plain: Pair,
+        try3: Pair | None,
+        step: Step,
+        out: _Masks,
+        given: _Masks | None,
+    ) -> _Values:
+        """Return the value before a trip the team with the ball may try for 3 on; note
+        where it does in ``out``."""
+        home_ball = _HOME_BALL[step]
+        value = self.trip(after, fast_after, plain, home_ball)
+        if try3 is None:
+            return value
+        i = _STEPS.index(step)
+        if given is not None and given.try3[i] is None:
+            return value
+        # Only the trailing team tries (§10): the try is counted where it trails.
+        lo, hi = (0, REACH) if home_ball else (REACH + 1, _SIZE)
+        trying = value.copy()
+        trying[:, lo:hi] = self.trip(after, fast_after, try3, home_ball, lo, hi)
+        if given is not None:
+            mask = given.try3[i]
+        else:
+            mask = _better(trying, value, home_ball)
+            if self.record is not None:
+                self.record.append(_Decision(self.n, step.value, home_ball, trying, value))
+        out.try3[i] = mask
+        return value if mask is None else np.where(mask, trying, value)
+
+    def owed(
+        self,
+        owed: _Values,
+        free: _Values,
+        home_runs: bool,
+        out: _Masks,
+        given: _Masks | None,
+    ) -> _Values:
+        """Return the value right after a fast break by the home team (``home_runs``) or
+        the visitor: where it still trails it takes the extra possessions (``owed``) or
+        not (``free``), as it chooses."""
+        if given is not None:
+            mask = given.home_extra if home_runs else given.away_extra
+        else:
+            mask = _better(owed, free, home_runs)
+            if self.record is not None:
+                what = "home takes extra" if home_runs else "away takes extra"
+                self.record.append(_Decision(self.n, what, home_runs, owed, free))
+        if home_runs:
+            out.home_extra = mask
+        else:
+            out.away_extra = mask
+        return free if mask is None else np.where(mask, owed, free)
+
+    def number(
+        self, after: _Values, away: CoachLaws, home: CoachLaws, given: _Masks | None
+    ) -> tuple[_Values, tuple[_Values, ...], _Masks]:
+        """Return a number's value before it (its foul round included), its trip starts'
+        values (the visitor's, the home team's) and its choices."""
+        out = _Masks()
+        n = self.n = away.number
+        chosen = self.chosen
+        if may_take_extra_possession(n):
+            assert away.extra is not None and home.extra is not None
+            extras = chosen(after, None, home.extra, home.extra_try3, Step.HOME_EXTRA, out, given)
+            extras = chosen(extras, None, away.extra, away.extra_try3, Step.AWAY_EXTRA, out, given)
+            home_owed = chosen(extras, None, home.plain, home.try3, Step.HOME_OWED, out, given)
+            runs = self.owed(extras, after, False, out, given)  # the visitor ran on home's trip
+            home_free = chosen(after, runs, home.plain, home.try3, Step.HOME, out, given)
+            runs = self.owed(home_owed, home_free, True, out, given)
+            start = chosen(home_free, runs, away.plain, away.try3, Step.AWAY, out, given)
+            home_starts: tuple[_Values, ...] = (home_free, home_owed)
+        else:
+            home_free = chosen(after, None, home.plain, home.try3, Step.HOME, out, given)
+            start = chosen(home_free, None, away.plain, away.try3, Step.AWAY, out, given)
+            home_starts = (home_free,)
+        trip_starts = (start, *home_starts)
+        if may_call_foul_round(n):
+            # §10: the visitor trails: its own extra possession, then the home team is
+            # fouled; the home team trails: the visitor is fouled, then its own.
+            assert away.fouled is not None and home.fouled is not None
+            assert away.extra is not None and home.extra is not None
+            nothing = np.zeros(1)
+            fouled_home = self.trip(start, None, (home.fouled, nothing), True)
+            away_calls = chosen(
+                fouled_home, None, away.extra, away.extra_try3, Step.AWAY_FOUL_ROUND, out, given
+            )
+            home_own = chosen(
+                start, None, home.extra, home.extra_try3, Step.HOME_FOUL_ROUND, out, given
+            )
+            home_calls = self.trip(home_own, None, (away.fouled, nothing), False)
+            if given is not None:
+                out.foul = given.foul
+            else:
+                away_mask = _better(away_calls, start, False)
+                home_mask = _better(home_calls, start, True)
+                if self.record is not None:
+                    self.record.append(_Decision(n, "foul", False, away_calls, start))
+                    self.record.append(_Decision(n, "foul", True, home_calls, start))
+                out.foul = _either(away_mask, home_mask)
+            if out.foul is not None:
+                start = np.where(
+                    out.foul & (_MARGINS > 0),
+                    away_calls,
+                    np.where(out.foul & (_MARGINS < 0), home_calls, start),
+                )
+        return start, trip_starts, out
+
+    def period(
+        self,
+        numbers: Sequence[tuple[CoachLaws, CoachLaws]],
+        end: _Values,
+        given: Sequence[_Masks] | None,
+    ) -> _PeriodValues:
+        """Return the period solved backwards from the values at its end."""
+        after = end
+        tables: list[tuple[_Values, ...]] = [(end,)]
+        masks: list[_Masks] = []
+        for i in range(len(numbers) - 1, -1, -1):
+            away, home = numbers[i]
+            after, (start, *home_starts), out = self.number(
+                after, away, home, None if given is None else given[i]
+            )
+            tables.append(tuple(home_starts))
+            tables.append((start,))
+            masks.append(out)
+        tables.reverse()
+        masks.reverse()
+        return _PeriodValues(after, tables, masks)
+
+
+def _better(act: _Values, plain: _Values, home: bool) -> npt.NDArray[np.bool_] | None:
+    """Return where the team (``home`` or the visitor), trailing, wins more often with
+    the action than without (by more than ``DECISIVE`` of its chance; §10: only a trailing
+    team chooses); None where nowhere."""
+    row = 0 if home else 1
+    mask = (_BEHIND if home else _AHEAD) & (act[row] > plain[row] * (1.0 + DECISIVE))
+    return mask if mask.any() else None
+
+
+def _either(
+    a: npt.NDArray[np.bool_] | None, b: npt.NDArray[np.bool_] | None
+) -> npt.NDArray[np.bool_] | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a | b
+
+
+def _plain_overtime(numbers: Sequence[tuple[CoachLaws, CoachLaws]]) -> tuple[float, float]:
+    """Return (P(home wins), P(away wins)) of an overtime repeated until it ends untied,
+    no choice made (a first guess of its value with them)."""
+    law = _Flat().period(numbers, [_Masks()] * len(numbers))
+    tied = float(law[REACH])
+    if tied > 1.0 - 1e-12:
+        return 0.5, 0.5  # (the exact value refuses such cards)
+    return float(law[REACH + 1 :].sum()) / (1.0 - tied), float(law[:REACH].sum()) / (1.0 - tied)
+
+
+@dataclass(slots=True)
+class _Solution:
+    """A game solved backwards: every period's values and choices (the last overtime's
+    hold for every later one), and each overtime's (P(home wins), P(away wins)) from its
+    start."""
+
+    periods: list[_PeriodValues]
+    overtime: list[tuple[float, float]]
+
+
+def _solve(
+    numbers: Sequence[Sequence[tuple[CoachLaws, CoachLaws]]],
+    given: Sequence[Sequence[_Masks]] | None,
+    labels: tuple[str, str],
+) -> _Solution:
+    """Solve every period backwards: the choices made by the exact coach, or read from
+    ``given`` (a coach's choices, per period and number)."""
+    last = len(numbers) - 1
+    back = _Back(*_WIN_ROWS)
+    # The last overtime repeats for ever after: its tie is worth its own start. Solve the
+    # choices at a guess of that value, then take the exact value of those choices
+    # (wins / (1 - ties), the geometric series), until the choices repeat.
+    counted = _Back(*_OWN_ROWS)
+    ends = None if given is None else given[last]
+    if ends is not None:
+        masks = list(ends)
+    else:  # the choices at a first guess: the overtime's value with no choices at all
+        masks = back.period(numbers[last], _ends(_plain_overtime(numbers[last])), None).masks
+    for _ in range(MAX_FIXED_POINT_ROUNDS):
+        own = counted.period(numbers[last], _own_ends(), masks)
+        home_own, away_own, level = own.start[:, REACH].tolist()
+        if level > 1.0 - 1e-12:
+            raise endless_overtimes(*labels)
+        tie = (home_own / (1.0 - level), away_own / (1.0 - level))
+        solved = back.period(numbers[last], _ends(tie), ends)
+        if ends is not None or all(a.same(b) for a, b in zip(solved.masks, masks, strict=True)):
+            break  # the choices at their own exact value are the same: the fixed point
+        masks = solved.masks
+    periods = [solved]
+    overtime = [tie]
+    for p in range(last - 1, -1, -1):
+        tie = (float(periods[0].start[0, REACH]), float(periods[0].start[1, REACH]))
+        periods.insert(0, back.period(numbers[p], _ends(tie), None if given is None else given[p]))
+        overtime.insert(0, tie)
+    return _Solution(periods, overtime)
 
 
 # -- a law over (margin, home points) -------------------------------------------------------
@@ -224,16 +699,157 @@ def _trim(d: _Dist | None) -> tuple[_Dist | None, float]:
     return _Dist(a, zero), lost
 
 
-class _Program:
-    """The dynamic program of one game: trips applied to the law of the position."""
+class _Flat:
+    """The forward program over the margin alone (no score laws), on the solved margins
+    -REACH..REACH: the law of the position, split at each choice by where the coach makes
+    it, moved by one convolution per trip law. Mass moved past the solved margins is
+    dropped, and counted as lost by the caller (below 1e-20 for real cards)."""
 
-    def __init__(
-        self, policy: CoachPolicy, coach: Mapping[tuple[object, ...], CoachLaws], scores: bool
-    ) -> None:
-        self.policy = policy
+    def __init__(self) -> None:
+        self.mean_home = 0.0
+        self.mean_away = 0.0
+        self.moves: dict[tuple[int, bool, int], tuple[Law, int, float]] = {}
+        self.numbers: dict[tuple[int, int], tuple[Law, int, float, float]] = {}
+
+    def _moves(self, law: Pair, home_ball: bool, part: int) -> tuple[Law, int, float]:
+        """Return a trip's law of the margin's move, the index of move 0 and its expected
+        points: both parts (``part`` 0), the offense's alone (1), the fast breaks' (2)."""
+        key = (id(law[0]), home_ball, part)
+        found = self.moves.get(key)
+        if found is None:
+            own, fast = law
+            if part == 0:
+                found = (*_swing(TripLaw(own, fast), home_ball), 0.0)
+            elif part == 1:
+                swing, zero = (own, 0) if home_ball else (own[::-1].copy(), len(own) - 1)
+                found = (swing, zero, float(np.arange(len(own)) @ own))
+            else:
+                swing, zero = (fast[::-1].copy(), len(fast) - 1) if home_ball else (fast, 0)
+                found = (swing, zero, float(np.arange(len(fast)) @ fast))
+            self.moves[key] = found
+        return found
+
+    def _count(self, d: Law, law: Pair, home_ball: bool) -> None:
+        """Add a trip's expected points, the position's mass times the law's means."""
+        mass = float(d.sum())
+        _, _, own = self._moves(law, home_ball, 1)
+        _, _, fast = self._moves(law, home_ball, 2)
+        if home_ball:
+            self.mean_home += mass * own
+            self.mean_away += mass * fast
+        else:
+            self.mean_away += mass * own
+            self.mean_home += mass * fast
+
+    def trip(self, d: Law, law: Pair, home_ball: bool) -> Law:
+        """Return the law after one trip played with one law."""
+        self._count(d, law, home_ball)
+        swing, zero, _ = self._moves(law, home_ball, 0)
+        return np.convolve(d, swing)[zero : zero + _SIZE]
+
+    def split(self, d: Law, law: Pair, home_ball: bool) -> tuple[Law, Law]:
+        """Return the law after one trip: where nobody fast-broke, and after a fast break."""
+        self._count(d, law, home_ball)
+        own, own_zero, _ = self._moves(law, home_ball, 1)
+        fast, fast_zero, _ = self._moves(law, home_ball, 2)
+        return (
+            np.convolve(d, own)[own_zero : own_zero + _SIZE],
+            np.convolve(d, fast)[fast_zero : fast_zero + _SIZE],
+        )
+
+    def chosen(
+        self, d: Law, plain: Pair, try3: Pair | None, step: Step, masks: _Masks, split: bool
+    ) -> tuple[Law, Law | None]:
+        """Play one trip, the carrier trying for 3 where the coach calls for it: the law
+        after it (``split``: where nobody fast-broke, and after a fast break)."""
+        home_ball = _HOME_BALL[step]
+        mask = None if try3 is None else masks.try3[_STEPS.index(step)]
+        trying = None if mask is None else d * mask
+        if trying is None or not trying.any():
+            if split:
+                return self.split(d, plain, home_ball)
+            return self.trip(d, plain, home_ball), None
+        assert try3 is not None
+        rest = d - trying
+        if split:
+            a_none, a_fast = self.split(rest, plain, home_ball)
+            b_none, b_fast = self.split(trying, try3, home_ball)
+            return a_none + b_none, a_fast + b_fast
+        return self.trip(rest, plain, home_ball) + self.trip(trying, try3, home_ball), None
+
+    def extra(self, d: Law, laws: CoachLaws, step: Step, masks: _Masks) -> Law:
+        """Play an extra possession (its fast breaks owe nothing more)."""
+        assert laws.extra is not None
+        return self.chosen(d, laws.extra, laws.extra_try3, step, masks, False)[0]
+
+    def fouled(self, d: Law, laws: CoachLaws, home_ball: bool) -> Law:
+        """Play a possession the defense fouls on purpose."""
+        assert laws.fouled is not None
+        return self.trip(d, (laws.fouled, np.zeros(1)), home_ball)
+
+    def number(self, d: Law, away: CoachLaws, home: CoachLaws, masks: _Masks) -> Law:
+        """Play one number: 2a/1a first where the trailing team calls for the foul, the
+        two trips, and the extra possessions a fast break may owe."""
+        n = away.number
+        owes = may_take_extra_possession(n)
+        fouls = may_call_foul_round(n)
+        if not owes and not fouls:
+            a_try = None if away.try3 is None else masks.try3[_STEPS.index(Step.AWAY)]
+            h_try = None if home.try3 is None else masks.try3[_STEPS.index(Step.HOME)]
+            if a_try is None and h_try is None:
+                # No choice is made in this number: its two trips as one law of the margin.
+                key = (id(away), id(home))
+                number = self.numbers.get(key)
+                if number is None:
+                    number = self.numbers[key] = _number_law(away, home)
+                swing, zero, mean_home, mean_away = number
+                mass = float(d.sum())
+                self.mean_home += mass * mean_home
+                self.mean_away += mass * mean_away
+                return np.convolve(d, swing)[zero : zero + _SIZE]
+        if fouls and masks.foul is not None:
+            calling = d * masks.foul
+            if calling.any():
+                # §10: where the trailing team calls for the foul, both play one more first.
+                away_calls = self.extra(calling * _AHEAD, away, Step.AWAY_FOUL_ROUND, masks)
+                away_calls = self.fouled(away_calls, home, True)
+                home_calls = self.fouled(calling * _BEHIND, away, False)
+                home_calls = self.extra(home_calls, home, Step.HOME_FOUL_ROUND, masks)
+                d = d - calling + away_calls + home_calls
+        if not owes:
+            d = self.chosen(d, away.plain, away.try3, Step.AWAY, masks, False)[0]
+            return self.chosen(d, home.plain, home.try3, Step.HOME, masks, False)[0]
+        none, fast = self.chosen(d, away.plain, away.try3, Step.AWAY, masks, True)
+        assert fast is not None
+        # The home team stole on the visitor's trip: where it still trails and takes them,
+        # the extra possessions are owed.
+        owed = fast * masks.home_extra if masks.home_extra is not None else np.zeros(_SIZE)
+        none, fast = self.chosen(none + fast - owed, home.plain, home.try3, Step.HOME, masks, True)
+        assert fast is not None
+        owed_now = fast * masks.away_extra if masks.away_extra is not None else np.zeros(_SIZE)
+        free = none + fast - owed_now  # the visitor stole, and takes them
+        owed = self.chosen(owed, home.plain, home.try3, Step.HOME_OWED, masks, False)[0]
+        owed = self.extra(owed + owed_now, away, Step.AWAY_EXTRA, masks)
+        return free + self.extra(owed, home, Step.HOME_EXTRA, masks)
+
+    def period(
+        self, numbers: Sequence[tuple[CoachLaws, CoachLaws]], masks: Sequence[_Masks]
+    ) -> Law:
+        """Return the law of the margin after a period started level."""
+        d = np.zeros(_SIZE)
+        d[REACH] = 1.0
+        for (away, home), number_masks in zip(numbers, masks, strict=True):
+            d = self.number(d, away, home, number_masks)
+        return d
+
+
+class _Program:
+    """The forward program of one game: trips applied to the law of the position, split at
+    each choice by where the coach makes it."""
+
+    def __init__(self, scores: bool) -> None:
         self.scores = scores
         self.numbers: dict[tuple[int, int], tuple[Law, int, float, float]] = {}
-        self.coach = coach
         self.mean_home = 0.0
         self.mean_away = 0.0
         self.lost = 0.0
@@ -263,24 +879,21 @@ class _Program:
         )
 
     def _chosen(
-        self, d: _Dist | None, home_ball: bool, plain: Pair, try3: Pair | None
+        self, d: _Dist | None, plain: Pair, try3: Pair | None, step: Step, masks: _Masks
     ) -> tuple[_Dist | None, _Dist | None]:
-        """Play one trip, the carrier trying for 3 where his team trails by enough."""
+        """Play one trip, the carrier trying for 3 where the coach calls for it."""
+        home_ball = _HOME_BALL[step]
         if try3 is None:
             return self._trip(d, plain, home_ball)
-        over = self.policy.try3_deficit_over
-        if home_ball:  # the home team trails: margin below -over
-            trying, rest = _rows(d, -INF, -over - 1), _rows(d, -over, INF)
-        else:
-            trying, rest = _rows(d, over + 1, INF), _rows(d, -INF, over)
+        trying, rest = _split(d, masks.try3[_STEPS.index(step)])
         a_none, a_fast = self._trip(rest, plain, home_ball)
         b_none, b_fast = self._trip(trying, try3, home_ball)
         return _plus(a_none, b_none), _plus(a_fast, b_fast)
 
-    def _extra(self, d: _Dist | None, laws: CoachLaws, home_ball: bool) -> _Dist | None:
+    def _extra(self, d: _Dist | None, laws: CoachLaws, step: Step, masks: _Masks) -> _Dist | None:
         """Play an extra possession (its fast breaks owe nothing more)."""
         assert laws.extra is not None
-        none, fast = self._chosen(d, home_ball, laws.extra, laws.extra_try3)
+        none, fast = self._chosen(d, laws.extra, laws.extra_try3, step, masks)
         return _plus(none, fast)
 
     def _fouled(self, d: _Dist | None, laws: CoachLaws, home_ball: bool) -> _Dist | None:
@@ -291,13 +904,14 @@ class _Program:
         none, _ = self._trip(d, (laws.fouled, np.zeros(1)), home_ball)
         return none
 
-    def number(self, d: _Dist, away: CoachLaws, home: CoachLaws) -> _Dist:
+    def number(self, d: _Dist, away: CoachLaws, home: CoachLaws, masks: _Masks) -> _Dist:
         """Play one number: 2a/1a first when a team fouls, the two trips, and the extra
         possessions a fast break may owe."""
-        policy = self.policy
         n = away.number
-        if not self.scores and away.try3 is None and n > policy.extra_possession_within and n > 2:
-            # The policy cannot act in this number: its two trips as one law of the margin.
+        fouls = may_call_foul_round(n)
+        owes = may_take_extra_possession(n)
+        if not (self.scores or fouls or owes) and not _acts(d, away, masks):
+            # No choice is made in this number: its two trips as one law of the margin.
             key = (id(away), id(home))
             number = self.numbers.get(key)
             if number is None:
@@ -308,51 +922,102 @@ class _Program:
             self.mean_away += mass * mean_away
             column = np.convolve(d.a[:, 0], swing)
             return _Dist(column[:, None], d.zero + offset)
-        if n <= 2:
-            # §10: a team trailing by 1 to foul_deficit_max fouls; both play one more first.
-            top = policy.foul_deficit_max
-            home_leads = _rows(d, 1, top)
-            away_leads = _rows(d, -top, -1)
-            rest = _plus(_rows(d, -INF, -top - 1), _rows(d, 0, 0), _rows(d, top + 1, INF))
-            home_leads = self._fouled(self._extra(home_leads, away, False), home, True)
-            away_leads = self._extra(self._fouled(away_leads, away, False), home, True)
-            merged = _plus(rest, home_leads, away_leads)
+        if fouls:
+            # §10: where the trailing team calls for the foul, both play one more first.
+            calling, rest = _split(d, masks.foul)
+            away_calls = _rows(calling, 1, INF)  # the visitor trails
+            home_calls = _rows(calling, -INF, -1)
+            away_calls = self._fouled(
+                self._extra(away_calls, away, Step.AWAY_FOUL_ROUND, masks), home, True
+            )
+            home_calls = self._extra(
+                self._fouled(home_calls, away, False), home, Step.HOME_FOUL_ROUND, masks
+            )
+            merged = _plus(rest, away_calls, home_calls)
             assert merged is not None
             d = merged
-        owes = n <= policy.extra_possession_within
-        none, fast = self._chosen(d, False, away.plain, away.try3)
+        none, fast = self._chosen(d, away.plain, away.try3, Step.AWAY, masks)
         if not owes:
             after_away = _plus(none, fast)
-            none, fast = self._chosen(after_away, True, home.plain, home.try3)
+            none, fast = self._chosen(after_away, home.plain, home.try3, Step.HOME, masks)
             out = _plus(none, fast)
             assert out is not None
             return out
-        # The home team stole on the visitor's trip: it owes extra trips if still behind.
-        owed = _rows(fast, -INF, -1)
-        free = _plus(none, _rows(fast, 0, INF))
-        none, fast = self._chosen(free, True, home.plain, home.try3)
-        free = _plus(none, _rows(fast, -INF, 0))
-        owed_now = _rows(fast, 1, INF)  # the visitor stole and still trails
-        none, fast = self._chosen(owed, True, home.plain, home.try3)
+        # The home team stole on the visitor's trip: where it still trails and takes them,
+        # the extra possessions are owed.
+        owed, free_fast = _split(fast, masks.home_extra)
+        free = _plus(none, free_fast)
+        none, fast = self._chosen(free, home.plain, home.try3, Step.HOME, masks)
+        owed_now, free_fast = _split(fast, masks.away_extra)  # the visitor stole and takes them
+        free = _plus(none, free_fast)
+        none, fast = self._chosen(owed, home.plain, home.try3, Step.HOME_OWED, masks)
         owed = _plus(none, fast, owed_now)
-        owed = self._extra(self._extra(owed, away, False), home, True)
+        owed = self._extra(owed, away, Step.AWAY_EXTRA, masks)
+        owed = self._extra(owed, home, Step.HOME_EXTRA, masks)
         out = _plus(free, owed)
         assert out is not None
         return out
 
-    def period(self, period: _Period, start: _Dist) -> _Dist:
+    def period(
+        self,
+        numbers: Sequence[tuple[CoachLaws, CoachLaws]],
+        masks: Sequence[_Masks],
+        start: _Dist,
+    ) -> _Dist:
         """Play a period's numbers from ``start``."""
-        trips = period.trips
-        assert len(trips) % 2 == 0 and all(not t[0] for t in trips[::2]), "visitor, then home"
         d = start
-        for i in range(0, len(trips), 2):
-            d = self.number(d, self.coach[trips[i][1]], self.coach[trips[i + 1][1]])
+        for (away, home), number_masks in zip(numbers, masks, strict=True):
+            d = self.number(d, away, home, number_masks)
             trimmed, cut = _trim(d)
             self.lost += cut
             if trimmed is None:
                 raise EndlessGameError(["the game's law vanished while it was being solved"])
             d = trimmed
         return d
+
+
+def _split(
+    d: _Dist | None, mask: npt.NDArray[np.bool_] | None
+) -> tuple[_Dist | None, _Dist | None]:
+    """Return the part of ``d`` at the margins of ``mask`` and the rest (None when empty)."""
+    if d is None or mask is None:
+        return None, d
+    rows = d.a.shape[0]
+    at = np.arange(rows) - d.zero + REACH
+    inside = (at >= 0) & (at < _SIZE)
+    chosen = np.zeros(rows, dtype=bool)
+    chosen[inside] = mask[at[inside]]
+    if not chosen.any():
+        return None, d
+    if chosen.all():
+        return d, None
+    return _part(d, chosen), _part(d, ~chosen)
+
+
+def _part(d: _Dist, rows: npt.NDArray[np.bool_]) -> _Dist:
+    """Return the rows of ``d`` marked in ``rows``, cut to the span that holds them."""
+    marked = np.flatnonzero(rows)
+    lo, hi = int(marked[0]), int(marked[-1]) + 1
+    if hi - lo == len(marked):  # one block of rows: a slice
+        return _Dist(d.a[lo:hi], d.zero - lo)
+    return _Dist(d.a[lo:hi] * rows[lo:hi, None], d.zero - lo)
+
+
+def _hits(mask: npt.NDArray[np.bool_] | None, low: int, high: int) -> bool:
+    """Return whether ``mask`` holds a margin in [low, high]."""
+    if mask is None:
+        return False
+    low, high = max(low, -REACH), min(high, REACH)
+    return low <= high and bool(mask[low + REACH : high + REACH + 1].any())
+
+
+def _acts(d: _Dist, away: CoachLaws, masks: _Masks) -> bool:
+    """Return whether the coach may try for 3 in this number from the margins of ``d``."""
+    home_try = masks.try3[_STEPS.index(Step.HOME)]
+    away_try = masks.try3[_STEPS.index(Step.AWAY)]
+    return _hits(away_try, d.low, d.high) or _hits(
+        home_try, d.low - len(away.plain[0]) + 1, d.high + len(away.plain[1]) - 1
+    )
 
 
 def _number_law(away: CoachLaws, home: CoachLaws) -> tuple[Law, int, float, float]:
@@ -404,6 +1069,79 @@ def _split_scores(d: _Dist) -> tuple[Law, Law, Law]:
     return home, away, tie
 
 
+# -- the coach, the odds and the live odds ----------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Game:
+    """One game walked: its periods' numbers, each number's choices, and (when asked) the
+    solution backwards."""
+
+    numbers: list[list[tuple[CoachLaws, CoachLaws]]]
+    masks: list[list[_Masks]]
+    solution: _Solution | None
+
+
+def _solved(
+    home: TeamCard,
+    away: TeamCard,
+    rules: GameRules,
+    neutral: bool,
+    home_plan: Plan | None,
+    away_plan: Plan | None,
+    coach: Coach | None,
+    backward: bool = True,
+) -> _Game:
+    """Walk the game and solve it backwards, the choices made by ``coach`` (None: the
+    exact coach, solved here); with a coach given and not ``backward``, only read its
+    choices."""
+    walk = _CoachWalk(home, away, rules, neutral, home_plan, away_plan)
+    regulation, overtimes = walk.periods()
+    periods = [regulation, *overtimes]
+    numbers = [_numbers(period, walk.coach) for period in periods]
+    given = None
+    if coach is not None:
+        given = [
+            [_masks(coach.calls(p, away_laws.number)) for away_laws, _ in period]
+            for p, period in enumerate(numbers)
+        ]
+        if not backward:
+            return _Game(numbers, given, None)
+    solution = _solve(numbers, given, (home.label, away.label))
+    return _Game(numbers, [period.masks for period in solution.periods], solution)
+
+
+def _rules_coach(rules: GameRules, coach: Coach | None) -> Coach | None:
+    """Return the coach to play: the one given, the rules' thresholds, or None for the
+    exact coach (solved from the game itself)."""
+    if coach is None and rules.coach == CoachKind.THRESHOLDS:
+        return DEFAULT_POLICY
+    return coach
+
+
+def solve_coach(
+    home: TeamCard,
+    away: TeamCard,
+    *,
+    rules: GameRules = ADVANCED,
+    neutral: bool = False,
+    home_plan: Plan | None = None,
+    away_plan: Plan | None = None,
+) -> ExactCoach:
+    """Return the exact coach of a game: every strategy choice (§8, §10) made by backward
+    induction over the exact odds, by the team that makes it, for its own chance of
+    winning (docs/engine.md, "The coach").
+
+    Solving takes a few milliseconds; a caller that plays one pair many times solves it
+    once and passes it to :func:`simulator.vabg.engine.play_game` (``coach=``).
+    """
+    game = _solved(home, away, rules, neutral, home_plan, away_plan, None)
+    return ExactCoach(
+        periods=tuple(tuple(_calls(m) for m in period) for period in game.masks),
+        reach=REACH,
+    )
+
+
 def coach_odds(
     home: TeamCard,
     away: TeamCard,
@@ -412,23 +1150,28 @@ def coach_odds(
     neutral: bool = False,
     home_plan: Plan | None = None,
     away_plan: Plan | None = None,
-    policy: CoachPolicy = DEFAULT_POLICY,
+    coach: Coach | None = None,
     scores: bool = True,
 ) -> GameOdds:
-    """Return the exact law of a game ``play_game`` plays with the coach policy on
-    (``rules.strategy``), as :func:`simulator.vabg.odds.game_odds` does without it; the
-    score laws only when ``scores``."""
-    walk = _CoachWalk(home, away, rules, neutral, home_plan, away_plan, policy)
-    regulation, overtimes = walk.periods()
-    program = _Program(policy, walk.coach, scores)
-    reg = program.period(regulation, _unit())
-    reg_home, reg_away = program.mean_home, program.mean_away
-    lost = program.lost
-    ots = []
-    for ot_period in overtimes:
-        program = _Program(policy, walk.coach, scores)
-        ots.append((program.period(ot_period, _unit()), program.mean_home, program.mean_away))
-        lost += program.lost
+    """Return the exact law of a game ``play_game`` plays with the strategy choices on
+    (``rules.strategy``), as :func:`simulator.vabg.odds.game_odds` does without them; the
+    score laws only when ``scores``. ``coach`` makes the choices; without one, the rules'
+    coach does (the exact coach, solved here, or the thresholds of older rules)."""
+    coach = _rules_coach(rules, coach)
+    game = _solved(home, away, rules, neutral, home_plan, away_plan, coach, backward=False)
+    lost = 0.0
+    laws: list[tuple[_Dist, float, float]] = []
+    for numbers, masks in zip(game.numbers, game.masks, strict=True):
+        if scores:
+            program = _Program(scores)
+            law = program.period(numbers, masks, _unit())
+            lost += program.lost
+            laws.append((law, program.mean_home, program.mean_away))
+        else:
+            flat = _Flat()
+            law = _Dist(flat.period(numbers, masks)[:, None], REACH)
+            laws.append((law, flat.mean_home, flat.mean_away))
+    (reg, reg_home, reg_away), ots = laws[0], laws[1:]
     added = _add_overtimes(
         *_margin(reg),
         [(*_margin(ot), ot_home, ot_away) for ot, ot_home, ot_away in ots],
@@ -469,8 +1212,8 @@ def exact_odds(
     away_plan: Plan | None = None,
     scores: bool = True,
 ) -> GameOdds:
-    """Return the exact law of the game ``play_game`` plays with these rules, the coach
-    policy on or off: the one entry point for callers that take either."""
+    """Return the exact law of the game ``play_game`` plays with these rules, the strategy
+    choices on or off: the one entry point for callers that take either."""
     if rules.strategy:
         return coach_odds(
             home,
@@ -496,9 +1239,9 @@ def exact_field_odds(
     rules: GameRules = ADVANCED,
     neutral: bool = False,
 ) -> dict[tuple[int, int], GameOdds]:
-    """Return :func:`simulator.vabg.odds.field_odds` (no score laws), the coach policy on
-    or off; with it on, each pair is solved on its own (about 13 ms a pair), every
-    ordered pair by default."""
+    """Return :func:`simulator.vabg.odds.field_odds` (no score laws), the strategy choices
+    on or off; with them on, each pair is solved on its own, every ordered pair by
+    default."""
     if not rules.strategy:
         return field_odds(teams, pairs, rules=rules, neutral=neutral)
     if pairs is None:
@@ -509,36 +1252,17 @@ def exact_field_odds(
     }
 
 
-# -- the live win probability with the policy on ----------------------------------------------
-
-
-REACH = 200
-"""Margins followed by :class:`CoachLiveOdds`; past them the leader is taken to win (a swing
-of 200 points in what is left of a game has no chance a float can hold)."""
-
-
-def _pull(values: Law, law: Law, sign: int) -> Law:
-    """Return ``u[m] = sum_k law[k] * values[m + sign * k]`` over the followed margins,
-    taking 0 below them and 1 above."""
-    size = len(values)
-    top = len(law) - 1
-    padded = np.concatenate([np.zeros(top), values, np.ones(top)])
-    out = np.zeros(size)
-    for k in np.nonzero(law)[0].tolist():
-        start = top + sign * k
-        out += law[k] * padded[start : start + size]
-    return out
-
-
 class CoachLiveOdds:
-    """P(home wins) from any regular trip's start of a game played with the coach policy on.
+    """P(home wins) from any regular trip's start of a game played with the strategy
+    choices on.
 
     The same positions as :class:`simulator.vabg.liveodds.LiveOdds` (the start of each of
-    the period's own trips, the policy's extra possessions inside them), computed backwards
-    over the margin: the value of a position is the chance-weighted value of where its trip
-    leads, the policy's calls read from the margin as the engine reads them. At the start
-    of the home team's trip, ``owed`` says whether the visitor's trip of the same number
-    already owes the extra possessions (the home team stole, ran, and still trails).
+    the period's own trips, the extra possessions inside them), from the backward program
+    the coach is solved with: the value of a position is the chance-weighted value of where
+    its trip leads, each choice the coach's. At the start of the home team's trip,
+    ``owed`` says whether the visitor's trip of the same number already owes the extra
+    possessions (the home team stole, ran, still trails and took them:
+    :meth:`home_takes_extra`).
     """
 
     def __init__(
@@ -548,33 +1272,34 @@ class CoachLiveOdds:
         *,
         rules: GameRules = ADVANCED,
         neutral: bool = False,
-        policy: CoachPolicy = DEFAULT_POLICY,
+        coach: Coach | None = None,
     ) -> None:
-        walk = _CoachWalk(home, away, rules, neutral, None, None, policy)
-        regulation, overtimes = walk.periods()
-        self.policy = policy
-        self._coach = walk.coach
-        self._periods = [regulation, *overtimes]
-        self._margins = np.arange(-REACH, REACH + 1)
-        last = len(overtimes)
-        # P(home wins | overtime j starts), j = 1 .. the repeating one.
-        self._overtime = [0.0] * (last + 1)
-        if last:
-            win = self._backward(last, 0.0)[0][0][REACH]
-            with_ties = self._backward(last, 1.0)[0][0][REACH]
-            tie = with_ties - win
-            if tie > 1.0 - 1e-12:
-                raise endless_overtimes(home.label, away.label)
-            self._overtime[last] = win / (1.0 - tie)
-            for j in range(last - 1, 0, -1):
-                self._overtime[j] = self._backward(j, self._overtime[j + 1])[0][0][REACH]
-        self._tables = [
-            self._backward(p, self._overtime[min(p + 1, last)]) for p in range(last + 1)
-        ]
+        chosen = _rules_coach(rules, coach)
+        game = _solved(home, away, rules, neutral, None, None, chosen)
+        self.coach: Coach = (
+            chosen
+            if chosen is not None
+            else ExactCoach(
+                periods=tuple(tuple(_calls(m) for m in period) for period in game.masks),
+                reach=REACH,
+            )
+        )
+        assert game.solution is not None
+        self._tables = [period.tables for period in game.solution.periods]
 
     def trips_in(self, period: int) -> int:
         """Return how many regular trips a period holds (88 in regulation)."""
-        return len(self._periods[min(period, len(self._periods) - 1)].trips)
+        return len(self._tables[min(period, len(self._tables) - 1)]) - 1
+
+    def home_takes_extra(self, period: int, number: int, margin: int) -> bool:
+        """Return whether the home team, having fast-broken on the visitor's trip of
+        ``number`` and now ``margin`` points ahead, owes both teams the extra possessions
+        (§8: in the last 5 numbers, still trailing, and its coach takes them)."""
+        return (
+            may_take_extra_possession(number)
+            and margin < 0
+            and self.coach.calls(period, number).takes_extra(Step.AWAY, margin)
+        )
 
     def p_home_win(self, period: int, done: int, margin: int, owed: bool = False) -> float:
         """Return P(home wins) at the start of trip ``done`` of ``period`` (``done`` = all
@@ -584,79 +1309,6 @@ class CoachLiveOdds:
             raise ValueError(f"period {period} has {trips} trips, not {done}")
         if margin > REACH or margin < -REACH:
             return 1.0 if margin > 0 else 0.0
-        table = self._tables[min(period, len(self._tables) - 1)]
-        values = table[done]
-        value = values[1 if owed and len(values) > 1 else 0][margin + REACH]
+        values = self._tables[min(period, len(self._tables) - 1)][done]
+        value = values[1 if owed and len(values) > 1 else 0][0, margin + REACH]
         return min(1.0, max(0.0, float(value)))
-
-    def _trip(self, after: Law, owed_after: Law | None, law: Pair, home_ball: bool) -> Law:
-        """Value before a trip whose outcomes lead to ``after`` (a fast break to
-        ``owed_after`` where the stealer then trails, when given)."""
-        own, fast = law
-        sign = 1 if home_ball else -1
-        out = _pull(after, own, sign)
-        if owed_after is not None:
-            # The stealer still trails after his fast break: home if away had the ball.
-            trails = self._margins > 0 if home_ball else self._margins < 0
-            after = np.where(trails, owed_after, after)
-        return out + _pull(after, fast, -sign)
-
-    def _chosen(
-        self,
-        after: Law,
-        owed_after: Law | None,
-        home_ball: bool,
-        plain: Pair,
-        try3: Pair | None,
-    ) -> Law:
-        """Value before a trip, the carrier trying for 3 where his team trails by enough."""
-        value = self._trip(after, owed_after, plain, home_ball)
-        if try3 is None:
-            return value
-        over = self.policy.try3_deficit_over
-        trying = self._margins < -over if home_ball else self._margins > over
-        return np.where(trying, self._trip(after, owed_after, try3, home_ball), value)
-
-    def _backward(self, period: int, tie_value: float) -> list[tuple[Law, ...]]:
-        """Return, for each trip start of the period and its end, the value by margin
-        (two at a home trip's start: nothing owed, extra possessions owed)."""
-        policy = self.policy
-        margins = self._margins
-        trips = self._periods[period].trips
-        end = np.where(margins > 0, 1.0, np.where(margins < 0, 0.0, tie_value))
-        values: list[tuple[Law, ...]] = [(end,)]
-        after = end  # the value at the start of the next number, before any foul round
-        for i in range(len(trips) - 2, -1, -2):
-            away, home = self._coach[trips[i][1]], self._coach[trips[i + 1][1]]
-            n = away.number
-            if n <= policy.extra_possession_within:
-                assert away.extra is not None and home.extra is not None
-                extras = self._chosen(after, None, True, home.extra, home.extra_try3)
-                extras = self._chosen(extras, None, False, away.extra, away.extra_try3)
-                home_owed = self._chosen(extras, None, True, home.plain, home.try3)
-                home_free = self._chosen(after, extras, True, home.plain, home.try3)
-                start = self._chosen(home_free, home_owed, False, away.plain, away.try3)
-                values.append((home_free, home_owed))
-            else:
-                home_free = self._chosen(after, None, True, home.plain, home.try3)
-                start = self._chosen(home_free, None, False, away.plain, away.try3)
-                values.append((home_free,))
-            values.append((start,))
-            if n <= 2:
-                # §10: before 2 and 1 a team trailing by 1 to foul_deficit_max fouls.
-                assert away.fouled is not None and home.fouled is not None
-                assert away.extra is not None and home.extra is not None
-                top = policy.foul_deficit_max
-                zeros = np.zeros(1)
-                away_trails = self._trip(start, None, (home.fouled, zeros), True)
-                away_trails = self._chosen(away_trails, None, False, away.extra, away.extra_try3)
-                home_trails = self._chosen(start, None, True, home.extra, home.extra_try3)
-                home_trails = self._trip(home_trails, None, (away.fouled, zeros), False)
-                start = np.where(
-                    (margins >= 1) & (margins <= top),
-                    away_trails,
-                    np.where((margins <= -1) & (margins >= -top), home_trails, start),
-                )
-            after = start
-        values.reverse()
-        return values

@@ -7,7 +7,6 @@ file or database; :func:`play_game` is its one entry point.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from simulator.dice import DiceSource
 from simulator.results import GameResult
@@ -22,6 +21,9 @@ from simulator.vabg.cards import (
     PlayerCard,
     TeamCard,
 )
+from simulator.vabg.coaching import DEFAULT_POLICY as DEFAULT_POLICY  # re-exported
+from simulator.vabg.coaching import NEVER, Coach, Step, in_spans
+from simulator.vabg.coaching import CoachPolicy as CoachPolicy  # re-exported
 from simulator.vabg.events import (
     AWAY,
     HOME,
@@ -47,6 +49,7 @@ from simulator.vabg.rules import (
     DUNK_TOP_MAX,
     DUNK_TOP_MIN,
     REBOUND_CHART,
+    CoachKind,
     GameRules,
     ball_claims,
     changed_range,
@@ -56,6 +59,8 @@ from simulator.vabg.rules import (
     fast_break,
     free_throw_rebounder,
     halved_range,
+    may_call_foul_round,
+    may_take_extra_possession,
     odd_number_rebounder,
     one_and_one,
     pre_1987_gains,
@@ -138,32 +143,6 @@ class EndlessGameError(InvalidCardError):
 MAX_PUTBACKS = 200
 MAX_OVERTIMES = 50
 
-
-@dataclass(frozen=True, slots=True)
-class CoachPolicy:
-    """Decide the strategy choices of §8 and §10 for a trailing team.
-
-    The policy is used only when ``GameRules.strategy`` is on:
-
-    - **fast-break extra possession**: a team still trailing after a fast break
-      in the last ``extra_possession_within`` numbers of a period gives both
-      teams one extra possession (once per number).
-    - **intentional fouls**: after possession 3 (for 2a) and after possession 2
-      (for 1a) of the last period, a team trailing by 1 to ``foul_deficit_max``
-      points calls for the foul; both teams then play the extra possession and
-      the trailing team fouls on its defensive one.
-    - **try for 3**: on a trip at number ``n`` of the last period with
-      ``n <= try3_within``, a team trailing by more than ``try3_deficit_over``
-      points tries for 3 on that trip's main d20 read.
-    """
-
-    extra_possession_within: int = 5
-    foul_deficit_max: int = 8
-    try3_within: int = 10
-    try3_deficit_over: int = 3
-
-
-DEFAULT_POLICY = CoachPolicy()
 
 Plan = Mapping[int, Sequence[tuple[str, int, int]]]
 """Per slot (1-5), the stints ``(player name, first number, last number)``, e.g.
@@ -449,7 +428,7 @@ class _Game:
         rules: GameRules,
         neutral: bool,
         plans: Mapping[str, Plan | None],
-        policy: CoachPolicy,
+        coach: Coach,
     ) -> None:
         self.dice = dice
         self.d8, self.d6, self.d20 = dice.d8, dice.d6, dice.d20
@@ -459,7 +438,9 @@ class _Game:
         changes = rules.dunk_steal_turnover_changes
         self.steal_delta = _STEAL_DELTA if changes else dict.fromkeys(_STEAL_DELTA, 0)
         self.turnover_delta = _TURNOVER_DELTA if changes else dict.fromkeys(_TURNOVER_DELTA, 0)
-        self.policy = policy
+        self.coach = coach
+        self.calls = NEVER  # the coach's choices of the number being played
+        self.step = Step.AWAY  # where in the number the possession being played is
         self.neutral = neutral
         court = 1 if rules.home_court and not neutral else 0
         old = rules.pre_1987_centers
@@ -530,16 +511,22 @@ class _Game:
             if i in tiring:
                 for p in tiring[i]:
                     p.tired, p.reads = 1, _TIRED
-            if strategy and n <= 2:
-                # §10: 2a is played after 3 and 1a after 2, by the five who play 2 (or 1).
-                self._intentional_foul_round(n)
+            if strategy:
+                self.calls = self.coach.calls(self.period, n)
+                if may_call_foul_round(n):
+                    # §10: 2a is played after 3 and 1a after 2, by the five who play 2 (or 1).
+                    self._intentional_foul_round(n)
             self.extra_pending = False
+            self.step = Step.AWAY
             trip(away, home, n)
+            self.step = Step.HOME_OWED if self.extra_pending else Step.HOME
             trip(home, away, n)
             if self.extra_pending:
                 # §8: both teams get one extra possession, right after this number.
                 self.events.append(_new(Call, (self.period, n, AWAY, "extra possession")))
+                self.step = Step.AWAY_EXTRA
                 trip(away, home, n, "extra")
+                self.step = Step.HOME_EXTRA
                 trip(home, away, n, "extra")
         self.events.append(_new(PeriodEnd, (self.period, self.home.score, self.away.score)))
 
@@ -633,7 +620,7 @@ class _Game:
             return
         # Nothing happened on the 11-66 roll: read the d20 (§6), home court included.
         table = carrier.main
-        if self.strategy and kind != "extra" and self._trying_for_three(off, de, n):
+        if self.strategy and kind != "extra" and self._trying_for_three(off, de):
             if carrier.try3 is None:
                 carrier.try3 = _try3_table(carrier.main)
             table = carrier.try3
@@ -718,10 +705,11 @@ class _Game:
             return best
         return None
 
-    def _trying_for_three(self, off: _Side, de: _Side, n: int) -> bool:
-        if n > self.policy.try3_within:
+    def _trying_for_three(self, off: _Side, de: _Side) -> bool:
+        """§10: only a trailing team tries for 3, where its coach calls for it."""
+        if off.score >= de.score:
             return False
-        return de.score - off.score > self.policy.try3_deficit_over
+        return self.calls.tries_for_3(self.step, self.home.score - self.away.score)
 
     # -- shots, fouls and free throws (§5, §6) -----------------------------------------------
 
@@ -863,10 +851,15 @@ class _Game:
             emit(_new(Shot, (period, n, team.key, stealer.name, value, False, "fast break")))
             self._after_miss(team, opp, n, idx, False, "")
         if (
-            self.rules.strategy
-            and n <= self.policy.extra_possession_within
+            self.strategy
+            and not self.extra_pending
+            and (self.step == Step.AWAY or self.step == Step.HOME)
+            and may_take_extra_possession(n)
             and team.score < opp.score
+            and self.calls.takes_extra(self.step, self.home.score - self.away.score)
         ):
+            # §8: still trailing after its fast break, the team may take the extra trips
+            # (those of a number's own trips: an extra possession earns none).
             self.extra_pending = True
 
     # -- intentional fouls (§10) ----------------------------------------------------------------
@@ -874,7 +867,8 @@ class _Game:
     def _intentional_foul_round(self, n: int) -> None:
         """Before 2 and 1, a trailing team may foul: both teams play 2a (or 1a) first."""
         gap = self.home.score - self.away.score
-        if gap == 0 or abs(gap) > self.policy.foul_deficit_max:
+        # §10: only the trailing team calls, where its coach calls for it.
+        if gap == 0 or not in_spans(self.calls.foul, gap):
             return
         trailing = self.away if gap > 0 else self.home
         self.events.append(_new(Call, (self.period, n, trailing.key, "intentional foul")))
@@ -882,6 +876,7 @@ class _Game:
             if de is trailing:
                 self._fouling_trip(off, de, n)
             else:
+                self.step = Step.AWAY_FOUL_ROUND if off is self.away else Step.HOME_FOUL_ROUND
                 self._trip(off, de, n, "extra")
 
     def _fouling_trip(self, off: _Side, de: _Side, n: int, kind: str = "foul") -> None:
@@ -968,6 +963,34 @@ def _opening_credits(side: _Side) -> list[Opening]:
     return out
 
 
+def rules_coach(
+    home: TeamCard,
+    away: TeamCard,
+    *,
+    rules: GameRules,
+    neutral: bool,
+    plans: Mapping[str, Plan | None] | None = None,
+) -> Coach:
+    """Return the coach the rules name for this game: the exact coach, solved for the two
+    cards (rules version 3 on), or the fixed thresholds of older games; with the strategy
+    choices off, a coach that is never asked."""
+    if not rules.strategy or rules.coach == CoachKind.THRESHOLDS:
+        return DEFAULT_POLICY
+    # The solver reads the exact odds (NumPy): loaded only when a coach is solved. (The
+    # exact odds themselves never play a game: they do not read the solver through here.)
+    from simulator.vabg import coachodds
+
+    plans = plans or {}
+    return coachodds.solve_coach(
+        home,
+        away,
+        rules=rules,
+        neutral=neutral,
+        home_plan=plans.get(HOME),
+        away_plan=plans.get(AWAY),
+    )
+
+
 def play_game(
     home: TeamCard,
     away: TeamCard,
@@ -977,15 +1000,21 @@ def play_game(
     neutral: bool = False,
     home_plan: Plan | None = None,
     away_plan: Plan | None = None,
-    policy: CoachPolicy = DEFAULT_POLICY,
+    coach: Coach | None = None,
 ) -> GameResult:
     """Play one game and return its box scores, events and the dice that made it.
 
     ``home`` plays at home unless ``neutral``; ``away`` always has the first
     possession of each number. ``home_plan`` / ``away_plan`` give a rotation
-    (see :data:`Plan`); without one, the rules' rotation decides.
+    (see :data:`Plan`); without one, the rules' rotation decides. With
+    ``rules.strategy`` on, ``coach`` makes the strategy choices; without one, the
+    rules' coach is used (:func:`rules_coach`: for the exact coach it is solved here,
+    so a caller playing one pair many times passes it solved once).
     """
-    game = _Game(home, away, dice, rules, neutral, {HOME: home_plan, AWAY: away_plan}, policy)
+    plans = {HOME: home_plan, AWAY: away_plan}
+    if coach is None:
+        coach = rules_coach(home, away, rules=rules, neutral=neutral, plans=plans)
+    game = _Game(home, away, dice, rules, neutral, plans, coach)
     game.play()
     events = tuple(game.events)
     home_box, away_box, overtimes = box_score(events, ot_length=rules.overtime_possessions)

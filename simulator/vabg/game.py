@@ -64,7 +64,7 @@ class VabgGame(Game):
     rules_version = RULES_VERSION
     options = (
         Option("preset", ("advanced", "basic"), "advanced", "rules preset (§0)"),
-        Option("strategy", (False, True), False, "let the coach policy foul, try for 3, ..."),
+        Option("strategy", (False, True), False, "let the exact coach foul, try for 3, ..."),
     )
     rules_type = GameRules
     presets = {"advanced": ADVANCED, "basic": BASIC}

@@ -29,6 +29,7 @@ import numpy.typing as npt
 
 from simulator.dice import DiceRecord
 from simulator.vabg.cards import FOULED, MADE2, MADE3, MISSED_CALL, TeamCard
+from simulator.vabg.coaching import Coach
 from simulator.vabg.engine import (
     _BLOCK_TRY,
     _DUNK_ROLL,
@@ -40,7 +41,6 @@ from simulator.vabg.engine import (
     _TURNOVER_TRY,
     DEFAULT_POLICY,
     TRY_MISS,
-    CoachPolicy,
     EndlessGameError,
     Plan,
     _best,
@@ -846,7 +846,7 @@ class _Walk:
         neutral: bool,
         home_plan: Plan | None,
         away_plan: Plan | None,
-        policy: CoachPolicy | None = None,
+        policy: Coach | None = None,
     ) -> None:
         # Only the coach policy's own solver (coachodds.py) walks a game with it on.
         if rules.strategy and policy is None:

@@ -14,19 +14,32 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields, replace
+from enum import StrEnum
 from typing import NamedTuple
 
 RULES_VERSION = 3
 """The revision of vabg-rulings.md this engine plays.
 
 1: the rulings as first written (overtime of 5 possessions); 2: the note of 2026-11-23
-(overtime of 10 possessions, §1); 3: the note of 2026-11-26 (a pre-1987 center holds an
-extra ball number only when the lineup on the floor gives him one of 6-8, §9).
+(overtime of 10 possessions, §1); 3: the notes of 2026-11-26 (a pre-1987 center holds an
+extra ball number only when the lineup on the floor gives him one of 6-8, §9) and issue 23
+(the strategy choices of §8 and §10 are made by the exact coach: each choice the one with
+the higher chance of winning, docs/engine.md "The coach", where fixed thresholds made them).
 """
+
+
+class CoachKind(StrEnum):
+    """Who makes the strategy choices of §8 and §10 when ``GameRules.strategy`` is on."""
+
+    EXACT = "exact"
+    """The exact coach: each choice by the exact odds (``coachodds.solve_coach``)."""
+    THRESHOLDS = "thresholds"
+    """The fixed thresholds of ``CoachPolicy`` (games stored before rules version 3)."""
+
 
 _DEFAULTS_BEFORE: dict[int, dict[str, object]] = {
     2: {"overtime_possessions": 5},
-    3: {"pre_1987_claimed_extra": False},
+    3: {"pre_1987_claimed_extra": False, "coach": CoachKind.THRESHOLDS},
 }
 """For each version, the switches whose default it changed and their value before it."""
 
@@ -61,7 +74,9 @@ class GameRules:
     """§9: the d8-6 player's extra gain needs a 6-8 the lineup gives the center (the note
     of 2026-11-26); off = a center whose card lists an extra number (versions 1-2)."""
     strategy: bool = False
-    """§8/§10: the coach policy may foul, try for 3 and take fast-break extra possessions."""
+    """§8/§10: the coach may foul, try for 3 and take fast-break extra possessions."""
+    coach: CoachKind = CoachKind.EXACT
+    """Who makes those choices when ``strategy`` is on (fixed thresholds before version 3)."""
     overtime_possessions: int = 10
     """§1: possessions per team in each overtime period (5 before the 2026-11-23 note)."""
 
@@ -70,13 +85,19 @@ class GameRules:
             value = getattr(self, f.name)
             if f.type == "bool" and not isinstance(value, bool):
                 raise RulesVersionError(f"the rules switch {f.name} must be true or false")
+        if self.coach not in tuple(CoachKind):
+            raise RulesVersionError(
+                f"the coach must be one of {', '.join(CoachKind)}, got {self.coach!r}"
+            )
+        object.__setattr__(self, "coach", CoachKind(self.coach))  # a stored "exact" reads back
         n = self.overtime_possessions
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 44:
             raise RulesVersionError(f"overtime_possessions must be a whole number 1-44, got {n!r}")
 
     @property
     def name(self) -> str:
-        """Return ``"basic"``, ``"advanced"`` (either may add ``"+strategy"``) or ``"custom"``.
+        """Return ``"basic"``, ``"advanced"`` (either may add ``"+strategy"``, and
+        ``"(thresholds)"`` for the coach of games stored before version 3) or ``"custom"``.
 
         A preset as an older rules version had it is that preset too, so a stored game
         replayed by its own rules keeps its name.
@@ -84,11 +105,14 @@ class GameRules:
         >>> GameRules.from_json({"version": 1}).name
         'advanced'
         """
-        plain = replace(self, strategy=False)
+        plain = replace(self, strategy=False, coach=CoachKind.EXACT)
         for preset_name, preset in PRESETS.items():
             for version in range(RULES_VERSION, 0, -1):
-                if plain == _as_in_version(preset, version):
-                    return preset_name + ("+strategy" if self.strategy else "")
+                if plain == replace(_as_in_version(preset, version), coach=CoachKind.EXACT):
+                    if not self.strategy:
+                        return preset_name
+                    old = " (thresholds)" if self.coach == CoachKind.THRESHOLDS else ""
+                    return f"{preset_name}+strategy{old}"
         return "custom"
 
     def to_json(self) -> dict[str, object]:
@@ -108,6 +132,8 @@ class GameRules:
         5
         >>> GameRules.from_json(ADVANCED.to_json()) == ADVANCED
         True
+        >>> GameRules.from_json({"version": 2, "strategy": True}).coach
+        <CoachKind.THRESHOLDS: 'thresholds'>
         """
         version = doc.get("version", 1)
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
@@ -163,7 +189,7 @@ PRESETS = {"basic": BASIC, "advanced": ADVANCED}
 
 
 def preset(name: str, *, strategy: bool = False) -> GameRules:
-    """Return the ``basic`` or ``advanced`` preset, with the coach policy on if asked."""
+    """Return the ``basic`` or ``advanced`` preset, with the exact coach on if asked."""
     try:
         rules = PRESETS[name]
     except KeyError:
@@ -409,3 +435,19 @@ def pre_1987_gains(
     if holds and taker is not None and taker != 4:
         gains[taker] += 1
     return (gains[0], gains[1], gains[2], gains[3], gains[4])
+
+
+EXTRA_POSSESSION_WITHIN = 5
+"""§8: a trailing team that fast-breaks in the last this many numbers of a period may give
+both teams one extra possession (the seed's limit)."""
+
+
+def may_take_extra_possession(n: int) -> bool:
+    """Return whether a fast break at number ``n`` may earn the extra possessions (§8)."""
+    return n <= EXTRA_POSSESSION_WITHIN
+
+
+def may_call_foul_round(n: int) -> bool:
+    """Return whether an intentional foul may be called before number ``n`` (§10: the
+    extra possessions 2a and 1a are played before 2 and 1 of any period)."""
+    return n <= 2

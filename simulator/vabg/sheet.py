@@ -31,12 +31,13 @@ from simulator.dice import (
 )
 from simulator.results import GameResult
 from simulator.vabg.cards import TeamCard
+from simulator.vabg.coaching import Coach
 from simulator.vabg.engine import (
-    DEFAULT_POLICY,
     REGULATION,
     _Game,
     _Side,
     play_game,
+    rules_coach,
 )
 from simulator.vabg.events import (
     AWAY,
@@ -236,11 +237,17 @@ class _Table:
     """One replay: the engine's game, its dice, and where each trip began."""
 
     def __init__(
-        self, home: TeamCard, away: TeamCard, values: Sequence[int], rules: GameRules, neutral: bool
+        self,
+        home: TeamCard,
+        away: TeamCard,
+        values: Sequence[int],
+        rules: GameRules,
+        neutral: bool,
+        coach: Coach,
     ) -> None:
         self.dice = _TableDice(values, self.purpose)
         self.game = game = _Game(
-            home, away, self.dice, rules, neutral, {HOME: None, AWAY: None}, DEFAULT_POLICY
+            home, away, self.dice, rules, neutral, {HOME: None, AWAY: None}, coach
         )
         self.trips: list[TripStart] = []
         self.roll_trip: list[int] = []
@@ -443,14 +450,20 @@ def replay(
     *,
     rules: GameRules = ADVANCED,
     neutral: bool = False,
+    coach: Coach | None = None,
 ) -> Position:
     """Play the game over the values entered so far and return where it stands.
+
+    With the strategy choices on, ``coach`` makes them (without one, the rules' coach,
+    solved here: a caller replaying one game die after die passes it solved once).
 
     Raise :class:`DieRefused` for a value that is not a face of the die the game asks for
     there, :class:`GameOverError` for values past the end of the game, and the engine's
     own errors (an ``EndlessGameError``, a ``RotationError``) as they come.
     """
-    table = _Table(home, away, values, rules, neutral)
+    if coach is None:
+        coach = rules_coach(home, away, rules=rules, neutral=neutral)
+    table = _Table(home, away, values, rules, neutral, coach)
     game = table.game
     result: GameResult | None = None
     need: Need | None = None
@@ -463,7 +476,9 @@ def replay(
         if table.dice.unused:
             raise GameOverError(len(table.dice.draws), table.dice.unused)
         script = table.dice.record().script or {}
-        result = play_game(home, away, ScriptedDice(**script), rules=rules, neutral=neutral)
+        result = play_game(
+            home, away, ScriptedDice(**script), rules=rules, neutral=neutral, coach=coach
+        )
         assert list(result.events) == game.events, "the engine replays its own dice the same"
     rolls = tuple(
         Roll(die, value, table.dice.steps[i], table.roll_trip[i])

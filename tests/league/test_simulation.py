@@ -241,6 +241,47 @@ def test_a_pre_1987_game_played_before_the_2026_11_26_note_replays_by_its_own_ru
     assert [e.to_json() for e in again.events] == stored.events
 
 
+def test_a_game_played_by_the_coach_of_older_rules_replays_and_charts_with_it() -> None:
+    from cards.mapping import team_card
+    from league import odds
+    from simulator.vabg import DEFAULT_POLICY, GameRules
+    from simulator.vabg.coachodds import coach_odds
+
+    game = make_season(2, strategy=True).games.get()
+    home, away = team_card(game.home), team_card(game.away)
+    # Rules version 2: the strategy choices made by fixed thresholds. Store such a game.
+    doc = preset(game.rules, strategy=True).to_json()
+    old = {**{k: v for k, v in doc.items() if k != "coach"}, "version": 2}
+    old_rules = GameRules.from_json(old)
+    seed = next(
+        seed
+        for seed in range(200)
+        if play_game(home, away, SeededDice(seed), rules=old_rules).events
+        != play_game(home, away, SeededDice(seed), rules=preset(game.rules, strategy=True)).events
+    )
+    Game.objects.filter(pk=game.pk).update(seed=seed)
+    played = play_game(home, away, SeededDice(seed), rules=old_rules)
+    game.refresh_from_db()
+    with transaction.atomic():
+        services.result_store(game=game, played=played, home=home, away=away)
+    stored = GameResult.objects.get(game=game)
+    stored.rules = old  # as version 2 stored it
+    stored.save()
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINAL)
+    game.refresh_from_db()
+
+    again = services.game_replay(game_id=game.pk)
+    assert [e.to_json() for e in again.events] == stored.events
+    chart = odds.win_probability(game)
+    then = coach_odds(home, away, rules=old_rules, neutral=game.neutral, scores=False)
+    assert chart["points"][0]["p_home"] == pytest.approx(then.p_home_win, abs=1e-9)
+    assert then.p_home_win == pytest.approx(
+        coach_odds(home, away, rules=old_rules, coach=DEFAULT_POLICY, scores=False).p_home_win
+    )
+    now = coach_odds(home, away, rules=preset(game.rules, strategy=True), scores=False)
+    assert abs(now.p_home_win - then.p_home_win) > 1e-6  # the coach changed the game
+
+
 def test_a_game_whose_rules_this_engine_cannot_play_is_refused_with_the_reason() -> None:
     game = make_season(2).games.get()
     services.game_play(game_id=game.pk)

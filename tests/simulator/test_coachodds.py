@@ -1,14 +1,21 @@
-"""Exact odds with the coach policy on (simulator/vabg/coachodds.py) are the engine's game.
+"""The exact coach plays to win, and the exact odds with the strategy choices on are the
+engine's game (simulator/vabg/coachodds.py, simulator/vabg/coaching.py).
 
-The same three kinds of proof as without the policy (tests/simulator/test_odds.py):
+- **every choice of the exact coach is the better one**: at every decision state the
+  action it takes wins at least as often, for the team that takes it, as the other, both
+  values counted from the same backward values (and, for the trips and the fast-break
+  extra possessions, counted again by hand from the trip laws);
+
+The same three kinds of proof as without the strategy choices (tests/simulator/test_odds.py):
 
 - **every law the policy may pick is the engine's own trip, face by face**: a trip played
   by a team trailing by enough to try for 3, an extra possession (2a, 1a, or owed after a
   fast break), a possession fouled on purpose, each enumerated through the engine's own
   code with the branching dice and compared to the law to 1e-12 (bounded by the mass cut
   where the putback loop runs);
-- **seeded engine games with the policy on** (10,000 a matchup) agree with the exact P(win), P(overtime),
-  mean margin and margin histogram within sampling error;
+- **seeded engine games with the exact coach** (and with the thresholds of older games)
+  agree with the exact P(win), P(overtime), mean margin and margin histogram within
+  sampling error;
 - **hand-worked cases**: a policy that never acts gives the odds without it, to 1e-12;
   the laws sum to 1; the score laws and the margin law tell the same story.
 """
@@ -16,6 +23,7 @@ The same three kinds of proof as without the policy (tests/simulator/test_odds.p
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import math
 import shutil
@@ -27,12 +35,26 @@ import pytest
 
 from simulator import SeededDice
 from simulator.vabg import ADVANCED, BASIC, play_game, team_from_json
-from simulator.vabg.coachodds import CoachLiveOdds, _CoachWalk, _Dist, _Program, coach_odds
-from simulator.vabg.engine import DEFAULT_POLICY, CoachPolicy, _Game, _Side
-from simulator.vabg.events import AWAY, HOME, Call, Steal
+from simulator.vabg.coaching import DEFAULT_POLICY, CoachPolicy, Step, in_spans
+from simulator.vabg.coachodds import (
+    _WIN_ROWS,
+    DECISIVE,
+    REACH,
+    CoachLiveOdds,
+    _Back,
+    _Decision,
+    _Dist,
+    _ends,
+    _Program,
+    _solved,
+    coach_odds,
+    solve_coach,
+)
+from simulator.vabg.engine import _Game, _Side
+from simulator.vabg.events import AWAY, HOME, Call, FreeThrow, PeriodEnd, Shot, Steal, Trip
 from simulator.vabg.liveodds import LiveOdds
-from simulator.vabg.odds import _Laws, _Period, _state, game_odds
-from simulator.vabg.rules import GameRules, preset
+from simulator.vabg.odds import _Laws, _state, game_odds
+from simulator.vabg.rules import CoachKind, GameRules, preset
 from tests.simulator.test_odds import (
     FIXTURES,
     assert_same_outcomes,
@@ -182,7 +204,7 @@ NEVER = CoachPolicy(extra_possession_within=0, foul_deficit_max=0, try3_within=0
 def test_a_policy_that_never_acts_gives_the_odds_without_it(home, away, rules, neutral):
     h, a = build(home), build(away)
     plain = game_odds(h, a, rules=preset(rules), neutral=neutral)
-    coached = coach_odds(h, a, rules=preset(rules, strategy=True), neutral=neutral, policy=NEVER)
+    coached = coach_odds(h, a, rules=preset(rules, strategy=True), neutral=neutral, coach=NEVER)
     assert coached.p_home_win == pytest.approx(plain.p_home_win, abs=1e-12)
     assert coached.p_overtime == pytest.approx(plain.p_overtime, abs=1e-12)
     assert coached.expected_overtimes == pytest.approx(plain.expected_overtimes, abs=1e-12)
@@ -217,7 +239,7 @@ def test_the_policy_on_sums_to_one_and_its_score_laws_match_its_margin_law():
     assert quick.p_home_win == pytest.approx(odds.p_home_win, abs=1e-13)
     assert quick.margin == pytest.approx(odds.margin, abs=1e-13)
     assert quick.home_score == {}
-    # The policy plays a different game: the odds move.
+    # The coach plays a different game: the odds move.
     plain = game_odds(h, a, rules=preset("advanced"))
     assert abs(plain.p_home_win - odds.p_home_win) > 1e-4
 
@@ -233,49 +255,283 @@ def test_a_card_that_always_scores_never_lets_the_policy_act():
         assert odds.home_score == pytest.approx({152: 1.0}, abs=1e-12)
 
 
+# -- the exact coach plays to win -----------------------------------------------------------
+
+COACH_CASES = [
+    ("kentucky-2012", "kansas-2008", "advanced", False),
+    ("georgetown-1984", "georgetown-1984", "basic", True),
+]
+MARGINS = np.arange(-REACH, REACH + 1)
+
+
+def spans_for(calls: Any, decision: _Decision) -> Any:
+    """Return the margins where the coach the engine reads makes the decision's choice."""
+    if decision.choice == "foul":
+        return calls.foul
+    if decision.choice == "home takes extra":
+        return calls.home_extra
+    if decision.choice == "away takes extra":
+        return calls.away_extra
+    return calls.try3[list(Step).index(Step(decision.choice))]
+
+
+@pytest.mark.parametrize(("home", "away", "rules", "neutral"), COACH_CASES)
+def test_at_every_decision_state_the_coachs_action_wins_at_least_as_often_as_the_other(
+    home, away, rules, neutral
+):
+    h, a = fixture(home), fixture(away)
+    game_rules = preset(rules, strategy=True)
+    coach = solve_coach(h, a, rules=game_rules, neutral=neutral)
+    game = _solved(h, a, game_rules, neutral, None, None, None)
+    kinds: dict[str, int] = {}
+    for p, numbers in enumerate(game.numbers):
+        # The period once more from the same end values, keeping both values of each choice.
+        record: list[_Decision] = []
+        _Back(*_WIN_ROWS, record=record).period(numbers, _ends(game.solution.overtime[p]), None)
+        assert len(record) >= 2 * len(numbers)  # at least a try for 3 on each trip
+        for decision in record:
+            row = 0 if decision.home else 1
+            act, plain = decision.act[row], decision.plain[row]
+            trailing = MARGINS < 0 if decision.home else MARGINS > 0
+            spans = spans_for(coach.calls(p, decision.number), decision)
+            chosen = np.array([in_spans(spans, int(m)) for m in MARGINS]) & trailing
+            if decision.choice != "foul":  # (the foul's spans hold both teams' calls)
+                assert not (np.array([in_spans(spans, int(m)) for m in MARGINS]) & ~trailing).any()
+            assert (act[chosen] > plain[chosen]).all(), decision[:3]
+            rest = trailing & ~chosen
+            assert (plain[rest] * (1 + DECISIVE) >= act[rest]).all(), decision[:3]
+            kinds[decision.choice] = kinds.get(decision.choice, 0) + int(chosen.sum())
+    # Every kind of choice was met, and the coach makes each of them somewhere.
+    assert set(kinds) == {
+        *(step.value for step in Step),
+        "foul",
+        "home takes extra",
+        "away takes extra",
+    }
+    # (On an extra possession the try for 3 is read only after a shot-clock re-roll.)
+    made = {kind for kind, count in kinds.items() if count}
+    assert made >= {"away", "home", "home owed", "foul", "home takes extra", "away takes extra"}
+
+
+def by_hand(after: Any, own: Any, fast: Any, home_ball: bool, m: int, fast_after: Any = None):
+    """Return (P(home wins), P(away wins)) before a trip at margin ``m``, counted outcome by
+    outcome: the offense's points k, or the defense's fast-break points j."""
+
+    def at(values: Any, x: int) -> tuple[float, float]:
+        if x > REACH:
+            return 1.0, 0.0
+        if x < -REACH:
+            return 0.0, 1.0
+        return float(values[0][x + REACH]), float(values[1][x + REACH])
+
+    sign = 1 if home_ball else -1
+    home = away = 0.0
+    for k, p in enumerate(own.tolist()):
+        v, w = at(after, m + sign * k)
+        home, away = home + p * v, away + p * w
+    for j, p in enumerate(fast.tolist()):
+        x = m - sign * j
+        v, w = at(after if fast_after is None else fast_after(x), x)
+        home, away = home + p * v, away + p * w
+    return home, away
+
+
+def test_the_coachs_choices_on_the_trips_are_the_better_ones_counted_by_hand():
+    h, a = fixture("kentucky-2012"), fixture("kansas-2008")
+    game_rules = preset("advanced", strategy=True)
+    coach = solve_coach(h, a, rules=game_rules)
+    game = _solved(h, a, game_rules, False, None, None, None)
+    tables = game.solution.periods[0].tables
+    acted = 0
+    for i, (away, home) in enumerate(game.numbers[0]):
+        n, calls = away.number, coach.calls(0, away.number)
+        free, *owed = tables[2 * i + 1]
+
+        def after_home_run(x: int, free: Any = free, owed: Any = owed, calls: Any = calls) -> Any:
+            return owed[0] if owed and x < 0 and in_spans(calls.home_extra, x) else free
+
+        for m in range(-40, 41, 3):
+            # The visitor's trip: tries for 3 where the coach says so, and that wins more.
+            plain = by_hand(free, *away.plain, False, m, after_home_run)
+            tried = by_hand(free, *away.try3, False, m, after_home_run)
+            takes = calls.tries_for_3(Step.AWAY, m)
+            best, other = (tried, plain) if takes else (plain, tried)
+            assert best[1] >= other[1] / (1 + DECISIVE), (n, m)
+            assert tables[2 * i][0][:, m + REACH] == pytest.approx(best, abs=1e-12), (n, m)
+            acted += takes
+            if owed:  # the home team's fast break: it takes the extras where they win more
+                if m < 0 and in_spans(calls.home_extra, m):
+                    assert owed[0][0, m + REACH] > free[0, m + REACH]
+                elif m < 0:
+                    assert owed[0][0, m + REACH] <= free[0, m + REACH] * (1 + DECISIVE)
+            if n > 5:  # the home team's trip, into the next number's start
+                after = tables[2 * i + 2][0]
+                plain = by_hand(after, *home.plain, True, m)
+                tried = by_hand(after, *home.try3, True, m)
+                takes = calls.tries_for_3(Step.HOME, m)
+                best, other = (tried, plain) if takes else (plain, tried)
+                assert best[0] >= other[0] / (1 + DECISIVE), (n, m)
+                assert free[:, m + REACH] == pytest.approx(best, abs=1e-12), (n, m)
+                acted += takes
+    assert acted > 20
+
+
+def number_margins(events: Any) -> dict[tuple[int, int], dict[str, Any]]:
+    """Return, for each number of a played game, the margin before it, whether a foul was
+    called, each side's fast breaks on its regular trips and the margin after each, and
+    whether the extra possessions were played."""
+    out: dict[tuple[int, int], dict[str, Any]] = {}
+    home = away = 20
+    ran_on: str | None = None
+    current: tuple[int, int] | None = None
+    for e in events:
+        where = (getattr(e, "period", 0), getattr(e, "number", 0))
+        if isinstance(e, Trip | Call) and where not in out:
+            out[where] = {"before": home - away, "foul": False, "extra": False, "runs": []}
+        if (
+            ran_on is not None
+            and current is not None
+            and (
+                isinstance(e, Trip | Call | PeriodEnd)
+                and not (isinstance(e, Trip) and e.kind == "reroll")
+            )
+        ):
+            last = out[current]["runs"]
+            last[-1] = (*last[-1], home - away)  # the margin once the trip is over
+            ran_on = None
+        if isinstance(e, Call) and e.call == "intentional foul":
+            out[where]["foul"] = True
+        elif isinstance(e, Call) and e.call == "extra possession":
+            out[where]["extra"] = True
+        elif isinstance(e, Trip) and e.kind in ("", "reroll"):
+            current = where
+        elif isinstance(e, Trip):
+            current = None  # an extra or fouled possession: its fast breaks owe nothing
+        elif isinstance(e, Steal) and e.fast_break and current is not None:
+            out[current]["runs"].append((e.team,))
+            ran_on = e.team
+        elif isinstance(e, Shot) and e.made:
+            home, away = (home + e.value, away) if e.team == HOME else (home, away + e.value)
+        elif isinstance(e, FreeThrow) and e.made:
+            home, away = (home + 1, away) if e.team == HOME else (home, away + 1)
+    return out
+
+
+def test_the_engine_makes_exactly_the_calls_of_the_coach_it_is_given():
+    h, a = fixture("kentucky-2012"), fixture("kansas-2008")
+    rules = preset("advanced", strategy=True)
+    coach = solve_coach(h, a, rules=rules)
+    fouls = extras = 0
+    for seed in range(300):
+        result = play_game(h, a, SeededDice(seed), rules=rules, coach=coach)
+        for (period, n), seen in number_margins(result.events).items():
+            calls = coach.calls(period, n)
+            if n <= 2:
+                wanted = seen["before"] != 0 and in_spans(calls.foul, seen["before"])
+                assert seen["foul"] == wanted, (seed, period, n, seen)
+                fouls += wanted
+            owed = False
+            for team, after in seen["runs"] if n <= 5 else ():
+                if team == HOME and after < 0:
+                    owed = owed or calls.takes_extra(Step.AWAY, after)
+                elif team == AWAY and after > 0:
+                    owed = owed or calls.takes_extra(Step.HOME, after)
+            assert seen["extra"] == owed, (seed, period, n, seen)
+            extras += owed
+    assert fouls > 20 and extras > 5
+
+
+# Games played before the exact coach (rules version 2, the thresholds), recorded by that
+# engine: the SHA-256 of their events' JSON (Kentucky 2012 hosting Kansas 2008, advanced
+# rules with the strategy choices on).
+OLD_GAMES = {
+    0: "c9330d366710a0f7474620730918baee3dd97cd2f327161a255ee2a610bc58b9",
+    5: "6cb275561b44d78fdcffadedfb5b2db3ec98de418799a4f26a0e530b1151eb99",
+    12: "67ff0c08cdca5da86c7cbde9c68dd6eaac2f44bfb2593b00b708d538211a6cb2",
+}
+
+
+def test_a_game_stored_before_the_exact_coach_replays_as_it_was_played():
+    h, a = fixture("kentucky-2012"), fixture("kansas-2008")
+    stored = {k: v for k, v in preset("advanced", strategy=True).to_json().items() if k != "coach"}
+    rules = GameRules.from_json({**stored, "version": 2})
+    assert rules.coach == CoachKind.THRESHOLDS
+    assert rules.name == "advanced+strategy (thresholds)"
+    for seed, digest in OLD_GAMES.items():
+        again = play_game(h, a, SeededDice(seed), rules=rules)
+        events = json.dumps([e.to_json() for e in again.events]).encode()
+        assert hashlib.sha256(events).hexdigest() == digest, seed
+        assert again.to_json()["rules"]["coach"] == "thresholds"
+        # The exact coach plays the same dice differently.
+        now = play_game(h, a, SeededDice(seed), rules=preset("advanced", strategy=True))
+        assert now.to_json()["rules"]["coach"] == "exact"
+    assert GameRules.from_json(preset("advanced", strategy=True).to_json()).coach == "exact"
+
+
+def test_identical_teams_finish_closer_with_the_exact_coach_than_with_the_thresholds():
+    rules = preset("advanced", strategy=True)
+
+    def close(odds: Any) -> float:
+        return sum(p for m, p in odds.margin.items() if abs(m) <= 3)
+
+    for name in ("kentucky-2012", "georgetown-1984"):
+        team = fixture(name)
+        exact = coach_odds(team, team, rules=rules, neutral=True, scores=False)
+        old = coach_odds(team, team, rules=rules, neutral=True, coach=DEFAULT_POLICY, scores=False)
+        plain = game_odds(team, team, rules=preset("advanced"), neutral=True)
+        # The thresholds gave points away; the exact coach gives fewer, but a trailing team
+        # that plays for the win still spreads the margins wider than no choices at all.
+        assert close(old) < close(exact) < close(plain), name
+        assert exact.p_overtime > old.p_overtime, name
+
+
 # -- seeded engine games --------------------------------------------------------------------
 
 COACHED = [
-    ("kentucky-2012", "kansas-2008", "advanced", False),
-    ("georgetown-1984", "villanova-1985", "basic", True),
-    ("san-diego-state-2011", "unlv-1991", "advanced", True),
+    # (home, away, rules, neutral, coach): the exact coach, and the thresholds of old games
+    ("kentucky-2012", "kansas-2008", "advanced", False, CoachKind.EXACT),
+    ("georgetown-1984", "villanova-1985", "basic", True, CoachKind.EXACT),
+    ("san-diego-state-2011", "san-diego-state-2011", "advanced", True, CoachKind.EXACT),
+    ("san-diego-state-2011", "unlv-1991", "advanced", True, CoachKind.THRESHOLDS),
 ]
-GAMES = 10_000  # each matchup; the policy-off proof (test_odds.py) plays 20,000
+GAMES = 3_000  # each matchup: the policy-off proof (test_odds.py) plays 20,000
 
 
-def _calls(h: Any, a: Any, seed: int, rules: GameRules, neutral: bool) -> bool:
-    result = play_game(h, a, SeededDice(seed), rules=rules, neutral=neutral)
+def _calls(h: Any, a: Any, seed: int, rules: GameRules, neutral: bool, coach: Any) -> bool:
+    result = play_game(h, a, SeededDice(seed), rules=rules, neutral=neutral, coach=coach)
     return any(isinstance(e, Call) and e.call != "no call on the road" for e in result.events)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize(("home", "away", "rules", "neutral"), COACHED)
-def test_seeded_engine_games_with_the_policy_agree_with_the_exact_law(home, away, rules, neutral):
+@pytest.mark.parametrize(("home", "away", "rules", "neutral", "coach"), COACHED)
+def test_seeded_engine_games_with_the_coach_agree_with_the_exact_law(
+    home, away, rules, neutral, coach
+):
     h, a = fixture(home), fixture(away)
-    game_rules = preset(rules, strategy=True)
-    exact = coach_odds(h, a, rules=game_rules, neutral=neutral)
+    game_rules = replace(preset(rules, strategy=True), coach=coach)
+    exact = coach_odds(h, a, rules=game_rules, neutral=neutral, scores=False)
+    played = solve_coach(h, a, rules=game_rules, neutral=neutral)
+    if coach == CoachKind.THRESHOLDS:
+        played = DEFAULT_POLICY
     wins = overtimes = total = 0
     histogram: dict[int, int] = {}
-    seed0 = 7_000_000 * (COACHED.index((home, away, rules, neutral)) + 1)
+    seed0 = 7_000_000 * (COACHED.index((home, away, rules, neutral, coach)) + 1)
     for seed in range(seed0, seed0 + GAMES):
-        game = _Game(
-            h, a, SeededDice(seed), game_rules, neutral, {HOME: None, AWAY: None}, DEFAULT_POLICY
-        )
+        game = _Game(h, a, SeededDice(seed), game_rules, neutral, {HOME: None, AWAY: None}, played)
         game.play()
         margin = game.home.score - game.away.score
         wins += margin > 0
         overtimes += game.period > 0
         total += margin
         histogram[margin] = histogram.get(margin, 0) + 1
-    # The shortcut plays the same games as play_game, policy calls included.
+    # The shortcut plays the same games as play_game, which solves the rules' coach itself.
     same = play_game(h, a, SeededDice(seed0), rules=game_rules, neutral=neutral)
-    first = _Game(
-        h, a, SeededDice(seed0), game_rules, neutral, {HOME: None, AWAY: None}, DEFAULT_POLICY
-    )
+    first = _Game(h, a, SeededDice(seed0), game_rules, neutral, {HOME: None, AWAY: None}, played)
     first.play()
     assert (same.home.score, same.away.score) == (first.home.score, first.away.score)
-    calls = sum(1 for seed in range(seed0, seed0 + 200) if _calls(h, a, seed, game_rules, neutral))
-    assert calls > 20  # the policy acts in these games
+    calls = sum(
+        1 for seed in range(seed0, seed0 + 100) if _calls(h, a, seed, game_rules, neutral, played)
+    )
+    assert calls > 10  # the coach acts in these games
 
     def z(observed: float, p: float) -> float:
         return (observed / GAMES - p) / math.sqrt(p * (1 - p) / GAMES)
@@ -289,7 +545,7 @@ def test_seeded_engine_games_with_the_policy_agree_with_the_exact_law(home, away
         "mean margin": (total / GAMES - mean) / math.sqrt(var / GAMES),
         f"chi-square ({df} df)": z_chi,
     }
-    print(f"{home} v {away} ({rules}+strategy, {'neutral' if neutral else 'home'}): {report}")
+    print(f"{home} v {away} ({rules}+strategy, {coach}, neutral={neutral}): {report}")
     assert all(abs(value) < Z_LIMIT for value in report.values()), report
 
 
@@ -342,7 +598,7 @@ def test_pairs_with_the_coach_policy_on_a_neutral_court_give_both_orders(tmp_pat
     )
 
 
-# -- the live win probability with the policy on -------------------------------------------
+# -- the live win probability with the strategy choices on -----------------------------------
 
 
 @pytest.mark.parametrize(
@@ -357,14 +613,12 @@ def test_the_live_odds_start_at_the_pregame_odds_and_agree_with_the_forward_prog
     assert live.trips_in(0) == 88 and live.trips_in(3) == 20
     # From the start of a number with any margin, the forward program says the same (at 2
     # and 1 the chart's position is after the foul round: the pregame odds cover those).
-    walk = _CoachWalk(h, a, game_rules, neutral, None, None, DEFAULT_POLICY)
-    regulation, _ = walk.periods()
+    game = _solved(h, a, game_rules, neutral, None, None, None)
     overtime = live.p_home_win(1, 0, 0)
     for done, margin in [(0, 5), (40, -3), (70, 2), (78, 9), (80, -6), (82, 1), (82, -2)]:
-        program = _Program(DEFAULT_POLICY, walk.coach, False)
-        left = _Period(regulation.trips[done:])
+        program = _Program(False)
         start = _Dist(np.ones((1, 1)), -margin)
-        end = program.period(left, start)
+        end = program.period(game.numbers[0][done // 2 :], game.masks[0][done // 2 :], start)
         law = end.a.sum(axis=1)
         ms = np.arange(len(law)) - end.zero
         forward = float(law[ms > 0].sum() + law[ms == 0].sum() * overtime)
@@ -378,9 +632,29 @@ def test_the_live_odds_start_at_the_pregame_odds_and_agree_with_the_forward_prog
 
 def test_with_a_policy_that_never_acts_the_live_odds_are_those_without_it():
     h, a = build(short_handed_json()), fixture("san-diego-state-2011")
-    live = CoachLiveOdds(h, a, rules=preset("advanced", strategy=True), policy=NEVER)
+    live = CoachLiveOdds(h, a, rules=preset("advanced", strategy=True), coach=NEVER)
     plain = LiveOdds(h, a, rules=preset("advanced"))
     for period, done, margin in [(0, 0, 0), (0, 17, 4), (0, 63, -7), (1, 5, 2), (2, 19, -1)]:
         assert live.p_home_win(period, done, margin) == pytest.approx(
             plain.p_home_win(period, done, margin), abs=1e-12
         )
+
+
+def test_the_live_odds_of_a_game_take_the_coach_it_was_played_with():
+    h, a = fixture("kentucky-2012"), fixture("kansas-2008")
+    exact = preset("advanced", strategy=True)
+    old = replace(exact, coach=CoachKind.THRESHOLDS)
+    by_rules = CoachLiveOdds(h, a, rules=old)
+    assert by_rules.coach == DEFAULT_POLICY
+    assert by_rules.p_home_win(0, 0, 0) == pytest.approx(
+        coach_odds(h, a, rules=exact, coach=DEFAULT_POLICY, scores=False).p_home_win, abs=1e-13
+    )
+    solved = solve_coach(h, a, rules=exact)
+    given = CoachLiveOdds(h, a, rules=exact, coach=solved)
+    assert given.coach is solved
+    assert given.p_home_win(0, 0, 0) == CoachLiveOdds(h, a, rules=exact).p_home_win(0, 0, 0)
+    assert by_rules.p_home_win(0, 0, 0) != pytest.approx(given.p_home_win(0, 0, 0), abs=1e-6)
+    # The home team trailing by 2 after its fast break on the visitor's trip of 1 takes
+    # the extra possessions (it has nothing to lose); at 6 it may not (§8: the last 5).
+    assert given.home_takes_extra(0, 1, -2) and not given.home_takes_extra(0, 6, -2)
+    assert not given.home_takes_extra(0, 1, 2)  # only a trailing team chooses

@@ -12,11 +12,13 @@ from dataclasses import replace
 
 import pytest
 
-from simulator import ScriptedDice
+from simulator import ScriptedDice, SeededDice
 from simulator.vabg import (
     ADVANCED,
     BASIC,
+    DEFAULT_POLICY,
     RULES_VERSION,
+    CoachPolicy,
     GameRules,
     RotationError,
     RulesVersionError,
@@ -25,9 +27,10 @@ from simulator.vabg import (
     play_game,
     team_from_json,
 )
-from simulator.vabg.events import Call, Enter, Trip
+from simulator.vabg.events import Call, Enter, FreeThrow, Shot, Trip
 from tests.simulator.scripting import ThenSeeded, play, trip_story, trips
 from tests.simulator.teams import player, team_json, twin_team_json
+from tests.simulator.test_odds import fixture
 
 TURNOVER = (1, 41, 1)
 
@@ -131,6 +134,7 @@ def test_rules_stored_before_version_3_read_a_pre_1987_centers_extra_number_off_
         ({"version": RULES_VERSION, "shot_clock_seconds": 35}, "shot_clock_seconds"),
         ({"version": RULES_VERSION, "overtime_possessions": 0}, "overtime_possessions"),
         ({"version": RULES_VERSION, "home_court": "yes"}, "home_court"),
+        ({"version": RULES_VERSION, "coach": "coin flip"}, "the coach must be one of"),
     ],
 )
 def test_rules_this_engine_cannot_play_are_refused_naming_why(doc, message):
@@ -749,13 +753,18 @@ def test_a_substitution_that_takes_the_centers_extra_number_away_takes_the_gain_
 # §10 strategy ------------------------------------------------------------------------------------
 
 
+# The rules of each choice, played by the thresholds of games before rules version 3 (the
+# exact coach's own choices: tests/simulator/test_coachodds.py).
+
+
 def test_a_trailing_team_fouls_on_2a_under_the_coach_policy():
     # The visitor scores a 2 first; everything else is a turnover until 2a.
     rolls = [(1, 62, 5), *[TURNOVER] * (2 * 42 - 1)]
     # 2a: the visitor's trip with the home team fouling (d8 1, 62: no steal or turnover),
     # two free throws made; then the home team's 2a trip (a turnover).
     rolls += [(1, 62, 9, [3, 3], []), TURNOVER]
-    result = play(HOME, AWAY, trips(*rolls), rules=replace(ADVANCED, strategy=True))
+    strategy = replace(ADVANCED, strategy=True)
+    result = play(HOME, AWAY, trips(*rolls), rules=strategy, coach=DEFAULT_POLICY)
     calls = [e for e in result.events if isinstance(e, Call)]
     assert calls[0].call == "intentional foul" and calls[0].team == "home"
     assert calls[0].number == 2
@@ -776,7 +785,8 @@ def test_try_for_3_turns_2s_into_3s_and_misses_within_the_doubling_limit():
     # The visitor leads 26-20 with two 3s on dunk rolls (d20 1) at 44 and 43.
     rolls = [(1, 55, 1), TURNOVER, (1, 55, 1), *[TURNOVER] * (2 * 34 - 3)]
     rolls += [TURNOVER, (1, 62, 8), TURNOVER, (1, 62, 4), TURNOVER, (1, 62, 4)]
-    result = play(HOME, AWAY, trips(*rolls), rules=replace(ADVANCED, strategy=True))
+    strategy = replace(ADVANCED, strategy=True)
+    result = play(HOME, AWAY, trips(*rolls), rules=strategy, coach=DEFAULT_POLICY)
     assert story_at(result, 10, "home")[1:] == [
         "miss 3 Home Starter 1 (jumper (try for 3))",
         "dreb Away Starter 1",
@@ -786,6 +796,36 @@ def test_try_for_3_turns_2s_into_3s_and_misses_within_the_doubling_limit():
     assert story_at(result, 8, "home")[1] == "make 2 Home Starter 1 (jumper)"
     plain = play(HOME, AWAY, trips(*rolls))
     assert story_at(plain, 10, "home")[1] == "make 2 Home Starter 1 (jumper)"
+
+
+EAGER = CoachPolicy(
+    extra_possession_within=44, foul_deficit_max=200, try3_within=44, try3_deficit_over=-200
+)
+
+
+def test_only_a_trailing_team_chooses_whatever_its_coach_asks():
+    # A coach that would foul at any margin, try for 3 ahead or behind and take every
+    # extra possession: §10 lets only the trailing team, §8 only in the last 5 numbers.
+    home, away = fixture("kentucky-2012"), fixture("kansas-2008")
+    rules = replace(ADVANCED, strategy=True)
+    tries = 0
+    for seed in range(60):
+        result = play_game(home, away, SeededDice(seed), rules=rules, coach=EAGER)
+        score = {"home": 20, "away": 20}
+        other = {"home": "away", "away": "home"}
+        for e in result.events:
+            if isinstance(e, Call) and e.call == "intentional foul":
+                assert score[e.team] < score[other[e.team]], (seed, e)
+            elif isinstance(e, Call) and e.call == "extra possession":
+                assert e.number <= 5, (seed, e)
+            elif isinstance(e, Shot) and e.how == "jumper (try for 3)":
+                assert score[e.team] < score[other[e.team]], (seed, e)
+                tries += 1
+            if isinstance(e, Shot) and e.made:
+                score[e.team] += e.value
+            elif isinstance(e, FreeThrow) and e.made:
+                score[e.team] += 1
+    assert tries > 10
 
 
 # §13 box-score credits ---------------------------------------------------------------------------
