@@ -65,6 +65,9 @@ TO_COMPLETE = "(to complete)"
 ROSTER_EXTRA_COLUMN = "shared_as"
 SHARED_DATA = Path(settings.SHARED_DIR) / "data"
 PLAYER_SEASONS = "alltime96_player_seasons.csv"
+ODDS_CACHE = FIELD_DIR / "odds-cache.json"
+"""The exact games the committed field was aimed with (build_field's default --odds-cache):
+a rebuild by the same engine reads them instead of solving about 12,600 coached games."""
 FOUND_PLAYERS = "found_players.csv"
 """Players found for the field's empty spots and short benches (fixtures/field/README.md)."""
 
@@ -1002,7 +1005,7 @@ def field_files_write(
     printed_path: Path | None = None,
     copy_rosters: Path | None = None,
     player_seasons: Path | None = None,
-    odds_cache: Path | None = None,
+    odds_cache: Path | None = ODDS_CACHE,
     verbose: bool = False,
 ) -> FieldReport:
     """Build every team of the field and write the team files into ``out``.
@@ -1050,7 +1053,7 @@ def field_files_write(
     )
     if odds_cache is not None and store is not None:
         try:
-            write_odds_cache(odds_cache, store)
+            write_odds_cache(odds_cache, store.used())
         except OSError as exc:  # a cache only: the files are written all the same
             warnings.append(f"{odds_cache}: the odds cache was not written ({exc.strerror})")
     warnings += [w for b in built for w in _team_warnings(b)]

@@ -20,8 +20,11 @@ import numpy as np
 
 from league import bracket as brackets
 from simulator import SeededDice
+from simulator.results import GameResult
 from simulator.vabg import GameRules, TeamCard, play_game, preset
+from simulator.vabg.coaching import Coach
 from simulator.vabg.coachodds import exact_odds
+from simulator.vabg.engine import rules_coach
 from simulator.vabg.odds import GameOdds
 
 TOURNAMENT_RULES = preset("advanced", strategy=True)
@@ -33,6 +36,22 @@ STAR_PPG = 25.0
 """The scorers the usage table follows: 25 points a game or more in their real season."""
 
 Progress = Callable[[int, int], None]
+
+
+class _Coaches:
+    """Each pair's exact coach, solved once (about 20 ms) for the many games it plays."""
+
+    def __init__(self, rules: GameRules) -> None:
+        self.rules = rules
+        self._solved: dict[tuple[str, str], Coach] = {}
+
+    def play(self, home: TeamCard, away: TeamCard, seed: int) -> GameResult:
+        key = (home.label, away.label)
+        coach = self._solved.get(key)
+        if coach is None:
+            coach = rules_coach(home, away, rules=self.rules, neutral=True)
+            self._solved[key] = coach
+        return play_game(home, away, SeededDice(seed), rules=self.rules, neutral=True, coach=coach)
 
 
 @dataclass(frozen=True)
@@ -214,6 +233,7 @@ def star_shares(
     (``seed``, the star, the game), the star's team home in half of them, courts neutral.
     """
     by_label = {t.card.label: t.card for t in teams}
+    coaches = _Coaches(rules)
     out = []
     for number, (label, name, ppg, team_ppg) in enumerate(stars):
         me = by_label[label]
@@ -224,13 +244,7 @@ def star_shares(
         for g in range(games):
             opp = rng.choice(others)
             home = g % 2 == 0
-            result = play_game(
-                me if home else opp,
-                opp if home else me,
-                SeededDice(rng.getrandbits(63)),
-                rules=rules,
-                neutral=True,
-            )
+            result = coaches.play(me if home else opp, opp if home else me, rng.getrandbits(63))
             box = result.home if home else result.away
             team.append(float(box.score))
             mine.append(float(sum(line.pts for line in box.players if line.name == name)))
@@ -267,11 +281,10 @@ def box_rates(
     rng = random.Random(seed)
     weights = [w for _, _, w in pairings]
     drawn = rng.choices(pairings, weights=weights, k=games)
+    coaches = _Coaches(rules)
     samples: list[tuple[float, float, float, float]] = []
     for i, j, _w in drawn:
-        result = play_game(
-            teams[i].card, teams[j].card, SeededDice(rng.getrandbits(63)), rules=rules, neutral=True
-        )
+        result = coaches.play(teams[i].card, teams[j].card, rng.getrandbits(63))
         for box in (result.home, result.away):
             samples.append(
                 (

@@ -67,22 +67,46 @@ def engine_version() -> str:
     return digest.hexdigest()
 
 
-def read_odds_cache(path: Path) -> dict[str, Odds]:
+class OddsStore(dict[str, Odds]):
+    """The games of an odds cache, remembering which ones a run asked for or added.
+
+    A build writes back only those (:meth:`used`), so the committed cache of the field
+    (``fixtures/field/odds-cache.json``) holds exactly the games its files were aimed with.
+    """
+
+    def __init__(self, games: Mapping[str, Odds] | None = None) -> None:
+        super().__init__(games or {})
+        self.touched: set[str] = set()
+
+    def get(self, key: str, default: Odds | None = None) -> Odds | None:  # type: ignore[override]
+        self.touched.add(key)
+        return super().get(key, default)
+
+    def __setitem__(self, key: str, value: Odds) -> None:
+        self.touched.add(key)
+        super().__setitem__(key, value)
+
+    def used(self) -> dict[str, Odds]:
+        """Return the games this run asked for, found or computed."""
+        return {k: self[k] for k in self.touched if k in self}
+
+
+def read_odds_cache(path: Path) -> OddsStore:
     """Return the games of an ``--odds-cache`` file; none when it is missing, unreadable or
     was written by another engine (:func:`engine_version`)."""
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return {}
+        return OddsStore()
     if not isinstance(doc, dict) or doc.get("engine") != engine_version():
-        return {}
+        return OddsStore()
     games = doc.get("games")
     if not isinstance(games, dict):
-        return {}
-    out = {}
+        return OddsStore()
+    out = OddsStore()
     for key, value in games.items():
         if isinstance(value, list) and len(value) == 3:
-            out[key] = (float(value[0]), float(value[1]), float(value[2]))
+            dict.__setitem__(out, key, (float(value[0]), float(value[1]), float(value[2])))
     return out
 
 

@@ -10,7 +10,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from cards.field import FIELD_DIR, PLAYER_SEASONS, TEAMS_DIR, FieldError, field_files_write
+from cards.field import (
+    FIELD_DIR,
+    ODDS_CACHE,
+    PLAYER_SEASONS,
+    TEAMS_DIR,
+    FieldError,
+    field_files_write,
+)
 
 
 def _path(value: str | None) -> Path | None:
@@ -37,8 +44,10 @@ class Command(BaseCommand):
         add(
             "--odds-cache",
             metavar="FILE.json",
-            help="exact-odds games computed before, read and added to; dropped whole when the "
-            "engine's source (simulator/), numpy or Python change",
+            default=str(ODDS_CACHE),
+            help="exact-odds games computed before, read, then rewritten with the games this "
+            "build used; dropped whole when the engine's source (simulator/), numpy or Python "
+            "change (default: fixtures/field/odds-cache.json)",
         )
         add(
             "--copy-rosters",
