@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import html
+import io
 import re
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -92,6 +94,24 @@ def test_the_card_history_page_shows_the_commissioner_who_made_the_change(
     old_page = client.get(old_url)
     assert old_page.status_code == 200
     assert old_page.context["adminform"].form.initial["can_play"] == 37
+
+
+def test_the_history_says_what_loaded_a_card_when_no_one_signed_in_did(
+    commish: tuple[Client, Any],
+) -> None:
+    client, _ = commish
+    call_command("load_teams", "--dir", str(FIXTURES), stdout=io.StringIO())
+    card = Card.objects.get(player__name="Anthony Davis")
+    page = client.get(reverse("admin:cards_card_history", args=[card.pk])).content.decode()
+    row = re.search(r'<table id="change-history".*?</table>', page, flags=re.S)
+    assert row is not None
+    cells = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", row.group(0))).split())
+    assert "Loaded by load_teams from kentucky-2012.json" in cells
+    assert " None " not in f" {cells} "
+    team = Team.objects.get(school="Kentucky", season=2012)
+    assert (
+        team.history.get().history_change_reason == "Loaded by load_teams from kentucky-2012.json"
+    )
 
 
 def test_reverting_a_card_to_an_earlier_version_restores_it_and_records_the_revert(
