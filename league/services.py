@@ -50,7 +50,7 @@ from league.models import (
     SeasonTeam,
     SimulationRun,
 )
-from league.scheduling import ScheduleError, build_schedule
+from league.scheduling import ScheduleError, build_schedule, conference_groups
 from league.seeds import derived_seed, new_seed
 from simulator import GameResult as EngineResult
 from simulator import SeededDice
@@ -935,8 +935,10 @@ def season_create(
     checked by the game's own rules (a ``ValidationError`` on ``options`` says why).
 
     ``conferences`` maps a team id to its conference; teams left out (or no mapping at
-    all) play in one group named "" (no conferences). Every conference plays a single or
-    double round robin, after ``cross_conference_games`` games per team outside it. With
+    all) play in one group named "" (no conferences). A team alone in its conference plays
+    with the independents (``scheduling.conference_groups``), and its season entry names
+    that group. Every conference plays a single or double round robin, after
+    ``cross_conference_games`` games per team outside it. With
     ``home_court`` the home team has the home-court foul ranges; without it every game is
     on a neutral court.
     """
@@ -945,7 +947,7 @@ def season_create(
         raise SeasonRefused("a team is listed twice")
     if len(team_list) < 2:
         raise SeasonRefused(f"a season needs at least 2 teams, got {len(team_list)}")
-    conference_of = {t.pk: (conferences or {}).get(t.pk, "") for t in team_list}
+    conference_of = conference_groups({t.pk: (conferences or {}).get(t.pk, "") for t in team_list})
     groups: dict[str, list[int]] = {}
     for team in sorted(team_list, key=lambda t: (t.school, t.season)):
         groups.setdefault(conference_of[team.pk], []).append(team.pk)
