@@ -38,7 +38,7 @@ from tenacity import (
 from cards.mapping import team_card, team_document, teams_for_play
 from cards.models import Player, Team
 from league import tournaments
-from league.dispatch import games_enqueue
+from league.dispatch import field_odds_enqueue, games_enqueue
 from league.errors import GameNotPlayable, ResultRefused, SeasonRefused, SimulationRefused
 from league.models import (
     BoxLine,
@@ -75,6 +75,9 @@ __all__ = [  # the refusals callers catch, raised here and defined in league.err
     "SeasonRefused",
     "SimulationRefused",
 ]
+
+
+BOX_MAX = ROUND_MAX = 32767  # the largest a small-integer column holds (box scores, rounds)
 
 
 def lease_length() -> timedelta:
@@ -481,6 +484,8 @@ def simulation_start(
     again joins that run (returned with ``joined`` set), and a different one that would
     share its games is refused, naming the run.
     """
+    if round is not None and not 1 <= round <= ROUND_MAX:
+        raise SimulationRefused(f"round must be 1 to {ROUND_MAX}, got {round}")
     season = Season.objects.select_for_update().get(pk=season.pk)
     if game is not None and game.season_id != season.pk:
         raise SimulationRefused(f"{game} is not a game of {season}")
@@ -576,15 +581,27 @@ def simulation_retry(
 
 
 def run_next_game(*, run: SimulationRun) -> Game | None:
-    """Play the run's next unplayed game in this process; None when nothing is left."""
-    game = (
-        Game.objects.filter(run=run, status=Game.Status.SCHEDULED, kind=Game.Kind.SIMULATED)
-        .order_by("round", "game_date", "pk")
-        .first()
-    )
-    if game is None:
-        return None
-    return game_play(game_id=game.pk)
+    """Play the run's next unplayed game in this process; None when nothing is left.
+
+    A game another player holds is left to it, unless its lease ran out (its player died):
+    then it is taken back here, as the sweeper would hand it out again.
+    """
+    while True:
+        claimable = Q(status=Game.Status.SCHEDULED) | Q(
+            status=Game.Status.RUNNING, lease_expires_at__lt=timezone.now()
+        )
+        game = (
+            Game.objects.filter(claimable, run=run, kind=Game.Kind.SIMULATED)
+            .filter(attempts__lt=settings.LEAGUE_MAX_ATTEMPTS)
+            .order_by("round", "game_date", "pk")
+            .first()
+        )
+        if game is None:
+            return None
+        played = game_play(game_id=game.pk)
+        if played is not None:
+            return played
+        # Another player claimed it first: try the next game.
 
 
 def games_sweep(*, now: datetime | None = None) -> dict[str, int]:
@@ -755,9 +772,6 @@ def game_replay(*, game_id: int) -> EngineResult | PlayedGame:
         rules=rules,
         neutral=game.neutral,
     )
-
-
-BOX_MAX = 32767  # the largest count a box-score column holds (a small integer)
 
 
 def game_result_enter(
@@ -1001,4 +1015,5 @@ def season_create(
         )
         for g in schedule
     )
+    field_odds_enqueue(season_ids=[season.pk])  # previews and season odds, in the background
     return season

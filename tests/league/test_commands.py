@@ -40,6 +40,32 @@ def test_a_season_is_created_simulated_and_its_standings_printed(teams) -> None:
     assert "Nothing to simulate" in run("simulate", "1995-96", "--all", "--no-progress")
 
 
+def test_create_season_puts_teams_alone_in_their_conference_with_the_independents() -> None:
+    lonely = [full_team(school=f"Lone {n}", season=2000 + n, conference=f"Conf {n}")
+              for n in range(3)]  # fmt: skip
+    sec = [full_team(school=f"SEC {n}", season=2000, conference="SEC") for n in range(3)]
+    out = run("create_season", "L", "Mixed", "--all", "--cross", "1", "--seed", "2")
+    assert "6 teams, 9 games" in out
+    assert (
+        "Alone in their conference, these play in Independent: "
+        "Lone 0 2000 (Conf 0), Lone 1 2001 (Conf 1), Lone 2 2002 (Conf 2)." in out
+    )
+    season = Season.objects.get()
+    groups = dict(season.entries.values_list("team_id", "conference"))
+    assert {groups[t.pk] for t in lonely} == {"Independent"}
+    assert {groups[t.pk] for t in sec} == {"SEC"}
+    assert season.games.filter(conference_game=True).count() == 3 + 3
+
+
+def test_create_season_and_simulate_refuse_values_their_columns_cannot_hold(teams) -> None:
+    with pytest.raises(CommandError, match="days_between_rounds must be 1 to 365, got 400"):
+        run("create_season", "L", "S", "--all", "--days-between", "400")
+    assert not Season.objects.exists()
+    run("create_season", "L", "S", "--all", "--seed", "1")
+    with pytest.raises(CommandError, match="round must be 1 to 32767, got 40000"):
+        run("simulate", "L/S", "--round", "40000")
+
+
 def test_simulate_by_round_and_replay_a_game(teams) -> None:
     run(
         "create_season",

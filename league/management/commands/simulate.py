@@ -72,7 +72,8 @@ class Command(BaseCommand):
             if game is None:
                 raise CommandError(f"{season} has no game {options['game']}")
         # Without a broker (eager tasks) this process plays the games itself, one by one.
-        dispatch = not current_app.conf.task_always_eager
+        eager = bool(current_app.conf.task_always_eager)
+        dispatch = not eager
         try:
             if options["retry_failed"]:
                 run = services.simulation_retry(season=season, dispatch=dispatch)
@@ -99,7 +100,9 @@ class Command(BaseCommand):
             file=cast(TextIO, self.stderr._out),  # the real stream: the bar rewrites its line
         )
         try:
-            if run.dispatch:
+            # A run a web server started with no broker is played here too (its lane may
+            # be gone with its process): claims keep each game to one player.
+            if run.dispatch and not eager:
                 services.run_wait(
                     run=run,
                     on_progress=lambda r: bar.update(r.done + r.failed - bar.n),
