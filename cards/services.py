@@ -94,7 +94,20 @@ def teams_import(
     """
     parsed = teams_parse(files=files)
     with transaction.atomic():
-        return [_team_write(card, reason=f"{source} from {name}") for name, _, card in parsed]
+        return [_team_write(card, reason=history_reason(source, name)) for name, _, card in parsed]
+
+
+HISTORY_REASON_MAX = 100  # simple_history's change-reason column
+
+
+def history_reason(source: str, name: str) -> str:
+    """Return what a row's history says made it, "Loaded by load_teams from kentucky-2012.json",
+    within its column: a long name keeps its end (the file), after an ellipsis."""
+    text = f"{source} from {name}"
+    if len(text) <= HISTORY_REASON_MAX:
+        return text
+    room = HISTORY_REASON_MAX - len(f"{source} from …")
+    return f"{source} from …{name[-room:]}"
 
 
 def uploads_import(
@@ -263,4 +276,6 @@ def team_duplicate(*, team: Team, school: str | None = None, season: int | None 
     while Team.objects.filter(school=school, season=season).exists():
         school, n = f"{base} {n}", n + 1
     document = card.to_json() | {"school": school, "season": season}
-    return _team_write(team_from_json(document), reason=f"Duplicated from {team}").team
+    return _team_write(
+        team_from_json(document), reason=history_reason("Duplicated", str(team))
+    ).team

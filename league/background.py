@@ -99,9 +99,11 @@ class Lane:
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
-        """Start the lane's thread unless it runs."""
+        """Start the lane's thread unless it runs (its first job: ``on_idle``)."""
         with self._changed:
             if self._thread is None or not self._thread.is_alive():
+                if self.on_idle is not None:
+                    self._pending += 1  # the sweep it starts with is waited for as a job
                 self._thread = threading.Thread(
                     target=self._run, name=f"vabg-{self.name}", daemon=True
                 )
@@ -128,31 +130,31 @@ class Lane:
 
     def _run(self) -> None:
         if self.on_idle is not None:
-            self._idle()
+            self._done(self.on_idle)
         while True:
             try:
                 job = self._jobs.get(timeout=self.idle_seconds)
             except queue.Empty:
                 if self.on_idle is not None:
-                    self._idle()
+                    with self._changed:
+                        self._pending += 1
+                    self._done(self.on_idle)
                 continue
             if job is self._STOP:
                 connections.close_all()
                 return
-            _open.wait()
-            self._call(job)
-            with self._changed:
-                self._pending -= 1
-                idle = self._pending == 0
-                self._changed.notify_all()
-            if idle:
-                connections.close_all()
+            self._done(job)
 
-    def _idle(self) -> None:
-        assert self.on_idle is not None
+    def _done(self, job: Job) -> None:
+        """Run a counted job once the lanes are open, and count it done."""
         _open.wait()
-        self._call(self.on_idle)
-        connections.close_all()
+        self._call(job)
+        with self._changed:
+            self._pending -= 1
+            idle = self._pending == 0
+            self._changed.notify_all()
+        if idle:
+            connections.close_all()
 
     def _call(self, job: Job) -> None:
         try:

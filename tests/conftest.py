@@ -108,21 +108,17 @@ def _tasks_run_where_they_are_queued() -> None:
 
 
 @pytest.fixture
-def lanes(transactional_db, monkeypatch):  # type: ignore[no-untyped-def]
+def lanes(transactional_db):  # type: ignore[no-untyped-def]
     """Run tasks in this process's lanes, as a web process with no broker does; the test
     waits for them with ``background.wait_idle``. They are idle again after the test.
 
-    SQLite's in-memory test database (a shared cache) refuses a second writer at once
-    instead of waiting for it, as the file of ``make run`` does: there every task goes to
-    the games lane, one thread. (tests/commissioner runs the real server on a file.)
+    Only on PostgreSQL (mark the test ``postgres``): SQLite's in-memory test database, a
+    shared cache, refuses a second thread's writer at once instead of waiting for it as the
+    file of ``make run`` does. tests/commissioner runs the lanes of ``make run``'s own server
+    on its SQLite file.
     """
-    from django.db import connection
-
     from league import background
 
-    if connection.vendor == "sqlite" and connection.is_in_memory_db():
-        one = background.lane
-        monkeypatch.setattr(background, "lane", lambda name: one("games"))
     background.serve_in_process(True)
     yield background
     try:

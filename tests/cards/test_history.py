@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from cards.mapping import team_card, teams_for_play
 from cards.models import Card, Team
-from cards.services import team_import
+from cards.services import history_reason, team_import
 from league.models import BoxLine, Game
 from league.services import exhibition_play, game_create, game_simulate
 from simulator import SeededDice
@@ -254,3 +254,11 @@ def test_every_save_adds_a_dated_history_row_with_the_value_saved() -> None:
     dates = [r.history_date for r in records]
     assert dates == sorted(dates)
     assert dates[-1] - dates[0] < timedelta(minutes=1)
+
+
+def test_a_long_file_name_keeps_its_end_in_the_history_reason() -> None:
+    reason = history_reason("Imported by import_team", "/" + "x" * 200 + "/kentucky-2012.json")
+    assert len(reason) == 100  # simple_history's column
+    assert reason.startswith("Imported by import_team from …")
+    assert reason.endswith("x/kentucky-2012.json")
+    assert history_reason("Loaded by load_teams", "a.json") == "Loaded by load_teams from a.json"

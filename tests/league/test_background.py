@@ -1,5 +1,8 @@
 """The embedded default's own workers (league/background.py): with no broker, a web process
-answers a run or a new field at once and plays it, or builds its odds, in its own threads."""
+answers a run or a new field at once and plays it, or builds its odds, in its own threads.
+
+On PostgreSQL: SQLite's in-memory test database refuses two threads writing (the ``lanes``
+fixture); tests/commissioner runs the lanes on ``make run``'s SQLite file."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from datetime import date, timedelta
 from wsgiref.headers import Headers
 
 import pytest
-from django.core.management import call_command
+from django.core.signals import request_started
 from django.db.models import Count
 from django.urls import reverse
 from django.utils import timezone
@@ -18,6 +21,8 @@ from league.models import BoxLine, Game, GameResult, Season, SimulationRun
 from tests.api import client_for, throttle_reset
 from tests.cards.test_admin import card_form_data
 from tests.factories import commissioner, full_team
+
+pytestmark = pytest.mark.postgres
 
 WAIT = 120  # seconds: a lane that has not finished by then is stuck, not slow
 
@@ -148,32 +153,14 @@ def test_a_card_edit_in_the_admin_rebuilds_its_fields_odds_in_the_background(lan
     assert table.missing(odds.season_pairs(season, table)) == []
 
 
-def test_the_games_lane_plays_what_a_stopped_server_left_queued(lanes, client) -> None:
+def test_the_games_lane_plays_what_a_stopped_server_left_queued(lanes) -> None:
     season = make_season()
     left = services.simulation_start(season=season, scope="all", dispatch=False)
     lease = timedelta(seconds=61)
     Game.objects.filter(season=season).update(queued_at=timezone.now() - lease)
-    client.get("/")  # the first request of the restarted server starts the games lane
+    # The first request of the restarted server starts the games lane, which sweeps.
+    request_started.send(sender=None)
     assert lanes.wait_idle(WAIT)
     # The sweep sent the stale games again: the run the dead process held is finished.
     left.refresh_from_db()
     assert (left.status, left.done) == ("done", 6)
-
-
-@pytest.mark.django_db
-def test_simulate_finishes_a_run_whose_player_died_taking_back_its_game(capsys) -> None:
-    season = make_season()
-    run = services.simulation_start(season=season, scope="all", dispatch=False)
-    held = season.games.order_by("pk").first()
-    assert held is not None
-    Game.objects.filter(pk=held.pk).update(
-        status=Game.Status.RUNNING,
-        attempts=1,
-        lease_expires_at=timezone.now() - timedelta(seconds=1),
-        claimed_by="a-process-that-died",
-    )
-    call_command("simulate", str(season.pk), "--all", "--no-progress")
-    assert "Run" in capsys.readouterr().out
-    run.refresh_from_db()
-    assert (run.status, run.done) == ("done", 6)
-    assert Game.objects.get(pk=held.pk).status == Game.Status.FINAL

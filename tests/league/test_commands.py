@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import io
+from datetime import timedelta
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
+from league import services
 from league.models import Game, Season
 from tests.factories import full_team
 
@@ -64,6 +67,27 @@ def test_create_season_and_simulate_refuse_values_their_columns_cannot_hold(team
     run("create_season", "L", "S", "--all", "--seed", "1")
     with pytest.raises(CommandError, match="round must be 1 to 32767, got 40000"):
         run("simulate", "L/S", "--round", "40000")
+
+
+def test_simulate_finishes_a_run_whose_player_died_taking_back_its_game(teams) -> None:
+    run("create_season", "L", "S", *(str(t) for t in teams[:4]), "--conferences", "none")
+    season = Season.objects.get()
+    left = services.simulation_start(season=season, scope="all", dispatch=False)
+    held = season.games.order_by("pk").first()
+    assert held is not None
+    # A server stopped mid-game: its game is running, its lease run out.
+    Game.objects.filter(pk=held.pk).update(
+        status=Game.Status.RUNNING,
+        attempts=1,
+        lease_expires_at=timezone.now() - timedelta(seconds=1),
+        claimed_by="a-process-that-died",
+    )
+    out = run("simulate", "L/S", "--all", "--no-progress")
+    assert f"Run {left.pk} is already simulating these games" in out
+    assert f"Run {left.pk}: 6 of 6 games stored, 0 failed." in out
+    left.refresh_from_db()
+    assert (left.status, left.done) == ("done", 6)
+    assert Game.objects.get(pk=held.pk).status == Game.Status.FINAL
 
 
 def test_simulate_by_round_and_replay_a_game(teams) -> None:
