@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import io
 import re
+import shutil
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -97,10 +98,11 @@ def test_the_card_history_page_shows_the_commissioner_who_made_the_change(
 
 
 def test_the_history_says_what_loaded_a_card_when_no_one_signed_in_did(
-    commish: tuple[Client, Any],
+    commish: tuple[Client, Any], tmp_path: Path
 ) -> None:
     client, _ = commish
-    call_command("load_teams", "--dir", str(FIXTURES), stdout=io.StringIO())
+    shutil.copy(FIXTURES / "kentucky-2012.json", tmp_path)
+    call_command("load_teams", "--dir", str(tmp_path), stdout=io.StringIO())
     card = Card.objects.get(player__name="Anthony Davis")
     page = client.get(reverse("admin:cards_card_history", args=[card.pk])).content.decode()
     row = re.search(r'<table id="change-history".*?</table>', page, flags=re.S)
