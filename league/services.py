@@ -604,6 +604,38 @@ def run_next_game(*, run: SimulationRun) -> Game | None:
         # Another player claimed it first: try the next game.
 
 
+def run_play(
+    *,
+    run: SimulationRun,
+    on_progress: Callable[[SimulationRun], object],
+    stall: float = 60.0,
+    poll: float = 0.5,
+) -> SimulationRun:
+    """Play a run's games in this process, one by one, until the run is over.
+
+    Games another player holds (a web server's lane on the same run, another ``simulate``)
+    are waited for, and one whose lease runs out is taken back here. When nothing has
+    moved for ``stall`` seconds past a lease, ``RunNotFollowed`` says so.
+    """
+    seen, moved = -1, time.monotonic()
+    while True:
+        while run_next_game(run=run) is not None:
+            on_progress(_run_read(run=run))
+        on_progress(_run_read(run=run))
+        if run.status != SimulationRun.Status.RUNNING:
+            return run
+        if run.done + run.failed != seen:
+            seen, moved = run.done + run.failed, time.monotonic()
+        elif time.monotonic() - moved > stall + settings.LEAGUE_LEASE_SECONDS:
+            left = run.total - run.done - run.failed
+            raise RunNotFollowed(
+                f"run {run.pk} has not moved for {time.monotonic() - moved:.0f} s: "
+                f"{left} game(s) are held by another process; ask for the same games again "
+                "to follow it"
+            )
+        time.sleep(poll)
+
+
 def games_sweep(*, now: datetime | None = None) -> dict[str, int]:
     """Hand out again games whose worker or message was lost; fail those out of attempts.
 

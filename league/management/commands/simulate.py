@@ -100,8 +100,6 @@ class Command(BaseCommand):
             file=cast(TextIO, self.stderr._out),  # the real stream: the bar rewrites its line
         )
         try:
-            # A run a web server started with no broker is played here too (its lane may
-            # be gone with its process): claims keep each game to one player.
             if run.dispatch and not eager:
                 services.run_wait(
                     run=run,
@@ -110,8 +108,13 @@ class Command(BaseCommand):
                     stall=options["stall"],
                 )
             else:
-                while services.run_next_game(run=run) is not None:
-                    bar.update(1)
+                # With no broker this process plays the run, a web server's too (its lane
+                # may be gone with its process): claims keep each game to one player.
+                services.run_play(
+                    run=run,
+                    on_progress=lambda r: bar.update(r.done + r.failed - bar.n),
+                    stall=options["stall"],
+                )
         except services.RunNotFollowed as exc:
             raise CommandError(str(exc)) from exc
         finally:
@@ -129,13 +132,6 @@ class Command(BaseCommand):
                 + (f" and {waiting} wait for them" if waiting > 0 else "")
                 + "; fix the cause, then: manage.py simulate "
                 + f"{season.league.slug}/{season.slug} --retry-failed"
-            )
-        if run.status == SimulationRun.Status.RUNNING:
-            # In-process play ran out of games another process holds (it joined a run):
-            # that process finishes them.
-            raise CommandError(
-                f"run {run.pk} is still running: {run.total - run.done - run.failed} game(s) "
-                "are being played by another process"
             )
 
     @staticmethod
