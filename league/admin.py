@@ -114,7 +114,14 @@ class SeasonAddForm(forms.Form):
     )
 
     fieldsets = (
-        (None, {"fields": ("league", "name")}),
+        (
+            None,
+            {
+                "fields": ("league", "name"),
+                "description": "A round-robin season and its whole schedule. A tournament is "
+                "drawn by manage.py create_tournament or POST /api/tournaments/.",
+            },
+        ),
         ("Teams", {"fields": ("teams", "every_team", "grouping")}),
         (
             "Schedule",

@@ -83,8 +83,9 @@ BUILD_LOCK_SECONDS = 120
 """A season's table is sent to the workers at most once in this long."""
 
 pairs_wanted = Signal()
-"""Sent (``sender=PairOdds``, ``season_id``, ``home_ids``) for rows of a season's table
-to build; ``league.tasks`` receives it and sends the work to the workers."""
+"""Sent (``sender=PairOdds``, ``season_id``, ``home_ids``, optionally ``needed_only``) for
+rows of a season's table to build; ``league.tasks`` receives it and sends the work to the
+workers (or, with no broker, to the web process's odds lane)."""
 """Plays marked on a win-probability chart: the trips that moved it most."""
 
 COACH_POLICY_NOTE = (

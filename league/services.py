@@ -476,9 +476,10 @@ def simulation_start(
 ) -> SimulationRun:
     """Start simulating a season's unplayed games in ``scope``; return the run to poll.
 
-    With ``dispatch`` the games go to workers after commit (eagerly, in-process, without
-    a broker); without it the caller plays them with ``run_next_game``. A tournament's
-    "all" run also plays every later round as it is drawn.
+    With ``dispatch`` the games go to workers after commit (with no broker, to a web
+    process's games lane, ``league.background``, or played where they were queued in a
+    command or a test); without it the caller plays them (``run_play``, ``run_next_game``).
+    A tournament's "all" run also plays every later round as it is drawn.
 
     Games already in a running run are never taken from it: the same simulation asked
     again joins that run (returned with ``joined`` set), and a different one that would
