@@ -54,8 +54,23 @@ class DecadeFilter(admin.SimpleListFilter):
         return queryset
 
 
+class RosterForm(forms.ModelForm[Player]):
+    """A roster row sized to its values, so the team page fits a laptop's width."""
+
+    class Meta:
+        model = Player
+        fields = ("name", "order", "height", "ppg")
+        widgets = {
+            "name": forms.TextInput(attrs={"size": 22}),
+            "order": forms.NumberInput(attrs={"style": "width: 4em"}),
+            "height": forms.TextInput(attrs={"size": 5}),
+            "ppg": forms.NumberInput(attrs={"style": "width: 5em", "step": "0.1"}),
+        }
+
+
 class RosterInline(admin.TabularInline[Player, Team]):
     model = Player
+    form = RosterForm
     fields = ("name", "order", "height", "ppg", "slot", "role", "ball", "edit_card")
     readonly_fields = ("slot", "role", "ball", "edit_card")
     extra = 0
@@ -194,7 +209,10 @@ class TeamAdmin(SimpleHistoryAdmin):
                 problems = [_request_problem(exc)]
         if form.is_bound and form.is_valid():
             try:
-                outcomes = uploads_import(uploads=_uploaded_files(form.cleaned_data["files"]))
+                outcomes = uploads_import(
+                    uploads=_uploaded_files(form.cleaned_data["files"]),
+                    source="Imported in the admin",
+                )
             except TeamFileError as exc:
                 problems = list(exc.problems)
             else:
@@ -363,4 +381,6 @@ class CardAdmin(SimpleHistoryAdmin):
     def preview(self, card: Card) -> SafeString | str:
         if card.pk is None:
             return "The preview appears once the card is saved."
-        return render_to_string("cards/card_face.html", {"face": card_face(card)})
+        # The card as saved: a refused form has already written its values onto ``card``.
+        stored = Card.objects.select_related("player__team").get(pk=card.pk)
+        return render_to_string("cards/card_face.html", {"face": card_face(stored)})

@@ -238,7 +238,9 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
         # Parsed by DRF first, so a body that is not JSON is refused as every API refuses it.
         request.data  # noqa: B018
         try:
-            outcome = services.uploads_import(uploads=[(name, io.BytesIO(request.body))])[0]
+            outcome = services.uploads_import(
+                uploads=[(name, io.BytesIO(request.body))], source="Imported through the API"
+            )[0]
         except services.TeamFileError as exc:
             return _refused(exc.problems, status.HTTP_400_BAD_REQUEST)
         team = self.get_queryset().get(pk=outcome.team.pk)

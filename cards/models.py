@@ -48,9 +48,10 @@ D20_FIELDS = (
 assert tuple(key for key, _, _ in D20_FIELDS) == D20_KEYS
 
 
-def _bounded(name: str, bounds: dict[str, tuple[int, int]]) -> list[Any]:
+def _bounded(name: str, bounds: dict[str, tuple[int, int]], label: str) -> list[Any]:
+    """Bound a field, the refusal worded with the label a commissioner reads on the form."""
     lo, hi = bounds[name]
-    message = f"{name} must be {lo} to {hi}, as on a VABG card."
+    message = f"{label} must be {lo} to {hi}, as on a VABG card."
     return [MinValueValidator(lo, message=message), MaxValueValidator(hi, message=message)]
 
 
@@ -93,25 +94,25 @@ class Team(models.Model):
     school = models.CharField(max_length=80)
     season = models.PositiveSmallIntegerField(
         help_text="The year the season ended (UCLA 1972 is the 1971-72 team).",
-        validators=_bounded("season", TEAM_BOUNDS),
+        validators=_bounded("season", TEAM_BOUNDS, "The season"),
     )
     conference = models.CharField(max_length=80, blank=True)
     dunk_top = models.SmallIntegerField(
         "dunk range top",
         help_text="The team's dunk range is 51 to this number on the 11-66 dice (vabg rules §5).",
-        validators=_bounded("dunk_top", TEAM_BOUNDS),
+        validators=_bounded("dunk_top", TEAM_BOUNDS, "The dunk range top"),
     )
     dunk_adjust = models.SmallIntegerField(
         "opponent dunk adjustment",
         help_text="Added to the opponent's dunk range top when they play this team.",
-        validators=_bounded("dunk_adjust", TEAM_BOUNDS),
+        validators=_bounded("dunk_adjust", TEAM_BOUNDS, "The opponent dunk adjustment"),
     )
     card_source = models.CharField(
         max_length=12,
         choices=CardSource.choices,
         default=CardSource.ESTIMATED,
         error_messages={
-            "invalid_choice": "card_source must be published, calculated or estimated."
+            "invalid_choice": "The card source must be published, calculated or estimated."
         },
     )
     notes = models.TextField(blank=True, validators=[validate_notes])
@@ -255,14 +256,14 @@ class Card(models.Model):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="cards", editable=False)
     slot = models.PositiveSmallIntegerField(
         choices=[(n, f"{n} ({name})") for n, name in SLOT_NAMES.items()],
-        validators=_bounded("slot", CARD_BOUNDS),
-        error_messages={"invalid_choice": "slot must be 1 to 5 (PG, SG, SF, PF, C)."},
+        validators=_bounded("slot", CARD_BOUNDS, "The slot"),
+        error_messages={"invalid_choice": "The slot must be 1 to 5 (PG, SG, SF, PF, C)."},
     )
     role = models.CharField(
         max_length=8,
         choices=Role.choices,
         default=Role.STARTER,
-        error_messages={"invalid_choice": "role must be starter or reserve."},
+        error_messages={"invalid_choice": "The role must be starter or reserve."},
     )
     positions = models.JSONField(
         default=list, help_text="Suggested positions 0-5; 0 or 1 means he can run the point."
@@ -270,7 +271,7 @@ class Card(models.Model):
     extra_ball = models.PositiveSmallIntegerField(
         "extra ball numbers",
         default=0,
-        validators=_bounded("extra_ball", CARD_BOUNDS),
+        validators=_bounded("extra_ball", CARD_BOUNDS, "The extra ball numbers"),
         help_text="0 = only his slot number; 1 = also 7 (printed 5&7); 2 = also 6 and 8.",
     )
     ball_numbers = models.CharField(
@@ -278,27 +279,27 @@ class Card(models.Model):
     )
     can_play = models.PositiveSmallIntegerField(
         "possessions he can play",
-        validators=_bounded("can_play", CARD_BOUNDS),
+        validators=_bounded("can_play", CARD_BOUNDS, "The possessions he can play"),
         help_text="Endurance: possessions before he is tired (0-66).",
     )
     steal_top = models.PositiveSmallIntegerField(
         "steal range top",
-        validators=_bounded("steal_top", CARD_BOUNDS),
+        validators=_bounded("steal_top", CARD_BOUNDS, "The steal range top"),
         help_text="Steal range 11 to this number on the 11-66 dice (10 = none).",
     )
     block_top = models.PositiveSmallIntegerField(
         "block range top",
-        validators=_bounded("block_top", CARD_BOUNDS),
+        validators=_bounded("block_top", CARD_BOUNDS, "The block range top"),
         help_text="Block range 21 to this number (20 = none).",
     )
     foul_from = models.PositiveSmallIntegerField(
         "foul range start",
-        validators=_bounded("foul_from", CARD_BOUNDS),
+        validators=_bounded("foul_from", CARD_BOUNDS, "The foul range start"),
         help_text="Foul range from this number to 36 (37 = none).",
     )
     turnover_top = models.PositiveSmallIntegerField(
         "turnover range top",
-        validators=_bounded("turnover_top", CARD_BOUNDS),
+        validators=_bounded("turnover_top", CARD_BOUNDS, "The turnover range top"),
         help_text="Turnover range 41 to this number (40 = none).",
     )
     d20_made3_lo = models.PositiveSmallIntegerField("3PM from", null=True, blank=True)
@@ -313,31 +314,35 @@ class Card(models.Model):
     d20_miss2_hi = models.PositiveSmallIntegerField("2PX to", null=True, blank=True)
     free_throw_top = models.PositiveSmallIntegerField(
         "free throw range top",
-        validators=_bounded("free_throw_top", CARD_BOUNDS),
+        validators=_bounded("free_throw_top", CARD_BOUNDS, "The free throw range top"),
         help_text="Makes a free throw on a d20 of 1 to this number (0 = never).",
     )
     off_reb = models.PositiveSmallIntegerField(
         "offensive rebound top",
-        validators=_bounded("off_reb", CARD_BOUNDS),
-        help_text="Offensive rebounds on a d6 of 1 to this number (0 = none).",
+        validators=_bounded("off_reb", CARD_BOUNDS, "The offensive rebound top"),
+        help_text="When the rebound chart's d20 gives him the first chance, he rebounds on a "
+        "d6 of 1 to this number: 0 never, 6 or more always; the higher number also wins a d20 "
+        "of 10 or 20 (vabg rules §7).",
     )
     def_reb = models.PositiveSmallIntegerField(
         "defensive rebound top",
-        validators=_bounded("def_reb", CARD_BOUNDS),
-        help_text="Defensive rebounds on a d6 of 1 to this number (0 = none).",
+        validators=_bounded("def_reb", CARD_BOUNDS, "The defensive rebound top"),
+        help_text="When the rebound chart's d20 gives him the first chance, he rebounds on a "
+        "d6 of 1 to this number: 0 never, 6 or more always; the higher number also wins a d20 "
+        "of 10 or 20 (vabg rules §7).",
     )
     dunk_top = models.SmallIntegerField(
         "own dunk range top",
         null=True,
         blank=True,
-        validators=_bounded("dunk_top", CARD_BOUNDS),
+        validators=_bounded("dunk_top", CARD_BOUNDS, "His own dunk range top"),
         help_text="Only for a player whose dunk range differs from his team's.",
     )
     dunk_adjust = models.SmallIntegerField(
         "own opponent dunk adjustment",
         null=True,
         blank=True,
-        validators=_bounded("dunk_adjust", CARD_BOUNDS),
+        validators=_bounded("dunk_adjust", CARD_BOUNDS, "His own opponent dunk adjustment"),
         help_text="Only for a player whose adjustment differs from his team's.",
     )
 

@@ -83,21 +83,39 @@ def team_file_parse(*, name: str, content: bytes | str) -> TeamCard:
     return card
 
 
-def teams_import(*, files: Iterable[tuple[str, bytes | str]]) -> list[ImportOutcome]:
+def teams_import(
+    *, files: Iterable[tuple[str, bytes | str]], source: str = "Imported"
+) -> list[ImportOutcome]:
     """Import team files all or nothing: any problem in any file refuses the whole batch.
 
     A team is matched by school and season, so importing a file again updates that team in
-    place (players matched by name) and never duplicates it.
+    place (players matched by name) and never duplicates it. Each row's history says what
+    wrote it: ``source`` and the file, such as "Loaded by load_teams from kentucky-2012.json".
     """
     parsed = teams_parse(files=files)
     with transaction.atomic():
-        return [_team_write(card) for _, _, card in parsed]
+        return [_team_write(card, reason=history_reason(source, name)) for name, _, card in parsed]
 
 
-def uploads_import(*, uploads: Iterable[tuple[str, IO[bytes]]]) -> list[ImportOutcome]:
+HISTORY_REASON_MAX = 100  # simple_history's change-reason column
+
+
+def history_reason(source: str, name: str) -> str:
+    """Return what a row's history says made it, "Loaded by load_teams from kentucky-2012.json",
+    within its column: a long name keeps its end (the file), after an ellipsis."""
+    text = f"{source} from {name}"
+    if len(text) <= HISTORY_REASON_MAX:
+        return text
+    room = HISTORY_REASON_MAX - len(f"{source} from …")
+    return f"{source} from …{name[-room:]}"
+
+
+def uploads_import(
+    *, uploads: Iterable[tuple[str, IO[bytes]]], source: str = "Imported"
+) -> list[ImportOutcome]:
     """Import uploads, team files or zips of them, as the admin, the API and ``import_team``
     take them: read within the upload limits (:mod:`cards.uploads`), then all or nothing."""
-    return teams_import(files=uploads_read(uploads))
+    return teams_import(files=uploads_read(uploads), source=source)
 
 
 def teams_parse(
@@ -140,8 +158,9 @@ def _assign(instance: models.Model, values: dict[str, Any]) -> bool:
     return changed
 
 
-def _save(instance: models.Model, label: str) -> None:
-    """Validate and save one row of an import (always inside its batch's transaction).
+def _save(instance: models.Model, label: str, reason: str) -> None:
+    """Validate and save one row of an import (always inside its batch's transaction);
+    its history records ``reason`` as what changed it.
 
     The card came through the engine's own reader (:func:`team_file_parse`), which refuses
     whatever the models' constraints refuse; checking them again in Python costs a query
@@ -152,6 +171,8 @@ def _save(instance: models.Model, label: str) -> None:
     except ValidationError as exc:
         messages = [f"{label}: {m}" for m in exc.messages]
         raise TeamFileError(messages) from exc
+    # simple_history's documented hook, which the models' types do not declare.
+    instance._change_reason = reason  # type: ignore[attr-defined]
     try:
         instance.save()
     except IntegrityError as exc:
@@ -171,7 +192,7 @@ def _refusal(instance: models.Model, exc: IntegrityError) -> str:
     return f"refused by the database ({text.strip()})"
 
 
-def _team_write(card: TeamCard) -> ImportOutcome:
+def _team_write(card: TeamCard, *, reason: str) -> ImportOutcome:
     values = team_values(card)
     team = Team.objects.filter(school=card.school, season=card.season).first()
     created = team is None
@@ -179,7 +200,7 @@ def _team_write(card: TeamCard) -> ImportOutcome:
         team = Team()
     changed = _assign(team, values)
     if changed:
-        _save(team, card.label)
+        _save(team, card.label, reason)
     existing = {p.name: p for p in Player.objects.filter(team=team).select_related("card")}
     wanted = {p.name for p in card.players}
     for name, player in existing.items():
@@ -190,7 +211,7 @@ def _team_write(card: TeamCard) -> ImportOutcome:
     for order, pcard in enumerate(card.players):
         player = existing.get(pcard.name) or Player(team=team)
         if _assign(player, player_values(pcard, order)) or player.pk is None:
-            _save(player, f"{card.label}, {pcard.name}")
+            _save(player, f"{card.label}, {pcard.name}", reason)
             changed = True
         row = getattr(player, "card", None) or Card(player=player, team=team)
         cards.append((row, card_values(pcard), pcard.name))
@@ -207,7 +228,7 @@ def _team_write(card: TeamCard) -> ImportOutcome:
     cards.sort(key=lambda c: c[1]["role"] == Role.STARTER)
     for row, values, pname in cards:
         if _assign(row, values) or row.pk is None:
-            _save(row, f"{card.label}, {pname}")
+            _save(row, f"{card.label}, {pname}", reason)
             changed = True
     problems = team.roster_problems()
     if problems:
@@ -255,4 +276,6 @@ def team_duplicate(*, team: Team, school: str | None = None, season: int | None 
     while Team.objects.filter(school=school, season=season).exists():
         school, n = f"{base} {n}", n + 1
     document = card.to_json() | {"school": school, "season": season}
-    return _team_write(team_from_json(document)).team
+    return _team_write(
+        team_from_json(document), reason=history_reason("Duplicated", str(team))
+    ).team

@@ -211,12 +211,15 @@ CELERY_TASK_QUEUES = (Queue("celery"), Queue("sweeper"))
 CELERY_TASK_ROUTES = {"league.sweep": {"queue": "sweeper"}}
 # The sweeper hands out again games left running past their lease or queued and lost
 # (`celery -A config beat`, or a worker started with -B).
+LEAGUE_SWEEP_EVERY = env.float("LEAGUE_SWEEP_EVERY", default=30.0)
 CELERY_BEAT_SCHEDULE = {
-    "league-sweep": {
-        "task": "league.sweep",
-        "schedule": env.float("LEAGUE_SWEEP_EVERY", default=30.0),
-    }
+    "league-sweep": {"task": "league.sweep", "schedule": LEAGUE_SWEEP_EVERY},
 }
+# With no broker, a web process (runserver, gunicorn) runs the tasks in threads of its own
+# after answering (league/background.py): starting a run or building a field's odds answers
+# at once, and pages follow the progress. Off: they run inside the request, as Celery's eager
+# mode does (commands and the tests always do, unless a test turns the threads on).
+LEAGUE_IN_PROCESS_WORKER = env.bool("LEAGUE_IN_PROCESS_WORKER", default=True)
 
 # --- Simulation --------------------------------------------------------------------------------
 # A claimed game belongs to its worker for this long; past it the game is handed out again.

@@ -6,3 +6,8 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 application = get_wsgi_application()
+
+from league import background  # noqa: E402  (the apps must be ready first)
+
+# With no broker, this web process runs the tasks in threads of its own after answering.
+background.serve_in_process()

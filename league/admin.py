@@ -1,4 +1,8 @@
-"""The commissioner's view of games: stored results with their box scores."""
+"""The commissioner's view of leagues, seasons, runs and games.
+
+A season is added through ``services.season_create`` (its teams, grouping and schedule in
+one form), and a run started here answers at once: its page follows the run's progress.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +10,33 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
+from django.contrib.admin import helpers
+from django.contrib.admin.widgets import AdminDateWidget, FilteredSelectMultiple
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from cards.admin import TeamAdmin
-from cards.models import Team
+from cards.admin import CardAdmin, PlayerAdmin, TeamAdmin
+from cards.models import Card, Player, Team
+from core.api import sentence
 from league import services
-from league.models import Game, League, Season, SeasonTeam, SimulationRun
+from league.dispatch import team_odds_enqueue
+from league.models import (
+    Game,
+    GameName,
+    League,
+    RulesPreset,
+    Season,
+    SeasonTeam,
+    SimulationRun,
+)
 from league.presentation import box_score
+from league.scheduling import DAYS_BETWEEN_MAX
 
 
 @admin.register(League)
@@ -46,6 +64,112 @@ class RunInline(admin.TabularInline[SimulationRun, Season]):
         return False
 
 
+class SeasonAddForm(forms.Form):
+    """A new round-robin season: what ``manage.py create_season`` and the API ask for."""
+
+    league = forms.ModelChoiceField(queryset=League.objects.all())
+    name = forms.CharField(max_length=100, help_text='For example "Winter 2026".')
+    teams = forms.ModelMultipleChoiceField(
+        queryset=Team.objects.all(),
+        required=False,
+        widget=FilteredSelectMultiple("teams", is_stacked=False),
+        help_text="The teams that play the season (at least two), or tick every team below.",
+    )
+    every_team = forms.BooleanField(required=False, label="Every team loaded")
+    grouping = forms.ChoiceField(
+        choices=[
+            ("team", "By each team's own conference"),
+            ("none", "One group: everyone plays everyone"),
+        ],
+        initial="team",
+        label="Groups",
+        help_text="A team alone in its conference plays with the independents (Independent).",
+    )
+    double_round_robin = forms.BooleanField(
+        required=False, help_text="Each pair meets twice, once at each home."
+    )
+    cross_conference_games = forms.IntegerField(
+        initial=0, min_value=0, max_value=services.ROUND_MAX, help_text="Per team, played first."
+    )
+    start_date = forms.DateField(
+        required=False, widget=AdminDateWidget, help_text="Today if empty."
+    )
+    days_between_rounds = forms.IntegerField(initial=1, min_value=1, max_value=DAYS_BETWEEN_MAX)
+    home_court = forms.BooleanField(
+        required=False, initial=True, help_text="Off: every game on a neutral court."
+    )
+    game = forms.ChoiceField(choices=GameName.choices, initial=GameName.VABG)
+    rules = forms.ChoiceField(choices=RulesPreset.choices, initial=RulesPreset.ADVANCED)
+    strategy = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Coach policy",
+        help_text="Let the coach foul late and try for 3 (vabg rules §10).",
+    )
+    seed = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**63 - 1,
+        help_text="Fixes the schedule's order and every game's dice; random if empty.",
+    )
+
+    fieldsets = (
+        (
+            None,
+            {
+                "fields": ("league", "name"),
+                "description": "A round-robin season and its whole schedule. A tournament is "
+                "drawn by manage.py create_tournament or POST /api/tournaments/.",
+            },
+        ),
+        ("Teams", {"fields": ("teams", "every_team", "grouping")}),
+        (
+            "Schedule",
+            {
+                "fields": (
+                    "double_round_robin",
+                    "cross_conference_games",
+                    "start_date",
+                    "days_between_rounds",
+                    "home_court",
+                )
+            },
+        ),
+        ("Rules", {"fields": ("game", "rules", "strategy", "seed")}),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
+        if cleaned.get("every_team"):
+            cleaned["teams"] = list(Team.objects.order_by("school", "season"))
+        elif len(cleaned.get("teams") or ()) < 2 and "teams" not in self.errors:
+            self.add_error("teams", "Choose at least two teams, or tick every team loaded.")
+        return cleaned
+
+    def season_arguments(self) -> dict[str, Any]:
+        """Return the keywords of ``services.season_create`` this form was filled with."""
+        data = self.cleaned_data
+        teams = list(data["teams"])
+        return {
+            "league": data["league"],
+            "name": data["name"],
+            "teams": teams,
+            "conferences": {t.pk: t.conference for t in teams}
+            if data["grouping"] == "team"
+            else None,
+            "double_round_robin": data["double_round_robin"],
+            "cross_conference_games": data["cross_conference_games"],
+            "start_date": data["start_date"],
+            "days_between_rounds": data["days_between_rounds"],
+            "home_court": data["home_court"],
+            "game": data["game"],
+            "rules": data["rules"],
+            "strategy": data["strategy"],
+            "seed": data["seed"],
+        }
+
+
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin[Season]):
     list_display = ("__str__", "kind", "game", "rules", "home_court", "start_date", "progress")
@@ -60,18 +184,83 @@ class SeasonAdmin(admin.ModelAdmin[Season]):
         games = season.games.all()
         return f"{games.filter(status=Game.Status.FINAL).count()} of {games.count()}"
 
+    def add_view(
+        self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """Add a season with its whole schedule (``services.season_create``)."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = SeasonAddForm(request.POST if request.method == "POST" else None)
+        if form.is_bound and form.is_valid():
+            try:
+                season = services.season_create(**form.season_arguments())
+            except services.SeasonRefused as exc:
+                form.add_error(None, sentence(str(exc)))
+            except ValidationError as exc:
+                form.add_error(None, exc)
+            else:
+                self.log_addition(request, season, [{"added": {}}])
+                self.message_user(
+                    request,
+                    f"{season} was added: {len(form.cleaned_data['teams'])} teams, "
+                    f"{season.games.count()} games. Simulate it with the action of the season "
+                    "list, or manage.py simulate.",
+                    messages.SUCCESS,
+                )
+                if "_addanother" in request.POST:
+                    return HttpResponseRedirect(request.path)
+                return HttpResponseRedirect(reverse("admin:league_season_change", args=[season.pk]))
+        # AdminForm lays out any form by its fieldsets, not only a model's form.
+        fieldsets: Any = SeasonAddForm.fieldsets
+        admin_form = helpers.AdminForm(form, fieldsets, {}, model_admin=self)  # type: ignore[arg-type]
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Add season",
+            "subtitle": None,
+            "adminform": admin_form,
+            "object_id": None,
+            "original": None,
+            "is_popup": False,
+            "to_field": None,
+            "media": self.media + admin_form.media,
+            "inline_admin_formsets": [],
+            "errors": helpers.AdminErrorList(form, []),  # type: ignore[arg-type]
+            "preserved_filters": self.get_preserved_filters(request),
+            **(extra_context or {}),
+        }
+        return self.render_change_form(request, context, add=True, form_url=form_url)
+
     @admin.action(description="Simulate the rest of the selected seasons")
-    def simulate_rest(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
+    def simulate_rest(
+        self, request: HttpRequest, queryset: QuerySet[Season]
+    ) -> HttpResponseRedirect | None:
+        """Start a run per season; one season opens its run's page, which follows it."""
+        runs = []
         for season in queryset:
             try:
                 run = services.simulation_start(season=season, scope="all", user=request.user)
             except services.SimulationRefused as exc:
                 self.message_user(request, f"{season}: {exc}.", messages.ERROR)
                 continue
+            runs.append(run)
             verb = "is already running" if run.joined else "started"
             self.message_user(
-                request, f"{season}: run {run.pk} {verb} for {run.total} games.", messages.INFO
+                request,
+                format_html(
+                    '{}: <a href="{}">run {}</a> {} for {} games; its page follows it.',
+                    season,
+                    reverse("admin:league_simulationrun_change", args=[run.pk]),
+                    run.pk,
+                    verb,
+                    run.total,
+                ),
+                messages.INFO,
             )
+        if len(runs) == 1 and queryset.count() == 1:
+            return HttpResponseRedirect(
+                reverse("admin:league_simulationrun_change", args=[runs[0].pk])
+            )
+        return None
 
     @admin.action(description="Retry the failed games of the selected seasons")
     def retry_failed(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
@@ -100,14 +289,18 @@ def _retry(
 
 @admin.register(SimulationRun)
 class SimulationRunAdmin(admin.ModelAdmin[SimulationRun]):
+    """A run's page: its fields, and its progress followed live until it ends."""
+
     list_display = (
         "__str__", "status", "done", "failed", "total", "created_by", "created_at", "error",
     )  # fmt: skip
     list_filter = ("status", "scope")
+    list_select_related = ("season__league", "created_by")
     readonly_fields = (
         "season", "scope", "round", "game_date", "game", "status", "dispatch", "total",
         "done", "failed", "created_by", "created_at", "finished_at", "error",
     )  # fmt: skip
+    change_form_template = "admin/league/simulationrun/change_form.html"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -227,12 +420,48 @@ class ExhibitionForm(forms.Form):
         home.queryset = teams
 
 
+def _odds_follow(row: Team | Player | Card) -> None:
+    """Saving (or deleting) a team, a player or a card changes its team's card version: the
+    odds of the fields the team plays in with games to come are built again in the
+    background at once, not inside the next page that shows them."""
+    team_odds_enqueue(team_ids=[row.pk if isinstance(row, Team) else row.team_id])
+
+
+class LeagueCardAdmin(CardAdmin):
+    """The cards' admin; an edit rebuilds its team's odds in the background."""
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        _odds_follow(form.instance)
+
+    def delete_model(self, request: HttpRequest, obj: Card) -> None:
+        super().delete_model(request, obj)
+        _odds_follow(obj)
+
+
+class LeaguePlayerAdmin(PlayerAdmin):
+    """The players' admin; an edit (a rename) rebuilds his team's odds in the background."""
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        _odds_follow(form.instance)
+
+    def delete_model(self, request: HttpRequest, obj: Player) -> None:
+        super().delete_model(request, obj)
+        _odds_follow(obj)
+
+
 class LeagueTeamAdmin(TeamAdmin):
     """The teams' admin of ``cards`` with the league's own action: play an exhibition.
 
     The league builds on the cards app, not the other way round, so the action that plays
-    a game is added here, to the one teams' admin the site shows.
+    a game is added here, to the one teams' admin the site shows, and so is the rebuild of
+    the odds after an edit.
     """
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        _odds_follow(form.instance)
 
     actions = [*TeamAdmin.actions, "play_exhibition"]
 
@@ -276,5 +505,7 @@ class LeagueTeamAdmin(TeamAdmin):
         return TemplateResponse(request, "admin/league/exhibition.html", context)
 
 
-admin.site.unregister(Team)
-admin.site.register(Team, LeagueTeamAdmin)
+for model, model_admin in ((Team, LeagueTeamAdmin), (Player, LeaguePlayerAdmin),
+                           (Card, LeagueCardAdmin)):  # fmt: skip
+    admin.site.unregister(model)
+    admin.site.register(model, model_admin)

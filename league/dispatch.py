@@ -3,7 +3,9 @@
 ``games_enqueue`` marks games queued and, once the transaction commits, sends the
 ``games_queued`` signal; ``league.tasks`` listens and hands each game to Celery. So the
 services (and the bracket, which draws rounds while a worker stores a game) point down to
-this module, and only the tasks module points at Celery: no import cycle.
+this module, and only the tasks module points at Celery: no import cycle. The odds of a
+new field, or of the fields a changed team plays in, are asked for the same way
+(``field_odds_enqueue``, ``team_odds_enqueue``).
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
-from league.models import Game, Season, SimulationRun
+from league.models import Game, GameName, Season, SimulationRun
 
 # Sent after commit with ``game_ids``: the games to play. ``league.tasks`` receives it.
 games_queued = Signal()
+# Sent after commit with ``season_ids``: fields whose pair odds to build. ``league.tasks``.
+field_odds_wanted = Signal()
 
 
 class NoWorkers(RuntimeError):
@@ -49,3 +53,25 @@ def runs_attach(*, season: Season, game_ids: list[int]) -> None:
     Game.objects.filter(pk__in=game_ids).update(run=run)
     if run.dispatch:
         games_enqueue(game_ids=game_ids)
+
+
+def field_odds_enqueue(*, season_ids: Iterable[int]) -> None:
+    """Ask for the pair odds of these seasons' fields once the transaction commits."""
+    ids = list(
+        Season.objects.filter(pk__in=list(season_ids), game=GameName.VABG).values_list(
+            "pk", flat=True
+        )
+    )
+    if ids:
+        transaction.on_commit(lambda: field_odds_wanted.send(sender=Season, season_ids=ids))
+
+
+def team_odds_enqueue(*, team_ids: Iterable[int]) -> None:
+    """Ask again for the odds of every field these teams play in with games still to play.
+
+    A changed card changes its team's card version: its stored pairs no longer match, and
+    they are built again in the background instead of inside the next page.
+    """
+    in_play = Game.objects.exclude(status=Game.Status.FINAL).values("season_id")
+    seasons = Season.objects.filter(entries__team__in=list(team_ids), pk__in=in_play)
+    field_odds_enqueue(season_ids=seasons.values_list("pk", flat=True).distinct())

@@ -38,7 +38,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from django.conf import settings
 from django.core.cache import cache
 from django.db.models import JSONField, Q, TextField
 from django.db.models.functions import Cast
@@ -46,6 +45,7 @@ from django.dispatch import Signal
 
 from cards.mapping import team_card, teams_for_play
 from cards.models import Card, Player, Team
+from league import background
 from league import bracket as brackets
 from league.coaches import coach_for
 from league.models import Game, PairOdds, Season, SeasonTeam
@@ -85,8 +85,9 @@ BUILD_LOCK_SECONDS = 120
 """A season's table is sent to the workers at most once in this long."""
 
 pairs_wanted = Signal()
-"""Sent (``sender=PairOdds``, ``season_id``, ``home_ids``) for rows of a season's table
-to build; ``league.tasks`` receives it and sends the work to the workers."""
+"""Sent (``sender=PairOdds``, ``season_id``, ``home_ids``, optionally ``needed_only``) for
+rows of a season's table to build; ``league.tasks`` receives it and sends the work to the
+workers (or, with no broker, to the web process's odds lane)."""
 """Plays marked on a win-probability chart: the trips that moved it most."""
 
 COACH_POLICY_NOTE = (
@@ -101,8 +102,9 @@ NO_WORKER_NOTE = (
     "field's odds are computed by the workers, and none is running (docs/odds.md)."
 )
 EAGER_COACHED_PAIRS = 250
-"""With no workers (Celery eager), a request computes a coached table this far from built
-(about 5 s); more, and the page shows the odds without the policy instead."""
+"""With no background at all (Celery eager outside a web process: a command, a test), a
+request computes a coached table this far from built (about 5 s at 20 ms a pair); more,
+and the page shows the odds without the policy instead."""
 _POLICY_OFF: contextvars.ContextVar[bool] = contextvars.ContextVar("policy_off", default=False)
 
 
@@ -550,21 +552,41 @@ def season_table(season: Season) -> PairTable:
     )
 
 
-def pair_table_build(*, season_id: int, home_ids: Sequence[int] | None = None) -> dict[str, int]:
-    """Compute and store a season's pair table (the rows of ``home_ids``, or all of it).
+def season_pairs(season: Season, table: PairTable) -> list[tuple[int, int]]:
+    """Return the stored keys of the pairs a season's pages can ask for.
+
+    A tournament: every pair its bracket lets meet, whatever is stored (a what-if may undo
+    a result); any two teams when it is reseeded. A round robin: its games still to play.
+    """
+    pairs: Iterable[tuple[int, int]]
+    if season.bracket:
+        bracket = season_bracket(season)
+        can_meet = brackets.possible_pairs(bracket, {})
+        # Reseeded (None): any two teams may meet.
+        pairs = can_meet if can_meet is not None else itertools.permutations(bracket.seeds, 2)
+    else:
+        pairs = season.games.exclude(status=Game.Status.FINAL).values_list("home_id", "away_id")
+    return sorted({table.stored_key(h, a)[:2] for h, a in pairs})
+
+
+def pair_table_build(
+    *, season_id: int, home_ids: Sequence[int] | None = None, needed_only: bool = False
+) -> dict[str, int]:
+    """Compute and store a season's pair table (the rows of ``home_ids``, or all of it);
+    with ``needed_only``, only the pairs its pages can ask for (:func:`season_pairs`).
 
     Rows of the field's teams left from earlier card versions or rules versions are
     deleted: they can never match again. Return how many pairs were computed and deleted.
     """
     season = Season.objects.get(pk=season_id)
     table = season_table(season)
-    pairs = table.all_pairs()
+    pairs = season_pairs(season, table) if needed_only else table.all_pairs()
     if home_ids is not None:
         wanted = set(home_ids)
         pairs = [(h, a) for h, a in pairs if h in wanted]
     deleted = pair_table_prune(table.entries.values())
     computed = table.compute(pairs)
-    if not table.missing(table.all_pairs()):
+    if not table.missing(season_pairs(season, table) if needed_only else table.all_pairs()):
         cache.delete(_build_lock(season.pk))
     return {"computed": computed, "deleted": deleted, "pairs": len(pairs)}
 
@@ -610,15 +632,27 @@ def pending_view(season: Season, pending: OddsPending) -> dict[str, Any]:
     }
 
 
+def pair_table_refresh(*, season_id: int) -> None:
+    """Ask the workers for the pairs a season's pages can ask for (a new field, or one
+    whose cards changed), in chunks of rows: each task computes only its pairs still
+    missing. Pages then wait for these instead of asking again for ``BUILD_LOCK_SECONDS``."""
+    cache.set(_build_lock(season_id), True, timeout=BUILD_LOCK_SECONDS)
+    ids = SeasonTeam.objects.filter(season_id=season_id).values_list("team_id", flat=True)
+    for chunk in build_plan(list(ids)):
+        pairs_wanted.send(sender=PairOdds, season_id=season_id, home_ids=chunk, needed_only=True)
+
+
 def with_table(season: Season, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """Return ``compute()``; when it needs more pairs than a request computes, send the
-    table to the workers and try once more (workers that run eagerly have built it), else
-    return :func:`pending_view`."""
+    table to the workers and try once more (in a command or a test with no broker the
+    workers run eagerly and have built it), else return :func:`pending_view`: the page
+    shows how far the table is, and no request solves more than ``ON_DEMAND_PAIRS``."""
     try:
         return compute()
     except OddsPending as pending:
-        eager = settings.CELERY_TASK_ALWAYS_EAGER
-        if eager and season_policy(season) and pending.needed - pending.ready > EAGER_COACHED_PAIRS:
+        far = pending.needed - pending.ready > EAGER_COACHED_PAIRS
+        # With no background at all, this request would build the table itself.
+        if not background.available() and season_policy(season) and far:
             # No workers: this request would solve the coached field for minutes. Show the
             # game without the policy (a second's work), and say so.
             token = _POLICY_OFF.set(True)

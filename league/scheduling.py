@@ -8,6 +8,11 @@ counts differ by at most one (by none for an odd count), and each team has the f
 possible runs of two home or two away games. A double round robin repeats the rounds
 with the venues swapped, so each pair meets once at each home.
 
+A conference of one team cannot play a round robin. :func:`conference_groups` puts such a
+team with the independents (the group ``"Independent"``, which teams of that conference
+join too), as a real season schedules a school without a conference; a team still alone
+there plays in the smallest conference instead.
+
 Cross-conference games come first, as in a college season. Each team plays exactly
 ``cross_conference_games`` of them, never the same opponent twice. Its opponents are
 spread over the other conferences as evenly as the field allows. Their venues are then
@@ -24,6 +29,11 @@ from datetime import date, timedelta
 
 Pairing = tuple[int, int]
 """One game as ``(home_id, away_id)``."""
+
+DAYS_BETWEEN_MAX = 365
+"""The most days between two rounds: a season's dates stay within the calendar."""
+INDEPENDENTS = "Independent"
+"""The group of the teams alone in their conference (and of the field's own independents)."""
 
 _SEARCH_ATTEMPTS = 60
 _SEARCH_STEPS = 20_000
@@ -81,6 +91,31 @@ def round_robin_rounds(team_ids: Sequence[int], *, double: bool = False) -> list
     if double:
         rounds += [[(a, h) for h, a in games] for games in rounds]
     return rounds
+
+
+def conference_groups(conference_of: Mapping[int, str]) -> dict[int, str]:
+    """Return the group each team plays its round robin in: its conference, or the independents.
+
+    A team alone in its conference plays with the independents (:data:`INDEPENDENTS`,
+    with the teams whose conference is that already). When that leaves one team alone
+    there, it plays in the smallest other conference (the first by name among equals).
+    Teams keep their own conference otherwise; with one team in all it is left alone.
+
+    >>> conference_groups({1: "SEC", 2: "SEC", 3: "Horizon", 4: "Ivy"})
+    {1: 'SEC', 2: 'SEC', 3: 'Independent', 4: 'Independent'}
+    >>> conference_groups({1: "SEC", 2: "SEC", 3: "Horizon"})
+    {1: 'SEC', 2: 'SEC', 3: 'SEC'}
+    """
+    sizes = Counter(conference_of.values())
+    group = {
+        team: INDEPENDENTS if sizes[name] == 1 else name for team, name in conference_of.items()
+    }
+    alone = [team for team, name in group.items() if name == INDEPENDENTS]
+    others = Counter(name for name in group.values() if name != INDEPENDENTS)
+    if len(alone) == 1 and others:
+        smallest = min(others, key=lambda name: (others[name], name))
+        group[alone[0]] = smallest
+    return group
 
 
 def cross_conference_rounds(
@@ -163,8 +198,7 @@ def build_schedule(
     sorted by round, then by the order of conferences.
     """
     _checked_conferences(conferences)
-    if days_between_rounds < 1:
-        raise ScheduleError(f"days_between_rounds must be at least 1, got {days_between_rounds}")
+    _checked_days(days_between_rounds)
     orders = {name: list(ids) for name, ids in conferences.items()}
     if rng is not None:
         for ids in orders.values():
@@ -213,8 +247,7 @@ def build_round_robin_schedule(
     conference: str | None = None,
 ) -> list[ScheduledGame]:
     """Return a dated round robin of one group, each game tagged with ``conference``."""
-    if days_between_rounds < 1:
-        raise ScheduleError(f"days_between_rounds must be at least 1, got {days_between_rounds}")
+    _checked_days(days_between_rounds)
     return [
         ScheduledGame(
             number,
@@ -229,6 +262,13 @@ def build_round_robin_schedule(
         )
         for home, away in pairs
     ]
+
+
+def _checked_days(days_between_rounds: int) -> None:
+    if not 1 <= days_between_rounds <= DAYS_BETWEEN_MAX:
+        raise ScheduleError(
+            f"days_between_rounds must be 1 to {DAYS_BETWEEN_MAX}, got {days_between_rounds}"
+        )
 
 
 def _checked_teams(team_ids: Sequence[int], *, what: str) -> list[int]:

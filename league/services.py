@@ -39,7 +39,7 @@ from cards.mapping import team_card, team_document, teams_for_play
 from cards.models import Player, Team
 from league import tournaments
 from league.coaches import coach_for
-from league.dispatch import games_enqueue
+from league.dispatch import field_odds_enqueue, games_enqueue
 from league.errors import GameNotPlayable, ResultRefused, SeasonRefused, SimulationRefused
 from league.models import (
     BoxLine,
@@ -51,7 +51,7 @@ from league.models import (
     SeasonTeam,
     SimulationRun,
 )
-from league.scheduling import ScheduleError, build_schedule
+from league.scheduling import ScheduleError, build_schedule, conference_groups
 from league.seeds import derived_seed, new_seed
 from simulator import GameResult as EngineResult
 from simulator import SeededDice
@@ -76,6 +76,9 @@ __all__ = [  # the refusals callers catch, raised here and defined in league.err
     "SeasonRefused",
     "SimulationRefused",
 ]
+
+
+BOX_MAX = ROUND_MAX = 32767  # the largest a small-integer column holds (box scores, rounds)
 
 
 def lease_length() -> timedelta:
@@ -476,14 +479,17 @@ def simulation_start(
 ) -> SimulationRun:
     """Start simulating a season's unplayed games in ``scope``; return the run to poll.
 
-    With ``dispatch`` the games go to workers after commit (eagerly, in-process, without
-    a broker); without it the caller plays them with ``run_next_game``. A tournament's
-    "all" run also plays every later round as it is drawn.
+    With ``dispatch`` the games go to workers after commit (with no broker, to a web
+    process's games lane, ``league.background``, or played where they were queued in a
+    command or a test); without it the caller plays them (``run_play``, ``run_next_game``).
+    A tournament's "all" run also plays every later round as it is drawn.
 
     Games already in a running run are never taken from it: the same simulation asked
     again joins that run (returned with ``joined`` set), and a different one that would
     share its games is refused, naming the run.
     """
+    if round is not None and not 1 <= round <= ROUND_MAX:
+        raise SimulationRefused(f"round must be 1 to {ROUND_MAX}, got {round}")
     season = Season.objects.select_for_update().get(pk=season.pk)
     if game is not None and game.season_id != season.pk:
         raise SimulationRefused(f"{game} is not a game of {season}")
@@ -579,15 +585,59 @@ def simulation_retry(
 
 
 def run_next_game(*, run: SimulationRun) -> Game | None:
-    """Play the run's next unplayed game in this process; None when nothing is left."""
-    game = (
-        Game.objects.filter(run=run, status=Game.Status.SCHEDULED, kind=Game.Kind.SIMULATED)
-        .order_by("round", "game_date", "pk")
-        .first()
-    )
-    if game is None:
-        return None
-    return game_play(game_id=game.pk)
+    """Play the run's next unplayed game in this process; None when nothing is left.
+
+    A game another player holds is left to it, unless its lease ran out (its player died):
+    then it is taken back here, as the sweeper would hand it out again.
+    """
+    while True:
+        claimable = Q(status=Game.Status.SCHEDULED) | Q(
+            status=Game.Status.RUNNING, lease_expires_at__lt=timezone.now()
+        )
+        game = (
+            Game.objects.filter(claimable, run=run, kind=Game.Kind.SIMULATED)
+            .filter(attempts__lt=settings.LEAGUE_MAX_ATTEMPTS)
+            .order_by("round", "game_date", "pk")
+            .first()
+        )
+        if game is None:
+            return None
+        played = game_play(game_id=game.pk)
+        if played is not None:
+            return played
+        # Another player claimed it first: try the next game.
+
+
+def run_play(
+    *,
+    run: SimulationRun,
+    on_progress: Callable[[SimulationRun], object],
+    stall: float = 60.0,
+    poll: float = 0.5,
+) -> SimulationRun:
+    """Play a run's games in this process, one by one, until the run is over.
+
+    Games another player holds (a web server's lane on the same run, another ``simulate``)
+    are waited for, and one whose lease runs out is taken back here. When nothing has
+    moved for ``stall`` seconds past a lease, ``RunNotFollowed`` says so.
+    """
+    seen, moved = -1, time.monotonic()
+    while True:
+        while run_next_game(run=run) is not None:
+            on_progress(_run_read(run=run))
+        on_progress(_run_read(run=run))
+        if run.status != SimulationRun.Status.RUNNING:
+            return run
+        if run.done + run.failed != seen:
+            seen, moved = run.done + run.failed, time.monotonic()
+        elif time.monotonic() - moved > stall + settings.LEAGUE_LEASE_SECONDS:
+            left = run.total - run.done - run.failed
+            raise RunNotFollowed(
+                f"run {run.pk} has not moved for {time.monotonic() - moved:.0f} s: "
+                f"{left} game(s) are held by another process; ask for the same games again "
+                "to follow it"
+            )
+        time.sleep(poll)
 
 
 def games_sweep(*, now: datetime | None = None) -> dict[str, int]:
@@ -760,9 +810,6 @@ def game_replay(*, game_id: int) -> EngineResult | PlayedGame:
         neutral=game.neutral,
         coach=coach_for(home=home, away=away, rules=rules, neutral=game.neutral),
     )
-
-
-BOX_MAX = 32767  # the largest count a box-score column holds (a small integer)
 
 
 def game_result_enter(
@@ -940,8 +987,10 @@ def season_create(
     checked by the game's own rules (a ``ValidationError`` on ``options`` says why).
 
     ``conferences`` maps a team id to its conference; teams left out (or no mapping at
-    all) play in one group named "" (no conferences). Every conference plays a single or
-    double round robin, after ``cross_conference_games`` games per team outside it. With
+    all) play in one group named "" (no conferences). A team alone in its conference plays
+    with the independents (``scheduling.conference_groups``), and its season entry names
+    that group. Every conference plays a single or double round robin, after
+    ``cross_conference_games`` games per team outside it. With
     ``home_court`` the home team has the home-court foul ranges; without it every game is
     on a neutral court.
     """
@@ -950,7 +999,7 @@ def season_create(
         raise SeasonRefused("a team is listed twice")
     if len(team_list) < 2:
         raise SeasonRefused(f"a season needs at least 2 teams, got {len(team_list)}")
-    conference_of = {t.pk: (conferences or {}).get(t.pk, "") for t in team_list}
+    conference_of = conference_groups({t.pk: (conferences or {}).get(t.pk, "") for t in team_list})
     groups: dict[str, list[int]] = {}
     for team in sorted(team_list, key=lambda t: (t.school, t.season)):
         groups.setdefault(conference_of[team.pk], []).append(team.pk)
@@ -1004,4 +1053,5 @@ def season_create(
         )
         for g in schedule
     )
+    field_odds_enqueue(season_ids=[season.pk])  # previews and season odds, in the background
     return season

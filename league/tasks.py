@@ -2,21 +2,24 @@
 
 This module is also where queued games meet Celery: ``send_to_workers`` receives
 ``league.dispatch.games_queued`` (sent after commit) and sends one task per game. It is
-loaded by ``LeagueConfig.ready``, so every process that queues games sends them.
+loaded by ``LeagueConfig.ready``, so every process that queues games sends them. With no
+broker, a web process hands the tasks to its own threads instead (``league.background``):
+the same task code, run after the request has answered.
 """
 
 from __future__ import annotations
 
 import contextlib
+from functools import partial
 from typing import Any
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 from django.dispatch import receiver
 
-from league import odds, services
-from league.dispatch import games_queued
-from league.models import Game, PairOdds
+from league import background, odds, services
+from league.dispatch import field_odds_wanted, games_queued
+from league.models import Game, PairOdds, Season
 
 TRANSIENT = (OperationalError, InterfaceError)
 
@@ -51,22 +54,58 @@ def sweep() -> dict[str, int]:
     return services.games_sweep()
 
 
+def _send(task: Any, lane: str, **kwargs: Any) -> None:
+    """Send a task to the workers; with no broker, to this web process's own lane (or run
+    it here and now, Celery's eager mode, in a command or a test)."""
+    if background.in_process():
+        background.lane(lane).submit(partial(task.apply, kwargs=kwargs))
+    else:
+        task.delay(**kwargs)
+
+
+# The games lane sweeps as it starts and when idle, as beat schedules the sweeper beside
+# a broker's workers: what a stopped web process left queued or running is played again.
+background.on_idle("games", partial(sweep.apply))
+
+
 @receiver(games_queued, sender=Game, dispatch_uid="league.send_to_workers")
 def send_to_workers(sender: type[Game], *, game_ids: list[int], **kwargs: Any) -> None:
-    """Send each queued game to a worker (played in-process when Celery runs eagerly)."""
+    """Send each queued game to a worker (or to this web process's games lane)."""
     for game_id in game_ids:
-        simulate_game.delay(game_id=game_id)
+        _send(simulate_game, "games", game_id=game_id)
 
 
 @shared_task(name="league.odds_pair_table", acks_late=True)
-def odds_pair_table(*, season_id: int, home_ids: list[int] | None = None) -> dict[str, int]:
-    """Compute and store a season's pairwise odds (the rows of ``home_ids``, or all)."""
-    return odds.pair_table_build(season_id=season_id, home_ids=home_ids)
+def odds_pair_table(
+    *, season_id: int, home_ids: list[int] | None = None, needed_only: bool = False
+) -> dict[str, int]:
+    """Compute and store a season's pairwise odds (the rows of ``home_ids``, or all; with
+    ``needed_only`` the pairs its pages can ask for)."""
+    return odds.pair_table_build(season_id=season_id, home_ids=home_ids, needed_only=needed_only)
 
 
 @receiver(odds.pairs_wanted, sender=PairOdds, dispatch_uid="league.send_pair_table")
 def send_pair_table(
-    sender: type[PairOdds], *, season_id: int, home_ids: list[int], **kwargs: Any
+    sender: type[PairOdds],
+    *,
+    season_id: int,
+    home_ids: list[int],
+    needed_only: bool = False,
+    **kwargs: Any,
 ) -> None:
-    """Send the rows of a season's pair table a page asked for to the workers."""
-    odds_pair_table.delay(season_id=season_id, home_ids=home_ids)
+    """Send the rows of a season's pair table a page (or a new field) asked for to the
+    workers."""
+    _send(odds_pair_table, "odds", season_id=season_id, home_ids=home_ids, needed_only=needed_only)
+
+
+@receiver(field_odds_wanted, sender=Season, dispatch_uid="league.send_field_odds")
+def send_field_odds(sender: type[Season], *, season_ids: list[int], **kwargs: Any) -> None:
+    """Build the odds of new or changed fields in the background, where there is one.
+
+    With no background (a command with no broker), nothing is sent: the first page that
+    needs the odds sends them to its own process's lane.
+    """
+    if not background.available():
+        return
+    for season_id in season_ids:
+        odds.pair_table_refresh(season_id=season_id)

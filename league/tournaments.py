@@ -22,7 +22,7 @@ from django.utils.text import slugify
 
 from cards.models import Team
 from league import bracket as brackets
-from league.dispatch import runs_attach
+from league.dispatch import field_odds_enqueue, runs_attach
 from league.errors import SeasonRefused
 from league.models import Game, League, Season, SeasonTeam
 from league.seeds import derived_seed, new_seed
@@ -120,6 +120,7 @@ def tournament_create(
         entry.season = season
     SeasonTeam.objects.bulk_create(entries)
     _draw(season=season, bracket=bracket)
+    field_odds_enqueue(season_ids=[season.pk])  # the bracket's odds, built in the background
     return season
 
 

@@ -95,3 +95,33 @@ def _celery_eager_unless_redis(request: pytest.FixtureRequest):  # type: ignore[
     app.conf.task_eager_propagates = True
     yield
     app.conf.task_always_eager, app.conf.task_eager_propagates = before
+
+
+@pytest.fixture(autouse=True)
+def _tasks_run_where_they_are_queued() -> None:
+    """Keep Celery's eager mode for every test, even once a module imported config.wsgi
+    (which gives a web process its own lanes, league/background.py); ``lanes`` turns
+    them on for a test."""
+    from league import background
+
+    background.serve_in_process(False)
+
+
+@pytest.fixture
+def lanes(transactional_db):  # type: ignore[no-untyped-def]
+    """Run tasks in this process's lanes, as a web process with no broker does; the test
+    waits for them with ``background.wait_idle``. They are idle again after the test.
+
+    Only on PostgreSQL (mark the test ``postgres``): SQLite's in-memory test database, a
+    shared cache, refuses a second thread's writer at once instead of waiting for it as the
+    file of ``make run`` does. tests/commissioner runs the lanes of ``make run``'s own server
+    on its SQLite file.
+    """
+    from league import background
+
+    background.serve_in_process(True)
+    yield background
+    try:
+        assert background.wait_idle(timeout=120), "a lane was still busy after the test"
+    finally:
+        background.serve_in_process(False)  # stops the lanes' threads

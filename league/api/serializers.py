@@ -21,6 +21,7 @@ from league.models import (
     SeasonTeam,
     SimulationRun,
 )
+from league.scheduling import DAYS_BETWEEN_MAX
 from simulator.results import LINE_FIELDS
 
 STATS = selectors.STAT_FIELDS
@@ -106,9 +107,11 @@ class SeasonCreateSerializer(serializers.Serializer[Any]):
         help_text="team: group the teams by their own conference; none: one group.",
     )
     double_round_robin = serializers.BooleanField(default=False)
-    cross_conference_games = serializers.IntegerField(default=0, min_value=0)
+    cross_conference_games = serializers.IntegerField(default=0, min_value=0, max_value=_SMALL_MAX)
     start_date = serializers.DateField(required=False, allow_null=True, default=None)
-    days_between_rounds = serializers.IntegerField(default=1, min_value=1)
+    days_between_rounds = serializers.IntegerField(
+        default=1, min_value=1, max_value=DAYS_BETWEEN_MAX
+    )
     home_court = serializers.BooleanField(default=True)
     rules = serializers.ChoiceField(choices=RulesPreset.choices, default=RulesPreset.ADVANCED)
     strategy = serializers.BooleanField(default=True)
@@ -202,7 +205,9 @@ class SimulateSerializer(serializers.Serializer[Any]):
     scope = serializers.ChoiceField(
         choices=[c for c in SimulationRun.Scope.choices if c[0] != SimulationRun.Scope.RETRY]
     )
-    round = serializers.IntegerField(required=False, min_value=1, help_text="scope=round")
+    round = serializers.IntegerField(
+        required=False, min_value=1, max_value=_SMALL_MAX, help_text="scope=round"
+    )
     date = serializers.DateField(required=False, help_text="scope=date or until")
     game = serializers.PrimaryKeyRelatedField(
         queryset=Game.objects.all(), required=False, help_text="scope=game"

@@ -170,11 +170,14 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
 
     def _run_started(self, run: SimulationRun) -> Response:
         joined = run.joined
-        # Without a broker the games were played in-process on commit: show where it got.
+        # The games went to the workers on commit (or, with no broker, to this process's
+        # own lane, or were played here in a command or a test): show where the run is.
         run.refresh_from_db()
         run.joined = joined
         body = SimulationRunSerializer(run, context=self.get_serializer_context()).data
-        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
+        # The field is a Hyperlink (a str subclass) that a WSGI server may refuse as a header.
+        location = str(body["url"])
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": location})
 
     @extend_schema(
         summary="Play a season's failed games again, once their cause is fixed (commissioners)",

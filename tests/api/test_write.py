@@ -457,6 +457,38 @@ def test_a_simulation_without_what_its_scope_needs_is_refused(commish, body, exp
     assert snapshot() == before
 
 
+@pytest.mark.parametrize("value", [32_768, 2**31, 2**63, 10**30])
+def test_a_round_no_column_can_hold_is_a_400_naming_the_field(commish, value) -> None:
+    season = season_scheduled(teams=2)
+    before = snapshot()
+    response = commish.post(
+        f"/api/seasons/{season.pk}/simulate/", {"scope": "round", "round": value}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json() == {"round": ["Ensure this value is less than or equal to 32767."]}
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("days_between_rounds", 366, "Ensure this value is less than or equal to 365."),
+        ("days_between_rounds", 2**63, "Ensure this value is less than or equal to 365."),
+        ("cross_conference_games", 2**40, "Ensure this value is less than or equal to 32767."),
+        ("seed", 2**63, f"Ensure this value is less than or equal to {2**63 - 1}."),
+    ],
+)
+def test_a_season_number_out_of_range_is_a_400_naming_the_field(
+    commish, field, value, message
+) -> None:
+    body = season_body([full_team() for _ in range(2)], **{field: value})
+    before = snapshot()
+    response = commish.post("/api/seasons/", body, format="json")
+    assert response.status_code == 400
+    assert response.json() == {field: [message]}
+    assert snapshot() == before
+
+
 def test_a_game_of_another_season_is_refused(commish) -> None:
     season = season_scheduled(teams=2)
     other = season_scheduled(teams=2, name="2002").games.get()
@@ -760,9 +792,12 @@ def test_a_commissioner_can_write_with_a_token(card) -> None:
 @pytest.mark.parametrize(
     ("change", "expected"),
     [
-        ({"steal_top": 99}, {"steal_top": ["steal_top must be 10 to 30, as on a VABG card."]}),
-        ({"slot": 9}, {"slot": ["slot must be 1 to 5 (PG, SG, SF, PF, C)."]}),
-        ({"role": "captain"}, {"role": ["role must be starter or reserve."]}),
+        (
+            {"steal_top": 99},
+            {"steal_top": ["The steal range top must be 10 to 30, as on a VABG card."]},
+        ),
+        ({"slot": 9}, {"slot": ["The slot must be 1 to 5 (PG, SG, SF, PF, C)."]}),
+        ({"role": "captain"}, {"role": ["The role must be starter or reserve."]}),
         (
             {"positions": [7]},
             {

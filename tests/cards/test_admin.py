@@ -267,14 +267,35 @@ def test_adding_a_card_refuses_a_second_starter_and_accepts_a_reserve(commish: C
     assert (card.team, card.slot, card.role, card.ball_numbers) == (team, 3, "reserve", "3")
 
 
-def test_the_card_form_refuses_a_value_off_the_card_naming_its_bounds(commish: Client) -> None:
+def test_the_card_form_refuses_a_value_off_the_card_naming_its_label_and_bounds(
+    commish: Client,
+) -> None:
     card = CardFactory()
     url = reverse("admin:cards_card_change", args=[card.pk])
     response = commish.post(url, card_form_data(card, turnover_top=47))
     assert response.status_code == 200
-    assert "turnover_top must be 40 to 46" in text(response)
+    assert "The turnover range top must be 40 to 46, as on a VABG card." in text(response)
+    assert "turnover_top" not in " ".join(response.context["adminform"].form.errors["turnover_top"])
     card.refresh_from_db()
     assert card.turnover_top == 42
+
+
+def test_a_refused_card_form_previews_the_card_as_saved_not_the_refused_value(
+    commish: Client,
+) -> None:
+    card = CardFactory(steal_top=14)
+    url = reverse("admin:cards_card_change", args=[card.pk])
+    response = commish.post(url, card_form_data(card, steal_top=99))
+    assert response.status_code == 200
+    assert "The steal range top must be 10 to 30" in text(response)
+    assert preview(response)["Steal"] == "11-14"
+
+
+def test_the_rebound_help_says_how_a_number_above_6_reads(commish: Client) -> None:
+    card = CardFactory(off_reb=10)
+    page = text(commish.get(reverse("admin:cards_card_change", args=[card.pk])))
+    assert "d6 of 1 to this number: 0 never, 6 or more always" in page
+    assert "(0 = none)" not in page
 
 
 # --- Importing --------------------------------------------------------------------------------

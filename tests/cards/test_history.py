@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import html
+import io
 import re
+import shutil
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from cards.mapping import team_card, teams_for_play
 from cards.models import Card, Team
-from cards.services import team_import
+from cards.services import history_reason, team_import
 from league.models import BoxLine, Game
 from league.services import exhibition_play, game_create, game_simulate
 from simulator import SeededDice
@@ -92,6 +95,25 @@ def test_the_card_history_page_shows_the_commissioner_who_made_the_change(
     old_page = client.get(old_url)
     assert old_page.status_code == 200
     assert old_page.context["adminform"].form.initial["can_play"] == 37
+
+
+def test_the_history_says_what_loaded_a_card_when_no_one_signed_in_did(
+    commish: tuple[Client, Any], tmp_path: Path
+) -> None:
+    client, _ = commish
+    shutil.copy(FIXTURES / "kentucky-2012.json", tmp_path)
+    call_command("load_teams", "--dir", str(tmp_path), stdout=io.StringIO())
+    card = Card.objects.get(player__name="Anthony Davis")
+    page = client.get(reverse("admin:cards_card_history", args=[card.pk])).content.decode()
+    row = re.search(r'<table id="change-history".*?</table>', page, flags=re.S)
+    assert row is not None
+    cells = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", row.group(0))).split())
+    assert "Loaded by load_teams from kentucky-2012.json" in cells
+    assert " None " not in f" {cells} "
+    team = Team.objects.get(school="Kentucky", season=2012)
+    assert (
+        team.history.get().history_change_reason == "Loaded by load_teams from kentucky-2012.json"
+    )
 
 
 def test_reverting_a_card_to_an_earlier_version_restores_it_and_records_the_revert(
@@ -234,3 +256,11 @@ def test_every_save_adds_a_dated_history_row_with_the_value_saved() -> None:
     dates = [r.history_date for r in records]
     assert dates == sorted(dates)
     assert dates[-1] - dates[0] < timedelta(minutes=1)
+
+
+def test_a_long_file_name_keeps_its_end_in_the_history_reason() -> None:
+    reason = history_reason("Imported by import_team", "/" + "x" * 200 + "/kentucky-2012.json")
+    assert len(reason) == 100  # simple_history's column
+    assert reason.startswith("Imported by import_team from …")
+    assert reason.endswith("x/kentucky-2012.json")
+    assert history_reason("Loaded by load_teams", "a.json") == "Loaded by load_teams from a.json"

@@ -13,23 +13,23 @@ pytestmark = pytest.mark.django_db
 
 # (field, bad value, expected message fragment)
 CARD_FIELD_RULES = [
-    ("slot", 0, "slot must be 1 to 5"),
-    ("slot", 6, "slot must be 1 to 5"),
-    ("extra_ball", 3, "extra_ball must be 0 to 2"),
-    ("can_play", 67, "can_play must be 0 to 66"),
-    ("steal_top", 9, "steal_top must be 10 to 30"),
-    ("steal_top", 31, "steal_top must be 10 to 30"),
-    ("block_top", 19, "block_top must be 20 to 40"),
-    ("block_top", 41, "block_top must be 20 to 40"),
-    ("foul_from", 32, "foul_from must be 33 to 37"),
-    ("foul_from", 38, "foul_from must be 33 to 37"),
-    ("turnover_top", 39, "turnover_top must be 40 to 46"),
-    ("turnover_top", 47, "turnover_top must be 40 to 46"),
-    ("free_throw_top", 21, "free_throw_top must be 0 to 20"),
-    ("off_reb", 21, "off_reb must be 0 to 20"),
-    ("def_reb", 21, "def_reb must be 0 to 20"),
-    ("dunk_top", 33, "dunk_top must be 34 to 66"),
-    ("dunk_adjust", 33, "dunk_adjust must be -32 to 32"),
+    ("slot", 0, "The slot must be 1 to 5"),
+    ("slot", 6, "The slot must be 1 to 5"),
+    ("extra_ball", 3, "The extra ball numbers must be 0 to 2"),
+    ("can_play", 67, "The possessions he can play must be 0 to 66"),
+    ("steal_top", 9, "The steal range top must be 10 to 30"),
+    ("steal_top", 31, "The steal range top must be 10 to 30"),
+    ("block_top", 19, "The block range top must be 20 to 40"),
+    ("block_top", 41, "The block range top must be 20 to 40"),
+    ("foul_from", 32, "The foul range start must be 33 to 37"),
+    ("foul_from", 38, "The foul range start must be 33 to 37"),
+    ("turnover_top", 39, "The turnover range top must be 40 to 46"),
+    ("turnover_top", 47, "The turnover range top must be 40 to 46"),
+    ("free_throw_top", 21, "The free throw range top must be 0 to 20"),
+    ("off_reb", 21, "The offensive rebound top must be 0 to 20"),
+    ("def_reb", 21, "The defensive rebound top must be 0 to 20"),
+    ("dunk_top", 33, "His own dunk range top must be 34 to 66"),
+    ("dunk_adjust", 33, "His own opponent dunk adjustment must be -32 to 32"),
 ]
 
 D20_RULES = [
@@ -105,10 +105,10 @@ def test_any_number_of_reserves_may_share_a_slot() -> None:
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("season", 1799, "season must be 1800 to 2200"),
-        ("dunk_top", 67, "dunk_top must be 34 to 66"),
-        ("dunk_adjust", -33, "dunk_adjust must be -32 to 32"),
-        ("card_source", "guessed", "card_source must be published, calculated or estimated."),
+        ("season", 1799, "The season must be 1800 to 2200"),
+        ("dunk_top", 67, "The dunk range top must be 34 to 66"),
+        ("dunk_adjust", -33, "The opponent dunk adjustment must be -32 to 32"),
+        ("card_source", "guessed", "The card source must be published, calculated or estimated."),
     ],
 )
 def test_team_fields_out_of_bounds_are_refused(field: str, value: object, message: str) -> None:

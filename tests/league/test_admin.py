@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 from django.urls import reverse
 
+from cards.models import Team
 from league import services
 from league.models import Game, Season, SimulationRun
 from tests.factories import commissioner, fan, full_team
@@ -46,9 +47,17 @@ def test_the_simulate_action_plays_the_rest_of_a_season(
             {"action": "simulate_rest", "_selected_action": [season.pk]},
             follow=True,
         )
-    assert "run" in response.content.decode() and "6 games" in response.content.decode()
-    assert season.games.filter(status="final").count() == 6
     run = SimulationRun.objects.get(season=season)
+    # One season: its run's page, which follows the run (played here once the request's
+    # transaction commits, after the page was shown).
+    assert response.redirect_chain[-1][0] == reverse(
+        "admin:league_simulationrun_change", args=[run.pk]
+    )
+    page = response.content.decode()
+    assert f"run {run.pk}</a> started for 6 games" in page
+    assert 'data-status="running"' in page and '<span id="run-total">6</span>' in page
+    assert season.games.filter(status="final").count() == 6
+    run.refresh_from_db()
     assert (run.done, run.status) == (6, "done")
 
 
@@ -77,6 +86,82 @@ def test_selected_games_are_sent_to_the_workers_from_the_game_list(
     assert 'class="box-score"' in change.content.decode()
 
 
+def season_form(**changes: object) -> dict[str, object]:
+    teams = [full_team() for _ in range(4)]
+    data: dict[str, object] = {
+        "league": services.league_get_or_create(name="Admin League").pk,
+        "name": "Winter 2027",
+        "teams": [t.pk for t in teams],
+        "grouping": "team",
+        "cross_conference_games": 0,
+        "start_date": "2027-01-05",
+        "days_between_rounds": 2,
+        "home_court": "on",
+        "game": "vabg",
+        "rules": "advanced",
+        "strategy": "on",
+        "seed": 12,
+    }
+    data.update(changes)
+    return data
+
+
+def test_a_commissioner_adds_a_season_with_its_whole_schedule(client) -> None:
+    client.force_login(commissioner())
+    url = reverse("admin:league_season_add")
+    form = client.get(url)
+    assert form.status_code == 200
+    for field in ("league", "name", "teams", "every_team", "grouping", "cross_conference_games"):
+        assert f'name="{field}"' in form.content.decode()
+    response = client.post(url, season_form(), follow=True)
+    season = Season.objects.get(name="Winter 2027")
+    assert response.redirect_chain[-1][0] == reverse("admin:league_season_change", args=[season.pk])
+    assert "Admin League Winter 2027 was added: 4 teams, 6 games." in response.content.decode()
+    assert (season.entries.count(), season.games.count(), season.seed) == (4, 6, 12)
+    assert {g.game_date for g in season.games.all()} == {date(2027, 1, d) for d in (5, 7, 9)}
+
+
+def test_adding_a_season_of_every_team_groups_the_lone_ones_as_independents(client) -> None:
+    client.force_login(commissioner())
+    for n in range(3):
+        full_team(school=f"Big {n}", conference="Big")
+    alone = full_team(school="Solo", conference="Solo Conference")
+    other = full_team(school="Other", conference="Other Conference")
+    data = season_form(teams=[], every_team="on", seed=1)
+    response = client.post(reverse("admin:league_season_add"), data)
+    assert response.status_code == 302
+    season = Season.objects.get(name="Winter 2027")
+    groups = dict(season.entries.values_list("team_id", "conference"))
+    assert len(groups) == Team.objects.count() == 9  # season_form's four teams too
+    assert groups[alone.pk] == groups[other.pk] == "Independent"
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        (
+            {"cross_conference_games": 9},
+            "Cross_conference_games=9 is more than the 2 teams outside conference",
+        ),
+        ({"teams": []}, "Choose at least two teams, or tick every team loaded."),
+        ({"days_between_rounds": 400}, "Ensure this value is less than or equal to 365."),
+        ({"name": ""}, "This field is required."),
+    ],
+)
+def test_a_season_the_admin_cannot_make_is_refused_saying_why_and_nothing_is_written(
+    client, changes, message
+) -> None:
+    client.force_login(commissioner())
+    data = season_form(**changes)
+    if "cross_conference_games" in changes:  # two conferences of two
+        for pk, conference in zip(data["teams"], ["A", "A", "B", "B"], strict=True):  # type: ignore[call-overload]
+            Team.objects.filter(pk=pk).update(conference=conference)
+    response = client.post(reverse("admin:league_season_add"), data)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Season.objects.exists()
+
+
 @pytest.mark.parametrize("who", ["anonymous", "fan"])
 def test_the_league_admin_is_refused_to_everyone_else(client, season, who: str) -> None:
     if who == "fan":
@@ -94,3 +179,5 @@ def test_the_league_admin_is_refused_to_everyone_else(client, season, who: str) 
     )
     assert not season.games.filter(status="final").exists()
     assert not SimulationRun.objects.exists()
+    client.post(reverse("admin:league_season_add"), season_form())
+    assert Season.objects.count() == 1

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import io
+from datetime import timedelta
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
+from league import services
 from league.models import Game, Season
 from tests.factories import full_team
 
@@ -38,6 +41,53 @@ def test_a_season_is_created_simulated_and_its_standings_printed(teams) -> None:
     for team in teams:
         assert str(team) in table
     assert "Nothing to simulate" in run("simulate", "1995-96", "--all", "--no-progress")
+
+
+def test_create_season_puts_teams_alone_in_their_conference_with_the_independents() -> None:
+    lonely = [full_team(school=f"Lone {n}", season=2000 + n, conference=f"Conf {n}")
+              for n in range(3)]  # fmt: skip
+    sec = [full_team(school=f"SEC {n}", season=2000, conference="SEC") for n in range(3)]
+    out = run("create_season", "L", "Mixed", "--all", "--cross", "1", "--seed", "2")
+    assert "6 teams, 9 games" in out
+    assert (
+        "Alone in their conference, these play in Independent: "
+        "Lone 0 2000 (Conf 0), Lone 1 2001 (Conf 1), Lone 2 2002 (Conf 2)." in out
+    )
+    season = Season.objects.get()
+    groups = dict(season.entries.values_list("team_id", "conference"))
+    assert {groups[t.pk] for t in lonely} == {"Independent"}
+    assert {groups[t.pk] for t in sec} == {"SEC"}
+    assert season.games.filter(conference_game=True).count() == 3 + 3
+
+
+def test_create_season_and_simulate_refuse_values_their_columns_cannot_hold(teams) -> None:
+    with pytest.raises(CommandError, match="days_between_rounds must be 1 to 365, got 400"):
+        run("create_season", "L", "S", "--all", "--days-between", "400")
+    assert not Season.objects.exists()
+    run("create_season", "L", "S", "--all", "--seed", "1")
+    with pytest.raises(CommandError, match="round must be 1 to 32767, got 40000"):
+        run("simulate", "L/S", "--round", "40000")
+
+
+def test_simulate_finishes_a_run_whose_player_died_taking_back_its_game(teams) -> None:
+    run("create_season", "L", "S", *(str(t) for t in teams[:4]), "--conferences", "none")
+    season = Season.objects.get()
+    left = services.simulation_start(season=season, scope="all", dispatch=False)
+    held = season.games.order_by("pk").first()
+    assert held is not None
+    # A server stopped mid-game: its game is running, its lease run out.
+    Game.objects.filter(pk=held.pk).update(
+        status=Game.Status.RUNNING,
+        attempts=1,
+        lease_expires_at=timezone.now() - timedelta(seconds=1),
+        claimed_by="a-process-that-died",
+    )
+    out = run("simulate", "L/S", "--all", "--no-progress")
+    assert f"Run {left.pk} is already simulating these games" in out
+    assert f"Run {left.pk}: 6 of 6 games stored, 0 failed." in out
+    left.refresh_from_db()
+    assert (left.status, left.done) == ("done", 6)
+    assert Game.objects.get(pk=held.pk).status == Game.Status.FINAL
 
 
 def test_simulate_by_round_and_replay_a_game(teams) -> None:

@@ -15,6 +15,7 @@ from league.scheduling import (
     ScheduleError,
     build_round_robin_schedule,
     build_schedule,
+    conference_groups,
     cross_conference_rounds,
     round_robin_rounds,
 )
@@ -287,11 +288,11 @@ def test_a_single_group_round_robin_is_dated_and_tagged():
             lambda: build_schedule(
                 conferences=conferences_of(2, 2), start_date=START, days_between_rounds=0
             ),
-            "days_between_rounds must be at least 1, got 0",
+            "days_between_rounds must be 1 to 365, got 0",
         ),
         (
             lambda: build_round_robin_schedule([1, 2], start_date=START, days_between_rounds=-3),
-            "days_between_rounds must be at least 1, got -3",
+            "days_between_rounds must be 1 to 365, got -3",
         ),
     ],
 )
@@ -305,3 +306,46 @@ def test_bad_input_raises_a_schedule_error_that_names_the_value(call, message):
 def test_the_module_is_pure_and_its_examples_hold():
     assert_pure("league.scheduling")
     assert_doctests_pass("league.scheduling")
+
+
+# -- teams alone in their conference ---------------------------------------------------------
+
+
+def test_teams_alone_in_their_conference_play_with_the_independents() -> None:
+    field = {1: "SEC", 2: "SEC", 3: "Horizon", 4: "Ivy", 5: "Independent", 6: "Big Ten"}
+    assert conference_groups(field) == {
+        1: "SEC", 2: "SEC", 3: "Independent", 4: "Independent", 5: "Independent",
+        6: "Independent",
+    }  # fmt: skip
+
+
+def test_a_team_still_alone_among_the_independents_plays_in_the_smallest_conference() -> None:
+    field = {1: "SEC", 2: "SEC", 3: "SEC", 4: "ACC", 5: "ACC", 6: "Horizon"}
+    assert conference_groups(field)[6] == "ACC"
+    assert conference_groups({1: "A", 2: "A", 3: "B", 4: "B", 5: "Ivy"})[5] == "A"  # by name
+
+
+def test_conferences_of_two_or_more_and_one_group_are_kept_as_they_are() -> None:
+    field = {1: "SEC", 2: "SEC", 3: "ACC", 4: "ACC"}
+    assert conference_groups(field) == field
+    assert conference_groups(dict.fromkeys(range(1, 5), "")) == dict.fromkeys(range(1, 5), "")
+
+
+def test_the_all_time_fields_conferences_make_a_schedule_with_cross_games() -> None:
+    # The all-time field's conference sizes (fixtures/teams): 13 teams alone in theirs.
+    sizes = {"Big East": 14, "Big Ten": 13, "SEC": 12, "ACC": 11, "Independent": 8,
+             "Big 12": 6, "MVC": 5, "CAA": 3, "C-USA": 3, "Southern": 2, "Pac-12": 2,
+             "Pac-10": 2, "Big Eight": 2, **{f"Alone {n}": 1 for n in range(13)}}  # fmt: skip
+    ids = iter(range(1, 97))
+    field = {next(ids): name for name, size in sizes.items() for _ in range(size)}
+    groups = conference_groups(field)
+    assert Counter(groups.values())["Independent"] == 8 + 13
+    by_group: dict[str, list[int]] = {}
+    for team, group in groups.items():
+        by_group.setdefault(group, []).append(team)
+    games = build_schedule(
+        conferences=by_group, start_date=START, cross_conference_games=2, rng=random.Random(1)
+    )
+    played = Counter(t for g in games for t in (g.home_id, g.away_id))
+    assert set(played) == set(field)
+    assert sum(1 for g in games if g.conference is None) == 96

@@ -432,3 +432,22 @@ def test_a_league_name_too_close_to_another_is_refused() -> None:
         services.league_get_or_create(name="a-b")
     with pytest.raises(services.SeasonRefused, match="needs letters or digits"):
         services.league_get_or_create(name="!!!")
+
+
+def test_playing_a_run_here_waits_for_the_game_another_player_holds() -> None:
+    season = make_season(4)
+    run = services.simulation_start(season=season, scope="all", dispatch=False)
+    held = season.games.order_by("pk").first()
+    assert held is not None and services.game_claim(game_id=held.pk, token="the-servers-lane")
+    seen: list[int] = []
+
+    def progress(now: SimulationRun) -> None:
+        seen.append(now.done)
+        if now.done == now.total - 1 and len(seen) > 6:
+            # Meanwhile the web server's lane stores the game it holds.
+            services.game_play(game_id=held.pk, token="the-servers-lane")
+
+    finished = services.run_play(run=run, on_progress=progress, poll=0)
+    assert (finished.status, finished.done, finished.total) == ("done", 6, 6)
+    assert seen[:5] == [1, 2, 3, 4, 5] and seen[-1] == 6
+    assert GameResult.objects.filter(game__season=season).count() == 6

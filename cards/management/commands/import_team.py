@@ -57,7 +57,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             with ExitStack() as stack:
-                outcomes = uploads_import(uploads=open_files(options["files"], stack))
+                outcomes = uploads_import(
+                    uploads=open_files(options["files"], stack), source="Imported by import_team"
+                )
         except TeamFileError as exc:
             raise CommandError(
                 f"Nothing was imported; {len(exc.problems)} problem(s):\n  "

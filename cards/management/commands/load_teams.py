@@ -32,7 +32,10 @@ class Command(BaseCommand):
         paths = sorted(str(p) for p in Path(options["dir"]).glob("*.json"))
         if not paths:
             raise CommandError(f"No team files (*.json) in {options['dir']}.")
-        files: list[tuple[str, bytes | str]] = list(read_files(paths))
+        # Each file by its own name: the refusals and the rows' history name it so.
+        files: list[tuple[str, bytes | str]] = [
+            (Path(name).name, content) for name, content in read_files(paths)
+        ]
         kept = 0
         if not options["update"]:
             # Every file is still checked, so a broken fixture is reported even when its
@@ -50,7 +53,7 @@ class Command(BaseCommand):
                     missing.append((name, content))
             files = missing
         try:
-            outcomes = teams_import(files=files)
+            outcomes = teams_import(files=files, source="Loaded by load_teams")
         except TeamFileError as exc:
             raise CommandError("Nothing was loaded:\n  " + "\n  ".join(exc.problems)) from exc
         counts = {"created": 0, "updated": 0, "unchanged": 0}

@@ -22,7 +22,8 @@ class Command(BaseCommand):
     help = (
         "Create a season and its schedule: a single or double round robin inside each "
         "conference, plus optional cross-conference games. Teams are named "
-        '"School SEASON"; --all takes every team loaded.'
+        '"School SEASON"; --all takes every team loaded. A team alone in its conference '
+        "plays with the independents (Independent)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -82,3 +83,13 @@ class Command(BaseCommand):
             f"Created {season.league.slug}/{season.slug} (id {season.pk}): {len(teams)} teams, "
             f"{games} games in {rounds} rounds, seed {season.seed}."
         )
+        if conferences:
+            grouped = dict(season.entries.values_list("team_id", "conference"))
+            moved = [t for t in teams if grouped[t.pk] != t.conference]
+            for group in sorted({grouped[t.pk] for t in moved}):
+                names = ", ".join(
+                    f"{t} ({t.conference or 'no conference'})"
+                    for t in moved
+                    if grouped[t.pk] == group
+                )
+                self.stdout.write(f"Alone in their conference, these play in {group}: {names}.")

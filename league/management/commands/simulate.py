@@ -72,7 +72,8 @@ class Command(BaseCommand):
             if game is None:
                 raise CommandError(f"{season} has no game {options['game']}")
         # Without a broker (eager tasks) this process plays the games itself, one by one.
-        dispatch = not current_app.conf.task_always_eager
+        eager = bool(current_app.conf.task_always_eager)
+        dispatch = not eager
         try:
             if options["retry_failed"]:
                 run = services.simulation_retry(season=season, dispatch=dispatch)
@@ -99,7 +100,7 @@ class Command(BaseCommand):
             file=cast(TextIO, self.stderr._out),  # the real stream: the bar rewrites its line
         )
         try:
-            if run.dispatch:
+            if run.dispatch and not eager:
                 services.run_wait(
                     run=run,
                     on_progress=lambda r: bar.update(r.done + r.failed - bar.n),
@@ -107,8 +108,13 @@ class Command(BaseCommand):
                     stall=options["stall"],
                 )
             else:
-                while services.run_next_game(run=run) is not None:
-                    bar.update(1)
+                # With no broker this process plays the run, a web server's too (its lane
+                # may be gone with its process): claims keep each game to one player.
+                services.run_play(
+                    run=run,
+                    on_progress=lambda r: bar.update(r.done + r.failed - bar.n),
+                    stall=options["stall"],
+                )
         except services.RunNotFollowed as exc:
             raise CommandError(str(exc)) from exc
         finally:
@@ -126,13 +132,6 @@ class Command(BaseCommand):
                 + (f" and {waiting} wait for them" if waiting > 0 else "")
                 + "; fix the cause, then: manage.py simulate "
                 + f"{season.league.slug}/{season.slug} --retry-failed"
-            )
-        if run.status == SimulationRun.Status.RUNNING:
-            # In-process play ran out of games another process holds (it joined a run):
-            # that process finishes them.
-            raise CommandError(
-                f"run {run.pk} is still running: {run.total - run.done - run.failed} game(s) "
-                "are being played by another process"
             )
 
     @staticmethod

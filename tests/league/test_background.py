@@ -1,0 +1,166 @@
+"""The embedded default's own workers (league/background.py): with no broker, a web process
+answers a run or a new field at once and plays it, or builds its odds, in its own threads.
+
+On PostgreSQL: SQLite's in-memory test database refuses two threads writing (the ``lanes``
+fixture); tests/commissioner runs the lanes on ``make run``'s SQLite file."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from wsgiref.headers import Headers
+
+import pytest
+from django.core.signals import request_started
+from django.db.models import Count
+from django.urls import reverse
+from django.utils import timezone
+
+from cards.models import Card
+from league import odds, services
+from league.models import BoxLine, Game, GameResult, Season, SimulationRun
+from tests.api import client_for, throttle_reset
+from tests.cards.test_admin import card_form_data
+from tests.factories import commissioner, full_team
+
+pytestmark = pytest.mark.postgres
+
+WAIT = 120  # seconds: a lane that has not finished by then is stuck, not slow
+
+
+@pytest.fixture(autouse=True)
+def _no_throttle() -> None:
+    throttle_reset()
+
+
+def make_season(teams: int = 4, name: str = "2005") -> Season:
+    return services.season_create(
+        league=services.league_get_or_create(name="Lane League"),
+        name=name,
+        teams=[full_team() for _ in range(teams)],
+        start_date=date(2005, 1, 1),
+        seed=9,
+    )
+
+
+def test_a_run_started_through_the_api_answers_at_once_and_its_lane_plays_it(lanes) -> None:
+    season = make_season()
+    api = client_for(commissioner())
+    with lanes.held():
+        answer = api.post(f"/api/seasons/{season.pk}/simulate/", {"scope": "all"}, format="json")
+        assert answer.status_code == 202
+        body = answer.json()
+        # Nothing was played inside the request: the run is told as it starts.
+        assert (body["status"], body["done"], body["total"]) == ("running", 0, 6)
+        # A WSGI server refuses a header that is not a plain str (wsgiref asserts it).
+        assert Headers(list(answer.items()))["Location"].endswith(f"/api/runs/{body['id']}/")
+        assert not Game.objects.filter(season=season, status=Game.Status.FINAL).exists()
+    assert lanes.wait_idle(WAIT)
+    run = api.get(answer["Location"]).json()
+    assert (run["status"], run["done"], run["failed"]) == ("done", 6, 0)
+    assert GameResult.objects.filter(game__season=season).count() == 6
+
+
+def test_a_game_handed_to_the_lane_twice_is_stored_and_counted_once(lanes) -> None:
+    season = make_season()
+    ids = list(season.games.values_list("pk", flat=True))
+    with lanes.held():
+        run = services.simulation_start(season=season, scope="all")
+        # The same games sent again, as a sweep or a second click would.
+        assert services.games_send(game_ids=ids) == len(ids)
+    assert lanes.wait_idle(WAIT)
+    run.refresh_from_db()
+    assert (run.status, run.done, run.total) == ("done", 6, 6)
+    assert GameResult.objects.filter(game__season=season).count() == 6
+    lines = BoxLine.objects.filter(result__game__season=season)
+    per_player = lines.values("result__game", "side", "name").annotate(n=Count("id"))
+    assert per_player and {row["n"] for row in per_player} == {1}
+
+
+def test_the_admins_simulate_action_opens_the_run_page_which_follows_the_run(lanes, client) -> None:
+    season = make_season()
+    client.force_login(commissioner())
+    with lanes.held():
+        answer = client.post(
+            reverse("admin:league_season_changelist"),
+            {"action": "simulate_rest", "_selected_action": [season.pk]},
+        )
+        run = SimulationRun.objects.get(season=season)
+        assert answer.status_code == 302
+        assert answer["Location"] == reverse("admin:league_simulationrun_change", args=[run.pk])
+        page = client.get(answer["Location"]).content.decode()
+        assert 'data-status="running"' in page
+        assert '<span id="run-done">0</span> of <span id="run-total">6</span>' in page
+        assert f'data-url="/api/runs/{run.pk}/"' in page  # what the page polls
+    assert lanes.wait_idle(WAIT)
+    page = client.get(answer["Location"]).content.decode()
+    assert 'data-status="done"' in page
+    assert '<span id="run-done">6</span> of <span id="run-total">6</span>' in page
+    assert "<script>" not in page.split('id="run-progress"')[1].split("</fieldset>")[0]
+
+
+def test_a_new_tournaments_odds_are_built_in_the_background_while_its_pages_say_how_far(
+    lanes, client, monkeypatch
+) -> None:
+    monkeypatch.setattr(odds, "ON_DEMAND_PAIRS", 0)  # a page computes no pair itself
+    teams = [full_team() for _ in range(5)]
+    api = client_for(commissioner())
+    league = services.league_get_or_create(name="Lane League")
+    with lanes.held():
+        created = api.post(
+            "/api/tournaments/",
+            {
+                "league": league.pk,
+                "name": "Cup",
+                "teams": [t.pk for t in teams],
+                "strategy": False,
+                "seed": 3,
+            },
+            format="json",
+        )
+        assert created.status_code == 201
+        season_id = created.json()["id"]
+        waiting = api.get(f"/api/tournaments/{season_id}/odds/").json()
+        assert (waiting["pending"], waiting["pairs_ready"]) == (True, 0)
+        assert waiting["pairs_needed"] > 0
+        assert client.get(f"/seasons/{season_id}/bracket/").status_code == 200
+    assert lanes.wait_idle(WAIT)
+    ready = api.get(f"/api/tournaments/{season_id}/odds/").json()
+    assert "pending" not in ready
+    assert sorted(row["team_id"] for row in ready["teams"]) == sorted(t.pk for t in teams)
+    assert sum(row["champion"] for row in ready["teams"]) == pytest.approx(1.0)
+
+
+def test_a_card_edit_in_the_admin_rebuilds_its_fields_odds_in_the_background(lanes, client) -> None:
+    teams = [full_team() for _ in range(4)]
+    league = services.league_get_or_create(name="Lane League")
+    season = services.season_create(league=league, name="Odds", teams=teams, seed=2)
+    assert lanes.wait_idle(WAIT)  # the new season's odds, built as it was created
+    table = odds.season_table(season)
+    assert table.missing(odds.season_pairs(season, table)) == []
+    client.force_login(commissioner())
+    card = Card.objects.filter(team=teams[0], slot=1, role="starter").get()
+    with lanes.held():
+        answer = client.post(
+            reverse("admin:cards_card_change", args=[card.pk]),
+            card_form_data(card, steal_top=card.steal_top + 1),
+        )
+        assert answer.status_code == 302
+        table = odds.season_table(season)
+        stale = table.missing(odds.season_pairs(season, table))
+        assert stale and all(teams[0].pk in pair for pair in stale)
+    assert lanes.wait_idle(WAIT)
+    table = odds.season_table(season)
+    assert table.missing(odds.season_pairs(season, table)) == []
+
+
+def test_the_games_lane_plays_what_a_stopped_server_left_queued(lanes) -> None:
+    season = make_season()
+    left = services.simulation_start(season=season, scope="all", dispatch=False)
+    lease = timedelta(seconds=61)
+    Game.objects.filter(season=season).update(queued_at=timezone.now() - lease)
+    # The first request of the restarted server starts the games lane, which sweeps.
+    request_started.send(sender=None)
+    assert lanes.wait_idle(WAIT)
+    # The sweep sent the stale games again: the run the dead process held is finished.
+    left.refresh_from_db()
+    assert (left.status, left.done) == ("done", 6)
