@@ -155,9 +155,14 @@ def text(driver: Any, css: str) -> str:
 
 
 def submit(driver: Any, name: str = "_save") -> None:
+    """Press a form's button and wait for the page it leads to (never read the old one)."""
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
 
+    page = driver.find_element(By.TAG_NAME, "html")
     driver.find_element(By.CSS_SELECTOR, f'input[type=submit][name="{name}"]').click()
+    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(page))
 
 
 def test_the_commissioner_adds_a_season_and_follows_its_run_to_the_end(

@@ -9,7 +9,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cards.field import FIELD_DIR, TEAMS_DIR, FieldError, read_csv, read_field, shared_key
-from cards.fieldreport import FieldTeam, report_markdown
+from cards.models import Team
+from cards.services import team_file_name
+from league.fieldreport import FieldTeam, report_markdown
 from simulator.vabg import InvalidCardError, read_team_file
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "field.md"
@@ -70,7 +72,4 @@ class Command(BaseCommand):
 
 
 def _file_name(school: str, season: int) -> str:
-    from cards.models import Team
-    from cards.services import team_file_name
-
     return team_file_name(Team(school=school, season=season))
