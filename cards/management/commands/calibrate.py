@@ -55,11 +55,12 @@ See the hand-written part of this page in the repository for how it is measured.
 
 class Command(BaseCommand):
     help = (
-        "Play the author's predicted first games of the field exactly (simulator/vabg/odds.py, "
-        "advanced rules, neutral court) and write docs/calibration.md: each game's expected "
-        "score beside his, the mean absolute error in sample and out of sample (the pair "
-        "model fitted on half the games, measured on the other half), the margin slope and "
-        "the win-probability error, and every team against the pair model's targets."
+        "Play the author's predicted first games of the field exactly, as tournaments play "
+        "them (simulator/vabg/coachodds.py: advanced rules, the coach policy on, neutral "
+        "court) and write docs/calibration.md: each game's expected score beside his, the "
+        "mean absolute error, the margin slope and the win-probability error in sample and, "
+        "with --holdout, out of sample (each half's games on a field rebuilt without that "
+        "half's predictions), and every team against the pair model's targets."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
