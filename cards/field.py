@@ -1005,7 +1005,7 @@ def field_files_write(
     printed_path: Path | None = None,
     copy_rosters: Path | None = None,
     player_seasons: Path | None = None,
-    odds_cache: Path | None = ODDS_CACHE,
+    odds_cache: Path | None = None,
     verbose: bool = False,
 ) -> FieldReport:
     """Build every team of the field and write the team files into ``out``.

@@ -44,10 +44,10 @@ class Command(BaseCommand):
         add(
             "--odds-cache",
             metavar="FILE.json",
-            default=str(ODDS_CACHE),
             help="exact-odds games computed before, read, then rewritten with the games this "
             "build used; dropped whole when the engine's source (simulator/), numpy or Python "
-            "change (default: fixtures/field/odds-cache.json)",
+            "change (default: fixtures/field/odds-cache.json when --field is the field's own "
+            "file, else none)",
         )
         add(
             "--copy-rosters",
@@ -67,7 +67,8 @@ class Command(BaseCommand):
                 printed_path=_path(options["printed"]),
                 copy_rosters=_path(options["copy_rosters"]),
                 player_seasons=_path(options["player_seasons"]),
-                odds_cache=_path(options["odds_cache"]),
+                odds_cache=_path(options["odds_cache"])
+                or (ODDS_CACHE if Path(options["field"]) == FIELD_DIR / "alltime96.csv" else None),
                 verbose=options["verbosity"] > 1,
             )
         except FieldError as exc:
