@@ -50,12 +50,15 @@ def game_options_clean(game: str, options: object) -> dict[str, Any]:
         return {}
     if game not in GameName.values:
         raise ValidationError({"game": f"no game named {game!r}"})
+    engine = find_game(game)
     try:
-        rules = find_game(game).make_rules(**options)
+        rules = engine.make_rules(**options)
     except (InvalidOptionError, TypeError) as exc:
         raise ValidationError({"options": str(exc)}) from exc
     doc: dict[str, Any] = rules.to_json()
-    return {k: v for k, v in doc.items() if k != "version"}
+    # The options only: not the version, nor a reading an older version kept (six dice's
+    # deflected_pass_penalty), which the stored result's rules carry instead.
+    return {o.name: doc[o.name] for o in engine.options}
 
 
 class League(models.Model):

@@ -265,7 +265,10 @@ def sixdice_frames(
             section = e["section"]
             text = f"{who} pushes back {e['sections']} to section {section}."
         elif kind == "pass":
-            text = f"{who}: {e['kind']} pass; {names[e['penalized']]} rolls one die fewer next."
+            penalized = e.get("penalized")  # G10: no one after a Deflected Pass (version 2)
+            text = f"{who}: {e['kind']} pass" + (
+                f"; {names[penalized]} rolls one die fewer next." if penalized else "."
+            )
         elif kind == "steal":
             offense, section = team, e["section"]
             how = {"s": "on an S", "push": "pushing past half court", "inbound": "in the inbound"}

@@ -14,6 +14,7 @@ import random
 import time
 from collections.abc import Callable, Iterable
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from celery import current_app
 from django.conf import settings
@@ -182,12 +183,13 @@ def game_fail(*, game_id: int, error: str) -> None:
         _run_count(run_id=game.run_id, field="failed")
 
 
-def game_simulate(*, game_id: int, dice: DiceSource | None = None) -> Game:
+def game_simulate(*, game_id: int, dice: DiceSource | None = None, rules: Any = None) -> Game:
     """Simulate a game and store its result, box score and play-by-play at once.
 
     Safe to run twice or concurrently: the game row is locked, a final game is returned
     untouched, and the result's one-to-one key refuses a second result. ``dice`` replays
-    a table-top script instead of the game's seed.
+    a table-top script instead of the game's seed; ``rules`` (a game other than VABG)
+    replace its options' rules, for a table game begun under an older rules version.
     """
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
@@ -198,7 +200,7 @@ def game_simulate(*, game_id: int, dice: DiceSource | None = None) -> Game:
                 f"{game} is a real-dice game: type its box score in or replay its dice file."
             )
         if game.game != GameName.VABG:
-            _other_game_simulate(game=game, dice=dice)
+            _other_game_simulate(game=game, dice=dice, rules=rules)
             game_finish(game=game)
             return game
         teams = {t.pk: t for t in teams_for_play().filter(pk__in=[game.home_id, game.away_id])}
@@ -229,16 +231,18 @@ def game_simulate(*, game_id: int, dice: DiceSource | None = None) -> Game:
     return game
 
 
-def _other_game_simulate(*, game: Game, dice: DiceSource | None) -> GameResult:
+def _other_game_simulate(*, game: Game, dice: DiceSource | None, rules: Any = None) -> GameResult:
     """Play a game other than VABG through its ``simulator.games`` interface and store it.
 
     Each team enters as its school and season (the board games have no players); the
-    rules are the game's stored options. Runs inside ``game_simulate``'s transaction.
+    rules are the game's stored options unless ``rules`` are given. Runs inside
+    ``game_simulate``'s transaction.
     """
     engine = find_game(game.game)
     docs = {"home": _team_name(game.home), "away": _team_name(game.away)}
     try:
-        rules = engine.make_rules(**game.options)
+        if rules is None:
+            rules = engine.make_rules(**game.options)
         home, away = engine.read_team(docs["home"]), engine.read_team(docs["away"])
     except (InvalidOptionError, InvalidTeamError) as exc:
         raise GameNotPlayable(f"{game} cannot be played: {exc}") from exc
@@ -756,10 +760,12 @@ def run_wait(
 # -- table-top games ------------------------------------------------------------------------
 
 
-def game_replay_dice(*, game_id: int, script: object) -> Game:
+def game_replay_dice(*, game_id: int, script: object, rules: Any = None) -> Game:
     """Play a real-dice game from its ``vabg-dice/1`` script and store it like any other.
 
     ``script`` is the parsed dice file; every problem with it is reported at once.
+    ``rules`` are the rules a game other than VABG was rolled under when they are not its
+    options' rules of today (a table game begun under an older rules version).
     """
     name = Game.objects.filter(pk=game_id).values_list("game", flat=True).first()
     try:
@@ -769,7 +775,7 @@ def game_replay_dice(*, game_id: int, script: object) -> Game:
             dice = ScriptedDice.from_json(script)
     except DiceError as exc:
         raise GameNotPlayable(f"the dice file is refused: {exc}") from exc
-    return game_simulate(game_id=game_id, dice=dice)
+    return game_simulate(game_id=game_id, dice=dice, rules=rules)
 
 
 def game_replay(*, game_id: int) -> EngineResult | PlayedGame:

@@ -16,7 +16,8 @@ class TableGameAdmin(admin.ModelAdmin[TableGame]):
     list_select_related = ("home", "away", "owner")
     raw_id_fields = ("league_game",)
     readonly_fields = (
-        "game", "options", "home_team_file", "away_team_file", "dice", "created_at", "updated_at"
+        "game", "options", "rules_version", "home_team_file", "away_team_file", "dice",
+        "created_at", "updated_at",
     )  # fmt: skip
 
     @admin.display(description="dice")

@@ -4,7 +4,8 @@ The dice are the game: ``dice`` holds the values in the order they were rolled, 
 engine replays them (``simulator.vabg.sheet``; a grid-court or six-dice game: that game's
 ``sheet``) to know the score, the sheet and the die it wants next. The team files are
 kept as the game began, so a card edited in the admin meanwhile does not change a game in
-progress (finishing refuses one whose cards changed).
+progress (finishing refuses one whose cards changed); so is a grid-court or six-dice
+game's rules version, so a ruling changed meanwhile does not change its dice's game.
 """
 
 from __future__ import annotations
@@ -40,6 +41,12 @@ class TableGame(models.Model):
         default=dict,
         blank=True,
         help_text="A grid-court or six-dice game's rule options (VABG: rules and strategy).",
+    )
+    rules_version = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="A grid-court or six-dice game's rules version as it began: its dice are "
+        "replayed by those rules (VABG: empty, its preset's rules).",
     )
     home = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
     away = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")

@@ -84,8 +84,24 @@ def board_teams(game: TableGame) -> tuple[TeamName, TeamName]:
 
 
 def board_rules(game: TableGame) -> Any:
-    """Return a grid-court or six-dice game's rules from its stored options."""
-    return find_game(game.game).make_rules(**game.options)
+    """Return a grid-court or six-dice game's rules: its options, by its rules version.
+
+    A game begun under an older version of its rulings is played by that version's rules
+    to the end (six dice before the G10 note: a Deflected Pass costs the offense a die).
+    """
+    engine = find_game(game.game)
+    rules = engine.make_rules(**game.options)
+    if game.rules_version is None or game.rules_version == engine.rules_version:
+        return rules
+    try:
+        return engine.rules_from_json({**game.options, "version": game.rules_version})
+    except ValueError as exc:
+        raise TableRefused(f"This game cannot be played here: {exc}.") from exc
+
+
+def _rules_version(game: str) -> int | None:
+    """Return the rules version a new table game of ``game`` begins under (VABG: none)."""
+    return None if game == GameName.VABG else find_game(game).rules_version
 
 
 def position_of(game: TableGame, dice: Sequence[int] | None = None) -> AnyPosition:
@@ -159,6 +175,7 @@ def table_start(
         owner=owner,
         game=game,
         options=options or {},
+        rules_version=_rules_version(game),
         home=home,
         away=away,
         rules=rules,
@@ -199,6 +216,7 @@ def table_open_scheduled(*, owner: Any, league_game: Game) -> TableGame:
         owner=owner,
         game=game.game,
         options=dict(game.options),
+        rules_version=_rules_version(game.game),
         home=game.home,
         away=game.away,
         rules=game.rules,
@@ -345,7 +363,11 @@ def table_finish(*, game_id: int, user: Any) -> Game:
         )
         Game.objects.filter(pk=game.pk).update(kind=Game.Kind.REAL_DICE, seed=None)
     try:
-        league_services.game_replay_dice(game_id=game.pk, script=position.dice_file())
+        league_services.game_replay_dice(
+            game_id=game.pk,
+            script=position.dice_file(),
+            rules=board_rules(table) if is_board(table) else None,
+        )
     except GameNotPlayable as exc:
         raise TableRefused(f"The league refused the game: {exc}.") from exc
     game.refresh_from_db()

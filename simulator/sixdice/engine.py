@@ -45,7 +45,17 @@ from simulator.sixdice.policy import (
     PolicyError,
     Tie,
 )
-from simulator.sixdice.rules import BALL, FREE_THROW, PASS, SHOT, STANDARD, SYMBOLS, SixDiceRules
+from simulator.sixdice.rules import (
+    BALL,
+    DEFLECTED,
+    FREE_THROW,
+    NO_LOOK,
+    PASS,
+    SHOT,
+    STANDARD,
+    SYMBOLS,
+    SixDiceRules,
+)
 from simulator.sixdice.state import (
     ARC,
     AWAY,
@@ -409,8 +419,7 @@ class Table:
             else:
                 raise PolicyError(f"ball_action must answer advance or shoot, got {action!r}")
         elif play == PASS:
-            self.events.append(Pass(offense, "no-look", other(offense)))
-            self._penalty.add(other(offense))
+            self._pass(offense, NO_LOOK)
             self._advance(PASS, 3, depth)
         elif play == SHOT:
             self._shot()
@@ -425,8 +434,7 @@ class Table:
         if play == BALL:
             self._push(BALL, n, depth)
         elif play == PASS:
-            self.events.append(Pass(defense, "deflected", offense))
-            self._penalty.add(offense)
+            self._pass(defense, DEFLECTED)
             self._push(PASS, 3, depth)
         elif play == SHOT:
             self._offense = defense
@@ -434,6 +442,14 @@ class Table:
             self.events.append(Steal(defense, "s", self._section))
         elif play == FREE_THROW:
             self._free_throws(defense)  # G12: then the offense inbounds from its own end
+
+    def _pass(self, team: str, kind: str) -> None:
+        """Record ``team``'s winning Pass; the team that lost it may roll a die fewer (G10)."""
+        loser = other(team)
+        penalized = loser if self.rules.pass_penalty(kind) else None
+        self.events.append(Pass(team, kind, penalized))
+        if penalized is not None:
+            self._penalty.add(penalized)  # §2.9: penalties never stack
 
     def _advance(self, play: str, sections: int, depth: int) -> None:
         offense = self._offense
@@ -587,8 +603,8 @@ def play_game(
     >>> from simulator.dice import SeededDice
     >>> from simulator.games import TeamName
     >>> result = play_game(TeamName("Duke", 2010), TeamName("Butler", 2010), SeededDice(1))
-    >>> max(result.home.score, result.away.score)
-    21
+    >>> max(result.home.score, result.away.score) >= 21 > min(result.home.score, result.away.score)
+    True
     """
     table = Table(dice, rules=rules, policy=policy)
     table.events.append(Start(home.school, home.season, away.school, away.season))

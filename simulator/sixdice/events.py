@@ -108,12 +108,14 @@ class Push(NamedTuple):
 class Pass(NamedTuple):
     """Record a winning Pass: ``"no-look"`` (offense) or ``"deflected"`` (defense).
 
-    ``penalized`` is the team that rolls one die fewer next (G10).
+    ``penalized`` is the team that rolls one die fewer next (G10): the defense after a
+    No-Look Pass; ``None`` after a Deflected Pass, which carries no die penalty (the
+    offense in games of rules version 1, stored before the note of 2026-11-26).
     """
 
     team: str
     kind: str
-    penalized: str
+    penalized: str | None
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "pass", **self._asdict()}
@@ -288,7 +290,7 @@ class SixDiceBox:
     inbounds: int = 0
     inbound_rounds: int = 0
     penalties: int = 0
-    """Penalties suffered: Passes lost, each costing a die on the next roll."""
+    """Penalties suffered: No-Look Passes lost (G10), each costing a die on the next roll."""
     poss: int = 0
     """Possessions: the jump ball, every inbound, every steal."""
 
@@ -390,7 +392,8 @@ def box_score(events: Iterable[Event]) -> tuple[SixDiceBox, SixDiceBox]:
             row["score"] += int(e.made)
         elif kind is Pass:
             counts[e.team]["no_look" if e.kind == "no-look" else "deflected"] += 1
-            counts[e.penalized]["penalties"] += 1
+            if e.penalized is not None:
+                counts[e.penalized]["penalties"] += 1
         elif kind is ChipReroll:
             counts[e.team]["chip_rerolls"] += 1
         elif kind is JumpBall:

@@ -100,7 +100,7 @@ class DefaultPolicy:
             ball_steals = BALL in plays and n >= d
             pass_steals = PASS in plays and d <= 3
             if ball_steals and pass_steals:
-                return BALL if n > 3 else PASS  # the longer push; at 3 the Pass also penalizes
+                return BALL if n > 3 else PASS  # the longer push; equal at 3, §4.1 takes Pass
             if ball_steals:
                 return BALL
             if pass_steals:

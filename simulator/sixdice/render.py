@@ -81,7 +81,8 @@ def render_play_by_play(result: SixDiceResult) -> str:
             verb = "advances" if isinstance(e, Advance) else "pushes back"
             out.append(f"  {_NAMES[e.team]} {verb} {e.sections} to section {e.section}")
         elif isinstance(e, Pass):
-            out.append(f"  {e.kind} pass: {_NAMES[e.penalized]} rolls five dice next")
+            after = "" if e.penalized is None else f": {_NAMES[e.penalized]} rolls five dice next"
+            out.append(f"  {e.kind} pass{after}")
         elif isinstance(e, Steal):
             out.append(f"  steal ({e.kind}) by {_NAMES[e.team]}, section {e.section}")
         elif isinstance(e, Shot):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import date
+from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -11,6 +12,7 @@ from django.core.management import call_command
 
 from league import services, tournaments
 from league.models import BoxLine, Game, GameResult, Season
+from league.replays import play_by_play
 from league.selectors import standings_for_season
 from simulator import SeededDice
 from simulator.games import find_game
@@ -18,6 +20,9 @@ from tests.api import client_for, throttle_reset
 from tests.factories import TeamFactory, commissioner, full_team
 
 pytestmark = pytest.mark.django_db
+
+STORED_V1 = Path(__file__).resolve().parents[2] / "fixtures" / "games" / "sixdice-rules-v1.json"
+"""A six-dice game as the league stored it under rules version 1 (before the G10 note)."""
 
 
 def make_season(game: str, teams: int = 4, **kwargs: object) -> Season:
@@ -103,7 +108,11 @@ def test_a_six_dice_season_runs_on_the_workers_with_standings_and_box_scores(
             result.home_score, result.away_score
         ) in (22, 23)
         assert result.dice == {"seed": game.seed}
-        assert result.rules == {"version": engine.rules_version, **season.options}
+        assert result.rules == {
+            "version": engine.rules_version,
+            **season.options,
+            "deflected_pass_penalty": False,
+        }
         # The stored box score is the one the engine rebuilds from the stored events.
         events = [engine.event_from_json(e) for e in result.events]
         home, away = engine.box_score(events)
@@ -282,7 +291,71 @@ def test_a_typed_in_six_dice_score_is_stored_without_lines() -> None:
     game.refresh_from_db()
     assert (game.status, game.result.rules) == (
         "final",
-        {"version": 1, "faces": "BBBPSF", "chip_reroll": False},
+        {"version": 2, "faces": "BBBPSF", "chip_reroll": False, "deflected_pass_penalty": False},
     )
     rows = standings_for_season(season_id=season.pk)[0][1]
     assert next((r["team_id"], r["wins"]) for r in rows) == (game.home_id, 1)
+
+
+def test_a_six_dice_game_stored_before_the_g10_ruling_replays_as_it_was_played(capsys) -> None:  # type: ignore[no-untyped-def]
+    # The game of the fixture was played and stored by the engine before the note of
+    # 2026-11-26: its two Deflected Passes each cost Kansas a die.
+    stored = json.loads(STORED_V1.read_text())
+    assert stored["rules"] == {"version": 1, "faces": "BBBPSF", "chip_reroll": False}
+    deflected = [e for e in stored["events"] if e["type"] == "pass" and e["kind"] == "deflected"]
+    assert [e["penalized"] for e in deflected] == ["away", "away"]
+    season = make_season("sixdice", teams=2)
+    game = season.games.get()
+    GameResult.objects.create(
+        game=game,
+        home_score=stored["home_score"],
+        away_score=stored["away_score"],
+        overtimes=0,
+        home_periods=[],
+        away_periods=[],
+        home_possessions=stored["box"]["home"]["poss"],
+        away_possessions=stored["box"]["away"]["poss"],
+        home_team_file=stored["home_team_file"],
+        away_team_file=stored["away_team_file"],
+        events=stored["events"],
+        dice=stored["dice"],
+        rules=stored["rules"],
+        box=stored["box"],
+    )
+    Game.objects.filter(pk=game.pk).update(seed=stored["seed"], status=Game.Status.FINAL)
+
+    words = [text for _, text in play_by_play(game, game.result)]
+    passes = [text for text in words if " pass" in text]
+    assert passes == [f"{game.home}: deflected pass; {game.away} rolls one die fewer next."] * 2
+
+    again = services.game_replay(game_id=game.pk)
+    assert json.loads(json.dumps([e.to_json() for e in again.events])) == stored["events"]
+    assert (again.home.score, again.away.score) == (23, 4)
+    call_command("simulate", "--replay", str(game.pk))
+    assert "identical, event for event." in capsys.readouterr().out
+
+    # A new game follows the ruling: the same seed under today's rules reads other dice.
+    engine = find_game("sixdice")
+    today = engine.play(
+        engine.read_team(stored["home_team_file"]),
+        engine.read_team(stored["away_team_file"]),
+        SeededDice(stored["seed"]),
+        engine.make_rules(**game.options),
+    )
+    assert today.rules.to_json()["version"] == 2
+    events = json.loads(json.dumps([e.to_json() for e in today.events]))
+    first = stored["events"].index(deflected[0])
+    assert events[:first] == stored["events"][:first]  # the same game up to that pass
+    assert events[first] == {**deflected[0], "penalized": None}  # no die penalty now
+    assert events[first + 2 :] != stored["events"][first + 2 :]  # Kansas rolls six dice
+
+
+def test_a_new_six_dice_game_s_words_say_a_deflected_pass_costs_no_die() -> None:
+    home, away = TeamFactory(), TeamFactory()
+    game = services.game_create(home=home, away=away, game="sixdice", seed=2494)
+    game = services.game_simulate(game_id=game.pk)
+    assert game.result.rules["version"] == 2
+    words = [text for _, text in play_by_play(game, game.result)]
+    assert f"{home}: deflected pass." in words
+    assert f"{away}: no-look pass; {home} rolls one die fewer next." in words
+    assert not any("deflected pass;" in text for text in words)

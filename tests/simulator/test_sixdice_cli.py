@@ -86,7 +86,9 @@ def test_json_names_the_game_and_each_team_with_its_score_and_box_score():
     assert home["score"] == sum(home["points"].values())
     assert doc["events"][0]["type"] == "start" and doc["events"][-1]["type"] == "end"
     assert doc["dice"] == {"seed": 12}
-    assert doc["rules"] == {"version": 1, "faces": "BBBPSF", "chip_reroll": False}
+    assert doc["rules"] == {
+        "version": 2, "faces": "BBBPSF", "chip_reroll": False, "deflected_pass_penalty": False,
+    }  # fmt: skip
     assert play_json("--seed", 12) == doc
 
 

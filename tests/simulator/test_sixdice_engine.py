@@ -17,7 +17,7 @@ import pytest
 
 from simulator import DiceScriptExhausted, ScriptedDice, SeededDice
 from simulator.dice import DiceFileError
-from simulator.games import TeamName
+from simulator.games import InvalidOptionError, TeamName, find_game
 from simulator.sixdice import (
     CHIP_REROLL,
     DEFAULT_POLICY,
@@ -109,17 +109,38 @@ def test_it_refuses_faces_it_cannot_play(faces, message):
 
 def test_rules_round_trip_through_json_and_refuse_what_this_engine_cannot_play():
     assert SixDiceRules.from_json(CHIP_REROLL.to_json()) == CHIP_REROLL
-    assert STANDARD.to_json() == {"version": 1, "faces": "BBBPSF", "chip_reroll": False}
+    assert STANDARD.to_json() == {
+        "version": 2, "faces": "BBBPSF", "chip_reroll": False, "deflected_pass_penalty": False,
+    }  # fmt: skip
     assert (STANDARD.name, CHIP_REROLL.name, SixDiceRules(faces="BBPPSF").name) == (
         "standard", "chip-reroll", "custom",
     )  # fmt: skip
     assert preset("chip-reroll") is CHIP_REROLL
-    with pytest.raises(InvalidRulesError, match="version 2, newer than this engine's"):
-        SixDiceRules.from_json({"version": 2})
+    with pytest.raises(InvalidRulesError, match="version 3, newer than this engine's"):
+        SixDiceRules.from_json({"version": 3})
     with pytest.raises(InvalidRulesError, match="unknown six-dice rule options: overtime"):
         SixDiceRules.from_json({"version": 1, "overtime": 5})
     with pytest.raises(InvalidRulesError, match="chip_reroll must be true or false"):
         SixDiceRules(chip_reroll="yes")  # type: ignore[arg-type]
+    with pytest.raises(InvalidRulesError, match="deflected_pass_penalty must be true or false"):
+        SixDiceRules(deflected_pass_penalty=1)  # type: ignore[arg-type]
+
+
+def test_a_game_stored_under_rules_version_1_keeps_the_deflected_pass_penalty():
+    # What the league stored before the G10 note of 2026-11-26: no deflected_pass_penalty.
+    stored = {"version": 1, "faces": "BBBPSF", "chip_reroll": True}
+    rules = SixDiceRules.from_json(stored)
+    assert rules == SixDiceRules(chip_reroll=True, deflected_pass_penalty=True)
+    assert rules.name == "chip-reroll"  # the preset as version 1 had it
+    assert SixDiceRules.from_json(rules.to_json()) == rules  # stored again, it stays version 1's
+    assert SixDiceRules.from_json({**stored, "version": 2}) == CHIP_REROLL
+    assert (rules.pass_penalty("no-look"), rules.pass_penalty("deflected")) == (True, True)
+    assert (STANDARD.pass_penalty("no-look"), STANDARD.pass_penalty("deflected")) == (True, False)
+    with pytest.raises(ValueError, match="a Pass is no-look or deflected, got 'lob'"):
+        STANDARD.pass_penalty("lob")
+    # A new game cannot choose the old reading: it is not an option of the game.
+    with pytest.raises(InvalidOptionError, match="no option 'deflected_pass_penalty'"):
+        find_game("sixdice").make_rules(deflected_pass_penalty=True)
     with pytest.raises(InvalidRulesError, match="unknown six-dice rules preset 'advanced'"):
         preset("advanced")
 

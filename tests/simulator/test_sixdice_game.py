@@ -34,7 +34,7 @@ def test_through_the_interface_it_is_the_same_game_roll_for_roll():
     assert json.dumps(result.to_json()) == json.dumps(direct.to_json())
     assert (result.home.score, result.away.score) == (direct.home.score, direct.away.score)
     assert result.home.periods == ()
-    assert result.rules_version == 1
+    assert result.rules_version == 2
     assert game.box_score(result.events, rules) == (result.home.box, result.away.box)
     assert [game.event_from_json(e.to_json()) for e in result.events] == list(result.events)
     assert {type(e) for e in result.events} <= set(game.event_types)

@@ -39,6 +39,7 @@ from simulator.sixdice.events import (
     InboundRound,
     JumpBall,
     MainRoll,
+    Pass,
     Score,
     Shot,
     Start,
@@ -81,7 +82,13 @@ faces = (
 )
 rules = st.one_of(
     st.sampled_from([STANDARD, CHIP_REROLL]),
-    st.builds(SixDiceRules, faces=faces, chip_reroll=st.booleans()),
+    # deflected_pass_penalty: the rules of games stored under version 1 (before G10's note).
+    st.builds(
+        SixDiceRules,
+        faces=faces,
+        chip_reroll=st.booleans(),
+        deflected_pass_penalty=st.booleans(),
+    ),
 )
 policies = st.one_of(st.just(DEFAULT_POLICY), st.integers(0, 2**32 - 1).map(RandomPolicy))
 
@@ -206,3 +213,44 @@ def test_the_same_seed_plays_the_same_game_and_its_rolls_replay_it_exactly(
         raise AssertionError("the replay left rolls unread")
     # The events show every die read, so a replay page can draw each roll.
     assert dice_in(events) == len(recording.rolls)
+
+
+@given(seed=st.integers(0, 2**32 - 1), rules=rules, policy=policies)
+def test_a_team_rolls_one_die_fewer_only_on_its_first_roll_after_losing_a_no_look_pass(
+    seed: int, rules: SixDiceRules, policy: Policy
+) -> None:
+    # G10 (2026-11-26): the one-fewer-die line follows a No-Look Pass only; the defense,
+    # which lost it, rolls one die fewer on its next roll of any kind (§2.9). Under rules
+    # version 1 a Deflected Pass cost the offense a die as well.
+    result = play_game(HOME_TEAM, AWAY_TEAM, SeededDice(seed), rules=rules, policy=policy)
+    pending: set[str] = set()
+
+    def rolls(team: str, dice: tuple[int, ...]) -> None:
+        assert len(dice) == (5 if team in pending else 6), (team, dice)
+        pending.discard(team)
+
+    for e in result.events:
+        if isinstance(e, MainRoll | Shot):
+            first = e.offense if isinstance(e, MainRoll) else e.team
+            dice = {AWAY: e.away, HOME: e.home}
+            rolls(first, dice[first])
+            rolls(other(first), dice[other(first)])
+        elif isinstance(e, FreeThrow):
+            rolls(e.team, e.dice)
+        elif isinstance(e, InboundRound) and e.round == 1:
+            dice = {AWAY: e.away, HOME: e.home}
+            rolls(e.team, dice[e.team])
+            rolls(other(e.team), dice[other(e.team)])
+        elif isinstance(e, InboundRound):
+            assert len({AWAY: e.away, HOME: e.home}[e.team]) == 6
+        elif isinstance(e, Pass):
+            loser = other(e.team)
+            if e.kind == "no-look" or rules.deflected_pass_penalty:
+                assert e.penalized == loser
+                pending.add(loser)
+            else:
+                assert e.penalized is None
+    home, away = box_score(result.events)
+    passes = [e for e in result.events if isinstance(e, Pass)]
+    for box, side in ((home, HOME), (away, AWAY)):
+        assert box.penalties == sum(e.penalized == side for e in passes)

@@ -45,6 +45,10 @@ def play(start: GameState, *rolls: str, steps: int = 1, rules: SixDiceRules = ST
     return table
 
 
+VERSION_1 = SixDiceRules.from_json({"version": 1, "faces": "BBBPSF", "chip_reroll": False})
+"""The rules of a game stored before the G10 note of 2026-11-26."""
+
+
 def at(depth: int, chip: str = WHITE, **kwargs: object) -> GameState:
     """Return Orange on offense at ``depth`` before a main roll."""
     return GameState.main_roll(ORANGE, depth, chip, **kwargs)  # type: ignore[arg-type]
@@ -103,15 +107,29 @@ def test_6_the_chip_holder_plays_the_chip_on_a_tie_and_hands_it_over():
     table = play(at(5), "111456", "444125")
     assert table.events == [
         MainRoll(1, ORANGE, 5, dice("111456"), dice("444125"), "B", 3, "P", 3, WHITE, True),
-        Pass(WHITE, "deflected", ORANGE),
+        Pass(WHITE, "deflected", None),
         Push(WHITE, "P", 3, section_of(ORANGE, 2)),
     ]
     state = table.state
-    assert (state.offense, state.depth, state.chip, state.penalty) == (ORANGE, 2, ORANGE, {ORANGE})
-    # Orange rolls five dice next: its 5 Passes beat White's 3 Balls, a no-look pass to d 5.
-    table = play(state, "44444", "111456")
-    assert table.events[0].away == dice("44444")
+    assert (state.offense, state.depth, state.chip, state.penalty) == (
+        ORANGE, 2, ORANGE, frozenset(),
+    )  # fmt: skip
+    # G10 (2026-11-26): a Deflected Pass carries no die penalty, so Orange rolls all six
+    # dice next (the scenario's "five dice" is the reading before the note): its 5 Passes
+    # beat White's 3 Balls, a no-look pass to d 5.
+    table = play(state, "444441", "111456")
+    assert table.events[0].away == dice("444441")
     assert table.events[2] == Advance(ORANGE, "P", 3, section_of(ORANGE, 5))
+    assert table.state.penalty == {WHITE}
+
+
+def test_6_under_rules_version_1_the_deflected_pass_cost_orange_a_die():
+    # A game stored before the G10 note replays by its own rules: the offense was penalized.
+    table = play(at(5), "111456", "444125", rules=VERSION_1)
+    assert table.events[1] == Pass(WHITE, "deflected", ORANGE)
+    assert table.state.penalty == {ORANGE}
+    table = play(table.state, "44444", "111456", rules=VERSION_1)
+    assert table.events[0].away == dice("44444")
     assert table.state.penalty == {WHITE}
 
 
@@ -251,12 +269,16 @@ def test_17_tie_policy_on_both_sides_a_deflected_pass_steal_then_an_s_steal():
     table = play(at(1), "114456", "145654")
     assert table.events == [
         MainRoll(1, ORANGE, 1, dice("114456"), dice("145654"), "P", 2, "P", 2, WHITE, True),
-        Pass(WHITE, "deflected", ORANGE),
+        Pass(WHITE, "deflected", None),
         Push(WHITE, "P", 3, 5),
         Steal(WHITE, "push", 5),
     ]
     state = table.state
-    assert (state.offense, state.depth, state.chip, state.penalty) == (WHITE, 3, ORANGE, {ORANGE})
+    # G10 (2026-11-26): no penalty for Orange (the scenario's "Orange is penalized" is the
+    # reading before the note).
+    assert (state.offense, state.depth, state.chip, state.penalty) == (
+        WHITE, 3, ORANGE, frozenset(),
+    )  # fmt: skip
 
     table = play(at(5), "114456", "145654")
     assert table.events == [
@@ -315,3 +337,62 @@ def test_19_without_the_option_the_same_shot_is_simply_missed():
     assert not any(isinstance(e, ChipReroll) for e in table.events)
     assert table.state.chip == ORANGE
     assert table.events[1].made is False
+
+
+# -- G10 as the note of 2026-11-26 reads it ------------------------------------------------
+# "The one-fewer-die line stands in the offense's column of the Pass row ...: it follows a
+# No-Look Pass only, and the defense, which lost that Pass, rolls one fewer die. A Deflected
+# Pass carries no die penalty."
+
+
+def test_g10_after_a_no_look_pass_the_defense_rolls_five_dice_once_then_six_again():
+    table = play(at(1), "444156", "556124")  # Orange's Px3 beats White's S/B tie at 2
+    assert table.events[1:] == [
+        Pass(ORANGE, "no-look", WHITE),
+        Advance(ORANGE, "P", 3, section_of(ORANGE, 4)),
+    ]
+    assert table.state.penalty == {WHITE}
+    # White's next roll has five dice (die 6 sits out). Orange's Px4 passes again, to d 7,
+    # and White, penalized again, rolls five once more.
+    table = play(table.state, "444412", "11456")
+    assert (len(table.events[0].away), len(table.events[0].home)) == (6, 5)
+    assert table.events[1] == Pass(ORANGE, "no-look", WHITE)
+    assert table.state.penalty == {WHITE}
+    table = play(table.state, "123456", "11456")  # Bx3 against Bx2 at d 7: a dunk
+    assert (len(table.events[0].away), len(table.events[0].home)) == (6, 5)
+    assert table.events[1:] == [Dunk(ORANGE, "ball"), Score(ORANGE, 2, 2, 0)]
+    # "... and gets it back immediately after": White inbounds with all six dice.
+    assert table.state.penalty == frozenset()
+    table = play(table.state, "111222", "444444", "123456", "444444")
+    assert [(len(e.home), len(e.away)) for e in table.events] == [(6, 6), (6, 6)]
+    assert table.events[-1].result == "crossed"
+
+
+def test_g10_after_a_deflected_pass_the_offense_keeps_six_dice_and_can_slam_dunk():
+    table = play(at(4), "112456", "444412")  # White's Px4 beats Orange's Bx3
+    assert table.events[1:] == [
+        Pass(WHITE, "deflected", None),
+        Push(WHITE, "P", 3, section_of(ORANGE, 1)),
+    ]
+    assert table.state.penalty == frozenset()
+    # Six Balls need all six dice (G8): a slam dunk proves Orange was not penalized.
+    table = play(table.state, "111123", "444456")
+    assert table.events[1:] == [Dunk(ORANGE, "slam"), Score(ORANGE, 2, 2, 0)]
+    assert len(table.events[0].away) == len(table.events[0].home) == 6
+
+
+def test_g10_a_deflected_pass_steal_leaves_both_teams_six_dice_for_the_next_roll():
+    table = play(at(2), "114456", "444125")  # White's Px3 beats Orange's P/B tie at 2
+    assert table.events[1:] == [
+        Pass(WHITE, "deflected", None),
+        Push(WHITE, "P", 3, section_of(ORANGE, -1)),
+        Steal(WHITE, "push", section_of(ORANGE, -1)),
+    ]
+    assert (table.state.offense, table.state.depth, table.state.penalty) == (
+        WHITE, 2, frozenset(),
+    )  # fmt: skip
+    # White's Bx3 ties Orange's S/B tie at 3 (Orange picks Ball: a push of 3 >= 2 would
+    # steal); White plays the chip. Both rolled six dice.
+    table = play(table.state, "123456", "555123")
+    assert len(table.events[0].away) == len(table.events[0].home) == 6
+    assert (table.events[0].winner, table.events[0].chip) == (WHITE, True)

@@ -8,6 +8,7 @@ for the same dice (what ``python -m simulator play --game X --dice FILE`` prints
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +25,8 @@ from tests.table.dice import Written
 
 HOME = TeamName("Kentucky", 2012)
 AWAY = TeamName("Kansas", 2008)
+STORED_V1 = Path(__file__).resolve().parents[2] / "fixtures" / "games" / "sixdice-rules-v1.json"
+"""A six-dice game as the league stored it under rules version 1 (before the G10 note)."""
 
 
 def written_game(name: str, seed: int, options: dict[str, object]) -> tuple[object, list[int]]:
@@ -94,7 +97,7 @@ def test_a_whole_game_typed_at_the_table_is_stored_as_the_engine_plays_those_dic
     game = Game.objects.select_related("result").get(pk=game.pk)
     assert game.game == name and game.kind == Game.Kind.REAL_DICE and game.seed is None
     rules = engine.make_rules(**options).to_json()
-    assert game.options == table.options == {k: v for k, v in rules.items() if k != "version"}
+    assert game.options == table.options == {o.name: rules[o.name] for o in engine.options}
     expected = engine.play(
         HOME, AWAY, engine.read_dice({"format": "vabg-dice/1", "d6": values}),
         engine.make_rules(**options),
@@ -297,3 +300,42 @@ def test_the_api_and_the_form_start_a_board_game_and_the_sheet_page_shows_it(
     assert {g["game"] for g in listed} == {"sixdice", "gridcourt"}
     dice_file = player_client.get(f"/table/api/games/{table.pk}/dice-file/").json()
     assert dice_file == {"format": "vabg-dice/1", "d6": []}
+
+
+@pytest.mark.django_db
+def test_a_six_dice_game_begun_before_the_g10_ruling_is_played_and_stored_by_its_rules(
+    player, teams
+) -> None:
+    # A game of the fixture, played by the engine before the note of 2026-11-26: its two
+    # Deflected Passes each cost Kansas (Orange) a die. Typed at a table game begun then
+    # (rules version 1, as the migration marks every board game of that time), it plays
+    # and stores exactly that game.
+    stored = json.loads(STORED_V1.read_text())
+    engine = find_game("sixdice")
+    old_rules = engine.rules_from_json(stored["rules"])
+    written = Written(stored["seed"])
+    engine.play(HOME, AWAY, written, old_rules)
+    values = written.values
+    table = start(player, teams, "sixdice", {})
+    assert table.rules_version == 2
+    TableGame.objects.filter(pk=table.pk).update(rules_version=1)
+    position = services.table_roll(game_id=table.pk, user=player, values=values)
+    assert position.result is not None
+    assert as_json([e.to_json() for e in position.events]) == stored["events"]
+    lines = [line for play in table_state(table, position)["plays"] for line in play["lines"]]
+    assert lines.count("deflected pass: Orange rolls five dice next") == 2
+    game = services.table_finish(game_id=table.pk, user=player)
+    game = Game.objects.select_related("result").get(pk=game.pk)
+    assert game.result.events == stored["events"]
+    assert game.result.rules == {**old_rules.to_json(), "deflected_pass_penalty": True}
+    assert engine.rules_from_json(game.result.rules) == old_rules
+
+    # A table game begun today follows the ruling: the same dice make another game, one
+    # not over yet, whose Deflected Passes penalize no one.
+    today = start(player, teams, "sixdice", {})
+    position = services.position_of(today, values)
+    assert position.result is None and position.need is not None
+    passes = [e for e in position.events if type(e).__name__ == "Pass"]
+    assert {(e.kind, e.penalized) for e in passes} == {
+        ("deflected", None), ("no-look", "home"),
+    }  # fmt: skip
