@@ -221,7 +221,9 @@ def test_a_broken_team_fails_the_run_and_a_retry_after_the_repair_finishes_it(
     CardFactory(player=player, team=teams[7], slot=5)
     again = workers.manage("simulate", str(season.pk), "--retry-failed", "--no-progress")
     assert again.returncode == 0, again.stderr
-    assert "4 of 4 games stored, 0 failed" in again.stdout
+    assert "4 of 4 games stored, 0 failed" in again.stdout  # in a new run: the rest
+    run.refresh_from_db()
+    assert (run.status, season.runs.count()) == ("failed", 2)  # the first keeps its record
     assert_stored_once(season)
     assert outcome(season) == outcome(reference)
     assert tournaments.champion(season) == tournaments.champion(reference)
