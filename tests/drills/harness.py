@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -110,12 +111,14 @@ class Workers:
         """Tell whether a worker's log says ``text`` yet."""
         return text in (self.tmp_path / f"{name}.log").read_text(errors="replace")
 
-    def tasks_done(self, task: str) -> int:
-        """Count the deliveries of ``task`` the workers have run to their end, all logs."""
-        done = re.compile(rf"Task {re.escape(task)}\[[^\]]+\] succeeded")
-        return sum(
-            len(done.findall(log.read_text(errors="replace")))
+    def tasks_ended(self, task: str) -> Counter[str]:
+        """Count the deliveries of ``task`` the workers ran to their end, by how each ended
+        ("succeeded" or "raised unexpected"; one retried is not over), in all the logs."""
+        ended = re.compile(rf"Task {re.escape(task)}\[[^\]]+\] (succeeded|raised unexpected)")
+        return Counter(
+            match.group(1)
             for log in self.tmp_path.glob("*.log")
+            for match in ended.finditer(log.read_text(errors="replace"))
         )
 
     def pool_child(self, name: str) -> int:

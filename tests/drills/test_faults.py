@@ -189,11 +189,13 @@ def test_every_game_sent_twice_is_stored_once(workers: Workers) -> None:
     workers.start("w1")
     workers.start("w2")
     handled = wait_for(
-        lambda: workers.tasks_done("league.simulate_game") >= deliveries,
+        lambda: workers.tasks_ended("league.simulate_game").total() >= deliveries,
         what=f"the workers to run all {deliveries} deliveries, duplicates included",
         pool=workers,
     )
     report(f"every game sent twice: {deliveries} deliveries run", handled)
+    ended = workers.tasks_ended("league.simulate_game")
+    assert ended["raised unexpected"] == 0, f"a delivery failed\n{workers.logs()}"
     assert_stored_once(season)
     assert outcome(season) == outcome(reference)
     run.refresh_from_db()
