@@ -24,7 +24,7 @@ from django.utils.safestring import SafeString
 from simple_history.admin import SimpleHistoryAdmin
 
 from cards.mapping import teams_for_play
-from cards.models import Card, Player, Team
+from cards.models import Card, Player, Team, notes_problem
 from cards.presentation import card_face
 from cards.services import (
     TeamFileError,
@@ -148,6 +148,33 @@ def _request_problem(exc: Exception) -> str:
     )
 
 
+def old_notes_warning(*, owner: str, notes: object, where: str, kept: bool) -> str | None:
+    """Say what to do about notes saved before their limit (or before it was lowered).
+
+    Their form refuses them as they are, so nothing else on it can be saved until they are
+    cut: the commissioner is told so on opening it, with how much to cut and where, and
+    whether an earlier version (the History) keeps the whole text.
+    """
+    problem = notes_problem(notes)
+    if problem is None:
+        return None
+    cut = len(notes if isinstance(notes, str) else str(notes)) - settings.TEAM_NOTES_MAX_CHARS
+    keep = (
+        "The History keeps their whole text as it is now."
+        if kept
+        else "No earlier version keeps their whole text: copy it first to keep it."
+    )
+    return (
+        f"{owner}: {problem} (TEAM_NOTES_MAX_CHARS), saved before that limit. Nothing on "
+        f"this page can be saved until they are cut by at least {cut:,} characters, in "
+        f"{where}. {keep}"
+    )
+
+
+def _player_notes(extra: object) -> object:
+    return extra.get("notes", "") if isinstance(extra, dict) else ""
+
+
 @admin.register(Team)
 class TeamAdmin(SimpleHistoryAdmin):
     list_display = (
@@ -173,6 +200,55 @@ class TeamAdmin(SimpleHistoryAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Team]:
         teams: QuerySet[Team] = super().get_queryset(request)
         return teams.annotate(n_players=Count("players", distinct=True))
+
+    def get_fieldsets(self, request: HttpRequest, obj: Team | None = None) -> Any:
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None or notes_problem(obj.notes) is None:
+            return fieldsets
+        # Notes over the limit are the first thing to fix: shown open, not collapsed.
+        return [
+            (name, {**opts, "classes": ()} if "notes" in opts["fields"] else opts)
+            for name, opts in fieldsets
+        ]
+
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Team | None = None,
+    ) -> HttpResponse:
+        if obj is not None and obj.pk is not None:
+            for warning in self.old_notes_warnings(obj.pk):
+                messages.warning(request, warning)
+        response: HttpResponse = super().render_change_form(
+            request, context, add, change, form_url, obj
+        )
+        return response
+
+    @staticmethod
+    def old_notes_warnings(team_id: int) -> list[str]:
+        """Warn of the team's and its players' notes over the limit, as stored (a refused
+        form has already written the posted notes onto its instance)."""
+        team = Team.objects.get(pk=team_id)
+        warning = old_notes_warning(
+            owner=str(team),
+            notes=team.notes,
+            where="Notes below",
+            kept=team.history.filter(notes=team.notes).exists(),
+        )
+        warnings = [warning] if warning else []
+        for player in team.players.only("name", "extra"):
+            problem = notes_problem(_player_notes(player.extra))
+            if problem:
+                warnings.append(
+                    f"{player.name}: {problem} (TEAM_NOTES_MAX_CHARS), saved before that "
+                    "limit. This page saves the roster without them, but his own page "
+                    "cannot save him until they are cut."
+                )
+        return warnings
 
     @admin.display(description="dunk range")
     def dunk_range(self, team: Team) -> str:
@@ -260,6 +336,34 @@ class PlayerAdmin(SimpleHistoryAdmin):
     autocomplete_fields = ("team",)
     fields = ("team", "name", "order", "height", "ppg", "extra", "card_link")
     readonly_fields = ("card_link",)
+
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Player | None = None,
+    ) -> HttpResponse:
+        if obj is not None and obj.pk is not None:
+            stored = Player.objects.get(pk=obj.pk)  # as stored, not as a refused form left it
+            notes = _player_notes(stored.extra)
+            warning = old_notes_warning(
+                owner=str(stored),
+                notes=notes,
+                where='the "notes" of Extra below',
+                kept=any(
+                    _player_notes(extra) == notes
+                    for extra in stored.history.values_list("extra", flat=True)
+                ),
+            )
+            if warning:
+                messages.warning(request, warning)
+        response: HttpResponse = super().render_change_form(
+            request, context, add, change, form_url, obj
+        )
+        return response
 
     @admin.display(description="slot", ordering="card__slot")
     def slot(self, player: Player) -> str:

@@ -84,6 +84,16 @@ def validate_notes(notes: object) -> None:
         raise ValidationError(f"{problem[0].upper()}{problem[1:]}.", code="notes_too_long")
 
 
+def validate_player_extra(extra: object) -> None:
+    """Refuse a player's notes (kept in ``extra`` as the team file has them) over the limit.
+
+    A validator of the field, not ``Player.clean``: a form without ``extra`` (the team's
+    roster) then leaves the notes it does not show alone instead of failing on them.
+    """
+    if isinstance(extra, dict) and "notes" in extra:
+        validate_notes(extra["notes"])
+
+
 class CardSource(models.TextChoices):
     PUBLISHED = "published", "Published by the game's author"
     CALCULATED = "calculated", "Calculated from the season's statistics"
@@ -193,6 +203,7 @@ class Player(models.Model):
         default=dict,
         blank=True,
         help_text="Keys of the team file this product does not use (statistics, sources...).",
+        validators=[validate_player_extra],
     )
 
     history = HistoricalRecords()
@@ -217,14 +228,6 @@ class Player(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("player", args=[self.pk])
-
-    def clean(self) -> None:
-        """A player's notes (kept in ``extra`` as the team file has them) are bounded too."""
-        if isinstance(self.extra, dict) and "notes" in self.extra:
-            try:
-                validate_notes(self.extra["notes"])
-            except ValidationError as exc:
-                raise ValidationError({"extra": exc.messages}) from exc
 
 
 class Role(models.TextChoices):

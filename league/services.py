@@ -562,17 +562,34 @@ def simulation_retry(
 ) -> SimulationRun:
     """Play a season's failed games again (all, or those of ``game_ids``) once fixed.
 
-    Each is scheduled again with its attempts reset, and a run plays it: in a tournament
-    the run goes on with the rest of the bracket, drawn as the rounds complete.
+    Each is scheduled again with its attempts reset, and a new run plays it: in a league
+    a run of the retried games, in a tournament a run of the rest of the bracket (the
+    retried games, then each round as it is drawn). The run they failed in stays as it
+    ended, failed with its reason: a run's record is final once it ends, and its counts
+    change only as its games are stored.
+
+    Refused while a run holding the failed games (in a tournament, any of its runs) is
+    still playing: the retried games would be left out of both runs.
     """
     failed = Game.objects.select_for_update().filter(
         season=season, status=Game.Status.FAILED, kind=Game.Kind.SIMULATED
     )
     if game_ids is not None:
         failed = failed.filter(pk__in=list(game_ids))
-    ids = list(failed.values_list("pk", flat=True))
-    if not ids:
+    rows = list(failed.values_list("pk", "run_id"))
+    if not rows:
         raise SimulationRefused(f"{season} has no failed game to retry")
+    ids = [pk for pk, _ in rows]
+    playing = SimulationRun.objects.filter(season=season, status=SimulationRun.Status.RUNNING)
+    if season.kind != Season.Kind.TOURNAMENT:
+        playing = playing.filter(pk__in={run for _, run in rows if run is not None})
+    busy = list(playing.order_by("pk").values_list("pk", flat=True))
+    if busy:
+        names = ", ".join(f"run {pk}" for pk in busy)
+        raise SimulationRefused(
+            f"{names} of {season} is still playing: retry its failed games once it has "
+            "ended, as soon as its other games are stored"
+        )
     Game.objects.filter(pk__in=ids).update(
         status=Game.Status.SCHEDULED,
         attempts=0,

@@ -182,8 +182,10 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
     @extend_schema(
         summary="Play a season's failed games again, once their cause is fixed (commissioners)",
         description="The failed games (all, or those listed) are scheduled again with their "
-        "attempts reset and a run plays them; in a tournament the run goes on with the rest "
-        "of the bracket. A season with no failed game answers 400.",
+        "attempts reset and a new run plays them (the run they failed in keeps its record); "
+        "in a tournament the new run also plays the rest of the bracket. A season with no "
+        "failed game, or with a run still playing them (in a tournament, any run), answers "
+        "400.",
         request=RetrySerializer,
         responses={202: SimulationRunSerializer, 400: ErrorSerializer, **WRITE_REFUSED},
     )

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
-from django.test import Client
+from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -655,3 +655,86 @@ def test_the_player_form_refuses_notes_over_the_limit_and_saves_nothing(commish:
     assert response.status_code == 302
     player.refresh_from_db()
     assert len(player.extra["notes"]) == 4_000
+
+
+def written_before_the_limit(row: Team | Player) -> None:
+    """Save a row as an import or the admin did before notes had a limit: validated, with
+    its history kept."""
+    with override_settings(TEAM_NOTES_MAX_CHARS=1_000_000):
+        row.full_clean()
+        row.save()
+
+
+def test_a_team_whose_notes_predate_the_limit_says_what_to_cut_and_saves_once_cut(
+    commish: Client,
+) -> None:
+    team = TeamFactory.build(notes="n" * 5_000)
+    written_before_the_limit(team)
+    player = PlayerFactory.build(team=team, name="Old Timer", extra={"notes": "p" * 4_500})
+    written_before_the_limit(player)
+    url = reverse("admin:cards_team_change", args=[team.pk])
+    history = team.history.count()
+    warning = (
+        f"{team}: the notes are 5,000 characters, more than the limit of 4,000 "
+        "(TEAM_NOTES_MAX_CHARS), saved before that limit. Nothing on this page can be saved "
+        "until they are cut by at least 1,000 characters, in Notes below. The History keeps "
+        "their whole text as it is now."
+    )
+    opened = commish.get(url)
+    assert warning in text(opened)
+    assert (
+        "Old Timer: the notes are 4,500 characters, more than the limit of 4,000 "
+        "(TEAM_NOTES_MAX_CHARS), saved before that limit. This page saves the roster without "
+        "them, but his own page cannot save him until they are cut."
+    ) in text(opened)
+    assert [fieldset.classes for fieldset in opened.context["adminform"]] == ["", "", ""]
+
+    roster = {"players-TOTAL_FORMS": 1, "players-INITIAL_FORMS": 1, "players-0-id": player.pk,
+              "players-0-team": team.pk, "players-0-name": "Old Timer Sr", "players-0-order": 1,
+              "players-0-height": player.height, "players-0-ppg": ""}  # fmt: skip
+    refused = commish.post(url, team_form_data(team, conference="New 10") | roster)
+    assert refused.status_code == 200
+    assert "The notes are 5,000 characters, more than the limit of 4,000." in text(refused)
+    assert warning in text(refused)
+    team.refresh_from_db()
+    assert (team.conference, team.history.count()) == ("Test 10", history)
+
+    cut = team_form_data(team, conference="New 10", notes="n" * 4_000) | roster
+    assert commish.post(url, cut).status_code == 302
+    team.refresh_from_db()
+    player.refresh_from_db()
+    assert (team.conference, len(team.notes)) == ("New 10", 4_000)
+    assert (player.name, len(player.extra["notes"])) == ("Old Timer Sr", 4_500)
+    assert warning not in text(commish.get(url))
+    # The whole text stays readable: the team's History shows the version before the cut.
+    before = team.history.get(notes="n" * 5_000)
+    version = reverse("admin:cards_team_simple_history", args=[team.pk, before.history_id])
+    assert "n" * 5_000 in commish.get(version).content.decode()
+
+
+def test_a_player_whose_notes_predate_the_limit_says_what_to_cut(commish: Client) -> None:
+    player = PlayerFactory.build(
+        team=TeamFactory(), name="Old Timer", extra={"notes": "p" * 4_001, "college": "X"}
+    )
+    written_before_the_limit(player)
+    # Written with no version kept (a bulk update): the warning says to copy the text first.
+    Player.objects.filter(pk=player.pk).update(extra={"notes": "q" * 4_002, "college": "X"})
+    url = reverse("admin:cards_player_change", args=[player.pk])
+    warning = (
+        f"{player}: the notes are 4,002 characters, more than the limit of 4,000 "
+        "(TEAM_NOTES_MAX_CHARS), saved before that limit. Nothing on this page can be saved "
+        'until they are cut by at least 2 characters, in the "notes" of Extra below. No '
+        "earlier version keeps their whole text: copy it first to keep it."
+    )
+    assert warning in text(commish.get(url))
+    data = {"team": player.team.pk, "name": player.name, "order": player.order,
+            "height": player.height, "ppg": ""}  # fmt: skip
+    long = data | {"extra": json.dumps({"notes": "q" * 4_002, "college": "X"})}
+    refused = commish.post(url, long)
+    assert "The notes are 4,002 characters, more than the limit of 4,000." in text(refused)
+    assert warning in text(refused)
+    cut = data | {"extra": json.dumps({"notes": "q" * 4_000, "college": "X"})}
+    assert commish.post(url, cut).status_code == 302
+    player.refresh_from_db()
+    assert player.extra == {"notes": "q" * 4_000, "college": "X"}
+    assert warning not in text(commish.get(url))

@@ -9,7 +9,7 @@ import pytest
 import redis
 from django.conf import settings
 
-from tests.drills.harness import PrivateRedis, Workers
+from tests.drills.harness import TIMINGS, PrivateRedis, Workers
 
 
 @pytest.fixture
@@ -26,3 +26,11 @@ def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
     server.start()
     yield server
     server.stop()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print how long the drills' recoveries took: measured, never asserted."""
+    if TIMINGS:
+        terminalreporter.write_sep("-", "drill timings (printed, not asserted)")
+        for line in TIMINGS:
+            terminalreporter.write_line(line)

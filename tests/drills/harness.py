@@ -4,16 +4,23 @@ Drills start ``celery -A config worker`` processes against the test database, br
 something on purpose, and compare every game with a fault-free run of the same seeds.
 A drill that restarts or wipes Redis starts its own server on a free port; the shared
 servers are never restarted.
+
+A drill waits for states, never for a length of time: each wait polls for what the drill
+needs next and fails, naming it and showing the workers' logs, only after ``WAIT`` seconds,
+far longer than anything should take. How long recoveries took is printed (``report``,
+summed up after the run by conftest.py), never asserted: speed is for ``bench/``.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -29,6 +36,18 @@ from league.models import BoxLine, Game, GameResult, Season
 
 ROOT = Path(__file__).resolve().parents[2]
 CELERY = str(Path(sys.executable).with_name("celery"))
+# How long a drill waits for a state before it fails: generous, so a slow or busy machine
+# never fails a drill, while a lost game (which would never come) still ends it.
+WAIT = 120.0
+# Durations measured by the drills of this run, printed after it (conftest.py).
+TIMINGS: list[str] = []
+
+
+def report(what: str, seconds: float) -> None:
+    """Print how long something took in a drill, and keep it for the run's summary."""
+    line = f"{what}: {seconds:.1f} s"
+    TIMINGS.append(line)
+    print(line)
 
 
 def database_url() -> str:
@@ -74,6 +93,34 @@ class Workers:
         os.killpg(self.procs[name].pid, signal.SIGKILL)
         self.procs[name].wait()
 
+    def wait_exit(self, name: str) -> None:
+        """Wait for a worker told to stop to exit."""
+        try:
+            self.procs[name].wait(timeout=WAIT)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"{name} did not exit within {WAIT:g} s\n{self.logs()}")
+
+    def finished(self, command: subprocess.Popen[str], what: str) -> tuple[str, str]:
+        """Wait for a command started with ``manage_in_background``; return its output."""
+        try:
+            return command.communicate(timeout=WAIT)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"{what} did not end within {WAIT:g} s\n{self.logs()}")
+
+    def log_has(self, name: str, text: str) -> bool:
+        """Tell whether a worker's log says ``text`` yet."""
+        return text in (self.tmp_path / f"{name}.log").read_text(errors="replace")
+
+    def tasks_ended(self, task: str) -> Counter[str]:
+        """Count the deliveries of ``task`` the workers ran to their end, by how each ended
+        ("succeeded" or "raised unexpected"; one retried is not over), in all the logs."""
+        ended = re.compile(rf"Task {re.escape(task)}\[[^\]]+\] (succeeded|raised unexpected)")
+        return Counter(
+            match.group(1)
+            for log in self.tmp_path.glob("*.log")
+            for match in ended.finditer(log.read_text(errors="replace"))
+        )
+
     def pool_child(self, name: str) -> int:
         """Return the pid of a worker's (single) pool process."""
         pid = self.procs[name].pid
@@ -81,12 +128,15 @@ class Workers:
         assert len(children) == 1, f"{name} has pool processes {children}"
         return int(children[0])
 
-    def manage(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    def manage(self, *args: str) -> subprocess.CompletedProcess[str]:
         """Run ``manage.py`` as the commissioner would, against the workers' servers."""
-        return subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env,
-            capture_output=True, text=True, timeout=timeout, check=False,
-        )  # fmt: skip
+        try:
+            return subprocess.run(
+                [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env,
+                capture_output=True, text=True, timeout=WAIT, check=False,
+            )  # fmt: skip
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"manage.py {' '.join(args)} did not end within {WAIT:g} s\n{self.logs()}")
 
     def manage_in_background(self, *args: str) -> subprocess.Popen[str]:
         """Start ``manage.py``; its output is unbuffered, so it can be read line by line."""
@@ -146,14 +196,14 @@ class PrivateRedis:
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         client = redis.Redis.from_url(self.url)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + WAIT
         while True:
             try:
                 client.ping()
                 return
             except redis.ConnectionError:
                 if time.monotonic() > deadline:
-                    raise
+                    pytest.fail(f"the drill's Redis did not answer on port {self.port}")
                 time.sleep(0.05)
 
     def stop(self) -> None:
@@ -176,19 +226,39 @@ class RowLock:
         )
         self.conn.execute(f"SELECT id FROM {table} WHERE id = %s FOR UPDATE", (pk,))
 
+    def holds_up_a_worker(self) -> bool:
+        """Tell whether another connection waits on the lock: a worker mid-game, inside the
+        transaction that stores its game. Asked on the test's own connection, in autocommit,
+        so that every call sees the server as it is now."""
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))",
+                [self.conn.info.backend_pid],
+            )
+            row = cursor.fetchone()
+        return bool(row and row[0])
+
     def release(self) -> None:
         if not self.conn.closed:
             self.conn.rollback()
             self.conn.close()
 
 
-def wait_for(check: Callable[[], bool], *, timeout: float, what: str, pool: Workers) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+def wait_for(check: Callable[[], bool], *, what: str, pool: Workers) -> float:
+    """Poll ``check`` until it holds; return how long that took. Fail, naming ``what`` and
+    showing the workers' logs, if it has not held after ``WAIT`` seconds."""
+    start = time.monotonic()
+    while time.monotonic() - start < WAIT:
         if check():
-            return
+            return time.monotonic() - start
         time.sleep(0.05)
-    pytest.fail(f"timed out waiting for {what}\n{pool.logs()}")
+    pytest.fail(f"{what} did not happen within {WAIT:g} s\n{pool.logs()}")
+
+
+def mid_game(lock: RowLock, pool: Workers) -> None:
+    """Wait until a worker is held by the drill's lock in the middle of storing a game, so
+    that the fault lands while a game is in flight, however fast games are."""
+    wait_for(lock.holds_up_a_worker, what="a worker to reach the drill's lock mid-game", pool=pool)
 
 
 def new_season(teams: list, name: str, seed: int = 2024) -> Season:

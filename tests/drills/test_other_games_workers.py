@@ -65,7 +65,6 @@ def test_a_league_of_another_game_runs_on_the_workers(
     for run in runs:
         wait_for(
             lambda run=run: (run.refresh_from_db() or run.status) != "running",
-            timeout=60,
             what=f"the {game} runs",
             pool=workers,
         )

@@ -11,6 +11,7 @@ import pytest
 from celery import current_app
 from django.core.management import CommandError, call_command
 from django.db import OperationalError
+from django.db.models import Q
 from django.test import override_settings
 from django.urls import reverse
 
@@ -66,11 +67,40 @@ def test_a_broken_team_fails_its_tournament_run_with_the_reason_and_a_retry_fini
         run("simulate", str(season.pk), "--all")
 
     repair(center)
+    record = (first.status, first.done, first.failed, first.total, first.finished_at, first.error)
     out, _ = run("simulate", str(season.pk), "--retry-failed")
-    assert "2 of 2 games stored, 0 failed" in out  # the retried semi-final, then the final
+    # A new run plays the retried semi-final, then the final it draws (README: "a new run").
+    again = season.runs.exclude(pk=first.pk).get()
+    assert f"Run {again.pk}: 2 of 2 games stored, 0 failed." in out
+    assert (again.scope, again.status, again.done, again.total) == ("all", "done", 2, 2)
+    assert set(season.games.values_list("run", flat=True)) == {first.pk, again.pk}
     assert season.games.filter(status=Game.Status.FINAL).count() == 3
     assert tournaments.champion(season) is not None
-    assert list(season.runs.values_list("status", flat=True).order_by("pk")) == ["failed", "done"]
+    first.refresh_from_db()  # the run they failed in stays as it ended, with its reason
+    assert (first.status, first.done, first.failed, first.total, first.finished_at,
+            first.error) == record  # fmt: skip
+
+
+def test_a_retry_waits_for_the_run_still_playing_the_rest_of_the_round() -> None:
+    teams = [full_team() for _ in range(4)]
+    center = break_team(teams[3])
+    season = cup(teams, name="Busy cup")
+    first = services.simulation_start(season=season, scope="all", dispatch=False)
+    broken = season.games.get(Q(home=teams[3]) | Q(away=teams[3]))
+    services.game_play(game_id=broken.pk)  # it fails while the other semi-final waits
+    repair(center)
+    with pytest.raises(CommandError, match=rf"run {first.pk} of .+ is still playing: retry"):
+        run("simulate", str(season.pk), "--retry-failed")
+    broken.refresh_from_db()
+    assert (broken.status, broken.run_id) == (Game.Status.FAILED, first.pk)  # untouched
+
+    while services.run_next_game(run=first) is not None:
+        pass  # the other semi-final is stored; the run ends, failed, waiting for the retry
+    first.refresh_from_db()
+    assert (first.status, first.done, first.failed) == ("failed", 1, 1)
+    out, _ = run("simulate", str(season.pk), "--retry-failed")
+    assert "2 of 2 games stored, 0 failed." in out
+    assert tournaments.champion(season) is not None
 
 
 def test_a_retry_with_nothing_failed_is_refused_by_name() -> None:
@@ -95,6 +125,8 @@ def test_a_failed_round_robin_game_is_retried_alone(django_capture_on_commit_cal
         again = services.simulation_retry(season=season)
     again.refresh_from_db()
     assert (again.scope, again.status, again.done, again.total) == ("retry", "done", 2, 2)
+    first.refresh_from_db()
+    assert (first.status, first.done, first.failed) == ("failed", 1, 2)
     assert season.games.filter(status=Game.Status.FINAL).count() == 3
     for game in season.games.all():
         assert (game.attempts, game.error) == (1, "")

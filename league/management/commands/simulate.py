@@ -23,7 +23,7 @@ class Command(BaseCommand):
         "broker configured the games go to the workers and this waits for them; without "
         "one they are played here. --replay GAME plays a stored game again from its seed "
         "and says whether it comes out the same. --retry-failed plays the season's failed "
-        "games again once their cause is fixed, and in a tournament "
+        "games again once their cause is fixed, in a new run, and in a tournament "
         "the rest of the bracket. It always ends: exit 0 when every game is stored, "
         "non-zero with the reason otherwise. The same games asked for twice at once: the "
         "second command follows the first's run."
