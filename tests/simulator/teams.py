@@ -9,9 +9,11 @@ Lamb's block, Arthur's rebounds, the dunk ranges 51-60 with adjustments -3 and
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
-from simulator.vabg import TeamCard, team_from_json
+from simulator.vabg import TeamCard, read_team_file, team_from_json
 
 AVERAGE_D20 = {"3PM": "1-2", "2PM": "3-8", "FOUL": "9-11", "3PX": "12-15", "2PX": "16-20"}
 
@@ -140,3 +142,20 @@ def modified(doc: dict[str, Any], **changes: Any) -> dict[str, Any]:
     out = copy.deepcopy(doc)
     out.update(changes)
     return out
+
+
+RULEBOOK_DUNKS = {
+    "kentucky-2012": (60, -3),
+    "kansas-2008": (60, -2),
+    "san-diego-state-2011": (56, 0),
+}
+"""The team dunk numbers the rulebook prints for its three sample teams (their files' notes):
+the field aims the files' own numbers like every team's (docs/field.md, one strength scale),
+so a test that reads the rulebook's game, or a game recorded before that, sets them back."""
+
+
+def rulebook_file_team(name: str) -> TeamCard:
+    """Return a rulebook team file of ``fixtures/teams`` with the rulebook's dunk numbers."""
+    path = Path(__file__).resolve().parents[2] / "fixtures" / "teams" / f"{name}.json"
+    top, adjust = RULEBOOK_DUNKS[name]
+    return replace(read_team_file(path), dunk_top=top, dunk_adjust=adjust)

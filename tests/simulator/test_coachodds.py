@@ -55,6 +55,7 @@ from simulator.vabg.events import AWAY, HOME, Call, FreeThrow, PeriodEnd, Shot, 
 from simulator.vabg.liveodds import LiveOdds
 from simulator.vabg.odds import _Laws, _state, game_odds
 from simulator.vabg.rules import CoachKind, GameRules, preset
+from tests.simulator.teams import rulebook_file_team
 from tests.simulator.test_odds import (
     FIXTURES,
     assert_same_outcomes,
@@ -452,7 +453,9 @@ OLD_GAMES = {
 
 
 def test_a_game_stored_before_the_exact_coach_replays_as_it_was_played():
-    h, a = fixture("kentucky-2012"), fixture("kansas-2008")
+    # the teams as these games were recorded: the rulebook's dunk numbers, before the field
+    # aimed the hand-made teams' own (a stored game keeps its team files)
+    h, a = rulebook_file_team("kentucky-2012"), rulebook_file_team("kansas-2008")
     stored = {k: v for k, v in preset("advanced", strategy=True).to_json().items() if k != "coach"}
     rules = GameRules.from_json({**stored, "version": 2})
     assert rules.coach == CoachKind.THRESHOLDS

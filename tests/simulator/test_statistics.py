@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from simulator import GameResult, SeededDice
-from simulator.vabg import ADVANCED, TeamCard, play_game, read_team_file
+from simulator.vabg import ADVANCED, TeamCard, play_game
 from simulator.vabg.events import Rebound
+from tests.simulator.teams import rulebook_file_team
 
 TEAM_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "teams" / "kentucky-2012.json"
 GAMES = 3000
@@ -28,8 +29,8 @@ SIGMAS = 4
 
 def twins() -> tuple[TeamCard, TeamCard]:
     """Return the same team file loaded twice; the visitors get their own school name."""
-    home = read_team_file(TEAM_FILE)
-    away = read_team_file(TEAM_FILE)
+    home = rulebook_file_team("kentucky-2012")
+    away = rulebook_file_team("kentucky-2012")
     return home, replace(away, school=f"{away.school} (visitors)")
 
 

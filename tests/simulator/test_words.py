@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from simulator import SeededDice
-from simulator.vabg import ADVANCED, play_game, read_team_file
+from simulator.vabg import ADVANCED, play_game
 from simulator.vabg.events import (
     Block,
     Enter,
@@ -35,6 +35,7 @@ from simulator.vabg.words import (
     short_names,
     story,
 )
+from tests.simulator.teams import rulebook_file_team
 
 TEAMS = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
 LABELS = {"home": "Kentucky 2012", "away": "Kansas 2008"}
@@ -42,8 +43,9 @@ LABELS = {"home": "Kentucky 2012", "away": "Kansas 2008"}
 
 @pytest.fixture(scope="module")
 def game():  # type: ignore[no-untyped-def]
-    home = read_team_file(TEAMS / "kentucky-2012.json")
-    away = read_team_file(TEAMS / "kansas-2008.json")
+    # the rulebook's own game: its printed dunk ranges, so dunks come up
+    home = rulebook_file_team("kentucky-2012")
+    away = rulebook_file_team("kansas-2008")
     return play_game(home, away, SeededDice(7), rules=ADVANCED)
 
 
