@@ -117,7 +117,7 @@ def browser(server: Server) -> Iterator[Any]:
     driver.get(server.url + "/admin/")
     driver.find_element(By.NAME, "username").send_keys("commissioner")
     driver.find_element(By.NAME, "password").send_keys(server.password)
-    driver.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
+    follow(driver, driver.find_element(By.CSS_SELECTOR, "input[type=submit]"))
     assert driver.title.startswith("Commissioner's desk")
     yield driver
     driver.quit()
@@ -165,6 +165,17 @@ def submit(driver: Any, name: str = "_save") -> None:
     WebDriverWait(driver, 30).until(expected_conditions.staleness_of(page))
 
 
+def follow(driver: Any, element: Any) -> None:
+    """Click a link or button that leads to another page and wait for that page."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    page = driver.find_element(By.TAG_NAME, "html")
+    element.click()
+    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(page))
+
+
 def test_the_commissioner_adds_a_season_and_follows_its_run_to_the_end(
     server: Server, browser: Any
 ) -> None:
@@ -202,14 +213,14 @@ def test_the_commissioner_adds_a_season_and_follows_its_run_to_the_end(
     row = browser.find_element(By.XPATH, "//tr[.//a[contains(., 'Winter 2027')]]")
     row.find_element(By.CSS_SELECTOR, "input.action-select").click()
     Select(browser.find_element(By.NAME, "action")).select_by_value("simulate_rest")
-    browser.find_element(By.CSS_SELECTOR, "button[name=index]").click()
+    follow(browser, browser.find_element(By.CSS_SELECTOR, "button[name=index]"))
     # The action answers at once with the run's page, which follows the run to its end.
     assert "/admin/league/simulationrun/" in browser.current_url
     assert "started for 12 games" in text(browser, ".messagelist")
     wait_for(browser, lambda d: text(d, "#run-status") == "Done", "the run to end")
     assert text(browser, "#run-done") == text(browser, "#run-total") == "12"
     fits(browser)
-    browser.find_element(By.LINK_TEXT, "The season's page").click()
+    follow(browser, browser.find_element(By.LINK_TEXT, "The season's page"))
     assert browser.find_element(By.TAG_NAME, "h1").text == "Commissioner League Winter 2027"
 
 
@@ -256,7 +267,7 @@ def test_the_commissioner_edits_a_card_renames_a_player_and_a_team_and_imports_a
     # A card: a value off the card is refused in the commissioner's words, the preview still
     # shows the card as saved; a good value is saved.
     browser.get(server.url + "/admin/cards/card/?q=Anthony+Davis")
-    browser.find_element(By.CSS_SELECTOR, "#result_list tbody th a").click()
+    follow(browser, browser.find_element(By.CSS_SELECTOR, "#result_list tbody th a"))
     saved_steal = text(browser, ".vabg-card table tr:nth-child(3) td")
     steal = browser.find_element(By.NAME, "steal_top")
     steal.clear()
@@ -273,30 +284,30 @@ def test_the_commissioner_edits_a_card_renames_a_player_and_a_team_and_imports_a
     submit(browser, "_continue")
     assert "was changed successfully" in text(browser, ".messagelist")
     assert text(browser, ".vabg-card table tr:nth-child(3) td") == "11-12"
-    browser.find_element(By.CSS_SELECTOR, "a.historylink").click()
+    follow(browser, browser.find_element(By.CSS_SELECTOR, "a.historylink"))
     history = text(browser, "#change-history")
     assert "Loaded by load_teams from kentucky-2012.json" in history
     assert "commissioner" in history and "Steal range top" in history
 
     # A player and a team renamed: the fans' pages say so at once.
     browser.get(server.url + "/admin/cards/player/?q=Anthony+Davis")
-    browser.find_element(By.CSS_SELECTOR, "#result_list tbody th a").click()
+    follow(browser, browser.find_element(By.CSS_SELECTOR, "#result_list tbody th a"))
     name = browser.find_element(By.NAME, "name")
     name.clear()
     name.send_keys("Anthony Marshon Davis")
     submit(browser, "_continue")
-    browser.find_element(By.CSS_SELECTOR, "a.viewsitelink").click()
+    follow(browser, browser.find_element(By.CSS_SELECTOR, "a.viewsitelink"))
     assert browser.find_element(By.TAG_NAME, "h1").text == "Anthony Marshon Davis"
 
     browser.get(server.url + "/admin/cards/team/?q=Kansas+2008")
-    browser.find_element(By.LINK_TEXT, "Kansas 2008").click()
+    follow(browser, browser.find_element(By.LINK_TEXT, "Kansas 2008"))
     fits(browser)
     school = browser.find_element(By.NAME, "school")
     school.clear()
     school.send_keys("Kansas Jayhawks")
     submit(browser, "_continue")
     assert "was changed successfully" in text(browser, ".messagelist")
-    browser.find_element(By.CSS_SELECTOR, "a.viewsitelink").click()
+    follow(browser, browser.find_element(By.CSS_SELECTOR, "a.viewsitelink"))
     assert "Kansas Jayhawks 2008" in browser.find_element(By.TAG_NAME, "h1").text
 
     # A team file imported: a new team.
@@ -306,7 +317,7 @@ def test_the_commissioner_edits_a_card_renames_a_player_and_a_team_and_imports_a
     browser.get(server.url + "/admin/cards/team/import/")
     fits(browser)
     browser.find_element(By.NAME, "files").send_keys(str(upload))
-    browser.find_element(By.CSS_SELECTOR, "input[type=submit][value=Import]").click()
+    follow(browser, browser.find_element(By.CSS_SELECTOR, "input[type=submit][value=Import]"))
     assert "Kentucky 2013: created" in text(browser, ".messagelist")
     browser.get(server.url + "/admin/cards/team/")
     fits(browser)
