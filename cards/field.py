@@ -369,11 +369,18 @@ def merge_rosters(
         rows.append(row)
         return row, True
 
-    for line in seasons:
+    def in_field(line: Mapping[str, str]) -> tuple[str, int] | None:
+        """Return a line's team as the field names it; count it as dropped when not one."""
         key = shared_key(line["school"], line["season"])
         if key is None or key not in field:
             label = f"{line['school']} {line['season']}"
             dropped[label] = dropped.get(label, 0) + 1
+            return None
+        return key
+
+    for line in seasons:
+        key = in_field(line)
+        if key is None:
             continue
         name = line["player"].strip()
         spelled = _ROSTER_SPELLING.search(line.get("notes", ""))
@@ -403,21 +410,8 @@ def merge_rosters(
             card_as=fact.get("card_as", "").strip(),
         )
     for line in found:
-        key = shared_key(line["school"], line["season"])
-        if key is None or key not in field:
-            label = f"{line['school']} {line['season']}"
-            dropped[label] = dropped.get(label, 0) + 1
-            continue
-        url, notes = line["source_url"].strip(), line.get("notes", "").strip()
-        row, _new = row_for(key, [line["player"].strip()], url, notes)
-        values = {ours: line.get(theirs, "") for theirs, ours in LINE_COLUMNS.items()}
-        taken = _take(row, values | {"role": line.get("role", "")}, "a found player")
-        row.update(found_source_url=url, found_columns=" ".join(taken))
-    for line in found:
-        key = shared_key(line["school"], line["season"])
-        if key is None or key not in field:
-            label = f"{line['school']} {line['season']}"
-            dropped[label] = dropped.get(label, 0) + 1
+        key = in_field(line)
+        if key is None:
             continue
         url, notes = line["source_url"].strip(), line.get("notes", "").strip()
         row, _new = row_for(key, [line["player"].strip()], url, notes)
