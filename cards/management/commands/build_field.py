@@ -1,7 +1,4 @@
-"""``manage.py build_field``: a team file for every team of the all-time 96 field.
-
-The shell of :func:`cards.field.field_files_write` (docs/field.md).
-"""
+"""``manage.py build_field``: the 96 field's team files (:func:`cards.field.field_files_write`)."""
 
 from __future__ import annotations
 
@@ -10,65 +7,48 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from cards.field import (
-    FIELD_DIR,
-    ODDS_CACHE,
-    PLAYER_SEASONS,
-    TEAMS_DIR,
-    FieldError,
-    field_files_write,
-)
+from cards.field import FIELD_DIR, ODDS_CACHE, TEAMS_DIR, FieldError, field_files_write
 
-
-def _path(value: str | None) -> Path | None:
-    return Path(value) if value else None
+FIELD = FIELD_DIR / "alltime96.csv"
 
 
 class Command(BaseCommand):
     help = (
-        "Write a vabg-team/1 file for every team of the all-time 96 field "
-        "(fixtures/field/alltime96.csv) from fixtures/field/rosters.csv with the card "
-        "calculator, its dunk numbers aimed by the exact odds at the teams' real seasons "
-        "(fixtures/field/ratings.csv). Spots the rosters cannot fill become placeholder "
-        'starters ("Auburn 1984 C (to complete)"). A file in --out that build_field did not '
-        "write is kept as it is. Nothing is written unless every team builds. See docs/field.md."
+        "Write a team file for every team of the all-time 96 field from fixtures/field/ with "
+        "the card calculator, every team's dunk numbers aimed by the exact odds of the "
+        "coached game (docs/field.md). A file build_field did not write keeps its players. "
+        "Nothing is written unless every team builds."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         add = parser.add_argument
         add("--out", default=str(TEAMS_DIR), help="default: fixtures/teams")
-        add("--field", default=str(FIELD_DIR / "alltime96.csv"))
+        add("--field", default=str(FIELD))
         add("--rosters", default=str(FIELD_DIR / "rosters.csv"))
         add("--ratings", default=str(FIELD_DIR / "ratings.csv"), help="used when it exists")
         add("--printed", help="the author's printed facts; default: printed.csv beside --field")
-        add(
-            "--odds-cache",
-            metavar="FILE.json",
-            help="exact-odds games computed before, read, then rewritten with the games this "
-            "build used; dropped whole when the engine's source (simulator/), numpy or Python "
-            "change (default: fixtures/field/odds-cache.json when --field is the field's own "
-            "file, else none)",
-        )
-        add(
-            "--copy-rosters",
-            metavar="SHARED.csv",
-            help="first rewrite --rosters from the shared alltime96_rosters.csv merged with "
-            "--player-seasons and the printed player facts",
-        )
-        add("--player-seasons", metavar="SEASONS.csv", help=f"default: {PLAYER_SEASONS} beside")
+        add("--odds-cache", metavar="FILE.json", help="games computed before, rewritten with "
+            "the games this build used (default: fixtures/field/odds-cache.json for the "
+            "field's own file, else none); dropped whole when the engine changes")  # fmt: skip
+        add("--copy-rosters", metavar="SHARED.csv", help="first rewrite --rosters from the "
+            "shared rosters, --player-seasons, printed.csv and found_players.csv")  # fmt: skip
+        add("--player-seasons", metavar="SEASONS.csv", help="default: beside SHARED.csv")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        def path(name: str) -> Path | None:
+            return Path(options[name]) if options[name] else None
+
+        cache = path("odds_cache") or (ODDS_CACHE if Path(options["field"]) == FIELD else None)
         try:
             report = field_files_write(
                 out=Path(options["out"]),
                 field_path=Path(options["field"]),
                 rosters_path=Path(options["rosters"]),
                 ratings_path=Path(options["ratings"]),
-                printed_path=_path(options["printed"]),
-                copy_rosters=_path(options["copy_rosters"]),
-                player_seasons=_path(options["player_seasons"]),
-                odds_cache=_path(options["odds_cache"])
-                or (ODDS_CACHE if Path(options["field"]) == FIELD_DIR / "alltime96.csv" else None),
+                printed_path=path("printed"),
+                copy_rosters=path("copy_rosters"),
+                player_seasons=path("player_seasons"),
+                odds_cache=cache,
                 verbose=options["verbosity"] > 1,
             )
         except FieldError as exc:
