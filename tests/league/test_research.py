@@ -8,6 +8,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 
 from cards.models import Card
 from league import research_runs, services, tournaments
@@ -17,7 +18,7 @@ from simulator import SeededDice
 from simulator.vabg import play_game, preset, read_team_file
 from simulator.vabg.coachodds import exact_odds
 from simulator.vabg.engine import rules_coach
-from tests.factories import full_team
+from tests.factories import commissioner, fan, full_team
 
 TEAMS = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
 RULES = preset("advanced", strategy=True)
@@ -173,3 +174,19 @@ def test_bad_requests_are_refused_by_name() -> None:
     with pytest.raises(CommandError, match="research runs play VABG"):
         call_command("research", "--season", str(six.pk))
     assert not ResearchRun.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_commissioner_follows_research_runs_in_the_admin(client) -> None:  # type: ignore[no-untyped-def]
+    a, b = full_team(school="Alpha", season=2001), full_team(school="Beta", season=2002)
+    plan = research_runs.plan_for_matchups(pairs=[(a, b)], repetitions=4, rules=RULES,
+                                           neutral=True, seed=1)  # fmt: skip
+    run = research_runs.research_run_create(plan=plan, label="Alpha v Beta", games_per_chunk=2)
+    research_runs.research_chunk_play(run_id=run.pk, index=0)
+    client.force_login(commissioner())
+    listing = client.get(reverse("admin:league_researchrun_changelist")).content.decode()
+    assert "Alpha v Beta" in listing and "1 of 2" in listing
+    page = client.get(reverse("admin:league_researchrun_change", args=[run.pk]))
+    assert page.status_code == 200 and "dunk_top" not in page.content.decode()  # no plan
+    client.force_login(fan())
+    assert client.get(reverse("admin:league_researchrun_changelist")).status_code == 302
