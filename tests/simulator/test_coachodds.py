@@ -661,3 +661,72 @@ def test_the_live_odds_of_a_game_take_the_coach_it_was_played_with():
     # the extra possessions (it has nothing to lose); at 6 it may not (§8: the last 5).
     assert given.home_takes_extra(0, 1, -2) and not given.home_takes_extra(0, 6, -2)
     assert not given.home_takes_extra(0, 1, 2)  # only a trailing team chooses
+
+
+# The exact coach's decisions and odds of a few field pairs, pinned from the coach as it was
+# solved before the backward and forward programs were vectorised (issue 25): stored games
+# replay by solving the coach again, so a faster solver must make every choice the same.
+PINNED_COACHES = [
+    # (home, away, neutral, sha256 of the ExactCoach's repr (16 hex), P(home wins), P(OT))
+    (
+        "kentucky-2012",
+        "kansas-2008",
+        False,
+        "130fa58b62466a11",
+        0.5359755971170505,
+        0.03619110573599837,
+    ),
+    (
+        "kansas-2008",
+        "kentucky-2012",
+        True,
+        "15fc8c40a6464c35",
+        0.573635895373718,
+        0.031307552558159056,
+    ),
+    (
+        "san-diego-state-2011",
+        "kentucky-2012",
+        True,
+        "c50e6a63b46adeef",
+        0.3786038536924648,
+        0.03317198262653131,
+    ),
+    (
+        "auburn-2019",
+        "seattle-1958",
+        False,
+        "02be7445bf79490a",
+        0.6942361358877494,
+        0.030003790336913472,
+    ),
+    (
+        "wake-forest-2005",
+        "kentucky-1996",
+        True,
+        "74bd45b4d29546ed",
+        0.3420200345216445,
+        0.03348901452610333,
+    ),
+    (
+        "michigan-2013",
+        "creighton-2014",
+        True,
+        "0065025472954a59",
+        0.5279363276217452,
+        0.035867664993246874,
+    ),
+]
+
+
+@pytest.mark.parametrize(("home", "away", "neutral", "digest", "p_home", "p_ot"), PINNED_COACHES)
+def test_the_exact_coach_makes_the_same_choices_as_when_its_games_were_stored(
+    home, away, neutral, digest, p_home, p_ot
+):
+    rules = preset("advanced", strategy=True)
+    h, a = fixture(home), fixture(away)
+    coach = solve_coach(h, a, rules=rules, neutral=neutral)
+    assert hashlib.sha256(repr(coach).encode()).hexdigest()[:16] == digest
+    odds = coach_odds(h, a, rules=rules, neutral=neutral, scores=False)
+    assert odds.p_home_win == pytest.approx(p_home, abs=1e-12)
+    assert odds.p_overtime == pytest.approx(p_ot, abs=1e-12)
