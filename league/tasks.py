@@ -76,9 +76,13 @@ def send_to_workers(sender: type[Game], *, game_ids: list[int], **kwargs: Any) -
 
 
 @shared_task(name="league.odds_pair_table", acks_late=True)
-def odds_pair_table(*, season_id: int, home_ids: list[int] | None = None) -> dict[str, int]:
+def odds_pair_table(
+    *, season_id: int, home_ids: list[int] | None = None, needed_only: bool = True
+) -> dict[str, int]:
     """Compute and store the pairs of a season's table its pages can ask for (those of
-    ``home_ids`` at home, or all): a bracket's pairs that can meet, a schedule's games."""
+    ``home_ids`` at home, or all): a bracket's pairs that can meet, a schedule's games.
+    (``needed_only`` is read and ignored: a message queued before it was dropped still
+    runs, as every table is now built of the needed pairs only.)"""
     return odds.pair_table_build(season_id=season_id, home_ids=home_ids)
 
 
