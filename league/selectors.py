@@ -7,7 +7,8 @@ always agrees with the box scores it is built from.
 from __future__ import annotations
 
 import hashlib
-from typing import Any, cast
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.core.cache import cache
@@ -26,6 +27,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce, NullIf
 
+from cards.models import Player, Team
 from league.models import BoxLine, Game, GameResult, League, Season, SeasonTeam
 from league.standings import FinishedGame, compute_standings
 from simulator.results import LINE_FIELDS
@@ -45,6 +47,59 @@ LEADER_CATEGORIES = {
     "tpm": "3-pointers made",
     "ftm": "Free throws made",
 }
+
+
+T = TypeVar("T")
+
+
+def _one_value(queryset: QuerySet[Any], expression: Any) -> Subquery:
+    """Return an aggregate over all of ``queryset`` as a one-value subquery (no GROUP BY)."""
+    rows = queryset.order_by().annotate(_all=Value(1)).values("_all").annotate(v=expression)
+    return Subquery(rows.values("v")[:1])
+
+
+def season_version(season_id: int) -> str:
+    """Return a cheap key of everything a season's cached stats, leaders and pages read, in
+    one query whatever the league's size: the season itself (its seed, when it was made),
+    its final results (how many, the last stored, when, and every score and overtime summed,
+    so a stored, deleted or corrected game changes it) and the names (the last change any
+    team or player's history recorded, so a rename in the admin or an import changes it).
+    "" for a season that does not exist."""
+    results = GameResult.objects.filter(
+        game__season_id=OuterRef("pk"), game__status=Game.Status.FINAL
+    )
+    row = (
+        Season.objects.filter(pk=season_id)
+        .annotate(
+            n=_one_value(results, Count("pk")),
+            last=_one_value(results, Max("pk")),
+            at=_one_value(results, Max("created_at")),
+            points=_one_value(
+                results, Sum(F("home_score") * 1000 + F("away_score") * 10 + F("overtimes"))
+            ),
+            teams=_one_value(Team.history.model.objects.all(), Max("history_id")),
+            players=_one_value(Player.history.model.objects.all(), Max("history_id")),
+        )
+        .values_list("seed", "created_at", "n", "last", "at", "points", "teams", "players")
+        .first()
+    )
+    if row is None:
+        return ""
+    return hashlib.blake2b(repr(row).encode(), digest_size=12).hexdigest()
+
+
+def season_cached(season_id: int, what: str, compute: Callable[[], T], version: str = "") -> T:
+    """Return ``compute()`` for a season from the cache, keyed by :func:`season_version`
+    (pass ``version`` when the caller has it): computed again as soon as a game is stored
+    or a team or player renamed, and read from the cache on every other request, so a page
+    of the season costs the same few queries at 60 games as at 5,000."""
+    version = version or season_version(season_id)
+    key = f"season:{what}:{season_id}:{version}"
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        cache.set(key, value, settings.STANDINGS_CACHE_SECONDS)
+    return cast(T, value)
 
 
 def season_lines(*, season_id: int) -> QuerySet[BoxLine]:
@@ -89,16 +144,30 @@ def player_season_stats(
     return cast("QuerySet[Any, dict[str, Any]]", rows)
 
 
+def season_player_rows(season_id: int, *, version: str = "") -> list[dict[str, Any]]:
+    """Return every row of :func:`player_season_stats` for a season, from the cache
+    (:func:`season_cached`): the leaders, the player-stats API and the team and player
+    pages all read these, so a season's box lines are summed once per stored game."""
+    return season_cached(
+        season_id,
+        "player-rows",
+        lambda: list(player_season_stats(season_id=season_id)),
+        version=version,
+    )
+
+
 def leaders(
     *, season_id: int, category: str, per_game: bool = True, limit: int = 10, min_games: int = 1
 ) -> list[dict[str, Any]]:
-    """Return a season's leaders in ``category`` (see ``LEADER_CATEGORIES``), best first."""
+    """Return a season's leaders in ``category`` (see ``LEADER_CATEGORIES``), best first:
+    the most, then by name; a player without the figure last."""
     if category not in LEADER_CATEGORIES:
         known = ", ".join(LEADER_CATEGORIES)
         raise ValueError(f"unknown leader category {category!r}: use one of {known}")
     key = f"{category}_pg" if per_game else category
-    rows = player_season_stats(season_id=season_id).filter(g__gte=min_games)
-    return with_current_names(list(rows.order_by(F(key).desc(nulls_last=True), "name")[:limit]))
+    rows = [r for r in season_player_rows(season_id) if r["g"] >= min_games]
+    rows.sort(key=lambda r: (r[key] is None, -(r[key] or 0), r["name"]))
+    return with_current_names(rows[:limit])
 
 
 def with_current_names(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -107,16 +176,24 @@ def with_current_names(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**r, "name": r.get("player__name") or r["name"]} for r in rows]
 
 
-def team_season_stats(*, season_id: int) -> list[dict[str, Any]]:
-    """Return one row per team: games, totals, per-game averages and possessions."""
-    season = Season.objects.get(pk=season_id)
-    lines = season_lines(season_id=season.pk)
+def team_season_stats(*, season_id: int, version: str = "") -> list[dict[str, Any]]:
+    """Return one row per team: games, totals, per-game averages and possessions (from the
+    cache, :func:`season_cached`)."""
+    return season_cached(
+        season_id, "team-rows", lambda: _team_season_stats(season_id), version=version
+    )
+
+
+def _team_season_stats(season_id: int) -> list[dict[str, Any]]:
+    lines = season_lines(season_id=season_id)
     totals = {field: Coalesce(Sum(field), 0) for field in STAT_FIELDS}
     rows: dict[int, dict[str, Any]] = {
         row["team_id"]: dict(row)
         for row in lines.values("team_id", "team__school", "team__season").annotate(**totals)
     }
-    games = Game.objects.filter(season=season, status=Game.Status.FINAL).select_related("result")
+    games = Game.objects.filter(season_id=season_id, status=Game.Status.FINAL).select_related(
+        "result"
+    )
     for row in rows.values():
         row.update(g=0, possessions=0, team_turnovers=0, opp_pts=0)
     for game in games.only(

@@ -201,6 +201,10 @@ def champion(season: Season) -> Team | None:
     return None if winner is None else Team.objects.get(pk=winner)
 
 
+RESULT_DOCUMENTS = ("home_team_file", "away_team_file", "events", "dice", "rules", "box")
+"""A stored result's documents: decoded only where a game's own page or story needs them."""
+
+
 def bracket_view(season: Season) -> dict[str, Any]:
     """Return the bracket as pages and the API show it: rounds of slots with teams and scores.
 
@@ -215,7 +219,10 @@ def bracket_view(season: Season) -> dict[str, Any]:
     }
     games = {
         g.bracket_key: g
-        for g in season.games.exclude(bracket_key="").select_related("result", "home", "away")
+        for g in season.games.exclude(bracket_key="")
+        .select_related("result", "home", "away")
+        # The scores only: the stored documents (team files, play-by-play) stay unread.
+        .defer(*(f"result__{name}" for name in RESULT_DOCUMENTS))
     }
 
     def slot(team_id: int | None, game: Game | None) -> dict[str, Any] | None:
