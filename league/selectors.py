@@ -32,6 +32,10 @@ from league.models import BoxLine, Game, GameResult, League, Season, SeasonTeam
 from league.standings import FinishedGame, compute_standings
 from simulator.results import LINE_FIELDS
 
+RESULT_DOCUMENTS = ("home_team_file", "away_team_file", "events", "dice", "rules", "box")
+"""A stored result's documents (team files, play-by-play, dice, rules, another game's box
+score): the bulk of its row, decoded only where a game's own page or story needs them."""
+
 STAT_FIELDS = LINE_FIELDS
 """The engine's box-score fields, the totals every stat row sums (``simulator.results``)."""
 
@@ -52,40 +56,46 @@ LEADER_CATEGORIES = {
 T = TypeVar("T")
 
 
-def _one_value(queryset: QuerySet[Any], expression: Any) -> Subquery:
-    """Return an aggregate over all of ``queryset`` as a one-value subquery (no GROUP BY)."""
-    rows = queryset.order_by().annotate(_all=Value(1)).values("_all").annotate(v=expression)
-    return Subquery(rows.values("v")[:1])
-
-
 def season_version(season_id: int) -> str:
     """Return a cheap key of everything a season's cached stats, leaders and pages read, in
-    one query whatever the league's size: the season itself (its seed, when it was made),
-    its final results (how many, the last stored, when, and every score and overtime summed,
-    so a stored, deleted or corrected game changes it) and the names (the last change any
-    team or player's history recorded, so a rename in the admin or an import changes it).
-    "" for a season that does not exist."""
-    results = GameResult.objects.filter(
-        game__season_id=OuterRef("pk"), game__status=Game.Status.FINAL
-    )
-    row = (
-        Season.objects.filter(pk=season_id)
+    one query whatever the league's size (an index scan of the season's games): the season
+    (its seed, when it was made), its final results (how many, the last stored, and every
+    score and overtime summed, so a stored, deleted or corrected game changes it) and
+    the names (the last change any team's or player's history recorded, so a rename in the
+    admin or an import changes it; with no final game nothing cached shows a name)."""
+    return season_versions([season_id]).get(season_id, "")
+
+
+def season_versions(season_ids: list[int]) -> dict[int, str]:
+    """Return :func:`season_version` of several seasons in one query (a team's page)."""
+    teams = Team.history.model.objects.order_by("-history_id").values("history_id")[:1]
+    players = Player.history.model.objects.order_by("-history_id").values("history_id")[:1]
+    rows = (
+        Game.objects.filter(season_id__in=season_ids, status=Game.Status.FINAL)
+        .order_by()
+        .values("season_id", "season__seed", "season__created_at")
         .annotate(
-            n=_one_value(results, Count("pk")),
-            last=_one_value(results, Max("pk")),
-            at=_one_value(results, Max("created_at")),
-            points=_one_value(
-                results, Sum(F("home_score") * 1000 + F("away_score") * 10 + F("overtimes"))
+            n=Count("result__id"),
+            last=Max("result__id"),
+            points=Sum(
+                F("result__home_score") * 1000
+                + F("result__away_score") * 10
+                + F("result__overtimes")
             ),
-            teams=_one_value(Team.history.model.objects.all(), Max("history_id")),
-            players=_one_value(Player.history.model.objects.all(), Max("history_id")),
+            # Uncorrelated: each database reads the newest history row once, not per game.
+            teams=Max(Subquery(teams)),
+            players=Max(Subquery(players)),
         )
-        .values_list("seed", "created_at", "n", "last", "at", "points", "teams", "players")
-        .first()
     )
-    if row is None:
-        return ""
-    return hashlib.blake2b(repr(row).encode(), digest_size=12).hexdigest()
+    found = {row["season_id"]: row for row in rows}
+    # A season without a final game caches nothing that depends on anything but its own
+    # settings, which its keys name: an empty key part is enough.
+    return {
+        pk: hashlib.blake2b(repr(sorted(found[pk].items())).encode(), digest_size=12).hexdigest()
+        if pk in found
+        else "none"
+        for pk in season_ids
+    }
 
 
 def season_cached(season_id: int, what: str, compute: Callable[[], T], version: str = "") -> T:
@@ -231,9 +241,13 @@ def player_game_log(*, player_id: int, season_id: int | None = None) -> QuerySet
     lines = BoxLine.objects.filter(player_id=player_id, result__game__status=Game.Status.FINAL)
     if season_id is not None:
         lines = lines.filter(result__game__season_id=season_id)
-    return lines.select_related(
-        "result__game__home", "result__game__away", "result__game__season"
-    ).order_by("result__game__game_date", "result__game__round", "result__game_id")
+    return (
+        lines.select_related("result__game__home", "result__game__away", "result__game__season")
+        # The scores only: a result's documents are never decoded for a log line (and
+        # created_at, which SQLite keeps after them).
+        .defer(*(f"result__{name}" for name in RESULT_DOCUMENTS), "result__created_at")
+        .order_by("result__game__game_date", "result__game__round", "result__game_id")
+    )
 
 
 def games_for_season(*, season_id: int, **filters: Any) -> QuerySet[Game]:
@@ -246,23 +260,15 @@ def games_for_season(*, season_id: int, **filters: Any) -> QuerySet[Game]:
 
 
 def standings_fingerprint(season: Season) -> str:
-    """Return a digest of everything a season's standings read: its seed, its teams (their
-    conference and when each was last saved, so a rename counts) and its final results (how
-    many, the last stored, when, and the points in all). Two queries."""
-    results = GameResult.objects.filter(
-        game__season_id=season.pk, game__status=Game.Status.FINAL
-    ).aggregate(
-        n=Count("pk"),
-        last=Max("pk"),
-        at=Max("created_at"),
-        points=Sum(F("home_score") + F("away_score")),
-    )
+    """Return a digest of everything a season's standings read: its seed and final results
+    (:func:`season_version`) and its teams (their conference and when each was last saved,
+    so a moved conference or a rename counts). Two queries."""
     teams = list(
         SeasonTeam.objects.filter(season_id=season.pk)
         .order_by("team_id")
         .values_list("team_id", "conference", "team__updated_at")
     )
-    return hashlib.sha256(repr((season.seed, sorted(results.items()), teams)).encode()).hexdigest()
+    return hashlib.sha256(repr((season_version(season.pk), teams)).encode()).hexdigest()
 
 
 def cached_standings(season: Season) -> list[tuple[str, list[dict[str, Any]]]]:

@@ -26,7 +26,7 @@ from league.dispatch import field_odds_enqueue, runs_attach
 from league.errors import SeasonRefused
 from league.models import Game, League, Season, SeasonTeam
 from league.seeds import derived_seed, new_seed
-from league.selectors import standings_for_season
+from league.selectors import RESULT_DOCUMENTS, standings_for_season
 
 # The ready-made fields a tournament can be drawn from: name -> (what users call it, its
 # field file: school, season, region and seed per row).
@@ -201,10 +201,6 @@ def champion(season: Season) -> Team | None:
     return None if winner is None else Team.objects.get(pk=winner)
 
 
-RESULT_DOCUMENTS = ("home_team_file", "away_team_file", "events", "dice", "rules", "box")
-"""A stored result's documents: decoded only where a game's own page or story needs them."""
-
-
 def bracket_view(season: Season) -> dict[str, Any]:
     """Return the bracket as pages and the API show it: rounds of slots with teams and scores.
 
@@ -222,7 +218,7 @@ def bracket_view(season: Season) -> dict[str, Any]:
         for g in season.games.exclude(bracket_key="")
         .select_related("result", "home", "away")
         # The scores only: the stored documents (team files, play-by-play) stay unread.
-        .defer(*(f"result__{name}" for name in RESULT_DOCUMENTS))
+        .defer(*(f"result__{name}" for name in (*RESULT_DOCUMENTS, "created_at")))
     }
 
     def slot(team_id: int | None, game: Game | None) -> dict[str, Any] | None:

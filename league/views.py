@@ -61,7 +61,10 @@ def _scored(games: Any) -> Any:
     """Return games with their teams and the cheap columns of their results (the scores,
     overtimes): the stored documents (team files, play-by-play, dice, rules) are left in
     the database, never decoded to print a score."""
-    return games.select_related("home", "away", "result").defer(*RESULT_HEAVY_FIELDS)
+    # created_at too: SQLite keeps it after the documents, so reading it reads them from disk.
+    return games.select_related("home", "away", "result").defer(
+        *RESULT_HEAVY_FIELDS, "result__created_at"
+    )
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -570,7 +573,8 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
         opponent = game.away if home_side else game.home
         where = "neutral" if game.neutral else ("home" if home_side else "away")
         results.append((game, opponent, where, "W" if mine > theirs else "L", mine, theirs))
-    seasons = Season.objects.filter(entries__team=team).select_related("league")
+    seasons = list(Season.objects.filter(entries__team=team).select_related("league"))
+    versions = selectors.season_versions([s.pk for s in seasons])
     return render(
         request,
         "pages/team.html",
@@ -583,7 +587,11 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 (
                     s,
                     selectors.with_current_names(
-                        [r for r in selectors.season_player_rows(s.pk) if r["team_id"] == team.pk]
+                        [
+                            r
+                            for r in selectors.season_player_rows(s.pk, version=versions[s.pk])
+                            if r["team_id"] == team.pk
+                        ]
                     ),
                 )
                 for s in seasons
@@ -595,7 +603,8 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("team", "card"), pk=pk)
     face = card_face(player.card) if hasattr(player, "card") else None
-    seasons = Season.objects.filter(entries__team=player.team).select_related("league")
+    seasons = list(Season.objects.filter(entries__team=player.team).select_related("league"))
+    versions = selectors.season_versions([s.pk for s in seasons])
     return render(
         request,
         "pages/player.html",
@@ -606,7 +615,14 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             ),
             "face": face,
             "stats": [
-                (s, [r for r in selectors.season_player_rows(s.pk) if r["player_id"] == player.pk])
+                (
+                    s,
+                    [
+                        r
+                        for r in selectors.season_player_rows(s.pk, version=versions[s.pk])
+                        if r["player_id"] == player.pk
+                    ],
+                )
                 for s in seasons
             ],
             "log": _game_log(player.pk),
@@ -616,7 +632,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _game_log(player_id: int) -> list[Any]:
     """A player's lines game by game, each with its result as the player's team saw it."""
-    lines = list(selectors.player_game_log(player_id=player_id).defer(*RESULT_HEAVY_FIELDS))
+    lines = list(selectors.player_game_log(player_id=player_id))
     for line in lines:
         result = line.result
         mine, theirs = (
