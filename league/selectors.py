@@ -28,7 +28,7 @@ from django.db.models import (
 from django.db.models.functions import Cast, Coalesce, NullIf
 
 from cards.models import Player, Team
-from league.models import BoxLine, Game, GameResult, League, Season, SeasonTeam
+from league.models import BoxLine, Game, League, Season, SeasonTeam
 from league.standings import FinishedGame, compute_standings
 from simulator.results import LINE_FIELDS
 
@@ -271,11 +271,15 @@ def standings_fingerprint(season: Season) -> str:
     return hashlib.sha256(repr((season_version(season.pk), teams)).encode()).hexdigest()
 
 
-def cached_standings(season: Season) -> list[tuple[str, list[dict[str, Any]]]]:
+def cached_standings(
+    season: Season, *, fingerprint: str = ""
+) -> list[tuple[str, list[dict[str, Any]]]]:
     """Return :func:`standings_for_season` from the cache, computed again as soon as
-    anything it reads changes (:func:`standings_fingerprint`): the pages and the API ask
-    for the same standings far more often than a game is stored."""
-    key = f"standings:2:{season.pk}:{standings_fingerprint(season)}"  # 2: conference order
+    anything it reads changes (:func:`standings_fingerprint`, or ``fingerprint`` when the
+    caller has it): the pages and the API ask for the same standings far more often than a
+    game is stored."""
+    fingerprint = fingerprint or standings_fingerprint(season)
+    key = f"standings:2:{season.pk}:{fingerprint}"  # 2: conference order
     tables = cache.get(key)
     if tables is None:
         tables = standings_for_season(season_id=season.pk)

@@ -122,7 +122,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "season": season,
             "progress": _season_progress(season),
-            "standings": _standings_tables(season),
+            "tables": _season_tables(season),
             "rounds": rounds,
             "schedule": {
                 "page": page,
@@ -131,9 +131,30 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 "next": pages[index + 1] if index + 1 < len(pages) else None,
                 "all_rounds": [r for p in pages for r in p["rounds"]],
             },
-            **_team_stats(season),
         },
     )
+
+
+def _season_tables(season: Season) -> dict[str, SafeString]:
+    """The season page's standings and team stats, rendered once per stored game (or
+    rename, or moved conference: ``selectors.standings_fingerprint``) and kept in the cache:
+    a table a row per team is the same for every visitor until then."""
+    fingerprint = selectors.standings_fingerprint(season)
+    key = f"season-tables:{season.pk}:{fingerprint}"
+    tables = cache.get(key)
+    if tables is None:
+        context = {
+            "season": season,
+            "standings": _standings_tables(season, fingerprint),
+            **_team_stats(season),
+        }
+        tables = {
+            part: render_to_string(f"pages/_season_{part}.html", context)
+            for part in ("standings", "team_stats")
+        }
+        cache.set(key, tables, settings.STANDINGS_CACHE_SECONDS)
+    # Our own templates' output, escaped as they were rendered.
+    return {part: mark_safe(html) for part, html in tables.items()}
 
 
 def _schedule_pages(season: Season) -> list[dict[str, Any]]:
@@ -196,12 +217,12 @@ SPLITS = (
 )
 
 
-def _standings_tables(season: Season) -> list[dict[str, Any]]:
+def _standings_tables(season: Season, fingerprint: str) -> list[dict[str, Any]]:
     """The season page's standings: each table with only the splits its teams played (no
     "Neutral 0-0" column in a home-and-away season); a conference's table is ordered by the
     conference record (``league.standings``)."""
     tables = []
-    for conference, rows in selectors.cached_standings(season):
+    for conference, rows in selectors.cached_standings(season, fingerprint=fingerprint):
         splits = [s for s in SPLITS if any(row[s[0]] != "0-0" for row in rows)]
         tables.append(
             {
