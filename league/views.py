@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.core.cache import cache
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, Min, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -586,8 +587,9 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "season__league"
         )
     ).order_by("season_id", "round", "game_date", "pk")
+    games_page = _latest_page(games, request.GET.get("results"))
     results = []
-    for game in games:
+    for game in games_page:
         home_side = game.home_id == team.pk
         mine = game.result.home_score if home_side else game.result.away_score
         theirs = game.result.away_score if home_side else game.result.home_score
@@ -604,6 +606,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "real": realseasons.team_real_season(school=team.school, season=team.season),
             "faces": faces,
             "results": results,
+            "results_page": games_page,
             "stats": [
                 (
                     s,
@@ -646,14 +649,15 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 )
                 for s in seasons
             ],
-            "log": _game_log(player.pk),
+            "log": _game_log(player.pk, request.GET.get("games")),
         },
     )
 
 
-def _game_log(player_id: int) -> list[Any]:
-    """A player's lines game by game, each with its result as the player's team saw it."""
-    lines = list(selectors.player_game_log(player_id=player_id))
+def _game_log(player_id: int, asked: str | None) -> Page[Any]:
+    """A page of a player's lines game by game (the latest by default, ``_latest_page``),
+    each with its result as the player's team saw it."""
+    lines = _latest_page(selectors.player_game_log(player_id=player_id), asked)
     for line in lines:
         result = line.result
         mine, theirs = (
@@ -661,8 +665,20 @@ def _game_log(player_id: int) -> list[Any]:
             if line.side == "home"
             else (result.away_score, result.home_score)
         )
-        line.outcome = f"{'W' if mine > theirs else 'L'} {mine}-{theirs}"  # type: ignore[attr-defined]
+        line.outcome = f"{'W' if mine > theirs else 'L'} {mine}-{theirs}"
     return lines
+
+
+GAMES_PAGE = 40
+"""The most games a team's results or a player's game log list on one page."""
+
+
+def _latest_page(rows: Any, asked: str | None) -> Page[Any]:
+    """Return page ``asked`` of ``rows`` (in the order played, ``GAMES_PAGE`` a page), by
+    default the last one, the latest games: a count and one page's rows, however many
+    games a team has played (an unknown page number shows the nearest page)."""
+    paginator = Paginator(rows, GAMES_PAGE)
+    return paginator.get_page(asked or paginator.num_pages)
 
 
 # -- exact odds (issue 13): the matchup page and a season's odds -----------------------------

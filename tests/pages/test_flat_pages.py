@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.db.models import Q
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -188,3 +189,34 @@ def test_a_tournament_page_is_told_once_and_again_after_a_rename(
     final.home.save()
     assert "Renamed Finalist" in client.get(url).content.decode()
     assert told == [cup.pk, cup.pk]
+
+
+def test_a_team_s_results_and_a_player_s_log_come_a_page_at_a_time_latest_first(
+    client, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    monkeypatch.setattr(views, "GAMES_PAGE", 2)
+    season = season_played(django_capture_on_commit_callbacks, teams=4, name="Logged")
+    entry = season.entries.order_by("team__school").first()
+    assert entry is not None
+    team = entry.team
+    played = list(
+        Game.objects.filter(Q(home=team) | Q(away=team), season=season, status=Game.Status.FINAL)
+        .order_by("round", "game_date", "pk")
+        .values_list("pk", flat=True)
+    )
+    assert len(played) == 3
+    player = Player.objects.filter(team=entry.team).order_by("order", "pk").first()
+    assert player is not None
+    for url, param, anchor in (
+        (reverse("team", args=[entry.team_id]), "results", "results"),
+        (reverse("player", args=[player.pk]), "games", "log"),
+    ):
+        latest = client.get(url).content.decode()
+        shown = [int(pk) for pk in re.findall(r'href="/games/(\d+)/"', latest)]
+        assert shown == played[2:], url  # the latest game alone on the last page
+        assert "Games 3-3 of 3" in latest
+        assert f'rel="prev" href="?{param}=1#{anchor}"' in latest
+        earlier = client.get(url, {param: 1}).content.decode()
+        assert [int(pk) for pk in re.findall(r'href="/games/(\d+)/"', earlier)] == played[:2]
+        assert f'rel="next" href="?{param}=2#{anchor}"' in earlier
+        assert client.get(url, {param: "x"}).status_code == 200  # the nearest page
