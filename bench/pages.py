@@ -14,9 +14,11 @@ drawn at random for each team's players and scores that add up to them.
 
 After each season is stored it requests every fan page of that season, in this process
 through Django's test client (DEBUG off, the default local-memory cache): once to warm
-it, then ``--repeat`` times, and prints the median warm time and the queries one request
-made. Then the ratio of each page's time at 780 games to its time at 66, against the target
-of issue 25 (at most 2x, and under 150 ms at 5,000 games, with the same number of queries).
+it, then ``--repeat`` times, and prints the median warm time by the wall clock and in CPU
+time of this process, the queries one request made and the first (cold) request's time.
+Then the ratio of each page's time at 780 games to its time at 66, against the target of
+issue 25 (at most 2x, judged on the CPU time, which other work on the machine disturbs
+least; and under 150 ms by the wall clock at 5,000 games, with the same number of queries).
 
 Nothing is asserted: this prints, it does not judge.
 """
@@ -282,15 +284,17 @@ def main() -> None:
     if len(sizes) > 1:
         small, big = sizes[0], sizes[1]
         largest = sizes[-1]
-        print(f"\ntarget (issue 25): time at {big:,} at most 2x that at {small:,}; "
+        print(f"\ntarget (issue 25): time at {big:,} at most 2x that at {small:,} (judged on "
+              f"the CPU time, the steady figure on a shared machine; the wall clock's beside it); "
               f"under 150 ms at {largest:,}; queries the same")  # fmt: skip
+        print(f"{'page':42} {'cpu x':>6} {'wall x':>6} {'at ' + format(largest, ','):>10}  queries")
         for label, row in table.items():
-            ratio = row[big][0] / row[small][0]
-            queries = sorted({q for _, q, _, _ in row.values()})
-            met = ratio <= 2 and row[largest][0] < 150 and len(queries) == 1
-            print(f"{label:42} {ratio:5.2f}x  {row[largest][0]:7.1f} ms  queries "
-                  f"{'/'.join(str(q) for _, q, _, _ in row.values()):>10}  "
-                  f"{'met' if met else 'NOT met'}")  # fmt: skip
+            wall_ratio = row[big][0] / row[small][0]
+            cpu_ratio = row[big][3] / row[small][3]
+            counts = [q for _, q, _, _ in row.values()]
+            met = cpu_ratio <= 2 and row[largest][0] < 150 and len(set(counts)) == 1
+            print(f"{label:42} {cpu_ratio:5.2f}x {wall_ratio:5.2f}x {row[largest][0]:7.1f} ms  "
+                  f"{'/'.join(map(str, counts)):>8}  {'met' if met else 'NOT met'}")  # fmt: skip
 
 
 if __name__ == "__main__":
