@@ -7,7 +7,7 @@ It builds its own database (a scratch SQLite file, or the PostgreSQL database of
 DATABASE_URL, which it empties first: its name must contain "bench"), loads the 96 team
 files, plays a few real games and plays the all-time 96 tournament (95 games, the engine's
 own results), then adds seasons of 66 games (12 teams, a round robin), 780 (40 teams) and
-5,000 (96 teams, a double round robin cut at 5,000). Those seasons' results are written in
+5,000 (96 teams, a double round robin cut at 5,000), each one group without conferences. Those seasons' results are written in
 bulk, fast: each copies the stored documents (team files, play-by-play, dice) of one real
 game, so a page that decoded them would pay what it pays on a real league, with box lines
 drawn at random for each team's players and scores that add up to them.
@@ -111,7 +111,6 @@ def build_season(size: int, template: Any) -> Any:
         league=services.league_get_or_create(name=f"Bench {size}"),
         name=f"{size} games",
         teams=teams,
-        conferences={t.pk: f"Conference {i // 12 + 1}" for i, t in enumerate(teams)},
         double_round_robin=size > count * (count - 1) // 2,
         seed=size,
     )
@@ -119,6 +118,8 @@ def build_season(size: int, template: Any) -> Any:
     extra = [g.pk for g in games[size:]]
     Game.objects.filter(pk__in=extra).delete()
     games = games[:size]
+    if len(games) != size:
+        raise SystemExit(f"a season of {count} teams has {len(games)} games, not {size}")
     roster: dict[int, list[Any]] = {}
     for player in Player.objects.filter(team__in=teams).order_by("team_id", "order", "pk"):
         roster.setdefault(player.team_id, []).append(player)
