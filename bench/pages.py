@@ -5,12 +5,12 @@
 
 It builds its own database (a scratch SQLite file, or the PostgreSQL database of
 DATABASE_URL, which it empties first: its name must contain "bench"), loads the 96 team
-files, plays a few real games and plays the all-time 96 tournament (95 games, the engine's
-own results), then adds seasons of 66 games (12 teams, a round robin), 780 (40 teams) and
-5,000 (96 teams, a double round robin cut at 5,000), each one group without conferences. Those seasons' results are written in
-bulk, fast: each copies the stored documents (team files, play-by-play, dice) of one real
-game, so a page that decoded them would pay what it pays on a real league, with box lines
-drawn at random for each team's players and scores that add up to them.
+files and plays the all-time 96 tournament (95 games, the engine's own results), then adds
+seasons of 66 games (12 teams, a round robin), 780 (40 teams) and 5,000 (96 teams, a double
+round robin cut at 5,000), each one group without conferences. Those seasons' results are
+written in bulk, fast: each copies the stored documents (team files, play-by-play, dice) of
+one real game, so a page that decoded them would pay what it pays on a real league, with
+box lines drawn at random for each team's players and scores that add up to them.
 
 After each season is stored it requests every fan page of that season, in this process
 through Django's test client (DEBUG off, the default local-memory cache): once to warm
