@@ -166,6 +166,20 @@ def season_player_rows(season_id: int, *, version: str = "") -> list[dict[str, A
     )
 
 
+def team_player_rows(season_id: int, team_id: int, *, version: str = "") -> list[dict[str, Any]]:
+    """Return one team's rows of :func:`season_player_rows`, kept in the cache on their own:
+    a team's or a player's page reads a dozen rows, not the season's thousand."""
+    version = version or season_version(season_id)
+    return season_cached(
+        season_id,
+        f"player-rows:team:{team_id}",
+        lambda: [
+            r for r in season_player_rows(season_id, version=version) if r["team_id"] == team_id
+        ],
+        version=version,
+    )
+
+
 def leaders(
     *, season_id: int, category: str, per_game: bool = True, limit: int = 10, min_games: int = 1
 ) -> list[dict[str, Any]]:

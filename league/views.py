@@ -611,11 +611,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 (
                     s,
                     selectors.with_current_names(
-                        [
-                            r
-                            for r in selectors.season_player_rows(s.pk, version=versions[s.pk])
-                            if r["team_id"] == team.pk
-                        ]
+                        selectors.team_player_rows(s.pk, team.pk, version=versions[s.pk])
                     ),
                 )
                 for s in seasons
@@ -643,7 +639,9 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
                     s,
                     [
                         r
-                        for r in selectors.season_player_rows(s.pk, version=versions[s.pk])
+                        for r in selectors.team_player_rows(
+                            s.pk, player.team_id, version=versions[s.pk]
+                        )
                         if r["player_id"] == player.pk
                     ],
                 )
