@@ -98,7 +98,7 @@ def play_tournament() -> Any:
 
 def build_season(size: int, template: Any) -> Any:
     """A season of ``size`` final games, written in bulk (see the module's docstring)."""
-    from django.db import transaction
+    from django.db import connection, transaction
     from django.utils import timezone
 
     from cards.models import Player, Team
@@ -185,6 +185,10 @@ def build_season(size: int, template: Any) -> Any:
         GameResult.objects.bulk_create(results, batch_size=200)
         BoxLine.objects.bulk_create(lines, batch_size=2000)
         Game.objects.filter(pk__in=[g.pk for g in games]).update(status="final", played_at=now)
+    # Fresh planner statistics, as autovacuum keeps them on a league that grew game by game
+    # (after a bulk load PostgreSQL would otherwise plan for the tables it saw empty).
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
     return season
 
 
