@@ -35,8 +35,9 @@ serve-setup: install
 serve: serve-setup
 	$(VENV)/bin/gunicorn config.wsgi --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile -
 
-# The same behind nginx's front cache (config/nginx.conf): played games' pages are answered
-# by nginx; gunicorn listens on PORT+1 (scripts/serve-cached.sh).
+# The production set under supervisord (config/supervisord.conf, scripts/serve-cached.sh):
+# nginx's front cache (config/nginx.conf) on PORT, gunicorn on PORT+1 and, with a broker set,
+# the Celery workers and beat; each is started again whenever it exits.
 serve-cached: serve-setup
 	HOST=$(HOST) PORT=$(PORT) WORKERS=$(WORKERS) scripts/serve-cached.sh $(VENV)/bin/gunicorn
 
