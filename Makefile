@@ -8,7 +8,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/test
 REDIS_URL_TEST ?= redis://127.0.0.1:6379/15
 
-.PHONY: install run serve serve-setup serve-cached test test-postgres test-sqlite lint typecheck bench services clean
+.PHONY: install run serve serve-setup serve-cached backup restore test test-postgres test-sqlite lint typecheck bench services clean
 
 $(VENV)/.stamp-install: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,10 +35,21 @@ serve-setup: install
 serve: serve-setup
 	$(VENV)/bin/gunicorn config.wsgi --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile -
 
-# The same behind nginx's front cache (config/nginx.conf): played games' pages are answered
-# by nginx; gunicorn listens on PORT+1 (scripts/serve-cached.sh).
+# The production set under supervisord (config/supervisord.conf, scripts/serve-cached.sh):
+# nginx's front cache (config/nginx.conf) on PORT, gunicorn on PORT+1 and, with a broker set,
+# the Celery workers and beat; each is started again whenever it exits.
 serve-cached: serve-setup
 	HOST=$(HOST) PORT=$(PORT) WORKERS=$(WORKERS) scripts/serve-cached.sh $(VENV)/bin/gunicorn
+
+# Back the configured database up into BACKUP_DIR (pg_dump, or SQLite's online backup), and
+# restore FILE into it: refused when it holds anything, unless FORCE=1 (README, "Backups").
+BACKUP_DIR ?= backups
+backup: install
+	$(PY) scripts/backup.py backup --dir $(BACKUP_DIR)
+
+restore: install
+	@test -n "$(FILE)" || { echo "make restore: name the backup, e.g. make restore FILE=backups/vabg-db-20261126-030000Z.dump"; exit 2; }
+	$(PY) scripts/backup.py restore $(FILE) $(if $(filter 1 yes true,$(FORCE)),--force)
 
 services:
 	scripts/services.sh

@@ -231,6 +231,8 @@ def main() -> None:
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "false",
         "API_ANON_RATE": "1000000/min",
+        # Production refuses a cache of each process's own (README, CACHE_URL).
+        "CACHE_URL": os.environ.get("CACHE_URL", "redis://127.0.0.1:6379/1"),
     }
     manage(serve_env, "collectstatic", "--noinput", "--verbosity", "0")
     gunicorn = str(Path(PY).parent / "gunicorn")

@@ -263,7 +263,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"],
+    # DRF's anonymous throttle, counted atomically in Redis (config/throttling.py).
+    "DEFAULT_THROTTLE_CLASSES": ["config.throttling.AnonRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"anon": env.str("API_ANON_RATE", default="120/min")},
     "NUM_PROXIES": NUM_PROXIES,
     # Errors Django raises while reading a request (a body over DATA_UPLOAD_MAX_MEMORY_SIZE...)
@@ -290,6 +291,21 @@ CACHES = {
     if env.str("CACHE_URL", default="")
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
+# In production a cache each process keeps to itself would let every gunicorn worker count the
+# API throttle on its own (4 workers: 4 times the documented rate): refused at start. The
+# broker's Redis is not taken silently in its place: Django's cache.clear() empties its whole
+# database, queued games included.
+PROCESS_LOCAL_CACHES = {
+    "django.core.cache.backends.locmem.LocMemCache",
+    "django.core.cache.backends.dummy.DummyCache",
+}
+if not DEBUG and CACHES["default"]["BACKEND"] in PROCESS_LOCAL_CACHES:
+    raise ImproperlyConfigured(
+        "CACHE_URL must name a cache all processes share when DEBUG is off, e.g. "
+        "CACHE_URL=redis://127.0.0.1:6379/1 (a database of its own, not the broker's): with "
+        f"{CACHES['default']['BACKEND'].rsplit('.', 1)[-1]} each gunicorn worker would count "
+        "the API throttle and keep the pages on its own."
+    )
 # How long a played game's page (story, box score, charts, play-by-play) is kept rendered;
 # it is keyed by the stored result and the current names of both teams and their players
 # (league.views.names_key), so a rename shows at once: this only bounds how long a new

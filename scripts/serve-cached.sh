@@ -1,25 +1,33 @@
 #!/usr/bin/env bash
-# `make serve-cached`: gunicorn behind nginx's front cache (config/nginx.conf).
+# `make serve-cached`: the production set under supervisor (config/supervisord.conf): nginx's
+# front cache (config/nginx.conf) before gunicorn and, when a broker is set, the Celery
+# workers and beat. Each is started again whenever it exits, whatever killed it.
 #
-#   scripts/serve-cached.sh [GUNICORN]      # HOST, PORT, WORKERS, UPSTREAM_PORT, RUN_DIR
+#   scripts/serve-cached.sh [GUNICORN]
+#       HOST, PORT, WORKERS, UPSTREAM_PORT, RUN_DIR; CELERY_PROCESSES, CELERY_CONCURRENCY
 #
 # nginx listens on HOST:PORT (default 127.0.0.1:8000) and keeps what the application marks
 # public (a played game's page, the hashed static files); gunicorn (WORKERS, default 4)
 # listens on 127.0.0.1:UPSTREAM_PORT (default PORT+1) behind it, with NUM_PROXIES=1 so the
-# API's throttle reads the client's address from the one proxy it trusts. nginx is
-# installed from Debian's packages when it is missing. Both stop together (Ctrl-C, SIGTERM).
+# API's throttle reads the client's address from the one proxy it trusts. With
+# CELERY_BROKER_URL (or REDIS_URL) set, CELERY_PROCESSES workers (default 2) of
+# CELERY_CONCURRENCY pool processes (default: the CPUs) and beat run beside them. nginx is
+# installed from Debian's packages when it is missing. SIGTERM or Ctrl-C stops them all.
 # With UPSTREAM=host:port set, only nginx starts, in front of the application already
 # serving there (the front-cache test puts it before Django's live test server).
 set -euo pipefail
 
-GUNICORN=${1:-.venv/bin/gunicorn}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+GUNICORN=${1:-$ROOT/.venv/bin/gunicorn}
+BIN=$(cd "$(dirname "$GUNICORN")" && pwd)  # supervisord and celery beside gunicorn
+GUNICORN=$BIN/$(basename "$GUNICORN")
 HOST=${HOST:-127.0.0.1}
 PORT=${PORT:-8000}
 WORKERS=${WORKERS:-4}
 UPSTREAM_PORT=${UPSTREAM_PORT:-$((PORT + 1))}
 UPSTREAM_GIVEN=${UPSTREAM:-}
 UPSTREAM=${UPSTREAM:-127.0.0.1:$UPSTREAM_PORT}
-RUN=${RUN_DIR:-$PWD/.run/nginx-$PORT}
+RUN=${RUN_DIR:-$ROOT/.run/serve-$PORT}
 
 if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
     echo "serve-cached: installing nginx (Debian's nginx-light)"
@@ -41,19 +49,26 @@ fi
 {
     [ -n "$user_line" ] && echo "$user_line"
     sed -e "s|@RUN@|$RUN|g" -e "s|@UPSTREAM@|$UPSTREAM|g" \
-        -e "s|@LISTEN@|$HOST:$PORT|g" -e "s|@ACCESS_LOG@|${ACCESS_LOG:-off}|g" config/nginx.conf
+        -e "s|@LISTEN@|$HOST:$PORT|g" -e "s|@ACCESS_LOG@|${ACCESS_LOG:-off}|g" "$ROOT/config/nginx.conf"
 } >"$RUN/nginx.conf"
 "$NGINX" -t -q -p "$RUN" -c "$RUN/nginx.conf"
 
-pids=()
-stop() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
-trap stop EXIT INT TERM
-if [ -z "$UPSTREAM_GIVEN" ]; then
-    NUM_PROXIES=${NUM_PROXIES:-1} "$GUNICORN" config.wsgi --workers "$WORKERS" \
-        --bind "$UPSTREAM" --access-logfile "${GUNICORN_ACCESS_LOG:--}" &
-    pids+=($!)
-fi
-"$NGINX" -p "$RUN" -c "$RUN/nginx.conf" -g "daemon off;" &
-pids+=($!)
-echo "serve-cached: nginx on http://$HOST:$PORT/ in front of $UPSTREAM"
-wait -n "${pids[@]}"
+with_gunicorn=true
+with_workers=false
+if [ -n "$UPSTREAM_GIVEN" ]; then with_gunicorn=false; fi
+if [ -n "$UPSTREAM_GIVEN" ]; then :
+elif [ -n "${CELERY_BROKER_URL:-${REDIS_URL:-}}" ]; then with_workers=true; fi
+sed -e "s|@RUN@|$RUN|g" -e "s|@ROOT@|$ROOT|g" -e "s|@NGINX@|$NGINX|g" \
+    -e "s|@GUNICORN@|$GUNICORN|g" -e "s|@CELERY@|$BIN/celery|g" \
+    -e "s|@WORKERS@|$WORKERS|g" -e "s|@UPSTREAM@|$UPSTREAM|g" \
+    -e "s|@GUNICORN_ACCESS_LOG@|${GUNICORN_ACCESS_LOG:--}|g" \
+    -e "s|@CELERY_PROCESSES@|${CELERY_PROCESSES:-2}|g" \
+    -e "s|@CELERY_CONCURRENCY@|${CELERY_CONCURRENCY:-$(nproc)}|g" \
+    -e "s|@WITH_GUNICORN@|$with_gunicorn|g" -e "s|@WITH_WORKERS@|$with_workers|g" \
+    "$ROOT/config/supervisord.conf" >"$RUN/supervisord.conf"
+
+echo "serve-cached: nginx on http://$HOST:$PORT/ in front of $UPSTREAM" \
+    "(gunicorn: $with_gunicorn, Celery workers and beat: $with_workers);" \
+    "$BIN/supervisorctl -c $RUN/supervisord.conf status"
+cd "$ROOT"
+NUM_PROXIES=${NUM_PROXIES:-1} exec "$BIN/supervisord" -c "$RUN/supervisord.conf"

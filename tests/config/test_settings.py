@@ -106,6 +106,7 @@ def test_production_settings_pass_the_deploy_checks_with_no_warning() -> None:
             "DEBUG": "false",
             "SECRET_KEY": "k" * 30 + "-production-key-" + "x" * 30,
             "ALLOWED_HOSTS": "vabg.example.org",
+            "CACHE_URL": "redis://127.0.0.1:6379/1",
         },
         cwd=ROOT,
         capture_output=True,
@@ -123,7 +124,8 @@ def test_each_https_setting_can_be_turned_off_by_its_variable() -> None:
         " settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE]))"
     )
     base = {k: v for k, v in os.environ.items() if k != "DEBUG"}
-    base |= {"DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "false", "SECRET_KEY": "s" * 60}
+    base |= {"DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "false", "SECRET_KEY": "s" * 60,
+             "CACHE_URL": "redis://127.0.0.1:6379/1"}  # fmt: skip
     on = subprocess.run([sys.executable, "-c", code], env=base, cwd=ROOT, capture_output=True,
                         text=True, check=True)  # fmt: skip
     assert json.loads(on.stdout) == [True, 31_536_000, True, True]

@@ -1,0 +1,204 @@
+"""Backups of the league's database and a digest of every row it stores.
+
+``make backup`` and ``make restore`` (scripts/backup.py) call these. PostgreSQL is dumped by
+``pg_dump`` in its custom format and restored by ``pg_restore`` in one transaction; the SQLite
+default is copied with SQLite's online backup API, a consistent copy even while the server
+writes. A backup is written under a temporary name and renamed once it is whole and reads
+back, so a backup directory never holds half a file. A restore refuses a database that holds
+anything unless it is forced, saying what is there.
+
+``database_digest`` hashes every row of every table, in primary-key order: a restored
+database is the same as the one backed up when the two digests are equal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+from contextlib import closing
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import NamedTuple
+
+from django.apps import apps
+from django.conf import settings
+from django.db import connection
+
+PG_MAGIC = b"PGDMP"  # the first bytes of pg_dump's custom format
+SQLITE_MAGIC = b"SQLite format 3\x00"
+# What a refused restore says the database holds, before its tables' total.
+NAMED_TABLES = [
+    ("league_season", "seasons"),
+    ("league_game", "games"),
+    ("cards_team", "teams"),
+    ("cards_card", "cards"),
+    ("auth_user", "users"),
+]
+
+
+class BackupError(ValueError):
+    """A backup or a restore that cannot be done; the message says why and what to do."""
+
+
+class TableDigest(NamedTuple):
+    rows: int
+    sha256: str
+
+
+def database_digest() -> dict[str, TableDigest]:
+    """Return each table's row count and the SHA-256 of its rows in primary-key order.
+
+    Every concrete model of every installed app is read, games, cards and their history
+    included; each row is its fields' stored values as canonical JSON (sorted keys).
+    """
+    digest = {}
+    models = [m for m in apps.get_models(include_auto_created=True) if not m._meta.proxy]
+    for model in sorted(models, key=lambda m: m._meta.db_table):
+        fields = [field.attname for field in model._meta.concrete_fields]
+        sha, rows = hashlib.sha256(), 0
+        values = model._base_manager.order_by("pk").values_list(*fields)
+        for row in values.iterator(chunk_size=2000):
+            sha.update(json.dumps(row, sort_keys=True, default=str).encode() + b"\n")
+            rows += 1
+        digest[model._meta.db_table] = TableDigest(rows, sha.hexdigest())
+    return digest
+
+
+def database_label() -> str:
+    """Name the configured database as a person would look for it (no password)."""
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        return f"the SQLite database {db['NAME']}"
+    return f"the PostgreSQL database {db['NAME']} on {db['HOST'] or 'localhost'}:{db['PORT']}"
+
+
+def is_postgresql() -> bool:
+    return bool(settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql")
+
+
+def pg_env() -> dict[str, str]:
+    """The libpq environment naming the configured database (the password stays off the
+    command line)."""
+    db = settings.DATABASES["default"]
+    named = {
+        "PGHOST": db.get("HOST"),
+        "PGPORT": str(db.get("PORT") or ""),
+        "PGUSER": db.get("USER"),
+        "PGPASSWORD": db.get("PASSWORD"),
+        "PGDATABASE": db["NAME"],
+    }
+    return {**os.environ, **{k: v for k, v in named.items() if v}}
+
+
+def run(command: list[str]) -> None:
+    tool = shutil.which(command[0])
+    if tool is None:
+        raise BackupError(
+            f"{command[0]} is not installed (Debian: apt-get install postgresql-client)."
+        )
+    proc = subprocess.run([tool, *command[1:]], env=pg_env(), capture_output=True, text=True)
+    if proc.returncode:
+        raise BackupError(f"{command[0]} failed (exit {proc.returncode}): {proc.stderr.strip()}")
+
+
+def backup_create(*, directory: Path) -> Path:
+    """Back the configured database up into a new file in ``directory``; return its path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(tz=UTC).strftime("%Y%m%d-%H%M%SZ")
+    name = Path(str(settings.DATABASES["default"]["NAME"])).stem
+    target = directory / f"vabg-{name}-{stamp}.{'dump' if is_postgresql() else 'sqlite3'}"
+    partial = target.with_name(target.name + ".partial")
+    try:
+        if is_postgresql():
+            run(
+                [
+                    "pg_dump",
+                    "--format=custom",
+                    "--no-owner",
+                    "--no-privileges",
+                    "--file",
+                    str(partial),
+                ]
+            )
+            run(["pg_restore", "--list", str(partial)])  # it reads back whole
+        else:
+            sqlite_copy(Path(settings.DATABASES["default"]["NAME"]), partial)
+        partial.rename(target)
+    finally:
+        partial.unlink(missing_ok=True)
+    return target
+
+
+def read_only(path: Path) -> sqlite3.Connection:
+    # sqlite3's own context manager commits but never closes: callers wrap it in closing().
+    return sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+
+
+def sqlite_copy(source: Path, target: Path) -> None:
+    """Copy a SQLite database with the online backup API, then check the copy's pages."""
+    if not source.is_file():
+        raise BackupError(f"{source} does not exist: there is no SQLite database to back up.")
+    with closing(read_only(source)) as src, closing(sqlite3.connect(target)) as dest:
+        src.backup(dest)
+        (check,) = dest.execute("PRAGMA integrity_check").fetchone()
+    if check != "ok":
+        raise BackupError(f"the copy of {source} fails SQLite's integrity check: {check}")
+
+
+def database_contents() -> dict[str, int]:
+    """Return the configured database's tables and how many rows each holds."""
+    with connection.cursor() as cursor:
+        tables = connection.introspection.table_names(cursor)
+        counts = {}
+        for table in tables:
+            cursor.execute(f"SELECT count(*) FROM {connection.ops.quote_name(table)}")
+            counts[table] = cursor.fetchone()[0]
+    return counts
+
+
+def backup_restore(*, file: Path, force: bool = False) -> None:
+    """Restore ``file`` (made by ``backup_create``) into the configured database.
+
+    Refuse, saying what the database holds, unless it has no tables at all or ``force`` is
+    given; forced, everything the backup holds replaces what is there.
+    """
+    if not file.is_file():
+        raise BackupError(f"{file} does not exist.")
+    with file.open("rb") as f:
+        head = f.read(len(SQLITE_MAGIC))
+    kind = "postgresql" if head.startswith(PG_MAGIC) else "sqlite" if head == SQLITE_MAGIC else None
+    if kind is None:
+        raise BackupError(f"{file} is neither a pg_dump custom-format file nor a SQLite database.")
+    if (kind == "postgresql") != is_postgresql():
+        made = "PostgreSQL (pg_dump)" if kind == "postgresql" else "SQLite"
+        raise BackupError(
+            f"{file} is a {made} backup, but the configured database is {database_label()}: "
+            "set DATABASE_URL (or unset it for SQLite) to a database of the backup's kind."
+        )
+    contents = database_contents()
+    if contents and not force:
+        named = ", ".join(f"{what}: {contents[t]:,}" for t, what in NAMED_TABLES if t in contents)
+        total = f"{len(contents)} tables, {sum(contents.values()):,} rows in all"
+        shown = f"{named}; {total}" if named else total
+        raise BackupError(
+            f"Refusing to restore {file} into {database_label()}: it is not empty "
+            f"({shown}). Restore into a new empty database, "
+            "or add FORCE=1 (make restore) or --force to replace what it holds."
+        )
+    connection.close()
+    if kind == "postgresql":
+        clean = ["--clean", "--if-exists"] if force else []
+        run(["pg_restore", "--no-owner", "--no-privileges", "--single-transaction",
+             "--exit-on-error", *clean, "--dbname", pg_env()["PGDATABASE"], str(file)])  # fmt: skip
+    else:
+        target = Path(settings.DATABASES["default"]["NAME"])
+        with closing(read_only(file)) as src:
+            (check,) = src.execute("PRAGMA integrity_check").fetchone()
+            if check != "ok":
+                raise BackupError(f"{file} fails SQLite's integrity check: {check}")
+            with closing(sqlite3.connect(target, timeout=20)) as dest:
+                src.backup(dest)  # one step: the database is the old one or the new one

@@ -1,0 +1,62 @@
+"""The API's anonymous throttle, counted atomically where the cache is Redis.
+
+DRF's own throttle reads a client's list of request times from the cache, appends one and
+writes it back: two gunicorn workers answering the same client at once both read the list
+before either writes it, and one request is forgotten. Under a burst across 4 workers every
+one of 180 requests got through a rate of 120 a minute. With a Redis cache the same moving
+window is kept by the ``limits`` library, one Lua script a request in Redis itself, so
+concurrent requests are counted one after the other; in the same Redis database as the
+cache, so clearing the cache forgets the counts too. Other caches (the development default's
+memory, one process) keep DRF's own counting.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from typing import Any
+
+from django.conf import settings
+from limits import RateLimitItemPerSecond
+from limits.storage import RedisStorage
+from limits.strategies import MovingWindowRateLimiter
+from rest_framework import throttling
+
+REDIS_CACHE = "django.core.cache.backends.redis.RedisCache"
+
+
+@functools.cache
+def moving_window(url: str) -> MovingWindowRateLimiter:
+    return MovingWindowRateLimiter(RedisStorage(url))
+
+
+def redis_limiter() -> MovingWindowRateLimiter | None:
+    """Return the limiter on the cache's Redis, or None when the cache is not one Redis."""
+    cache = settings.CACHES["default"]
+    location = cache.get("LOCATION")
+    if cache["BACKEND"] != REDIS_CACHE or not isinstance(location, str) or "," in location:
+        return None
+    return moving_window(location)
+
+
+class AnonRateThrottle(throttling.AnonRateThrottle):
+    """DRF's anonymous throttle (same rate, client and 429 answer), atomic on Redis."""
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        self.limiter = redis_limiter()
+        if self.limiter is None or self.rate is None:
+            return super().allow_request(request, view)
+        key = self.get_cache_key(request, view)
+        if key is None:
+            return True
+        self.window_key = key
+        count, seconds = self.parse_rate(self.rate)
+        assert count is not None and seconds is not None  # a rate was set (checked above)
+        self.item = RateLimitItemPerSecond(count, seconds)
+        return self.limiter.hit(self.item, key)
+
+    def wait(self) -> float | None:
+        if self.limiter is None:
+            return super().wait()
+        stats = self.limiter.get_window_stats(self.item, self.window_key)
+        return max(0.0, stats.reset_time - time.time())

@@ -1,0 +1,182 @@
+"""`make backup` / `make restore` (scripts/backup.py, config/backups.py): a backup restored
+into a fresh database gives back every stored game, card and history row, by the digest of
+every table; a restore refuses a database that holds anything unless it is forced.
+
+Each database runs as README's commands do, in processes of its own: PostgreSQL against a
+database this test creates beside the test database, SQLite on files of the test's own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import closing
+from datetime import date
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from tests.drills.harness import database_url
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def populate() -> None:
+    """Store a played season, its cards and their history: 4 teams, every pair once, one
+    card edited (a second history row)."""
+    from league import services
+    from tests.factories import full_team
+
+    teams = [full_team() for _ in range(4)]
+    season = services.season_create(
+        league=services.league_get_or_create(name="Backed-up League"), name="Winter",
+        teams=teams, start_date=date(2024, 1, 1), seed=2024,
+    )  # fmt: skip
+    for game in season.games.all():
+        services.game_simulate(game_id=game.pk)
+    card = teams[0].cards.first()
+    card.free_throw_top = 15
+    card.save()
+
+
+def backup_py(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "scripts/backup.py", *args], cwd=ROOT, env=env,
+        capture_output=True, text=True, check=False, timeout=300,
+    )  # fmt: skip
+
+
+def digest(env: dict[str, str]) -> dict[str, dict[str, object]]:
+    proc = backup_py(env, "digest", "--json")
+    assert proc.returncode == 0, proc.stderr
+    return dict(json.loads(proc.stdout))
+
+
+def assert_holds_the_league(tables: dict[str, dict[str, object]]) -> None:
+    """The digest covers what a restore must give back (so equal digests mean something)."""
+    assert tables["league_game"]["rows"] == 6
+    assert tables["league_gameresult"]["rows"] == 6
+    assert tables["cards_card"]["rows"] == 24
+    assert tables["cards_historicalcard"]["rows"] == 25  # 24 made, one edited
+
+
+def restore_round_trip(
+    source: dict[str, str],
+    fresh: dict[str, str],
+    tmp_path: Path,
+    change: Callable[[str], None],
+    source_digest: Callable[[], dict[str, dict[str, object]]],
+) -> None:
+    """Back ``source`` up, restore into the empty ``fresh``, compare; then check the refusal
+    and the forced restore (after ``change`` ran an SQL statement on ``fresh``)."""
+    backup = backup_py(source, "backup", "--dir", str(tmp_path / "backups"))
+    assert backup.returncode == 0, backup.stderr
+    (file,) = (tmp_path / "backups").iterdir()
+    assert not file.name.endswith(".partial")
+
+    restored = backup_py(fresh, "restore", str(file))
+    assert restored.returncode == 0, restored.stderr
+    before = source_digest()
+    assert_holds_the_league(before)
+    assert digest(fresh) == before
+
+    # A database that holds anything is left alone, and the message says what and how.
+    change("UPDATE cards_card SET free_throw_top = 1")
+    again = backup_py(fresh, "restore", str(file))
+    assert again.returncode == 1
+    assert "Refusing to restore" in again.stderr and "it is not empty" in again.stderr
+    assert "(seasons: 1, games: 6, teams: 4, cards: 24, users: 0; " in again.stderr
+    assert "FORCE=1" in again.stderr and "--force" in again.stderr
+    changed = digest(fresh)
+    assert [t for t in before if changed[t] != before[t]] == ["cards_card"]
+
+    # Forced, the backup replaces what the database came to hold since.
+    forced = backup_py(fresh, "restore", str(file), "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert digest(fresh) == before
+
+
+def in_this_process() -> dict[str, dict[str, object]]:
+    """The test database's digest, read here as ``digest`` reads it in a process of its own."""
+    from config.backups import database_digest
+
+    return {t: d._asdict() for t, d in database_digest().items()}
+
+
+@pytest.fixture
+def fresh_postgres() -> Iterator[str]:
+    """A new empty PostgreSQL database beside the test database, dropped afterwards."""
+    url = database_url()
+    name = f"restore_{uuid.uuid4().hex[:12]}"
+    server = url.rsplit("/", 1)[0]
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    yield f"{server}/{name}"
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_postgresql_backup_restores_every_row_into_a_fresh_database(
+    fresh_postgres: str, tmp_path: Path
+) -> None:
+    populate()
+    base = {k: v for k, v in os.environ.items() if k not in {"CELERY_BROKER_URL", "REDIS_URL"}}
+
+    def change(sql: str) -> None:
+        with psycopg.connect(fresh_postgres, autocommit=True) as conn:
+            conn.execute(sql)
+
+    restore_round_trip(
+        base | {"DATABASE_URL": database_url()}, base | {"DATABASE_URL": fresh_postgres},
+        tmp_path, change, in_this_process,
+    )  # fmt: skip
+
+
+def test_a_sqlite_backup_restores_every_row_into_a_fresh_database(tmp_path: Path) -> None:
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "DEBUG"}
+    }
+    source = base | {"SQLITE_PATH": str(tmp_path / "league.sqlite3")}
+    for command in (
+        ["manage.py", "migrate", "--noinput", "-v0"],
+        ["-c", "import django; django.setup(); from tests.config.test_backups import populate;"
+               " populate()"],
+    ):  # fmt: skip
+        proc = subprocess.run(
+            [sys.executable, *command], cwd=ROOT, capture_output=True, text=True, check=False,
+            env=source | {"DJANGO_SETTINGS_MODULE": "config.settings"},
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+    fresh = tmp_path / "fresh.sqlite3"
+
+    def change(sql: str) -> None:
+        with closing(sqlite3.connect(fresh)) as conn, conn:
+            conn.execute(sql)
+
+    restore_round_trip(
+        source, base | {"SQLITE_PATH": str(fresh)}, tmp_path, change, lambda: digest(source)
+    )
+
+
+def test_a_restore_names_a_backup_of_the_wrong_kind_and_writes_nothing(tmp_path: Path) -> None:
+    dump = tmp_path / "vabg-league-20261126-030000Z.dump"
+    dump.write_bytes(b"PGDMP\x01\x0f\x00" + b"\x00" * 64)
+    target = tmp_path / "fresh.sqlite3"
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    proc = backup_py(env | {"SQLITE_PATH": str(target)}, "restore", str(dump))
+    assert proc.returncode == 1
+    assert (
+        f"{dump} is a PostgreSQL (pg_dump) backup, but the configured database is the SQLite database {target}"
+        in proc.stderr
+    )
+    assert not target.exists() or target.stat().st_size == 0

@@ -1,0 +1,294 @@
+"""Drills: the production set of ``make serve-cached`` under supervisor (config/supervisord.conf).
+
+The set runs as README's production command runs it (scripts/serve-cached.sh: nginx's front
+cache, gunicorn, a Celery worker and beat, each started again by supervisord whenever it
+exits), with DEBUG off, on the test database, the test broker and a cache of its own. A
+process is killed by its pid, as an operator's ``kill -9`` or the OOM killer would:
+
+- gunicorn's master under load: a played game's page keeps answering 200 from nginx's cache,
+  other pages answer 200 or 502 until gunicorn is back, and only 200 from then on;
+- the worker, in the middle of a run: supervisord starts it again, the run finishes, and
+  every game is the same as in a run nobody disturbed.
+
+How long each recovery took is printed, not asserted; each wait is on a state, capped by the
+harness's ``WAIT``.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+
+from league import services
+from tests.drills.harness import (
+    WAIT,
+    PrivateRedis,
+    RowLock,
+    assert_stored_once,
+    database_url,
+    mid_game,
+    new_season,
+    outcome,
+    report,
+    wait_for,
+)
+from tests.factories import full_team
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+]
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def alive(pid: int) -> bool:
+    """Tell whether a process runs (an exited one nobody reaped yet does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+class Supervised:
+    """``scripts/serve-cached.sh`` running the whole production set, stopped at the end."""
+
+    def __init__(self, run_dir: Path, env: dict[str, str]) -> None:
+        self.run_dir = run_dir
+        self.port = int(env["PORT"])
+        self.log = (run_dir / "serve.log").open("wb")
+        self.proc = subprocess.Popen(
+            ["scripts/serve-cached.sh"], cwd=ROOT, env=env, stdout=self.log,
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+
+    def ctl(self, *args: str) -> str:
+        conf = self.run_dir / "supervisord.conf"
+        return subprocess.run(
+            [str(BIN / "supervisorctl"), "-c", str(conf), *args],
+            capture_output=True, text=True, check=False, timeout=WAIT,
+        ).stdout  # fmt: skip
+
+    def running_pid(self, program: str) -> int | None:
+        """The pid of ``program`` once supervisord says it is RUNNING, else None."""
+        words = self.ctl("status", program).split()
+        if len(words) >= 4 and words[1] == "RUNNING":
+            return int(words[3].rstrip(","))
+        return None
+
+    def get(self, path: str) -> tuple[int, str]:
+        """GET through nginx: the status and X-Cache-Status."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            conn.request("GET", path)
+            response = conn.getresponse()
+            response.read()
+            return response.status, response.getheader("X-Cache-Status", "")
+        finally:
+            conn.close()
+
+    def answers(self, path: str) -> bool:
+        try:
+            return self.get(path)[0] == 200
+        except OSError:
+            return False
+
+    def logs(self) -> str:
+        self.log.flush()
+        return (self.run_dir / "serve.log").read_text(errors="replace")[-6000:]
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()  # supervisord stops every program, then exits
+            try:
+                self.proc.wait(timeout=WAIT)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+@pytest.fixture(scope="module")
+def production(
+    django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Supervised]:
+    """One production set for the drills of this module (starting it takes seconds)."""
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
+    private_redis = PrivateRedis(tmp_path_factory.mktemp("cache"))
+    private_redis.start()
+    # Under /tmp itself: nginx's workers (www-data when the tests run as root) write there.
+    run_dir = Path(tempfile.mkdtemp(prefix="vabg-supervised-"))
+    run_dir.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "NUM_PROXIES"}} | {
+        "DEBUG": "false",
+        "SECRET_KEY": "supervised-drill-" + "k" * 50,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "false",
+        "DATABASE_URL": database_url(),
+        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+        "CACHE_URL": private_redis.url,
+        "PORT": str(free_port()),
+        "UPSTREAM_PORT": str(free_port()),
+        "RUN_DIR": str(run_dir),
+        "WORKERS": "2",
+        "CELERY_PROCESSES": "1",
+        "CELERY_CONCURRENCY": "1",
+        "GUNICORN_ACCESS_LOG": "/dev/null",
+        # The harness's short lease and sweep, as the other worker drills use.
+        "LEAGUE_LEASE_SECONDS": "3",
+        "LEAGUE_SWEEP_EVERY": "1",
+        "CELERY_VISIBILITY_TIMEOUT": "5",
+    }
+    served = Supervised(run_dir, env)
+    try:
+        for program in ("nginx", "gunicorn", "worker:worker0", "beat"):
+            wait_for(lambda p=program: served.running_pid(p) is not None,  # type: ignore[misc]
+                     what=f"supervisord to report {program} running", pool=served)  # fmt: skip
+        wait_for(lambda: served.answers("/healthz"), what="the site to answer", pool=served)
+        yield served
+    finally:
+        served.stop()
+        private_redis.stop()
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def test_gunicorn_killed_under_load_played_games_answer_from_the_cache_and_the_rest_502_until_it_is_back(
+    production: Supervised,
+) -> None:
+    season = new_season([full_team() for _ in range(2)], "Served under supervision")
+    game = season.games.first()
+    services.game_simulate(game_id=game.pk)
+    played, uncached = game.get_absolute_url(), f"/seasons/{season.pk}/"
+    production.get(played)
+    assert production.get(played) == (200, "HIT")
+
+    answers: list[tuple[float, str, int]] = []
+    stop = threading.Event()
+
+    def load() -> None:
+        while not stop.is_set():
+            for path in (played, uncached):
+                try:
+                    status = production.get(path)[0]
+                except OSError:
+                    status = 0  # nginx itself refused: never expected
+                answers.append((time.monotonic(), path, status))
+
+    clients = [threading.Thread(target=load) for _ in range(4)]
+    for client in clients:
+        client.start()
+    try:
+        wait_for(lambda: len(answers) >= 40, what="the load to run", pool=production)
+        master = production.running_pid("gunicorn")
+        assert master is not None
+        workers = [
+            int(p) for p in Path(f"/proc/{master}/task/{master}/children").read_text().split()
+        ]
+        os.kill(master, signal.SIGKILL)
+        killed = time.monotonic()
+
+        def back() -> bool:
+            new = production.running_pid("gunicorn")
+            return (
+                new not in (None, master)
+                and not any(alive(pid) for pid in workers)
+                and production.answers(uncached)
+            )
+
+        wait_for(back, what="gunicorn to be started again and answer", pool=production)
+        is_back = time.monotonic()
+        report(
+            "gunicorn killed under load: its pages answered by a new gunicorn after",
+            is_back - killed,
+        )
+        wait_for(
+            lambda: sum(1 for t, p, _ in answers if p == uncached and t > is_back) >= 20,
+            what="pages answered after gunicorn was back",
+            pool=production,
+        )
+    finally:
+        stop.set()
+        for client in clients:
+            client.join(timeout=WAIT)
+
+    during = [(t, s) for t, p, s in answers if p == uncached and t > killed]
+    print(
+        f"while gunicorn was down: {sum(1 for _, s in during if s == 502)} answers 502 of "
+        f"{len(during)} to an uncached page; {sum(1 for _, p, _ in answers if p == played)} "
+        "answers to the played game's page"
+    )
+    assert {s for _, p, s in answers if p == played} == {200}
+    assert {s for _, s in during} <= {200, 502}
+    assert {s for t, s in during if t > is_back} == {200}
+    assert production.get(played)[0] == 200
+
+
+def test_a_worker_killed_mid_run_is_started_again_and_the_run_finishes_the_same(
+    production: Supervised,
+) -> None:
+    teams = [full_team() for _ in range(4)]  # 12 games: a drill of seconds
+    stormy = new_season(teams, "Killed under supervision")
+    run = services.simulation_start(season=stormy, scope="all")
+    wait_for(
+        lambda: stormy.games.filter(status="final").count() >= 3,
+        what="the first games",
+        pool=production,
+    )
+    lock = RowLock("league_simulationrun", run.pk)
+    mid_game(lock, production)  # type: ignore[arg-type]
+    worker = production.running_pid("worker:worker0")
+    assert worker is not None
+    os.killpg(worker, signal.SIGKILL)  # the worker and its pool process, by the worker's pid
+    killed = time.monotonic()
+    lock.release()
+    assert stormy.games.exclude(status="final").exists(), "the kill came too late to matter"
+    restarted = wait_for(
+        lambda: production.running_pid("worker:worker0") not in (None, worker),
+        what="supervisord to start the worker again",
+        pool=production,
+    )
+    report("a worker killed mid-run: running again under supervisord after", restarted)
+    wait_for(
+        lambda: not stormy.games.exclude(status="final").exists(),
+        what="the run after the kill",
+        pool=production,
+    )
+    report(
+        "a worker killed mid-run: the run done after the kill (3 s lease)",
+        time.monotonic() - killed,
+    )
+    assert_stored_once(stormy)
+    run.refresh_from_db()
+    assert (run.done, run.total, run.failed, run.status) == (12, 12, 0, "done")
+
+    calm = new_season(teams, "Undisturbed under supervision")
+    services.simulation_start(season=calm, scope="all")
+    wait_for(
+        lambda: not calm.games.exclude(status="final").exists(),
+        what="the undisturbed season",
+        pool=production,
+    )
+    assert outcome(stormy) == outcome(calm)
