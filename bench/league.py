@@ -97,6 +97,88 @@ def tournament(teams: list, name: str, workers: int) -> float:  # type: ignore[t
     return elapsed
 
 
+def round_robin_season(teams: list, name: str):  # type: ignore[type-arg,no-untyped-def]
+    """A 32-team single round robin (496 games), home court and the coach, as a league plays."""
+    from league import services
+
+    field = teams[:32]
+    return services.season_create(
+        league=services.league_get_or_create(name="Bench"),
+        name=name,
+        teams=field,
+        conferences={t.pk: "" for t in field},
+        seed=496,
+    )
+
+
+def league_play(season) -> float:  # type: ignore[no-untyped-def]
+    """Play the season through ``manage.py simulate --all``; return the wall seconds."""
+    from django.core.management import call_command
+
+    from league import coaches
+
+    coaches.clear()  # every pair's coach solved anew, as in a new worker
+    start = time.perf_counter()
+    with open(os.devnull, "w") as quiet:
+        call_command("simulate", str(season.pk), "--all", "--no-progress", stdout=quiet)
+    elapsed = time.perf_counter() - start
+    assert season.games.filter(status="final").count() == season.games.count()
+    return elapsed
+
+
+def engine_play(season) -> tuple[float, float, float]:  # type: ignore[no-untyped-def]
+    """Play the season's own games with the engine alone: the same cards, seeds, rules,
+    court and coach (solved for each pair, as the league does), nothing stored.
+
+    Return (seconds in all, of which solving the coaches, games whose score differs from
+    the stored one: 0 when the baseline plays exactly the league's games).
+    """
+    from cards.mapping import team_card, teams_for_play
+    from league import coaches
+    from league.models import Game
+    from simulator import SeededDice
+    from simulator.vabg import play_game, preset
+
+    games = list(season.games.select_related("result").order_by("pk"))
+    ids = {g.home_id for g in games} | {g.away_id for g in games}
+    cards = {t.pk: team_card(t) for t in teams_for_play().filter(pk__in=ids)}
+    coaches.clear()
+    solving = 0.0
+    differ = 0
+    start = time.perf_counter()
+    for game in games:
+        home, away = cards[game.home_id], cards[game.away_id]
+        rules = preset(game.rules, strategy=game.strategy)
+        solve = time.perf_counter()
+        coach = coaches.coach_for(home=home, away=away, rules=rules, neutral=game.neutral)
+        solving += time.perf_counter() - solve
+        played = play_game(
+            home, away, SeededDice(game.seed), rules=rules, neutral=game.neutral, coach=coach
+        )
+        if (played.home.score, played.away.score) != (
+            game.result.home_score,
+            game.result.away_score,
+        ):
+            differ += 1
+    elapsed = time.perf_counter() - start
+    assert all(g.status == Game.Status.FINAL for g in games)
+    return elapsed, solving, differ
+
+
+def ratio_report(label: str, games: int, league: float, engine: tuple[float, float, float]) -> None:
+    """Print a stored game's cost against the engine's own game, with the coach's share."""
+    seconds, solving, differ = engine
+    print(f"{label}: {league:6.2f} s ({games / league:5.1f} games/s, "
+          f"{1000 * league / games:5.1f} ms a game)")  # fmt: skip
+    print(f"  the engine alone, the same {games} games: {seconds:6.2f} s "
+          f"({1000 * seconds / games:5.2f} ms a game, of which solving the coach "
+          f"{1000 * solving / games:5.2f} ms: {100 * solving / seconds:3.0f}%)"
+          + ("" if not differ else f"; {differ} scores DIFFER from the stored games"))  # fmt: skip
+    print(f"  a stored game costs {league / seconds:5.2f}x the engine's own game "
+          f"(target at most 5x); past the coach: {(league - solving) / (seconds - solving):5.2f}x "
+          f"({1000 * (league - seconds) / games:5.2f} ms a game to store)")  # fmt: skip
+
+
 def start_workers(count: int) -> list[subprocess.Popen[bytes]]:
     celery = str(Path(sys.executable).with_name("celery"))
     procs = [
@@ -165,6 +247,21 @@ def standings_season(teams: list) -> float:  # type: ignore[type-arg]
     return elapsed
 
 
+def workers_cpu(procs: list[subprocess.Popen[bytes]]) -> float:
+    """Return the CPU seconds (user + system) used so far by the workers and their pools."""
+    tick = os.sysconf("SC_CLK_TCK")
+    groups = {proc.pid for proc in procs}
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # a process that ended meanwhile
+        if int(fields[2]) in groups:  # its process group: a worker or one of its pool
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--workers", type=int, default=0, help="also play on N real workers")
@@ -182,6 +279,14 @@ def main() -> None:
     from config.celery import app
 
     app.conf.task_always_eager = True
+    season = round_robin_season(teams, "Round robin, eager")
+    wall = league_play(season)
+    ratio_report(
+        "32-team round robin, 496 games, simulate --all eager in one process",
+        496,
+        wall,
+        engine_play(season),
+    )
     eager = tournament(teams, "Eager 96", workers=0)
     print(f"96-team tournament, 95 games, eager in one process: {eager:6.2f} s "
           f"({95 / eager:5.1f} games/s)")  # fmt: skip
@@ -192,6 +297,19 @@ def main() -> None:
         app.conf.task_always_eager = False
         procs = start_workers(args.workers)
         try:
+            season = round_robin_season(teams, f"Round robin, {args.workers} workers")
+            cpu = workers_cpu(procs)
+            wall = league_play(season)
+            cpu = workers_cpu(procs) - cpu
+            engine = engine_play(season)
+            ratio_report(
+                f"32-team round robin, 496 games, simulate --all on {args.workers} workers",
+                496,
+                wall,
+                engine,
+            )
+            print(f"  the workers' CPU: {cpu:6.2f} s, {1000 * cpu / 496:5.1f} ms a game: "
+                  f"{cpu / engine[0]:5.2f}x the engine's own game")  # fmt: skip
             on_workers = tournament(teams, f"On {args.workers} workers", workers=args.workers)
         finally:
             for proc in procs:

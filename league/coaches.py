@@ -51,3 +51,9 @@ def coach_for(*, home: TeamCard, away: TeamCard, rules: GameRules, neutral: bool
         while len(_COACHES) > COACHES_KEPT:
             _COACHES.popitem(last=False)
     return coach
+
+
+def clear() -> None:
+    """Forget every coach kept (a benchmark's cold start, as in a new worker)."""
+    with _LOCK:
+        _COACHES.clear()
