@@ -209,7 +209,7 @@ def start_workers(count: int) -> list[subprocess.Popen[bytes]]:
 
 def standings_season(teams: list) -> float:  # type: ignore[type-arg]
     from league import selectors, services
-    from league.models import Game, GameResult
+    from league.models import Game, GameResult, document_digest, team_versions_store
 
     season = services.season_create(
         league=services.league_get_or_create(name="Bench"),
@@ -221,6 +221,7 @@ def standings_season(teams: list) -> float:  # type: ignore[type-arg]
     )
     rng = random.Random(7)
     games = list(season.games.all())
+    empty = team_versions_store([{}])[document_digest({})]
     results = []
     for game in games:
         home, away = rng.randint(55, 95), rng.randint(55, 95)
@@ -231,8 +232,8 @@ def standings_season(teams: list) -> float:  # type: ignore[type-arg]
                 game=game,
                 home_score=home,
                 away_score=away,
-                home_team_file={},
-                away_team_file={},
+                home_version_id=empty,
+                away_version_id=empty,
                 events=[],
                 dice={},
                 rules={},
