@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -20,6 +20,20 @@ from django.urls import reverse
 
 from cards.models import Player, Team
 from simulator.games import DEFAULT_GAME, InvalidOptionError, find_game
+
+
+class DocumentField(models.JSONField):
+    """A JSON column for big documents (a game's play-by-play, a team file).
+
+    Inserted many rows at once, Django 5.2 on PostgreSQL sends a column as one array
+    (``INSERT ... SELECT * FROM UNNEST``), which psycopg's client-side binding quotes in
+    Python, character by character: 2 s for a chunk of 16 games' play-by-play. A field
+    with its own placeholder is left out of that, so each row's document is bound as its
+    own parameter and quoted by libpq.
+    """
+
+    def get_placeholder(self, value: object, compiler: object, connection: object) -> str:
+        return "%s"
 
 
 class RulesPreset(models.TextChoices):
@@ -350,7 +364,7 @@ class TeamVersion(models.Model):
     """
 
     digest = models.CharField(max_length=64, unique=True)
-    document = models.JSONField(
+    document = DocumentField(
         help_text="The team file (vabg-team/1; another game's school and season)."
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -360,15 +374,17 @@ class TeamVersion(models.Model):
         return f"{school} {self.digest[:12]}"
 
 
-def team_versions_store(documents: Iterable[dict[str, Any]]) -> dict[str, int]:
-    """Return ``{digest: TeamVersion id}`` for these team files, storing those not stored yet.
+def team_versions_store(documents: Mapping[str, dict[str, Any]]) -> dict[str, int]:
+    """Return ``{digest: TeamVersion id}`` for team files given by their digests
+    (:func:`document_digest`), storing those not stored yet.
 
-    Two statements when every version is known (one when all are), whatever the number of
+    One statement when every version is known, three at most, whatever the number of
     games; safe beside another transaction storing the same version (the digest is unique).
     """
-    wanted = {document_digest(doc): doc for doc in documents}
-    found = dict(TeamVersion.objects.filter(digest__in=list(wanted)).values_list("digest", "pk"))
-    missing = [TeamVersion(digest=d, document=doc) for d, doc in wanted.items() if d not in found]
+    found = dict(TeamVersion.objects.filter(digest__in=list(documents)).values_list("digest", "pk"))
+    missing = [
+        TeamVersion(digest=d, document=doc) for d, doc in documents.items() if d not in found
+    ]
     if missing:
         TeamVersion.objects.bulk_create(missing, ignore_conflicts=True)
         found.update(
@@ -395,7 +411,7 @@ class GameResult(models.Model):
     # never rewrites this game. Read them as ``home_team_file`` and ``away_team_file``.
     home_version = models.ForeignKey(TeamVersion, on_delete=models.PROTECT, related_name="+")
     away_version = models.ForeignKey(TeamVersion, on_delete=models.PROTECT, related_name="+")
-    events = models.JSONField(help_text="The play-by-play, one object per event.")
+    events = DocumentField(help_text="The play-by-play, one object per event.")
     dice = models.JSONField(help_text='{"seed": n} or the vabg-dice/1 script that was rolled.')
     rules = models.JSONField(help_text="Every rules switch the game was played with.")
     box = models.JSONField(
@@ -425,9 +441,10 @@ class GameResult(models.Model):
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Save, storing a team file given as a document as its version first."""
         if self._files:
-            ids = team_versions_store(self._files.values())
-            for side, document in self._files.items():
-                setattr(self, f"{side}_version_id", ids[document_digest(document)])
+            digests = {side: document_digest(doc) for side, doc in self._files.items()}
+            ids = team_versions_store({digests[side]: self._files[side] for side in digests})
+            for side, digest in digests.items():
+                setattr(self, f"{side}_version_id", ids[digest])
             self._files = {}
         super().save(*args, **kwargs)
 

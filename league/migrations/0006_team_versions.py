@@ -10,6 +10,7 @@ import hashlib
 import json
 
 import django.db.models.deletion
+import league.models
 from django.db import migrations, models
 
 BATCH = 500
@@ -70,7 +71,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('digest', models.CharField(max_length=64, unique=True)),
-                ('document', models.JSONField(help_text="The team file (vabg-team/1; another game's school and season).")),
+                ('document', league.models.DocumentField(help_text="The team file (vabg-team/1; another game's school and season).")),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
             ],
         ),
@@ -113,5 +114,10 @@ class Migration(migrations.Migration):
             model_name='gameresult',
             name='away_version',
             field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='league.teamversion'),
+        ),
+        migrations.AlterField(
+            model_name='gameresult',
+            name='events',
+            field=league.models.DocumentField(help_text='The play-by-play, one object per event.'),
         ),
     ]

@@ -108,7 +108,7 @@ def test_a_failure_part_way_leaves_nothing_behind(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(BoxLine.objects, "bulk_create", broken)
+    monkeypatch.setattr(services, "box_lines_insert", broken)  # the last write of a game
     with pytest.raises(RuntimeError):
         services.game_play(game_id=game.pk)
     assert not GameResult.objects.filter(game=game).exists()
