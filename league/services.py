@@ -22,6 +22,8 @@ from celery import current_app
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import (
+    DataError,
+    IntegrityError,
     InterfaceError,
     OperationalError,
     close_old_connections,
@@ -251,11 +253,34 @@ def games_play(*, game_ids: Iterable[int], token: str = "") -> list[int]:
             plays.append(_engine_play(game, cards=cards))
         except GameNotPlayable as exc:
             failures.append((game.pk, str(exc)))
-    if plays:
-        games_store(plays=plays)
-    for game_id, error in failures:
-        game_fail(game_id=game_id, error=error)
+    try:
+        if plays:
+            _chunk_store(plays)
+    finally:
+        for game_id, error in failures:
+            game_fail(game_id=game_id, error=error)
     return claimed
+
+
+def _chunk_store(plays: list[Played]) -> None:
+    """Store a chunk's games at once; should the database refuse one of them (a bug: it
+    never should), store the others one by one and raise that game's error, as a chunk of
+    one would: only the game at fault is left to its lease."""
+    try:
+        games_store(plays=plays)
+    except (IntegrityError, DataError):
+        if len(plays) == 1:
+            raise
+    else:
+        return
+    refused: Exception | None = None
+    for play in plays:
+        try:
+            games_store(plays=[play])
+        except (IntegrityError, DataError) as exc:
+            refused = refused or exc
+    if refused is not None:
+        raise refused
 
 
 def _cards_for(team_ids: Iterable[int]) -> dict[int, TeamEntry | InvalidCardError]:
@@ -325,7 +350,8 @@ def games_store(*, plays: list[Played]) -> list[GameResult]:
         fresh = [
             p._replace(game=_with_seed(locked[p.game.pk], p.game.seed))
             for p in plays
-            if locked[p.game.pk].status != Game.Status.FINAL
+            # Gone (its season deleted meanwhile) or stored by another player: left alone.
+            if p.game.pk in locked and locked[p.game.pk].status != Game.Status.FINAL
         ]
         if not fresh:
             return []

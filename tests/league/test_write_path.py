@@ -6,7 +6,7 @@ from datetime import date
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import IntegrityError, connection
 from django.db.migrations.executor import MigrationExecutor
 from django.db.models import F
 
@@ -155,3 +155,25 @@ def test_games_stored_before_team_versions_keep_their_team_files_both_ways() -> 
         assert [e.to_json() for e in replayed.events] == game.result.events
     finally:
         migrate(latest)
+
+
+def test_a_game_the_database_refuses_leaves_the_rest_of_its_chunk_stored(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    season = make_season([full_team() for _ in range(4)], "Refused")
+    run = services.simulation_start(season=season, scope="all", dispatch=False)
+    ids = sorted(season.games.values_list("pk", flat=True))
+    real = services.results_store
+
+    def refusing(*, plays: list[services.Played]) -> list[GameResult]:
+        if any(play.game.pk == ids[2] for play in plays):
+            raise IntegrityError("refused")
+        return real(plays=plays)
+
+    monkeypatch.setattr(services, "results_store", refusing)
+    with pytest.raises(IntegrityError, match="refused"):
+        services.games_play(game_ids=ids)
+    assert sorted(season.games.filter(status="final").values_list("pk", flat=True)) == [
+        pk for pk in ids if pk != ids[2]
+    ]
+    assert season.games.get(pk=ids[2]).status == "running"  # left to its lease, as one game
+    run.refresh_from_db()
+    assert (run.done, run.status) == (5, "running")
