@@ -277,7 +277,7 @@ def standings_season(teams: list) -> float:  # type: ignore[type-arg]
     )
     rng = random.Random(7)
     games = list(season.games.all())
-    empty = team_versions_store([{}])[document_digest({})]
+    empty = team_versions_store({document_digest({}): {}})[document_digest({})]
     results = []
     for game in games:
         home, away = rng.randint(55, 95), rng.randint(55, 95)
