@@ -42,7 +42,7 @@ from tenacity import (
 
 from cards.mapping import team_card, team_document, teams_for_play
 from cards.models import Player, Team
-from league import tournaments
+from league import odds, tournaments
 from league.coaches import coach_for
 from league.dispatch import CHUNK_GAMES, field_odds_enqueue, games_enqueue
 from league.errors import GameNotPlayable, ResultRefused, SeasonRefused, SimulationRefused
@@ -283,14 +283,40 @@ def _chunk_store(plays: list[Played]) -> None:
         raise refused
 
 
+_ENTRIES: dict[str, TeamEntry] = {}
+"""Team entries by card version, kept by a process that plays many chunks of one field."""
+_ENTRIES_KEPT = 2_000
+
+
 def _cards_for(team_ids: Iterable[int]) -> dict[int, TeamEntry | InvalidCardError]:
-    """Read teams' cards in one go: each team's entry, or why the engine refuses its card."""
+    """Read teams' cards in one go: each team's entry, or why the engine refuses its card.
+
+    The teams' current card versions are read first (``odds.card_versions``: their rows'
+    fingerprint, nothing built); a card this process built before for the same version is
+    used again, and only the others are built.
+    """
+    ids = sorted(set(team_ids))
     cards: dict[int, TeamEntry | InvalidCardError] = {}
-    for team in teams_for_play().filter(pk__in=set(team_ids)):
+    try:
+        versions = odds.card_versions(ids)
+    except odds.OddsUnavailable:
+        versions = {}  # a card the engine refuses: build each team below, to say which
+    todo = []
+    for team_id in ids:
+        kept = _ENTRIES.get(versions[team_id].version) if team_id in versions else None
+        if kept is not None:
+            cards[team_id] = kept
+        else:
+            todo.append(team_id)
+    if len(_ENTRIES) > _ENTRIES_KEPT:
+        _ENTRIES.clear()
+    for team in teams_for_play().filter(pk__in=todo):
         try:
-            cards[team.pk] = team_entry(team_card(team))
+            entry = cards[team.pk] = team_entry(team_card(team))
         except InvalidCardError as exc:
             cards[team.pk] = exc
+        else:
+            _ENTRIES[entry.digest] = entry
     return cards
 
 
