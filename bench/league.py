@@ -265,7 +265,8 @@ def start_workers(count: int) -> list[subprocess.Popen[bytes]]:
 
 def standings_season(teams: list) -> float:  # type: ignore[type-arg]
     from league import selectors, services
-    from league.models import Game, GameResult, document_digest, team_versions_store
+    from league.digests import document_digest
+    from league.models import Game, GameResult, team_versions_store
 
     season = services.season_create(
         league=services.league_get_or_create(name="Bench"),

@@ -14,7 +14,7 @@ import json
 import threading
 from collections import OrderedDict
 
-from league.models import document_digest
+from league.digests import document_digest
 from simulator.vabg import GameRules, TeamCard
 from simulator.vabg.coaching import Coach
 from simulator.vabg.engine import rules_coach
@@ -36,7 +36,7 @@ def coach_key(
     digests: tuple[str, str] | None = None,
 ) -> str:
     """Return the key a coach is kept under: a SHA-256 of both cards' digests
-    (``league.models.document_digest`` of their team files; ``digests`` when the caller
+    (``league.digests.document_digest`` of their team files; ``digests`` when the caller
     has them already), the rules and court."""
     if digests is None:
         digests = (document_digest(home.to_json()), document_digest(away.to_json()))

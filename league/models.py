@@ -7,8 +7,6 @@ lines in the same transaction that marks the game final.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -19,6 +17,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 
 from cards.models import Player, Team
+from league.digests import document_digest
 from simulator.games import DEFAULT_GAME, InvalidOptionError, find_game
 
 
@@ -346,12 +345,6 @@ class SimulationRun(models.Model):
     @property
     def percent(self) -> int:
         return 100 if not self.total else round(100 * (self.done + self.failed) / self.total)
-
-
-def document_digest(document: object) -> str:
-    """Return the SHA-256 of a JSON document, its keys sorted: the same content, one digest."""
-    text = json.dumps(document, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 class TeamVersion(models.Model):

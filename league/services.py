@@ -44,6 +44,7 @@ from cards.mapping import team_card, team_document, teams_for_play
 from cards.models import Player, Team
 from league import odds, tournaments
 from league.coaches import coach_for
+from league.digests import document_digest
 from league.dispatch import CHUNK_GAMES, field_odds_enqueue, games_enqueue
 from league.errors import GameNotPlayable, ResultRefused, SeasonRefused, SimulationRefused
 from league.models import (
@@ -55,7 +56,6 @@ from league.models import (
     Season,
     SeasonTeam,
     SimulationRun,
-    document_digest,
     team_versions_store,
 )
 from league.scheduling import ScheduleError, build_schedule, conference_groups
