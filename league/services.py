@@ -1,12 +1,14 @@
 """Playing games: the one place where a game's result is computed and stored.
 
-A game is played in two steps. ``game_claim`` marks it running with a lease in a short
-transaction of its own (a conditional UPDATE, so two workers never both claim it), and
-``game_simulate`` then simulates and stores it in one transaction with the row locked:
-result, box-score lines, play-by-play, seed, the run's progress and, in a tournament,
-the next round once this one is complete. A worker killed in between leaves the game
-running past its lease; ``games_sweep`` hands it out again, up to ``LEAGUE_MAX_ATTEMPTS``.
-"""
+Games are played a chunk at a time (``games_play``; one game is a chunk of one), in three
+steps. ``games_claim`` marks the chunk running with a lease in one conditional UPDATE of
+its own (two workers never both claim a game); the engine plays each game, outside any
+transaction; ``games_store`` then stores them in one transaction with their rows locked:
+results, box-score lines, play-by-play, the team files as played (each version once),
+seeds, the runs' progress and, in a tournament, the next round once this one is complete.
+A game another player stored meanwhile is skipped. A worker killed in between leaves its
+games running past their lease; ``games_sweep`` hands them out again, up to
+``LEAGUE_MAX_ATTEMPTS``."""
 
 from __future__ import annotations
 
