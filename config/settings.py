@@ -104,6 +104,13 @@ if env.str("DATABASE_URL", default=""):
         )
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # A session left idle inside a transaction (its worker's host cut off the network in the
+    # middle of storing a game) is ended by the server after this long, so the row locks it
+    # held (the game's, the run's, the season's) go back to the other workers.
+    _idle = env.int("DATABASE_IDLE_TRANSACTION_SECONDS", default=60)
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+        f"-c idle_in_transaction_session_timeout={_idle * 1000}"
+    )
     DATABASES["default"].setdefault("TEST", {})
 else:
     DATABASES = {

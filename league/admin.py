@@ -13,7 +13,7 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.widgets import AdminDateWidget, FilteredSelectMultiple
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
@@ -30,6 +30,7 @@ from league.models import (
     Game,
     GameName,
     League,
+    ResearchRun,
     RulesPreset,
     Season,
     SeasonTeam,
@@ -303,6 +304,37 @@ class SimulationRunAdmin(admin.ModelAdmin[SimulationRun]):
     change_form_template = "admin/league/simulationrun/change_form.html"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(ResearchRun)
+class ResearchRunAdmin(admin.ModelAdmin[ResearchRun]):
+    """Research runs (``manage.py research``): what each plays and how far it got; the
+    plan itself (every card of the run) stays out of the page."""
+
+    list_display = ("__str__", "kind", "total_games", "chunks_stored", "created_at", "finished_at")
+    list_filter = ("kind",)
+    fields = readonly_fields = (
+        "label", "kind", "repetitions", "total_games", "chunks_stored", "created_at",
+        "finished_at",
+    )  # fmt: skip
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ResearchRun]:
+        return (
+            super()
+            .get_queryset(request)
+            .defer("plan")
+            .annotate(stored=Count("played", distinct=True))
+        )
+
+    @admin.display(description="chunks stored")
+    def chunks_stored(self, run: ResearchRun) -> str:
+        return f"{getattr(run, 'stored', 0)} of {len(run.chunks)}"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 

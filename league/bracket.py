@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -350,6 +350,21 @@ def group_stage_seeds(
                 seeds = trial
                 break
     return seeds
+
+
+def bracket_relabelled(bracket: Bracket, ids: Mapping[int, int]) -> Bracket:
+    """Return the same bracket with each team id ``t`` replaced by ``ids[t]``.
+
+    >>> b = bracket_relabelled(bracket_for_field([11, 22]), {11: 0, 22: 1})
+    >>> b.seeds, b.games[0].top
+    ({0: 1, 1: 2}, Seeded(team_id=0, seed=1))
+    """
+
+    def source(s: Source) -> Source:
+        return Seeded(ids[s.team_id], s.seed) if isinstance(s, Seeded) else s
+
+    games = tuple(replace(g, top=source(g.top), bottom=source(g.bottom)) for g in bracket.games)
+    return Bracket(games, {ids[t]: seed for t, seed in bracket.seeds.items()})
 
 
 def bracket_to_json(bracket: Bracket) -> dict[str, Any]:

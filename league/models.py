@@ -586,3 +586,54 @@ class PairOdds(models.Model):
         court = "neutral" if self.neutral else "home court"
         rules = f"{self.rules} v{self.rules_version}" + (", coach policy" if self.strategy else "")
         return f"{self.away_id} at {self.home_id} ({rules}, {court})"
+
+
+class ResearchRun(models.Model):
+    """Many games of chosen matchups, a season or a bracket, tallied, not stored one by one.
+
+    ``plan`` fixes everything the run plays (``league.research.Plan``: the cards as they
+    stood, the rules, the games, the repetitions, the first seed), so a run gives the same
+    figures whoever plays its chunks. Each chunk of whole repetitions is stored once, as
+    its tally (:class:`ResearchChunk`).
+    """
+
+    label = models.CharField(max_length=200, help_text="What the run plays, in words.")
+    kind = models.CharField(max_length=10)
+    plan = models.JSONField(editable=False)
+    repetitions = models.PositiveIntegerField()
+    total_games = models.PositiveBigIntegerField()
+    chunks = models.JSONField(
+        editable=False, help_text="The chunks as [first repetition, last + 1) ranges."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"research run #{self.pk}: {self.label}"
+
+
+class ResearchChunk(models.Model):
+    """One chunk of a research run, played: its tally (``league.research.Tally``)."""
+
+    run = models.ForeignKey(ResearchRun, on_delete=models.CASCADE, related_name="played")
+    index = models.PositiveIntegerField()
+    games = models.PositiveIntegerField()
+    tally = models.JSONField()
+    played_by = models.CharField(max_length=200, blank=True)
+    played_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["run", "index"]
+        constraints: ClassVar[list[Any]] = [
+            models.UniqueConstraint(
+                fields=["run", "index"],
+                name="league_research_chunk_once",
+                violation_error_message="A research chunk is stored once.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"research run #{self.run_id} chunk {self.index}"

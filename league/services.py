@@ -323,9 +323,14 @@ def _cards_for(team_ids: Iterable[int]) -> dict[int, TeamEntry | InvalidCardErro
 
 
 def _engine_play(
-    game: Game, *, cards: dict[int, TeamEntry | InvalidCardError], dice: DiceSource | None = None
+    game: Game,
+    *,
+    cards: dict[int, TeamEntry | InvalidCardError],
+    dice: DiceSource | None = None,
+    rules: GameRules | None = None,
 ) -> Played:
-    """Play a VABG game with the engine: its seed (or ``dice``), rules, court and coach."""
+    """Play a VABG game with the engine: its seed (or ``dice``), rules (its preset's, or
+    ``rules``: a table game begun under an older rules version), court and coach."""
     entries = cards[game.home_id], cards[game.away_id]
     for entry in entries:
         if isinstance(entry, InvalidCardError):
@@ -337,7 +342,8 @@ def _engine_play(
         if game.seed is None:
             game.seed = new_seed()
         dice = SeededDice(game.seed)
-    rules = preset(game.rules, strategy=game.strategy)
+    if rules is None:
+        rules = preset(game.rules, strategy=game.strategy)
     try:
         played = play_game(
             home,
@@ -417,8 +423,9 @@ def game_simulate(*, game_id: int, dice: DiceSource | None = None, rules: Any = 
 
     Safe to run twice or concurrently: the game row is locked, a final game is returned
     untouched, and the result's one-to-one key refuses a second result. ``dice`` replays
-    a table-top script instead of the game's seed; ``rules`` (a game other than VABG)
-    replace its options' rules, for a table game begun under an older rules version.
+    a table-top script instead of the game's seed; ``rules`` replace the rules of its
+    preset (VABG) or options (the other games), for a table game begun under an older
+    rules version.
     """
     with transaction.atomic():
         game = Game.objects.select_for_update().select_related("home", "away").get(pk=game_id)
@@ -433,7 +440,9 @@ def game_simulate(*, game_id: int, dice: DiceSource | None = None, rules: Any = 
             games_finish(games=[game])
             return game
         seeded = game.seed is not None
-        play = _engine_play(game, cards=_cards_for([game.home_id, game.away_id]), dice=dice)
+        play = _engine_play(
+            game, cards=_cards_for([game.home_id, game.away_id]), dice=dice, rules=rules
+        )
         if not seeded:
             _seed_written(game)
         results_store(plays=[play])
@@ -1067,7 +1076,7 @@ def game_replay_dice(*, game_id: int, script: object, rules: Any = None) -> Game
     """Play a real-dice game from its ``vabg-dice/1`` script and store it like any other.
 
     ``script`` is the parsed dice file; every problem with it is reported at once.
-    ``rules`` are the rules a game other than VABG was rolled under when they are not its
+    ``rules`` are the rules the game was rolled under when they are not its preset's or
     options' rules of today (a table game begun under an older rules version).
     """
     name = Game.objects.filter(pk=game_id).values_list("game", flat=True).first()

@@ -18,7 +18,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 from django.dispatch import receiver
 
-from league import background, odds, services
+from league import background, odds, research_runs, services
 from league.dispatch import field_odds_wanted, games_chunks, games_queued
 from league.models import Game, PairOdds, Season
 
@@ -127,3 +127,22 @@ def send_field_odds(sender: type[Season], *, season_ids: list[int], **kwargs: An
         return
     for season_id in season_ids:
         odds.pair_table_refresh(season_id=season_id)
+
+
+@shared_task(
+    name="league.research_chunk",
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    max_retries=5,
+    retry_backoff=True,
+    retry_backoff_max=60,
+    soft_time_limit=300,
+    time_limit=330,
+)
+def research_chunk(self: Any, *, run_id: int, index: int) -> None:
+    """Play one chunk of a research run; a second delivery stores nothing more."""
+    try:
+        research_runs.research_chunk_play(run_id=run_id, index=index)
+    except TRANSIENT as exc:
+        raise self.retry(exc=exc) from exc

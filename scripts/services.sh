@@ -72,4 +72,9 @@ if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
     echo "services.sh: installing nginx (the front cache of make serve-cached)"
     apt_install nginx-light
 fi
-echo "services.sh: PostgreSQL and Redis are up, Chromium and nginx are installed"
+# --- socat and iproute2 for the two-host drill (tests/drills/test_hosts.py) ------------------
+if ! command -v socat >/dev/null || { ! command -v ip >/dev/null && [ ! -x /usr/sbin/ip ]; }; then
+    echo "services.sh: installing socat and iproute2 (the two-host drill)"
+    apt_install socat iproute2
+fi
+echo "services.sh: PostgreSQL and Redis are up, Chromium, nginx and socat are installed"

@@ -45,8 +45,8 @@ class TableGame(models.Model):
     rules_version = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        help_text="A grid-court or six-dice game's rules version as it began: its dice are "
-        "replayed by those rules (VABG: empty, its preset's rules).",
+        help_text="The game's rules version as it began: its dice are replayed by those "
+        "rules to the end (empty: a VABG game begun before versions were kept).",
     )
     home = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
     away = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")

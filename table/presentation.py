@@ -16,13 +16,14 @@ from simulator.gridcourt.events import Score as GridScore
 from simulator.gridcourt.events import box_score as grid_box_score
 from simulator.sixdice import sheet as six_sheet
 from simulator.sixdice.events import Score as SixScore
-from simulator.vabg import TeamCard, box_score, preset
+from simulator.vabg import TeamCard, box_score
 from simulator.vabg.coachodds import CoachLiveOdds
 from simulator.vabg.events import FreeThrow, PeriodEnd, Shot, Steal, Trip
 from simulator.vabg.liveodds import LiveOdds
 from simulator.vabg.render import describe
 from simulator.vabg.sheet import Position, number_label, score_sheet
 from table.models import TableGame
+from table.services import vabg_rules
 
 _ODDS: OrderedDict[str, LiveOdds | CoachLiveOdds] = OrderedDict()
 _ODDS_KEPT = 32  # games whose trip laws stay in memory (about 4 ms to build one)
@@ -30,11 +31,11 @@ _ODDS_KEPT = 32  # games whose trip laws stay in memory (about 4 ms to build one
 
 def _live_odds(game: TableGame, home: TeamCard, away: TeamCard) -> LiveOdds | CoachLiveOdds:
     """Return the game's live odds, built once per process for its cards and rules."""
-    doc = [game.home_team_file, game.away_team_file, game.rules, game.neutral, game.strategy]
+    rules = vabg_rules(game)
+    doc = [game.home_team_file, game.away_team_file, rules.to_json(), game.neutral]
     key = hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
     odds = _ODDS.get(key)
     if odds is None:
-        rules = preset(game.rules, strategy=game.strategy)
         odds = (
             CoachLiveOdds(
                 home,

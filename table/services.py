@@ -35,7 +35,15 @@ from simulator.gridcourt import sheet as grid_sheet
 from simulator.gridcourt.rules import GridRules
 from simulator.sixdice import sheet as six_sheet
 from simulator.sixdice.rules import SixDiceRules
-from simulator.vabg import InvalidCardError, TeamCard, preset, team_from_json
+from simulator.vabg import (
+    RULES_VERSION,
+    GameRules,
+    InvalidCardError,
+    RulesVersionError,
+    TeamCard,
+    preset,
+    team_from_json,
+)
 from simulator.vabg.sheet import Position, replay
 from table.models import TableGame
 
@@ -99,9 +107,21 @@ def board_rules(game: TableGame) -> Any:
         raise TableRefused(f"This game cannot be played here: {exc}.") from exc
 
 
-def _rules_version(game: str) -> int | None:
-    """Return the rules version a new table game of ``game`` begins under (VABG: none)."""
-    return None if game == GameName.VABG else find_game(game).rules_version
+def vabg_rules(game: TableGame) -> GameRules:
+    """Return a VABG game's rules: its preset and strategy switch as its rules version had
+    them, so a game begun before a ruling changed is replayed to the end as it was rolled
+    (one begun before version 3, with the strategy on: the fixed thresholds' coach)."""
+    try:
+        return preset(
+            game.rules, strategy=game.strategy, version=game.rules_version or RULES_VERSION
+        )
+    except (ValueError, RulesVersionError) as exc:
+        raise TableRefused(f"This game cannot be played here: {exc}.") from exc
+
+
+def _rules_version(game: str) -> int:
+    """Return the rules version a new table game of ``game`` begins under."""
+    return find_game(game).rules_version
 
 
 def position_of(game: TableGame, dice: Sequence[int] | None = None) -> AnyPosition:
@@ -120,7 +140,7 @@ def position_of(game: TableGame, dice: Sequence[int] | None = None) -> AnyPositi
 def vabg_position_of(game: TableGame, dice: Sequence[int] | None = None) -> Position:
     """Return where a VABG game stands after its dice (or ``dice`` instead)."""
     home, away = cards_of(game)
-    rules = preset(game.rules, strategy=game.strategy)
+    rules = vabg_rules(game)
     return replay(
         home,
         away,
@@ -366,7 +386,7 @@ def table_finish(*, game_id: int, user: Any) -> Game:
         league_services.game_replay_dice(
             game_id=game.pk,
             script=position.dice_file(),
-            rules=board_rules(table) if is_board(table) else None,
+            rules=board_rules(table) if is_board(table) else vabg_rules(table),
         )
     except GameNotPlayable as exc:
         raise TableRefused(f"The league refused the game: {exc}.") from exc

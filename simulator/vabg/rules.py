@@ -188,13 +188,22 @@ BASIC = GameRules(
 PRESETS = {"basic": BASIC, "advanced": ADVANCED}
 
 
-def preset(name: str, *, strategy: bool = False) -> GameRules:
-    """Return the ``basic`` or ``advanced`` preset, with the exact coach on if asked."""
+def preset(name: str, *, strategy: bool = False, version: int = RULES_VERSION) -> GameRules:
+    """Return the ``basic`` or ``advanced`` preset, with the strategy choices on if asked, as
+    rules ``version`` had it (a table game keeps the version it began under).
+
+    >>> preset("advanced", strategy=True, version=2).coach, preset("advanced").coach
+    (<CoachKind.THRESHOLDS: 'thresholds'>, <CoachKind.EXACT: 'exact'>)
+    """
     try:
         rules = PRESETS[name]
     except KeyError:
         raise ValueError(f"unknown rules preset {name!r}: use basic or advanced") from None
-    return replace(rules, strategy=strategy)
+    if not 1 <= version <= RULES_VERSION:
+        raise RulesVersionError(
+            f"rules version {version} is not one this engine plays (1 to {RULES_VERSION})"
+        )
+    return _as_in_version(replace(rules, strategy=strategy), version)
 
 
 DUNK_TOP_MIN, DUNK_TOP_MAX = 34, 66

@@ -88,3 +88,5 @@ def test_every_readme_command_runs_as_written_on_the_embedded_default(
     assert "games stored, 0 failed" in next(out for w, out in ran if "--round 1" in w)
     assert "identical, event for event" in next(out for w, out in ran if "--replay 17" in w)
     assert "Created grid-league/cup" in next(out for w, out in ran if "gridcourt" in w)
+    research = next(out for w, out in ran if "research --season all-time-league/march" in w)
+    assert "950 games in" in research and "teams.parquet" in research

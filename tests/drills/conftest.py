@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import redis
 from django.conf import settings
 
-from tests.drills.harness import TIMINGS, PrivateRedis, Workers
+from tests.drills.harness import TIMINGS, Host, PrivateRedis, Workers, database_url
 
 
 @pytest.fixture
@@ -18,6 +20,26 @@ def workers(tmp_path: Path) -> Iterator[Workers]:
     pool = Workers(tmp_path)
     yield pool
     pool.stop()
+
+
+@pytest.fixture
+def hosts(workers: Workers) -> Iterator[tuple[Host, Host]]:
+    """Two worker hosts of the drill's own (network namespaces), removed when it ends, after
+    the workers on them have stopped."""
+    base = os.getpid() % 120 * 2
+    made = (Host("a", base), Host("b", base + 1))
+    ports = [
+        urlsplit(database_url()).port or 5432,
+        urlsplit(settings.CELERY_BROKER_URL).port or 6379,
+    ]
+    try:
+        for host in made:
+            host.make(ports)
+        yield made
+    finally:
+        workers.stop()
+        for host in made:
+            host.remove()
 
 
 @pytest.fixture

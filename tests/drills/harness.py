@@ -69,23 +69,28 @@ class Workers:
             "CELERY_VISIBILITY_TIMEOUT": "5",
         }
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.hosts: dict[str, Host] = {}
         self.files: list[object] = []
         self.commands: list[subprocess.Popen[str]] = []
 
-    def start(self, name: str) -> subprocess.Popen[bytes]:
+    def start(self, name: str, host: Host | None = None) -> subprocess.Popen[bytes]:
+        """Start a worker (or ``beat``); on ``host``, inside its network namespace."""
         log = (self.tmp_path / f"{name}.log").open("wb")
         self.files.append(log)
-        command = [CELERY, "-A", "config"]
+        command = [*host.prefix, CELERY, "-A", "config"] if host else [CELERY, "-A", "config"]
         if name == "beat":
             command += ["beat", "-s", str(self.tmp_path / "beat-schedule"), "-l", "INFO"]
         else:
             command += ["worker", "-n", f"{name}@%h", "--concurrency", "1", "-l", "INFO",
                         "--without-gossip", "--without-mingle"]  # fmt: skip
+        env = host.env(self.env) if host else self.env
         proc = subprocess.Popen(
-            command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True,
         )  # fmt: skip
         self.procs[name] = proc
+        if host is not None:
+            self.hosts[name] = host
         return proc
 
     def kill(self, name: str) -> None:
@@ -156,9 +161,11 @@ class Workers:
                 if stream is not None:
                     stream.close()
             command.wait()
-        for proc in self.procs.values():
+        for name, proc in self.procs.items():
             if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
+                # A worker on a host cut off the network cannot shut down warmly: kill it.
+                cut = name in self.hosts and self.hosts[name].is_cut
+                os.killpg(proc.pid, signal.SIGKILL if cut else signal.SIGTERM)
         for proc in self.procs.values():
             try:
                 proc.wait(timeout=20)
@@ -173,6 +180,82 @@ class Workers:
             f"--- {p.name}\n{p.read_text(errors='replace')[-3000:]}"
             for p in sorted(self.tmp_path.glob("*.log"))
         )
+
+
+class Host:
+    """A worker host of the drill's own: a network namespace with its own address, joined to
+    this machine by a veth pair, reaching PostgreSQL and Redis through socat forwarders on
+    the machine's end of the pair (the servers listen on 127.0.0.1 only). ``cut`` takes the
+    host off the network as a failed switch would: its connections hang, nothing closes."""
+
+    def __init__(self, letter: str, number: int) -> None:
+        tag = f"{os.getpid() % 100000}{letter}"
+        self.namespace = f"vabg-{tag}"
+        self.outside, self.inside = f"vo{tag}", f"vi{tag}"
+        self.gateway = f"10.213.{number}.1"
+        self.address = f"10.213.{number}.2"
+        self.prefix = ["ip", "netns", "exec", self.namespace]
+        self.forwarders: list[subprocess.Popen[bytes]] = []
+        self.is_cut = False
+
+    def make(self, ports: list[int]) -> None:
+        """Create the namespace and its link; forward ``ports`` to this machine's loopback."""
+        for command in (
+            f"ip netns add {self.namespace}",
+            f"ip link add {self.outside} type veth peer name {self.inside}",
+            f"ip link set {self.inside} netns {self.namespace}",
+            f"ip addr add {self.gateway}/30 dev {self.outside}",
+            f"ip link set {self.outside} up",
+            f"ip netns exec {self.namespace} ip addr add {self.address}/30 dev {self.inside}",
+            f"ip netns exec {self.namespace} ip link set {self.inside} up",
+            f"ip netns exec {self.namespace} ip link set lo up",
+        ):
+            done = subprocess.run(command.split(), capture_output=True, text=True, check=False)
+            if done.returncode:
+                pytest.fail(f"{command}: {done.stderr.strip()} (the drill needs root and iproute2)")
+        for port in ports:
+            self.forwarders.append(
+                subprocess.Popen(
+                    [
+                        "socat",
+                        f"TCP-LISTEN:{port},bind={self.gateway},fork,reuseaddr",
+                        f"TCP:127.0.0.1:{port}",
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,  # its forked children go with it
+                )
+            )
+        for port in ports:  # each forwarder listens before a worker dials it
+            deadline = time.monotonic() + WAIT
+            while subprocess.run(
+                [*self.prefix, "bash", "-c", f"exec 3<>/dev/tcp/{self.gateway}/{port}"],
+                capture_output=True, check=False,
+            ).returncode:  # fmt: skip
+                if time.monotonic() > deadline:
+                    pytest.fail(f"{self.namespace} cannot reach {self.gateway}:{port}")
+                time.sleep(0.05)
+
+    def env(self, base: dict[str, str]) -> dict[str, str]:
+        """Return ``base`` with the database and broker reached through this host's link."""
+        out = dict(base)
+        for key in ("DATABASE_URL", "CELERY_BROKER_URL"):
+            out[key] = (
+                out[key].replace("127.0.0.1", self.gateway).replace("localhost", self.gateway)
+            )
+        return out
+
+    def cut(self) -> None:
+        """Take the host off the network: its link goes down, its connections hang."""
+        subprocess.run([*self.prefix, "ip", "link", "set", self.inside, "down"], check=True)
+        self.is_cut = True
+
+    def remove(self) -> None:
+        for proc in self.forwarders:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait()
+        subprocess.run(["ip", "link", "del", self.outside], capture_output=True, check=False)
+        subprocess.run(["ip", "netns", "del", self.namespace], capture_output=True, check=False)
 
 
 class PrivateRedis:

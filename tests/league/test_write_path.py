@@ -142,7 +142,7 @@ def test_games_stored_before_team_versions_keep_their_team_files_both_ways() -> 
         for r in GameResult.objects.filter(game__season=season)
     }
     try:
-        old = migrate("0005_pair_odds_coach_policy").get_model("league", "GameResult")
+        old = migrate("0006_research_runs").get_model("league", "GameResult")
         # Back to the old columns: every result holds its two team files again, whole.
         assert {r.pk: (r.home_team_file, r.away_team_file) for r in old.objects.all()} == files
         migrate(latest)

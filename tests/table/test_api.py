@@ -8,7 +8,14 @@ from django.urls import reverse
 from cards.models import Card
 from league import services as league_services
 from league.models import BoxLine, Game, SimulationRun
-from simulator.vabg import ADVANCED, preset, read_team_file, team_from_json
+from simulator.vabg import (
+    ADVANCED,
+    RULES_VERSION,
+    GameRules,
+    preset,
+    read_team_file,
+    team_from_json,
+)
 from simulator.vabg.coachodds import CoachLiveOdds, coach_odds
 from simulator.vabg.sheet import replay
 from table.models import TableGame
@@ -256,3 +263,25 @@ def test_a_game_queued_in_a_running_simulation_cannot_be_opened_at_the_table(
     assert answer.status_code == 409 and "simulation run" in answer.json()["detail"]
     game.refresh_from_db()
     assert game.kind == "simulated" and not TableGame.objects.exists()
+
+
+def test_a_game_begun_under_an_older_rules_version_is_played_and_stored_by_it(player_client, teams):
+    # Rolled with the strategy on under version 2 (the fixed thresholds' coach), before
+    # version 3 brought the exact coach: the same dice read by today's rules go astray.
+    old = preset("advanced", strategy=True, version=2)
+    played, written = rolled_game(HOME, AWAY, 1, rules=old)
+    today = start(player_client, teams, strategy=True)
+    assert TableGame.objects.get(pk=today["id"]).rules_version == RULES_VERSION
+    assert roll(player_client, today["id"], written.values).status_code == 400
+
+    state = start(player_client, teams, strategy=True)
+    TableGame.objects.filter(pk=state["id"]).update(rules_version=2)  # begun before v3
+    state = play_through(player_client, state, written.values)
+    assert state["over"]
+    assert state["score"] == {"home": played.home.score, "away": played.away.score}
+    answer = player_client.post(reverse("table:api-finish", args=[state["id"]]))
+    assert answer.status_code == 200, answer.json()
+    table = TableGame.objects.get(pk=state["id"])
+    game = Game.objects.select_related("result").get(pk=table.league_game_id)
+    assert game.result.events == played.to_json()["events"]
+    assert GameRules.from_json(game.result.rules) == old

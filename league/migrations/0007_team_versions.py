@@ -62,7 +62,7 @@ def versions_to_files(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0005_pair_odds_coach_policy'),
+        ('league', '0006_research_runs'),
     ]
 
     operations = [

@@ -1,0 +1,382 @@
+"""Research runs: many games of chosen matchups, a season or a bracket, tallied, not stored.
+
+A run is fixed when it is made (:class:`Plan`): the teams' cards as they stand then, the
+rules, the games of one repetition (matchups, a season's schedule or a bracket), how many
+repetitions and the first seed. Game ``k`` of the run (repetitions in order, each
+repetition's games in order; a bracket's in the order it plays them) is played with seed
+``seed + k``, so any game of a run can be played again on its own and a run gives the same
+figures whoever plays it, on any number of workers on any hosts.
+
+The run is cut into chunks of whole repetitions; each chunk is played
+(:func:`play_chunk`) into a :class:`Tally` of integer sums, and the chunks' tallies add up
+to the run's (written out as means by ``league.research_outputs``). Pure: plans in,
+tallies out; the league stores the chunks (``league.research_runs``) and the workers play
+them (``tasks.research_chunk``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from league import bracket as brackets
+from simulator import SeededDice
+from simulator.results import PlayerLine, TeamBox
+from simulator.vabg import GameRules, TeamCard, play_game, team_from_json
+from simulator.vabg.coaching import Coach
+from simulator.vabg.engine import rules_coach
+
+BOX = (
+    "pts",
+    "fgm",
+    "fga",
+    "tpm",
+    "tpa",
+    "ftm",
+    "fta",
+    "oreb",
+    "dreb",
+    "reb",
+    "stl",
+    "blk",
+    "to",
+    "pf",
+)
+"""The box-score counts tallied for every team and player (a team's are its players' sums)."""
+GAMES_PER_CHUNK = 2000
+"""About how many games one chunk plays (whole repetitions): a few seconds of a worker."""
+
+
+class Kind(StrEnum):
+    """What one repetition of a run plays."""
+
+    MATCHUPS = "matchups"
+    """Each chosen (home, away, court) once."""
+    SEASON = "season"
+    """A season's whole schedule: wins, and who finishes first."""
+    BRACKET = "bracket"
+    """A tournament's bracket from its first round to its champion."""
+
+
+class PlanError(ValueError):
+    """Raise for a run that cannot be made; the message names what is wrong."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything a run plays, fixed when it is made (JSON round trip: ``to_json``)."""
+
+    kind: Kind
+    teams: tuple[TeamCard, ...]
+    """Each team's card as it stood when the run was made."""
+    rules: GameRules
+    repetitions: int
+    seed: int
+    games: tuple[tuple[int, int, bool], ...] = ()
+    """Matchups and seasons: (home, away, neutral) as indexes into ``teams``."""
+    bracket: brackets.Bracket | None = None
+    """Brackets: team ids in it are indexes into ``teams``."""
+    neutral: bool = True
+    """Brackets: neutral courts (else the better seed at home)."""
+    team_ids: tuple[int, ...] = ()
+    """The league's id of each team (for the outputs), in ``teams`` order."""
+
+    def __post_init__(self) -> None:
+        if self.repetitions < 1:
+            raise PlanError(f"a run plays at least one repetition, not {self.repetitions}")
+        if self.kind == Kind.BRACKET:
+            if self.bracket is None:
+                raise PlanError("a bracket run needs its bracket")
+        elif not self.games:
+            raise PlanError(f"a {self.kind} run needs at least one game")
+        if len(self.teams) < 2:
+            raise PlanError("a run needs at least two teams")
+
+    @property
+    def games_per_repetition(self) -> int:
+        """Return how many games one repetition plays."""
+        if self.bracket is not None:
+            return len(self.bracket.games)
+        return len(self.games)
+
+    @property
+    def total_games(self) -> int:
+        """Return how many games the whole run plays."""
+        return self.repetitions * self.games_per_repetition
+
+    def chunks(self, games_per_chunk: int = GAMES_PER_CHUNK) -> list[tuple[int, int]]:
+        """Return the run's chunks as [first repetition, last + 1) ranges, in order."""
+        per = max(1, games_per_chunk // self.games_per_repetition)
+        return [(a, min(a + per, self.repetitions)) for a in range(0, self.repetitions, per)]
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the plan as JSON (what a worker on any host reads back)."""
+        return {
+            "kind": str(self.kind),
+            "teams": [t.to_json() for t in self.teams],
+            "team_ids": list(self.team_ids),
+            "rules": self.rules.to_json(),
+            "repetitions": self.repetitions,
+            "seed": self.seed,
+            "games": [list(g) for g in self.games],
+            "bracket": None if self.bracket is None else brackets.bracket_to_json(self.bracket),
+            "neutral": self.neutral,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Plan:
+        """Read a plan written by :meth:`to_json`."""
+        bracket = data.get("bracket")
+        return cls(
+            kind=Kind(data["kind"]),
+            teams=tuple(team_from_json(t) for t in data["teams"]),
+            team_ids=tuple(int(i) for i in data.get("team_ids", ())),
+            rules=GameRules.from_json(data["rules"]),
+            repetitions=int(data["repetitions"]),
+            seed=int(data["seed"]),
+            games=tuple((int(h), int(a), bool(n)) for h, a, n in data.get("games", ())),
+            bracket=None if bracket is None else brackets.bracket_from_json(bracket),
+            neutral=bool(data.get("neutral", True)),
+        )
+
+
+def _zeros() -> list[int]:
+    return [0] * len(BOX)
+
+
+@dataclass
+class TeamSums:
+    """One team's sums over the games it played (``box``: its players' totals, ``BOX`` order)."""
+
+    games: int = 0
+    wins: int = 0
+    points_against: int = 0
+    overtimes: int = 0
+    box: list[int] = field(default_factory=_zeros)
+    firsts: int = 0
+    """Seasons: repetitions it finished with the most wins (a tie counts for each)."""
+    reached: list[int] = field(default_factory=list)
+    """Brackets: ``reached[r]``, repetitions it played a game of round ``r + 1``."""
+    titles: int = 0
+
+
+@dataclass
+class PlayerSums:
+    """One player's sums over the games he was on his team's sheet."""
+
+    games: int = 0
+    box: list[int] = field(default_factory=_zeros)
+
+
+@dataclass
+class PairSums:
+    """One (home, away, court) pairing's sums; ``margins`` counts each home-minus-away margin."""
+
+    games: int = 0
+    home_wins: int = 0
+    home_points: int = 0
+    away_points: int = 0
+    overtimes: int = 0
+    margins: dict[int, int] = field(default_factory=dict)
+
+
+@dataclass
+class Tally:
+    """A run's (or a chunk's) sums: add chunks with :meth:`add`; every figure is an integer."""
+
+    games: int = 0
+    teams: dict[int, TeamSums] = field(default_factory=dict)
+    players: dict[tuple[int, str], PlayerSums] = field(default_factory=dict)
+    pairs: dict[tuple[int, int, bool], PairSums] = field(default_factory=dict)
+
+    def add(self, other: Tally) -> None:
+        """Add another tally's sums to this one."""
+        self.games += other.games
+        for i, t in other.teams.items():
+            mine = self.teams.setdefault(i, TeamSums())
+            mine.games += t.games
+            mine.wins += t.wins
+            mine.points_against += t.points_against
+            mine.overtimes += t.overtimes
+            mine.box = [a + b for a, b in zip(mine.box, t.box, strict=True)]
+            mine.firsts += t.firsts
+            mine.titles += t.titles
+            if len(mine.reached) < len(t.reached):
+                mine.reached += [0] * (len(t.reached) - len(mine.reached))
+            for r, n in enumerate(t.reached):
+                mine.reached[r] += n
+        for key, p in other.players.items():
+            mp = self.players.setdefault(key, PlayerSums())
+            mp.games += p.games
+            mp.box = [a + b for a, b in zip(mp.box, p.box, strict=True)]
+        for pair, q in other.pairs.items():
+            mq = self.pairs.setdefault(pair, PairSums())
+            mq.games += q.games
+            mq.home_wins += q.home_wins
+            mq.home_points += q.home_points
+            mq.away_points += q.away_points
+            mq.overtimes += q.overtimes
+            for m, n in q.margins.items():
+                mq.margins[m] = mq.margins.get(m, 0) + n
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the tally as JSON (a chunk's row stores it)."""
+        return {
+            "games": self.games,
+            "teams": {str(i): vars(t) for i, t in self.teams.items()},
+            "players": [[i, name, p.games, p.box] for (i, name), p in self.players.items()],
+            "pairs": [
+                [h, a, n, q.games, q.home_wins, q.home_points, q.away_points, q.overtimes,
+                 {str(m): c for m, c in q.margins.items()}]
+                for (h, a, n), q in self.pairs.items()
+            ],
+        }  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Tally:
+        """Read a tally written by :meth:`to_json`."""
+        out = cls(games=int(data["games"]))
+        out.teams = {int(i): TeamSums(**t) for i, t in data["teams"].items()}
+        out.players = {
+            (int(i), str(name)): PlayerSums(games=int(g), box=list(box))
+            for i, name, g, box in data["players"]
+        }
+        for h, a, n, g, hw, hp, ap, ot, margins in data["pairs"]:
+            out.pairs[int(h), int(a), bool(n)] = PairSums(
+                games=g,
+                home_wins=hw,
+                home_points=hp,
+                away_points=ap,
+                overtimes=ot,
+                margins={int(m): c for m, c in margins.items()},
+            )
+        return out
+
+
+class RunPlayer:
+    """Play a plan's games: each pair's exact coach solved once (per process) for the run."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.coaches: dict[tuple[int, int, bool], Coach] = {}
+
+    def play(self, home: int, away: int, neutral: bool, seed: int) -> tuple[TeamBox, TeamBox, int]:
+        """Play one game; return both box scores and its overtimes."""
+        key = (home, away, neutral)
+        coach = self.coaches.get(key)
+        h, a = self.plan.teams[home], self.plan.teams[away]
+        if coach is None:
+            coach = rules_coach(h, a, rules=self.plan.rules, neutral=neutral)
+            self.coaches[key] = coach
+        played = play_game(
+            h, a, SeededDice(seed), rules=self.plan.rules, neutral=neutral, coach=coach
+        )
+        return played.home, played.away, played.overtimes
+
+
+_PLAYERS: dict[str, RunPlayer] = {}
+"""Each process keeps the player (and the coaches it solved) of the last run it played."""
+
+
+def player_for(run: str, plan: Plan) -> RunPlayer:
+    """Return this process's player of the run named ``run``, kept while its chunks come in."""
+    got = _PLAYERS.get(run)
+    if got is None:
+        _PLAYERS.clear()
+        got = _PLAYERS[run] = RunPlayer(plan)
+    return got
+
+
+def play_chunk(plan: Plan, first: int, stop: int, *, player: RunPlayer | None = None) -> Tally:
+    """Play repetitions ``first`` to ``stop - 1`` of ``plan`` and return their tally."""
+    if not 0 <= first < stop <= plan.repetitions:
+        raise PlanError(f"repetitions {first}-{stop - 1} are not in a run of {plan.repetitions}")
+    player = player or RunPlayer(plan)
+    tally = Tally()
+    per = plan.games_per_repetition
+    for rep in range(first, stop):
+        seed = plan.seed + rep * per
+        if plan.bracket is not None:
+            _bracket_once(plan.bracket, plan.neutral, player, seed, tally)
+        else:
+            wins = _games_once(plan.games, player, seed, tally)
+            if plan.kind == Kind.SEASON:
+                best = max(wins.values())
+                for i, w in wins.items():
+                    if w == best:
+                        tally.teams[i].firsts += 1
+    return tally
+
+
+def _games_once(
+    games: Sequence[tuple[int, int, bool]], player: RunPlayer, seed: int, tally: Tally
+) -> dict[int, int]:
+    wins: dict[int, int] = {}
+    for k, (home, away, neutral) in enumerate(games):
+        won = _count(tally, player, home, away, neutral, seed + k)
+        wins[won] = wins.get(won, 0) + 1
+        wins.setdefault(home + away - won, 0)
+    return wins
+
+
+def _bracket_once(
+    bracket: brackets.Bracket, neutral: bool, player: RunPlayer, seed: int, tally: Tally
+) -> None:
+    winners: dict[str, int] = {}
+    k = 0
+    while True:
+        ready = brackets.next_games(bracket, winners)
+        if not ready:
+            break
+        for g in ready:
+            for team in (g.top_team_id, g.bottom_team_id):
+                sums = tally.teams.setdefault(team, TeamSums())
+                if len(sums.reached) < bracket.rounds:
+                    sums.reached += [0] * (bracket.rounds - len(sums.reached))
+                sums.reached[g.round - 1] += 1
+            winners[g.key] = _count(
+                tally, player, g.top_team_id, g.bottom_team_id, neutral, seed + k
+            )
+            k += 1
+    champion = brackets.champion(bracket, winners)
+    if champion is not None:
+        tally.teams[champion].titles += 1
+
+
+def _count(tally: Tally, player: RunPlayer, home: int, away: int, neutral: bool, seed: int) -> int:
+    """Play one game into ``tally``; return the winner's index."""
+    hbox, abox, overtimes = player.play(home, away, neutral, seed)
+    tally.games += 1
+    for me, box, other in ((home, hbox, abox), (away, abox, hbox)):
+        sums = tally.teams.setdefault(me, TeamSums())
+        sums.games += 1
+        sums.wins += box.score > other.score
+        sums.points_against += other.score
+        sums.overtimes += overtimes > 0
+        total = sums.box
+        for line in box.players:
+            p = tally.players.setdefault((me, line.name), PlayerSums())
+            p.games += 1
+            values = _line(line)
+            pb = p.box
+            for j, v in enumerate(values):
+                pb[j] += v
+                total[j] += v
+    pair = tally.pairs.setdefault((home, away, neutral), PairSums())
+    pair.games += 1
+    margin = hbox.score - abox.score
+    pair.home_wins += margin > 0
+    pair.home_points += hbox.score
+    pair.away_points += abox.score
+    pair.overtimes += overtimes > 0
+    pair.margins[margin] = pair.margins.get(margin, 0) + 1
+    return home if margin > 0 else away
+
+
+def _line(line: PlayerLine) -> tuple[int, ...]:
+    return (
+        line.pts, line.fgm, line.fga, line.tpm, line.tpa, line.ftm, line.fta,
+        line.oreb, line.dreb, line.reb, line.stl, line.blk, line.to, line.pf,
+    )  # fmt: skip

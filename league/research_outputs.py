@@ -1,0 +1,116 @@
+"""A research run's figures: means per team, per player and per pairing, as CSV and Parquet.
+
+Read from a run's :class:`~league.research.Tally` (integer sums) and its plan. Kept apart
+from ``league.research`` so the workers that play chunks never load pyarrow.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from league.research import BOX, Kind, Plan, Tally
+
+
+def team_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
+    """Return one row per team: record, means per game, and firsts or bracket reach."""
+    rows = []
+    reps = plan.repetitions
+    for i, card in enumerate(plan.teams):
+        t = tally.teams.get(i)
+        if t is None or t.games == 0:
+            continue
+        row: dict[str, Any] = {
+            "team_id": plan.team_ids[i] if plan.team_ids else None,
+            "team": card.label,
+            "games": t.games,
+            "wins": t.wins,
+            "losses": t.games - t.wins,
+            "win_pct": t.wins / t.games,
+            "points": t.box[0] / t.games,
+            "points_against": t.points_against / t.games,
+            "margin": (t.box[0] - t.points_against) / t.games,
+            "overtime_share": t.overtimes / t.games,
+        }
+        row.update({f"{name}_pg": v / t.games for name, v in zip(BOX[1:], t.box[1:], strict=True)})
+        if plan.kind == Kind.SEASON:
+            row["first_share"] = t.firsts / reps
+        if plan.bracket is not None:
+            for r in range(plan.bracket.rounds):
+                row[f"reached_round_{r + 1}"] = (t.reached[r] if r < len(t.reached) else 0) / reps
+            row["title_share"] = t.titles / reps
+        rows.append(row)
+    return sorted(rows, key=lambda r: (-r.get("title_share", 0), -r["win_pct"], r["team"]))
+
+
+def player_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
+    """Return one row per player: games and means per game of every box-score count."""
+    rows = []
+    for (i, name), p in sorted(
+        tally.players.items(), key=lambda kv: (plan.teams[kv[0][0]].label, kv[0][1])
+    ):
+        row: dict[str, Any] = {"team": plan.teams[i].label, "player": name, "games": p.games}
+        row.update({f"{b}_pg": v / p.games for b, v in zip(BOX, p.box, strict=True)})
+        rows.append(row)
+    return rows
+
+
+def pair_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
+    """Return one row per pairing: home wins, scores, margin mean and spread, overtimes."""
+    rows = []
+    for (h, a, neutral), q in sorted(tally.pairs.items()):
+        n = q.games
+        mean = sum(m * c for m, c in q.margins.items()) / n
+        var = sum(c * (m - mean) ** 2 for m, c in q.margins.items()) / n
+        close = sum(c for m, c in q.margins.items() if abs(m) <= 3)
+        rows.append(
+            {
+                "home": plan.teams[h].label,
+                "away": plan.teams[a].label,
+                "neutral": neutral,
+                "games": n,
+                "home_win_pct": q.home_wins / n,
+                "home_win_se": math.sqrt(q.home_wins / n * (1 - q.home_wins / n) / n),
+                "home_points": q.home_points / n,
+                "away_points": q.away_points / n,
+                "margin": mean,
+                "margin_sd": math.sqrt(var),
+                "within_3_share": close / n,
+                "overtime_share": q.overtimes / n,
+            }
+        )
+    return rows
+
+
+OUTPUTS = ("teams", "players", "pairs")
+
+
+def write_outputs(plan: Plan, tally: Tally, out: Path) -> list[Path]:
+    """Write teams, players and pairs as CSV and Parquet into ``out``; return the files."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, rows in zip(
+        OUTPUTS,
+        (team_rows(plan, tally), player_rows(plan, tally), pair_rows(plan, tally)),
+        strict=True,
+    ):
+        if not rows:
+            continue
+        columns = list(rows[0])
+        for r in rows[1:]:
+            columns += [c for c in r if c not in columns]
+        path = out / f"{name}.csv"
+        with path.open("w", newline="", encoding="utf-8") as f:
+            writer = csv.DictWriter(f, fieldnames=columns)
+            writer.writeheader()
+            writer.writerows(rows)
+        written.append(path)
+        table = pa.Table.from_pylist([{c: r.get(c) for c in columns} for r in rows])
+        pq.write_table(table, out / f"{name}.parquet")
+        written.append(out / f"{name}.parquet")
+    return written

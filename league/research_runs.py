@@ -1,0 +1,274 @@
+"""Research runs in the league: made from its teams and seasons, played by the workers in
+chunks, each chunk stored once, followed to the end and written out (``manage.py research``).
+
+A run's plan (``league.research.Plan``) holds the cards as they stood when it was made, so
+an edit in the admin during a run changes nothing in it. Chunks are Celery tasks
+(``league.research_chunk``) on whatever workers serve the broker, on any hosts: a chunk
+played twice (a message delivered again, a chunk sent again after a stall) is stored once,
+by the chunk row's unique key, and plays the same games from the same seeds either way.
+With no broker, the command plays the chunks itself.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from cards.mapping import team_card, teams_for_play
+from cards.models import Team
+from league import bracket as brackets
+from league.models import Game, GameName, ResearchChunk, ResearchRun, Season
+from league.research import GAMES_PER_CHUNK, Kind, Plan, PlanError, Tally, play_chunk, player_for
+from league.seeds import new_seed
+from simulator.vabg import GameRules, InvalidCardError, TeamCard, preset
+
+
+def _cards(team_ids: Sequence[int]) -> dict[int, TeamCard]:
+    teams = {t.pk: t for t in teams_for_play().filter(pk__in=set(team_ids))}
+    out: dict[int, TeamCard] = {}
+    for pk in team_ids:
+        try:
+            out[pk] = team_card(teams[pk])
+        except InvalidCardError as exc:
+            raise PlanError(f"{teams[pk]} cannot be played: {exc}") from exc
+    return out
+
+
+def plan_for_matchups(
+    *,
+    pairs: Sequence[tuple[Team, Team]],
+    repetitions: int,
+    rules: GameRules,
+    neutral: bool,
+    seed: int | None = None,
+) -> Plan:
+    """Return a plan playing each (home, away) pair once a repetition."""
+    if not pairs:
+        raise PlanError("name at least one matchup")
+    ids = list(dict.fromkeys(t.pk for pair in pairs for t in pair))
+    for home, away in pairs:
+        if home.pk == away.pk:
+            raise PlanError(f"{home} cannot play itself")
+    cards = _cards(ids)
+    index = {pk: i for i, pk in enumerate(ids)}
+    return Plan(
+        kind=Kind.MATCHUPS,
+        teams=tuple(cards[pk] for pk in ids),
+        team_ids=tuple(ids),
+        rules=rules,
+        repetitions=repetitions,
+        seed=new_seed() if seed is None else seed,
+        games=tuple((index[h.pk], index[a.pk], neutral) for h, a in pairs),
+    )
+
+
+def plan_for_season(*, season: Season, repetitions: int, seed: int | None = None) -> Plan:
+    """Return a plan playing ``season`` again and again: a tournament's bracket from its
+    first round (with the season's courts), or a season's whole schedule."""
+    if season.game != GameName.VABG:
+        raise PlanError(
+            f"{season} is a {season.get_game_display()} season: research runs play VABG"
+        )
+    rules = preset(season.rules, strategy=season.strategy)
+    seed = new_seed() if seed is None else seed
+    if season.bracket:
+        bracket = brackets.bracket_from_json(season.bracket)
+        ids = sorted(bracket.seeds)
+        cards = _cards(ids)
+        index = {pk: i for i, pk in enumerate(ids)}
+        return Plan(
+            kind=Kind.BRACKET,
+            teams=tuple(cards[pk] for pk in ids),
+            team_ids=tuple(ids),
+            rules=rules,
+            repetitions=repetitions,
+            seed=seed,
+            bracket=brackets.bracket_relabelled(bracket, index),
+            neutral=not season.home_court,
+        )
+    schedule = list(
+        Game.objects.filter(season=season)
+        .order_by("round", "game_date", "pk")
+        .values_list("home_id", "away_id", "neutral")
+    )
+    if not schedule:
+        raise PlanError(f"{season} has no games scheduled")
+    ids = list(dict.fromkeys(pk for h, a, _ in schedule for pk in (h, a)))
+    cards = _cards(ids)
+    index = {pk: i for i, pk in enumerate(ids)}
+    return Plan(
+        kind=Kind.SEASON,
+        teams=tuple(cards[pk] for pk in ids),
+        team_ids=tuple(ids),
+        rules=rules,
+        repetitions=repetitions,
+        seed=seed,
+        games=tuple((index[h], index[a], n) for h, a, n in schedule),
+    )
+
+
+def research_run_create(
+    *, plan: Plan, label: str, games_per_chunk: int = GAMES_PER_CHUNK
+) -> ResearchRun:
+    """Store a new run of ``plan``, cut into chunks of about ``games_per_chunk`` games."""
+    return ResearchRun.objects.create(
+        label=label[:200],
+        kind=str(plan.kind),
+        plan=plan.to_json(),
+        repetitions=plan.repetitions,
+        total_games=plan.total_games,
+        chunks=[list(c) for c in plan.chunks(games_per_chunk)],
+    )
+
+
+def research_start(
+    *,
+    season: Season | None = None,
+    pairs: Sequence[tuple[Team, Team]] = (),
+    repetitions: int,
+    rules: GameRules,
+    neutral: bool = True,
+    seed: int | None = None,
+    games_per_chunk: int = GAMES_PER_CHUNK,
+) -> ResearchRun:
+    """Make a run of ``season`` (its rules and courts) or of ``pairs`` (``rules``, ``neutral``)."""
+    if games_per_chunk < 1:
+        raise PlanError(f"a chunk plays at least one game, not {games_per_chunk}")
+    if season is not None:
+        plan = plan_for_season(season=season, repetitions=repetitions, seed=seed)
+        label = f"{season} x{repetitions}"
+    else:
+        plan = plan_for_matchups(
+            pairs=pairs, repetitions=repetitions, rules=rules, neutral=neutral, seed=seed
+        )
+        label = "; ".join(f"{h} v {a}" for h, a in pairs) + f" x{repetitions}"
+    return research_run_create(plan=plan, label=label, games_per_chunk=games_per_chunk)
+
+
+_PLANS: dict[str, Plan] = {}
+
+
+def _run_key(run: ResearchRun) -> str:
+    """Name a run for this process's caches: its id and when it was made (an id alone may
+    come back, in a restored or a test database)."""
+    return f"{run.pk}@{run.created_at.isoformat()}"
+
+
+def _plan(run: ResearchRun) -> Plan:
+    """Return the run's plan, read once per process (a worker plays many of its chunks)."""
+    key = _run_key(run)
+    got = _PLANS.get(key)
+    if got is None:
+        _PLANS.clear()
+        got = _PLANS[key] = Plan.from_json(run.plan)
+    return got
+
+
+def research_chunk_play(*, run_id: int, index: int) -> bool:
+    """Play chunk ``index`` of run ``run_id`` and store its tally once; return whether this
+    call stored it (False: it was already stored, by this worker or another)."""
+    if ResearchChunk.objects.filter(run_id=run_id, index=index).exists():
+        return False
+    run = ResearchRun.objects.get(pk=run_id)
+    first, stop = run.chunks[index]
+    plan = _plan(run)
+    tally = play_chunk(plan, first, stop, player=player_for(_run_key(run), plan))
+    try:
+        with transaction.atomic():
+            ResearchChunk.objects.create(
+                run=run,
+                index=index,
+                games=tally.games,
+                tally=tally.to_json(),
+                played_by=socket.gethostname()[:200],
+            )
+    except IntegrityError:
+        return False  # another delivery of the same chunk stored it first: the same tally
+    return True
+
+
+def research_missing(run: ResearchRun) -> list[int]:
+    """Return the indexes of the run's chunks not stored yet."""
+    stored = set(ResearchChunk.objects.filter(run=run).values_list("index", flat=True))
+    return [i for i in range(len(run.chunks)) if i not in stored]
+
+
+def research_tally(run: ResearchRun) -> Tally:
+    """Return the sum of the run's stored chunks."""
+    total = Tally()
+    for data in ResearchChunk.objects.filter(run=run).values_list("tally", flat=True).iterator():
+        total.add(Tally.from_json(data))
+    return total
+
+
+GIVE_UP = 3
+"""Stalls in a row (nothing stored, the missing chunks sent again) before a follow gives up."""
+
+
+@dataclass(frozen=True)
+class Followed:
+    """How following a run ended: every chunk stored, or a stall with chunks missing."""
+
+    done: bool
+    missing: int
+    seconds: float
+
+
+def research_follow(
+    run: ResearchRun,
+    *,
+    send: Callable[[int, int], None] | None,
+    progress: Callable[[int], object],
+    stall: float = 30.0,
+    poll: float = 0.5,
+) -> Followed:
+    """Play or follow ``run`` until every chunk is stored.
+
+    With ``send`` (a broker), each missing chunk is sent to the workers and this waits,
+    reporting games stored to ``progress``. Whenever nothing has been stored for ``stall``
+    seconds (a worker died with a chunk, a message was lost), the missing chunks are sent
+    again: a chunk played twice is stored once. After ``GIVE_UP`` such stalls in a row this
+    gives up; the run can be resumed. Without ``send``, the chunks are played here.
+    """
+    start = time.monotonic()
+    if send is None:
+        for index in research_missing(run):
+            research_chunk_play(run_id=run.pk, index=index)
+            progress(_stored_games(run))
+        return _finish(run, start)
+    for index in research_missing(run):
+        send(run.pk, index)
+    stored, moved, stalls = _stored_games(run), time.monotonic(), 0
+    progress(stored)
+    while stored < run.total_games:
+        time.sleep(poll)
+        now_stored = _stored_games(run)
+        if now_stored != stored:
+            stored, moved, stalls = now_stored, time.monotonic(), 0
+            progress(stored)
+        elif time.monotonic() - moved > stall:
+            stalls += 1
+            if stalls >= GIVE_UP:
+                return Followed(False, len(research_missing(run)), time.monotonic() - start)
+            for index in research_missing(run):
+                send(run.pk, index)
+            moved = time.monotonic()
+    return _finish(run, start)
+
+
+def _stored_games(run: ResearchRun) -> int:
+    total = ResearchChunk.objects.filter(run=run).aggregate(n=Sum("games"))["n"]
+    return int(total or 0)
+
+
+def _finish(run: ResearchRun, start: float) -> Followed:
+    missing = len(research_missing(run))
+    if not missing:
+        ResearchRun.objects.filter(pk=run.pk, finished_at=None).update(finished_at=timezone.now())
+    return Followed(not missing, missing, time.monotonic() - start)

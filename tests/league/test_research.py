@@ -1,0 +1,192 @@
+"""Research runs: many games tallied, never stored, the same whoever plays the chunks."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+
+from cards.models import Card
+from league import research_runs, services, tournaments
+from league.models import Game, ResearchChunk, ResearchRun
+from league.research import BOX, Kind, Plan, PlanError, Tally, play_chunk
+from simulator import SeededDice
+from simulator.vabg import play_game, preset, read_team_file
+from simulator.vabg.coachodds import exact_odds
+from simulator.vabg.engine import rules_coach
+from tests.factories import commissioner, fan, full_team
+
+TEAMS = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
+RULES = preset("advanced", strategy=True)
+
+
+@pytest.fixture(scope="module")
+def three() -> tuple:  # type: ignore[type-arg]
+    return tuple(
+        read_team_file(TEAMS / name)
+        for name in ("ucla-1972.json", "kentucky-2012.json", "indiana-1976.json")
+    )
+
+
+def matchups(teams: tuple, repetitions: int, seed: int = 100) -> Plan:  # type: ignore[type-arg]
+    return Plan(
+        kind=Kind.MATCHUPS, teams=teams, rules=RULES, repetitions=repetitions, seed=seed,
+        games=((0, 1, True), (2, 0, False)),
+    )  # fmt: skip
+
+
+def test_a_run_tallies_exactly_the_games_its_seeds_play(three: tuple) -> None:  # type: ignore[type-arg]
+    plan = matchups(three, 3)
+    tally = play_chunk(plan, 0, 3)
+    points = {0: 0, 1: 0, 2: 0}
+    rebounds = {0: 0, 1: 0, 2: 0}
+    seed = 100
+    for _ in range(3):
+        for home, away, neutral in plan.games:
+            h, a = three[home], three[away]
+            coach = rules_coach(h, a, rules=RULES, neutral=neutral)
+            played = play_game(h, a, SeededDice(seed), rules=RULES, neutral=neutral, coach=coach)
+            seed += 1
+            for i, box in ((home, played.home), (away, played.away)):
+                points[i] += box.score
+                rebounds[i] += sum(line.reb for line in box.players)
+    assert tally.games == 6
+    assert {i: t.box[BOX.index("pts")] for i, t in tally.teams.items()} == points
+    assert {i: t.box[BOX.index("reb")] for i, t in tally.teams.items()} == rebounds
+    assert sum(p.box[0] for (i, _), p in tally.players.items() if i == 0) == points[0]
+
+
+def test_chunks_add_up_to_the_whole_run_wherever_it_is_cut(three: tuple) -> None:  # type: ignore[type-arg]
+    plan = matchups(three, 7)
+    whole = play_chunk(plan, 0, 7)
+    cut = Tally()
+    for first, stop in ((0, 3), (3, 4), (4, 7)):
+        cut.add(Tally.from_json(play_chunk(plan, first, stop).to_json()))  # through storage
+    assert cut.to_json() == whole.to_json()
+    assert plan.chunks(games_per_chunk=4) == [(0, 2), (2, 4), (4, 6), (6, 7)]
+
+
+def test_a_long_run_agrees_with_the_exact_odds(three: tuple) -> None:  # type: ignore[type-arg]
+    plan = Plan(kind=Kind.MATCHUPS, teams=three, rules=RULES, repetitions=1500, seed=9,
+                games=((1, 2, True),))  # fmt: skip
+    pair = play_chunk(plan, 0, 1500).pairs[1, 2, True]
+    exact = exact_odds(three[1], three[2], rules=RULES, neutral=True, scores=False)
+    share = pair.home_wins / pair.games
+    se = (exact.p_home_win * (1 - exact.p_home_win) / pair.games) ** 0.5
+    assert abs(share - exact.p_home_win) < 4 * se
+
+
+def test_a_bracket_run_crowns_one_champion_each_time(three: tuple) -> None:  # type: ignore[type-arg]
+    from league.bracket import bracket_for_field
+
+    plan = Plan(kind=Kind.BRACKET, teams=three, rules=RULES, repetitions=20, seed=3,
+                bracket=bracket_for_field([0, 1, 2]))  # fmt: skip
+    tally = play_chunk(plan, 0, 20)
+    assert sum(t.titles for t in tally.teams.values()) == 20
+    assert tally.games == 40  # two games a bracket of three
+    assert tally.teams[0].reached == [0, 20]  # the top seed's bye, then the final every time
+    assert sum(t.reached[1] for t in tally.teams.values()) == 40
+
+
+def test_a_plan_refuses_what_it_cannot_play(three: tuple) -> None:  # type: ignore[type-arg]
+    with pytest.raises(PlanError, match="at least one repetition"):
+        matchups(three, 0)
+    with pytest.raises(PlanError, match="not in a run of 3"):
+        play_chunk(matchups(three, 3), 2, 5)
+
+
+# --- in the league ---------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_command_writes_means_as_csv_and_parquet(tmp_path: Path) -> None:
+    a, b = full_team(school="Alpha", season=2001), full_team(school="Beta", season=2002)
+    call_command("research", "--matchup", "Alpha 2001", "Beta 2002", "--times", "30",
+                 "--seed", "5", "--chunk", "7", "--out", str(tmp_path), "--no-progress")  # fmt: skip
+    run = ResearchRun.objects.get()
+    assert (run.total_games, len(run.chunks)) == (30, 5)
+    assert Game.objects.count() == 0  # nothing stored game by game
+    with (tmp_path / "teams.csv").open() as f:
+        rows = {r["team"]: r for r in csv.DictReader(f)}
+    assert {int(rows[t]["games"]) for t in ("Alpha 2001", "Beta 2002")} == {30}
+    assert int(rows["Alpha 2001"]["wins"]) + int(rows["Beta 2002"]["wins"]) == 30
+    expected = play_chunk(Plan.from_json(run.plan), 0, 30)
+    assert float(rows["Alpha 2001"]["points"]) == pytest.approx(expected.teams[0].box[0] / 30)
+    parquet = pq.read_table(tmp_path / "players.parquet").to_pylist()
+    with (tmp_path / "players.csv").open() as f:
+        assert len(parquet) == len(list(csv.DictReader(f))) == 12
+    assert {p["team"] for p in parquet} == {"Alpha 2001", "Beta 2002"}
+    assert a.pk in {int(r["team_id"]) for r in rows.values()} and b.pk
+
+
+@pytest.mark.django_db
+def test_a_chunk_delivered_twice_counts_once_and_cards_are_fixed_when_the_run_is_made() -> None:
+    a, b = full_team(school="Alpha", season=2001), full_team(school="Beta", season=2002)
+    plan = research_runs.plan_for_matchups(pairs=[(a, b)], repetitions=10, rules=RULES,
+                                           neutral=True, seed=1)  # fmt: skip
+    run = research_runs.research_run_create(plan=plan, label="twice", games_per_chunk=5)
+    Card.objects.filter(player__team=a).update(turnover_top=46)  # an edit during the run
+    assert research_runs.research_chunk_play(run_id=run.pk, index=0) is True
+    assert research_runs.research_chunk_play(run_id=run.pk, index=0) is False
+    assert research_runs.research_missing(run) == [1]
+    research_runs.research_chunk_play(run_id=run.pk, index=1)
+    assert ResearchChunk.objects.filter(run=run).count() == 2
+    assert research_runs.research_tally(run).to_json() == play_chunk(plan, 0, 10).to_json()
+    edited = research_runs.plan_for_matchups(pairs=[(a, b)], repetitions=10, rules=RULES,
+                                             neutral=True, seed=1)  # fmt: skip
+    assert play_chunk(edited, 0, 10).to_json() != play_chunk(plan, 0, 10).to_json()
+
+
+@pytest.mark.django_db
+def test_a_tournament_plays_its_bracket_again_and_again(tmp_path: Path) -> None:
+    teams = [full_team(school=f"T{i}", season=2000 + i) for i in range(4)]
+    league = services.league_get_or_create(name="Research cup")
+    cup = tournaments.tournament_create(league=league, name="Cup", teams=teams, seed=4)
+    call_command("research", "--season", str(cup.pk), "--times", "25", "--seed", "2",
+                 "--out", str(tmp_path), "--no-progress")  # fmt: skip
+    with (tmp_path / "teams.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert sum(float(r["title_share"]) for r in rows) == pytest.approx(1.0)
+    assert all(float(r["reached_round_1"]) == 1.0 for r in rows)
+    assert ResearchRun.objects.get().kind == "bracket"
+
+
+@pytest.mark.django_db
+def test_bad_requests_are_refused_by_name() -> None:
+    full_team(school="Alpha", season=2001)
+    with pytest.raises(CommandError, match="no team 'Gamma 1999'"):
+        call_command("research", "--matchup", "Alpha 2001", "Gamma 1999")
+    with pytest.raises(CommandError, match="cannot play itself"):
+        call_command("research", "--matchup", "Alpha 2001", "Alpha 2001")
+    full_team(school="Beta", season=2002)
+    with pytest.raises(CommandError, match="at least one repetition"):
+        call_command("research", "--matchup", "Alpha 2001", "Beta 2002", "--times", "0")
+    with pytest.raises(CommandError, match="no research run 99"):
+        call_command("research", "--resume", "99")
+    teams = [full_team(school=f"S{i}", season=2000 + i) for i in range(2)]
+    league = services.league_get_or_create(name="Dice")
+    six = tournaments.tournament_create(league=league, name="Six", teams=teams, seed=1,
+                                        game="sixdice", options={})  # fmt: skip
+    with pytest.raises(CommandError, match="research runs play VABG"):
+        call_command("research", "--season", str(six.pk))
+    assert not ResearchRun.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_commissioner_follows_research_runs_in_the_admin(client) -> None:  # type: ignore[no-untyped-def]
+    a, b = full_team(school="Alpha", season=2001), full_team(school="Beta", season=2002)
+    plan = research_runs.plan_for_matchups(pairs=[(a, b)], repetitions=4, rules=RULES,
+                                           neutral=True, seed=1)  # fmt: skip
+    run = research_runs.research_run_create(plan=plan, label="Alpha v Beta", games_per_chunk=2)
+    research_runs.research_chunk_play(run_id=run.pk, index=0)
+    client.force_login(commissioner())
+    listing = client.get(reverse("admin:league_researchrun_changelist")).content.decode()
+    assert "Alpha v Beta" in listing and "1 of 2" in listing
+    page = client.get(reverse("admin:league_researchrun_change", args=[run.pk]))
+    assert page.status_code == 200 and "dunk_top" not in page.content.decode()  # no plan
+    client.force_login(fan())
+    assert client.get(reverse("admin:league_researchrun_changelist")).status_code == 302
