@@ -30,16 +30,18 @@ CHUNK_GAMES = 16
 """The most games one task plays: a chunk is claimed, played and stored at once, which
 spares each game most of its round trips; a chunk of 16 VABG games is a few tenths of a
 second of a worker's time, far inside a lease."""
-CHUNKS_AT_LEAST = 4
-"""Fewer games than ``CHUNK_GAMES * CHUNKS_AT_LEAST`` are cut in this many chunks, so a
-short round (a tournament's late rounds) still spreads over the workers."""
+SPREAD_OVER = 4
+"""Fewer games than ``CHUNK_GAMES * SPREAD_OVER`` are cut into this many chunks (fewer when
+there are fewer games), so a short round (a tournament's late rounds) still spreads over
+the workers."""
 
 
 def games_chunks(game_ids: Sequence[int]) -> list[list[int]]:
-    """Cut games to send into chunks, in order: at most ``CHUNK_GAMES`` games each, and at
-    least ``CHUNKS_AT_LEAST`` chunks when there are enough games (one game: one chunk)."""
+    """Cut games to send into chunks, in order: at most ``CHUNK_GAMES`` games each, and
+    ``SPREAD_OVER`` chunks of about equal size when that makes them smaller (6 games: 3
+    chunks of 2; one game: one chunk)."""
     ids = list(game_ids)
-    size = max(1, min(CHUNK_GAMES, math.ceil(len(ids) / CHUNKS_AT_LEAST)))
+    size = max(1, min(CHUNK_GAMES, math.ceil(len(ids) / SPREAD_OVER)))
     return [ids[i : i + size] for i in range(0, len(ids), size)]
 
 
