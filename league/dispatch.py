@@ -31,15 +31,15 @@ CHUNK_GAMES = 16
 spares each game most of its round trips; a chunk of 16 VABG games is a few tenths of a
 second of a worker's time, far inside a lease."""
 SPREAD_OVER = 4
-"""Fewer games than ``CHUNK_GAMES * SPREAD_OVER`` are cut into this many chunks (fewer when
-there are fewer games), so a short round (a tournament's late rounds) still spreads over
+"""Fewer games than ``CHUNK_GAMES * SPREAD_OVER`` are cut into up to this many chunks, so
+a short round (a tournament's late rounds) still spreads over
 the workers."""
 
 
 def games_chunks(game_ids: Sequence[int]) -> list[list[int]]:
     """Cut games to send into chunks, in order: at most ``CHUNK_GAMES`` games each, and
-    ``SPREAD_OVER`` chunks of about equal size when that makes them smaller (6 games: 3
-    chunks of 2; one game: one chunk)."""
+    chunks of a ``SPREAD_OVER``-th of the games (rounded up) when that makes them smaller:
+    6 games, 3 chunks of 2; one game, one chunk."""
     ids = list(game_ids)
     size = max(1, min(CHUNK_GAMES, math.ceil(len(ids) / SPREAD_OVER)))
     return [ids[i : i + size] for i in range(0, len(ids), size)]
