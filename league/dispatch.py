@@ -32,8 +32,7 @@ spares each game most of its round trips; a chunk of 16 VABG games is a few tent
 second of a worker's time, far inside a lease."""
 SPREAD_OVER = 4
 """Fewer games than ``CHUNK_GAMES * SPREAD_OVER`` are cut into up to this many chunks, so
-a short round (a tournament's late rounds) still spreads over
-the workers."""
+a short round (a tournament's late rounds) still spreads over the workers."""
 
 
 def games_chunks(game_ids: Sequence[int]) -> list[list[int]]:
