@@ -12,19 +12,22 @@ Each figure by the wall clock and by the process's own CPU time (what the goals 
 - **one full game law**: ``game_odds`` with the score laws too (what ``odds HOME AWAY``
   prints), Kentucky 2012 hosting Kansas 2008;
 - **the strategy choices on** (``coachodds``), per matchup without the score laws (what a
-  table of a season or tournament with them stores), home court, over the sample's first
-  8 teams: with the exact coach (the rules' coach: solved, then the odds), the exact
-  coach alone (``solve_coach``, what a game played by the engine needs), and with the
-  thresholds of games before rules version 3 (their charts and previews); goal 5 ms for
-  the exact coach's pair (issue 25); and one full game law with the score laws (what
-  ``odds HOME AWAY --strategy`` prints);
+  table of a season or tournament with them stores), over the ordered pairs of the
+  sample's first 8 teams: with the exact coach (the rules' coach: solved, then the odds)
+  on a home court and on a neutral one (what a tournament plays), the exact coach alone
+  (``solve_coach``, what a game played by the engine needs), and with the thresholds of
+  games before rules version 3 (their charts and previews); goal 5 ms for the exact
+  coach's pair (issue 25); and one full game law with the score laws (what ``odds HOME
+  AWAY --strategy`` prints);
 - **the league** (``--skip-league`` skips it): on a scratch SQLite database, the 96
   fixture teams in a 96-team tournament as the product creates one (neutral courts, the
-  strategy choices on, so every ordered pair is stored: 9,120); the time to build its
-  pair table (``pair_table_build``, stored rows included), then ``bracket_odds`` once the
-  table exists: the first call of the process (it takes every card version) and the
+  strategy choices on): what a new tournament costs, its pair table built and stored
+  (``pair_table_build``: the pairs its bracket lets meet, in the bracket's order, 4,560 of
+  the 9,120 ordered pairs; each solved with the exact coach), then ``bracket_odds`` once
+  the table exists: the first call of the process (it takes every card version) and the
   fastest of the next ``--repeat`` (versions cached); goal 50 ms. ``--plain-league`` does
-  the same for a tournament without the strategy choices (4,560 pairs, each stored once).
+  the same for a tournament without the strategy choices (the same 4,560 pairs, each
+  solved by ``field_odds``).
 
 The per-matchup figures are the fastest of ``--repeat`` runs: on a shared machine the
 others only add other work's time. It asserts nothing: timing never goes in tests.
@@ -124,11 +127,13 @@ def league(repeat: int, strategy: bool) -> None:
         built: dict[str, int] = {}
         wall, cpu = timed(lambda: built.update(odds.pair_table_build(season_id=cup.pk)))
         pairs = built.get("computed", 0)
-        what = "the exact coach, ordered" if strategy else "no strategy choices, each stored once"
+        ordered = len(teams) * (len(teams) - 1)
+        what = "the exact coach" if strategy else "no strategy choices"
         print(
-            f"league: pair table of the 96 tournament ({pairs:,} neutral pairs, {what}, "
-            f"stored): {wall:.2f} s wall, {cpu:.2f} s CPU ({1000 * cpu / max(1, pairs):.1f} ms "
-            "CPU a pair)"
+            f"league: a new 96-team tournament's pair table ({what}, neutral courts): "
+            f"{pairs:,} pairs that can meet, in the bracket's order, of {ordered:,} ordered "
+            f"pairs, solved and stored: {wall:.1f} s wall, {cpu:.1f} s CPU "
+            f"({1000 * cpu / max(1, pairs):.1f} ms CPU a pair)"
         )
         odds._VERSIONS.clear()  # the first request of a process takes every card version
         wall, cpu = timed(lambda: odds.bracket_odds(cup))
@@ -143,6 +148,9 @@ def league(repeat: int, strategy: bool) -> None:
             f"{1000 * wall:.0f} ms wall, {ms:.0f} ms CPU ({verdict(ms, GOAL_BRACKET_MS, 'ms')})"
         )
     finally:
+        from django.db import connections
+
+        connections.close_all()  # the next league() of this process opens a fresh file
         scratch.unlink(missing_ok=True)
 
 
@@ -217,17 +225,22 @@ def main(argv: list[str] | None = None) -> int:
     few = list(itertools.permutations(sample[:8], 2))
     for label, work, goal in (
         (
-            "the exact coach's odds (coach_odds without score laws)",
+            "the exact coach's odds (coach_odds without score laws), home court",
             lambda h, a: coach_odds(h, a, rules=coached, scores=False),
             True,
         ),
         (
-            "the exact coach alone (solve_coach)",
+            "the exact coach's odds (coach_odds without score laws), neutral court",
+            lambda h, a: coach_odds(h, a, rules=coached, neutral=True, scores=False),
+            True,
+        ),
+        (
+            "the exact coach alone (solve_coach), home court",
             lambda h, a: solve_coach(h, a, rules=coached),
             False,
         ),
         (
-            "the thresholds' odds (coach_odds, coach=DEFAULT_POLICY)",
+            "the thresholds' odds (coach_odds, coach=DEFAULT_POLICY), home court",
             lambda h, a: coach_odds(h, a, rules=coached, coach=DEFAULT_POLICY, scores=False),
             False,
         ),
@@ -240,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         wall, cpu = min(timed(coached_pairs) for _ in range(repeat))
         ms = 1000 * cpu / len(few)
         print(
-            f"strategy choices on, per matchup, {label}, home court, {len(few)} ordered "
+            f"strategy choices on, per matchup, {label}, {len(few)} ordered "
             f"pairs: {1000 * wall / len(few):.1f} ms wall, {ms:.1f} ms CPU"
             + (f" ({verdict(ms, GOAL_COACHED_MS, 'ms')})" if goal else "")
         )

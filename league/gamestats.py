@@ -88,8 +88,16 @@ def _side_figures(engine: Any, doc: dict[str, Any]) -> dict[str, int | float]:
     return figures
 
 
-def team_stats(season: Season) -> StatsTable:
-    """Return every team's figures over the season's final games, in its game's columns."""
+def team_stats(season: Season, *, version: str = "") -> StatsTable:
+    """Return every team's figures over the season's final games, in its game's columns
+    (kept in the cache until a game is stored or a name changes: ``selectors.season_cached``,
+    since each game's stored box score is read)."""
+    return selectors.season_cached(
+        season.pk, f"game-team-stats:{season.game}", lambda: _team_stats(season), version=version
+    )
+
+
+def _team_stats(season: Season) -> StatsTable:
     engine = find_game(season.game)
     columns = stat_columns(season.game)
     rows: dict[int, dict[str, Any]] = {}
@@ -168,14 +176,24 @@ def leaders(
             f"unknown leader category {category!r} for {engine.title}: use one of "
             + ", ".join(keys)
         )
-    return _boards(season, [category], per_game=per_game, limit=limit)[category]
+    return selectors.season_cached(
+        season.pk,
+        f"game-leaders:{season.game}:{category}:{per_game}:{limit}",
+        lambda: _boards(season, [category], per_game=per_game, limit=limit)[category],
+    )
 
 
-def minimum_games(season: Season) -> int:
+def minimum_games(season: Season, *, version: str = "") -> int:
     """Return the games a player (or piece, or team) needs to rank on a per-game board: half
     of the most games any team of the season has played, rounded up (at least 1), as sports
     sites ask a share of the team's games; so a tournament team out after one big game does
-    not lead. Totals boards rank everyone."""
+    not lead. Totals boards rank everyone. (Kept in the cache: ``selectors.season_cached``.)"""
+    return selectors.season_cached(
+        season.pk, "minimum-games", lambda: _minimum_games(season), version=version
+    )
+
+
+def _minimum_games(season: Season) -> int:
     games = Game.objects.filter(season=season, status=Game.Status.FINAL)
     counts: dict[int, int] = {}
     for home, away in games.values_list("home_id", "away_id"):
@@ -244,12 +262,31 @@ def board_label(column: Column) -> str:
 
 
 def leader_boards(
-    season: Season, *, per_game: bool = True, limit: int = 10, vabg_categories: Any = None
+    season: Season,
+    *,
+    per_game: bool = True,
+    limit: int = 10,
+    vabg_categories: Any = None,
+    version: str = "",
 ) -> list[tuple[str, str, list[dict[str, Any]]]]:
     """Return a season's leader boards, ``(heading, category, rows)``, whatever its game:
     VABG's players in ``vabg_categories`` (default: every one of
-    ``selectors.LEADER_CATEGORIES``), another game's in :func:`leader_categories`."""
-    least = minimum_games(season) if per_game else 1
+    ``selectors.LEADER_CATEGORIES``), another game's in :func:`leader_categories`. Kept in
+    the cache until a game is stored or a name changes (``selectors.season_cached``)."""
+    version = version or selectors.season_version(season.pk)
+    what = f"boards:{season.game}:{per_game}:{limit}:{','.join(vabg_categories or ())}"
+    return selectors.season_cached(
+        season.pk,
+        what,
+        lambda: _leader_boards(season, per_game, limit, vabg_categories, version),
+        version=version,
+    )
+
+
+def _leader_boards(
+    season: Season, per_game: bool, limit: int, vabg_categories: Any, version: str
+) -> list[tuple[str, str, list[dict[str, Any]]]]:
+    least = minimum_games(season, version=version) if per_game else 1
     if season.game == GameName.VABG:
         keys = vabg_categories or list(selectors.LEADER_CATEGORIES)
         return [

@@ -85,9 +85,10 @@ BUILD_LOCK_SECONDS = 120
 """A season's table is sent to the workers at most once in this long."""
 
 pairs_wanted = Signal()
-"""Sent (``sender=PairOdds``, ``season_id``, ``home_ids``, optionally ``needed_only``) for
-rows of a season's table to build; ``league.tasks`` receives it and sends the work to the
-workers (or, with no broker, to the web process's odds lane)."""
+"""Sent (``sender=PairOdds``, ``season_id``, ``home_ids``) for rows of a season's table to
+build (only the pairs its pages can ask for: :func:`season_pairs`); ``league.tasks``
+receives it and sends the work to the workers (or, with no broker, to the web process's
+odds lane)."""
 """Plays marked on a win-probability chart: the trips that moved it most."""
 
 COACH_POLICY_NOTE = (
@@ -556,7 +557,10 @@ def season_pairs(season: Season, table: PairTable) -> list[tuple[int, int]]:
     """Return the stored keys of the pairs a season's pages can ask for.
 
     A tournament: every pair its bracket lets meet, whatever is stored (a what-if may undo
-    a result); any two teams when it is reseeded. A round robin: its games still to play.
+    a result), in the order the bracket sets (the top team at home): 4,560 of the 96
+    field's 9,120 ordered pairs; any two teams when it is reseeded. A round robin: its
+    games still to play, as scheduled. On a neutral court without the coach policy a pair
+    is one stored key whichever its order (:meth:`PairTable.stored_key`).
     """
     pairs: Iterable[tuple[int, int]]
     if season.bracket:
@@ -569,24 +573,24 @@ def season_pairs(season: Season, table: PairTable) -> list[tuple[int, int]]:
     return sorted({table.stored_key(h, a)[:2] for h, a in pairs})
 
 
-def pair_table_build(
-    *, season_id: int, home_ids: Sequence[int] | None = None, needed_only: bool = False
-) -> dict[str, int]:
-    """Compute and store a season's pair table (the rows of ``home_ids``, or all of it);
-    with ``needed_only``, only the pairs its pages can ask for (:func:`season_pairs`).
+def pair_table_build(*, season_id: int, home_ids: Sequence[int] | None = None) -> dict[str, int]:
+    """Compute and store the pairs of a season's table its pages can ask for
+    (:func:`season_pairs`: a bracket's pairs that can meet, a schedule's games), those of
+    ``home_ids`` at home or all of them; no other pair is ever solved for it.
 
     Rows of the field's teams left from earlier card versions or rules versions are
     deleted: they can never match again. Return how many pairs were computed and deleted.
     """
     season = Season.objects.get(pk=season_id)
     table = season_table(season)
-    pairs = season_pairs(season, table) if needed_only else table.all_pairs()
+    needed = season_pairs(season, table)
+    pairs = needed
     if home_ids is not None:
         wanted = set(home_ids)
         pairs = [(h, a) for h, a in pairs if h in wanted]
     deleted = pair_table_prune(table.entries.values())
     computed = table.compute(pairs)
-    if not table.missing(season_pairs(season, table) if needed_only else table.all_pairs()):
+    if not table.missing(needed):
         cache.delete(_build_lock(season.pk))
     return {"computed": computed, "deleted": deleted, "pairs": len(pairs)}
 
@@ -639,7 +643,7 @@ def pair_table_refresh(*, season_id: int) -> None:
     cache.set(_build_lock(season_id), True, timeout=BUILD_LOCK_SECONDS)
     ids = SeasonTeam.objects.filter(season_id=season_id).values_list("team_id", flat=True)
     for chunk in build_plan(list(ids)):
-        pairs_wanted.send(sender=PairOdds, season_id=season_id, home_ids=chunk, needed_only=True)
+        pairs_wanted.send(sender=PairOdds, season_id=season_id, home_ids=chunk)
 
 
 def with_table(season: Season, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
@@ -668,9 +672,10 @@ def with_table(season: Season, compute: Callable[[], dict[str, Any]]) -> dict[st
 
 
 def table_status(season: Season) -> dict[str, int]:
-    """Return how many of a season's pairs are computed for the current cards."""
+    """Return how many of a season's pairs (:func:`season_pairs`) are computed for the
+    current cards."""
     table = season_table(season)
-    pairs = table.all_pairs()
+    pairs = season_pairs(season, table)
     return {"pairs": len(pairs), "ready": len(pairs) - len(table.missing(pairs))}
 
 

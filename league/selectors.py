@@ -7,7 +7,8 @@ always agrees with the box scores it is built from.
 from __future__ import annotations
 
 import hashlib
-from typing import Any, cast
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.core.cache import cache
@@ -26,9 +27,14 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce, NullIf
 
-from league.models import BoxLine, Game, GameResult, League, Season, SeasonTeam
+from cards.models import Player, Team
+from league.models import BoxLine, Game, League, Season, SeasonTeam
 from league.standings import FinishedGame, compute_standings
 from simulator.results import LINE_FIELDS
+
+RESULT_DOCUMENTS = ("home_team_file", "away_team_file", "events", "dice", "rules", "box")
+"""A stored result's documents (team files, play-by-play, dice, rules, another game's box
+score): the bulk of its row, decoded only where a game's own page or story needs them."""
 
 STAT_FIELDS = LINE_FIELDS
 """The engine's box-score fields, the totals every stat row sums (``simulator.results``)."""
@@ -45,6 +51,65 @@ LEADER_CATEGORIES = {
     "tpm": "3-pointers made",
     "ftm": "Free throws made",
 }
+
+
+T = TypeVar("T")
+
+
+def season_version(season_id: int) -> str:
+    """Return a cheap key of everything a season's cached stats, leaders and pages read, in
+    one query whatever the league's size (an index scan of the season's games): the season
+    (its seed, when it was made), its final results (how many, the last stored, and every
+    score and overtime summed, so a stored, deleted or corrected game changes it) and
+    the names (the last change any team's or player's history recorded, so a rename in the
+    admin or an import changes it; with no final game nothing cached shows a name)."""
+    return season_versions([season_id]).get(season_id, "")
+
+
+def season_versions(season_ids: list[int]) -> dict[int, str]:
+    """Return :func:`season_version` of several seasons in one query (a team's page)."""
+    teams = Team.history.model.objects.order_by("-history_id").values("history_id")[:1]
+    players = Player.history.model.objects.order_by("-history_id").values("history_id")[:1]
+    rows = (
+        Game.objects.filter(season_id__in=season_ids, status=Game.Status.FINAL)
+        .order_by()
+        .values("season_id", "season__seed", "season__created_at")
+        .annotate(
+            n=Count("result__id"),
+            last=Max("result__id"),
+            points=Sum(
+                F("result__home_score") * 1000
+                + F("result__away_score") * 10
+                + F("result__overtimes")
+            ),
+            # Uncorrelated: each database reads the newest history row once, not per game.
+            teams=Max(Subquery(teams)),
+            players=Max(Subquery(players)),
+        )
+    )
+    found = {row["season_id"]: row for row in rows}
+    # A season without a final game caches nothing that depends on anything but its own
+    # settings, which its keys name: an empty key part is enough.
+    return {
+        pk: hashlib.blake2b(repr(sorted(found[pk].items())).encode(), digest_size=12).hexdigest()
+        if pk in found
+        else "none"
+        for pk in season_ids
+    }
+
+
+def season_cached(season_id: int, what: str, compute: Callable[[], T], version: str = "") -> T:
+    """Return ``compute()`` for a season from the cache, keyed by :func:`season_version`
+    (pass ``version`` when the caller has it): computed again as soon as a game is stored
+    or a team or player renamed, and read from the cache on every other request, so a page
+    of the season costs the same few queries at 60 games as at 5,000."""
+    version = version or season_version(season_id)
+    key = f"season:{what}:{season_id}:{version}"
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        cache.set(key, value, settings.STANDINGS_CACHE_SECONDS)
+    return cast(T, value)
 
 
 def season_lines(*, season_id: int) -> QuerySet[BoxLine]:
@@ -89,16 +154,44 @@ def player_season_stats(
     return cast("QuerySet[Any, dict[str, Any]]", rows)
 
 
+def season_player_rows(season_id: int, *, version: str = "") -> list[dict[str, Any]]:
+    """Return every row of :func:`player_season_stats` for a season, from the cache
+    (:func:`season_cached`): the leaders, the player-stats API and the team and player
+    pages all read these, so a season's box lines are summed once per stored game."""
+    return season_cached(
+        season_id,
+        "player-rows",
+        lambda: list(player_season_stats(season_id=season_id)),
+        version=version,
+    )
+
+
+def team_player_rows(season_id: int, team_id: int, *, version: str = "") -> list[dict[str, Any]]:
+    """Return one team's rows of :func:`season_player_rows`, kept in the cache on their own:
+    a team's or a player's page reads a dozen rows, not the season's thousand."""
+    version = version or season_version(season_id)
+    return season_cached(
+        season_id,
+        f"player-rows:team:{team_id}",
+        lambda: [
+            r for r in season_player_rows(season_id, version=version) if r["team_id"] == team_id
+        ],
+        version=version,
+    )
+
+
 def leaders(
     *, season_id: int, category: str, per_game: bool = True, limit: int = 10, min_games: int = 1
 ) -> list[dict[str, Any]]:
-    """Return a season's leaders in ``category`` (see ``LEADER_CATEGORIES``), best first."""
+    """Return a season's leaders in ``category`` (see ``LEADER_CATEGORIES``), best first:
+    the most, then by name; a player without the figure last."""
     if category not in LEADER_CATEGORIES:
         known = ", ".join(LEADER_CATEGORIES)
         raise ValueError(f"unknown leader category {category!r}: use one of {known}")
     key = f"{category}_pg" if per_game else category
-    rows = player_season_stats(season_id=season_id).filter(g__gte=min_games)
-    return with_current_names(list(rows.order_by(F(key).desc(nulls_last=True), "name")[:limit]))
+    rows = [r for r in season_player_rows(season_id) if r["g"] >= min_games]
+    rows.sort(key=lambda r: (r[key] is None, -(r[key] or 0), r["name"]))
+    return with_current_names(rows[:limit])
 
 
 def with_current_names(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -107,16 +200,24 @@ def with_current_names(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**r, "name": r.get("player__name") or r["name"]} for r in rows]
 
 
-def team_season_stats(*, season_id: int) -> list[dict[str, Any]]:
-    """Return one row per team: games, totals, per-game averages and possessions."""
-    season = Season.objects.get(pk=season_id)
-    lines = season_lines(season_id=season.pk)
+def team_season_stats(*, season_id: int, version: str = "") -> list[dict[str, Any]]:
+    """Return one row per team: games, totals, per-game averages and possessions (from the
+    cache, :func:`season_cached`)."""
+    return season_cached(
+        season_id, "team-rows", lambda: _team_season_stats(season_id), version=version
+    )
+
+
+def _team_season_stats(season_id: int) -> list[dict[str, Any]]:
+    lines = season_lines(season_id=season_id)
     totals = {field: Coalesce(Sum(field), 0) for field in STAT_FIELDS}
     rows: dict[int, dict[str, Any]] = {
         row["team_id"]: dict(row)
         for row in lines.values("team_id", "team__school", "team__season").annotate(**totals)
     }
-    games = Game.objects.filter(season=season, status=Game.Status.FINAL).select_related("result")
+    games = Game.objects.filter(season_id=season_id, status=Game.Status.FINAL).select_related(
+        "result"
+    )
     for row in rows.values():
         row.update(g=0, possessions=0, team_turnovers=0, opp_pts=0)
     for game in games.only(
@@ -154,9 +255,13 @@ def player_game_log(*, player_id: int, season_id: int | None = None) -> QuerySet
     lines = BoxLine.objects.filter(player_id=player_id, result__game__status=Game.Status.FINAL)
     if season_id is not None:
         lines = lines.filter(result__game__season_id=season_id)
-    return lines.select_related(
-        "result__game__home", "result__game__away", "result__game__season"
-    ).order_by("result__game__game_date", "result__game__round", "result__game_id")
+    return (
+        lines.select_related("result__game__home", "result__game__away", "result__game__season")
+        # The scores only: a result's documents are never decoded for a log line (and
+        # created_at, which SQLite keeps after them).
+        .defer(*(f"result__{name}" for name in RESULT_DOCUMENTS), "result__created_at")
+        .order_by("result__game__game_date", "result__game__round", "result__game_id")
+    )
 
 
 def games_for_season(*, season_id: int, **filters: Any) -> QuerySet[Game]:
@@ -169,30 +274,26 @@ def games_for_season(*, season_id: int, **filters: Any) -> QuerySet[Game]:
 
 
 def standings_fingerprint(season: Season) -> str:
-    """Return a digest of everything a season's standings read: its seed, its teams (their
-    conference and when each was last saved, so a rename counts) and its final results (how
-    many, the last stored, when, and the points in all). Two queries."""
-    results = GameResult.objects.filter(
-        game__season_id=season.pk, game__status=Game.Status.FINAL
-    ).aggregate(
-        n=Count("pk"),
-        last=Max("pk"),
-        at=Max("created_at"),
-        points=Sum(F("home_score") + F("away_score")),
-    )
+    """Return a digest of everything a season's standings read: its seed and final results
+    (:func:`season_version`) and its teams (their conference and when each was last saved,
+    so a moved conference or a rename counts). Two queries."""
     teams = list(
         SeasonTeam.objects.filter(season_id=season.pk)
         .order_by("team_id")
         .values_list("team_id", "conference", "team__updated_at")
     )
-    return hashlib.sha256(repr((season.seed, sorted(results.items()), teams)).encode()).hexdigest()
+    return hashlib.sha256(repr((season_version(season.pk), teams)).encode()).hexdigest()
 
 
-def cached_standings(season: Season) -> list[tuple[str, list[dict[str, Any]]]]:
+def cached_standings(
+    season: Season, *, fingerprint: str = ""
+) -> list[tuple[str, list[dict[str, Any]]]]:
     """Return :func:`standings_for_season` from the cache, computed again as soon as
-    anything it reads changes (:func:`standings_fingerprint`): the pages and the API ask
-    for the same standings far more often than a game is stored."""
-    key = f"standings:2:{season.pk}:{standings_fingerprint(season)}"  # 2: conference order
+    anything it reads changes (:func:`standings_fingerprint`, or ``fingerprint`` when the
+    caller has it): the pages and the API ask for the same standings far more often than a
+    game is stored."""
+    fingerprint = fingerprint or standings_fingerprint(season)
+    key = f"standings:2:{season.pk}:{fingerprint}"  # 2: conference order
     tables = cache.get(key)
     if tables is None:
         tables = standings_for_season(season_id=season.pk)

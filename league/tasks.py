@@ -95,11 +95,13 @@ def send_to_workers(sender: type[Game], *, game_ids: list[int], **kwargs: Any) -
 
 @shared_task(name="league.odds_pair_table", acks_late=True)
 def odds_pair_table(
-    *, season_id: int, home_ids: list[int] | None = None, needed_only: bool = False
+    *, season_id: int, home_ids: list[int] | None = None, needed_only: bool = True
 ) -> dict[str, int]:
-    """Compute and store a season's pairwise odds (the rows of ``home_ids``, or all; with
-    ``needed_only`` the pairs its pages can ask for)."""
-    return odds.pair_table_build(season_id=season_id, home_ids=home_ids, needed_only=needed_only)
+    """Compute and store the pairs of a season's table its pages can ask for (those of
+    ``home_ids`` at home, or all): a bracket's pairs that can meet, a schedule's games.
+    (``needed_only`` is read and ignored: a message queued before it was dropped still
+    runs, as every table is now built of the needed pairs only.)"""
+    return odds.pair_table_build(season_id=season_id, home_ids=home_ids)
 
 
 @receiver(odds.pairs_wanted, sender=PairOdds, dispatch_uid="league.send_pair_table")
@@ -108,12 +110,11 @@ def send_pair_table(
     *,
     season_id: int,
     home_ids: list[int],
-    needed_only: bool = False,
     **kwargs: Any,
 ) -> None:
     """Send the rows of a season's pair table a page (or a new field) asked for to the
     workers."""
-    _send(odds_pair_table, "odds", season_id=season_id, home_ids=home_ids, needed_only=needed_only)
+    _send(odds_pair_table, "odds", season_id=season_id, home_ids=home_ids)
 
 
 @receiver(field_odds_wanted, sender=Season, dispatch_uid="league.send_field_odds")

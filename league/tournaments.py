@@ -26,7 +26,7 @@ from league.dispatch import field_odds_enqueue, runs_attach
 from league.errors import SeasonRefused
 from league.models import Game, League, Season, SeasonTeam
 from league.seeds import derived_seed, new_seed
-from league.selectors import standings_for_season
+from league.selectors import RESULT_DOCUMENTS, standings_for_season
 
 # The ready-made fields a tournament can be drawn from: name -> (what users call it, its
 # field file: school, season, region and seed per row).
@@ -215,7 +215,10 @@ def bracket_view(season: Season) -> dict[str, Any]:
     }
     games = {
         g.bracket_key: g
-        for g in season.games.exclude(bracket_key="").select_related("result", "home", "away")
+        for g in season.games.exclude(bracket_key="")
+        .select_related("result", "home", "away")
+        # The scores only: the stored documents (team files, play-by-play) stay unread.
+        .defer(*(f"result__{name}" for name in (*RESULT_DOCUMENTS, "created_at")))
     }
 
     def slot(team_id: int | None, game: Game | None) -> dict[str, Any] | None:

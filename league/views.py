@@ -9,7 +9,8 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Count, Prefetch, Q
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Min, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -27,54 +28,186 @@ from league.presentation import box_score
 
 
 def _season_progress(season: Season) -> dict[str, Any]:
-    counts = season.games.aggregate(
-        total=Count("id"), final=Count("id", filter=Q(status=Game.Status.FINAL))
+    return _seasons_progress([season])[season.pk]
+
+
+def _seasons_progress(seasons: list[Season]) -> dict[int, dict[str, Any]]:
+    """Return each season's games, final games and running run: two queries however many
+    seasons and games (the home page and the seasons list show every season's)."""
+    ids = [s.pk for s in seasons]
+    counts = {
+        row["season_id"]: row
+        for row in Game.objects.filter(season_id__in=ids)
+        .order_by()
+        .values("season_id")
+        .annotate(total=Count("id"), final=Count("id", filter=Q(status=Game.Status.FINAL)))
+    }
+    runs: dict[int, SimulationRun] = {}
+    for run in SimulationRun.objects.filter(
+        season_id__in=ids, status=SimulationRun.Status.RUNNING
+    ).order_by("-created_at", "-id"):
+        runs.setdefault(run.season_id, run)
+    progress = {}
+    for season in seasons:
+        row: dict[str, Any] = dict(counts.get(season.pk, {}))
+        total, final = row.get("total", 0), row.get("final", 0)
+        if season.bracket:
+            # A tournament's later rounds are drawn as it goes: count every game of its bracket.
+            total = max(total, len(tournaments.season_bracket(season).games))
+        progress[season.pk] = {"total": total, "final": final, "run": runs.get(season.pk)}
+    return progress
+
+
+def _scored(games: Any) -> Any:
+    """Return games with their teams and the cheap columns of their results (the scores,
+    overtimes): the stored documents (team files, play-by-play, dice, rules) are left in
+    the database, never decoded to print a score."""
+    # created_at too: SQLite keeps it after the documents, so reading it reads them from disk.
+    return games.select_related("home", "away", "result").defer(
+        *RESULT_HEAVY_FIELDS, "result__created_at"
     )
-    if season.bracket:
-        # A tournament's later rounds are drawn as it goes: count every game of its bracket.
-        counts["total"] = max(counts["total"], len(tournaments.season_bracket(season).games))
-    run = season.runs.filter(status=SimulationRun.Status.RUNNING).first()
-    return {**counts, "run": run}
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    seasons = Season.objects.select_related("league").order_by("-created_at")[:20]
-    latest = (
-        Game.objects.filter(status=Game.Status.FINAL)
-        .select_related("home", "away", "result", "season__league")
-        .order_by("-played_at", "-pk")[:15]
-    )
+    seasons = list(Season.objects.select_related("league").order_by("-created_at")[:20])
+    progress = _seasons_progress(seasons)
+    latest = _scored(
+        Game.objects.filter(status=Game.Status.FINAL).select_related("season__league")
+    ).order_by("-played_at", "-pk")[:15]
     return render(
         request,
         "pages/home.html",
         {
             "leagues": League.objects.order_by("name"),
-            "seasons": [(s, _season_progress(s)) for s in seasons],
+            "seasons": [(s, progress[s.pk]) for s in seasons],
             "latest": latest,
             "teams": Team.objects.count(),
         },
     )
 
 
+SCHEDULE_PAGE_GAMES = 50
+"""The most games a page of a season's schedule lists: whole rounds, as many as fit (a
+round bigger than this is a page of its own)."""
+
+NO_ROUND = "other"
+"""The ``?round=`` of the games scheduled outside any round."""
+
+
 def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A season's page: standings, one page of the schedule (whole rounds, by default the
+    latest round with a result; ``?round=N`` the page holding round N) and team stats.
+    Its queries are the same few at 60 games as at 5,000: the schedule's rounds are counted
+    in one grouped query, the stats come from the cache (``selectors.season_cached``)."""
     season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
     if season.kind == Season.Kind.TOURNAMENT and season.bracket:
         return tournament_detail(request, season)
-    games = selectors.games_for_season(season_id=season.pk)
+    pages = _schedule_pages(season)
+    page = _schedule_page(pages, request.GET.get("round"))
+    games = season.games.none()
+    if page is not None:
+        numbers = [r["round"] for r in page["rounds"]]
+        in_page = Q(round__in=[n for n in numbers if n is not None])
+        if None in numbers:
+            in_page |= Q(round__isnull=True)
+        games = _scored(season.games.filter(in_page)).order_by(
+            "round", "game_date", "bracket_key", "pk"
+        )
     rounds: dict[Any, list[Game]] = {}
     for game in games:
         rounds.setdefault(game.round, []).append(game)
+    index = pages.index(page) if page is not None else 0
     return render(
         request,
         "pages/season.html",
         {
             "season": season,
             "progress": _season_progress(season),
-            "standings": _standings_tables(season),
+            "tables": _season_tables(season),
             "rounds": rounds,
-            **_team_stats(season),
+            "schedule": {
+                "page": page,
+                "pages": pages,
+                "previous": pages[index - 1] if index > 0 else None,
+                "next": pages[index + 1] if index + 1 < len(pages) else None,
+                "all_rounds": [r for p in pages for r in p["rounds"]],
+            },
         },
     )
+
+
+def _season_tables(season: Season) -> dict[str, SafeString]:
+    """The season page's standings and team stats, rendered once per stored game (or
+    rename, or moved conference: ``selectors.standings_fingerprint``) and kept in the cache:
+    a table a row per team is the same for every visitor until then."""
+    fingerprint = selectors.standings_fingerprint(season)
+    key = f"season-tables:{season.pk}:{fingerprint}"
+    tables = cache.get(key)
+    if tables is None:
+        context = {
+            "season": season,
+            "standings": _standings_tables(season, fingerprint),
+            **_team_stats(season),
+        }
+        tables = {
+            part: render_to_string(f"pages/_season_{part}.html", context)
+            for part in ("standings", "team_stats")
+        }
+        cache.set(key, tables, settings.STANDINGS_CACHE_SECONDS)
+    # Our own templates' output, escaped as they were rendered.
+    return {part: mark_safe(html) for part, html in tables.items()}
+
+
+def _schedule_pages(season: Season) -> list[dict[str, Any]]:
+    """Split a season's rounds into pages of whole rounds of at most ``SCHEDULE_PAGE_GAMES``
+    games, each round with its games, final games and dates (one grouped query)."""
+    rows: list[dict[str, Any]] = [
+        dict(row)
+        for row in season.games.order_by()
+        .values("round")
+        .annotate(
+            games=Count("id"),
+            final=Count("id", filter=Q(status=Game.Status.FINAL)),
+            first_date=Min("game_date"),
+        )
+    ]
+    rows.sort(key=lambda r: (r["round"] is None, r["round"] or 0))
+    pages: list[dict[str, Any]] = []
+    for row in rows:
+        row["key"] = NO_ROUND if row["round"] is None else str(row["round"])
+        row["label"] = "Other games" if row["round"] is None else f"Round {row['round']}"
+        page = pages[-1] if pages else None
+        if page is None or page["games"] + row["games"] > SCHEDULE_PAGE_GAMES:
+            page = {"rounds": [], "games": 0, "final": 0}
+            pages.append(page)
+        page["rounds"].append(row)
+        page["games"] += row["games"]
+        page["final"] += row["final"]
+    for page in pages:
+        first, last = page["rounds"][0], page["rounds"][-1]
+        page["key"] = first["key"]
+        page["label"] = (
+            first["label"]
+            if first is last
+            else f"Rounds {first['round']}-{last['round']}"
+            if last["round"] is not None
+            else f"{first['label']} to {last['label'].lower()}"
+        )
+    return pages
+
+
+def _schedule_page(pages: list[dict[str, Any]], asked: str | None) -> dict[str, Any] | None:
+    """Return the page holding round ``asked`` (a 404 naming it when there is none), or by
+    default the page of the latest round with a result (the first page before any)."""
+    if asked is not None:
+        for page in pages:
+            if any(r["key"] == asked.strip() for r in page["rounds"]):
+                return page
+        raise Http404(f"This season has no round {asked[:20]!r}.")
+    played = [page for page in pages if page["final"]]
+    if played:
+        return played[-1]
+    return pages[0] if pages else None
 
 
 SPLITS = (
@@ -85,12 +218,12 @@ SPLITS = (
 )
 
 
-def _standings_tables(season: Season) -> list[dict[str, Any]]:
+def _standings_tables(season: Season, fingerprint: str) -> list[dict[str, Any]]:
     """The season page's standings: each table with only the splits its teams played (no
     "Neutral 0-0" column in a home-and-away season); a conference's table is ordered by the
     conference record (``league.standings``)."""
     tables = []
-    for conference, rows in selectors.cached_standings(season):
+    for conference, rows in selectors.cached_standings(season, fingerprint=fingerprint):
         splits = [s for s in SPLITS if any(row[s[0]] != "0-0" for row in rows)]
         tables.append(
             {
@@ -103,7 +236,8 @@ def _standings_tables(season: Season) -> list[dict[str, Any]]:
 
 
 def _team_stats(season: Season) -> dict[str, Any]:
-    """The season page's team stats: VABG's columns, or another game's own (per game)."""
+    """The season page's team stats: VABG's columns, or another game's own (per game), from
+    the cache (``selectors.season_cached``)."""
     if season.game == GameName.VABG:
         return {"team_stats": selectors.team_season_stats(season_id=season.pk)}
     table = gamestats.team_stats(season)
@@ -120,14 +254,30 @@ def _team_stats(season: Season) -> dict[str, Any]:
 
 def tournament_detail(request: HttpRequest, season: Season) -> HttpResponse:
     """A tournament's own page: the champion, the bracket, the results round by round with
-    each game's short story, the upsets by seed and the leaders (no standings)."""
+    each game's short story, the upsets by seed and the leaders (no standings). The results
+    part reads every game's play-by-play to tell its story, so it is rendered once per stored
+    game (or rename) and kept in the cache (``selectors.season_version``)."""
+    progress = _season_progress(season)
+    version = selectors.season_version(season.pk)
+    key = f"tournament-page:{season.pk}:{version}:{progress['total']}"
+    cached = cache.get(key)
+    if cached is None:
+        page = stories.tournament_page(season)
+        body = render_to_string(
+            "pages/_tournament_body.html", {"season": season, "progress": progress, **page}
+        )
+        cached = (str(body), page["champion"])
+        cache.set(key, cached, settings.STANDINGS_CACHE_SECONDS)
+    body, champion = cached
     return render(
         request,
         "pages/tournament.html",
         {
             "season": season,
-            "progress": _season_progress(season),
-            **stories.tournament_page(season),
+            "progress": progress,
+            "champion": champion,
+            "body": mark_safe(body),  # our own template's output, escaped there
+            "games_to_come": tournaments.games_to_come(season=season),
         },
     )
 
@@ -137,9 +287,11 @@ def seasons_list(request: HttpRequest, kind: str = "") -> HttpResponse:
     seasons = Season.objects.select_related("league").order_by("league__name", "-created_at")
     if kind:
         seasons = seasons.filter(kind=kind)
+    listed = list(seasons)
+    progress = _seasons_progress(listed)
     leagues: dict[League, list[tuple[Season, dict[str, Any]]]] = {}
-    for season in seasons:
-        leagues.setdefault(season.league, []).append((season, _season_progress(season)))
+    for season in listed:
+        leagues.setdefault(season.league, []).append((season, progress[season.pk]))
     title = "Tournaments" if kind == Season.Kind.TOURNAMENT else "Leagues and seasons"
     return render(request, "pages/seasons.html", {"leagues": leagues, "title": title, "kind": kind})
 
@@ -177,14 +329,15 @@ def season_progress(request: HttpRequest, pk: int) -> JsonResponse:
 def leaders(request: HttpRequest, pk: int) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
     per_game = request.GET.get("totals") != "1"
-    boards = gamestats.leader_boards(season, per_game=per_game)
+    version = selectors.season_version(season.pk)
+    boards = gamestats.leader_boards(season, per_game=per_game, version=version)
     played = season.games.filter(status=Game.Status.FINAL).exists()
     context = {
         "season": season,
         "boards": boards,
         "per_game": per_game,
         "played": played,
-        "minimum": gamestats.minimum_games(season),
+        "minimum": gamestats.minimum_games(season, version=version),
     }
     return render(request, "pages/leaders.html", context)
 
@@ -303,6 +456,23 @@ def bracket(request: HttpRequest, pk: int) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
     if season.kind != Season.Kind.TOURNAMENT or not season.bracket:
         raise Http404("This season is not a tournament.")
+    progress = _season_progress(season)
+    finished = bool(progress["total"]) and progress["final"] == progress["total"]
+    # A finished tournament's bracket changes only with a rename: kept in the cache.
+    key = f"bracket-page:{season.pk}:{selectors.season_version(season.pk)}" if finished else ""
+    drawn = cache.get(key) if key else None
+    if drawn is None:
+        drawn = _bracket_drawn(season)
+        if key:
+            cache.set(key, drawn, settings.STANDINGS_CACHE_SECONDS)
+    return render(
+        request,
+        "pages/bracket.html",
+        {"season": season, **drawn, "progress": progress},
+    )
+
+
+def _bracket_drawn(season: Season) -> dict[str, Any]:
     view = tournaments.bracket_view(season)
     links = _bracket_links(tournaments.season_bracket(season))
     for round_ in view["rounds"]:
@@ -319,17 +489,7 @@ def bracket(request: HttpRequest, pk: int) -> HttpResponse:
     final = [{**r, "games": [g for g in r["games"] if not g["region"]]} for r in view["rounds"]]
     final = [r for r in final if r["games"]]
     sections.append({"title": "Final Four" if regions else "", "rounds": final})
-    return render(
-        request,
-        "pages/bracket.html",
-        {
-            "season": season,
-            "view": view,
-            "sections": sections,
-            "path": _champion_path(view),
-            "progress": _season_progress(season),
-        },
-    )
+    return {"view": view, "sections": sections, "path": _champion_path(view)}
 
 
 def _champion_path(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -419,20 +579,22 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
     players = sorted(team.players.all(), key=lambda p: (p.order, p.name))
     faces = [card_face(p.card) for p in players if hasattr(p, "card")]
-    games = (
-        Game.objects.filter(Q(home=team) | Q(away=team), status=Game.Status.FINAL)
-        .select_related("home", "away", "result", "season__league")
-        .order_by("season_id", "round", "game_date", "pk")
-    )
+    games = _scored(
+        Game.objects.filter(Q(home=team) | Q(away=team), status=Game.Status.FINAL).select_related(
+            "season__league"
+        )
+    ).order_by("season_id", "round", "game_date", "pk")
+    games_page = _latest_page(games, request.GET.get("results"))
     results = []
-    for game in games:
+    for game in games_page:
         home_side = game.home_id == team.pk
         mine = game.result.home_score if home_side else game.result.away_score
         theirs = game.result.away_score if home_side else game.result.home_score
         opponent = game.away if home_side else game.home
         where = "neutral" if game.neutral else ("home" if home_side else "away")
         results.append((game, opponent, where, "W" if mine > theirs else "L", mine, theirs))
-    seasons = Season.objects.filter(entries__team=team).select_related("league")
+    seasons = list(Season.objects.filter(entries__team=team).select_related("league"))
+    versions = selectors.season_versions([s.pk for s in seasons])
     return render(
         request,
         "pages/team.html",
@@ -441,11 +603,12 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "real": realseasons.team_real_season(school=team.school, season=team.season),
             "faces": faces,
             "results": results,
+            "results_page": games_page,
             "stats": [
                 (
                     s,
                     selectors.with_current_names(
-                        list(selectors.player_season_stats(season_id=s.pk, team_id=team.pk))
+                        selectors.team_player_rows(s.pk, team.pk, version=versions[s.pk])
                     ),
                 )
                 for s in seasons
@@ -457,7 +620,8 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("team", "card"), pk=pk)
     face = card_face(player.card) if hasattr(player, "card") else None
-    seasons = Season.objects.filter(entries__team=player.team).select_related("league")
+    seasons = list(Season.objects.filter(entries__team=player.team).select_related("league"))
+    versions = selectors.season_versions([s.pk for s in seasons])
     return render(
         request,
         "pages/player.html",
@@ -468,17 +632,27 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             ),
             "face": face,
             "stats": [
-                (s, list(selectors.player_season_stats(season_id=s.pk, player_id=player.pk)))
+                (
+                    s,
+                    [
+                        r
+                        for r in selectors.team_player_rows(
+                            s.pk, player.team_id, version=versions[s.pk]
+                        )
+                        if r["player_id"] == player.pk
+                    ],
+                )
                 for s in seasons
             ],
-            "log": _game_log(player.pk),
+            "log": _game_log(player.pk, request.GET.get("games")),
         },
     )
 
 
-def _game_log(player_id: int) -> list[Any]:
-    """A player's lines game by game, each with its result as the player's team saw it."""
-    lines = list(selectors.player_game_log(player_id=player_id).defer(*RESULT_HEAVY_FIELDS))
+def _game_log(player_id: int, asked: str | None) -> Page[Any]:
+    """A page of a player's lines game by game (the latest by default, ``_latest_page``),
+    each with its result as the player's team saw it."""
+    lines = _latest_page(selectors.player_game_log(player_id=player_id), asked)
     for line in lines:
         result = line.result
         mine, theirs = (
@@ -486,8 +660,20 @@ def _game_log(player_id: int) -> list[Any]:
             if line.side == "home"
             else (result.away_score, result.home_score)
         )
-        line.outcome = f"{'W' if mine > theirs else 'L'} {mine}-{theirs}"  # type: ignore[attr-defined]
+        line.outcome = f"{'W' if mine > theirs else 'L'} {mine}-{theirs}"
     return lines
+
+
+GAMES_PAGE = 40
+"""The most games a team's results or a player's game log list on one page."""
+
+
+def _latest_page(rows: Any, asked: str | None) -> Page[Any]:
+    """Return page ``asked`` of ``rows`` (in the order played, ``GAMES_PAGE`` a page), by
+    default the last one, the latest games: a count and one page's rows, however many
+    games a team has played (an unknown page number shows the nearest page)."""
+    paginator = Paginator(rows, GAMES_PAGE)
+    return paginator.get_page(asked or paginator.num_pages)
 
 
 # -- exact odds (issue 13): the matchup page and a season's odds -----------------------------

@@ -6,11 +6,12 @@ Each view checks its input with a serializer and makes one call into ``league.se
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
+from django_filters.utils import translate_validation
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -21,6 +22,7 @@ from drf_spectacular.utils import (
 from rest_framework import mixins, renderers, status
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
+from rest_framework.filters import OrderingFilter
 from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -512,9 +514,33 @@ class PlayerSeasonStatsViewSet(mixins.ListModelMixin, _SeasonNested):
     ordering = ["-pts", "name"]
 
     def get_queryset(self) -> QuerySet[Any]:
+        # What the schema's filters and orderings describe; list() reads the cached rows.
         if getattr(self, "swagger_fake_view", False):
             return BoxLine.objects.none()
         return selectors.player_season_stats(season_id=self.season().pk)
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The season's rows from the cache (``selectors.season_player_rows``), filtered and
+        ordered here as the filter backends would in SQL: three queries at any size."""
+        season = self.season()
+        filters = PlayerStatsFilter(request.query_params, queryset=BoxLine.objects.none())
+        if not filters.is_valid():
+            raise cast(Exception, translate_validation(filters.errors))
+        wanted = filters.form.cleaned_data
+        rows = selectors.season_player_rows(season.pk)
+        for name, column in (("team", "team_id"), ("player", "player_id")):
+            if wanted.get(name) is not None:
+                rows = [r for r in rows if r[column] == wanted[name]]
+        if wanted.get("min_games") is not None:
+            rows = [r for r in rows if r["g"] >= wanted["min_games"]]
+        terms = OrderingFilter().get_ordering(request, BoxLine.objects.none(), self) or []
+        for term in reversed(terms):
+            field = term.lstrip("-")
+            present = [r for r in rows if r[field] is not None]
+            present.sort(key=lambda r: r[field], reverse=term.startswith("-"))
+            rows = present + [r for r in rows if r[field] is None]  # no figure: last
+        page = self.paginate_queryset(rows)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
 
 @extend_schema_view(

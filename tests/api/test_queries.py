@@ -106,7 +106,8 @@ PLAIN = [
 ]
 SEASON = [
     ("player stats", "player-stats/", 3),
-    ("leaders", "leaders/?category=pts&limit=100", 2),
+    # the season, the cache's version and, on a miss as here, the season's rows
+    ("leaders", "leaders/?category=pts&limit=100", 3),
     ("team stats", "team-stats/", 4),
     ("box score export", "export/boxscores.csv", 2),
     ("player stats export", "export/player-stats/?format=json", 2),

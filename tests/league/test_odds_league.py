@@ -160,6 +160,36 @@ def test_a_card_edit_invalidates_only_the_pairs_of_its_team(teams) -> None:
     assert odds.season_table(season).p(a, b) == pytest.approx(fresh.p_home_win, abs=1e-12)
 
 
+def test_a_coached_tournament_solves_only_the_pairs_that_can_meet_in_the_bracket_order(
+    teams,
+) -> None:
+    season = cup(teams[:4], strategy=True)
+    can_meet = brackets.possible_pairs(tournaments.season_bracket(season), {})
+    assert can_meet is not None and len(can_meet) == 6  # of the 12 ordered pairs
+    built = odds.pair_table_build(season_id=season.pk)
+    assert built == {"computed": 6, "deleted": 0, "pairs": 6}
+    stored = set(PairOdds.objects.values_list("home_id", "away_id"))
+    assert stored == can_meet  # the top team at home, as the bracket plays it
+    assert odds.table_status(season) == {"pairs": 6, "ready": 6}
+    # The bracket's odds need nothing more.
+    assert odds.bracket_odds(season)["method"] == "exact"
+    assert PairOdds.objects.count() == 6
+
+
+def test_a_seasons_table_holds_its_schedules_games(teams) -> None:
+    season = services.season_create(
+        league=services.league_get_or_create(name="Odds League"),
+        name="Round robin",
+        teams=teams[:3],
+        start_date=date(2026, 1, 5),
+    )
+    scheduled = set(season.games.values_list("home_id", "away_id"))
+    assert len(scheduled) == 3  # of the 6 ordered pairs: one game a pair, home court
+    built = odds.pair_table_build(season_id=season.pk)
+    assert built["pairs"] == 3
+    assert set(PairOdds.objects.values_list("home_id", "away_id")) == scheduled
+
+
 def test_card_versions_are_cached_and_any_edit_of_the_rows_renews_them(teams, monkeypatch) -> None:
     ids = [t.pk for t in teams[:3]]
     first = odds.card_versions(ids)

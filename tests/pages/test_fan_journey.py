@@ -221,3 +221,58 @@ def test_print_the_cards_prints_the_cards_alone(chromium, live_server) -> None:
     assert shown == ["main", "h1", "roster"]
     cards = chromium.find_elements(By.CSS_SELECTOR, "#roster .vabg-card")
     assert len(cards) == Player.objects.filter(team=team).count() == 6
+
+
+def test_a_big_season_s_pages_of_games_read_well_and_work_on_a_phone(
+    chromium, live_server, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    """A season too big for one page (its schedule, a team's results, a player's log come a
+    page at a time: made small here) at both widths, then walked as a fan on a phone would:
+    the next round's link, and the round list to jump to any round."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    from league import views
+
+    monkeypatch.setattr(views, "SCHEDULE_PAGE_GAMES", 2)  # 6 teams: 5 rounds of 3 games
+    monkeypatch.setattr(views, "GAMES_PAGE", 1)
+    teams = [full_team(school=f"Longname Polytechnic Institute {n}") for n in range(6)]
+    season = services.season_create(
+        league=services.league_get_or_create(name="Paged League"),
+        name="Long winter",
+        teams=teams,
+        start_date=date(2026, 1, 5),
+        seed=8,
+        strategy=False,
+    )
+    for number in (1, 2):
+        with django_capture_on_commit_callbacks(execute=True):
+            services.simulation_start(season=season, scope="round", round=number)
+    player = teams[0].players.order_by("order").first()
+    assert player is not None
+    visits = [
+        Visit("paged season", f"/seasons/{season.pk}/"),
+        Visit("paged season, round 4", f"/seasons/{season.pk}/?round=4"),
+        Visit("paged team", f"/teams/{teams[0].pk}/"),
+        Visit("paged player", f"/players/{player.pk}/"),
+    ]
+    found = []
+    for width in WIDTHS:
+        chromium.set_window_size(width, 900)
+        for visit in visits:
+            found += problems_of(chromium, live_server.url, visit, width)
+    assert not found, "\n".join(found)
+
+    # At the phone's width: the page of round 2 (the latest played), then round 3, then 5.
+    chromium.get(f"{live_server.url}/seasons/{season.pk}/")
+    headings = [h.text for h in chromium.find_elements(By.CSS_SELECTOR, "main h3")]
+    assert headings[-1].startswith("Round 2")
+    chromium.find_element(By.CSS_SELECTOR, "nav.pager a[rel=next]").click()
+    WebDriverWait(chromium, 10).until(lambda d: "round=3" in d.current_url)
+    headings = [h.text for h in chromium.find_elements(By.CSS_SELECTOR, "main h3")]
+    assert [h.split(" ·")[0] for h in headings] == ["Round 3"]
+    Select(chromium.find_element(By.ID, "round-top")).select_by_value("5")
+    WebDriverWait(chromium, 10).until(lambda d: "round=5" in d.current_url)
+    headings = [h.text for h in chromium.find_elements(By.CSS_SELECTOR, "main h3")]
+    assert [h.split(" ·")[0] for h in headings] == ["Round 5"]
+    assert "(scheduled)" in chromium.find_element(By.TAG_NAME, "main").text

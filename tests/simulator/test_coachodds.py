@@ -55,7 +55,12 @@ from simulator.vabg.events import AWAY, HOME, Call, FreeThrow, PeriodEnd, Shot, 
 from simulator.vabg.liveodds import LiveOdds
 from simulator.vabg.odds import _Laws, _state, game_odds
 from simulator.vabg.rules import CoachKind, GameRules, preset
-from tests.simulator.teams import rulebook_file_team
+from tests.simulator.teams import (
+    kansas_2008_json,
+    kentucky_2012_json,
+    rulebook_file_team,
+    twin_team_json,
+)
 from tests.simulator.test_odds import (
     FIXTURES,
     assert_same_outcomes,
@@ -661,3 +666,38 @@ def test_the_live_odds_of_a_game_take_the_coach_it_was_played_with():
     # the extra possessions (it has nothing to lose); at 6 it may not (§8: the last 5).
     assert given.home_takes_extra(0, 1, -2) and not given.home_takes_extra(0, 6, -2)
     assert not given.home_takes_extra(0, 1, 2)  # only a trailing team chooses
+
+
+# The exact coach's decisions and odds of six pairs, pinned from the coach as it was solved
+# before issue 25 set out to speed up its solver: stored games replay by solving the coach
+# again, so a faster solver must make every choice the same. The teams are written here in
+# code (the rulebook's two and two made-up ones), not read from the field's files, which the
+# field builder rewrites.
+PINNED_TEAMS = {
+    "kentucky": kentucky_2012_json,
+    "kansas": kansas_2008_json,
+    "twin": twin_team_json,
+    "short": short_handed_json,
+}
+PINNED_COACHES = [
+    # (home, away, neutral, sha256 of the ExactCoach's repr (16 hex), P(home wins), P(OT))
+    ("kentucky", "kansas", False, "e9ea1240a5b35903", 0.6299166673491156, 0.03915291598315931),
+    ("kansas", "kentucky", True, "5cd9ca1abf482110", 0.48110705793431563, 0.03532739290284162),
+    ("kentucky", "twin", True, "884e39144c8bf50b", 0.9276048870149738, 0.01492266937901717),
+    ("twin", "kansas", False, "4faf9dc9956e6c15", 0.12957587448934638, 0.01941089739653843),
+    ("short", "kentucky", False, "da846cc6927eebb0", 0.34067635992036494, 0.037390075235210714),
+    ("kansas", "short", True, "ceea87e2a74c8146", 0.7468863903372931, 0.035000330901801664),
+]
+
+
+@pytest.mark.parametrize(("home", "away", "neutral", "digest", "p_home", "p_ot"), PINNED_COACHES)
+def test_the_exact_coach_makes_the_same_choices_as_when_its_games_were_stored(
+    home, away, neutral, digest, p_home, p_ot
+):
+    rules = preset("advanced", strategy=True)
+    h, a = team_from_json(PINNED_TEAMS[home]()), team_from_json(PINNED_TEAMS[away]())
+    coach = solve_coach(h, a, rules=rules, neutral=neutral)
+    assert hashlib.sha256(repr(coach).encode()).hexdigest()[:16] == digest
+    odds = coach_odds(h, a, rules=rules, neutral=neutral, scores=False)
+    assert odds.p_home_win == pytest.approx(p_home, abs=1e-12)
+    assert odds.p_overtime == pytest.approx(p_ot, abs=1e-12)
