@@ -126,7 +126,7 @@ def build_season(size: int, template: Any) -> Any:
     rng = random.Random(size)
     heavy = {
         name: getattr(template, name)
-        for name in ("home_team_file", "away_team_file", "events", "dice", "rules")
+        for name in ("home_version_id", "away_version_id", "events", "dice", "rules")
     }
     now = timezone.now()
     with transaction.atomic():

@@ -14,6 +14,7 @@ import json
 import threading
 from collections import OrderedDict
 
+from league.digests import document_digest
 from simulator.vabg import GameRules, TeamCard
 from simulator.vabg.coaching import Coach
 from simulator.vabg.engine import rules_coach
@@ -26,18 +27,36 @@ _COACHES: OrderedDict[str, Coach] = OrderedDict()
 _LOCK = threading.Lock()
 
 
-def coach_key(*, home: TeamCard, away: TeamCard, rules: GameRules, neutral: bool) -> str:
-    """Return the key a coach is kept under: a SHA-256 of both cards, the rules and court."""
-    doc = [home.to_json(), away.to_json(), rules.to_json(), neutral]
+def coach_key(
+    *,
+    home: TeamCard,
+    away: TeamCard,
+    rules: GameRules,
+    neutral: bool,
+    digests: tuple[str, str] | None = None,
+) -> str:
+    """Return the key a coach is kept under: a SHA-256 of both cards' digests
+    (``league.digests.document_digest`` of their team files; ``digests`` when the caller
+    has them already), the rules and court."""
+    if digests is None:
+        digests = (document_digest(home.to_json()), document_digest(away.to_json()))
+    doc = [*digests, rules.to_json(), neutral]
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
 
 
-def coach_for(*, home: TeamCard, away: TeamCard, rules: GameRules, neutral: bool) -> Coach:
+def coach_for(
+    *,
+    home: TeamCard,
+    away: TeamCard,
+    rules: GameRules,
+    neutral: bool,
+    digests: tuple[str, str] | None = None,
+) -> Coach:
     """Return the coach the rules name for this game (``engine.rules_coach``), solved once
-    per process for these cards, rules and court."""
+    per process for these cards, rules and court (``digests``: see :func:`coach_key`)."""
     if not rules.strategy or rules.coach != CoachKind.EXACT:
         return rules_coach(home, away, rules=rules, neutral=neutral)  # nothing to solve
-    key = coach_key(home=home, away=away, rules=rules, neutral=neutral)
+    key = coach_key(home=home, away=away, rules=rules, neutral=neutral, digests=digests)
     with _LOCK:
         coach = _COACHES.get(key)
         if coach is not None:
@@ -51,3 +70,9 @@ def coach_for(*, home: TeamCard, away: TeamCard, rules: GameRules, neutral: bool
         while len(_COACHES) > COACHES_KEPT:
             _COACHES.popitem(last=False)
     return coach
+
+
+def clear() -> None:
+    """Forget every coach kept (a benchmark's cold start, as in a new worker)."""
+    with _LOCK:
+        _COACHES.clear()

@@ -1,7 +1,8 @@
 """Sending games to workers, without this layer knowing the workers.
 
 ``games_enqueue`` marks games queued and, once the transaction commits, sends the
-``games_queued`` signal; ``league.tasks`` listens and hands each game to Celery. So the
+``games_queued`` signal; ``league.tasks`` listens and hands the games to Celery in chunks
+(``games_chunks``). So the
 services (and the bracket, which draws rounds while a worker stores a game) point down to
 this module, and only the tasks module points at Celery: no import cycle. The odds of a
 new field, or of the fields a changed team plays in, are asked for the same way
@@ -10,7 +11,8 @@ new field, or of the fields a changed team plays in, are asked for the same way
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Sequence
 
 from django.db import transaction
 from django.dispatch import Signal
@@ -22,6 +24,24 @@ from league.models import Game, GameName, Season, SimulationRun
 games_queued = Signal()
 # Sent after commit with ``season_ids``: fields whose pair odds to build. ``league.tasks``.
 field_odds_wanted = Signal()
+
+
+CHUNK_GAMES = 16
+"""The most games one task plays: a chunk is claimed, played and stored at once, which
+spares each game most of its round trips; a chunk of 16 VABG games is a few tenths of a
+second of a worker's time, far inside a lease."""
+SPREAD_OVER = 4
+"""Fewer games than ``CHUNK_GAMES * SPREAD_OVER`` are cut into up to this many chunks, so
+a short round (a tournament's late rounds) still spreads over the workers."""
+
+
+def games_chunks(game_ids: Sequence[int]) -> list[list[int]]:
+    """Cut games to send into chunks, in order: at most ``CHUNK_GAMES`` games each, and
+    chunks of a ``SPREAD_OVER``-th of the games (rounded up) when that makes them smaller:
+    6 games, 3 chunks of 2; one game, one chunk."""
+    ids = list(game_ids)
+    size = max(1, min(CHUNK_GAMES, math.ceil(len(ids) / SPREAD_OVER)))
+    return [ids[i : i + size] for i in range(0, len(ids), size)]
 
 
 class NoWorkers(RuntimeError):

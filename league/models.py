@@ -7,6 +7,7 @@ lines in the same transaction that marks the game final.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -16,7 +17,22 @@ from django.db.models import F, Q
 from django.urls import reverse
 
 from cards.models import Player, Team
+from league.digests import document_digest
 from simulator.games import DEFAULT_GAME, InvalidOptionError, find_game
+
+
+class DocumentField(models.JSONField):
+    """A JSON column for big documents (a game's play-by-play, a team file).
+
+    Inserted many rows at once, Django 5.2 on PostgreSQL sends a column as one array
+    (``INSERT ... SELECT * FROM UNNEST``), which psycopg's client-side binding quotes in
+    Python, character by character: 2 s for a chunk of 16 games' play-by-play. A field
+    with its own placeholder is left out of that, so each row's document is bound as its
+    own parameter and quoted by libpq.
+    """
+
+    def get_placeholder(self, value: object, compiler: object, connection: object) -> str:
+        return "%s"
 
 
 class RulesPreset(models.TextChoices):
@@ -331,6 +347,47 @@ class SimulationRun(models.Model):
         return 100 if not self.total else round(100 * (self.done + self.failed) / self.total)
 
 
+class TeamVersion(models.Model):
+    """A team file as some game played it, stored once: every result that played these very
+    cards points here (``GameResult.home_version``, ``away_version``) instead of a copy.
+
+    Keyed by the SHA-256 of the document (:func:`document_digest`); a card edited later is a
+    new version, and the games played before keep the old one. Never edited or deleted
+    while a result points at it.
+    """
+
+    digest = models.CharField(max_length=64, unique=True)
+    document = DocumentField(
+        help_text="The team file (vabg-team/1; another game's school and season)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        school = self.document.get("school", "?") if isinstance(self.document, dict) else "?"
+        return f"{school} {self.digest[:12]}"
+
+
+def team_versions_store(documents: Mapping[str, dict[str, Any]]) -> dict[str, int]:
+    """Return ``{digest: TeamVersion id}`` for team files given by their digests
+    (:func:`document_digest`), storing those not stored yet.
+
+    One statement when every version is known, three at most, whatever the number of
+    games; safe beside another transaction storing the same version (the digest is unique).
+    """
+    found = dict(TeamVersion.objects.filter(digest__in=list(documents)).values_list("digest", "pk"))
+    missing = [
+        TeamVersion(digest=d, document=doc) for d, doc in documents.items() if d not in found
+    ]
+    if missing:
+        TeamVersion.objects.bulk_create(missing, ignore_conflicts=True)
+        found.update(
+            TeamVersion.objects.filter(digest__in=[v.digest for v in missing]).values_list(
+                "digest", "pk"
+            )
+        )
+    return found
+
+
 class GameResult(models.Model):
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="result")
     home_score = models.PositiveSmallIntegerField()
@@ -343,10 +400,11 @@ class GameResult(models.Model):
     # Trips with the ball after the 20-20 start (44 + overtime + extras; re-rolls excluded).
     home_possessions = models.PositiveSmallIntegerField(default=0)
     away_possessions = models.PositiveSmallIntegerField(default=0)
-    # The team files as played: editing a card later never rewrites this game.
-    home_team_file = models.JSONField()
-    away_team_file = models.JSONField()
-    events = models.JSONField(help_text="The play-by-play, one object per event.")
+    # The team files as played, each stored once (``TeamVersion``): editing a card later
+    # never rewrites this game. Read them as ``home_team_file`` and ``away_team_file``.
+    home_version = models.ForeignKey(TeamVersion, on_delete=models.PROTECT, related_name="+")
+    away_version = models.ForeignKey(TeamVersion, on_delete=models.PROTECT, related_name="+")
+    events = DocumentField(help_text="The play-by-play, one object per event.")
     dice = models.JSONField(help_text='{"seed": n} or the vabg-dice/1 script that was rolled.')
     rules = models.JSONField(help_text="Every rules switch the game was played with.")
     box = models.JSONField(
@@ -369,9 +427,44 @@ class GameResult(models.Model):
     def __str__(self) -> str:
         return f"{self.game}: {self.away_score}-{self.home_score}"
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._files: dict[str, dict[str, Any]] = {}
+        super().__init__(*args, **kwargs)
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, storing a team file given as a document as its version first."""
+        if self._files:
+            digests = {side: document_digest(doc) for side, doc in self._files.items()}
+            ids = team_versions_store({digests[side]: self._files[side] for side in digests})
+            for side, digest in digests.items():
+                setattr(self, f"{side}_version_id", ids[digest])
+            self._files = {}
+        super().save(*args, **kwargs)
+
+    @property
+    def home_team_file(self) -> dict[str, Any]:
+        """The home team's file as played."""
+        return self.team_file("home")
+
+    @home_team_file.setter
+    def home_team_file(self, document: dict[str, Any]) -> None:
+        self._files["home"] = document
+
+    @property
+    def away_team_file(self) -> dict[str, Any]:
+        """The visitors' team file as played."""
+        return self.team_file("away")
+
+    @away_team_file.setter
+    def away_team_file(self, document: dict[str, Any]) -> None:
+        self._files["away"] = document
+
     def team_file(self, side: str) -> dict[str, Any]:
         """Return the team file a side played with."""
-        document: dict[str, Any] = self.home_team_file if side == "home" else self.away_team_file
+        if side in self._files:
+            return self._files[side]
+        version: TeamVersion = self.home_version if side == "home" else self.away_version
+        document: dict[str, Any] = version.document
         return document
 
     def card_as_played(self, side: str, name: str) -> dict[str, Any]:

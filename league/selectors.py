@@ -32,9 +32,10 @@ from league.models import BoxLine, Game, League, Season, SeasonTeam
 from league.standings import FinishedGame, compute_standings
 from simulator.results import LINE_FIELDS
 
-RESULT_DOCUMENTS = ("home_team_file", "away_team_file", "events", "dice", "rules", "box")
-"""A stored result's documents (team files, play-by-play, dice, rules, another game's box
-score): the bulk of its row, decoded only where a game's own page or story needs them."""
+RESULT_DOCUMENTS = ("events", "dice", "rules", "box")
+"""A stored result's documents (play-by-play, dice, rules, another game's box score): the
+bulk of its row, decoded only where a game's own page or story needs them. (The team files
+are rows of their own, ``TeamVersion``, read only when asked for.)"""
 
 STAT_FIELDS = LINE_FIELDS
 """The engine's box-score fields, the totals every stat row sums (``simulator.results``)."""

@@ -1,7 +1,8 @@
 """Celery tasks: thin, named, passed ids; the work is in ``league.services``.
 
 This module is also where queued games meet Celery: ``send_to_workers`` receives
-``league.dispatch.games_queued`` (sent after commit) and sends one task per game. It is
+``league.dispatch.games_queued`` (sent after commit) and sends the games in chunks, one
+task a chunk (``league.dispatch.games_chunks``). It is
 loaded by ``LeagueConfig.ready``, so every process that queues games sends them. With no
 broker, a web process hands the tasks to its own threads instead (``league.background``):
 the same task code, run after the request has answered.
@@ -18,34 +19,50 @@ from django.db import InterfaceError, OperationalError
 from django.dispatch import receiver
 
 from league import background, odds, research_runs, services
-from league.dispatch import field_odds_wanted, games_queued
+from league.dispatch import field_odds_wanted, games_chunks, games_queued
 from league.models import Game, PairOdds, Season
 
 TRANSIENT = (OperationalError, InterfaceError)
 
 
-@shared_task(
-    name="league.simulate_game",
-    bind=True,
-    acks_late=True,
-    reject_on_worker_lost=True,
-    max_retries=5,
-    retry_backoff=True,
-    retry_backoff_max=60,
-)
-def simulate_game(self: Any, *, game_id: int) -> None:
-    """Play one game; a second delivery of the same game does nothing."""
+RETRIES: dict[str, Any] = {
+    "bind": True,
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "max_retries": 5,
+    "retry_backoff": True,
+    "retry_backoff_max": 60,
+}
+
+
+def _play(task: Any, game_ids: list[int]) -> None:
+    """Play a chunk of games for a task; a second delivery of the same chunk does nothing
+    more. Each game is stored once and atomically with its count (``services.games_play``);
+    a game another worker holds or has stored is left to it."""
+    # The task id names the claim: this same task delivered again (its pool process
+    # died) takes its games back at once instead of waiting for the lease.
+    token = task.request.id or ""
     try:
-        # The task id names the claim: this same task delivered again (its pool process
-        # died) takes the game back at once instead of waiting for the lease.
-        services.game_play(game_id=game_id, token=self.request.id or "")
+        services.games_play(game_ids=game_ids, token=token)
     except TRANSIENT as exc:
-        # The database hiccuped: give the claim back and try again later, a bounded
-        # number of times. Anything else is a bug and fails the task loudly.
-        # If even that fails, the lease runs out and the sweeper hands the game out again.
+        # The database hiccuped: give this claim's games back and try again later, a
+        # bounded number of times. Anything else is a bug and fails the task loudly.
+        # If even that fails, the leases run out and the sweeper hands the games out again.
         with contextlib.suppress(*TRANSIENT):
-            services.game_release(game_id=game_id)
-        raise self.retry(exc=exc) from exc
+            services.games_release(game_ids=game_ids, token=token)
+        raise task.retry(exc=exc) from exc
+
+
+@shared_task(name="league.simulate_games", **RETRIES)
+def simulate_games(self: Any, *, game_ids: list[int]) -> None:
+    """Play a chunk of games (what ``send_to_workers`` sends)."""
+    _play(self, game_ids)
+
+
+@shared_task(name="league.simulate_game", **RETRIES)
+def simulate_game(self: Any, *, game_id: int) -> None:
+    """Play one game: a chunk of one (messages sent one game a task, before chunks)."""
+    _play(self, [game_id])
 
 
 @shared_task(name="league.sweep", acks_late=True)
@@ -70,9 +87,10 @@ background.on_idle("games", partial(sweep.apply))
 
 @receiver(games_queued, sender=Game, dispatch_uid="league.send_to_workers")
 def send_to_workers(sender: type[Game], *, game_ids: list[int], **kwargs: Any) -> None:
-    """Send each queued game to a worker (or to this web process's games lane)."""
-    for game_id in game_ids:
-        _send(simulate_game, "games", game_id=game_id)
+    """Send the queued games to the workers (or to this web process's games lane), a
+    chunk a task."""
+    for chunk in games_chunks(game_ids):
+        _send(simulate_games, "games", game_ids=chunk)
 
 
 @shared_task(name="league.odds_pair_table", acks_late=True)

@@ -349,12 +349,9 @@ def _vabg_game(pk: int) -> Game:
 
 
 # What a game's page reads of its stored result before the played part is cached: the
-# score and the key. The rest (team files, play-by-play, dice) is a few hundred kilobytes
-# of JSON to decode, read only when the played part is rendered.
-RESULT_HEAVY_FIELDS = tuple(
-    f"result__{name}"
-    for name in ("home_team_file", "away_team_file", "events", "dice", "rules", "box")
-)
+# score and the key. The rest (play-by-play, dice; the team files are rows of their own)
+# is a few hundred kilobytes of JSON to decode, read only when the played part is rendered.
+RESULT_HEAVY_FIELDS = tuple(f"result__{name}" for name in ("events", "dice", "rules", "box"))
 
 
 def game_page_game(pk: int) -> Game:

@@ -330,8 +330,9 @@ class SimulationRunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Api
     ordering = ["-created_at", "-id"]
 
 
-# The big JSON of a result (play-by-play, both team files) is only read by play-by-play.
-_RESULT_BLOBS = ("events", "home_team_file", "away_team_file", "dice", "rules")
+# The big JSON of a result (play-by-play; the team files are rows of their own, read when
+# asked for) is only read by play-by-play.
+_RESULT_BLOBS = ("events", "dice", "rules")
 
 
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):

@@ -13,12 +13,14 @@ import os
 import select
 import signal
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from cards.models import Card
 from league import services, tournaments
+from league.dispatch import games_chunks
 from league.models import Game, Season, SimulationRun
 from league.tasks import simulate_game
 from tests.drills.harness import (
@@ -159,14 +161,16 @@ def test_a_worker_stopped_with_sigterm_finishes_its_game_first(workers: Workers)
     lock = RowLock("league_simulationrun", run.pk)
     workers.start("w1")
     mid_game(lock, workers)
-    in_flight = season.games.get(status=Game.Status.RUNNING)
+    in_flight = list(season.games.filter(status=Game.Status.RUNNING))  # its chunk
+    assert in_flight
     os.kill(workers.procs["w1"].pid, signal.SIGTERM)  # warm shutdown, as systemd stops it
     stopping = time.monotonic()
     lock.release()
     workers.wait_exit("w1")
-    report("SIGTERM: the worker finished its game and exited", time.monotonic() - stopping)
-    in_flight.refresh_from_db()
-    assert (in_flight.status, in_flight.attempts) == (Game.Status.FINAL, 1)  # stored, once
+    report("SIGTERM: the worker finished its games and exited", time.monotonic() - stopping)
+    for game in in_flight:
+        game.refresh_from_db()
+        assert (game.status, game.attempts) == (Game.Status.FINAL, 1)  # stored, once
     workers.start("w2")
     rest = wait_for(
         lambda: not season.games.exclude(status="final").exists(),
@@ -182,20 +186,27 @@ def test_every_game_sent_twice_is_stored_once(workers: Workers) -> None:
     teams = [full_team() for _ in range(4)]
     reference = played_here(new_season(teams, "Reference"))
     season = new_season(teams, "Twice")
-    run = services.simulation_start(season=season, scope="all")
+    run = services.simulation_start(season=season, scope="all")  # sent in chunks
+    chunks = len(games_chunks(list(season.games.values_list("pk", flat=True))))
     for game in season.games.all():
-        simulate_game.delay(game_id=game.pk)  # a duplicate of every message
-    deliveries = 2 * season.games.count()
+        simulate_game.delay(game_id=game.pk)  # a duplicate of every game, one a message
+    games = season.games.count()
     workers.start("w1")
     workers.start("w2")
+
+    def ended() -> tuple[Counter[str], Counter[str]]:
+        return workers.tasks_ended("league.simulate_games"), workers.tasks_ended(
+            "league.simulate_game"
+        )
+
     handled = wait_for(
-        lambda: workers.tasks_ended("league.simulate_game").total() >= deliveries,
-        what=f"the workers to run all {deliveries} deliveries, duplicates included",
+        lambda: (ended()[0].total(), ended()[1].total()) >= (chunks, games),
+        what=f"the workers to run all {chunks} chunks and {games} duplicates",
         pool=workers,
     )
-    report(f"every game sent twice: {deliveries} deliveries run", handled)
-    ended = workers.tasks_ended("league.simulate_game")
-    assert ended["raised unexpected"] == 0, f"a delivery failed\n{workers.logs()}"
+    report(f"every game sent twice: {chunks} chunks and {games} single games run", handled)
+    for counts in ended():
+        assert counts["raised unexpected"] == 0, f"a delivery failed\n{workers.logs()}"
     assert_stored_once(season)
     assert outcome(season) == outcome(reference)
     run.refresh_from_db()

@@ -108,7 +108,7 @@ def test_a_failure_part_way_leaves_nothing_behind(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(BoxLine.objects, "bulk_create", broken)
+    monkeypatch.setattr(services, "box_lines_insert", broken)  # the last write of a game
     with pytest.raises(RuntimeError):
         services.game_play(game_id=game.pk)
     assert not GameResult.objects.filter(game=game).exists()
@@ -449,5 +449,6 @@ def test_playing_a_run_here_waits_for_the_game_another_player_holds() -> None:
 
     finished = services.run_play(run=run, on_progress=progress, poll=0)
     assert (finished.status, finished.done, finished.total) == ("done", 6, 6)
-    assert seen[:5] == [1, 2, 3, 4, 5] and seen[-1] == 6
+    # The five games free to take are played here as one chunk; the held one is waited for.
+    assert seen[0] == 5 and seen[-1] == 6
     assert GameResult.objects.filter(game__season=season).count() == 6
