@@ -67,6 +67,7 @@ from simulator.sixdice.state import (
     DEFENSE,
     HALF,
     HOME,
+    INBOUND,
     OFFENSE,
     SIDES,
     TARGET,
@@ -489,18 +490,29 @@ class SixDiceOdds:
         block = self._home[(state.away_score, state.home_score)]
         if state.offense is None:  # before the jump ball: either team wins it half the time
             return 0.5 * float(block[main_index(AWAY, 1, HOME)] + block[main_index(HOME, 1, AWAY)])
-        assert state.chip is not None
-        if state.phase == "inbound":
-            return float(block[inbound_index(state.offense, state.chip, state.penalty)])
-        return float(block[main_index(state.offense, state.depth, state.chip, state.penalty)])
+        return float(block[self._index(state)])
 
-    def final_law(self) -> dict[tuple[int, int], float]:
-        """Return the law of the final score ``(home, away)`` from the jump ball."""
-        mass: dict[tuple[int, int], Vector] = {(0, 0): np.zeros(SIZE)}
-        mass[(0, 0)][main_index(AWAY, 1, HOME)] = 0.5
-        mass[(0, 0)][main_index(HOME, 1, AWAY)] = 0.5
+    def _index(self, state: GameState) -> int:
+        assert state.offense is not None and state.chip is not None
+        if state.phase == INBOUND:
+            return inbound_index(state.offense, state.chip, state.penalty)
+        return main_index(state.offense, state.depth, state.chip, state.penalty)
+
+    def final_law(self, start: GameState | None = None) -> dict[tuple[int, int], float]:
+        """Return the law of the final score ``(home, away)`` from ``start`` (a position
+        between two rolls; default the jump ball)."""
+        start = GameState() if start is None else start.check()
+        if start.winner is not None:
+            return {(start.home_score, start.away_score): 1.0}
+        first = (start.away_score, start.home_score)
+        mass: dict[tuple[int, int], Vector] = {first: np.zeros(SIZE)}
+        if start.offense is None:
+            mass[first][main_index(AWAY, 1, HOME)] = 0.5
+            mass[first][main_index(HOME, 1, AWAY)] = 0.5
+        else:
+            mass[first][self._index(start)] = 1.0
         final: dict[tuple[int, int], float] = {}
-        for total in range(2 * (TARGET - 1) + 1):
+        for total in range(sum(first), 2 * (TARGET - 1) + 1):
             for away in range(max(0, total - TARGET + 1), min(total, TARGET - 1) + 1):
                 home = total - away
                 entering = mass.pop((away, home), None)
