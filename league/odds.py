@@ -45,7 +45,7 @@ from django.dispatch import Signal
 
 from cards.mapping import team_card, teams_for_play
 from cards.models import Card, Player, Team
-from league import background
+from league import background, other_odds
 from league import bracket as brackets
 from league.coaches import coach_for
 from league.models import Game, PairOdds, Season, SeasonTeam
@@ -749,6 +749,8 @@ def matchup_preview(
 
 def game_preview(game: Game) -> dict[str, Any]:
     """Return a game's preview: the current cards, or the cards as played once it is final."""
+    if other_odds.handles(game.game):  # six dice, grid court: league/other_odds.py
+        return other_odds.game_preview(game)
     result = getattr(game, "result", None) if game.status == Game.Status.FINAL else None
     if result is not None:
         entries = {
@@ -785,6 +787,8 @@ def win_probability(game: Game) -> dict[str, Any]:
     extra possessions); the series starts with the pre-game P and ends with the result (1
     or 0). ``swings`` are the trips that moved it most.
     """
+    if other_odds.handles(game.game):  # six dice, grid court: league/other_odds.py
+        return other_odds.win_probability(game)
     result = getattr(game, "result", None)
     if game.status != Game.Status.FINAL or result is None:
         raise OddsUnavailable("the game is not played yet")
@@ -1099,6 +1103,8 @@ def bracket_odds(
     ``before_start``, the odds as they stood before the first game (no result, no what-if):
     a finished tournament's history.
     """
+    if other_odds.handles(season.game):  # six dice, grid court: league/other_odds.py
+        return other_odds.bracket_odds(season, whatif=whatif, before_start=before_start)
     started = time.perf_counter()
     bracket = season_bracket(season)
     stored = {} if before_start else _stored_games(season)
@@ -1218,6 +1224,8 @@ def season_odds(
     NumPy. Teams level on wins are ordered by a coin flip in each sampled season: the
     standings' later tiebreakers read margins, which the sampler does not draw.
     """
+    if other_odds.handles(season.game):  # six dice, grid court: league/other_odds.py
+        return other_odds.season_odds(season, seasons=seasons, seed=seed)
     started = time.perf_counter()
     entries = list(SeasonTeam.objects.filter(season=season).select_related("team"))
     ids = [e.team_id for e in entries]
