@@ -9,14 +9,15 @@ its standard error and how long the run took.
 from __future__ import annotations
 
 import pprint
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from simulator.gridcourt.odds import simulated_odds, table_entry  # noqa: E402
-from simulator.gridcourt.rules import PRESETS  # noqa: E402
+from simulator.gridcourt.odds import simulated_odds, table_entry
+from simulator.gridcourt.rules import PRESETS
 
 SEED = 2026_11_26
 OUT = Path(__file__).resolve().parent.parent / "simulator" / "gridcourt" / "oddstable.py"
@@ -40,6 +41,8 @@ def main() -> None:
     OUT.write_text(
         head + "TABLE: dict[tuple[int, int, int], tuple[int, list[list[int]]]] = " + body + "\n"
     )
+    ruff = Path(sys.executable).with_name("ruff")
+    subprocess.run([str(ruff), "format", str(OUT)], check=True)  # the project's own format
 
 
 if __name__ == "__main__":

@@ -636,6 +636,9 @@ def pair_table_refresh(*, season_id: int) -> None:
     """Ask the workers for the pairs a season's pages can ask for (a new field, or one
     whose cards changed), in chunks of rows: each task computes only its pairs still
     missing. Pages then wait for these instead of asking again for ``BUILD_LOCK_SECONDS``."""
+    game = Season.objects.filter(pk=season_id).values_list("game", flat=True).first()
+    if game is None or other_odds.handles(game):  # six dice, grid court: no pair table
+        return
     cache.set(_build_lock(season_id), True, timeout=BUILD_LOCK_SECONDS)
     ids = SeasonTeam.objects.filter(season_id=season_id).values_list("team_id", flat=True)
     for chunk in build_plan(list(ids)):

@@ -82,7 +82,8 @@ def test_a_grid_court_preview_is_simulated_and_says_its_standard_error(client: C
     assert odds is not None and odds.method == "simulated"
     assert preview["method"] == "simulated" and preview["games_simulated"] == odds.games
     assert preview["p_home_win"] == pytest.approx(odds.p_home_win)
-    assert preview["standard_error"] == pytest.approx(odds.standard_error) > 0
+    assert preview["standard_error"] == pytest.approx(odds.standard_error)
+    assert odds.standard_error > 0
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert "one standard error" in html and "seeded games of grid court" in html
 
@@ -148,3 +149,22 @@ def test_six_dice_bracket_odds_are_coin_flips_and_move_with_a_what_if(client: Cl
     assert champion[first.away_id] == 0.0
     html = client.get(f"/seasons/{cup.pk}/bracket/").content.decode()
     assert 'id="bracket-odds"' in html and "Six dice to 21's own P(home wins)" in html
+
+
+def test_a_six_dice_field_never_sends_vabg_pairs_to_the_workers() -> None:
+    from league import odds
+    from league.models import PairOdds
+
+    sent: list[dict[str, Any]] = []
+
+    def receiver(sender: Any, **kwargs: Any) -> None:
+        sent.append(kwargs)
+
+    odds.pairs_wanted.connect(receiver, sender=PairOdds, dispatch_uid="test-other-odds")
+    try:
+        dice = make_season("sixdice")
+        odds.pair_table_refresh(season_id=dice.pk)
+        assert sent == []
+    finally:
+        odds.pairs_wanted.disconnect(sender=PairOdds, dispatch_uid="test-other-odds")
+    assert not PairOdds.objects.exists()
