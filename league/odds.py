@@ -48,9 +48,12 @@ from cards.models import Card, Player, Team
 from league import background, other_odds
 from league import bracket as brackets
 from league.coaches import coach_for
+from league.errors import OddsUnavailable as OddsUnavailable
+from league.errors import WhatIfRefused as WhatIfRefused
 from league.models import Game, PairOdds, Season, SeasonTeam
 from league.presentation import current_names, renamed_events
 from league.tournaments import round_name, season_bracket
+from league.whatif import whatif_winners as whatif_winners
 from simulator.vabg import (
     RULES_VERSION,
     GameRules,
@@ -118,14 +121,6 @@ def _policy_note(season: Season) -> str:
     if season_policy(season):
         return COACH_POLICY_NOTE
     return NO_WORKER_NOTE if season.strategy else ""
-
-
-class OddsUnavailable(ValueError):
-    """Raise when no odds can be given: a card the engine refuses, a game with no plays."""
-
-
-class WhatIfRefused(ValueError):
-    """Raise for a what-if that cannot happen: an unknown game, a team not in it."""
 
 
 class OddsPending(Exception):
@@ -908,52 +903,6 @@ def _stored_games(season: Season) -> dict[str, tuple[int, frozenset[int]]]:
     ):
         out[key] = (home if hs > as_ else away, frozenset((home, away)))
     return out
-
-
-def whatif_winners(
-    bracket: brackets.Bracket,
-    stored: Mapping[str, tuple[int, frozenset[int]]],
-    whatif: Mapping[str, int],
-) -> tuple[dict[str, int], dict[str, str]]:
-    """Return the winners to condition on, and what each what-if did (lock or flip).
-
-    A what-if names a game and its winner: an unplayed game is *locked*; a stored game
-    given the other winner is *flipped*, and the stored results after it that no longer
-    pair the same two teams are set aside. A game whose teams are not known by then, or a
-    winner who is not one of them, is refused.
-    """
-    by_key = {g.key: g for g in bracket.games}
-    unknown = sorted(set(whatif) - set(by_key))
-    if unknown:
-        raise WhatIfRefused(f"no game {unknown[0]!r} in this bracket")
-    winners: dict[str, int] = {}
-    kinds: dict[str, str] = {}
-    for number in range(1, bracket.rounds + 1):
-        teams = brackets.entrants(bracket, winners)
-        for game in (g for g in bracket.games if g.round == number):
-            top, bottom = teams[game.key]
-            if game.key in whatif:
-                team = whatif[game.key]
-                if top is None or bottom is None:
-                    raise WhatIfRefused(
-                        f"game {game.key}: its teams are not known yet; lock the games "
-                        "before it first"
-                    )
-                if team not in (top, bottom):
-                    raise WhatIfRefused(f"game {game.key}: team {team} does not play in it")
-                winners[game.key] = team
-                played = stored.get(game.key)
-                if played is None:
-                    kinds[game.key] = "lock"
-                elif played[1] != frozenset((top, bottom)) or played[0] != team:
-                    kinds[game.key] = "flip"
-                else:
-                    kinds[game.key] = "as played"
-            elif game.key in stored:
-                winner, pair = stored[game.key]
-                if pair == frozenset((top, bottom)):
-                    winners[game.key] = winner
-    return winners, kinds
 
 
 def _alive(bracket: brackets.Bracket, winners: Mapping[str, int]) -> list[int]:

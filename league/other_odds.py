@@ -19,8 +19,10 @@ from typing import Any
 import numpy as np
 
 from league import bracket as brackets
+from league.errors import OddsUnavailable
 from league.models import Game, Season, SeasonTeam
 from league.tournaments import round_name, season_bracket
+from league.whatif import whatif_winners
 from simulator.games import Game as GameKind
 from simulator.games import MatchOdds, find_game
 
@@ -35,8 +37,6 @@ def handles(game: str) -> bool:
 
 
 def _unavailable(message: str) -> Exception:
-    from league.odds import OddsUnavailable  # league.odds imports this module in its branches
-
     return OddsUnavailable(message)
 
 
@@ -307,8 +307,6 @@ def bracket_odds(
     """Return every team's chance to reach each round and to win the tournament, the
     game's own P(home wins) for every game (the top team at home): exact over the bracket,
     sampled when it is reseeded."""
-    from league.odds import whatif_winners
-
     started = time.perf_counter()
     kind, odds = match_odds(season.game, season.options)
     bracket = season_bracket(season)

@@ -24,6 +24,7 @@ from typing import Any
 from simulator.dice import SeededDice
 from simulator.games import MatchOdds, TeamName
 from simulator.gridcourt.engine import play_game
+from simulator.gridcourt.oddstable import TABLE
 from simulator.gridcourt.rules import GridRules
 
 _HOME, _AWAY = TeamName("Home", 2000), TeamName("Away", 2000)
@@ -58,8 +59,6 @@ def odds_from_counts(counts: Mapping[tuple[int, int], int], *, seed: int) -> Mat
 
 def table_odds(rules: GridRules) -> MatchOdds | None:
     """Return the stored run of ``rules``, or ``None`` when they were never run."""
-    from simulator.gridcourt.oddstable import TABLE  # a large literal: read when asked
-
     run = TABLE.get((rules.width, rules.level, rules.pieces))
     if run is None:
         return None

@@ -26,6 +26,7 @@ from simulator.games import (
 from simulator.sixdice.engine import SixDiceResult, play_game
 from simulator.sixdice.events import COLUMNS, Event, SixDiceBox, box_score, event_from_json
 from simulator.sixdice.inputs import dice_from_json
+from simulator.sixdice.odds import exact_odds, solved, states_before_rolls
 from simulator.sixdice.render import render_box_score
 from simulator.sixdice.rules import (
     PRESETS,
@@ -95,8 +96,6 @@ class SixDiceGame(Game):
 
     def odds(self, rules: Any = None) -> MatchOdds:
         """Return the exact law of a game under ``rules`` (``simulator.sixdice.odds``)."""
-        from simulator.sixdice.odds import exact_odds  # NumPy, loaded when odds are asked
-
         return exact_odds(STANDARD if rules is None else rules)
 
     def win_probability(
@@ -104,8 +103,6 @@ class SixDiceGame(Game):
     ) -> list[tuple[int, float]]:
         """Return the exact P(home wins) before the jump ball and each main roll and
         inbound race of a stored game, with the default policy for the rest of it."""
-        from simulator.sixdice.odds import solved, states_before_rolls
-
         chain = solved(rules)
         return [(i, chain.p_home_win(state)) for i, state in states_before_rolls(events)]
 
