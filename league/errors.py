@@ -25,3 +25,12 @@ class SeasonRefused(ValueError):
 
 class SimulationRefused(ValueError):
     """Raise for a simulation that cannot start (a scope without its round, a foreign game)."""
+
+
+class OddsUnavailable(ValueError):
+    """Raise when no odds can be given: a card the engine refuses, a game with no plays,
+    a game or rules without odds (the message names the game)."""
+
+
+class WhatIfRefused(ValueError):
+    """Raise for a what-if that cannot happen: an unknown game, a team not in it."""

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, render
 
 from league import replays, stories, views
 from league.models import Game, GameName, Season
+from simulator.games import find_game
 
 
 def _game(pk: int) -> Game:
@@ -62,8 +63,9 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def season_odds(request: HttpRequest, pk: int) -> HttpResponse:
-    """A season's odds: VABG's exact odds page; the other games have no odds model."""
+    """A season's odds page, from its game's own odds; a game without odds has none."""
     season = get_object_or_404(Season.objects.only("pk", "game"), pk=pk)
-    if season.game != GameName.VABG:
-        raise Http404("Exact odds are computed for VABG seasons only.")
+    kind = find_game(season.game)
+    if not kind.has_odds:
+        raise Http404(f"{kind.title} has no odds.")
     return views.season_odds(request, pk)

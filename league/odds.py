@@ -45,12 +45,15 @@ from django.dispatch import Signal
 
 from cards.mapping import team_card, teams_for_play
 from cards.models import Card, Player, Team
-from league import background
+from league import background, other_odds
 from league import bracket as brackets
 from league.coaches import coach_for
+from league.errors import OddsUnavailable as OddsUnavailable
+from league.errors import WhatIfRefused as WhatIfRefused
 from league.models import Game, PairOdds, Season, SeasonTeam
 from league.presentation import current_names, renamed_events
 from league.tournaments import round_name, season_bracket
+from league.whatif import whatif_winners as whatif_winners
 from simulator.vabg import (
     RULES_VERSION,
     GameRules,
@@ -119,14 +122,6 @@ def _policy_note(season: Season) -> str:
     if season_policy(season):
         return COACH_POLICY_NOTE
     return NO_WORKER_NOTE if season.strategy else ""
-
-
-class OddsUnavailable(ValueError):
-    """Raise when no odds can be given: a card the engine refuses, a game with no plays."""
-
-
-class WhatIfRefused(ValueError):
-    """Raise for a what-if that cannot happen: an unknown game, a team not in it."""
 
 
 class OddsPending(Exception):
@@ -640,6 +635,9 @@ def pair_table_refresh(*, season_id: int) -> None:
     """Ask the workers for the pairs a season's pages can ask for (a new field, or one
     whose cards changed), in chunks of rows: each task computes only its pairs still
     missing. Pages then wait for these instead of asking again for ``BUILD_LOCK_SECONDS``."""
+    game = Season.objects.filter(pk=season_id).values_list("game", flat=True).first()
+    if game is None or other_odds.handles(game):  # six dice, grid court: no pair table
+        return
     cache.set(_build_lock(season_id), True, timeout=BUILD_LOCK_SECONDS)
     ids = SeasonTeam.objects.filter(season_id=season_id).values_list("team_id", flat=True)
     for chunk in build_plan(list(ids)):
@@ -754,6 +752,8 @@ def matchup_preview(
 
 def game_preview(game: Game) -> dict[str, Any]:
     """Return a game's preview: the current cards, or the cards as played once it is final."""
+    if other_odds.handles(game.game):  # six dice, grid court: league/other_odds.py
+        return other_odds.game_preview(game)
     result = getattr(game, "result", None) if game.status == Game.Status.FINAL else None
     if result is not None:
         entries = {
@@ -790,6 +790,8 @@ def win_probability(game: Game) -> dict[str, Any]:
     extra possessions); the series starts with the pre-game P and ends with the result (1
     or 0). ``swings`` are the trips that moved it most.
     """
+    if other_odds.handles(game.game):  # six dice, grid court: league/other_odds.py
+        return other_odds.win_probability(game)
     result = getattr(game, "result", None)
     if game.status != Game.Status.FINAL or result is None:
         raise OddsUnavailable("the game is not played yet")
@@ -906,52 +908,6 @@ def _stored_games(season: Season) -> dict[str, tuple[int, frozenset[int]]]:
     ):
         out[key] = (home if hs > as_ else away, frozenset((home, away)))
     return out
-
-
-def whatif_winners(
-    bracket: brackets.Bracket,
-    stored: Mapping[str, tuple[int, frozenset[int]]],
-    whatif: Mapping[str, int],
-) -> tuple[dict[str, int], dict[str, str]]:
-    """Return the winners to condition on, and what each what-if did (lock or flip).
-
-    A what-if names a game and its winner: an unplayed game is *locked*; a stored game
-    given the other winner is *flipped*, and the stored results after it that no longer
-    pair the same two teams are set aside. A game whose teams are not known by then, or a
-    winner who is not one of them, is refused.
-    """
-    by_key = {g.key: g for g in bracket.games}
-    unknown = sorted(set(whatif) - set(by_key))
-    if unknown:
-        raise WhatIfRefused(f"no game {unknown[0]!r} in this bracket")
-    winners: dict[str, int] = {}
-    kinds: dict[str, str] = {}
-    for number in range(1, bracket.rounds + 1):
-        teams = brackets.entrants(bracket, winners)
-        for game in (g for g in bracket.games if g.round == number):
-            top, bottom = teams[game.key]
-            if game.key in whatif:
-                team = whatif[game.key]
-                if top is None or bottom is None:
-                    raise WhatIfRefused(
-                        f"game {game.key}: its teams are not known yet; lock the games "
-                        "before it first"
-                    )
-                if team not in (top, bottom):
-                    raise WhatIfRefused(f"game {game.key}: team {team} does not play in it")
-                winners[game.key] = team
-                played = stored.get(game.key)
-                if played is None:
-                    kinds[game.key] = "lock"
-                elif played[1] != frozenset((top, bottom)) or played[0] != team:
-                    kinds[game.key] = "flip"
-                else:
-                    kinds[game.key] = "as played"
-            elif game.key in stored:
-                winner, pair = stored[game.key]
-                if pair == frozenset((top, bottom)):
-                    winners[game.key] = winner
-    return winners, kinds
 
 
 def _alive(bracket: brackets.Bracket, winners: Mapping[str, int]) -> list[int]:
@@ -1104,6 +1060,8 @@ def bracket_odds(
     ``before_start``, the odds as they stood before the first game (no result, no what-if):
     a finished tournament's history.
     """
+    if other_odds.handles(season.game):  # six dice, grid court: league/other_odds.py
+        return other_odds.bracket_odds(season, whatif=whatif, before_start=before_start)
     started = time.perf_counter()
     bracket = season_bracket(season)
     stored = {} if before_start else _stored_games(season)
@@ -1223,6 +1181,8 @@ def season_odds(
     NumPy. Teams level on wins are ordered by a coin flip in each sampled season: the
     standings' later tiebreakers read margins, which the sampler does not draw.
     """
+    if other_odds.handles(season.game):  # six dice, grid court: league/other_odds.py
+        return other_odds.season_odds(season, seasons=seasons, seed=seed)
     started = time.perf_counter()
     entries = list(SeasonTeam.objects.filter(season=season).select_related("team"))
     ids = [e.team_id for e in entries]

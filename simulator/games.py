@@ -29,6 +29,11 @@ Every game offers the same surface:
   and a plain-text box score;
 - ``board(rules)``: the grid a board game is played on (each cell's printed value, paint,
   inside the arc), for a page to draw; ``None`` for a game without one.
+- ``has_odds``, ``odds_read_teams``, ``odds(rules)`` and ``win_probability(...)``: whether
+  the game has odds at all, whether they read the teams (VABG's cards: the league's pair
+  table), and, for a game whose teams carry nothing into play, the law of one game under
+  its rules (:class:`MatchOdds`, exact or simulated with its standard error) and P(home
+  wins) before each turn of a played one; the base class answers "no odds" (``None``).
 
 :class:`Result` carries what every game has (both teams, scores, periods or none, the
 events, the dice record, the rules and their version); each game's own box score stays
@@ -214,6 +219,46 @@ class Board:
     cells: tuple[BoardCell, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class MatchOdds:
+    """The law of one game before it starts, the same for any two teams.
+
+    ``final`` maps each final score ``(home, away)`` to its probability. ``method`` is
+    ``"exact"`` (solved from the dice; ``standard_error`` 0) or ``"simulated"`` (``games``
+    seeded games from ``seed``; ``standard_error`` is that of ``p_home_win``).
+    """
+
+    p_home_win: float
+    final: Mapping[tuple[int, int], float]
+    method: str
+    standard_error: float = 0.0
+    games: int = 0
+    seed: int | None = None
+
+    @property
+    def p_away_win(self) -> float:
+        """Return P(the visitor wins): no game hosted here ends tied."""
+        return 1.0 - self.p_home_win
+
+    def law(self, of: str) -> dict[int, float]:
+        """Return the law of ``"home"`` score, ``"away"`` score or ``"margin"`` (home - away)."""
+        out: dict[int, float] = {}
+        for (home, away), p in self.final.items():
+            key = home if of == "home" else away if of == "away" else home - away
+            out[key] = out.get(key, 0.0) + p
+        return dict(sorted(out.items()))
+
+    @property
+    def expected_home_pts(self) -> float:
+        """Return the home team's expected final score."""
+        return sum(h * p for (h, _), p in self.final.items())
+
+    @property
+    def expected_away_pts(self) -> float:
+        """Return the visitor's expected final score."""
+        return sum(a * p for (_, a), p in self.final.items())
+
+
 class Game(ABC):
     """Describe one game the simulator hosts; subclass it once per game and register it."""
 
@@ -240,6 +285,27 @@ class Game(ABC):
     lines_key: ClassVar[str] = "players"
     """Where a box score's ``to_json()`` lists its lines (``columns``); ``name_key`` names one."""
     name_key: ClassVar[str] = "name"
+
+    has_odds: ClassVar[bool] = False
+    """True when the game has odds: :meth:`odds`, or (``odds_read_teams``) the league's pair
+    table of each pairing's own odds."""
+    odds_read_teams: ClassVar[bool] = False
+    """True when a game's odds depend on the two teams (VABG's cards); :meth:`odds` then
+    answers ``None`` and the odds come from each pairing."""
+
+    def odds(self, rules: Any = None) -> MatchOdds | None:
+        """Return the law of one game under ``rules`` (default: the first preset) for any two
+        teams, or ``None``: the game has no such odds (none at all, they read the teams, or
+        none is known for these rules)."""
+        return None
+
+    def win_probability(
+        self, events: Sequence[Mapping[str, Any]], rules: Any
+    ) -> list[tuple[int, float]] | None:
+        """Return P(home wins) before each turn of a played game, from its stored events:
+        ``(index of the event that starts the turn, P)``, the pre-game P first (index -1);
+        ``None`` when the game has no such odds."""
+        return None
 
     def default_rules(self) -> Any:
         """Return the rules of the first preset."""

@@ -75,7 +75,10 @@ PREVIEW_DOC = (
     "P(win) of each side, the predicted score (expected points, the 20-20 start included), "
     "the spread (expected home minus away) and total, P(overtime), and the laws of the "
     "final margin and of each team's score (entries below 1e-6 left out). Exact, from the "
-    "dice math, for the coach policy off (``note`` says so when the game plays with it)."
+    "dice math, for the coach policy off (``note`` says so when the game plays with it). "
+    "A six-dice or grid-court game gets its own game's odds, the same for any two teams "
+    "(``game``, ``method`` exact or simulated, ``standard_error``, ``final_score``); a game "
+    "or rules without odds answer 400 naming the game."
 )
 
 

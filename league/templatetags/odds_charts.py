@@ -267,4 +267,5 @@ def winprob_chart(series: Mapping[str, Any]) -> SafeString:
         line,
         swings,
     )
-    return _svg(width, height, "Win probability after every trip", body)
+    label = series.get("chart_label", "Win probability after every trip")
+    return _svg(width, height, label, body)

@@ -9,7 +9,8 @@ from typing import Any
 from django import template
 
 from league import odds
-from league.models import Game, GameName, Season
+from league.models import Game, Season
+from simulator.games import find_game
 
 register = template.Library()
 
@@ -46,8 +47,8 @@ def bracket_odds(context: Mapping[str, Any], season: Season) -> dict[str, Any]:
     request = context.get("request")
     whatif = whatif_from(request.GET) if request is not None else {}
     out: dict[str, Any] = {"season": season, "whatif": whatif}
-    if season.game != GameName.VABG:
-        return {"season": season, "no_odds": True}  # the exact odds are VABG's dice math
+    if not find_game(season.game).has_odds:
+        return {"season": season, "no_odds": True}  # never another game's numbers
     champion = context.get("view", {}).get("champion")
     if champion is not None:
         return _finished(out, season, champion)

@@ -11,6 +11,7 @@ from simulator.games import (
     BoardCell,
     Column,
     Game,
+    MatchOdds,
     Option,
     Result,
     TeamName,
@@ -20,7 +21,8 @@ from simulator.games import (
 from simulator.gridcourt.court import ROWS, court
 from simulator.gridcourt.engine import play_game
 from simulator.gridcourt.events import Event, GridTeamBox, box_score, event_from_json
-from simulator.gridcourt.rules import PRESETS, RULES_VERSION, GridRules
+from simulator.gridcourt.odds import table_odds
+from simulator.gridcourt.rules import PRESETS, RULES_VERSION, STANDARD, GridRules
 
 
 class GridCourtGame(Game):
@@ -64,6 +66,12 @@ class GridCourtGame(Game):
     dice_streams = ("d6",)
     lines_key = "pieces"
     name_key = "piece"
+    has_odds = True
+
+    def odds(self, rules: Any = None) -> MatchOdds | None:
+        """Return the stored simulation run of ``rules`` (the printed levels), with its
+        standard error; ``None`` for rules never run (``simulator.gridcourt.odds``)."""
+        return table_odds(STANDARD if rules is None else rules)
 
     def make_rules(self, **options: Any) -> GridRules:
         """Return the rules for a width, level and number of pieces."""

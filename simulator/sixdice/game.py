@@ -7,7 +7,7 @@ The game has no players, so every box-score column is a team column.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from simulator.dice import DiceSource, ScriptedDice
@@ -15,6 +15,7 @@ from simulator.games import (
     Column,
     Game,
     InvalidOptionError,
+    MatchOdds,
     Option,
     Result,
     Side,
@@ -25,6 +26,7 @@ from simulator.games import (
 from simulator.sixdice.engine import SixDiceResult, play_game
 from simulator.sixdice.events import COLUMNS, Event, SixDiceBox, box_score, event_from_json
 from simulator.sixdice.inputs import dice_from_json
+from simulator.sixdice.odds import exact_odds, solved, states_before_rolls
 from simulator.sixdice.render import render_box_score
 from simulator.sixdice.rules import (
     PRESETS,
@@ -90,6 +92,19 @@ class SixDiceGame(Game):
     team_columns = tuple(Column(key, label, _TITLES[key]) for key, label in COLUMNS)
     event_types = Event.__args__
     dice_streams = ("d6",)
+    has_odds = True
+
+    def odds(self, rules: Any = None) -> MatchOdds:
+        """Return the exact law of a game under ``rules`` (``simulator.sixdice.odds``)."""
+        return exact_odds(STANDARD if rules is None else rules)
+
+    def win_probability(
+        self, events: Sequence[Mapping[str, Any]], rules: Any
+    ) -> list[tuple[int, float]]:
+        """Return the exact P(home wins) before the jump ball and each main roll and
+        inbound race of a stored game, with the default policy for the rest of it."""
+        chain = solved(rules)
+        return [(i, chain.p_home_win(state)) for i, state in states_before_rolls(events)]
 
     def make_rules(self, **options: Any) -> SixDiceRules:
         """Return the rules for these options; ``faces`` may be any printing of the dice."""

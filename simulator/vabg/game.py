@@ -72,6 +72,10 @@ class VabgGame(Game):
     team_columns = (Column("team_turnovers", "TM TOV", "team turnovers (shot clock)"),)
     event_types = tuple(Event.__args__)
     neutral_matters = True
+    has_odds = True
+    odds_read_teams = True
+    """Each pairing's exact odds read both cards (``simulator.vabg.odds``, the league's pair
+    table)."""
 
     def make_rules(self, **options: Any) -> GameRules:
         """Return the named preset with the coach policy on or off."""

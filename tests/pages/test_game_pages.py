@@ -186,8 +186,11 @@ def test_the_chip_starts_with_the_defense_and_moves_when_played() -> None:
     assert frames[1].notes[-1] == "Steal by H pushing past half court, section 6."
 
 
-def test_a_six_dice_season_has_no_vabg_odds_page(client: Client) -> None:
+def test_a_six_dice_season_s_odds_page_shows_six_dice_odds_not_vabg_s(client: Client) -> None:
     game = played("sixdice")
     assert game.season is not None
-    assert client.get(f"/seasons/{game.season.pk}/odds/").status_code == 404
+    page = client.get(f"/seasons/{game.season.pk}/odds/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Six dice to 21's own P(home wins), 50.0%" in html and "coach policy" not in html
     assert client.get(f"/seasons/{game.season.pk}/").status_code == 200

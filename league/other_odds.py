@@ -1,0 +1,393 @@
+"""The odds of the games whose teams carry nothing into play (six dice, grid court).
+
+``league.odds`` keeps VABG's pair table of each pairing's exact odds (they read both
+cards); a game whose odds do not read the teams (``Game.odds_read_teams`` false) comes here
+from one marked branch at the top of each of its entry points. Its odds are the game's own
+(``Game.odds(rules)``: six dice exact from the dice math, grid court a seeded simulation
+with its standard error), the same for every pairing, so previews, charts, season and
+bracket odds need no table. A game with no odds for its rules, or no in-game odds, is
+refused with :class:`league.odds.OddsUnavailable` naming the game: never another game's
+numbers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from league import bracket as brackets
+from league.errors import OddsUnavailable
+from league.models import Game, Season, SeasonTeam
+from league.tournaments import round_name, season_bracket
+from league.whatif import whatif_winners
+from simulator.games import Game as GameKind
+from simulator.games import MatchOdds, find_game
+
+SAMPLED_BRACKETS = 5_000
+"""Brackets sampled when one is reseeded (the entrants of a game depend on every survivor)."""
+SWINGS = 5
+
+
+def handles(game: str) -> bool:
+    """Return whether a game's odds come from here: it has no pair table of its own."""
+    return not find_game(game).odds_read_teams
+
+
+def _unavailable(message: str) -> Exception:
+    return OddsUnavailable(message)
+
+
+def _title(kind: GameKind) -> str:
+    return kind.title[:1].lower() + kind.title[1:]
+
+
+def match_odds(game: str, options: Mapping[str, Any]) -> tuple[GameKind, MatchOdds]:
+    """Return a game's odds under these rule options, or refuse naming the game."""
+    kind = find_game(game)
+    rules = kind.make_rules(**dict(options))
+    odds = kind.odds(rules) if kind.has_odds else None
+    if odds is None:
+        raise _unavailable(
+            f"{kind.title} has no odds for these rules ({_rules_text(rules)})"
+            if kind.has_odds
+            else f"{kind.title} has no odds"
+        )
+    return kind, odds
+
+
+def _rules_text(rules: Any) -> str:
+    return ", ".join(f"{k} {v}" for k, v in rules.to_json().items() if k != "version")
+
+
+def _law_list(law: Mapping[int, float], cut: float = 1e-6) -> list[dict[str, float]]:
+    return [{"x": k, "p": p} for k, p in sorted(law.items()) if p >= cut]
+
+
+def method_note(kind: GameKind, odds: MatchOdds) -> str:
+    """Return how a game's odds were worked out, in a sentence."""
+    if odds.method == "exact":
+        return (
+            f"Exact, from the dice math of {_title(kind)} with the default policy: every "
+            "roll is counted, with no simulation; the teams do not change the dice."
+        )
+    return (
+        f"Simulated: {odds.games:,} seeded games of {_title(kind)} with the default policy "
+        f"(standard error of P(win) {odds.standard_error:.1%}); the teams do not change the dice."
+    )
+
+
+# -- previews --------------------------------------------------------------------------------
+
+
+def game_preview(game: Game) -> dict[str, Any]:
+    """Return a scheduled or played game's preview from its game's own odds."""
+    kind, odds = match_odds(game.game, game.options)
+    spread = odds.expected_home_pts - odds.expected_away_pts
+    home, away = str(game.home), str(game.away)
+    favourite = home if spread >= 0 else away
+    margin = odds.law("margin")
+    return {
+        "game_id": game.pk,
+        "game": kind.name,
+        "game_title": kind.title,
+        "home": {"team_id": game.home_id, "team": home},
+        "away": {"team_id": game.away_id, "team": away},
+        "options": dict(game.options),
+        "neutral": game.neutral,
+        "method": odds.method,
+        "standard_error": odds.standard_error,
+        "games_simulated": odds.games,
+        "note": method_note(kind, odds),
+        "p_home_win": odds.p_home_win,
+        "p_away_win": odds.p_away_win,
+        "expected_home_pts": odds.expected_home_pts,
+        "expected_away_pts": odds.expected_away_pts,
+        "predicted_score": {
+            "home": round(odds.expected_home_pts),
+            "away": round(odds.expected_away_pts),
+        },
+        "spread": spread,
+        "spread_text": f"{favourite} by {abs(spread):.1f}",
+        "total": odds.expected_home_pts + odds.expected_away_pts,
+        "most_likely_margin": max(margin.items(), key=lambda kv: kv[1])[0],
+        "margin": _law_list(margin),
+        "home_score": _law_list(odds.law("home")),
+        "away_score": _law_list(odds.law("away")),
+        "final_score": [
+            {"home": h, "away": a, "p": p} for (h, a), p in odds.final.items() if p >= 1e-6
+        ],
+    }
+
+
+# -- the win-probability chart ---------------------------------------------------------------
+
+
+def win_probability(game: Game) -> dict[str, Any]:
+    """Return P(home wins) before each turn of a played game, from its own odds."""
+    kind = find_game(game.game)
+    result = getattr(game, "result", None)
+    if game.status != Game.Status.FINAL or result is None:
+        raise _unavailable("the game is not played yet")
+    if not result.events:
+        raise _unavailable("this score sheet was typed in: there is no play-by-play")
+    rules = kind.rules_from_json(result.rules)
+    points = kind.win_probability(result.events, rules)
+    if points is None:
+        raise _unavailable(
+            f"{kind.title} has no win probability during a game"
+            + (": its odds are simulated before the start only" if kind.has_odds else "")
+        )
+    names = {"home": str(game.home), "away": str(game.away)}
+    series: list[dict[str, Any]] = []
+    texts: list[str] = []
+    bounds = [i for i, _ in points] + [len(result.events)]
+    for n, (i, p) in enumerate(points):
+        series.append(
+            {
+                "period": 1,
+                "number": n,
+                "team": result.events[i].get("offense") or result.events[i].get("team") or "",
+                "margin": _margin(result.events[:i]),
+                "p_home": p,
+            }
+        )
+        texts.append(_turn_text(result.events[i : bounds[n + 1]], names))
+    final = result.home_score - result.away_score
+    series.append(
+        {"period": 1, "number": 0, "team": "", "margin": final, "p_home": float(final > 0)}
+    )
+    swings = []
+    for i, text in enumerate(texts):
+        delta = series[i + 1]["p_home"] - series[i]["p_home"]
+        if round(abs(delta) * 100) >= 1:  # a swing a fan would see
+            swings.append({"trip": i, "delta": delta, "text": text})
+    swings.sort(key=lambda s: -abs(s["delta"]))
+    return {
+        "game_id": game.pk,
+        "game": kind.name,
+        "game_title": kind.title,
+        "home": names["home"],
+        "away": names["away"],
+        "method": "exact",
+        "note": f"Exact from the position before each roll ({_title(kind)}, the default "
+        "policy for the rest of the game).",
+        "chart_label": "Win probability before every roll",
+        "pregame": series[0]["p_home"],
+        "points": series,
+        "swings": sorted(swings[:SWINGS], key=lambda s: s["trip"]),
+    }
+
+
+def _margin(events: list[dict[str, Any]]) -> int:
+    for e in reversed(events):
+        if e.get("type") == "score":
+            return int(e["home"]) - int(e["away"])
+    return 0
+
+
+def _turn_text(events: list[dict[str, Any]], names: Mapping[str, str]) -> str:
+    """Say what a turn did: its scores and steals, else who won the roll."""
+    out = []
+    for e in events:
+        who = names.get(str(e.get("team", "")), "")
+        if e.get("type") == "score":
+            out.append(
+                f"{who} scores {e['points']} ({names['away']} {e['away']}, "
+                f"{names['home']} {e['home']})."
+            )
+        elif e.get("type") == "steal":
+            out.append(f"Steal by {who}.")
+    if not out and events and events[0].get("type") == "main_roll":
+        out.append(f"{names.get(events[0]['winner'], '')} wins the roll.")
+    return " ".join(out) or "No score."
+
+
+# -- season odds -----------------------------------------------------------------------------
+
+
+def season_odds(
+    season: Season, *, seasons: int = 10_000, seed: int | None = None
+) -> dict[str, Any]:
+    """Return each team's chances of finishing first and at each place of its conference,
+    the games left sampled with the game's own P(home wins) (the same for every pairing)."""
+    started = time.perf_counter()
+    kind, odds = match_odds(season.game, season.options)
+    entries = list(SeasonTeam.objects.filter(season=season).select_related("team"))
+    index = {e.team_id: i for i, e in enumerate(entries)}
+    n = len(entries)
+    wins = np.zeros(n)
+    at_home, at_away = [], []
+    for home, away, status, hs, as_ in Game.objects.filter(season=season).values_list(
+        "home_id", "away_id", "status", "result__home_score", "result__away_score"
+    ):
+        if status == Game.Status.FINAL:
+            wins[index[home if hs > as_ else away]] += 1
+        else:
+            at_home.append(index[home])
+            at_away.append(index[away])
+    rng = np.random.default_rng(season.seed if seed is None else seed)
+    home_m = np.zeros((len(at_home), n))
+    away_m = np.zeros((len(at_home), n))
+    home_m[np.arange(len(at_home)), at_home] = 1.0
+    away_m[np.arange(len(at_home)), at_away] = 1.0
+    conferences: dict[str, list[int]] = {}
+    for e in entries:
+        conferences.setdefault(e.conference, []).append(index[e.team_id])
+    places = np.zeros((n, max((len(m) for m in conferences.values()), default=0)))
+    expected = np.zeros(n)
+    done = 0
+    while done < seasons:
+        size = min(5_000, seasons - done)
+        home_won = (rng.random((size, len(at_home))) < odds.p_home_win).astype(float)
+        total = wins + home_won @ home_m + (1.0 - home_won) @ away_m
+        expected += total.sum(axis=0)
+        key = total + rng.random((size, n)) * 0.5  # a coin flip orders teams level on wins
+        for members in conferences.values():
+            cols = np.array(members)
+            order = np.argsort(-key[:, cols], axis=1)
+            for place in range(len(members)):
+                np.add.at(places[:, place], cols[order[:, place]], 1.0)
+        done += size
+    places /= seasons
+    width = {e.team_id: len(conferences[e.conference]) for e in entries}
+    rows: list[dict[str, Any]] = [
+        {
+            "team_id": e.team_id,
+            "team": str(e.team),
+            "conference": e.conference,
+            "wins": int(wins[index[e.team_id]]),
+            "expected_wins": float(expected[index[e.team_id]] / seasons),
+            "p_first": float(places[index[e.team_id], 0]),
+            "places": [float(x) for x in places[index[e.team_id], : width[e.team_id]]],
+        }
+        for e in entries
+    ]
+    rows.sort(key=lambda r: (r["conference"], -r["p_first"], -r["expected_wins"], r["team"]))
+    return {
+        "season_id": season.pk,
+        "game": kind.name,
+        "game_title": kind.title,
+        "seasons": seasons,
+        "seed": season.seed if seed is None else seed,
+        "games_left": len(at_home),
+        "p_home_win": odds.p_home_win,
+        "method": odds.method,
+        "standard_error": odds.standard_error,
+        "note": method_note(kind, odds)
+        + " Every game left is the same coin: only home and away tell the teams apart.",
+        "coach_policy": False,
+        "tiebreak": "teams level on wins are ordered by a coin flip",
+        "teams": rows,
+        "seconds": time.perf_counter() - started,
+    }
+
+
+# -- bracket odds ----------------------------------------------------------------------------
+
+
+def _stored(season: Season) -> dict[str, tuple[int, frozenset[int]]]:
+    out = {}
+    for key, home, away, hs, as_ in (
+        Game.objects.filter(season=season, status=Game.Status.FINAL)
+        .exclude(bracket_key="")
+        .values_list(
+            "bracket_key", "home_id", "away_id", "result__home_score", "result__away_score"
+        )
+    ):
+        out[key] = (home if hs > as_ else away, frozenset((home, away)))
+    return out
+
+
+def bracket_odds(
+    season: Season, *, whatif: Mapping[str, int] | None = None, before_start: bool = False
+) -> dict[str, Any]:
+    """Return every team's chance to reach each round and to win the tournament, the
+    game's own P(home wins) for every game (the top team at home): exact over the bracket,
+    sampled when it is reseeded."""
+    started = time.perf_counter()
+    kind, odds = match_odds(season.game, season.options)
+    bracket = season_bracket(season)
+    stored = {} if before_start else _stored(season)
+    whatif = {} if before_start else whatif or {}
+    winners, kinds = whatif_winners(bracket, stored, whatif)
+    teams = sorted(bracket.seeds, key=lambda t: (bracket.seeds[t], t))
+    index = {t: i for i, t in enumerate(teams)}
+    p = np.full((len(teams), len(teams)), odds.p_home_win)
+    np.fill_diagonal(p, 0.5)
+    reseeded = any(
+        isinstance(s, brackets.Reseeded) for g in bracket.games for s in (g.top, g.bottom)
+    )
+    sampling_error = 0.0
+    if reseeded:
+        reach, champion = _sampled(bracket, winners, index, odds.p_home_win, season.seed or 0)
+        sampling_error = 0.5 / np.sqrt(SAMPLED_BRACKETS)
+    else:
+        reach, champion = brackets.bracket_law(bracket, winners, index, p)
+    entry_of = {
+        e.team_id: e for e in SeasonTeam.objects.filter(season=season).select_related("team")
+    }
+    rows: list[dict[str, Any]] = [
+        {
+            "team_id": t,
+            "team": str(entry_of[t].team) if t in entry_of else str(t),
+            "seed": bracket.seeds[t],
+            "region": entry_of[t].region if t in entry_of else "",
+            "reach": [float(x) for x in reach[index[t]]],
+            "champion": float(champion[index[t]]),
+        }
+        for t in teams
+    ]
+    rows.sort(key=lambda r: (-r["champion"], r["seed"], r["team"]))
+    return {
+        "season_id": season.pk,
+        "game": kind.name,
+        "game_title": kind.title,
+        "p_home_win": odds.p_home_win,
+        "method": "sampled" if reseeded else odds.method,
+        "standard_error": sampling_error,
+        "game_standard_error": odds.standard_error,
+        "note": method_note(kind, odds),
+        "coach_policy": False,
+        "final_games": len(stored),
+        "whatif": [{"key": k, "winner_id": v, "kind": kinds[k]} for k, v in sorted(whatif.items())],
+        "rounds": [
+            {
+                "number": r,
+                "name": round_name(bracket, r),
+                "slots": 2 * sum(1 for g in bracket.games if g.round == r),
+            }
+            for r in range(1, bracket.rounds + 1)
+        ],
+        "teams": rows,
+        "seconds": time.perf_counter() - started,
+    }
+
+
+def _sampled(
+    bracket: brackets.Bracket,
+    winners: Mapping[str, int],
+    index: Mapping[int, int],
+    p_home: float,
+    seed: int,
+) -> tuple[Any, Any]:
+    """Sample whole brackets round by round (reseeding included), seeded."""
+    rng = np.random.default_rng(seed)
+    reach = np.zeros((len(index), bracket.rounds))
+    champion = np.zeros(len(index))
+    for _ in range(SAMPLED_BRACKETS):
+        won = dict(winners)
+        for number in range(1, bracket.rounds + 1):
+            teams = brackets.entrants(bracket, won)
+            for game in (g for g in bracket.games if g.round == number):
+                top, bottom = teams[game.key]
+                assert top is not None and bottom is not None
+                reach[index[top], number - 1] += 1
+                reach[index[bottom], number - 1] += 1
+                if game.key not in won:
+                    won[game.key] = top if rng.random() < p_home else bottom
+                if number == bracket.rounds:
+                    champion[index[won[game.key]]] += 1
+    return reach / SAMPLED_BRACKETS, champion / SAMPLED_BRACKETS

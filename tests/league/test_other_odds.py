@@ -1,0 +1,170 @@
+"""Six dice's and grid court's own odds in the league: previews, win-probability charts,
+season and bracket odds from the game's own odds, never VABG's; refusals name the game."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from league import services, tournaments
+from league.models import Game, Season
+from simulator.games import find_game
+from tests.factories import TeamFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def make_season(game: str, teams: int = 4, **kwargs: Any) -> Season:
+    league = services.league_get_or_create(name=f"{game} odds league")
+    return services.season_create(
+        league=league,
+        name="2026",
+        teams=[TeamFactory() for _ in range(teams)],
+        start_date=date(2026, 1, 1),
+        seed=5,
+        game=game,
+        **kwargs,
+    )
+
+
+def first_game(season: Season) -> Game:
+    return season.games.order_by("pk").first()  # type: ignore[return-value]
+
+
+def test_a_six_dice_preview_is_the_exact_law_of_six_dice_not_a_vabg_score(client: Client) -> None:
+    game = first_game(make_season("sixdice"))
+    response = client.get(f"/api/games/{game.pk}/preview/")
+    assert response.status_code == 200
+    preview = response.json()
+    exact = find_game("sixdice").odds()
+    assert exact is not None
+    assert preview["game"] == "sixdice" and preview["method"] == "exact"
+    assert preview["p_home_win"] == pytest.approx(exact.p_home_win)
+    assert preview["standard_error"] == 0.0
+    # A game to 21: the winner's score is 21, 22 or 23, never a VABG 65-58.
+    assert {row["x"] for row in preview["home_score"]} <= set(range(24))
+    assert 18 <= preview["expected_home_pts"] <= 21
+    assert sum(r["p"] for r in preview["final_score"]) == pytest.approx(1.0, abs=1e-5)
+    assert "coach" not in preview["note"] and "Exact" in preview["note"]
+
+
+def test_a_played_six_dice_game_has_an_exact_win_probability_chart(client: Client) -> None:
+    game = services.game_simulate(game_id=first_game(make_season("sixdice")).pk)
+    for url in (f"/api/games/{game.pk}/preview/", f"/api/games/{game.pk}/win-probability/"):
+        assert client.get(url).status_code == 200, url  # no more 400 about vabg-team/1
+    series = client.get(f"/api/games/{game.pk}/win-probability/").json()
+    points = series["points"]
+    assert series["game"] == "sixdice"
+    assert points[0]["p_home"] == pytest.approx(0.5)
+    home_won = game.result.home_score > game.result.away_score
+    assert points[-1]["p_home"] == (1.0 if home_won else 0.0)
+    assert len(points) > 10 and all(0 <= p["p_home"] <= 1 for p in points)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="winprob"' in html and "before the jump ball" in html
+    assert "trip" not in html.split('id="winprob"')[1].split("</section>")[0]
+
+
+def test_a_scheduled_six_dice_game_page_shows_its_own_preview(client: Client) -> None:
+    game = first_game(make_season("sixdice"))
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="preview"' in html and 'data-method="exact"' in html
+    assert "Exact, from the dice math of six dice to 21" in html
+    assert "overtime" not in html
+
+
+def test_a_grid_court_preview_is_simulated_and_says_its_standard_error(client: Client) -> None:
+    game = first_game(make_season("gridcourt"))
+    preview = client.get(f"/api/games/{game.pk}/preview/").json()
+    odds = find_game("gridcourt").odds()
+    assert odds is not None and odds.method == "simulated"
+    assert preview["method"] == "simulated" and preview["games_simulated"] == odds.games
+    assert preview["p_home_win"] == pytest.approx(odds.p_home_win)
+    assert preview["standard_error"] == pytest.approx(odds.standard_error)
+    assert odds.standard_error > 0
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "one standard error" in html and "seeded games of grid court" in html
+
+
+def test_grid_court_rules_never_simulated_are_refused_naming_the_game(client: Client) -> None:
+    game = first_game(make_season("gridcourt", options={"width": 13}))
+    response = client.get(f"/api/games/{game.pk}/preview/")
+    assert response.status_code == 400
+    assert response.json()["detail"] == (
+        "Grid court has no odds for these rules (width 13, level 0, pieces 5)."
+    )
+    season_response = client.get(f"/api/seasons/{game.season_id}/odds/?seasons=100")
+    assert season_response.status_code == 400 and "Grid court" in season_response.json()["detail"]
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "No odds for this game: Grid court has no odds for these rules" in html
+
+
+def test_a_played_grid_court_game_has_no_chart_and_says_so(client: Client) -> None:
+    game = services.game_simulate(game_id=first_game(make_season("gridcourt", teams=2)).pk)
+    response = client.get(f"/api/games/{game.pk}/win-probability/")
+    assert response.status_code == 400
+    assert response.json()["detail"].startswith("Grid court has no win probability during a game")
+    assert client.get(f"/api/games/{game.pk}/preview/").status_code == 200
+
+
+@pytest.mark.parametrize("game", ["sixdice", "gridcourt"])
+def test_season_odds_use_the_game_s_own_p_home_win(client: Client, game: str) -> None:
+    season = make_season(game, teams=4)
+    response = client.get(f"/api/seasons/{season.pk}/odds/?seasons=2000&seed=3")
+    assert response.status_code == 200
+    body = response.json()
+    odds = find_game(game).odds()
+    assert odds is not None
+    assert body["game"] == game and body["p_home_win"] == pytest.approx(odds.p_home_win)
+    assert body["games_left"] == season.games.count()
+    assert "coach policy" not in body["note"]
+    # Teams carry nothing into these games: each team's chance of first is about 1 in 4.
+    assert sum(t["p_first"] for t in body["teams"]) == pytest.approx(1.0)
+    assert all(0.15 < t["p_first"] < 0.35 for t in body["teams"])
+    page = client.get(f"/seasons/{season.pk}/odds/")
+    assert page.status_code == 200
+    assert "own P(home wins)" in page.content.decode()
+
+
+def test_six_dice_bracket_odds_are_coin_flips_and_move_with_a_what_if(client: Client) -> None:
+    league = services.league_get_or_create(name="dice cup")
+    teams = [TeamFactory() for _ in range(4)]
+    cup = tournaments.tournament_create(
+        league=league, name="Cup", teams=teams, seed=1, game="sixdice"
+    )
+    body = client.get(f"/api/tournaments/{cup.pk}/odds/").json()
+    assert body["game"] == "sixdice" and body["method"] == "exact"
+    assert [t["champion"] for t in body["teams"]] == pytest.approx([0.25] * 4)
+    first = cup.games.order_by("pk").first()
+    assert first is not None
+    locked = client.post(
+        f"/api/tournaments/{cup.pk}/odds/",
+        {"winners": {first.bracket_key: first.home_id}},
+        content_type="application/json",
+    ).json()
+    champion = {t["team_id"]: t["champion"] for t in locked["teams"]}
+    assert champion[first.home_id] == pytest.approx(0.5)
+    assert champion[first.away_id] == 0.0
+    html = client.get(f"/seasons/{cup.pk}/bracket/").content.decode()
+    assert 'id="bracket-odds"' in html and "Six dice to 21's own P(home wins)" in html
+
+
+def test_a_six_dice_field_never_sends_vabg_pairs_to_the_workers() -> None:
+    from league import odds
+    from league.models import PairOdds
+
+    sent: list[dict[str, Any]] = []
+
+    def receiver(sender: Any, **kwargs: Any) -> None:
+        sent.append(kwargs)
+
+    odds.pairs_wanted.connect(receiver, sender=PairOdds, dispatch_uid="test-other-odds")
+    try:
+        dice = make_season("sixdice")
+        odds.pair_table_refresh(season_id=dice.pk)
+        assert sent == []
+    finally:
+        odds.pairs_wanted.disconnect(sender=PairOdds, dispatch_uid="test-other-odds")
+    assert not PairOdds.objects.exists()

@@ -1,0 +1,56 @@
+"""Grid court's odds (simulator/gridcourt/odds.py): seeded simulation with its error stated.
+
+The stored runs must be what the engine plays from their seed, and a fresh run from other
+seeds must agree with them within four standard errors.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from simulator.games import find_game
+from simulator.gridcourt.odds import simulated_odds, table_odds
+from simulator.gridcourt.oddstable import TABLE
+from simulator.gridcourt.rules import PRESETS, STANDARD, GridRules
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_each_printed_level_has_a_stored_run_with_its_standard_error(name: str) -> None:
+    odds = table_odds(PRESETS[name])
+    assert odds is not None and odds.method == "simulated"
+    assert odds.games == 2000
+    assert sum(odds.final.values()) == pytest.approx(1.0)
+    assert all(max(h, a) >= 21 > min(h, a) for h, a in odds.final)
+    p = odds.p_home_win
+    assert odds.standard_error == pytest.approx(math.sqrt(p * (1 - p) / odds.games))
+    assert find_game("gridcourt").odds(PRESETS[name]) == odds
+
+
+def test_rules_never_run_have_no_odds_rather_than_another_level_s() -> None:
+    assert find_game("gridcourt").odds(GridRules(width=13)) is None
+    assert table_odds(GridRules(pieces=3)) is None
+
+
+def test_the_stored_run_is_what_the_engine_plays_from_its_seed() -> None:
+    seed, rows = TABLE[(14, 0, 5)]
+    stored = {(h, a): n for h, a, n in rows}
+    again = simulated_odds(STANDARD, games=40, seed=seed)  # the run's first 40 games
+    for key, p in again.final.items():
+        assert round(p * 40) <= stored.get(key, 0), key
+    assert simulated_odds(STANDARD, games=5, seed=3) == simulated_odds(STANDARD, games=5, seed=3)
+
+
+def test_a_fresh_run_from_other_seeds_agrees_with_the_stored_one() -> None:
+    stored = table_odds(STANDARD)
+    assert stored is not None
+    fresh = simulated_odds(STANDARD, games=160, seed=10**9)
+    se = math.hypot(stored.standard_error, fresh.standard_error)
+    assert abs(fresh.p_home_win - stored.p_home_win) <= 4 * se
+    # The loser's mean score, with the standard error of the fresh run's mean.
+    losers = {k: p for k, p in fresh.final.items()}
+    mean = sum(min(k) * p for k, p in losers.items())
+    sd = math.sqrt(sum((min(k) - mean) ** 2 * p for k, p in losers.items()))
+    stored_mean = sum(min(k) * p for k, p in stored.final.items())
+    assert abs(mean - stored_mean) <= 4 * sd / math.sqrt(160) * 1.1
