@@ -29,15 +29,16 @@ from league.seeds import new_seed
 from simulator.vabg import GameRules, InvalidCardError, TeamCard, preset
 
 
-def _cards(team_ids: Sequence[int]) -> dict[int, TeamCard]:
+def _teams(team_ids: Sequence[int]) -> tuple[tuple[TeamCard, ...], dict[int, int]]:
+    """Return the teams' cards in ``team_ids`` order and each id's index among them."""
     teams = {t.pk: t for t in teams_for_play().filter(pk__in=set(team_ids))}
-    out: dict[int, TeamCard] = {}
+    cards: list[TeamCard] = []
     for pk in team_ids:
         try:
-            out[pk] = team_card(teams[pk])
+            cards.append(team_card(teams[pk]))
         except InvalidCardError as exc:
             raise PlanError(f"{teams[pk]} cannot be played: {exc}") from exc
-    return out
+    return tuple(cards), {pk: i for i, pk in enumerate(team_ids)}
 
 
 def plan_for_matchups(
@@ -55,11 +56,10 @@ def plan_for_matchups(
     for home, away in pairs:
         if home.pk == away.pk:
             raise PlanError(f"{home} cannot play itself")
-    cards = _cards(ids)
-    index = {pk: i for i, pk in enumerate(ids)}
+    cards, index = _teams(ids)
     return Plan(
         kind=Kind.MATCHUPS,
-        teams=tuple(cards[pk] for pk in ids),
+        teams=cards,
         team_ids=tuple(ids),
         rules=rules,
         repetitions=repetitions,
@@ -80,11 +80,10 @@ def plan_for_season(*, season: Season, repetitions: int, seed: int | None = None
     if season.bracket:
         bracket = brackets.bracket_from_json(season.bracket)
         ids = sorted(bracket.seeds)
-        cards = _cards(ids)
-        index = {pk: i for i, pk in enumerate(ids)}
+        cards, index = _teams(ids)
         return Plan(
             kind=Kind.BRACKET,
-            teams=tuple(cards[pk] for pk in ids),
+            teams=cards,
             team_ids=tuple(ids),
             rules=rules,
             repetitions=repetitions,
@@ -100,11 +99,10 @@ def plan_for_season(*, season: Season, repetitions: int, seed: int | None = None
     if not schedule:
         raise PlanError(f"{season} has no games scheduled")
     ids = list(dict.fromkeys(pk for h, a, _ in schedule for pk in (h, a)))
-    cards = _cards(ids)
-    index = {pk: i for i, pk in enumerate(ids)}
+    cards, index = _teams(ids)
     return Plan(
         kind=Kind.SEASON,
-        teams=tuple(cards[pk] for pk in ids),
+        teams=cards,
         team_ids=tuple(ids),
         rules=rules,
         repetitions=repetitions,
