@@ -61,8 +61,8 @@ lint: install
 typecheck: install
 	$(VENV)/bin/mypy simulator core cards league table config
 
-# The whole suite on PostgreSQL + Redis and, side by side on the second core, the Django
-# tests again on the SQLite default (scripts/test-passes.sh).
+# The whole suite in three lanes side by side (scripts/test-passes.sh): the database tests on
+# PostgreSQL + Redis, the fault drills on databases of their own, the engine and SQLite tests.
 test: install services lint typecheck
 	scripts/test-passes.sh $(PY) $(PG_URL) $(REDIS_URL_TEST)
 

@@ -8,6 +8,7 @@ import pytest
 
 from simulator.dice import DiceError, DieRefused, GameOverError, OrderedDice, ScriptedDice
 from simulator.vabg import ADVANCED, BASIC, play_game, preset, read_team_file
+from simulator.vabg.engine import rules_coach
 from simulator.vabg.events import Trip
 from simulator.vabg.sheet import replay, score_sheet
 from tests.table.dice import rolled_game
@@ -27,8 +28,13 @@ def test_after_every_die_the_sheet_asks_for_the_die_the_engine_rolls_next_and_sa
     rules, neutral, seed
 ):
     played, written = rolled_game(HOME, AWAY, seed, rules, neutral)
+    # Solved once, as the table does for a game replayed die after die (with the strategy
+    # choices on; None otherwise).
+    coach = rules_coach(HOME, AWAY, rules=rules, neutral=neutral)
     for k in range(len(written.values)):
-        need = replay(HOME, AWAY, written.values[:k], rules=rules, neutral=neutral).need
+        need = replay(
+            HOME, AWAY, written.values[:k], rules=rules, neutral=neutral, coach=coach
+        ).need
         assert need is not None
         assert (need.index, need.die) == (k, written.dice[k])
         assert not need.why.startswith("the engine asks"), (k, need)
