@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Run the suite in three lanes side by side, every test at least once:
 # - on PostgreSQL + Redis, shown as it runs: the Django tests that use the database (the
-#   fault drills apart), then the engine's exact-odds tests (no database: they balance the
-#   lanes);
+#   fault drills apart), then the engine's exact-odds tests (no database);
 # - the fault drills (tests/drills: real Celery workers, supervisord, worker hosts), on a
 #   test database and a broker database of their own (PG_URL's server, database name
 #   suffixed "_drills"; REDIS_URL's server, database 14), so that nothing the other lane
-#   sends or flushes reaches them. They spend most of their time waiting on workers and
-#   leases, which is why they get a lane of their own on a 2-core machine;
-# - the engine's tests, then on the SQLite default that a first `make run` uses the tests
-#   that never touch a database, the browser tests (they read pages, not the database's
-#   dialect) and the first-run tests (load_teams, simulate on eager Celery, the settings),
-#   which run on both databases.
+#   sends or flushes reaches them; then the engine's other tests (no database). The drills
+#   spend most of their time waiting on workers and leases, which is why they share a lane
+#   on a 2-core machine;
+# - on the SQLite default that a first `make run` uses: the tests that never touch a
+#   database, the browser tests (they read pages, not the database's dialect) and the
+#   first-run tests (load_teams, simulate on eager Celery, the settings), which run on both
+#   databases.
 # The two other lanes are shown when all three are done. Exit non-zero if any lane failed.
 # Used by `make test`.
 #   scripts/test-passes.sh PYTHON PG_URL REDIS_URL
@@ -25,19 +25,18 @@ trap 'rm -f "$sqlite_log" "$drills_log"' EXIT
 no_servers=(env -u DATABASE_URL -u CELERY_BROKER_URL -u REDIS_URL)
 
 ODDS_TESTS="tests/simulator/test_odds.py tests/simulator/test_coachodds.py"
+"${no_servers[@]}" "$PY" -m pytest tests --ignore=tests/simulator \
+    -m "not postgres and not redis" --database-tests=skip --durations=5 >"$sqlite_log" 2>&1 &
+sqlite_pid=$!
+
 (
+    DATABASE_URL=$DRILLS_PG_URL CELERY_BROKER_URL=$DRILLS_REDIS_URL "$PY" -m pytest tests/drills \
+        -m "not browser" --database-tests=only --durations=5 || status=$?
     # shellcheck disable=SC2046
     "${no_servers[@]}" "$PY" -m pytest tests/simulator simulator \
         $(printf -- '--ignore=%s ' $ODDS_TESTS) --durations=5 || status=$?
-    "${no_servers[@]}" "$PY" -m pytest tests \
-        --ignore=tests/simulator -m "not postgres and not redis" \
-        --database-tests=skip --durations=5 || status=$?
     exit "${status:-0}"
-) >"$sqlite_log" 2>&1 &
-sqlite_pid=$!
-
-DATABASE_URL=$DRILLS_PG_URL CELERY_BROKER_URL=$DRILLS_REDIS_URL "$PY" -m pytest tests/drills \
-    -m "not browser" --database-tests=only --durations=5 >"$drills_log" 2>&1 &
+) >"$drills_log" 2>&1 &
 drills_pid=$!
 
 DATABASE_URL=$PG_URL CELERY_BROKER_URL=$REDIS_URL_TEST "$PY" -m pytest tests \
@@ -52,10 +51,10 @@ drills_status=$?
 wait "$sqlite_pid"
 sqlite_status=$?
 echo
-echo "=== the fault drills (tests/drills), on PostgreSQL + Redis databases of their own ==="
+echo "=== the fault drills (tests/drills) on PostgreSQL + Redis databases of their own, then the engine's other tests ==="
 cat "$drills_log"
 echo
-echo "=== the engine's other tests, then on the SQLite default the tests without a database, the browser and first-run tests ==="
+echo "=== on the SQLite default: the tests without a database, the browser and first-run tests ==="
 cat "$sqlite_log"
 echo
 echo "test-passes: PostgreSQL lane exit $pg_status, drills lane exit $drills_status," \
