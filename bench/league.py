@@ -258,7 +258,9 @@ def engine_report(
              f" (and {1000 * database / games:5.2f} ms of the database server)"))  # fmt: skip
 
 
-def start_workers(count: int) -> list[subprocess.Popen[bytes]]:
+def start_workers(count: int, name: str = "bench") -> list[subprocess.Popen[bytes]]:
+    """Start ``count`` Celery workers of one process each (``NAME0@host``...) on the
+    environment's database and broker (bench/research.py starts its workers here too)."""
     celery = str(Path(sys.executable).with_name("celery"))
     procs = [
         subprocess.Popen(
@@ -270,7 +272,7 @@ def start_workers(count: int) -> list[subprocess.Popen[bytes]]:
                 "-c",
                 "1",
                 "-n",
-                f"bench{n}@%h",
+                f"{name}{n}@%h",
                 "-l",
                 "WARNING",
                 "--without-gossip",

@@ -31,6 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.league import start_workers  # noqa: E402
+
 
 def setup(workers: int) -> None:
     if not os.environ.get("DATABASE_URL"):
@@ -54,34 +56,6 @@ def setup(workers: int) -> None:
     call_command("create_tournament", "Bench", "All-time", "--field", "alltime-96", "--seed", "1")
 
 
-def start_workers(count: int) -> list[subprocess.Popen[bytes]]:
-    celery = str(Path(sys.executable).with_name("celery"))
-    procs = [
-        subprocess.Popen(
-            [
-                celery,
-                "-A",
-                "config",
-                "worker",
-                "-c",
-                "1",
-                "-n",
-                f"research{n}@%h",
-                "-l",
-                "WARNING",
-                "--without-gossip",
-                "--without-mingle",
-            ],
-            cwd=ROOT,
-            env=os.environ.copy(),
-            start_new_session=True,
-        )
-        for n in range(count)
-    ]
-    time.sleep(4)  # let them connect before the clock starts
-    return procs
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--workers", type=int, default=0, help="play on N real workers")
@@ -93,7 +67,7 @@ def main() -> None:
     ):
         raise SystemExit("--workers needs DATABASE_URL and CELERY_BROKER_URL")
     setup(args.workers)
-    procs = start_workers(args.workers) if args.workers else []
+    procs = start_workers(args.workers, "research") if args.workers else []
     out = Path(tempfile.mkdtemp(prefix="vabg-research-"))
     try:
         start = time.perf_counter()
