@@ -26,6 +26,8 @@ env = environ.Env()
 # The shared research and spec folder beside the project (../shared), read by the field
 # tools and tests.
 SHARED_DIR = Path(env.str("SHARED_DIR", default=str(BASE_DIR.parent / "shared")))
+# Where `manage.py research` writes a run's figures by default (RESEARCH_DIR/run-ID).
+RESEARCH_DIR = Path(env.str("RESEARCH_DIR", default="research"))
 
 DEBUG = env.bool("DEBUG", default=True)
 # A development key is only acceptable while DEBUG is on.

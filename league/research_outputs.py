@@ -7,6 +7,7 @@ from ``league.research`` so the workers that play chunks never load pyarrow.
 from __future__ import annotations
 
 import csv
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -90,10 +91,44 @@ def pair_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
 OUTPUTS = ("teams", "players", "pairs")
 
 
-def write_outputs(plan: Plan, tally: Tally, out: Path) -> list[Path]:
-    """Write teams, players and pairs as CSV and Parquet into ``out``; return the files."""
+class OutputsTaken(ValueError):
+    """Raise when ``out`` holds another run's figures: they are never written over."""
+
+
+OWNER = "run.json"
+
+
+def write_outputs(
+    plan: Plan, tally: Tally, out: Path, *, run: dict[str, Any] | None = None
+) -> list[Path]:
+    """Write teams, players and pairs as CSV and Parquet into ``out``; return the files.
+
+    ``run`` (its id, label and creation time) is written beside them as ``run.json``; a
+    folder whose ``run.json`` names another run, or that holds such files with no
+    ``run.json``, is refused with :class:`OutputsTaken` before anything is written (a
+    database started afresh numbers its runs from 1 again, so ``research/run-1`` may hold
+    an older run's figures).
+    """
+    owner = out / OWNER
+    ours = json.dumps(run or {}, sort_keys=True)
+    if owner.exists():
+        theirs = json.loads(owner.read_text(encoding="utf-8"))
+        if json.dumps(theirs, sort_keys=True) != ours:
+            raise OutputsTaken(
+                f"{out} holds the figures of {theirs.get('label', 'another run')} "
+                f"(made {theirs.get('created_at', 'at an unknown time')}), not of this run: "
+                "name another folder with --out, or move that one away"
+            )
+    elif out.exists():
+        found = sorted(p.name for p in out.iterdir() if p.stem in OUTPUTS)
+        if found:
+            raise OutputsTaken(
+                f"{out} already holds {', '.join(found)} of an unknown run: name another "
+                "folder with --out, or move that one away"
+            )
     out.mkdir(parents=True, exist_ok=True)
-    written = []
+    owner.write_text(ours + "\n", encoding="utf-8")
+    written = [owner]
     for name, rows in zip(
         OUTPUTS,
         (team_rows(plan, tally), player_rows(plan, tally), pair_rows(plan, tally)),

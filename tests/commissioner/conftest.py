@@ -22,7 +22,9 @@ def embedded_env(database: Path, **extra: str) -> dict[str, str]:
     """The environment of a first ``make run``: no database URL, no broker, no shared cache."""
     env = {k: v for k, v in os.environ.items() if k not in SERVER_SETTINGS}
     env.pop("PYTEST_CURRENT_TEST", None)
-    return {**env, "SQLITE_PATH": str(database), **extra}
+    # A research run's figures go beside the database, never into the project's research/.
+    research = str(database.parent / "research")
+    return {**env, "SQLITE_PATH": str(database), "RESEARCH_DIR": research, **extra}
 
 
 def run_recipe(target: str) -> list[list[str]]:

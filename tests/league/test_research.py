@@ -124,6 +124,46 @@ def test_the_command_writes_means_as_csv_and_parquet(tmp_path: Path) -> None:
 
 
 @pytest.mark.django_db
+def test_a_run_never_writes_over_another_runs_figures(tmp_path: Path, settings) -> None:  # type: ignore[no-untyped-def]
+    """A database started afresh numbers its runs from 1 again: research/run-1 may hold an
+    older run's figures, which the new run refuses to touch (and keeps itself resumable)."""
+    settings.RESEARCH_DIR = tmp_path
+    alpha, beta = full_team(school="Alpha", season=2001), full_team(school="Beta", season=2002)
+    args = ("--matchup", "Alpha 2001", "Beta 2002", "--times", "4", "--no-progress")
+    call_command("research", *args, "--seed", "1")
+    first = ResearchRun.objects.get()
+    folder = tmp_path / f"run-{first.pk}"
+    before = (folder / "teams.csv").read_bytes()
+    assert f"research run #{first.pk}" in (folder / "run.json").read_text()
+    call_command("research", "--resume", str(first.pk), "--no-progress")  # its own: rewritten
+    assert (folder / "teams.csv").read_bytes() == before
+
+    # As if the database were new: its first run gets id 1 again.
+    ResearchRun.objects.all().delete()
+    again = research_runs.research_start(
+        season=None, pairs=[(alpha, beta)], repetitions=4, rules=RULES, neutral=True, seed=2,
+        games_per_chunk=2000,
+    )  # fmt: skip
+    ResearchRun.objects.filter(pk=again.pk).update(id=first.pk)
+    again = ResearchRun.objects.get(pk=first.pk)
+    with pytest.raises(CommandError) as refused:
+        call_command("research", "--resume", str(again.pk), "--no-progress")
+    assert f"{folder} holds the figures of research run #{first.pk}" in str(refused.value)
+    assert f"--resume {again.pk} --out DIR" in str(refused.value)
+    assert (folder / "teams.csv").read_bytes() == before
+
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "teams.csv").write_text("my own figures")
+    with pytest.raises(CommandError, match=r"already holds teams\.csv of an unknown run"):
+        call_command("research", "--resume", str(again.pk), "--out", str(tmp_path / "mine"),
+                     "--no-progress")  # fmt: skip
+    assert (tmp_path / "mine" / "teams.csv").read_text() == "my own figures"
+    call_command("research", "--resume", str(again.pk), "--out", str(tmp_path / "new"),
+                 "--no-progress")  # fmt: skip
+    assert (tmp_path / "new" / "teams.csv").exists()
+
+
+@pytest.mark.django_db
 def test_a_chunk_delivered_twice_counts_once_and_cards_are_fixed_when_the_run_is_made() -> None:
     a, b = full_team(school="Alpha", season=2001), full_team(school="Beta", season=2002)
     plan = research_runs.plan_for_matchups(pairs=[(a, b)], repetitions=10, rules=RULES,

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from celery import current_app
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
@@ -13,7 +14,7 @@ from league import research_runs as runs
 from league.management.commands._common import season_find, team_find
 from league.models import ResearchRun
 from league.research import Plan, PlanError
-from league.research_outputs import write_outputs
+from league.research_outputs import OutputsTaken, write_outputs
 from league.tasks import research_chunk
 from simulator.vabg import preset
 
@@ -23,8 +24,9 @@ class Command(BaseCommand):
         "Play chosen matchups (--matchup HOME AWAY, repeatable), a season's schedule or a "
         "tournament's bracket (--season) --times N over, on the workers in chunks (here "
         "without a broker), and write per team, player and pairing means as CSV and Parquet "
-        "into --out (default research/run-ID). No game is stored. Game k of a run is played "
-        "with seed --seed + k. --resume RUN follows a run whose command stopped."
+        "into --out (default RESEARCH_DIR/run-ID; RESEARCH_DIR is research). No game is "
+        "stored. Game k of a run is played with seed --seed + k. --resume RUN follows a run "
+        "whose command stopped."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -68,8 +70,12 @@ class Command(BaseCommand):
                 f"stored any for {o['stall']:g} s, {runs.GIVE_UP} times in a row; start "
                 f"workers, then: manage.py research --resume {run.pk}"
             )
-        out = o["out"] or Path("research") / f"run-{run.pk}"
-        files = write_outputs(Plan.from_json(run.plan), runs.research_tally(run), out)
+        out = o["out"] or Path(settings.RESEARCH_DIR) / f"run-{run.pk}"
+        made = {"id": run.pk, "label": str(run), "created_at": run.created_at.isoformat()}
+        try:
+            files = write_outputs(Plan.from_json(run.plan), runs.research_tally(run), out, run=made)
+        except OutputsTaken as exc:
+            raise CommandError(f"{exc} (the run is kept: --resume {run.pk} --out DIR)") from exc
         rate = f"{run.total_games / max(ended.seconds, 1e-9):,.0f} a second"
         self.stdout.write(f"{run}: {run.total_games:,} games in {ended.seconds:.1f} s ({rate})")
         self.stdout.write("wrote " + ", ".join(str(f) for f in files))
