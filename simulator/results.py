@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -39,6 +39,32 @@ LINE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(PlayerLine) if f.nam
 """The counting stats of a box-score line, in box-score order: the one list of them.
 
 The league's stored lines, stat pages and API read their columns from here.
+"""
+
+
+def _line_maker() -> Callable[[str, Sequence[int]], PlayerLine]:
+    """Build :func:`player_line`: straight-line code that sets each slot through its own
+    descriptor, about three times as fast as the frozen dataclass's ``__init__`` (which
+    goes through ``object.__setattr__`` by name, field by field). An engine makes some
+    twenty lines a game, a tenth of its time before this."""
+    names = ("name", *LINE_FIELDS)
+    values = ", ".join(f"v{i}" for i in range(1, len(names)))
+    body = [f"    {values}, = counts", "    line = new(PlayerLine)", "    s0(line, name)"]
+    body += [f"    s{i}(line, v{i})" for i in range(1, len(names))]
+    source = "def player_line(name, counts):\n" + "\n".join(body) + "\n    return line\n"
+    scope: dict[str, Any] = {"new": object.__new__, "PlayerLine": PlayerLine}
+    scope |= {f"s{i}": getattr(PlayerLine, n).__set__ for i, n in enumerate(names)}
+    exec(source, scope)  # code built above from the dataclass's own field names
+    maker: Callable[[str, Sequence[int]], PlayerLine] = scope["player_line"]
+    return maker
+
+
+player_line = _line_maker()
+"""``player_line(name, counts)``: the line ``PlayerLine(name, *counts)``, made fast;
+``counts`` holds every field of :data:`LINE_FIELDS`, in order.
+
+>>> player_line("A. Guard", range(15)) == PlayerLine("A. Guard", *range(15))
+True
 """
 
 
