@@ -19,17 +19,19 @@ DEBUG off, a Redis cache; ``--port`` and the next port) and loads each of
 
 from ``--clients`` concurrent keep-alive connections, one page after the other, and prints
 requests per second, p50 and p99 latency, how many of the requests reached the application
-(gunicorn's access log) and whether the page meets issue 25's goal: at least 200 requests a
-second with a p99 of at most 100 ms. ``--with-gunicorn-alone`` first measures the same pages
-from gunicorn alone (``make serve``). Anonymous fan pages are kept by nginx for
-``FAN_PAGE_MAX_AGE`` seconds (5) and refreshed by one request while the others get the copy
-(core/caching.py), so a 10-second run includes their refreshes.
+(gunicorn's access log), whether the page meets issue 25's goal (at least 200 requests a
+second with a p99 of at most 100 ms) and the CPU the server (nginx, gunicorn), the clients
+(wrk) and everything else on the machine took meanwhile, in cores. ``--with-gunicorn-alone``
+first measures the same pages from gunicorn alone (``make serve``). Anonymous fan pages are
+kept by nginx for ``FAN_PAGE_MAX_AGE`` seconds (5) and refreshed by one request while the
+others get the copy (core/caching.py), so a 10-second run includes their refreshes.
 
 The load comes from wrk (Debian's ``wrk``, a C load generator) when it is installed, for
 ``--seconds`` a page; otherwise from Python threads (``--client python``, ``--requests`` a
 page), which take much of the CPU the server needs and cap what can be measured. The clients
-share the machine with the server: the load average is printed before each page. Nothing is
-asserted: this prints, it does not judge.
+share the machine with the server, and so does any other work on it ("other"): a p99 is a
+few hundred requests in ten seconds, so a stall of the machine of a tenth of a second moves
+it. Nothing is asserted: this prints, it does not judge.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import http.client
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -193,28 +196,72 @@ def app_requests(log: Path) -> int:
         return 0
 
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine has spent busy (every core, /proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / TICK
+
+
+def session_cpu(session: int) -> float:
+    """CPU seconds used so far by the processes of ``session`` (the server's: supervisord,
+    nginx, gunicorn and their workers; an exited worker's time is lost)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            continue
+        if int(fields[3]) == session:  # field 6 of stat, after pid and comm
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / TICK
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def measure(
-    port: int, pages: list[tuple[str, list[str]]], args: argparse.Namespace, access_log: Path
+    port: int,
+    pages: list[tuple[str, list[str]]],
+    args: argparse.Namespace,
+    access_log: Path,
+    session: int,
 ) -> list[tuple[str, float, float, float]]:
-    """Load each page; print and return its requests a second, p50 and p99."""
+    """Load each page; print and return its requests a second, p50 and p99, with how many
+    requests reached the application and the CPU the server, the clients and everything
+    else on the machine took meanwhile (in cores: CPU seconds per second)."""
     rows = []
-    print(f"{'page':<44} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'to app':>7}  goal   load")
+    print(
+        f"{'page':<44} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'to app':>7}  goal    "
+        "cores: server clients other"
+    )
     for label, paths in pages:
         # Warm up: fill the application's caches (and nginx's) as a first visitor would.
         hammer(port, paths, clients=min(args.clients, 10), requests=max(50, 2 * len(paths)))
-        load = os.getloadavg()[0]
         before = app_requests(access_log)
+        cpu0 = (machine_busy(), session_cpu(session), children_cpu(), time.process_time())
+        t0 = time.perf_counter()
         if args.client == "wrk":
             rate, p50, p99 = wrk(port, paths, clients=args.clients, seconds=args.seconds)
         else:
             latencies, wall = hammer(port, paths, clients=args.clients, requests=args.requests)
             cuts = statistics.quantiles(latencies, n=100, method="inclusive")
             rate, p50, p99 = len(latencies) / wall, cuts[49], cuts[98]
+        wall = time.perf_counter() - t0
+        cpu1 = (machine_busy(), session_cpu(session), children_cpu(), time.process_time())
+        busy, server, clients = (cpu1[i] - cpu0[i] for i in range(3))
+        clients += cpu1[3] - cpu0[3]  # wrk (a child), or this process's own threads
+        other = max(0.0, busy - server - clients)
         reached = app_requests(access_log) - before
         met = "met" if rate >= GOAL_RATE and p99 <= GOAL_P99 else "MISSED"
         print(
             f"{label:<44} {rate:8.0f} {p50 * 1000:8.1f} {p99 * 1000:8.1f} {reached:7d}  "
-            f"{met:<6} {load:4.1f}",
+            f"{met:<6}  {server / wall:13.2f} {clients / wall:7.2f} {other / wall:5.2f}",
             flush=True,
         )
         rows.append((label, rate, p50, p99))
@@ -237,7 +284,13 @@ def build_league(env: dict[str, str], season_teams: int) -> dict[str, object]:
     manage(env, "create_season", "Bench League", "Bench season", *names,
            "--conferences", "none", "--seed", "25")  # fmt: skip
     manage(env, "simulate", "bench-league/bench-season", "--all", "--no-progress")
-    played = time.perf_counter() - t0
+    league = league_ids(env)
+    league["played_seconds"] = time.perf_counter() - t0
+    return league
+
+
+def league_ids(env: dict[str, str]) -> dict[str, object]:
+    """The ids the pages name (``build_league``'s seasons, final and teams)."""
     ids = manage(
         env, "shell", "--no-imports", "-c",
         "import json\n"
@@ -254,7 +307,6 @@ def build_league(env: dict[str, str], season_teams: int) -> dict[str, object]:
         "    'teams': list(Team.objects.order_by('pk').values_list('pk', flat=True))}))",
     )  # fmt: skip
     league: dict[str, object] = json.loads(ids)
-    league["played_seconds"] = played
     return league
 
 
@@ -299,15 +351,21 @@ def main() -> None:
     parser.add_argument(
         "--with-gunicorn-alone", action="store_true", help="also measure gunicorn alone first"
     )
+    parser.add_argument(
+        "--reuse-database", action="store_true", help="the league an earlier run built, as it is"
+    )
     parser.add_argument("--only", default="", help="measure only the pages whose label has this")
     args = parser.parse_args()
 
-    database_fresh(args.database)
     env = {k: v for k, v in os.environ.items() if k not in {"CELERY_BROKER_URL", "REDIS_URL"}} | {
         "DATABASE_URL": args.database,
         "LOG_LEVEL": "ERROR",
     }
-    league = build_league(env, args.season_teams)
+    if args.reuse_database:
+        league = league_ids(env) | {"played_seconds": 0.0}
+    else:
+        database_fresh(args.database)
+        league = build_league(env, args.season_teams)
     pages = [(label, paths) for label, paths in pages_of(league) if args.only in label]
     serve_env = env | {
         "DEBUG": "false",
@@ -325,8 +383,12 @@ def main() -> None:
     print(
         f"{league['games']} stored games ({league['season_games']} in a "
         f"{args.season_teams}-team round robin, 95 in the all-time 96 bracket; "
-        f"played in {league['played_seconds']:.0f} s); "
-        f"{args.clients} concurrent clients ({args.client}, {args.seconds} s a page), gunicorn "
+        + (
+            f"played in {league['played_seconds']:.0f} s); "
+            if not args.reuse_database
+            else "built by an earlier run); "
+        )
+        + f"{args.clients} concurrent clients ({args.client}, {args.seconds} s a page), gunicorn "
         f"{args.workers} workers, PostgreSQL, Redis cache; {os.cpu_count()} CPUs shared by "
         f"server and clients; load average {os.getloadavg()[0]:.1f} before the first run"
     )
@@ -368,7 +430,7 @@ def main() -> None:
             if not wait_until_up(port):
                 sys.exit(f"{title}: the server did not answer /healthz:\n{log.read_text()}")
             print(title)
-            results[title] = measure(port, pages, args, access_log)
+            results[title] = measure(port, pages, args, access_log, server.pid)
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=60)

@@ -175,7 +175,7 @@ PUBLIC_PATHS = (
 # ... and what is never kept for them: a run's progress, health, the admin, forms, exports.
 PRIVATE_PATHS = (
     "/healthz", "/admin/login/", "/seasons/{season}/progress/", "/search/?q=a", "/matchup/",
-    "/api/runs/", "/api/schema/", "/api/seasons/{season}/export-boxscores/",
+    "/api/runs/", "/api/schema/", "/api/seasons/{season}/export/boxscores/",
 )  # fmt: skip
 # Not requested here (they build odds tables): only checked against nginx's lock locations.
 NEVER_LOCKED = ("/seasons/{season}/odds/", "/api/seasons/{season}/odds/", "/games/{game}/")
