@@ -3,11 +3,11 @@ load).
 
 A fan page (home, a season's page, the leaders, a team...) and an API list are the same for
 every visitor who is not signed in, and change only when a game is stored or a name edited.
-Under 100 concurrent clients the application on two cores answers a few hundred such
-requests a second, however cheap each is; nginx in front (``make serve-cached``) answers
-tens of thousands from a copy. So a view opts in (``public_page`` on a function view,
-``PublicReads.public_actions`` on an API view set) and ``PublicPagesMiddleware`` sends its
-answer with
+Under 100 concurrent clients the application on two cores answers tens to a few hundred
+such requests a second, however cheap each is; nginx in front (``make serve-cached``)
+answers thousands to tens of thousands from a copy (``bench/serving.py``). So a view opts
+in (``public_page`` on a function view, ``PublicReads.public_actions`` on an API view set)
+and ``PublicPagesMiddleware`` sends its answer with
 
     Cache-Control: public, max-age=FAN_PAGE_MAX_AGE, stale-while-revalidate=FAN_PAGE_STALE_SECONDS
 
