@@ -33,7 +33,7 @@ serve-setup: install
 	$(PY) manage.py load_teams
 
 serve: serve-setup
-	$(VENV)/bin/gunicorn config.wsgi --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile -
+	$(VENV)/bin/gunicorn config.wsgi --workers $(WORKERS) --bind $(HOST):$(PORT) --timeout 60 --graceful-timeout 30 --access-logfile -
 
 # The production set under supervisord (config/supervisord.conf, scripts/serve-cached.sh):
 # nginx's front cache (config/nginx.conf) on PORT, gunicorn on PORT+1 and, with a broker set,

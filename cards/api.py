@@ -199,6 +199,8 @@ def _refused(problems: tuple[str, ...] | list[str], code: int) -> Response:
 class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     """Teams with their rosters and cards; commissioners import team files."""
 
+    public_actions = frozenset({"list", "retrieve"})
+
     serializer_class = TeamSerializer
     filterset_class = TeamFilter
     search_fields = ["school", "conference"]
@@ -274,6 +276,8 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
 class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     """Players with their team and card."""
 
+    public_actions = frozenset({"list", "retrieve"})
+
     serializer_class = PlayerSerializer
     filterset_class = PlayerFilter
     search_fields = ["name", "team__school"]
@@ -294,6 +298,8 @@ class CardViewSet(
     mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin, ApiViewSet
 ):
     """Player cards; commissioners edit them with PATCH."""
+
+    public_actions = frozenset({"list", "retrieve"})
 
     serializer_class = CardSerializer
     filterset_class = CardFilter

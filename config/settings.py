@@ -64,6 +64,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files served by the application itself (gunicorn in production), compressed.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before the session and CSRF middleware, so that it sees the cookies they set: a
+    # response that sets one is never made public (core/caching.py).
+    "core.caching.PublicPagesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -323,8 +326,18 @@ GAME_PAGE_MAX_AGE = env.int("GAME_PAGE_MAX_AGE", default=300)
 # renamed team or a moved conference makes a new key at once); this bounds only how long an
 # unused entry stays.
 STANDINGS_CACHE_SECONDS = env.int("STANDINGS_CACHE_SECONDS", default=3600)
-if GAME_PAGE_MAX_AGE < 0:
-    raise ImproperlyConfigured("GAME_PAGE_MAX_AGE must be 0 or more.")
+# The fans' pages (home, seasons, a season's page, leaders, bracket, teams, players) and the
+# API's public reads (lists, a season's standings and stats...) answered to a visitor with
+# no session cookie and no Authorization header are sent "Cache-Control: public,
+# max-age=FAN_PAGE_MAX_AGE, stale-while-revalidate=FAN_PAGE_STALE_SECONDS" (core.caching):
+# the front cache (make serve-cached) answers a page from one rendering for that long, and
+# for at most FAN_PAGE_STALE_SECONDS more while one request renders it again. A stored game
+# shows on them within the sum (and the rendering). 0 sends no such header.
+FAN_PAGE_MAX_AGE = env.int("FAN_PAGE_MAX_AGE", default=5)
+FAN_PAGE_STALE_SECONDS = env.int("FAN_PAGE_STALE_SECONDS", default=5)
+for _name in ("GAME_PAGE_MAX_AGE", "FAN_PAGE_MAX_AGE", "FAN_PAGE_STALE_SECONDS"):
+    if globals()[_name] < 0:
+        raise ImproperlyConfigured(f"{_name} must be 0 or more.")
 
 LOGGING = {
     "version": 1,

@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from core.caching import PublicReads
 from core.roles import is_commissioner
 
 # Token first: its WWW-Authenticate header turns an anonymous write into 401, not 403.
@@ -38,7 +39,10 @@ class CommissionerOrReadOnly(permissions.BasePermission):
         return request.method in permissions.SAFE_METHODS or is_commissioner(request.user)
 
 
-class ApiViewSet(viewsets.GenericViewSet[Any]):
+class ApiViewSet(PublicReads, viewsets.GenericViewSet[Any]):
+    """The API's view sets: everyone reads, commissioners write; the reads named in
+    ``public_actions`` are answered to anonymous clients as public pages (``core.caching``)."""
+
     authentication_classes = API_AUTHENTICATION
     permission_classes = [CommissionerOrReadOnly]
 

@@ -15,12 +15,12 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, Js
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
 from django.utils.http import http_date
 from django.utils.safestring import SafeString, mark_safe
 
 from cards.models import Player, Team
 from cards.presentation import card_face
+from core.caching import public_headers, public_page
 from league import columns, gamestats, odds, realseasons, selectors, stories, tournaments
 from league.bracket import WinnerOf
 from league.models import Game, GameName, League, RulesPreset, Season, SimulationRun
@@ -68,6 +68,7 @@ def _scored(games: Any) -> Any:
     )
 
 
+@public_page
 def home(request: HttpRequest) -> HttpResponse:
     seasons = list(Season.objects.select_related("league").order_by("-created_at")[:20])
     progress = _seasons_progress(seasons)
@@ -94,6 +95,7 @@ NO_ROUND = "other"
 """The ``?round=`` of the games scheduled outside any round."""
 
 
+@public_page
 def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A season's page: standings, one page of the schedule (whole rounds, by default the
     latest round with a result; ``?round=N`` the page holding round N) and team stats.
@@ -282,6 +284,7 @@ def tournament_detail(request: HttpRequest, season: Season) -> HttpResponse:
     )
 
 
+@public_page
 def seasons_list(request: HttpRequest, kind: str = "") -> HttpResponse:
     """Every league with its seasons (or only the tournaments), newest first."""
     seasons = Season.objects.select_related("league").order_by("league__name", "-created_at")
@@ -326,6 +329,7 @@ def season_progress(request: HttpRequest, pk: int) -> JsonResponse:
     return JsonResponse(progress)
 
 
+@public_page
 def leaders(request: HttpRequest, pk: int) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
     per_game = request.GET.get("totals") != "1"
@@ -401,7 +405,7 @@ def final_page_headers(response: HttpResponse, stored_at: datetime) -> None:
     seconds: it is the same for every visitor and changes only if the game is stored again
     (a retry), and its Last-Modified lets a browser ask again with If-Modified-Since."""
     if settings.GAME_PAGE_MAX_AGE > 0:
-        patch_cache_control(response, public=True, max_age=settings.GAME_PAGE_MAX_AGE)
+        public_headers(response, settings.GAME_PAGE_MAX_AGE)
     response.headers["Last-Modified"] = http_date(stored_at.timestamp())
 
 
@@ -451,6 +455,7 @@ def game_story_html(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@public_page
 def bracket(request: HttpRequest, pk: int) -> HttpResponse:
     """The bracket as a picture: a column per round, one section per region."""
     season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
@@ -558,6 +563,7 @@ def search(request: HttpRequest) -> HttpResponse:
     return render(request, "pages/search.html", context)
 
 
+@public_page
 def teams(request: HttpRequest) -> HttpResponse:
     return render(
         request,
@@ -570,6 +576,7 @@ def teams(request: HttpRequest) -> HttpResponse:
     )
 
 
+@public_page
 def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     team = get_object_or_404(
         Team.objects.prefetch_related(
@@ -617,6 +624,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@public_page
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("team", "card"), pk=pk)
     face = card_face(player.card) if hasattr(player, "card") else None

@@ -75,6 +75,8 @@ from simulator.games import find_game
 class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     """Leagues and how many seasons each has; commissioners create them."""
 
+    public_actions = frozenset({"list", "retrieve"})
+
     serializer_class = LeagueSerializer
     filterset_class = LeagueFilter
     ordering_fields = ["name", "created_at"]
@@ -103,6 +105,8 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
 
 class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     """Seasons with their teams; commissioners create them, simulate them and export them."""
+
+    public_actions = frozenset({"list", "retrieve", "standings", "bracket"})
 
     serializer_class = SeasonSerializer
     filterset_class = SeasonFilter
@@ -273,6 +277,8 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
 class TournamentViewSet(mixins.ListModelMixin, ApiViewSet):
     """Tournaments (seasons of kind tournament); commissioners create them, bracket drawn."""
 
+    public_actions = frozenset({"list"})
+
     serializer_class = SeasonSerializer
     filterset_class = SeasonFilter
     search_fields = ["name", "league__name"]
@@ -340,6 +346,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
 
     Commissioners store a game played at the table: its score sheet, or its dice.
     """
+
+    public_actions = frozenset({"list", "retrieve", "box_score", "story", "play_by_play"})
 
     serializer_class = GameSerializer
     filterset_class = GameFilter
@@ -508,6 +516,8 @@ _SEASON_ID = OpenApiParameter("season_id", int, OpenApiParameter.PATH)
 class PlayerSeasonStatsViewSet(mixins.ListModelMixin, _SeasonNested):
     """One row per player: games, totals, per-game averages and shooting percentages."""
 
+    public_actions = frozenset({"list"})
+
     serializer_class = PlayerSeasonStatsSerializer
     filterset_class = PlayerStatsFilter
     ordering_fields = ["name", "g", *STATS, *(f"{f}_pg" for f in STATS), *PERCENTS]
@@ -552,6 +562,8 @@ class PlayerSeasonStatsViewSet(mixins.ListModelMixin, _SeasonNested):
 )
 class LeadersViewSet(_SeasonNested):
     """The best players of a season in one category, per game or in total."""
+
+    public_actions = frozenset({"list"})
 
     serializer_class = LeaderSerializer
     filter_backends: list[Any] = []
@@ -625,6 +637,8 @@ _GAME_TEAM_ORDERING = ("team_school", "g", "w", "l", "pts", "opp_pts", "pts_pg",
 class TeamSeasonStatsViewSet(_SeasonNested):
     """One row per team: totals, per-game averages, possessions and points allowed."""
 
+    public_actions = frozenset({"list"})
+
     serializer_class = TeamSeasonStatsSerializer
     filter_backends: list[Any] = []
 
@@ -683,6 +697,8 @@ class TeamSeasonStatsViewSet(_SeasonNested):
 )
 class PlayerGameLogViewSet(mixins.ListModelMixin, ApiViewSet):
     """A player's box-score lines game by game, with the opponent and the score."""
+
+    public_actions = frozenset({"list"})
 
     serializer_class = GameLogSerializer
     filterset_class = GameLogFilter
