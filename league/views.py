@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, Js
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import http_date
 from django.utils.safestring import SafeString, mark_safe
 
@@ -25,6 +26,18 @@ from league import columns, gamestats, odds, realseasons, selectors, stories, to
 from league.bracket import WinnerOf
 from league.models import Game, GameName, League, RulesPreset, Season, SimulationRun
 from league.presentation import box_score
+
+
+def while_running(response: HttpResponse, progress: dict[str, Any]) -> HttpResponse:
+    """Keep a page that follows a run out of every cache while the run goes on.
+
+    Such a page polls the run's progress and reloads itself when a game is stored or the
+    run ends; a copy a few seconds old (``core.caching``: fans' pages are public for
+    ``FAN_PAGE_MAX_AGE``) would show it the same run again and reload it every two seconds
+    until the copy expired. Once the run ends the page is public again."""
+    if progress["run"]:
+        add_never_cache_headers(response)
+    return response
 
 
 def _season_progress(season: Season) -> dict[str, Any]:
@@ -119,12 +132,13 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
     for game in games:
         rounds.setdefault(game.round, []).append(game)
     index = pages.index(page) if page is not None else 0
-    return render(
+    progress = _season_progress(season)
+    response = render(
         request,
         "pages/season.html",
         {
             "season": season,
-            "progress": _season_progress(season),
+            "progress": progress,
             "tables": _season_tables(season),
             "rounds": rounds,
             "schedule": {
@@ -136,6 +150,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
             },
         },
     )
+    return while_running(response, progress)
 
 
 def _season_tables(season: Season) -> dict[str, SafeString]:
@@ -271,7 +286,7 @@ def tournament_detail(request: HttpRequest, season: Season) -> HttpResponse:
         cached = (str(body), page["champion"])
         cache.set(key, cached, settings.STANDINGS_CACHE_SECONDS)
     body, champion = cached
-    return render(
+    response = render(
         request,
         "pages/tournament.html",
         {
@@ -282,6 +297,7 @@ def tournament_detail(request: HttpRequest, season: Season) -> HttpResponse:
             "games_to_come": tournaments.games_to_come(season=season),
         },
     )
+    return while_running(response, progress)
 
 
 @public_page
@@ -470,11 +486,12 @@ def bracket(request: HttpRequest, pk: int) -> HttpResponse:
         drawn = _bracket_drawn(season)
         if key:
             cache.set(key, drawn, settings.STANDINGS_CACHE_SECONDS)
-    return render(
+    response = render(
         request,
         "pages/bracket.html",
         {"season": season, **drawn, "progress": progress},
     )
+    return while_running(response, progress)
 
 
 def _bracket_drawn(season: Season) -> dict[str, Any]:

@@ -248,6 +248,31 @@ def test_fan_pages_are_public_for_a_few_seconds_to_anonymous_visitors_only(
 
 
 @pytest.mark.django_db
+def test_pages_that_follow_a_run_are_kept_by_no_cache_until_it_ends(client) -> None:
+    """A season, tournament or bracket page with a run going on polls it and reloads itself
+    when a game is stored: a copy of a few seconds would show it the same run again, and it
+    would reload every two seconds until the copy expired."""
+    season = services.season_create(
+        league=services.league_get_or_create(name="Followed League"), name="Live",
+        teams=[full_team() for _ in range(3)], seed=3,
+    )  # fmt: skip
+    cup = new_cup("Followed Cup")
+    paths = (f"/seasons/{season.pk}/", f"/seasons/{cup.pk}/", f"/seasons/{cup.pk}/bracket/")
+    runs = [services.simulation_start(season=s, scope="all", dispatch=False) for s in (season, cup)]
+    for path in paths:
+        response = client.get(path)
+        assert b'id="progress"' in response.content, path  # the page that polls and reloads
+        cache_control = response.headers["Cache-Control"]
+        assert "no-store" in cache_control and "public" not in cache_control, path
+    for run in runs:
+        services.run_play(run=run, on_progress=lambda _run: None)
+    for path in paths:
+        response = client.get(path)
+        assert b'id="progress"' not in response.content, path
+        assert response.headers["Cache-Control"] == FAN_HEADER, path
+
+
+@pytest.mark.django_db
 def test_a_throttled_api_answer_is_never_public(client, league_paths) -> None:
     from django.core.cache import cache
     from rest_framework.throttling import AnonRateThrottle
