@@ -222,11 +222,20 @@ CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_QUEUES = (Queue("celery"), Queue("sweeper"))
 CELERY_TASK_ROUTES = {"league.sweep": {"queue": "sweeper"}}
 # The sweeper hands out again games left running past their lease or queued and lost
-# (`celery -A config beat`, or a worker started with -B).
-LEAGUE_SWEEP_EVERY = env.float("LEAGUE_SWEEP_EVERY", default=30.0)
+# (`celery -A config beat`, or a worker started with -B). A sweep is one indexed query when
+# nothing is lost. One not run by the next is dropped (it expires), so sweeps sent while
+# no worker ran do not pile up.
+LEAGUE_SWEEP_EVERY = env.float("LEAGUE_SWEEP_EVERY", default=5.0)
 CELERY_BEAT_SCHEDULE = {
-    "league-sweep": {"task": "league.sweep", "schedule": LEAGUE_SWEEP_EVERY},
+    "league-sweep": {
+        "task": "league.sweep",
+        "schedule": LEAGUE_SWEEP_EVERY,
+        "options": {"expires": LEAGUE_SWEEP_EVERY},
+    },
 }
+# A worker that lost the broker tries it again every second or two (Celery's own backoff
+# grows to 30 s between tries), so queued games resume within seconds of its return.
+CELERY_WORKER_CONSUMER = "config.celery:Consumer"
 # With no broker, a web process (runserver, gunicorn) runs the tasks in threads of its own
 # after answering (league/background.py): starting a run or building a field's odds answers
 # at once, and pages follow the progress. Off: they run inside the request, as Celery's eager
@@ -235,7 +244,9 @@ LEAGUE_IN_PROCESS_WORKER = env.bool("LEAGUE_IN_PROCESS_WORKER", default=True)
 
 # --- Simulation --------------------------------------------------------------------------------
 # A claimed game belongs to its worker for this long; past it the game is handed out again.
-LEAGUE_LEASE_SECONDS = env.int("LEAGUE_LEASE_SECONDS", default=60)
+# The worker renews it three times a lease while it plays (a heartbeat), so a slow game
+# keeps it and a dead worker's game is free again at most a lease after its last beat.
+LEAGUE_LEASE_SECONDS = env.int("LEAGUE_LEASE_SECONDS", default=10)
 # A game whose worker was lost this many times is marked failed instead of tried again.
 LEAGUE_MAX_ATTEMPTS = env.int("LEAGUE_MAX_ATTEMPTS", default=3)
 # `simulate` waits out a database outage this long (retrying with backoff) before it stops

@@ -6,17 +6,21 @@ its own (two workers never both claim a game); the engine plays each game, outsi
 transaction; ``games_store`` then stores them in one transaction with their rows locked:
 results, box-score lines, play-by-play, the team files as played (each version once),
 seeds, the runs' progress and, in a tournament, the next round once this one is complete.
-A game another player stored meanwhile is skipped. A worker killed in between leaves its
-games running past their lease; ``games_sweep`` hands them out again, up to
-``LEAGUE_MAX_ATTEMPTS``."""
+A game another player stored meanwhile is skipped. While it plays a chunk, the player's
+heartbeat renews the chunk's short lease (``lease_kept``); a worker killed in between stops
+renewing it, its games are left running past their lease, and ``games_sweep`` hands them
+out again, up to ``LEAGUE_MAX_ATTEMPTS``."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import random
+import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import date, datetime, timedelta
 from typing import Any, NamedTuple
 
@@ -35,6 +39,7 @@ from django.db import (
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import slugify
+from kombu.exceptions import ChannelError
 from tenacity import (
     RetryCallState,
     retry,
@@ -78,6 +83,8 @@ from simulator.vabg import (
     team_from_json,
 )
 
+logger = logging.getLogger(__name__)
+
 __all__ = [  # the refusals callers catch, raised here and defined in league.errors
     "GameNotPlayable",
     "ResultRefused",
@@ -92,6 +99,13 @@ BOX_MAX = ROUND_MAX = 32767  # the largest a small-integer column holds (box sco
 
 def lease_length() -> timedelta:
     return timedelta(seconds=settings.LEAGUE_LEASE_SECONDS)
+
+
+def heartbeat_every() -> float:
+    """How often a player renews the lease of the games it holds: every third of a lease,
+    so a healthy player's lease outlives a missed beat or two, while a dead one's runs out
+    at most a lease after its last beat."""
+    return float(settings.LEAGUE_LEASE_SECONDS) / 3
 
 
 @transaction.atomic
@@ -166,9 +180,9 @@ def games_claim(*, game_ids: Iterable[int], token: str = "") -> list[int]:
     claim holds (its token and lease). Without a token, one is made up for the claim.
     """
     ids = sorted(set(game_ids))
+    token = token or f"local-{uuid.uuid4().hex}"
     if len(ids) == 1:
         return ids if game_claim(game_id=ids[0], token=token) else []
-    token = token or f"local-{uuid.uuid4().hex}"
     lease = timezone.now() + lease_length()
     if not _claim(ids, token=token, lease=lease):
         return []
@@ -193,6 +207,57 @@ def games_release(*, game_ids: Iterable[int], token: str = "") -> None:
     if token:
         held = held.filter(claimed_by=token)
     held.update(status=Game.Status.SCHEDULED, lease_expires_at=None, claimed_by="")
+
+
+def games_renew(*, game_ids: Iterable[int], token: str) -> int:
+    """Renew the lease of the games this claim (``token``) still holds; return how many.
+
+    A game whose row is locked is skipped, not waited for: it is being stored (by this
+    player, whose transaction will make it final, or by another that took it over), so
+    its lease no longer matters, and a renewal never waits behind a store."""
+    with transaction.atomic():
+        held = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(pk__in=list(game_ids), status=Game.Status.RUNNING, claimed_by=token)
+            .values("pk")
+        )
+        return Game.objects.filter(pk__in=held).update(
+            lease_expires_at=timezone.now() + lease_length()
+        )
+
+
+@contextlib.contextmanager
+def lease_kept(*, game_ids: list[int], token: str) -> Iterator[None]:
+    """Keep renewing a claim's lease (``games_renew``) from a thread of its own while the
+    block runs: however long a healthy player takes (a busy machine, a lock to wait for),
+    its games stay its own, while a player that dies stops renewing and its games are
+    handed out again once the short lease has run out.
+
+    The thread first beats a third of a lease after the claim, so a chunk played faster
+    than that (nearly all are) never touches the database for it. It uses a connection of
+    its own, closed when it stops; a beat that fails (the database is down) is tried again
+    at the next one."""
+    stop = threading.Event()
+
+    def beat() -> None:
+        try:
+            while not stop.wait(heartbeat_every()):
+                try:
+                    games_renew(game_ids=game_ids, token=token)
+                except (OperationalError, InterfaceError):
+                    connection.close()  # the next beat connects again
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=beat, name=f"lease {token}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        # At most one beat is under way; it renews nothing once the games are stored or
+        # given back. Not waited for beyond a beat's worth: a dead database may hold it.
+        thread.join(timeout=heartbeat_every())
 
 
 def game_play(*, game_id: int, token: str = "") -> Game | None:
@@ -231,15 +296,24 @@ def games_play(*, game_ids: Iterable[int], token: str = "") -> list[int]:
     """Claim a chunk of games, play them and store them; return the ids this call claimed.
 
     The chunk is claimed at once (:func:`games_claim`), its teams are read once, the
-    engine plays each game outside any transaction (the claim keeps it this caller's),
+    engine plays each game outside any transaction (the claim keeps it this caller's,
+    its lease renewed by a heartbeat meanwhile: :func:`lease_kept`),
     and every game played is stored in one transaction (:func:`games_store`): each game
     with its result, box score, status and count, or none of them. A game that cannot be
     played is marked failed with the reason; the others are stored all the same. Games
     other than VABG are played and stored one by one (:func:`game_simulate`).
     """
+    token = token or f"local-{uuid.uuid4().hex}"
     claimed = games_claim(game_ids=game_ids, token=token)
     if not claimed:
         return []
+    with lease_kept(game_ids=claimed, token=token):
+        _chunk_play(claimed)
+    return claimed
+
+
+def _chunk_play(claimed: list[int]) -> None:
+    """Play and store the games of a chunk this caller claimed (:func:`games_play`)."""
     games = list(Game.objects.filter(pk__in=claimed).select_related("home", "away").order_by("pk"))
     failures: list[tuple[int, str]] = []
     for game in [g for g in games if g.game != GameName.VABG]:
@@ -261,7 +335,6 @@ def games_play(*, game_ids: Iterable[int], token: str = "") -> list[int]:
     finally:
         for game_id, error in failures:
             game_fail(game_id=game_id, error=error)
-    return claimed
 
 
 def _chunk_store(plays: list[Played]) -> None:
@@ -956,31 +1029,72 @@ def run_play(
         time.sleep(poll)
 
 
+def games_waiting_in_broker() -> int | None:
+    """Return how many messages wait in the broker's queue of games (shared with the odds'
+    and research's tasks), not yet taken by a worker; None when there is no broker (tasks
+    run in this process) or it cannot be asked. One attempt to reach it, no retries: the
+    sweeper asking must not hang on it."""
+    app = current_app
+    if app.conf.task_always_eager:
+        return None
+    with app.connection_for_read() as conn:
+        unreachable: tuple[type[BaseException], ...] = (
+            *conn.connection_errors,
+            *conn.channel_errors,
+            OSError,
+        )
+        try:
+            conn.connect()
+            with conn.channel() as channel:
+                declared = channel.queue_declare(  # type: ignore[attr-defined]
+                    queue=app.conf.task_default_queue, passive=True
+                )
+                return int(declared.message_count)
+        except ChannelError:
+            return 0  # no such queue (a broker restarted empty): nothing waits in it
+        except unreachable as exc:
+            logger.warning("the sweeper could not ask the broker what waits: %r", exc)
+            return None
+
+
 def games_sweep(*, now: datetime | None = None) -> dict[str, int]:
     """Hand out again games whose worker or message was lost; fail those out of attempts.
 
-    A game running past its lease lost its worker; a game queued more than a lease ago
-    and still scheduled lost its message (a wiped broker). Return what was done.
+    A game running past its lease lost its worker (a live one renews it). A game still
+    scheduled lost its message (a broker restarted empty) when it was queued more than a
+    sweep ago and nothing waits in the broker's games queue: while messages wait, its own
+    may be among them, and one sent again would only wait behind them. When there is no
+    broker to ask (tasks run in this process's lanes) or it cannot say, a game queued more
+    than a lease ago is taken as lost. Games whose rows are locked are being stored, and
+    are left to the player storing them. Return what was done.
     """
     now = now or timezone.now()
-    stale = now - lease_length()
+    lost = Q(status=Game.Status.RUNNING, lease_expires_at__lt=now)
+    since = now - timedelta(seconds=settings.LEAGUE_SWEEP_EVERY)
+    queued_long_ago = Q(status=Game.Status.SCHEDULED, queued_at__lt=since)
+    if Game.objects.filter(queued_long_ago, kind=Game.Kind.SIMULATED).exists():
+        waiting = games_waiting_in_broker()
+        if waiting is None:
+            lost |= Q(status=Game.Status.SCHEDULED, queued_at__lt=now - lease_length())
+        elif waiting == 0:
+            lost |= queued_long_ago
     counts = {"requeued": 0, "failed": 0}
-    lost = Game.objects.filter(
-        Q(status=Game.Status.RUNNING, lease_expires_at__lt=now)
-        | Q(status=Game.Status.SCHEDULED, queued_at__lt=stale),
-        kind=Game.Kind.SIMULATED,
-    )
     requeue = []
-    for game in lost.only("pk", "attempts", "status"):
-        if game.attempts >= settings.LEAGUE_MAX_ATTEMPTS:
-            game_fail(
-                game_id=game.pk,
-                error=f"gave up after {game.attempts} attempts: the worker was lost each time",
-            )
-            counts["failed"] += 1
-        else:
-            requeue.append(game.pk)
     with transaction.atomic():
+        for game in (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(lost, kind=Game.Kind.SIMULATED)
+            .only("pk", "attempts", "status")
+            .order_by("pk")
+        ):
+            if game.attempts >= settings.LEAGUE_MAX_ATTEMPTS:
+                game_fail(
+                    game_id=game.pk,
+                    error=f"gave up after {game.attempts} attempts: the worker was lost each time",
+                )
+                counts["failed"] += 1
+            else:
+                requeue.append(game.pk)
         games_enqueue(game_ids=requeue)
     counts["requeued"] = len(requeue)
     return counts

@@ -72,9 +72,9 @@ if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
     echo "services.sh: installing nginx (the front cache of make serve-cached)"
     apt_install nginx-light
 fi
-# --- socat and iproute2 for the two-host drill (tests/drills/test_hosts.py) ------------------
+# --- socat and iproute2 for the two-host drill (socat also for the PostgreSQL restart drill) ---
 if ! command -v socat >/dev/null || { ! command -v ip >/dev/null && [ ! -x /usr/sbin/ip ]; }; then
-    echo "services.sh: installing socat and iproute2 (the two-host drill)"
+    echo "services.sh: installing socat and iproute2 (the two-host and PostgreSQL restart drills)"
     apt_install socat iproute2
 fi
 echo "services.sh: PostgreSQL and Redis are up, Chromium, nginx and socat are installed"

@@ -11,7 +11,15 @@ import pytest
 import redis
 from django.conf import settings
 
-from tests.drills.harness import TIMINGS, Host, PrivateRedis, Workers, database_url
+from tests.drills.harness import TIMINGS, Host, PrivateRedis, RowLock, Workers, database_url
+
+
+@pytest.fixture(autouse=True)
+def _row_locks_released() -> Iterator[None]:
+    """Release the row locks a drill took and left held (it failed before releasing them)."""
+    yield
+    while RowLock.taken:
+        RowLock.taken.pop().release()
 
 
 @pytest.fixture

@@ -2,7 +2,8 @@
 
 Drills start ``celery -A config worker`` processes against the test database, break
 something on purpose, and compare every game with a fault-free run of the same seeds.
-A drill that restarts or wipes Redis starts its own server on a free port; the shared
+A drill that restarts or wipes Redis starts its own server on a free port, and one that
+takes PostgreSQL away puts a forwarder of its own between it and the workers; the shared
 servers are never restarted.
 
 A drill waits for states, never for a length of time: each wait polls for what the drill
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -24,6 +26,7 @@ from collections import Counter
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
+from typing import ClassVar
 
 import psycopg
 import pytest
@@ -55,14 +58,28 @@ def database_url() -> str:
     return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
 
 
-class Workers:
-    """Worker (and beat) processes started for one test, stopped when it ends."""
+# What the drills shorten unless they run as production does (``Workers.production_like``).
+SHORTENED = ("LEAGUE_LEASE_SECONDS", "LEAGUE_SWEEP_EVERY", "CELERY_VISIBILITY_TIMEOUT")
 
-    def __init__(self, tmp_path: Path, broker: str | None = None, lease: int = 3) -> None:
+
+class Workers:
+    """Worker (and beat) processes started for one test, stopped when it ends.
+
+    Unless told ``production_like``, they run with a 3-second lease, a sweep every second
+    and a 5-second visibility timeout, so drills about other things end quickly."""
+
+    def __init__(
+        self,
+        tmp_path: Path,
+        broker: str | None = None,
+        lease: int = 3,
+        database: str | None = None,
+        production_like: bool = False,
+    ) -> None:
         self.tmp_path = tmp_path
         self.env = {
             **os.environ,
-            "DATABASE_URL": database_url(),
+            "DATABASE_URL": database or database_url(),
             "CELERY_BROKER_URL": broker or settings.CELERY_BROKER_URL,
             "LEAGUE_LEASE_SECONDS": str(lease),
             "LEAGUE_SWEEP_EVERY": "1",
@@ -72,6 +89,15 @@ class Workers:
         self.hosts: dict[str, Host] = {}
         self.files: list[object] = []
         self.commands: list[subprocess.Popen[str]] = []
+        if production_like:
+            self.production_like()
+
+    def production_like(self) -> None:
+        """Run the processes started from now on with production's lease, sweep and
+        visibility timeout (config/settings.py's defaults), so the recoveries a drill
+        prints are those an installation would see."""
+        for name in SHORTENED:
+            self.env.pop(name, None)
 
     def start(self, name: str, host: Host | None = None) -> subprocess.Popen[bytes]:
         """Start a worker (or ``beat``); on ``host``, inside its network namespace."""
@@ -294,15 +320,83 @@ class PrivateRedis:
             self.proc.terminate()
             self.proc.wait(timeout=10)
 
+    def restart_empty(self) -> None:
+        """Stop the server, delete what it kept on disk and start it again, empty: every
+        queued message and every delivered-but-unacknowledged one is gone, as after a
+        restart of a broker kept in memory only."""
+        self.stop()
+        shutil.rmtree(self.dir)
+        self.dir.mkdir()
+        self.start()
+
     def client(self) -> redis.Redis:
         return redis.Redis.from_url(self.url)
 
 
+class DatabaseProxy:
+    """The workers' way to PostgreSQL, through a forwarder of the drill's own (socat), so a
+    drill can take the database away from them and give it back as a restart of the server
+    would, while the test's own connection (and every other user of the shared server) is
+    left alone: ``stop`` ends the forwarder and every session that came through it (their
+    transactions roll back, new connections are refused), ``start`` lets them in again."""
+
+    APPLICATION = f"vabg-drill-{os.getpid()}"
+
+    def __init__(self) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        db = connection.settings_dict
+        self.target = f"{db['HOST']}:{db['PORT']}"
+        self.url = (
+            f"postgres://{db['USER']}@127.0.0.1:{self.port}/{db['NAME']}"
+            f"?application_name={self.APPLICATION}"
+        )
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        if shutil.which("socat") is None:
+            pytest.fail("the drill needs socat (make test installs it)")
+        self.proc = subprocess.Popen(
+            ["socat", f"TCP-LISTEN:{self.port},bind=127.0.0.1,fork,reuseaddr",
+             f"TCP:{self.target}"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True,  # its forked children, one a connection, go with it
+        )  # fmt: skip
+        deadline = time.monotonic() + WAIT
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"the drill's way to PostgreSQL did not open on {self.port}")
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        """Take the database away: no new connection, and every session through the
+        forwarder ended on the server (its transaction rolled back), as a restart does."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name = %s",
+                [self.APPLICATION],
+            )
+
+
 class RowLock:
     """Hold a row lock from a connection of the test's own: a worker that reaches the row
-    waits there, mid-game, for as long as the drill needs it to."""
+    waits there, mid-game, for as long as the drill needs it to. Every lock still held when
+    a drill ends (it failed half way) is released then (conftest.py), so the test
+    database's teardown does not wait on it forever."""
+
+    taken: ClassVar[list[RowLock]] = []
 
     def __init__(self, table: str, pk: int) -> None:
+        RowLock.taken.append(self)
         self.conn = psycopg.connect(
             f"host={connection.settings_dict['HOST']} port={connection.settings_dict['PORT']} "
             f"user={connection.settings_dict['USER']} dbname={connection.settings_dict['NAME']}"

@@ -17,14 +17,16 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 
 from cards.models import Card
 from league import services, tournaments
 from league.dispatch import games_chunks
 from league.models import Game, Season, SimulationRun
-from league.tasks import simulate_game
+from league.tasks import RETRY_DELAY_MAX, simulate_game
 from tests.drills.harness import (
     WAIT,
+    DatabaseProxy,
     PrivateRedis,
     RowLock,
     Workers,
@@ -128,11 +130,14 @@ def test_a_broker_blip_costs_no_game_and_no_lease(
         pool.stop()
 
 
-def test_a_wiped_broker_loses_no_game(tmp_path: Path, private_redis: PrivateRedis) -> None:
+def test_a_broker_restarted_empty_loses_no_game(
+    tmp_path: Path, private_redis: PrivateRedis
+) -> None:
     teams = [full_team() for _ in range(8)]
     reference = played_here(new_tournament(teams, "Reference cup"))
-    season = new_tournament(teams, "Wiped cup")
-    pool = Workers(tmp_path, broker=private_redis.url)  # lease 3 s, sweep every second
+    season = new_tournament(teams, "Emptied cup")
+    # Production's lease, sweep and visibility timeout: the recovery printed is theirs.
+    pool = Workers(tmp_path, broker=private_redis.url, production_like=True)
     try:
         command = pool.manage_in_background("simulate", str(season.pk), "--all", "--no-progress")
         run_of(season, pool)
@@ -140,17 +145,90 @@ def test_a_wiped_broker_loses_no_game(tmp_path: Path, private_redis: PrivateRedi
         pool.start("w1")
         pool.start("beat")
         mid_game(lock, pool)
-        private_redis.client().flushall()  # every queued game is gone
-        wiped = time.monotonic()
+        in_flight = set(
+            season.games.filter(status=Game.Status.RUNNING).values_list("pk", flat=True)
+        )
+        private_redis.restart_empty()  # every queued game's message is gone
+        back = time.monotonic()
+        # The games whose messages were lost: queued, not taken by the worker.
+        lost = set(season.games.filter(status=Game.Status.SCHEDULED).values_list("pk", flat=True))
+        assert lost and in_flight, "the restart came too late to lose anything"
         lock.release()
-        out, err = pool.finished(command, "simulate --all after the wipe")
-        report("a wiped broker: the run done after the wipe", time.monotonic() - wiped)
+        resumed = wait_for(
+            lambda: season.games.filter(pk__in=lost, status=Game.Status.FINAL).exists(),
+            what="a game whose message was lost to be played",
+            pool=pool,
+        )
+        report("a broker restarted empty: a lost game played after it came back", resumed)
+        out, err = pool.finished(command, "simulate --all after the restart")
+        report("a broker restarted empty: the run done after it came back", time.monotonic() - back)
         assert command.returncode == 0, err
         assert "7 of 7 games stored, 0 failed" in out
         assert_stored_once(season)
         assert outcome(season) == outcome(reference)
     finally:
         pool.stop()
+
+
+def test_a_database_restart_mid_game_loses_no_game(tmp_path: Path) -> None:
+    teams = [full_team() for _ in range(8)]
+    reference = played_here(new_tournament(teams, "Reference cup"))
+    season = new_tournament(teams, "Restart cup")
+    database = DatabaseProxy()
+    database.start()
+    # The workers and the commissioner's `simulate` reach PostgreSQL through the drill's
+    # forwarder, with production's lease, sweep and visibility timeout.
+    pool = Workers(tmp_path, database=database.url, production_like=True)
+    try:
+        command = pool.manage_in_background("simulate", str(season.pk), "--all", "--no-progress")
+        run_of(season, pool)
+        lock = RowLock("league_season", season.pk)  # a stored game waits here, in flight
+        pool.start("w1")
+        pool.start("beat")
+        mid_game(lock, pool)
+        in_flight = set(
+            season.games.filter(status=Game.Status.RUNNING).values_list("pk", flat=True)
+        )
+        assert in_flight, "no game was in flight"
+        database.stop()  # its transaction is rolled back; nobody can connect
+        down = time.monotonic()
+        lock.release()
+        # The database stays down until the worker puts its games off by the most it waits
+        # (1, 2, 4, then 5 s) and the lease of the game in flight has run out: longer than
+        # a lease, as a restart of a busy server may take. `simulate` has said it waits.
+        wait_for(
+            lambda: (
+                pool.log_has("w1", f"Retry in {RETRY_DELAY_MAX}s")
+                and not season.games.filter(
+                    pk__in=in_flight, lease_expires_at__gt=timezone.now()
+                ).exists()
+            ),
+            what="the worker to put its games off for longest and their lease to run out",
+            pool=pool,
+        )
+        assert command.stderr is not None
+        ready, _, _ = select.select([command.stderr], [], [], WAIT)
+        assert ready, f"simulate said nothing of the outage for {WAIT:g} s"
+        said = command.stderr.readline()
+        assert "database unreachable" in said, said
+        database.start()
+        back = time.monotonic()
+        report("a PostgreSQL restart: the database was down", back - down)
+        resumed = wait_for(
+            lambda: not season.games.filter(pk__in=in_flight).exclude(status="final").exists(),
+            what="the game in flight to be stored after the restart",
+            pool=pool,
+        )
+        report("a PostgreSQL restart: the game in flight stored after it came back", resumed)
+        out, err = pool.finished(command, "simulate --all after the restart")
+        report("a PostgreSQL restart: the run done after it came back", time.monotonic() - back)
+        assert command.returncode == 0, said + err
+        assert "7 of 7 games stored, 0 failed" in out
+        assert_stored_once(season)
+        assert outcome(season) == outcome(reference)
+    finally:
+        pool.stop()
+        database.stop()
 
 
 def test_a_worker_stopped_with_sigterm_finishes_its_game_first(workers: Workers) -> None:
