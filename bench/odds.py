@@ -17,8 +17,9 @@ Each figure by the wall clock and by the process's own CPU time (what the goals 
   on a home court and on a neutral one (what a tournament plays), the exact coach alone
   (``solve_coach``, what a game played by the engine needs), and with the thresholds of
   games before rules version 3 (their charts and previews); goal 5 ms for the exact
-  coach's pair (issue 25); and one full game law with the score laws (what ``odds HOME
-  AWAY --strategy`` prints);
+  coach's pair (issue 25); one full game law with the score laws (what ``odds HOME
+  AWAY --strategy`` prints); and what a new coached 96-team tournament costs from the
+  neutral figure: the 4,560 pairs its bracket lets meet times a pair's CPU;
 - **the league** (``--skip-league`` skips it): on a scratch SQLite database, the 96
   fixture teams in a 96-team tournament as the product creates one (neutral courts, the
   strategy choices on): what a new tournament costs, its pair table built and stored
@@ -223,6 +224,7 @@ def main(argv: list[str] | None = None) -> int:
 
     coached = preset("advanced", strategy=True)
     few = list(itertools.permutations(sample[:8], 2))
+    neutral_ms = 0.0
     for label, work, goal in (
         (
             "the exact coach's odds (coach_odds without score laws), home court",
@@ -252,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
 
         wall, cpu = min(timed(coached_pairs) for _ in range(repeat))
         ms = 1000 * cpu / len(few)
+        if "neutral" in label:
+            neutral_ms = ms
         print(
             f"strategy choices on, per matchup, {label}, {len(few)} ordered "
             f"pairs: {1000 * wall / len(few):.1f} ms wall, {ms:.1f} ms CPU"
@@ -261,6 +265,17 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"strategy choices on, the exact coach, one full game law with score laws "
         f"({away.label} at {home.label}): {coached_full}"
+    )
+    # A knockout bracket lets any two of its teams meet, once, the top team at home: the
+    # table of a new 96-team tournament holds n(n - 1) / 2 ordered pairs.
+    field = len(teams)
+    meet = field * (field - 1) // 2
+    print(
+        f"a new coached {field}-team tournament: {meet:,} pairs can meet (of "
+        f"{field * (field - 1):,} ordered pairs), each solved with the exact coach on a "
+        f"neutral court: about {meet * neutral_ms / 1000:.0f} s of CPU at the "
+        f"{neutral_ms:.1f} ms a pair above, before storing (the league figures below "
+        "measure the whole build)"
     )
 
     if not args.skip_league:

@@ -224,17 +224,6 @@ def _equal(a: npt.NDArray[np.bool_] | None, b: npt.NDArray[np.bool_] | None) -> 
     return bool((a == b).all())
 
 
-def _spans(mask: npt.NDArray[np.bool_] | None) -> Spans:
-    """Return the margins of a mask as spans."""
-    if mask is None or not mask.any():
-        return NOWHERE
-    edges = np.flatnonzero(np.diff(np.concatenate([[0], mask.view(np.int8), [0]])))
-    return tuple(
-        range(int(lo) - REACH, int(hi) - REACH)
-        for lo, hi in zip(edges[::2], edges[1::2], strict=True)
-    )
-
-
 def _mask(spans: Spans) -> npt.NDArray[np.bool_] | None:
     """Return the mask of spans over the solved margins (None when it holds none)."""
     out = None
@@ -247,13 +236,43 @@ def _mask(spans: Spans) -> npt.NDArray[np.bool_] | None:
     return out
 
 
-def _calls(masks: _Masks) -> NumberCalls:
-    return NumberCalls(
-        foul=_spans(masks.foul),
-        try3=tuple(_spans(m) for m in masks.try3),
-        home_extra=_spans(masks.home_extra),
-        away_extra=_spans(masks.away_extra),
-    )
+def _coach(periods: Sequence[Sequence[_Masks]]) -> ExactCoach:
+    """Return the coach of every period's choices: each mask (a boolean per margin) read as
+    its spans of margins, the edges of all the masks found in one NumPy pass."""
+    flat: list[npt.NDArray[np.bool_] | None] = []
+    for period in periods:
+        for m in period:
+            flat.extend((m.foul, *m.try3, m.home_extra, m.away_extra))
+    held = [i for i, mask in enumerate(flat) if mask is not None]
+    spans: list[Spans] = [NOWHERE] * len(flat)
+    if held:
+        stacked = np.zeros((len(held), _SIZE + 2), dtype=np.int8)
+        stacked[:, 1:-1] = np.array([flat[i] for i in held])
+        rows, cols = np.nonzero(np.diff(stacked, axis=1))
+        found: dict[int, list[int]] = {}
+        for row, col in zip(rows.tolist(), cols.tolist(), strict=True):
+            found.setdefault(row, []).append(col - REACH)
+        for row, edges in found.items():
+            spans[held[row]] = tuple(
+                range(lo, hi) for lo, hi in zip(edges[::2], edges[1::2], strict=True)
+            )
+    width = 3 + len(Step)
+    out = []
+    at = 0
+    for period in periods:
+        numbers = []
+        for _ in period:
+            numbers.append(
+                NumberCalls(
+                    foul=spans[at],
+                    try3=tuple(spans[at + 1 : at + 1 + len(Step)]),
+                    home_extra=spans[at + width - 2],
+                    away_extra=spans[at + width - 1],
+                )
+            )
+            at += width
+        out.append(tuple(numbers))
+    return ExactCoach(periods=tuple(out), reach=REACH)
 
 
 def _masks(calls: NumberCalls) -> _Masks:
@@ -1136,10 +1155,7 @@ def solve_coach(
     once and passes it to :func:`simulator.vabg.engine.play_game` (``coach=``).
     """
     game = _solved(home, away, rules, neutral, home_plan, away_plan, None)
-    return ExactCoach(
-        periods=tuple(tuple(_calls(m) for m in period) for period in game.masks),
-        reach=REACH,
-    )
+    return _coach(game.masks)
 
 
 def coach_odds(
@@ -1276,14 +1292,7 @@ class CoachLiveOdds:
     ) -> None:
         chosen = _rules_coach(rules, coach)
         game = _solved(home, away, rules, neutral, None, None, chosen)
-        self.coach: Coach = (
-            chosen
-            if chosen is not None
-            else ExactCoach(
-                periods=tuple(tuple(_calls(m) for m in period) for period in game.masks),
-                reach=REACH,
-            )
-        )
+        self.coach: Coach = chosen if chosen is not None else _coach(game.masks)
         assert game.solution is not None
         self._tables = [period.tables for period in game.solution.periods]
 

@@ -426,6 +426,7 @@ class _Laws:
         ] = {}
         # The coach policy's variants (coachodds.py): by (pair, source, try for 3).
         self.variants: dict[tuple[object, ...], _Parts] = {}
+        self.variant_rolls: dict[tuple[object, ...], _Rolls] = {}
         # The rules a count reads beyond the cards (the delta tables follow the first).
         self.signature = (game.rules.dunk_steal_turnover_changes, game.rules.fast_breaks)
         if len(_STEALS) + len(_CARRIERS) > 500_000:  # they serve a field; keep them bounded
@@ -519,7 +520,11 @@ class _Laws:
         key = (pair, source, try3)
         parts = self.variants.get(key)
         if parts is None:
-            parts = self.variants[key] = self._parts(off, de, de_key, source, try3)
+            # The try for 3 changes only the main d20 read: both variants share the rolls.
+            rolls = self.variant_rolls.get((pair, source))
+            if rolls is None:
+                rolls = self.variant_rolls[(pair, source)] = self._rolls(off, de, de_key, source)
+            parts = self.variants[key] = self._parts(off, de, de_key, source, try3, rolls)
         return parts
 
     def fouling_law(self, off: _Side, de: _Side) -> Law:
@@ -565,14 +570,22 @@ class _Laws:
         return law
 
     def _parts(
-        self, off: _Side, de: _Side, de_key: object, source: int = 0, try3: bool = False
+        self,
+        off: _Side,
+        de: _Side,
+        de_key: object,
+        source: int = 0,
+        try3: bool = False,
+        rolls: _Rolls | None = None,
     ) -> _Parts:
         """Return a trip's points before any rebound is played out, without and with the
         one-and-one, and its fast breaks' (None when nobody runs).
 
         ``source`` 1 counts only the ball carriers of the d8 itself, 2 only those of a
-        shot-clock re-roll, 0 both; ``try3``: the carriers try for 3 (§10)."""
-        rolls = self._rolls(off, de, de_key, source)
+        shot-clock re-roll, 0 both; ``try3``: the carriers try for 3 (§10); ``rolls``: the
+        rolls of these sides and ``source`` when already counted."""
+        if rolls is None:
+            rolls = self._rolls(off, de, de_key, source)
         lineup = off.lineup
         direct = [rolls.zero, 0.0, 0.0, 0.0, 0.0]
         to_ft = [0.0, 0.0, 0.0, 0.0]
