@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from simulator.dice import DiceSource
-from simulator.results import GameResult
+from simulator.results import LINE_FIELDS, GameResult, TeamBox, player_line
 from simulator.vabg.cards import (
     FOULED,
     MADE2,
@@ -41,7 +41,6 @@ from simulator.vabg.events import (
     Tipoff,
     Trip,
     Turnover,
-    box_score,
 )
 from simulator.vabg.rules import (
     ADVANCED,
@@ -163,6 +162,7 @@ class _Player:
         "extra_ball",
         "foul",
         "ft_top",
+        "line",
         "main",
         "main_court",
         "name",
@@ -204,6 +204,9 @@ class _Player:
         self.main_court = _home_court(self.table, court)  # the card's own, home court applied
         self.try3: tuple[int, ...] | None = None
         self.twenty = False
+        # His box-score line, counted as the events are made (results.LINE_FIELDS order);
+        # the 20-20 start's credits are set by _opening_credits.
+        self.line = [0] * _COLUMNS
 
 
 class _Side:
@@ -222,6 +225,7 @@ class _Side:
         "score",
         "starters",
         "team",
+        "team_to",
     )
 
     def __init__(self, key: str, team: TeamCard, court: int, pre1987: bool) -> None:
@@ -244,6 +248,7 @@ class _Side:
         self.claims: dict[int, int] = {}
         self.pg_ok = True
         self.score = 20
+        self.team_to = 0  # turnovers credited to no player (shot-clock violations)
 
     def player(self, name: str) -> _Player:
         for p in self.players:
@@ -289,6 +294,60 @@ class _Side:
 
 
 _MISSES = (MISS3, MISS2, TRY_MISS)
+
+# The box-score columns each player's ``line`` counts (results.LINE_FIELDS, in order): the
+# engine counts them as it makes the events, and ``events.box_score`` rebuilding them from
+# the events alone is the independent check (tests/simulator/test_properties.py).
+_COLUMNS = len(LINE_FIELDS)
+_PTS, _FGM, _FGA, _TPM, _TPA, _FTM, _FTA, _OREB, _DREB, _REB, _STL, _BLK, _TO, _PF, _POSS = (
+    LINE_FIELDS.index(name)
+    for name in ("pts", "fgm", "fga", "tpm", "tpa", "ftm", "fta", "oreb", "dreb", "reb",
+                 "stl", "blk", "to", "pf", "poss")
+)  # fmt: skip
+
+
+def _shot(line: list[int], value: int, made: bool) -> None:
+    """Count a field-goal try (value 2 or 3) in a box-score line."""
+    line[_FGA] += 1
+    if value == 3:
+        line[_TPA] += 1
+        if made:
+            line[_FGM] += 1
+            line[_TPM] += 1
+            line[_PTS] += 3
+    elif made:
+        line[_FGM] += 1
+        line[_PTS] += 2
+
+
+def _rebound(line: list[int], offensive: bool) -> None:
+    line[_REB] += 1
+    line[_OREB if offensive else _DREB] += 1
+
+
+def _credit_possessions(lineup: list[_Player], numbers: int) -> None:
+    """Credit each of the five on the floor ``numbers`` possession numbers played."""
+    if numbers:
+        for p in lineup:
+            p.line[_POSS] += numbers
+
+
+def _team_box(side: _Side, periods: list[tuple[int, int]], index: int) -> TeamBox:
+    """Return a side's box score from the lines counted during the game."""
+    team = side.team
+    before = 0
+    points = []
+    for end in periods:
+        points.append(end[index] - before)
+        before = end[index]
+    return TeamBox(
+        school=team.school,
+        season=team.season,
+        score=sum(p.line[_PTS] for p in side.players),
+        players=tuple([player_line(p.name, p.line) for p in side.players]),
+        team_turnovers=side.team_to,
+        periods=tuple(points),
+    )
 
 
 def _twenty_shot(d20: int, code: int, shooter: _Player) -> bool:
@@ -449,6 +508,7 @@ class _Game:
         self.events: list[Event] = []
         self.emit = self.events.append
         self.period = 0
+        self.period_ends: list[tuple[int, int]] = []  # (home, away) at each period's end
         self.extra_pending = False
         for side in (self.home, self.away):
             plan = plans.get(side.key)
@@ -500,13 +560,20 @@ class _Game:
         if self.rules.tired_players:
             _count_stints(away_lineups, tiring)
             _count_stints(home_lineups, tiring)
+        # Possessions played (the box score's "poss"): each five is credited the numbers it
+        # was on the floor for when it leaves it, or at the end of the period.
+        away_since = home_since = 0
         for i in range(length):
             n = length - i
             lineup = away_lineups[i]
             if lineup is not away.lineup:
+                _credit_possessions(away.lineup, i - away_since)
+                away_since = i
                 self._substitute(away, lineup, n)
             lineup = home_lineups[i]
             if lineup is not home.lineup:
+                _credit_possessions(home.lineup, i - home_since)
+                home_since = i
                 self._substitute(home, lineup, n)
             if i in tiring:
                 for p in tiring[i]:
@@ -528,7 +595,10 @@ class _Game:
                 trip(away, home, n, "extra")
                 self.step = Step.HOME_EXTRA
                 trip(home, away, n, "extra")
-        self.events.append(_new(PeriodEnd, (self.period, self.home.score, self.away.score)))
+        _credit_possessions(away.lineup, length - away_since)
+        _credit_possessions(home.lineup, length - home_since)
+        self.period_ends.append((home.score, away.score))
+        self.events.append(_new(PeriodEnd, (self.period, home.score, away.score)))
 
     def _substitute(self, side: _Side, lineup: list[_Player], n: int) -> None:
         old = side.lineup
@@ -561,6 +631,7 @@ class _Game:
                 if d8 >= 6:
                     emit(_new(Trip, (period, n, off.key, None, d8, roll, d20, "reroll")))
                     emit(_new(Turnover, (period, n, off.key, None, "shot clock")))
+                    off.team_to += 1
                     return
                 kind = "reroll"
                 idx = d8 - 1
@@ -581,7 +652,9 @@ class _Game:
                 thief = de.lineup[stealer]
                 fast = self.rules.fast_breaks and fast_break(stealer + 1, roll)
                 emit(_new(Steal, (period, n, de.key, thief.name, fast)))
+                thief.line[_STL] += 1
                 emit(_new(Turnover, (period, n, off.key, carrier.name, "steal")))
+                carrier.line[_TO] += 1
                 if fast:
                     self._fast_break(de, off, n, stealer)
                 return
@@ -589,7 +662,9 @@ class _Game:
             blocker = self._blocker(de, idx, roll, halved)
             if blocker is not None:
                 emit(_new(Block, (period, n, de.key, de.lineup[blocker].name)))
+                de.lineup[blocker].line[_BLK] += 1
                 emit(_new(Shot, (period, n, off.key, carrier.name, 2, False, "blocked")))
+                _shot(carrier.line, 2, False)
                 self._after_miss(off, de, n, idx, False, kind)
                 return
         elif what == _FOUL_TRY:
@@ -600,23 +675,29 @@ class _Game:
         elif what == _TURNOVER_TRY:
             if roll - 40 <= turnover_reach(carrier.to, self.turnover_delta[x], carrier.tired):
                 emit(_new(Turnover, (period, n, off.key, carrier.name, "turnover")))
+                carrier.line[_TO] += 1
                 return
         elif what == _DUNK_ROLL:
             code = carrier.shot[carrier.reads[d20]]
             if code == MADE3:
                 emit(_new(Shot, (period, n, off.key, carrier.name, 3, True, "3 on a dunk roll")))
+                _shot(carrier.line, 3, True)
                 off.score += 3
             else:
                 emit(_new(Shot, (period, n, off.key, carrier.name, 2, True, "dunk")))
+                _shot(carrier.line, 2, True)
                 off.score += 2
             return
         else:  # _STOP_ROLL
             # §3/§12: a stop is a miss with the slot defender's rebound, or a turnover on 6-8.
             if d8 <= 5:
                 emit(_new(Shot, (period, n, off.key, carrier.name, 2, False, "stopped")))
+                _shot(carrier.line, 2, False)
                 emit(_new(Rebound, (period, n, de.key, defender.name, False)))
+                _rebound(defender.line, False)
             else:
                 emit(_new(Turnover, (period, n, off.key, carrier.name, "stopped")))
+                carrier.line[_TO] += 1
             return
         # Nothing happened on the 11-66 roll: read the d20 (§6), home court included.
         table = carrier.main
@@ -627,26 +708,34 @@ class _Game:
         code = table[carrier.reads[d20]]
         if code == MADE3:
             emit(_new(Shot, (period, n, off.key, carrier.name, 3, True, "jumper")))
+            _shot(carrier.line, 3, True)
             off.score += 3
         elif code == MADE2:
             emit(_new(Shot, (period, n, off.key, carrier.name, 2, True, "jumper")))
+            _shot(carrier.line, 2, True)
             off.score += 2
         elif code == FOULED:
             emit(_new(Foul, (period, n, de.key, defender.name, carrier.name, 2, "shooting")))
+            defender.line[_PF] += 1
             if self._free_throws(off, n, carrier, 2, False):
                 self._after_miss(off, de, n, idx, True, kind)
         elif code == MISSED_CALL:
             emit(_new(Call, (period, n, de.key, "no call on the road")))
             emit(_new(Turnover, (period, n, off.key, carrier.name, "no call")))
+            carrier.line[_TO] += 1
         elif _twenty_shot(d20, code, carrier):
             emit(_new(Shot, (period, n, off.key, carrier.name, 2, True, "jumper (20 shot)")))
+            _shot(carrier.line, 2, True)
             off.score += 2
         elif code == TRY_MISS:
             emit(_new(Shot, (period, n, off.key, carrier.name, 3, False, "jumper (try for 3)")))
+            _shot(carrier.line, 3, False)
             emit(_new(Rebound, (period, n, de.key, defender.name, False)))
+            _rebound(defender.line, False)
         else:
             value = 3 if code == MISS3 else 2
             emit(_new(Shot, (period, n, off.key, carrier.name, value, False, "jumper")))
+            _shot(carrier.line, value, False)
             self._after_miss(off, de, n, idx, False, kind)
 
     def _stealer(self, de: _Side, idx: int, roll: int, delta: int, halved: bool) -> int | None:
@@ -725,17 +814,21 @@ class _Game:
         if code in (MADE3, MADE2):
             value = 3 if code == MADE3 else 2
             emit(_new(Shot, (period, n, off.key, shooter.name, value, True, "jumper")))
+            _shot(shooter.line, value, True)
             off.score += value
             emit(_new(Foul, (period, n, de.key, fouler.name, shooter.name, 1, "and-one")))
+            fouler.line[_PF] += 1
             shots, bonus = 1, False
         elif code == FOULED:
             bonus = one_and_one(period, n)
             shots = 1 if bonus else 2
             kind_text = "one-and-one" if bonus else "shooting"
             emit(_new(Foul, (period, n, de.key, fouler.name, shooter.name, 2, kind_text)))
+            fouler.line[_PF] += 1
         else:
             shots, bonus = (3 if code == MISS3 else 2), False
             emit(_new(Foul, (period, n, de.key, fouler.name, shooter.name, shots, "shooting")))
+            fouler.line[_PF] += 1
         if self._free_throws(off, n, shooter, shots, bonus):
             self._after_miss(off, de, n, idx, True, kind)
 
@@ -744,13 +837,17 @@ class _Game:
         period = self.period
         emit = self.emit
         d20 = self.dice.d20
+        line = shooter.line
         made = False
         shot = 0
         while shot < shots:
             made = d20() + shooter.tired <= shooter.ft_top
             emit(_new(FreeThrow, (period, n, off.key, shooter.name, made)))
+            line[_FTA] += 1
             shot += 1
             if made:
+                line[_FTM] += 1
+                line[_PTS] += 1
                 off.score += 1
                 if bonus and shot == 1:
                     shots = 2  # the one-and-one's bonus shot
@@ -768,12 +865,14 @@ class _Game:
         if kind == "extra" or kind == "foul" or not self.rules.rebound_chart:
             # Basic: the shooter's defender gets every miss; on 2a/1a the defense does.
             emit(_new(Rebound, (period, n, de.key, de.lineup[idx].name, False)))
+            _rebound(de.lineup[idx].line, False)
             return
         if not chart_number(n):
             who = _ODD_REBOUNDER[n]
             if who == _BEST:
                 who = _best([p.def_reb for p in de.lineup])
             emit(_new(Rebound, (period, n, de.key, de.lineup[who].name, False)))
+            _rebound(de.lineup[who].line, False)
             return
         putbacks = 0
         while True:
@@ -796,6 +895,7 @@ class _Game:
                 offense = d6 > de.lineup[spot].def_reb
             if not offense:
                 emit(_new(Rebound, (period, n, de.key, de.lineup[spot].name, False)))
+                _rebound(de.lineup[spot].line, False)
                 return
             rebounder = off.lineup[spot]
             putbacks += 1
@@ -807,6 +907,7 @@ class _Game:
                     ]
                 )
             emit(_new(Rebound, (period, n, off.key, rebounder.name, True)))
+            _rebound(rebounder.line, True)
             # Putback: the rebounder rolls only the d20 (no turnover possible).
             roll = dice.d20()
             code = rebounder.shot[rebounder.reads[roll]]
@@ -815,17 +916,20 @@ class _Game:
             if code in (MADE3, MADE2):
                 value = 3 if code == MADE3 else 2
                 emit(_new(Shot, (period, n, off.key, rebounder.name, value, True, "putback")))
+                _shot(rebounder.line, value, True)
                 off.score += value
                 return
             if code == FOULED:
                 fouler = de.lineup[spot]
                 emit(_new(Foul, (period, n, de.key, fouler.name, rebounder.name, 2, "shooting")))
+                fouler.line[_PF] += 1
                 if not self._free_throws(off, n, rebounder, 2, False):
                     return
                 free_throw = True
             else:
                 value = 3 if code == MISS3 else 2
                 emit(_new(Shot, (period, n, off.key, rebounder.name, value, False, "putback")))
+                _shot(rebounder.line, value, False)
                 free_throw = False
 
     def _fast_break(self, team: _Side, opp: _Side, n: int, idx: int) -> None:
@@ -840,15 +944,18 @@ class _Game:
         if code in (MADE3, MADE2):
             value = 3 if code == MADE3 else 2
             emit(_new(Shot, (period, n, team.key, stealer.name, value, True, "fast break")))
+            _shot(stealer.line, value, True)
             team.score += value
         elif code == FOULED:
             fouler = opp.lineup[idx]
             emit(_new(Foul, (period, n, opp.key, fouler.name, stealer.name, 2, "shooting")))
+            fouler.line[_PF] += 1
             if self._free_throws(team, n, stealer, 2, False):
                 self._after_miss(team, opp, n, idx, True, "")
         else:
             value = 3 if code == MISS3 else 2
             emit(_new(Shot, (period, n, team.key, stealer.name, value, False, "fast break")))
+            _shot(stealer.line, value, False)
             self._after_miss(team, opp, n, idx, False, "")
         if (
             self.strategy
@@ -903,6 +1010,7 @@ class _Game:
                     self._fouling_trip(off, de, n, "reroll")
                 else:
                     emit(_new(Turnover, (period, n, off.key, None, "shot clock")))
+                    off.team_to += 1
                 return
             thief = max(range(5), key=lambda i: (counts[i], i == idx, -i))
             count = counts[thief] + 4 if counts[thief] > 6 else counts[thief]
@@ -916,13 +1024,17 @@ class _Game:
             count = 21
         if (11 <= roll <= 16 or roll == 31) and roll - 10 <= count:
             emit(_new(Steal, (period, n, de.key, de.lineup[thief].name, False)))
+            de.lineup[thief].line[_STL] += 1
             emit(_new(Turnover, (period, n, off.key, carrier.name, "steal")))
+            carrier.line[_TO] += 1
             return
         if 41 <= roll <= 46 and roll - 40 <= carrier.to + carrier.tired:
             emit(_new(Turnover, (period, n, off.key, carrier.name, "turnover")))
+            carrier.line[_TO] += 1
             return
         fouler = de.lineup[thief]
         emit(_new(Foul, (period, n, de.key, fouler.name, carrier.name, 2, "intentional")))
+        fouler.line[_PF] += 1
         if self._free_throws(off, n, carrier, 2, False):
             self._after_miss(off, de, n, idx, True, "foul")
 
@@ -934,7 +1046,8 @@ class _Game:
 
 
 def _opening_credits(side: _Side) -> list[Opening]:
-    """§1/§13: the 20-20 start, credited to every player on the roster."""
+    """§1/§13: the 20-20 start, credited to every player on the roster (his box-score line
+    starts from it)."""
     team = side.team
     starters = [p.card for p in side.starters]
     missing = 10 - len(team.players)
@@ -944,22 +1057,16 @@ def _opening_credits(side: _Side) -> list[Opening]:
         by_ppg = sorted(starters, key=lambda p: (-(p.ppg or 0.0), p.slot))
         four = {p.name for p in by_ppg[:missing]}
     out = []
-    for p in team.players:
+    for player in side.players:
+        p = player.card
         starter = p.is_starter
-        out.append(
-            _new(
-                Opening,
-                (
-                    side.key,
-                    p.name,
-                    4 if p.name in four else 2,
-                    2 if starter and p.slot >= 3 else 1,
-                    1 if starter and p.slot <= 2 else 0,
-                    1 if starter and p.slot == 5 else 0,
-                    1,
-                ),
-            )
-        )
+        pts = 4 if p.name in four else 2
+        reb = 2 if starter and p.slot >= 3 else 1
+        stl = 1 if starter and p.slot <= 2 else 0
+        blk = 1 if starter and p.slot == 5 else 0
+        out.append(_new(Opening, (side.key, p.name, pts, reb, stl, blk, 1)))
+        line = player.line
+        line[_PTS], line[_REB], line[_STL], line[_BLK], line[_PF] = pts, reb, stl, blk, 1
     return out
 
 
@@ -1016,14 +1123,12 @@ def play_game(
         coach = rules_coach(home, away, rules=rules, neutral=neutral, plans=plans)
     game = _Game(home, away, dice, rules, neutral, plans, coach)
     game.play()
-    events = tuple(game.events)
-    home_box, away_box, overtimes = box_score(events, ot_length=rules.overtime_possessions)
     return GameResult(
         game="vabg",
-        home=home_box,
-        away=away_box,
-        overtimes=overtimes,
-        events=events,
+        home=_team_box(game.home, game.period_ends, 0),
+        away=_team_box(game.away, game.period_ends, 1),
+        overtimes=len(game.period_ends) - 1,
+        events=tuple(game.events),
         dice=dice.record(),
         rules=rules,
         neutral=neutral,
