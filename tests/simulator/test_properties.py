@@ -41,6 +41,7 @@ from simulator.vabg.events import (
     Steal,
     Trip,
     Turnover,
+    box_score,
 )
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
@@ -279,6 +280,15 @@ def test_the_box_score_returned_is_the_one_an_independent_tally_of_the_events_gi
         assert team.team_turnovers == mine["team_to"]
         assert team.periods == tuple(mine["periods"][i] for i in range(1 + overtimes))
         assert team.score == sum(mine["periods"].values())
+
+
+@EXAMPLES
+@given(games())
+def test_the_lines_the_engine_counts_are_those_its_events_give(result):
+    """The engine counts each line as it makes the events; ``events.box_score`` rebuilds
+    them from the stored events alone (a replayed or imported game): both must agree."""
+    home, away, overtimes = box_score(result.events, ot_length=result.rules.overtime_possessions)
+    assert (home, away, overtimes) == (result.home, result.away, result.overtimes)
 
 
 @EXAMPLES
