@@ -113,6 +113,14 @@ class TeamName:
         return f"{self.school} {self.season}"
 
 
+@dataclass(frozen=True, slots=True)
+class StyledTeam(TeamName):
+    """Name a team of a game without players, with the coach's style it plays (the game's
+    own style object; for grid court ``None`` is the rulings' policy)."""
+
+    style: Any = None
+
+
 def team_name_from_json(data: object) -> TeamName:
     """Read the ``school`` and ``season`` of any JSON team file, ignoring every other key.
 
@@ -293,14 +301,19 @@ class Game(ABC):
     """True when a game's odds depend on the two teams (VABG's cards); :meth:`odds` then
     answers ``None`` and the odds come from each pairing."""
 
-    def odds(self, rules: Any = None) -> MatchOdds | None:
-        """Return the law of one game under ``rules`` (default: the first preset) for any two
-        teams, or ``None``: the game has no such odds (none at all, they read the teams, or
-        none is known for these rules)."""
+    def odds(self, rules: Any = None, home: Any = None, away: Any = None) -> MatchOdds | None:
+        """Return the law of one game under ``rules`` (default: the first preset) between
+        two teams as :meth:`read_team` reads them (their coach's styles; ``None``: a team of
+        the default style), or ``None``: the game has no such odds (none at all, they read
+        the cards, or none is known for these rules)."""
         return None
 
     def win_probability(
-        self, events: Sequence[Mapping[str, Any]], rules: Any
+        self,
+        events: Sequence[Mapping[str, Any]],
+        rules: Any,
+        home: Any = None,
+        away: Any = None,
     ) -> list[tuple[int, float]] | None:
         """Return P(home wins) before each turn of a played game, from its stored events:
         ``(index of the event that starts the turn, P)``, the pre-game P first (index -1);
