@@ -12,12 +12,15 @@ numbers.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from cards.models import Team
+from cards.styles import played_team_file, styles_document
 from league import bracket as brackets
 from league.errors import OddsUnavailable
 from league.models import Game, Season, SeasonTeam
@@ -44,11 +47,24 @@ def _title(kind: GameKind) -> str:
     return kind.title[:1].lower() + kind.title[1:]
 
 
-def match_odds(game: str, options: Mapping[str, Any]) -> tuple[GameKind, MatchOdds]:
-    """Return a game's odds under these rule options, or refuse naming the game."""
+def team_document(team: Team) -> dict[str, Any]:
+    """Return what a board game reads of a team: its name and the coach styles it plays."""
+    return {"school": team.school, "season": team.season, "styles": styles_document(team)}
+
+
+def match_odds(
+    game: str,
+    options: Mapping[str, Any],
+    home: Mapping[str, Any] | None = None,
+    away: Mapping[str, Any] | None = None,
+) -> tuple[GameKind, MatchOdds]:
+    """Return a game's odds under these rule options between two teams (their team
+    documents: the styles they play; ``None``: the default style), or refuse naming the
+    game."""
     kind = find_game(game)
     rules = kind.make_rules(**dict(options))
-    odds = kind.odds(rules) if kind.has_odds else None
+    teams = [None if doc is None else kind.read_team(dict(doc)) for doc in (home, away)]
+    odds = kind.odds(rules, *teams) if kind.has_odds else None
     if odds is None:
         raise _unavailable(
             f"{kind.title} has no odds for these rules ({_rules_text(rules)})"
@@ -70,12 +86,14 @@ def method_note(kind: GameKind, odds: MatchOdds) -> str:
     """Return how a game's odds were worked out, in a sentence."""
     if odds.method == "exact":
         return (
-            f"Exact, from the dice math of {_title(kind)} with the default policy: every "
-            "roll is counted, with no simulation; the teams do not change the dice."
+            f"Exact, from the dice math of {_title(kind)} with each team's coach style: "
+            "every roll is counted, with no simulation; a style changes the team's choices, "
+            "never the dice."
         )
     return (
-        f"Simulated: {odds.games:,} seeded games of {_title(kind)} with the default policy "
-        f"(standard error of P(win) {odds.standard_error:.1%}); the teams do not change the dice."
+        f"Simulated: {odds.games:,} seeded games of {_title(kind)} with each team's coach "
+        f"style (standard error of P(win) {odds.standard_error:.1%}); a style changes the "
+        "team's choices, never the dice."
     )
 
 
@@ -83,8 +101,10 @@ def method_note(kind: GameKind, odds: MatchOdds) -> str:
 
 
 def game_preview(game: Game) -> dict[str, Any]:
-    """Return a scheduled or played game's preview from its game's own odds."""
-    kind, odds = match_odds(game.game, game.options)
+    """Return a scheduled or played game's preview from its game's own odds, between the
+    styles the teams play (a played game: the styles it was played with)."""
+    home_doc, away_doc = _game_documents(game)
+    kind, odds = match_odds(game.game, game.options, home_doc, away_doc)
     spread = odds.expected_home_pts - odds.expected_away_pts
     home, away = str(game.home), str(game.away)
     favourite = home if spread >= 0 else away
@@ -96,6 +116,7 @@ def game_preview(game: Game) -> dict[str, Any]:
         "home": {"team_id": game.home_id, "team": home},
         "away": {"team_id": game.away_id, "team": away},
         "options": dict(game.options),
+        "styles": {"home": home_doc["styles"], "away": away_doc["styles"]},
         "neutral": game.neutral,
         "method": odds.method,
         "standard_error": odds.standard_error,
@@ -134,7 +155,10 @@ def win_probability(game: Game) -> dict[str, Any]:
     if not result.events:
         raise _unavailable("this score sheet was typed in: there is no play-by-play")
     rules = kind.rules_from_json(result.rules)
-    points = kind.win_probability(result.events, rules)
+    home_doc, away_doc = _game_documents(game)
+    points = kind.win_probability(
+        result.events, rules, kind.read_team(home_doc), kind.read_team(away_doc)
+    )
     if points is None:
         raise _unavailable(
             f"{kind.title} has no win probability during a game"
@@ -172,13 +196,53 @@ def win_probability(game: Game) -> dict[str, Any]:
         "home": names["home"],
         "away": names["away"],
         "method": "exact",
-        "note": f"Exact from the position before each roll ({_title(kind)}, the default "
-        "policy for the rest of the game).",
+        "note": f"Exact from the position before each roll ({_title(kind)}, each team's "
+        "coach style for the rest of the game).",
         "chart_label": "Win probability before every roll",
         "pregame": series[0]["p_home"],
         "points": series,
         "swings": sorted(swings[:SWINGS], key=lambda s: s["trip"]),
     }
+
+
+def _game_documents(game: Game) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Return both teams' documents: a played game's as stored with its result (the
+    styles it was played with), else the teams' own today."""
+    result = getattr(game, "result", None) if game.status == Game.Status.FINAL else None
+    if result is not None and result.home_team_file:
+        return (
+            played_team_file(game.game, result.home_team_file),
+            played_team_file(game.game, result.away_team_file),
+        )
+    return team_document(game.home), team_document(game.away)
+
+
+class PairOdds:
+    """P(home wins) of every pairing of a season's teams, worked out once per pair of the
+    styles they play (a game's odds depend on the teams only through their styles)."""
+
+    def __init__(self, game: str, options: Mapping[str, Any], teams: list[Team]) -> None:
+        self.game, self.options = game, options
+        self.docs = {t.pk: team_document(t) for t in teams}
+        self._keys = {
+            pk: json.dumps(doc["styles"].get(game), sort_keys=True) for pk, doc in self.docs.items()
+        }
+        self._odds: dict[tuple[str, str], MatchOdds] = {}
+
+    def odds(self, home: int, away: int) -> MatchOdds:
+        key = (self._keys[home], self._keys[away])
+        if key not in self._odds:
+            self._odds[key] = match_odds(self.game, self.options, self.docs[home], self.docs[away])[
+                1
+            ]
+        return self._odds[key]
+
+    def p_home(self, home: int, away: int) -> float:
+        return self.odds(home, away).p_home_win
+
+    @property
+    def pairings(self) -> int:
+        return len(self._odds)
 
 
 def _margin(events: list[dict[str, Any]]) -> int:
@@ -216,10 +280,12 @@ def season_odds(
     started = time.perf_counter()
     kind, odds = match_odds(season.game, season.options)
     entries = list(SeasonTeam.objects.filter(season=season).select_related("team"))
+    pairs = PairOdds(season.game, season.options, [e.team for e in entries])
     index = {e.team_id: i for i, e in enumerate(entries)}
     n = len(entries)
     wins = np.zeros(n)
     at_home, at_away = [], []
+    p_left: list[float] = []
     for home, away, status, hs, as_ in Game.objects.filter(season=season).values_list(
         "home_id", "away_id", "status", "result__home_score", "result__away_score"
     ):
@@ -228,6 +294,8 @@ def season_odds(
         else:
             at_home.append(index[home])
             at_away.append(index[away])
+            p_left.append(pairs.p_home(home, away))
+    p_games = np.array(p_left)
     rng = np.random.default_rng(season.seed if seed is None else seed)
     home_m = np.zeros((len(at_home), n))
     away_m = np.zeros((len(at_home), n))
@@ -241,7 +309,7 @@ def season_odds(
     done = 0
     while done < seasons:
         size = min(5_000, seasons - done)
-        home_won = (rng.random((size, len(at_home))) < odds.p_home_win).astype(float)
+        home_won = (rng.random((size, len(at_home))) < p_games).astype(float)
         total = wins + home_won @ home_m + (1.0 - home_won) @ away_m
         expected += total.sum(axis=0)
         key = total + rng.random((size, n)) * 0.5  # a coin flip orders teams level on wins
@@ -277,8 +345,10 @@ def season_odds(
         "method": odds.method,
         "standard_error": odds.standard_error,
         "note": method_note(kind, odds)
-        + " Every game left is the same coin: only home and away tell the teams apart.",
-        "coach_policy": False,
+        + f" Each game left is the coin of its pairing of styles ({pairs.pairings} "
+        "pairings of styles); the other figures of the page are the default style's.",
+        "style_pairings": pairs.pairings,
+        "coach_policy": True,
         "tiebreak": "teams level on wins are ordered by a coin flip",
         "teams": rows,
         "seconds": time.perf_counter() - started,
@@ -315,14 +385,16 @@ def bracket_odds(
     winners, kinds = whatif_winners(bracket, stored, whatif)
     teams = sorted(bracket.seeds, key=lambda t: (bracket.seeds[t], t))
     index = {t: i for i, t in enumerate(teams)}
-    p = np.full((len(teams), len(teams)), odds.p_home_win)
-    np.fill_diagonal(p, 0.5)
+    pairs = PairOdds(season.game, season.options, list(Team.objects.filter(pk__in=teams)))
+    p = np.array(
+        [[0.5 if h == a else pairs.p_home(h, a) for a in teams] for h in teams], dtype=float
+    )
     reseeded = any(
         isinstance(s, brackets.Reseeded) for g in bracket.games for s in (g.top, g.bottom)
     )
     sampling_error = 0.0
     if reseeded:
-        reach, champion = _sampled(bracket, winners, index, odds.p_home_win, season.seed or 0)
+        reach, champion = _sampled(bracket, winners, index, p, season.seed or 0)
         sampling_error = 0.5 / np.sqrt(SAMPLED_BRACKETS)
     else:
         reach, champion = brackets.bracket_law(bracket, winners, index, p)
@@ -349,8 +421,10 @@ def bracket_odds(
         "method": "sampled" if reseeded else odds.method,
         "standard_error": sampling_error,
         "game_standard_error": odds.standard_error,
-        "note": method_note(kind, odds),
-        "coach_policy": False,
+        "note": method_note(kind, odds)
+        + f" Each game is the coin of its pairing of styles ({pairs.pairings} pairings).",
+        "style_pairings": pairs.pairings,
+        "coach_policy": True,
         "final_games": len(stored),
         "whatif": [{"key": k, "winner_id": v, "kind": kinds[k]} for k, v in sorted(whatif.items())],
         "rounds": [
@@ -370,7 +444,7 @@ def _sampled(
     bracket: brackets.Bracket,
     winners: Mapping[str, int],
     index: Mapping[int, int],
-    p_home: float,
+    p_home: Any,
     seed: int,
 ) -> tuple[Any, Any]:
     """Sample whole brackets round by round (reseeding included), seeded."""
@@ -387,7 +461,8 @@ def _sampled(
                 reach[index[top], number - 1] += 1
                 reach[index[bottom], number - 1] += 1
                 if game.key not in won:
-                    won[game.key] = top if rng.random() < p_home else bottom
+                    p = p_home[index[top], index[bottom]]
+                    won[game.key] = top if rng.random() < p else bottom
                 if number == bracket.rounds:
                     champion[index[won[game.key]]] += 1
     return reach / SAMPLED_BRACKETS, champion / SAMPLED_BRACKETS

@@ -44,6 +44,7 @@ from tenacity import (
 
 from cards.mapping import team_card, team_document, teams_for_play
 from cards.models import Player, Team
+from cards.styles import played_team_file, styles_document
 from league import odds, tournaments
 from league.coaches import coach_for
 from league.digests import document_digest
@@ -486,8 +487,10 @@ def _other_game_simulate(*, game: Game, dice: DiceSource | None, rules: Any = No
 
 
 def _team_name(team: Team) -> dict[str, object]:
-    """Return what a game without players reads of a team: its school and season."""
-    return {"school": team.school, "season": team.season}
+    """Return what a game without players reads of a team: its school and season, and the
+    coach styles it plays (stored or derived, ``cards.styles``), kept with the result so a
+    replay plays them again."""
+    return {"school": team.school, "season": team.season, "styles": styles_document(team)}
 
 
 def other_result_store(
@@ -1109,8 +1112,8 @@ def game_replay(*, game_id: int) -> EngineResult | PlayedGame:
         except ValueError as exc:
             raise GameNotPlayable(f"{game} cannot be replayed: {exc}") from exc
         return engine.play(
-            engine.read_team(result.home_team_file),
-            engine.read_team(result.away_team_file),
+            engine.read_team(played_team_file(game.game, result.home_team_file)),
+            engine.read_team(played_team_file(game.game, result.away_team_file)),
             SeededDice(game.seed),
             rules,
             neutral=game.neutral,

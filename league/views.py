@@ -21,10 +21,12 @@ from django.utils.safestring import SafeString, mark_safe
 
 from cards.models import Player, Team
 from cards.presentation import card_face
+from cards.styles import team_styles
 from league import columns, gamestats, odds, realseasons, selectors, stories, tournaments
 from league.bracket import WinnerOf
 from league.models import Game, GameName, League, RulesPreset, Season, SimulationRun
 from league.presentation import box_score
+from simulator.games import find_game
 
 
 def _season_progress(season: Season) -> dict[str, Any]:
@@ -601,6 +603,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "team": team,
             "real": realseasons.team_real_season(school=team.school, season=team.season),
+            "styles": [(find_game(name).title, style) for name, style in team_styles(team).items()],
             "faces": faces,
             "results": results,
             "results_page": games_page,
