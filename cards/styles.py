@@ -174,7 +174,7 @@ def derive(season: Season) -> dict[str, Any]:
     - grid court: ``threes`` = 50 + 400 x the 3-point share (steps of 25, 50-200: a team
       with no 3s keeps to the 2s, a quarter of its shots from 3 is 150); ``patience`` from
       the pace (80 possessions a game or more: 20, 60 or fewer: 80, steps of 15; unknown:
-      50); ``crashers`` 2 from 12 offensive rebounds a game, 0 under 8 (unknown: 1);
+      50); ``crashers`` 2 from 9 offensive rebounds a game, 0 under 6 (unknown: 2);
       ``trap`` from 8 steals a game (or a card's starters averaging 4 steal numbers);
     - six dice: ``threes`` never under a 10% share, top under 25%, outside from 25%;
       ``inside`` drive for a pace under 66, else shoot; ``chip`` always.
@@ -189,7 +189,7 @@ def derive(season: Season) -> dict[str, Any]:
         grid["patience"] = _step(80 - (season.pace - 60) * 3, 20, 80, 15)
         dice["inside"] = "drive" if season.pace < 66 else "shoot"
     if season.orb is not None:
-        grid["crashers"] = 2 if season.orb >= 12 else 0 if season.orb < 8 else 1
+        grid["crashers"] = 2 if season.orb >= 9 else 0 if season.orb < 6 else 1
     if season.steals is not None:
         from_lines = season.pace is not None
         grid["trap"] = season.steals >= (8 if from_lines else 4)

@@ -6,9 +6,7 @@ It sets no rule about any of them, so a style changes only those choices, never 
 
 - ``threes`` (50-200, percent): how much a 3-point shot is worth to the coach beside its
   expected points. 100 weighs a shot by its expected points alone; 150 values a 3 half as
-  much again, so its shooters look for 3s and take them; 50 keeps to the 2s. The default,
-  130, keeps the 3 in the game at level 1, where a corner 3 needs a 9 and the expected
-  points alone (30/36 against 42/36 for a 2 from a 7) would leave it all but unused.
+  much again, so its shooters look for 3s and take them; 50 keeps to the 2s.
 - ``patience`` (20-80, percent): the shot a team waits for on its first roll of a
   possession, as a share of the best shot on the court at the game's level; it settles
   for half of that on its second roll and takes any open shot on its last (the third,
@@ -19,13 +17,15 @@ It sets no rule about any of them, so a style changes only those choices, never 
   spent a roll in the paint, so it cannot leave in time (a paint violation, §2.11),
   instead of covering the best shots first.
 
-:data:`DEFAULT_STYLE` is the product's default: a team a player would recognise (it takes
-the 3s its level offers, shoots before the clock runs out). :data:`RULINGS` is the
-deterministic policy of gridcourt-rulings.md §4, which the conformance tests pin; in a
-team file it is written ``"rulings"``. Everything here is pure.
+:data:`DEFAULT_STYLE` is the product's default: a coach a player would recognise, who
+values a shot by its expected points, asks less of a shot as the clock runs down and
+sends two pieces to the offensive glass (it beat every other style measured,
+docs/engine.md). The deterministic policy of gridcourt-rulings.md §4, which the
+conformance tests pin, is :data:`simulator.gridcourt.policy.DEFAULT_POLICY`; a team file
+names it ``"rulings"`` (:func:`policy_for` of ``None``). Everything here is pure.
 
->>> GridStyle.from_json({"threes": 150}).threes
-150
+>>> GridStyle.from_json({"threes": 150})
+GridStyle(threes=150, patience=50, crashers=2, trap=False)
 >>> GridStyle.from_json({"threes": 300})
 Traceback (most recent call last):
 ...
@@ -61,9 +61,9 @@ class StyleError(ValueError):
 class GridStyle:
     """Hold one team's grid-court style (see the module's text for each parameter)."""
 
-    threes: int = 130
+    threes: int = 100
     patience: int = 50
-    crashers: int = 1
+    crashers: int = 2
     trap: bool = False
 
     def __post_init__(self) -> None:

@@ -121,7 +121,7 @@ def test_a_style_is_derived_from_the_real_season() -> None:
     keen = derive(Season(0.40, 58.0, 13.0, 9.0, "lines"))
     assert keen["gridcourt"] == {"threes": 200, "patience": 80, "crashers": 2, "trap": True}
     assert keen["sixdice"] == {"threes": "outside", "inside": "drive", "chip": "always"}
-    quick = derive(Season(0.05, 82.0, 6.0, 5.0, "lines"))
+    quick = derive(Season(0.05, 82.0, 5.0, 5.0, "lines"))
     assert quick["gridcourt"] == {"threes": 75, "patience": 20, "crashers": 0, "trap": False}
     assert quick["sixdice"] == {"threes": "never", "inside": "shoot", "chip": "always"}
     unknown = derive(Season(None, None, None, None, "nothing"))

@@ -56,11 +56,12 @@ def test_three_point_appetite_picks_the_3_or_the_2_among_equal_shots() -> None:
 
 def test_patience_sets_the_shot_a_team_waits_for_by_the_shot_clock() -> None:
     quick, patient = StylePolicy(GridStyle(patience=20)), StylePolicy(GridStyle(patience=80))
-    # The corner 3 is worth 30/36 x 1.3 against the court's best, 66/36 (a 2 needing 4).
-    assert quick.announce(grid_state(clock=0)) == 1
+    # The best open shot (the 2 from (9,7), A2: 30/36, equal to the corner 3 and on the
+    # lower value) against the court's best, 66/36 (a 2 needing 4).
+    assert quick.announce(grid_state(clock=0)) == 2
     assert patient.announce(grid_state(clock=0)) is None  # waits for a better shot
-    assert patient.announce(grid_state(clock=1)) == 1  # settles for half of it
-    assert patient.announce(grid_state(clock=2)) == 1  # any open shot on the last roll
+    assert patient.announce(grid_state(clock=1)) == 2  # settles for half of it
+    assert patient.announce(grid_state(clock=2)) == 2  # any open shot on the last roll
     # The rulings' fixed bar (1 expected point) never takes it before the last roll.
     assert GRID_RULINGS.announce(grid_state(clock=1)) is None
 
@@ -105,10 +106,11 @@ def test_a_trap_closes_the_ways_out_of_the_paint() -> None:
     assert ways_out(trap=True) == 1
 
 
-def test_the_default_style_keeps_the_3_at_level_1_and_beats_the_shot_clock_at_level_2() -> None:
+def test_the_default_style_beats_the_shot_clock_and_a_keen_style_takes_the_level_1_3() -> None:
     game = find_game("gridcourt")
     ruled = StyledTeam("A", 2000, None)  # "rulings": §4's policy
     styled = StyledTeam("B", 2000, GRID_DEFAULT)
+    keen = StyledTeam("C", 2000, GridStyle(threes=200))
 
     def per_game(team: StyledTeam, rules: GridRules, games: int) -> tuple[float, float]:
         tpa = scv = 0
@@ -118,7 +120,10 @@ def test_the_default_style_keeps_the_3_at_level_1_and_beats_the_shot_clock_at_le
             scv += r.home.box.shot_clock_violations + r.away.box.shot_clock_violations
         return tpa / games, scv / games
 
-    assert per_game(ruled, LEVEL1, 60)[0] < 1 < 10 < per_game(styled, LEVEL1, 60)[0]
+    # At level 1 a corner 3 needs a 9 (0.83 expected points against 1.17 for a 2 from a 7):
+    # a coach who values shots by their points leaves it, one who likes 3s takes it.
+    assert per_game(ruled, LEVEL1, 60)[0] < 1 and per_game(styled, LEVEL1, 60)[0] < 1
+    assert per_game(keen, LEVEL1, 60)[0] > 10
     level2 = GridRules(level=2)
     assert per_game(styled, level2, 20)[1] < 15 < 30 < per_game(ruled, level2, 20)[1]
 
