@@ -26,14 +26,10 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
-from simulator.gridcourt.style import GridStyle
-from simulator.gridcourt.style import StyleError as GridStyleError
-from simulator.gridcourt.style import style_from_team as grid_style_from_team
-from simulator.sixdice.style import SixDiceStyle
-from simulator.sixdice.style import StyleError as DiceStyleError
-from simulator.sixdice.style import style_from_team as dice_style_from_team
+from simulator.games import GAME_MODULES, InvalidTeamError, find_game
 
-GAMES = ("gridcourt", "sixdice")
+GAMES = tuple(name for name in GAME_MODULES if find_game(name).has_styles)
+"""The games a team brings a coach's style into (grid court and six dice)."""
 FIRST_THREE_POINT_SEASON = 1987
 """The NCAA's 3-point line came in for the 1986-87 season."""
 PLAYER_SEASONS = "alltime96_player_seasons.csv"
@@ -64,16 +60,10 @@ class TeamStyle:
     source: str
 
     def to_json(self) -> Any:
-        if self.style is None:
-            return "rulings"
-        value: Any = self.style.to_json()
-        return value
+        return find_game(self.game).style_to_json(self.style)
 
     def describe(self) -> list[tuple[str, str]]:
-        if self.style is None:
-            return [("policy", "the rulings' deterministic policy (§4)")]
-        rows: list[tuple[str, str]] = self.style.describe()
-        return rows
+        return find_game(self.game).describe_style(self.style)
 
 
 def styles_problems(value: object) -> list[str]:
@@ -85,15 +75,13 @@ def styles_problems(value: object) -> list[str]:
         for key in value
         if key not in GAMES
     ]
-    doc = {"styles": value}
-    try:
-        grid_style_from_team(doc)
-    except GridStyleError as exc:
-        problems.extend(exc.problems)
-    try:
-        dice_style_from_team(doc)
-    except DiceStyleError as exc:
-        problems.extend(exc.problems)
+    for game in GAMES:
+        if value.get(game) is None:
+            continue
+        try:
+            find_game(game).read_style(value[game])
+        except InvalidTeamError as exc:
+            problems.extend(exc.problems)
     return problems
 
 
@@ -193,7 +181,11 @@ def derive(season: Season) -> dict[str, Any]:
     if season.steals is not None:
         from_lines = season.pace is not None
         grid["trap"] = season.steals >= (8 if from_lines else 4)
-    return {"gridcourt": GridStyle(**grid).to_json(), "sixdice": SixDiceStyle(**dice).to_json()}
+    grid_court, six_dice = find_game("gridcourt"), find_game("sixdice")
+    return {
+        "gridcourt": grid_court.style_to_json(grid_court.read_style(grid)),
+        "sixdice": six_dice.style_to_json(six_dice.read_style(dice)),
+    }
 
 
 def team_styles(team: Any) -> dict[str, TeamStyle]:
@@ -213,9 +205,7 @@ def team_styles(team: Any) -> dict[str, TeamStyle]:
             value = derived[game]
             assert season is not None
             source = f"derived from {season.source}"
-        doc = {"styles": {game: value}}
-        style = grid_style_from_team(doc) if game == "gridcourt" else dice_style_from_team(doc)
-        out[game] = TeamStyle(game, style, source)
+        out[game] = TeamStyle(game, find_game(game).read_style(value), source)
     return out
 
 

@@ -320,6 +320,23 @@ class Game(ABC):
         ``None`` when the game has no such odds."""
         return None
 
+    has_styles: ClassVar[bool] = False
+    """True when a team brings a coach's style into the game (the choices its seed leaves a
+    player, ``styles.<game>`` of a team file): :meth:`read_style` and the methods after it."""
+
+    def read_style(self, value: object) -> Any:
+        """Return the style a team file's ``styles.<game>`` value gives (``None``: the
+        default style). Raise :class:`InvalidTeamError` naming every problem."""
+        raise InvalidTeamError([f"styles.{self.name}: {self.title} has no coach styles"])
+
+    def style_to_json(self, style: Any) -> Any:
+        """Return a style as a team file writes it."""
+        raise InvalidTeamError([f"styles.{self.name}: {self.title} has no coach styles"])
+
+    def describe_style(self, style: Any) -> list[tuple[str, str]]:
+        """Return each of a style's choices in words: ``(choice, what this team does)``."""
+        return []
+
     def default_rules(self) -> Any:
         """Return the rules of the first preset."""
         return next(iter(self.presets.values()))

@@ -25,7 +25,14 @@ from simulator.gridcourt.engine import play_game
 from simulator.gridcourt.events import Event, GridTeamBox, box_score, event_from_json
 from simulator.gridcourt.odds import styled_odds, table_odds
 from simulator.gridcourt.rules import PRESETS, RULES_VERSION, STANDARD, GridRules
-from simulator.gridcourt.style import DEFAULT_STYLE, StyleError, policy_for, style_from_team
+from simulator.gridcourt.style import (
+    DEFAULT_STYLE,
+    StyleError,
+    describe_style,
+    policy_for,
+    style_from_team,
+    style_to_json,
+)
 
 
 class GridCourtGame(Game):
@@ -90,6 +97,23 @@ class GridCourtGame(Game):
     def rules_from_json(self, doc: Mapping[str, Any]) -> GridRules:
         """Return :meth:`GridRules.from_json` of the stored rules."""
         return GridRules.from_json(doc)
+
+    has_styles = True
+
+    def read_style(self, value: object) -> Any:
+        """Return the style of a team file's ``styles.gridcourt`` value (``style.py``)."""
+        try:
+            return style_from_team({"styles": {"gridcourt": value}})
+        except StyleError as exc:
+            raise InvalidTeamError(list(exc.problems)) from exc
+
+    def style_to_json(self, style: Any) -> Any:
+        """Return a style as a team file writes it."""
+        return style_to_json(style)
+
+    def describe_style(self, style: Any) -> list[tuple[str, str]]:
+        """Return each of a style's choices in words."""
+        return describe_style(style)
 
     def read_team(self, data: object) -> StyledTeam:
         """Return the ``school``, ``season`` and grid-court style (``styles.gridcourt``:

@@ -192,3 +192,10 @@ def _under(where: str, problem: str) -> str:
 def style_to_json(style: GridStyle | None) -> Any:
     """Return a style as a team file writes it (``"rulings"`` for the rulings' policy)."""
     return RULINGS_NAME if style is None else style.to_json()
+
+
+def describe_style(style: GridStyle | None) -> list[tuple[str, str]]:
+    """Return a style's choices in words (``None``: the rulings' policy)."""
+    if style is None:
+        return [("policy", "the rulings' deterministic policy (gridcourt-rulings.md §4)")]
+    return style.describe()

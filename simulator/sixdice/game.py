@@ -41,8 +41,10 @@ from simulator.sixdice.style import (
     DEFAULT_STYLE,
     SixDiceStyle,
     StyleError,
+    describe_style,
     game_policy,
     style_from_team,
+    style_to_json,
 )
 
 _TITLES = {
@@ -137,6 +139,23 @@ class SixDiceGame(Game):
     def rules_from_json(self, doc: Mapping[str, Any]) -> SixDiceRules:
         """Return :meth:`SixDiceRules.from_json` of the stored rules."""
         return SixDiceRules.from_json(doc)
+
+    has_styles = True
+
+    def read_style(self, value: object) -> Any:
+        """Return the style of a team file's ``styles.sixdice`` value (``style.py``)."""
+        try:
+            return style_from_team({"styles": {"sixdice": value}})
+        except StyleError as exc:
+            raise InvalidTeamError(list(exc.problems)) from exc
+
+    def style_to_json(self, style: Any) -> Any:
+        """Return a style as a team file writes it."""
+        return style_to_json(style)
+
+    def describe_style(self, style: Any) -> list[tuple[str, str]]:
+        """Return each of a style's choices in words."""
+        return describe_style(style)
 
     def read_team(self, data: object) -> StyledTeam:
         """Return the ``school``, ``season`` and six-dice style (``styles.sixdice``: the

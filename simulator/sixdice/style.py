@@ -215,3 +215,13 @@ def style_from_team(doc: object) -> SixDiceStyle:
                 for p in exc.problems
             ]
         ) from exc
+
+
+def style_to_json(style: SixDiceStyle) -> Any:
+    """Return a style as a team file writes it."""
+    return style.to_json()
+
+
+def describe_style(style: SixDiceStyle) -> list[tuple[str, str]]:
+    """Return a style's choices in words."""
+    return style.describe()
