@@ -6,7 +6,8 @@ no stored style for plays a style derived from the real team's season:
 
 - its players' per-game lines in the shared data (``alltime96_player_seasons.csv``, the
   rows with attempts): the share of shots that were 3s, offensive rebounds, steals, and
-  the pace (possessions estimated as FGA + 0.44 FTA + TOV - ORB);
+  the pace (possessions estimated as FGA + 0.44 FTA + TOV - ORB), the sums scaled up
+  from the listed players' minutes to the team's 200;
 - else its VABG card: the share of the d20 column that is a 3-point shot (the card is
   made from the season's shooting), the steal ranges; the pace is unknown;
 - a season before 1987 had no 3-point line, so its team never looks for the 3.
@@ -33,6 +34,10 @@ GAMES = tuple(name for name in GAME_MODULES if find_game(name).has_styles)
 FIRST_THREE_POINT_SEASON = 1987
 """The NCAA's 3-point line came in for the 1986-87 season."""
 PLAYER_SEASONS = "alltime96_player_seasons.csv"
+TEAM_MINUTES = 200.0
+"""Five players for 40 minutes: the listed players' figures are scaled up to this."""
+CARD_TRAP = 9.0
+"""A card's starters averaging this many steal numbers trap (the field's: 7.6-9.8, mean 8.0)."""
 
 
 @dataclass(frozen=True)
@@ -118,17 +123,17 @@ def season_of(team: Any) -> Season:
     lines = _player_lines(path).get((team.school, team.season), [])
     no_line = team.season < FIRST_THREE_POINT_SEASON
     if len(lines) >= 5:
-        total = {
-            k: sum(_number(r, k) for r in lines)
-            for k in ("fga", "fg3a", "fta", "tov", "orb", "stl")
-        }
+        keys = ("fga", "fg3a", "fta", "tov", "orb", "stl", "mp")
+        total = {k: sum(_number(r, k) for r in lines) for k in keys}
+        # The listed players play part of the team's 200 minutes: scale them up to a team.
+        scale = TEAM_MINUTES / total["mp"] if total["mp"] > 0 else 1.0
         rate = 0.0 if no_line else (total["fg3a"] / total["fga"] if total["fga"] else None)
-        pace = total["fga"] + 0.44 * total["fta"] + total["tov"] - total["orb"]
+        pace = (total["fga"] + 0.44 * total["fta"] + total["tov"] - total["orb"]) * scale
         return Season(
             rate,
             pace,
-            total["orb"],
-            total["stl"],
+            total["orb"] * scale,
+            total["stl"] * scale,
             f"{len(lines)} players' lines of the season (shared data)",
         )
     starters = [c for c in team.cards.all() if c.role == "starter"]
@@ -162,8 +167,8 @@ def derive(season: Season) -> dict[str, Any]:
     - grid court: ``threes`` = 50 + 400 x the 3-point share (steps of 25, 50-200: a team
       with no 3s keeps to the 2s, a quarter of its shots from 3 is 150); ``patience`` from
       the pace (80 possessions a game or more: 20, 60 or fewer: 80, steps of 15; unknown:
-      50); ``crashers`` 2 from 9 offensive rebounds a game, 0 under 6 (unknown: 2);
-      ``trap`` from 8 steals a game (or a card's starters averaging 4 steal numbers);
+      50); ``crashers`` 2 from 12 offensive rebounds a game, 0 under 8 (unknown: 2);
+      ``trap`` from 9 steals a game (or a card's starters averaging 9 steal numbers);
     - six dice: ``threes`` never under a 10% share, top under 25%, outside from 25%;
       ``inside`` drive for a pace under 66, else shoot; ``chip`` always.
     """
@@ -177,10 +182,10 @@ def derive(season: Season) -> dict[str, Any]:
         grid["patience"] = _step(80 - (season.pace - 60) * 3, 20, 80, 15)
         dice["inside"] = "drive" if season.pace < 66 else "shoot"
     if season.orb is not None:
-        grid["crashers"] = 2 if season.orb >= 9 else 0 if season.orb < 6 else 1
+        grid["crashers"] = 2 if season.orb >= 12 else 0 if season.orb < 8 else 1
     if season.steals is not None:
         from_lines = season.pace is not None
-        grid["trap"] = season.steals >= (8 if from_lines else 4)
+        grid["trap"] = season.steals >= (9 if from_lines else CARD_TRAP)
     grid_court, six_dice = find_game("gridcourt"), find_game("sixdice")
     return {
         "gridcourt": grid_court.style_to_json(grid_court.read_style(grid)),

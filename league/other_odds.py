@@ -1,13 +1,14 @@
-"""The odds of the games whose teams carry nothing into play (six dice, grid court).
+"""The odds of the games whose teams bring only a coach style into play (six dice, grid court).
 
 ``league.odds`` keeps VABG's pair table of each pairing's exact odds (they read both
-cards); a game whose odds do not read the teams (``Game.odds_read_teams`` false) comes here
+cards); a game whose odds do not read the cards (``Game.odds_read_teams`` false) comes here
 from one marked branch at the top of each of its entry points. Its odds are the game's own
-(``Game.odds(rules)``: six dice exact from the dice math, grid court a seeded simulation
-with its standard error), the same for every pairing, so previews, charts, season and
-bracket odds need no table. A game with no odds for its rules, or no in-game odds, is
-refused with :class:`league.odds.OddsUnavailable` naming the game: never another game's
-numbers.
+(``Game.odds(rules, home, away)``: six dice exact from the dice math, grid court a seeded
+simulation with its standard error) for the two teams' coach styles (``cards.styles``; a
+played game: the styles stored with its result), one law per pairing of styles
+(:class:`PairOdds`), so previews, charts, season and bracket odds need no table. A game
+with no odds for its rules, or no in-game odds, is refused with
+:class:`league.odds.OddsUnavailable` naming the game: never another game's numbers.
 """
 
 from __future__ import annotations
@@ -217,19 +218,45 @@ def _game_documents(game: Game) -> tuple[dict[str, Any], dict[str, Any]]:
     return team_document(game.home), team_document(game.away)
 
 
+SIMULATED_PAIRINGS = 6
+"""At most this many pairings of styles are simulated for one season's or bracket's odds
+(grid court: 1,000 games each); beyond it every game takes the default styles' law."""
+
+
 class PairOdds:
     """P(home wins) of every pairing of a season's teams, worked out once per pair of the
-    styles they play (a game's odds depend on the teams only through their styles)."""
+    styles they play (a game's odds depend on the teams only through their styles).
 
-    def __init__(self, game: str, options: Mapping[str, Any], teams: list[Team]) -> None:
+    ``pairs`` are the (home, away) team ids that can meet. Six dice solves each pairing
+    exactly (a fraction of a second); a game whose odds are simulated (grid court) runs a
+    pairing in 10 s to a minute, so when more than :data:`SIMULATED_PAIRINGS` pairings of
+    styles other than default against default would meet, every game takes the default
+    styles' law and :attr:`styles_counted` says so.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        teams: list[Team],
+        pairs: list[tuple[int, int]],
+    ) -> None:
         self.game, self.options = game, options
         self.docs = {t.pk: team_document(t) for t in teams}
         self._keys = {
             pk: json.dumps(doc["styles"].get(game), sort_keys=True) for pk, doc in self.docs.items()
         }
         self._odds: dict[tuple[str, str], MatchOdds] = {}
+        _, self.default = match_odds(game, options)
+        needed = {(self._keys[h], self._keys[a]) for h, a in pairs if h != a}
+        self.needed = len(needed)
+        self.styles_counted = (
+            self.default.method != "simulated" or len(needed) <= SIMULATED_PAIRINGS
+        )
 
     def odds(self, home: int, away: int) -> MatchOdds:
+        if not self.styles_counted:
+            return self.default
         key = (self._keys[home], self._keys[away])
         if key not in self._odds:
             self._odds[key] = match_odds(self.game, self.options, self.docs[home], self.docs[away])[
@@ -243,6 +270,19 @@ class PairOdds:
     @property
     def pairings(self) -> int:
         return len(self._odds)
+
+    def note(self) -> str:
+        """Say how the pairings' laws were used, in a sentence."""
+        if self.styles_counted:
+            return (
+                f" Each game is the coin of its pairing of coach styles ({self.pairings} "
+                "pairings of styles)."
+            )
+        return (
+            f" The coach styles are not counted: this field's games meet {self.needed} "
+            f"pairings of styles, more than the {SIMULATED_PAIRINGS} a page simulates "
+            "(a run of 1,000 games each), so every game is the default styles' coin."
+        )
 
 
 def _margin(events: list[dict[str, Any]]) -> int:
@@ -280,8 +320,14 @@ def season_odds(
     started = time.perf_counter()
     kind, odds = match_odds(season.game, season.options)
     entries = list(SeasonTeam.objects.filter(season=season).select_related("team"))
-    pairs = PairOdds(season.game, season.options, [e.team for e in entries])
     index = {e.team_id: i for i, e in enumerate(entries)}
+    scheduled = list(Game.objects.filter(season=season).values_list("home_id", "away_id", "status"))
+    pairs = PairOdds(
+        season.game,
+        season.options,
+        [e.team for e in entries],
+        [(h, a) for h, a, status in scheduled if status != Game.Status.FINAL],
+    )
     n = len(entries)
     wins = np.zeros(n)
     at_home, at_away = [], []
@@ -344,10 +390,9 @@ def season_odds(
         "p_home_win": odds.p_home_win,
         "method": odds.method,
         "standard_error": odds.standard_error,
-        "note": method_note(kind, odds)
-        + f" Each game left is the coin of its pairing of styles ({pairs.pairings} "
-        "pairings of styles); the other figures of the page are the default style's.",
+        "note": method_note(kind, odds) + pairs.note(),
         "style_pairings": pairs.pairings,
+        "styles_counted": pairs.styles_counted,
         "coach_policy": True,
         "tiebreak": "teams level on wins are ordered by a coin flip",
         "teams": rows,
@@ -385,7 +430,12 @@ def bracket_odds(
     winners, kinds = whatif_winners(bracket, stored, whatif)
     teams = sorted(bracket.seeds, key=lambda t: (bracket.seeds[t], t))
     index = {t: i for i, t in enumerate(teams)}
-    pairs = PairOdds(season.game, season.options, list(Team.objects.filter(pk__in=teams)))
+    pairs = PairOdds(
+        season.game,
+        season.options,
+        list(Team.objects.filter(pk__in=teams)),
+        [(h, a) for h in teams for a in teams],
+    )
     p = np.array(
         [[0.5 if h == a else pairs.p_home(h, a) for a in teams] for h in teams], dtype=float
     )
@@ -421,9 +471,9 @@ def bracket_odds(
         "method": "sampled" if reseeded else odds.method,
         "standard_error": sampling_error,
         "game_standard_error": odds.standard_error,
-        "note": method_note(kind, odds)
-        + f" Each game is the coin of its pairing of styles ({pairs.pairings} pairings).",
+        "note": method_note(kind, odds) + pairs.note(),
         "style_pairings": pairs.pairings,
+        "styles_counted": pairs.styles_counted,
         "coach_policy": True,
         "final_games": len(stored),
         "whatif": [{"key": k, "winner_id": v, "kind": kinds[k]} for k, v in sorted(whatif.items())],

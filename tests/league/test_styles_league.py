@@ -102,6 +102,7 @@ def test_a_preview_and_the_season_odds_are_those_of_the_styles_played(client: Cl
     odds = other_odds.season_odds(season, seasons=2_000, seed=1)
     rows = {r["team"]: r for r in odds["teams"]}
     assert odds["style_pairings"] == season.games.count()  # each game its own pairing
+    assert odds["styles_counted"] is True
     assert rows["Plain 2000"]["expected_wins"] > rows["Shooters 2000"]["expected_wins"]
     # The game's own odds of that pairing, as the interface gives them.
     pairing = find_game("sixdice").odds(
@@ -110,3 +111,15 @@ def test_a_preview_and_the_season_odds_are_those_of_the_styles_played(client: Cl
         StyledTeam("Plain", 2000, DEFAULT_STYLE),
     )
     assert pairing.p_home_win == pytest.approx(exact.p_home_win)
+
+
+def test_grid_court_season_odds_say_when_the_styles_are_too_many_to_simulate() -> None:
+    teams = [
+        TeamFactory(styles={"gridcourt": {"threes": threes}}) for threes in (50, 75, 100, 150, 200)
+    ]
+    season = make_season("gridcourt", teams)
+    odds = other_odds.season_odds(season, seasons=500, seed=1)
+    assert odds["styles_counted"] is False and odds["style_pairings"] == 0
+    assert "more than the 6 a page simulates" in odds["note"]
+    # Every game is then the default styles' coin, the stored run of the level.
+    assert odds["p_home_win"] == pytest.approx(find_game("gridcourt").odds().p_home_win)
