@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/policy_figures.py [GAMES]            # default 1000 games a row
     .venv/bin/python bench/policy_figures.py --styles [GAMES]   # the styles table
+    .venv/bin/python bench/policy_figures.py --styles --game=sixdice 1000   # one game's rows
 
 Without ``--styles`` it prints, for grid court at each printed level (14 columns, five
 pieces), the rulings' §4 policy beside the default style, both teams alike: 3-point
@@ -119,7 +120,8 @@ def main() -> None:
         print("| home style | visitor style | home wins (se) | odds | home 3PA (se) "
               "| visitor 3PA (se) | margin (se) |")  # fmt: skip
         print("|---|---|---|---|---|---|---|")
-        for level in (0, 1):
+        only = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--game=")), None)
+        for level in (0, 1) if only in (None, "gridcourt") else ():
             rules = GridRules(level=level)
             print(f"| **grid court, level {level}** | | | | | | |")
             for home in (
@@ -136,11 +138,15 @@ def main() -> None:
                 print(style_row("gridcourt", home, GRID_DEFAULT, rules, games), flush=True)
         print("| **six dice** | | | | | | |")
         for dice in (
-            SixDiceStyle(threes="top"),
-            SixDiceStyle(threes="outside"),
-            SixDiceStyle(threes="always"),
-            SixDiceStyle(inside="drive"),
-            SixDiceStyle(chip="shots"),
+            ()
+            if only not in (None, "sixdice")
+            else (
+                SixDiceStyle(threes="top"),
+                SixDiceStyle(threes="outside"),
+                SixDiceStyle(threes="always"),
+                SixDiceStyle(inside="drive"),
+                SixDiceStyle(chip="shots"),
+            )
         ):
             print(style_row("sixdice", dice, DICE_DEFAULT, None, games), flush=True)
         return

@@ -29,6 +29,10 @@ Every game offers the same surface:
   and a plain-text box score;
 - ``board(rules)``: the grid a board game is played on (each cell's printed value, paint,
   inside the arc), for a page to draw; ``None`` for a game without one.
+- ``has_styles``, ``read_style(value)``, ``style_to_json(style)`` and
+  ``describe_style(style)``: whether a team brings a coach's style into the game (a team
+  file's ``styles.<game>``: the choices the seed leaves a player), read, written and put
+  in words; ``read_team`` of such a game returns a :class:`StyledTeam`;
 - ``has_odds``, ``odds_read_teams``, ``odds(rules)`` and ``win_probability(...)``: whether
   the game has odds at all, whether they read the teams (VABG's cards: the league's pair
   table), and, for a game whose teams carry nothing into play, the law of one game under
