@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from cards.styles import styles_document
-from league import other_odds, services
+from league import other_odds, services, tournaments
 from league.models import Game, Season
 from simulator.games import StyledTeam, find_game
 from simulator.sixdice.odds import exact_odds
@@ -123,3 +123,22 @@ def test_grid_court_season_odds_say_when_the_styles_are_too_many_to_simulate() -
     assert "more than the 6 a page simulates" in odds["note"]
     # Every game is then the default styles' coin, the stored run of the level.
     assert odds["p_home_win"] == pytest.approx(find_game("gridcourt").odds().p_home_win)
+
+
+def test_bracket_odds_are_those_of_each_pairing_of_styles(client: Client) -> None:
+    league = services.league_get_or_create(name="styled cup")
+    # One team keeps the Power Chip for shots: it hands every tied main roll away.
+    saver = TeamFactory(school="Savers", styles={"sixdice": {"chip": "shots"}})
+    teams = [saver, *(TeamFactory() for _ in range(3))]
+    cup = tournaments.tournament_create(
+        league=league, name="Cup", teams=teams, seed=1, game="sixdice"
+    )
+    body = client.get(f"/api/tournaments/{cup.pk}/odds/").json()
+    # Default against default, and the savers at home or away.
+    assert body["styles_counted"] is True and body["style_pairings"] == 3
+    champion = {t["team_id"]: t["champion"] for t in body["teams"]}
+    others = [champion[t.pk] for t in teams[1:]]
+    assert champion[saver.pk] < 0.01
+    assert sum(others) == pytest.approx(1 - champion[saver.pk])
+    # The savers' first opponent all but walks into the final: about twice the others' odds.
+    assert sorted(others)[-1] > 1.8 * sorted(others)[0] > 0.4
