@@ -19,7 +19,7 @@ from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from simple_history.admin import SimpleHistoryAdmin
 
@@ -34,6 +34,7 @@ from cards.services import (
     teams_zip,
     uploads_import,
 )
+from cards.styles import team_styles
 from core.api import size_text
 
 
@@ -192,10 +193,30 @@ class TeamAdmin(SimpleHistoryAdmin):
     fieldsets = (
         ("Team", {"fields": ("school", "season", "conference", "card_source")}),
         ("Dunks (vabg rules §5)", {"fields": ("dunk_top", "dunk_adjust")}),
+        (
+            "Coach styles (grid court, six dice)",
+            {"fields": ("styles", "styles_played")},
+        ),
         ("Notes", {"fields": ("notes", "extra"), "classes": ("collapse",)}),
     )
+    readonly_fields = ("styles_played",)
     actions = ["export_files", "export_zip", "duplicate"]
     change_list_template = "admin/cards/team/change_list.html"
+
+    @admin.display(description="styles played")
+    def styles_played(self, team: Team) -> SafeString | str:
+        """Show the style the team plays in each board game, and where it comes from."""
+        if team.pk is None:
+            return "Derived from the real season once the team is saved."
+        rows = format_html_join(
+            "",
+            "<li><b>{}</b> ({}): {}</li>",
+            (
+                (game, style.source, "; ".join(f"{name} {text}" for name, text in style.describe()))
+                for game, style in team_styles(team).items()
+            ),
+        )
+        return format_html("<ul>{}</ul>", rows)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Team]:
         teams: QuerySet[Team] = super().get_queryset(request)

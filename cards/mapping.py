@@ -63,15 +63,24 @@ def player_card(player: Player, card: Card) -> PlayerCard:
     )
 
 
+TEAM_STYLES_KEY = "styles"
+
+
 def team_document(team: Team) -> dict[str, Any]:
-    """Return the team as a ``vabg-team/1`` document, as ``manage.py export_team`` writes it."""
-    return team_card(team).to_json()
+    """Return the team as a ``vabg-team/1`` document, as ``manage.py export_team`` writes it:
+    the card, and the coach styles set for the board games (``styles``) when there are any
+    (a file without them plays the styles derived from the season, ``cards.styles``)."""
+    document = team_card(team).to_json()
+    if team.styles:
+        document[TEAM_STYLES_KEY] = dict(team.styles)
+    return document
 
 
 def team_values(card: TeamCard) -> dict[str, Any]:
     """Return the ``Team`` column values of an engine team."""
     extra = dict(card.extra)
     notes = extra.pop(TEAM_NOTES_KEY, "")
+    styles = extra.pop(TEAM_STYLES_KEY, {})
     return {
         "school": card.school,
         "season": card.season,
@@ -81,6 +90,7 @@ def team_values(card: TeamCard) -> dict[str, Any]:
         "card_source": card.card_source or "estimated",
         "notes": notes if isinstance(notes, str) else str(notes),
         "extra": extra,
+        "styles": styles,
     }
 
 

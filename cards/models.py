@@ -18,6 +18,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
+from cards.styles import validate_styles
 from simulator.vabg.cards import D20_KEYS, SLOT_NAMES, D20Column, d20_coverage_problems
 
 # Bounds of interchange.md, shared by validators, constraints and forms.
@@ -130,6 +131,15 @@ class Team(models.Model):
         default=dict,
         blank=True,
         help_text="Keys of the team file this product does not use, kept for export.",
+    )
+    styles = models.JSONField(
+        "coach styles",
+        default=dict,
+        blank=True,
+        validators=[validate_styles],
+        help_text='The coach\'s style by board game, e.g. {"gridcourt": {"threes": 150}, '
+        '"sixdice": {"threes": "top"}}; a game left out plays the style derived from the '
+        'real season; "rulings" plays the rulings\' own policy (docs/cards.md).',
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

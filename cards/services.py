@@ -14,8 +14,9 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils.text import slugify
 
-from cards.mapping import card_values, player_values, team_card, team_document, team_values
+from cards.mapping import card_values, player_values, team_document, team_values
 from cards.models import Card, Player, Role, Team, notes_problem
+from cards.styles import styles_problems
 from cards.uploads import TeamFileError as TeamFileError  # raised here, caught by callers
 from cards.uploads import team_file_size_problem, uploads_read
 from simulator.vabg.cards import InvalidCardError, TeamCard, team_from_json
@@ -74,6 +75,8 @@ def team_file_parse(*, name: str, content: bytes | str) -> TeamCard:
             [f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"]
         ) from exc
     notes = team_notes_problems(name=name, data=data)
+    if isinstance(data, dict) and "styles" in data:
+        notes += [f"{name}: {p}" for p in styles_problems(data["styles"])]
     try:
         card = team_from_json(data)
     except InvalidCardError as exc:
@@ -269,13 +272,12 @@ def teams_export(*, teams: Iterable[Team], directory: Path) -> list[Path]:
 @transaction.atomic
 def team_duplicate(*, team: Team, school: str | None = None, season: int | None = None) -> Team:
     """Copy a team with all its players and cards under a new name (default: "… (copy)")."""
-    card = team_card(team)
     school = school or f"{team.school} (copy)"
     season = season or team.season
     base, n = school, 2
     while Team.objects.filter(school=school, season=season).exists():
         school, n = f"{base} {n}", n + 1
-    document = card.to_json() | {"school": school, "season": season}
+    document = team_document(team) | {"school": school, "season": season}
     return _team_write(
         team_from_json(document), reason=history_reason("Duplicated", str(team))
     ).team

@@ -1,23 +1,27 @@
-"""The odds of the games whose teams carry nothing into play (six dice, grid court).
+"""The odds of the games whose teams bring only a coach style into play (six dice, grid court).
 
 ``league.odds`` keeps VABG's pair table of each pairing's exact odds (they read both
-cards); a game whose odds do not read the teams (``Game.odds_read_teams`` false) comes here
+cards); a game whose odds do not read the cards (``Game.odds_read_teams`` false) comes here
 from one marked branch at the top of each of its entry points. Its odds are the game's own
-(``Game.odds(rules)``: six dice exact from the dice math, grid court a seeded simulation
-with its standard error), the same for every pairing, so previews, charts, season and
-bracket odds need no table. A game with no odds for its rules, or no in-game odds, is
-refused with :class:`league.odds.OddsUnavailable` naming the game: never another game's
-numbers.
+(``Game.odds(rules, home, away)``: six dice exact from the dice math, grid court a seeded
+simulation with its standard error) for the two teams' coach styles (``cards.styles``; a
+played game: the styles stored with its result), one law per pairing of styles
+(:class:`PairOdds`), so previews, charts, season and bracket odds need no table. A game
+with no odds for its rules, or no in-game odds, is refused with
+:class:`league.odds.OddsUnavailable` naming the game: never another game's numbers.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from cards.models import Team
+from cards.styles import played_team_file, styles_document
 from league import bracket as brackets
 from league.errors import OddsUnavailable
 from league.models import Game, Season, SeasonTeam
@@ -44,11 +48,24 @@ def _title(kind: GameKind) -> str:
     return kind.title[:1].lower() + kind.title[1:]
 
 
-def match_odds(game: str, options: Mapping[str, Any]) -> tuple[GameKind, MatchOdds]:
-    """Return a game's odds under these rule options, or refuse naming the game."""
+def team_document(team: Team) -> dict[str, Any]:
+    """Return what a board game reads of a team: its name and the coach styles it plays."""
+    return {"school": team.school, "season": team.season, "styles": styles_document(team)}
+
+
+def match_odds(
+    game: str,
+    options: Mapping[str, Any],
+    home: Mapping[str, Any] | None = None,
+    away: Mapping[str, Any] | None = None,
+) -> tuple[GameKind, MatchOdds]:
+    """Return a game's odds under these rule options between two teams (their team
+    documents: the styles they play; ``None``: the default style), or refuse naming the
+    game."""
     kind = find_game(game)
     rules = kind.make_rules(**dict(options))
-    odds = kind.odds(rules) if kind.has_odds else None
+    teams = [None if doc is None else kind.read_team(dict(doc)) for doc in (home, away)]
+    odds = kind.odds(rules, *teams) if kind.has_odds else None
     if odds is None:
         raise _unavailable(
             f"{kind.title} has no odds for these rules ({_rules_text(rules)})"
@@ -70,12 +87,14 @@ def method_note(kind: GameKind, odds: MatchOdds) -> str:
     """Return how a game's odds were worked out, in a sentence."""
     if odds.method == "exact":
         return (
-            f"Exact, from the dice math of {_title(kind)} with the default policy: every "
-            "roll is counted, with no simulation; the teams do not change the dice."
+            f"Exact, from the dice math of {_title(kind)} with each team's coach style: "
+            "every roll is counted, with no simulation; a style changes the team's choices, "
+            "never the dice."
         )
     return (
-        f"Simulated: {odds.games:,} seeded games of {_title(kind)} with the default policy "
-        f"(standard error of P(win) {odds.standard_error:.1%}); the teams do not change the dice."
+        f"Simulated: {odds.games:,} seeded games of {_title(kind)} with each team's coach "
+        f"style (standard error of P(win) {odds.standard_error:.1%}); a style changes the "
+        "team's choices, never the dice."
     )
 
 
@@ -83,8 +102,10 @@ def method_note(kind: GameKind, odds: MatchOdds) -> str:
 
 
 def game_preview(game: Game) -> dict[str, Any]:
-    """Return a scheduled or played game's preview from its game's own odds."""
-    kind, odds = match_odds(game.game, game.options)
+    """Return a scheduled or played game's preview from its game's own odds, between the
+    styles the teams play (a played game: the styles it was played with)."""
+    home_doc, away_doc = _game_documents(game)
+    kind, odds = match_odds(game.game, game.options, home_doc, away_doc)
     spread = odds.expected_home_pts - odds.expected_away_pts
     home, away = str(game.home), str(game.away)
     favourite = home if spread >= 0 else away
@@ -96,6 +117,7 @@ def game_preview(game: Game) -> dict[str, Any]:
         "home": {"team_id": game.home_id, "team": home},
         "away": {"team_id": game.away_id, "team": away},
         "options": dict(game.options),
+        "styles": {"home": home_doc["styles"], "away": away_doc["styles"]},
         "neutral": game.neutral,
         "method": odds.method,
         "standard_error": odds.standard_error,
@@ -134,7 +156,10 @@ def win_probability(game: Game) -> dict[str, Any]:
     if not result.events:
         raise _unavailable("this score sheet was typed in: there is no play-by-play")
     rules = kind.rules_from_json(result.rules)
-    points = kind.win_probability(result.events, rules)
+    home_doc, away_doc = _game_documents(game)
+    points = kind.win_probability(
+        result.events, rules, kind.read_team(home_doc), kind.read_team(away_doc)
+    )
     if points is None:
         raise _unavailable(
             f"{kind.title} has no win probability during a game"
@@ -172,13 +197,92 @@ def win_probability(game: Game) -> dict[str, Any]:
         "home": names["home"],
         "away": names["away"],
         "method": "exact",
-        "note": f"Exact from the position before each roll ({_title(kind)}, the default "
-        "policy for the rest of the game).",
+        "note": f"Exact from the position before each roll ({_title(kind)}, each team's "
+        "coach style for the rest of the game).",
         "chart_label": "Win probability before every roll",
         "pregame": series[0]["p_home"],
         "points": series,
         "swings": sorted(swings[:SWINGS], key=lambda s: s["trip"]),
     }
+
+
+def _game_documents(game: Game) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Return both teams' documents: a played game's as stored with its result (the
+    styles it was played with), else the teams' own today."""
+    result = getattr(game, "result", None) if game.status == Game.Status.FINAL else None
+    if result is not None and result.home_team_file:
+        return (
+            played_team_file(game.game, result.home_team_file),
+            played_team_file(game.game, result.away_team_file),
+        )
+    return team_document(game.home), team_document(game.away)
+
+
+SIMULATED_PAIRINGS = 6
+"""At most this many pairings of styles are simulated for one season's or bracket's odds
+(grid court: 1,000 games each); beyond it every game takes the default styles' law."""
+
+
+class PairOdds:
+    """P(home wins) of every pairing of a season's teams, worked out once per pair of the
+    styles they play (a game's odds depend on the teams only through their styles).
+
+    ``pairs`` are the (home, away) team ids that can meet. Six dice solves each pairing
+    exactly (a fraction of a second); a game whose odds are simulated (grid court) runs a
+    pairing in 10 s to a minute, so when more than :data:`SIMULATED_PAIRINGS` pairings of
+    styles other than default against default would meet, every game takes the default
+    styles' law and :attr:`styles_counted` says so.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        teams: list[Team],
+        pairs: list[tuple[int, int]],
+    ) -> None:
+        self.game, self.options = game, options
+        self.docs = {t.pk: team_document(t) for t in teams}
+        self._keys = {
+            pk: json.dumps(doc["styles"].get(game), sort_keys=True) for pk, doc in self.docs.items()
+        }
+        self._odds: dict[tuple[str, str], MatchOdds] = {}
+        _, self.default = match_odds(game, options)
+        needed = {(self._keys[h], self._keys[a]) for h, a in pairs if h != a}
+        self.needed = len(needed)
+        self.styles_counted = (
+            self.default.method != "simulated" or len(needed) <= SIMULATED_PAIRINGS
+        )
+
+    def odds(self, home: int, away: int) -> MatchOdds:
+        if not self.styles_counted:
+            return self.default
+        key = (self._keys[home], self._keys[away])
+        if key not in self._odds:
+            self._odds[key] = match_odds(self.game, self.options, self.docs[home], self.docs[away])[
+                1
+            ]
+        return self._odds[key]
+
+    def p_home(self, home: int, away: int) -> float:
+        return self.odds(home, away).p_home_win
+
+    @property
+    def pairings(self) -> int:
+        return len(self._odds)
+
+    def note(self) -> str:
+        """Say how the pairings' laws were used, in a sentence."""
+        if self.styles_counted:
+            return (
+                f" Each game is the coin of its pairing of coach styles ({self.pairings} "
+                "pairings of styles)."
+            )
+        return (
+            f" The coach styles are not counted: this field's games meet {self.needed} "
+            f"pairings of styles, more than the {SIMULATED_PAIRINGS} a page simulates "
+            "(a run of 1,000 games each), so every game is the default styles' coin."
+        )
 
 
 def _margin(events: list[dict[str, Any]]) -> int:
@@ -217,9 +321,17 @@ def season_odds(
     kind, odds = match_odds(season.game, season.options)
     entries = list(SeasonTeam.objects.filter(season=season).select_related("team"))
     index = {e.team_id: i for i, e in enumerate(entries)}
+    scheduled = list(Game.objects.filter(season=season).values_list("home_id", "away_id", "status"))
+    pairs = PairOdds(
+        season.game,
+        season.options,
+        [e.team for e in entries],
+        [(h, a) for h, a, status in scheduled if status != Game.Status.FINAL],
+    )
     n = len(entries)
     wins = np.zeros(n)
     at_home, at_away = [], []
+    p_left: list[float] = []
     for home, away, status, hs, as_ in Game.objects.filter(season=season).values_list(
         "home_id", "away_id", "status", "result__home_score", "result__away_score"
     ):
@@ -228,6 +340,8 @@ def season_odds(
         else:
             at_home.append(index[home])
             at_away.append(index[away])
+            p_left.append(pairs.p_home(home, away))
+    p_games = np.array(p_left)
     rng = np.random.default_rng(season.seed if seed is None else seed)
     home_m = np.zeros((len(at_home), n))
     away_m = np.zeros((len(at_home), n))
@@ -241,7 +355,7 @@ def season_odds(
     done = 0
     while done < seasons:
         size = min(5_000, seasons - done)
-        home_won = (rng.random((size, len(at_home))) < odds.p_home_win).astype(float)
+        home_won = (rng.random((size, len(at_home))) < p_games).astype(float)
         total = wins + home_won @ home_m + (1.0 - home_won) @ away_m
         expected += total.sum(axis=0)
         key = total + rng.random((size, n)) * 0.5  # a coin flip orders teams level on wins
@@ -276,9 +390,10 @@ def season_odds(
         "p_home_win": odds.p_home_win,
         "method": odds.method,
         "standard_error": odds.standard_error,
-        "note": method_note(kind, odds)
-        + " Every game left is the same coin: only home and away tell the teams apart.",
-        "coach_policy": False,
+        "note": method_note(kind, odds) + pairs.note(),
+        "style_pairings": pairs.pairings,
+        "styles_counted": pairs.styles_counted,
+        "coach_policy": True,
         "tiebreak": "teams level on wins are ordered by a coin flip",
         "teams": rows,
         "seconds": time.perf_counter() - started,
@@ -315,14 +430,21 @@ def bracket_odds(
     winners, kinds = whatif_winners(bracket, stored, whatif)
     teams = sorted(bracket.seeds, key=lambda t: (bracket.seeds[t], t))
     index = {t: i for i, t in enumerate(teams)}
-    p = np.full((len(teams), len(teams)), odds.p_home_win)
-    np.fill_diagonal(p, 0.5)
+    pairs = PairOdds(
+        season.game,
+        season.options,
+        list(Team.objects.filter(pk__in=teams)),
+        [(h, a) for h in teams for a in teams],
+    )
+    p = np.array(
+        [[0.5 if h == a else pairs.p_home(h, a) for a in teams] for h in teams], dtype=float
+    )
     reseeded = any(
         isinstance(s, brackets.Reseeded) for g in bracket.games for s in (g.top, g.bottom)
     )
     sampling_error = 0.0
     if reseeded:
-        reach, champion = _sampled(bracket, winners, index, odds.p_home_win, season.seed or 0)
+        reach, champion = _sampled(bracket, winners, index, p, season.seed or 0)
         sampling_error = 0.5 / np.sqrt(SAMPLED_BRACKETS)
     else:
         reach, champion = brackets.bracket_law(bracket, winners, index, p)
@@ -349,8 +471,10 @@ def bracket_odds(
         "method": "sampled" if reseeded else odds.method,
         "standard_error": sampling_error,
         "game_standard_error": odds.standard_error,
-        "note": method_note(kind, odds),
-        "coach_policy": False,
+        "note": method_note(kind, odds) + pairs.note(),
+        "style_pairings": pairs.pairings,
+        "styles_counted": pairs.styles_counted,
+        "coach_policy": True,
         "final_games": len(stored),
         "whatif": [{"key": k, "winner_id": v, "kind": kinds[k]} for k, v in sorted(whatif.items())],
         "rounds": [
@@ -370,7 +494,7 @@ def _sampled(
     bracket: brackets.Bracket,
     winners: Mapping[str, int],
     index: Mapping[int, int],
-    p_home: float,
+    p_home: Any,
     seed: int,
 ) -> tuple[Any, Any]:
     """Sample whole brackets round by round (reseeding included), seeded."""
@@ -387,7 +511,8 @@ def _sampled(
                 reach[index[top], number - 1] += 1
                 reach[index[bottom], number - 1] += 1
                 if game.key not in won:
-                    won[game.key] = top if rng.random() < p_home else bottom
+                    p = p_home[index[top], index[bottom]]
+                    won[game.key] = top if rng.random() < p else bottom
                 if number == bracket.rounds:
                     champion[index[won[game.key]]] += 1
     return reach / SAMPLED_BRACKETS, champion / SAMPLED_BRACKETS

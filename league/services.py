@@ -49,6 +49,7 @@ from tenacity import (
 
 from cards.mapping import team_card, team_document, teams_for_play
 from cards.models import Player, Team
+from cards.styles import played_team_file, styles_document
 from league import odds, tournaments
 from league.coaches import coach_for
 from league.digests import document_digest
@@ -491,14 +492,21 @@ def game_fail(*, game_id: int, error: str) -> None:
         _run_count(run_id=game.run_id, field="failed")
 
 
-def game_simulate(*, game_id: int, dice: DiceSource | None = None, rules: Any = None) -> Game:
+def game_simulate(
+    *,
+    game_id: int,
+    dice: DiceSource | None = None,
+    rules: Any = None,
+    teams: tuple[dict[str, Any], dict[str, Any]] | None = None,
+) -> Game:
     """Simulate a game and store its result, box score and play-by-play at once.
 
     Safe to run twice or concurrently: the game row is locked, a final game is returned
     untouched, and the result's one-to-one key refuses a second result. ``dice`` replays
     a table-top script instead of the game's seed; ``rules`` replace the rules of its
     preset (VABG) or options (the other games), for a table game begun under an older
-    rules version.
+    rules version; ``teams`` replace the home and away team files of a board game (the
+    coach styles a table game was played with).
     """
     with transaction.atomic():
         game = Game.objects.select_for_update().select_related("home", "away").get(pk=game_id)
@@ -509,7 +517,7 @@ def game_simulate(*, game_id: int, dice: DiceSource | None = None, rules: Any = 
                 f"{game} is a real-dice game: type its box score in or replay its dice file."
             )
         if game.game != GameName.VABG:
-            _other_game_simulate(game=game, dice=dice, rules=rules)
+            _other_game_simulate(game=game, dice=dice, rules=rules, teams=teams)
             games_finish(games=[game])
             return game
         seeded = game.seed is not None
@@ -529,7 +537,13 @@ def _seed_written(game: Game) -> None:
         Game.objects.filter(pk=game.pk).update(seed=game.seed)
 
 
-def _other_game_simulate(*, game: Game, dice: DiceSource | None, rules: Any = None) -> GameResult:
+def _other_game_simulate(
+    *,
+    game: Game,
+    dice: DiceSource | None,
+    rules: Any = None,
+    teams: tuple[dict[str, Any], dict[str, Any]] | None = None,
+) -> GameResult:
     """Play a game other than VABG through its ``simulator.games`` interface and store it.
 
     Each team enters as its school and season (the board games have no players); the
@@ -537,7 +551,10 @@ def _other_game_simulate(*, game: Game, dice: DiceSource | None, rules: Any = No
     ``game_simulate``'s transaction.
     """
     engine = find_game(game.game)
-    docs = {"home": _team_name(game.home), "away": _team_name(game.away)}
+    if teams is None:
+        docs = {"home": _team_name(game.home), "away": _team_name(game.away)}
+    else:
+        docs = {"home": dict(teams[0]), "away": dict(teams[1])}
     try:
         if rules is None:
             rules = engine.make_rules(**game.options)
@@ -559,8 +576,10 @@ def _other_game_simulate(*, game: Game, dice: DiceSource | None, rules: Any = No
 
 
 def _team_name(team: Team) -> dict[str, object]:
-    """Return what a game without players reads of a team: its school and season."""
-    return {"school": team.school, "season": team.season}
+    """Return what a game without players reads of a team: its school and season, and the
+    coach styles it plays (stored or derived, ``cards.styles``), kept with the result so a
+    replay plays them again."""
+    return {"school": team.school, "season": team.season, "styles": styles_document(team)}
 
 
 def other_result_store(
@@ -1186,7 +1205,13 @@ def run_wait(
 # -- table-top games ------------------------------------------------------------------------
 
 
-def game_replay_dice(*, game_id: int, script: object, rules: Any = None) -> Game:
+def game_replay_dice(
+    *,
+    game_id: int,
+    script: object,
+    rules: Any = None,
+    teams: tuple[dict[str, Any], dict[str, Any]] | None = None,
+) -> Game:
     """Play a real-dice game from its ``vabg-dice/1`` script and store it like any other.
 
     ``script`` is the parsed dice file; every problem with it is reported at once.
@@ -1201,7 +1226,7 @@ def game_replay_dice(*, game_id: int, script: object, rules: Any = None) -> Game
             dice = ScriptedDice.from_json(script)
     except DiceError as exc:
         raise GameNotPlayable(f"the dice file is refused: {exc}") from exc
-    return game_simulate(game_id=game_id, dice=dice, rules=rules)
+    return game_simulate(game_id=game_id, dice=dice, rules=rules, teams=teams)
 
 
 def game_replay(*, game_id: int) -> EngineResult | PlayedGame:
@@ -1223,8 +1248,8 @@ def game_replay(*, game_id: int) -> EngineResult | PlayedGame:
         except ValueError as exc:
             raise GameNotPlayable(f"{game} cannot be replayed: {exc}") from exc
         return engine.play(
-            engine.read_team(result.home_team_file),
-            engine.read_team(result.away_team_file),
+            engine.read_team(played_team_file(game.game, result.home_team_file)),
+            engine.read_team(played_team_file(game.game, result.away_team_file)),
             SeededDice(game.seed),
             rules,
             neutral=game.neutral,

@@ -21,11 +21,13 @@ from django.utils.safestring import SafeString, mark_safe
 
 from cards.models import Player, Team
 from cards.presentation import card_face
+from cards.styles import team_styles
 from core.caching import public_headers, public_page
 from league import columns, gamestats, odds, realseasons, selectors, stories, tournaments
 from league.bracket import WinnerOf
 from league.models import Game, GameName, League, RulesPreset, Season, SimulationRun
 from league.presentation import box_score
+from simulator.games import find_game
 
 
 def while_running(response: HttpResponse, progress: dict[str, Any]) -> HttpResponse:
@@ -625,6 +627,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "team": team,
             "real": realseasons.team_real_season(school=team.school, season=team.season),
+            "styles": [(find_game(name).title, style) for name, style in team_styles(team).items()],
             "faces": faces,
             "results": results,
             "results_page": games_page,

@@ -29,6 +29,10 @@ Every game offers the same surface:
   and a plain-text box score;
 - ``board(rules)``: the grid a board game is played on (each cell's printed value, paint,
   inside the arc), for a page to draw; ``None`` for a game without one.
+- ``has_styles``, ``read_style(value)``, ``style_to_json(style)`` and
+  ``describe_style(style)``: whether a team brings a coach's style into the game (a team
+  file's ``styles.<game>``: the choices the seed leaves a player), read, written and put
+  in words; ``read_team`` of such a game returns a :class:`StyledTeam`;
 - ``has_odds``, ``odds_read_teams``, ``odds(rules)`` and ``win_probability(...)``: whether
   the game has odds at all, whether they read the teams (VABG's cards: the league's pair
   table), and, for a game whose teams carry nothing into play, the law of one game under
@@ -111,6 +115,14 @@ class TeamName:
     def label(self) -> str:
         """Return ``"School Season"``."""
         return f"{self.school} {self.season}"
+
+
+@dataclass(frozen=True, slots=True)
+class StyledTeam(TeamName):
+    """Name a team of a game without players, with the coach's style it plays (the game's
+    own style object; for grid court ``None`` is the rulings' policy)."""
+
+    style: Any = None
 
 
 def team_name_from_json(data: object) -> TeamName:
@@ -293,19 +305,41 @@ class Game(ABC):
     """True when a game's odds depend on the two teams (VABG's cards); :meth:`odds` then
     answers ``None`` and the odds come from each pairing."""
 
-    def odds(self, rules: Any = None) -> MatchOdds | None:
-        """Return the law of one game under ``rules`` (default: the first preset) for any two
-        teams, or ``None``: the game has no such odds (none at all, they read the teams, or
-        none is known for these rules)."""
+    def odds(self, rules: Any = None, home: Any = None, away: Any = None) -> MatchOdds | None:
+        """Return the law of one game under ``rules`` (default: the first preset) between
+        two teams as :meth:`read_team` reads them (their coach's styles; ``None``: a team of
+        the default style), or ``None``: the game has no such odds (none at all, they read
+        the cards, or none is known for these rules)."""
         return None
 
     def win_probability(
-        self, events: Sequence[Mapping[str, Any]], rules: Any
+        self,
+        events: Sequence[Mapping[str, Any]],
+        rules: Any,
+        home: Any = None,
+        away: Any = None,
     ) -> list[tuple[int, float]] | None:
         """Return P(home wins) before each turn of a played game, from its stored events:
         ``(index of the event that starts the turn, P)``, the pre-game P first (index -1);
         ``None`` when the game has no such odds."""
         return None
+
+    has_styles: ClassVar[bool] = False
+    """True when a team brings a coach's style into the game (the choices its seed leaves a
+    player, ``styles.<game>`` of a team file): :meth:`read_style` and the methods after it."""
+
+    def read_style(self, value: object) -> Any:
+        """Return the style a team file's ``styles.<game>`` value gives (``None``: the
+        default style). Raise :class:`InvalidTeamError` naming every problem."""
+        raise InvalidTeamError([f"styles.{self.name}: {self.title} has no coach styles"])
+
+    def style_to_json(self, style: Any) -> Any:
+        """Return a style as a team file writes it."""
+        raise InvalidTeamError([f"styles.{self.name}: {self.title} has no coach styles"])
+
+    def describe_style(self, style: Any) -> list[tuple[str, str]]:
+        """Return each of a style's choices in words: ``(choice, what this team does)``."""
+        return []
 
     def default_rules(self) -> Any:
         """Return the rules of the first preset."""

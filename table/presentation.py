@@ -158,11 +158,12 @@ def _urls(game: TableGame) -> dict[str, Any]:
 
 
 POLICY_NOTES = {
-    "gridcourt": "Type only the dice: both teams move by the default policies of the "
-    "rulings (§4: where to set up, when to shoot, every step), as in the league's "
-    "simulated games. Moves by hand are not taken at the table.",
-    "sixdice": "Type only the dice: both teams play the default policy (which symbol on a "
-    "tie, when to play the Power Chip, shoot or advance), as in the league's simulated games.",
+    "gridcourt": "Type only the dice: each team moves by its coach style (where to set up, "
+    "when to shoot, every step; shown on its team page), as in the league's simulated "
+    "games. Moves by hand are not taken at the table.",
+    "sixdice": "Type only the dice: each team plays its coach style (which symbol on a "
+    "tie, when to play the Power Chip, shoot or advance; shown on its team page), as in the "
+    "league's simulated games.",
 }
 
 

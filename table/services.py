@@ -24,13 +24,14 @@ from django.utils import timezone
 
 from cards.mapping import team_card, teams_for_play
 from cards.models import Team
+from cards.styles import played_team_file, styles_document
 from core.roles import is_commissioner
 from league import services as league_services
 from league.coaches import coach_for
 from league.errors import GameNotPlayable
 from league.models import Game, GameName, SimulationRun, game_options_clean
 from simulator.dice import DiceError, DieRefused, GameOverError
-from simulator.games import TeamName, find_game, team_name_from_json
+from simulator.games import InvalidTeamError, TeamName, find_game
 from simulator.gridcourt import sheet as grid_sheet
 from simulator.gridcourt.rules import GridRules
 from simulator.sixdice import sheet as six_sheet
@@ -87,8 +88,23 @@ def is_board(game: TableGame) -> bool:
 
 
 def board_teams(game: TableGame) -> tuple[TeamName, TeamName]:
-    """Return the home and away teams of a grid-court or six-dice game (school, season)."""
-    return team_name_from_json(game.home_team_file), team_name_from_json(game.away_team_file)
+    """Return the home and away teams of a grid-court or six-dice game: school, season and
+    the coach style each played from the start (a game begun before styles: the rulings'
+    policy, which it was played with)."""
+    home, away = board_team_files(game)
+    engine = find_game(game.game)
+    try:
+        return engine.read_team(home), engine.read_team(away)
+    except InvalidTeamError as exc:
+        raise TableRefused(f"This game cannot be played here: {exc}.") from exc
+
+
+def board_team_files(game: TableGame) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Return the team files a board game is played with (styles included)."""
+    return (
+        played_team_file(game.game, game.home_team_file),
+        played_team_file(game.game, game.away_team_file),
+    )
 
 
 def board_rules(game: TableGame) -> Any:
@@ -152,8 +168,8 @@ def vabg_position_of(game: TableGame, dice: Sequence[int] | None = None) -> Posi
 
 
 def _team_file(team: Team, game: str = GameName.VABG) -> dict[str, Any]:
-    if game != GameName.VABG:  # a board game reads only the school and season
-        return {"school": team.school, "season": team.season}
+    if game != GameName.VABG:  # a board game reads the school, season and coach styles
+        return {"school": team.school, "season": team.season, "styles": styles_document(team)}
     try:
         card = team_card(teams_for_play().get(pk=team.pk))
     except InvalidCardError as exc:
@@ -360,6 +376,10 @@ def table_finish(*, game_id: int, user: Any) -> Game:
             conflict=True,
         )
     for team, played in ((table.home, table.home_team_file), (table.away, table.away_team_file)):
+        if is_board(table):  # styles edited since are no matter: it keeps the ones it began with
+            now = _team_file(team, table.game)
+            if (now["school"], now["season"]) == (played["school"], played["season"]):
+                continue
         if _team_file(team, table.game) != played:
             raise TableRefused(
                 f"{team}'s cards were changed since this game began; the stored game would "
@@ -387,6 +407,7 @@ def table_finish(*, game_id: int, user: Any) -> Game:
             game_id=game.pk,
             script=position.dice_file(),
             rules=board_rules(table) if is_board(table) else vabg_rules(table),
+            teams=board_team_files(table) if is_board(table) else None,
         )
     except GameNotPlayable as exc:
         raise TableRefused(f"The league refused the game: {exc}.") from exc

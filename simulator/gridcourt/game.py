@@ -11,9 +11,11 @@ from simulator.games import (
     BoardCell,
     Column,
     Game,
+    InvalidTeamError,
     MatchOdds,
     Option,
     Result,
+    StyledTeam,
     TeamName,
     register,
     team_name_from_json,
@@ -21,8 +23,16 @@ from simulator.games import (
 from simulator.gridcourt.court import ROWS, court
 from simulator.gridcourt.engine import play_game
 from simulator.gridcourt.events import Event, GridTeamBox, box_score, event_from_json
-from simulator.gridcourt.odds import table_odds
+from simulator.gridcourt.odds import styled_odds, table_odds
 from simulator.gridcourt.rules import PRESETS, RULES_VERSION, STANDARD, GridRules
+from simulator.gridcourt.style import (
+    DEFAULT_STYLE,
+    StyleError,
+    describe_style,
+    policy_for,
+    style_from_team,
+    style_to_json,
+)
 
 
 class GridCourtGame(Game):
@@ -68,10 +78,17 @@ class GridCourtGame(Game):
     name_key = "piece"
     has_odds = True
 
-    def odds(self, rules: Any = None) -> MatchOdds | None:
-        """Return the stored simulation run of ``rules`` (the printed levels), with its
-        standard error; ``None`` for rules never run (``simulator.gridcourt.odds``)."""
-        return table_odds(STANDARD if rules is None else rules)
+    def odds(self, rules: Any = None, home: Any = None, away: Any = None) -> MatchOdds | None:
+        """Return the simulated odds of ``rules`` between the two teams' styles, with the
+        standard error: the stored run of the printed levels when both play the default
+        style, else a run of its own (``simulator.gridcourt.odds``); ``None`` for rules
+        never run."""
+        rules = STANDARD if rules is None else rules
+        home_style = DEFAULT_STYLE if home is None else _style(home)
+        away_style = DEFAULT_STYLE if away is None else _style(away)
+        if home_style == DEFAULT_STYLE and away_style == DEFAULT_STYLE:
+            return table_odds(rules)
+        return styled_odds(rules, home_style, away_style)
 
     def make_rules(self, **options: Any) -> GridRules:
         """Return the rules for a width, level and number of pieces."""
@@ -81,15 +98,46 @@ class GridCourtGame(Game):
         """Return :meth:`GridRules.from_json` of the stored rules."""
         return GridRules.from_json(doc)
 
-    def read_team(self, data: object) -> TeamName:
-        """Return the ``school`` and ``season`` of any JSON team file."""
-        return team_name_from_json(data)
+    has_styles = True
+
+    def read_style(self, value: object) -> Any:
+        """Return the style of a team file's ``styles.gridcourt`` value (``style.py``)."""
+        try:
+            return style_from_team({"styles": {"gridcourt": value}})
+        except StyleError as exc:
+            raise InvalidTeamError(list(exc.problems)) from exc
+
+    def style_to_json(self, style: Any) -> Any:
+        """Return a style as a team file writes it."""
+        return style_to_json(style)
+
+    def describe_style(self, style: Any) -> list[tuple[str, str]]:
+        """Return each of a style's choices in words."""
+        return describe_style(style)
+
+    def read_team(self, data: object) -> StyledTeam:
+        """Return the ``school``, ``season`` and grid-court style (``styles.gridcourt``:
+        the default style when absent) of any JSON team file."""
+        name = team_name_from_json(data)
+        try:
+            style = style_from_team(data)
+        except StyleError as exc:
+            raise InvalidTeamError(list(exc.problems)) from exc
+        return StyledTeam(name.school, name.season, style)
 
     def play_rules(
         self, home: Any, away: Any, dice: DiceSource, rules: GridRules, *, neutral: bool
     ) -> Result:
-        """Play one game to 21 with the default policies; ``neutral`` changes nothing."""
-        return play_game(home, away, dice, rules)
+        """Play one game to 21, each team with its own style (a plain :class:`TeamName`
+        plays the default style); ``neutral`` changes nothing."""
+        return play_game(
+            home,
+            away,
+            dice,
+            rules,
+            home_policy=policy_for(_style(home)),
+            away_policy=policy_for(_style(away)),
+        )
 
     def board(self, rules: GridRules) -> Board:
         """Return the printed grid of the rules' width and level (§1.1, §1.2)."""
@@ -112,6 +160,10 @@ class GridCourtGame(Game):
     def event_from_json(self, data: Mapping[str, Any]) -> Event:
         """Return a grid-court event from its ``to_json()`` form."""
         return event_from_json(data)
+
+
+def _style(team: TeamName) -> Any:
+    return team.style if isinstance(team, StyledTeam) else DEFAULT_STYLE
 
 
 GAME = register(GridCourtGame())

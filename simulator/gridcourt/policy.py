@@ -83,7 +83,22 @@ def _path(court: Court, start: int, occupied: set[int], targets: Sequence[bool])
 
 
 class DefaultPolicy:
-    """Play the deterministic default policies of §4.1-4.4."""
+    """Play the deterministic default policies of §4.1-4.4 (the rulings' own policy).
+
+    :class:`simulator.gridcourt.style.StylePolicy` plays a coach's style through the same
+    code: it weighs 3-point shots (:meth:`shot_values`), sends more crashers
+    (:attr:`crashers`), asks for a shot by the shot clock (:meth:`announce`) and may trap
+    a piece in the paint (:attr:`trap`). With the rulings' values it plays §4 exactly.
+    """
+
+    crashers = 1
+    """§4.3(b): how many pieces, from piece N down, crash the paint."""
+    trap = False
+    """Whether the defense closes the exits of a piece that has spent a roll in the paint."""
+
+    def shot_values(self, court: Court) -> tuple[int, ...]:
+        """Return the E of §4 of every cell as this policy weighs it (the rulings: E itself)."""
+        return court.shot_value
 
     def place(self, role: str, state: GridState) -> list[Cell]:
         """Return the offense's spots, or each defender on its man's first border (§4.1)."""
@@ -109,9 +124,10 @@ class DefaultPolicy:
         """Return the best open piece when it is worth a shot (§4.2), else ``None``."""
         court = state.court
         best: tuple[int, int, int] | None = None
+        values = self.shot_values(court)
         for piece in state.open_pieces():
             cell = state.pos[state.offense][piece - 1]
-            key = (-court.shot_value[cell], court.value[cell], piece)
+            key = (-values[cell], court.value[cell], piece)
             if best is None or key < best:
                 best = key
         if best is None:
@@ -150,18 +166,21 @@ class DefaultPolicy:
                 path = _path(court, pos[piece - 1], occupied, outside)
                 if path and len(path) <= left:
                     walk(piece, path)
-        # (b) Crasher: piece N runs to the nearest empty paint cell, or holds there.
-        if n not in fixed and counts[n - 1] == 0:
-            if court.paint[pos[n - 1]]:
-                fixed.add(n)
+        # (b) Crasher: piece N runs to the nearest empty paint cell, or holds there (a style
+        # may send more crashers: pieces N, N-1, ...).
+        for crasher in range(n, max(n - self.crashers, 0), -1):
+            if crasher in fixed or counts[crasher - 1] != 0:
+                continue
+            if court.paint[pos[crasher - 1]]:
+                fixed.add(crasher)
             else:
-                path = _path(court, pos[n - 1], occupied, court.paint)
+                path = _path(court, pos[crasher - 1], occupied, court.paint)
                 if path and len(path) <= left:
-                    walk(n, path)
+                    walk(crasher, path)
         # (c) Greedy: one step at a time while a step raises (max E', sum E', -sum v).
         free = [p for p in range(1, n + 1) if p not in fixed]
         dmin = [min(row[d] for d in defense) for row in court.chebyshev]
-        shot_value, borders, value = court.shot_value, court.borders, court.value
+        shot_value, borders, value = self.shot_values(court), court.borders, court.value
 
         def score() -> tuple[int, int, int]:
             top = total = values = 0
@@ -219,9 +238,19 @@ class DefaultPolicy:
         pos = list(state.pos[state.defense])
         offense = state.pos[state.offense]
         occupied = set(state.occupied)
-        shot_value = court.shot_value
+        shot_value = self.shot_values(court)
+        # A trap closes the exits of the pieces that must leave the paint on the next roll.
+        trapped = (
+            [
+                cell
+                for cell, count in zip(offense, state.paint_counts, strict=True)
+                if count >= 1 and court.paint[cell]
+            ]
+            if self.trap
+            else []
+        )
 
-        def score() -> tuple[int, int, int]:
+        def score() -> tuple[int, ...]:
             top = total = needs = 0
             for cell in offense:
                 need = _need(court, cell, pos, occupied)
@@ -232,14 +261,24 @@ class DefaultPolicy:
                 needs += need
                 if e > top:
                     top = e
-            return -top, -total, -needs
+            if not trapped:
+                return -top, -total, -needs
+            # The trap: each way out (an empty edge neighbour) counts the king steps the
+            # nearest defender still needs to fill it; 0 once every way out is filled.
+            gap = 0
+            for cell in trapped:
+                for j in court.orthogonal[cell]:
+                    if j not in occupied:
+                        row = court.chebyshev[j]
+                        gap += min(row[d] for d in pos)
+            return -gap, -top, -total, -needs
 
         steps: list[tuple[int, Cell]] = []
         current = score()
         for _ in range(d):
-            if current == (0, 0, 0):
-                break  # nothing open: no step can do better
-            best: tuple[tuple[int, int, int], int, int] | None = None
+            if not any(current):
+                break  # nothing open and nothing to trap: no step can do better
+            best: tuple[tuple[int, ...], int, int] | None = None
             for piece in range(1, len(pos) + 1):
                 here = pos[piece - 1]
                 for there in court.king[here]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from simulator.dice import DiceError, DiceScriptExhausted, DieRefused, GameOverError, ScriptedDice
-from simulator.games import Result, TeamName
+from simulator.games import Result, StyledTeam, TeamName
 from simulator.gridcourt.engine import SHOT_CLOCK_ROLLS, Table, play_game
 from simulator.gridcourt.events import (
     AWAY,
@@ -42,7 +42,9 @@ from simulator.gridcourt.events import (
     Step,
     Violation,
 )
+from simulator.gridcourt.policy import DEFAULT_POLICY, Policy
 from simulator.gridcourt.rules import STANDARD, GridRules
+from simulator.gridcourt.style import policy_for
 
 FACES = 6
 
@@ -173,7 +175,7 @@ def _need(table: Table, labels: dict[str, str], start: int, have: int) -> Need:
             )
         else:
             why = (
-                f"no shot: the total is how many steps the offense moves (default policy), "
+                f"no shot: the total is how many steps the offense moves (the team's coach style), "
                 f"2 is a steal; {clock}"
             )
         return Need(team, OFFENSE, have + 1, 2, f"{who}: offensive roll", why, start)
@@ -183,7 +185,7 @@ def _need(table: Table, labels: dict[str, str], start: int, have: int) -> Need:
         1,
         1,
         f"{who}: defensive roll",
-        "one die: the defense moves that many steps at most (default policy)",
+        "one die: the defense moves that many steps at most (the team's coach style)",
         start,
     )
 
@@ -202,7 +204,8 @@ def replay(
     """
     values = tuple(values)
     source = _Source(values)
-    table = Table(source, rules)
+    policies = {"home_policy": _policy(home), "away_policy": _policy(away)}
+    table = Table(source, rules, **policies)
     table.events.append(Start(home.school, home.season, away.school, away.season))
     table.start()
     labels = {HOME: home.label, AWAY: away.label}
@@ -230,7 +233,7 @@ def replay(
         raise GameOverError(source.used, len(values) - source.used)
     result = None
     if need is None:
-        result = play_game(home, away, ScriptedDice(d6=list(values)), rules)
+        result = play_game(home, away, ScriptedDice(d6=list(values)), rules, **policies)
     return Position(
         home=home,
         away=away,
@@ -244,6 +247,12 @@ def replay(
         cells={HOME: table.state.cells(HOME), AWAY: table.state.cells(AWAY)},
         offense=table.state.offense,
     )
+
+
+def _policy(team: TeamName) -> Policy:
+    """Return the policy a team plays at the table: its coach style (a team read from a
+    team file, :class:`StyledTeam`), or the rulings' §4 policy for a bare name."""
+    return policy_for(team.style) if isinstance(team, StyledTeam) else DEFAULT_POLICY
 
 
 def _events(table: Table, first: int) -> tuple[Event, ...]:

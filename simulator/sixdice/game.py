@@ -15,10 +15,12 @@ from simulator.games import (
     Column,
     Game,
     InvalidOptionError,
+    InvalidTeamError,
     MatchOdds,
     Option,
     Result,
     Side,
+    StyledTeam,
     TeamName,
     register,
     team_name_from_json,
@@ -34,6 +36,15 @@ from simulator.sixdice.rules import (
     STANDARD,
     InvalidRulesError,
     SixDiceRules,
+)
+from simulator.sixdice.style import (
+    DEFAULT_STYLE,
+    SixDiceStyle,
+    StyleError,
+    describe_style,
+    game_policy,
+    style_from_team,
+    style_to_json,
 )
 
 _TITLES = {
@@ -94,16 +105,26 @@ class SixDiceGame(Game):
     dice_streams = ("d6",)
     has_odds = True
 
-    def odds(self, rules: Any = None) -> MatchOdds:
-        """Return the exact law of a game under ``rules`` (``simulator.sixdice.odds``)."""
-        return exact_odds(STANDARD if rules is None else rules)
+    def odds(self, rules: Any = None, home: Any = None, away: Any = None) -> MatchOdds:
+        """Return the exact law of a game under ``rules`` between the two teams' styles
+        (``simulator.sixdice.odds``)."""
+        return exact_odds(STANDARD if rules is None else rules, _style(home), _style(away))
 
     def win_probability(
-        self, events: Sequence[Mapping[str, Any]], rules: Any
+        self,
+        events: Sequence[Mapping[str, Any]],
+        rules: Any,
+        home: Any = None,
+        away: Any = None,
     ) -> list[tuple[int, float]]:
         """Return the exact P(home wins) before the jump ball and each main roll and
-        inbound race of a stored game, with the default policy for the rest of it."""
-        chain = solved(rules)
+        inbound race of a stored game, each team playing its style for the rest of it."""
+        home_style, away_style = _style(home), _style(away)
+        chain = solved(
+            rules,
+            None if home_style == DEFAULT_STYLE else home_style,
+            None if away_style == DEFAULT_STYLE else away_style,
+        )
         return [(i, chain.p_home_win(state)) for i, state in states_before_rolls(events)]
 
     def make_rules(self, **options: Any) -> SixDiceRules:
@@ -119,9 +140,32 @@ class SixDiceGame(Game):
         """Return :meth:`SixDiceRules.from_json` of the stored rules."""
         return SixDiceRules.from_json(doc)
 
-    def read_team(self, data: object) -> TeamName:
-        """Return the ``school`` and ``season`` of any JSON team file."""
-        return team_name_from_json(data)
+    has_styles = True
+
+    def read_style(self, value: object) -> Any:
+        """Return the style of a team file's ``styles.sixdice`` value (``style.py``)."""
+        try:
+            return style_from_team({"styles": {"sixdice": value}})
+        except StyleError as exc:
+            raise InvalidTeamError(list(exc.problems)) from exc
+
+    def style_to_json(self, style: Any) -> Any:
+        """Return a style as a team file writes it."""
+        return style_to_json(style)
+
+    def describe_style(self, style: Any) -> list[tuple[str, str]]:
+        """Return each of a style's choices in words."""
+        return describe_style(style)
+
+    def read_team(self, data: object) -> StyledTeam:
+        """Return the ``school``, ``season`` and six-dice style (``styles.sixdice``: the
+        default, §4's policy, when absent) of any JSON team file."""
+        name = team_name_from_json(data)
+        try:
+            style = style_from_team(data)
+        except StyleError as exc:
+            raise InvalidTeamError(list(exc.problems)) from exc
+        return StyledTeam(name.school, name.season, style)
 
     def read_dice(self, data: object) -> ScriptedDice:
         """Return the d6 script of a parsed dice file, which may use the letters B/P/S/F."""
@@ -137,8 +181,10 @@ class SixDiceGame(Game):
     def play_rules(
         self, home: Any, away: Any, dice: DiceSource, rules: SixDiceRules, *, neutral: bool
     ) -> Result:
-        """Play one game to 21 with the default policies; ``neutral`` changes nothing."""
-        return self.wrap(play_game(home, away, dice, rules=rules))
+        """Play one game to 21, each team with its own style (a plain :class:`TeamName`
+        plays the default); ``neutral`` changes nothing."""
+        policy = game_policy(_style(home), _style(away))
+        return self.wrap(play_game(home, away, dice, rules=rules, policy=policy))
 
     def wrap(self, result: SixDiceResult) -> Result:
         """Return the shared result of a ``SixDiceResult`` (kept as ``native``)."""
@@ -160,6 +206,11 @@ class SixDiceGame(Game):
     def event_from_json(self, data: Mapping[str, Any]) -> Event:
         """Return a six-dice event from its ``to_json()`` form."""
         return event_from_json(dict(data))
+
+
+def _style(team: TeamName | None) -> SixDiceStyle:
+    style = team.style if isinstance(team, StyledTeam) else None
+    return style if isinstance(style, SixDiceStyle) else DEFAULT_STYLE
 
 
 GAME = register(SixDiceGame())

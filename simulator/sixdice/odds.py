@@ -74,6 +74,7 @@ from simulator.sixdice.state import (
     GameState,
     other,
 )
+from simulator.sixdice.style import DEFAULT_STYLE, SixDiceStyle, game_policy
 
 Vector = npt.NDArray[np.float64]
 
@@ -160,7 +161,7 @@ class _Builder:
         self.other_value = next(
             (v for v in range(1, 7) if rules.face(v) != BALL), self.value_of[BALL]
         )
-        self._plays: dict[tuple[str, int, int], dict[tuple[str, int], float]] = {}
+        self._plays: dict[tuple[str, str, int, int], dict[tuple[str, int], float]] = {}
         self._shots: dict[
             tuple[str, int, str, int], list[tuple[float, int, tuple[str, int] | None]]
         ] = {}
@@ -168,11 +169,12 @@ class _Builder:
 
     # -- what a team plays ------------------------------------------------------------------
 
-    def plays(self, role: str, depth: int, k: int) -> dict[tuple[str, int], float]:
-        """Return the law of a team's (play, n) on a main roll of ``k`` dice (§2.2, §4.1)."""
-        key = (role, depth, k)
+    def plays(self, offense: str, role: str, depth: int, k: int) -> dict[tuple[str, int], float]:
+        """Return the law of a team's (play, n) on a main roll of ``k`` dice (§2.2, §4.1);
+        ``offense`` is the team on offense, so a policy of two styles asks the right one."""
+        key = (offense, role, depth, k)
         if key not in self._plays:
-            state = GameState.main_roll(AWAY, depth, HOME)
+            state = GameState.main_roll(offense, depth, other(offense))
             law: dict[tuple[str, int], float] = {}
             for p, c in _readings(self.rules.faces, k):
                 n = max(c.values())
@@ -213,8 +215,8 @@ class _Builder:
         defense = other(offense)
         k_off = 5 if penalty & _BIT[offense] else 6
         k_def = 5 if penalty & _BIT[defense] else 6
-        off_law = self.plays(OFFENSE, depth, k_off)
-        def_law = self.plays(DEFENSE, depth, k_def)
+        off_law = self.plays(offense, OFFENSE, depth, k_off)
+        def_law = self.plays(offense, DEFENSE, depth, k_def)
         state = GameState.main_roll(offense, depth, chip)
         for ((op, on), po), ((dp, dn), pd) in itertools.product(off_law.items(), def_law.items()):
             p = po * pd
@@ -541,15 +543,29 @@ class SixDiceOdds:
         )
 
 
-@functools.lru_cache(maxsize=8)
-def solved(rules: SixDiceRules = STANDARD) -> SixDiceOdds:
-    """Return the chain of ``rules`` with the default policy, solved once per process."""
-    return SixDiceOdds(rules)
+@functools.lru_cache(maxsize=64)
+def solved(
+    rules: SixDiceRules = STANDARD,
+    home: SixDiceStyle | None = None,
+    away: SixDiceStyle | None = None,
+) -> SixDiceOdds:
+    """Return the chain of ``rules`` between two teams' styles (``None``: the default
+    policy), solved once per process for each rule set and pair of styles."""
+    return SixDiceOdds(rules, game_policy(home, away))
 
 
-def exact_odds(rules: SixDiceRules = STANDARD) -> MatchOdds:
-    """Return the exact law of a six-dice game under ``rules`` and the default policy."""
-    return solved(rules).match_odds()
+def exact_odds(
+    rules: SixDiceRules = STANDARD,
+    home: SixDiceStyle | None = None,
+    away: SixDiceStyle | None = None,
+) -> MatchOdds:
+    """Return the exact law of a six-dice game under ``rules`` between two styles (the
+    default policy when none is given)."""
+    return solved(rules, _key(home), _key(away)).match_odds()
+
+
+def _key(style: SixDiceStyle | None) -> SixDiceStyle | None:
+    return None if style is None or style == DEFAULT_STYLE else style
 
 
 def states_before_rolls(events: Sequence[Mapping[str, Any]]) -> list[tuple[int, GameState]]:

@@ -1,7 +1,7 @@
 """Six dice at the table: replay the dice rolled so far and say which die comes next.
 
 The engine is not changed: :func:`replay` plays the engine's own :class:`Table` over
-the values typed in (one ``d6`` stream in the order of §5) with the default policy, and
+the values typed in (one ``d6`` stream in the order of §5) with each team's coach style, and
 stops where it needs a die it does not have; the engine's :class:`ScriptRanOut` names
 whose dice and for what. Where each roll begins is read from :attr:`Table.wanted` (each
 roll sets a new one); how many dice the roll has (six, five under a penalty, the
@@ -10,7 +10,7 @@ by playing the game on a few more dice. A finished game is played once more by
 :func:`play_game` over the same dice through ``ScriptedDice``, so its result is exactly
 the one ``python -m simulator play --game sixdice --dice FILE`` gives.
 
-    >>> from simulator.games import TeamName
+    >>> from simulator.games import StyledTeam, TeamName
     >>> p = replay(TeamName("Kansas", 2008), TeamName("Memphis", 2008), [1, 2])
     >>> p.need.step, p.need.index, p.need.size
     ('Memphis 2008 (Orange): jump ball', 3, 6)
@@ -23,12 +23,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from simulator.dice import DiceError, DiceScriptExhausted, DieRefused, GameOverError, ScriptedDice
-from simulator.games import TeamName
+from simulator.games import StyledTeam, TeamName
 from simulator.sixdice.engine import ScriptRanOut, SixDiceResult, Table, play_game
 from simulator.sixdice.events import Event, SixDiceBox, Start, box_score
 from simulator.sixdice.render import render_play_by_play
 from simulator.sixdice.rules import STANDARD, SixDiceRules
 from simulator.sixdice.state import AWAY, HOME
+from simulator.sixdice.style import DEFAULT_STYLE, SixDiceStyle, game_policy
 
 FACES = 6
 _NO_RECORD = ScriptedDice().record()
@@ -177,7 +178,8 @@ def _run(
     home: TeamName, away: TeamName, values: Sequence[int], rules: SixDiceRules
 ) -> tuple[Table, _Source, ScriptRanOut | _Bad | None]:
     source = _Source(values)
-    table = Table(source, rules=rules)
+    policy = game_policy(_style(home), _style(away))
+    table = Table(source, rules=rules, policy=policy)
     source.table = table
     table.events.append(Start(home.school, home.season, away.school, away.season))
     try:
@@ -187,6 +189,13 @@ def _run(
     except _Bad as exc:
         return table, source, exc
     return table, source, None
+
+
+def _style(team: TeamName) -> SixDiceStyle:
+    """Return the style a team plays at the table: its coach style (a team read from a team
+    file, :class:`StyledTeam`), or the default (§4's policy) for a bare name."""
+    style = team.style if isinstance(team, StyledTeam) else None
+    return style if isinstance(style, SixDiceStyle) else DEFAULT_STYLE
 
 
 def _size(home: TeamName, away: TeamName, values: Sequence[int], rules: SixDiceRules) -> int:
@@ -256,7 +265,8 @@ def replay(
     )
     result = None
     if need is None:
-        result = play_game(home, away, ScriptedDice(d6=list(values)), rules=rules)
+        policy = table.policy
+        result = play_game(home, away, ScriptedDice(d6=list(values)), rules=rules, policy=policy)
     state = table.state
     return Position(
         home=home,

@@ -687,7 +687,7 @@ def test_a_team_whose_notes_predate_the_limit_says_what_to_cut_and_saves_once_cu
         "(TEAM_NOTES_MAX_CHARS), saved before that limit. This page saves the roster without "
         "them, but his own page cannot save him until they are cut."
     ) in text(opened)
-    assert [fieldset.classes for fieldset in opened.context["adminform"]] == ["", "", ""]
+    assert [fieldset.classes for fieldset in opened.context["adminform"]] == ["", "", "", ""]
 
     roster = {"players-TOTAL_FORMS": 1, "players-INITIAL_FORMS": 1, "players-0-id": player.pk,
               "players-0-team": team.pk, "players-0-name": "Old Timer Sr", "players-0-order": 1,

@@ -48,7 +48,13 @@ def test_a_six_dice_preview_is_the_exact_law_of_six_dice_not_a_vabg_score(client
     assert {row["x"] for row in preview["home_score"]} <= set(range(24))
     assert 18 <= preview["expected_home_pts"] <= 21
     assert sum(r["p"] for r in preview["final_score"]) == pytest.approx(1.0, abs=1e-5)
-    assert "coach" not in preview["note"] and "Exact" in preview["note"]
+    # The odds are those of the styles the two teams play (derived: the default style).
+    assert "Exact" in preview["note"] and "coach style" in preview["note"]
+    assert preview["styles"]["home"]["sixdice"] == {
+        "threes": "never",
+        "inside": "shoot",
+        "chip": "always",
+    }
 
 
 def test_a_played_six_dice_game_has_an_exact_win_probability_chart(client: Client) -> None:

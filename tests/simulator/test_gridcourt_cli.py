@@ -132,3 +132,21 @@ def test_grid_options_are_refused_for_vabg():
         check=False,
     )
     assert "--level is not a vabg option" in refused(done)
+
+
+def test_a_team_file_s_style_is_played_and_a_bad_one_refused(tmp_path: Path) -> None:
+    def run(home: dict[str, Any]) -> subprocess.CompletedProcess[str]:
+        path = tmp_path / "home.json"
+        path.write_text(json.dumps(home))
+        return subprocess.run(
+            [sys.executable, "-m", "simulator", "play", path, AWAY, "--game", "gridcourt",
+             "--seed", "3", "--json"],
+            cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+
+    base = json.loads(HOME.read_text())
+    plain = json.loads(run(base).stdout)
+    keen = json.loads(run({**base, "styles": {"gridcourt": {"threes": 200, "crashers": 0}}}).stdout)
+    assert plain["events"] != keen["events"]  # the same dice, other choices
+    message = refused(run({**base, "styles": {"gridcourt": {"threes": 500}}}))
+    assert "styles.gridcourt.threes: must be an integer from 50 to 200, got 500" in message

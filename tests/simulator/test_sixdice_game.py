@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from simulator import SeededDice
-from simulator.games import InvalidOptionError, TeamName, find_game
+from simulator.games import InvalidOptionError, StyledTeam, TeamName, find_game
 from simulator.sixdice import CHIP_REROLL, STANDARD, SixDiceRules, play_game
+from simulator.sixdice.style import DEFAULT_STYLE
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
 
@@ -26,7 +27,11 @@ def test_through_the_interface_it_is_the_same_game_roll_for_roll():
     game = find_game("sixdice")
     home = game.read_team_file(FIXTURES / "kentucky-2012.json")
     away = game.read_team_file(FIXTURES / "kansas-2008.json")
-    assert (home, away) == (TeamName("Kentucky", 2012), TeamName("Kansas", 2008))
+    # A team file with no "styles" plays the default style, which is §4's policy.
+    assert (home, away) == (
+        StyledTeam("Kentucky", 2012, DEFAULT_STYLE),
+        StyledTeam("Kansas", 2008, DEFAULT_STYLE),
+    )
     rules = game.make_rules(chip_reroll=True)
     assert rules == CHIP_REROLL
     result = game.play(home, away, SeededDice(9), rules)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from cards.styles import styles_document
 from league import services as league_services
 from league.models import Game
 from simulator.dice import ScriptedDice
@@ -29,11 +30,13 @@ STORED_V1 = Path(__file__).resolve().parents[2] / "fixtures" / "games" / "sixdic
 """A six-dice game as the league stored it under rules version 1 (before the G10 note)."""
 
 
-def written_game(name: str, seed: int, options: dict[str, object]) -> tuple[object, list[int]]:
+def written_game(
+    name: str, seed: int, options: dict[str, object], home: TeamName = HOME, away: TeamName = AWAY
+) -> tuple[object, list[int]]:
     """Play a seeded game and return its result and its dice in the order rolled."""
     engine = find_game(name)
     written = Written(seed)
-    played = engine.play(HOME, AWAY, written, engine.make_rules(**options))
+    played = engine.play(home, away, written, engine.make_rules(**options))
     assert set(written.dice) == {"d6"}
     return played, written.values
 
@@ -66,9 +69,19 @@ far, so a whole game typed die by die costs O(dice²)."""
 def test_a_whole_game_typed_at_the_table_is_stored_as_the_engine_plays_those_dice(
     player, teams, name, seed, options
 ) -> None:
-    played, values = written_game(name, seed, options)
     table = start(player, teams, name, options)
-    assert table.game == name and table.home_team_file == {"school": "Kentucky", "season": 2012}
+    # Each team plays the coach style it has when the game begins (derived from its season).
+    assert table.game == name and table.home_team_file == {
+        "school": "Kentucky",
+        "season": 2012,
+        "styles": styles_document(teams[0]),
+    }
+    home, away = services.board_teams(table)
+    assert (
+        home.style is not None
+        and home.style == find_game(name).read_team(table.home_team_file).style
+    )
+    played, values = written_game(name, seed, options, home, away)
     engine = find_game(name)
     position = services.position_of(table)
     i = 0
@@ -99,7 +112,7 @@ def test_a_whole_game_typed_at_the_table_is_stored_as_the_engine_plays_those_dic
     rules = engine.make_rules(**options).to_json()
     assert game.options == table.options == {o.name: rules[o.name] for o in engine.options}
     expected = engine.play(
-        HOME, AWAY, engine.read_dice({"format": "vabg-dice/1", "d6": values}),
+        home, away, engine.read_dice({"format": "vabg-dice/1", "d6": values}),
         engine.make_rules(**options),
     ).to_json()  # fmt: skip
     expected = as_json(expected)
@@ -129,7 +142,7 @@ def test_grid_court_says_whose_roll_it_is_and_undo_takes_back_a_die_or_a_roll(
     state = table_state(table, services.position_of(table))
     assert state["need"]["step"] == "Kansas 2008: offensive roll"
     assert state["need"]["size"] == 2 and state["need"]["index"] == 1
-    assert "default policies" in state["policy_note"]
+    assert "coach style" in state["policy_note"]
     services.table_roll(game_id=table.pk, user=player, values=values[:2])
     position = services.position_of(TableGame.objects.get(pk=table.pk))
     assert isinstance(position, grid_sheet.Position)

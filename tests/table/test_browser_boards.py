@@ -120,7 +120,7 @@ def test_grid_court_is_tapped_and_typed_refused_undone_resumed_and_stored_as_the
     values = shortest_game("gridcourt", range(1, 6))
     table = start(browser, live_server, player, teams, "gridcourt")
     assert need(browser) == ("d6", "Kansas 2008: offensive roll")
-    assert "default policies" in browser.find_element(By.ID, "policy-note").text
+    assert "coach style" in browser.find_element(By.ID, "policy-note").text
     assert len(browser.find_elements(By.CSS_SELECTOR, "#pad button")) == 6
     assert browser.find_element(By.ID, "undo-trip").text == "Undo roll"
     assert len(browser.find_elements(By.CSS_SELECTOR, "#pieces tr[data-piece]")) == 5
