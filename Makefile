@@ -59,7 +59,7 @@ lint: install
 	$(VENV)/bin/ruff format --check .
 
 typecheck: install
-	$(VENV)/bin/mypy simulator core cards league table config
+	$(VENV)/bin/mypy simulator core cards league challenge table config
 
 # The whole suite in three lanes side by side (scripts/test-passes.sh): the database tests on
 # PostgreSQL + Redis, the fault drills on databases of their own, the engine and SQLite tests.

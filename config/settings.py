@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "core",
     "cards",
     "league",
+    "challenge",
     "table",
 ]
 

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser, Group, Permission
 
 COMMISSIONER_GROUP = "Commissioner"
-COMMISSIONER_APPS = ("cards", "league", "table")
+COMMISSIONER_APPS = ("cards", "league", "challenge", "table")
 
 
 def commissioner_group_sync(**kwargs: Any) -> Group:

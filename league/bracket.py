@@ -548,28 +548,29 @@ def possible_pairs(bracket: Bracket, winners: Mapping[str, int]) -> set[tuple[in
     return pairs
 
 
-def bracket_law(
+def bracket_game_laws(
     bracket: Bracket,
     winners: Mapping[str, int],
     index: Mapping[int, int],
     p: npt.NDArray[np.float64],
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Exact odds of a bracket without reseeding: per game, the law of its winner.
+) -> dict[str, npt.NDArray[np.float64]]:
+    """Exact odds of a bracket without reseeding, game by game: ``{key: law}``, where
+    ``law[index[t]]`` is the chance that team ``t`` wins that game (1 or 0 for a game
+    in ``winners``). ``p[i, j]`` is P(team i, on the top line, beats team j).
 
     The two entrants of a game come from disjoint parts of the bracket, so they are
     independent: P(top t wins) = P(t is top) * sum_u P(u is bottom) P(t beats u).
     """
     n = len(index)
-    reach = np.zeros((n, bracket.rounds))
     won: dict[str, npt.NDArray[np.float64]] = {}
-    champion = np.zeros(n)
 
     def law(source: Source) -> npt.NDArray[np.float64]:
         if isinstance(source, Seeded):
             v = np.zeros(n)
             v[index[source.team_id]] = 1.0
             return v
-        assert isinstance(source, WinnerOf)
+        if not isinstance(source, WinnerOf):
+            raise BracketError("a reseeded bracket has no game-by-game law of this kind")
         return won[source.game_key]
 
     # Pairs not in the table (NaN) are pairs that cannot meet: they count for nothing.
@@ -577,7 +578,6 @@ def bracket_law(
     beaten = np.nan_to_num(1.0 - p)
     for game in sorted(bracket.games, key=lambda g: g.round):
         a, b = law(game.top), law(game.bottom)
-        reach[:, game.round - 1] += a + b
         if game.key in winners:
             w = np.zeros(n)
             w[index[winners[game.key]]] = 1.0
@@ -586,6 +586,28 @@ def bracket_law(
             bottom_p = (beaten * a[:, None]).sum(axis=0)
             w = a * top_p + b * bottom_p
         won[game.key] = w
+    return won
+
+
+def bracket_law(
+    bracket: Bracket,
+    winners: Mapping[str, int],
+    index: Mapping[int, int],
+    p: npt.NDArray[np.float64],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Exact odds of a bracket without reseeding: each team's chance to play in each round
+    (``reach[i, round - 1]``) and to win the final, from :func:`bracket_game_laws`."""
+    n = len(index)
+    won = bracket_game_laws(bracket, winners, index, p)
+    reach = np.zeros((n, bracket.rounds))
+    champion = np.zeros(n)
+    for game in bracket.games:
+        for source in (game.top, game.bottom):
+            if isinstance(source, Seeded):
+                reach[index[source.team_id], game.round - 1] += 1.0
+            else:
+                assert isinstance(source, WinnerOf)
+                reach[:, game.round - 1] += won[source.game_key]
         if game.round == bracket.rounds:
-            champion = w
+            champion = won[game.key]
     return reach, champion

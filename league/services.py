@@ -68,6 +68,7 @@ from league.models import (
 )
 from league.scheduling import ScheduleError, build_schedule, conference_groups
 from league.seeds import derived_seed, new_seed
+from league.signals import tournament_games_stored
 from simulator import GameResult as EngineResult
 from simulator import SeededDice
 from simulator.dice import DiceError, DiceSource, ScriptedDice
@@ -646,6 +647,11 @@ def games_finish(*, games: list[Game]) -> None:
     # Drawn first, so the run counting these games sees the next round's games as its own.
     for season_id in sorted({g.season_id for g in games if g.season_id and g.bracket_key}):
         tournaments.tournament_advance(season_id=season_id)
+        tournament_games_stored.send(
+            sender=Game,
+            season_id=season_id,
+            game_ids=[g.pk for g in games if g.season_id == season_id and g.bracket_key],
+        )
     counts = Counter(g.run_id for g in games if g.run_id is not None)
     for run_id in sorted(counts):
         _run_count(run_id=run_id, field="done", games=counts[run_id])

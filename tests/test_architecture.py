@@ -2,7 +2,7 @@
 
 The packages form layers, each importing only from the layers below it:
 
-    simulator  <-  core  <-  cards  <-  league  <-  table  <-  config
+    simulator  <-  core  <-  cards  <-  league  <-  challenge  <-  table  <-  config
 
 (the engine knows nothing of Django; ``core`` holds the accounts and the API base both
 apps share). No module imports itself round a cycle, and imports sit at the top of
@@ -21,11 +21,12 @@ import pytest
 from django.conf import settings
 
 ROOT = Path(settings.BASE_DIR)
-LAYERS = ["simulator", "core", "cards", "league", "table", "config"]
+LAYERS = ["simulator", "core", "cards", "league", "challenge", "table", "config"]
 # Imports allowed inside a function: (file, imported module) -> why.
 LOCAL_IMPORTS_ALLOWED = {
     ("core/apps.py", "core.roles"): "models load once the app registry is ready",
     ("league/apps.py", "league"): "loading the tasks connects the sender of queued games",
+    ("challenge/apps.py", "challenge"): "loading the receivers connects the live scoring",
     ("simulator/cli.py", "simulator.vabg.coachodds"): "NumPy loads only when odds are asked for",
     ("simulator/vabg/engine.py", "simulator.vabg"): "coachodds (NumPy) loads only to solve a coach",
 }

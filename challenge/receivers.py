@@ -1,0 +1,36 @@
+"""Live scoring: every stored tournament game rescores its pools in the storing transaction.
+
+The win chances (a simulation, longer) are computed right after that transaction commits,
+in the same process (the worker or the command that stored the games), never on a page view.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.dispatch import receiver
+
+from challenge.models import Challenge
+from challenge.services import challenge_rescore, challenge_win_odds
+from league.signals import tournament_games_stored
+
+log = logging.getLogger(__name__)
+
+
+@receiver(tournament_games_stored)
+def games_stored(sender: Any, *, season_id: int, game_ids: list[int], **kwargs: Any) -> None:
+    pools = list(Challenge.objects.filter(season_id=season_id).values_list("pk", flat=True))
+    if not pools:
+        return
+    challenge_rescore(challenge_ids=pools)
+
+    def chances() -> None:
+        for pk in pools:
+            try:
+                challenge_win_odds(challenge_id=pk)
+            except Exception:  # the games are stored; a failed estimate must not undo them
+                log.exception("challenge %s: the win chances could not be computed", pk)
+
+    transaction.on_commit(chances)

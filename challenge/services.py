@@ -1,0 +1,473 @@
+"""The challenge's writes and the reads that need its rules: pools, entries, picks, lock,
+privacy, live scoring and the exact chances.
+
+Live scoring (:func:`challenge_rescore`) runs in the transaction that stores a tournament's
+games (``league.signals.tournament_games_stored``, see ``challenge.receivers``): the pool's
+entries are read once, scored as one matrix (``challenge.scoring``) and written back in
+one statement. The chances of winning a pool are simulated right after that transaction
+commits (:func:`challenge_win_odds`).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from django.db import connection, transaction
+from django.utils import timezone
+
+from challenge import scoring
+from challenge.models import Challenge, Entry
+from league import bracket as brackets
+from league import odds as league_odds
+from league.models import Game, Season
+from league.tournaments import season_bracket, winners_of
+
+WIN_SAMPLES = 2000
+"""Simulated tournaments behind each entry's chance to win its pool (standard error at
+most 0.5 / sqrt(2000) = 1.1 percentage points)."""
+
+
+class ChallengeRefused(Exception):
+    """A request the challenge's rules refuse; the message says why, for the fan to read.
+
+    ``status`` is the HTTP status pages and the API answer with.
+    """
+
+    def __init__(self, message: str, *, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+LOCKED_MESSAGE = (
+    "Picks are locked: the tournament's first game has been played or the pool's lock "
+    "time has passed, so no entry can be changed any more."
+)
+
+
+# -- the bracket as the challenge reads it ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Field:
+    """A tournament's bracket, its teams in index order and its stored results."""
+
+    bracket: brackets.Bracket
+    teams: list[int]
+    index: dict[int, int]
+    keys: list[str]
+    winners: dict[str, int]
+
+    @classmethod
+    def of(cls, season: Season) -> Field:
+        bracket = season_bracket(season)
+        teams = sorted(bracket.seeds, key=lambda t: (bracket.seeds[t], t))
+        return cls(
+            bracket,
+            teams,
+            {t: i for i, t in enumerate(teams)},
+            scoring.game_keys(bracket),
+            winners_of(season),
+        )
+
+    def winner_vector(self) -> scoring.IntArray:
+        return np.array([self.index.get(self.winners.get(k, -1), -1) for k in self.keys])
+
+    def eliminated(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        out = np.zeros(len(self.teams), dtype=bool)
+        entrants = brackets.entrants(self.bracket, self.winners)
+        for key, winner in self.winners.items():
+            top, bottom = entrants[key]
+            loser = bottom if winner == top else top
+            if loser in self.index:
+                out[self.index[loser]] = True
+        return out
+
+
+def is_reseeded(bracket: brackets.Bracket) -> bool:
+    return any(isinstance(s, brackets.Reseeded) for g in bracket.games for s in (g.top, g.bottom))
+
+
+def tournament_started(season: Season) -> bool:
+    """Tell whether any game of the tournament is being played or has been."""
+    return season.games.exclude(status=Game.Status.SCHEDULED).exists()
+
+
+def is_locked(challenge: Challenge, *, now: datetime | None = None) -> bool:
+    """Tell whether the pool's picks are locked: its lock time has passed or the
+    tournament's first game is being played or stored."""
+    now = now or timezone.now()
+    if challenge.lock_at is not None and challenge.lock_at <= now:
+        return True
+    return tournament_started(challenge.season)
+
+
+# -- pools ------------------------------------------------------------------------------------
+
+
+def points_clean(round_points: object, rounds: int) -> list[int]:
+    if not isinstance(round_points, list) or len(round_points) != rounds:
+        raise ChallengeRefused(
+            f"give the points of each of the bracket's {rounds} rounds, first round first "
+            f"(e.g. {[2**r for r in range(rounds)]})"
+        )
+    if not all(
+        isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 1000 for p in round_points
+    ):
+        raise ChallengeRefused("each round's points must be a whole number from 0 to 1,000")
+    return list(round_points)
+
+
+def challenge_check(challenge: Challenge) -> None:
+    """Refuse a pool that cannot be run: not a tournament, started, reseeded, bad points,
+    a lock time in the past. Fills a private pool's invitation code when it has none."""
+    season = challenge.season
+    if season.kind != Season.Kind.TOURNAMENT or not season.bracket:
+        raise ChallengeRefused(f"{season} is not a tournament: a challenge needs a bracket")
+    bracket = season_bracket(season)
+    if is_reseeded(bracket):
+        raise ChallengeRefused(
+            f"{season} re-pairs its teams after each round, so its games cannot be picked "
+            "in advance"
+        )
+    challenge.round_points = points_clean(challenge.round_points, bracket.rounds)
+    if not challenge.public and not challenge.invite_code:
+        challenge.invite_code = secrets.token_urlsafe(6)
+
+
+@transaction.atomic
+def challenge_create(
+    *,
+    season: Season,
+    name: str,
+    round_points: Sequence[int] | None = None,
+    lock_at: datetime | None = None,
+    public: bool = True,
+    invite_code: str = "",
+    created_by: Any = None,
+) -> Challenge:
+    """Open a pool on a tournament that has not started."""
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    if tournament_started(season):
+        raise ChallengeRefused(
+            f"{season} has started: a challenge opens only before the first game", status=409
+        )
+    if lock_at is not None and lock_at <= timezone.now():
+        raise ChallengeRefused("the lock time must be in the future")
+    if not name.strip():
+        raise ChallengeRefused("give the pool a name")
+    challenge = Challenge(
+        season=season,
+        name=name.strip(),
+        round_points=list(round_points) if round_points is not None else None,
+        lock_at=lock_at,
+        public=public,
+        invite_code=invite_code,
+        created_by=created_by,
+    )
+    if challenge.round_points is None:
+        challenge.round_points = [2**r for r in range(season_bracket(season).rounds)]
+    challenge_check(challenge)
+    challenge.save()
+    return challenge
+
+
+# -- entries and picks ------------------------------------------------------------------------
+
+
+def picks_clean(bracket: brackets.Bracket, picks: object) -> dict[str, int]:
+    """Return the picks checked against the bracket: every key a game, every team one that
+    can be in that game given the picks before it. Refused naming the first bad pick."""
+    if not isinstance(picks, dict):
+        raise ChallengeRefused('picks must be an object {"game key": team id}')
+    out: dict[str, int] = {}
+    for key, team in picks.items():
+        if not isinstance(team, int) or isinstance(team, bool):
+            raise ChallengeRefused(f"the pick of game {key!r} must be a team id, got {team!r}")
+        out[str(key)] = team
+    try:
+        brackets.entrants(bracket, out)
+    except brackets.BracketError as exc:
+        raise ChallengeRefused(f"these picks do not fit the bracket: {exc}") from exc
+    return out
+
+
+def picks_prune(bracket: brackets.Bracket, picks: Mapping[str, int]) -> dict[str, int]:
+    """Return the picks with every pick that no longer fits dropped (a later round whose
+    team lost an earlier pick): what the page does when an earlier pick changes."""
+    kept: dict[str, int] = {}
+    for game in sorted(bracket.games, key=lambda g: g.round):
+        if game.key not in picks:
+            continue
+        trial = {**kept, game.key: picks[game.key]}
+        try:
+            brackets.entrants(bracket, trial)
+        except brackets.BracketError:
+            continue
+        kept = trial
+    return kept
+
+
+def picks_fill(season: Season, picks: Mapping[str, int], *, how: str) -> dict[str, int]:
+    """Return the picks with every unpicked game filled: ``how="favourite"`` picks the
+    better seed (the exact odds' favourite between equal seeds), ``how="odds"`` the team
+    the exact pair odds favour. Refused while the tournament's odds are being built."""
+    if how not in ("favourite", "odds"):
+        raise ChallengeRefused('fill "favourite" or "odds"')
+    bracket = season_bracket(season)
+    out = picks_prune(bracket, picks)
+    table = league_odds.season_table(season)
+    for game in sorted(bracket.games, key=lambda g: g.round):
+        if game.key in out:
+            continue
+        top, bottom = brackets.entrants(bracket, out)[game.key]
+        assert top is not None and bottom is not None  # the rounds before are all picked
+        seeds = bracket.seeds
+        if how == "favourite" and seeds[top] != seeds[bottom]:
+            out[game.key] = top if seeds[top] < seeds[bottom] else bottom
+            continue
+        try:
+            table.ensure([(top, bottom)])
+        except league_odds.OddsPending as exc:
+            raise ChallengeRefused(
+                f"the tournament's exact odds are still being computed ({exc}); try again "
+                "in a minute",
+                status=503,
+            ) from exc
+        out[game.key] = top if table.p(top, bottom) >= 0.5 else bottom
+    return out
+
+
+def can_see_picks(entry: Entry, user: Any) -> bool:
+    """A fan sees his own picks always and anyone's once the pool is locked."""
+    return bool(user.is_authenticated and entry.user_id == user.pk) or is_locked(entry.challenge)
+
+
+@transaction.atomic
+def entry_join(*, challenge: Challenge, user: Any, name: str = "", invite_code: str = "") -> Entry:
+    """Make a fan's entry in a pool (one a fan), before the lock; a private pool wants its code."""
+    if not user.is_authenticated:
+        raise ChallengeRefused("sign in to join a pool", status=403)
+    challenge = Challenge.objects.select_for_update().get(pk=challenge.pk)
+    if is_locked(challenge):
+        raise ChallengeRefused(LOCKED_MESSAGE, status=409)
+    if not challenge.public and not secrets.compare_digest(
+        invite_code.strip(), challenge.invite_code
+    ):
+        raise ChallengeRefused(
+            "this pool is joined by invitation: the code is not right", status=403
+        )
+    if Entry.objects.filter(challenge=challenge, user=user).exists():
+        raise ChallengeRefused("you already have an entry in this pool", status=409)
+    name = (name or f"{user.get_username()}'s bracket").strip()[:60]
+    return Entry.objects.create(challenge=challenge, user=user, name=name)
+
+
+@transaction.atomic
+def entry_save(
+    *,
+    entry: Entry,
+    user: Any,
+    picks: object = None,
+    tiebreak: object = None,
+    name: str | None = None,
+    fill: str | None = None,
+) -> Entry:
+    """Save a fan's picks (all of them), tie-breaker and name; refused after the lock and for
+    anyone but the entry's fan. ``fill`` fills the unpicked games (:func:`picks_fill`)."""
+    entry = Entry.objects.select_for_update().select_related("challenge__season").get(pk=entry.pk)
+    if not (user.is_authenticated and entry.user_id == user.pk):
+        raise ChallengeRefused("only the fan who made this entry can change it", status=403)
+    if is_locked(entry.challenge):
+        raise ChallengeRefused(LOCKED_MESSAGE, status=409)
+    season = entry.challenge.season
+    bracket = season_bracket(season)
+    if picks is not None:
+        entry.picks = picks_clean(bracket, picks)
+    if fill:
+        entry.picks = picks_fill(season, entry.picks, how=fill)
+    if tiebreak is not None and tiebreak != "":
+        try:
+            value = int(tiebreak)  # type: ignore[call-overload]
+        except (TypeError, ValueError):
+            raise ChallengeRefused(
+                "the tie-breaker is the final's total points: a whole number"
+            ) from None
+        if not 0 <= value <= 500:
+            raise ChallengeRefused("the tie-breaker must be from 0 to 500 points")
+        entry.tiebreak = value
+    if name is not None:
+        if not name.strip():
+            raise ChallengeRefused("give the entry a name")
+        entry.name = name.strip()[:60]
+    entry.save()
+    challenge_rescore(challenge_ids=[entry.challenge_id], entry_ids=[entry.pk])
+    return entry
+
+
+# -- live scoring -----------------------------------------------------------------------------
+
+
+def _pair_matrix(season: Season, field: Field) -> scoring.FloatArray | None:
+    """The exact pair odds of the bracket's possible pairs, or None while they are not all
+    stored (nothing is solved here: this runs in the game-storing transaction)."""
+    table = league_odds.season_table(season)
+    pairs = brackets.possible_pairs(field.bracket, field.winners) or set()
+    if table.missing(pairs):
+        return None
+    out: scoring.FloatArray = table.matrix(field.teams)
+    return out
+
+
+def _write(rows: list[tuple[Any, ...]]) -> None:
+    """Write (id, points, max, alive, correct, expected) of many entries in one statement."""
+    if not rows:
+        return
+    table = Entry._meta.db_table
+    if connection.vendor == "postgresql":
+        ids, pts, mx, alive, correct, expected = (list(c) for c in zip(*rows, strict=True))
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {table} AS e SET points = v.points, max_points = v.max_points, "
+                "alive = v.alive, correct = v.correct, expected = v.expected "
+                "FROM unnest(%s::bigint[], %s::float8[], %s::float8[], %s::int[], %s::int[], "
+                "%s::float8[]) AS v(id, points, max_points, alive, correct, expected) "
+                "WHERE e.id = v.id",
+                [ids, pts, mx, alive, correct, expected],
+            )
+        return
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"UPDATE {table} SET points = %s, max_points = %s, alive = %s, correct = %s, "
+            "expected = %s WHERE id = %s",
+            [(*row[1:], row[0]) for row in rows],
+        )
+
+
+def challenge_rescore(
+    *,
+    challenge_ids: Sequence[int] | None = None,
+    season_id: int | None = None,
+    entry_ids: Sequence[int] | None = None,
+) -> dict[str, float]:
+    """Score the entries of pools (given, or every pool of a tournament) against the stored
+    games: points, the most still reachable, picks alive and right, and the exact expected
+    final score (left as it was while the pair odds are not all stored). Return counts and
+    seconds. Call inside the transaction that stored the games."""
+    started = time.perf_counter()
+    pools = Challenge.objects.select_related("season")
+    if challenge_ids is not None:
+        pools = pools.filter(pk__in=challenge_ids)
+    if season_id is not None:
+        pools = pools.filter(season_id=season_id)
+    counted = 0
+    fields: dict[int, tuple[Field, scoring.FloatArray | None]] = {}
+    for pool in pools:
+        if pool.season_id not in fields:
+            field = Field.of(pool.season)
+            fields[pool.season_id] = (field, _pair_matrix(pool.season, field))
+        field, p = fields[pool.season_id]
+        entries = Entry.objects.filter(challenge=pool)
+        if entry_ids is not None:
+            entries = entries.filter(pk__in=entry_ids)
+        ids, picks = [], []
+        for pk, chosen in entries.values_list("pk", "picks"):
+            ids.append(pk)
+            picks.append(chosen)
+        if not ids:
+            continue
+        matrix = scoring.picks_matrix(picks, field.keys, field.index)
+        points = scoring.game_points(field.bracket, pool.round_points)
+        scores = scoring.live_scores(matrix, field.winner_vector(), field.eliminated(), points)
+        if p is not None:
+            laws = scoring.game_law_matrix(field.bracket, field.winners, field.index, p)
+            expected: list[float | None] = scoring.expected_scores(matrix, laws, points).tolist()
+        else:
+            expected = [None] * len(ids)
+        _write(
+            list(
+                zip(
+                    ids,
+                    scores.points.tolist(),
+                    scores.max_points.tolist(),
+                    scores.alive.tolist(),
+                    scores.correct.tolist(),
+                    expected,
+                    strict=True,
+                )
+            )
+        )
+        if entry_ids is None:
+            Challenge.objects.filter(pk=pool.pk).update(scored_games=len(field.winners))
+        counted += len(ids)
+    return {"entries": counted, "seconds": time.perf_counter() - started}
+
+
+def challenge_win_odds(
+    *, challenge_id: int, samples: int = WIN_SAMPLES, seed: int | None = None
+) -> dict[str, Any]:
+    """Simulate the rest of the tournament ``samples`` times from the exact pair odds and
+    store each entry's chance of winning the pool, with its standard error. Returns
+    ``{"entries", "samples", "seconds"}``, or ``{"pending": ...}`` while the odds are built."""
+    started = time.perf_counter()
+    pool = Challenge.objects.select_related("season").get(pk=challenge_id)
+    field = Field.of(pool.season)
+    p = _pair_matrix(pool.season, field)
+    if p is None:
+        return {"pending": "the tournament's exact pair odds are still being computed"}
+    rows = list(Entry.objects.filter(challenge=pool).values_list("pk", "picks"))
+    if not rows:
+        return {"entries": 0, "samples": samples, "seconds": 0.0}
+    matrix = scoring.picks_matrix([r[1] for r in rows], field.keys, field.index)
+    points = scoring.game_points(field.bracket, pool.round_points)
+    outcomes = scoring.simulate_winners(
+        field.bracket,
+        field.winners,
+        field.index,
+        p,
+        samples=samples,
+        seed=pool.season.seed + len(field.winners) if seed is None else seed,
+    )
+    prob, error = scoring.win_probabilities(matrix, outcomes, points)
+    with transaction.atomic():
+        table = Entry._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                f"UPDATE {table} SET win_probability = %s, win_error = %s WHERE id = %s",
+                [(float(a), float(b), r[0]) for a, b, r in zip(prob, error, rows, strict=True)],
+            )
+        Challenge.objects.filter(pk=pool.pk).update(
+            odds_updated_at=timezone.now(), win_samples=samples
+        )
+    return {"entries": len(rows), "samples": samples, "seconds": time.perf_counter() - started}
+
+
+def field_best_expected(challenge: Challenge) -> float | None:
+    """The best expected score in the pool ("your bracket's expected score against the
+    field's best")."""
+    best = Entry.objects.filter(challenge=challenge, expected__isnull=False).order_by("-expected")
+    value = best.values_list("expected", flat=True).first()
+    return None if value is None else float(value)
+
+
+def entry_needs(entry: Entry) -> list[dict[str, Any]]:
+    """What the pool needs, for one entry: the undecided games whose picked team is still
+    alive, each with the team it needs and the points at stake, latest rounds first."""
+    season = entry.challenge.season
+    field = Field.of(season)
+    eliminated = field.eliminated()
+    rounds = {g.key: g.round for g in field.bracket.games}
+    out = []
+    for key in field.keys:
+        team = entry.picks.get(key)
+        if key in field.winners or team not in field.index or eliminated[field.index[team]]:
+            continue
+        out.append(
+            {"key": key, "team_id": team, "points": entry.challenge.round_points[rounds[key] - 1]}
+        )
+    return out
