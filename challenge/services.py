@@ -33,6 +33,12 @@ WIN_SAMPLES = 2000
 most 0.5 / sqrt(2000) = 1.1 percentage points)."""
 
 
+WIN_ODDS_ON_SAVE = 1000
+"""Before the lock, a saved entry recomputes its pool's win chances right after it commits
+when the pool has at most this many entries; a bigger pool's are computed after each stored
+game and by the admin's "Score the selected pools again" action."""
+
+
 class ChallengeRefused(Exception):
     """A request the challenge's rules refuse; the message says why, for the fan to read.
 
@@ -307,6 +313,10 @@ def entry_save(
         entry.name = name.strip()[:60]
     entry.save()
     challenge_rescore(challenge_ids=[entry.challenge_id], entry_ids=[entry.pk])
+    entry.refresh_from_db()
+    pool_id = entry.challenge_id
+    if Entry.objects.filter(challenge_id=pool_id).count() <= WIN_ODDS_ON_SAVE:
+        transaction.on_commit(lambda: challenge_win_odds(challenge_id=pool_id))
     return entry
 
 

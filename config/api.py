@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from cards import api as cards_api
+from challenge import api as challenge_api
 from league import api as league_api
 from league.api import odds as odds_api
 
@@ -35,6 +36,8 @@ router.register(
 router.register("tournaments", league_api.TournamentViewSet, basename="tournament")
 router.register("games", league_api.GameViewSet, basename="game")
 router.register("runs", league_api.SimulationRunViewSet, basename="run")
+router.register("challenges", challenge_api.ChallengeViewSet, basename="challenge")
+router.register("challenge-entries", challenge_api.EntryViewSet, basename="challenge-entry")
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

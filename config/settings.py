@@ -175,6 +175,9 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# The fans' sign-up and sign-in (challenge/accounts.py): tries an address may make.
+CHALLENGE_SIGNUP_RATE = env.str("CHALLENGE_SIGNUP_RATE", default="10/hour")
+CHALLENGE_SIGNIN_RATE = env.str("CHALLENGE_SIGNIN_RATE", default="30/minute")
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

@@ -18,5 +18,6 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=static("core/favicon.svg"), permanent=True)),
     path("api/", include("config.api")),
     path("table/", include("table.urls")),
+    path("", include("challenge.urls")),
     path("", include("league.urls")),
 ]

@@ -1,0 +1,88 @@
+"""Commissioners run challenges in the admin: open a pool on a tournament not started,
+read its entries, and compute the pool's win chances again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from challenge import services
+from challenge.models import Challenge, Entry
+
+
+class ChallengeForm(forms.ModelForm[Challenge]):
+    class Meta:
+        model = Challenge
+        fields = ("season", "name", "round_points", "lock_at", "public", "invite_code")
+
+    def clean(self) -> dict[str, Any]:
+        data: dict[str, Any] = super().clean() or {}
+        season = data.get("season")
+        if season is None:
+            return data
+        if self.instance.pk is None and services.tournament_started(season):
+            raise ValidationError(
+                f"{season} has started: a challenge opens only before the first game."
+            )
+        probe = Challenge(
+            season=season,
+            round_points=data.get("round_points"),
+            public=data.get("public", True),
+            invite_code=data.get("invite_code", ""),
+        )
+        try:
+            services.challenge_check(probe)
+        except services.ChallengeRefused as exc:
+            raise ValidationError(str(exc)[:1].upper() + str(exc)[1:] + ".") from exc
+        data["round_points"] = probe.round_points
+        data["invite_code"] = probe.invite_code
+        self.instance.invite_code = probe.invite_code
+        return data
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(admin.ModelAdmin[Challenge]):
+    form = ChallengeForm
+    list_display = ("name", "season", "public", "lock_at", "scored_games", "created_at")
+    list_filter = ("public",)
+    search_fields = ("name", "season__name")
+    raw_id_fields = ("season",)
+    readonly_fields = ("scored_games", "win_samples", "odds_updated_at", "created_at")
+    actions = ("rescore",)
+
+    def save_model(self, request: HttpRequest, obj: Challenge, form: Any, change: bool) -> None:
+        if not change:
+            obj.created_by_id = request.user.pk
+        super().save_model(request, obj, form, change)
+        services.challenge_rescore(challenge_ids=[obj.pk])
+
+    @admin.action(description="Score the selected pools again and compute their win chances")
+    def rescore(self, request: HttpRequest, queryset: QuerySet[Challenge]) -> None:
+        for pool in queryset:
+            services.challenge_rescore(challenge_ids=[pool.pk])
+            result = services.challenge_win_odds(challenge_id=pool.pk)
+            if "pending" in result:
+                self.message_user(request, f"{pool.name}: {result['pending']}.", messages.WARNING)
+            else:
+                self.message_user(
+                    request,
+                    f"{pool.name}: {result['entries']} entries, {result['samples']} simulated "
+                    f"tournaments, {result['seconds']:.2f} s.",
+                )
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin[Entry]):
+    list_display = ("name", "user", "challenge", "points", "max_points", "alive", "expected")
+    list_filter = ("challenge",)
+    search_fields = ("name", "user__username")
+    raw_id_fields = ("user", "challenge")
+    readonly_fields = (
+        "points", "max_points", "alive", "correct", "expected", "win_probability", "win_error",
+        "created_at", "updated_at",
+    )  # fmt: skip

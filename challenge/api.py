@@ -1,0 +1,239 @@
+"""The challenge's JSON API (in the OpenAPI schema): pools, standings, joining, entries and
+picks. Everyone reads pools and standings; commissioners open pools; a signed-in fan joins
+and changes his own entry before the lock. A refusal is ``{"detail": "..."}`` with the
+status the rule gives (403 not yours, 409 locked or already in, 400 bad picks)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, permissions, serializers, status
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from challenge import services
+from challenge.models import Challenge, Entry
+from core.api import WRITE_REFUSED, ApiViewSet, ErrorSerializer, sentence
+from core.roles import is_commissioner
+from league.models import Season
+
+
+def refused(exc: services.ChallengeRefused) -> Response:
+    return Response({"detail": sentence(str(exc))}, status=exc.status)
+
+
+class ChallengeSerializer(serializers.ModelSerializer[Challenge]):
+    season = serializers.PrimaryKeyRelatedField(
+        queryset=Season.objects.filter(kind=Season.Kind.TOURNAMENT),
+        help_text="The tournament (a season of kind tournament) the pool picks.",
+    )
+    round_points = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=1000),
+        required=False,
+        help_text="Points for a right pick, round by round; default 1, 2, 4, ... doubling.",
+    )
+    locked = serializers.SerializerMethodField()
+    entries = serializers.SerializerMethodField()
+    invite_code = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        write_only=True,
+        help_text="A private pool's code (made up when left blank).",
+    )
+
+    class Meta:
+        model = Challenge
+        fields = [
+            "id", "season", "name", "round_points", "lock_at", "public", "invite_code",
+            "locked", "entries", "scored_games", "win_samples", "odds_updated_at", "created_at",
+        ]  # fmt: skip
+        read_only_fields = ["scored_games", "win_samples", "odds_updated_at", "created_at"]
+
+    def get_locked(self, obj: Challenge) -> bool:
+        return services.is_locked(obj)
+
+    def get_entries(self, obj: Challenge) -> int:
+        return obj.entries.count()
+
+
+class EntrySerializer(serializers.ModelSerializer[Entry]):
+    fan = serializers.CharField(source="user.get_username", read_only=True)
+    picks = serializers.SerializerMethodField(
+        help_text="{game key: team id}; null while the pool is not locked, unless it is yours."
+    )
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id", "challenge", "name", "fan", "picks", "tiebreak", "points", "max_points",
+            "alive", "correct", "expected", "win_probability", "win_error", "updated_at",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+    def get_picks(self, obj: Entry) -> dict[str, int] | None:
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        if user is not None and services.can_see_picks(obj, user):
+            picks: dict[str, int] = obj.picks
+            return picks
+        return None
+
+
+class StandingSerializer(serializers.ModelSerializer[Entry]):
+    fan = serializers.CharField(source="user.get_username", read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id", "name", "fan", "points", "max_points", "alive", "correct", "expected",
+            "win_probability", "win_error",
+        ]  # fmt: skip
+
+
+class JoinSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(required=False, allow_blank=True, max_length=60)
+    invite_code = serializers.CharField(required=False, allow_blank=True, max_length=32)
+
+
+class EntryWriteSerializer(serializers.Serializer[Any]):
+    picks = serializers.JSONField(
+        required=False, help_text="Every pick at once: {game key: team id}."
+    )
+    tiebreak = serializers.IntegerField(required=False, min_value=0, max_value=500)
+    name = serializers.CharField(required=False, max_length=60)
+    fill = serializers.ChoiceField(
+        choices=["favourite", "odds"],
+        required=False,
+        help_text="Fill every unpicked game by the better seed or by the exact odds.",
+    )
+
+
+class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+    """Pools of the fans' bracket challenge; the public ones are listed."""
+
+    serializer_class = ChallengeSerializer
+
+    def get_queryset(self) -> QuerySet[Challenge]:
+        pools = Challenge.objects.select_related("season").order_by("-created_at", "-id")
+        if self.action == "list":
+            return pools.filter(public=True)
+        return pools
+
+    def get_permissions(self) -> Any:
+        if self.action == "join":
+            return [permissions.IsAuthenticated()]
+        return super().get_permissions()
+
+    @extend_schema(
+        summary="Open a pool on a tournament not yet started (commissioners)",
+        responses={201: ChallengeSerializer, 400: ErrorSerializer, 409: ErrorSerializer,
+                   **WRITE_REFUSED},
+    )  # fmt: skip
+    def create(self, request: Request, **kwargs: Any) -> Response:
+        data = ChallengeSerializer(data=request.data, context={"request": request})
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        try:
+            pool = services.challenge_create(
+                season=v["season"],
+                name=v["name"],
+                round_points=v.get("round_points"),
+                lock_at=v.get("lock_at"),
+                public=v.get("public", True),
+                invite_code=v.get("invite_code", ""),
+                created_by=request.user,
+            )
+        except services.ChallengeRefused as exc:
+            return refused(exc)
+        body = dict(ChallengeSerializer(pool, context={"request": request}).data)
+        if is_commissioner(request.user):
+            body["invite_code"] = pool.invite_code
+        return Response(body, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="A pool's standings, best first", responses=StandingSerializer(many=True)
+    )
+    @action(detail=True, methods=["get"])
+    def standings(self, request: Request, pk: str | None = None) -> Response:
+        pool = self.get_object()
+        entries = (
+            Entry.objects.filter(challenge=pool)
+            .select_related("user")
+            .order_by("-points", "-max_points", "-expected", "id")
+        )
+        page = self.paginate_queryset(entries)
+        return self.get_paginated_response(StandingSerializer(page, many=True).data)
+
+    @extend_schema(
+        summary="Join a pool: make your entry (signed-in fans, before the lock)",
+        request=JoinSerializer,
+        responses={201: EntrySerializer, 403: ErrorSerializer, 409: ErrorSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def join(self, request: Request, pk: str | None = None) -> Response:
+        pool = self.get_object()
+        data = JoinSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            entry = services.entry_join(
+                challenge=pool,
+                user=request.user,
+                name=data.validated_data.get("name", ""),
+                invite_code=data.validated_data.get("invite_code", ""),
+            )
+        except services.ChallengeRefused as exc:
+            return refused(exc)
+        return Response(
+            EntrySerializer(entry, context={"request": request}).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+    """Entries: your own listed; anyone's readable, its picks only once its pool is locked."""
+
+    serializer_class = EntrySerializer
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    def get_queryset(self) -> QuerySet[Entry]:
+        entries = Entry.objects.select_related("user", "challenge__season").order_by("-id")
+        if self.action == "list":
+            user = self.request.user
+            return entries.filter(user=user) if user.is_authenticated else entries.none()
+        return entries
+
+    @extend_schema(
+        summary="Change your entry's picks, tie-breaker or name (before the lock)",
+        request=EntryWriteSerializer,
+        responses={200: EntrySerializer, 400: ErrorSerializer, 403: ErrorSerializer,
+                   409: ErrorSerializer},
+    )  # fmt: skip
+    def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        entry = self.get_object()
+        data = EntryWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        try:
+            entry = services.entry_save(
+                entry=entry,
+                user=request.user,
+                picks=v.get("picks"),
+                tiebreak=v.get("tiebreak"),
+                name=v.get("name"),
+                fill=v.get("fill"),
+            )
+        except services.ChallengeRefused as exc:
+            return refused(exc)
+        return Response(EntrySerializer(entry, context={"request": request}).data)
+
+    @extend_schema(
+        summary="Replace your entry's picks (before the lock)",
+        request=EntryWriteSerializer,
+        responses={200: EntrySerializer, 400: ErrorSerializer, 403: ErrorSerializer,
+                   409: ErrorSerializer},
+    )  # fmt: skip
+    def update(self, request: Request, pk: str | None = None) -> Response:
+        return self.partial_update(request, pk)

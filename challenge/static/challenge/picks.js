@@ -1,0 +1,105 @@
+// The entry page's bracket: click a team to send it on; a changed pick clears the later
+// picks it no longer fits. Posts the whole set of picks as JSON (challenge.views.entry).
+(function () {
+  "use strict";
+  var node = document.getElementById("bracket");
+  var dataNode = document.getElementById("bracket-data");
+  if (!node || !dataNode) { return; }
+  var data = JSON.parse(dataNode.textContent);
+  var editable = window.CHALLENGE_EDITABLE === true;
+  var picks = {};
+  Object.keys(data.picks).forEach(function (k) { picks[k] = data.picks[k]; });
+  var input = document.getElementById("picks-input");
+  var count = document.getElementById("picked-count");
+  var lost = {};
+  Object.keys(data.winners).forEach(function (key) {
+    var both = entrantsOf(data.winners)[key];
+    var w = data.winners[key];
+    lost[both[0] === w ? both[1] : both[0]] = true;
+  });
+
+  function entrantsOf(chosen) {
+    var out = {};
+    data.games.forEach(function (g) {
+      var side = function (s) { return s.team !== undefined ? s.team : chosen[s.from]; };
+      out[g.key] = [side(g.top), side(g.bottom)];
+    });
+    return out;
+  }
+
+  function prune() {
+    var teams = entrantsOf(picks);
+    data.games.forEach(function (g) {
+      var p = picks[g.key];
+      if (p !== undefined && teams[g.key].indexOf(p) < 0) { delete picks[g.key]; teams = entrantsOf(picks); }
+    });
+  }
+
+  function label(team) {
+    var t = data.teams[String(team)];
+    return t ? t : { name: "team " + team, seed: "" };
+  }
+
+  function render() {
+    var teams = entrantsOf(picks);
+    node.textContent = "";
+    data.rounds.forEach(function (r) {
+      var section = document.createElement("section");
+      section.className = "round";
+      var h = document.createElement("h2");
+      h.textContent = r.name + " (" + r.points + " point" + (r.points === 1 ? "" : "s") + " a pick)";
+      section.appendChild(h);
+      var list = document.createElement("ol");
+      data.games.forEach(function (g) {
+        if (g.round !== r.number) { return; }
+        var li = document.createElement("li");
+        li.className = "game";
+        li.dataset.key = g.key;
+        var where = document.createElement("div");
+        where.className = "where";
+        where.textContent = (g.region ? g.region + " · " : "") + g.key;
+        li.appendChild(where);
+        teams[g.key].forEach(function (team) {
+          var b = document.createElement("button");
+          b.type = "button";
+          b.className = "pick";
+          if (team === undefined) {
+            b.className += " empty";
+            b.textContent = "pick the game before";
+            b.disabled = true;
+          } else {
+            var t = label(team);
+            var seed = document.createElement("span");
+            seed.className = "seed";
+            seed.textContent = t.seed;
+            b.appendChild(seed);
+            b.appendChild(document.createTextNode(t.name));
+            b.dataset.team = team;
+            b.setAttribute("aria-pressed", picks[g.key] === team ? "true" : "false");
+            if (picks[g.key] === team) {
+              var w = data.winners[g.key];
+              if (w !== undefined) { b.className += w === team ? " hit" : " miss"; }
+              else if (lost[team]) { b.className += " dead"; }
+            }
+            b.disabled = !editable;
+            b.addEventListener("click", function () {
+              picks[g.key] = team;
+              prune();
+              render();
+              var again = node.querySelector('li[data-key="' + g.key + '"] button[data-team="' + team + '"]');
+              if (again) { again.focus(); }
+            });
+          }
+          li.appendChild(b);
+        });
+        list.appendChild(li);
+      });
+      section.appendChild(list);
+      node.appendChild(section);
+    });
+    if (input) { input.value = JSON.stringify(picks); }
+    if (count) { count.textContent = Object.keys(picks).length + " of " + data.games.length + " picked"; }
+  }
+
+  render();
+})();

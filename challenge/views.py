@@ -1,0 +1,239 @@
+"""The challenge's pages: fans' sign-up and sign-in, pools, standings, entries and picking.
+
+Plain server-rendered pages; the entry page's picking is a small script (``picks.js``)
+over a form that also works as the API does: the whole set of picks posted at once and
+checked by ``challenge.services``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import login, logout
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.paginator import Paginator
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from challenge import accounts, services
+from challenge.models import Challenge, Entry
+from league import tournaments
+from league.models import SeasonTeam
+
+PAGE = 50
+
+
+def _next(request: HttpRequest, default: str) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}):
+        return target
+    return default
+
+
+def _too_many(request: HttpRequest, what: str) -> HttpResponse:
+    return render(
+        request,
+        "challenge/refused.html",
+        {"title": "Too many tries", "message": f"Too many {what} from this address: wait a "
+         "while and try again."},
+        status=429,
+    )  # fmt: skip
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    form = accounts.FanSignupForm(request.POST or None)
+    if request.method == "POST":
+        if accounts.over_rate(request, "signup", accounts.signup_rate()):
+            return _too_many(request, "sign-ups")
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome, {user.get_username()}: you are signed in.")
+            return redirect(_next(request, reverse("challenge:list")))
+    return render(request, "challenge/signup.html", {"form": form, "next": _next(request, "")})
+
+
+def signin(request: HttpRequest) -> HttpResponse:
+    form = AuthenticationForm(request, data=request.POST or None)
+    if request.method == "POST":
+        if accounts.over_rate(request, "signin", accounts.signin_rate()):
+            return _too_many(request, "sign-in attempts")
+        # authenticate() runs with the request: django-axes counts a failure and locks out.
+        if form.is_valid():
+            login(request, form.get_user())
+            return redirect(_next(request, reverse("challenge:list")))
+    return render(request, "challenge/signin.html", {"form": form, "next": _next(request, "")})
+
+
+@require_POST
+def signout(request: HttpRequest) -> HttpResponse:
+    logout(request)
+    return redirect("challenge:list")
+
+
+def challenges(request: HttpRequest) -> HttpResponse:
+    """The public pools, and the fan's own entries."""
+    pools = (
+        Challenge.objects.filter(public=True)
+        .select_related("season__league")
+        .annotate(entry_count=Count("entries"))
+    )
+    mine = []
+    if request.user.is_authenticated:
+        mine = list(Entry.objects.filter(user=request.user).select_related("challenge__season"))
+    return render(request, "challenge/list.html", {"pools": pools, "mine": mine})
+
+
+def _refused(request: HttpRequest, exc: services.ChallengeRefused, back: str) -> HttpResponse:
+    text = str(exc)
+    messages.error(request, text[:1].upper() + text[1:])
+    return redirect(back)
+
+
+def pool(request: HttpRequest, pk: int) -> HttpResponse:
+    """A pool's standings (50 a page, ranked by points), its rules and the join form."""
+    challenge = get_object_or_404(Challenge.objects.select_related("season__league"), pk=pk)
+    locked = services.is_locked(challenge)
+    entries = Entry.objects.filter(challenge=challenge).select_related("user")
+    page = Paginator(entries.order_by("-points", "-max_points", "-expected", "id"), PAGE).get_page(
+        request.GET.get("page")
+    )
+    mine = None
+    if request.user.is_authenticated:
+        mine = Entry.objects.filter(challenge=challenge, user=request.user).first()
+    start = (page.number - 1) * PAGE
+    bracket = tournaments.season_bracket(challenge.season)
+    rounds = [
+        {"name": tournaments.round_name(bracket, n), "points": challenge.round_points[n - 1]}
+        for n in range(1, bracket.rounds + 1)
+    ]
+    return render(
+        request,
+        "challenge/pool.html",
+        {
+            "challenge": challenge,
+            "locked": locked,
+            "page": page,
+            "start": start,
+            "mine": mine,
+            "rounds": rounds,
+            "best_expected": services.field_best_expected(challenge),
+            "total": page.paginator.count,
+        },
+    )
+
+
+@require_POST
+def join(request: HttpRequest, pk: int) -> HttpResponse:
+    challenge = get_object_or_404(Challenge, pk=pk)
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('challenge:signin')}?next={challenge.get_absolute_url()}")
+    try:
+        entry = services.entry_join(
+            challenge=challenge,
+            user=request.user,
+            name=request.POST.get("name", ""),
+            invite_code=request.POST.get("invite_code", ""),
+        )
+    except services.ChallengeRefused as exc:
+        return _refused(request, exc, challenge.get_absolute_url())
+    messages.success(request, "You are in the pool: pick your bracket.")
+    return redirect(entry)
+
+
+def _bracket_data(entry: Entry) -> dict[str, Any]:
+    """The bracket as the picking script reads it: games, teams, results."""
+    season = entry.challenge.season
+    bracket = tournaments.season_bracket(season)
+    teams = {
+        e.team_id: {"name": str(e.team), "seed": e.seed, "region": e.region}
+        for e in SeasonTeam.objects.filter(season=season).select_related("team")
+    }
+
+    def source(s: Any) -> dict[str, Any]:
+        if hasattr(s, "team_id"):
+            return {"team": s.team_id}
+        return {"from": s.game_key}
+
+    return {
+        "rounds": [
+            {"number": n, "name": tournaments.round_name(bracket, n),
+             "points": entry.challenge.round_points[n - 1]}
+            for n in range(1, bracket.rounds + 1)
+        ],
+        "games": [
+            {"key": g.key, "round": g.round, "region": g.region or "",
+             "top": source(g.top), "bottom": source(g.bottom)}
+            for g in sorted(bracket.games, key=lambda g: g.round)
+        ],
+        "teams": {str(t): {**teams.get(t, {"name": f"team {t}", "region": ""}),
+                           "seed": bracket.seeds[t]} for t in bracket.seeds},
+        "winners": tournaments.winners_of(season),
+    }  # fmt: skip
+
+
+def entry(request: HttpRequest, pk: int) -> HttpResponse:
+    """An entry: its bracket with hits and misses; the fan's own, before the lock, to pick."""
+    item = get_object_or_404(
+        Entry.objects.select_related("challenge__season__league", "user"), pk=pk
+    )
+    own = request.user.is_authenticated and item.user_id == request.user.pk
+    locked = services.is_locked(item.challenge)
+    if request.method == "POST":
+        if not own:
+            raise Http404("No such entry of yours.")
+        try:
+            picks = json.loads(request.POST.get("picks") or "{}")
+        except json.JSONDecodeError:
+            picks = None
+        try:
+            if picks is None:
+                raise services.ChallengeRefused("the picks could not be read: send them again")
+            services.entry_save(
+                entry=item,
+                user=request.user,
+                picks=picks,
+                tiebreak=request.POST.get("tiebreak", ""),
+                name=request.POST.get("name"),
+                fill=request.POST.get("fill") or None,
+            )
+        except services.ChallengeRefused as exc:
+            return _refused(request, exc, item.get_absolute_url())
+        messages.success(request, "Your bracket is saved.")
+        return redirect(item)
+    visible = own or locked
+    data = _bracket_data(item)
+    games = len(data["games"])
+    missing = [k for k, t in item.picks.items() if str(t) not in data["teams"]]
+    return render(
+        request,
+        "challenge/entry.html",
+        {
+            "entry": item,
+            "own": own,
+            "locked": locked,
+            "visible": visible,
+            "editable": own and not locked,
+            "data": {**data, "picks": item.picks if visible else {}},
+            "games": games,
+            "picked": len(item.picks),
+            "missing": missing,
+            "needs": services.entry_needs(item) if visible and locked else [],
+            "best_expected": services.field_best_expected(item.challenge),
+        },
+    )
+
+
+@login_required(login_url="challenge:signin")
+def my_entries(request: HttpRequest) -> HttpResponse:
+    mine = Entry.objects.filter(user_id=int(request.user.pk or 0)).select_related(
+        "challenge__season"
+    )
+    return render(request, "challenge/mine.html", {"mine": mine})

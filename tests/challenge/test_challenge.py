@@ -1,0 +1,371 @@
+"""The challenge by its services, pages and API: pools, the lock, privacy, live scoring in
+the game-storing transaction, the exact expected score, deletion and a replaced team."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from challenge import services
+from challenge.models import Challenge, Entry
+from league import odds, tournaments
+from league.models import Season
+from tests.challenge.conftest import chalk, play_next, seeds
+from tests.factories import full_team
+
+pytestmark = pytest.mark.django_db
+
+
+def signed(user: Any) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+# -- pools ------------------------------------------------------------------------------------
+
+
+def test_a_pool_opens_only_on_a_tournament_not_started(cup: Any) -> None:
+    play_next(cup)
+    with pytest.raises(services.ChallengeRefused, match="has started"):
+        services.challenge_create(season=cup, name="Late")
+
+
+def test_a_pool_needs_points_for_each_round_and_no_reseeding(cup: Any) -> None:
+    with pytest.raises(services.ChallengeRefused, match="each of the bracket's 2 rounds"):
+        services.challenge_create(season=cup, name="P", round_points=[1, 2, 4])
+    reseeded = tournaments.tournament_create(
+        league=cup.league, name="Reseeded", teams=[full_team() for _ in range(4)], reseed=True
+    )
+    with pytest.raises(services.ChallengeRefused, match="re-pairs its teams"):
+        services.challenge_create(season=reseeded, name="P")
+
+
+def test_a_private_pool_is_joined_with_its_code_only(cup: Any, alice: Any, bob: Any) -> None:
+    pool = services.challenge_create(season=cup, name="Family", public=False)
+    assert pool.invite_code
+    with pytest.raises(services.ChallengeRefused, match="code is not right"):
+        services.entry_join(challenge=pool, user=alice, invite_code="guess")
+    entry = services.entry_join(challenge=pool, user=alice, invite_code=pool.invite_code)
+    assert entry.user == alice
+    with pytest.raises(services.ChallengeRefused, match="already have an entry"):
+        services.entry_join(challenge=pool, user=alice, invite_code=pool.invite_code)
+
+
+# -- picks and the lock -----------------------------------------------------------------------
+
+
+def test_picks_that_do_not_fit_the_bracket_are_refused_naming_the_game(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    entry = services.entry_join(challenge=pool, user=alice)
+    s = seeds(cup)
+    with pytest.raises(services.ChallengeRefused, match="R2-1"):
+        # the final's pick is seed 2, but the pick of R1-2 sent seed 3 there
+        services.entry_save(
+            entry=entry, user=alice, picks={"R1-1": s[1], "R1-2": s[3], "R2-1": s[2]}
+        )
+    assert Entry.objects.get(pk=entry.pk).picks == {}
+
+
+def test_a_pick_after_the_first_game_is_refused_by_service_page_and_api(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    entry = services.entry_join(challenge=pool, user=alice)
+    services.entry_save(entry=entry, user=alice, picks=chalk(cup))
+    play_next(cup)
+    with pytest.raises(services.ChallengeRefused, match="Picks are locked") as refused:
+        services.entry_save(entry=entry, user=alice, picks={})
+    assert refused.value.status == 409
+    client = signed(alice)
+    page = client.post(entry.get_absolute_url(), {"picks": "{}"}, follow=True)
+    assert "Picks are locked" in page.content.decode()
+    api = client.patch(
+        f"/api/challenge-entries/{entry.pk}/", {"picks": {}}, content_type="application/json"
+    )
+    assert api.status_code == 409
+    assert api.json()["detail"].startswith("Picks are locked")
+    assert Entry.objects.get(pk=entry.pk).picks == chalk(cup)
+
+
+def test_the_lock_time_locks_before_any_game(cup: Any, alice: Any) -> None:
+    pool = services.challenge_create(
+        season=cup, name="Timed", lock_at=timezone.now() + timedelta(hours=1)
+    )
+    entry = services.entry_join(challenge=pool, user=alice)
+    Challenge.objects.filter(pk=pool.pk).update(lock_at=timezone.now() - timedelta(seconds=1))
+    with pytest.raises(services.ChallengeRefused, match="Picks are locked"):
+        services.entry_save(entry=entry, user=alice, picks=chalk(cup))
+    with pytest.raises(services.ChallengeRefused, match="Picks are locked"):
+        services.entry_join(challenge=pool, user=services_fan("carol"))
+
+
+def services_fan(name: str) -> Any:
+    from tests.factories import fan
+
+    return fan(name)
+
+
+def test_before_the_lock_nobody_reads_another_fans_picks(
+    cup: Any, pool: Any, alice: Any, bob: Any
+) -> None:
+    entry = services.entry_join(challenge=pool, user=alice)
+    services.entry_save(entry=entry, user=alice, picks=chalk(cup))
+    team_name = str(cup.entries.get(seed=1).team)
+    for client in (signed(bob), Client()):
+        api = client.get(f"/api/challenge-entries/{entry.pk}/")
+        assert api.status_code == 200
+        assert api.json()["picks"] is None
+        page = client.get(entry.get_absolute_url()).content.decode()
+        data = page.split('id="bracket-data"')[1].split("</script>")[0]
+        assert '"picks": {}' in data
+        assert "stay hidden until the pool locks" in page
+        assert team_name  # the team names are public (the bracket), the picks are not
+    assert signed(alice).get(f"/api/challenge-entries/{entry.pk}/").json()["picks"] == {
+        k: v for k, v in chalk(cup).items()
+    }
+    # After the lock everyone reads them.
+    play_next(cup)
+    assert signed(bob).get(f"/api/challenge-entries/{entry.pk}/").json()["picks"] == chalk(cup)
+
+
+def test_a_fan_never_changes_another_fans_entry(cup: Any, pool: Any, alice: Any, bob: Any) -> None:
+    entry = services.entry_join(challenge=pool, user=alice)
+    api = signed(bob).patch(
+        f"/api/challenge-entries/{entry.pk}/",
+        {"picks": chalk(cup)},
+        content_type="application/json",
+    )
+    assert api.status_code == 403
+    assert "only the fan who made this entry" in api.json()["detail"].lower()
+    page = signed(bob).post(entry.get_absolute_url(), {"picks": json.dumps(chalk(cup))})
+    assert page.status_code == 404
+    assert Client().patch(
+        f"/api/challenge-entries/{entry.pk}/", {"picks": {}}, content_type="application/json"
+    ).status_code in (401, 403)
+    assert Entry.objects.get(pk=entry.pk).picks == {}
+
+
+def test_fill_by_favourite_picks_the_better_seeds(cup: Any, pool: Any, alice: Any) -> None:
+    entry = services.entry_join(challenge=pool, user=alice)
+    s = seeds(cup)
+    services.entry_save(entry=entry, user=alice, picks={"R1-2": s[3]}, fill="favourite")
+    assert Entry.objects.get(pk=entry.pk).picks == {"R1-1": s[1], "R1-2": s[3], "R2-1": s[1]}
+
+
+def test_fill_by_odds_picks_the_exact_favourite_of_each_game(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    entry = services.entry_join(challenge=pool, user=alice)
+    services.entry_save(entry=entry, user=alice, picks={}, fill="odds")
+    picks = Entry.objects.get(pk=entry.pk).picks
+    table = odds.season_table(cup)
+    bracket = tournaments.season_bracket(cup)
+    teams = __import__("league.bracket", fromlist=["entrants"]).entrants(bracket, picks)
+    for key, (top, bottom) in teams.items():
+        favourite = top if table.p(top, bottom) >= 0.5 else bottom
+        assert picks[key] == favourite
+
+
+# -- live scoring and the exact expected score -----------------------------------------------
+
+
+def test_each_stored_game_rescores_every_entry_in_its_transaction(
+    cup: Any, pool: Any, alice: Any, bob: Any
+) -> None:
+    s = seeds(cup)
+    a = services.entry_join(challenge=pool, user=alice)
+    services.entry_save(entry=a, user=alice, picks=chalk(cup))
+    b = services.entry_join(challenge=pool, user=bob)
+    upset = {"R1-1": s[4], "R1-2": s[3], "R2-1": s[4]}
+    services.entry_save(entry=b, user=bob, picks=upset)
+    while tournaments.champion(cup) is None:
+        play_next(cup)
+        winners = tournaments.winners_of(cup)
+        for entry, picks in ((a, chalk(cup)), (b, upset)):
+            entry.refresh_from_db()
+            right = [k for k, t in picks.items() if winners.get(k) == t]
+            points = sum(2 if k == "R2-1" else 1 for k in right)
+            assert entry.points == points
+            assert entry.correct == len(right)
+            lost = {
+                t
+                for k, w in winners.items()
+                for t in tournaments.brackets.entrants(tournaments.season_bracket(cup), winners)[k]
+                if t != w
+            }
+            open_ = [k for k, t in picks.items() if k not in winners and t not in lost]
+            assert entry.alive == len(open_)
+            assert entry.max_points == points + sum(2 if k == "R2-1" else 1 for k in open_)
+    assert Challenge.objects.get(pk=pool.pk).scored_games == 3
+
+
+def test_the_expected_score_is_the_bracket_odds_times_the_points(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    s = seeds(cup)
+    entry = services.entry_join(challenge=pool, user=alice)
+    picks = {"R1-1": s[1], "R1-2": s[3], "R2-1": s[3]}
+    services.entry_save(entry=entry, user=alice, picks=picks)
+    entry.refresh_from_db()
+    table = {row["team_id"]: row for row in odds.bracket_odds(cup)["teams"]}
+    # P(a team wins its first game) = P(it reaches round 2); P(champion) = the champion's.
+    want = 1 * table[s[1]]["reach"][1] + 1 * table[s[3]]["reach"][1] + 2 * table[s[3]]["champion"]
+    assert entry.expected == pytest.approx(want, rel=1e-12)
+    assert 0 < entry.expected < 4
+
+
+def test_the_win_chances_are_stored_with_their_error_after_each_game(
+    cup: Any, pool: Any, alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    s = seeds(cup)
+    a = services.entry_join(challenge=pool, user=alice)
+    services.entry_save(entry=a, user=alice, picks=chalk(cup))
+    b = services.entry_join(challenge=pool, user=bob)
+    services.entry_save(entry=b, user=bob, picks={"R1-1": s[4], "R1-2": s[3], "R2-1": s[4]})
+    with django_capture_on_commit_callbacks(execute=True):
+        play_next(cup)
+    a.refresh_from_db()
+    b.refresh_from_db()
+    assert a.win_probability + b.win_probability == pytest.approx(1.0)
+    assert 0 < a.win_error <= 0.5 / services.WIN_SAMPLES**0.5 + 1e-12
+    assert Challenge.objects.get(pk=pool.pk).win_samples == services.WIN_SAMPLES
+
+
+# -- deletion and a replaced team -------------------------------------------------------------
+
+
+def test_entries_go_with_their_tournament(cup: Any, pool: Any, alice: Any) -> None:
+    services.entry_join(challenge=pool, user=alice)
+    Season.objects.filter(pk=cup.pk).delete()
+    assert not Challenge.objects.exists()
+    assert not Entry.objects.exists()
+
+
+def test_a_pick_of_a_team_replaced_after_the_lock_is_dead(cup: Any, pool: Any, alice: Any) -> None:
+    entry = services.entry_join(challenge=pool, user=alice)
+    s = seeds(cup)
+    services.entry_save(entry=entry, user=alice, picks={"R1-1": s[1], "R1-2": s[3], "R2-1": s[3]})
+    play_next(cup)  # R1-1 is played: locked
+    # The commissioner replaces seed 3 by another team in the bracket.
+    newcomer = full_team()
+    bracket = tournaments.season_bracket(cup)
+    cup.bracket = tournaments.brackets.bracket_to_json(
+        tournaments.brackets.bracket_relabelled(
+            bracket, {t: (newcomer.pk if t == s[3] else t) for t in bracket.seeds}
+        )
+    )
+    cup.save()
+    cup.entries.filter(team_id=s[3]).update(team=newcomer)
+    services.challenge_rescore(challenge_ids=[pool.pk])
+    entry.refresh_from_db()
+    winners = tournaments.winners_of(cup)
+    right = 1 if winners["R1-1"] == s[1] else 0
+    assert entry.points == right
+    assert entry.max_points == right  # both picks of the replaced team are dead
+    assert entry.alive == 0
+    assert entry.picks["R1-2"] == s[3]  # never moved onto the newcomer
+    page = Client().get(entry.get_absolute_url()).content.decode()
+    assert "2 picks name a team no longer in the bracket" in page
+
+
+# -- accounts ---------------------------------------------------------------------------------
+
+
+def test_a_fan_signs_up_without_email_and_is_no_staff(db: Any) -> None:
+    client = Client()
+    response = client.post(
+        "/fans/signup/",
+        {"username": "dana", "password1": "a-long-pass-9", "password2": "a-long-pass-9"},
+    )
+    assert response.status_code == 302
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.get(username="dana")
+    assert not user.is_staff and not user.is_superuser and not user.groups.exists()
+    assert "_auth_user_id" in client.session
+    assert client.get("/admin/").status_code == 302  # not let into the commissioner's desk
+
+
+def test_sign_ups_from_one_address_are_throttled(db: Any, settings: Any) -> None:
+    settings.CHALLENGE_SIGNUP_RATE = "2/hour"
+    from django.core.cache import cache
+
+    cache.clear()
+    codes = [
+        Client()
+        .post(
+            "/fans/signup/",
+            {"username": f"fan{i}", "password1": "a-long-pass-9", "password2": "a-long-pass-9"},
+            REMOTE_ADDR="203.0.113.9",
+        )
+        .status_code
+        for i in range(3)
+    ]
+    assert codes == [302, 302, 429]
+
+
+def test_the_fifth_wrong_password_locks_a_fan_out_as_at_the_admin(alice: Any) -> None:
+    client = Client()
+
+    def sign_in(password: str) -> int:
+        return client.post(
+            "/fans/signin/",
+            {"username": "alice", "password": password},
+            REMOTE_ADDR="203.0.113.7",
+        ).status_code
+
+    assert [sign_in("wrong") for _ in range(5)] == [200, 200, 200, 200, 429]
+    assert sign_in("fan-password-1") == 429
+    assert "_auth_user_id" not in client.session
+
+
+# -- pages and schema -------------------------------------------------------------------------
+
+
+def test_the_pool_page_ranks_entries_and_a_fan_joins_from_it(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    client = signed(alice)
+    page = client.get(pool.get_absolute_url())
+    assert "Join this pool" in page.content.decode()
+    joined = client.post(f"/challenges/{pool.pk}/join/", {"name": "Alice's picks"}, follow=True)
+    entry = Entry.objects.get(user=alice)
+    assert joined.redirect_chain[-1][0] == entry.get_absolute_url()
+    saved = client.post(
+        entry.get_absolute_url(), {"picks": json.dumps(chalk(cup)), "tiebreak": "131"}
+    )
+    assert saved.status_code == 302
+    entry.refresh_from_db()
+    assert entry.picks == chalk(cup) and entry.tiebreak == 131
+    standings = client.get(pool.get_absolute_url()).content.decode()
+    assert "Alice&#x27;s picks" in standings or "Alice's picks" in standings
+
+
+def test_the_api_joins_picks_and_lists_standings_in_the_schema(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    client = signed(alice)
+    joined = client.post(f"/api/challenges/{pool.pk}/join/", {}, content_type="application/json")
+    assert joined.status_code == 201
+    pk = joined.json()["id"]
+    saved = client.patch(
+        f"/api/challenge-entries/{pk}/",
+        {"picks": chalk(cup), "tiebreak": 140},
+        content_type="application/json",
+    )
+    assert saved.status_code == 200, saved.content
+    assert saved.json()["picks"] == chalk(cup)
+    assert saved.json()["expected"] > 0
+    rows = Client().get(f"/api/challenges/{pool.pk}/standings/").json()["results"]
+    assert [r["id"] for r in rows] == [pk]
+    assert "picks" not in rows[0]
+    schema = Client().get("/api/schema/").content.decode()
+    for path in ("/api/challenges/{id}/join/", "/api/challenges/{id}/standings/",
+                 "/api/challenge-entries/{id}/"):  # fmt: skip
+        assert path in schema
