@@ -73,6 +73,12 @@ class Entry(models.Model):
     )
     name = models.CharField(max_length=60)
     picks = models.JSONField(default=dict, blank=True, help_text="{bracket key: team id}")
+    pick_row = models.TextField(
+        blank=True,
+        editable=False,
+        help_text="The picks as team ids in the bracket's game order, 0 for none: what the "
+        "live scoring reads (one parse for a whole pool).",
+    )
     tiebreak = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="The final's total points (both teams)."
     )

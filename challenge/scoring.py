@@ -46,6 +46,28 @@ def picks_matrix(
     return out
 
 
+def pick_row(picks: Mapping[str, int], keys: Sequence[str]) -> str:
+    """Return an entry's picks as ``Entry.pick_row`` stores them: team ids in ``keys``
+    order, comma-separated, 0 where nothing is picked."""
+    return ",".join(str(int(picks.get(k, 0))) for k in keys)
+
+
+def rows_matrix(rows: Sequence[str], games: int, index: Mapping[int, int]) -> IntArray:
+    """Return the ``E x G`` picks matrix of many ``pick_row`` texts in one parse; a team id
+    not in ``index`` (0, or a team no longer in the bracket) becomes -1."""
+    empty = ",".join(["0"] * games)
+    text = ",".join(row or empty for row in rows)
+    ids = np.fromstring(text, dtype=np.int64, sep=",") if rows else np.zeros(0, np.int64)
+    if ids.size != len(rows) * games:
+        raise ValueError(f"pick rows must hold {games} team ids each")
+    top = max(max(index, default=0), int(ids.max(initial=0))) + 1
+    lut = np.full(top, -1, dtype=np.int64)
+    for team, i in index.items():
+        lut[team] = i
+    out: IntArray = lut[np.clip(ids, 0, top - 1)].reshape(len(rows), games)
+    return out
+
+
 @dataclass(frozen=True)
 class Scores:
     """Each entry's live score: points so far, the most it can still reach, the picks
@@ -155,12 +177,18 @@ def win_probabilities(
     entries, games = picks.shape
     samples = outcomes.shape[0]
     wins = np.zeros(entries)
+    # A game decided in every draw (stored, or with one team certain) adds the same to each
+    # draw: counted once, and only the open games are compared draw by draw.
+    fixed = np.all(outcomes == outcomes[:1], axis=0) if samples else np.ones(games, bool)
+    base = np.zeros(entries, dtype=np.float32)
+    for g in np.flatnonzero(fixed & (points != 0)):
+        base += np.float32(points[g]) * (picks[:, g] == outcomes[0, g])
+    open_games = np.flatnonzero(~fixed & (points != 0))
     for start in range(0, samples, chunk):
         block = outcomes[start : start + chunk]  # s x G
-        scores = np.zeros((entries, block.shape[0]))
-        for g in range(games):
-            if points[g]:
-                scores += points[g] * (picks[:, g][:, None] == block[None, :, g])
+        scores = np.repeat(base[:, None], block.shape[0], axis=1)
+        for g in open_games:
+            scores += np.float32(points[g]) * (picks[:, g][:, None] == block[None, :, g])
         best = scores.max(axis=0)
         top = scores == best[None, :]
         wins += (top / top.sum(axis=0)[None, :]).sum(axis=1)

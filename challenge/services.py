@@ -297,6 +297,7 @@ def entry_save(
         entry.picks = picks_clean(bracket, picks)
     if fill:
         entry.picks = picks_fill(season, entry.picks, how=fill)
+    entry.pick_row = scoring.pick_row(entry.picks, scoring.game_keys(bracket))
     if tiebreak is not None and tiebreak != "":
         try:
             value = int(tiebreak)  # type: ignore[call-overload]
@@ -385,13 +386,13 @@ def challenge_rescore(
         entries = Entry.objects.filter(challenge=pool)
         if entry_ids is not None:
             entries = entries.filter(pk__in=entry_ids)
-        ids, picks = [], []
-        for pk, chosen in entries.values_list("pk", "picks"):
+        ids, rows = [], []
+        for pk, row in entries.values_list("pk", "pick_row"):
             ids.append(pk)
-            picks.append(chosen)
+            rows.append(row)
         if not ids:
             continue
-        matrix = scoring.picks_matrix(picks, field.keys, field.index)
+        matrix = scoring.rows_matrix(rows, len(field.keys), field.index)
         points = scoring.game_points(field.bracket, pool.round_points)
         scores = scoring.live_scores(matrix, field.winner_vector(), field.eliminated(), points)
         if p is not None:
@@ -430,10 +431,10 @@ def challenge_win_odds(
     p = _pair_matrix(pool.season, field)
     if p is None:
         return {"pending": "the tournament's exact pair odds are still being computed"}
-    rows = list(Entry.objects.filter(challenge=pool).values_list("pk", "picks"))
+    rows = list(Entry.objects.filter(challenge=pool).values_list("pk", "pick_row"))
     if not rows:
         return {"entries": 0, "samples": samples, "seconds": 0.0}
-    matrix = scoring.picks_matrix([r[1] for r in rows], field.keys, field.index)
+    matrix = scoring.rows_matrix([r[1] for r in rows], len(field.keys), field.index)
     points = scoring.game_points(field.bracket, pool.round_points)
     outcomes = scoring.simulate_winners(
         field.bracket,

@@ -129,3 +129,15 @@ def test_the_simulated_win_chances_match_an_enumeration_within_their_error() -> 
     prob, error = scoring.win_probabilities(picks, outcomes, points)
     assert prob.sum() == pytest.approx(1.0)
     assert np.all(np.abs(prob - exact) <= 4 * error + 1e-9), (prob, exact, error)
+
+
+def test_pick_rows_read_back_as_the_picks_matrix() -> None:
+    bracket = brackets.bracket_for_field([11, 22, 33, 44])
+    keys = scoring.game_keys(bracket)
+    index = {11: 0, 22: 1, 33: 2, 44: 3}
+    picks = [{"R1-1": 11, "R1-2": 33, "R2-1": 33}, {}, {"R1-1": 44, "R1-2": 77}]
+    rows = [scoring.pick_row(p, keys) for p in picks]
+    np.testing.assert_array_equal(
+        scoring.rows_matrix(rows, len(keys), index), scoring.picks_matrix(picks, keys, index)
+    )
+    assert scoring.rows_matrix([], len(keys), index).shape == (0, len(keys))
