@@ -1,0 +1,121 @@
+"""A fan in a real browser (headless Chromium, phone-sized): signs up, joins a pool, picks
+a few games by clicking, fills the rest by favourite, saves; the tournament is then
+simulated round by round (in this process, eagerly: the Celery workers' version of the
+same store runs the same receiver) and the fan watches the pool's standings score it."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from challenge import services
+from challenge.models import Entry
+from league import odds, tournaments
+from league import services as league_services
+from tests.factories import full_team
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                "--window-size=390,844"):  # fmt: skip  # a phone
+        options.add_argument(arg)
+    driver = webdriver.Chrome(
+        service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options
+    )
+    driver.implicitly_wait(5)
+    yield driver
+    driver.quit()
+
+
+def test_a_fan_signs_up_picks_a_bracket_joins_a_pool_and_watches_it_scored(
+    browser: Any, live_server: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    cup = tournaments.tournament_create(
+        league=league_services.league_get_or_create(name="Browser League"),
+        name="Fans Cup",
+        teams=[full_team() for _ in range(8)],
+        strategy=False,
+        seed=28,
+    )
+    odds.bracket_odds(cup)  # the pair table, as the background build leaves it
+    pool = services.challenge_create(season=cup, name="Browser pool", round_points=[1, 2, 4])
+    bracket = tournaments.season_bracket(cup)
+    by_seed = {s: t for t, s in bracket.seeds.items()}
+
+    browser.get(f"{live_server.url}/challenges/")
+    browser.find_element(By.LINK_TEXT, "Sign up").click()
+    browser.find_element(By.NAME, "username").send_keys("casey")
+    browser.find_element(By.NAME, "password1").send_keys("a-long-pass-28")
+    browser.find_element(By.NAME, "password2").send_keys("a-long-pass-28")
+    browser.find_element(By.CSS_SELECTOR, "form.stack button[type=submit]").click()
+    assert "Signed in as casey" in browser.find_element(By.CLASS_NAME, "fan").text
+
+    browser.find_element(By.LINK_TEXT, "Browser pool").click()
+    browser.find_element(By.ID, "entry-name").send_keys("Casey's chalk")
+    browser.find_element(By.XPATH, "//button[text()='Join this pool']").click()
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Casey's chalk"
+
+    # Click seed 8 through its first game, then change that pick: the later pick it fed
+    # is cleared.
+    def slot(key: str, team: int) -> Any:
+        return browser.find_element(
+            By.CSS_SELECTOR, f'li[data-key="{key}"] button[data-team="{team}"]'
+        )
+
+    slot("R1-1", by_seed[8]).click()
+    slot("R2-1", by_seed[8]).click()
+    assert slot("R2-1", by_seed[8]).get_attribute("aria-pressed") == "true"
+    slot("R1-1", by_seed[1]).click()
+    assert (
+        browser.find_elements(
+            By.CSS_SELECTOR, f'li[data-key="R2-1"] button[data-team="{by_seed[8]}"]'
+        )
+        == []
+    )
+    assert browser.find_element(By.ID, "picked-count").text == "1 of 7 picked"
+    browser.find_element(By.ID, "tiebreak").send_keys("142")
+    browser.find_element(By.XPATH, "//button[text()='Fill the rest by favourite']").click()
+    WebDriverWait(browser, 10).until(
+        ec.text_to_be_present_in_element((By.CLASS_NAME, "messages"), "Your bracket is saved")
+    )
+    entry = Entry.objects.get(user__username="casey")
+    assert len(entry.picks) == 7 and entry.picks["R3-1"] == by_seed[1]
+    assert entry.tiebreak == 142
+    assert entry.expected is not None
+    assert browser.find_element(By.ID, "picked-count").text == "7 of 7 picked"
+
+    # The tournament is simulated round by round; the standings follow each stored game.
+    for number in (1, 2, 3):
+        with django_capture_on_commit_callbacks(execute=True):
+            league_services.simulation_start(season=cup, scope="round", round=number)
+        browser.get(f"{live_server.url}{pool.get_absolute_url()}")
+        winners = tournaments.winners_of(cup)
+        points = sum(
+            {1: 1, 2: 2, 3: 4}[int(k[1])] for k, t in entry.picks.items() if winners.get(k) == t
+        )
+        row = browser.find_element(By.CSS_SELECTOR, "#standings tbody tr")
+        cells = [c.text for c in row.find_elements(By.TAG_NAME, "td")]
+        assert cells[1] == "Casey's chalk"
+        assert cells[3] == str(points), (number, cells)
+        assert "Picks are locked" in browser.find_element(By.TAG_NAME, "main").text
+    assert tournaments.champion(cup) is not None
+    entry.refresh_from_db()
+    assert entry.alive == 0 and entry.max_points == entry.points
+    assert browser.execute_script(
+        "return document.documentElement.scrollWidth <= window.innerWidth"
+    )
