@@ -162,7 +162,7 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
         entries = (
             Entry.objects.filter(challenge=pool)
             .select_related("user")
-            .order_by("-points", "-max_points", "-expected", "id")
+            .order_by("-points", "-max_points", "id")
         )
         page = self.paginate_queryset(entries)
         return self.get_paginated_response(StandingSerializer(page, many=True).data)

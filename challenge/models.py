@@ -104,6 +104,7 @@ class Entry(models.Model):
         ]
         indexes: ClassVar[list[Any]] = [
             models.Index(fields=["challenge", "-points", "-max_points", "id"]),
+            models.Index(fields=["challenge", "-expected"]),
         ]
 
     def __str__(self) -> str:

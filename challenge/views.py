@@ -102,7 +102,7 @@ def pool(request: HttpRequest, pk: int) -> HttpResponse:
     challenge = get_object_or_404(Challenge.objects.select_related("season__league"), pk=pk)
     locked = services.is_locked(challenge)
     entries = Entry.objects.filter(challenge=challenge).select_related("user")
-    page = Paginator(entries.order_by("-points", "-max_points", "-expected", "id"), PAGE).get_page(
+    page = Paginator(entries.order_by("-points", "-max_points", "id"), PAGE).get_page(
         request.GET.get("page")
     )
     mine = None
