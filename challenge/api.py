@@ -56,7 +56,7 @@ class ChallengeSerializer(serializers.ModelSerializer[Challenge]):
         return services.is_locked(obj)
 
     def get_entries(self, obj: Challenge) -> int:
-        return obj.entries.count()
+        return obj.entry_count
 
 
 class EntrySerializer(serializers.ModelSerializer[Entry]):

@@ -50,6 +50,12 @@ class Challenge(models.Model):
     scored_games = models.PositiveIntegerField(
         default=0, editable=False, help_text="Stored games the entries' scores count."
     )
+    entry_count = models.PositiveIntegerField(
+        default=0, editable=False, help_text="Entries, as of the latest join or scoring."
+    )
+    best_expected = models.FloatField(
+        null=True, blank=True, editable=False, help_text="The pool's best expected score."
+    )
     odds_updated_at = models.DateTimeField(null=True, blank=True, editable=False)
     win_samples = models.PositiveIntegerField(
         default=0, editable=False, help_text="Simulated tournaments behind the win chances."

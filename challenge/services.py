@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from challenge import scoring
@@ -271,7 +272,9 @@ def entry_join(*, challenge: Challenge, user: Any, name: str = "", invite_code: 
     if Entry.objects.filter(challenge=challenge, user=user).exists():
         raise ChallengeRefused("you already have an entry in this pool", status=409)
     name = (name or f"{user.get_username()}'s bracket").strip()[:60]
-    return Entry.objects.create(challenge=challenge, user=user, name=name)
+    entry = Entry.objects.create(challenge=challenge, user=user, name=name)
+    Challenge.objects.filter(pk=challenge.pk).update(entry_count=F("entry_count") + 1)
+    return entry
 
 
 @transaction.atomic
@@ -413,8 +416,15 @@ def challenge_rescore(
                 )
             )
         )
+        known = [e for e in expected if e is not None]
         if entry_ids is None:
-            Challenge.objects.filter(pk=pool.pk).update(scored_games=len(field.winners))
+            Challenge.objects.filter(pk=pool.pk).update(
+                scored_games=len(field.winners),
+                entry_count=len(ids),
+                best_expected=max(known) if known else None,
+            )
+        else:  # one entry saved: the best of the pool may have moved either way
+            Challenge.objects.filter(pk=pool.pk).update(best_expected=_best_expected(pool.pk))
         counted += len(ids)
     return {"entries": counted, "seconds": time.perf_counter() - started}
 
@@ -458,10 +468,13 @@ def challenge_win_odds(
     return {"entries": len(rows), "samples": samples, "seconds": time.perf_counter() - started}
 
 
-def field_best_expected(challenge: Challenge) -> float | None:
-    """The best expected score in the pool ("your bracket's expected score against the
-    field's best")."""
-    best = Entry.objects.filter(challenge=challenge, expected__isnull=False).order_by("-expected")
+def _best_expected(challenge_id: int) -> float | None:
+    """The best expected score in the pool, read on the write path (an index scan) and kept
+    on the pool as ``best_expected``: "your bracket's expected score against the field's
+    best"."""
+    best = Entry.objects.filter(challenge_id=challenge_id, expected__isnull=False).order_by(
+        "-expected"
+    )
     value = best.values_list("expected", flat=True).first()
     return None if value is None else float(value)
 

@@ -15,7 +15,6 @@ from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.paginator import Paginator
-from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -28,6 +27,18 @@ from league import tournaments
 from league.models import SeasonTeam
 
 PAGE = 50
+
+
+class KnownCountPaginator(Paginator):  # type: ignore[type-arg]
+    """A paginator told its count (the pool's ``entry_count``) instead of counting rows."""
+
+    def __init__(self, object_list: Any, per_page: int, *, count: int) -> None:
+        super().__init__(object_list, per_page)
+        self.known = count
+
+    @property
+    def count(self) -> int:
+        return self.known
 
 
 def _next(request: HttpRequest, default: str) -> str:
@@ -80,11 +91,7 @@ def signout(request: HttpRequest) -> HttpResponse:
 
 def challenges(request: HttpRequest) -> HttpResponse:
     """The public pools, and the fan's own entries."""
-    pools = (
-        Challenge.objects.filter(public=True)
-        .select_related("season__league")
-        .annotate(entry_count=Count("entries"))
-    )
+    pools = Challenge.objects.filter(public=True).select_related("season__league")
     mine = []
     if request.user.is_authenticated:
         mine = list(Entry.objects.filter(user=request.user).select_related("challenge__season"))
@@ -102,9 +109,10 @@ def pool(request: HttpRequest, pk: int) -> HttpResponse:
     challenge = get_object_or_404(Challenge.objects.select_related("season__league"), pk=pk)
     locked = services.is_locked(challenge)
     entries = Entry.objects.filter(challenge=challenge).select_related("user")
-    page = Paginator(entries.order_by("-points", "-max_points", "id"), PAGE).get_page(
-        request.GET.get("page")
-    )
+    # The pool keeps its count: no COUNT over 10,000 rows on a page view.
+    page = KnownCountPaginator(
+        entries.order_by("-points", "-max_points", "id"), PAGE, count=challenge.entry_count
+    ).get_page(request.GET.get("page"))
     mine = None
     if request.user.is_authenticated:
         mine = Entry.objects.filter(challenge=challenge, user=request.user).first()
@@ -124,7 +132,7 @@ def pool(request: HttpRequest, pk: int) -> HttpResponse:
             "start": start,
             "mine": mine,
             "rounds": rounds,
-            "best_expected": services.field_best_expected(challenge),
+            "best_expected": challenge.best_expected,
             "total": page.paginator.count,
         },
     )
@@ -226,7 +234,7 @@ def entry(request: HttpRequest, pk: int) -> HttpResponse:
             "picked": len(item.picks),
             "missing": missing,
             "needs": services.entry_needs(item) if visible and locked else [],
-            "best_expected": services.field_best_expected(item.challenge),
+            "best_expected": item.challenge.best_expected,
         },
     )
 

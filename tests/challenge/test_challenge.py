@@ -345,6 +345,10 @@ def test_the_pool_page_ranks_entries_and_a_fan_joins_from_it(
     assert entry.picks == chalk(cup) and entry.tiebreak == 131
     standings = client.get(pool.get_absolute_url()).content.decode()
     assert "Alice&#x27;s picks" in standings or "Alice's picks" in standings
+    assert "(1 entry)" in standings
+    assert f"The field's best expected score: {entry.expected:.1f} points" in standings.replace(
+        "&#x27;", "'"
+    )
 
 
 def test_the_api_joins_picks_and_lists_standings_in_the_schema(
