@@ -233,7 +233,10 @@ def entry(request: HttpRequest, pk: int) -> HttpResponse:
             "games": games,
             "picked": len(item.picks),
             "missing": missing,
-            "needs": services.entry_needs(item) if visible and locked else [],
+            "needs": [
+                {**n, "team": data["teams"][str(n["team_id"])]["name"]}
+                for n in (services.entry_needs(item) if visible and locked else [])
+            ],
             "best_expected": item.challenge.best_expected,
         },
     )

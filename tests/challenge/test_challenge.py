@@ -268,6 +268,7 @@ def test_a_pick_of_a_team_replaced_after_the_lock_is_dead(cup: Any, pool: Any, a
     right = 1 if winners["R1-1"] == s[1] else 0
     assert entry.points == right
     assert entry.max_points == right  # both picks of the replaced team are dead
+    assert services.entry_needs(entry) == []
     assert entry.alive == 0
     assert entry.picks["R1-2"] == s[3]  # never moved onto the newcomer
     page = Client().get(entry.get_absolute_url()).content.decode()
@@ -373,3 +374,20 @@ def test_the_api_joins_picks_and_lists_standings_in_the_schema(
     for path in ("/api/challenges/{id}/join/", "/api/challenges/{id}/standings/",
                  "/api/challenge-entries/{id}/"):  # fmt: skip
         assert path in schema
+
+
+def test_after_the_lock_an_entry_page_says_which_results_it_still_needs(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    entry = services.entry_join(challenge=pool, user=alice)
+    services.entry_save(entry=entry, user=alice, picks=chalk(cup))
+    play_next(cup)  # R1-1
+    winners = tournaments.winners_of(cup)
+    s = seeds(cup)
+    needs = services.entry_needs(Entry.objects.get(pk=entry.pk))
+    want = [{"key": "R1-2", "team_id": s[2], "points": 1}]
+    if winners["R1-1"] == s[1]:
+        want.append({"key": "R2-1", "team_id": s[1], "points": 2})
+    assert needs == want
+    page = Client().get(entry.get_absolute_url()).content.decode()
+    assert f"{cup.entries.get(seed=2).team} to win R1-2: 1 point" in page
