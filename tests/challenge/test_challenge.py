@@ -391,3 +391,30 @@ def test_after_the_lock_an_entry_page_says_which_results_it_still_needs(
     assert needs == want
     page = Client().get(entry.get_absolute_url()).content.decode()
     assert f"{cup.entries.get(seed=2).team} to win R1-2: 1 point" in page
+
+
+def test_a_commissioner_opens_a_pool_in_the_admin_and_a_started_tournament_is_refused(
+    cup: Any,
+) -> None:
+    from tests.factories import commissioner
+
+    client = signed(commissioner())
+    form = {
+        "season": cup.pk,
+        "name": "Admin pool",
+        "round_points": "[1, 3]",
+        "public": "",
+        "invite_code": "",
+        "lock_at_0": "",
+        "lock_at_1": "",
+    }
+    added = client.post("/admin/challenge/challenge/add/", form)
+    assert added.status_code == 302, added.content.decode()[:2000]
+    pool = Challenge.objects.get(name="Admin pool")
+    assert pool.round_points == [1, 3] and not pool.public and pool.invite_code
+    bad = client.post("/admin/challenge/challenge/add/", {**form, "round_points": "[1]"})
+    assert "each of the bracket&#x27;s 2 rounds" in bad.content.decode()
+    play_next(cup)
+    late = client.post("/admin/challenge/challenge/add/", {**form, "name": "Late"})
+    assert "has started: a challenge opens only before the first game" in late.content.decode()
+    assert not Challenge.objects.filter(name="Late").exists()
