@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from challenge import services
 from challenge.models import Entry
@@ -30,6 +31,7 @@ def browser() -> Iterator[Any]:
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
                 "--window-size=390,844"):  # fmt: skip  # a phone
         options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # console errors read
     driver = webdriver.Chrome(
         service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options
     )
@@ -119,3 +121,43 @@ def test_a_fan_signs_up_picks_a_bracket_joins_a_pool_and_watches_it_scored(
     assert browser.execute_script(
         "return document.documentElement.scrollWidth <= window.innerWidth"
     )
+
+
+def test_the_challenge_pages_read_well_on_a_desktop_and_a_phone(
+    browser: Any, live_server: Any
+) -> None:
+    """Each page of the challenge, signed in and not, at 1280 and 390 px: it answers, is no
+    wider than the screen, logs no console error and axe-core finds nothing serious."""
+    from selenium.webdriver.common.by import By
+
+    from tests.pages.test_fan_journey import Visit, problems_of
+
+    cup = tournaments.tournament_create(
+        league=league_services.league_get_or_create(name="Audit League"),
+        name="Audit Cup",
+        teams=[full_team() for _ in range(8)],
+        strategy=False,
+        seed=3,
+    )
+    pool = services.challenge_create(season=cup, name="Audit pool", public=False)
+    anonymous = [Visit("challenges", "/challenges/"), Visit("sign up", "/fans/signup/"),
+                 Visit("sign in", "/fans/signin/"), Visit("pool", pool.get_absolute_url())]  # fmt: skip
+    found: list[str] = []
+    for width in (1280, 390):
+        browser.set_window_size(width, 900)
+        for visit in anonymous:
+            found += problems_of(browser, live_server.url, visit, width)
+    browser.get(f"{live_server.url}/fans/signup/")
+    browser.find_element(By.NAME, "username").send_keys("audrey")
+    browser.find_element(By.NAME, "password1").send_keys("a-long-pass-28")
+    browser.find_element(By.NAME, "password2").send_keys("a-long-pass-28")
+    browser.find_element(By.CSS_SELECTOR, "form.stack button[type=submit]").click()
+    audrey = get_user_model().objects.get(username="audrey")
+    entry = services.entry_join(challenge=pool, user=audrey, invite_code=pool.invite_code)
+    signed_in = [Visit("entry", entry.get_absolute_url(), ready="#bracket .pick"),
+                 Visit("my entries", "/fans/entries/"), Visit("pool", pool.get_absolute_url())]  # fmt: skip
+    for width in (1280, 390):
+        browser.set_window_size(width, 900)
+        for visit in signed_in:
+            found += problems_of(browser, live_server.url, visit, width)
+    assert not found, "\n".join(found)
