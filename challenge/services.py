@@ -114,6 +114,20 @@ def is_locked(challenge: Challenge, *, now: datetime | None = None) -> bool:
     return tournament_started(challenge.season)
 
 
+def lock_check(challenge: Challenge) -> None:
+    """Refuse a change once the pool is locked, holding the tournament's unplayed games'
+    rows until the caller's transaction ends: a worker's claim of the first game (a
+    conditional UPDATE of its row) waits for a save in flight, and a save after the claim
+    sees it. Call inside the transaction that writes the entry."""
+    list(
+        Game.objects.select_for_update()
+        .filter(season_id=challenge.season_id, status=Game.Status.SCHEDULED)
+        .values_list("pk", flat=True)
+    )
+    if is_locked(challenge):
+        raise ChallengeRefused(LOCKED_MESSAGE, status=409)
+
+
 # -- pools ------------------------------------------------------------------------------------
 
 
@@ -261,8 +275,7 @@ def entry_join(*, challenge: Challenge, user: Any, name: str = "", invite_code: 
     if not user.is_authenticated:
         raise ChallengeRefused("sign in to join a pool", status=403)
     challenge = Challenge.objects.select_for_update().get(pk=challenge.pk)
-    if is_locked(challenge):
-        raise ChallengeRefused(LOCKED_MESSAGE, status=409)
+    lock_check(challenge)
     if not challenge.public and not secrets.compare_digest(
         invite_code.strip(), challenge.invite_code
     ):
@@ -292,8 +305,7 @@ def entry_save(
     entry = Entry.objects.select_for_update().select_related("challenge__season").get(pk=entry.pk)
     if not (user.is_authenticated and entry.user_id == user.pk):
         raise ChallengeRefused("only the fan who made this entry can change it", status=403)
-    if is_locked(entry.challenge):
-        raise ChallengeRefused(LOCKED_MESSAGE, status=409)
+    lock_check(entry.challenge)
     season = entry.challenge.season
     bracket = season_bracket(season)
     if picks is not None:
