@@ -82,7 +82,10 @@ class EntryAdmin(admin.ModelAdmin[Entry]):
     list_filter = ("challenge",)
     search_fields = ("name", "user__username")
     raw_id_fields = ("user", "challenge")
+    # A fan's picks are his own: read here, changed only by him before the lock.
     readonly_fields = (
+        "picks",
+        "tiebreak",
         "points", "max_points", "alive", "correct", "expected", "win_probability", "win_error",
         "created_at", "updated_at",
     )  # fmt: skip

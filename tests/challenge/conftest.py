@@ -6,11 +6,20 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 
 from challenge import services
 from league import odds, tournaments
 from league import services as league_services
 from tests.factories import fan, full_team
+
+
+@pytest.fixture(autouse=True)
+def _rates_reset() -> None:
+    """Forget the sign-up and sign-in counts (kept in the cache, per address: every test
+    client and the live server sign up from 127.0.0.1), so no test is throttled by the
+    ones before it."""
+    cache.clear()
 
 
 @pytest.fixture
