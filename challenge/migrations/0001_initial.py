@@ -9,8 +9,11 @@ class Migration(migrations.Migration):
 
     initial = True
 
+    # Only the tournament's table (league 0001) is needed: depending on the league's latest
+    # migration would make migrating the league back (tests/league/test_write_path.py)
+    # unapply the challenge's tables too.
     dependencies = [
-        ('league', '0007_team_versions'),
+        ('league', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
