@@ -15,17 +15,22 @@ import pytest
 
 schemathesis = pytest.importorskip("schemathesis")
 
+from django.core.wsgi import get_wsgi_application  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 from schemathesis.checks import not_a_server_error  # noqa: E402
 
 from cards.models import Card, Player, Team  # noqa: E402
-from config.wsgi import application  # noqa: E402
 from league.models import Game, League, Season, SimulationRun  # noqa: E402
 from tests.api import play_all, season_played, throttle_reset, tournament_drawn  # noqa: E402
 
 pytestmark = pytest.mark.django_db
 
-schema = schemathesis.openapi.from_wsgi("/api/schema/", application).include(method="GET")
+# Django's WSGI application, not config.wsgi's: that one also makes this process run tasks
+# in background threads (league/background.py), which would start sweeping while pytest is
+# still collecting (reading the schema below is a request).
+schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application()).include(
+    method="GET"
+)
 
 MODELS = {"teams": Team, "players": Player, "cards": Card, "leagues": League,
           "seasons": Season, "games": Game, "runs": SimulationRun}  # fmt: skip
