@@ -29,7 +29,7 @@ GridStyle(threes=150, patience=50, crashers=2, trap=False)
 >>> GridStyle.from_json({"threes": 300})
 Traceback (most recent call last):
 ...
-simulator.gridcourt.style.StyleError: threes: must be an integer from 50 to 200, got 300
+simulator.styles.StyleError: threes: must be an integer from 50 to 200, got 300
 """
 
 from __future__ import annotations
@@ -42,19 +42,13 @@ from typing import Any
 from simulator.gridcourt.court import Court
 from simulator.gridcourt.policy import DEFAULT_POLICY, LAST_ROLL, DefaultPolicy, Policy
 from simulator.gridcourt.state import GridState
+from simulator.styles import StyleError as StyleError  # re-exported: callers catch it here
+from simulator.styles import style_from_json
 
 RULINGS_NAME = "rulings"
 """A team file's ``"styles": {"gridcourt": "rulings"}`` plays the rulings' §4 policy."""
 
 BOUNDS: dict[str, tuple[int, int]] = {"threes": (50, 200), "patience": (20, 80), "crashers": (0, 2)}
-
-
-class StyleError(ValueError):
-    """Raise for a style a policy cannot play; ``problems`` names every field at fault."""
-
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = tuple(problems)
-        super().__init__("; ".join(self.problems))
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,18 +79,7 @@ class GridStyle:
     def from_json(cls, doc: object) -> GridStyle:
         """Return the style of a team file's ``styles.gridcourt`` object; a parameter left
         out takes its default. Raise :class:`StyleError` naming every problem."""
-        if not isinstance(doc, Mapping):
-            raise StyleError([f"must be an object of parameters, got {doc!r}"])
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(str(k) for k in doc if k not in known)
-        if unknown:
-            raise StyleError(
-                [
-                    f"{k}: not a grid-court style parameter (they are: {', '.join(sorted(known))})"
-                    for k in unknown
-                ]
-            )
-        return cls(**{str(k): v for k, v in doc.items()})
+        return style_from_json(cls, doc, "grid-court")
 
     def describe(self) -> list[tuple[str, str]]:
         """Return each parameter as a reader sees it: ``(name, what it does here)``."""

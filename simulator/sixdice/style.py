@@ -22,7 +22,7 @@ exact odds (:mod:`simulator.sixdice.odds`) solve a game between any two styles.
 >>> SixDiceStyle.from_json({"threes": "some"}).threes
 Traceback (most recent call last):
 ...
-simulator.sixdice.style.StyleError: threes: must be one of never, top, outside, always, got 'some'
+simulator.styles.StyleError: threes: must be one of never, top, outside, always, got 'some'
 """
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ from simulator.sixdice.policy import (
     Tie,
 )
 from simulator.sixdice.state import ARC, AWAY, DEFENSE, HALF, HOME, GameState, other
+from simulator.styles import StyleError as StyleError  # re-exported: callers catch it here
+from simulator.styles import style_from_json
 
 RULINGS_NAME = "rulings"
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -52,14 +54,6 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 TOP = 3
 """The top of the arc: the last depth outside it (§1.2)."""
-
-
-class StyleError(ValueError):
-    """Raise for a style a policy cannot play; ``problems`` names every field at fault."""
-
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = tuple(problems)
-        super().__init__("; ".join(self.problems))
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,18 +81,7 @@ class SixDiceStyle:
     def from_json(cls, doc: object) -> SixDiceStyle:
         """Return the style of a team file's ``styles.sixdice`` object; a parameter left out
         takes its default. Raise :class:`StyleError` naming every problem."""
-        if not isinstance(doc, Mapping):
-            raise StyleError([f"must be an object of parameters, got {doc!r}"])
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(str(k) for k in doc if k not in known)
-        if unknown:
-            raise StyleError(
-                [
-                    f"{k}: not a six-dice style parameter (they are: {', '.join(sorted(known))})"
-                    for k in unknown
-                ]
-            )
-        return cls(**{str(k): v for k, v in doc.items()})
+        return style_from_json(cls, doc, "six-dice")
 
     def describe(self) -> list[tuple[str, str]]:
         """Return each parameter as a reader sees it: ``(name, what it does here)``."""
