@@ -54,9 +54,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, ClassVar
 
 from simulator.dice import STREAMS, DiceFileError, DiceRecord, DiceSource, ScriptedDice
+from simulator.styles import StyleError
 
 GAME_MODULES: dict[str, str] = {
     "vabg": "simulator.vabg.game",
@@ -494,6 +496,40 @@ class Game(ABC):
 
 
 _REGISTRY: dict[str, Game] = {}
+
+
+class StyledGame(Game):
+    """A game whose teams bring a coach's style (grid court, six dice): the style methods of
+    the interface, read through the game's ``style`` module (``style_from_team``,
+    ``style_to_json``, ``describe_style``; errors as :class:`simulator.styles.StyleError`)."""
+
+    has_styles: ClassVar[bool] = True
+    style_module: ClassVar[ModuleType]
+
+    def read_style(self, value: object) -> Any:
+        """Return the style of a team file's ``styles.<game>`` value."""
+        return self._style_of({"styles": {self.name: value}})
+
+    def style_to_json(self, style: Any) -> Any:
+        """Return a style as a team file writes it."""
+        return self.style_module.style_to_json(style)
+
+    def describe_style(self, style: Any) -> list[tuple[str, str]]:
+        """Return each of a style's choices in words."""
+        described: list[tuple[str, str]] = self.style_module.describe_style(style)
+        return described
+
+    def read_team(self, data: object) -> StyledTeam:
+        """Return the ``school``, ``season`` and style (``styles.<game>``: the game's default
+        style when absent) of any JSON team file."""
+        name = team_name_from_json(data)
+        return StyledTeam(name.school, name.season, self._style_of(data))
+
+    def _style_of(self, data: object) -> Any:
+        try:
+            return self.style_module.style_from_team(data)
+        except StyleError as exc:
+            raise InvalidTeamError(list(exc.problems)) from exc
 
 
 def register(game: Game) -> Game:

@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 from simulator.dice import DiceSource
 from simulator.games import (
     Board,
     BoardCell,
     Column,
-    Game,
-    InvalidTeamError,
     MatchOdds,
     Option,
     Result,
+    StyledGame,
     StyledTeam,
     TeamName,
     register,
-    team_name_from_json,
 )
+from simulator.gridcourt import style
 from simulator.gridcourt.court import ROWS, court
 from simulator.gridcourt.engine import play_game
 from simulator.gridcourt.events import Event, GridTeamBox, box_score, event_from_json
@@ -27,15 +27,11 @@ from simulator.gridcourt.odds import styled_odds, table_odds
 from simulator.gridcourt.rules import PRESETS, RULES_VERSION, STANDARD, GridRules
 from simulator.gridcourt.style import (
     DEFAULT_STYLE,
-    StyleError,
-    describe_style,
     policy_for,
-    style_from_team,
-    style_to_json,
 )
 
 
-class GridCourtGame(Game):
+class GridCourtGame(StyledGame):
     """The grid-court board game to 21 (gridcourt-rulings.md)."""
 
     name = "gridcourt"
@@ -98,32 +94,7 @@ class GridCourtGame(Game):
         """Return :meth:`GridRules.from_json` of the stored rules."""
         return GridRules.from_json(doc)
 
-    has_styles = True
-
-    def read_style(self, value: object) -> Any:
-        """Return the style of a team file's ``styles.gridcourt`` value (``style.py``)."""
-        try:
-            return style_from_team({"styles": {"gridcourt": value}})
-        except StyleError as exc:
-            raise InvalidTeamError(list(exc.problems)) from exc
-
-    def style_to_json(self, style: Any) -> Any:
-        """Return a style as a team file writes it."""
-        return style_to_json(style)
-
-    def describe_style(self, style: Any) -> list[tuple[str, str]]:
-        """Return each of a style's choices in words."""
-        return describe_style(style)
-
-    def read_team(self, data: object) -> StyledTeam:
-        """Return the ``school``, ``season`` and grid-court style (``styles.gridcourt``:
-        the default style when absent) of any JSON team file."""
-        name = team_name_from_json(data)
-        try:
-            style = style_from_team(data)
-        except StyleError as exc:
-            raise InvalidTeamError(list(exc.problems)) from exc
-        return StyledTeam(name.school, name.season, style)
+    style_module: ClassVar[ModuleType] = style
 
     def play_rules(
         self, home: Any, away: Any, dice: DiceSource, rules: GridRules, *, neutral: bool

@@ -8,23 +8,23 @@ The game has no players, so every box-score column is a team column.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 from simulator.dice import DiceSource, ScriptedDice
 from simulator.games import (
     Column,
-    Game,
     InvalidOptionError,
-    InvalidTeamError,
     MatchOdds,
     Option,
     Result,
     Side,
+    StyledGame,
     StyledTeam,
     TeamName,
     register,
-    team_name_from_json,
 )
+from simulator.sixdice import style
 from simulator.sixdice.engine import SixDiceResult, play_game
 from simulator.sixdice.events import COLUMNS, Event, SixDiceBox, box_score, event_from_json
 from simulator.sixdice.inputs import dice_from_json
@@ -40,11 +40,7 @@ from simulator.sixdice.rules import (
 from simulator.sixdice.style import (
     DEFAULT_STYLE,
     SixDiceStyle,
-    StyleError,
-    describe_style,
     game_policy,
-    style_from_team,
-    style_to_json,
 )
 
 _TITLES = {
@@ -82,7 +78,7 @@ def _side(box: SixDiceBox) -> Side:
     return Side(box.school, box.season, box.score, (), box)
 
 
-class SixDiceGame(Game):
+class SixDiceGame(StyledGame):
     """The six-dice game to 21 (sixdice-rulings.md), on the shared interface."""
 
     name = "sixdice"
@@ -140,32 +136,7 @@ class SixDiceGame(Game):
         """Return :meth:`SixDiceRules.from_json` of the stored rules."""
         return SixDiceRules.from_json(doc)
 
-    has_styles = True
-
-    def read_style(self, value: object) -> Any:
-        """Return the style of a team file's ``styles.sixdice`` value (``style.py``)."""
-        try:
-            return style_from_team({"styles": {"sixdice": value}})
-        except StyleError as exc:
-            raise InvalidTeamError(list(exc.problems)) from exc
-
-    def style_to_json(self, style: Any) -> Any:
-        """Return a style as a team file writes it."""
-        return style_to_json(style)
-
-    def describe_style(self, style: Any) -> list[tuple[str, str]]:
-        """Return each of a style's choices in words."""
-        return describe_style(style)
-
-    def read_team(self, data: object) -> StyledTeam:
-        """Return the ``school``, ``season`` and six-dice style (``styles.sixdice``: the
-        default, §4's policy, when absent) of any JSON team file."""
-        name = team_name_from_json(data)
-        try:
-            style = style_from_team(data)
-        except StyleError as exc:
-            raise InvalidTeamError(list(exc.problems)) from exc
-        return StyledTeam(name.school, name.season, style)
+    style_module: ClassVar[ModuleType] = style
 
     def read_dice(self, data: object) -> ScriptedDice:
         """Return the d6 script of a parsed dice file, which may use the letters B/P/S/F."""
