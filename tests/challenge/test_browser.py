@@ -16,6 +16,7 @@ from challenge import services
 from challenge.models import Entry
 from league import odds, tournaments
 from league import services as league_services
+from tests.browsing import follow
 from tests.factories import full_team
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -64,12 +65,12 @@ def test_a_fan_signs_up_picks_a_bracket_joins_a_pool_and_watches_it_scored(
     browser.find_element(By.NAME, "username").send_keys("casey")
     browser.find_element(By.NAME, "password1").send_keys("a-long-pass-28")
     browser.find_element(By.NAME, "password2").send_keys("a-long-pass-28")
-    browser.find_element(By.CSS_SELECTOR, "form.stack button[type=submit]").click()
+    follow(browser, browser.find_element(By.CSS_SELECTOR, "form.stack button[type=submit]"))
     assert "Signed in as casey" in browser.find_element(By.CLASS_NAME, "fan").text
 
-    browser.find_element(By.LINK_TEXT, "Browser pool").click()
+    follow(browser, browser.find_element(By.LINK_TEXT, "Browser pool"))
     browser.find_element(By.ID, "entry-name").send_keys("Casey's chalk")
-    browser.find_element(By.XPATH, "//button[text()='Join this pool']").click()
+    follow(browser, browser.find_element(By.XPATH, "//button[text()='Join this pool']"))
     assert browser.find_element(By.TAG_NAME, "h1").text == "Casey's chalk"
 
     # Click seed 8 through its first game, then change that pick: the later pick it fed
@@ -151,7 +152,7 @@ def test_the_challenge_pages_read_well_on_a_desktop_and_a_phone(
     browser.find_element(By.NAME, "username").send_keys("audrey")
     browser.find_element(By.NAME, "password1").send_keys("a-long-pass-28")
     browser.find_element(By.NAME, "password2").send_keys("a-long-pass-28")
-    browser.find_element(By.CSS_SELECTOR, "form.stack button[type=submit]").click()
+    follow(browser, browser.find_element(By.CSS_SELECTOR, "form.stack button[type=submit]"))
     audrey = get_user_model().objects.get(username="audrey")
     entry = services.entry_join(challenge=pool, user=audrey, invite_code=pool.invite_code)
     signed_in = [Visit("entry", entry.get_absolute_url(), ready="#bracket .pick"),

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from tests.browsing import follow
 from tests.commissioner.conftest import (
     PYTHON,
     ROOT,
@@ -162,17 +163,6 @@ def submit(driver: Any, name: str = "_save") -> None:
 
     page = driver.find_element(By.TAG_NAME, "html")
     driver.find_element(By.CSS_SELECTOR, f'input[type=submit][name="{name}"]').click()
-    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(page))
-
-
-def follow(driver: Any, element: Any) -> None:
-    """Click a link or button that leads to another page and wait for that page."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    page = driver.find_element(By.TAG_NAME, "html")
-    element.click()
     WebDriverWait(driver, 30).until(expected_conditions.staleness_of(page))
 
 

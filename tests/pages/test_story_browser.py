@@ -9,6 +9,7 @@ import pytest
 
 from league import services, tournaments
 from league.models import Game
+from tests.browsing import follow
 from tests.factories import full_team
 from tests.pages.test_browser import browser  # noqa: F401  (the Chromium fixture)
 
@@ -50,8 +51,8 @@ def test_a_fan_reads_the_tournament_page_and_opens_the_final(
     browser.set_window_size(*WIDTHS[width])
     champion = tournaments.champion(cup)
     browser.get(f"{live_server.url}/")
-    browser.find_element(By.LINK_TEXT, "Tournaments").click()
-    browser.find_element(By.LINK_TEXT, str(cup)).click()
+    follow(browser, browser.find_element(By.LINK_TEXT, "Tournaments"))
+    follow(browser, browser.find_element(By.LINK_TEXT, str(cup)))
     assert browser.title.startswith(f"{cup}: {champion} champion")
     crown = browser.find_element(By.ID, "champion")
     assert champion.school in crown.text and "Championship" in crown.text
@@ -68,7 +69,7 @@ def test_a_fan_reads_the_tournament_page_and_opens_the_final(
     first_round = rounds[-1].find_elements(By.CSS_SELECTOR, "li[data-game]")
     assert len(first_round) == 4 and all(li.is_displayed() for li in first_round)
     final = Game.objects.get(season=cup, round=3)
-    rounds[0].find_element(By.CSS_SELECTOR, f'a[href="/games/{final.pk}/"]').click()
+    follow(browser, rounds[0].find_element(By.CSS_SELECTOR, f'a[href="/games/{final.pk}/"]'))
     headline = browser.find_element(By.CSS_SELECTOR, "#story h2")
     high = max(final.result.home_score, final.result.away_score)
     low = min(final.result.home_score, final.result.away_score)
@@ -76,7 +77,7 @@ def test_a_fan_reads_the_tournament_page_and_opens_the_final(
     linescore = browser.find_element(By.CSS_SELECTOR, ".linescore")
     assert headline.location["y"] < linescore.location["y"]  # the story leads the box score
     browser.back()
-    browser.find_element(By.LINK_TEXT, "The bracket").click()
+    follow(browser, browser.find_element(By.LINK_TEXT, "The bracket"))
     assert champion.school in browser.find_element(By.ID, "champion").text
 
 

@@ -17,6 +17,7 @@ from league.models import BoxLine, Game
 from simulator.vabg import read_team_file
 from simulator.vabg.sheet import replay
 from table.models import TableGame
+from tests.browsing import follow
 from tests.pages.test_browser import browser  # noqa: F401  (the shared Chromium fixture)
 from tests.table.conftest import AWAY_FILE, HOME_FILE
 from tests.table.dice import rolled_game
@@ -130,7 +131,7 @@ def test_a_whole_game_typed_through_the_page_is_stored_with_the_command_lines_bo
             assert row.find_element(By.CSS_SELECTOR, "td.pts").text == str(line["pts"])
             assert row.find_element(By.CSS_SELECTOR, "td.reb").text == str(line["reb"])
     assert game.result.events == expected["events"]
-    browser.find_element(By.ID, "league-game").click()
+    follow(browser, browser.find_element(By.ID, "league-game"))
     heading = browser.find_element(By.TAG_NAME, "h1").text
     assert str(game.home) in heading and str(game.away) in heading
 
