@@ -125,3 +125,39 @@ def lanes(transactional_db):  # type: ignore[no-untyped-def]
         assert background.wait_idle(timeout=120), "a lane was still busy after the test"
     finally:
         background.serve_in_process(False)  # stops the lanes' threads
+
+
+@pytest.fixture(scope="module")
+def module_world(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
+    """Open the transaction a module's shared rows live in, for fixtures of module scope
+    that make them once (a played season, imported teams) instead of once per test.
+
+    Each test of the module runs inside it (pytest-django's savepoint, rolled back after the
+    test, so a test's own changes never reach the next one); the rows are rolled back after
+    the module. Tasks run eagerly in it, and what they leave for after a commit runs when
+    the fixture's ``TestCase.captureOnCommitCallbacks(execute=True)`` block ends. Only for
+    modules whose tests run in a transaction (``django_db`` without ``transaction=True``).
+    """
+    from django.db import transaction
+
+    from config.celery import app
+
+    before = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager = app.conf.task_eager_propagates = True
+    with django_db_blocker.unblock(), transaction.atomic():
+        try:
+            yield
+        finally:
+            app.conf.task_always_eager, app.conf.task_eager_propagates = before
+            transaction.set_rollback(True)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache_over_a_module_world(request: pytest.FixtureRequest) -> None:
+    """Empty the cache before each test on a module's shared rows: a page cached by one test
+    from rows its savepoint changed must not answer the next test, whose rows are the same
+    ones again under the same keys."""
+    if "module_world" in request.fixturenames:
+        from django.core.cache import cache
+
+        cache.clear()

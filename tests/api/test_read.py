@@ -31,9 +31,17 @@ def _no_throttle() -> None:
     throttle_reset()
 
 
+@pytest.fixture(scope="module")
+def played(module_world: None) -> int:
+    """One played season for the module's reading tests (none of them writes to it)."""
+    from django.test import TestCase
+
+    return season_played(TestCase.captureOnCommitCallbacks, name="Shared 2001").pk
+
+
 @pytest.fixture
-def season(django_capture_on_commit_callbacks) -> Season:  # type: ignore[no-untyped-def]
-    return season_played(django_capture_on_commit_callbacks)
+def season(played: int) -> Season:
+    return Season.objects.get(pk=played)
 
 
 @pytest.fixture

@@ -52,27 +52,17 @@ def _keep_the_test_connection() -> Any:
 
 
 @pytest.fixture(scope="module")
-def existing_ids(django_db_setup, django_db_blocker) -> Any:  # type: ignore[no-untyped-def]
+def existing_ids(module_world: None) -> Any:
     """Play a season and a tournament once for the module (rolled back after it); return
     the ids of every resource, by path segment. Each endpoint's test runs inside it."""
-    from django.db import transaction
     from django.test import TestCase
 
-    from config.celery import app
-
-    before = (app.conf.task_always_eager, app.conf.task_eager_propagates)
-    app.conf.task_always_eager = app.conf.task_eager_propagates = True  # in-process tasks
-    with django_db_blocker.unblock(), transaction.atomic():
-        try:
-            season_played(TestCase.captureOnCommitCallbacks)
-            play_all(tournament_drawn(teams=4), TestCase.captureOnCommitCallbacks)
-            yield {
-                name: list(model.objects.order_by("pk").values_list("pk", flat=True))
-                for name, model in MODELS.items()
-            }
-        finally:
-            app.conf.task_always_eager, app.conf.task_eager_propagates = before
-            transaction.set_rollback(True)
+    season_played(TestCase.captureOnCommitCallbacks)
+    play_all(tournament_drawn(teams=4), TestCase.captureOnCommitCallbacks)
+    return {
+        name: list(model.objects.order_by("pk").values_list("pk", flat=True))
+        for name, model in MODELS.items()
+    }
 
 
 def resource_of(path: str, parameter: str) -> str:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from django.conf import settings
 
-from cards.models import Card
+from cards.models import Card, Team
 from cards.services import team_import
 from league import bracket as brackets
 from league import odds, services, tournaments
@@ -30,9 +30,16 @@ def load(name: str):  # type: ignore[no-untyped-def]
     return team_import(name=f"{name}.json", content=(TEAMS / f"{name}.json").read_bytes()).team
 
 
+@pytest.fixture(scope="module")
+def imported(module_world: None) -> list[int]:
+    """The five fixture teams, imported once for the module."""
+    return [load(name).pk for name in NAMES]
+
+
 @pytest.fixture
-def teams():  # type: ignore[no-untyped-def]
-    return [load(name) for name in NAMES]
+def teams(imported: list[int]):  # type: ignore[no-untyped-def]
+    by_pk = Team.objects.in_bulk(imported)
+    return [by_pk[pk] for pk in imported]
 
 
 def cup(teams, *, name="Cup", neutral=True, reseed=False, strategy=False):  # type: ignore[no-untyped-def]

@@ -15,7 +15,7 @@ from league import gamestats, odds, services, tournaments
 from league.models import BoxLine, Game
 from league.standings import FinishedGame, compute_standings
 from tests.factories import TeamFactory, full_team
-from tests.pages.test_pages import season, text  # noqa: F401  (the simulated season fixture)
+from tests.pages.test_pages import played_season, season, text  # noqa: F401  (the season fixtures)
 
 pytestmark = pytest.mark.django_db
 

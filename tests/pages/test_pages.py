@@ -9,14 +9,17 @@ import pytest
 from django.urls import reverse
 
 from league import selectors, services
-from league.models import BoxLine, Game
+from league.models import BoxLine, Game, Season
 from tests.factories import full_team
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def season(django_capture_on_commit_callbacks):  # type: ignore[no-untyped-def]
+@pytest.fixture(scope="module")
+def played_season(module_world: None) -> int:
+    """One played season of two conferences for the module's reading tests."""
+    from django.test import TestCase
+
     league = services.league_get_or_create(name="Fan League")
     teams = [full_team(conference=c) for c in ("East", "East", "West", "West")]
     season = services.season_create(
@@ -28,9 +31,14 @@ def season(django_capture_on_commit_callbacks):  # type: ignore[no-untyped-def]
         start_date=date(2002, 1, 5),
         seed=9,
     )
-    with django_capture_on_commit_callbacks(execute=True):
+    with TestCase.captureOnCommitCallbacks(execute=True):
         services.simulation_start(season=season, scope="all")
-    return season
+    return season.pk
+
+
+@pytest.fixture
+def season(played_season: int) -> Season:
+    return Season.objects.get(pk=played_season)
 
 
 def text(response) -> str:  # type: ignore[no-untyped-def]
@@ -134,17 +142,25 @@ def test_progress_is_polled_as_json(client, season) -> None:
     assert data == {"total": 6, "final": 6, "run": None}
 
 
-@pytest.fixture
-def cup(django_capture_on_commit_callbacks):  # type: ignore[no-untyped-def]
+@pytest.fixture(scope="module")
+def played_cup(module_world: None) -> int:
+    """One played 6-team tournament for the module's reading tests."""
+    from django.test import TestCase
+
     from league import tournaments
 
     teams = [full_team() for _ in range(6)]
     cup = tournaments.tournament_create(
         league=services.league_get_or_create(name="Cup"), name="Open", teams=teams, seed=6
     )
-    with django_capture_on_commit_callbacks(execute=True):
+    with TestCase.captureOnCommitCallbacks(execute=True):
         services.simulation_start(season=cup, scope="all")
-    return cup
+    return cup.pk
+
+
+@pytest.fixture
+def cup(played_cup: int) -> Season:
+    return Season.objects.get(pk=played_cup)
 
 
 def test_the_bracket_shows_every_round_score_and_the_champion(client, cup) -> None:

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from league import gamestats, selectors, services, stories, tournaments
-from league.models import BoxLine, Game, SeasonTeam
+from league.models import BoxLine, Game, Season, SeasonTeam
 from tests.factories import CardFactory, TeamFactory, full_team
 
 pytestmark = pytest.mark.django_db
@@ -21,15 +21,23 @@ def text(response) -> str:  # type: ignore[no-untyped-def]
     return re.sub(r"\s+", " ", response.content.decode())
 
 
-@pytest.fixture
-def cup(django_capture_on_commit_callbacks):  # type: ignore[no-untyped-def]
+@pytest.fixture(scope="module")
+def played_cup(module_world: None) -> int:
+    """One played 8-team tournament for the module's reading tests."""
+    from django.test import TestCase
+
     teams = [full_team() for _ in range(8)]
     cup = tournaments.tournament_create(
         league=services.league_get_or_create(name="Cup"), name="Open", teams=teams, seed=21
     )
-    with django_capture_on_commit_callbacks(execute=True):
+    with TestCase.captureOnCommitCallbacks(execute=True):
         services.simulation_start(season=cup, scope="all")
-    return cup
+    return cup.pk
+
+
+@pytest.fixture
+def cup(played_cup: int) -> Season:
+    return Season.objects.get(pk=played_cup)
 
 
 def seeds_of(game: Game) -> tuple[int, int]:
