@@ -102,11 +102,13 @@ def test_the_pages_show_another_games_team_stats_and_leaders(client: Client) -> 
     assert board is not None and "1. Piece" in board.group(0)
     assert f"<td>{floatformat(top['pts_pg'], 1)}</td>" in board.group(0)  # as the page rounds
     assert "No games yet." not in leaders
-    # a column no piece has any of leads no one: its board says so, and only then
+    # a column no piece has any of leads no one: its board says so, and only then. (The
+    # pieces' lines, not the team's figures: a shot-clock violation is the team's turnover.)
     totals = {c.key: 0 for c in gamestats.leader_categories("gridcourt")}
-    for row in gamestats.team_stats(season).rows:
-        for key in totals:
-            totals[key] += row[key] or 0
+    for _, doc, _, _ in side_docs(season):
+        for line in doc["pieces"]:
+            for key in totals:
+                totals[key] += line.get(key) or 0
     for key, total in totals.items():
         section = re.search(rf'data-category="{key}".*?</table>', leaders, re.S)
         assert section is not None
