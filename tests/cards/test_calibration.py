@@ -35,8 +35,8 @@ from cards.calibration import (
     game_key,
     measure_games,
 )
+from cards.calibration_run import MARKER
 from cards.field import build, field_holdout, read_csv, read_field
-from cards.management.commands.calibrate import MARKER
 from simulator.vabg import read_team_file
 
 TEAMS = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
