@@ -20,7 +20,6 @@ from league import columns, presentation, selectors
 from league.columns import BOX_SCORE, DECIMAL, MADE_ATTEMPTED, PERCENT, Column
 from league.models import BoxLine, Game, Season
 from simulator.results import LINE_FIELDS, PlayerLine
-from tests.pages.test_pages import season  # noqa: F401  (the simulated season fixture)
 
 Rows = list[list[tuple[str, str]]]
 
@@ -107,7 +106,7 @@ def test_an_unknown_column_list_fails_loudly() -> None:
 
 
 @pytest.mark.django_db
-def test_every_column_reads_a_key_its_rows_have(season: Season) -> None:  # noqa: F811
+def test_every_column_reads_a_key_its_rows_have(season: Season) -> None:
     player_row = selectors.player_season_stats(season_id=season.pk)[0]
     for cols in (columns.PLAYER_SEASON, columns.TEAM_PLAYERS):
         assert {k for c in cols for k in c.keys} <= set(player_row)
@@ -126,7 +125,7 @@ def test_every_column_reads_a_key_its_rows_have(season: Season) -> None:  # noqa
 @pytest.mark.django_db
 def test_a_box_score_has_one_header_and_one_cell_per_column(
     client: Client,
-    season: Season,  # noqa: F811
+    season: Season,
 ) -> None:
     game = Game.objects.filter(season=season).first()
     assert game is not None
@@ -155,7 +154,7 @@ def test_a_box_score_has_one_header_and_one_cell_per_column(
 @pytest.mark.django_db
 def test_the_stat_pages_have_one_header_and_one_cell_per_column(
     client: Client,
-    season: Season,  # noqa: F811
+    season: Season,
 ) -> None:
     line = BoxLine.objects.filter(result__game__season=season).order_by("-pts").first()
     assert line is not None

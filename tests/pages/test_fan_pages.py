@@ -15,7 +15,7 @@ from league import gamestats, odds, services, tournaments
 from league.models import BoxLine, Game
 from league.standings import FinishedGame, compute_standings
 from tests.factories import TeamFactory, full_team
-from tests.pages.test_pages import played_season, season, text  # noqa: F401  (the season fixtures)
+from tests.pages.test_pages import text
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,7 @@ def cup(django_capture_on_commit_callbacks):  # type: ignore[no-untyped-def]
 
 def test_a_renamed_player_and_team_show_at_once_on_a_played_games_page_and_in_the_api(
     client,
-    season,  # noqa: F811
+    season,
 ) -> None:
     game = Game.objects.filter(season=season).first()
     url = reverse("game", args=[game.pk])
@@ -66,7 +66,7 @@ def test_a_renamed_player_and_team_show_at_once_on_a_played_games_page_and_in_th
 
 def test_every_box_score_line_adds_its_opening_points_up_to_its_points(
     client,
-    season,  # noqa: F811
+    season,
 ) -> None:
     game = Game.objects.filter(season=season).first()
     page = client.get(reverse("game", args=[game.pk])).content.decode()
@@ -104,7 +104,7 @@ def test_a_conference_table_is_ordered_and_counted_on_the_conference_record() ->
     assert (table[1].wins, table[1].losses) == (3, 1)  # the overall record is still shown
 
 
-def test_the_season_page_shows_only_the_splits_its_games_have(client, season) -> None:  # noqa: F811
+def test_the_season_page_shows_only_the_splits_its_games_have(client, season) -> None:
     page = text(client.get(reverse("season", args=[season.pk])))
     standings = page[page.index("<h2>Standings</h2>") : page.index("Schedule and results")]
     assert ">Home</abbr>" in standings and ">Away</abbr>" in standings
@@ -114,7 +114,7 @@ def test_the_season_page_shows_only_the_splits_its_games_have(client, season) ->
     assert schedule.count("<strong>") >= Game.objects.filter(season=season).count()
 
 
-def test_the_per_game_team_stats_show_shots_per_game(client, season) -> None:  # noqa: F811
+def test_the_per_game_team_stats_show_shots_per_game(client, season) -> None:
     page = text(client.get(reverse("season", args=[season.pk])))
     stats = page[page.index("Team stats (per game)") :]
     assert re.search(r"<td>\d+\.\d-\d+\.\d</td>", stats), "FG per game reads 9.5-20.1"
@@ -183,7 +183,7 @@ def test_the_upsets_are_defined_on_the_page(
 
 def test_the_swing_plays_are_sentences_and_none_rounds_to_nothing(
     client,
-    season,  # noqa: F811
+    season,
 ) -> None:
     for game in Game.objects.filter(season=season).select_related("result", "home", "away"):
         series = odds.win_probability(game)
@@ -207,7 +207,7 @@ def test_the_leaders_show_games_played_and_rank_per_game_only_from_half_the_game
     assert "needs 2 games played or more" in page and ">GP</abbr>" in page
 
 
-def test_fg_percentages_read_as_percentages(client, season) -> None:  # noqa: F811
+def test_fg_percentages_read_as_percentages(client, season) -> None:
     line = BoxLine.objects.filter(result__game__season=season, fga__gt=0).first()
     page = text(client.get(reverse("player", args=[line.player_id])))
     stats = page[page.index("season-stats") :]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from datetime import date
 
 import pytest
 from django.urls import reverse
@@ -13,32 +12,6 @@ from league.models import BoxLine, Game, Season
 from tests.factories import full_team
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(scope="module")
-def played_season(module_world: None) -> int:
-    """One played season of two conferences for the module's reading tests."""
-    from django.test import TestCase
-
-    league = services.league_get_or_create(name="Fan League")
-    teams = [full_team(conference=c) for c in ("East", "East", "West", "West")]
-    season = services.season_create(
-        league=league,
-        name="2002",
-        teams=teams,
-        conferences={t.pk: t.conference for t in teams},
-        cross_conference_games=2,
-        start_date=date(2002, 1, 5),
-        seed=9,
-    )
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        services.simulation_start(season=season, scope="all")
-    return season.pk
-
-
-@pytest.fixture
-def season(played_season: int) -> Season:
-    return Season.objects.get(pk=played_season)
 
 
 def text(response) -> str:  # type: ignore[no-untyped-def]
