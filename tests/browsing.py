@@ -20,3 +20,37 @@ def follow(driver: Any, element: Any, timeout: float = 30) -> None:
     WebDriverWait(driver, timeout).until(
         lambda d: d.execute_script("return document.readyState") == "complete"
     )
+
+
+def start_chromium() -> Any:
+    """Start the headless Chromium every browser test drives (one a test process): its
+    console is kept for the tests that read it, and scrollbars take no width."""
+    import shutil
+
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--hide-scrollbars"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(
+        service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options
+    )
+
+
+def fresh(driver: Any, size: tuple[int, int], wait: float) -> Any:
+    """Give a test the shared Chromium as a new one would be: no cookie, nothing cached (a
+    fan page is public for seconds, and the next test's page may have the same address),
+    no emulated screen or medium, an empty console, a blank page of ``size``, and ``wait``
+    seconds of implicit wait for elements."""
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    driver.get("about:blank")
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+    driver.get_log("browser")  # read, so the test sees only its own pages' messages
+    driver.set_window_size(*size)
+    driver.implicitly_wait(wait)
+    return driver

@@ -161,3 +161,27 @@ def _fresh_cache_over_a_module_world(request: pytest.FixtureRequest) -> None:
         from django.core.cache import cache
 
         cache.clear()
+
+
+@pytest.fixture(scope="session")
+def chromium_session():  # type: ignore[no-untyped-def]
+    """One headless Chromium for the whole run: starting one costs about 2 s, and 25
+    browser tests each started their own. ``browser`` hands it to a test as a new one."""
+    from tests.browsing import start_chromium
+
+    driver = start_chromium()
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def browser(chromium_session, request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """The shared Chromium, fresh for this test (tests/browsing.fresh): the window is the
+    module's ``WINDOW`` (default 420 x 900, a phone's height) and elements are waited for
+    ``BROWSER_WAIT`` seconds (default 5)."""
+    from tests.browsing import fresh
+
+    size = getattr(request.module, "WINDOW", (420, 900))
+    wait = getattr(request.module, "BROWSER_WAIT", 5)
+    yield fresh(chromium_session, size, wait)
+    fresh(chromium_session, size, 0)  # nothing of this test's pages stays for the next

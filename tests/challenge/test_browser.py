@@ -5,8 +5,6 @@ same store runs the same receiver) and the fan watches the pool's standings scor
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,25 +18,7 @@ from tests.browsing import follow
 from tests.factories import full_team
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                "--window-size=390,844"):  # fmt: skip  # a phone
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # console errors read
-    driver = webdriver.Chrome(
-        service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options
-    )
-    driver.implicitly_wait(5)
-    yield driver
-    driver.quit()
+WINDOW = (390, 844)  # a phone
 
 
 def test_a_fan_signs_up_picks_a_bracket_joins_a_pool_and_watches_it_scored(

@@ -12,7 +12,6 @@ history. Every admin page visited fits the window at 1,366 px and at 390 px.
 from __future__ import annotations
 
 import json
-import shutil
 import socket
 import subprocess
 import time
@@ -100,28 +99,21 @@ def server(field: Field, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
 
 
 @pytest.fixture(scope="module")
-def browser(server: Server) -> Iterator[Any]:
-    """One Chromium for the module, signed in as the commissioner ``make run`` created."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
+def browser(server: Server, chromium_session: Any) -> Iterator[Any]:
+    """The shared Chromium for the module, signed in as the commissioner ``make run``
+    created."""
     from selenium.webdriver.common.by import By
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                "--window-size=1366,900"):  # fmt: skip
-        options.add_argument(arg)
-    driver = webdriver.Chrome(
-        service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options
-    )
-    driver.implicitly_wait(5)
+    from tests.browsing import fresh
+
+    driver = fresh(chromium_session, (1366, 900), 5)
     driver.get(server.url + "/admin/")
     driver.find_element(By.NAME, "username").send_keys("commissioner")
     driver.find_element(By.NAME, "password").send_keys(server.password)
     follow(driver, driver.find_element(By.CSS_SELECTOR, "input[type=submit]"))
     assert driver.title.startswith("Commissioner's desk")
     yield driver
-    driver.quit()
+    fresh(driver, (1366, 900), 0)  # signed out for the next module
 
 
 def fits(driver: Any) -> None:

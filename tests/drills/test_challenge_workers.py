@@ -16,7 +16,6 @@ from challenge import services
 from challenge.models import Challenge, Entry
 from league import odds, tournaments
 from league import services as league_services
-from tests.challenge.test_browser import browser  # noqa: F401  (the phone-sized Chromium)
 from tests.drills.harness import Workers, wait_for
 from tests.factories import fan, full_team
 
@@ -76,7 +75,7 @@ def test_workers_score_every_entry_as_they_store_each_game(workers: Workers) -> 
 @pytest.mark.browser
 def test_a_fan_watches_the_workers_score_his_bracket_in_the_browser(
     workers: Workers,
-    browser: Any,  # noqa: F811  (the fixture imported above)
+    browser: Any,
     live_server: Any,
 ) -> None:
     """The issue's whole journey on real workers: a fan signs up in Chromium, joins a pool,

@@ -12,7 +12,6 @@ from django.urls import reverse
 from league import odds, services, tournaments
 from league.models import Game
 from tests.factories import full_team
-from tests.pages.test_browser import browser  # noqa: F401  (the Chromium fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -106,7 +105,7 @@ def test_the_season_odds_page(client) -> None:
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_a_fan_picks_a_matchup_in_a_browser(browser, live_server) -> None:  # noqa: F811
+def test_a_fan_picks_a_matchup_in_a_browser(browser, live_server) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 

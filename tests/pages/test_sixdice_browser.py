@@ -7,7 +7,6 @@ import pytest
 from league import replays, services
 from league.models import Game
 from tests.factories import TeamFactory
-from tests.pages.test_browser import browser  # noqa: F401  (the fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,7 +21,7 @@ def game() -> Game:
 
 
 def test_a_fan_reads_a_six_dice_box_score_and_steps_through_its_replay(
-    browser,  # noqa: F811
+    browser,
     live_server,
     game,
 ) -> None:
@@ -74,7 +73,7 @@ def test_a_fan_reads_a_six_dice_box_score_and_steps_through_its_replay(
     assert str(result.away_score) in score and str(result.home_score) in score
 
 
-def test_a_fan_steps_through_a_grid_court_replay(browser, live_server) -> None:  # noqa: F811
+def test_a_fan_steps_through_a_grid_court_replay(browser, live_server) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 

@@ -11,7 +11,6 @@ from league import services, tournaments
 from league.models import Game
 from tests.browsing import follow
 from tests.factories import full_team
-from tests.pages.test_browser import browser  # noqa: F401  (the Chromium fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -41,7 +40,7 @@ def no_sideways_scroll(driver) -> bool:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("width", list(WIDTHS))
 def test_a_fan_reads_the_tournament_page_and_opens_the_final(
-    browser,  # noqa: F811
+    browser,
     live_server,
     cup,
     width,
@@ -83,7 +82,7 @@ def test_a_fan_reads_the_tournament_page_and_opens_the_final(
 
 @pytest.mark.parametrize("width", list(WIDTHS))
 def test_the_play_by_play_reads_in_words_and_the_dice_wait_behind_a_button(
-    browser,  # noqa: F811
+    browser,
     live_server,
     cup,
     width,
@@ -137,7 +136,7 @@ def test_the_play_by_play_reads_in_words_and_the_dice_wait_behind_a_button(
 
 
 def test_the_story_copies_and_the_skip_link_works_from_the_keyboard(
-    browser,  # noqa: F811
+    browser,
     live_server,
     cup,
 ) -> None:

@@ -18,7 +18,6 @@ from simulator.vabg import read_team_file
 from simulator.vabg.sheet import replay
 from table.models import TableGame
 from tests.browsing import follow
-from tests.pages.test_browser import browser  # noqa: F401  (the shared Chromium fixture)
 from tests.table.conftest import AWAY_FILE, HOME_FILE
 from tests.table.dice import rolled_game
 
@@ -68,7 +67,7 @@ def need(driver) -> tuple[str, str]:  # type: ignore[no-untyped-def]
 
 
 def test_a_whole_game_typed_through_the_page_is_stored_with_the_command_lines_box_score(
-    browser,  # noqa: F811
+    browser,
     live_server,
     player,
     teams,
@@ -137,7 +136,7 @@ def test_a_whole_game_typed_through_the_page_is_stored_with_the_command_lines_bo
 
 
 def test_at_phone_width_taps_enter_dice_a_bad_die_is_refused_in_place_and_undo_works(
-    browser,  # noqa: F811
+    browser,
     live_server,
     player,
     teams,
@@ -192,7 +191,7 @@ def test_at_phone_width_taps_enter_dice_a_bad_die_is_refused_in_place_and_undo_w
 
 
 def test_a_game_resumes_after_a_reload_where_it_was_left(
-    browser,  # noqa: F811
+    browser,
     live_server,
     player,
     teams,

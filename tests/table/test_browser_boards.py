@@ -17,7 +17,6 @@ import pytest
 from league.models import Game
 from simulator.games import TeamName, find_game
 from table.models import TableGame
-from tests.pages.test_browser import browser  # noqa: F401  (the shared Chromium fixture)
 from tests.table.conftest import AWAY_FILE, HOME_FILE
 from tests.table.dice import Written
 from tests.table.test_browser import need, wait_for
@@ -107,7 +106,7 @@ def finish_and_compare(driver, tmp_path: Path, name: str, values: list[int]):  #
 
 
 def test_grid_court_is_tapped_and_typed_refused_undone_resumed_and_stored_as_the_engine_plays_it(
-    browser,  # noqa: F811
+    browser,
     live_server,
     player,
     teams,
@@ -157,7 +156,7 @@ def test_grid_court_is_tapped_and_typed_refused_undone_resumed_and_stored_as_the
 
 
 def test_six_dice_at_phone_width_shows_the_faces_and_is_stored_as_the_engine_plays_it(
-    browser,  # noqa: F811
+    browser,
     live_server,
     player,
     teams,
