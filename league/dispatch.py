@@ -19,6 +19,7 @@ from django.dispatch import Signal
 from django.utils import timezone
 
 from league.models import Game, GameName, Season, SimulationRun
+from simulator.games import find_game
 
 # Sent after commit with ``game_ids``: the games to play. ``league.tasks`` receives it.
 games_queued = Signal()
@@ -75,10 +76,14 @@ def runs_attach(*, season: Season, game_ids: list[int]) -> None:
         games_enqueue(game_ids=game_ids)
 
 
+_PAIR_ODDS_GAMES = [name for name in GameName.values if find_game(name).odds_read_teams]
+"""The games whose odds read the teams: their seasons' fields get a pair table."""
+
+
 def field_odds_enqueue(*, season_ids: Iterable[int]) -> None:
     """Ask for the pair odds of these seasons' fields once the transaction commits."""
     ids = list(
-        Season.objects.filter(pk__in=list(season_ids), game=GameName.VABG).values_list(
+        Season.objects.filter(pk__in=list(season_ids), game__in=_PAIR_ODDS_GAMES).values_list(
             "pk", flat=True
         )
     )

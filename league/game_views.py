@@ -1,7 +1,7 @@
 """The fans' pages of games other than VABG: box score in the game's own columns, replay.
 
-``/games/ID/`` comes here first: a VABG game is ``league.views.game_detail``'s page as
-ever; a grid-court or six-dice game gets its own page, whose box score shows the columns
+``/games/ID/`` comes here first: a game with players (VABG) is ``league.views.game_detail``'s
+page as ever; a grid-court or six-dice game gets its own page, whose box score shows the columns
 its engine names (``simulator.games``). A six-dice game has a replay, turn by turn.
 """
 
@@ -11,7 +11,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from league import replays, stories, views
-from league.models import Game, GameName, Season
+from league.games import league_game
+from league.models import Game, Season
 from simulator.games import find_game
 
 
@@ -24,7 +25,7 @@ def _game(pk: int) -> Game:
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A game's page: VABG's as before; another game's box score and play-by-play."""
     game = views.game_page_game(pk)
-    if game.is_vabg:
+    if find_game(game.game).has_players:  # its players' box lines, story and odds
         return views.game_detail(request, game)
     game = _game(pk)  # another game's page reads its stored box score and events
     result = getattr(game, "result", None)
@@ -45,21 +46,17 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     """A game turn by turn: six dice's court strip, pawn, chip and dice; grid court's board."""
     game = _game(pk)
     result = getattr(game, "result", None)
-    if game.is_vabg or result is None:
+    kind = league_game(game.game)
+    if not kind.replay_template or result is None:
         raise Http404("Only a played grid-court or six-dice game has a replay.")
     try:
         turn = int(request.GET.get("turn", "1"))
     except ValueError:
         turn = 1
-    if game.game == GameName.GRIDCOURT:
-        grid = replays.gridcourt_replay(game, result, turn)
-        if not grid.frames:
-            raise Http404("This game has no rolls to replay.")
-        return render(request, "pages/games/gridcourt_replay.html", {"game": game, "replay": grid})
-    view = replays.sixdice_replay(game, result, turn)
+    view = kind.replay_view(game, result, turn)
     if not view.frames:
         raise Http404("This game has no rolls to replay.")
-    return render(request, "pages/games/sixdice_replay.html", {"game": game, "replay": view})
+    return render(request, kind.replay_template, {"game": game, "replay": view})
 
 
 def season_odds(request: HttpRequest, pk: int) -> HttpResponse:

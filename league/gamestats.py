@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from league import selectors
-from league.models import Game, GameName, GameResult, Season
+from league.models import Game, GameResult, Season
 from simulator.games import Column, find_game
 
 SIDES = ("home", "away")
@@ -287,7 +287,7 @@ def _leader_boards(
     season: Season, per_game: bool, limit: int, vabg_categories: Any, version: str
 ) -> list[tuple[str, str, list[dict[str, Any]]]]:
     least = minimum_games(season, version=version) if per_game else 1
-    if season.game == GameName.VABG:
+    if find_game(season.game).has_players:
         keys = vabg_categories or list(selectors.LEADER_CATEGORIES)
         return [
             (

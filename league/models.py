@@ -278,11 +278,6 @@ class Game(models.Model):
     def clean(self) -> None:
         self.options = game_options_clean(self.game, self.options)
 
-    @property
-    def is_vabg(self) -> bool:
-        """Return True for a VABG game (player box lines, the odds); False for the others."""
-        return self.game == GameName.VABG
-
 
 class SimulationRun(models.Model):
     """A commissioner's request to simulate a set of games, with its progress.

@@ -23,7 +23,8 @@ from django.utils import timezone
 from cards.mapping import team_card, teams_for_play
 from cards.models import Team
 from league import bracket as brackets
-from league.models import Game, GameName, ResearchChunk, ResearchRun, Season
+from league.games import league_game
+from league.models import Game, ResearchChunk, ResearchRun, Season
 from league.research import GAMES_PER_CHUNK, Kind, Plan, PlanError, Tally, play_chunk, player_for
 from league.seeds import new_seed
 from simulator.vabg import GameRules, InvalidCardError, TeamCard, preset
@@ -71,7 +72,7 @@ def plan_for_matchups(
 def plan_for_season(*, season: Season, repetitions: int, seed: int | None = None) -> Plan:
     """Return a plan playing ``season`` again and again: a tournament's bracket from its
     first round (with the season's courts), or a season's whole schedule."""
-    if season.game != GameName.VABG:
+    if not league_game(season.game).research_runs:
         raise PlanError(
             f"{season} is a {season.get_game_display()} season: research runs play VABG"
         )

@@ -22,7 +22,7 @@ import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from datetime import date, datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any
 
 from celery import current_app
 from django.conf import settings
@@ -47,14 +47,11 @@ from tenacity import (
     wait_exponential,
 )
 
-from cards.mapping import team_card, team_document, teams_for_play
-from cards.models import Player, Team
-from cards.styles import played_team_file, styles_document
-from league import odds, tournaments
-from league.coaches import coach_for
-from league.digests import document_digest
+from cards.models import Team
+from league import tournaments
 from league.dispatch import CHUNK_GAMES, field_odds_enqueue, games_enqueue
 from league.errors import GameNotPlayable, ResultRefused, SeasonRefused, SimulationRefused
+from league.games import Played, league_game
 from league.models import (
     BoxLine,
     Game,
@@ -70,20 +67,10 @@ from league.scheduling import ScheduleError, build_schedule, conference_groups
 from league.seeds import derived_seed, new_seed
 from league.signals import tournament_games_stored
 from simulator import GameResult as EngineResult
-from simulator import SeededDice
-from simulator.dice import DiceError, DiceSource, ScriptedDice
-from simulator.games import InvalidOptionError, InvalidTeamError, find_game
+from simulator.dice import DiceError, DiceSource
+from simulator.games import DEFAULT_GAME, find_game
 from simulator.games import Result as PlayedGame
 from simulator.results import LINE_FIELDS
-from simulator.vabg import (
-    GameRules,
-    InvalidCardError,
-    RulesVersionError,
-    TeamCard,
-    play_game,
-    preset,
-    team_from_json,
-)
 
 logger = logging.getLogger(__name__)
 
@@ -272,28 +259,6 @@ def game_play(*, game_id: int, token: str = "") -> Game | None:
     return Game.objects.get(pk=game_id)
 
 
-class TeamEntry(NamedTuple):
-    """A team's engine card with its team file and that file's digest, taken once."""
-
-    card: TeamCard
-    document: dict[str, Any]
-    digest: str
-
-
-def team_entry(card: TeamCard) -> TeamEntry:
-    document = card.to_json()
-    return TeamEntry(card, document, document_digest(document))
-
-
-class Played(NamedTuple):
-    """A VABG game the engine has played, with the cards it played, to be stored."""
-
-    game: Game
-    played: EngineResult
-    home: TeamEntry
-    away: TeamEntry
-
-
 def games_play(*, game_ids: Iterable[int], token: str = "") -> list[int]:
     """Claim a chunk of games, play them and store them; return the ids this call claimed.
 
@@ -315,25 +280,24 @@ def games_play(*, game_ids: Iterable[int], token: str = "") -> list[int]:
 
 
 def _chunk_play(claimed: list[int]) -> None:
-    """Play and store the games of a chunk this caller claimed (:func:`games_play`)."""
+    """Play and store the games of a chunk this caller claimed (:func:`games_play`): each
+    game's teams are read once per game kind (VABG's cards), every game is played by its
+    league game (``league.games``), and the plays are stored together."""
     games = list(Game.objects.filter(pk__in=claimed).select_related("home", "away").order_by("pk"))
     failures: list[tuple[int, str]] = []
-    for game in [g for g in games if g.game != GameName.VABG]:
-        try:
-            game_simulate(game_id=game.pk)
-        except GameNotPlayable as exc:
-            failures.append((game.pk, str(exc)))
-    vabg = [g for g in games if g.game == GameName.VABG]
     plays = []
-    cards = _cards_for([t for g in vabg for t in (g.home_id, g.away_id)])
-    for game in vabg:
-        try:
-            plays.append(_engine_play(game, cards=cards))
-        except GameNotPlayable as exc:
-            failures.append((game.pk, str(exc)))
+    for name in dict.fromkeys(g.game for g in games):
+        kind = league_game(name)
+        group = [g for g in games if g.game == name]
+        teams_read = kind.teams_read(group)
+        for game in group:
+            try:
+                plays.append(kind.play(game, teams_read=teams_read))
+            except GameNotPlayable as exc:
+                failures.append((game.pk, str(exc)))
     try:
         if plays:
-            _chunk_store(plays)
+            _chunk_store(sorted(plays, key=lambda play: play.game.pk))
     finally:
         for game_id, error in failures:
             game_fail(game_id=game_id, error=error)
@@ -358,87 +322,6 @@ def _chunk_store(plays: list[Played]) -> None:
             refused = refused or exc
     if refused is not None:
         raise refused
-
-
-_ENTRIES: dict[str, TeamEntry] = {}
-"""Team entries by card version, kept by a process that plays many chunks of one field."""
-_ENTRIES_KEPT = 2_000
-
-
-def _cards_for(team_ids: Iterable[int]) -> dict[int, TeamEntry | InvalidCardError]:
-    """Read teams' cards in one go: each team's entry, or why the engine refuses its card.
-
-    The teams' current card versions are read first (``odds.card_versions``: their rows'
-    fingerprint, nothing built); a card this process built before for the same version is
-    used again, and only the others are built.
-    """
-    ids = sorted(set(team_ids))
-    cards: dict[int, TeamEntry | InvalidCardError] = {}
-    try:
-        versions = odds.card_versions(ids)
-    except odds.OddsUnavailable:
-        versions = {}  # a card the engine refuses: build each team below, to say which
-    todo = []
-    for team_id in ids:
-        kept = _ENTRIES.get(versions[team_id].version) if team_id in versions else None
-        if kept is not None:
-            cards[team_id] = kept
-        else:
-            todo.append(team_id)
-    if len(_ENTRIES) > _ENTRIES_KEPT:
-        _ENTRIES.clear()
-    for team in teams_for_play().filter(pk__in=todo):
-        try:
-            entry = cards[team.pk] = team_entry(team_card(team))
-        except InvalidCardError as exc:
-            cards[team.pk] = exc
-        else:
-            _ENTRIES[entry.digest] = entry
-    return cards
-
-
-def _engine_play(
-    game: Game,
-    *,
-    cards: dict[int, TeamEntry | InvalidCardError],
-    dice: DiceSource | None = None,
-    rules: GameRules | None = None,
-) -> Played:
-    """Play a VABG game with the engine: its seed (or ``dice``), rules (its preset's, or
-    ``rules``: a table game begun under an older rules version), court and coach."""
-    entries = cards[game.home_id], cards[game.away_id]
-    for entry in entries:
-        if isinstance(entry, InvalidCardError):
-            raise GameNotPlayable(f"{game} cannot be played: {entry}")
-    home_entry, away_entry = entries
-    assert isinstance(home_entry, TeamEntry) and isinstance(away_entry, TeamEntry)
-    home, away = home_entry.card, away_entry.card
-    if dice is None:
-        if game.seed is None:
-            game.seed = new_seed()
-        dice = SeededDice(game.seed)
-    if rules is None:
-        rules = preset(game.rules, strategy=game.strategy)
-    try:
-        played = play_game(
-            home,
-            away,
-            dice,
-            rules=rules,
-            neutral=game.neutral,
-            coach=coach_for(
-                home=home,
-                away=away,
-                rules=rules,
-                neutral=game.neutral,
-                digests=(home_entry.digest, away_entry.digest),
-            ),
-        )
-    except InvalidCardError as exc:  # a rotation that does not fit, an endless game
-        raise GameNotPlayable(f"{game} cannot be played: {exc}") from exc
-    except DiceError as exc:
-        raise GameNotPlayable(f"{game}: {exc}") from exc
-    return Played(game, played, home_entry, away_entry)
 
 
 def games_store(*, plays: list[Played]) -> list[GameResult]:
@@ -505,8 +388,8 @@ def game_simulate(
     Safe to run twice or concurrently: the game row is locked, a final game is returned
     untouched, and the result's one-to-one key refuses a second result. ``dice`` replays
     a table-top script instead of the game's seed; ``rules`` replace the rules of its
-    preset (VABG) or options (the other games), for a table game begun under an older
-    rules version; ``teams`` replace the home and away team files of a board game (the
+    preset or options (``LeagueGame.rules``), for a table game begun under an older rules
+    version; ``teams`` replace the home and away team files of a game without players (the
     coach styles a table game was played with).
     """
     with transaction.atomic():
@@ -517,13 +400,10 @@ def game_simulate(
             raise GameNotPlayable(
                 f"{game} is a real-dice game: type its box score in or replay its dice file."
             )
-        if game.game != GameName.VABG:
-            _other_game_simulate(game=game, dice=dice, rules=rules, teams=teams)
-            games_finish(games=[game])
-            return game
+        kind = league_game(game.game)
         seeded = game.seed is not None
-        play = _engine_play(
-            game, cards=_cards_for([game.home_id, game.away_id]), dice=dice, rules=rules
+        play = kind.play(
+            game, teams_read=kind.teams_read([game]), dice=dice, rules=rules, files=teams
         )
         if not seeded:
             _seed_written(game)
@@ -536,90 +416,6 @@ def _seed_written(game: Game) -> None:
     """Write down the seed a game without one was just given."""
     if game.seed is not None:
         Game.objects.filter(pk=game.pk).update(seed=game.seed)
-
-
-def _other_game_simulate(
-    *,
-    game: Game,
-    dice: DiceSource | None,
-    rules: Any = None,
-    teams: tuple[dict[str, Any], dict[str, Any]] | None = None,
-) -> GameResult:
-    """Play a game other than VABG through its ``simulator.games`` interface and store it.
-
-    Each team enters as its school and season (the board games have no players); the
-    rules are the game's stored options unless ``rules`` are given. Runs inside
-    ``game_simulate``'s transaction.
-    """
-    engine = find_game(game.game)
-    if teams is None:
-        docs = {"home": _team_name(game.home), "away": _team_name(game.away)}
-    else:
-        docs = {"home": dict(teams[0]), "away": dict(teams[1])}
-    try:
-        if rules is None:
-            rules = engine.make_rules(**game.options)
-        home, away = engine.read_team(docs["home"]), engine.read_team(docs["away"])
-    except (InvalidOptionError, InvalidTeamError) as exc:
-        raise GameNotPlayable(f"{game} cannot be played: {exc}") from exc
-    if dice is None:
-        if game.seed is None:
-            game.seed = new_seed()
-            _seed_written(game)
-        dice = SeededDice(game.seed)
-    try:
-        played = engine.play(home, away, dice, rules, neutral=game.neutral)
-    except DiceError as exc:
-        raise GameNotPlayable(f"{game}: {exc}") from exc
-    except (ValueError, RuntimeError) as exc:  # an endless game, a policy error
-        raise GameNotPlayable(f"{game} cannot be played: {exc}") from exc
-    return other_result_store(game=game, played=played, home=docs["home"], away=docs["away"])
-
-
-def _team_name(team: Team) -> dict[str, object]:
-    """Return what a game without players reads of a team: its school and season, and the
-    coach styles it plays (stored or derived, ``cards.styles``), kept with the result so a
-    replay plays them again."""
-    return {"school": team.school, "season": team.season, "styles": styles_document(team)}
-
-
-def other_result_store(
-    *, game: Game, played: PlayedGame, home: dict[str, object], away: dict[str, object]
-) -> GameResult:
-    """Store another game's result: score, events, dice, rules and version, its box score.
-
-    The box score is the game's own, as its engine rebuilds it from the events (a grid
-    court team's piece lines and figures, a six-dice team's figures), kept whole in
-    ``GameResult.box``; the team files are the school and season each side played as.
-    """
-    boxes = {
-        side: (box.box.to_json() if box.box is not None else {})
-        for side, box in (("home", played.home), ("away", played.away))
-    }
-
-    def possessions(doc: dict[str, object]) -> int:
-        value = doc.get("poss", doc.get("possessions", 0))
-        return value if isinstance(value, int) else 0
-
-    rules = played.rules.to_json()
-    rules.setdefault("version", played.rules_version)
-    result = GameResult(
-        game=game,
-        home_score=played.home.score,
-        away_score=played.away.score,
-        overtimes=0,
-        home_periods=list(played.home.periods),
-        away_periods=list(played.away.periods),
-        home_possessions=possessions(boxes["home"]),
-        away_possessions=possessions(boxes["away"]),
-        events=[e.to_json() for e in played.events],
-        dice=played.dice.to_json(),
-        rules=rules,
-        box=boxes,
-    )
-    result.home_team_file, result.away_team_file = home, away
-    result.save()
-    return result
 
 
 def game_finish(*, game: Game) -> None:
@@ -695,89 +491,32 @@ def _run_failures(run: SimulationRun) -> str:
     return "\n".join(lines)
 
 
-def result_store(*, game: Game, played: EngineResult, home: TeamCard, away: TeamCard) -> GameResult:
-    """Store an engine result: scores, the cards as played, events, dice and box lines."""
-    return results_store(plays=[Played(game, played, team_entry(home), team_entry(away))])[0]
-
-
 def results_store(*, plays: list[Played]) -> list[GameResult]:
-    """Store engine results at once: scores, the cards as played (each version once),
-    events, dice and box lines, in a few statements whatever the number of games."""
-    versions = team_versions_store(
-        {entry.digest: entry.document for play in plays for entry in (play.home, play.away)}
-    )
+    """Store played games at once, whatever their game, in a few statements whatever their
+    number: the team files as played (each version once), the result rows (score, events,
+    dice, rules and what each game's ``result_fields`` adds), then what each game keeps
+    beside them (``rows_store``: VABG's box lines)."""
+    kinds = [league_game(play.game.game) for play in plays]
+    files = [kind.team_files(play) for kind, play in zip(kinds, plays, strict=True)]
+    versions = team_versions_store({digest: doc for pair in files for digest, doc in pair})
     results = []
-    for play in plays:
-        game, played = play.game, play.played
-        events = [e.to_json() for e in played.events]
-        trips = {"home": 0, "away": 0}
-        for event in events:
-            if event["type"] == "trip" and event.get("kind") != "reroll":
-                trips[event["team"]] += 1
+    for kind, play, ((home, _), (away, _)) in zip(kinds, plays, files, strict=True):
+        events = [e.to_json() for e in play.played.events]
         results.append(
             GameResult(
-                game=game,
-                home_score=played.home.score,
-                away_score=played.away.score,
-                overtimes=played.overtimes,
-                home_periods=list(played.home.periods),
-                away_periods=list(played.away.periods),
-                home_team_turnovers=played.home.team_turnovers,
-                away_team_turnovers=played.away.team_turnovers,
-                home_possessions=trips["home"],
-                away_possessions=trips["away"],
-                home_version_id=versions[play.home.digest],
-                away_version_id=versions[play.away.digest],
+                game=play.game,
+                home_version_id=versions[home],
+                away_version_id=versions[away],
                 events=events,
-                dice=played.dice.to_json(),
-                rules=played.rules.to_json(),
+                dice=play.played.dice.to_json(),
+                **kind.result_fields(play, events),
             )
         )
     GameResult.objects.bulk_create(results)
-    team_ids = {t for play in plays for t in (play.game.home_id, play.game.away_id)}
-    players = {
-        (team_id, name): pk
-        for pk, team_id, name in Player.objects.filter(team__in=team_ids).values_list(
-            "pk", "team_id", "name"
-        )
-    }
-    lines: list[tuple[int | str | None, ...]] = []
-    for play, result in zip(plays, results, strict=True):
-        for side, box, team_id in (
-            (BoxLine.Side.HOME, play.played.home, play.game.home_id),
-            (BoxLine.Side.AWAY, play.played.away, play.game.away_id),
-        ):
-            for order, line in enumerate(box.players):
-                values = line.to_json()
-                lines.append(
-                    (result.pk, side, team_id, players.get((team_id, line.name)), line.name,
-                     order, *(values[field] for field in LINE_FIELDS))
-                )  # fmt: skip
-    box_lines_insert(lines)
+    for kind in dict.fromkeys(kinds):
+        mine = [i for i, k in enumerate(kinds) if k is kind]
+        kind.rows_store([plays[i] for i in mine], [results[i] for i in mine])
     return results
-
-
-BOX_LINE_COLUMNS = ("result", "side", "team", "player", "name", "order", *LINE_FIELDS)
-
-
-def box_lines_insert(rows: list[tuple[int | str | None, ...]]) -> None:
-    """Insert box lines, each a tuple of ``BOX_LINE_COLUMNS``, with one prepared statement.
-
-    A stored game has 20-odd lines of 22 numbers: Django's ``bulk_create`` prepares each
-    value in Python (about 2 ms a game, a third of what storing a game cost), where the
-    driver's ``executemany`` binds them as they are. The database checks them as always
-    (the box line's constraints, its keys).
-    """
-    if not rows:
-        return
-    quote = connection.ops.quote_name
-    column = {f.name: str(f.column) for f in BoxLine._meta.concrete_fields}
-    columns = ", ".join(quote(column[name]) for name in BOX_LINE_COLUMNS)
-    marks = ", ".join(["%s"] * len(BOX_LINE_COLUMNS))
-    with connection.cursor() as cursor:
-        cursor.executemany(
-            f"INSERT INTO {quote(BoxLine._meta.db_table)} ({columns}) VALUES ({marks})", rows
-        )
 
 
 @transaction.atomic
@@ -1226,10 +965,8 @@ def game_replay_dice(
     """
     name = Game.objects.filter(pk=game_id).values_list("game", flat=True).first()
     try:
-        if name is not None and name != GameName.VABG:
-            dice = find_game(name).read_dice(script)  # six dice may write its dice as letters
-        else:
-            dice = ScriptedDice.from_json(script)
+        # Each game reads its own dice file (six dice may write its dice as letters).
+        dice = find_game(name or DEFAULT_GAME).read_dice(script)
     except DiceError as exc:
         raise GameNotPlayable(f"the dice file is refused: {exc}") from exc
     return game_simulate(game_id=game_id, dice=dice, rules=rules, teams=teams)
@@ -1240,39 +977,16 @@ def game_replay(*, game_id: int) -> EngineResult | PlayedGame:
 
     The rules are the stored switches of its rules version (an older game keeps, for
     example, its 5-possession overtimes); a game whose rules this engine cannot play
-    is refused with the reason. A game other than VABG is played again through its
-    ``simulator.games`` interface from its stored team names and rules.
+    is refused with the reason. Each game plays it again its own way
+    (``LeagueGame.replay``): VABG from the cards as played, the others from the team
+    files and rules stored.
     """
     game = Game.objects.select_related("result").get(pk=game_id)
     result = game.result
     if game.seed is None or "seed" not in result.dice:
         raise GameNotPlayable(f"{game} was played from a dice script, not a seed")
-    if game.game != GameName.VABG:
-        engine = find_game(game.game)
-        try:
-            rules = engine.rules_from_json(result.rules)
-        except ValueError as exc:
-            raise GameNotPlayable(f"{game} cannot be replayed: {exc}") from exc
-        return engine.play(
-            engine.read_team(played_team_file(game.game, result.home_team_file)),
-            engine.read_team(played_team_file(game.game, result.away_team_file)),
-            SeededDice(game.seed),
-            rules,
-            neutral=game.neutral,
-        )
-    try:
-        rules = GameRules.from_json(result.rules)
-    except RulesVersionError as exc:
-        raise GameNotPlayable(f"{game} cannot be replayed: {exc}") from exc
-    home, away = team_from_json(result.home_team_file), team_from_json(result.away_team_file)
-    return play_game(
-        home,
-        away,
-        SeededDice(game.seed),
-        rules=rules,
-        neutral=game.neutral,
-        coach=coach_for(home=home, away=away, rules=rules, neutral=game.neutral),
-    )
+    replayed: EngineResult | PlayedGame = league_game(game.game).replay(game, result)
+    return replayed
 
 
 def game_result_enter(
@@ -1303,7 +1017,10 @@ def game_result_enter(
                 f"a {game.get_game_display()} game never ends tied ({home_score}-{away_score})"
             )
         home_lines, away_lines = list(home_lines), list(away_lines)
-        if not game.is_vabg and (home_lines or away_lines or overtimes):
+        kind = league_game(game.game)
+        if (not kind.has_players and (home_lines or away_lines)) or (
+            not kind.has_overtimes and overtimes
+        ):
             problems.append(
                 f"a {game.get_game_display()} game has no player lines and no overtime: "
                 "enter its score only"
@@ -1320,15 +1037,10 @@ def game_result_enter(
             overtimes=overtimes,
             events=[],
             dice={"entered": "score sheet typed in"},
-            rules=preset(game.rules, strategy=game.strategy).to_json()
-            if game.is_vabg
-            else find_game(game.game).make_rules(**game.options).to_json(),
+            rules=kind.rules(game).to_json(),
         )
-        result.home_team_file, result.away_team_file = (
-            (team_document(game.home), team_document(game.away))
-            if game.is_vabg
-            else (_team_name(game.home), _team_name(game.away))
-        )
+        result.home_team_file = kind.team_file(game.home)
+        result.away_team_file = kind.team_file(game.away)
         for side, (team, lines, score) in sides.items():
             roster = {p.name: p.pk for p in team.players.all()}
             total = 0

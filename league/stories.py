@@ -14,6 +14,7 @@ from typing import Any
 from django.utils.html import escape
 
 from league import gamestats, tournaments
+from league.games import league_game
 from league.models import BoxLine, Game, Season, SeasonTeam
 from league.presentation import BoxScore, Side, current_names, renamed_events
 from simulator.vabg.events import event_from_json
@@ -68,9 +69,10 @@ def labels(game: Game) -> dict[str, str]:
 
 
 def game_lines(game: Game) -> list[Line]:
-    """The play-by-play of a stored VABG game in plain words ([] if typed in or not VABG)."""
+    """The play-by-play of a stored game in plain words ([] if typed in, or of a game the
+    league tells no stories of)."""
     result = getattr(game, "result", None)
-    if result is None or not game.is_vabg or not result.events:
+    if result is None or not league_game(game.game).tells_stories or not result.events:
         return []
     events = renamed_events(result.events, current_names(result))
     return plain_lines([event_from_json(e) for e in events], labels(game))

@@ -25,7 +25,8 @@ from cards.styles import team_styles
 from core.caching import public_headers, public_page
 from league import columns, gamestats, odds, realseasons, selectors, stories, tournaments
 from league.bracket import WinnerOf
-from league.models import Game, GameName, League, RulesPreset, Season, SimulationRun
+from league.games import league_game
+from league.models import Game, League, RulesPreset, Season, SimulationRun
 from league.presentation import box_score
 from simulator.games import find_game
 
@@ -257,7 +258,7 @@ def _standings_tables(season: Season, fingerprint: str) -> list[dict[str, Any]]:
 def _team_stats(season: Season) -> dict[str, Any]:
     """The season page's team stats: VABG's columns, or another game's own (per game), from
     the cache (``selectors.season_cached``)."""
-    if season.game == GameName.VABG:
+    if find_game(season.game).has_players:
         return {"team_stats": selectors.team_season_stats(season_id=season.pk)}
     table = gamestats.team_stats(season)
     return {
@@ -449,7 +450,7 @@ def _played_part(game: Game) -> SafeString:
 
 def _story_of(request: HttpRequest, pk: int) -> tuple[stories.GameStory, Any, str]:
     game = _vabg_game(pk)
-    if not game.is_vabg:
+    if not league_game(game.game).tells_stories:
         raise Http404("Game stories are told for VABG games.")
     box = box_score(game)
     told = stories.game_story(game, box=box) if box is not None else None

@@ -343,6 +343,13 @@ class Game(ABC):
         """Return each of a style's choices in words: ``(choice, what this team does)``."""
         return []
 
+    @property
+    def has_players(self) -> bool:
+        """True when the box score's lines are a team's players (``lines_key`` "players"
+        with ``columns``: VABG's cards); False for a game whose lines are pieces, or that
+        has only team figures."""
+        return self.lines_key == "players" and bool(self.columns)
+
     def default_rules(self) -> Any:
         """Return the rules of the first preset."""
         return next(iter(self.presets.values()))

@@ -68,7 +68,8 @@ from league.api.serializers import (
     TeamSeasonStatsSerializer,
     TournamentCreateSerializer,
 )
-from league.models import BoxLine, Game, GameName, League, Season, SimulationRun
+from league.games import league_game
+from league.models import BoxLine, Game, League, Season, SimulationRun
 from simulator.games import find_game
 
 
@@ -469,7 +470,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
         game = self.get_object()
         self._result_or_404(game)
         box = presentation.box_score(game)
-        told = stories.game_story(game, box=box) if game.is_vabg else None
+        told = stories.game_story(game, box=box) if league_game(game.game).tells_stories else None
         if told is None:
             raise NotFound("Game stories are told for played VABG games.")
         url = request.build_absolute_uri(f"/games/{game.pk}/")
@@ -570,7 +571,7 @@ class LeadersViewSet(_SeasonNested):
 
     def list(self, request: Request, season_id: str, **kwargs: Any) -> Response:
         season = self.season()
-        if season.game != GameName.VABG:
+        if not find_game(season.game).has_players:
             return self._other_game(request, season)
         params = LeaderQuerySerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
@@ -644,13 +645,13 @@ class TeamSeasonStatsViewSet(_SeasonNested):
 
     def get_serializer_class(self) -> Any:
         season = getattr(self, "_season", None)
-        if season is not None and season.game != GameName.VABG:
+        if season is not None and not find_game(season.game).has_players:
             return GameTeamSeasonStatsSerializer
         return TeamSeasonStatsSerializer
 
     def list(self, request: Request, season_id: str, **kwargs: Any) -> Response:
         season = self._season = self.season()
-        if season.game == GameName.VABG:
+        if find_game(season.game).has_players:
             rows = selectors.team_season_stats(season_id=season.pk)
             orderable = _TEAM_ORDERING
         else:

@@ -14,7 +14,7 @@ from django.utils.html import format_html
 
 from league import columns as stat_columns_module
 from league.columns import Column
-from league.models import GameName
+from league.games import LeagueGame, league_game
 
 register = template.Library()
 
@@ -56,6 +56,11 @@ def abbr(label: str, title: str = "") -> str:
 def site_name(game: str) -> str:
     """Return what a page's title ends with: the league of its game ("Grid court league"),
     so a grid-court or six-dice page never reads as VABG's."""
-    if game == GameName.VABG:
-        return "VABG League"
-    return f"{GameName(game).label} league"
+    return league_game(game).site_name
+
+
+@register.filter(name="league_game")
+def league_game_of(game: str) -> LeagueGame:
+    """Return the league's side of a game by its name, for a page to ask its hooks
+    (``{% with kind=season.game|league_game %}``)."""
+    return league_game(game)

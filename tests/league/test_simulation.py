@@ -9,7 +9,8 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from league import services
+from cards.mapping import team_card
+from league import games, services
 from league.models import BoxLine, Game, GameResult, Season, SimulationRun
 from league.tasks import simulate_game
 from simulator import SeededDice
@@ -17,6 +18,12 @@ from simulator.vabg import play_game, preset
 from tests.factories import full_team
 
 pytestmark = [pytest.mark.django_db, pytest.mark.first_run]
+
+
+def result_store(*, game: Game, played: object, home: object, away: object) -> None:
+    """Store an engine result played with these cards, as the league's store path does."""
+    entries = games.team_entry(home), games.team_entry(away)  # type: ignore[arg-type]
+    services.results_store(plays=[games.Played(game, played, *entries)])
 
 
 def make_season(teams: int = 4, **kwargs: object) -> Season:
@@ -108,7 +115,7 @@ def test_a_failure_part_way_leaves_nothing_behind(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(services, "box_lines_insert", broken)  # the last write of a game
+    monkeypatch.setattr(games, "box_lines_insert", broken)  # the last write of a game
     with pytest.raises(RuntimeError):
         services.game_play(game_id=game.pk)
     assert not GameResult.objects.filter(game=game).exists()
@@ -180,7 +187,7 @@ def test_a_game_played_under_older_rules_replays_with_them_after_a_rules_change(
     played = play_game(home, away, SeededDice(seed), rules=old_rules)
     game.refresh_from_db()
     with transaction.atomic():
-        services.result_store(game=game, played=played, home=home, away=away)
+        result_store(game=game, played=played, home=home, away=away)
     stored = GameResult.objects.get(game=game)
     stored.rules = {k: v for k, v in stored.rules.items() if k != "version"}  # as v1 stored it
     stored.save()
@@ -221,7 +228,7 @@ def test_a_pre_1987_game_played_before_the_2026_11_26_note_replays_by_its_own_ru
     Game.objects.filter(pk=game.pk).update(seed=seed)
     game.refresh_from_db()
     with transaction.atomic():
-        services.result_store(
+        result_store(
             game=game,
             played=play_game(home, away, SeededDice(seed), rules=old_rules),
             home=home,
@@ -263,7 +270,7 @@ def test_a_game_played_by_the_coach_of_older_rules_replays_and_charts_with_it() 
     played = play_game(home, away, SeededDice(seed), rules=old_rules)
     game.refresh_from_db()
     with transaction.atomic():
-        services.result_store(game=game, played=played, home=home, away=away)
+        result_store(game=game, played=played, home=home, away=away)
     stored = GameResult.objects.get(game=game)
     stored.rules = old  # as version 2 stored it
     stored.save()
@@ -307,8 +314,8 @@ def test_a_table_top_dice_file_replays_into_a_stored_game() -> None:
     season = make_season(2)
     game = season.games.get()
     Game.objects.filter(pk=game.pk).update(kind="real_dice")
-    home = services.team_card(game.home)
-    away = services.team_card(game.away)
+    home = team_card(game.home)
+    away = team_card(game.away)
     recorder = RecordingDice(SeededDice(99))
     expected = play_game(home, away, recorder, rules=preset("advanced", strategy=True))
     script = {"format": "vabg-dice/1", **recorder.rolls}
