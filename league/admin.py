@@ -38,6 +38,7 @@ from league.models import (
 )
 from league.presentation import box_score
 from league.scheduling import DAYS_BETWEEN_MAX
+from simulator.games import DEFAULT_GAME
 
 
 @admin.register(League)
@@ -99,7 +100,7 @@ class SeasonAddForm(forms.Form):
     home_court = forms.BooleanField(
         required=False, initial=True, help_text="Off: every game on a neutral court."
     )
-    game = forms.ChoiceField(choices=GameName.choices, initial=GameName.VABG)
+    game = forms.ChoiceField(choices=GameName.choices, initial=DEFAULT_GAME)
     rules = forms.ChoiceField(choices=RulesPreset.choices, initial=RulesPreset.ADVANCED)
     strategy = forms.BooleanField(
         required=False,

@@ -23,7 +23,7 @@ stored and replayed by the league as it is; VABG's adapter adds its cards, coach
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar, NamedTuple
 
 from django.db import connection
@@ -461,8 +461,3 @@ def league_game(name: str) -> LeagueGame:
     if found is None:
         found = _FOUND[name] = ADAPTERS.get(name, LeagueGame)(find_game(name))
     return found
-
-
-def names_where(hook: str, names: Iterable[str] = GameName.values) -> list[str]:
-    """Return the names of the league's games whose adapter answers ``hook`` true."""
-    return [name for name in names if getattr(league_game(name), hook)]

@@ -55,7 +55,6 @@ from league.games import Played, league_game
 from league.models import (
     BoxLine,
     Game,
-    GameName,
     GameResult,
     League,
     Season,
@@ -107,7 +106,7 @@ def game_create(
     strategy: bool = False,
     seed: int | None = None,
     label: str = "",
-    game: str = GameName.VABG,
+    game: str = DEFAULT_GAME,
     options: dict[str, object] | None = None,
 ) -> Game:
     """Schedule a simulated game; its seed is fixed now so it replays exactly later.
