@@ -266,8 +266,8 @@ def games_play(*, game_ids: Iterable[int], token: str = "") -> list[int]:
     its lease renewed by a heartbeat meanwhile: :func:`lease_kept`),
     and every game played is stored in one transaction (:func:`games_store`): each game
     with its result, box score, status and count, or none of them. A game that cannot be
-    played is marked failed with the reason; the others are stored all the same. Games
-    other than VABG are played and stored one by one (:func:`game_simulate`).
+    played is marked failed with the reason; the others are stored all the same. Every
+    game, whatever its kind, goes this way (``league.games``: its adapter plays it).
     """
     token = token or f"local-{uuid.uuid4().hex}"
     claimed = games_claim(game_ids=game_ids, token=token)
