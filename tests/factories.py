@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
 import factory
 from django.contrib.auth import get_user_model
 from factory.django import DjangoModelFactory
@@ -9,6 +13,7 @@ from simple_history.utils import bulk_create_with_history
 
 from cards.models import Card, Player, Team
 from core.roles import commissioner_create
+from league.models import Season
 
 
 class TeamFactory(DjangoModelFactory[Team]):
@@ -84,3 +89,34 @@ def commissioner(username: str = "commish"):  # type: ignore[no-untyped-def]
     """Create a commissioner account."""
     user, _ = commissioner_create(username=username, password="commish-password-1")
     return user
+
+
+def make_season(
+    *,
+    teams: int | Sequence[Team] = 4,
+    game: str | None = None,
+    league: str | None = None,
+    name: str = "2026",
+    seed: int = 7,
+    start_date: date | None = date(2026, 1, 1),
+    **kwargs: Any,
+) -> Season:
+    """Create a season of ``teams``: that many new teams (playable VABG teams when the game
+    has players, plain ones otherwise) or the teams given; every pair once unless
+    ``kwargs`` (``season_create``'s) say otherwise. The league is ``league`` or the game's
+    test league; a module keeps its own seed and dates with ``functools.partial``."""
+    from league import services
+    from simulator.games import DEFAULT_GAME, find_game
+
+    if isinstance(teams, int):
+        make = full_team if find_game(game or DEFAULT_GAME).has_players else TeamFactory
+        teams = [make() for _ in range(teams)]
+    return services.season_create(
+        league=services.league_get_or_create(name=league or f"{game or DEFAULT_GAME} league"),
+        name=name,
+        teams=list(teams),
+        start_date=start_date,
+        seed=seed,
+        game=game,
+        **kwargs,
+    )

@@ -7,6 +7,7 @@ fixture); tests/commissioner runs the lanes on ``make run``'s SQLite file."""
 from __future__ import annotations
 
 from datetime import date, timedelta
+from functools import partial
 from wsgiref.headers import Headers
 
 import pytest
@@ -17,10 +18,15 @@ from django.utils import timezone
 
 from cards.models import Card
 from league import odds, services
-from league.models import BoxLine, Game, GameResult, Season, SimulationRun
+from league.models import BoxLine, Game, GameResult, SimulationRun
+from tests import factories
 from tests.api import client_for, throttle_reset
 from tests.cards.test_admin import card_form_data
 from tests.factories import commissioner, full_team
+
+make_season = partial(
+    factories.make_season, league="Lane League", name="2005", seed=9, start_date=date(2005, 1, 1)
+)
 
 pytestmark = pytest.mark.postgres
 
@@ -30,16 +36,6 @@ WAIT = 120  # seconds: a lane that has not finished by then is stuck, not slow
 @pytest.fixture(autouse=True)
 def _no_throttle() -> None:
     throttle_reset()
-
-
-def make_season(teams: int = 4, name: str = "2005") -> Season:
-    return services.season_create(
-        league=services.league_get_or_create(name="Lane League"),
-        name=name,
-        teams=[full_team() for _ in range(teams)],
-        start_date=date(2005, 1, 1),
-        seed=9,
-    )
 
 
 def test_a_run_started_through_the_api_answers_at_once_and_its_lane_plays_it(lanes) -> None:

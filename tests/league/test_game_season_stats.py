@@ -12,6 +12,7 @@ from django.test import Client
 from league import gamestats, services, tournaments
 from league.models import Game, Season
 from simulator.games import find_game
+from tests import factories
 from tests.factories import TeamFactory
 
 pytestmark = pytest.mark.django_db
@@ -19,15 +20,10 @@ pytestmark = pytest.mark.django_db
 
 def played_season(game_name: str, **options: object) -> Season:
     """A double round robin of three teams, every game played."""
-    season = services.season_create(
-        league=services.league_get_or_create(name=f"{game_name} stats"),
-        name="2026",
-        teams=[TeamFactory() for _ in range(3)],
-        seed=5,
-        game=game_name,
-        options=options,
-        double_round_robin=True,
-    )
+    season = factories.make_season(
+        teams=3, game=game_name, league=f"{game_name} stats", seed=5, start_date=None,
+        options=options, double_round_robin=True,
+    )  # fmt: skip
     for game in season.games.all():
         services.game_simulate(game_id=game.pk)
     return season

@@ -25,7 +25,14 @@ from django.utils import timezone
 from config.celery import RECONNECT_EVERY_MAX, Consumer
 from league import services, tasks
 from league.models import Game, Season
-from tests.factories import full_team
+from tests import factories
+
+
+def two_team_season(name: str) -> Season:
+    return factories.make_season(
+        teams=2, league="Leases", name=name, seed=7, start_date=date(2024, 1, 1)
+    )
+
 
 WAIT = 60.0
 
@@ -36,16 +43,6 @@ def wait_until(check: Callable[[], bool], what: str) -> None:
         if time.monotonic() - start > WAIT:
             pytest.fail(f"{what} did not happen within {WAIT:g} s")
         time.sleep(0.02)
-
-
-def two_team_season(name: str) -> Season:
-    return services.season_create(
-        league=services.league_get_or_create(name="Leases"),
-        name=name,
-        teams=[full_team(), full_team()],
-        start_date=date(2024, 1, 1),
-        seed=7,
-    )
 
 
 def lease_of(game: Game) -> Any:

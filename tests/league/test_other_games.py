@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import date
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -16,26 +16,16 @@ from league.replays import play_by_play
 from league.selectors import standings_for_season
 from simulator import SeededDice
 from simulator.games import find_game
+from tests import factories
 from tests.api import client_for, throttle_reset
 from tests.factories import TeamFactory, commissioner, full_team
+
+make_season = partial(factories.make_season, seed=99)
 
 pytestmark = pytest.mark.django_db
 
 STORED_V1 = Path(__file__).resolve().parents[2] / "fixtures" / "games" / "sixdice-rules-v1.json"
 """A six-dice game as the league stored it under rules version 1 (before the G10 note)."""
-
-
-def make_season(game: str, teams: int = 4, **kwargs: object) -> Season:
-    league = services.league_get_or_create(name=f"{game} league")
-    return services.season_create(
-        league=league,
-        name="2026",
-        teams=[TeamFactory() for _ in range(teams)],
-        start_date=date(2026, 1, 1),
-        seed=99,
-        game=game,
-        **kwargs,  # type: ignore[arg-type]
-    )
 
 
 def play_all(season: Season, capture) -> None:  # type: ignore[no-untyped-def]
@@ -57,7 +47,7 @@ def play_all(season: Season, capture) -> None:  # type: ignore[no-untyped-def]
 def test_a_season_chooses_its_game_and_options_and_its_games_carry_them(
     game: str, options: dict[str, object], stored: dict[str, object]
 ) -> None:
-    season = make_season(game, options=options)
+    season = make_season(game=game, options=options)
     season.refresh_from_db()
     assert (season.game, season.options) == (game, stored)
     assert {(g.game, tuple(sorted(g.options.items()))) for g in season.games.all()} == {
@@ -80,7 +70,7 @@ def test_options_the_game_does_not_allow_are_refused_and_nothing_is_stored(
     game: str, options: dict[str, object], message: str
 ) -> None:
     with pytest.raises(ValidationError) as caught:
-        make_season(game, options=options)
+        make_season(game=game, options=options)
     assert message in str(caught.value.message_dict["options"])
     assert not Season.objects.exists() and not Game.objects.exists()
 
@@ -99,7 +89,7 @@ def test_a_league_s_game_is_its_seasons_default() -> None:
 def test_a_six_dice_season_runs_on_the_workers_with_standings_and_box_scores(
     django_capture_on_commit_callbacks,
 ) -> None:
-    season = make_season("sixdice", teams=4)
+    season = make_season(game="sixdice", teams=4)
     play_all(season, django_capture_on_commit_callbacks)
     engine = find_game("sixdice")
     for game in season.games.select_related("result", "home", "away"):
@@ -142,7 +132,7 @@ def _get(row: object, key: str) -> int:
 
 
 def test_a_grid_court_season_plays_with_its_options(django_capture_on_commit_callbacks) -> None:
-    season = make_season("gridcourt", teams=3, options={"width": 13, "level": 1, "pieces": 4})
+    season = make_season(game="gridcourt", teams=3, options={"width": 13, "level": 1, "pieces": 4})
     play_all(season, django_capture_on_commit_callbacks)
     result = GameResult.objects.filter(game__season=season).first()
     assert result is not None
@@ -225,7 +215,7 @@ def test_the_api_creates_a_six_dice_season_and_a_grid_court_tournament() -> None
 
 
 def test_the_api_box_score_of_a_six_dice_game_carries_its_own_box() -> None:
-    season = make_season("sixdice", teams=2)
+    season = make_season(game="sixdice", teams=2)
     game = services.game_simulate(game_id=season.games.get().pk)
     body = client_for().get(f"/api/games/{game.pk}/box-score/").json()
     assert body["game"]["game"] == "sixdice"
@@ -234,7 +224,7 @@ def test_the_api_box_score_of_a_six_dice_game_carries_its_own_box() -> None:
 
 
 def test_simulate_replay_plays_a_six_dice_game_again_from_its_seed(capsys) -> None:  # type: ignore[no-untyped-def]
-    season = make_season("sixdice", teams=2, options={"chip_reroll": True})
+    season = make_season(game="sixdice", teams=2, options={"chip_reroll": True})
     game = services.game_simulate(game_id=season.games.get().pk)
     call_command("simulate", "--replay", str(game.pk))
     out = capsys.readouterr().out
@@ -258,7 +248,7 @@ class Recording:
 
 
 def test_a_six_dice_game_rolled_at_the_table_is_stored_from_its_letters() -> None:
-    season = make_season("sixdice", teams=2)
+    season = make_season(game="sixdice", teams=2)
     game = season.games.get()
     engine = find_game("sixdice")
     recording = Recording(5)
@@ -277,7 +267,7 @@ def test_a_six_dice_game_rolled_at_the_table_is_stored_from_its_letters() -> Non
 
 
 def test_a_typed_in_six_dice_score_is_stored_without_lines() -> None:
-    season = make_season("sixdice", teams=2)
+    season = make_season(game="sixdice", teams=2)
     game = season.games.get()
     with pytest.raises(services.ResultRefused) as refused:
         services.game_result_enter(
@@ -304,7 +294,7 @@ def test_a_six_dice_game_stored_before_the_g10_ruling_replays_as_it_was_played(c
     assert stored["rules"] == {"version": 1, "faces": "BBBPSF", "chip_reroll": False}
     deflected = [e for e in stored["events"] if e["type"] == "pass" and e["kind"] == "deflected"]
     assert [e["penalized"] for e in deflected] == ["away", "away"]
-    season = make_season("sixdice", teams=2)
+    season = make_season(game="sixdice", teams=2)
     game = season.games.get()
     GameResult.objects.create(
         game=game,

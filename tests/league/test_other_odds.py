@@ -3,7 +3,7 @@ season and bracket odds from the game's own odds, never VABG's; refusals name th
 
 from __future__ import annotations
 
-from datetime import date
+from functools import partial
 from typing import Any
 
 import pytest
@@ -12,22 +12,12 @@ from django.test import Client
 from league import services, tournaments
 from league.models import Game, Season
 from simulator.games import find_game
+from tests import factories
 from tests.factories import TeamFactory
 
+make_season = partial(factories.make_season, seed=5)
+
 pytestmark = pytest.mark.django_db
-
-
-def make_season(game: str, teams: int = 4, **kwargs: Any) -> Season:
-    league = services.league_get_or_create(name=f"{game} odds league")
-    return services.season_create(
-        league=league,
-        name="2026",
-        teams=[TeamFactory() for _ in range(teams)],
-        start_date=date(2026, 1, 1),
-        seed=5,
-        game=game,
-        **kwargs,
-    )
 
 
 def first_game(season: Season) -> Game:
@@ -35,7 +25,7 @@ def first_game(season: Season) -> Game:
 
 
 def test_a_six_dice_preview_is_the_exact_law_of_six_dice_not_a_vabg_score(client: Client) -> None:
-    game = first_game(make_season("sixdice"))
+    game = first_game(make_season(game="sixdice"))
     response = client.get(f"/api/games/{game.pk}/preview/")
     assert response.status_code == 200
     preview = response.json()
@@ -58,7 +48,7 @@ def test_a_six_dice_preview_is_the_exact_law_of_six_dice_not_a_vabg_score(client
 
 
 def test_a_played_six_dice_game_has_an_exact_win_probability_chart(client: Client) -> None:
-    game = services.game_simulate(game_id=first_game(make_season("sixdice")).pk)
+    game = services.game_simulate(game_id=first_game(make_season(game="sixdice")).pk)
     for url in (f"/api/games/{game.pk}/preview/", f"/api/games/{game.pk}/win-probability/"):
         assert client.get(url).status_code == 200, url  # no more 400 about vabg-team/1
     series = client.get(f"/api/games/{game.pk}/win-probability/").json()
@@ -74,7 +64,7 @@ def test_a_played_six_dice_game_has_an_exact_win_probability_chart(client: Clien
 
 
 def test_a_scheduled_six_dice_game_page_shows_its_own_preview(client: Client) -> None:
-    game = first_game(make_season("sixdice"))
+    game = first_game(make_season(game="sixdice"))
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert 'id="preview"' in html and 'data-method="exact"' in html
     assert "Exact, from the dice math of six dice to 21" in html
@@ -82,7 +72,7 @@ def test_a_scheduled_six_dice_game_page_shows_its_own_preview(client: Client) ->
 
 
 def test_a_grid_court_preview_is_simulated_and_says_its_standard_error(client: Client) -> None:
-    game = first_game(make_season("gridcourt"))
+    game = first_game(make_season(game="gridcourt"))
     preview = client.get(f"/api/games/{game.pk}/preview/").json()
     odds = find_game("gridcourt").odds()
     assert odds is not None and odds.method == "simulated"
@@ -95,7 +85,7 @@ def test_a_grid_court_preview_is_simulated_and_says_its_standard_error(client: C
 
 
 def test_grid_court_rules_never_simulated_are_refused_naming_the_game(client: Client) -> None:
-    game = first_game(make_season("gridcourt", options={"width": 13}))
+    game = first_game(make_season(game="gridcourt", options={"width": 13}))
     response = client.get(f"/api/games/{game.pk}/preview/")
     assert response.status_code == 400
     assert response.json()["detail"] == (
@@ -108,7 +98,7 @@ def test_grid_court_rules_never_simulated_are_refused_naming_the_game(client: Cl
 
 
 def test_a_played_grid_court_game_has_no_chart_and_says_so(client: Client) -> None:
-    game = services.game_simulate(game_id=first_game(make_season("gridcourt", teams=2)).pk)
+    game = services.game_simulate(game_id=first_game(make_season(game="gridcourt", teams=2)).pk)
     response = client.get(f"/api/games/{game.pk}/win-probability/")
     assert response.status_code == 400
     assert response.json()["detail"].startswith("Grid court has no win probability during a game")
@@ -117,7 +107,7 @@ def test_a_played_grid_court_game_has_no_chart_and_says_so(client: Client) -> No
 
 @pytest.mark.parametrize("game", ["sixdice", "gridcourt"])
 def test_season_odds_use_the_game_s_own_p_home_win(client: Client, game: str) -> None:
-    season = make_season(game, teams=4)
+    season = make_season(game=game, teams=4)
     response = client.get(f"/api/seasons/{season.pk}/odds/?seasons=2000&seed=3")
     assert response.status_code == 200
     body = response.json()
@@ -168,7 +158,7 @@ def test_a_six_dice_field_never_sends_vabg_pairs_to_the_workers() -> None:
 
     odds.pairs_wanted.connect(receiver, sender=PairOdds, dispatch_uid="test-other-odds")
     try:
-        dice = make_season("sixdice")
+        dice = make_season(game="sixdice")
         odds.pair_table_refresh(season_id=dice.pk)
         assert sent == []
     finally:

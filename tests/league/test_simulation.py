@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from datetime import date, timedelta
+from functools import partial
 
 import pytest
 from django.db import connection, transaction
@@ -11,11 +12,19 @@ from django.utils import timezone
 
 from cards.mapping import team_card
 from league import games, services
-from league.models import BoxLine, Game, GameResult, Season, SimulationRun
+from league.models import BoxLine, Game, GameResult, SimulationRun
 from league.tasks import simulate_game
 from simulator import SeededDice
 from simulator.vabg import play_game, preset
-from tests.factories import full_team
+from tests import factories
+
+make_season = partial(
+    factories.make_season,
+    league="Test League",
+    name="1999-2000",
+    seed=1234,
+    start_date=date(2000, 1, 1),
+)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.first_run]
 
@@ -26,20 +35,8 @@ def result_store(*, game: Game, played: object, home: object, away: object) -> N
     services.results_store(plays=[games.Played(game, played, *entries)])
 
 
-def make_season(teams: int = 4, **kwargs: object) -> Season:
-    league = services.league_get_or_create(name="Test League")
-    return services.season_create(
-        league=league,
-        name="1999-2000",
-        teams=[full_team() for _ in range(teams)],
-        start_date=date(2000, 1, 1),
-        seed=1234,
-        **kwargs,  # type: ignore[arg-type]
-    )
-
-
 def test_a_season_schedules_every_pair_with_a_fixed_seed_per_game() -> None:
-    season = make_season(4)
+    season = make_season(teams=4)
     games = list(season.games.all())
     assert len(games) == 6
     pairs = {frozenset((g.home_id, g.away_id)) for g in games}
@@ -50,7 +47,7 @@ def test_a_season_schedules_every_pair_with_a_fixed_seed_per_game() -> None:
 
 
 def test_the_same_season_seed_gives_the_same_game_seeds() -> None:
-    first = make_season(4)
+    first = make_season(teams=4)
     second_league = services.league_get_or_create(name="Other League")
     teams = [e.team for e in first.entries.order_by("team__school")]
     second = services.season_create(
@@ -61,7 +58,7 @@ def test_the_same_season_seed_gives_the_same_game_seeds() -> None:
 
 
 def test_a_round_is_simulated_and_counted_in_its_run(django_capture_on_commit_callbacks) -> None:
-    season = make_season(4)
+    season = make_season(teams=4)
     with django_capture_on_commit_callbacks(execute=True):
         run = services.simulation_start(season=season, scope="round", round=1)
     run.refresh_from_db()
@@ -74,7 +71,7 @@ def test_a_round_is_simulated_and_counted_in_its_run(django_capture_on_commit_ca
 
 
 def test_a_stored_game_holds_score_box_lines_and_play_by_play() -> None:
-    season = make_season(2)
+    season = make_season(teams=2)
     game = season.games.get()
     services.game_play(game_id=game.pk)
     game.refresh_from_db()
@@ -87,7 +84,7 @@ def test_a_stored_game_holds_score_box_lines_and_play_by_play() -> None:
 
 
 def test_the_task_run_twice_stores_one_result() -> None:
-    game = make_season(2).games.get()
+    game = make_season(teams=2).games.get()
     simulate_game.apply(kwargs={"game_id": game.pk})
     first = GameResult.objects.get(game=game)
     lines = BoxLine.objects.count()
@@ -100,7 +97,7 @@ def test_the_task_run_twice_stores_one_result() -> None:
 
 
 def test_a_claimed_game_is_not_claimed_again_while_its_lease_runs() -> None:
-    game = make_season(2).games.get()
+    game = make_season(teams=2).games.get()
     assert services.game_claim(game_id=game.pk) is True
     assert services.game_claim(game_id=game.pk) is False
     Game.objects.filter(pk=game.pk).update(lease_expires_at=timezone.now() - timedelta(seconds=1))
@@ -110,7 +107,7 @@ def test_a_claimed_game_is_not_claimed_again_while_its_lease_runs() -> None:
 def test_a_failure_part_way_leaves_nothing_behind(
     monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
-    game = make_season(2).games.get()
+    game = make_season(teams=2).games.get()
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("disk full")
@@ -131,7 +128,7 @@ def test_a_failure_part_way_leaves_nothing_behind(
 
 
 def test_a_game_whose_worker_is_lost_too_often_is_marked_failed(settings) -> None:
-    season = make_season(2)
+    season = make_season(teams=2)
     game = season.games.get()
     run = services.simulation_start(season=season, scope="all", dispatch=False)
     Game.objects.filter(pk=game.pk).update(
@@ -147,7 +144,7 @@ def test_a_game_whose_worker_is_lost_too_often_is_marked_failed(settings) -> Non
 
 
 def test_a_lost_message_is_sent_again_by_the_sweeper(django_capture_on_commit_callbacks) -> None:
-    game = make_season(2).games.get()
+    game = make_season(teams=2).games.get()
     Game.objects.filter(pk=game.pk).update(queued_at=timezone.now() - timedelta(hours=1))
     with django_capture_on_commit_callbacks(execute=True):
         assert services.games_sweep()["requeued"] == 1
@@ -156,7 +153,7 @@ def test_a_lost_message_is_sent_again_by_the_sweeper(django_capture_on_commit_ca
 
 
 def test_a_game_replays_exactly_from_its_stored_seed() -> None:
-    game = make_season(2).games.get()
+    game = make_season(teams=2).games.get()
     services.game_play(game_id=game.pk)
     again = services.game_replay(game_id=game.pk)
     stored = GameResult.objects.get(game=game)
@@ -178,7 +175,7 @@ def test_a_game_played_under_older_rules_replays_with_them_after_a_rules_change(
     from cards.mapping import team_card
     from simulator.vabg import ADVANCED
 
-    game = make_season(2).games.get()
+    game = make_season(teams=2).games.get()
     home, away = team_card(game.home), team_card(game.away)
     # Version 1 of the rulings: 5-possession overtimes. Store an overtime game played so.
     old_rules = replace(ADVANCED, strategy=game.strategy, overtime_possessions=5)
@@ -209,7 +206,7 @@ def test_a_pre_1987_game_played_before_the_2026_11_26_note_replays_by_its_own_ru
     from cards.models import Card
     from simulator.vabg import ADVANCED
 
-    season = make_season(2)
+    season = make_season(teams=2)
     game = season.games.get()
     for team in (game.home, game.away):
         # 1975: PG, SF and PF claim 6, 7 and 8; the center's card lists an extra number
@@ -254,7 +251,7 @@ def test_a_game_played_by_the_coach_of_older_rules_replays_and_charts_with_it() 
     from simulator.vabg import DEFAULT_POLICY, GameRules
     from simulator.vabg.coachodds import coach_odds
 
-    game = make_season(2, strategy=True).games.get()
+    game = make_season(teams=2, strategy=True).games.get()
     home, away = team_card(game.home), team_card(game.away)
     # Rules version 2: the strategy choices made by fixed thresholds. Store such a game.
     doc = preset(game.rules, strategy=True).to_json()
@@ -290,7 +287,7 @@ def test_a_game_played_by_the_coach_of_older_rules_replays_and_charts_with_it() 
 
 
 def test_a_game_whose_rules_this_engine_cannot_play_is_refused_with_the_reason() -> None:
-    game = make_season(2).games.get()
+    game = make_season(teams=2).games.get()
     services.game_play(game_id=game.pk)
     GameResult.objects.filter(game=game).update(rules={"version": 99})
     with pytest.raises(services.GameNotPlayable, match="rules version 99, newer than"):
@@ -298,7 +295,7 @@ def test_a_game_whose_rules_this_engine_cannot_play_is_refused_with_the_reason()
 
 
 def test_a_dispatch_free_run_is_played_by_its_caller_one_game_at_a_time() -> None:
-    season = make_season(4)
+    season = make_season(teams=4)
     run = services.simulation_start(
         season=season, scope="until", game_date=date(2000, 1, 2), dispatch=False
     )
@@ -311,7 +308,7 @@ def test_a_dispatch_free_run_is_played_by_its_caller_one_game_at_a_time() -> Non
 
 
 def test_a_table_top_dice_file_replays_into_a_stored_game() -> None:
-    season = make_season(2)
+    season = make_season(teams=2)
     game = season.games.get()
     Game.objects.filter(pk=game.pk).update(kind="real_dice")
     home = team_card(game.home)
@@ -326,7 +323,7 @@ def test_a_table_top_dice_file_replays_into_a_stored_game() -> None:
 
 
 def test_a_dice_file_that_runs_out_stores_nothing() -> None:
-    game = make_season(2).games.get()
+    game = make_season(teams=2).games.get()
     Game.objects.filter(pk=game.pk).update(kind="real_dice")
     with pytest.raises(services.GameNotPlayable, match="ran out"):
         services.game_replay_dice(
@@ -336,7 +333,7 @@ def test_a_dice_file_that_runs_out_stores_nothing() -> None:
 
 
 def test_a_typed_in_score_sheet_is_checked_and_stored() -> None:
-    game = make_season(2).games.get()
+    game = make_season(teams=2).games.get()
     names = {side: list(t.players.values_list("name", flat=True)) for side, t in
              (("home", game.home), ("away", game.away))}  # fmt: skip
     with pytest.raises(services.ResultRefused) as refused:
@@ -371,7 +368,7 @@ def test_a_typed_in_score_sheet_is_checked_and_stored() -> None:
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_simulations_of_one_game_store_one_result() -> None:
-    game = make_season(2).games.get()
+    game = make_season(teams=2).games.get()
     barrier = threading.Barrier(4)
     errors: list[BaseException] = []
 
@@ -418,7 +415,7 @@ class RecordingDice:
 
 
 def test_a_typed_in_count_too_big_for_the_box_score_is_refused() -> None:
-    game = make_season(2).games.get()
+    game = make_season(teams=2).games.get()
     name = game.home.players.first().name
     with pytest.raises(services.ResultRefused) as refused:
         services.game_result_enter(
@@ -442,7 +439,7 @@ def test_a_league_name_too_close_to_another_is_refused() -> None:
 
 
 def test_playing_a_run_here_waits_for_the_game_another_player_holds() -> None:
-    season = make_season(4)
+    season = make_season(teams=4)
     run = services.simulation_start(season=season, scope="all", dispatch=False)
     held = season.games.order_by("pk").first()
     assert held is not None and services.game_claim(game_id=held.pk, token="the-servers-lane")

@@ -3,36 +3,26 @@
 from __future__ import annotations
 
 import json
-from datetime import date
+from functools import partial
 
 import pytest
 from django.test import Client
 
 from cards.styles import styles_document
 from league import other_odds, services, tournaments
-from league.models import Game, Season
+from league.models import Game
 from simulator.games import StyledTeam, find_game
 from simulator.sixdice.odds import exact_odds
 from simulator.sixdice.style import DEFAULT_STYLE, SixDiceStyle
+from tests import factories
 from tests.factories import TeamFactory
+
+make_season = partial(factories.make_season, seed=7)
 
 pytestmark = pytest.mark.django_db
 
 SHOOTERS = {"sixdice": {"threes": "outside"}, "gridcourt": {"threes": 200, "patience": 20}}
 TWOS = {"sixdice": {"threes": "never"}, "gridcourt": {"threes": 50}}
-
-
-def make_season(game: str, teams: list, **kwargs: object) -> Season:  # type: ignore[type-arg]
-    league = services.league_get_or_create(name=f"{game} styles")
-    return services.season_create(
-        league=league,
-        name="2026",
-        teams=teams,
-        start_date=date(2026, 1, 1),
-        seed=7,
-        game=game,
-        **kwargs,  # type: ignore[arg-type]
-    )
 
 
 def events_of(played: object) -> list[dict[str, object]]:
@@ -45,7 +35,7 @@ def test_a_season_plays_each_team_s_style_keeps_it_and_replays_it(game: str) -> 
     rest = [TeamFactory(styles=TWOS) for _ in range(2)]
     # Level 1 for grid court: there a corner 3 needs a 9, and only a keen team takes it.
     options = {"level": 1} if game == "gridcourt" else {}
-    season = make_season(game, [shooters, *rest], options=options)
+    season = make_season(game=game, teams=[shooters, *rest], options=options)
     for g in season.games.all():
         services.game_simulate(game_id=g.pk)
     kind = find_game(game)
@@ -74,7 +64,7 @@ def test_a_season_plays_each_team_s_style_keeps_it_and_replays_it(game: str) -> 
 
 def test_a_result_stored_before_styles_replays_with_the_rulings_policy() -> None:
     teams = [TeamFactory(styles={"gridcourt": "rulings"}) for _ in range(2)]
-    season = make_season("gridcourt", teams, options={"level": 1})
+    season = make_season(game="gridcourt", teams=teams, options={"level": 1})
     game = services.game_simulate(game_id=season.games.get().pk)
     result = game.result
     for doc in (result.home_team_file, result.away_team_file):
@@ -87,7 +77,7 @@ def test_a_result_stored_before_styles_replays_with_the_rulings_policy() -> None
 def test_a_preview_and_the_season_odds_are_those_of_the_styles_played(client: Client) -> None:
     shooters = TeamFactory(school="Shooters", styles=SHOOTERS)
     plain = TeamFactory(school="Plain", styles={"sixdice": "rulings"})
-    season = make_season("sixdice", [shooters, plain])
+    season = make_season(game="sixdice", teams=[shooters, plain])
     home_first = season.games.filter(home=shooters).first()
     assert home_first is not None
     preview = client.get(f"/api/games/{home_first.pk}/preview/").json()
@@ -117,7 +107,7 @@ def test_grid_court_season_odds_say_when_the_styles_are_too_many_to_simulate() -
     teams = [
         TeamFactory(styles={"gridcourt": {"threes": threes}}) for threes in (50, 75, 100, 150, 200)
     ]
-    season = make_season("gridcourt", teams)
+    season = make_season(game="gridcourt", teams=teams)
     odds = other_odds.season_odds(season, seasons=500, seed=1)
     assert odds["styles_counted"] is False and odds["style_pairings"] == 0
     assert "more than the 6 a page simulates" in odds["note"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from functools import partial
 from typing import Any
 
 import pytest
@@ -15,19 +16,14 @@ from league import services
 from league.dispatch import games_chunks
 from league.models import BoxLine, GameResult, Season, SimulationRun, TeamVersion
 from league.tasks import simulate_games
+from tests import factories
 from tests.factories import full_team
 
+make_season = partial(
+    factories.make_season, league="Write League", seed=77, start_date=date(2000, 1, 1)
+)
+
 pytestmark = [pytest.mark.django_db, pytest.mark.first_run]
-
-
-def make_season(teams: list[Any], name: str) -> Season:
-    return services.season_create(
-        league=services.league_get_or_create(name="Write League"),
-        name=name,
-        teams=teams,
-        start_date=date(2000, 1, 1),
-        seed=77,
-    )
 
 
 def stored(season: Season) -> list[tuple[object, ...]]:
@@ -49,7 +45,10 @@ def stored(season: Season) -> list[tuple[object, ...]]:
 
 def test_a_chunk_stores_exactly_the_games_played_one_by_one() -> None:
     teams = [full_team() for _ in range(4)]
-    one_by_one, chunked = make_season(teams, "One by one"), make_season(teams, "Chunked")
+    one_by_one, chunked = (
+        make_season(teams=teams, name="One by one"),
+        make_season(teams=teams, name="Chunked"),
+    )
     first = services.simulation_start(season=one_by_one, scope="all", dispatch=False)
     while services.run_next_game(run=first) is not None:
         pass
@@ -67,7 +66,7 @@ def test_a_chunk_stores_exactly_the_games_played_one_by_one() -> None:
 
 def test_each_team_file_is_stored_once_and_an_edited_card_is_a_new_version() -> None:
     teams = [full_team() for _ in range(4)]
-    season = make_season(teams, "Versions")
+    season = make_season(teams=teams, name="Versions")
     services.simulation_start(season=season, scope="round", round=1, dispatch=False)
     services.games_play(game_ids=season.games.filter(round=1).values_list("pk", flat=True))
     assert TeamVersion.objects.count() == 4  # four teams, each file stored once
@@ -86,7 +85,7 @@ def test_each_team_file_is_stored_once_and_an_edited_card_is_a_new_version() -> 
 
 def test_a_game_that_cannot_be_played_fails_alone_and_the_rest_of_its_chunk_is_stored() -> None:
     teams = [full_team() for _ in range(4)]
-    season = make_season(teams, "Broken")
+    season = make_season(teams=teams, name="Broken")
     Card.objects.get(team=teams[3], slot=5).delete()
     run = services.simulation_start(season=season, scope="all", dispatch=False)
     ids = list(season.games.values_list("pk", flat=True))
@@ -99,7 +98,7 @@ def test_a_game_that_cannot_be_played_fails_alone_and_the_rest_of_its_chunk_is_s
 
 
 def test_the_chunk_task_delivered_twice_stores_and_counts_each_game_once() -> None:
-    season = make_season([full_team() for _ in range(4)], "Twice")
+    season = make_season(teams=[full_team() for _ in range(4)], name="Twice")
     run = services.simulation_start(season=season, scope="all", dispatch=False)
     ids = list(season.games.values_list("pk", flat=True))
     simulate_games.apply(kwargs={"game_ids": ids}, task_id="chunk-1")
@@ -133,7 +132,7 @@ def migrate(target: str) -> Any:
 @pytest.mark.django_db(transaction=True)
 def test_games_stored_before_team_versions_keep_their_team_files_both_ways() -> None:
     latest = MigrationExecutor(connection).loader.graph.leaf_nodes("league")[0][1]
-    season = make_season([full_team() for _ in range(3)], "Before versions")
+    season = make_season(teams=[full_team() for _ in range(3)], name="Before versions")
     services.simulation_start(season=season, scope="all", dispatch=False)
     services.games_play(game_ids=season.games.values_list("pk", flat=True))
     before = stored(season)
@@ -158,7 +157,7 @@ def test_games_stored_before_team_versions_keep_their_team_files_both_ways() -> 
 
 
 def test_a_game_the_database_refuses_leaves_the_rest_of_its_chunk_stored(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    season = make_season([full_team() for _ in range(4)], "Refused")
+    season = make_season(teams=[full_team() for _ in range(4)], name="Refused")
     run = services.simulation_start(season=season, scope="all", dispatch=False)
     ids = sorted(season.games.values_list("pk", flat=True))
     real = services.results_store
