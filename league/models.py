@@ -248,6 +248,8 @@ class Game(models.Model):
             models.Index(fields=["season", "round"]),
             models.Index(fields=["season", "game_date"]),
             models.Index(fields=["status", "queued_at"]),
+            # the home page's latest results and the latest leaders: newest final games first
+            models.Index(fields=["status", "-played_at", "-id"], name="league_game_latest_idx"),
         ]
         constraints: ClassVar[list[Any]] = [
             models.CheckConstraint(
