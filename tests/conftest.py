@@ -167,8 +167,15 @@ def _fresh_cache_over_a_module_world(request: pytest.FixtureRequest) -> None:
 def chromium_session():  # type: ignore[no-untyped-def]
     """One headless Chromium for the whole run: starting one costs about 2 s, and 25
     browser tests each started their own. ``browser`` hands it to a test as a new one."""
+    from django.test import testcases
+
     from tests.browsing import start_chromium
 
+    # The live server answers HTTP/1.0, one request a connection. With HTTP/1.1 the
+    # Chromium kept for the next tests keeps idle connections open, and the server thread of
+    # each ends whenever Chromium drops it, closing the test database's connection after
+    # its test is over (SQLite's in-memory database is shared only during a test).
+    testcases.QuietWSGIRequestHandler.protocol_version = "HTTP/1.0"
     driver = start_chromium()
     yield driver
     driver.quit()
