@@ -10,8 +10,7 @@ by playing the game on a few more dice. A finished game is played once more by
 :func:`play_game` over the same dice through ``ScriptedDice``, so its result is exactly
 the one ``python -m simulator play --game sixdice --dice FILE`` gives.
 
-    >>> from simulator.games import Game, Result, StyledTeam, TeamName
-from simulator.sheets import board_state, roll_dice, rules_by_version
+    >>> from simulator.games import StyledTeam, TeamName
     >>> p = replay(TeamName("Kansas", 2008), TeamName("Memphis", 2008), [1, 2])
     >>> p.need.step, p.need.index, p.need.size
     ('Memphis 2008 (Orange): jump ball', 3, 6)
