@@ -60,13 +60,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from simulator.dice import STREAMS, DiceFileError, DiceRecord, DiceSource, ScriptedDice
 from simulator.styles import StyleError
-
-if TYPE_CHECKING:
-    from simulator.sheets import Sheet
 
 GAME_MODULES: dict[str, str] = {
     "vabg": "simulator.vabg.game",
@@ -468,17 +465,18 @@ class Game(ABC):
         *,
         rules: Any = None,
         neutral: bool = False,
-    ) -> Sheet:
+    ) -> Any:
         """Return the game at the table after the dice ``values`` typed so far, in the
         order rolled: a :class:`simulator.sheets.Sheet` (what die is needed next, whose and
-        why; where undo goes back to; the page's state; the result once over).
+        why; where undo goes back to; the page's state; the result once over; typed there,
+        as ``simulator.sheets`` imports this module).
 
         ``home`` and ``away`` are teams as :meth:`read_team` reads them; ``rules``
         default to :meth:`default_rules`. Raise :class:`simulator.dice.DieRefused` for a
         value that is not a face of the die wanted there and
         :class:`simulator.dice.GameOverError` for dice after the end of the game.
         """
-        sheet: Sheet = self._part("sheet").open_sheet(
+        return self._part("sheet").open_sheet(
             self,
             home,
             away,
@@ -486,7 +484,6 @@ class Game(ABC):
             rules=self.default_rules() if rules is None else rules,
             neutral=neutral,
         )
-        return sheet
 
     def replay_frames(
         self,

@@ -37,6 +37,7 @@ from simulator.games import Game, Result
 from simulator.results import GameResult
 from simulator.vabg.cards import TeamCard
 from simulator.vabg.coaching import Coach
+from simulator.vabg.coachodds import CoachLiveOdds
 from simulator.vabg.engine import (
     REGULATION,
     _Game,
@@ -60,6 +61,7 @@ from simulator.vabg.events import (
     Turnover,
     box_score,
 )
+from simulator.vabg.liveodds import LiveOdds
 from simulator.vabg.render import describe
 from simulator.vabg.rules import (
     ADVANCED,
@@ -74,9 +76,7 @@ from simulator.vabg.rules import (
 )
 
 if TYPE_CHECKING:
-    from simulator.vabg.coachodds import CoachLiveOdds
     from simulator.vabg.game import VabgGame
-    from simulator.vabg.liveodds import LiveOdds
 
 SLOT_NAMES = ("PG", "SG", "SF", "PF", "C")
 
@@ -661,9 +661,6 @@ def table_coach(home: TeamCard, away: TeamCard, rules: GameRules, neutral: bool)
 
 def _live_odds(position: Position) -> LiveOdds | CoachLiveOdds:
     """Return the game's live odds, built once per process for its cards and rules."""
-    from simulator.vabg.coachodds import CoachLiveOdds  # NumPy: loaded only for the odds
-    from simulator.vabg.liveodds import LiveOdds
-
     home, away, rules, neutral = (
         position.home_card,
         position.away_card,
@@ -685,8 +682,6 @@ def odds_state(position: Position) -> dict[str, Any]:
     """Return P(home wins) now, from the exact trip laws (with the coach policy on, its
     exact backward program), at the start of the current number's regular trip: an extra
     or fouled possession of the policy is inside the trip it follows or precedes."""
-    from simulator.vabg.coachodds import CoachLiveOdds
-
     labels = {"home": position.home_card.label, "away": position.away_card.label}
     odds = _live_odds(position)
     pregame = odds.p_home_win(0, 0, 0)
