@@ -114,17 +114,18 @@ def _rules_version(game: str) -> int:
 def position_of(game: TableGame, dice: Sequence[int] | None = None) -> Sheet:
     """Return where the game stands after its dice (or ``dice`` instead): its sheet."""
     home, away = teams_of(game)
-    return engine_of(game).sheet(
+    sheet: Sheet = engine_of(game).sheet(
         home,
         away,
         list(game.dice if dice is None else dice),
         rules=rules_of(game),
         neutral=game.neutral,
     )
+    return sheet
 
 
 def _team_file(team: Team, game: str = GameName.VABG) -> dict[str, Any]:
-    if find_game(game).has_styles:  # such a game reads the school, season and coach styles
+    if not find_game(game).has_players:  # a board game reads the school, season and styles
         return {"school": team.school, "season": team.season, "styles": styles_document(team)}
     try:
         card = team_card(teams_for_play().get(pk=team.pk))
@@ -326,9 +327,9 @@ def table_finish(*, game_id: int, user: Any) -> Game:
         raise TableRefused(
             f"The game is not over yet: {position.waiting_for} is next.", conflict=True
         )
-    styled = engine_of(table).has_styles
+    board = not engine_of(table).has_players
     for team, played in ((table.home, table.home_team_file), (table.away, table.away_team_file)):
-        if styled:  # styles edited since are no matter: it keeps the ones it began with
+        if board:  # styles edited since are no matter: it keeps the ones it began with
             now = _team_file(team, table.game)
             if (now["school"], now["season"]) == (played["school"], played["season"]):
                 continue
