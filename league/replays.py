@@ -92,7 +92,7 @@ def game_box(game: Game, result: GameResult) -> GameBox:
         sides=sides,
         rules={k: v for k, v in result.rules.items() if k != "version"},
         dice=f"seed {dice['seed']}" if dice.get("seed") is not None else "scripted rolls",
-        legend=LEGENDS.get(engine.name, ""),
+        legend=engine.replay_legend(),
         options=[
             {
                 "label": option.name.replace("_", " "),
@@ -108,24 +108,6 @@ def _option_text(value: Any) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
-
-
-LEGENDS = {
-    "sixdice": (
-        "Dice faces: B Ball, P Pass, S Shot or Steal, F Free throw. A roll is read by its "
-        "most frequent face: \u201cB x3\u201d is a play of Ball with three dice showing it "
-        "(the higher count wins the roll; a tie goes to the Power Chip's holder if it plays "
-        "the chip). The court has 14 sections; a team attacks its opponent's basket from its "
-        "own half, and reaching past the last section is a dunk."
-    ),
-    "gridcourt": (
-        "Cells are read (row, column). A shot is made when the two dice total at least the "
-        "value printed in the shooter's cell: 2 points inside the arc, 3 outside. \u201cWith "
-        "1 in the paint\u201d counts the offense's pieces in the paint, which turn a near "
-        "miss into an offensive rebound. The shot clock counts a possession's offensive rolls."
-    ),
-}
-"""What a fan needs to read another game's play-by-play, by game."""
 
 
 # -- the replay ------------------------------------------------------------------------------

@@ -33,7 +33,8 @@ Every game offers the same surface:
   ``replay_frames(events, rules, names)``: the game's own parts, kept in its package next
   to its engine (``sheet`` and ``frames`` modules): a game at the table after the dice
   typed so far (a :class:`simulator.sheets.Sheet`, the one protocol the table reads) and a
-  stored game's replay, frame by frame (``None`` for a game without one).
+  stored game's replay, frame by frame (``None`` for a game without one), with
+  ``replay_legend()``, what a fan needs to read its play-by-play.
 - ``has_styles``, ``read_style(value)``, ``style_to_json(style)`` and
   ``describe_style(style)``: whether a team brings a coach's style into the game (a team
   file's ``styles.<game>``: the choices the seed leaves a player), read, written and put
@@ -501,6 +502,15 @@ class Game(ABC):
         except ModuleNotFoundError:
             return None
         return module.replay_frames(self, events, rules, names)
+
+    def replay_legend(self) -> str:
+        """Return what a fan needs to read the game's play-by-play (its frames module's
+        ``LEGEND``: the dice faces, how a cell reads...); empty for a game without one."""
+        try:
+            legend: str = getattr(self._part("frames"), "LEGEND", "")
+        except ModuleNotFoundError:
+            return ""
+        return legend
 
     def _part(self, part: str) -> ModuleType:
         """Return the module ``part`` of the game's own package."""

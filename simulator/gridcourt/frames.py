@@ -18,6 +18,14 @@ if TYPE_CHECKING:
 
 AWAY, HOME = "away", "home"
 
+LEGEND = (
+    "Cells are read (row, column). A shot is made when the two dice total at least the "
+    "value printed in the shooter's cell: 2 points inside the arc, 3 outside. \u201cWith "
+    "1 in the paint\u201d counts the offense's pieces in the paint, which turn a near "
+    "miss into an offensive rebound. The shot clock counts a possession's offensive rolls."
+)
+"""What a fan needs to read the game's play-by-play (its page's legend)."""
+
 CELL = 34
 """The side of a drawn grid-court cell, in SVG units."""
 BOARD_TOP = 30

@@ -17,6 +17,16 @@ if TYPE_CHECKING:
     from simulator.games import Game
 
 AWAY, HOME = "away", "home"
+
+LEGEND = (
+    "Dice faces: B Ball, P Pass, S Shot or Steal, F Free throw. A roll is read by its "
+    "most frequent face: \u201cB x3\u201d is a play of Ball with three dice showing it "
+    "(the higher count wins the roll; a tie goes to the Power Chip's holder if it plays "
+    "the chip). The court has 14 sections; a team attacks its opponent's basket from its "
+    "own half, and reaching past the last section is a dunk."
+)
+"""What a fan needs to read the game's play-by-play (its page's legend)."""
+
 SECTIONS = 14
 HALF = 7
 ARC = 4
