@@ -29,6 +29,12 @@ Every game offers the same surface:
   and a plain-text box score;
 - ``board(rules)``: the grid a board game is played on (each cell's printed value, paint,
   inside the arc), for a page to draw; ``None`` for a game without one.
+- ``sheet_rules(options, version)``, ``sheet(home, away, dice, rules=, neutral=)`` and
+  ``replay_frames(events, rules, names)``: the game's own parts, kept in its package next
+  to its engine (``sheet`` and ``frames`` modules): a game at the table after the dice
+  typed so far (a :class:`simulator.sheets.Sheet`, the one protocol the table reads) and a
+  stored game's replay, frame by frame (``None`` for a game without one), with
+  ``replay_legend()``, what a fan needs to read its play-by-play.
 - ``has_styles``, ``read_style(value)``, ``style_to_json(style)`` and
   ``describe_style(style)``: whether a team brings a coach's style into the game (a team
   file's ``styles.<game>``: the choices the seed leaves a player), read, written and put
@@ -436,6 +442,87 @@ class Game(ABC):
         """Return the grid a game with these rules is played on; ``None`` for a game that
         has no board (VABG, six dice)."""
         return None
+
+    # -- each game's own parts: the table's sheet and the replay's frames ----------------
+    # A game keeps them in its own package, next to its engine: ``<package>.sheet``
+    # (``sheet_rules``, ``open_sheet``) and ``<package>.frames`` (``replay_frames``). The
+    # table and the league call these hooks and never name a game's modules.
+
+    def sheet_rules(self, options: Mapping[str, Any], rules_version: int | None = None) -> Any:
+        """Return the rules a game at the table plays: its rule ``options`` (as
+        :attr:`options` names them) under ``rules_version`` (``None``: today's), so a game
+        begun before a ruling changed is played to the end as it began.
+
+        Raise ``ValueError`` saying why for options or a version the engine cannot play.
+        """
+        rules: Any = self._part("sheet").sheet_rules(self, options, rules_version)
+        return rules
+
+    def sheet(
+        self,
+        home: Any,
+        away: Any,
+        values: Sequence[int],
+        *,
+        rules: Any = None,
+        neutral: bool = False,
+    ) -> Any:
+        """Return the game at the table after the dice ``values`` typed so far, in the
+        order rolled: a :class:`simulator.sheets.Sheet` (what die is needed next, whose and
+        why; where undo goes back to; the page's state; the result once over; typed there,
+        as ``simulator.sheets`` imports this module).
+
+        ``home`` and ``away`` are teams as :meth:`read_team` reads them; ``rules``
+        default to :meth:`default_rules`. Raise :class:`simulator.dice.DieRefused` for a
+        value that is not a face of the die wanted there and
+        :class:`simulator.dice.GameOverError` for dice after the end of the game.
+        """
+        return self._part("sheet").open_sheet(
+            self,
+            home,
+            away,
+            tuple(values),
+            rules=self.default_rules() if rules is None else rules,
+            neutral=neutral,
+        )
+
+    def replay_frames(
+        self,
+        events: Sequence[Mapping[str, Any]],
+        rules: Mapping[str, Any],
+        names: Mapping[str, str],
+    ) -> Any:
+        """Return a stored game turn by turn from its events and rules (their
+        ``to_json()`` forms; ``names``: each side's name by ``"home"``/``"away"``): an
+        object whose ``frames`` are one frame per roll (each with its ``number`` and
+        ``notes``, the roll's sentences) with what a page draws them on; ``None`` for a
+        game without a replay (VABG: its play-by-play is its score sheet)."""
+        try:
+            module = self._part("frames")
+        except ModuleNotFoundError:
+            return None
+        return module.replay_frames(self, events, rules, names)
+
+    def replay_legend(self) -> str:
+        """Return what a fan needs to read the game's play-by-play (its frames module's
+        ``LEGEND``: the dice faces, how a cell reads...); empty for a game without one."""
+        try:
+            legend: str = getattr(self._part("frames"), "LEGEND", "")
+        except ModuleNotFoundError:
+            return ""
+        return legend
+
+    def _part(self, part: str) -> ModuleType:
+        """Return the module ``part`` of the game's own package."""
+        package = type(self).__module__.rpartition(".")[0]
+        try:
+            return importlib.import_module(f"{package}.{part}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"{package}.{part}":
+                raise ModuleNotFoundError(
+                    f"{self.name} has no {part} module ({package}.{part})", name=exc.name
+                ) from exc
+            raise
 
     @abstractmethod
     def box_score(self, events: Iterable[Any], rules: Any = None) -> tuple[Any, Any]:

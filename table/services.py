@@ -1,9 +1,9 @@
 """Playing at the table: start a game, enter dice, undo, finish it into the league, abandon.
 
-Every write locks the table game's row, replays the dice with the one it adds
-(``simulator.vabg.sheet.replay``; a grid-court or six-dice game: ``simulator.gridcourt.sheet``
-or ``simulator.sixdice.sheet``, each with the game's own rules and default policies) and
-saves them only if the engine accepts them, so a die
+Every write locks the table game's row, replays the dice with the one it adds through the
+game interface (``Game.sheet``: each game's own sheet, with its rules and its teams'
+coaches or styles; the table reads it only as the :class:`simulator.sheets.Sheet`
+protocol and never names a game) and saves them only if the engine accepts them, so a die
 that is not a face of the die wanted is never stored. ``expected`` (how many dice the
 caller saw) refuses an entry made from a stale page: two devices on one game cannot
 interleave their dice unseen.
@@ -27,32 +27,13 @@ from cards.models import Team
 from cards.styles import played_team_file, styles_document
 from core.roles import is_commissioner
 from league import services as league_services
-from league.coaches import coach_for
 from league.errors import GameNotPlayable
 from league.models import Game, GameName, SimulationRun, game_options_clean
-from simulator.dice import DiceError, DieRefused, GameOverError
-from simulator.games import InvalidTeamError, TeamName, find_game
-from simulator.gridcourt import sheet as grid_sheet
-from simulator.gridcourt.rules import GridRules
-from simulator.sixdice import sheet as six_sheet
-from simulator.sixdice.rules import SixDiceRules
-from simulator.vabg import (
-    RULES_VERSION,
-    GameRules,
-    InvalidCardError,
-    RulesVersionError,
-    TeamCard,
-    preset,
-    team_from_json,
-)
-from simulator.vabg.sheet import Position, replay
+from simulator.dice import DieRefused, GameOverError
+from simulator.games import Game as Engine
+from simulator.games import InvalidTeamError, find_game
+from simulator.sheets import Sheet
 from table.models import TableGame
-
-BoardPosition = grid_sheet.Position | six_sheet.Position
-"""Where a grid-court or six-dice game stands: the game's own sheet's position."""
-AnyPosition = Position | BoardPosition
-
-BOARD_GAMES = (GameName.GRIDCOURT, GameName.SIXDICE)
 
 
 class TableRefused(ValueError):
@@ -77,61 +58,51 @@ class TableRefused(ValueError):
         super().__init__(message)
 
 
-def cards_of(game: TableGame) -> tuple[TeamCard, TeamCard]:
-    """Return the home and away cards the game is played with (as it began)."""
-    return team_from_json(game.home_team_file), team_from_json(game.away_team_file)
+def engine_of(game: TableGame) -> Engine:
+    """Return the game interface of the game played (``simulator.games``)."""
+    return find_game(game.game)
 
 
-def is_board(game: TableGame) -> bool:
-    """Return whether the game is grid court or six dice (a game with no players)."""
-    return game.game != GameName.VABG
+def team_files(game: TableGame) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Return the home and away team files the game is played with, as it began (a game
+    whose teams bring a coach style, begun before styles: the rulings' policy, which it
+    was played with)."""
+    home, away = game.home_team_file, game.away_team_file
+    if engine_of(game).has_styles:
+        return played_team_file(game.game, home), played_team_file(game.game, away)
+    return dict(home), dict(away)
 
 
-def board_teams(game: TableGame) -> tuple[TeamName, TeamName]:
-    """Return the home and away teams of a grid-court or six-dice game: school, season and
-    the coach style each played from the start (a game begun before styles: the rulings'
-    policy, which it was played with)."""
-    home, away = board_team_files(game)
-    engine = find_game(game.game)
+def teams_of(game: TableGame) -> tuple[Any, Any]:
+    """Return the home and away teams as the game reads them (``Game.read_team``: VABG's
+    cards; a board game's school, season and coach style)."""
+    home, away = team_files(game)
+    engine = engine_of(game)
     try:
         return engine.read_team(home), engine.read_team(away)
     except InvalidTeamError as exc:
         raise TableRefused(f"This game cannot be played here: {exc}.") from exc
 
 
-def board_team_files(game: TableGame) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Return the team files a board game is played with (styles included)."""
-    return (
-        played_team_file(game.game, game.home_team_file),
-        played_team_file(game.game, game.away_team_file),
-    )
+def rule_options(game: TableGame) -> dict[str, Any]:
+    """Return the game's rule options as its engine names them: the stored ``options``,
+    and the preset and strategy switch the ``rules`` and ``strategy`` fields keep (VABG's
+    options) for a game that has such options."""
+    names = {o.name for o in engine_of(game).options}
+    fields = {"preset": game.rules, "strategy": game.strategy}
+    return {k: v for k, v in {**fields, **game.options}.items() if k in names}
 
 
-def board_rules(game: TableGame) -> Any:
-    """Return a grid-court or six-dice game's rules: its options, by its rules version.
+def rules_of(game: TableGame) -> Any:
+    """Return the game's rules: its options, by its rules version (``Game.sheet_rules``).
 
     A game begun under an older version of its rulings is played by that version's rules
-    to the end (six dice before the G10 note: a Deflected Pass costs the offense a die).
+    to the end (six dice before the G10 note: a Deflected Pass costs the offense a die; VABG
+    before version 3 with the strategy on: the fixed thresholds' coach).
     """
-    engine = find_game(game.game)
-    rules = engine.make_rules(**game.options)
-    if game.rules_version is None or game.rules_version == engine.rules_version:
-        return rules
     try:
-        return engine.rules_from_json({**game.options, "version": game.rules_version})
+        return engine_of(game).sheet_rules(rule_options(game), game.rules_version)
     except ValueError as exc:
-        raise TableRefused(f"This game cannot be played here: {exc}.") from exc
-
-
-def vabg_rules(game: TableGame) -> GameRules:
-    """Return a VABG game's rules: its preset and strategy switch as its rules version had
-    them, so a game begun before a ruling changed is replayed to the end as it was rolled
-    (one begun before version 3, with the strategy on: the fixed thresholds' coach)."""
-    try:
-        return preset(
-            game.rules, strategy=game.strategy, version=game.rules_version or RULES_VERSION
-        )
-    except (ValueError, RulesVersionError) as exc:
         raise TableRefused(f"This game cannot be played here: {exc}.") from exc
 
 
@@ -140,39 +111,25 @@ def _rules_version(game: str) -> int:
     return find_game(game).rules_version
 
 
-def position_of(game: TableGame, dice: Sequence[int] | None = None) -> AnyPosition:
-    """Return where the game stands after its dice (or ``dice`` instead)."""
-    values = list(game.dice if dice is None else dice)
-    if is_board(game):
-        home_name, away_name = board_teams(game)
-        rules = board_rules(game)
-        if isinstance(rules, GridRules):
-            return grid_sheet.replay(home_name, away_name, values, rules=rules)
-        assert isinstance(rules, SixDiceRules)
-        return six_sheet.replay(home_name, away_name, values, rules=rules)
-    return vabg_position_of(game, values)
-
-
-def vabg_position_of(game: TableGame, dice: Sequence[int] | None = None) -> Position:
-    """Return where a VABG game stands after its dice (or ``dice`` instead)."""
-    home, away = cards_of(game)
-    rules = vabg_rules(game)
-    return replay(
+def position_of(game: TableGame, dice: Sequence[int] | None = None) -> Sheet:
+    """Return where the game stands after its dice (or ``dice`` instead): its sheet."""
+    home, away = teams_of(game)
+    sheet: Sheet = engine_of(game).sheet(
         home,
         away,
         list(game.dice if dice is None else dice),
-        rules=rules,
+        rules=rules_of(game),
         neutral=game.neutral,
-        coach=coach_for(home=home, away=away, rules=rules, neutral=game.neutral),
     )
+    return sheet
 
 
 def _team_file(team: Team, game: str = GameName.VABG) -> dict[str, Any]:
-    if game != GameName.VABG:  # a board game reads the school, season and coach styles
+    if not find_game(game).has_players:  # a board game reads the school, season and styles
         return {"school": team.school, "season": team.season, "styles": styles_document(team)}
     try:
         card = team_card(teams_for_play().get(pk=team.pk))
-    except InvalidCardError as exc:
+    except ValueError as exc:  # a card the engine refuses (``InvalidCardError``)
         raise TableRefused(f"{team} cannot play: {exc}") from exc
     return card.to_json()
 
@@ -202,11 +159,14 @@ def table_start(
         options = game_options_clean(game, options or {})
     except ValidationError as exc:
         raise TableRefused(" ".join(exc.messages)) from exc
-    if game == GameName.VABG:
-        if rules not in ("advanced", "basic"):
-            raise TableRefused(f"Unknown rules preset {rules!r}: use advanced or basic.")
-    else:
-        strategy = neutral = False  # the board games have no coach policy and no home court
+    engine = find_game(game)
+    names = {o.name for o in engine.options}
+    if "preset" in names and rules not in engine.presets:
+        raise TableRefused(f"Unknown rules preset {rules!r}: use {' or '.join(engine.presets)}.")
+    if "strategy" not in names:
+        strategy = False  # a game without a coach policy (grid court, six dice)
+    if not engine.neutral_matters:
+        neutral = False  # nor a home court
     table = TableGame(
         owner=owner,
         game=game,
@@ -292,7 +252,7 @@ def _playing(game: TableGame, expected: int | None) -> None:
 @transaction.atomic
 def table_roll(
     *, game_id: int, user: Any, values: Sequence[object], expected: int | None = None
-) -> AnyPosition:
+) -> Sheet:
     """Add dice to a game in progress, in the order rolled; all or nothing.
 
     A value that is not a face of the die the game wants there refuses the whole entry,
@@ -322,7 +282,7 @@ def table_roll(
             f"{exc.extra} more {'is' if exc.extra == 1 else 'are'} one too many.",
             index=exc.used - before,
         ) from exc
-    except (DiceError, InvalidCardError) as exc:
+    except ValueError as exc:  # a DiceError, or the engine's own (a card it cannot play)
         raise TableRefused(f"The engine refuses these dice: {exc}.") from exc
     game.dice = dice
     game.save(update_fields=["dice", "updated_at"])
@@ -330,9 +290,7 @@ def table_roll(
 
 
 @transaction.atomic
-def table_undo(
-    *, game_id: int, user: Any, what: str = "die", expected: int | None = None
-) -> AnyPosition:
+def table_undo(*, game_id: int, user: Any, what: str = "die", expected: int | None = None) -> Sheet:
     """Take back the last die, or the whole last trip (back to its d8).
 
     In grid court and six dice a "trip" is a roll: an offensive roll's two dice, a team's
@@ -345,11 +303,7 @@ def table_undo(
     if what == "die":
         keep = len(game.dice) - 1
     elif what == "trip":
-        position = position_of(game)
-        if isinstance(position, Position):
-            keep = position.last_trip_start()
-        else:
-            keep = position.last_roll_start()
+        keep = position_of(game).undo_trip_to
     else:
         raise TableRefused(f"Undo takes back a die or a trip, not {what!r}.")
     game.dice = game.dice[:keep]
@@ -368,15 +322,14 @@ def table_finish(*, game_id: int, user: Any) -> Game:
     table = _locked(game_id, user)
     _playing(table, None)
     position = position_of(table)
-    if position.need is not None:
+    played_result = position.result()
+    if played_result is None:
         raise TableRefused(
-            "The game is not over yet: "
-            + ("the " if isinstance(position, Position) else "")
-            + f"{position.need.step} is next.",
-            conflict=True,
+            f"The game is not over yet: {position.waiting_for} is next.", conflict=True
         )
+    board = not engine_of(table).has_players
     for team, played in ((table.home, table.home_team_file), (table.away, table.away_team_file)):
-        if is_board(table):  # styles edited since are no matter: it keeps the ones it began with
+        if board:  # styles edited since are no matter: it keeps the ones it began with
             now = _team_file(team, table.game)
             if (now["school"], now["season"]) == (played["school"], played["season"]):
                 continue
@@ -406,17 +359,16 @@ def table_finish(*, game_id: int, user: Any) -> Game:
         league_services.game_replay_dice(
             game_id=game.pk,
             script=position.dice_file(),
-            rules=board_rules(table) if is_board(table) else vabg_rules(table),
-            teams=board_team_files(table) if is_board(table) else None,
+            rules=rules_of(table),
+            teams=team_files(table),
         )
     except GameNotPlayable as exc:
         raise TableRefused(f"The league refused the game: {exc}.") from exc
     game.refresh_from_db()
     result = game.result
-    assert position.result is not None
     if (result.home_score, result.away_score) != (
-        position.result.home.score,
-        position.result.away.score,
+        played_result.home.score,
+        played_result.away.score,
     ):  # the same cards, rules and dice: never expected
         raise TableRefused("The stored game does not match the table's; nothing was stored.")
     table.status = TableGame.Status.FINISHED

@@ -11,6 +11,7 @@ from django.shortcuts import render
 from cards.models import Team
 from core.roles import is_commissioner
 from league.models import Game, GameName
+from simulator.games import find_game
 from table import services
 from table.models import TableGame
 from table.presentation import table_state
@@ -62,17 +63,20 @@ class StartForm(forms.Form):
     )
     chip_reroll = forms.BooleanField(required=False, label="Power Chip reroll (§2.11)")
 
+    OPTION_FIELDS = ("width", "level", "pieces", "chip_reroll")
+    """The fields that are a game's rule options (grid court's, six dice's; VABG has none:
+    its rules, court and coach policy have their own fields)."""
+
     def options(self) -> dict[str, object]:
-        """Return the chosen game's rule options (grid court, six dice; VABG has none)."""
+        """Return the chosen game's rule options that this form asks for, as the game
+        names them (a form without them: each option's default)."""
         data = self.cleaned_data
-        if data["game"] == GameName.GRIDCOURT:  # a form without them: the defaults
-            defaults = {"width": 14, "level": 0, "pieces": 5}
-            return {
-                k: default if data[k] in ("", None) else data[k] for k, default in defaults.items()
-            }
-        if data["game"] == GameName.SIXDICE:
-            return {"chip_reroll": data["chip_reroll"]}
-        return {}
+        engine = find_game(data["game"] or GameName.VABG)
+        return {
+            o.name: o.default if data[o.name] in ("", None) else data[o.name]
+            for o in engine.options
+            if o.name in self.OPTION_FIELDS
+        }
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]  # Form's own signature

@@ -111,12 +111,12 @@ def test_imports_point_down_the_layers(module: str) -> None:
 
 
 GAME_PACKAGES = ("simulator.gridcourt", "simulator.sixdice")
+ALL_GAME_PACKAGES = ("simulator.vabg", *GAME_PACKAGES)
 
 
 def test_the_league_reaches_the_other_games_only_through_the_game_interface() -> None:
     # The league stores and shows grid-court and six-dice games through simulator.games
-    # (find_game, columns, box scores, board); only the table's score sheets are written
-    # per game, in table/.
+    # (find_game, columns, box scores, board, replay frames).
     wrong = [
         f"{module} line {node.lineno}: imports {target}"
         for module, path in MODULES.items()
@@ -124,6 +124,20 @@ def test_the_league_reaches_the_other_games_only_through_the_game_interface() ->
         for node, _ in imports(module, path)
         for target in imported(node, module, path)
         if target.startswith(GAME_PACKAGES)
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_table_reaches_every_game_only_through_the_game_interface() -> None:
+    # The table plays any game through Game.sheet and the Sheet protocol (simulator.sheets):
+    # each game's sheet lives in its own package.
+    wrong = [
+        f"{module} line {node.lineno}: imports {target}"
+        for module, path in MODULES.items()
+        if module.startswith("table")
+        for node, _ in imports(module, path)
+        for target in imported(node, module, path)
+        if target.startswith(ALL_GAME_PACKAGES)
     ]
     assert not wrong, "\n".join(wrong)
 

@@ -16,12 +16,12 @@ gridcourt --dice FILE`` gives.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from simulator.dice import DiceError, DiceScriptExhausted, DieRefused, GameOverError, ScriptedDice
-from simulator.games import Result, StyledTeam, TeamName
+from simulator.games import Game, Result, StyledTeam, TeamName
 from simulator.gridcourt.engine import SHOT_CLOCK_ROLLS, Table, play_game
 from simulator.gridcourt.events import (
     AWAY,
@@ -41,10 +41,12 @@ from simulator.gridcourt.events import (
     Steal,
     Step,
     Violation,
+    box_score,
 )
 from simulator.gridcourt.policy import DEFAULT_POLICY, Policy
 from simulator.gridcourt.rules import STANDARD, GridRules
 from simulator.gridcourt.style import policy_for
+from simulator.sheets import board_state, roll_dice, rules_by_version
 
 FACES = 6
 
@@ -292,3 +294,106 @@ def describe(event: Event, labels: dict[str, str]) -> str | None:
     if isinstance(event, Score):
         return f"score: {labels[AWAY]} {event.away}, {labels[HOME]} {event.home}"
     return None
+
+
+# -- the table's sheet (``Game.sheet``: the protocol of ``simulator.sheets``) ----------------
+
+POLICY_NOTE = (
+    "Type only the dice: each team moves by its coach style (where to set up, "
+    "when to shoot, every step; shown on its team page), as in the league's simulated "
+    "games. Moves by hand are not taken at the table."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GridSheet:
+    """A grid-court game at the table: a :class:`simulator.sheets.Sheet` over a
+    :class:`Position`."""
+
+    game: Game
+    position: Position
+
+    @property
+    def rules(self) -> GridRules:
+        return self.position.rules
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        return self.position.values
+
+    @property
+    def need(self) -> Need | None:
+        return self.position.need
+
+    @property
+    def undo_trip_to(self) -> int:
+        return self.position.last_roll_start()
+
+    @property
+    def waiting_for(self) -> str:
+        return "" if self.need is None else self.need.step
+
+    def result(self) -> Result | None:
+        return self.position.result
+
+    def dice_file(self) -> dict[str, Any]:
+        return self.position.dice_file()
+
+    def state(self) -> dict[str, Any]:
+        position = self.position
+        labels = position.labels()
+        plays: list[dict[str, Any]] = []
+        score = {"home": 0, "away": 0}
+        for n, turn in enumerate(position.turns, 1):
+            lines = [text for e in turn.events if (text := describe(e, labels)) is not None]
+            for e in turn.events:
+                if isinstance(e, Score):
+                    score = {"home": e.home, "away": e.away}
+            plays.append(
+                {
+                    "label": f"roll {n}",
+                    "team": turn.team,
+                    "team_label": labels[turn.team],
+                    "kind": turn.role,
+                    "dice": roll_dice(turn.dice, ""),
+                    "lines": [f"{turn.role} roll", *lines],
+                    **score,
+                }
+            )
+        return board_state(
+            self.game,
+            labels=labels,
+            values=position.values,
+            need=position.need,
+            over=position.result is not None,
+            score=position.score,
+            undo_trip_to=self.undo_trip_to,
+            plays=plays,
+            boxes=box_score(position.events),
+            pieces={
+                "offense": position.offense,
+                "home": [list(c) for c in position.cells["home"]],
+                "away": [list(c) for c in position.cells["away"]],
+            },
+            faces="",
+            policy_note=POLICY_NOTE,
+        )
+
+
+def sheet_rules(game: Game, options: Mapping[str, Any], rules_version: int | None) -> GridRules:
+    """Return the rules of a grid-court game at the table (``Game.sheet_rules``)."""
+    rules: GridRules = rules_by_version(game, options, rules_version)
+    return rules
+
+
+def open_sheet(
+    game: Game,
+    home: TeamName,
+    away: TeamName,
+    values: Sequence[int],
+    *,
+    rules: GridRules,
+    neutral: bool = False,
+) -> GridSheet:
+    """Return the grid-court game after ``values`` (``Game.sheet``; no home court)."""
+    return GridSheet(game, replay(home, away, values, rules=rules))

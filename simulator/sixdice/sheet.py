@@ -18,14 +18,16 @@ the one ``python -m simulator play --game sixdice --dice FILE`` gives.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from simulator.dice import DiceError, DiceScriptExhausted, DieRefused, GameOverError, ScriptedDice
-from simulator.games import StyledTeam, TeamName
+from simulator.games import Game, Result, StyledTeam, TeamName
+from simulator.sheets import board_state, roll_dice, rules_by_version
 from simulator.sixdice.engine import ScriptRanOut, SixDiceResult, Table, play_game
-from simulator.sixdice.events import Event, SixDiceBox, Start, box_score
+from simulator.sixdice.events import Event, Score, SixDiceBox, Start, box_score
+from simulator.sixdice.game import SixDiceGame
 from simulator.sixdice.render import render_play_by_play
 from simulator.sixdice.rules import STANDARD, SixDiceRules
 from simulator.sixdice.state import AWAY, HOME
@@ -279,3 +281,104 @@ def replay(
         need=need,
         result=result,
     )
+
+
+# -- the table's sheet (``Game.sheet``: the protocol of ``simulator.sheets``) ----------------
+
+POLICY_NOTE = (
+    "Type only the dice: each team plays its coach style (which symbol on a "
+    "tie, when to play the Power Chip, shoot or advance; shown on its team page), as in the "
+    "league's simulated games."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SixDiceSheet:
+    """A six-dice game at the table: a :class:`simulator.sheets.Sheet` over a
+    :class:`Position`."""
+
+    game: SixDiceGame
+    position: Position
+
+    @property
+    def rules(self) -> SixDiceRules:
+        return self.position.rules
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        return self.position.values
+
+    @property
+    def need(self) -> Need | None:
+        return self.position.need
+
+    @property
+    def undo_trip_to(self) -> int:
+        return self.position.last_roll_start()
+
+    @property
+    def waiting_for(self) -> str:
+        return "" if self.need is None else self.need.step
+
+    def result(self) -> Result | None:
+        result = self.position.result
+        return None if result is None else self.game.wrap(result)
+
+    def dice_file(self) -> dict[str, Any]:
+        return self.position.dice_file()
+
+    def state(self) -> dict[str, Any]:
+        position = self.position
+        labels = position.labels()
+        faces = position.rules.faces
+        plays: list[dict[str, Any]] = []
+        score = {"home": 0, "away": 0}
+        for n, roll in enumerate(position.rolls, 1):
+            lines = roll.lines(position.rules)
+            for event in roll.events:
+                if isinstance(event, Score):
+                    score = {"home": event.home, "away": event.away}
+            plays.append(
+                {
+                    "label": f"roll {n}",
+                    "team": roll.team,
+                    "team_label": f"{labels[roll.team]} ({COLOURS[roll.team]})",
+                    "kind": roll.what,
+                    "dice": roll_dice(roll.dice, faces),
+                    "lines": [roll.what, *lines],
+                    **score,
+                }
+            )
+        return board_state(
+            self.game,
+            labels=labels,
+            values=position.values,
+            need=position.need,
+            over=position.result is not None,
+            score=position.score,
+            undo_trip_to=self.undo_trip_to,
+            plays=plays,
+            boxes=position.boxes(),
+            pieces=None,
+            faces=faces,
+            policy_note=POLICY_NOTE,
+        )
+
+
+def sheet_rules(game: Game, options: Mapping[str, Any], rules_version: int | None) -> SixDiceRules:
+    """Return the rules of a six-dice game at the table (``Game.sheet_rules``)."""
+    rules: SixDiceRules = rules_by_version(game, options, rules_version)
+    return rules
+
+
+def open_sheet(
+    game: SixDiceGame,
+    home: TeamName,
+    away: TeamName,
+    values: Sequence[int],
+    *,
+    rules: SixDiceRules,
+    neutral: bool = False,
+) -> SixDiceSheet:
+    """Return the six-dice game after ``values`` (``Game.sheet``; no home court)."""
+    return SixDiceSheet(game, replay(home, away, values, rules=rules))

@@ -17,9 +17,13 @@ same dice, split into the ``vabg-dice/1`` streams, so its result is exactly the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simulator.dice import (
     STREAMS,
@@ -29,9 +33,11 @@ from simulator.dice import (
     OrderedDice,
     ScriptedDice,
 )
+from simulator.games import Game, Result
 from simulator.results import GameResult
 from simulator.vabg.cards import TeamCard
 from simulator.vabg.coaching import Coach
+from simulator.vabg.coachodds import CoachLiveOdds
 from simulator.vabg.engine import (
     REGULATION,
     _Game,
@@ -47,20 +53,30 @@ from simulator.vabg.events import (
     Foul,
     FreeThrow,
     Opening,
+    PeriodEnd,
     Rebound,
     Shot,
     Steal,
     Trip,
     Turnover,
+    box_score,
 )
+from simulator.vabg.liveodds import LiveOdds
+from simulator.vabg.render import describe
 from simulator.vabg.rules import (
     ADVANCED,
     BEST_REBOUNDER,
     REBOUND_CHART,
+    RULES_VERSION,
+    CoachKind,
     GameRules,
     free_throw_rebounder,
     odd_number_rebounder,
+    preset,
 )
+
+if TYPE_CHECKING:
+    from simulator.vabg.game import VabgGame
 
 SLOT_NAMES = ("PG", "SG", "SF", "PF", "C")
 
@@ -598,3 +614,236 @@ def score_sheet(position: Position) -> dict[str, Any]:
         str(n): "best" if who == BEST_REBOUNDER else SLOT_NAMES[who] for n, who in odd.items()
     }
     return sheet
+
+
+# -- the table's sheet (``Game.sheet``: the protocol of ``simulator.sheets``) ----------------
+
+_KEPT = 32
+"""Games whose solved coach and live odds stay in memory (about 4 ms to build one)."""
+_COACHES: OrderedDict[str, Coach] = OrderedDict()
+_ODDS: OrderedDict[str, LiveOdds | CoachLiveOdds] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def _key(home: TeamCard, away: TeamCard, rules: GameRules, neutral: bool) -> str:
+    doc = [home.to_json(), away.to_json(), rules.to_json(), neutral]
+    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
+
+
+def _kept(cache: OrderedDict[str, Any], key: str, build: Callable[[], Any]) -> Any:
+    """Return ``cache[key]``, built once per process (the least recently used dropped)."""
+    with _LOCK:
+        value = cache.get(key)
+        if value is not None:
+            cache.move_to_end(key)
+            return value
+    value = build()  # outside the lock: two threads may both build it, the same
+    with _LOCK:
+        cache[key] = value
+        cache.move_to_end(key)
+        while len(cache) > _KEPT:
+            cache.popitem(last=False)
+    return value
+
+
+def table_coach(home: TeamCard, away: TeamCard, rules: GameRules, neutral: bool) -> Coach:
+    """Return the coach the rules name for a game at the table (``rules_coach``), the exact
+    one solved once per process for these cards, rules and court."""
+    if not rules.strategy or rules.coach != CoachKind.EXACT:
+        return rules_coach(home, away, rules=rules, neutral=neutral)  # nothing to solve
+    coach: Coach = _kept(
+        _COACHES,
+        _key(home, away, rules, neutral),
+        lambda: rules_coach(home, away, rules=rules, neutral=neutral),
+    )
+    return coach
+
+
+def _live_odds(position: Position) -> LiveOdds | CoachLiveOdds:
+    """Return the game's live odds, built once per process for its cards and rules."""
+    home, away, rules, neutral = (
+        position.home_card,
+        position.away_card,
+        position.rules,
+        position.neutral,
+    )
+
+    def build() -> LiveOdds | CoachLiveOdds:
+        if rules.strategy:
+            coach = table_coach(home, away, rules, neutral)
+            return CoachLiveOdds(home, away, rules=rules, neutral=neutral, coach=coach)
+        return LiveOdds(home, away, rules=rules, neutral=neutral)
+
+    odds: LiveOdds | CoachLiveOdds = _kept(_ODDS, _key(home, away, rules, neutral), build)
+    return odds
+
+
+def odds_state(position: Position) -> dict[str, Any]:
+    """Return P(home wins) now, from the exact trip laws (with the coach policy on, its
+    exact backward program), at the start of the current number's regular trip: an extra
+    or fouled possession of the policy is inside the trip it follows or precedes."""
+    labels = {"home": position.home_card.label, "away": position.away_card.label}
+    odds = _live_odds(position)
+    pregame = odds.p_home_win(0, 0, 0)
+    if position.result is not None:
+        p_home = 1.0 if position.result.home.score > position.result.away.score else 0.0
+        as_of = "final"
+    else:
+        regular = [t for t in position.trips if t.kind == ""]
+        trip = regular[-1]
+        done = odds.trips_in(trip.period) - 2 * trip.number + (trip.team == "home")
+        owed = False
+        if isinstance(odds, CoachLiveOdds) and trip.team == "home" and len(regular) > 1:
+            # §8: the home team stole on the visitor's trip, still trails and took the
+            # extra trips.
+            visitor = regular[-2]
+            owed = odds.home_takes_extra(trip.period, trip.number, trip.home - trip.away) and any(
+                isinstance(e, Steal) and e.fast_break and e.team == "home"
+                for e in position.events[visitor.first_event : trip.first_event]
+            )
+        p_home = odds.p_home_win(trip.period, done, trip.home - trip.away, owed=owed)
+        where = number_label(trip.period, trip.number)
+        as_of = f"before {labels[trip.team]}'s trip {where} ({trip.away}-{trip.home})"
+    return {
+        "available": True,
+        "p_home": p_home,
+        "p_away": 1.0 - p_home,
+        "pregame_home": pregame,
+        "as_of": as_of,
+        "note": "Exact, from the dice math (docs/odds.md), at the start of the current trip"
+        + (", the coach policy included." if position.rules.strategy else "."),
+    }
+
+
+def _plays(position: Position) -> list[dict[str, Any]]:
+    labels = {"home": position.home_card.label, "away": position.away_card.label}
+    score = {"home": 20, "away": 20}
+    out = []
+    for play in position.plays():
+        lines = []
+        for event in play.events:
+            if isinstance(event, Shot) and event.made:
+                score[event.team] += event.value
+            elif isinstance(event, FreeThrow) and event.made:
+                score[event.team] += 1
+            if isinstance(event, PeriodEnd):
+                lines.append(f"End of {'regulation' if event.period == 0 else 'overtime'}.")
+                continue
+            if isinstance(event, Trip):
+                who = event.player or "nobody takes the ball (shot clock)"
+                again = " (re-roll)" if event.kind == "reroll" else ""
+                lines.append(f"d8 {event.d8}{again}: {who}; 11-66 {event.roll}; d20 {event.d20}")
+                continue
+            text = describe(event, labels)
+            if text is not None:
+                lines.append(text)
+        trip = play.trip
+        out.append(
+            {
+                "label": number_label(trip.period, trip.number, trip.kind),
+                "period": trip.period,
+                "number": trip.number,
+                "team": trip.team,
+                "team_label": labels[trip.team],
+                "kind": trip.kind,
+                "dice": [{"die": r.die, "value": r.value, "step": r.step} for r in play.rolls],
+                "lines": lines,
+                "away": score["away"],
+                "home": score["home"],
+            }
+        )
+    return out
+
+
+def _period_text(position: Position) -> str:
+    if position.result is not None:
+        ot = position.result.overtimes
+        return "Final" + ("" if not ot else " (OT)" if ot == 1 else f" ({ot}OT)")
+    need = position.need
+    assert need is not None
+    label = position.home_card.label if need.team == "home" else position.away_card.label
+    return f"Possession {number_label(need.period, need.number)}, {label} ball"
+
+
+@dataclass(frozen=True, slots=True)
+class VabgSheet:
+    """A VABG game at the table: a :class:`simulator.sheets.Sheet` over a
+    :class:`Position` (its page: the printed score sheet and the exact live odds)."""
+
+    game: VabgGame
+    position: Position
+
+    @property
+    def rules(self) -> GameRules:
+        return self.position.rules
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        return self.position.values
+
+    @property
+    def need(self) -> Need | None:
+        return self.position.need
+
+    @property
+    def undo_trip_to(self) -> int:
+        return self.position.last_trip_start()
+
+    @property
+    def waiting_for(self) -> str:
+        return "" if self.need is None else f"the {self.need.step}"
+
+    def result(self) -> Result | None:
+        result = self.position.result
+        return None if result is None else self.game.wrap(result)
+
+    def dice_file(self) -> dict[str, Any]:
+        return self.position.dice_file()
+
+    def state(self) -> dict[str, Any]:
+        position = self.position
+        home_box, away_box, overtimes = box_score(
+            position.events, ot_length=position.rules.overtime_possessions
+        )
+        return {
+            "labels": {"home": position.home_card.label, "away": position.away_card.label},
+            "strategy": position.rules.strategy,
+            "neutral": position.neutral,
+            "count": len(position.rolls),
+            "dice": list(position.values),
+            "need": None if position.need is None else position.need.to_json(),
+            "over": position.result is not None,
+            "score": {"home": position.home_score, "away": position.away_score},
+            "period": _period_text(position),
+            "overtimes": overtimes,
+            "undo_trip_to": position.last_trip_start(),
+            "plays": _plays(position),
+            "sheet": score_sheet(position),
+            "box": {"home": home_box.to_json(), "away": away_box.to_json()},
+            "odds": odds_state(position),
+        }
+
+
+def sheet_rules(game: Game, options: Mapping[str, Any], rules_version: int | None) -> GameRules:
+    """Return a VABG game's rules at the table (``Game.sheet_rules``): its preset and
+    strategy switch as its rules version had them, so a game begun before a ruling changed
+    is replayed to the end as it was rolled (one begun before version 3, with the strategy
+    on: the fixed thresholds' coach)."""
+    values = game.check_options(options)
+    return preset(
+        values["preset"], strategy=values["strategy"], version=rules_version or RULES_VERSION
+    )
+
+
+def open_sheet(
+    game: VabgGame,
+    home: TeamCard,
+    away: TeamCard,
+    values: Sequence[int],
+    *,
+    rules: GameRules,
+    neutral: bool = False,
+) -> VabgSheet:
+    """Return the VABG game after ``values`` (``Game.sheet``), the coach solved once."""
+    coach = table_coach(home, away, rules, neutral)
+    return VabgSheet(game, replay(home, away, values, rules=rules, neutral=neutral, coach=coach))

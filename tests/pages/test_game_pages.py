@@ -8,9 +8,10 @@ from itertools import pairwise
 import pytest
 from django.test import Client
 
-from league import replays, services
+from league import services
 from league.models import Game
 from simulator.games import find_game
+from simulator.sixdice import frames as six_frames
 from tests.factories import TeamFactory
 
 pytestmark = pytest.mark.django_db
@@ -71,7 +72,11 @@ def test_a_grid_court_box_score_shows_its_piece_lines(client: Client) -> None:
 def test_the_grid_court_replay_moves_the_pieces_turn_by_turn(client: Client) -> None:
     game = played("gridcourt", pieces=3, width=13)
     result = game.result
-    frames = replays.gridcourt_frames(result.events, {"away": "A", "home": "H"})
+    frames = (
+        find_game("gridcourt")
+        .replay_frames(result.events, result.rules, {"away": "A", "home": "H"})
+        .frames
+    )
     rolls = [e for e in result.events if e["type"] == "roll"]
     assert [f.dice for f in frames] == [e["dice"] for e in rolls]
     # Replaying the steps by hand: after each turn the pieces stand where the events say.
@@ -121,13 +126,17 @@ def test_an_unplayed_six_dice_game_has_a_page_and_no_replay(client: Client) -> N
 def test_the_replay_follows_the_pawn_the_chip_and_the_dice_turn_by_turn(client: Client) -> None:
     game = played("sixdice", chip_reroll=True)
     result = game.result
-    frames = replays.sixdice_frames(
-        result.events, result.rules, {"away": str(game.away), "home": str(game.home)}
+    frames = (
+        find_game("sixdice")
+        .replay_frames(
+            result.events, result.rules, {"away": str(game.away), "home": str(game.home)}
+        )
+        .frames
     )
     # One turn per roll; every turn shows its dice and, once the jump ball is won (a tied
     # one is rolled again with no one holding the chip or the ball yet), the chip with one
     # team and the pawn on court.
-    rolls = [e for e in result.events if e["type"] in replays.KINDS]
+    rolls = [e for e in result.events if e["type"] in six_frames.KINDS]
     assert len(frames) == len(rolls)
     won = False
     for frame, event in zip(frames, rolls, strict=True):
@@ -177,7 +186,7 @@ def test_the_chip_starts_with_the_defense_and_moves_when_played() -> None:
         {"type": "push", "team": "home", "play": "B", "sections": 2, "section": 6},
         {"type": "steal", "team": "home", "kind": "push", "section": 6},
     ]  # fmt: skip
-    frames = replays.sixdice_frames(events, {"faces": "BBBPSF"}, {"away": "A", "home": "H"})
+    frames = six_frames.frames_of(events, {"faces": "BBBPSF"}, {"away": "A", "home": "H"})
     assert [(f.kind, f.section, f.offense, f.chip) for f in frames] == [
         ("jump ball", 8, "away", "home"),
         ("main roll", 6, "home", "away"),

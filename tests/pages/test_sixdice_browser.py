@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from league import replays, services
+from league import services
 from league.models import Game
+from simulator.games import find_game
 from tests.factories import TeamFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -44,8 +45,12 @@ def test_a_fan_reads_a_six_dice_box_score_and_steps_through_its_replay(
 
     browser.find_element(By.CSS_SELECTOR, "a.replay-link").click()
     assert "Turn 1 of" in browser.find_element(By.CSS_SELECTOR, ".turn").text
-    frames = replays.sixdice_frames(
-        result.events, result.rules, {"away": str(game.away), "home": str(game.home)}
+    frames = (
+        find_game("sixdice")
+        .replay_frames(
+            result.events, result.rules, {"away": str(game.away), "home": str(game.home)}
+        )
+        .frames
     )
     jump = next(e for e in result.events if e["type"] == "jump_ball")
     away = browser.find_elements(By.CSS_SELECTOR, 'tr[data-side="away"] .die')

@@ -76,7 +76,7 @@ def test_a_whole_game_typed_at_the_table_is_stored_as_the_engine_plays_those_dic
         "season": 2012,
         "styles": styles_document(teams[0]),
     }
-    home, away = services.board_teams(table)
+    home, away = services.teams_of(table)
     assert (
         home.style is not None
         and home.style == find_game(name).read_team(table.home_team_file).style
@@ -98,7 +98,7 @@ def test_a_whole_game_typed_at_the_table_is_stored_as_the_engine_plays_those_dic
         )
         i += step
     table.refresh_from_db()
-    assert position.need is None and position.result is not None
+    assert position.need is None and position.result() is not None
     state = table_state(table, position)
     assert state["over"] and state["score"] == {
         "home": played.home.score,
@@ -144,7 +144,8 @@ def test_grid_court_says_whose_roll_it_is_and_undo_takes_back_a_die_or_a_roll(
     assert state["need"]["size"] == 2 and state["need"]["index"] == 1
     assert "coach style" in state["policy_note"]
     services.table_roll(game_id=table.pk, user=player, values=values[:2])
-    position = services.position_of(TableGame.objects.get(pk=table.pk))
+    sheet = services.position_of(TableGame.objects.get(pk=table.pk))
+    position = sheet.position  # the game's own sheet underneath the table's protocol
     assert isinstance(position, grid_sheet.Position)
     roles = [(t.team, t.role, len(t.dice)) for t in position.turns]
     assert roles == [("away", "offense", 2)]
@@ -163,7 +164,7 @@ def test_grid_court_says_whose_roll_it_is_and_undo_takes_back_a_die_or_a_roll(
             )
     start_of_roll = n - 1
     assert position.need.start == start_of_roll and position.need.role == "offense"
-    position = services.table_undo(game_id=table.pk, user=player, what="trip")
+    position = services.table_undo(game_id=table.pk, user=player, what="trip").position
     assert list(position.values) == values[:start_of_roll]  # back to the roll's first die
     assert isinstance(position, grid_sheet.Position) and position.need is not None
     assert position.need.index == 1
@@ -180,13 +181,13 @@ def test_six_dice_names_the_roll_and_its_dice_and_undo_takes_back_a_roll(player,
     _played, values = written_game("sixdice", 5, {})
     table = start(player, teams, "sixdice", {})
     services.table_roll(game_id=table.pk, user=player, values=values[:8])
-    position = services.position_of(TableGame.objects.get(pk=table.pk))
-    assert isinstance(position, six_sheet.Position)
-    need = position.need
+    sheet = services.position_of(TableGame.objects.get(pk=table.pk))
+    assert isinstance(sheet.position, six_sheet.Position)
+    need = sheet.position.need
     assert need is not None
     assert (need.what, need.team, need.index, need.size) == ("jump ball", "home", 3, 6)
     assert need.step == "Kentucky 2012 (White): jump ball"
-    state = table_state(table, position)
+    state = table_state(table, sheet)
     assert state["faces"] == "BBBPSF" and state["plays"][0]["dice"][0]["face"] in "BPSF"
     position = services.table_undo(game_id=table.pk, user=player, what="trip")
     assert list(position.values) == values[:6]
@@ -332,10 +333,11 @@ def test_a_six_dice_game_begun_before_the_g10_ruling_is_played_and_stored_by_its
     table = start(player, teams, "sixdice", {})
     assert table.rules_version == 2
     TableGame.objects.filter(pk=table.pk).update(rules_version=1)
-    position = services.table_roll(game_id=table.pk, user=player, values=values)
+    sheet = services.table_roll(game_id=table.pk, user=player, values=values)
+    position = sheet.position
     assert position.result is not None
     assert as_json([e.to_json() for e in position.events]) == stored["events"]
-    lines = [line for play in table_state(table, position)["plays"] for line in play["lines"]]
+    lines = [line for play in table_state(table, sheet)["plays"] for line in play["lines"]]
     assert lines.count("deflected pass: Orange rolls five dice next") == 2
     game = services.table_finish(game_id=table.pk, user=player)
     game = Game.objects.select_related("result").get(pk=game.pk)
@@ -346,7 +348,7 @@ def test_a_six_dice_game_begun_before_the_g10_ruling_is_played_and_stored_by_its
     # A table game begun today follows the ruling: the same dice make another game, one
     # not over yet, whose Deflected Passes penalize no one.
     today = start(player, teams, "sixdice", {})
-    position = services.position_of(today, values)
+    position = services.position_of(today, values).position
     assert position.result is None and position.need is not None
     passes = [e for e in position.events if type(e).__name__ == "Pass"]
     assert {(e.kind, e.penalized) for e in passes} == {

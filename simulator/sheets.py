@@ -1,0 +1,164 @@
+"""A game at the table, as the table reads it: one small protocol every game's sheet keeps.
+
+``Game.sheet(home, away, dice, rules=..., neutral=...)`` replays the dice typed so far
+with the game's own engine and returns a :class:`Sheet`. The table (``table/``) reads only
+this protocol: it never names a game, imports a game's modules or asks which game's
+sheet it holds. Each game implements it in its own package (``simulator/vabg/sheet.py``,
+``simulator/gridcourt/sheet.py``, ``simulator/sixdice/sheet.py``), where what its page
+shows per game (a score sheet, pieces on a court, dice faces, live odds) is built too.
+
+The helpers below are shared by the board games' sheets (grid court, six dice): the
+rules of a stored rules version and the page state of a game without players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from simulator.games import Game, Result
+
+
+class Need(Protocol):
+    """The die a game wants next: which die (``die``, 1-``faces``), whose roll and why."""
+
+    @property
+    def die(self) -> str: ...
+
+    @property
+    def faces(self) -> int: ...
+
+    @property
+    def team(self) -> str:
+        """``"home"`` or ``"away"``: whose roll it is."""
+        ...
+
+    @property
+    def step(self) -> str:
+        """What the die is for, in words (``"d8 for ..."``, ``"Kansas 2008: offensive roll"``)."""
+        ...
+
+    @property
+    def why(self) -> str: ...
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the need as the page and the API show it (``die``, ``faces``, ``step``...)."""
+        ...
+
+
+class Sheet(Protocol):
+    """A game at the table after the dice typed so far."""
+
+    @property
+    def rules(self) -> Any:
+        """The game's rules object the dice are played under."""
+        ...
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """The dice typed so far, in the order rolled."""
+        ...
+
+    @property
+    def need(self) -> Need | None:
+        """The die needed next; ``None`` once the game is over."""
+        ...
+
+    @property
+    def undo_trip_to(self) -> int:
+        """How many dice "undo the trip" (or roll) keeps: the current trip's first die, or
+        on a trip's first die the trip before's."""
+        ...
+
+    @property
+    def waiting_for(self) -> str:
+        """What the game waits for, in a sentence's words (``"the d8 for ..."``); empty
+        once over."""
+        ...
+
+    def result(self) -> Result | None:
+        """Return the finished game's result (exactly what ``Game.play`` gives for these
+        dice); ``None`` while it is not over."""
+        ...
+
+    def dice_file(self) -> dict[str, Any]:
+        """Return the ``vabg-dice/1`` file of the dice so far (the league stores it)."""
+        ...
+
+    def state(self) -> dict[str, Any]:
+        """Return what the score sheet page and the API show of the game, JSON-ready:
+        ``labels``, ``strategy``, ``neutral``, ``count``, ``dice``, ``need``, ``over``,
+        ``score``, ``period``, ``overtimes``, ``undo_trip_to``, ``plays``, ``sheet``, ``box``,
+        ``odds`` and the game's own keys (a board game's ``pieces``, ``faces``,
+        ``policy_note``)."""
+        ...
+
+
+def rules_by_version(game: Game, options: Mapping[str, Any], rules_version: int | None) -> Any:
+    """Return a board game's rules of its ``options`` as ``rules_version`` had them (six
+    dice before the G10 note: a Deflected Pass costs the offense a die)."""
+    known = {o.name for o in game.options}
+    options = {k: v for k, v in options.items() if k in known}
+    rules = game.make_rules(**options)
+    if rules_version is None or rules_version == game.rules_version:
+        return rules
+    return game.rules_from_json({**options, "version": rules_version})
+
+
+def roll_dice(values: Sequence[int], faces: str) -> list[dict[str, Any]]:
+    """Return one roll's dice as the page lists them (each die's face when it has one)."""
+    return [
+        {"die": "d6", "value": v, "step": "", "face": faces[v - 1] if faces else ""} for v in values
+    ]
+
+
+def board_state(
+    game: Game,
+    *,
+    labels: Mapping[str, str],
+    values: Sequence[int],
+    need: Need | None,
+    over: bool,
+    score: Mapping[str, int],
+    undo_trip_to: int,
+    plays: list[dict[str, Any]],
+    boxes: tuple[Any, Any],
+    pieces: dict[str, Any] | None,
+    faces: str,
+    policy_note: str,
+) -> dict[str, Any]:
+    """Return the page's state of a game without players (grid court, six dice)."""
+    return {
+        "labels": dict(labels),
+        "strategy": False,
+        "neutral": False,
+        "count": len(values),
+        "dice": list(values),
+        "need": None if need is None else need.to_json(),
+        "over": over,
+        "score": dict(score),
+        "period": "Final" if over or need is None else f"Next: {need.step}",
+        "overtimes": 0,
+        "undo_trip_to": undo_trip_to,
+        "plays": plays,
+        "sheet": None,
+        "pieces": pieces,
+        "faces": faces,
+        "policy_note": policy_note,
+        "box": {
+            "columns": [{"key": c.key, "label": c.label, "title": c.title} for c in game.columns],
+            "team_columns": [
+                {"key": c.key, "label": c.label, "title": c.title} for c in game.team_columns
+            ],
+            "lines_key": game.lines_key,
+            "name_key": game.name_key,
+            "home": boxes[0].to_json(),
+            "away": boxes[1].to_json(),
+        },
+        "odds": {
+            "available": False,
+            "note": f"No live win probability in {game.title.lower()}: the exact odds are "
+            "solved for VABG only.",
+        },
+    }
