@@ -17,7 +17,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from simulator.vabg.rules import DUNK_TOP_MAX, DUNK_TOP_MIN, ball_claims, dunk_row
+from simulator.vabg.rules import (
+    DUNK_ADJUST_MAX,
+    DUNK_ADJUST_MIN,
+    DUNK_TOP_MAX,
+    DUNK_TOP_MIN,
+    ball_claims,
+    dunk_row,
+    effective_dunk_top,
+)
 
 TEAM_FORMAT = "vabg-team/1"
 THREE_POINT_SEASON = 1987
@@ -1158,7 +1166,7 @@ def team_dunk(cards: Sequence[Mapping[str, Any]], ctx: TeamContext) -> tuple[int
     dunk_top = dunk_top_for(target - trip, read) - MEAN_DUNK_ADJUST
     better = (FIELD_MEAN_POINTS - allowed) - defensive_points_saved(cards)
     adjust = MEAN_DUNK_ADJUST - _bounded(better / POINTS_PER_DUNK_NUMBER, -99, 99)
-    return max(DUNK_TOP_MIN, min(DUNK_TOP_MAX, dunk_top)), max(-32, min(32, adjust))
+    return effective_dunk_top(dunk_top, 0), max(DUNK_ADJUST_MIN, min(DUNK_ADJUST_MAX, adjust))
 
 
 # -- season lines from CSV rows (cards.md §12) -----------------------------------------------

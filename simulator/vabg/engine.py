@@ -50,12 +50,17 @@ from simulator.vabg.rules import (
     REBOUND_CHART,
     CoachKind,
     GameRules,
+    ball_carriers,
     ball_claims,
     changed_range,
     chart_number,
     dunk_row,
     effective_dunk_top,
     fast_break,
+    foul_reach,
+    fouling_steal_31,
+    fouling_stealer,
+    free_throw_reach,
     free_throw_rebounder,
     halved_range,
     may_call_foul_round,
@@ -63,7 +68,10 @@ from simulator.vabg.rules import (
     odd_number_rebounder,
     one_and_one,
     pre_1987_gains,
+    steals_on,
+    tired_range,
     turnover_reach,
+    turns_over_on,
 )
 
 REGULATION = 44
@@ -213,6 +221,7 @@ class _Side:
     """One team in the game: roster, rotation, the five on the floor and the score."""
 
     __slots__ = (
+        "carriers",
         "claims",
         "court",
         "key",
@@ -247,6 +256,7 @@ class _Side:
         self.rotation: list[list[_Player]] = []
         self.claims: dict[int, int] = {}
         self.pg_ok = True
+        self.carriers: tuple[int | None, ...] = ()  # by d8: who takes the ball (§4)
         self.score = 20
         self.team_to = 0  # turnovers credited to no player (shot-clock violations)
 
@@ -266,6 +276,7 @@ class _Side:
             # §4/§12 "20 shot": eligible while his claims of 6-8 fall short of his extras.
             p.twenty = twenty and sum(1 for who in claims.values() if who == i) < p.extra_ball
         self.pg_ok = lineup[0].card.can_run_point
+        self.carriers = ball_carriers(claims, self.pg_ok)
         if not self.pre1987:
             for p in lineup:
                 p.shot = p.table
@@ -621,7 +632,7 @@ class _Game:
         period = self.period
         halved = False
         if d8 >= 6:
-            idx = off.claims.get(d8) if off.pg_ok else None
+            idx = off.carriers[d8]
             if idx is None:
                 # §4/§12: the shot clock runs down; one fresh re-roll, 6-8 again = turnover.
                 emit(_new(Trip, (period, n, off.key, None, d8, roll, d20, kind)))
@@ -669,7 +680,7 @@ class _Game:
                 return
         elif what == _FOUL_TRY:
             # §5: 33-36 in the defender's foul range (tired: one number longer).
-            if roll >= 37 - defender.foul - defender.tired:
+            if roll >= foul_reach(defender.foul, defender.tired):
                 self._fouled_shot(off, de, n, idx, d20, kind)
                 return
         elif what == _TURNOVER_TRY:
@@ -744,17 +755,13 @@ class _Game:
         if not (halved or roll == 31):
             # The common case: the carrier's defender alone, at full range.
             p = lineup[idx]
-            count = changed_range(p.steal, delta)
-            if p.tired and count:
-                count -= 1
+            count = tired_range(changed_range(p.steal, delta), p.tired)
             return idx if roll - 10 <= count else None
         order = [idx, *[i for i in range(5) if i != idx]]
         best, best_count = None, -1
         for i in order:
             p = lineup[i]
-            count = changed_range(p.steal, delta)
-            if p.tired and count:
-                count -= 1
+            count = tired_range(changed_range(p.steal, delta), p.tired)
             if halved:
                 count = halved_range(count)
             if roll == 31:
@@ -772,17 +779,13 @@ class _Game:
         if not (halved or roll == 32):
             # The common case: the carrier's defender alone, at full range.
             p = lineup[idx]
-            count = p.block
-            if p.tired and count:
-                count -= 1
+            count = tired_range(p.block, p.tired)
             return idx if roll - 20 <= count else None
         order = [idx, *[i for i in range(5) if i != idx]]
         best, best_count = None, -1
         for i in order:
             p = lineup[i]
-            count = p.block
-            if p.tired and count:
-                count -= 1
+            count = tired_range(p.block, p.tired)
             if halved:
                 count = halved_range(count)
             if roll == 32:
@@ -841,7 +844,7 @@ class _Game:
         made = False
         shot = 0
         while shot < shots:
-            made = d20() + shooter.tired <= shooter.ft_top
+            made = d20() <= free_throw_reach(shooter.ft_top, shooter.tired)
             emit(_new(FreeThrow, (period, n, off.key, shooter.name, made)))
             line[_FTA] += 1
             shot += 1
@@ -1000,9 +1003,9 @@ class _Game:
         d20 = dice.d20()
         period = self.period
         emit = self.emit
-        counts = [self._steal_count(p) for p in de.lineup]
+        counts = [tired_range(p.steal, p.tired) for p in de.lineup]
         if d8 >= 6:
-            idx = off.claims.get(d8) if off.pg_ok else None
+            idx = off.carriers[d8]
             if idx is None:
                 # §4: nobody to take the ball; one re-roll, then a shot-clock turnover.
                 emit(_new(Trip, (period, n, off.key, None, d8, roll, d20, kind)))
@@ -1012,23 +1015,21 @@ class _Game:
                     emit(_new(Turnover, (period, n, off.key, None, "shot clock")))
                     off.team_to += 1
                 return
-            thief = max(range(5), key=lambda i: (counts[i], i == idx, -i))
-            count = counts[thief] + 4 if counts[thief] > 6 else counts[thief]
+            thief, count = fouling_stealer(counts, idx, True)
         else:
-            idx = thief = d8 - 1
-            count = counts[idx]
+            idx = d8 - 1
+            thief, count = fouling_stealer(counts, idx, False)
         carrier = off.lineup[idx]
         emit(_new(Trip, (period, n, off.key, carrier.name, d8, roll, d20, kind)))
-        if roll == 31 and max(counts) >= 10 and roll - 10 > count:
-            thief = max(range(5), key=lambda i: (counts[i], i == idx, -i))
-            count = 21
-        if (11 <= roll <= 16 or roll == 31) and roll - 10 <= count:
+        if roll == 31 and (past := fouling_steal_31(counts, idx, count)) is not None:
+            thief, count = past
+        if steals_on(roll, count):
             emit(_new(Steal, (period, n, de.key, de.lineup[thief].name, False)))
             de.lineup[thief].line[_STL] += 1
             emit(_new(Turnover, (period, n, off.key, carrier.name, "steal")))
             carrier.line[_TO] += 1
             return
-        if 41 <= roll <= 46 and roll - 40 <= carrier.to + carrier.tired:
+        if turns_over_on(roll, turnover_reach(carrier.to, 0, carrier.tired)):
             emit(_new(Turnover, (period, n, off.key, carrier.name, "turnover")))
             carrier.line[_TO] += 1
             return
@@ -1037,12 +1038,6 @@ class _Game:
         fouler.line[_PF] += 1
         if self._free_throws(off, n, carrier, 2, False):
             self._after_miss(off, de, n, idx, True, "foul")
-
-    def _steal_count(self, p: _Player) -> int:
-        count = p.steal
-        if p.tired and count:
-            count -= 1
-        return count
 
 
 def _opening_credits(side: _Side) -> list[Opening]:

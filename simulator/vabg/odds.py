@@ -60,9 +60,16 @@ from simulator.vabg.rules import (
     chart_number,
     effective_dunk_top,
     fast_break,
+    foul_reach,
+    fouling_steal_31,
+    fouling_stealer,
+    free_throw_reach,
     free_throw_rebounder,
     one_and_one,
+    steals_on,
+    tired_range,
     turnover_reach,
+    turns_over_on,
 )
 
 Law = npt.NDArray[np.float64]
@@ -236,7 +243,7 @@ def _try3_read(p: _Player) -> tuple[float, float, float, float, float, float]:
 
 def _free_throw(p: _Player) -> float:
     """Return the chance one free throw goes in (§2: a tired shooter adds 1 to the d20)."""
-    return max(0, min(20, p.ft_top - p.tired)) / 20
+    return max(0, min(20, free_throw_reach(p.ft_top, p.tired))) / 20
 
 
 def _two_shots(weight: float, p: float, made: list[float], missed: list[float], at: int) -> None:
@@ -384,6 +391,28 @@ class _Rolls:
     fast: list[float]  # fast breaks, per stealer
     blocked: float
     zero: float  # turnovers, stops, steals without a fast break
+
+
+def _ball(
+    side: _Side, halved: bool, source: int = 0
+) -> tuple[dict[tuple[int, bool], float], float]:
+    """Return who carries the ball on a trip of ``side`` (§4): (floor index, halved ranges)
+    -> weight, and the weight of a shot-clock turnover. ``source`` 1 counts only the d8
+    itself, 2 only a shot-clock re-roll, 0 both (see :meth:`_Laws._parts`)."""
+    carriers: dict[tuple[int, bool], float] = {}
+    none = 0.0
+    for d8 in range(1, 9):
+        idx = side.carriers[d8]
+        if idx is not None:
+            if source != 2:
+                key = (idx, halved and d8 >= 6)
+                carriers[key] = carriers.get(key, 0.0) + 1 / 8
+        elif source != 1:
+            # Shot clock: one fresh re-roll; 1-5 plays as a normal trip, 6-8 turns over.
+            for again in range(5):
+                carriers[(again, False)] = carriers.get((again, False), 0.0) + 1 / 64
+            none += 3 / 64
+    return carriers, none
 
 
 _STEALS: dict[tuple[object, ...], tuple[int, int, tuple[int, ...]]] = {}
@@ -534,32 +563,31 @@ class _Laws:
         range reaching 11-20; then the carrier's turnover range; else two free throws, a
         missed last one the defense's ball. An unclaimed 6-8 re-rolls once, then is a
         shot-clock turnover. No fast break, no putback."""
-        counts = [self.game._steal_count(p) for p in de.lineup]
-        best = max(counts)
+        counts = [tired_range(p.steal, p.tired) for p in de.lineup]
         law = np.zeros(3)
 
         def trip(weight: float, rerolled: bool) -> None:
             for d8 in range(1, 9):
                 w = weight / 8
                 if d8 >= 6:
-                    idx = off.claims.get(d8) if off.pg_ok else None
+                    idx = off.carriers[d8]
                     if idx is None:
                         if rerolled:
                             law[0] += w
                         else:
                             trip(w, True)
                         continue
-                    thief = max(range(5), key=lambda i: (counts[i], i == idx, -i))
-                    count = counts[thief] + 4 if counts[thief] > 6 else counts[thief]
+                    count = fouling_stealer(counts, idx, True)[1]
                 else:
                     idx = d8 - 1
                     count = counts[idx]
                 carrier = off.lineup[idx]
+                past = 21 if fouling_steal_31(counts, idx, count) is not None else count
+                turnovers = turnover_reach(carrier.to, 0, carrier.tired)
                 lost = 0
                 for roll in ROLLS:
-                    reach = 21 if roll == 31 and best >= 10 and roll - 10 > count else count
-                    stolen = (11 <= roll <= 16 or roll == 31) and roll - 10 <= reach
-                    lost += stolen or (41 <= roll <= 46 and roll - 40 <= carrier.to + carrier.tired)
+                    reach = past if roll == 31 else count
+                    lost += steals_on(roll, reach) or turns_over_on(roll, turnovers)
                 ft = _free_throw(carrier)
                 fouled = w * (36 - lost) / 36
                 law[0] += w * lost / 36 + fouled * (1 - ft) ** 2
@@ -679,23 +707,7 @@ class _Laws:
         # Who carries the ball: (floor index, halved ranges) -> weight; by lineup.
         found = self.ball.get((id(lineup), source))
         if found is None:
-            carriers: dict[tuple[int, bool], float] = {}
-            none = 0.0
-            for d8 in range(1, 9):
-                if d8 <= 5:
-                    if source != 2:
-                        carriers[(d8 - 1, False)] = carriers.get((d8 - 1, False), 0.0) + 1 / 8
-                    continue
-                idx = off.claims.get(d8) if off.pg_ok else None
-                if idx is not None:
-                    if source != 2:
-                        key = (idx, rules.halved_any_defender)
-                        carriers[key] = carriers.get(key, 0.0) + 1 / 8
-                elif source != 1:
-                    # Shot clock: one fresh re-roll; 1-5 plays as a normal trip, 6-8 turns over.
-                    for again in range(5):
-                        carriers[(again, False)] = carriers.get((again, False), 0.0) + 1 / 64
-                    none += 3 / 64
+            carriers, none = _ball(off, rules.halved_any_defender, source)
             found = self.ball[(id(lineup), source)] = (tuple(carriers.items()), none)
         ball, zero = found
         main = [0.0] * 5
@@ -757,11 +769,11 @@ class _Laws:
         if rolls:
             stopped = self._block(de, de_key, idx, rolls, halved)
             to_main += len(rolls) - stopped
-        reach = 37 - defender.foul - defender.tired  # §5, §2: tired fouls one more
+        reach = foul_reach(defender.foul, defender.tired)
         fouls = sum(1 for roll in kinds[_FOUL_TRY] if roll >= reach)
         to_main += len(kinds[_FOUL_TRY]) - fouls
         count = turnover_reach(carrier.to, game.turnover_delta[x], carrier.tired)
-        turnovers = sum(1 for roll in kinds[_TURNOVER_TRY] if roll - 40 <= count)
+        turnovers = sum(1 for roll in kinds[_TURNOVER_TRY] if turns_over_on(roll, count))
         lost += turnovers
         to_main += len(kinds[_TURNOVER_TRY]) - turnovers
         return to_main, lost, runs, stopped, fouls, len(kinds[_DUNK_ROLL])
@@ -1319,7 +1331,7 @@ _FOUL_COUNTS = np.array(
 )
 _TURNOVER_COUNTS = np.array(
     [
-        [sum(1 for roll in _KINDS[x][_TURNOVER_TRY] if roll - 40 <= c) for c in range(68)]
+        [sum(1 for roll in _KINDS[x][_TURNOVER_TRY] if turns_over_on(roll, c)) for c in range(68)]
         for x in _X
     ],
     dtype=np.int64,
@@ -1333,7 +1345,6 @@ class _FieldStates:
     def __init__(self, rules: GameRules, dunk_tops: set[int]) -> None:
         self.rules = rules
         self.dunk_tops = sorted(dunk_tops)
-        self.halved = int(rules.halved_any_defender)
         self.carriers: list[npt.NDArray[np.float64]] = []  # (5, 2): d8 weight per (idx, halved)
         self.none: list[float] = []  # shot-clock turnovers
         self.main: list[list[tuple[float, ...]]] = []
@@ -1355,18 +1366,9 @@ class _FieldStates:
         if not self.labels:
             self.turnover_delta = np.array([game.turnover_delta[x] for x in _X])
         carriers = np.zeros((5, 2))
-        none = 0.0
-        for d8 in range(1, 9):
-            if d8 <= 5:
-                carriers[d8 - 1, 0] += 1 / 8
-                continue
-            idx = side.claims.get(d8) if side.pg_ok else None
-            if idx is not None:
-                carriers[idx, self.halved] += 1 / 8
-            else:
-                for again in range(5):
-                    carriers[again, 0] += 1 / 64
-                none += 3 / 64
+        ball, none = _ball(side, rules.halved_any_defender)
+        for (idx, halved), weight in ball.items():
+            carriers[idx, int(halved)] = weight
         self.carriers.append(carriers)
         self.none.append(none)
         self.main.append([_main_read(p) for p in lineup])
@@ -1433,6 +1435,11 @@ class _FieldStates:
         ) = (ints[:, k, :] for k in range(7))
         self.a_table = np.array(self.table, dtype=np.int64)
         self.a_search = np.array(self.search_rows)
+        # rules.foul_reach for every (card count, tiredness).
+        self.foul_reach = np.array(
+            [[foul_reach(c, t) for t in (0, 1)] for c in range(int(self.foul.max(initial=0)) + 1)],
+            dtype=np.int64,
+        )
         # rules.turnover_reach for every (card count, effective dunk top, tiredness).
         self.turnover_reach = np.array(
             [
@@ -1611,7 +1618,7 @@ def _field_parts(
     ]
     x = np.array(tops, dtype=np.int64)[top - low]
     kinds = _KIND_COUNTS[x]  # (count, 5, 7)
-    reach = np.clip(37 - s.foul[de] - s.tired[de], 0, 67)
+    reach = np.clip(s.foul_reach[s.foul[de], s.tired[de]], 0, 67)
     fouls = _FOUL_COUNTS[x, reach]
     turnover = s.turnover_reach[s.to[off], x, s.tired[off]]
     turnovers = _TURNOVER_COUNTS[x, np.clip(turnover, 0, 67)]
