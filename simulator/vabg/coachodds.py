@@ -60,23 +60,24 @@ from simulator.vabg.coaching import (
     Spans,
     Step,
 )
-from simulator.vabg.engine import EndlessGameError, Plan, _Side
+from simulator.vabg.engine import EndlessGameError, Plan, Side
+from simulator.vabg.events import TripKind
 from simulator.vabg.odds import (
     TRIM,
     GameOdds,
     Law,
+    PeriodTrips,
     TripLaw,
-    _add_overtimes,
-    _overtime_scores,
-    _Period,
-    _state,
-    _swing,
-    _to_map,
-    _Walk,
+    Walk,
+    add_overtimes,
     endless_overtimes,
     field_odds,
     game_odds,
+    margin_swing,
     matchup_odds,
+    overtime_scores,
+    side_state,
+    to_map,
 )
 from simulator.vabg.rules import (
     ADVANCED,
@@ -132,7 +133,7 @@ class CoachLaws:
     fouled: Law | None  # the defense fouls on purpose (numbers 2 and 1)
 
 
-class _CoachWalk(_Walk):
+class _CoachWalk(Walk):
     """Walk the engine's periods, keeping for each trip every law a choice may pick."""
 
     def __init__(
@@ -149,11 +150,11 @@ class _CoachWalk(_Walk):
         self.coach: dict[tuple[object, ...], CoachLaws] = {}
         self._shared: dict[tuple[object, ...], CoachLaws] = {}
 
-    def _record(self, off: _Side, de: _Side, n: int, kind: str = "") -> None:
+    def on_trip(self, off: Side, de: Side, n: int, kind: TripKind = TripKind.PLAIN, /) -> None:
         game = self.game
         chart = game.rules.rebound_chart and chart_number(n)
         bonus = one_and_one(game.period, n)
-        off_key, de_key = _state(off), _state(de)
+        off_key, de_key = side_state(off), side_state(de)
         extra = may_take_extra_possession(n) or may_call_foul_round(n)
         fouled = may_call_foul_round(n)
         shared = (off_key, de_key, chart, bonus, extra, fouled)
@@ -188,7 +189,7 @@ def _same(a: Pair, b: Pair) -> bool:
 
 
 def _numbers(
-    period: _Period, laws: Mapping[tuple[object, ...], CoachLaws]
+    period: PeriodTrips, laws: Mapping[tuple[object, ...], CoachLaws]
 ) -> list[tuple[CoachLaws, CoachLaws]]:
     """Return a period's numbers in the order played: (the visitor's laws, the home team's)."""
     trips = period.trips
@@ -348,7 +349,7 @@ class _Back:
         self.record = record
         self.n = 0
 
-    def _swing(self, law: Pair, home_ball: bool, part: int) -> tuple[Law, int]:
+    def margin_swing(self, law: Pair, home_ball: bool, part: int) -> tuple[Law, int]:
         """Return a trip's law of the margin's move and the index of move 0: both parts
         (``part`` 0), the offense's points alone (1) or the fast breaks alone (2)."""
         key = (id(law[0]), home_ball, part)
@@ -356,7 +357,7 @@ class _Back:
         if found is None:
             own, fast = law
             if part == 0:
-                found = _swing(TripLaw(own, fast), home_ball)
+                found = margin_swing(TripLaw(own, fast), home_ball)
             elif part == 1:
                 found = (own, 0) if home_ball else (own[::-1].copy(), len(own) - 1)
             else:
@@ -405,9 +406,9 @@ class _Back:
         to ``fast_after`` when given: the fast-breaking team's choice already made), at
         the margins of columns ``lo``..``hi - 1``."""
         if fast_after is None:
-            return self._pull(after, *self._swing(law, home_ball, 0), lo, hi)
-        return self._pull(after, *self._swing(law, home_ball, 1), lo, hi) + self._pull(
-            fast_after, *self._swing(law, home_ball, 2), lo, hi
+            return self._pull(after, *self.margin_swing(law, home_ball, 0), lo, hi)
+        return self._pull(after, *self.margin_swing(law, home_ball, 1), lo, hi) + self._pull(
+            fast_after, *self.margin_swing(law, home_ball, 2), lo, hi
         )
 
     def chosen(
@@ -738,7 +739,7 @@ class _Flat:
         if found is None:
             own, fast = law
             if part == 0:
-                found = (*_swing(TripLaw(own, fast), home_ball), 0.0)
+                found = (*margin_swing(TripLaw(own, fast), home_ball), 0.0)
             elif part == 1:
                 swing, zero = (own, 0) if home_ball else (own[::-1].copy(), len(own) - 1)
                 found = (swing, zero, float(np.arange(len(own)) @ own))
@@ -1043,8 +1044,8 @@ def _number_law(away: CoachLaws, home: CoachLaws) -> tuple[Law, int, float, floa
     """Return a number's law of the margin where the policy cannot act (its two trips
     convolved), the index of margin 0, and the expected points of each team."""
     # A fast break that scores nothing (the fast law's 0) sits at margin 0, as does own[0].
-    a_swing, a_zero = _swing(TripLaw(*away.plain), False)
-    h_swing, h_zero = _swing(TripLaw(*home.plain), True)
+    a_swing, a_zero = margin_swing(TripLaw(*away.plain), False)
+    h_swing, h_zero = margin_swing(TripLaw(*home.plain), True)
 
     def mean(law: Law) -> float:
         return float(np.arange(len(law)) @ law)
@@ -1188,7 +1189,7 @@ def coach_odds(
             law = _Dist(flat.period(numbers, masks)[:, None], REACH)
             laws.append((law, flat.mean_home, flat.mean_away))
     (reg, reg_home, reg_away), ots = laws[0], laws[1:]
-    added = _add_overtimes(
+    added = add_overtimes(
         *_margin(reg),
         [(*_margin(ot), ot_home, ot_away) for ot, ot_home, ot_away in ots],
         (home.label, away.label),
@@ -1200,9 +1201,9 @@ def coach_odds(
     if scores:
         home_law, away_law, tie = _split_scores(reg)
         splits = [_split_scores(ot) for ot, _, _ in ots]
-        home_law, away_law = _overtime_scores(home_law, away_law, tie, splits)
-        home_map = _to_map(home_law, -20)
-        away_map = _to_map(away_law, -20)
+        home_law, away_law = overtime_scores(home_law, away_law, tie, splits)
+        home_map = to_map(home_law, -20)
+        away_map = to_map(away_law, -20)
         lost = max(lost, 1.0 - float(home_law.sum()), 1.0 - float(away_law.sum()))
     return GameOdds(
         p_home_win=float(margin[zero + 1 :].sum()),
@@ -1211,7 +1212,7 @@ def coach_odds(
         expected_overtimes=added.expected_overtimes,
         expected_home_pts=20.0 + reg_home + added.extra_home,
         expected_away_pts=20.0 + reg_away + added.extra_away,
-        margin=_to_map(margin, zero),
+        margin=to_map(margin, zero),
         home_score=home_map,
         away_score=away_map,
         lost=max(0.0, lost),

@@ -303,6 +303,16 @@ BEST_REBOUNDER = -1
 """What :func:`odd_number_rebounder` returns for "the best defensive rebounder"."""
 
 
+def longest(ranges: Sequence[int]) -> int:
+    """Return the floor index of the longest range (§7: the best rebounder), ties going to
+    the lower slot.
+
+    >>> longest([3, 5, 5, 1, 0])
+    1
+    """
+    return ranges.index(max(ranges))
+
+
 def odd_number_rebounder(number: int) -> int:
     """Return the floor index of the defender who rebounds a miss on an odd number other
     than 1 (§7), or :data:`BEST_REBOUNDER`: C on 43, 33, 23, 13, 3; PF on 41, 31, 21, 11;
