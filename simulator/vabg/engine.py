@@ -92,7 +92,9 @@ REGULATION = 44
 _new = tuple.__new__
 # The roll kinds and trip kinds as plain names, read on every trip (an enum's attribute
 # costs a lookup each time).
-_STEAL_TRY, _BLOCK_TRY, _FOUL_TRY, _TURNOVER_TRY, _DUNK_ROLL, _STOP_ROLL, _NOTHING = RollKind
+_STEAL_TRY, _BLOCK_TRY, _FOUL_TRY, _TURNOVER_TRY, _DUNK_ROLL, _STOP_ROLL, _NOTHING = map(
+    int, RollKind
+)
 _PLAIN, _REROLL, _EXTRA, _FOUL = TripKind.PLAIN, TripKind.REROLL, TripKind.EXTRA, TripKind.FOUL
 # §8, §10: on an extra possession and a fouled trip the defense rebounds a miss at once.
 _AT_ONCE = frozenset((_EXTRA, _FOUL))
@@ -130,6 +132,19 @@ Plan = Mapping[int, Sequence[tuple[str, int, int]]]
 ``{1: [("Bench Guard", 44, 38), ("Star Guard", 37, 1)], ...}``."""
 
 
+# A player's ranges as he plays them, fresh (index 0) and tired (1), by his card's count,
+# from the rules: read when he takes the floor and when he tires, not on every roll.
+# A steal range's entry is indexed by the §3 change (-2..2): a negative one reads from
+# the end of the tuple.
+_STEAL_RANGES = [
+    [tuple(tired_range(changed_range(c, d), t) for d in (0, 1, 2, -2, -1)) for c in range(21)]
+    for t in (0, 1)
+]
+_BLOCK_RANGES = [[tired_range(c, t) for c in range(21)] for t in (0, 1)]
+_FOUL_AT = [[foul_reach(c, t) for c in range(5)] for t in (0, 1)]
+_FT_REACHES = [[free_throw_reach(top, t) for top in range(21)] for t in (0, 1)]
+
+
 class Player:
     """One player's card read for play, plus what the game tracks about him.
 
@@ -139,6 +154,7 @@ class Player:
 
     __slots__ = (
         "block",
+        "block_range",
         "can_play",
         "card",
         "count",
@@ -147,6 +163,8 @@ class Player:
         "dunk_top",
         "extra_ball",
         "foul",
+        "foul_at",
+        "ft_reach",
         "ft_top",
         "line",
         "main",
@@ -156,6 +174,7 @@ class Player:
         "reads",
         "shot",
         "steal",
+        "steal_ranges",
         "table",
         "tired",
         "to",
@@ -184,6 +203,11 @@ class Player:
         self.count = 0
         self.tired = 0  # 1 once past "can play N": every roll one step against him (§2)
         self.reads = FRESH_READS  # the table index of each d20 shot read: tired, one higher
+        # His ranges as he plays them, fresh (set again by tire()).
+        self.steal_ranges = _STEAL_RANGES[0][self.steal]
+        self.block_range = _BLOCK_RANGES[0][self.block]
+        self.foul_at = _FOUL_AT[0][self.foul]
+        self.ft_reach = _FT_REACHES[0][self.ft_top]
         # Set for the current lineup by Side.set_lineup:
         self.shot = self.table  # every d20 shot read (pre-1987 rule applied)
         self.main = self.table  # the main read after "nothing happens" (home court applied)
@@ -193,6 +217,14 @@ class Player:
         # His box-score line, counted as the events are made (results.LINE_FIELDS order);
         # the 20-20 start's credits are set by _opening_credits.
         self.line = [0] * _COLUMNS
+
+    def tire(self) -> None:
+        """Play him tired from now on (§2): every roll one step against him."""
+        self.tired, self.reads = 1, TIRED_READS
+        self.steal_ranges = _STEAL_RANGES[1][self.steal]
+        self.block_range = _BLOCK_RANGES[1][self.block]
+        self.foul_at = _FOUL_AT[1][self.foul]
+        self.ft_reach = _FT_REACHES[1][self.ft_top]
 
 
 class Side:
@@ -546,7 +578,7 @@ class GameState:
                 self._substitute(home, lineup, n)
             if i in tiring:
                 for p in tiring[i]:
-                    p.tired, p.reads = 1, TIRED_READS
+                    p.tire()
             if strategy:
                 self.calls = self.coach.calls(self.period, n)
                 if may_call_foul_round(n):
@@ -639,7 +671,7 @@ class GameState:
                 return
         elif what == _FOUL_TRY:
             # §5: 33-36 in the defender's foul range (tired: one number longer).
-            if roll >= foul_reach(defender.foul, defender.tired):
+            if roll >= defender.foul_at:
                 self._fouled_shot(off, de, n, idx, d20, kind)
                 return
         elif what == _TURNOVER_TRY:
@@ -717,13 +749,13 @@ class GameState:
         if not (halved or roll == 31):
             # The common case: the carrier's defender alone, at full range.
             p = lineup[idx]
-            count = tired_range(changed_range(p.steal, delta), p.tired)
+            count = p.steal_ranges[delta]
             return idx if roll - 10 <= count else None
         order = [idx, *[i for i in range(5) if i != idx]]
         best, best_count = None, -1
         for i in order:
             p = lineup[i]
-            count = tired_range(changed_range(p.steal, delta), p.tired)
+            count = p.steal_ranges[delta]
             if halved:
                 count = halved_range(count)
             if roll == 31:
@@ -741,13 +773,13 @@ class GameState:
         if not (halved or roll == 32):
             # The common case: the carrier's defender alone, at full range.
             p = lineup[idx]
-            count = tired_range(p.block, p.tired)
+            count = p.block_range
             return idx if roll - 20 <= count else None
         order = [idx, *[i for i in range(5) if i != idx]]
         best, best_count = None, -1
         for i in order:
             p = lineup[i]
-            count = tired_range(p.block, p.tired)
+            count = p.block_range
             if halved:
                 count = halved_range(count)
             if roll == 32:
@@ -806,7 +838,7 @@ class GameState:
         made = False
         shot = 0
         while shot < shots:
-            made = d20() <= free_throw_reach(shooter.ft_top, shooter.tired)
+            made = d20() <= shooter.ft_reach
             emit(_new(FreeThrow, (period, n, off.key, shooter.name, made)))
             line[_FTA] += 1
             shot += 1

@@ -403,6 +403,9 @@ def _ball(side: Side, halved: bool, source: int = 0) -> tuple[dict[tuple[int, bo
 
 
 _STEALS: dict[tuple[object, ...], tuple[int, int, tuple[int, ...]]] = {}
+# On a fouled trip, the rolls that are a steal or a turnover, by (the steal range, that
+# on a 31, the carrier's turnover reach).
+_FOULED_LOST: dict[tuple[int, int, int], int] = {}
 _BLOCKS: dict[tuple[object, ...], int] = {}
 _CARRIERS: dict[tuple[object, ...], tuple[int, int, tuple[int, ...], int, int, int]] = {}
 
@@ -571,10 +574,14 @@ class TripLaws:
                 carrier = off.lineup[idx]
                 past = 21 if fouling_steal_31(counts, idx, count) is not None else count
                 turnovers = turnover_reach(carrier.to, 0, carrier.tired)
-                lost = 0
-                for roll in ROLLS:
-                    reach = past if roll == 31 else count
-                    lost += steals_on(roll, reach) or turns_over_on(roll, turnovers)
+                lost = _FOULED_LOST.get((count, past, turnovers))
+                if lost is None:
+                    lost = _FOULED_LOST[(count, past, turnovers)] = sum(
+                        1
+                        for roll in ROLLS
+                        if steals_on(roll, past if roll == 31 else count)
+                        or turns_over_on(roll, turnovers)
+                    )
                 ft = _free_throw(carrier)
                 fouled = w * (36 - lost) / 36
                 law[0] += w * lost / 36 + fouled * (1 - ft) ** 2

@@ -43,7 +43,7 @@ def roll_kind(roll: int, x: int) -> RollKind:
     >>> roll_kind(31, 50).name, roll_kind(55, 60).name, roll_kind(51, 47).name
     ('STEAL_TRY', 'DUNK', 'STOP')
     """
-    return ROLL_KINDS[x][roll]
+    return RollKind(ROLL_KINDS[x][roll])
 
 
 def _kind(roll: int, dunks: frozenset[int], stops: frozenset[int]) -> RollKind:
@@ -65,8 +65,9 @@ def _kind(roll: int, dunks: frozenset[int], stops: frozenset[int]) -> RollKind:
 
 # §3: the effective dunk top X, clamped to 34..66, decides dunks, stops and the
 # steal/turnover changes (rules.dunk_row): precomputed once for every X.
-ROLL_KINDS: list[tuple[RollKind, ...]] = [()] * (DUNK_TOP_MAX + 1)
-"""``ROLL_KINDS[x][roll]``: what the 11-66 ``roll`` calls for at effective dunk top X."""
+ROLL_KINDS: list[tuple[int, ...]] = [()] * (DUNK_TOP_MAX + 1)
+"""``ROLL_KINDS[x][roll]``: what the 11-66 ``roll`` calls for at effective dunk top X, a
+:class:`RollKind` as its plain int (the engine compares it on every trip)."""
 STEAL_CHANGES: dict[int, int] = {}
 """§3: by effective dunk top X, the change to the opponents' steal ranges, in numbers."""
 TURNOVER_CHANGES: dict[int, int] = {}
@@ -76,7 +77,7 @@ ROLLS_BY_KIND: dict[int, tuple[tuple[int, ...], ...]] = {}
 for _x in range(DUNK_TOP_MIN, DUNK_TOP_MAX + 1):
     _row = dunk_row(_x)
     _dunks, _stops = frozenset(_row.dunks), frozenset(_row.stops)
-    ROLL_KINDS[_x] = tuple(_kind(roll, _dunks, _stops) for roll in range(67))
+    ROLL_KINDS[_x] = tuple(int(_kind(roll, _dunks, _stops)) for roll in range(67))
     STEAL_CHANGES[_x], TURNOVER_CHANGES[_x] = _row.steals, _row.turnovers
     ROLLS_BY_KIND[_x] = tuple(
         tuple(roll for roll in ROLLS if ROLL_KINDS[_x][roll] == kind) for kind in RollKind
