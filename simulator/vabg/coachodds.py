@@ -64,6 +64,7 @@ from simulator.vabg.engine import EndlessGameError, Plan, Side
 from simulator.vabg.events import TripKind
 from simulator.vabg.odds import (
     TRIM,
+    ChoiceLaw,
     GameOdds,
     Law,
     PeriodTrips,
@@ -89,9 +90,8 @@ from simulator.vabg.rules import (
     one_and_one,
 )
 
-Pair = tuple[Law, Law]
-"""A trip's law as a choice reads it: the offense's points with no fast break, and the
-defense's points on a fast break (entry 0: a fast break that scores nothing)."""
+Pair = ChoiceLaw
+"""A trip's law as a choice reads it (:class:`~simulator.vabg.odds.ChoiceLaw`)."""
 
 REACH = 200
 """Margins solved by the backward program, -REACH..REACH; past them the leader is taken to
@@ -349,7 +349,7 @@ class _Back:
         self.record = record
         self.n = 0
 
-    def margin_swing(self, law: Pair, home_ball: bool, part: int) -> tuple[Law, int]:
+    def _swing(self, law: Pair, home_ball: bool, part: int) -> tuple[Law, int]:
         """Return a trip's law of the margin's move and the index of move 0: both parts
         (``part`` 0), the offense's points alone (1) or the fast breaks alone (2)."""
         key = (id(law[0]), home_ball, part)
@@ -406,9 +406,9 @@ class _Back:
         to ``fast_after`` when given: the fast-breaking team's choice already made), at
         the margins of columns ``lo``..``hi - 1``."""
         if fast_after is None:
-            return self._pull(after, *self.margin_swing(law, home_ball, 0), lo, hi)
-        return self._pull(after, *self.margin_swing(law, home_ball, 1), lo, hi) + self._pull(
-            fast_after, *self.margin_swing(law, home_ball, 2), lo, hi
+            return self._pull(after, *self._swing(law, home_ball, 0), lo, hi)
+        return self._pull(after, *self._swing(law, home_ball, 1), lo, hi) + self._pull(
+            fast_after, *self._swing(law, home_ball, 2), lo, hi
         )
 
     def chosen(
@@ -496,14 +496,14 @@ class _Back:
             assert away.fouled is not None and home.fouled is not None
             assert away.extra is not None and home.extra is not None
             nothing = np.zeros(1)
-            fouled_home = self.trip(start, None, (home.fouled, nothing), True)
+            fouled_home = self.trip(start, None, Pair(home.fouled, nothing), True)
             away_calls = chosen(
                 fouled_home, None, away.extra, away.extra_try3, Step.AWAY_FOUL_ROUND, out, given
             )
             home_own = chosen(
                 start, None, home.extra, home.extra_try3, Step.HOME_FOUL_ROUND, out, given
             )
-            home_calls = self.trip(home_own, None, (away.fouled, nothing), False)
+            home_calls = self.trip(home_own, None, Pair(away.fouled, nothing), False)
             if given is not None:
                 out.foul = given.foul
             else:
@@ -805,7 +805,7 @@ class _Flat:
     def fouled(self, d: Law, laws: CoachLaws, home_ball: bool) -> Law:
         """Play a possession the defense fouls on purpose."""
         assert laws.fouled is not None
-        return self.trip(d, (laws.fouled, np.zeros(1)), home_ball)
+        return self.trip(d, Pair(laws.fouled, np.zeros(1)), home_ball)
 
     def number(self, d: Law, away: CoachLaws, home: CoachLaws, masks: _Masks) -> Law:
         """Play one number: 2a/1a first where the trailing team calls for the foul, the
@@ -921,7 +921,7 @@ class _Program:
         if d is None:
             return None
         assert laws.fouled is not None
-        none, _ = self._trip(d, (laws.fouled, np.zeros(1)), home_ball)
+        none, _ = self._trip(d, Pair(laws.fouled, np.zeros(1)), home_ball)
         return none
 
     def number(self, d: _Dist, away: CoachLaws, home: CoachLaws, masks: _Masks) -> _Dist:

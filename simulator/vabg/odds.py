@@ -25,6 +25,7 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from math import comb
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -103,6 +104,15 @@ class TripLaw:
     fast: Law
 
 
+class ChoiceLaw(NamedTuple):
+    """A trip's law as a strategy choice reads it (§8, §10): the offense's points on the
+    trips with no fast break, and the defense's points on a fast break (entry 0: a fast
+    break that scores nothing), the two summing to 1."""
+
+    own: Law
+    fast: Law
+
+
 @dataclass(frozen=True, slots=True)
 class GameOdds:
     """The exact law of a game's result (interchange.md, "Exact odds").
@@ -142,12 +152,46 @@ class GameOdds:
 # -- the reads of one card, as the engine reads it for the current lineup --------------------
 
 
+class ShotRead(NamedTuple):
+    """The chances of what a d20 shot reads (§6, §12): 3 made, 2 made, fouled, 3 missed,
+    2 missed."""
+
+    made3: float
+    made2: float
+    fouled: float
+    missed3: float
+    missed2: float
+
+
+class MainRead(NamedTuple):
+    """The chances of what a trip's main d20 read gives (§6): 3 made, 2 made, fouled, a
+    missed call on the road, missed."""
+
+    made3: float
+    made2: float
+    fouled: float
+    missed_call: float
+    missed: float
+
+
+class Try3Read(NamedTuple):
+    """:class:`MainRead` when the carrier tries for 3 (§10), and a missed try, the slot
+    defender's ball at once."""
+
+    made3: float
+    made2: float
+    fouled: float
+    missed_call: float
+    missed: float
+    missed_try: float
+
+
 _ReadKey = tuple[tuple[int, ...], int, bool]
-_SHOT_READS: dict[_ReadKey, tuple[float, float, float, float, float]] = {}
-_MAIN_READS: dict[_ReadKey, tuple[float, float, float, float, float]] = {}
+_SHOT_READS: dict[_ReadKey, ShotRead] = {}
+_MAIN_READS: dict[_ReadKey, MainRead] = {}
 
 
-def _shot_read(p: Player) -> tuple[float, float, float, float, float]:
+def _shot_read(p: Player) -> ShotRead:
     """Return P(3 made, 2 made, fouled, 3 missed, 2 missed) of a d20 shot that is not the
     trip's main read (33-36 foul, putback, fast break): the card after the pre-1987 rule
     and tiredness, the "20 shot" included (§12)."""
@@ -161,7 +205,7 @@ def _shot_read(p: Player) -> tuple[float, float, float, float, float]:
             if twenty_shot(roll, code, p.twenty):
                 code = MADE2
             counts[code] += 1
-        read = _SHOT_READS[key] = (
+        read = _SHOT_READS[key] = ShotRead(
             counts[0] / 20,
             counts[1] / 20,
             counts[2] / 20,
@@ -171,7 +215,7 @@ def _shot_read(p: Player) -> tuple[float, float, float, float, float]:
     return read
 
 
-def _main_read(p: Player) -> tuple[float, float, float, float, float]:
+def _main_read(p: Player) -> MainRead:
     """Return P(3 made, 2 made, fouled, missed call, missed) of the main d20 read (§6):
     home court applied, then the "20 shot" on a rolled 20 that reads a miss."""
     key = (p.main, p.tired, p.twenty)
@@ -193,14 +237,14 @@ def _main_read(p: Player) -> tuple[float, float, float, float, float]:
                 m2 += 1
             else:
                 miss += 1
-        read = _MAIN_READS[key] = (m3 / 20, m2 / 20, fouled / 20, call / 20, miss / 20)
+        read = _MAIN_READS[key] = MainRead(m3 / 20, m2 / 20, fouled / 20, call / 20, miss / 20)
     return read
 
 
-_TRY3_READS: dict[_ReadKey, tuple[float, float, float, float, float, float]] = {}
+_TRY3_READS: dict[_ReadKey, Try3Read] = {}
 
 
-def _try3_read(p: Player) -> tuple[float, float, float, float, float, float]:
+def _try3_read(p: Player) -> Try3Read:
     """Return P(3 made, 2 made, fouled, missed call, missed, missed try) of the main d20
     read when the carrier tries for 3 (§10): his main table with its lowest 2-made numbers
     turned into 3s and as many of its highest into misses the slot defender rebounds at
@@ -226,7 +270,7 @@ def _try3_read(p: Player) -> tuple[float, float, float, float, float, float]:
                 counts[5] += 1
             else:
                 counts[4] += 1
-        read = _TRY3_READS[key] = (
+        read = _TRY3_READS[key] = Try3Read(
             counts[0] / 20,
             counts[1] / 20,
             counts[2] / 20,
@@ -402,12 +446,38 @@ def _ball(side: Side, halved: bool, source: int = 0) -> tuple[dict[tuple[int, bo
     return carriers, none
 
 
-_STEALS: dict[tuple[object, ...], tuple[int, int, tuple[int, ...]]] = {}
+class StealCounts(NamedTuple):
+    """The steal rolls of one carrier by outcome (§5, §8)."""
+
+    missed: int
+    """No steal: the main d20 read."""
+    lost: int
+    """A steal without a fast break."""
+    runs: tuple[int, ...]
+    """Fast breaks, per stealer (floor index)."""
+
+
+class CarrierCounts(NamedTuple):
+    """The 36 rolls of one ball carrier by what they lead to (§3, §5)."""
+
+    to_main: int
+    """The main d20 read."""
+    lost: int
+    """Nothing scored: a stop, a turnover, a steal without a fast break."""
+    runs: tuple[int, ...]
+    """Fast breaks, per stealer."""
+    blocked: int
+    fouls: int
+    """33-36 fouls."""
+    dunks: int
+
+
+_STEALS: dict[tuple[object, ...], StealCounts] = {}
 # On a fouled trip, the rolls that are a steal or a turnover, by (the steal range, that
 # on a 31, the carrier's turnover reach).
 _FOULED_LOST: dict[tuple[int, int, int], int] = {}
 _BLOCKS: dict[tuple[object, ...], int] = {}
-_CARRIERS: dict[tuple[object, ...], tuple[int, int, tuple[int, ...], int, int, int]] = {}
+_CARRIERS: dict[tuple[object, ...], CarrierCounts] = {}
 
 
 def _profile(de: Side) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -491,7 +561,7 @@ class TripLaws:
         *,
         try3: bool,
         extra: bool,
-    ) -> tuple[Law, Law]:
+    ) -> ChoiceLaw:
         """Return a trip's law as the coach policy needs it (§8, §10): the offense's points
         on the trips with no fast break, and the defense's points on a fast break (entry 0:
         a fast break that scores nothing), the two summing to 1.
@@ -523,9 +593,9 @@ class TripLaws:
             if fast is not None:
                 runs = fast if runs is None else _add_points(runs, fast)
         if runs is None:
-            return own, np.zeros(1)
+            return ChoiceLaw(own, np.zeros(1))
         back = self._chain(de, off, (de_key, off_key)) if chart else None
-        return own, _settle(*runs, back)
+        return ChoiceLaw(own, _settle(*runs, back))
 
     def _variant(
         self,
@@ -567,7 +637,7 @@ class TripLaws:
                         else:
                             trip(w, True)
                         continue
-                    count = fouling_stealer(counts, idx, True)[1]
+                    count = fouling_stealer(counts, idx, True).numbers
                 else:
                     idx = d8 - 1
                     count = counts[idx]
@@ -743,9 +813,8 @@ class TripLaws:
 
     def _carrier(
         self, carrier: Player, de: Side, de_key: object, idx: int, halved: bool
-    ) -> tuple[int, int, tuple[int, ...], int, int, int]:
-        """Count the 36 rolls of one ball carrier by what they lead to: (main d20 read,
-        nothing scored, fast breaks per stealer, blocks, 33-36 fouls, dunks)."""
+    ) -> CarrierCounts:
+        """Count the 36 rolls of one ball carrier by what they lead to."""
         game = self.game
         defender = de.lineup[idx]
         x = effective_dunk_top(carrier.dunk_top, defender.dunk_adjust)
@@ -770,13 +839,12 @@ class TripLaws:
         turnovers = sum(1 for roll in kinds[RollKind.TURNOVER_TRY] if turns_over_on(roll, count))
         lost += turnovers
         to_main += len(kinds[RollKind.TURNOVER_TRY]) - turnovers
-        return to_main, lost, runs, stopped, fouls, len(kinds[RollKind.DUNK])
+        return CarrierCounts(to_main, lost, runs, stopped, fouls, len(kinds[RollKind.DUNK]))
 
     def _steal(
         self, de: Side, de_key: object, idx: int, rolls: tuple[int, ...], delta: int, halved: bool
-    ) -> tuple[int, int, tuple[int, ...]]:
-        """Count the steal rolls by outcome: (no steal, steal without a fast break, fast
-        breaks per stealer); the engine's own search picks the stealer."""
+    ) -> StealCounts:
+        """Count the steal rolls by outcome; the engine's own search picks the stealer."""
         profile = self.profiles.get(de_key)
         if profile is None:
             profile = self.profiles[de_key] = _profile(de)
@@ -795,7 +863,7 @@ class TripLaws:
                     runs[stealer] += 1
                 else:
                     lost += 1
-            found = _STEALS[key] = (missed, lost, tuple(runs))
+            found = _STEALS[key] = StealCounts(missed, lost, tuple(runs))
         return found
 
     def _block(
@@ -854,6 +922,14 @@ class PeriodTrips:
     trips: list[tuple[bool, tuple[object, ...]]] = field(default_factory=list)
 
 
+class WalkedPeriods(NamedTuple):
+    """The periods a walk found: regulation, and the overtimes up to the first that repeats
+    for ever after (the last in the list)."""
+
+    regulation: PeriodTrips
+    overtimes: list[PeriodTrips]
+
+
 class Walk:
     """Walk the engine's periods, collecting one law per distinct trip."""
 
@@ -900,7 +976,7 @@ class Walk:
             self.laws[key] = self.parts.law(off, de, n, off_key, de_key)
         self.current.trips.append((off is game.home, key))
 
-    def periods(self) -> tuple[PeriodTrips, list[PeriodTrips]]:
+    def periods(self) -> WalkedPeriods:
         """Return regulation and the overtime periods up to the first one that repeats
         for ever after (the last in the list)."""
         game = self.game
@@ -920,7 +996,7 @@ class Walk:
             period, self.current = self.current, PeriodTrips()
             overtimes.append(period)
             if settled:
-                return regulation, overtimes
+                return WalkedPeriods(regulation, overtimes)
             assert len(overtimes) <= 2 + 67 // length, "every starter tires by his 67th number"
 
 

@@ -431,7 +431,16 @@ def turns_over_on(roll: int, reach: int) -> bool:
     return 41 <= roll <= 46 and roll - 40 <= reach
 
 
-def fouling_stealer(counts: Sequence[int], idx: int, claimed: bool) -> tuple[int, int]:
+class Stealer(NamedTuple):
+    """A defender who may steal, and his steal range in numbers from 11."""
+
+    who: int
+    """His floor index (0-4, slot 1 first)."""
+    numbers: int
+    """His range: 11 to 10 + numbers (21: 11-20 and 31)."""
+
+
+def fouling_stealer(counts: Sequence[int], idx: int, claimed: bool) -> Stealer:
     """Return who may steal on a trip the defense fouls on purpose (§10, seed "Go for
     Steal"), and his range: the carrier's defender at his range on a d8 of 1-5; on a
     claimed 6-8 (``claimed``) the defender with the longest range, ties to the carrier's
@@ -441,24 +450,24 @@ def fouling_stealer(counts: Sequence[int], idx: int, claimed: bool) -> tuple[int
     ``idx`` the carrier's floor index.
 
     >>> fouling_stealer([3, 7, 2, 1, 0], 0, False), fouling_stealer([3, 7, 2, 1, 0], 0, True)
-    ((0, 3), (1, 11))
+    (Stealer(who=0, numbers=3), Stealer(who=1, numbers=11))
     """
     if not claimed:
-        return idx, counts[idx]
+        return Stealer(idx, counts[idx])
     thief = max(range(5), key=lambda i: (counts[i], i == idx, -i))
     count = counts[thief]
-    return thief, count + 4 if count > 6 else count
+    return Stealer(thief, count + 4 if count > 6 else count)
 
 
-def fouling_steal_31(counts: Sequence[int], idx: int, count: int) -> tuple[int, int] | None:
+def fouling_steal_31(counts: Sequence[int], idx: int, count: int) -> Stealer | None:
     """Return the stealer and his range on a 31 of a fouled trip when the steal goes past
     the chosen defender (§10): to the longest range if it reaches 11-20, else None.
 
     >>> fouling_steal_31([3, 10, 2, 1, 0], 0, 3), fouling_steal_31([3, 9, 2, 1, 0], 0, 3)
-    ((1, 21), None)
+    (Stealer(who=1, numbers=21), None)
     """
     if max(counts) >= 10 and count < 21:
-        return max(range(5), key=lambda i: (counts[i], i == idx, -i)), 21
+        return Stealer(max(range(5), key=lambda i: (counts[i], i == idx, -i)), 21)
     return None
 
 
