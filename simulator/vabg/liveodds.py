@@ -15,10 +15,8 @@ margin, and this class refuses it (:class:`~simulator.vabg.odds.StrategyNotSolve
 
 from __future__ import annotations
 
-import numpy as np
-
 from simulator.vabg.cards import TeamCard
-from simulator.vabg.odds import Law, PeriodTrips, Walk, margin_swing, period_sums
+from simulator.vabg.odds import Law, PeriodTrips, Walk, convolve, margin_swing, period_sums
 from simulator.vabg.rules import ADVANCED, GameRules
 
 
@@ -63,7 +61,7 @@ class LiveOdds:
         sums = period_sums(PeriodTrips(list(trips)), self._laws, scores=False)
         margin, zero = sums.margin, sums.offset
         if first is not None:
-            margin, zero = np.convolve(first[0], margin), first[1] + zero
+            margin, zero = convolve(first[0], margin), first[1] + zero
         return margin, zero
 
     def p_home_win(self, period: int, done: int, margin: int, owed: bool = False) -> float:

@@ -1003,7 +1003,8 @@ class Walk:
 # -- combining trips -----------------------------------------------------------------------
 
 
-def _conv(a: Law, b: Law) -> Law:
+def convolve(a: Law, b: Law) -> Law:
+    """Return the law of the sum of two independent laws."""
     return np.convolve(a, b)
 
 
@@ -1275,9 +1276,9 @@ def overtime_scores(
     played = 0
     while tie.sum() >= TAIL_EPSILON and played < MAX_PERIODS:
         home_decided, away_decided, diag = overtimes[min(played, len(overtimes) - 1)]
-        home = _add_at(home, _conv(tie, home_decided))
-        away = _add_at(away, _conv(tie, away_decided))
-        tie = _conv(tie, diag)
+        home = _add_at(home, convolve(tie, home_decided))
+        away = _add_at(away, convolve(tie, away_decided))
+        tie = convolve(tie, diag)
         tie = tie[: _reach(tie)]
         played += 1
     return home, away
