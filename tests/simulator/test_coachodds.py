@@ -79,6 +79,7 @@ from tests.simulator.test_odds import (
     enumerate_play,
     fixture,
     plain_json,
+    recording_game,
     short_handed_json,
     simulator,
 )
@@ -129,16 +130,7 @@ def variants_at(home: Any, away: Any, rules: GameRules, neutral: bool, wanted: s
             )
             found.append(((where, "fouled"), law, as_keys(exact_fouled, [0.0]), cut, paths))
 
-    game = GameState(
-        home,
-        away,
-        SeededDice(0),
-        rules,
-        neutral,
-        {HOME: None, AWAY: None},
-        DEFAULT_POLICY,
-        recorder,
-    )
+    game = recording_game(home, away, rules, neutral, recorder)
     game.play_period(game.away.rotation, game.home.rotation)
     while any(period > game.period for period, _, _ in wanted):
         game.period += 1

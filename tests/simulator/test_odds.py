@@ -43,7 +43,7 @@ from simulator.vabg import (
     team_from_json,
 )
 from simulator.vabg import odds as odds_module
-from simulator.vabg.engine import DEFAULT_POLICY, GameState, Side
+from simulator.vabg.engine import DEFAULT_POLICY, GameState, Side, TripCallback
 from simulator.vabg.events import AWAY, HOME, TripKind
 from simulator.vabg.odds import (
     GameOdds,
@@ -252,6 +252,23 @@ class Branching:
         return True
 
 
+def recording_game(
+    home: Any, away: Any, rules: GameRules, neutral: bool, recorder: TripCallback
+) -> GameState:
+    """Return a game that calls ``recorder`` at each trip in place of playing it (the exact
+    odds' own seam, ``trip=``); walk it with ``play_period``."""
+    return GameState(
+        home,
+        away,
+        SeededDice(0),
+        rules,
+        neutral,
+        {HOME: None, AWAY: None},
+        DEFAULT_POLICY,
+        recorder,
+    )
+
+
 def enumerate_trip(
     game: GameState, off: Side, de: Side, n: int, putbacks: int | None = None
 ) -> tuple[dict[tuple[int, int], float], float, int]:
@@ -321,16 +338,7 @@ def trips_at(
             law, cut, paths = enumerate_trip(game, off, de, n, putbacks)
             found.append((where, law, exact, cut, paths))
 
-    game = GameState(
-        home,
-        away,
-        SeededDice(0),
-        rules,
-        neutral,
-        {HOME: None, AWAY: None},
-        DEFAULT_POLICY,
-        recorder,
-    )
+    game = recording_game(home, away, rules, neutral, recorder)
     game.play_period(game.away.rotation, game.home.rotation)
     while any(period > game.period for period, _, _ in wanted):
         game.period += 1
@@ -459,16 +467,7 @@ def test_the_cases_reach_home_court_fast_breaks_the_shot_clock_and_tired_players
             "missed call": any(5 in p.main for p in off.lineup),
         }
 
-    game = GameState(
-        home,
-        away,
-        SeededDice(0),
-        ADVANCED,
-        False,
-        {HOME: None, AWAY: None},
-        DEFAULT_POLICY,
-        recorder,
-    )
+    game = recording_game(home, away, ADVANCED, False, recorder)
     game.play_period(game.away.rotation, game.home.rotation)
     game.period = 1
     game.play_period([game.away.starters] * 10, [game.home.starters] * 10)
@@ -590,16 +589,7 @@ def trips_at_unbounded(home, away, wanted):
             law, cut, paths = enumerate_trip(game, off, de, n, None)
             found.append((where, law, exact, cut, paths))
 
-    game = GameState(
-        home,
-        away,
-        SeededDice(0),
-        ADVANCED,
-        False,
-        {HOME: None, AWAY: None},
-        DEFAULT_POLICY,
-        recorder,
-    )
+    game = recording_game(home, away, ADVANCED, False, recorder)
     game.play_period(game.away.rotation, game.home.rotation)
     return found
 
