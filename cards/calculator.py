@@ -17,7 +17,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from simulator.vabg.rules import DUNK_TOP_MAX, DUNK_TOP_MIN, ball_claims, dunk_row
+from simulator.vabg.rules import (
+    DUNK_ADJUST_MAX,
+    DUNK_ADJUST_MIN,
+    DUNK_TOP_MAX,
+    DUNK_TOP_MIN,
+    ball_claims,
+    dunk_row,
+    effective_dunk_top,
+)
 
 TEAM_FORMAT = "vabg-team/1"
 THREE_POINT_SEASON = 1987
@@ -1057,7 +1065,14 @@ def _slot_weights(cards: Sequence[Mapping[str, Any]]) -> dict[int, list[tuple[An
     return out
 
 
-def points_per_trip(cards: Sequence[Mapping[str, Any]]) -> tuple[float, float]:
+class TripPoints(NamedTuple):
+    """What a trip and a d20 read are worth for a team, before its dunk range (§10)."""
+
+    trip: float
+    read: float
+
+
+def points_per_trip(cards: Sequence[Mapping[str, Any]]) -> TripPoints:
     """Return what a trip and a d20 read are worth for a team, before its dunk range (§10).
 
     Each slot gets the ball on its 1/8 of the d8 plus the extra numbers its starter
@@ -1077,22 +1092,32 @@ def points_per_trip(cards: Sequence[Mapping[str, Any]]) -> tuple[float, float]:
         for card, weight in parts:
             trip += share * weight * _trip_value(card)
             read += share * weight * shot_value(card)
-    return trip, read
+    return TripPoints(trip, read)
 
 
-def dunk_outcomes(top: int) -> tuple[int, int, int, int]:
+class DunkCounts(NamedTuple):
+    """What an effective dunk top X does (§3): how many 51-66 rolls dunk and stop, and the
+    changes to the opponents' steal and the offense's own turnover ranges, in numbers."""
+
+    dunks: int
+    stops: int
+    steals: int
+    turnovers: int
+
+
+def dunk_outcomes(top: int) -> DunkCounts:
     """Return what an effective top X does: dunks, stops, opponent steals and own turnovers.
 
     Counts from the dunk table of vabg-rulings.md §3 (:func:`simulator.vabg.rules.dunk_row`,
     X clamped to 34..66). Steal and turnover changes are in numbers (negative = fewer).
 
-    >>> [dunk_outcomes(x) for x in (66, 58, 55, 50)]
+    >>> [tuple(dunk_outcomes(x)) for x in (66, 58, 55, 50)]
     [(12, 0, -2, -2), (6, 0, -1, -1), (5, 0, 0, 0), (0, 0, 0, 0)]
-    >>> [dunk_outcomes(x) for x in (47, 41, 36)]
+    >>> [tuple(dunk_outcomes(x)) for x in (47, 41, 36)]
     [(0, 3, 0, 0), (0, 6, 2, 1), (0, 10, 2, 2)]
     """
     row = dunk_row(top)  # the engine's own table, so cards and play agree
-    return len(row.dunks), len(row.stops), row.steals, row.turnovers
+    return DunkCounts(len(row.dunks), len(row.stops), row.steals, row.turnovers)
 
 
 def dunk_value(top: int, read: float) -> float:
@@ -1142,7 +1167,14 @@ def _target_points(ctx: TeamContext) -> tuple[float, float]:
     return pts, allowed
 
 
-def team_dunk(cards: Sequence[Mapping[str, Any]], ctx: TeamContext) -> tuple[int, int]:
+class TeamDunk(NamedTuple):
+    """A team file's dunk top and dunk adjustment (cards.md §10)."""
+
+    top: int
+    adjust: int
+
+
+def team_dunk(cards: Sequence[Mapping[str, Any]], ctx: TeamContext) -> TeamDunk:
     """Return the team's dunk top and adjustment (cards.md §10).
 
     The dunk range levels the eras: it supplies whatever the cards' own points a trip
@@ -1158,7 +1190,9 @@ def team_dunk(cards: Sequence[Mapping[str, Any]], ctx: TeamContext) -> tuple[int
     dunk_top = dunk_top_for(target - trip, read) - MEAN_DUNK_ADJUST
     better = (FIELD_MEAN_POINTS - allowed) - defensive_points_saved(cards)
     adjust = MEAN_DUNK_ADJUST - _bounded(better / POINTS_PER_DUNK_NUMBER, -99, 99)
-    return max(DUNK_TOP_MIN, min(DUNK_TOP_MAX, dunk_top)), max(-32, min(32, adjust))
+    return TeamDunk(
+        effective_dunk_top(dunk_top, 0), max(DUNK_ADJUST_MIN, min(DUNK_ADJUST_MAX, adjust))
+    )
 
 
 # -- season lines from CSV rows (cards.md §12) -----------------------------------------------

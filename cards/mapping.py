@@ -11,8 +11,8 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
-from cards.models import CARD_BOUNDS, D20_FIELDS, Card, Player, Team
-from simulator.vabg.cards import D20Column, PlayerCard, TeamCard
+from cards.models import D20_FIELDS, Card, Player, Team
+from simulator.vabg.cards import CARD_BOUNDS, D20Column, PlayerCard, TeamCard
 
 # Card fields whose names and meaning are the same in the model and in the team file.
 CARD_INT_FIELDS = tuple(k for k in CARD_BOUNDS if k not in {"dunk_top", "dunk_adjust"})

@@ -19,24 +19,17 @@ from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
 from cards.styles import validate_styles
-from simulator.vabg.cards import D20_KEYS, SLOT_NAMES, D20Column, d20_coverage_problems
+from simulator.vabg.cards import (
+    CARD_BOUNDS,
+    D20_KEYS,
+    SLOT_NAMES,
+    TEAM_BOUNDS,
+    D20Column,
+    d20_coverage_problems,
+)
 
-# Bounds of interchange.md, shared by validators, constraints and forms.
-TEAM_BOUNDS = {"season": (1800, 2200), "dunk_top": (34, 66), "dunk_adjust": (-32, 32)}
-CARD_BOUNDS = {
-    "slot": (1, 5),
-    "extra_ball": (0, 2),
-    "can_play": (0, 66),
-    "steal_top": (10, 30),
-    "block_top": (20, 40),
-    "foul_from": (33, 37),
-    "turnover_top": (40, 46),
-    "free_throw_top": (0, 20),
-    "off_reb": (0, 20),
-    "def_reb": (0, 20),
-    "dunk_top": (34, 66),
-    "dunk_adjust": (-32, 32),
-}
+# TEAM_BOUNDS and CARD_BOUNDS are the team file's own (interchange.md), so the validators,
+# constraints and forms here bound what the engine reads.
 ROSTER_SIZE = (5, 10)
 # The d20 column's five outcomes: (file key, field prefix, label on the card).
 D20_FIELDS = (

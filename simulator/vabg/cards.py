@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simulator.vabg.rules import DUNK_ADJUST_MAX, DUNK_ADJUST_MIN, DUNK_TOP_MAX, DUNK_TOP_MIN
+
 TEAM_FORMAT = "vabg-team/1"
 D20_KEYS = ("3PM", "2PM", "FOUL", "3PX", "2PX")
 CARD_SOURCES = ("published", "calculated", "estimated")
@@ -197,7 +199,12 @@ class TeamCard:
 
 # -- reading and validating team files ---------------------------------------------------
 
-_TEAM_INT_BOUNDS = {"season": (1800, 2200), "dunk_top": (34, 66), "dunk_adjust": (-32, 32)}
+_DUNK_BOUNDS = {
+    "dunk_top": (DUNK_TOP_MIN, DUNK_TOP_MAX),
+    "dunk_adjust": (DUNK_ADJUST_MIN, DUNK_ADJUST_MAX),
+}
+TEAM_BOUNDS = {"season": (1800, 2200), **_DUNK_BOUNDS}
+"""A team file's whole-number fields and their bounds (interchange.md)."""
 _PLAYER_INT_BOUNDS = {
     "slot": (1, 5),
     "extra_ball": (0, 2),
@@ -210,7 +217,9 @@ _PLAYER_INT_BOUNDS = {
     "off_reb": (0, 20),
     "def_reb": (0, 20),
 }
-_PLAYER_OPTIONAL_INT_BOUNDS = {"dunk_top": (34, 66), "dunk_adjust": (-32, 32)}
+_PLAYER_OPTIONAL_INT_BOUNDS = _DUNK_BOUNDS
+CARD_BOUNDS = {**_PLAYER_INT_BOUNDS, **_PLAYER_OPTIONAL_INT_BOUNDS}
+"""A player card's whole-number fields and their bounds (interchange.md)."""
 
 
 def read_team_file(path: str | Path) -> TeamCard:
@@ -242,9 +251,7 @@ def team_from_json(data: object) -> TeamCard:
     school = data.get("school")
     if not isinstance(school, str) or not school.strip():
         problems.append(f"school: must be a non-empty text, got {school!r}")
-    ints = {
-        key: _int(data, key, lo, hi, "", problems) for key, (lo, hi) in _TEAM_INT_BOUNDS.items()
-    }
+    ints = {key: _int(data, key, lo, hi, "", problems) for key, (lo, hi) in TEAM_BOUNDS.items()}
     conference = _optional_text(data, "conference", "", problems)
     source = data.get("card_source")
     if source is not None and source not in CARD_SOURCES:
@@ -442,7 +449,7 @@ def _roster_problems(players: Sequence[_RosterEntry]) -> list[str]:
 
 def _team_rules(team: TeamCard) -> list[str]:
     problems = []
-    for key, (lo, hi) in _TEAM_INT_BOUNDS.items():
+    for key, (lo, hi) in TEAM_BOUNDS.items():
         value = getattr(team, key)
         if not lo <= value <= hi:
             problems.append(f"{key}: must be {lo} to {hi}, got {value}")

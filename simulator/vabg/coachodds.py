@@ -60,23 +60,25 @@ from simulator.vabg.coaching import (
     Spans,
     Step,
 )
-from simulator.vabg.engine import EndlessGameError, Plan, _Side
+from simulator.vabg.engine import EndlessGameError, Plan, Side
+from simulator.vabg.events import TripKind
 from simulator.vabg.odds import (
     TRIM,
+    ChoiceLaw,
     GameOdds,
     Law,
+    PeriodTrips,
     TripLaw,
-    _add_overtimes,
-    _overtime_scores,
-    _Period,
-    _state,
-    _swing,
-    _to_map,
-    _Walk,
+    Walk,
+    add_overtimes,
     endless_overtimes,
     field_odds,
     game_odds,
+    margin_swing,
     matchup_odds,
+    overtime_scores,
+    side_state,
+    to_map,
 )
 from simulator.vabg.rules import (
     ADVANCED,
@@ -88,9 +90,8 @@ from simulator.vabg.rules import (
     one_and_one,
 )
 
-Pair = tuple[Law, Law]
-"""A trip's law as a choice reads it: the offense's points with no fast break, and the
-defense's points on a fast break (entry 0: a fast break that scores nothing)."""
+Pair = ChoiceLaw
+"""A trip's law as a choice reads it (:class:`~simulator.vabg.odds.ChoiceLaw`)."""
 
 REACH = 200
 """Margins solved by the backward program, -REACH..REACH; past them the leader is taken to
@@ -132,7 +133,7 @@ class CoachLaws:
     fouled: Law | None  # the defense fouls on purpose (numbers 2 and 1)
 
 
-class _CoachWalk(_Walk):
+class _CoachWalk(Walk):
     """Walk the engine's periods, keeping for each trip every law a choice may pick."""
 
     def __init__(
@@ -149,11 +150,11 @@ class _CoachWalk(_Walk):
         self.coach: dict[tuple[object, ...], CoachLaws] = {}
         self._shared: dict[tuple[object, ...], CoachLaws] = {}
 
-    def _record(self, off: _Side, de: _Side, n: int, kind: str = "") -> None:
+    def on_trip(self, off: Side, de: Side, n: int, kind: TripKind = TripKind.PLAIN, /) -> None:
         game = self.game
         chart = game.rules.rebound_chart and chart_number(n)
         bonus = one_and_one(game.period, n)
-        off_key, de_key = _state(off), _state(de)
+        off_key, de_key = side_state(off), side_state(de)
         extra = may_take_extra_possession(n) or may_call_foul_round(n)
         fouled = may_call_foul_round(n)
         shared = (off_key, de_key, chart, bonus, extra, fouled)
@@ -188,7 +189,7 @@ def _same(a: Pair, b: Pair) -> bool:
 
 
 def _numbers(
-    period: _Period, laws: Mapping[tuple[object, ...], CoachLaws]
+    period: PeriodTrips, laws: Mapping[tuple[object, ...], CoachLaws]
 ) -> list[tuple[CoachLaws, CoachLaws]]:
     """Return a period's numbers in the order played: (the visitor's laws, the home team's)."""
     trips = period.trips
@@ -356,7 +357,7 @@ class _Back:
         if found is None:
             own, fast = law
             if part == 0:
-                found = _swing(TripLaw(own, fast), home_ball)
+                found = margin_swing(TripLaw(own, fast), home_ball)
             elif part == 1:
                 found = (own, 0) if home_ball else (own[::-1].copy(), len(own) - 1)
             else:
@@ -495,14 +496,14 @@ class _Back:
             assert away.fouled is not None and home.fouled is not None
             assert away.extra is not None and home.extra is not None
             nothing = np.zeros(1)
-            fouled_home = self.trip(start, None, (home.fouled, nothing), True)
+            fouled_home = self.trip(start, None, Pair(home.fouled, nothing), True)
             away_calls = chosen(
                 fouled_home, None, away.extra, away.extra_try3, Step.AWAY_FOUL_ROUND, out, given
             )
             home_own = chosen(
                 start, None, home.extra, home.extra_try3, Step.HOME_FOUL_ROUND, out, given
             )
-            home_calls = self.trip(home_own, None, (away.fouled, nothing), False)
+            home_calls = self.trip(home_own, None, Pair(away.fouled, nothing), False)
             if given is not None:
                 out.foul = given.foul
             else:
@@ -738,7 +739,7 @@ class _Flat:
         if found is None:
             own, fast = law
             if part == 0:
-                found = (*_swing(TripLaw(own, fast), home_ball), 0.0)
+                found = (*margin_swing(TripLaw(own, fast), home_ball), 0.0)
             elif part == 1:
                 swing, zero = (own, 0) if home_ball else (own[::-1].copy(), len(own) - 1)
                 found = (swing, zero, float(np.arange(len(own)) @ own))
@@ -804,7 +805,7 @@ class _Flat:
     def fouled(self, d: Law, laws: CoachLaws, home_ball: bool) -> Law:
         """Play a possession the defense fouls on purpose."""
         assert laws.fouled is not None
-        return self.trip(d, (laws.fouled, np.zeros(1)), home_ball)
+        return self.trip(d, Pair(laws.fouled, np.zeros(1)), home_ball)
 
     def number(self, d: Law, away: CoachLaws, home: CoachLaws, masks: _Masks) -> Law:
         """Play one number: 2a/1a first where the trailing team calls for the foul, the
@@ -920,7 +921,7 @@ class _Program:
         if d is None:
             return None
         assert laws.fouled is not None
-        none, _ = self._trip(d, (laws.fouled, np.zeros(1)), home_ball)
+        none, _ = self._trip(d, Pair(laws.fouled, np.zeros(1)), home_ball)
         return none
 
     def number(self, d: _Dist, away: CoachLaws, home: CoachLaws, masks: _Masks) -> _Dist:
@@ -1043,8 +1044,8 @@ def _number_law(away: CoachLaws, home: CoachLaws) -> tuple[Law, int, float, floa
     """Return a number's law of the margin where the policy cannot act (its two trips
     convolved), the index of margin 0, and the expected points of each team."""
     # A fast break that scores nothing (the fast law's 0) sits at margin 0, as does own[0].
-    a_swing, a_zero = _swing(TripLaw(*away.plain), False)
-    h_swing, h_zero = _swing(TripLaw(*home.plain), True)
+    a_swing, a_zero = margin_swing(TripLaw(*away.plain), False)
+    h_swing, h_zero = margin_swing(TripLaw(*home.plain), True)
 
     def mean(law: Law) -> float:
         return float(np.arange(len(law)) @ law)
@@ -1188,7 +1189,7 @@ def coach_odds(
             law = _Dist(flat.period(numbers, masks)[:, None], REACH)
             laws.append((law, flat.mean_home, flat.mean_away))
     (reg, reg_home, reg_away), ots = laws[0], laws[1:]
-    added = _add_overtimes(
+    added = add_overtimes(
         *_margin(reg),
         [(*_margin(ot), ot_home, ot_away) for ot, ot_home, ot_away in ots],
         (home.label, away.label),
@@ -1200,9 +1201,9 @@ def coach_odds(
     if scores:
         home_law, away_law, tie = _split_scores(reg)
         splits = [_split_scores(ot) for ot, _, _ in ots]
-        home_law, away_law = _overtime_scores(home_law, away_law, tie, splits)
-        home_map = _to_map(home_law, -20)
-        away_map = _to_map(away_law, -20)
+        home_law, away_law = overtime_scores(home_law, away_law, tie, splits)
+        home_map = to_map(home_law, -20)
+        away_map = to_map(away_law, -20)
         lost = max(lost, 1.0 - float(home_law.sum()), 1.0 - float(away_law.sum()))
     return GameOdds(
         p_home_win=float(margin[zero + 1 :].sum()),
@@ -1211,7 +1212,7 @@ def coach_odds(
         expected_overtimes=added.expected_overtimes,
         expected_home_pts=20.0 + reg_home + added.extra_home,
         expected_away_pts=20.0 + reg_away + added.extra_away,
-        margin=_to_map(margin, zero),
+        margin=to_map(margin, zero),
         home_score=home_map,
         away_score=away_map,
         lost=max(0.0, lost),

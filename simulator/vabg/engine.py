@@ -7,6 +7,7 @@ file or database; :func:`play_game` is its one entry point.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from simulator.dice import DiceSource
 from simulator.results import LINE_FIELDS, GameResult, TeamBox, player_line
@@ -40,84 +41,67 @@ from simulator.vabg.events import (
     Steal,
     Tipoff,
     Trip,
+    TripKind,
     Turnover,
 )
 from simulator.vabg.rules import (
     ADVANCED,
     BEST_REBOUNDER,
-    DUNK_TOP_MAX,
-    DUNK_TOP_MIN,
     REBOUND_CHART,
     CoachKind,
     GameRules,
+    ball_carriers,
     ball_claims,
     changed_range,
     chart_number,
-    dunk_row,
     effective_dunk_top,
     fast_break,
+    foul_reach,
+    fouling_steal_31,
+    fouling_stealer,
+    free_throw_reach,
     free_throw_rebounder,
     halved_range,
+    longest,
     may_call_foul_round,
     may_take_extra_possession,
     odd_number_rebounder,
     one_and_one,
     pre_1987_gains,
+    steals_on,
+    tired_range,
     turnover_reach,
+    turns_over_on,
+)
+from simulator.vabg.tables import (
+    FRESH_READS,
+    ROLL_KINDS,
+    STEAL_CHANGES,
+    TIRED_READS,
+    TRY_MISS,
+    TURNOVER_CHANGES,
+    RollKind,
+    home_court,
+    try3_table,
+    twenty_shot,
 )
 
 REGULATION = 44
-# §2: the table index a d20 shot reads, fresh and tired (one higher, 20 at most).
-_FRESH = tuple(range(21))
-_TIRED = tuple(min(20, d20 + 1) for d20 in range(21))
 # Events are built with ``tuple.__new__`` rather than their NamedTuple constructors, a
 # Python-level function each: a game builds a few hundred. Every field must be given.
 _new = tuple.__new__
-# A try-for-3 miss: the defense rebounds at once (seed, "Try for 3-pointer").
-TRY_MISS = 6
-
-# What an 11-66 roll calls for (§3, §5): a steal, block, foul or turnover try (the
-# player's range decides), a dunk, a stop, or nothing (the d20 is read).
-_STEAL_TRY, _BLOCK_TRY, _FOUL_TRY, _TURNOVER_TRY, _DUNK_ROLL, _STOP_ROLL, _NOTHING = range(7)
-
-
-def _roll_kind(roll: int, dunk: frozenset[int], stop: frozenset[int]) -> int:
-    tens = roll // 10
-    if tens == 1 or roll == 31:
-        return _STEAL_TRY
-    if tens == 2 or roll == 32:
-        return _BLOCK_TRY
-    if tens == 3:
-        return _FOUL_TRY
-    if tens == 4:
-        return _TURNOVER_TRY
-    if roll in dunk:
-        return _DUNK_ROLL
-    if roll in stop:
-        return _STOP_ROLL
-    return _NOTHING
-
-
-# §3: the effective dunk top X, clamped to 34..66, decides dunks, stops and the
-# steal/turnover changes (rules.dunk_row). Precomputed once for every X; _ROLLS[X][roll]
-# is the kind.
-_STEAL_DELTA: dict[int, int] = {}
-_TURNOVER_DELTA: dict[int, int] = {}
-_ROLLS: list[tuple[int, ...]] = [()] * 67
-for _x in range(DUNK_TOP_MIN, DUNK_TOP_MAX + 1):
-    _row = dunk_row(_x)
-    _dunk, _stop = frozenset(_row.dunks), frozenset(_row.stops)
-    _ROLLS[_x] = tuple(_roll_kind(roll, _dunk, _stop) for roll in range(67))
-    _STEAL_DELTA[_x], _TURNOVER_DELTA[_x] = _row.steals, _row.turnovers
+# The roll kinds and trip kinds as plain names, read on every trip (an enum's attribute
+# costs a lookup each time).
+_STEAL_TRY, _BLOCK_TRY, _FOUL_TRY, _TURNOVER_TRY, _DUNK_ROLL, _STOP_ROLL, _NOTHING = map(
+    int, RollKind
+)
+_PLAIN, _REROLL, _EXTRA, _FOUL = TripKind.PLAIN, TripKind.REROLL, TripKind.EXTRA, TripKind.FOUL
+# §8, §10: on an extra possession and a fouled trip the defense rebounds a miss at once.
+_AT_ONCE = frozenset((_EXTRA, _FOUL))
 
 # §7: the rebounding chart and the odd-number table, as rules.py writes them.
 _CHART = REBOUND_CHART
 _BEST = BEST_REBOUNDER  # "the best defensive rebounder" on 39, 29, 19, 9
-
-
-def _best(ranges: list[int]) -> int:
-    """Return the floor index of the longest range; ties go to the lower slot."""
-    return ranges.index(max(ranges))
 
 
 _ODD_REBOUNDER = {n: odd_number_rebounder(n) for n in range(3, REGULATION + 1, 2)}
@@ -148,11 +132,29 @@ Plan = Mapping[int, Sequence[tuple[str, int, int]]]
 ``{1: [("Bench Guard", 44, 38), ("Star Guard", 37, 1)], ...}``."""
 
 
-class _Player:
-    """One player's card read for play, plus what the game tracks about him."""
+# A player's ranges as he plays them, fresh (index 0) and tired (1), by his card's count,
+# from the rules: read when he takes the floor and when he tires, not on every roll.
+# A steal range's entry is indexed by the §3 change (-2..2): a negative one reads from
+# the end of the tuple.
+_STEAL_RANGES = [
+    [tuple(tired_range(changed_range(c, d), t) for d in (0, 1, 2, -2, -1)) for c in range(21)]
+    for t in (0, 1)
+]
+_BLOCK_RANGES = [[tired_range(c, t) for c in range(21)] for t in (0, 1)]
+_FOUL_AT = [[foul_reach(c, t) for c in range(5)] for t in (0, 1)]
+_FT_REACHES = [[free_throw_reach(top, t) for top in range(21)] for t in (0, 1)]
+
+
+class Player:
+    """One player's card read for play, plus what the game tracks about him.
+
+    The exact odds read these, as the engine has read the card for the current lineup
+    (``shot``, ``main``, ``twenty``) and as the game has left him (``tired``, ``reads``).
+    """
 
     __slots__ = (
         "block",
+        "block_range",
         "can_play",
         "card",
         "count",
@@ -161,6 +163,8 @@ class _Player:
         "dunk_top",
         "extra_ball",
         "foul",
+        "foul_at",
+        "ft_reach",
         "ft_top",
         "line",
         "main",
@@ -170,6 +174,7 @@ class _Player:
         "reads",
         "shot",
         "steal",
+        "steal_ranges",
         "table",
         "tired",
         "to",
@@ -197,22 +202,36 @@ class _Player:
         self.table = card.d20.codes
         self.count = 0
         self.tired = 0  # 1 once past "can play N": every roll one step against him (§2)
-        self.reads = _FRESH  # the table index of each d20 shot read: tired, one higher
-        # Set for the current lineup by _Side.set_lineup:
+        self.reads = FRESH_READS  # the table index of each d20 shot read: tired, one higher
+        # His ranges as he plays them, fresh (set again by tire()).
+        self.steal_ranges = _STEAL_RANGES[0][self.steal]
+        self.block_range = _BLOCK_RANGES[0][self.block]
+        self.foul_at = _FOUL_AT[0][self.foul]
+        self.ft_reach = _FT_REACHES[0][self.ft_top]
+        # Set for the current lineup by Side.set_lineup:
         self.shot = self.table  # every d20 shot read (pre-1987 rule applied)
         self.main = self.table  # the main read after "nothing happens" (home court applied)
-        self.main_court = _home_court(self.table, court)  # the card's own, home court applied
+        self.main_court = home_court(self.table, court)  # the card's own, home court applied
         self.try3: tuple[int, ...] | None = None
         self.twenty = False
         # His box-score line, counted as the events are made (results.LINE_FIELDS order);
         # the 20-20 start's credits are set by _opening_credits.
         self.line = [0] * _COLUMNS
 
+    def tire(self) -> None:
+        """Play him tired from now on (§2): every roll one step against him."""
+        self.tired, self.reads = 1, TIRED_READS
+        self.steal_ranges = _STEAL_RANGES[1][self.steal]
+        self.block_range = _BLOCK_RANGES[1][self.block]
+        self.foul_at = _FOUL_AT[1][self.foul]
+        self.ft_reach = _FT_REACHES[1][self.ft_top]
 
-class _Side:
+
+class Side:
     """One team in the game: roster, rotation, the five on the floor and the score."""
 
     __slots__ = (
+        "carriers",
         "claims",
         "court",
         "key",
@@ -233,30 +252,31 @@ class _Side:
         self.team = team
         self.court = court  # +1 home with home court, -1 visitor, 0 neutral or rule off
         self.pre1987 = pre1987
-        self.players = [_Player(card, team, court) for card in team.players]
+        self.players = [Player(card, team, court) for card in team.players]
         # One starter per slot and reserves in file order (the team's rules guarantee it).
-        starters: list[_Player] = []
-        self.reserves: list[list[_Player]] = [[], [], [], [], []]
+        starters: list[Player] = []
+        self.reserves: list[list[Player]] = [[], [], [], [], []]
         for p in self.players:
             if p.card.is_starter:
                 starters.append(p)
             else:
                 self.reserves[p.card.slot - 1].append(p)
         self.starters = sorted(starters, key=lambda p: p.card.slot)
-        self.lineup: list[_Player] = []
-        self.rotation: list[list[_Player]] = []
+        self.lineup: list[Player] = []
+        self.rotation: list[list[Player]] = []
         self.claims: dict[int, int] = {}
         self.pg_ok = True
+        self.carriers: tuple[int | None, ...] = ()  # by d8: who takes the ball (§4)
         self.score = 20
         self.team_to = 0  # turnovers credited to no player (shot-clock violations)
 
-    def player(self, name: str) -> _Player:
+    def player(self, name: str) -> Player:
         for p in self.players:
             if p.name == name:
                 return p
         raise RotationError([f"{self.team.label} has no player named {name!r}"])
 
-    def set_lineup(self, lineup: list[_Player], rules: GameRules) -> None:
+    def set_lineup(self, lineup: list[Player], rules: GameRules) -> None:
         """Put five players on the floor and read their cards for this lineup (§4, §9, §6)."""
         self.lineup = lineup
         # §4: extra ball numbers 6, 7, 8 handed out top to bottom by count of extras.
@@ -266,6 +286,7 @@ class _Side:
             # §4/§12 "20 shot": eligible while his claims of 6-8 fall short of his extras.
             p.twenty = twenty and sum(1 for who in claims.values() if who == i) < p.extra_ball
         self.pg_ok = lineup[0].card.can_run_point
+        self.carriers = ball_carriers(claims, self.pg_ok)
         if not self.pre1987:
             for p in lineup:
                 p.shot = p.table
@@ -289,11 +310,9 @@ class _Side:
                 if MADE2 in table[1:]:
                     table[table.index(MADE2, 1)] = MADE3
             p.shot = tuple(table)
-            p.main = _home_court(p.shot, self.court)
+            p.main = home_court(p.shot, self.court)
             p.try3 = None
 
-
-_MISSES = (MISS3, MISS2, TRY_MISS)
 
 # The box-score columns each player's ``line`` counts (results.LINE_FIELDS, in order): the
 # engine counts them as it makes the events, and ``events.box_score`` rebuilding them from
@@ -325,14 +344,14 @@ def _rebound(line: list[int], offensive: bool) -> None:
     line[_OREB if offensive else _DREB] += 1
 
 
-def _credit_possessions(lineup: list[_Player], numbers: int) -> None:
+def _credit_possessions(lineup: list[Player], numbers: int) -> None:
     """Credit each of the five on the floor ``numbers`` possession numbers played."""
     if numbers:
         for p in lineup:
             p.line[_POSS] += numbers
 
 
-def _team_box(side: _Side, periods: list[tuple[int, int]], index: int) -> TeamBox:
+def _team_box(side: Side, periods: list[tuple[int, int]], index: int) -> TeamBox:
     """Return a side's box score from the lines counted during the game."""
     team = side.team
     before = 0
@@ -350,44 +369,7 @@ def _team_box(side: _Side, periods: list[tuple[int, int]], index: int) -> TeamBo
     )
 
 
-def _twenty_shot(d20: int, code: int, shooter: _Player) -> bool:
-    """Return whether a d20 shot is the §4/§12 "20 shot": a made 2.
-
-    It is when the rolled d20 (not the tired read) is 20, the table reads a miss and the
-    shooter is left short of his extra ball numbers; every d20 shot, never a free throw.
-    """
-    return d20 == 20 and shooter.twenty and code in _MISSES
-
-
-def _home_court(table: tuple[int, ...], court: int) -> tuple[int, ...]:
-    """Apply §6/§12 home court to a d20 table: +1 gains a fouled number, -1 loses one."""
-    if court == 0 or FOULED not in table:
-        return table
-    top = 20 - table[::-1].index(FOULED)
-    if court < 0:
-        return (*table[:top], MISSED_CALL, *table[top + 1 :])
-    if top < 20:
-        return (*table[: top + 1], FOULED, *table[top + 2 :])
-    return table
-
-
-def _try3_table(table: tuple[int, ...]) -> tuple[int, ...]:
-    """Apply "try for 3": k lowest 2-made numbers become 3s, k highest become misses.
-
-    k is capped so the 3-made range is at most doubled (an empty one cannot grow).
-    """
-    made3 = table.count(MADE3)
-    twos = [i for i, code in enumerate(table) if code == MADE2 and i > 0]
-    k = min(made3, len(twos) // 2)
-    out = list(table)
-    for i in twos[:k]:
-        out[i] = MADE3
-    for i in twos[len(twos) - k :] if k else []:
-        out[i] = TRY_MISS
-    return tuple(out)
-
-
-def _basic_rotation(side: _Side) -> list[list[_Player]]:
+def _basic_rotation(side: Side) -> list[list[Player]]:
     """§2 basic: the first listed reserve of a slot plays 44-38, the starter 37-1."""
     by_slot = []
     for slot, starter in enumerate(side.starters):
@@ -397,12 +379,12 @@ def _basic_rotation(side: _Side) -> list[list[_Player]]:
     return _lineups(by_slot)
 
 
-def _advanced_rotation(side: _Side) -> list[list[_Player]]:
+def _advanced_rotation(side: Side) -> list[list[Player]]:
     """§2/§12 advanced default plan: reserves fill 44 downward, the starter finishes."""
-    by_slot: list[list[_Player]] = []
+    by_slot: list[list[Player]] = []
     for slot, starter in enumerate(side.starters):
         gap = REGULATION - min(starter.can_play, REGULATION)
-        order: list[_Player] = []
+        order: list[Player] = []
         for reserve in side.reserves[slot]:
             order += [reserve] * min(reserve.can_play, gap - len(order))
         order += [starter] * (REGULATION - len(order))
@@ -410,14 +392,14 @@ def _advanced_rotation(side: _Side) -> list[list[_Player]]:
     return _lineups(by_slot)
 
 
-def _lineups(by_slot: Sequence[Sequence[_Player]]) -> list[list[_Player]]:
+def _lineups(by_slot: Sequence[Sequence[Player]]) -> list[list[Player]]:
     """Turn per-slot players (possession 44 first) into one lineup per number.
 
     One list object is reused while the five on the floor stay the same, so a new
     object means a substitution.
     """
-    out: list[list[_Player]] = []
-    lineup: list[_Player] = []
+    out: list[list[Player]] = []
+    lineup: list[Player] = []
     before = None
     for five in zip(*by_slot, strict=True):
         if five != before:
@@ -426,10 +408,10 @@ def _lineups(by_slot: Sequence[Sequence[_Player]]) -> list[list[_Player]]:
     return out
 
 
-def _planned_rotation(side: _Side, plan: Plan) -> list[list[_Player]]:
+def _planned_rotation(side: Side, plan: Plan) -> list[list[Player]]:
     """Turn a commissioner's plan into lineups; every slot must cover 44..1 exactly once."""
     problems: list[str] = []
-    by_slot: list[list[_Player | None]] = [[None] * REGULATION for _ in range(5)]
+    by_slot: list[list[Player | None]] = [[None] * REGULATION for _ in range(5)]
     for slot in range(1, 6):
         for name, first, last in plan.get(slot, ()):
             try:
@@ -454,7 +436,7 @@ def _planned_rotation(side: _Side, plan: Plan) -> list[list[_Player]]:
     return _lineups(by_slot)  # type: ignore[arg-type]
 
 
-def _count_stints(lineups: Sequence[list[_Player]], tiring: dict[int, list[_Player]]) -> None:
+def _count_stints(lineups: Sequence[list[Player]], tiring: dict[int, list[Player]]) -> None:
     """§2: add a period's possessions to each player's count, noting in ``tiring`` the
     index at which he goes past his "can play N" (from then on he is tired).
 
@@ -476,8 +458,21 @@ def _count_stints(lineups: Sequence[list[_Player]], tiring: dict[int, list[_Play
         start = end
 
 
-class _Game:
-    """The state of one game being played."""
+class TripCallback(Protocol):
+    """What :class:`GameState` calls for each trip in place of its own (``trip=``)."""
+
+    def __call__(self, off: Side, de: Side, n: int, kind: TripKind = ..., /) -> None:
+        """Play, or note, the trip ``off`` has at number ``n`` against ``de``."""
+        ...
+
+
+class GameState:
+    """The state of one game being played.
+
+    :func:`play_game` plays it; the exact odds walk its periods with a ``trip`` callback
+    that records each trip in place of playing it (no dice are rolled), and a callback
+    that only notes the trip plays it on with :meth:`play_trip`.
+    """
 
     def __init__(
         self,
@@ -488,23 +483,27 @@ class _Game:
         neutral: bool,
         plans: Mapping[str, Plan | None],
         coach: Coach,
+        trip: TripCallback | None = None,
     ) -> None:
+        if trip is not None:
+            # Every trip the periods play goes through _trip: the callback takes its place.
+            self._trip = trip  # type: ignore[method-assign, assignment]
         self.dice = dice
         self.d8, self.d6, self.d20 = dice.d8, dice.d6, dice.d20
         self.rules = rules
         self.strategy = rules.strategy
         # §3 steal/turnover changes by dunk top X (all zero when the rule is off).
         changes = rules.dunk_steal_turnover_changes
-        self.steal_delta = _STEAL_DELTA if changes else dict.fromkeys(_STEAL_DELTA, 0)
-        self.turnover_delta = _TURNOVER_DELTA if changes else dict.fromkeys(_TURNOVER_DELTA, 0)
+        self.steal_delta = STEAL_CHANGES if changes else dict.fromkeys(STEAL_CHANGES, 0)
+        self.turnover_delta = TURNOVER_CHANGES if changes else dict.fromkeys(TURNOVER_CHANGES, 0)
         self.coach = coach
         self.calls = NEVER  # the coach's choices of the number being played
         self.step = Step.AWAY  # where in the number the possession being played is
         self.neutral = neutral
         court = 1 if rules.home_court and not neutral else 0
         old = rules.pre_1987_centers
-        self.home = _Side(HOME, home, court, old and home.season < 1987)
-        self.away = _Side(AWAY, away, -court, old and away.season < 1987)
+        self.home = Side(HOME, home, court, old and home.season < 1987)
+        self.away = Side(AWAY, away, -court, old and away.season < 1987)
         self.events: list[Event] = []
         self.emit = self.events.append
         self.period = 0
@@ -536,7 +535,7 @@ class _Game:
             for e in _opening_credits(side):
                 emit(e)
         away, home = self.away, self.home
-        self._period(away.rotation, home.rotation)
+        self.play_period(away.rotation, home.rotation)
         length = self.rules.overtime_possessions
         while home.score == away.score:
             if self.period >= MAX_OVERTIMES:
@@ -548,15 +547,17 @@ class _Game:
                     ]
                 )
             self.period += 1
-            self._period([away.starters] * length, [home.starters] * length)
+            self.play_period([away.starters] * length, [home.starters] * length)
 
-    def _period(self, away_lineups: list[list[_Player]], home_lineups: list[list[_Player]]) -> None:
+    def play_period(
+        self, away_lineups: list[list[Player]], home_lineups: list[list[Player]]
+    ) -> None:
         """Play one period; the lineups are given per possession number, first to last."""
         strategy = self.rules.strategy
         away, home = self.away, self.home
         trip = self._trip
         length = len(away_lineups)
-        tiring: dict[int, list[_Player]] = {}
+        tiring: dict[int, list[Player]] = {}
         if self.rules.tired_players:
             _count_stints(away_lineups, tiring)
             _count_stints(home_lineups, tiring)
@@ -577,7 +578,7 @@ class _Game:
                 self._substitute(home, lineup, n)
             if i in tiring:
                 for p in tiring[i]:
-                    p.tired, p.reads = 1, _TIRED
+                    p.tire()
             if strategy:
                 self.calls = self.coach.calls(self.period, n)
                 if may_call_foul_round(n):
@@ -592,15 +593,15 @@ class _Game:
                 # §8: both teams get one extra possession, right after this number.
                 self.events.append(_new(Call, (self.period, n, AWAY, "extra possession")))
                 self.step = Step.AWAY_EXTRA
-                trip(away, home, n, "extra")
+                trip(away, home, n, _EXTRA)
                 self.step = Step.HOME_EXTRA
-                trip(home, away, n, "extra")
+                trip(home, away, n, _EXTRA)
         _credit_possessions(away.lineup, length - away_since)
         _credit_possessions(home.lineup, length - home_since)
         self.period_ends.append((home.score, away.score))
         self.events.append(_new(PeriodEnd, (self.period, home.score, away.score)))
 
-    def _substitute(self, side: _Side, lineup: list[_Player], n: int) -> None:
+    def _substitute(self, side: Side, lineup: list[Player], n: int) -> None:
         old = side.lineup
         for slot in range(5):
             if not old or old[slot] is not lineup[slot]:
@@ -611,7 +612,8 @@ class _Game:
 
     # -- one trip down the floor (§4, §5, §6) ----------------------------------------------
 
-    def _trip(self, off: _Side, de: _Side, n: int, kind: str = "") -> None:
+    def _trip(self, off: Side, de: Side, n: int, kind: str = _PLAIN) -> None:
+        """Play one trip (§4, §5, §6): :meth:`play_trip`."""
         # §11: every trip reads d8, d6 (tens), d6 (ones) and d20, in that order.
         d6 = self.d6
         d8 = self.d8()
@@ -621,7 +623,7 @@ class _Game:
         period = self.period
         halved = False
         if d8 >= 6:
-            idx = off.claims.get(d8) if off.pg_ok else None
+            idx = off.carriers[d8]
             if idx is None:
                 # §4/§12: the shot clock runs down; one fresh re-roll, 6-8 again = turnover.
                 emit(_new(Trip, (period, n, off.key, None, d8, roll, d20, kind)))
@@ -629,11 +631,11 @@ class _Game:
                 roll = 10 * d6() + d6()
                 d20 = self.d20()
                 if d8 >= 6:
-                    emit(_new(Trip, (period, n, off.key, None, d8, roll, d20, "reroll")))
+                    emit(_new(Trip, (period, n, off.key, None, d8, roll, d20, _REROLL)))
                     emit(_new(Turnover, (period, n, off.key, None, "shot clock")))
                     off.team_to += 1
                     return
-                kind = "reroll"
+                kind = _REROLL
                 idx = d8 - 1
             else:
                 halved = self.rules.halved_any_defender
@@ -643,11 +645,11 @@ class _Game:
         defender = de.lineup[idx]
         emit(_new(Trip, (period, n, off.key, carrier.name, d8, roll, d20, kind)))
         x = effective_dunk_top(carrier.dunk_top, defender.dunk_adjust)
-        what = _ROLLS[x][roll]
+        what = ROLL_KINDS[x][roll]
         if what == _NOTHING:
             pass  # no try and no dunk or stop: straight to the d20 read below
         elif what == _STEAL_TRY:
-            stealer = self._stealer(de, idx, roll, self.steal_delta[x], halved)
+            stealer = self.find_stealer(de, idx, roll, self.steal_delta[x], halved)
             if stealer is not None:
                 thief = de.lineup[stealer]
                 fast = self.rules.fast_breaks and fast_break(stealer + 1, roll)
@@ -659,7 +661,7 @@ class _Game:
                     self._fast_break(de, off, n, stealer)
                 return
         elif what == _BLOCK_TRY:
-            blocker = self._blocker(de, idx, roll, halved)
+            blocker = self.find_blocker(de, idx, roll, halved)
             if blocker is not None:
                 emit(_new(Block, (period, n, de.key, de.lineup[blocker].name)))
                 de.lineup[blocker].line[_BLK] += 1
@@ -669,7 +671,7 @@ class _Game:
                 return
         elif what == _FOUL_TRY:
             # §5: 33-36 in the defender's foul range (tired: one number longer).
-            if roll >= 37 - defender.foul - defender.tired:
+            if roll >= defender.foul_at:
                 self._fouled_shot(off, de, n, idx, d20, kind)
                 return
         elif what == _TURNOVER_TRY:
@@ -701,9 +703,9 @@ class _Game:
             return
         # Nothing happened on the 11-66 roll: read the d20 (§6), home court included.
         table = carrier.main
-        if self.strategy and kind != "extra" and self._trying_for_three(off, de):
+        if self.strategy and kind != _EXTRA and self._trying_for_three(off, de):
             if carrier.try3 is None:
-                carrier.try3 = _try3_table(carrier.main)
+                carrier.try3 = try3_table(carrier.main)
             table = carrier.try3
         code = table[carrier.reads[d20]]
         if code == MADE3:
@@ -723,7 +725,7 @@ class _Game:
             emit(_new(Call, (period, n, de.key, "no call on the road")))
             emit(_new(Turnover, (period, n, off.key, carrier.name, "no call")))
             carrier.line[_TO] += 1
-        elif _twenty_shot(d20, code, carrier):
+        elif twenty_shot(d20, code, carrier.twenty):
             emit(_new(Shot, (period, n, off.key, carrier.name, 2, True, "jumper (20 shot)")))
             _shot(carrier.line, 2, True)
             off.score += 2
@@ -738,23 +740,22 @@ class _Game:
             _shot(carrier.line, value, False)
             self._after_miss(off, de, n, idx, False, kind)
 
-    def _stealer(self, de: _Side, idx: int, roll: int, delta: int, halved: bool) -> int | None:
+    play_trip = _trip
+    """Play one trip of the engine's own (for a ``trip`` callback that only notes it)."""
+
+    def find_stealer(self, de: Side, idx: int, roll: int, delta: int, halved: bool) -> int | None:
         """Return the floor index of the defender who steals on 11-16 or 31, if any (§5, §12)."""
         lineup = de.lineup
         if not (halved or roll == 31):
             # The common case: the carrier's defender alone, at full range.
             p = lineup[idx]
-            count = changed_range(p.steal, delta)
-            if p.tired and count:
-                count -= 1
+            count = p.steal_ranges[delta]
             return idx if roll - 10 <= count else None
         order = [idx, *[i for i in range(5) if i != idx]]
         best, best_count = None, -1
         for i in order:
             p = lineup[i]
-            count = changed_range(p.steal, delta)
-            if p.tired and count:
-                count -= 1
+            count = p.steal_ranges[delta]
             if halved:
                 count = halved_range(count)
             if roll == 31:
@@ -766,23 +767,19 @@ class _Game:
             return best
         return None
 
-    def _blocker(self, de: _Side, idx: int, roll: int, halved: bool) -> int | None:
+    def find_blocker(self, de: Side, idx: int, roll: int, halved: bool) -> int | None:
         """Return the floor index of the defender who blocks on 21-26 or 32, if any."""
         lineup = de.lineup
         if not (halved or roll == 32):
             # The common case: the carrier's defender alone, at full range.
             p = lineup[idx]
-            count = p.block
-            if p.tired and count:
-                count -= 1
+            count = p.block_range
             return idx if roll - 20 <= count else None
         order = [idx, *[i for i in range(5) if i != idx]]
         best, best_count = None, -1
         for i in order:
             p = lineup[i]
-            count = p.block
-            if p.tired and count:
-                count -= 1
+            count = p.block_range
             if halved:
                 count = halved_range(count)
             if roll == 32:
@@ -794,7 +791,7 @@ class _Game:
             return best
         return None
 
-    def _trying_for_three(self, off: _Side, de: _Side) -> bool:
+    def _trying_for_three(self, off: Side, de: Side) -> bool:
         """§10: only a trailing team tries for 3, where its coach calls for it."""
         if off.score >= de.score:
             return False
@@ -802,14 +799,14 @@ class _Game:
 
     # -- shots, fouls and free throws (§5, §6) -----------------------------------------------
 
-    def _fouled_shot(self, off: _Side, de: _Side, n: int, idx: int, d20: int, kind: str) -> None:
+    def _fouled_shot(self, off: Side, de: Side, n: int, idx: int, d20: int, kind: str) -> None:
         """Play a 33-36 foul: the d20 decides and-one, one-and-one or shots (§5)."""
         shooter = off.lineup[idx]
         fouler = de.lineup[idx]
         code = shooter.shot[shooter.reads[d20]]
         period = self.period
         emit = self.emit
-        if _twenty_shot(d20, code, shooter):
+        if twenty_shot(d20, code, shooter.twenty):
             code = MADE2
         if code in (MADE3, MADE2):
             value = 3 if code == MADE3 else 2
@@ -832,7 +829,7 @@ class _Game:
         if self._free_throws(off, n, shooter, shots, bonus):
             self._after_miss(off, de, n, idx, True, kind)
 
-    def _free_throws(self, off: _Side, n: int, shooter: _Player, shots: int, bonus: bool) -> bool:
+    def _free_throws(self, off: Side, n: int, shooter: Player, shots: int, bonus: bool) -> bool:
         """Shoot free throws; return True when the last one is missed (a rebound follows)."""
         period = self.period
         emit = self.emit
@@ -841,7 +838,7 @@ class _Game:
         made = False
         shot = 0
         while shot < shots:
-            made = d20() + shooter.tired <= shooter.ft_top
+            made = d20() <= shooter.ft_reach
             emit(_new(FreeThrow, (period, n, off.key, shooter.name, made)))
             line[_FTA] += 1
             shot += 1
@@ -856,13 +853,13 @@ class _Game:
     # -- rebounds, putbacks and fast breaks (§7, §8) ---------------------------------------------
 
     def _after_miss(
-        self, off: _Side, de: _Side, n: int, idx: int, free_throw: bool, kind: str
+        self, off: Side, de: Side, n: int, idx: int, free_throw: bool, kind: str
     ) -> None:
         """Rebound a miss by the player at ``idx``; putbacks go on until the trip ends."""
         emit = self.emit
         period = self.period
         dice = self.dice
-        if kind == "extra" or kind == "foul" or not self.rules.rebound_chart:
+        if kind in _AT_ONCE or not self.rules.rebound_chart:
             # Basic: the shooter's defender gets every miss; on 2a/1a the defense does.
             emit(_new(Rebound, (period, n, de.key, de.lineup[idx].name, False)))
             _rebound(de.lineup[idx].line, False)
@@ -870,7 +867,7 @@ class _Game:
         if not chart_number(n):
             who = _ODD_REBOUNDER[n]
             if who == _BEST:
-                who = _best([p.def_reb for p in de.lineup])
+                who = longest([p.def_reb for p in de.lineup])
             emit(_new(Rebound, (period, n, de.key, de.lineup[who].name, False)))
             _rebound(de.lineup[who].line, False)
             return
@@ -881,8 +878,8 @@ class _Game:
             offense: bool
             if d20 == 10 or d20 == 20:
                 # Highest range on the floor; ties to the offense, then the higher slot.
-                o_best = _best([p.off_reb for p in off.lineup])
-                d_best = _best([p.def_reb for p in de.lineup])
+                o_best = longest([p.off_reb for p in off.lineup])
+                d_best = longest([p.def_reb for p in de.lineup])
                 offense = off.lineup[o_best].off_reb >= de.lineup[d_best].def_reb
                 spot = o_best if offense else d_best
             elif free_throw and (given := free_throw_rebounder(d20)) is not None:
@@ -911,7 +908,7 @@ class _Game:
             # Putback: the rebounder rolls only the d20 (no turnover possible).
             roll = dice.d20()
             code = rebounder.shot[rebounder.reads[roll]]
-            if _twenty_shot(roll, code, rebounder):
+            if twenty_shot(roll, code, rebounder.twenty):
                 code = MADE2
             if code in (MADE3, MADE2):
                 value = 3 if code == MADE3 else 2
@@ -932,14 +929,14 @@ class _Game:
                 _shot(rebounder.line, value, False)
                 free_throw = False
 
-    def _fast_break(self, team: _Side, opp: _Side, n: int, idx: int) -> None:
+    def _fast_break(self, team: Side, opp: Side, n: int, idx: int) -> None:
         """§8: the stealer shoots a bonus d20 at once; a miss is rebounded by number n's rules."""
         stealer = team.lineup[idx]
         roll = self.dice.d20()
         code = stealer.shot[stealer.reads[roll]]
         period = self.period
         emit = self.emit
-        if _twenty_shot(roll, code, stealer):
+        if twenty_shot(roll, code, stealer.twenty):
             code = MADE2
         if code in (MADE3, MADE2):
             value = 3 if code == MADE3 else 2
@@ -951,12 +948,12 @@ class _Game:
             emit(_new(Foul, (period, n, opp.key, fouler.name, stealer.name, 2, "shooting")))
             fouler.line[_PF] += 1
             if self._free_throws(team, n, stealer, 2, False):
-                self._after_miss(team, opp, n, idx, True, "")
+                self._after_miss(team, opp, n, idx, True, _PLAIN)
         else:
             value = 3 if code == MISS3 else 2
             emit(_new(Shot, (period, n, team.key, stealer.name, value, False, "fast break")))
             _shot(stealer.line, value, False)
-            self._after_miss(team, opp, n, idx, False, "")
+            self._after_miss(team, opp, n, idx, False, _PLAIN)
         if (
             self.strategy
             and not self.extra_pending
@@ -984,9 +981,9 @@ class _Game:
                 self._fouling_trip(off, de, n)
             else:
                 self.step = Step.AWAY_FOUL_ROUND if off is self.away else Step.HOME_FOUL_ROUND
-                self._trip(off, de, n, "extra")
+                self._trip(off, de, n, _EXTRA)
 
-    def _fouling_trip(self, off: _Side, de: _Side, n: int, kind: str = "foul") -> None:
+    def _fouling_trip(self, off: Side, de: Side, n: int, kind: str = _FOUL) -> None:
         """Play a possession on which the defense fouls on purpose (seed, "Go for Steal").
 
         d8 1-5: only the carrier's defender may steal (on 31, the longest range if it
@@ -1000,35 +997,33 @@ class _Game:
         d20 = dice.d20()
         period = self.period
         emit = self.emit
-        counts = [self._steal_count(p) for p in de.lineup]
+        counts = [tired_range(p.steal, p.tired) for p in de.lineup]
         if d8 >= 6:
-            idx = off.claims.get(d8) if off.pg_ok else None
+            idx = off.carriers[d8]
             if idx is None:
                 # §4: nobody to take the ball; one re-roll, then a shot-clock turnover.
                 emit(_new(Trip, (period, n, off.key, None, d8, roll, d20, kind)))
-                if kind == "foul":
-                    self._fouling_trip(off, de, n, "reroll")
+                if kind == _FOUL:
+                    self._fouling_trip(off, de, n, _REROLL)
                 else:
                     emit(_new(Turnover, (period, n, off.key, None, "shot clock")))
                     off.team_to += 1
                 return
-            thief = max(range(5), key=lambda i: (counts[i], i == idx, -i))
-            count = counts[thief] + 4 if counts[thief] > 6 else counts[thief]
+            thief, count = fouling_stealer(counts, idx, True)
         else:
-            idx = thief = d8 - 1
-            count = counts[idx]
+            idx = d8 - 1
+            thief, count = fouling_stealer(counts, idx, False)
         carrier = off.lineup[idx]
         emit(_new(Trip, (period, n, off.key, carrier.name, d8, roll, d20, kind)))
-        if roll == 31 and max(counts) >= 10 and roll - 10 > count:
-            thief = max(range(5), key=lambda i: (counts[i], i == idx, -i))
-            count = 21
-        if (11 <= roll <= 16 or roll == 31) and roll - 10 <= count:
+        if roll == 31 and (past := fouling_steal_31(counts, idx, count)) is not None:
+            thief, count = past
+        if steals_on(roll, count):
             emit(_new(Steal, (period, n, de.key, de.lineup[thief].name, False)))
             de.lineup[thief].line[_STL] += 1
             emit(_new(Turnover, (period, n, off.key, carrier.name, "steal")))
             carrier.line[_TO] += 1
             return
-        if 41 <= roll <= 46 and roll - 40 <= carrier.to + carrier.tired:
+        if turns_over_on(roll, turnover_reach(carrier.to, 0, carrier.tired)):
             emit(_new(Turnover, (period, n, off.key, carrier.name, "turnover")))
             carrier.line[_TO] += 1
             return
@@ -1036,16 +1031,19 @@ class _Game:
         emit(_new(Foul, (period, n, de.key, fouler.name, carrier.name, 2, "intentional")))
         fouler.line[_PF] += 1
         if self._free_throws(off, n, carrier, 2, False):
-            self._after_miss(off, de, n, idx, True, "foul")
+            self._after_miss(off, de, n, idx, True, _FOUL)
 
-    def _steal_count(self, p: _Player) -> int:
-        count = p.steal
-        if p.tired and count:
-            count -= 1
-        return count
+    play_fouling_trip = _fouling_trip
+    """Play a trip the defense fouls on purpose (§10), as the engine does."""
 
 
-def _opening_credits(side: _Side) -> list[Opening]:
+# The names sheet.py still imports, and its wrappers pass a trip's kind as a plain str:
+# both to go when it takes the trip callback.
+_Game = GameState
+_Side = Side
+
+
+def _opening_credits(side: Side) -> list[Opening]:
     """§1/§13: the 20-20 start, credited to every player on the roster (his box-score line
     starts from it)."""
     team = side.team
@@ -1121,7 +1119,7 @@ def play_game(
     plans = {HOME: home_plan, AWAY: away_plan}
     if coach is None:
         coach = rules_coach(home, away, rules=rules, neutral=neutral, plans=plans)
-    game = _Game(home, away, dice, rules, neutral, plans, coach)
+    game = GameState(home, away, dice, rules, neutral, plans, coach)
     game.play()
     return GameResult(
         game="vabg",

@@ -10,6 +10,7 @@ overtimes; ``number`` is the possession number printed on the score sheet
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 from simulator.results import LINE_FIELDS, TeamBox, player_line
@@ -59,6 +60,19 @@ class Enter(NamedTuple):
         return {"type": "enter", **self._asdict()}
 
 
+class TripKind(StrEnum):
+    """Why a trip is played: the ``kind`` of a :class:`Trip` (stored as its value)."""
+
+    PLAIN = ""
+    """A number's own trip."""
+    REROLL = "reroll"
+    """The shot-clock re-roll after a d8 of 6-8 nobody claims (§4)."""
+    EXTRA = "extra"
+    """An extra possession: after a fast break (§8), or 2a/1a (§10)."""
+    FOUL = "foul"
+    """The extra possession on which the trailing team fouls on purpose (§10)."""
+
+
 class Trip(NamedTuple):
     """Start a trip down the floor: the dice read and who got the ball."""
 
@@ -69,9 +83,8 @@ class Trip(NamedTuple):
     d8: int
     roll: int
     d20: int
-    kind: str = ""
-    """``""`` normal, ``"reroll"`` shot-clock re-roll, ``"extra"`` an extra possession
-    (fast-break bonus or 2a/1a), ``"foul"`` an intentional-foul extra possession."""
+    kind: TripKind = TripKind.PLAIN
+    """Why the trip is played (:class:`TripKind`)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "trip", **self._asdict()}
@@ -217,6 +230,8 @@ def event_from_json(data: dict[str, Any]) -> Event:
     kind = fields.pop("type", None)
     if kind not in _BY_TYPE:
         raise ValueError(f"unknown event type {kind!r}")
+    if kind == "trip":
+        fields["kind"] = TripKind(fields.get("kind", TripKind.PLAIN))
     event: Event = _BY_TYPE[kind](**fields)
     return event
 

@@ -16,7 +16,7 @@ margin, and this class refuses it (:class:`~simulator.vabg.odds.StrategyNotSolve
 from __future__ import annotations
 
 from simulator.vabg.cards import TeamCard
-from simulator.vabg.odds import Law, _conv, _Period, _sums, _swing, _Walk
+from simulator.vabg.odds import Law, PeriodTrips, Walk, convolve, margin_swing, period_sums
 from simulator.vabg.rules import ADVANCED, GameRules
 
 
@@ -26,7 +26,7 @@ class LiveOdds:
     def __init__(
         self, home: TeamCard, away: TeamCard, *, rules: GameRules = ADVANCED, neutral: bool = False
     ) -> None:
-        walk = _Walk(home, away, rules, neutral, None, None)
+        walk = Walk(home, away, rules, neutral, None, None)
         regulation, overtimes = walk.periods()
         self._laws = walk.laws
         self._periods = [regulation, *overtimes]
@@ -46,7 +46,7 @@ class LiveOdds:
         """Return how many trips a period holds (88 in regulation with no extras)."""
         return len(self._period(period).trips)
 
-    def _period(self, period: int) -> _Period:
+    def _period(self, period: int) -> PeriodTrips:
         return self._periods[min(period, len(self._periods) - 1)]
 
     def _rest(self, period: int, done: int) -> tuple[Law, int]:
@@ -56,12 +56,12 @@ class LiveOdds:
         first: tuple[Law, int] | None = None
         if trips and trips[0][0]:
             # The home team's half of a number: its own trip, then whole numbers.
-            first = _swing(self._laws[trips[0][1]], True)
+            first = margin_swing(self._laws[trips[0][1]], True)
             trips = trips[1:]
-        sums = _sums(_Period(list(trips)), self._laws, scores=False)
+        sums = period_sums(PeriodTrips(list(trips)), self._laws, scores=False)
         margin, zero = sums.margin, sums.offset
         if first is not None:
-            margin, zero = _conv(first[0], margin), first[1] + zero
+            margin, zero = convolve(first[0], margin), first[1] + zero
         return margin, zero
 
     def p_home_win(self, period: int, done: int, margin: int, owed: bool = False) -> float:

@@ -10,11 +10,13 @@ and is solved exactly as a power series in the points scored, putbacks unbounded
 Overtime periods repeat once every starter's tiredness is settled, so the overtime
 tail is a geometric series.
 
-The game frame is the engine's own: the engine's ``_Game`` walks its periods (lineups,
-substitutions, tiredness) and calls a recorder in place of its trip, and the trip law
-reads the engine's roll tables, steal and block searches and the cards as the engine
-has read them for the current lineup. ``tests/simulator/test_odds.py`` enumerates the
-dice through the engine's own trip and checks each law against it.
+The game frame is the engine's own: the engine's ``GameState`` walks its periods (lineups,
+substitutions, tiredness) and calls a recorder, its trip callback, in place of its trip;
+the trip law reads the roll tables (:mod:`simulator.vabg.tables`) and rules
+(:mod:`simulator.vabg.rules`) the engine plays from, the engine's steal and block
+searches, and the cards as the engine has read them for the current lineup.
+``tests/simulator/test_odds.py`` enumerates the dice through the engine's own trip and
+checks each law against it.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from math import comb
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -31,26 +34,14 @@ from simulator.dice import DiceRecord
 from simulator.vabg.cards import FOULED, MADE2, MADE3, MISSED_CALL, TeamCard
 from simulator.vabg.coaching import Coach
 from simulator.vabg.engine import (
-    _BLOCK_TRY,
-    _DUNK_ROLL,
-    _FOUL_TRY,
-    _NOTHING,
-    _ROLLS,
-    _STEAL_TRY,
-    _STOP_ROLL,
-    _TURNOVER_TRY,
     DEFAULT_POLICY,
-    TRY_MISS,
     EndlessGameError,
+    GameState,
     Plan,
-    _best,
-    _Game,
-    _Player,
-    _Side,
-    _try3_table,
-    _twenty_shot,
+    Player,
+    Side,
 )
-from simulator.vabg.events import AWAY, HOME
+from simulator.vabg.events import AWAY, HOME, TripKind
 from simulator.vabg.rules import (
     ADVANCED,
     DUNK_TOP_MAX,
@@ -60,16 +51,29 @@ from simulator.vabg.rules import (
     chart_number,
     effective_dunk_top,
     fast_break,
+    foul_reach,
+    fouling_steal_31,
+    fouling_stealer,
+    free_throw_reach,
     free_throw_rebounder,
+    longest,
     one_and_one,
+    steals_on,
+    tired_range,
     turnover_reach,
+    turns_over_on,
+)
+from simulator.vabg.tables import (
+    ROLLS,
+    ROLLS_BY_KIND,
+    TRY_MISS,
+    RollKind,
+    try3_table,
+    twenty_shot,
 )
 
 Law = npt.NDArray[np.float64]
 """A law over points: entry k is the probability of k points."""
-
-ROLLS = tuple(10 * tens + ones for tens in range(1, 7) for ones in range(1, 7))
-"""The 36 equally likely 11-66 rolls (§5)."""
 
 SERIES_EPSILON = 1e-20
 """The putback series stops once a term is below this: the rest is smaller still."""
@@ -95,6 +99,15 @@ class TripLaw:
     none. The two never both score in one trip. ``own.sum() + fast.sum()`` is 1 up to
     the putback series' cut (below 1e-18).
     """
+
+    own: Law
+    fast: Law
+
+
+class ChoiceLaw(NamedTuple):
+    """A trip's law as a strategy choice reads it (§8, §10): the offense's points on the
+    trips with no fast break, and the defense's points on a fast break (entry 0: a fast
+    break that scores nothing), the two summing to 1."""
 
     own: Law
     fast: Law
@@ -139,12 +152,46 @@ class GameOdds:
 # -- the reads of one card, as the engine reads it for the current lineup --------------------
 
 
+class ShotRead(NamedTuple):
+    """The chances of what a d20 shot reads (§6, §12): 3 made, 2 made, fouled, 3 missed,
+    2 missed."""
+
+    made3: float
+    made2: float
+    fouled: float
+    missed3: float
+    missed2: float
+
+
+class MainRead(NamedTuple):
+    """The chances of what a trip's main d20 read gives (§6): 3 made, 2 made, fouled, a
+    missed call on the road, missed."""
+
+    made3: float
+    made2: float
+    fouled: float
+    missed_call: float
+    missed: float
+
+
+class Try3Read(NamedTuple):
+    """:class:`MainRead` when the carrier tries for 3 (§10), and a missed try, the slot
+    defender's ball at once."""
+
+    made3: float
+    made2: float
+    fouled: float
+    missed_call: float
+    missed: float
+    missed_try: float
+
+
 _ReadKey = tuple[tuple[int, ...], int, bool]
-_SHOT_READS: dict[_ReadKey, tuple[float, float, float, float, float]] = {}
-_MAIN_READS: dict[_ReadKey, tuple[float, float, float, float, float]] = {}
+_SHOT_READS: dict[_ReadKey, ShotRead] = {}
+_MAIN_READS: dict[_ReadKey, MainRead] = {}
 
 
-def _shot_read(p: _Player) -> tuple[float, float, float, float, float]:
+def _shot_read(p: Player) -> ShotRead:
     """Return P(3 made, 2 made, fouled, 3 missed, 2 missed) of a d20 shot that is not the
     trip's main read (33-36 foul, putback, fast break): the card after the pre-1987 rule
     and tiredness, the "20 shot" included (§12)."""
@@ -155,10 +202,10 @@ def _shot_read(p: _Player) -> tuple[float, float, float, float, float]:
         shot, reads = p.shot, p.reads
         for roll in range(1, 21):
             code = shot[reads[roll]]
-            if _twenty_shot(roll, code, p):
+            if twenty_shot(roll, code, p.twenty):
                 code = MADE2
             counts[code] += 1
-        read = _SHOT_READS[key] = (
+        read = _SHOT_READS[key] = ShotRead(
             counts[0] / 20,
             counts[1] / 20,
             counts[2] / 20,
@@ -168,7 +215,7 @@ def _shot_read(p: _Player) -> tuple[float, float, float, float, float]:
     return read
 
 
-def _main_read(p: _Player) -> tuple[float, float, float, float, float]:
+def _main_read(p: Player) -> MainRead:
     """Return P(3 made, 2 made, fouled, missed call, missed) of the main d20 read (§6):
     home court applied, then the "20 shot" on a rolled 20 that reads a miss."""
     key = (p.main, p.tired, p.twenty)
@@ -186,18 +233,18 @@ def _main_read(p: _Player) -> tuple[float, float, float, float, float]:
                 fouled += 1
             elif code == MISSED_CALL:
                 call += 1
-            elif _twenty_shot(roll, code, p):
+            elif twenty_shot(roll, code, p.twenty):
                 m2 += 1
             else:
                 miss += 1
-        read = _MAIN_READS[key] = (m3 / 20, m2 / 20, fouled / 20, call / 20, miss / 20)
+        read = _MAIN_READS[key] = MainRead(m3 / 20, m2 / 20, fouled / 20, call / 20, miss / 20)
     return read
 
 
-_TRY3_READS: dict[_ReadKey, tuple[float, float, float, float, float, float]] = {}
+_TRY3_READS: dict[_ReadKey, Try3Read] = {}
 
 
-def _try3_read(p: _Player) -> tuple[float, float, float, float, float, float]:
+def _try3_read(p: Player) -> Try3Read:
     """Return P(3 made, 2 made, fouled, missed call, missed, missed try) of the main d20
     read when the carrier tries for 3 (§10): his main table with its lowest 2-made numbers
     turned into 3s and as many of its highest into misses the slot defender rebounds at
@@ -206,7 +253,7 @@ def _try3_read(p: _Player) -> tuple[float, float, float, float, float, float]:
     read = _TRY3_READS.get(key)
     if read is None:
         counts = [0, 0, 0, 0, 0, 0]
-        table, reads = _try3_table(p.main), p.reads
+        table, reads = try3_table(p.main), p.reads
         for roll in range(1, 21):
             code = table[reads[roll]]
             if code == MADE3:
@@ -217,13 +264,13 @@ def _try3_read(p: _Player) -> tuple[float, float, float, float, float, float]:
                 counts[2] += 1
             elif code == MISSED_CALL:
                 counts[3] += 1
-            elif _twenty_shot(roll, code, p):
+            elif twenty_shot(roll, code, p.twenty):
                 counts[1] += 1
             elif code == TRY_MISS:
                 counts[5] += 1
             else:
                 counts[4] += 1
-        read = _TRY3_READS[key] = (
+        read = _TRY3_READS[key] = Try3Read(
             counts[0] / 20,
             counts[1] / 20,
             counts[2] / 20,
@@ -234,9 +281,9 @@ def _try3_read(p: _Player) -> tuple[float, float, float, float, float, float]:
     return read
 
 
-def _free_throw(p: _Player) -> float:
+def _free_throw(p: Player) -> float:
     """Return the chance one free throw goes in (§2: a tired shooter adds 1 to the d20)."""
-    return max(0, min(20, p.ft_top - p.tired)) / 20
+    return max(0, min(20, free_throw_reach(p.ft_top, p.tired))) / 20
 
 
 def _two_shots(weight: float, p: float, made: list[float], missed: list[float], at: int) -> None:
@@ -260,11 +307,11 @@ class _Chain:
 
     __slots__ = ("ft", "shot")
 
-    def __init__(self, off: _Side, de: _Side) -> None:
+    def __init__(self, off: Side, de: Side) -> None:
         o_lineup, d_lineup = off.lineup, de.lineup
         o_reb = [p.off_reb for p in o_lineup]
         d_reb = [p.def_reb for p in d_lineup]
-        o_best, d_best = _best(o_reb), _best(d_reb)
+        o_best, d_best = longest(o_reb), longest(d_reb)
         best_is_offense = o_reb[o_best] >= d_reb[d_best]
         # Who gets the ball on each rebound step, after a shot and after a free throw.
         w_shot = [0.0] * 5
@@ -367,13 +414,6 @@ def _settle(direct: list[float], to_shot: float, to_ft: list[float], chain: _Cha
     return out
 
 
-# The 11-66 rolls of each kind (§3, §5) for each effective dunk top X.
-_KINDS = {
-    x: tuple(tuple(roll for roll in ROLLS if _ROLLS[x][roll] == kind) for kind in range(7))
-    for x in range(DUNK_TOP_MIN, DUNK_TOP_MAX + 1)
-}
-
-
 @dataclass(slots=True)
 class _Rolls:
     """What the d8 and the 11-66 roll of one trip lead to, before any d20 is read."""
@@ -386,12 +426,61 @@ class _Rolls:
     zero: float  # turnovers, stops, steals without a fast break
 
 
-_STEALS: dict[tuple[object, ...], tuple[int, int, tuple[int, ...]]] = {}
+def _ball(side: Side, halved: bool, source: int = 0) -> tuple[dict[tuple[int, bool], float], float]:
+    """Return who carries the ball on a trip of ``side`` (§4): (floor index, halved ranges)
+    -> weight, and the weight of a shot-clock turnover. ``source`` 1 counts only the d8
+    itself, 2 only a shot-clock re-roll, 0 both (see :meth:`TripLaws._parts`)."""
+    carriers: dict[tuple[int, bool], float] = {}
+    none = 0.0
+    for d8 in range(1, 9):
+        idx = side.carriers[d8]
+        if idx is not None:
+            if source != 2:
+                key = (idx, halved and d8 >= 6)
+                carriers[key] = carriers.get(key, 0.0) + 1 / 8
+        elif source != 1:
+            # Shot clock: one fresh re-roll; 1-5 plays as a normal trip, 6-8 turns over.
+            for again in range(5):
+                carriers[(again, False)] = carriers.get((again, False), 0.0) + 1 / 64
+            none += 3 / 64
+    return carriers, none
+
+
+class StealCounts(NamedTuple):
+    """The steal rolls of one carrier by outcome (§5, §8)."""
+
+    missed: int
+    """No steal: the main d20 read."""
+    lost: int
+    """A steal without a fast break."""
+    runs: tuple[int, ...]
+    """Fast breaks, per stealer (floor index)."""
+
+
+class CarrierCounts(NamedTuple):
+    """The 36 rolls of one ball carrier by what they lead to (§3, §5)."""
+
+    to_main: int
+    """The main d20 read."""
+    lost: int
+    """Nothing scored: a stop, a turnover, a steal without a fast break."""
+    runs: tuple[int, ...]
+    """Fast breaks, per stealer."""
+    blocked: int
+    fouls: int
+    """33-36 fouls."""
+    dunks: int
+
+
+_STEALS: dict[tuple[object, ...], StealCounts] = {}
+# On a fouled trip, the rolls that are a steal or a turnover, by (the steal range, that
+# on a 31, the carrier's turnover reach).
+_FOULED_LOST: dict[tuple[int, int, int], int] = {}
 _BLOCKS: dict[tuple[object, ...], int] = {}
-_CARRIERS: dict[tuple[object, ...], tuple[int, int, tuple[int, ...], int, int, int]] = {}
+_CARRIERS: dict[tuple[object, ...], CarrierCounts] = {}
 
 
-def _profile(de: _Side) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _profile(de: Side) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Return what the engine's steal and block searches read of a defense (§5, §12):
     each defender's range and whether he is tired."""
     lineup = de.lineup
@@ -407,14 +496,14 @@ before a loose ball after a missed free throw (see :func:`_settle`)."""
 _Parts = tuple[_Points, _Points, _Points | None]
 
 
-class _Laws:
+class TripLaws:
     """Trip laws of one game, each part cached by the sides' states.
 
     The d8 and 11-66 roll depend on the two lineups only; the rebound rule (chart or not)
     and the one-and-one on the number; the putback chain on the two lineups.
     """
 
-    def __init__(self, game: _Game) -> None:
+    def __init__(self, game: GameState) -> None:
         self.game = game
         self.parts: dict[tuple[object, ...], _Parts] = {}
         self.fast_laws: dict[tuple[object, ...], tuple[float, Law]] = {}
@@ -435,13 +524,13 @@ class _Laws:
             _CARRIERS.clear()
 
     def law(
-        self, off: _Side, de: _Side, n: int, off_key: object = None, de_key: object = None
+        self, off: Side, de: Side, n: int, off_key: object = None, de_key: object = None
     ) -> TripLaw:
         game = self.game
         chart = game.rules.rebound_chart and chart_number(n)
         bonus = one_and_one(game.period, n)
         if off_key is None:
-            off_key, de_key = _state(off), _state(de)
+            off_key, de_key = side_state(off), side_state(de)
         pair = (off_key, de_key)
         parts = self.parts.get(pair)
         if parts is None:
@@ -464,15 +553,15 @@ class _Laws:
 
     def coach_law(
         self,
-        off: _Side,
-        de: _Side,
+        off: Side,
+        de: Side,
         n: int,
         off_key: object,
         de_key: object,
         *,
         try3: bool,
         extra: bool,
-    ) -> tuple[Law, Law]:
+    ) -> ChoiceLaw:
         """Return a trip's law as the coach policy needs it (§8, §10): the offense's points
         on the trips with no fast break, and the defense's points on a fast break (entry 0:
         a fast break that scores nothing), the two summing to 1.
@@ -504,14 +593,14 @@ class _Laws:
             if fast is not None:
                 runs = fast if runs is None else _add_points(runs, fast)
         if runs is None:
-            return own, np.zeros(1)
+            return ChoiceLaw(own, np.zeros(1))
         back = self._chain(de, off, (de_key, off_key)) if chart else None
-        return own, _settle(*runs, back)
+        return ChoiceLaw(own, _settle(*runs, back))
 
     def _variant(
         self,
-        off: _Side,
-        de: _Side,
+        off: Side,
+        de: Side,
         de_key: object,
         pair: tuple[object, ...],
         source: int,
@@ -527,39 +616,42 @@ class _Laws:
             parts = self.variants[key] = self._parts(off, de, de_key, source, try3, rolls)
         return parts
 
-    def fouling_law(self, off: _Side, de: _Side) -> Law:
+    def fouling_law(self, off: Side, de: Side) -> Law:
         """Return the law of the offense's points on a trip the defense fouls on purpose
-        (§10, the engine's ``_fouling_trip``): the carrier's defender steals on d8 1-5, the
+        (§10, the engine's ``play_fouling_trip``): the carrier's defender steals on d8 1-5, the
         longest steal range on a claimed 6-8 (4 longer when it passes 11-16), a 31 goes to a
         range reaching 11-20; then the carrier's turnover range; else two free throws, a
         missed last one the defense's ball. An unclaimed 6-8 re-rolls once, then is a
         shot-clock turnover. No fast break, no putback."""
-        counts = [self.game._steal_count(p) for p in de.lineup]
-        best = max(counts)
+        counts = [tired_range(p.steal, p.tired) for p in de.lineup]
         law = np.zeros(3)
 
         def trip(weight: float, rerolled: bool) -> None:
             for d8 in range(1, 9):
                 w = weight / 8
                 if d8 >= 6:
-                    idx = off.claims.get(d8) if off.pg_ok else None
+                    idx = off.carriers[d8]
                     if idx is None:
                         if rerolled:
                             law[0] += w
                         else:
                             trip(w, True)
                         continue
-                    thief = max(range(5), key=lambda i: (counts[i], i == idx, -i))
-                    count = counts[thief] + 4 if counts[thief] > 6 else counts[thief]
+                    count = fouling_stealer(counts, idx, True).numbers
                 else:
                     idx = d8 - 1
                     count = counts[idx]
                 carrier = off.lineup[idx]
-                lost = 0
-                for roll in ROLLS:
-                    reach = 21 if roll == 31 and best >= 10 and roll - 10 > count else count
-                    stolen = (11 <= roll <= 16 or roll == 31) and roll - 10 <= reach
-                    lost += stolen or (41 <= roll <= 46 and roll - 40 <= carrier.to + carrier.tired)
+                past = 21 if fouling_steal_31(counts, idx, count) is not None else count
+                turnovers = turnover_reach(carrier.to, 0, carrier.tired)
+                lost = _FOULED_LOST.get((count, past, turnovers))
+                if lost is None:
+                    lost = _FOULED_LOST[(count, past, turnovers)] = sum(
+                        1
+                        for roll in ROLLS
+                        if steals_on(roll, past if roll == 31 else count)
+                        or turns_over_on(roll, turnovers)
+                    )
                 ft = _free_throw(carrier)
                 fouled = w * (36 - lost) / 36
                 law[0] += w * lost / 36 + fouled * (1 - ft) ** 2
@@ -571,8 +663,8 @@ class _Laws:
 
     def _parts(
         self,
-        off: _Side,
-        de: _Side,
+        off: Side,
+        de: Side,
         de_key: object,
         source: int = 0,
         try3: bool = False,
@@ -654,7 +746,7 @@ class _Laws:
             fast = (f_direct, f_shot, f_ft)
         return variants[0], variants[1], fast
 
-    def _chain(self, off: _Side, de: _Side, pair: tuple[object, ...]) -> _Chain:
+    def _chain(self, off: Side, de: Side, pair: tuple[object, ...]) -> _Chain:
         chain = self.chains.get(pair)
         if chain is None:
             # What the chain reads: rebound ranges, and the rebounders' shots and free
@@ -670,7 +762,7 @@ class _Laws:
             self.chains[pair] = chain
         return chain
 
-    def _rolls(self, off: _Side, de: _Side, de_key: object, source: int = 0) -> _Rolls:
+    def _rolls(self, off: Side, de: Side, de_key: object, source: int = 0) -> _Rolls:
         """Add up the d8 (§4) and the 11-66 roll (§3, §5) by what each leads to (``source``:
         see :meth:`_parts`)."""
         game = self.game
@@ -679,23 +771,7 @@ class _Laws:
         # Who carries the ball: (floor index, halved ranges) -> weight; by lineup.
         found = self.ball.get((id(lineup), source))
         if found is None:
-            carriers: dict[tuple[int, bool], float] = {}
-            none = 0.0
-            for d8 in range(1, 9):
-                if d8 <= 5:
-                    if source != 2:
-                        carriers[(d8 - 1, False)] = carriers.get((d8 - 1, False), 0.0) + 1 / 8
-                    continue
-                idx = off.claims.get(d8) if off.pg_ok else None
-                if idx is not None:
-                    if source != 2:
-                        key = (idx, rules.halved_any_defender)
-                        carriers[key] = carriers.get(key, 0.0) + 1 / 8
-                elif source != 1:
-                    # Shot clock: one fresh re-roll; 1-5 plays as a normal trip, 6-8 turns over.
-                    for again in range(5):
-                        carriers[(again, False)] = carriers.get((again, False), 0.0) + 1 / 64
-                    none += 3 / 64
+            carriers, none = _ball(off, rules.halved_any_defender, source)
             found = self.ball[(id(lineup), source)] = (tuple(carriers.items()), none)
         ball, zero = found
         main = [0.0] * 5
@@ -736,41 +812,39 @@ class _Laws:
         return _Rolls(main, dunk, fouled, fast, blocked, zero)
 
     def _carrier(
-        self, carrier: _Player, de: _Side, de_key: object, idx: int, halved: bool
-    ) -> tuple[int, int, tuple[int, ...], int, int, int]:
-        """Count the 36 rolls of one ball carrier by what they lead to: (main d20 read,
-        nothing scored, fast breaks per stealer, blocks, 33-36 fouls, dunks)."""
+        self, carrier: Player, de: Side, de_key: object, idx: int, halved: bool
+    ) -> CarrierCounts:
+        """Count the 36 rolls of one ball carrier by what they lead to."""
         game = self.game
         defender = de.lineup[idx]
         x = effective_dunk_top(carrier.dunk_top, defender.dunk_adjust)
-        kinds = _KINDS[x]
-        to_main = len(kinds[_NOTHING])
-        lost = len(kinds[_STOP_ROLL])  # §12: the slot defender's ball, or a turnover
+        kinds = ROLLS_BY_KIND[x]
+        to_main = len(kinds[RollKind.NOTHING])
+        lost = len(kinds[RollKind.STOP])  # §12: the slot defender's ball, or a turnover
         runs: tuple[int, ...] = (0, 0, 0, 0, 0)
-        rolls = kinds[_STEAL_TRY]
+        rolls = kinds[RollKind.STEAL_TRY]
         if rolls:
             missed, stolen, runs = self._steal(de, de_key, idx, rolls, game.steal_delta[x], halved)
             to_main += missed
             lost += stolen
         stopped = 0
-        rolls = kinds[_BLOCK_TRY]
+        rolls = kinds[RollKind.BLOCK_TRY]
         if rolls:
             stopped = self._block(de, de_key, idx, rolls, halved)
             to_main += len(rolls) - stopped
-        reach = 37 - defender.foul - defender.tired  # §5, §2: tired fouls one more
-        fouls = sum(1 for roll in kinds[_FOUL_TRY] if roll >= reach)
-        to_main += len(kinds[_FOUL_TRY]) - fouls
+        reach = foul_reach(defender.foul, defender.tired)
+        fouls = sum(1 for roll in kinds[RollKind.FOUL_TRY] if roll >= reach)
+        to_main += len(kinds[RollKind.FOUL_TRY]) - fouls
         count = turnover_reach(carrier.to, game.turnover_delta[x], carrier.tired)
-        turnovers = sum(1 for roll in kinds[_TURNOVER_TRY] if roll - 40 <= count)
+        turnovers = sum(1 for roll in kinds[RollKind.TURNOVER_TRY] if turns_over_on(roll, count))
         lost += turnovers
-        to_main += len(kinds[_TURNOVER_TRY]) - turnovers
-        return to_main, lost, runs, stopped, fouls, len(kinds[_DUNK_ROLL])
+        to_main += len(kinds[RollKind.TURNOVER_TRY]) - turnovers
+        return CarrierCounts(to_main, lost, runs, stopped, fouls, len(kinds[RollKind.DUNK]))
 
     def _steal(
-        self, de: _Side, de_key: object, idx: int, rolls: tuple[int, ...], delta: int, halved: bool
-    ) -> tuple[int, int, tuple[int, ...]]:
-        """Count the steal rolls by outcome: (no steal, steal without a fast break, fast
-        breaks per stealer); the engine's own search picks the stealer."""
+        self, de: Side, de_key: object, idx: int, rolls: tuple[int, ...], delta: int, halved: bool
+    ) -> StealCounts:
+        """Count the steal rolls by outcome; the engine's own search picks the stealer."""
         profile = self.profiles.get(de_key)
         if profile is None:
             profile = self.profiles[de_key] = _profile(de)
@@ -782,18 +856,18 @@ class _Laws:
             missed = lost = 0
             runs = [0] * 5
             for roll in rolls:
-                stealer = game._stealer(de, idx, roll, delta, halved)
+                stealer = game.find_stealer(de, idx, roll, delta, halved)
                 if stealer is None:
                     missed += 1
                 elif game.rules.fast_breaks and fast_break(stealer + 1, roll):
                     runs[stealer] += 1
                 else:
                     lost += 1
-            found = _STEALS[key] = (missed, lost, tuple(runs))
+            found = _STEALS[key] = StealCounts(missed, lost, tuple(runs))
         return found
 
     def _block(
-        self, de: _Side, de_key: object, idx: int, rolls: tuple[int, ...], halved: bool
+        self, de: Side, de_key: object, idx: int, rolls: tuple[int, ...], halved: bool
     ) -> int:
         """Count the block rolls that are blocks; the engine's own search decides."""
         profile = self.profiles.get(de_key)
@@ -804,18 +878,18 @@ class _Laws:
         if found is None:
             game = self.game
             found = _BLOCKS[key] = sum(
-                1 for roll in rolls if game._blocker(de, idx, roll, halved) is not None
+                1 for roll in rolls if game.find_blocker(de, idx, roll, halved) is not None
             )
         return found
 
 
-def trip_law(game: _Game, off: _Side, de: _Side, n: int) -> TripLaw:
+def trip_law(game: GameState, off: Side, de: Side, n: int) -> TripLaw:
     """Return the law of the trip ``off`` plays now at number ``n`` of ``game.period``.
 
     The sides are read as they stand (lineups, claims, tiredness, cards read for the
     lineup): call it where the engine would call its trip.
     """
-    return _Laws(game).law(off, de, n)
+    return TripLaws(game).law(off, de, n)
 
 
 # -- the game frame: the engine walks its own periods ----------------------------------------
@@ -833,7 +907,7 @@ class _NoDice:
         return DiceRecord()
 
 
-def _state(side: _Side) -> tuple[object, ...]:
+def side_state(side: Side) -> tuple[object, ...]:
     """Return what a trip law reads of one side: who is on the floor, and who is tired."""
     # The engine keeps one list object per five on the floor (engine._lineups).
     lineup = side.lineup
@@ -842,13 +916,21 @@ def _state(side: _Side) -> tuple[object, ...]:
 
 
 @dataclass(slots=True)
-class _Period:
+class PeriodTrips:
     """The trips of one period in order, each as (home has the ball, law key)."""
 
     trips: list[tuple[bool, tuple[object, ...]]] = field(default_factory=list)
 
 
-class _Walk:
+class WalkedPeriods(NamedTuple):
+    """The periods a walk found: regulation, and the overtimes up to the first that repeats
+    for ever after (the last in the list)."""
+
+    regulation: PeriodTrips
+    overtimes: list[PeriodTrips]
+
+
+class Walk:
     """Walk the engine's periods, collecting one law per distinct trip."""
 
     def __init__(
@@ -868,7 +950,7 @@ class _Walk:
                 "fouls, try for 3, extra possessions) reads the score: the game with it "
                 "on is solved by simulator.vabg.coachodds (exact_odds)"
             )
-        game = _Game(
+        game = GameState(
             home,
             away,
             _NoDice(),
@@ -876,51 +958,53 @@ class _Walk:
             neutral,
             {HOME: home_plan, AWAY: away_plan},
             policy or DEFAULT_POLICY,
+            trip=self.on_trip,
         )
         self.game = game
-        self.parts = _Laws(game)
+        self.parts = TripLaws(game)
         self.laws: dict[tuple[object, ...], TripLaw] = {}
-        self.current = _Period()
-        game._trip = self._record  # type: ignore[method-assign]
+        self.current = PeriodTrips()
 
-    def _record(self, off: _Side, de: _Side, n: int, kind: str = "") -> None:
+    def on_trip(self, off: Side, de: Side, n: int, kind: TripKind = TripKind.PLAIN, /) -> None:
+        """Record the trip the game has reached (its trip callback): its law, once."""
         game = self.game
         chart = game.rules.rebound_chart and chart_number(n)
         bonus = one_and_one(game.period, n)
-        off_key, de_key = _state(off), _state(de)
+        off_key, de_key = side_state(off), side_state(de)
         key = (off_key, de_key, chart, bonus)
         if key not in self.laws:
             self.laws[key] = self.parts.law(off, de, n, off_key, de_key)
         self.current.trips.append((off is game.home, key))
 
-    def periods(self) -> tuple[_Period, list[_Period]]:
+    def periods(self) -> WalkedPeriods:
         """Return regulation and the overtime periods up to the first one that repeats
         for ever after (the last in the list)."""
         game = self.game
         home, away = game.home, game.away
-        game._period(away.rotation, home.rotation)
-        regulation, self.current = self.current, _Period()
+        game.play_period(away.rotation, home.rotation)
+        regulation, self.current = self.current, PeriodTrips()
         length = game.rules.overtime_possessions
         starters = home.starters + away.starters
-        overtimes: list[_Period] = []
+        overtimes: list[PeriodTrips] = []
         while True:
             # Only the starters play overtime, and tiredness only grows (§2, §12): once
             # every one of them is tired (or nobody tires) the periods repeat for ever.
             # A period equal to the one before is not enough: a starter may tire later.
             settled = not game.rules.tired_players or all(p.tired for p in starters)
             game.period += 1
-            game._period([away.starters] * length, [home.starters] * length)
-            period, self.current = self.current, _Period()
+            game.play_period([away.starters] * length, [home.starters] * length)
+            period, self.current = self.current, PeriodTrips()
             overtimes.append(period)
             if settled:
-                return regulation, overtimes
+                return WalkedPeriods(regulation, overtimes)
             assert len(overtimes) <= 2 + 67 // length, "every starter tires by his 67th number"
 
 
 # -- combining trips -----------------------------------------------------------------------
 
 
-def _conv(a: Law, b: Law) -> Law:
+def convolve(a: Law, b: Law) -> Law:
+    """Return the law of the sum of two independent laws."""
     return np.convolve(a, b)
 
 
@@ -929,7 +1013,7 @@ TRIM = 1e-30
 
 
 @dataclass(slots=True)
-class _Sums:
+class PeriodSums:
     """Laws of one stretch of trips: home points, away points, margin (home - away)."""
 
     home: Law
@@ -952,7 +1036,7 @@ def _trim(law: Law, offset: int) -> tuple[Law, int, float]:
     return law[lo : len(law) - cut], offset - lo, lost
 
 
-def _swing(law: TripLaw, home_has_ball: bool) -> tuple[Law, int]:
+def margin_swing(law: TripLaw, home_has_ball: bool) -> tuple[Law, int]:
     """Return a trip's law of the margin (home - away) and the index of margin 0."""
     own, fast = law.own, law.fast
     swing = np.zeros(len(fast) - 1 + len(own))
@@ -977,8 +1061,8 @@ class _Number:
 
 def _number(away_law: TripLaw, home_law: TripLaw, scores: bool) -> _Number:
     """Return the laws of one number: the margin, and each team's points if ``scores``."""
-    a_swing, a_offset = _swing(away_law, False)
-    h_swing, h_offset = _swing(home_law, True)
+    a_swing, a_offset = margin_swing(away_law, False)
+    h_swing, h_offset = margin_swing(home_law, True)
     margin = np.convolve(a_swing, h_swing)
     means = []
     for law in (home_law, away_law):
@@ -1002,12 +1086,12 @@ def _number(away_law: TripLaw, home_law: TripLaw, scores: bool) -> _Number:
     )
 
 
-def _sums(
-    period: _Period,
+def period_sums(
+    period: PeriodTrips,
     laws: Mapping[tuple[object, ...], TripLaw],
     scores: bool = True,
     numbers: dict[tuple[object, ...], _Number] | None = None,
-) -> _Sums:
+) -> PeriodSums:
     """Convolve a period's trips: the margin, and each team's points if ``scores``.
 
     The two trips of a number are added up first (``numbers`` keeps them for the
@@ -1043,10 +1127,10 @@ def _sums(
         margin, offset = np.concatenate([np.zeros(-offset), margin]), 0
     if offset >= len(margin):
         margin = np.concatenate([margin, np.zeros(offset + 1 - len(margin))])
-    return _Sums(home, away, margin, offset, mean_home, mean_away, lost + cut)
+    return PeriodSums(home, away, margin, offset, mean_home, mean_away, lost + cut)
 
 
-def _joint(period: _Period, laws: Mapping[tuple[object, ...], TripLaw], cap: int) -> Law:
+def _joint(period: PeriodTrips, laws: Mapping[tuple[object, ...], TripLaw], cap: int) -> Law:
     """Return the joint law of (home points, away points) of a period, both below ``cap``.
 
     Needed only on the diagonal (tied periods); fast breaks make the two dependent.
@@ -1082,7 +1166,9 @@ def _joint(period: _Period, laws: Mapping[tuple[object, ...], TripLaw], cap: int
     return joint
 
 
-def _diagonal(period: _Period, laws: Mapping[tuple[object, ...], TripLaw], sums: _Sums) -> Law:
+def _diagonal(
+    period: PeriodTrips, laws: Mapping[tuple[object, ...], TripLaw], sums: PeriodSums
+) -> Law:
     """Return P(home points = away points = h) of a period, for each h."""
     if not any(laws[key].fast.any() for _, key in period.trips):
         length = min(len(sums.home), len(sums.away))
@@ -1100,7 +1186,7 @@ def _reach(law: Law) -> int:
     return int(above[-1]) + 2 if len(above) else 1
 
 
-def _to_map(law: Law, offset: int) -> dict[int, float]:
+def to_map(law: Law, offset: int) -> dict[int, float]:
     """Return ``{value: p}`` for the entries of ``law`` inside its mass, tails cut."""
     lo = int(np.searchsorted(np.cumsum(law), TAIL_EPSILON))
     hi = len(law) - int(np.searchsorted(np.cumsum(law[::-1]), TAIL_EPSILON))
@@ -1135,7 +1221,7 @@ def endless_overtimes(home_label: str, away_label: str) -> EndlessGameError:
 
 
 @dataclass(slots=True)
-class _Overtimes:
+class Overtimes:
     """The final margin law, overtimes added, and what the overtimes add to the game."""
 
     margin: Law
@@ -1146,12 +1232,12 @@ class _Overtimes:
     extra_away: float
 
 
-def _add_overtimes(
+def add_overtimes(
     margin: Law,
     zero: int,
     overtimes: Sequence[tuple[Law, int, float, float]],
     labels: tuple[str, str],
-) -> _Overtimes:
+) -> Overtimes:
     """Add the overtimes to regulation's margin law (``margin``, margin 0 at ``zero``).
 
     Each overtime is (its margin law from a tie, the index of margin 0, its expected home
@@ -1177,10 +1263,10 @@ def _add_overtimes(
         extra_away += times * mean_away
         margin, zero = _add_centered(margin, zero, times * decided, offset)
         reach *= q
-    return _Overtimes(margin, zero, tied, expected_overtimes, extra_home, extra_away)
+    return Overtimes(margin, zero, tied, expected_overtimes, extra_home, extra_away)
 
 
-def _overtime_scores(
+def overtime_scores(
     home: Law, away: Law, tie: Law, overtimes: Sequence[tuple[Law, Law, Law]]
 ) -> tuple[Law, Law]:
     """Add the overtimes to the score laws of the decided games (``home``, ``away``) from
@@ -1190,22 +1276,22 @@ def _overtime_scores(
     played = 0
     while tie.sum() >= TAIL_EPSILON and played < MAX_PERIODS:
         home_decided, away_decided, diag = overtimes[min(played, len(overtimes) - 1)]
-        home = _add_at(home, _conv(tie, home_decided))
-        away = _add_at(away, _conv(tie, away_decided))
-        tie = _conv(tie, diag)
+        home = _add_at(home, convolve(tie, home_decided))
+        away = _add_at(away, convolve(tie, away_decided))
+        tie = convolve(tie, diag)
         tie = tie[: _reach(tie)]
         played += 1
     return home, away
 
 
-def _solve(walk: _Walk, scores: bool) -> GameOdds:
+def _solve(walk: Walk, scores: bool) -> GameOdds:
     regulation, overtimes = walk.periods()
     laws = walk.laws
     numbers: dict[tuple[object, ...], _Number] = {}
-    reg = _sums(regulation, laws, scores, numbers)
-    ots = [_sums(period, laws, scores, numbers) for period in overtimes]
+    reg = period_sums(regulation, laws, scores, numbers)
+    ots = [period_sums(period, laws, scores, numbers) for period in overtimes]
     game = walk.game
-    added = _add_overtimes(
+    added = add_overtimes(
         reg.margin,
         reg.offset,
         [(ot.margin, ot.offset, ot.mean_home, ot.mean_away) for ot in ots],
@@ -1219,8 +1305,8 @@ def _solve(walk: _Walk, scores: bool) -> GameOdds:
     lost = 1.0 - float(margin.sum())
     if scores:
         home_final, away_final, lost = _score_laws(regulation, overtimes, laws, reg, ots)
-        home_map = _to_map(home_final, -20)
-        away_map = _to_map(away_final, -20)
+        home_map = to_map(home_final, -20)
+        away_map = to_map(away_final, -20)
     return GameOdds(
         p_home_win=p_home,
         p_away_win=p_away,
@@ -1228,7 +1314,7 @@ def _solve(walk: _Walk, scores: bool) -> GameOdds:
         expected_overtimes=added.expected_overtimes,
         expected_home_pts=20.0 + reg.mean_home + added.extra_home,
         expected_away_pts=20.0 + reg.mean_away + added.extra_away,
-        margin=_to_map(margin, zero),
+        margin=to_map(margin, zero),
         home_score=home_map,
         away_score=away_map,
         lost=max(0.0, lost),
@@ -1236,11 +1322,11 @@ def _solve(walk: _Walk, scores: bool) -> GameOdds:
 
 
 def _score_laws(
-    regulation: _Period,
-    overtimes: list[_Period],
+    regulation: PeriodTrips,
+    overtimes: list[PeriodTrips],
     laws: Mapping[tuple[object, ...], TripLaw],
-    reg: _Sums,
-    ots: list[_Sums],
+    reg: PeriodSums,
+    ots: list[PeriodSums],
 ) -> tuple[Law, Law, float]:
     """Return the final score laws (points past the 20-20 start) and the mass left out."""
     tie = _diagonal(regulation, laws, reg)
@@ -1256,7 +1342,7 @@ def _score_laws(
         away_decided = ot.away.copy()
         away_decided[: len(diag)] -= diag
         decided.append((home_decided, away_decided, diag))
-    home, away = _overtime_scores(home, away, tie, decided)
+    home, away = overtime_scores(home, away, tie, decided)
     np.maximum(home, 0.0, out=home)  # the subtraction of the diagonal can leave -1e-20
     np.maximum(away, 0.0, out=away)
     lost = max(1.0 - float(home.sum()), 1.0 - float(away.sum()))
@@ -1277,7 +1363,7 @@ def game_odds(
     Raise :class:`StrategyNotSolvedError` when ``rules.strategy`` is on and
     :class:`~simulator.vabg.engine.EndlessGameError` for cards that cannot end a game.
     """
-    walk = _Walk(home, away, rules, neutral, home_plan, away_plan)
+    walk = Walk(home, away, rules, neutral, home_plan, away_plan)
     return _solve(walk, scores=True)
 
 
@@ -1285,7 +1371,7 @@ def matchup_odds(
     home: TeamCard, away: TeamCard, *, rules: GameRules = ADVANCED, neutral: bool = False
 ) -> GameOdds:
     """Return the odds of a game without the score laws: P(win), overtime, points, margin."""
-    walk = _Walk(home, away, rules, neutral, None, None)
+    walk = Walk(home, away, rules, neutral, None, None)
     return _solve(walk, scores=False)
 
 
@@ -1312,14 +1398,22 @@ FIELD_CHUNK = 128
 """Pairs solved together: a chunk's arrays take about 40 MB at their peak."""
 
 _X = range(DUNK_TOP_MIN, DUNK_TOP_MAX + 1)
-_KIND_COUNTS = np.array([[len(_KINDS[x][kind]) for kind in range(7)] for x in _X], dtype=np.int64)
+_KIND_COUNTS = np.array(
+    [[len(ROLLS_BY_KIND[x][kind]) for kind in RollKind] for x in _X], dtype=np.int64
+)
 _FOUL_COUNTS = np.array(
-    [[sum(1 for roll in _KINDS[x][_FOUL_TRY] if roll >= r) for r in range(68)] for x in _X],
+    [
+        [sum(1 for roll in ROLLS_BY_KIND[x][RollKind.FOUL_TRY] if roll >= r) for r in range(68)]
+        for x in _X
+    ],
     dtype=np.int64,
 )
 _TURNOVER_COUNTS = np.array(
     [
-        [sum(1 for roll in _KINDS[x][_TURNOVER_TRY] if roll - 40 <= c) for c in range(68)]
+        [
+            sum(1 for roll in ROLLS_BY_KIND[x][RollKind.TURNOVER_TRY] if turns_over_on(roll, c))
+            for c in range(68)
+        ]
         for x in _X
     ],
     dtype=np.int64,
@@ -1333,7 +1427,6 @@ class _FieldStates:
     def __init__(self, rules: GameRules, dunk_tops: set[int]) -> None:
         self.rules = rules
         self.dunk_tops = sorted(dunk_tops)
-        self.halved = int(rules.halved_any_defender)
         self.carriers: list[npt.NDArray[np.float64]] = []  # (5, 2): d8 weight per (idx, halved)
         self.none: list[float] = []  # shot-clock turnovers
         self.main: list[list[tuple[float, ...]]] = []
@@ -1348,25 +1441,16 @@ class _FieldStates:
         self.search_rows: list[npt.NDArray[np.int64]] = []  # (5, 2, 33, 8) per defense
         self.turnover_delta = np.zeros(33, dtype=np.int64)  # by effective dunk top
 
-    def capture(self, game: _Game, laws: _Laws, side: _Side, key: tuple[object, ...]) -> int:
+    def capture(self, game: GameState, laws: TripLaws, side: Side, key: tuple[object, ...]) -> int:
         """Add the state ``side`` is in now; return its index."""
         rules = self.rules
         lineup = side.lineup
         if not self.labels:
             self.turnover_delta = np.array([game.turnover_delta[x] for x in _X])
         carriers = np.zeros((5, 2))
-        none = 0.0
-        for d8 in range(1, 9):
-            if d8 <= 5:
-                carriers[d8 - 1, 0] += 1 / 8
-                continue
-            idx = side.claims.get(d8) if side.pg_ok else None
-            if idx is not None:
-                carriers[idx, self.halved] += 1 / 8
-            else:
-                for again in range(5):
-                    carriers[again, 0] += 1 / 64
-                none += 3 / 64
+        ball, none = _ball(side, rules.halved_any_defender)
+        for (idx, halved), weight in ball.items():
+            carriers[idx, int(halved)] = weight
         self.carriers.append(carriers)
         self.none.append(none)
         self.main.append([_main_read(p) for p in lineup])
@@ -1397,16 +1481,16 @@ class _FieldStates:
                 xs = {effective_dunk_top(top, adjusts[idx]) for top in self.dunk_tops}
                 for halved in halves:
                     for x in xs:
-                        kinds = _KINDS[x]
+                        kinds = ROLLS_BY_KIND[x]
                         cell = counts[idx, int(halved), x - DUNK_TOP_MIN]
-                        rolls = kinds[_STEAL_TRY]
+                        rolls = kinds[RollKind.STEAL_TRY]
                         if rolls:
                             missed, lost, runs = laws._steal(
                                 side, key, idx, rolls, game.steal_delta[x], halved
                             )
                             cell[0], cell[1] = missed, lost
                             cell[2:7] = runs
-                        rolls = kinds[_BLOCK_TRY]
+                        rolls = kinds[RollKind.BLOCK_TRY]
                         if rolls:
                             cell[7] = laws._block(side, key, idx, rolls, halved)
             row = self.searches[search] = len(self.search_rows)
@@ -1433,6 +1517,11 @@ class _FieldStates:
         ) = (ints[:, k, :] for k in range(7))
         self.a_table = np.array(self.table, dtype=np.int64)
         self.a_search = np.array(self.search_rows)
+        # rules.foul_reach for every (card count, tiredness).
+        self.foul_reach = np.array(
+            [[foul_reach(c, t) for t in (0, 1)] for c in range(int(self.foul.max(initial=0)) + 1)],
+            dtype=np.int64,
+        )
         # rules.turnover_reach for every (card count, effective dunk top, tiredness).
         self.turnover_reach = np.array(
             [
@@ -1458,25 +1547,27 @@ def _walk_team(
 ) -> tuple[_TeamWalk, _TeamWalk]:
     """Walk the engine's periods for ``team`` at home and away (a game against itself:
     each side's lineups and tiredness read its own card only)."""
-    game = _Game(team, team, _NoDice(), rules, neutral, {HOME: None, AWAY: None}, DEFAULT_POLICY)
-    laws = _Laws(game)
+
+    def record(off: Side, de: Side, n: int, kind: TripKind = TripKind.PLAIN, /) -> None:
+        if off is game.away:
+            away_now.append(index(game.away))
+            home_now.append(index(game.home))
+
+    game = GameState(
+        team, team, _NoDice(), rules, neutral, {HOME: None, AWAY: None}, DEFAULT_POLICY, record
+    )
+    laws = TripLaws(game)
     seen: dict[tuple[object, ...], int] = {}
     home_now: list[int] = []
     away_now: list[int] = []
 
-    def index(side: _Side) -> int:
-        key = _state(side)
+    def index(side: Side) -> int:
+        key = side_state(side)
         found = seen.get(key)
         if found is None:
             found = seen[key] = states.capture(game, laws, side, key)
         return found
 
-    def record(off: _Side, de: _Side, n: int, kind: str = "") -> None:
-        if off is game.away:
-            away_now.append(index(game.away))
-            home_now.append(index(game.home))
-
-    game._trip = record  # type: ignore[method-assign]
     home_periods: list[npt.NDArray[np.int64]] = []
     away_periods: list[npt.NDArray[np.int64]] = []
 
@@ -1487,14 +1578,14 @@ def _walk_team(
         away_now.clear()
 
     home, away = game.home, game.away
-    game._period(away.rotation, home.rotation)
+    game.play_period(away.rotation, home.rotation)
     close()
     length = rules.overtime_possessions
     starters = home.starters + away.starters
-    while True:  # as _Walk.periods: until every starter is tired
+    while True:  # as Walk.periods: until every starter is tired
         settled = not rules.tired_players or all(p.tired for p in starters)
         game.period += 1
-        game._period([away.starters] * length, [home.starters] * length)
+        game.play_period([away.starters] * length, [home.starters] * length)
         close()
         if settled:
             break
@@ -1599,7 +1690,7 @@ def _field_parts(
     s: _FieldStates, off: npt.NDArray[np.int64], de: npt.NDArray[np.int64]
 ) -> tuple[Law, Law, Law, Law, Law, Law, Law, Law, Law]:
     """Return the parts of the trips of many (offense, defense) pairs of states (see
-    :meth:`_Laws._parts`): direct points (5), to_shot, to_ft (4), the 33-36 foul's two
+    :meth:`TripLaws._parts`): direct points (5), to_shot, to_ft (4), the 33-36 foul's two
     shots (direct 3, to_ft 3) and one-and-one (direct 3, to_ft 3), and the fast breaks'
     direct (4), to_shot and to_ft (3)."""
     count = len(off)
@@ -1611,7 +1702,7 @@ def _field_parts(
     ]
     x = np.array(tops, dtype=np.int64)[top - low]
     kinds = _KIND_COUNTS[x]  # (count, 5, 7)
-    reach = np.clip(37 - s.foul[de] - s.tired[de], 0, 67)
+    reach = np.clip(s.foul_reach[s.foul[de], s.tired[de]], 0, 67)
     fouls = _FOUL_COUNTS[x, reach]
     turnover = s.turnover_reach[s.to[off], x, s.tired[off]]
     turnovers = _TURNOVER_COUNTS[x, np.clip(turnover, 0, 67)]
@@ -1630,22 +1721,22 @@ def _field_parts(
             continue
         found = s.a_search[table[:, None], slots, halved, x]  # (count, 5, 8)
         to_main = (
-            kinds[:, :, _NOTHING]
+            kinds[:, :, RollKind.NOTHING]
             + found[:, :, 0]
-            + kinds[:, :, _BLOCK_TRY]
+            + kinds[:, :, RollKind.BLOCK_TRY]
             - found[:, :, 7]
-            + kinds[:, :, _FOUL_TRY]
+            + kinds[:, :, RollKind.FOUL_TRY]
             - fouls
-            + kinds[:, :, _TURNOVER_TRY]
+            + kinds[:, :, RollKind.TURNOVER_TRY]
             - turnovers
         )
-        lost = kinds[:, :, _STOP_ROLL] + found[:, :, 1] + turnovers
+        lost = kinds[:, :, RollKind.STOP] + found[:, :, 1] + turnovers
         main += u * to_main
         zero += (u * lost).sum(axis=1)
         fast += np.einsum("ci,cij->cj", u, found[:, :, 2:7].astype(np.float64))
         blocked += (u * found[:, :, 7]).sum(axis=1)
         fouled += u * fouls
-        dunk += u * kinds[:, :, _DUNK_ROLL]
+        dunk += u * kinds[:, :, RollKind.DUNK]
     reads = s.a_main[off]
     m3, m2, foul, call, miss = (reads[:, :, k] for k in range(5))
     shots = s.a_shot[off]
@@ -1909,7 +2000,7 @@ def _field_result(
         expected_overtimes=expected_overtimes,
         expected_home_pts=20.0 + float(home_mean[0]) + extra_home,
         expected_away_pts=20.0 + float(away_mean[0]) + extra_away,
-        margin=_to_map(margin, zero),
+        margin=to_map(margin, zero),
         lost=max(0.0, 1.0 - float(margin.sum())),
     )
 

@@ -207,7 +207,9 @@ def preset(name: str, *, strategy: bool = False, version: int = RULES_VERSION) -
 
 
 DUNK_TOP_MIN, DUNK_TOP_MAX = 34, 66
-"""§3: the effective dunk top X is clamped to this range."""
+"""§3: the effective dunk top X is clamped to this range (and a card's dunk top lies in it)."""
+DUNK_ADJUST_MIN, DUNK_ADJUST_MAX = -32, 32
+"""§12: a card's dunk adjust lies in this range (with it any top reaches both ends of X)."""
 
 
 def effective_dunk_top(dunk_top: int, dunk_adjust: int) -> int:
@@ -301,6 +303,16 @@ BEST_REBOUNDER = -1
 """What :func:`odd_number_rebounder` returns for "the best defensive rebounder"."""
 
 
+def longest(ranges: Sequence[int]) -> int:
+    """Return the floor index of the longest range (§7: the best rebounder), ties going to
+    the lower slot.
+
+    >>> longest([3, 5, 5, 1, 0])
+    1
+    """
+    return ranges.index(max(ranges))
+
+
 def odd_number_rebounder(number: int) -> int:
     """Return the floor index of the defender who rebounds a miss on an odd number other
     than 1 (§7), or :data:`BEST_REBOUNDER`: C on 43, 33, 23, 13, 3; PF on 41, 31, 21, 11;
@@ -369,6 +381,96 @@ def changed_range(count: int, change: int) -> int:
     return max(1, count + change)
 
 
+def tired_range(count: int, tired: int) -> int:
+    """Return a defender's steal or block range of ``count`` numbers as he plays it (§2):
+    one number shorter when he is tired (``tired`` 1), an empty range staying empty.
+
+    >>> tired_range(3, 1), tired_range(0, 1), tired_range(3, 0)
+    (2, 0, 3)
+    """
+    return count - 1 if tired and count else count
+
+
+def foul_reach(count: int, tired: int) -> int:
+    """Return the lowest 33-36 roll that is the defender's foul (§5): his card's range of
+    ``count`` numbers ending at 36, one number longer when he is tired (§2).
+
+    >>> foul_reach(2, 0), foul_reach(2, 1), foul_reach(0, 0)
+    (35, 34, 37)
+    """
+    return 37 - count - tired
+
+
+def free_throw_reach(top: int, tired: int) -> int:
+    """Return the highest d20 that makes a free throw (§5): the card's top, one lower when
+    the shooter is tired (§2: his d20 reads one higher).
+
+    >>> free_throw_reach(14, 0), free_throw_reach(14, 1)
+    (14, 13)
+    """
+    return top - tired
+
+
+def steals_on(roll: int, count: int) -> bool:
+    """Return whether an 11-66 ``roll`` is a steal for a range of ``count`` numbers from 11
+    (§5): 11-16, or 31 for a range that reaches 21 (a count of 21: 11-20 and 31).
+
+    >>> steals_on(13, 3), steals_on(14, 3), steals_on(31, 21), steals_on(22, 21)
+    (True, False, True, False)
+    """
+    return (11 <= roll <= 16 or roll == 31) and roll - 10 <= count
+
+
+def turns_over_on(roll: int, reach: int) -> bool:
+    """Return whether an 11-66 ``roll`` is the carrier's turnover, his range covering 41
+    to 40 + ``reach`` (:func:`turnover_reach`).
+
+    >>> turns_over_on(42, 2), turns_over_on(43, 2), turns_over_on(12, 2)
+    (True, False, False)
+    """
+    return 41 <= roll <= 46 and roll - 40 <= reach
+
+
+class Stealer(NamedTuple):
+    """A defender who may steal, and his steal range in numbers from 11."""
+
+    who: int
+    """His floor index (0-4, slot 1 first)."""
+    numbers: int
+    """His range: 11 to 10 + numbers (21: 11-20 and 31)."""
+
+
+def fouling_stealer(counts: Sequence[int], idx: int, claimed: bool) -> Stealer:
+    """Return who may steal on a trip the defense fouls on purpose (§10, seed "Go for
+    Steal"), and his range: the carrier's defender at his range on a d8 of 1-5; on a
+    claimed 6-8 (``claimed``) the defender with the longest range, ties to the carrier's
+    own and then the lower slot, his range 4 longer when it passes 11-16.
+
+    ``counts`` are the defenders' steal ranges as they play them (:func:`tired_range`),
+    ``idx`` the carrier's floor index.
+
+    >>> fouling_stealer([3, 7, 2, 1, 0], 0, False), fouling_stealer([3, 7, 2, 1, 0], 0, True)
+    (Stealer(who=0, numbers=3), Stealer(who=1, numbers=11))
+    """
+    if not claimed:
+        return Stealer(idx, counts[idx])
+    thief = max(range(5), key=lambda i: (counts[i], i == idx, -i))
+    count = counts[thief]
+    return Stealer(thief, count + 4 if count > 6 else count)
+
+
+def fouling_steal_31(counts: Sequence[int], idx: int, count: int) -> Stealer | None:
+    """Return the stealer and his range on a 31 of a fouled trip when the steal goes past
+    the chosen defender (§10): to the longest range if it reaches 11-20, else None.
+
+    >>> fouling_steal_31([3, 10, 2, 1, 0], 0, 3), fouling_steal_31([3, 9, 2, 1, 0], 0, 3)
+    (Stealer(who=1, numbers=21), None)
+    """
+    if max(counts) >= 10 and count < 21:
+        return Stealer(max(range(5), key=lambda i: (counts[i], i == idx, -i)), 21)
+    return None
+
+
 def turnover_reach(count: int, change: int, tired: int) -> int:
     """Return how many of the rolls 41-46 are the carrier's turnover (§3, §5, §12): his
     card's count, §3's change (:func:`changed_range`), then one longer when he is tired
@@ -399,6 +501,18 @@ def ball_claims(extras: Sequence[int]) -> dict[int, int]:
             claims[free] = i
             free += 1
     return claims
+
+
+def ball_carriers(claims: Mapping[int, int], point_guard: bool) -> tuple[int | None, ...]:
+    """Return who takes the ball on each d8 (§4), indexed by the d8 (entry 0 unused): 1-5
+    the player in that slot, 6-8 whoever claims the number (:func:`ball_claims`) when slot
+    1 can run the point; None where nobody does (the shot clock runs down).
+
+    >>> ball_carriers({6: 0, 7: 2}, True)[1:], ball_carriers({6: 0}, False)[6:]
+    ((0, 1, 2, 3, 4, 0, 2, None), (None, None, None))
+    """
+    taken = claims if point_guard else {}
+    return (None, 0, 1, 2, 3, 4, taken.get(6), taken.get(7), taken.get(8))
 
 
 def pre_1987_gains(

@@ -50,10 +50,20 @@ from simulator.vabg.coachodds import (
     coach_odds,
     solve_coach,
 )
-from simulator.vabg.engine import _Game, _Side
-from simulator.vabg.events import AWAY, HOME, Call, FreeThrow, PeriodEnd, Shot, Steal, Trip
+from simulator.vabg.engine import GameState, Side
+from simulator.vabg.events import (
+    AWAY,
+    HOME,
+    Call,
+    FreeThrow,
+    PeriodEnd,
+    Shot,
+    Steal,
+    Trip,
+    TripKind,
+)
 from simulator.vabg.liveodds import LiveOdds
-from simulator.vabg.odds import _Laws, _state, game_odds
+from simulator.vabg.odds import TripLaws, game_odds, side_state
 from simulator.vabg.rules import CoachKind, GameRules, preset
 from tests.simulator.teams import (
     kansas_2008_json,
@@ -69,6 +79,7 @@ from tests.simulator.test_odds import (
     enumerate_play,
     fixture,
     plain_json,
+    recording_game,
     short_handed_json,
     simulator,
 )
@@ -90,27 +101,24 @@ def as_keys(own: Any, fast: Any) -> dict[tuple[int, int, bool], float]:
 def variants_at(home: Any, away: Any, rules: GameRules, neutral: bool, wanted: set) -> list:
     """Walk the engine's periods with the policy on; at each wanted (period, number, side)
     enumerate every way the policy may play that trip and compare it with its law."""
-    game = _Game(
-        home, away, SeededDice(0), rules, neutral, {HOME: None, AWAY: None}, DEFAULT_POLICY
-    )
     found = []
 
-    def recorder(off: _Side, de: _Side, n: int, kind: str = "") -> None:
+    def recorder(off: Side, de: Side, n: int, kind: TripKind = TripKind.PLAIN, /) -> None:
         where = (game.period, n, off.key)
         if where not in wanted:
             return
-        laws = _Laws(game)
+        laws = TripLaws(game)
         chart = rules.rebound_chart and (n % 2 == 0 or n == 1)
         putbacks = 0 if chart else None
         for trailing in (False, True):
             off.score, de.score = (0, 10) if trailing else (0, 0)
             for extra in (False, True):
                 exact = laws.coach_law(
-                    off, de, n, _state(off), _state(de), try3=trailing, extra=extra
+                    off, de, n, side_state(off), side_state(de), try3=trailing, extra=extra
                 )
 
                 def play(extra: bool = extra) -> None:
-                    _Game._trip(game, off, de, n, "extra" if extra else "")
+                    game.play_trip(off, de, n, TripKind.EXTRA if extra else TripKind.PLAIN)
 
                 law, cut, paths = enumerate_play(game, off, de, play, putbacks, ran)
                 found.append(((where, trailing, extra), law, as_keys(*exact), cut, paths))
@@ -118,16 +126,16 @@ def variants_at(home: Any, away: Any, rules: GameRules, neutral: bool, wanted: s
         if n <= 2:
             exact_fouled = laws.fouling_law(off, de)
             law, cut, paths = enumerate_play(
-                game, off, de, lambda: game._fouling_trip(off, de, n), None, ran
+                game, off, de, lambda: game.play_fouling_trip(off, de, n), None, ran
             )
             found.append(((where, "fouled"), law, as_keys(exact_fouled, [0.0]), cut, paths))
 
-    game._trip = recorder  # type: ignore[method-assign]
-    game._period(game.away.rotation, game.home.rotation)
+    game = recording_game(home, away, rules, neutral, recorder)
+    game.play_period(game.away.rotation, game.home.rotation)
     while any(period > game.period for period, _, _ in wanted):
         game.period += 1
         length = rules.overtime_possessions
-        game._period([game.away.starters] * length, [game.home.starters] * length)
+        game.play_period([game.away.starters] * length, [game.home.starters] * length)
     return found
 
 
@@ -524,7 +532,9 @@ def test_seeded_engine_games_with_the_coach_agree_with_the_exact_law(
     histogram: dict[int, int] = {}
     seed0 = 7_000_000 * (COACHED.index((home, away, rules, neutral, coach)) + 1)
     for seed in range(seed0, seed0 + GAMES):
-        game = _Game(h, a, SeededDice(seed), game_rules, neutral, {HOME: None, AWAY: None}, played)
+        game = GameState(
+            h, a, SeededDice(seed), game_rules, neutral, {HOME: None, AWAY: None}, played
+        )
         game.play()
         margin = game.home.score - game.away.score
         wins += margin > 0
@@ -533,7 +543,9 @@ def test_seeded_engine_games_with_the_coach_agree_with_the_exact_law(
         histogram[margin] = histogram.get(margin, 0) + 1
     # The shortcut plays the same games as play_game, which solves the rules' coach itself.
     same = play_game(h, a, SeededDice(seed0), rules=game_rules, neutral=neutral)
-    first = _Game(h, a, SeededDice(seed0), game_rules, neutral, {HOME: None, AWAY: None}, played)
+    first = GameState(
+        h, a, SeededDice(seed0), game_rules, neutral, {HOME: None, AWAY: None}, played
+    )
     first.play()
     assert (same.home.score, same.away.score) == (first.home.score, first.away.score)
     calls = sum(

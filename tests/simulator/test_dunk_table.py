@@ -1,7 +1,7 @@
 """The dunk table of vabg-rulings.md §3, defined once (``rules.dunk_row``) and read by all.
 
 Each X from 34 to 66 is checked roll by roll against the rulings' sentences, and the
-engine's precomputed tables against the same row, so the engine, the card calculator
+engine's precomputed tables (``simulator.vabg.tables``) against the same row, so the engine, the card calculator
 (``tests/cards/test_dunk_table.py``) and the rulings cannot drift apart.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from simulator.vabg import engine
+from simulator.vabg import tables
 from simulator.vabg.rules import DUNK_TOP_MAX, DUNK_TOP_MIN, DunkRow, dunk_row
 
 EVERY_X = range(34, 67)
@@ -95,7 +95,7 @@ def test_an_effective_top_outside_34_to_66_is_clamped():
 @pytest.mark.parametrize("x", EVERY_X)
 def test_the_engine_plays_the_same_table(x):
     row = dunk_row(x)
-    kinds = engine._ROLLS[x]
-    assert tuple(r for r in DUNK_ROLLS if kinds[r] == engine._DUNK_ROLL) == row.dunks
-    assert tuple(r for r in DUNK_ROLLS if kinds[r] == engine._STOP_ROLL) == row.stops
-    assert (engine._STEAL_DELTA[x], engine._TURNOVER_DELTA[x]) == (row.steals, row.turnovers)
+    kinds = tables.ROLL_KINDS[x]
+    assert tuple(r for r in DUNK_ROLLS if kinds[r] == tables.RollKind.DUNK) == row.dunks
+    assert tuple(r for r in DUNK_ROLLS if kinds[r] == tables.RollKind.STOP) == row.stops
+    assert (tables.STEAL_CHANGES[x], tables.TURNOVER_CHANGES[x]) == (row.steals, row.turnovers)

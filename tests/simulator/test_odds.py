@@ -3,9 +3,9 @@
 Three kinds of proof (issue 13, docs/odds.md "How it is checked"):
 
 - **the engine's own trip, every face**: a dice source that branches on every face, depth
-  first, plays the engine's ``_Game._trip`` down every path with the path's probability;
+  first, plays the engine's ``GameState.play_trip`` down every path with the path's probability;
   the law it adds up must be the odds module's trip law to 1e-12. Faces the engine only
-  compares (``d20 + tired <= free throw``, ``d6 <= rebound range``) are branched by the
+  compares (``d20 <= free-throw reach``, ``d6 <= rebound range``) are branched by the
   comparison's outcome, a set of faces at a time; any other use (a table index, a dict
   key, arithmetic) branches on every face. Where the putback loop runs (chart numbers),
   the enumeration stops at the first putback and the mass it did not follow bounds the
@@ -43,13 +43,13 @@ from simulator.vabg import (
     team_from_json,
 )
 from simulator.vabg import odds as odds_module
-from simulator.vabg.engine import DEFAULT_POLICY, _Game, _Side
-from simulator.vabg.events import AWAY, HOME
+from simulator.vabg.engine import DEFAULT_POLICY, GameState, Side, TripCallback
+from simulator.vabg.events import AWAY, HOME, TripKind
 from simulator.vabg.odds import (
     GameOdds,
     StrategyNotSolvedError,
     TripLaw,
-    _Walk,
+    Walk,
     field_odds,
     game_odds,
     matchup_odds,
@@ -252,21 +252,38 @@ class Branching:
         return True
 
 
+def recording_game(
+    home: Any, away: Any, rules: GameRules, neutral: bool, recorder: TripCallback
+) -> GameState:
+    """Return a game that calls ``recorder`` at each trip in place of playing it (the exact
+    odds' own seam, ``trip=``); walk it with ``play_period``."""
+    return GameState(
+        home,
+        away,
+        SeededDice(0),
+        rules,
+        neutral,
+        {HOME: None, AWAY: None},
+        DEFAULT_POLICY,
+        recorder,
+    )
+
+
 def enumerate_trip(
-    game: _Game, off: _Side, de: _Side, n: int, putbacks: int | None = None
+    game: GameState, off: Side, de: Side, n: int, putbacks: int | None = None
 ) -> tuple[dict[tuple[int, int], float], float, int]:
     """Play the engine's own trip down every path; return the law of (offense points,
     defense points), the mass cut off and the number of paths."""
     law, cut, paths = enumerate_play(
-        game, off, de, lambda: _Game._trip(game, off, de, n), putbacks, lambda events: ()
+        game, off, de, lambda: game.play_trip(off, de, n), putbacks, lambda events: ()
     )
     return {key[:2]: p for key, p in law.items()}, cut, paths
 
 
 def enumerate_play(
-    game: _Game,
-    off: _Side,
-    de: _Side,
+    game: GameState,
+    off: Side,
+    de: Side,
     play: Callable[[], None],
     putbacks: int | None,
     mark: Callable[[list[Any]], tuple[object, ...]],
@@ -311,25 +328,22 @@ def trips_at(
 ) -> list[tuple[tuple[int, int, str], dict[tuple[int, int], float], TripLaw, float, int]]:
     """Walk the engine's own periods; at each wanted (period, number, side with the ball)
     compare the engine's enumerated trip with the odds module's law."""
-    game = _Game(
-        home, away, SeededDice(0), rules, neutral, {HOME: None, AWAY: None}, DEFAULT_POLICY
-    )
     found = []
     putbacks = 0 if rules.rebound_chart else None
 
-    def recorder(off: _Side, de: _Side, n: int, kind: str = "") -> None:
+    def recorder(off: Side, de: Side, n: int, kind: TripKind = TripKind.PLAIN, /) -> None:
         where = (game.period, n, off.key)
         if where in wanted:
             exact = trip_law(game, off, de, n)
             law, cut, paths = enumerate_trip(game, off, de, n, putbacks)
             found.append((where, law, exact, cut, paths))
 
-    game._trip = recorder  # type: ignore[method-assign]
-    game._period(game.away.rotation, game.home.rotation)
+    game = recording_game(home, away, rules, neutral, recorder)
+    game.play_period(game.away.rotation, game.home.rotation)
     while any(period > game.period for period, _, _ in wanted):
         game.period += 1
         length = rules.overtime_possessions
-        game._period([game.away.starters] * length, [game.home.starters] * length)
+        game.play_period([game.away.starters] * length, [game.home.starters] * length)
     assert len(found) == len(wanted), "a wanted trip was never played"
     return found
 
@@ -442,12 +456,9 @@ def test_each_trip_law_is_the_engines_own_trip_enumerated_face_by_face(
 
 def test_the_cases_reach_home_court_fast_breaks_the_shot_clock_and_tired_players():
     home, away = build(short_handed_json()), fixture("san-diego-state-2011")
-    game = _Game(
-        home, away, SeededDice(0), ADVANCED, False, {HOME: None, AWAY: None}, DEFAULT_POLICY
-    )
     seen: dict[tuple[int, int, str], dict[str, object]] = {}
 
-    def recorder(off: _Side, de: _Side, n: int, kind: str = "") -> None:
+    def recorder(off: Side, de: Side, n: int, kind: TripKind = TripKind.PLAIN, /) -> None:
         seen[(game.period, n, off.key)] = {
             "tired": sum(p.tired for p in off.lineup + de.lineup),
             "shot clock": not off.pg_ok or len(off.claims) < 3,
@@ -456,10 +467,10 @@ def test_the_cases_reach_home_court_fast_breaks_the_shot_clock_and_tired_players
             "missed call": any(5 in p.main for p in off.lineup),
         }
 
-    game._trip = recorder  # type: ignore[method-assign]
-    game._period(game.away.rotation, game.home.rotation)
+    game = recording_game(home, away, ADVANCED, False, recorder)
+    game.play_period(game.away.rotation, game.home.rotation)
     game.period = 1
-    game._period([game.away.starters] * 10, [game.home.starters] * 10)
+    game.play_period([game.away.starters] * 10, [game.home.starters] * 10)
     assert seen[(0, 37, HOME)]["shot clock"] and seen[(0, 37, AWAY)]["halved"]
     assert seen[(0, 37, HOME)]["tired"] == 0 and seen[(0, 5, HOME)]["tired"] >= 3
     assert seen[(1, 9, AWAY)]["tired"] >= 5
@@ -569,20 +580,17 @@ def test_on_a_card_whose_putbacks_end_the_chart_trip_law_is_exact_to_1e_12():
 
 
 def trips_at_unbounded(home, away, wanted):
-    game = _Game(
-        home, away, SeededDice(0), ADVANCED, False, {HOME: None, AWAY: None}, DEFAULT_POLICY
-    )
     found = []
 
-    def recorder(off: _Side, de: _Side, n: int, kind: str = "") -> None:
+    def recorder(off: Side, de: Side, n: int, kind: TripKind = TripKind.PLAIN, /) -> None:
         where = (game.period, n, off.key)
         if where in wanted:
             exact = trip_law(game, off, de, n)
             law, cut, paths = enumerate_trip(game, off, de, n, None)
             found.append((where, law, exact, cut, paths))
 
-    game._trip = recorder  # type: ignore[method-assign]
-    game._period(game.away.rotation, game.home.rotation)
+    game = recording_game(home, away, ADVANCED, False, recorder)
+    game.play_period(game.away.rotation, game.home.rotation)
     return found
 
 
@@ -610,12 +618,12 @@ def test_overtime_repeats_only_once_every_starter_is_tired():
     for p in iron["players"]:
         p["can_play"] = 66 if p["role"] == "starter" else 0
     team = team_from_json(iron)
-    walk = _Walk(team, team, ADVANCED, True, None, None)
+    walk = Walk(team, team, ADVANCED, True, None, None)
     _regulation, overtimes = walk.periods()
     assert len(overtimes) == 4
     assert overtimes[0].trips == overtimes[1].trips != overtimes[2].trips != overtimes[3].trips
     assert all(p.tired for p in walk.game.home.starters + walk.game.away.starters)
-    basic = _Walk(team, team, BASIC, True, None, None)
+    basic = Walk(team, team, BASIC, True, None, None)
     assert len(basic.periods()[1]) == 1  # nobody tires: the first overtime repeats
 
 
@@ -623,7 +631,7 @@ def test_overtime_repeats_only_once_every_starter_is_tired():
 
 GAMES = 20_000
 """Games per matchup, as issue 13 asks. The box score is not rebuilt here (``play_game``
-is ``_Game.play`` plus ``box_score`` of its events, and the scores are the engine's own),
+is ``GameState.play`` plus ``box_score`` of its events, and the scores are the engine's own),
 which makes a game 30-40 % cheaper. The six matchups took 45-53 s on the 2-CPU
 development machine shared with other work; on a quiet core the engine's rate
 (docs/engine.md) gives about 30 s, within the ~45 s this test may take."""
@@ -682,7 +690,7 @@ def test_seeded_engine_games_agree_with_the_exact_law(home, away, rules, neutral
     home_scores: dict[int, int] = {}
     seed0 = 1_000_000 * (MATCHUPS.index((home, away, rules, neutral)) + 1)
     for seed in range(seed0, seed0 + GAMES):
-        game = _Game(
+        game = GameState(
             home_team, away_team, SeededDice(seed), game_rules, neutral, plans, DEFAULT_POLICY
         )
         game.play()
@@ -694,7 +702,7 @@ def test_seeded_engine_games_agree_with_the_exact_law(home, away, rules, neutral
         home_scores[game.home.score] = home_scores.get(game.home.score, 0) + 1
     # The shortcut plays the same games as play_game.
     same = play_game(home_team, away_team, SeededDice(seed0), rules=game_rules, neutral=neutral)
-    first = _Game(
+    first = GameState(
         home_team, away_team, SeededDice(seed0), game_rules, neutral, plans, DEFAULT_POLICY
     )
     first.play()

@@ -8,7 +8,7 @@ import pytest
 
 from simulator.vabg import ADVANCED, BASIC, preset, read_team_file
 from simulator.vabg.liveodds import LiveOdds
-from simulator.vabg.odds import StrategyNotSolvedError, _swing, _Walk, game_odds
+from simulator.vabg.odds import StrategyNotSolvedError, Walk, game_odds, margin_swing
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
 HOME = read_team_file(FIXTURES / "kentucky-2012.json")
@@ -27,12 +27,12 @@ def test_before_the_first_trip_it_is_the_exact_odds_of_the_game(rules, neutral):
 def test_each_position_is_the_average_of_the_positions_one_trip_later():
     # P(win | before trip k) = sum over the trip's swings s of P(s) P(win | after k, +s).
     live = LiveOdds(HOME, AWAY, rules=ADVANCED)
-    walk = _Walk(HOME, AWAY, ADVANCED, False, None, None)
+    walk = Walk(HOME, AWAY, ADVANCED, False, None, None)
     regulation, overtimes = walk.periods()
     for period, trips in ((0, regulation.trips), (1, overtimes[0].trips)):
         for k in sorted({0, 1, 11, len(trips) // 2 + 1, len(trips) - 1}):
             home_has_ball, key = trips[k]
-            swing, zero = _swing(walk.laws[key], home_has_ball)
+            swing, zero = margin_swing(walk.laws[key], home_has_ball)
             for margin in (-7, -1, 0, 2):
                 expected = sum(
                     p * live.p_home_win(period, k + 1, margin + i - zero)
