@@ -24,7 +24,7 @@ drills_log=$(mktemp -t vabg-drills-lane.XXXXXX)
 trap 'rm -f "$sqlite_log" "$drills_log"' EXIT
 no_servers=(env -u DATABASE_URL -u CELERY_BROKER_URL -u REDIS_URL)
 
-ODDS_TESTS="tests/simulator/test_odds.py tests/simulator/test_coachodds.py"
+ODDS_TESTS="tests/simulator/vabg/test_odds.py tests/simulator/vabg/test_coachodds.py"
 "${no_servers[@]}" "$PY" -m pytest tests --ignore=tests/simulator \
     -m "not postgres and not redis" --database-tests=skip --durations=5 >"$sqlite_log" 2>&1 &
 sqlite_pid=$!

@@ -30,8 +30,8 @@ from cards.models import Card, Player, Team
 from cards.services import uploads_import
 from cards.uploads import TeamFileError, uploads_read
 from core.api import size_text
-from tests.api import client_for, throttle_reset
 from tests.factories import commissioner
+from tests.league.api import client_for, throttle_reset
 
 pytestmark = pytest.mark.django_db
 

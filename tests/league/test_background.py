@@ -20,9 +20,9 @@ from cards.models import Card
 from league import odds, services
 from league.models import BoxLine, Game, GameResult, SimulationRun
 from tests import factories
-from tests.api import client_for, throttle_reset
 from tests.cards.test_admin import card_form_data
 from tests.factories import commissioner, full_team
+from tests.league.api import client_for, throttle_reset
 
 make_season = partial(
     factories.make_season, league="Lane League", name="2005", seed=9, start_date=date(2005, 1, 1)

@@ -18,8 +18,8 @@ from simulator import SeededDice
 from simulator.dice import DiceSource
 from simulator.games import Column, Option, Result, Side, register, team_name_from_json
 from simulator.games import Game as Engine
-from tests.api import client_for, throttle_reset
 from tests.factories import TeamFactory, full_team
+from tests.league.api import client_for, throttle_reset
 
 pytestmark = pytest.mark.django_db
 

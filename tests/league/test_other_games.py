@@ -17,8 +17,8 @@ from league.selectors import standings_for_season
 from simulator import SeededDice
 from simulator.games import find_game
 from tests import factories
-from tests.api import client_for, throttle_reset
 from tests.factories import TeamFactory, commissioner, full_team
+from tests.league.api import client_for, throttle_reset
 
 make_season = partial(factories.make_season, seed=99)
 

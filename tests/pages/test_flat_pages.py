@@ -17,7 +17,13 @@ from django.urls import reverse
 from cards.models import Player
 from league import services, stories, views
 from league.models import Game, Season
-from tests.api import play_all, season_played, season_scheduled, throttle_reset, tournament_drawn
+from tests.league.api import (
+    play_all,
+    season_played,
+    season_scheduled,
+    throttle_reset,
+    tournament_drawn,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -183,7 +183,7 @@ NEVER_LOCKED = ("/seasons/{season}/odds/", "/api/seasons/{season}/odds/", "/game
 
 @pytest.fixture
 def league_paths(django_capture_on_commit_callbacks) -> dict[str, int]:  # type: ignore[no-untyped-def]
-    from tests.api import play_all, season_played, throttle_reset
+    from tests.league.api import play_all, season_played, throttle_reset
 
     throttle_reset()
     season = season_played(django_capture_on_commit_callbacks, teams=3)
@@ -301,8 +301,8 @@ def test_nginx_answers_a_fan_page_from_one_rendering_and_never_past_its_window(
 ) -> None:
     from rest_framework.authtoken.models import Token
 
-    from tests.api import season_scheduled
     from tests.factories import commissioner
+    from tests.league.api import season_scheduled
 
     settings.FAN_PAGE_MAX_AGE, settings.FAN_PAGE_STALE_SECONDS = 1, 1
     window = settings.FAN_PAGE_MAX_AGE + settings.FAN_PAGE_STALE_SECONDS

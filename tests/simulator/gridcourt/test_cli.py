@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "fixtures" / "teams"
 HOME = FIXTURES / "kentucky-2012.json"
 AWAY = FIXTURES / "kansas-2008.json"

@@ -19,7 +19,7 @@ from simulator.dice import DiceRecord, DiceSource
 from simulator.results import LINE_FIELDS
 from simulator.vabg import ADVANCED, play_game, read_team_file
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "fixtures" / "teams"
 HOME = FIXTURES / "kentucky-2012.json"
 AWAY = FIXTURES / "kansas-2008.json"

@@ -21,7 +21,7 @@ from schemathesis.checks import not_a_server_error  # noqa: E402
 
 from cards.models import Card, Player, Team  # noqa: E402
 from league.models import Game, League, Season, SimulationRun  # noqa: E402
-from tests.api import play_all, season_played, throttle_reset, tournament_drawn  # noqa: E402
+from tests.league.api import play_all, season_played, throttle_reset, tournament_drawn  # noqa: E402
 
 pytestmark = pytest.mark.django_db
 

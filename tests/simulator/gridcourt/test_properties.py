@@ -165,7 +165,7 @@ print(json.dumps({
 
 
 def test_a_grid_court_game_imports_no_django_and_leaves_the_global_random_alone():
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     teams = root / "fixtures" / "teams"
     done = subprocess.run(
         [

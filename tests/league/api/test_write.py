@@ -17,8 +17,8 @@ from league.models import BoxLine, Game, GameResult, League, Season, SeasonTeam,
 from league.services import league_get_or_create
 from simulator.dice import ScriptedDice
 from simulator.vabg import play_game, preset
-from tests.api import client_for, play_all, season_scheduled, throttle_reset
 from tests.factories import commissioner, fan, full_team
+from tests.league.api import client_for, play_all, season_scheduled, throttle_reset
 
 pytestmark = pytest.mark.django_db
 

@@ -20,8 +20,8 @@ import pytest
 from simulator.vabg import ADVANCED, BASIC, GameRules, TeamCard, team_from_json
 from simulator.vabg.coaching import CoachPolicy
 from simulator.vabg.events import Call, Enter, Foul, Rebound, Shot, Steal, Trip
-from tests.simulator.scripting import play, trip_story, trips
-from tests.simulator.teams import player, team_json, twin_team_json
+from tests.simulator.vabg.scripting import play, trip_story, trips
+from tests.simulator.vabg.teams import player, team_json, twin_team_json
 
 TURNOVER = (1, 41, 1)
 STRATEGY = replace(ADVANCED, strategy=True)

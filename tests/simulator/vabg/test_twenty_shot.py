@@ -12,8 +12,8 @@ from dataclasses import replace
 import pytest
 
 from simulator.vabg import ADVANCED, team_from_json
-from tests.simulator.scripting import play, trip_story, trips
-from tests.simulator.teams import player, team_json
+from tests.simulator.vabg.scripting import play, trip_story, trips
+from tests.simulator.vabg.teams import player, team_json
 
 NO_TWENTY = replace(ADVANCED, twenty_shot=False)
 

@@ -13,7 +13,8 @@ from cards.mapping import team_document
 from cards.models import Card, Player, Team
 from league import selectors, services, tournaments
 from league.models import BoxLine, Game, Season, SimulationRun
-from tests.api import (
+from tests.factories import full_team
+from tests.league.api import (
     client_for,
     play_all,
     season_played,
@@ -21,7 +22,6 @@ from tests.api import (
     throttle_reset,
     tournament_drawn,
 )
-from tests.factories import full_team
 
 pytestmark = pytest.mark.django_db
 

@@ -35,9 +35,9 @@ from simulator.vabg.words import (
     short_names,
     story,
 )
-from tests.simulator.teams import rulebook_file_team
+from tests.simulator.vabg.teams import rulebook_file_team
 
-TEAMS = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
+TEAMS = Path(__file__).resolve().parents[3] / "fixtures" / "teams"
 LABELS = {"home": "Kentucky 2012", "away": "Kansas 2008"}
 
 

@@ -19,7 +19,7 @@ from simulator import SeededDice
 from simulator.vabg import ADVANCED, BASIC, play_game, team_from_json
 from simulator.vabg.engine import EndlessGameError
 
-FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "teams" / "kentucky-2012.json"
+FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "teams" / "kentucky-2012.json"
 
 
 def team(school: str, *, dunks: bool = True, **card: Any) -> Any:

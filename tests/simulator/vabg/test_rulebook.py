@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from simulator.vabg import BASIC, team_from_json
-from tests.simulator.scripting import play, trip_story, trips
-from tests.simulator.teams import (
+from tests.simulator.vabg.scripting import play, trip_story, trips
+from tests.simulator.vabg.teams import (
     kansas_2008,
     kentucky_2012,
     player,

@@ -44,7 +44,7 @@ from simulator.vabg.events import (
     box_score,
 )
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "teams"
 FIXTURE_TEAMS = [
     read_team_file(FIXTURES / name)
     for name in ("kentucky-2012.json", "kansas-2008.json", "san-diego-state-2011.json")

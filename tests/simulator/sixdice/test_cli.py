@@ -16,7 +16,7 @@ from simulator.dice import DiceRecord
 from simulator.games import TeamName
 from simulator.sixdice import play_game
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 HOME = ROOT / "fixtures" / "teams" / "kentucky-2012.json"
 AWAY = ROOT / "fixtures" / "teams" / "kansas-2008.json"
 BAD_INPUT = 2

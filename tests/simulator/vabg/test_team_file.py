@@ -17,7 +17,7 @@ import pytest
 
 from simulator.vabg import InvalidCardError, read_team_file, team_from_json
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "teams"
 KANSAS = json.loads((FIXTURES / "kansas-2008.json").read_text(encoding="utf-8"))
 ROBINSON = "player 1 (Russell Robinson)"
 RUSH = "player 3 (Brandon Rush)"

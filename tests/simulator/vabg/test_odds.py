@@ -56,9 +56,9 @@ from simulator.vabg.odds import (
     trip_law,
 )
 from simulator.vabg.rules import GameRules, preset
-from tests.simulator.teams import player, team_json, twin_team_json
+from tests.simulator.vabg.teams import player, team_json, twin_team_json
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "fixtures" / "teams"
 
 

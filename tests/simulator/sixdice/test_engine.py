@@ -42,7 +42,7 @@ from simulator.sixdice import engine as engine_module
 from simulator.sixdice.events import InboundRound, JumpBall, MainRoll, Shot
 from simulator.sixdice.state import INBOUND, JUMP, MAIN, ORANGE, OVER, WHITE, section_of
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "teams"
 HOME, AWAY = TeamName("Kentucky", 2012), TeamName("Kansas", 2008)
 
 

@@ -156,6 +156,6 @@ so a test that reads the rulebook's game, or a game recorded before that, sets t
 
 def rulebook_file_team(name: str) -> TeamCard:
     """Return a rulebook team file of ``fixtures/teams`` with the rulebook's dunk numbers."""
-    path = Path(__file__).resolve().parents[2] / "fixtures" / "teams" / f"{name}.json"
+    path = Path(__file__).resolve().parents[3] / "fixtures" / "teams" / f"{name}.json"
     top, adjust = RULEBOOK_DUNKS[name]
     return replace(read_team_file(path), dunk_top=top, dunk_adjust=adjust)

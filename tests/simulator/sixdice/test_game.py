@@ -12,7 +12,7 @@ from simulator.games import InvalidOptionError, StyledTeam, TeamName, find_game
 from simulator.sixdice import CHIP_REROLL, STANDARD, SixDiceRules, play_game
 from simulator.sixdice.style import DEFAULT_STYLE
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "teams"
 
 
 def test_the_registry_finds_the_six_dice_game_and_its_presets():

@@ -28,9 +28,9 @@ from simulator.vabg import (
     team_from_json,
 )
 from simulator.vabg.events import Call, Enter, FreeThrow, Shot, Trip
-from tests.simulator.scripting import ThenSeeded, play, trip_story, trips
-from tests.simulator.teams import player, team_json, twin_team_json
-from tests.simulator.test_odds import fixture
+from tests.simulator.vabg.scripting import ThenSeeded, play, trip_story, trips
+from tests.simulator.vabg.teams import player, team_json, twin_team_json
+from tests.simulator.vabg.test_odds import fixture
 
 TURNOVER = (1, 41, 1)
 
@@ -754,7 +754,7 @@ def test_a_substitution_that_takes_the_centers_extra_number_away_takes_the_gain_
 
 
 # The rules of each choice, played by the thresholds of games before rules version 3 (the
-# exact coach's own choices: tests/simulator/test_coachodds.py).
+# exact coach's own choices: tests/simulator/vabg/test_coachodds.py).
 
 
 def test_a_trailing_team_fouls_on_2a_under_the_coach_policy():

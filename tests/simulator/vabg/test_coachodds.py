@@ -6,7 +6,7 @@ engine's game (simulator/vabg/coachodds.py, simulator/vabg/coaching.py).
   values counted from the same backward values (and, for the trips and the fast-break
   extra possessions, counted again by hand from the trip laws);
 
-The same three kinds of proof as without the strategy choices (tests/simulator/test_odds.py):
+The same three kinds of proof as without the strategy choices (tests/simulator/vabg/test_odds.py):
 
 - **every law the policy may pick is the engine's own trip, face by face**: a trip played
   by a team trailing by enough to try for 3, an extra possession (2a, 1a, or owed after a
@@ -65,13 +65,13 @@ from simulator.vabg.events import (
 from simulator.vabg.liveodds import LiveOdds
 from simulator.vabg.odds import TripLaws, game_odds, side_state
 from simulator.vabg.rules import CoachKind, GameRules, preset
-from tests.simulator.teams import (
+from tests.simulator.vabg.teams import (
     kansas_2008_json,
     kentucky_2012_json,
     rulebook_file_team,
     twin_team_json,
 )
-from tests.simulator.test_odds import (
+from tests.simulator.vabg.test_odds import (
     FIXTURES,
     assert_same_outcomes,
     build,

@@ -10,7 +10,8 @@ import pytest
 from cards.models import Player
 from league import services
 from league.models import Game, League
-from tests.api import (
+from tests.factories import full_team
+from tests.league.api import (
     client_for,
     play_all,
     season_played,
@@ -18,7 +19,6 @@ from tests.api import (
     throttle_reset,
     tournament_drawn,
 )
-from tests.factories import full_team
 
 pytestmark = pytest.mark.django_db
 

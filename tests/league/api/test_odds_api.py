@@ -11,7 +11,7 @@ from league.models import Game, GameResult
 from simulator.vabg import preset
 from simulator.vabg.coachodds import coach_odds, exact_odds
 from simulator.vabg.odds import matchup_odds
-from tests.api import client_for, season_scheduled, throttle_reset, tournament_drawn
+from tests.league.api import client_for, season_scheduled, throttle_reset, tournament_drawn
 
 pytestmark = pytest.mark.django_db
 

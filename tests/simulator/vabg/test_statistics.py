@@ -20,9 +20,9 @@ import pytest
 from simulator import GameResult, SeededDice
 from simulator.vabg import ADVANCED, TeamCard, play_game
 from simulator.vabg.events import Rebound
-from tests.simulator.teams import rulebook_file_team
+from tests.simulator.vabg.teams import rulebook_file_team
 
-TEAM_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "teams" / "kentucky-2012.json"
+TEAM_FILE = Path(__file__).resolve().parents[3] / "fixtures" / "teams" / "kentucky-2012.json"
 GAMES = 3000
 SIGMAS = 4
 
