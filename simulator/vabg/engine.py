@@ -316,7 +316,7 @@ class Side:
 
 # The box-score columns each player's ``line`` counts (results.LINE_FIELDS, in order): the
 # engine counts them as it makes the events, and ``events.box_score`` rebuilding them from
-# the events alone is the independent check (tests/simulator/test_properties.py).
+# the events alone is the independent check (tests/simulator/vabg/test_properties.py).
 _COLUMNS = len(LINE_FIELDS)
 _PTS, _FGM, _FGA, _TPM, _TPA, _FTM, _FTA, _OREB, _DREB, _REB, _STL, _BLK, _TO, _PF, _POSS = (
     LINE_FIELDS.index(name)
@@ -484,10 +484,14 @@ class GameState:
         plans: Mapping[str, Plan | None],
         coach: Coach,
         trip: TripCallback | None = None,
+        fouling_trip: TripCallback | None = None,
     ) -> None:
         if trip is not None:
             # Every trip the periods play goes through _trip: the callback takes its place.
             self._trip = trip  # type: ignore[method-assign, assignment]
+        if fouling_trip is not None:
+            # And every trip fouled on purpose (§10) through _fouling_trip.
+            self._fouling_trip = fouling_trip  # type: ignore[method-assign, assignment]
         self.dice = dice
         self.d8, self.d6, self.d20 = dice.d8, dice.d6, dice.d20
         self.rules = rules
@@ -1035,12 +1039,6 @@ class GameState:
 
     play_fouling_trip = _fouling_trip
     """Play a trip the defense fouls on purpose (§10), as the engine does."""
-
-
-# The names sheet.py still imports, and its wrappers pass a trip's kind as a plain str:
-# both to go when it takes the trip callback.
-_Game = GameState
-_Side = Side
 
 
 def _opening_credits(side: Side) -> list[Opening]:

@@ -15,7 +15,7 @@ substitutions, tiredness) and calls a recorder, its trip callback, in place of i
 the trip law reads the roll tables (:mod:`simulator.vabg.tables`) and rules
 (:mod:`simulator.vabg.rules`) the engine plays from, the engine's steal and block
 searches, and the cards as the engine has read them for the current lineup.
-``tests/simulator/test_odds.py`` enumerates the dice through the engine's own trip and
+``tests/simulator/vabg/test_odds.py`` enumerates the dice through the engine's own trip and
 checks each law against it.
 """
 
@@ -1386,7 +1386,8 @@ def matchup_odds(
 # functions: a discrete Fourier transform of each trip law, raised to the number of times
 # the trip is played, multiplied and transformed back. The transforms round at about
 # 1e-16 absolute, so entries at the round-off's level are dropped (FIELD_FLOOR,
-# FIELD_NOISE); the results agree with ``matchup_odds`` to 1e-13 (tests/simulator/test_odds.py).
+# FIELD_NOISE); the results agree with ``matchup_odds`` to 1e-13
+# (tests/simulator/vabg/test_odds.py).
 
 FIELD_POINTS = 512
 """Margins computed per period: -256..255 (doubled for a chunk that reaches the ends)."""

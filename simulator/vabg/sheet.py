@@ -8,8 +8,9 @@ where the engine asks for a die the list does not have yet. The :class:`Position
 returns holds the events so far, the score, every roll with what it was for, and the
 :class:`Need`: which die the engine wants next and why ("rebound: d20, then d6").
 
-Nothing is re-implemented: the engine's ``_Game`` plays the game; its trip methods are
-wrapped (as :mod:`simulator.vabg.odds` wraps them) only to note where each trip starts, and
+Nothing is re-implemented: the engine's :class:`~simulator.vabg.engine.GameState` plays the
+game; its ``trip=`` and ``fouling_trip=`` callbacks (the seam :mod:`simulator.vabg.odds`
+uses) only note where each trip starts and play it on, and
 what a die is for is read from the events emitted before it and the dice drawn since. A
 finished game is played once more by :func:`~simulator.vabg.engine.play_game` over the
 same dice, split into the ``vabg-dice/1`` streams, so its result is exactly the engine's.
@@ -40,8 +41,8 @@ from simulator.vabg.coaching import Coach
 from simulator.vabg.coachodds import CoachLiveOdds
 from simulator.vabg.engine import (
     REGULATION,
-    _Game,
-    _Side,
+    GameState,
+    Side,
     play_game,
     rules_coach,
 )
@@ -58,6 +59,7 @@ from simulator.vabg.events import (
     Shot,
     Steal,
     Trip,
+    TripKind,
     Turnover,
     box_score,
 )
@@ -262,26 +264,24 @@ class _Table:
         coach: Coach,
     ) -> None:
         self.dice = _TableDice(values, self.purpose)
-        self.game = game = _Game(
-            home, away, self.dice, rules, neutral, {HOME: None, AWAY: None}, coach
-        )
         self.trips: list[TripStart] = []
         self.roll_trip: list[int] = []
         self.dice_marks: list[int] = []
-        trip, fouling = game._trip, game._fouling_trip
 
-        def on_trip(off: _Side, de: _Side, n: int, kind: str = "") -> None:
+        def on_trip(off: Side, de: Side, n: int, kind: TripKind = TripKind.PLAIN) -> None:
             self._start(off, n, kind)
-            trip(off, de, n, kind)
+            game.play_trip(off, de, n, kind)
 
-        def on_fouling_trip(off: _Side, de: _Side, n: int, kind: str = "foul") -> None:
+        def on_fouling_trip(off: Side, de: Side, n: int, kind: TripKind = TripKind.FOUL) -> None:
             self._start(off, n, kind)
-            fouling(off, de, n, kind)
+            game.play_fouling_trip(off, de, n, kind)
 
-        game._trip = on_trip  # type: ignore[method-assign]
-        game._fouling_trip = on_fouling_trip  # type: ignore[method-assign]
+        self.game = game = GameState(
+            home, away, self.dice, rules, neutral, {HOME: None, AWAY: None}, coach,
+            trip=on_trip, fouling_trip=on_fouling_trip,
+        )  # fmt: skip
 
-    def _start(self, off: _Side, n: int, kind: str) -> None:
+    def _start(self, off: Side, n: int, kind: str) -> None:
         game = self.game
         index = sum(1 for t in self.trips if t.period == game.period)
         self.trips.append(
