@@ -72,7 +72,7 @@ def test_a_fan_signs_up_picks_a_bracket_joins_a_pool_and_watches_it_scored(
     )
     assert browser.find_element(By.ID, "picked-count").text == "1 of 7 picked"
     browser.find_element(By.ID, "tiebreak").send_keys("142")
-    browser.find_element(By.XPATH, "//button[text()='Fill the rest by favourite']").click()
+    follow(browser, browser.find_element(By.XPATH, "//button[text()='Fill the rest by favourite']"))
     WebDriverWait(browser, 10).until(
         ec.text_to_be_present_in_element((By.CLASS_NAME, "messages"), "Your bracket is saved")
     )

@@ -16,6 +16,7 @@ from challenge import services
 from challenge.models import Challenge, Entry
 from league import odds, tournaments
 from league import services as league_services
+from tests.browsing import follow
 from tests.drills.harness import Workers, wait_for
 from tests.factories import fan, full_team
 
@@ -97,9 +98,9 @@ def test_a_fan_watches_the_workers_score_his_bracket_in_the_browser(
     browser.find_element(By.NAME, "username").send_keys("watcher")
     browser.find_element(By.NAME, "password1").send_keys("a-long-pass-28")
     browser.find_element(By.NAME, "password2").send_keys("a-long-pass-28")
-    browser.find_element(By.CSS_SELECTOR, "form.stack button[type=submit]").click()
-    browser.find_element(By.XPATH, "//button[text()='Join this pool']").click()
-    browser.find_element(By.XPATH, "//button[text()='Fill the rest by odds']").click()
+    follow(browser, browser.find_element(By.CSS_SELECTOR, "form.stack button[type=submit]"))
+    follow(browser, browser.find_element(By.XPATH, "//button[text()='Join this pool']"))
+    follow(browser, browser.find_element(By.XPATH, "//button[text()='Fill the rest by odds']"))
     assert "Your bracket is saved" in browser.find_element(By.CLASS_NAME, "messages").text
     entry = Entry.objects.get(user__username="watcher")
     assert len(entry.picks) == 7

@@ -8,6 +8,7 @@ import pytest
 
 from league import services
 from league.models import BoxLine, Game
+from tests.browsing import follow
 from tests.factories import full_team
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -34,11 +35,11 @@ def test_a_fan_clicks_from_the_home_page_to_a_box_score_and_a_player(
     from selenium.webdriver.common.by import By
 
     browser.get(live_server.url)
-    browser.find_element(By.LINK_TEXT, str(season)).click()
+    follow(browser, browser.find_element(By.LINK_TEXT, str(season)))
     assert browser.find_element(By.TAG_NAME, "h1").text == str(season)
 
     game = Game.objects.filter(season=season, round=1).select_related("result").first()
-    browser.find_element(By.CSS_SELECTOR, f'a[href="/games/{game.pk}/"]').click()
+    follow(browser, browser.find_element(By.CSS_SELECTOR, f'a[href="/games/{game.pk}/"]'))
     heading = browser.find_element(By.TAG_NAME, "h1").text
     assert str(game.home) in heading and str(game.away) in heading
     finals = [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".linescore strong")]
@@ -49,7 +50,7 @@ def test_a_fan_clicks_from_the_home_page_to_a_box_score_and_a_player(
         By.CSS_SELECTOR, f'table[data-side="home"] tr[data-player="{line.name}"]'
     )
     assert row.find_element(By.CSS_SELECTOR, "td.pts").text == str(line.pts)
-    row.find_element(By.LINK_TEXT, line.name).click()
+    follow(browser, row.find_element(By.LINK_TEXT, line.name))
 
     assert browser.find_element(By.TAG_NAME, "h1").text == line.name
     card = browser.find_element(By.CSS_SELECTOR, ".vabg-card")
@@ -67,7 +68,7 @@ def test_search_from_the_header_finds_a_player(browser, live_server, season) -> 
     browser.get(live_server.url)
     box = browser.find_element(By.CSS_SELECTOR, "header input[name=q]")
     box.send_keys(player.name, Keys.ENTER)
-    browser.find_element(By.LINK_TEXT, player.name).click()
+    follow(browser, browser.find_element(By.LINK_TEXT, player.name))
     assert browser.find_element(By.TAG_NAME, "h1").text == player.name
 
 
@@ -94,13 +95,13 @@ def test_a_fan_opens_the_bracket_and_clicks_to_the_final_and_its_top_scorer(
     assert [len(r.find_elements(By.CSS_SELECTOR, ".bgame")) for r in rounds] == [4, 2, 1]
     final = rounds[-1].find_element(By.CSS_SELECTOR, ".bgame")
     assert champion.school in final.find_element(By.CSS_SELECTOR, ".bslot.won").text
-    final.find_element(By.TAG_NAME, "a").click()
+    follow(browser, final.find_element(By.TAG_NAME, "a"))
 
     game = Game.objects.get(season=cup, round=3)
     heading = browser.find_element(By.TAG_NAME, "h1").text
     assert str(game.home) in heading and str(game.away) in heading
     top = BoxLine.objects.filter(result__game=game).order_by("-pts", "name").first()
-    browser.find_element(By.LINK_TEXT, top.name).click()
+    follow(browser, browser.find_element(By.LINK_TEXT, top.name))
     assert browser.find_element(By.TAG_NAME, "h1").text == top.name
     assert (
         browser.find_element(By.CSS_SELECTOR, ".vabg-card").get_attribute("data-player") == top.name
