@@ -9,16 +9,21 @@ from typing import Any
 
 
 def follow(driver: Any, element: Any, timeout: float = 30) -> None:
-    """Click a link or button that leads to another page and wait until that page is loaded."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
+    """Click a link or button that leads to another page and wait until that page is loaded.
+
+    The old page is marked in its window object, which a new document does not have (an
+    element of the old page can answer a stale or a 'does not belong to the document'
+    error while the new one replaces it)."""
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    page = driver.find_element(By.TAG_NAME, "html")
+    driver.execute_script("window.vabgLeftPage = true")
     element.click()
-    WebDriverWait(driver, timeout).until(expected_conditions.staleness_of(page))
-    WebDriverWait(driver, timeout).until(
-        lambda d: d.execute_script("return document.readyState") == "complete"
+    # A script run while the new document replaces the old may fail: ask again.
+    WebDriverWait(driver, timeout, ignored_exceptions=(WebDriverException,)).until(
+        lambda d: d.execute_script(
+            "return !window.vabgLeftPage && document.readyState === 'complete'"
+        )
     )
 
 
