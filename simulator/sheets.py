@@ -95,6 +95,35 @@ class Sheet(Protocol):
         ...
 
 
+class PositionSheet:
+    """What every game's sheet reads straight from its replayed position: the rules, the
+    dice typed, the die needed next and the dice file (a game's sheet class, a dataclass
+    with a ``position`` field, adds its undo point, result and page state)."""
+
+    __slots__ = ()
+    position: Any
+
+    @property
+    def rules(self) -> Any:
+        return self.position.rules
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        return tuple(self.position.values)
+
+    @property
+    def need(self) -> Any:
+        return self.position.need
+
+    @property
+    def waiting_for(self) -> str:
+        need = self.position.need
+        return "" if need is None else need.step
+
+    def dice_file(self) -> dict[str, Any]:
+        return dict(self.position.dice_file())
+
+
 def rules_by_version(game: Game, options: Mapping[str, Any], rules_version: int | None) -> Any:
     """Return a board game's rules of its ``options`` as ``rules_version`` had them (six
     dice before the G10 note: a Deflected Pass costs the offense a die)."""

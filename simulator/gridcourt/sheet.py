@@ -46,7 +46,7 @@ from simulator.gridcourt.events import (
 from simulator.gridcourt.policy import DEFAULT_POLICY, Policy
 from simulator.gridcourt.rules import STANDARD, GridRules
 from simulator.gridcourt.style import policy_for
-from simulator.sheets import board_state, roll_dice, rules_by_version
+from simulator.sheets import PositionSheet, board_state, roll_dice, rules_by_version
 
 FACES = 6
 
@@ -306,7 +306,7 @@ POLICY_NOTE = (
 
 
 @dataclass(frozen=True, slots=True)
-class GridSheet:
+class GridSheet(PositionSheet):
     """A grid-court game at the table: a :class:`simulator.sheets.Sheet` over a
     :class:`Position`."""
 
@@ -314,30 +314,11 @@ class GridSheet:
     position: Position
 
     @property
-    def rules(self) -> GridRules:
-        return self.position.rules
-
-    @property
-    def values(self) -> tuple[int, ...]:
-        return self.position.values
-
-    @property
-    def need(self) -> Need | None:
-        return self.position.need
-
-    @property
     def undo_trip_to(self) -> int:
         return self.position.last_roll_start()
 
-    @property
-    def waiting_for(self) -> str:
-        return "" if self.need is None else self.need.step
-
     def result(self) -> Result | None:
         return self.position.result
-
-    def dice_file(self) -> dict[str, Any]:
-        return self.position.dice_file()
 
     def state(self) -> dict[str, Any]:
         position = self.position

@@ -24,7 +24,7 @@ from typing import Any
 
 from simulator.dice import DiceError, DiceScriptExhausted, DieRefused, GameOverError, ScriptedDice
 from simulator.games import Game, Result, StyledTeam, TeamName
-from simulator.sheets import board_state, roll_dice, rules_by_version
+from simulator.sheets import PositionSheet, board_state, roll_dice, rules_by_version
 from simulator.sixdice.engine import ScriptRanOut, SixDiceResult, Table, play_game
 from simulator.sixdice.events import Event, Score, SixDiceBox, Start, box_score
 from simulator.sixdice.game import SixDiceGame
@@ -293,7 +293,7 @@ POLICY_NOTE = (
 
 
 @dataclass(frozen=True, slots=True)
-class SixDiceSheet:
+class SixDiceSheet(PositionSheet):
     """A six-dice game at the table: a :class:`simulator.sheets.Sheet` over a
     :class:`Position`."""
 
@@ -301,31 +301,12 @@ class SixDiceSheet:
     position: Position
 
     @property
-    def rules(self) -> SixDiceRules:
-        return self.position.rules
-
-    @property
-    def values(self) -> tuple[int, ...]:
-        return self.position.values
-
-    @property
-    def need(self) -> Need | None:
-        return self.position.need
-
-    @property
     def undo_trip_to(self) -> int:
         return self.position.last_roll_start()
-
-    @property
-    def waiting_for(self) -> str:
-        return "" if self.need is None else self.need.step
 
     def result(self) -> Result | None:
         result = self.position.result
         return None if result is None else self.game.wrap(result)
-
-    def dice_file(self) -> dict[str, Any]:
-        return self.position.dice_file()
 
     def state(self) -> dict[str, Any]:
         position = self.position

@@ -36,6 +36,7 @@ from simulator.dice import (
 )
 from simulator.games import Game, Result
 from simulator.results import GameResult
+from simulator.sheets import PositionSheet
 from simulator.vabg.cards import TeamCard
 from simulator.vabg.coaching import Coach
 from simulator.vabg.coachodds import CoachLiveOdds
@@ -766,24 +767,12 @@ def _period_text(position: Position) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class VabgSheet:
+class VabgSheet(PositionSheet):
     """A VABG game at the table: a :class:`simulator.sheets.Sheet` over a
     :class:`Position` (its page: the printed score sheet and the exact live odds)."""
 
     game: VabgGame
     position: Position
-
-    @property
-    def rules(self) -> GameRules:
-        return self.position.rules
-
-    @property
-    def values(self) -> tuple[int, ...]:
-        return self.position.values
-
-    @property
-    def need(self) -> Need | None:
-        return self.position.need
 
     @property
     def undo_trip_to(self) -> int:
@@ -796,9 +785,6 @@ class VabgSheet:
     def result(self) -> Result | None:
         result = self.position.result
         return None if result is None else self.game.wrap(result)
-
-    def dice_file(self) -> dict[str, Any]:
-        return self.position.dice_file()
 
     def state(self) -> dict[str, Any]:
         position = self.position
