@@ -18,17 +18,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cards import services
-from cards.mapping import team_document, teams_for_play
+from cards.mapping import teams_for_play
 from cards.models import Card, Player, Team
 from cards.uploads import team_file_size_problem
-from core.api import (
-    ApiViewSet,
-    ErrorSerializer,
-    IdFilter,
-    model_errors,
-    sentence,
-)
-from simulator.vabg.cards import InvalidCardError
+from core.api import ApiViewSet, ErrorSerializer, IdFilter, content_length, model_errors
+from core.errors import sentence
 
 # -- serializers ---------------------------------------------------------------------------
 
@@ -183,19 +177,6 @@ class CardFilter(django_filters.FilterSet):
 # -- views ---------------------------------------------------------------------------------
 
 
-def _refused(problems: tuple[str, ...] | list[str], code: int) -> Response:
-    """Answer a refused team file: how many problems, every one of them, nothing written."""
-    count = len(problems)
-    return Response(
-        {
-            "detail": f"The team file is refused: {count} problem"
-            f"{'' if count == 1 else 's'}; nothing was written.",
-            "problems": list(problems),
-        },
-        status=code,
-    )
-
-
 class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     """Teams with their rosters and cards; commissioners import team files."""
 
@@ -230,21 +211,14 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     @action(detail=False, methods=["post"], url_path="import", parser_classes=[JSONParser])
     def import_file(self, request: Request, **kwargs: Any) -> Response:
         name = "team file"
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0
-        too_big = team_file_size_problem(name=name, size=length)
+        too_big = team_file_size_problem(name=name, size=content_length(request))
         if too_big:
-            return _refused([too_big], status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+            raise services.TeamFileError([too_big], status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
         # Parsed by DRF first, so a body that is not JSON is refused as every API refuses it.
         request.data  # noqa: B018
-        try:
-            outcome = services.uploads_import(
-                uploads=[(name, io.BytesIO(request.body))], source="Imported through the API"
-            )[0]
-        except services.TeamFileError as exc:
-            return _refused(exc.problems, status.HTTP_400_BAD_REQUEST)
+        outcome = services.uploads_import(
+            uploads=[(name, io.BytesIO(request.body))], source="Imported through the API"
+        )[0]
         team = self.get_queryset().get(pk=outcome.team.pk)
         body = {
             "team": team,
@@ -264,13 +238,7 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     @action(detail=True, methods=["get"], url_path="file", filter_backends=[])
     def file(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
         team = self.get_object()
-        try:
-            return Response(team_document(team))
-        except InvalidCardError as exc:
-            return Response(
-                {"detail": sentence(f"{team} cannot be written as a team file: {exc}")},
-                status=status.HTTP_409_CONFLICT,
-            )
+        return Response(services.team_file(team))
 
 
 class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):

@@ -19,6 +19,7 @@ from cards.models import Card, Player, Role, Team, notes_problem
 from cards.styles import styles_problems
 from cards.uploads import TeamFileError as TeamFileError  # raised here, caught by callers
 from cards.uploads import team_file_size_problem, uploads_read
+from core.errors import Refused
 from simulator.vabg.cards import InvalidCardError, TeamCard, team_from_json
 
 
@@ -242,6 +243,22 @@ def _team_write(card: TeamCard, *, reason: str) -> ImportOutcome:
 def team_file_name(team: Team) -> str:
     """Return the file name a team exports to, such as ``kentucky-2012.json``."""
     return f"{slugify(team.school)}-{team.season}.json"
+
+
+class TeamNotWritable(Refused):
+    """Raise for a team whose cards the engine refuses, so it has no team file (409: the
+    request is fine, the team's cards must be mended first)."""
+
+    status = 409
+
+
+def team_file(team: Team) -> dict[str, Any]:
+    """Return a team's ``vabg-team/1`` document; raise :class:`TeamNotWritable` naming the
+    team and what its cards lack when the engine refuses them."""
+    try:
+        return team_document(team)
+    except InvalidCardError as exc:
+        raise TeamNotWritable(f"{team} cannot be written as a team file: {exc}") from exc
 
 
 def team_file_text(team: Team) -> str:

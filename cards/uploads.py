@@ -25,13 +25,14 @@ import re
 import struct
 import zipfile
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import IO
 
 from django.conf import settings
 
 from core.api import size_text
+from core.errors import ProblemsRefused
 
 # Zip files start with a local file header, or (empty) with the end record.
 ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
@@ -49,12 +50,11 @@ DIRECTORY_BYTES_PER_RECORD = 46 + 1024
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
-class TeamFileError(ValueError):
-    """Raise when team files are refused; ``problems`` lists every one, file by file."""
+class TeamFileError(ProblemsRefused, ValueError):
+    """Raise when team files are refused; ``problems`` lists every one, file by file
+    (``status`` 413 for an upload over its size limit)."""
 
-    def __init__(self, problems: Sequence[str]) -> None:
-        self.problems = tuple(problems)
-        super().__init__("\n".join(self.problems))
+    what = "team file"
 
 
 @dataclass(frozen=True)

@@ -16,13 +16,9 @@ from rest_framework.response import Response
 
 from challenge import services
 from challenge.models import Challenge, Entry
-from core.api import WRITE_REFUSED, ApiViewSet, ErrorSerializer, sentence
+from core.api import WRITE_REFUSED, ApiViewSet, ErrorSerializer
 from core.roles import is_commissioner
 from league.models import Season
-
-
-def refused(exc: services.ChallengeRefused) -> Response:
-    return Response({"detail": sentence(str(exc))}, status=exc.status)
 
 
 class ChallengeSerializer(serializers.ModelSerializer[Challenge]):
@@ -136,18 +132,15 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
         data = ChallengeSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        try:
-            pool = services.challenge_create(
-                season=v["season"],
-                name=v["name"],
-                round_points=v.get("round_points"),
-                lock_at=v.get("lock_at"),
-                public=v.get("public", True),
-                invite_code=v.get("invite_code", ""),
-                created_by=request.user,
-            )
-        except services.ChallengeRefused as exc:
-            return refused(exc)
+        pool = services.challenge_create(
+            season=v["season"],
+            name=v["name"],
+            round_points=v.get("round_points"),
+            lock_at=v.get("lock_at"),
+            public=v.get("public", True),
+            invite_code=v.get("invite_code", ""),
+            created_by=request.user,
+        )
         body = dict(ChallengeSerializer(pool, context={"request": request}).data)
         if is_commissioner(request.user):
             body["invite_code"] = pool.invite_code
@@ -177,15 +170,12 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
         pool = self.get_object()
         data = JoinSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            entry = services.entry_join(
-                challenge=pool,
-                user=request.user,
-                name=data.validated_data.get("name", ""),
-                invite_code=data.validated_data.get("invite_code", ""),
-            )
-        except services.ChallengeRefused as exc:
-            return refused(exc)
+        entry = services.entry_join(
+            challenge=pool,
+            user=request.user,
+            name=data.validated_data.get("name", ""),
+            invite_code=data.validated_data.get("invite_code", ""),
+        )
         return Response(
             EntrySerializer(entry, context={"request": request}).data,
             status=status.HTTP_201_CREATED,
@@ -216,17 +206,14 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
         data = EntryWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        try:
-            entry = services.entry_save(
-                entry=entry,
-                user=request.user,
-                picks=v.get("picks"),
-                tiebreak=v.get("tiebreak"),
-                name=v.get("name"),
-                fill=v.get("fill"),
-            )
-        except services.ChallengeRefused as exc:
-            return refused(exc)
+        entry = services.entry_save(
+            entry=entry,
+            user=request.user,
+            picks=v.get("picks"),
+            tiebreak=v.get("tiebreak"),
+            name=v.get("name"),
+            fill=v.get("fill"),
+        )
         return Response(EntrySerializer(entry, context={"request": request}).data)
 
     @extend_schema(

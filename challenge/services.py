@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from challenge import scoring
 from challenge.models import Challenge, Entry
+from core.errors import Refused
 from league import bracket as brackets
 from league import odds as league_odds
 from league.models import Game, Season
@@ -40,7 +41,7 @@ when the pool has at most this many entries; a bigger pool's are computed after 
 game and by the admin's "Score the selected pools again" action."""
 
 
-class ChallengeRefused(Exception):
+class ChallengeRefused(Refused):
     """A request the challenge's rules refuse; the message says why, for the fan to read.
 
     ``status`` is the HTTP status pages and the API answer with.

@@ -24,6 +24,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from core.caching import PublicReads
+from core.errors import Refused
 from core.roles import is_commissioner
 
 # Token first: its WWW-Authenticate header turns an anonymous write into 401, not 403.
@@ -45,15 +46,6 @@ class ApiViewSet(PublicReads, viewsets.GenericViewSet[Any]):
 
     authentication_classes = API_AUTHENTICATION
     permission_classes = [CommissionerOrReadOnly]
-
-
-def sentence(text: str) -> str:
-    """Return a domain error as the API shows it: capitalised, ending in a period."""
-    text = text.strip()
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else f"{text}."
 
 
 def model_errors(exc: DjangoValidationError) -> dict[str, list[str]] | list[str]:
@@ -101,12 +93,17 @@ class PayloadTooLarge(exceptions.APIException):
     default_code = "payload_too_large"
 
 
+def content_length(request: Any) -> int:
+    """Return the request's Content-Length, 0 when it has none or none that reads."""
+    try:
+        return max(0, int(request.META.get("CONTENT_LENGTH") or 0))
+    except (AttributeError, TypeError, ValueError):
+        return 0
+
+
 def _request_too_big(request: Any) -> PayloadTooLarge:
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    try:
-        found = int(request.META.get("CONTENT_LENGTH") or 0)
-    except (AttributeError, TypeError, ValueError):
-        found = 0
+    found = content_length(request)
     size = f"{size_text(found)}, more than" if found > limit else "more than"
     return PayloadTooLarge(
         f"The request body is {size} the limit of {size_text(limit)}; nothing was read."
@@ -117,7 +114,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """DRF's exception handler, also answering the errors Django raises while reading a
     request in JSON: a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a 413, too many form
     fields or files a 400, each ``{"detail": "..."}`` like every other API error (Django
-    alone would answer them with a bare HTML "Bad Request (400)")."""
+    alone would answer them with a bare HTML "Bad Request (400)"); and every refusal of a
+    service (``core.errors.Refused``: its status and answer) and a model's ``full_clean``
+    errors (400, keyed by field as DRF keys them), so that views never catch them."""
     if isinstance(exc, RequestDataTooBig):
         exc = _request_too_big(context.get("request"))
     elif isinstance(exc, TooManyFieldsSent):
@@ -126,6 +125,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     elif isinstance(exc, TooManyFilesSent):
         limit = settings.DATA_UPLOAD_MAX_NUMBER_FILES
         exc = exceptions.ParseError(f"The request has more than {limit:,} files.")
+    elif isinstance(exc, Refused):
+        return Response(exc.answer(), status=exc.status)
+    elif isinstance(exc, DjangoValidationError):
+        return Response(model_errors(exc), status=status.HTTP_400_BAD_REQUEST)
     return drf_exception_handler(exc, context)
 
 

@@ -23,7 +23,7 @@ from django.utils.safestring import SafeString
 
 from cards.admin import CardAdmin, PlayerAdmin, TeamAdmin
 from cards.models import Card, Player, Team
-from core.api import sentence
+from core.errors import sentence
 from league import services
 from league.dispatch import team_odds_enqueue
 from league.models import (

@@ -1,36 +1,49 @@
 """What the league's services refuse, each with a message that says why.
 
-Interfaces catch these (and only these) to answer a user: the API as a 400, the admin as a
-message, a command as a ``CommandError``. Anything else is a bug and is left to fail loudly.
+Each is a ``core.errors.Refused``: the API answers it in one place
+(``core.api.exception_handler``) with its status, the admin shows it as a message, a command
+raises it as a ``CommandError``. Anything else is a bug and is left to fail loudly.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 
-class GameNotPlayable(Exception):
+from core.errors import ProblemsRefused, Refused
+
+
+class GameNotPlayable(Refused):
     """Raise when a game cannot be simulated (a broken roster, a real-dice game...)."""
 
 
-class ResultRefused(ValueError):
+class GameFinal(Refused):
+    """Raise for a result or dice sent for a game already final (409: too late, not wrong)."""
+
+    status = 409
+
+
+class ResultRefused(ProblemsRefused, ValueError):
     """Raise for a typed-in result that does not add up; the message lists every problem."""
 
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(problems))
+    what = "score sheet"
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__(problems)
+        self.args = ("; ".join(self.problems),)
 
 
-class SeasonRefused(ValueError):
+class SeasonRefused(Refused, ValueError):
     """Raise for a league, season or tournament that cannot be set up; the message says why."""
 
 
-class SimulationRefused(ValueError):
+class SimulationRefused(Refused, ValueError):
     """Raise for a simulation that cannot start (a scope without its round, a foreign game)."""
 
 
-class OddsUnavailable(ValueError):
+class OddsUnavailable(Refused, ValueError):
     """Raise when no odds can be given: a card the engine refuses, a game with no plays,
     a game or rules without odds (the message names the game)."""
 
 
-class WhatIfRefused(ValueError):
+class WhatIfRefused(Refused, ValueError):
     """Raise for a what-if that cannot happen: an unknown game, a team not in it."""

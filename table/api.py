@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards.models import Team
-from core.api import API_AUTHENTICATION, sentence
+from core.api import API_AUTHENTICATION
 from league.models import Game, GameName, RulesPreset
 from table import services
 from table.models import TableGame
@@ -70,16 +70,6 @@ class DiceSerializer(serializers.Serializer[Any]):
 class UndoSerializer(serializers.Serializer[Any]):
     what = serializers.ChoiceField(choices=["die", "trip"], default="die")
     expected = serializers.IntegerField(required=False, min_value=0)
-
-
-def refused(exc: services.TableRefused) -> Response:
-    body: dict[str, Any] = {"detail": sentence(str(exc))}
-    if exc.index is not None:
-        body["index"] = exc.index
-    if exc.need is not None:
-        body["need"] = exc.need
-    code = status.HTTP_409_CONFLICT if exc.conflict else status.HTTP_400_BAD_REQUEST
-    return Response(body, status=code)
 
 
 def owned(request: Request, pk: int) -> TableGame:
@@ -135,24 +125,21 @@ class GamesView(TableApiView):
         params = StartSerializer(data=request.data)
         params.is_valid(raise_exception=True)
         data = params.validated_data
-        try:
-            if "league_game" in data:
-                game = services.table_open_scheduled(
-                    owner=request.user, league_game=data["league_game"]
-                )
-            else:
-                game = services.table_start(
-                    owner=request.user,
-                    home=data["home"],
-                    away=data["away"],
-                    rules=data["rules"],
-                    neutral=data["neutral"],
-                    strategy=data["strategy"],
-                    game=data["game"],
-                    options=data["options"],
-                )
-        except services.TableRefused as exc:
-            return refused(exc)
+        if "league_game" in data:
+            game = services.table_open_scheduled(
+                owner=request.user, league_game=data["league_game"]
+            )
+        else:
+            game = services.table_start(
+                owner=request.user,
+                home=data["home"],
+                away=data["away"],
+                rules=data["rules"],
+                neutral=data["neutral"],
+                strategy=data["strategy"],
+                game=data["game"],
+                options=data["options"],
+            )
         return Response(state(game), status=status.HTTP_201_CREATED)
 
 
@@ -178,15 +165,12 @@ class DiceView(TableApiView):
         game = owned(request, pk)
         params = DiceSerializer(data=request.data)
         params.is_valid(raise_exception=True)
-        try:
-            position = services.table_roll(
-                game_id=game.pk,
-                user=request.user,
-                values=params.validated_data["dice"],
-                expected=params.validated_data.get("expected"),
-            )
-        except services.TableRefused as exc:
-            return refused(exc)
+        position = services.table_roll(
+            game_id=game.pk,
+            user=request.user,
+            values=params.validated_data["dice"],
+            expected=params.validated_data.get("expected"),
+        )
         game.refresh_from_db()
         return Response(table_state(game, position))
 
@@ -202,15 +186,12 @@ class UndoView(TableApiView):
         game = owned(request, pk)
         params = UndoSerializer(data=request.data)
         params.is_valid(raise_exception=True)
-        try:
-            position = services.table_undo(
-                game_id=game.pk,
-                user=request.user,
-                what=params.validated_data["what"],
-                expected=params.validated_data.get("expected"),
-            )
-        except services.TableRefused as exc:
-            return refused(exc)
+        position = services.table_undo(
+            game_id=game.pk,
+            user=request.user,
+            what=params.validated_data["what"],
+            expected=params.validated_data.get("expected"),
+        )
         game.refresh_from_db()
         return Response(table_state(game, position))
 
@@ -224,10 +205,7 @@ class FinishView(TableApiView):
     )
     def post(self, request: Request, pk: int) -> Response:
         game = owned(request, pk)
-        try:
-            services.table_finish(game_id=game.pk, user=request.user)
-        except services.TableRefused as exc:
-            return refused(exc)
+        services.table_finish(game_id=game.pk, user=request.user)
         game.refresh_from_db()
         return Response(state(game))
 
@@ -241,10 +219,7 @@ class AbandonView(TableApiView):
     )
     def post(self, request: Request, pk: int) -> Response:
         game = owned(request, pk)
-        try:
-            services.table_abandon(game_id=game.pk, user=request.user)
-        except services.TableRefused as exc:
-            return refused(exc)
+        services.table_abandon(game_id=game.pk, user=request.user)
         game.refresh_from_db()
         return Response(state(game))
 

@@ -25,6 +25,7 @@ from django.utils import timezone
 from cards.mapping import team_card, teams_for_play
 from cards.models import Team
 from cards.styles import played_team_file, styles_document
+from core.errors import Refused
 from core.roles import is_commissioner
 from league import services as league_services
 from league.errors import GameNotPlayable
@@ -36,7 +37,7 @@ from simulator.sheets import Sheet
 from table.models import TableGame
 
 
-class TableRefused(ValueError):
+class TableRefused(Refused, ValueError):
     """Raise for an entry or a request the game cannot take; the message says why.
 
     ``conflict`` marks a request that is fine in itself but comes too late (a stale page, a
@@ -53,9 +54,18 @@ class TableRefused(ValueError):
         need: dict[str, Any] | None = None,
     ) -> None:
         self.conflict = conflict
+        self.status = 409 if conflict else 400
         self.index = index
         self.need = need
         super().__init__(message)
+
+    def answer(self) -> dict[str, Any]:
+        body = super().answer()
+        if self.index is not None:
+            body["index"] = self.index
+        if self.need is not None:
+            body["need"] = self.need
+        return body
 
 
 def engine_of(game: TableGame) -> Engine:

@@ -203,3 +203,28 @@ def test_the_checks_catch_a_wrong_arrow_and_a_cycle(tmp_path: Path) -> None:
     path = tmp_path / "m.py"
     path.write_text(source)
     assert [in_function for _, in_function in imports("cards.m", path)] == [True]
+
+
+API_MODULES = sorted(
+    m for m in MODULES if m.endswith(".api") or ".api." in m or m.startswith("league.api")
+)
+
+
+@pytest.mark.parametrize("module", API_MODULES)
+def test_api_views_leave_every_refusal_to_the_one_handler(module: str) -> None:
+    # Guide 11.7: an action validates, calls one service and serialises; the services'
+    # refusals (core.errors.Refused) are answered once, by core.api.exception_handler. Only
+    # a serializer's own validate() turns a model's errors into its field errors.
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef) or node.name.startswith("validate"):
+            continue
+        found += [
+            f"{module}.{node.name} line {t.lineno}: try/except"
+            for t in ast.walk(node)
+            if isinstance(t, ast.Try)
+        ]
+    if module == "core.api":  # the handler's own helpers read what a client sent
+        found = [f for f in found if ".content_length " not in f]
+    assert not found, "\n".join(found)

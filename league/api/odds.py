@@ -14,13 +14,12 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards.models import Team
-from core.api import API_AUTHENTICATION, sentence
+from core.api import API_AUTHENTICATION
 from league import odds
 from league.models import Game, RulesPreset, Season
 
@@ -37,10 +36,6 @@ def _answer(result: dict[str, Any]) -> Response:
     if result.get("pending"):
         return Response(result, status=status.HTTP_202_ACCEPTED)
     return Response(result)
-
-
-def _refused(exc: Exception) -> ValidationError:
-    return ValidationError({"detail": sentence(str(exc))})
 
 
 class MatchupQuery(serializers.Serializer[Any]):
@@ -90,10 +85,7 @@ class GamePreviewView(OddsView):
     )
     def get(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(Game.objects.select_related("result"), pk=pk)
-        try:
-            return Response(odds.game_preview(game))
-        except odds.OddsUnavailable as exc:
-            raise _refused(exc) from exc
+        return Response(odds.game_preview(game))
 
 
 class GameWinProbabilityView(OddsView):
@@ -107,10 +99,7 @@ class GameWinProbabilityView(OddsView):
     )
     def get(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(Game.objects.select_related("result", "home", "away"), pk=pk)
-        try:
-            return Response(odds.win_probability(game))
-        except odds.OddsUnavailable as exc:
-            raise _refused(exc) from exc
+        return Response(odds.win_probability(game))
 
 
 class MatchupView(OddsView):
@@ -124,18 +113,15 @@ class MatchupView(OddsView):
         query = MatchupQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         data = query.validated_data
-        try:
-            return Response(
-                odds.matchup_preview(
-                    home_id=data["home"].pk,
-                    away_id=data["away"].pk,
-                    rules=data["rules"],
-                    neutral=data["neutral"],
-                    strategy=data["strategy"],
-                )
+        return Response(
+            odds.matchup_preview(
+                home_id=data["home"].pk,
+                away_id=data["away"].pk,
+                rules=data["rules"],
+                neutral=data["neutral"],
+                strategy=data["strategy"],
             )
-        except odds.OddsUnavailable as exc:
-            raise _refused(exc) from exc
+        )
 
 
 def _tournament(pk: int) -> Season:
@@ -156,10 +142,7 @@ class TournamentOddsView(OddsView):
     )
     def get(self, request: Request, pk: int) -> Response:
         season = _tournament(pk)
-        try:
-            return _answer(odds.with_table(season, lambda: odds.bracket_odds(season)))
-        except odds.OddsUnavailable as exc:
-            raise _refused(exc) from exc
+        return _answer(odds.with_table(season, lambda: odds.bracket_odds(season)))
 
     @extend_schema(
         summary="What if: the odds with some games locked or flipped (nothing is written)",
@@ -171,12 +154,7 @@ class TournamentOddsView(OddsView):
         body = WhatIf(data=request.data)
         body.is_valid(raise_exception=True)
         winners = body.validated_data["winners"]
-        try:
-            return _answer(
-                odds.with_table(season, lambda: odds.bracket_odds(season, whatif=winners))
-            )
-        except (odds.WhatIfRefused, odds.OddsUnavailable) as exc:
-            raise _refused(exc) from exc
+        return _answer(odds.with_table(season, lambda: odds.bracket_odds(season, whatif=winners)))
 
 
 class SeasonOddsView(OddsView):
@@ -193,14 +171,9 @@ class SeasonOddsView(OddsView):
         query = SeasonOddsQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         data = query.validated_data
-        try:
-            return _answer(
-                odds.with_table(
-                    season,
-                    lambda: odds.season_odds(
-                        season, seasons=data["seasons"], seed=data.get("seed")
-                    ),
-                )
+        return _answer(
+            odds.with_table(
+                season,
+                lambda: odds.season_odds(season, seasons=data["seasons"], seed=data.get("seed")),
             )
-        except odds.OddsUnavailable as exc:
-            raise _refused(exc) from exc
+        )

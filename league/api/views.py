@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django_filters.utils import translate_validation
@@ -29,7 +28,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
 from cards.models import Player
-from core.api import WRITE_REFUSED, ApiViewSet, ErrorSerializer, model_errors, sentence
+from core.api import WRITE_REFUSED, ApiViewSet, ErrorSerializer
 from league import gamestats, presentation, selectors, services, stories, tournaments
 from league.api.exports import CSVRenderer, export_schema
 from league.api.filters import (
@@ -68,6 +67,7 @@ from league.api.serializers import (
     TeamSeasonStatsSerializer,
     TournamentCreateSerializer,
 )
+from league.errors import GameFinal
 from league.games import league_game
 from league.models import BoxLine, Game, League, Season, SimulationRun
 from simulator.games import find_game
@@ -96,10 +96,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
     def create(self, request: Request, **kwargs: Any) -> Response:
         params = LeagueCreateSerializer(data=request.data)
         params.is_valid(raise_exception=True)
-        try:
-            league = services.league_create(**params.validated_data)
-        except DjangoValidationError as exc:
-            return Response(model_errors(exc), status=status.HTTP_400_BAD_REQUEST)
+        league = services.league_create(**params.validated_data)
         league = self.get_queryset().get(pk=league.pk)
         return Response(self.get_serializer(league).data, status=status.HTTP_201_CREATED)
 
@@ -136,16 +133,11 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
         data = dict(params.validated_data)
         teams = data.pop("teams")
         grouping = data.pop("conferences")
-        try:
-            season = services.season_create(
-                teams=teams,
-                conferences={t.pk: t.conference for t in teams} if grouping == "team" else None,
-                **data,
-            )
-        except services.SeasonRefused as exc:
-            return Response({"detail": sentence(str(exc))}, status=status.HTTP_400_BAD_REQUEST)
-        except DjangoValidationError as exc:
-            return Response(model_errors(exc), status=status.HTTP_400_BAD_REQUEST)
+        season = services.season_create(
+            teams=teams,
+            conferences={t.pk: t.conference for t in teams} if grouping == "team" else None,
+            **data,
+        )
         season = self.get_queryset().get(pk=season.pk)
         return Response(self.get_serializer(season).data, status=status.HTTP_201_CREATED)
 
@@ -162,17 +154,14 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
         params = SimulateSerializer(data=request.data)
         params.is_valid(raise_exception=True)
         data = params.validated_data
-        try:
-            run = services.simulation_start(
-                season=season,
-                scope=data["scope"],
-                round=data.get("round"),
-                game_date=data.get("date"),
-                game=data.get("game"),
-                user=request.user,
-            )
-        except services.SimulationRefused as exc:
-            return Response({"detail": sentence(str(exc))}, status=status.HTTP_400_BAD_REQUEST)
+        run = services.simulation_start(
+            season=season,
+            scope=data["scope"],
+            round=data.get("round"),
+            game_date=data.get("date"),
+            game=data.get("game"),
+            user=request.user,
+        )
         return self._run_started(run)
 
     def _run_started(self, run: SimulationRun) -> Response:
@@ -201,12 +190,9 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
         season = self.get_object()
         params = RetrySerializer(data=request.data)
         params.is_valid(raise_exception=True)
-        try:
-            run = services.simulation_retry(
-                season=season, game_ids=params.validated_data.get("games"), user=request.user
-            )
-        except services.SimulationRefused as exc:
-            return Response({"detail": sentence(str(exc))}, status=status.HTTP_400_BAD_REQUEST)
+        run = services.simulation_retry(
+            season=season, game_ids=params.validated_data.get("games"), user=request.user
+        )
         return self._run_started(run)
 
     @extend_schema(
@@ -305,19 +291,14 @@ class TournamentViewSet(mixins.ListModelMixin, ApiViewSet):
         common = {key: data[key] for key in
                   ("league", "name", "reseed", "neutral", "rules", "strategy", "seed", "game",
                    "options")}  # fmt: skip
-        try:
-            if "field" in data:
-                season = tournaments.tournament_field_create(field=data["field"], **common)
-            elif "from_season" in data:
-                season = tournaments.tournament_from_groups(
-                    group_stage=data["from_season"], advance=data.get("advance", 2), **common
-                )
-            else:
-                season = tournaments.tournament_create(teams=data["teams"], **common)
-        except services.SeasonRefused as exc:
-            return Response({"detail": sentence(str(exc))}, status=status.HTTP_400_BAD_REQUEST)
-        except DjangoValidationError as exc:
-            return Response(model_errors(exc), status=status.HTTP_400_BAD_REQUEST)
+        if "field" in data:
+            season = tournaments.tournament_field_create(field=data["field"], **common)
+        elif "from_season" in data:
+            season = tournaments.tournament_from_groups(
+                group_stage=data["from_season"], advance=data.get("advance", 2), **common
+            )
+        else:
+            season = tournaments.tournament_create(teams=data["teams"], **common)
         season = self.get_queryset().get(pk=season.pk)
         location = reverse("api:season-detail", args=[season.pk], request=request)
         return Response(
@@ -369,13 +350,9 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
             raise NotFound(f"Game {game.pk} has not been played yet: it is {game.status}.")
         return result
 
-    def _final_refused(self, game: Game, what: str) -> Response | None:
-        if game.status != Game.Status.FINAL:
-            return None
-        return Response(
-            {"detail": f"Game {game.pk} is already final: {what}."},
-            status=status.HTTP_409_CONFLICT,
-        )
+    def _refuse_final(self, game: Game, what: str) -> None:
+        if game.status == Game.Status.FINAL:
+            raise GameFinal(f"Game {game.pk} is already final: {what}.")
 
     def _stored(self, game: Game) -> Response:
         game = self.get_queryset().get(pk=game.pk)
@@ -403,23 +380,10 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     @action(detail=True, methods=["post"], filter_backends=[])
     def result(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
         game = self.get_object()
-        refused = self._final_refused(game, "its result cannot be entered again")
-        if refused is not None:
-            return refused
+        self._refuse_final(game, "its result cannot be entered again")
         params = ScoreSheetSerializer(data=request.data)
         params.is_valid(raise_exception=True)
-        try:
-            services.game_result_enter(game_id=game.pk, **params.validated_data)
-        except services.ResultRefused as exc:
-            count = len(exc.problems)
-            return Response(
-                {
-                    "detail": f"The score sheet is refused: {count} problem"
-                    f"{'' if count == 1 else 's'}; nothing was written.",
-                    "problems": list(exc.problems),
-                },
-                status=status.HTTP_400_BAD_REQUEST,
-            )
+        services.game_result_enter(game_id=game.pk, **params.validated_data)
         return self._stored(game)
 
     @extend_schema(
@@ -440,13 +404,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     @action(detail=True, methods=["post"], filter_backends=[], parser_classes=[JSONParser])
     def dice(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
         game = self.get_object()
-        refused = self._final_refused(game, "it cannot be played again from dice")
-        if refused is not None:
-            return refused
-        try:
-            services.game_replay_dice(game_id=game.pk, script=request.data)
-        except services.GameNotPlayable as exc:
-            return Response({"detail": sentence(str(exc))}, status=status.HTTP_400_BAD_REQUEST)
+        self._refuse_final(game, "it cannot be played again from dice")
+        services.game_replay_dice(game_id=game.pk, script=request.data)
         return self._stored(game)
 
     @extend_schema(

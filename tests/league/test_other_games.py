@@ -273,10 +273,10 @@ def test_a_typed_in_six_dice_score_is_stored_without_lines() -> None:
         services.game_result_enter(
             game_id=game.pk, home_score=21, away_score=21, home_lines=[{"name": "x"}]
         )
-    assert refused.value.problems[:2] == [
+    assert refused.value.problems[:2] == (
         "a Six dice to 21 game never ends tied (21-21)",
         "a Six dice to 21 game has no player lines and no overtime: enter its score only",
-    ]
+    )
     services.game_result_enter(game_id=game.pk, home_score=21, away_score=17)
     game.refresh_from_db()
     assert (game.status, game.result.rules) == (
