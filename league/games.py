@@ -146,10 +146,13 @@ class LeagueGame:
         dice: DiceSource | None = None,
         rules: Any = None,
         files: tuple[dict[str, Any], dict[str, Any]] | None = None,
+        choices: Sequence[str] = (),
+        hands: Sequence[str] = (),
     ) -> Played:
         """Play a game row with its engine: its seed (one drawn now when it has none, set on
         the row) or ``dice``, its rules or ``rules``, its teams or the team ``files`` given
-        (the coach styles a table game was played with). Raise :class:`GameNotPlayable`."""
+        (the coach styles a table game was played with), the ``choices`` of the sides
+        played by hand (``hands``). Raise :class:`GameNotPlayable`."""
         engine = self.engine
         if files is None:
             docs = {"home": self.team_file(game.home), "away": self.team_file(game.away)}
@@ -162,12 +165,26 @@ class LeagueGame:
         except (InvalidOptionError, InvalidTeamError) as exc:
             raise GameNotPlayable(f"{game} cannot be played: {exc}") from exc
         try:
-            played = engine.play(home, away, _dice(game, dice), rules, neutral=game.neutral)
+            played = engine.play(
+                home,
+                away,
+                _dice(game, dice),
+                rules,
+                neutral=game.neutral,
+                choices=choices,
+                hands=hands,
+            )
         except DiceError as exc:
             raise GameNotPlayable(f"{game}: {exc}") from exc
         except (ValueError, RuntimeError) as exc:  # an endless game, a policy error
             raise GameNotPlayable(f"{game} cannot be played: {exc}") from exc
         return Played(game, played, docs["home"], docs["away"])
+
+    def dice_json(self, play: Played) -> dict[str, Any]:
+        """Return what the result row keeps of the dice: the seed or script, and a game
+        played by hand's choices (``Result.dice_to_json``)."""
+        dice: dict[str, Any] = play.played.dice_to_json()
+        return dice
 
     def team_files(self, play: Played) -> tuple[tuple[str, dict[str, Any]], ...]:
         """Return ``(digest, team file)`` of the home and away teams as they played."""
@@ -320,10 +337,15 @@ class Vabg(LeagueGame):
         dice: DiceSource | None = None,
         rules: Any = None,
         files: tuple[dict[str, Any], dict[str, Any]] | None = None,
+        choices: Sequence[str] = (),
+        hands: Sequence[str] = (),
     ) -> Played:
         """Play a VABG game with the engine: its seed (or ``dice``), rules (its preset's, or
         ``rules``: a table game begun under an older rules version), court and coach; its
-        teams are the cards :meth:`teams_read` read (``files`` play no part)."""
+        teams are the cards :meth:`teams_read` read (``files`` play no part). VABG has no
+        choices made by hand: its coach policy makes them."""
+        if choices or hands:
+            raise GameNotPlayable(f"{game}: VABG has no choices made by hand")
         cards = teams_read if teams_read is not None else self.teams_read([game])
         entries = cards[game.home_id], cards[game.away_id]
         for entry in entries:
@@ -358,6 +380,10 @@ class Vabg(LeagueGame):
 
     def team_files(self, play: Played) -> tuple[tuple[str, dict[str, Any]], ...]:
         return tuple((entry.digest, entry.document) for entry in (play.home, play.away))
+
+    def dice_json(self, play: Played) -> dict[str, Any]:
+        dice: dict[str, Any] = play.played.dice.to_json()
+        return dice
 
     def result_fields(self, play: Played, events: list[dict[str, Any]]) -> dict[str, Any]:
         """Return the score, overtimes, team turnovers, trips (re-rolls aside) and rules."""

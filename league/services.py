@@ -20,7 +20,7 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -381,6 +381,8 @@ def game_simulate(
     dice: DiceSource | None = None,
     rules: Any = None,
     teams: tuple[dict[str, Any], dict[str, Any]] | None = None,
+    choices: Sequence[str] = (),
+    hands: Sequence[str] = (),
 ) -> Game:
     """Simulate a game and store its result, box score and play-by-play at once.
 
@@ -389,7 +391,8 @@ def game_simulate(
     a table-top script instead of the game's seed; ``rules`` replace the rules of its
     preset or options (``LeagueGame.rules``), for a table game begun under an older rules
     version; ``teams`` replace the home and away team files of a game without players (the
-    coach styles a table game was played with).
+    coach styles a table game was played with); ``hands`` are the sides that made their own
+    ``choices`` at the table.
     """
     with transaction.atomic():
         game = Game.objects.select_for_update().select_related("home", "away").get(pk=game_id)
@@ -402,7 +405,13 @@ def game_simulate(
         kind = league_game(game.game)
         seeded = game.seed is not None
         play = kind.play(
-            game, teams_read=kind.teams_read([game]), dice=dice, rules=rules, files=teams
+            game,
+            teams_read=kind.teams_read([game]),
+            dice=dice,
+            rules=rules,
+            files=teams,
+            choices=choices,
+            hands=hands,
         )
         if not seeded:
             _seed_written(game)
@@ -507,7 +516,7 @@ def results_store(*, plays: list[Played]) -> list[GameResult]:
                 home_version_id=versions[home],
                 away_version_id=versions[away],
                 events=events,
-                dice=play.played.dice.to_json(),
+                dice=kind.dice_json(play),
                 **kind.result_fields(play, events),
             )
         )
@@ -955,12 +964,16 @@ def game_replay_dice(
     script: object,
     rules: Any = None,
     teams: tuple[dict[str, Any], dict[str, Any]] | None = None,
+    choices: Sequence[str] = (),
+    hands: Sequence[str] = (),
 ) -> Game:
     """Play a real-dice game from its ``vabg-dice/1`` script and store it like any other.
 
     ``script`` is the parsed dice file; every problem with it is reported at once.
     ``rules`` are the rules the game was rolled under when they are not its preset's or
-    options' rules of today (a table game begun under an older rules version).
+    options' rules of today (a table game begun under an older rules version); ``hands``
+    the sides that made their own ``choices`` at the table (six dice), stored with the
+    dice so that the game replays choice for choice.
     """
     name = Game.objects.filter(pk=game_id).values_list("game", flat=True).first()
     try:
@@ -968,7 +981,9 @@ def game_replay_dice(
         dice = find_game(name or DEFAULT_GAME).read_dice(script)
     except DiceError as exc:
         raise GameNotPlayable(f"the dice file is refused: {exc}") from exc
-    return game_simulate(game_id=game_id, dice=dice, rules=rules, teams=teams)
+    return game_simulate(
+        game_id=game_id, dice=dice, rules=rules, teams=teams, choices=choices, hands=hands
+    )
 
 
 def game_replay(*, game_id: int) -> EngineResult | PlayedGame:

@@ -57,7 +57,7 @@ from __future__ import annotations
 import importlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -194,6 +194,10 @@ class Result:
     rules_version: int
     native: Any = None
     """The game's own result object when it has one (VABG's ``GameResult``), else ``None``."""
+    choices: tuple[str, ...] = ()
+    """The choices the sides played by hand made, in the order asked (``Game.has_hands``)."""
+    hands: frozenset[str] = frozenset()
+    """The sides (``"home"``, ``"away"``) that made their own choices at the table."""
 
     @property
     def winner(self) -> Side:
@@ -212,9 +216,18 @@ class Result:
             "home": self.home.to_json(),
             "away": self.away.to_json(),
             "events": [e.to_json() for e in self.events],
-            "dice": self.dice.to_json(),
+            "dice": self.dice_to_json(),
             "rules": self.rules.to_json(),
         }
+
+    def dice_to_json(self) -> dict[str, Any]:
+        """Return where the dice came from (``DiceRecord.to_json()``) and, for a game played
+        by hand, its ``choices`` and ``hands``: all a replay needs, choice for choice."""
+        dice = self.dice.to_json()
+        if self.hands:
+            dice["choices"] = list(self.choices)
+            dice["hands"] = sorted(self.hands)
+        return dice
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,12 +430,16 @@ class Game(ABC):
         rules: Any = None,
         *,
         neutral: bool = False,
+        choices: Sequence[str] = (),
+        hands: Collection[str] = (),
     ) -> Result:
         """Play one game (``away`` is the visitor) with every roll from ``dice``.
 
         ``rules`` defaults to :meth:`default_rules`; rules of another game are refused
         (:class:`InvalidOptionError`). ``neutral`` matters only to a game with a home
-        advantage (:attr:`neutral_matters`).
+        advantage (:attr:`neutral_matters`). ``hands`` names the sides that made their own
+        choices at the table, ``choices`` those choices in the order asked (a game that
+        :attr:`has_hands`; a choice the rules forbid raises ``ValueError``).
         """
         if rules is None:
             rules = self.default_rules()
@@ -430,7 +447,31 @@ class Game(ABC):
             raise InvalidOptionError(
                 f"{self.name} plays {self.rules_type.__name__}, got {type(rules).__name__}"
             )
+        if hands or choices:
+            if not self.has_hands:
+                raise InvalidOptionError(f"{self.title} has no choices made by hand")
+            return self.play_by_hand(
+                home, away, dice, rules, choices=tuple(choices), hands=frozenset(hands)
+            )
         return self.play_rules(home, away, dice, rules, neutral=neutral)
+
+    has_hands: ClassVar[bool] = False
+    """Whether a side can make its own choices at the table (:meth:`play_by_hand`, the
+    ``choices`` and ``hands`` of :meth:`sheet`)."""
+
+    def play_by_hand(
+        self,
+        home: Any,
+        away: Any,
+        dice: DiceSource,
+        rules: Any,
+        *,
+        choices: tuple[str, ...],
+        hands: frozenset[str],
+    ) -> Result:
+        """Play one game whose ``hands`` sides made their own ``choices`` (a game that
+        :attr:`has_hands` overrides this)."""
+        raise InvalidOptionError(f"{self.title} has no choices made by hand")
 
     @abstractmethod
     def play_rules(
@@ -466,17 +507,26 @@ class Game(ABC):
         *,
         rules: Any = None,
         neutral: bool = False,
+        choices: Sequence[str] = (),
+        hands: Collection[str] = (),
     ) -> Any:
         """Return the game at the table after the dice ``values`` typed so far, in the
         order rolled: a :class:`simulator.sheets.Sheet` (what die is needed next, whose and
-        why; where undo goes back to; the page's state; the result once over; typed there,
-        as ``simulator.sheets`` imports this module).
+        why, or the choice a side makes; where undo goes back to; the page's state; the
+        result once over; typed there, as ``simulator.sheets`` imports this module).
 
         ``home`` and ``away`` are teams as :meth:`read_team` reads them; ``rules``
-        default to :meth:`default_rules`. Raise :class:`simulator.dice.DieRefused` for a
-        value that is not a face of the die wanted there and
-        :class:`simulator.dice.GameOverError` for dice after the end of the game.
+        default to :meth:`default_rules`; ``hands`` are the sides that make their own
+        ``choices`` (a game that :attr:`has_hands`). Raise
+        :class:`simulator.dice.DieRefused` for a value that is not a face of the die wanted
+        there, :class:`simulator.dice.GameOverError` for dice after the end of the game,
+        and the ``simulator.sheets`` refusals of a choice.
         """
+        extra: dict[str, Any] = {}
+        if hands or choices:
+            if not self.has_hands:
+                raise InvalidOptionError(f"{self.title} has no choices made by hand")
+            extra = {"choices": tuple(choices), "hands": frozenset(hands)}
         return self._part("sheet").open_sheet(
             self,
             home,
@@ -484,6 +534,7 @@ class Game(ABC):
             tuple(values),
             rules=self.default_rules() if rules is None else rules,
             neutral=neutral,
+            **extra,
         )
 
     def replay_frames(

@@ -13,7 +13,7 @@ rules of a stored rules version and the page state of a game without players.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -47,6 +47,58 @@ class Need(Protocol):
         ...
 
 
+class Question(Protocol):
+    """A choice the rules leave to a side played by hand (``Game.has_hands``): whose
+    (``side``), what kind, the question in words, the rule that gives it, the tokens it
+    takes (``to_json()["options"]``)."""
+
+    @property
+    def side(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def prompt(self) -> str: ...
+
+    @property
+    def rule(self) -> str: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class ChoiceRefused(ValueError):
+    """Raise for a typed choice the rules forbid; the message names the rule.
+
+    ``index`` is its place among the game's choices, ``question`` what was asked there.
+    """
+
+    def __init__(self, index: int, token: object, question: Question, why: str) -> None:
+        self.index = index
+        self.token = token
+        self.question = question
+        super().__init__(why)
+
+
+class ChoiceFirst(ValueError):
+    """Raise for dice typed while the game waits for a side's choice: ``used`` dice were
+    read before the question."""
+
+    def __init__(self, used: int, question: Question) -> None:
+        self.used = used
+        self.question = question
+        super().__init__(f"the game waits for a choice after {used} dice: {question.prompt}")
+
+
+class NoChoiceWanted(ValueError):
+    """Raise for a choice typed where the game asks none (it waits for a die, or is over):
+    ``index`` is its place among the choices."""
+
+    def __init__(self, index: int, why: str) -> None:
+        self.index = index
+        super().__init__(why)
+
+
 class Sheet(Protocol):
     """A game at the table after the dice typed so far."""
 
@@ -63,6 +115,12 @@ class Sheet(Protocol):
     @property
     def need(self) -> Need | None:
         """The die needed next; ``None`` once the game is over."""
+        ...
+
+    @property
+    def question(self) -> Question | None:
+        """The choice a side played by hand must make next; ``None`` when the game waits
+        for a die, is over, or has no side played by hand."""
         ...
 
     @property
@@ -116,7 +174,14 @@ class PositionSheet:
         return self.position.need
 
     @property
+    def question(self) -> Question | None:
+        return None
+
+    @property
     def waiting_for(self) -> str:
+        question = self.question
+        if question is not None:
+            return question.prompt
         need = self.position.need
         return "" if need is None else need.step
 
@@ -156,8 +221,18 @@ def board_state(
     pieces: dict[str, Any] | None,
     faces: str,
     policy_note: str,
+    question: Question | None = None,
+    hands: Collection[str] = (),
 ) -> dict[str, Any]:
-    """Return the page's state of a game without players (grid court, six dice)."""
+    """Return the page's state of a game without players (grid court, six dice): a game
+    played by hand also names the sides that choose (``hands``) and the choice it waits
+    for (``question``)."""
+    if over:
+        period = "Final"
+    elif question is not None:
+        period = f"Next: {question.prompt}"
+    else:
+        period = "Final" if need is None else f"Next: {need.step}"
     return {
         "labels": dict(labels),
         "strategy": False,
@@ -167,7 +242,9 @@ def board_state(
         "need": None if need is None else need.to_json(),
         "over": over,
         "score": dict(score),
-        "period": "Final" if over or need is None else f"Next: {need.step}",
+        "period": period,
+        "question": None if question is None else question.to_json(),
+        "hands": sorted(hands),
         "overtimes": 0,
         "undo_trip_to": undo_trip_to,
         "plays": plays,

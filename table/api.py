@@ -51,6 +51,14 @@ class StartSerializer(serializers.Serializer[Any]):
     league_game = serializers.PrimaryKeyRelatedField(
         queryset=Game.objects.all(), required=False, help_text="A scheduled season game."
     )
+    hands = serializers.ListField(
+        child=serializers.ChoiceField(choices=["home", "away"]),
+        default=list,
+        max_length=2,
+        help_text="The sides whose choices you make at the table (six dice: which play on a "
+        "tie, advance or shoot, pushing out for a 3, the Power Chip); the others play their "
+        "coach style. Empty (the default): the computer makes every choice.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "league_game" not in attrs and not ("home" in attrs and "away" in attrs):
@@ -64,6 +72,17 @@ class DiceSerializer(serializers.Serializer[Any]):
     )
     expected = serializers.IntegerField(
         required=False, min_value=0, help_text="How many dice the game had when you looked."
+    )
+
+
+class ChoiceSerializer(serializers.Serializer[Any]):
+    choice = serializers.CharField(
+        max_length=40,
+        help_text="One of the question's options (state.question.options[].token); a chip "
+        "reroll names its dice: reroll:1,3,5.",
+    )
+    expected = serializers.IntegerField(
+        required=False, min_value=0, help_text="How many entries the game had when you looked."
     )
 
 
@@ -105,6 +124,7 @@ class GamesView(TableApiView):
                     "away": str(g.away),
                     "status": g.status,
                     "dice": len(g.dice),
+                    "choices": len(g.choices),
                     "league_game": g.league_game_id,
                     "updated_at": g.updated_at,
                 }
@@ -127,7 +147,7 @@ class GamesView(TableApiView):
         data = params.validated_data
         if "league_game" in data:
             game = services.table_open_scheduled(
-                owner=request.user, league_game=data["league_game"]
+                owner=request.user, league_game=data["league_game"], hands=data["hands"]
             )
         else:
             game = services.table_start(
@@ -139,6 +159,7 @@ class GamesView(TableApiView):
                 strategy=data["strategy"],
                 game=data["game"],
                 options=data["options"],
+                hands=data["hands"],
             )
         return Response(state(game), status=status.HTTP_201_CREATED)
 
@@ -169,6 +190,29 @@ class DiceView(TableApiView):
             game_id=game.pk,
             user=request.user,
             values=params.validated_data["dice"],
+            expected=params.validated_data.get("expected"),
+        )
+        game.refresh_from_db()
+        return Response(table_state(game, position))
+
+
+class ChoiceView(TableApiView):
+    @extend_schema(
+        operation_id="table_game_choice",
+        summary="Make the choice the game waits for (a side played by hand)",
+        description='{"choice": "B", "expected": 57}: one of state.question\'s options; a '
+        "choice the rules forbid answers 400 naming the rule.",
+        request=ChoiceSerializer,
+        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 409: ErrorSerializer},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = owned(request, pk)
+        params = ChoiceSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        position = services.table_choose(
+            game_id=game.pk,
+            user=request.user,
+            choice=params.validated_data["choice"],
             expected=params.validated_data.get("expected"),
         )
         game.refresh_from_db()

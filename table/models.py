@@ -1,11 +1,13 @@
 """A game played at the table with real dice: its teams as dealt, its rules and every die.
 
-The dice are the game: ``dice`` holds the values in the order they were rolled, and the
-engine replays them (``simulator.vabg.sheet``; a grid-court or six-dice game: that game's
-``sheet``) to know the score, the sheet and the die it wants next. The team files are
-kept as the game began, so a card edited in the admin meanwhile does not change a game in
-progress (finishing refuses one whose cards changed); so is a grid-court or six-dice
-game's rules version, so a ruling changed meanwhile does not change its dice's game.
+The dice are the game: ``dice`` holds the values in the order they were rolled (and, for a
+side played by hand, ``choices`` its choices, each with the number of dice typed before
+it), and the engine replays them (``simulator.vabg.sheet``; a grid-court or six-dice
+game: that game's ``sheet``) to know the score, the sheet and the die it wants next. The
+team files are kept as the game began, so a card edited in the admin meanwhile does not
+change a game in progress (finishing refuses one whose cards changed); so is a grid-court
+or six-dice game's rules version, so a ruling changed meanwhile does not change its dice's
+game.
 """
 
 from __future__ import annotations
@@ -60,6 +62,18 @@ class TableGame(models.Model):
     dice = models.JSONField(
         default=list, blank=True, help_text="Every die rolled, in the order rolled."
     )
+    hands = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='The sides ("home", "away") that make their own choices (a game that has '
+        "them: six dice); the others play their coach style.",
+    )
+    choices = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Every choice made by hand, in the order made: [dice typed before it, "
+        "the choice].",
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     league_game = models.ForeignKey(
         Game,
@@ -99,3 +113,13 @@ class TableGame(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("table:sheet", args=[self.pk])
+
+    @property
+    def entries(self) -> int:
+        """Return how many entries the game has: its dice and its choices."""
+        return len(self.dice) + len(self.choices)
+
+    @property
+    def choice_tokens(self) -> list[str]:
+        """Return the choices made by hand, in order (without where each was made)."""
+        return [token for _, token in self.choices]

@@ -22,6 +22,7 @@ def _urls(game: TableGame) -> dict[str, Any]:
         "page": reverse("table:sheet", args=[game.pk]),
         "state": reverse("table:api-game", args=[game.pk]),
         "dice": reverse("table:api-dice", args=[game.pk]),
+        "choice": reverse("table:api-choice", args=[game.pk]),
         "undo": reverse("table:api-undo", args=[game.pk]),
         "finish": reverse("table:api-finish", args=[game.pk]),
         "abandon": reverse("table:api-abandon", args=[game.pk]),
@@ -48,5 +49,9 @@ def table_state(game: TableGame, position: Sheet) -> dict[str, Any]:
         "away": {"label": labels["away"], "team_id": game.away_id},
         "rules": game.rules,
         **state,
+        # The entries typed: the dice and the choices made by hand (an entry's "expected").
+        "count": game.entries,
+        "hands": list(game.hands),
+        "choices": [{"after": at, "choice": token} for at, token in game.choices],
         "urls": _urls(game),
     }

@@ -33,7 +33,7 @@ from league.models import Game, GameName, SimulationRun, game_options_clean
 from simulator.dice import DieRefused, GameOverError
 from simulator.games import Game as Engine
 from simulator.games import InvalidTeamError, find_game
-from simulator.sheets import Sheet
+from simulator.sheets import ChoiceFirst, ChoiceRefused, Sheet
 from table.models import TableGame
 
 
@@ -121,17 +121,45 @@ def _rules_version(game: str) -> int:
     return find_game(game).rules_version
 
 
-def position_of(game: TableGame, dice: Sequence[int] | None = None) -> Sheet:
-    """Return where the game stands after its dice (or ``dice`` instead): its sheet."""
+def position_of(
+    game: TableGame,
+    dice: Sequence[int] | None = None,
+    choices: Sequence[str] | None = None,
+) -> Sheet:
+    """Return where the game stands after its dice and choices (or ``dice`` and
+    ``choices`` instead): its sheet."""
     home, away = teams_of(game)
+    hands = {"choices": game.choice_tokens if choices is None else list(choices)}
+    if game.hands:
+        hands["hands"] = list(game.hands)
     sheet: Sheet = engine_of(game).sheet(
         home,
         away,
         list(game.dice if dice is None else dice),
         rules=rules_of(game),
         neutral=game.neutral,
+        **(hands if game.hands else {}),
     )
     return sheet
+
+
+SIDE_NAMES = ("home", "away")
+
+
+def hands_clean(engine: Engine, hands: Sequence[str]) -> list[str]:
+    """Return the sides played by hand, checked: home and/or away, in a game that has
+    choices made by hand (``Game.has_hands``)."""
+    hands = list(dict.fromkeys(hands))
+    wrong = [h for h in hands if h not in SIDE_NAMES]
+    if wrong:
+        raise TableRefused(
+            f"Hands name the sides that choose by hand: home or away, not {wrong[0]!r}."
+        )
+    if hands and not engine.has_hands:
+        raise TableRefused(
+            f"{engine.title} has no choices made by hand: its teams play their coach policy."
+        )
+    return sorted(hands)
 
 
 def _team_file(team: Team, game: str = GameName.VABG) -> dict[str, Any]:
@@ -155,11 +183,13 @@ def table_start(
     strategy: bool = False,
     game: str = GameName.VABG,
     options: dict[str, Any] | None = None,
+    hands: Sequence[str] = (),
 ) -> TableGame:
     """Start a game at the table between two teams; it belongs to ``owner``.
 
     ``game`` is VABG (``rules``, ``neutral``, ``strategy``), or grid court or six dice with
-    that game's rule ``options`` (checked by the game's own rules).
+    that game's rule ``options`` (checked by the game's own rules). ``hands`` are the sides
+    whose choices the players make (six dice); the others play their coach style.
     """
     if home.pk == away.pk:
         raise TableRefused("A team cannot play itself.")
@@ -177,6 +207,7 @@ def table_start(
         strategy = False  # a game without a coach policy (grid court, six dice)
     if not engine.neutral_matters:
         neutral = False  # nor a home court
+    hands = hands_clean(engine, hands)
     table = TableGame(
         owner=owner,
         game=game,
@@ -189,6 +220,7 @@ def table_start(
         strategy=strategy,
         home_team_file=_team_file(home, game),
         away_team_file=_team_file(away, game),
+        hands=hands,
     )
     table.full_clean()
     table.save()
@@ -197,8 +229,9 @@ def table_start(
 
 
 @transaction.atomic
-def table_open_scheduled(*, owner: Any, league_game: Game) -> TableGame:
-    """Open a season's scheduled game at the table (commissioners only).
+def table_open_scheduled(*, owner: Any, league_game: Game, hands: Sequence[str] = ()) -> TableGame:
+    """Open a season's scheduled game at the table (commissioners only), ``hands`` its
+    sides whose choices the players make (as :func:`table_start`).
 
     The league game is marked a real-dice game at once, so no simulation run plays it
     meanwhile; abandoning the table game gives it back as it was.
@@ -218,6 +251,7 @@ def table_open_scheduled(*, owner: Any, league_game: Game) -> TableGame:
         )
     if TableGame.objects.filter(league_game=game, status=TableGame.Status.PLAYING).exists():
         raise TableRefused(f"{game} is already being played at the table.", conflict=True)
+    hands = hands_clean(find_game(game.game), hands)
     table = TableGame(
         owner=owner,
         game=game.game,
@@ -232,6 +266,7 @@ def table_open_scheduled(*, owner: Any, league_game: Game) -> TableGame:
         away_team_file=_team_file(game.away, game.game),
         league_game=game,
         attached_kind=game.kind,
+        hands=hands,
     )
     table.full_clean()
     table.save()
@@ -251,9 +286,12 @@ def _playing(game: TableGame, expected: int | None) -> None:
         raise TableRefused(
             f"This game is {game.get_status_display().lower()}: no more dice.", conflict=True
         )
-    if expected is not None and expected != len(game.dice):
+    if expected is not None and expected != game.entries:
+        what = f"{len(game.dice)} dice"
+        if game.choices:
+            what = f"{game.entries} entries ({what} and {len(game.choices)} choices)"
         raise TableRefused(
-            f"This game has {len(game.dice)} dice, not {expected}: it changed elsewhere "
+            f"This game has {what}, not {expected}: it changed elsewhere "
             "(another device?). Reload to see it.",
             conflict=True,
         )
@@ -292,6 +330,12 @@ def table_roll(
             f"{exc.extra} more {'is' if exc.extra == 1 else 'are'} one too many.",
             index=exc.used - before,
         ) from exc
+    except ChoiceFirst as exc:
+        question = exc.question
+        raise TableRefused(
+            f"{_side_label(game, question.side)} must choose first: {question.prompt}",
+            index=exc.used - before,
+        ) from exc
     except ValueError as exc:  # a DiceError, or the engine's own (a card it cannot play)
         raise TableRefused(f"The engine refuses these dice: {exc}.") from exc
     game.dice = dice
@@ -299,25 +343,64 @@ def table_roll(
     return position
 
 
+def _side_label(game: TableGame, side: str) -> str:
+    return str(game.home if side == "home" else game.away)
+
+
+@transaction.atomic
+def table_choose(*, game_id: int, user: Any, choice: str, expected: int | None = None) -> Sheet:
+    """Make the choice the game waits for (a side played by hand: ``Sheet.question``).
+
+    A choice the rules forbid is refused naming the rule; so is any choice while the game
+    waits for a die, or once it is over.
+    """
+    game = _locked(game_id, user)
+    _playing(game, expected)
+    question = position_of(game).question
+    if question is None:
+        raise TableRefused(
+            "No choice is asked now: "
+            + (
+                f"the game waits for {position_of(game).waiting_for}."
+                if not _over(game)
+                else "the game is over."
+            )
+        )
+    choices = [*game.choices, [len(game.dice), choice]]
+    try:
+        position = position_of(game, choices=[token for _, token in choices])
+    except ChoiceRefused as exc:
+        raise TableRefused(f"{choice!r} is refused: {exc}.") from exc
+    game.choices = choices
+    game.save(update_fields=["choices", "updated_at"])
+    return position
+
+
+def _over(game: TableGame) -> bool:
+    return position_of(game).result() is not None
+
+
 @transaction.atomic
 def table_undo(*, game_id: int, user: Any, what: str = "die", expected: int | None = None) -> Sheet:
-    """Take back the last die, or the whole last trip (back to its d8).
+    """Take back the last entry (a die, or a choice made by hand after it), or the whole
+    last trip (back to its d8) with the choices made since.
 
     In grid court and six dice a "trip" is a roll: an offensive roll's two dice, a team's
     six (or five) dice; on a roll's first die, the roll before.
     """
     game = _locked(game_id, user)
     _playing(game, expected)
-    if not game.dice:
+    if not game.dice and not game.choices:
         raise TableRefused("No dice to take back yet.")
-    if what == "die":
-        keep = len(game.dice) - 1
-    elif what == "trip":
-        keep = position_of(game).undo_trip_to
-    else:
+    if what not in ("die", "trip"):
         raise TableRefused(f"Undo takes back a die or a trip, not {what!r}.")
-    game.dice = game.dice[:keep]
-    game.save(update_fields=["dice", "updated_at"])
+    if what == "die" and game.choices and game.choices[-1][0] == len(game.dice):
+        game.choices = game.choices[:-1]  # the last entry was a choice
+    else:
+        keep = len(game.dice) - 1 if what == "die" else position_of(game).undo_trip_to
+        game.dice = game.dice[:keep]
+        game.choices = [c for c in game.choices if c[0] <= keep]
+    game.save(update_fields=["dice", "choices", "updated_at"])
     return position_of(game)
 
 
@@ -371,6 +454,8 @@ def table_finish(*, game_id: int, user: Any) -> Game:
             script=position.dice_file(),
             rules=rules_of(table),
             teams=team_files(table),
+            choices=table.choice_tokens,
+            hands=table.hands,
         )
     except GameNotPlayable as exc:
         raise TableRefused(f"The league refused the game: {exc}.") from exc

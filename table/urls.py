@@ -13,6 +13,7 @@ urlpatterns = [
     path("api/games/", api.GamesView.as_view(), name="api-games"),
     path("api/games/<int:pk>/", api.GameView.as_view(), name="api-game"),
     path("api/games/<int:pk>/dice/", api.DiceView.as_view(), name="api-dice"),
+    path("api/games/<int:pk>/choice/", api.ChoiceView.as_view(), name="api-choice"),
     path("api/games/<int:pk>/undo/", api.UndoView.as_view(), name="api-undo"),
     path("api/games/<int:pk>/finish/", api.FinishView.as_view(), name="api-finish"),
     path("api/games/<int:pk>/abandon/", api.AbandonView.as_view(), name="api-abandon"),

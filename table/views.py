@@ -62,10 +62,29 @@ class StartForm(forms.Form):
         label="Pieces a team",
     )
     chip_reroll = forms.BooleanField(required=False, label="Power Chip reroll (§2.11)")
+    hands = forms.ChoiceField(
+        choices=[
+            ("both", "Both sides: we make every choice"),
+            ("away", "Visitors by hand, home by the computer"),
+            ("home", "Home by hand, visitors by the computer"),
+            ("none", "The computer for both (each team's coach style)"),
+        ],
+        initial="both",
+        required=False,
+        label="Who makes the choices",
+    )
+    HANDS = {"both": ["home", "away"], "away": ["away"], "home": ["home"], "none": []}
 
     OPTION_FIELDS = ("width", "level", "pieces", "chip_reroll")
     """The fields that are a game's rule options (grid court's, six dice's; VABG has none:
     its rules, court and coach policy have their own fields)."""
+
+    def sides_by_hand(self) -> list[str]:
+        """Return the sides whose choices the players make (a game that has them)."""
+        data = self.cleaned_data
+        if not find_game(data["game"] or GameName.VABG).has_hands:
+            return []
+        return self.HANDS[data["hands"] or "both"]
 
     def options(self) -> dict[str, object]:
         """Return the chosen game's rule options that this form asks for, as the game
@@ -122,6 +141,7 @@ def index(request: HttpRequest) -> HttpResponse:
                     strategy=data["strategy"],
                     game=data["game"] or GameName.VABG,
                     options=form.options(),
+                    hands=form.sides_by_hand(),
                 )
                 return HttpResponseRedirect(game.get_absolute_url())
         except services.TableRefused as exc:

@@ -24,9 +24,11 @@ from simulator.games import (
     TeamName,
     register,
 )
+from simulator.sheets import NoChoiceWanted
 from simulator.sixdice import style
 from simulator.sixdice.engine import SixDiceResult, play_game
 from simulator.sixdice.events import COLUMNS, Event, SixDiceBox, box_score, event_from_json
+from simulator.sixdice.hand import ChoiceNeeded, Hands
 from simulator.sixdice.inputs import dice_from_json
 from simulator.sixdice.odds import exact_odds, solved, states_before_rolls
 from simulator.sixdice.render import render_box_score
@@ -157,8 +159,43 @@ class SixDiceGame(StyledGame):
         policy = game_policy(_style(home), _style(away))
         return self.wrap(play_game(home, away, dice, rules=rules, policy=policy))
 
-    def wrap(self, result: SixDiceResult) -> Result:
-        """Return the shared result of a ``SixDiceResult`` (kept as ``native``)."""
+    has_hands = True
+
+    def play_by_hand(
+        self,
+        home: Any,
+        away: Any,
+        dice: DiceSource,
+        rules: SixDiceRules,
+        *,
+        choices: tuple[str, ...],
+        hands: frozenset[str],
+    ) -> Result:
+        """Play one game to 21 whose ``hands`` sides made their own ``choices``
+        (:mod:`simulator.sixdice.hand`), the other sides their styles; raise
+        ``ValueError`` for a choice the rules forbid, one missing or one left over."""
+        played = Hands(choices, hands, game_policy(_style(home), _style(away)))
+        try:
+            result = play_game(home, away, dice, rules=rules, policy=played.policy)
+        except ChoiceNeeded as exc:
+            raise NoChoiceWanted(
+                exc.used, f"the choices ran out: {exc.question.prompt} was asked"
+            ) from exc
+        if played.used < len(choices):
+            raise NoChoiceWanted(
+                played.used, f"{len(choices) - played.used} choices are left after the game"
+            )
+        return self.wrap(result, choices=choices, hands=hands)
+
+    def wrap(
+        self,
+        result: SixDiceResult,
+        *,
+        choices: tuple[str, ...] = (),
+        hands: frozenset[str] = frozenset(),
+    ) -> Result:
+        """Return the shared result of a ``SixDiceResult`` (kept as ``native``), with the
+        choices the sides played by hand made."""
         return Result(
             game=self.name,
             home=_side(result.home),
@@ -168,6 +205,8 @@ class SixDiceGame(StyledGame):
             rules=result.rules,
             rules_version=RULES_VERSION,
             native=result,
+            choices=tuple(choices),
+            hands=frozenset(hands),
         )
 
     def box_score(self, events: Iterable[Any], rules: Any = None) -> tuple[SixDiceBox, SixDiceBox]:

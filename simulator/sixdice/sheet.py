@@ -18,16 +18,24 @@ the one ``python -m simulator play --game sixdice --dice FILE`` gives.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from simulator.dice import DiceError, DiceScriptExhausted, DieRefused, GameOverError, ScriptedDice
 from simulator.games import Game, Result, StyledTeam, TeamName
-from simulator.sheets import PositionSheet, board_state, roll_dice, rules_by_version
+from simulator.sheets import (
+    ChoiceFirst,
+    NoChoiceWanted,
+    PositionSheet,
+    board_state,
+    roll_dice,
+    rules_by_version,
+)
 from simulator.sixdice.engine import ScriptRanOut, SixDiceResult, Table, play_game
 from simulator.sixdice.events import Event, Score, SixDiceBox, Start, box_score
 from simulator.sixdice.game import SixDiceGame
+from simulator.sixdice.hand import ChoiceNeeded, Hands, Question
 from simulator.sixdice.render import render_play_by_play
 from simulator.sixdice.rules import STANDARD, SixDiceRules
 from simulator.sixdice.state import AWAY, HOME
@@ -98,6 +106,21 @@ class Roll:
 
 
 @dataclass(frozen=True, slots=True)
+class Choices:
+    """The choices typed at the table and the sides that make them by hand (``hand``)."""
+
+    tokens: tuple[str, ...] = ()
+    hands: frozenset[str] = frozenset()
+
+    def policy(self, home: TeamName, away: TeamName) -> Hands:
+        """Return the game's policy: by hand for ``hands``, each other side its style."""
+        return Hands(self.tokens, self.hands, game_policy(_style(home), _style(away)))
+
+
+NO_CHOICES = Choices()
+
+
+@dataclass(frozen=True, slots=True)
 class Position:
     """Where a game at the table stands after its dice."""
 
@@ -110,6 +133,9 @@ class Position:
     score: dict[str, int]
     need: Need | None
     result: SixDiceResult | None
+    choices: Choices = NO_CHOICES
+    question: Question | None = None
+    """The choice a side played by hand must make next (then ``need`` is ``None``)."""
 
     def labels(self) -> dict[str, str]:
         return {HOME: self.home.label, AWAY: self.away.label}
@@ -177,20 +203,22 @@ class _Source:
 
 
 def _run(
-    home: TeamName, away: TeamName, values: Sequence[int], rules: SixDiceRules
-) -> tuple[Table, _Source, ScriptRanOut | _Bad | None]:
+    home: TeamName,
+    away: TeamName,
+    values: Sequence[int],
+    rules: SixDiceRules,
+    choices: Choices = NO_CHOICES,
+) -> tuple[Table, _Source, Hands, ScriptRanOut | _Bad | ChoiceNeeded | None]:
     source = _Source(values)
-    policy = game_policy(_style(home), _style(away))
-    table = Table(source, rules=rules, policy=policy)
+    hands = choices.policy(home, away)
+    table = Table(source, rules=rules, policy=hands.policy)
     source.table = table
     table.events.append(Start(home.school, home.season, away.school, away.season))
     try:
         table.play()
-    except ScriptRanOut as exc:
-        return table, source, exc
-    except _Bad as exc:
-        return table, source, exc
-    return table, source, None
+    except (ScriptRanOut, _Bad, ChoiceNeeded) as exc:
+        return table, source, hands, exc
+    return table, source, hands, None
 
 
 def _style(team: TeamName) -> SixDiceStyle:
@@ -200,10 +228,17 @@ def _style(team: TeamName) -> SixDiceStyle:
     return style if isinstance(style, SixDiceStyle) else DEFAULT_STYLE
 
 
-def _size(home: TeamName, away: TeamName, values: Sequence[int], rules: SixDiceRules) -> int:
-    """Return how many dice the roll that begins at ``len(values)`` has: play on 1s."""
+def _size(
+    home: TeamName,
+    away: TeamName,
+    values: Sequence[int],
+    rules: SixDiceRules,
+    choices: Choices = NO_CHOICES,
+) -> int:
+    """Return how many dice the roll that begins at ``len(values)`` has: play on 1s (a
+    choice is only ever asked between rolls, so the roll is whole before one is wanted)."""
     start = len(values)
-    _, source, _ = _run(home, away, [*values, *([1] * (2 * FACES))], rules)
+    _, source, _, _ = _run(home, away, [*values, *([1] * (2 * FACES))], rules, choices)
     later = [i for i, _ in source.starts if i > start]
     return (later[0] if later else source.used) - start
 
@@ -215,9 +250,10 @@ def _need(
     rules: SixDiceRules,
     source: _Source,
     at: int,
+    choices: Choices = NO_CHOICES,
 ) -> Need:
     start, (what, team) = source.starts[-1]
-    size = _size(home, away, values[:start], rules)
+    size = _size(home, away, values[:start], rules, choices)
     label = home.label if team == HOME else away.label
     base = what.split(",")[0]
     why = _WHY.get(base, "the inbounder's dice move the ball; the defense's S dice steal")
@@ -241,20 +277,32 @@ def replay(
     values: Sequence[int],
     *,
     rules: SixDiceRules = STANDARD,
+    choices: Choices = NO_CHOICES,
 ) -> Position:
-    """Play the engine's game over ``values`` and stop where it needs the next die.
+    """Play the engine's game over ``values`` and stop where it needs the next die, or the
+    next choice of a side played by hand (``choices``, :mod:`simulator.sixdice.hand`).
 
-    Raise :class:`DieRefused` for a value that is not a face of a d6 and
-    :class:`GameOverError` for dice after the end of the game.
+    Raise :class:`DieRefused` for a value that is not a face of a d6,
+    :class:`GameOverError` for dice after the end of the game, and for choices:
+    :class:`ChoiceRefused` (a choice the rules forbid), :class:`ChoiceFirst` (dice typed
+    while a choice is wanted) and :class:`NoChoiceWanted` (a choice where none is asked).
     """
     values = tuple(values)
-    table, source, stop = _run(home, away, values, rules)
+    table, source, hands, stop = _run(home, away, values, rules, choices)
     if isinstance(stop, _Bad):
         raise DieRefused(
-            stop.index, stop.value, _need(home, away, values, rules, source, stop.index)
+            stop.index, stop.value, _need(home, away, values, rules, source, stop.index, choices)
         )
-    need = None if stop is None else _need(home, away, values, rules, source, len(values))
-    if need is None and source.used < len(values):
+    question = stop.question if isinstance(stop, ChoiceNeeded) else None
+    if question is not None and source.used < len(values):
+        raise ChoiceFirst(source.used, question)
+    need = None
+    if isinstance(stop, ScriptRanOut):
+        need = _need(home, away, values, rules, source, len(values), choices)
+    if hands.used < len(choices.tokens):
+        waits = f"the game waits for {need.step}" if need is not None else "the game is over"
+        raise NoChoiceWanted(hands.used, f"no choice is asked here: {waits}")
+    if stop is None and source.used < len(values):
         raise GameOverError(source.used, len(values) - source.used)
     ends = [i for i, _ in source.starts[1:]] + [len(values)]
     event_ends = [*source.first_events[1:], len(table.events)]
@@ -266,8 +314,8 @@ def replay(
         if end > start
     )
     result = None
-    if need is None:
-        policy = table.policy
+    if stop is None:
+        policy = choices.policy(home, away).policy
         result = play_game(home, away, ScriptedDice(d6=list(values)), rules=rules, policy=policy)
     state = table.state
     return Position(
@@ -280,6 +328,8 @@ def replay(
         score={HOME: state.home_score, AWAY: state.away_score},
         need=need,
         result=result,
+        choices=choices,
+        question=question,
     )
 
 
@@ -292,6 +342,22 @@ POLICY_NOTE = (
 )
 
 
+def policy_note(labels: Mapping[str, str], hands: frozenset[str]) -> str:
+    """Say who makes the choices: the players (``hands``) or the teams' coach styles."""
+    if not hands:
+        return POLICY_NOTE
+    by_hand = " and ".join(f"{labels[s]} ({COLOURS[s]})" for s in (AWAY, HOME) if s in hands)
+    computer = [f"{labels[s]} ({COLOURS[s]})" for s in (AWAY, HOME) if s not in hands]
+    note = (
+        f"{by_hand} make{'' if len(hands) == 2 else 's'} every choice the rules give "
+        "(which play on a tie, advance or shoot, push out for a 3, the Power Chip): the "
+        "sheet asks each one when it comes."
+    )
+    if computer:
+        note += f" The computer plays {computer[0]} with its coach style."
+    return note
+
+
 @dataclass(frozen=True, slots=True)
 class SixDiceSheet(PositionSheet):
     """A six-dice game at the table: a :class:`simulator.sheets.Sheet` over a
@@ -301,12 +367,19 @@ class SixDiceSheet(PositionSheet):
     position: Position
 
     @property
+    def question(self) -> Question | None:
+        return self.position.question
+
+    @property
     def undo_trip_to(self) -> int:
         return self.position.last_roll_start()
 
     def result(self) -> Result | None:
         result = self.position.result
-        return None if result is None else self.game.wrap(result)
+        if result is None:
+            return None
+        choices = self.position.choices
+        return self.game.wrap(result, choices=choices.tokens, hands=choices.hands)
 
     def state(self) -> dict[str, Any]:
         position = self.position
@@ -342,7 +415,9 @@ class SixDiceSheet(PositionSheet):
             boxes=position.boxes(),
             pieces=None,
             faces=faces,
-            policy_note=POLICY_NOTE,
+            policy_note=policy_note(labels, position.choices.hands),
+            question=position.question,
+            hands=position.choices.hands,
         )
 
 
@@ -360,6 +435,10 @@ def open_sheet(
     *,
     rules: SixDiceRules,
     neutral: bool = False,
+    choices: Sequence[str] = (),
+    hands: Collection[str] = (),
 ) -> SixDiceSheet:
-    """Return the six-dice game after ``values`` (``Game.sheet``; no home court)."""
-    return SixDiceSheet(game, replay(home, away, values, rules=rules))
+    """Return the six-dice game after ``values`` (``Game.sheet``; no home court), the sides
+    in ``hands`` making their own ``choices`` (:mod:`simulator.sixdice.hand`)."""
+    played = Choices(tuple(choices), frozenset(hands))
+    return SixDiceSheet(game, replay(home, away, values, rules=rules, choices=played))

@@ -1,0 +1,114 @@
+"""Six dice played by hand: each side's choices typed at the table (simulator.sixdice.hand)."""
+
+from __future__ import annotations
+
+import pytest
+
+from simulator.dice import ScriptedDice
+from simulator.games import find_game
+from simulator.sheets import ChoiceFirst, ChoiceRefused, NoChoiceWanted
+from simulator.sixdice.hand import Hands
+from simulator.sixdice.policy import DEFAULT_POLICY
+from simulator.sixdice.rules import STANDARD, SixDiceRules
+from simulator.sixdice.state import AWAY, HOME
+from tests.simulator.sixdice.hands import AWAY_TEAM, HOME_TEAM, recorded
+
+GAME = find_game("sixdice")
+REROLL_RULES = SixDiceRules(chip_reroll=True)
+TIE = [1, 1, 4, 4, 5, 6]  # two Balls and two Passes: a tie within the team
+
+
+@pytest.mark.parametrize("rules", [STANDARD, REROLL_RULES], ids=["standard", "chip-reroll"])
+@pytest.mark.parametrize("hands", [{HOME, AWAY}, {HOME}, {AWAY}], ids=["both", "home", "away"])
+def test_choices_typed_as_the_policy_answers_play_the_policys_game(
+    rules: SixDiceRules, hands: set[str]
+) -> None:
+    for seed in range(1, 7):
+        played, d6, tokens = recorded(seed, hands, rules)
+        assert tokens, "every game asks the players something"
+        by_hand = GAME.play(
+            HOME_TEAM, AWAY_TEAM, ScriptedDice(d6=d6), rules, choices=tokens, hands=hands
+        )
+        assert by_hand.events == played.events
+        assert by_hand.dice_to_json()["choices"] == tokens
+        assert by_hand.dice_to_json()["hands"] == sorted(hands)
+        sheet = GAME.sheet(HOME_TEAM, AWAY_TEAM, d6, rules=rules, choices=tokens, hands=hands)
+        assert sheet.question is None and sheet.need is None
+        result = sheet.result()
+        assert result is not None and result.events == played.events
+        assert result.choices == tuple(tokens)
+
+
+def test_the_sheet_asks_each_choice_in_turn_as_the_table_enters_them() -> None:
+    played, d6, tokens = recorded(3, {HOME, AWAY}, STANDARD)
+    dice: list[int] = []
+    choices: list[str] = []
+    while True:
+        sheet = GAME.sheet(HOME_TEAM, AWAY_TEAM, dice, choices=choices, hands=(HOME, AWAY))
+        question = sheet.question
+        if question is None and sheet.need is None:
+            break
+        if question is not None:
+            assert sheet.need is None and sheet.result() is None
+            token = tokens[len(choices)]
+            options = {o["token"] for o in question.to_json()["options"]}
+            assert token in options or (question.kind == "reroll" and token.startswith("reroll:"))
+            assert question.side in (HOME, AWAY) and question.rule.startswith("§")
+            assert sheet.waiting_for == question.prompt
+            if len(choices) == 3:
+                assert sheet.state()["period"] == f"Next: {question.prompt}"
+            choices.append(token)
+        else:  # the rest of the roll at once, as the table's page sends a roll
+            assert sheet.need is not None
+            left = sheet.need.size - sheet.need.index + 1
+            dice += d6[len(dice) : len(dice) + left]
+    assert (dice, choices) == (d6, tokens)
+    result = sheet.result()
+    assert result is not None and result.events == played.events
+
+
+def opening(*main_roll: int) -> list[int]:
+    """The jump ball (Orange 3 Balls, White 2: Orange on offense at d 1), then dice."""
+    return [1, 2, 3, 4, 5, 6, *TIE, *main_roll]
+
+
+def test_a_choice_the_rules_forbid_is_refused_naming_the_rule() -> None:
+    dice = opening(*TIE, 5, 5, 5, 6, 6, 4)
+    with pytest.raises(ChoiceRefused) as refused:
+        GAME.sheet(HOME_TEAM, AWAY_TEAM, dice, choices=["S"], hands=[AWAY])
+    assert refused.value.index == 0
+    assert str(refused.value) == (
+        "S is not one of the symbols tied for the most dice (B, P): §2.2 and G6: on a tie "
+        "within a team, the team picks its play; n stays 2"
+    )
+    with pytest.raises(ChoiceRefused, match="answer B, P"):
+        GAME.sheet(HOME_TEAM, AWAY_TEAM, dice, choices=["shoot"], hands=[AWAY])
+
+
+def test_dice_typed_while_a_choice_is_wanted_and_a_choice_where_none_is_asked_are_refused() -> None:
+    dice = opening(*TIE, 5, 5, 5, 6, 6, 4)
+    sheet = GAME.sheet(HOME_TEAM, AWAY_TEAM, dice, hands=[AWAY])
+    assert sheet.question is not None and sheet.question.side == AWAY
+    assert sheet.question.kind == "play"
+    with pytest.raises(ChoiceFirst) as first:
+        GAME.sheet(HOME_TEAM, AWAY_TEAM, [*dice, 1], hands=[AWAY])
+    assert first.value.used == len(dice)
+    with pytest.raises(NoChoiceWanted, match="waits for Memphis 2008"):
+        GAME.sheet(HOME_TEAM, AWAY_TEAM, opening(), choices=["B"], hands=[AWAY])
+
+
+def test_a_side_handed_to_the_computer_is_never_asked() -> None:
+    # White ties B and P too, but plays its style: only Orange's tie is asked.
+    dice = opening(*TIE, *TIE)
+    asked = GAME.sheet(HOME_TEAM, AWAY_TEAM, dice, hands=[AWAY]).question
+    assert asked is not None and asked.side == AWAY
+    answered = GAME.sheet(HOME_TEAM, AWAY_TEAM, dice, choices=["B"], hands=[AWAY])
+    assert answered.question is None and answered.need is not None
+    assert GAME.sheet(HOME_TEAM, AWAY_TEAM, dice, hands=[HOME]).question.side == HOME
+
+
+def test_a_game_without_hands_refuses_choices() -> None:
+    with pytest.raises(ValueError, match="no choices made by hand"):
+        find_game("gridcourt").sheet(HOME_TEAM, AWAY_TEAM, [], choices=["x"], hands=[HOME])
+    with pytest.raises(ValueError, match="home or away"):
+        Hands([], {"visitors"}, DEFAULT_POLICY)

@@ -1,0 +1,137 @@
+"""Six dice played by hand at the table: each side's choices, typed, refused, undone, stored.
+
+A seeded game is written down as a player types it: its dice, and the choices the default
+policy makes, as tokens (``tests.simulator.sixdice.hands``). Typed at the table with both
+sides (or one) played by hand, it must be stored as the engine's game for those dice and
+choices, with the choices kept beside the dice so that the stored game replays choice for
+choice.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from league.models import Game
+from simulator.games import TeamName, find_game
+from simulator.sixdice.rules import STANDARD
+from table import services
+from table.models import TableGame
+from tests.simulator.sixdice.hands import recorded
+
+HOME, AWAY = TeamName("Kentucky", 2012), TeamName("Kansas", 2008)
+GAME = find_game("sixdice")
+
+
+def start(player, teams, hands):  # type: ignore[no-untyped-def]
+    home, away = teams
+    return services.table_start(
+        owner=player, home=home, away=away, game="sixdice", options={}, hands=hands
+    )
+
+
+def type_game(player, table: TableGame, dice: list[int], tokens: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """Enter a whole game as the sheet asks: a roll's dice at once, each choice when asked."""
+    typed = chosen = 0
+    position = services.position_of(table)
+    while position.need is not None or position.question is not None:
+        if position.question is not None:
+            position = services.table_choose(
+                game_id=table.pk, user=player, choice=tokens[chosen], expected=typed + chosen
+            )
+            chosen += 1
+        else:
+            need = position.need
+            left = need.size - need.index + 1
+            position = services.table_roll(
+                game_id=table.pk,
+                user=player,
+                values=dice[typed : typed + left],
+                expected=typed + chosen,
+            )
+            typed += left
+    assert (typed, chosen) == (len(dice), len(tokens))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("hands", [["away", "home"], ["home"]], ids=["both", "home"])
+def test_a_game_played_by_hand_is_stored_with_its_choices_and_replays_choice_for_choice(
+    player, teams, hands
+) -> None:
+    played, dice, tokens = recorded(4, set(hands), STANDARD, HOME, AWAY)
+    table = start(player, teams, hands)
+    assert table.hands == hands
+    type_game(player, table, dice, tokens)
+    table.refresh_from_db()
+    assert [c[1] for c in table.choices] == tokens
+    game = services.table_finish(game_id=table.pk, user=player)
+    game = Game.objects.select_related("result").get(pk=game.pk)
+    stored = game.result
+    assert stored.dice["d6"] == dice and not stored.dice["d8"] and not stored.dice["d20"]
+    assert (stored.dice["choices"], stored.dice["hands"]) == (tokens, hands)
+    assert stored.events == json.loads(json.dumps([e.to_json() for e in played.events]))
+    # The stored dice and choices play the same game again, choice for choice.
+    again = GAME.play(
+        GAME.read_team(stored.home_team_file),
+        GAME.read_team(stored.away_team_file),
+        GAME.read_dice(stored.dice),
+        GAME.rules_from_json(stored.rules),
+        choices=stored.dice["choices"],
+        hands=stored.dice["hands"],
+    )
+    assert json.loads(json.dumps([e.to_json() for e in again.events])) == stored.events
+
+
+@pytest.mark.django_db
+def test_the_api_asks_each_choice_refuses_a_forbidden_one_and_undoes_it(
+    player_client, teams
+) -> None:
+    home, away = teams
+    started = player_client.post(
+        "/table/api/games/",
+        {"game": "sixdice", "home": home.pk, "away": away.pk, "hands": ["away"]},
+        content_type="application/json",
+    )
+    assert started.status_code == 201 and started.json()["hands"] == ["away"]
+    url = f"/table/api/games/{started.json()['id']}/"
+    # The jump ball (Orange 3 Balls), then Orange's and White's dice tie Ball and Pass.
+    tie = [1, 1, 4, 4, 5, 6]
+    state = player_client.post(
+        url + "dice/", {"dice": [1, 2, 3, 4, 5, 6, *tie, *tie, *tie]}, "application/json"
+    ).json()
+    question = state["question"]
+    assert question["side"] == "away" and question["kind"] == "play"
+    assert [o["token"] for o in question["options"]] == ["B", "P"]
+    assert state["need"] is None and state["count"] == 24
+    assert state["period"] == f"Next: {question['prompt']}"
+
+    more_dice = player_client.post(url + "dice/", {"dice": [1]}, "application/json")
+    assert more_dice.status_code == 400
+    assert more_dice.json()["detail"].startswith("Kansas 2008 must choose first: Orange")
+    forbidden = player_client.post(url + "choice/", {"choice": "S"}, "application/json")
+    assert forbidden.status_code == 400
+    assert "G6" in forbidden.json()["detail"] and "(B, P)" in forbidden.json()["detail"]
+    stale = player_client.post(url + "choice/", {"choice": "B", "expected": 3}, "application/json")
+    assert stale.status_code == 409
+
+    chose = player_client.post(url + "choice/", {"choice": "B", "expected": 24}, "application/json")
+    assert chose.status_code == 200
+    state = chose.json()
+    assert state["question"] is None and state["need"] is not None
+    assert state["choices"] == [{"after": 24, "choice": "B"}] and state["count"] == 25
+    no_choice = player_client.post(url + "choice/", {"choice": "B"}, "application/json")
+    assert no_choice.status_code == 400
+    assert no_choice.json()["detail"].startswith("No choice is asked now: the game waits for")
+
+    undone = player_client.post(url + "undo/", {"what": "die"}, "application/json").json()
+    assert undone["choices"] == [] and undone["count"] == 24 and undone["question"] is not None
+
+
+@pytest.mark.django_db
+def test_only_a_game_with_choices_takes_hands(player, teams) -> None:
+    home, away = teams
+    with pytest.raises(services.TableRefused, match="has no choices made by hand"):
+        services.table_start(owner=player, home=home, away=away, game="vabg", hands=["home"])
+    with pytest.raises(services.TableRefused, match="home or away, not 'both'"):
+        services.table_start(owner=player, home=home, away=away, game="sixdice", hands=["both"])
