@@ -20,7 +20,9 @@ def follow(driver: Any, element: Any, timeout: float = 30) -> None:
     driver.execute_script("window.vabgLeftPage = true")
     element.click()
     # A script run while the new document replaces the old may fail: ask again.
-    WebDriverWait(driver, timeout, ignored_exceptions=(WebDriverException,)).until(
+    WebDriverWait(
+        driver, timeout, poll_frequency=0.05, ignored_exceptions=(WebDriverException,)
+    ).until(
         lambda d: d.execute_script(
             "return !window.vabgLeftPage && document.readyState === 'complete'"
         )

@@ -56,7 +56,7 @@ def wait_for(driver, count: int) -> None:  # type: ignore[no-untyped-def]
             "data-busy"
         )
 
-    WebDriverWait(driver, 15).until(settled)
+    WebDriverWait(driver, 15, poll_frequency=0.05).until(settled)
 
 
 def need(driver) -> tuple[str, str]:  # type: ignore[no-untyped-def]

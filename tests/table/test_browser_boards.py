@@ -1,8 +1,9 @@
 """Grid court and six dice at the table in a real browser (Chromium, the shared fixture).
 
 Each test starts the game from the new-game form, taps and types a seeded game's dice
-(a refused die, an undo and a reload on the way), stores it, and checks the stored game
-against ``python -m simulator play --game X --dice FILE --json`` for the same dice.
+(a refused die, an undo and a reload on the way; six dice with both sides' choices made
+by hand, as the default policy made them), stores it, and checks the stored game against
+``python -m simulator play --game X --dice FILE --json`` for the same dice.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ import pytest
 
 from league.models import Game
 from simulator.games import TeamName, find_game
+from simulator.sixdice.rules import STANDARD
 from table.models import TableGame
+from tests.simulator.sixdice.hands import recorded
 from tests.table.conftest import AWAY_FILE, HOME_FILE
 from tests.table.dice import Written
 from tests.table.test_browser import need, wait_for
@@ -155,7 +158,32 @@ def test_grid_court_is_tapped_and_typed_refused_undone_resumed_and_stored_as_the
     assert table.pk == TableGame.objects.get().pk
 
 
-def test_six_dice_at_phone_width_shows_the_faces_and_is_stored_as_the_engine_plays_it(
+def entries(values: list[int], tokens: list[str]) -> list[tuple[str, object]]:
+    """Return a six-dice game played by hand as the sheet asks for it: the dice up to the
+    next choice (one entry, as a player types the rolls between two questions), or a
+    choice."""
+    out: list[tuple[str, object]] = []
+    dice: list[int] = []
+    choices: list[str] = []
+    engine = find_game("sixdice")
+    while True:
+        sheet = engine.sheet(HOME, AWAY, dice, choices=choices, hands=("home", "away"))
+        if sheet.question is not None:
+            out.append(("choice", tokens[len(choices)]))
+            choices.append(tokens[len(choices)])
+        elif sheet.need is not None:
+            left = sheet.need.size - sheet.need.index + 1
+            roll = values[len(dice) : len(dice) + left]
+            if out and out[-1][0] == "dice":
+                out[-1] = ("dice", [*out[-1][1], *roll])  # type: ignore[misc]
+            else:
+                out.append(("dice", roll))
+            dice += roll
+        else:
+            return out
+
+
+def test_six_dice_played_by_hand_at_phone_width_asks_each_choice_and_is_stored_choice_for_choice(
     browser,
     live_server,
     player,
@@ -163,15 +191,20 @@ def test_six_dice_at_phone_width_shows_the_faces_and_is_stored_as_the_engine_pla
     tmp_path,
 ) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
 
     browser.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
         {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True},
     )
-    values = shortest_game("sixdice", range(1, 6))
-    start(browser, live_server, player, teams, "sixdice")
+    # A seeded game, its choices written down as the policy made them: of seeds 1-399 the
+    # one that asks the fewest (49, with 1,198 dice), since each choice is an entry.
+    _, values, tokens = recorded(304, {"home", "away"}, STANDARD, HOME, AWAY)
+    table = start(browser, live_server, player, teams, "sixdice")
+    assert table.hands == ["away", "home"]  # the form's default: both sides by hand
     assert need(browser) == ("d6", "Kansas 2008 (Orange): jump ball")
     assert browser.find_element(By.ID, "need-die").text == "d6 1/6"
+    assert "make every choice the rules give" in browser.find_element(By.ID, "policy-note").text
     pad = browser.find_elements(By.CSS_SELECTOR, "#pad button")
     assert [b.text for b in pad] == ["1 B", "2 B", "3 B", "4 P", "5 S", "6 F"]
     assert all(b.size["height"] >= 44 for b in pad)
@@ -184,10 +217,31 @@ def test_six_dice_at_phone_width_shows_the_faces_and_is_stored_as_the_engine_pla
     assert browser.execute_script(
         "return document.documentElement.scrollWidth <= window.innerWidth"
     ), "the page scrolls sideways on a phone"
-    type_in(browser, values, 0, len(values), 120)
-    game, expected = finish_and_compare(browser, tmp_path, "sixdice", values)
-    home = expected["home"]
-    assert isinstance(home, dict)
-    row = browser.find_element(By.CSS_SELECTOR, '#team-box tr[data-key="rolls_won"]')
-    assert row.find_element(By.CSS_SELECTOR, 'td[data-side="home"]').text == str(home["rolls_won"])
-    assert game.result.box["home"]["rolls_won"] == home["rolls_won"]
+
+    count = asked = 0
+    entry = browser.find_element(By.ID, "entry")
+    for kind, what in entries(values, tokens):
+        if kind == "dice":
+            assert isinstance(what, list)
+            entry.send_keys(" ".join(map(str, what)), Keys.ENTER)
+            count += len(what)
+        else:
+            panel = browser.find_element(By.ID, "choice")
+            assert panel.is_displayed() and not entry.is_displayed()
+            buttons = panel.find_elements(By.CSS_SELECTOR, "#choice-options button")
+            assert all(b.size["height"] >= 44 for b in buttons)
+            assert browser.find_element(By.ID, "need-die").text == "choice"
+            if asked == 0:  # the first choice is taken back once, then made again
+                browser.find_element(By.CSS_SELECTOR, f'[data-choice="{what}"]').click()
+                wait_for(browser, count + 1)
+                assert browser.find_element(By.ID, "undo-die").text == "Undo last entry"
+                browser.find_element(By.ID, "undo-die").click()
+                wait_for(browser, count)
+            browser.find_element(By.CSS_SELECTOR, f'#choice-options [data-choice="{what}"]').click()
+            count += 1
+            asked += 1
+        wait_for(browser, count)
+    assert asked == len(tokens) > 0
+    game, _ = finish_and_compare(browser, tmp_path, "sixdice", values)
+    assert (game.result.dice["choices"], game.result.dice["hands"]) == (tokens, ["away", "home"])
+    assert TableGame.objects.get().choice_tokens == tokens
