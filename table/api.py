@@ -77,7 +77,7 @@ class DiceSerializer(serializers.Serializer[Any]):
 
 class ChoiceSerializer(serializers.Serializer[Any]):
     choice = serializers.CharField(
-        max_length=40,
+        max_length=200,
         help_text="One of the question's options (state.question.options[].token); a chip "
         "reroll names its dice: reroll:1,3,5.",
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from types import ModuleType
 from typing import Any, ClassVar
@@ -23,12 +24,14 @@ from simulator.gridcourt import style
 from simulator.gridcourt.court import ROWS, court
 from simulator.gridcourt.engine import play_game
 from simulator.gridcourt.events import Event, GridTeamBox, box_score, event_from_json
+from simulator.gridcourt.hand import ChoiceNeeded, Hands
 from simulator.gridcourt.odds import styled_odds, table_odds
 from simulator.gridcourt.rules import PRESETS, RULES_VERSION, STANDARD, GridRules
 from simulator.gridcourt.style import (
     DEFAULT_STYLE,
     policy_for,
 )
+from simulator.sheets import NoChoiceWanted
 
 
 class GridCourtGame(StyledGame):
@@ -109,6 +112,45 @@ class GridCourtGame(StyledGame):
             home_policy=policy_for(_style(home)),
             away_policy=policy_for(_style(away)),
         )
+
+    has_hands = True
+
+    def play_by_hand(
+        self,
+        home: Any,
+        away: Any,
+        dice: DiceSource,
+        rules: GridRules,
+        *,
+        choices: tuple[str, ...],
+        hands: frozenset[str],
+    ) -> Result:
+        """Play one game to 21 whose ``hands`` sides made their own ``choices``
+        (:mod:`simulator.gridcourt.hand`), the other sides their styles; raise
+        ``ValueError`` for a choice the rules forbid, one missing or one left over."""
+        played = Hands(
+            choices,
+            hands,
+            {"home": policy_for(_style(home)), "away": policy_for(_style(away))},
+        )
+        try:
+            result = play_game(
+                home,
+                away,
+                dice,
+                rules,
+                home_policy=played.policy("home"),
+                away_policy=played.policy("away"),
+            )
+        except ChoiceNeeded as exc:
+            raise NoChoiceWanted(
+                exc.used, f"the choices ran out: {exc.question.prompt} was asked"
+            ) from exc
+        if played.used < len(choices):
+            raise NoChoiceWanted(
+                played.used, f"{len(choices) - played.used} choices are left after the game"
+            )
+        return dataclasses.replace(result, choices=choices, hands=hands)
 
     def board(self, rules: GridRules) -> Board:
         """Return the printed grid of the rules' width and level (§1.1, §1.2)."""

@@ -16,7 +16,8 @@ gridcourt --dice FILE`` gives.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,10 +44,18 @@ from simulator.gridcourt.events import (
     Violation,
     box_score,
 )
+from simulator.gridcourt.hand import ChoiceNeeded, Hands, Question
 from simulator.gridcourt.policy import DEFAULT_POLICY, Policy
 from simulator.gridcourt.rules import STANDARD, GridRules
 from simulator.gridcourt.style import policy_for
-from simulator.sheets import PositionSheet, board_state, roll_dice, rules_by_version
+from simulator.sheets import (
+    ChoiceFirst,
+    NoChoiceWanted,
+    PositionSheet,
+    board_state,
+    roll_dice,
+    rules_by_version,
+)
 
 FACES = 6
 
@@ -94,6 +103,21 @@ class Turn:
 
 
 @dataclass(frozen=True, slots=True)
+class Choices:
+    """The choices typed at the table and the sides that make them by hand (``hands``)."""
+
+    tokens: tuple[str, ...] = ()
+    hands: frozenset[str] = frozenset()
+
+    def of(self, home: TeamName, away: TeamName) -> Hands:
+        """Return the game's answers: by hand for ``hands``, each other side its style."""
+        return Hands(self.tokens, self.hands, {HOME: _policy(home), AWAY: _policy(away)})
+
+
+NO_CHOICES = Choices()
+
+
+@dataclass(frozen=True, slots=True)
 class Position:
     """Where a game at the table stands after its dice."""
 
@@ -109,6 +133,9 @@ class Position:
     cells: dict[str, tuple[Cell, ...]]
     """Where each team's pieces 1..N stand now."""
     offense: str
+    choices: Choices = NO_CHOICES
+    question: Question | None = None
+    """The choice a side played by hand must make next (then ``need`` is ``None``)."""
 
     def labels(self) -> dict[str, str]:
         return {HOME: self.home.label, AWAY: self.away.label}
@@ -153,19 +180,20 @@ class _Bad(Exception):
         self.index, self.value = index, value
 
 
-def _need(table: Table, labels: dict[str, str], start: int, have: int) -> Need:
+def _need(table: Table, labels: dict[str, str], start: int, have: int, hands: Hands) -> Need:
     s = table.state
     team = s.roller
     who = labels[team]
+    by_hand = team in hands.hands
     if team == s.offense:
-        shooter = next(
-            (e for e in reversed(table.events[-1:]) if isinstance(e, Announce)),
-            None,
-        )
-        if shooter is None:
-            shooter_piece = table.policies[team].announce(s)
+        if by_hand:  # its announcement was just made, before this roll's first die
+            shooter_piece = hands.announced
         else:
-            shooter_piece = shooter.piece
+            shooter = next(
+                (e for e in reversed(table.events[-1:]) if isinstance(e, Announce)),
+                None,
+            )
+            shooter_piece = table.policies[team].announce(s) if shooter is None else shooter.piece
         clock = f"shot clock: movement roll {s.clock + 1} of {SHOT_CLOCK_ROLLS}"
         if shooter_piece is not None:
             cell = s.cell(team, shooter_piece)
@@ -176,18 +204,20 @@ def _need(table: Table, labels: dict[str, str], start: int, have: int) -> Need:
                 f"more, 2 is a steal ({clock})"
             )
         else:
+            mover = "you choose them" if by_hand else "the team's coach style"
             why = (
-                f"no shot: the total is how many steps the offense moves (the team's coach style), "
+                f"no shot: the total is how many steps the offense moves ({mover}), "
                 f"2 is a steal; {clock}"
             )
         return Need(team, OFFENSE, have + 1, 2, f"{who}: offensive roll", why, start)
+    mover = "you choose them" if by_hand else "the team's coach style"
     return Need(
         team,
         "defense",
         1,
         1,
         f"{who}: defensive roll",
-        "one die: the defense moves that many steps at most (the team's coach style)",
+        f"one die: the defense moves that many steps at most ({mover})",
         start,
     )
 
@@ -198,44 +228,74 @@ def replay(
     values: Sequence[int],
     *,
     rules: GridRules = STANDARD,
+    choices: Choices = NO_CHOICES,
 ) -> Position:
-    """Play the engine's game over ``values`` and stop where it needs the next die.
+    """Play the engine's game over ``values`` and stop where it needs the next die, or the
+    next choice of a side played by hand (``choices``, :mod:`simulator.gridcourt.hand`).
 
-    Raise :class:`DieRefused` for a value that is not a face of a d6 and
-    :class:`GameOverError` for dice after the end of the game.
+    Raise :class:`DieRefused` for a value that is not a face of a d6,
+    :class:`GameOverError` for dice after the end of the game, and for choices:
+    :class:`ChoiceRefused` (one the rules forbid), :class:`ChoiceFirst` (dice typed while
+    a choice is wanted) and :class:`NoChoiceWanted` (a choice where none is asked).
     """
     values = tuple(values)
     source = _Source(values)
-    policies = {"home_policy": _policy(home), "away_policy": _policy(away)}
-    table = Table(source, rules, **policies)
+    hands = choices.of(home, away)
+    table = Table(source, rules, home_policy=hands.policy(HOME), away_policy=hands.policy(AWAY))
     table.events.append(Start(home.school, home.season, away.school, away.season))
-    table.start()
     labels = {HOME: home.label, AWAY: away.label}
     turns: list[Turn] = []
     need = None
-    while not table.state.over:
+    question: Question | None = None
+    try:
+        table.start()
+    except ChoiceNeeded as exc:
+        question = exc.question
+    while question is None and not table.state.over:
         start, first_event = source.used, len(table.events)
         team = table.state.roller
         role = OFFENSE if team == table.state.offense else "defense"
         try:
             table.turn()
         except DiceScriptExhausted:
-            need = _need(table, labels, start, source.used - start)
+            need = _need(table, labels, start, source.used - start, hands)
             if source.used > start:  # the first die of an offensive roll is in
                 turns.append(Turn(team, role, start, values[start:], _events(table, first_event)))
             break
+        except ChoiceNeeded as exc:
+            question = exc.question
+            if source.used > start:  # the roll's dice are in; its steps (or a reset) wait
+                turns.append(
+                    Turn(
+                        team, role, start, values[start : source.used], _events(table, first_event)
+                    )
+                )
+            break
         except _Bad as exc:
             raise DieRefused(
-                exc.index, exc.value, _need(table, labels, start, exc.index - start)
+                exc.index, exc.value, _need(table, labels, start, exc.index - start, hands)
             ) from None
         turns.append(
             Turn(team, role, start, values[start : source.used], _events(table, first_event))
         )
-    if need is None and source.used < len(values):
+    if question is not None and source.used < len(values):
+        raise ChoiceFirst(source.used, question)
+    if hands.used < len(choices.tokens):
+        waits = f"the game waits for {need.step}" if need is not None else "the game is over"
+        raise NoChoiceWanted(hands.used, f"no choice is asked here: {waits}")
+    if need is None and question is None and source.used < len(values):
         raise GameOverError(source.used, len(values) - source.used)
     result = None
-    if need is None:
-        result = play_game(home, away, ScriptedDice(d6=list(values)), rules, **policies)
+    if need is None and question is None:
+        final = choices.of(home, away)
+        result = play_game(
+            home,
+            away,
+            ScriptedDice(d6=list(values)),
+            rules,
+            home_policy=final.policy(HOME),
+            away_policy=final.policy(AWAY),
+        )
     return Position(
         home=home,
         away=away,
@@ -248,6 +308,8 @@ def replay(
         result=result,
         cells={HOME: table.state.cells(HOME), AWAY: table.state.cells(AWAY)},
         offense=table.state.offense,
+        choices=choices,
+        question=question,
     )
 
 
@@ -301,8 +363,44 @@ def describe(event: Event, labels: dict[str, str]) -> str | None:
 POLICY_NOTE = (
     "Type only the dice: each team moves by its coach style (where to set up, "
     "when to shoot, every step; shown on its team page), as in the league's simulated "
-    "games. Moves by hand are not taken at the table."
+    "games."
 )
+
+
+def policy_note(labels: Mapping[str, str], hands: frozenset[str]) -> str:
+    """Say who makes the moves: the players (``hands``) or the teams' coach styles."""
+    if not hands:
+        return POLICY_NOTE
+    by_hand = " and ".join(labels[s] for s in (AWAY, HOME) if s in hands)
+    note = (
+        f"{by_hand} make{'' if len(hands) == 2 else 's'} every choice by hand on the court: "
+        "placing the pieces after a reset, announcing a shot, every step of a roll (the "
+        "legal steps are marked; one the rules forbid is refused)."
+    )
+    computer = [labels[s] for s in (AWAY, HOME) if s not in hands]
+    if computer:
+        note += f" The computer moves {computer[0]} by its coach style."
+    return note
+
+
+def court_json(rules: GridRules) -> dict[str, Any]:
+    """Return the court the page draws: its size and, row by row, each cell's value, whether
+    it is inside the arc and in the paint."""
+    court = rules.court
+    rows = court.size // court.width
+    return {
+        "rows": rows,
+        "width": court.width,
+        "value": [list(court.value[r * court.width : (r + 1) * court.width]) for r in range(rows)],
+        "inside": [
+            [int(x) for x in court.inside[r * court.width : (r + 1) * court.width]]
+            for r in range(rows)
+        ],
+        "paint": [
+            [int(x) for x in court.paint[r * court.width : (r + 1) * court.width]]
+            for r in range(rows)
+        ],
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,11 +412,19 @@ class GridSheet(PositionSheet):
     position: Position
 
     @property
+    def question(self) -> Question | None:
+        return self.position.question
+
+    @property
     def undo_trip_to(self) -> int:
         return self.position.last_roll_start()
 
     def result(self) -> Result | None:
-        return self.position.result
+        result = self.position.result
+        choices = self.position.choices
+        if result is None or not choices.hands:
+            return result
+        return dataclasses.replace(result, choices=choices.tokens, hands=choices.hands)
 
     def state(self) -> dict[str, Any]:
         position = self.position
@@ -357,8 +463,10 @@ class GridSheet(PositionSheet):
                 "away": [list(c) for c in position.cells["away"]],
             },
             faces="",
-            policy_note=POLICY_NOTE,
-        )
+            policy_note=policy_note(labels, position.choices.hands),
+            question=position.question,
+            hands=position.choices.hands,
+        ) | {"court": court_json(position.rules)}
 
 
 def sheet_rules(game: Game, options: Mapping[str, Any], rules_version: int | None) -> GridRules:
@@ -375,6 +483,10 @@ def open_sheet(
     *,
     rules: GridRules,
     neutral: bool = False,
+    choices: Sequence[str] = (),
+    hands: Collection[str] = (),
 ) -> GridSheet:
-    """Return the grid-court game after ``values`` (``Game.sheet``; no home court)."""
-    return GridSheet(game, replay(home, away, values, rules=rules))
+    """Return the grid-court game after ``values`` (``Game.sheet``; no home court), the
+    sides in ``hands`` making their own ``choices`` (:mod:`simulator.gridcourt.hand`)."""
+    played = Choices(tuple(choices), frozenset(hands))
+    return GridSheet(game, replay(home, away, values, rules=rules, choices=played))

@@ -16,9 +16,11 @@ from pathlib import Path
 import pytest
 
 from league.models import Game
-from simulator.games import TeamName, find_game
+from simulator.games import StyledTeam, TeamName, find_game
+from simulator.gridcourt.rules import GridRules
 from simulator.sixdice.rules import STANDARD
 from table.models import TableGame
+from tests.simulator.gridcourt.hands import recorded as grid_recorded
 from tests.simulator.sixdice.hands import recorded
 from tests.table.conftest import AWAY_FILE, HOME_FILE
 from tests.table.dice import Written
@@ -41,7 +43,7 @@ def shortest_game(name: str, seeds: range) -> list[int]:
     return min(games, key=len)
 
 
-def start(driver, live_server, player, teams, name: str):  # type: ignore[no-untyped-def]
+def start(driver, live_server, player, teams, name: str, hands: str = "both", pieces: int = 5):  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -54,6 +56,9 @@ def start(driver, live_server, player, teams, name: str):  # type: ignore[no-unt
     assert driver.find_element(By.CSS_SELECTOR, '[data-game="vabg"]').is_displayed() is False
     Select(driver.find_element(By.NAME, "away")).select_by_visible_text(str(away))
     Select(driver.find_element(By.NAME, "home")).select_by_visible_text(str(home))
+    Select(driver.find_element(By.NAME, "hands")).select_by_value(hands)
+    if name == "gridcourt":
+        Select(driver.find_element(By.NAME, "pieces")).select_by_value(str(pieces))
     driver.find_element(By.CSS_SELECTOR, "#new-game button[type=submit]").click()
     wait_for(driver, 0)
     table = TableGame.objects.get()
@@ -120,7 +125,7 @@ def test_grid_court_is_tapped_and_typed_refused_undone_resumed_and_stored_as_the
 
     browser.set_window_size(1280, 900)
     values = shortest_game("gridcourt", range(1, 6))
-    table = start(browser, live_server, player, teams, "gridcourt")
+    table = start(browser, live_server, player, teams, "gridcourt", hands="none")
     assert need(browser) == ("d6", "Kansas 2008: offensive roll")
     assert "coach style" in browser.find_element(By.ID, "policy-note").text
     assert len(browser.find_elements(By.CSS_SELECTOR, "#pad button")) == 6
@@ -245,3 +250,85 @@ def test_six_dice_played_by_hand_at_phone_width_asks_each_choice_and_is_stored_c
     game, _ = finish_and_compare(browser, tmp_path, "sixdice", values)
     assert (game.result.dice["choices"], game.result.dice["hands"]) == (tokens, ["away", "home"])
     assert TableGame.objects.get().choice_tokens == tokens
+
+
+def click_svg(driver, selector: str) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    driver.find_element(By.CSS_SELECTOR, f"#court {selector}").click()
+
+
+def test_grid_court_played_by_hand_on_the_drawn_court_is_stored_choice_for_choice(
+    browser,
+    live_server,
+    player,
+    teams,
+    tmp_path,
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    browser.set_window_size(1280, 1000)
+    # A seeded game of three pieces a side, its moves written down as the rulings' policy
+    # made them: of seeds 1-299 the one that asks the fewest choices (65, with 60 dice).
+    home, away = (StyledTeam(t.school, t.season, None) for t in (HOME, AWAY))
+    rules = GridRules(pieces=3)
+    played, values, tokens = grid_recorded(47, {"home", "away"}, rules, home, away)
+    table = start(browser, live_server, player, teams, "gridcourt", pieces=3)
+    assert table.hands == ["away", "home"] and table.options["pieces"] == 3
+    assert browser.find_element(By.ID, "court").is_displayed()
+    assert "make every choice by hand" in browser.find_element(By.ID, "policy-note").text
+    count = used = 0
+    entry = browser.find_element(By.ID, "entry")
+    while used < len(tokens) or count < len(values):
+        question = browser.find_element(By.ID, "need").get_attribute("data-question")
+        if not question:  # the roll's dice, typed at once
+            die = browser.find_element(By.ID, "need-die").text  # "d6", or "d6 1/2"
+            index, size = map(int, die.split()[1].split("/")) if "/" in die else (1, 1)
+            roll = values[count : count + size - index + 1]
+            entry.send_keys(" ".join(map(str, roll)), Keys.ENTER)
+            count += len(roll)
+            wait_for(browser, count + used)
+            continue
+        token = tokens[used]
+        body = token.partition(":")[2]
+        if question == "place":
+            # A wrong cell is not offered: only the arc's side of the court is marked.
+            for n, cell in enumerate(body.split()):
+                click_svg(browser, f'rect.ok[data-cell="{cell}"]')
+                assert browser.find_element(By.ID, "court-status").text.startswith(f"{n + 1} of")
+            browser.find_element(By.ID, "court-done").click()
+        elif question == "announce":
+            browser.find_element(
+                By.CSS_SELECTOR, f'#choice-options [data-choice="{token}"]'
+            ).click()
+        else:
+            assert question == "steps"
+            selected = None
+            for step in body.split():
+                piece, _, cell = step.partition(">")
+                if piece != selected:  # a piece stays selected for its next step
+                    click_svg(browser, f'circle.mine[data-piece$="-{piece}"]')
+                    selected = piece
+                click_svg(browser, f'rect.ok[data-cell="{cell}"]')
+            if used == 3:  # a step taken back and made again
+                browser.find_element(By.ID, "court-back").click()
+                piece, _, cell = body.split()[-1].partition(">")
+                click_svg(browser, f'rect.ok[data-cell="{cell}"]')
+            browser.find_element(By.ID, "court-done").click()
+        used += 1
+        try:
+            wait_for(browser, count + used)
+        except Exception:
+            raise AssertionError(
+                f"choice {used} {token!r}: " + browser.find_element(By.ID, "entry-error").text
+            ) from None
+    assert need(browser) == ("", "")
+    browser.find_element(By.ID, "finish").click()
+    browser.find_element(By.ID, "league-game")  # waits for the stored game's link
+    game = Game.objects.select_related("result").get(pk=TableGame.objects.get().league_game_id)
+    stored = game.result
+    assert stored.dice["d6"] == values
+    assert (stored.dice["choices"], stored.dice["hands"]) == (tokens, ["away", "home"])
+    # Both sides chose as the rulings' policy would: the policy's game, event for event.
+    assert stored.events == json.loads(json.dumps([e.to_json() for e in played.events]))

@@ -1,0 +1,96 @@
+"""Grid court played by hand: each side's choices typed at the table (simulator.gridcourt.hand)."""
+
+from __future__ import annotations
+
+import pytest
+
+from simulator.dice import ScriptedDice
+from simulator.games import find_game
+from simulator.gridcourt.rules import GridRules
+from simulator.sheets import ChoiceFirst, ChoiceRefused, NoChoiceWanted
+from tests.simulator.gridcourt.hands import AWAY_TEAM, HOME_TEAM, recorded
+
+GAME = find_game("gridcourt")
+SMALL = GridRules(width=13, level=1, pieces=3)
+
+
+@pytest.mark.parametrize("rules", [GridRules(), SMALL], ids=["standard", "13-wide-level-1-3"])
+@pytest.mark.parametrize("hands", [{"home", "away"}, {"away"}], ids=["both", "away"])
+def test_choices_typed_as_the_policy_answers_play_the_policys_game(rules, hands) -> None:
+    for seed in (1, 2):
+        played, d6, tokens = recorded(seed, hands, rules)
+        by_hand = GAME.play(
+            HOME_TEAM, AWAY_TEAM, ScriptedDice(d6=d6), rules, choices=tokens, hands=hands
+        )
+        assert by_hand.events == played.events
+        assert by_hand.dice_to_json()["choices"] == tokens
+        sheet = GAME.sheet(HOME_TEAM, AWAY_TEAM, d6, rules=rules, choices=tokens, hands=hands)
+        assert sheet.question is None and sheet.need is None
+        assert sheet.result().events == played.events
+
+
+def test_the_sheet_asks_each_choice_in_turn_as_the_table_enters_them() -> None:
+    played, d6, tokens = recorded(3, {"home", "away"}, SMALL)
+    dice: list[int] = []
+    choices: list[str] = []
+    kinds = set()
+    while True:
+        sheet = GAME.sheet(
+            HOME_TEAM, AWAY_TEAM, dice, rules=SMALL, choices=choices, hands=("home", "away")
+        )
+        question = sheet.question
+        if question is None and sheet.need is None:
+            break
+        if question is not None:
+            assert sheet.need is None and sheet.result() is None
+            kinds.add(question.kind)
+            assert question.rule.startswith("§2.") and question.side in ("home", "away")
+            choices.append(tokens[len(choices)])
+        else:
+            left = sheet.need.size - sheet.need.index + 1
+            dice += d6[len(dice) : len(dice) + left]
+    assert (dice, choices) == (d6, tokens)
+    assert kinds == {"place", "announce", "steps"}
+    assert sheet.result().events == played.events
+    assert sheet.state()["court"]["width"] == 13
+
+
+def test_choices_the_rules_forbid_are_refused_naming_the_rule() -> None:
+    hands = ("home", "away")
+    _, _, tokens = recorded(1, set(hands))
+    spots, defense = tokens[0], tokens[1]  # the placings of §4.1
+    sheet = GAME.sheet(HOME_TEAM, AWAY_TEAM, [], hands=hands)
+    question = sheet.question
+    assert question is not None and (question.side, question.kind) == ("away", "place")
+    assert question.to_json()["board"]["pieces"] == 5
+    inside = "place:1,6 1,7 1,8 2,7 2,8"  # the offense places outside the arc
+    with pytest.raises(ChoiceRefused, match=r"piece 1: \(1, 6\) is not outside the arc \(§2.2"):
+        GAME.sheet(HOME_TEAM, AWAY_TEAM, [], choices=[inside], hands=hands)
+    with pytest.raises(ChoiceRefused, match="is taken"):
+        GAME.sheet(HOME_TEAM, AWAY_TEAM, [], choices=[spots, spots], hands=hands)
+    sheet = GAME.sheet(HOME_TEAM, AWAY_TEAM, [], choices=[spots, defense], hands=hands)
+    assert sheet.question is not None and sheet.question.kind == "announce"
+    assert sheet.question.options[0] == ("move", "No shot: roll to move")
+    open_pieces = {t for t, _ in sheet.question.options}
+    shut = next(f"shoot:{p}" for p in range(1, 6) if f"shoot:{p}" not in open_pieces)
+    with pytest.raises(ChoiceRefused, match="is not an open piece"):
+        GAME.sheet(HOME_TEAM, AWAY_TEAM, [], choices=[spots, defense, shut], hands=hands)
+    roll = [3, 4]
+    start = [spots, defense, "move"]
+    moved = GAME.sheet(HOME_TEAM, AWAY_TEAM, roll, choices=start, hands=hands)
+    assert moved.question is not None and moved.question.kind == "steps"
+    board = moved.question.to_json()["board"]
+    assert board["allowed"] == 7 and board["role"] == "offense" and not board["king"]
+    r, c = board["pieces"]["away"][0]
+    diagonal = f"steps:1>{r + 1},{c + 1}"
+    with pytest.raises(ChoiceRefused, match=r"cannot step from .* \(offense pieces step orth"):
+        GAME.sheet(HOME_TEAM, AWAY_TEAM, roll, choices=[*start, diagonal], hands=hands)
+    back_and_forth = " ".join([f"1>{r + 1},{c}", f"1>{r},{c}"] * 4)
+    with pytest.raises(ChoiceRefused, match="8 steps, the roll allows 7"):
+        GAME.sheet(
+            HOME_TEAM, AWAY_TEAM, roll, choices=[*start, "steps:" + back_and_forth], hands=hands
+        )
+    with pytest.raises(ChoiceFirst):
+        GAME.sheet(HOME_TEAM, AWAY_TEAM, [*roll, 5], choices=start, hands=hands)
+    with pytest.raises(NoChoiceWanted):
+        GAME.sheet(HOME_TEAM, AWAY_TEAM, roll[:1], choices=[*start, "move"], hands=hands)
