@@ -135,3 +135,48 @@ def test_only_a_game_with_choices_takes_hands(player, teams) -> None:
         services.table_start(owner=player, home=home, away=away, game="vabg", hands=["home"])
     with pytest.raises(services.TableRefused, match="home or away, not 'both'"):
         services.table_start(owner=player, home=home, away=away, game="sixdice", hands=["both"])
+
+
+@pytest.mark.django_db
+def test_grid_court_by_hand_through_the_api_asks_places_and_refuses_an_illegal_step(
+    player_client, teams
+) -> None:
+    home, away = teams
+    started = player_client.post(
+        "/table/api/games/",
+        {"game": "gridcourt", "home": home.pk, "away": away.pk, "hands": ["away"]},
+        content_type="application/json",
+    ).json()
+    url = f"/table/api/games/{started['id']}/"
+    question = started["question"]
+    assert (question["side"], question["kind"]) == ("away", "place")
+    assert started["court"]["width"] == 14 and len(started["court"]["value"]) == 10
+    assert [1, 1] in question["board"]["cells"] and [1, 7] not in question["board"]["cells"]
+    inside = player_client.post(
+        url + "choice/", {"choice": "place:1,7 1,1 1,14 9,6 7,4"}, "application/json"
+    )
+    assert inside.status_code == 400
+    assert inside.json()["detail"].startswith("'place:1,7 1,1 1,14 9,6 7,4' is refused: ")
+    assert "(1, 7) is not outside the arc (§2.2" in inside.json()["detail"]
+    placed = player_client.post(
+        url + "choice/", {"choice": "place:1,1 1,14 9,6 7,4 7,11"}, "application/json"
+    ).json()
+    # Kentucky (home, the computer) placed its defense by its coach style; Kansas announces.
+    assert placed["question"]["kind"] == "announce" and len(placed["pieces"]["home"]) == 5
+    moved = player_client.post(url + "choice/", {"choice": "move"}, "application/json").json()
+    assert moved["question"] is None and moved["need"]["size"] == 2
+    rolled = player_client.post(url + "dice/", {"dice": [3, 4]}, "application/json").json()
+    board = rolled["question"]["board"]
+    assert rolled["question"]["kind"] == "steps" and board["allowed"] == 7
+    r, c = board["pieces"]["away"][4]  # piece 5, at (7, 11)
+    diagonal = player_client.post(
+        url + "choice/", {"choice": f"steps:5>{r - 1},{c - 1}"}, "application/json"
+    )
+    assert (
+        diagonal.status_code == 400
+        and "offense pieces step orthogonally" in diagonal.json()["detail"]
+    )
+    stepped = player_client.post(
+        url + "choice/", {"choice": f"steps:5>{r - 1},{c}"}, "application/json"
+    ).json()
+    assert stepped["pieces"]["away"][4] == [r - 1, c] and stepped["need"]["team"] == "home"
