@@ -19,7 +19,7 @@ The tokens, as the table's page and API send them and a stored game keeps them:
     >>> from simulator.dice import ScriptedDice
     >>> from simulator.gridcourt.engine import Table
     >>> from simulator.gridcourt.policy import DEFAULT_POLICY
-    >>> hands = Hands(["move"], {"away"}, {"home": DEFAULT_POLICY, "away": DEFAULT_POLICY})
+    >>> hands = Hands([], {"away"}, {"home": DEFAULT_POLICY, "away": DEFAULT_POLICY})
     >>> table = Table(ScriptedDice(d6=[3, 4]), home_policy=hands.policy("home"),
     ...               away_policy=hands.policy("away"))
     >>> table.start()

@@ -109,6 +109,6 @@ def test_a_side_handed_to_the_computer_is_never_asked() -> None:
 
 def test_a_game_without_hands_refuses_choices() -> None:
     with pytest.raises(ValueError, match="no choices made by hand"):
-        find_game("gridcourt").sheet(HOME_TEAM, AWAY_TEAM, [], choices=["x"], hands=[HOME])
+        find_game("vabg").sheet(HOME_TEAM, AWAY_TEAM, [], choices=["x"], hands=[HOME])
     with pytest.raises(ValueError, match="home or away"):
         Hands([], {"visitors"}, DEFAULT_POLICY)
