@@ -28,7 +28,6 @@ from league import services
 from league.dispatch import team_odds_enqueue
 from league.models import (
     Game,
-    GameName,
     League,
     ResearchRun,
     RulesPreset,
@@ -38,7 +37,7 @@ from league.models import (
 )
 from league.presentation import box_score
 from league.scheduling import DAYS_BETWEEN_MAX
-from simulator.games import DEFAULT_GAME
+from simulator.games import DEFAULT_GAME, game_choices
 
 
 @admin.register(League)
@@ -100,7 +99,7 @@ class SeasonAddForm(forms.Form):
     home_court = forms.BooleanField(
         required=False, initial=True, help_text="Off: every game on a neutral court."
     )
-    game = forms.ChoiceField(choices=GameName.choices, initial=DEFAULT_GAME)
+    game = forms.ChoiceField(choices=game_choices(), initial=DEFAULT_GAME)
     rules = forms.ChoiceField(choices=RulesPreset.choices, initial=RulesPreset.ADVANCED)
     strategy = forms.BooleanField(
         required=False,

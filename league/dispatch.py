@@ -18,8 +18,8 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
-from league.models import Game, GameName, Season, SimulationRun
-from simulator.games import find_game
+from league.models import Game, Season, SimulationRun
+from simulator.games import find_game, game_names
 
 # Sent after commit with ``game_ids``: the games to play. ``league.tasks`` receives it.
 games_queued = Signal()
@@ -76,7 +76,7 @@ def runs_attach(*, season: Season, game_ids: list[int]) -> None:
         games_enqueue(game_ids=game_ids)
 
 
-_PAIR_ODDS_GAMES = [name for name in GameName.values if find_game(name).odds_read_teams]
+_PAIR_ODDS_GAMES = [name for name in game_names() if find_game(name).odds_read_teams]
 """The games whose odds read the teams: their seasons' fields get a pair table."""
 
 

@@ -35,12 +35,12 @@ from league import odds, replays
 from league.coaches import coach_for
 from league.digests import document_digest
 from league.errors import GameNotPlayable
-from league.models import BoxLine, Game, GameName, GameResult
+from league.models import BoxLine, Game, GameResult
 from league.seeds import new_seed
 from simulator import SeededDice
 from simulator.dice import DiceError, DiceSource
 from simulator.games import Game as Engine
-from simulator.games import InvalidOptionError, InvalidTeamError, find_game
+from simulator.games import InvalidOptionError, InvalidTeamError, find_game, game_choices
 from simulator.results import LINE_FIELDS
 from simulator.vabg import (
     GameRules,
@@ -116,7 +116,7 @@ class LeagueGame:
     @property
     def label(self) -> str:
         """Return the game's name as the league's choices write it (else its title)."""
-        return str(dict(GameName.choices).get(self.name, self.engine.title))
+        return str(dict(game_choices()).get(self.name, self.engine.title))
 
     @property
     def site_name(self) -> str:
@@ -470,9 +470,9 @@ def box_lines_insert(rows: list[tuple[int | str | None, ...]]) -> None:
 
 
 ADAPTERS: dict[str, type[LeagueGame]] = {
-    GameName.VABG: Vabg,
-    GameName.GRIDCOURT: GridCourt,
-    GameName.SIXDICE: SixDice,
+    "vabg": Vabg,
+    "gridcourt": GridCourt,
+    "sixdice": SixDice,
 }
 """The league's adapter of each game that needs more than :class:`LeagueGame`'s answers."""
 

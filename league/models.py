@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from cards.models import Player, Team
 from league.digests import document_digest
-from simulator.games import DEFAULT_GAME, InvalidOptionError, find_game
+from simulator.games import DEFAULT_GAME, InvalidOptionError, find_game, game_choices, game_names
 
 
 class DocumentField(models.JSONField):
@@ -40,12 +40,9 @@ class RulesPreset(models.TextChoices):
     BASIC = "basic", "Basic"
 
 
-class GameName(models.TextChoices):
-    """The games the simulator hosts (``simulator.games``): a league plays one of them."""
-
-    VABG = "vabg", "VABG"
-    GRIDCOURT = "gridcourt", "Grid court"
-    SIXDICE = "sixdice", "Six dice to 21"
+ROW_FIELDS = {"preset": "rules", "strategy": "strategy"}
+"""The game options a league game keeps in fields of its own (VABG's rules preset and
+coach switch), not in ``options``."""
 
 
 def game_options_clean(game: str, options: object) -> dict[str, Any]:
@@ -57,16 +54,16 @@ def game_options_clean(game: str, options: object) -> dict[str, Any]:
     """
     if not isinstance(options, dict):
         raise ValidationError({"options": "the options must be a JSON object"})
-    if game == GameName.VABG:
-        if options:
-            raise ValidationError(
-                {"options": "a VABG game takes its rules from the rules and strategy fields, "
-                 "not options"}
-            )  # fmt: skip
-        return {}
-    if game not in GameName.values:
+    if game not in game_names():
         raise ValidationError({"game": f"no game named {game!r}"})
     engine = find_game(game)
+    if all(o.name in ROW_FIELDS for o in engine.options):
+        if options:
+            raise ValidationError(
+                {"options": f"a {engine.label or engine.title} game takes its rules from the "
+                 "rules and strategy fields, not options"}
+            )  # fmt: skip
+        return {}
     try:
         rules = engine.make_rules(**options)
     except (InvalidOptionError, TypeError) as exc:
@@ -83,7 +80,7 @@ class League(models.Model):
     description = models.TextField(blank=True)
     game = models.CharField(
         max_length=12,
-        choices=GameName.choices,
+        choices=game_choices,
         default=DEFAULT_GAME,
         help_text="The game its new seasons play unless a season says otherwise.",
     )
@@ -111,7 +108,7 @@ class Season(models.Model):
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=100)
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.SEASON)
-    game = models.CharField(max_length=12, choices=GameName.choices, default=DEFAULT_GAME)
+    game = models.CharField(max_length=12, choices=game_choices, default=DEFAULT_GAME)
     options = models.JSONField(
         default=dict,
         blank=True,
@@ -198,7 +195,7 @@ class Game(models.Model):
 
     home = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="home_games")
     away = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="away_games")
-    game = models.CharField(max_length=12, choices=GameName.choices, default=DEFAULT_GAME)
+    game = models.CharField(max_length=12, choices=game_choices, default=DEFAULT_GAME)
     options = models.JSONField(
         default=dict, blank=True, help_text="The game's rule options (see Season.options)."
     )

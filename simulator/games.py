@@ -298,6 +298,8 @@ class Game(ABC):
     name: ClassVar[str]
     """The registry name: ``vabg``, ``gridcourt``, ``sixdice``."""
     title: ClassVar[str]
+    label: ClassVar[str] = ""
+    """The game's name in a list of games (a form's choices): its :attr:`title` unless set."""
     rules_version: ClassVar[int]
     """The revision of the game's rulings page this engine plays."""
     options: ClassVar[tuple[Option, ...]]
@@ -688,6 +690,13 @@ def register(game: Game) -> Game:
 def game_names() -> tuple[str, ...]:
     """Return the names of the games the simulator knows, the default first."""
     return tuple(GAME_MODULES)
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """Return ``(name, label)`` of every game, the default first: the choices of a form, a
+    serializer or a model field that names a game (a game added to :data:`GAME_MODULES`
+    is offered everywhere with no other change)."""
+    return [(name, find_game(name).label or find_game(name).title) for name in game_names()]
 
 
 def find_game(name: str) -> Game:

@@ -22,7 +22,8 @@ from rest_framework.views import APIView
 
 from cards.models import Team
 from core.api import API_AUTHENTICATION
-from league.models import Game, GameName, RulesPreset
+from league.models import Game, RulesPreset
+from simulator.games import DEFAULT_GAME, game_choices
 from table import services
 from table.models import TableGame
 from table.presentation import table_state
@@ -38,7 +39,7 @@ ErrorSerializer = inline_serializer(
 
 
 class StartSerializer(serializers.Serializer[Any]):
-    game = serializers.ChoiceField(choices=GameName.choices, default=GameName.VABG)
+    game = serializers.ChoiceField(choices=game_choices(), default=DEFAULT_GAME)
     options = serializers.DictField(
         default=dict,
         help_text="Grid court: width, level, pieces; six dice: chip_reroll (VABG: none).",

@@ -20,8 +20,8 @@ from django.db.models import Q
 from django.urls import reverse
 
 from cards.models import Team
-from league.models import Game, GameName, RulesPreset
-from simulator.games import DEFAULT_GAME
+from league.models import Game, RulesPreset
+from simulator.games import DEFAULT_GAME, game_choices
 
 
 class TableGame(models.Model):
@@ -35,7 +35,7 @@ class TableGame(models.Model):
     )
     game = models.CharField(
         max_length=12,
-        choices=GameName.choices,
+        choices=game_choices,
         default=DEFAULT_GAME,
         help_text="Which game is played: VABG, grid court or six dice.",
     )

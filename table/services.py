@@ -29,10 +29,10 @@ from core.errors import Refused
 from core.roles import is_commissioner
 from league import services as league_services
 from league.errors import GameNotPlayable
-from league.models import Game, GameName, SimulationRun, game_options_clean
+from league.models import Game, SimulationRun, game_options_clean
 from simulator.dice import DieRefused, GameOverError
+from simulator.games import DEFAULT_GAME, InvalidTeamError, find_game, game_names
 from simulator.games import Game as Engine
-from simulator.games import InvalidTeamError, find_game
 from simulator.sheets import ChoiceFirst, ChoiceRefused, Sheet
 from table.models import TableGame
 
@@ -162,7 +162,7 @@ def hands_clean(engine: Engine, hands: Sequence[str]) -> list[str]:
     return sorted(hands)
 
 
-def _team_file(team: Team, game: str = GameName.VABG) -> dict[str, Any]:
+def _team_file(team: Team, game: str = DEFAULT_GAME) -> dict[str, Any]:
     if not find_game(game).has_players:  # a board game reads the school, season and styles
         return {"school": team.school, "season": team.season, "styles": styles_document(team)}
     try:
@@ -181,7 +181,7 @@ def table_start(
     rules: str = "advanced",
     neutral: bool = False,
     strategy: bool = False,
-    game: str = GameName.VABG,
+    game: str = DEFAULT_GAME,
     options: dict[str, Any] | None = None,
     hands: Sequence[str] = (),
 ) -> TableGame:
@@ -193,8 +193,8 @@ def table_start(
     """
     if home.pk == away.pk:
         raise TableRefused("A team cannot play itself.")
-    if game not in GameName.values:
-        raise TableRefused(f"Unknown game {game!r}: use {', '.join(GameName.values)}.")
+    if game not in game_names():
+        raise TableRefused(f"Unknown game {game!r}: use {', '.join(game_names())}.")
     try:  # the league's own check: every option filled in, as a league game stores them
         options = game_options_clean(game, options or {})
     except ValidationError as exc:

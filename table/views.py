@@ -10,8 +10,8 @@ from django.shortcuts import render
 
 from cards.models import Team
 from core.roles import is_commissioner
-from league.models import Game, GameName
-from simulator.games import find_game
+from league.models import Game
+from simulator.games import DEFAULT_GAME, find_game, game_choices
 from table import services
 from table.models import TableGame
 from table.presentation import table_state
@@ -30,7 +30,7 @@ class SignInView(LoginView):
 
 
 class StartForm(forms.Form):
-    game = forms.ChoiceField(choices=GameName.choices, initial=GameName.VABG, required=False)
+    game = forms.ChoiceField(choices=game_choices(), initial=DEFAULT_GAME, required=False)
     away = forms.ModelChoiceField(queryset=Team.objects.none(), label="Visitors (roll first)")
     home = forms.ModelChoiceField(queryset=Team.objects.none(), label="Home")
     rules = forms.ChoiceField(choices=[("advanced", "Advanced"), ("basic", "Basic")])
@@ -82,7 +82,7 @@ class StartForm(forms.Form):
     def sides_by_hand(self) -> list[str]:
         """Return the sides whose choices the players make (a game that has them)."""
         data = self.cleaned_data
-        if not find_game(data["game"] or GameName.VABG).has_hands:
+        if not find_game(data["game"] or DEFAULT_GAME).has_hands:
             return []
         return self.HANDS[data["hands"] or "both"]
 
@@ -90,7 +90,7 @@ class StartForm(forms.Form):
         """Return the chosen game's rule options that this form asks for, as the game
         names them (a form without them: each option's default)."""
         data = self.cleaned_data
-        engine = find_game(data["game"] or GameName.VABG)
+        engine = find_game(data["game"] or DEFAULT_GAME)
         return {
             o.name: o.default if data[o.name] in ("", None) else data[o.name]
             for o in engine.options
@@ -139,7 +139,7 @@ def index(request: HttpRequest) -> HttpResponse:
                     rules=data["rules"],
                     neutral=data["court"] == "neutral",
                     strategy=data["strategy"],
-                    game=data["game"] or GameName.VABG,
+                    game=data["game"] or DEFAULT_GAME,
                     options=form.options(),
                     hands=form.sides_by_hand(),
                 )

@@ -14,7 +14,6 @@ from league import selectors
 from league.models import (
     BoxLine,
     Game,
-    GameName,
     League,
     RulesPreset,
     Season,
@@ -22,6 +21,7 @@ from league.models import (
     SimulationRun,
 )
 from league.scheduling import DAYS_BETWEEN_MAX
+from simulator.games import game_choices
 from simulator.results import LINE_FIELDS
 
 STATS = selectors.STAT_FIELDS
@@ -116,7 +116,7 @@ class SeasonCreateSerializer(serializers.Serializer[Any]):
     rules = serializers.ChoiceField(choices=RulesPreset.choices, default=RulesPreset.ADVANCED)
     strategy = serializers.BooleanField(default=True)
     game = serializers.ChoiceField(
-        choices=GameName.choices,
+        choices=game_choices(),
         required=False,
         allow_null=True,
         default=None,
@@ -170,7 +170,7 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
     rules = serializers.ChoiceField(choices=RulesPreset.choices, default=RulesPreset.ADVANCED)
     strategy = serializers.BooleanField(default=True)
     game = serializers.ChoiceField(
-        choices=GameName.choices,
+        choices=game_choices(),
         required=False,
         allow_null=True,
         default=None,

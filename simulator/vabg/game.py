@@ -61,6 +61,7 @@ class VabgGame(Game):
 
     name = "vabg"
     title = "Value Add Basketball Game"
+    label = "VABG"
     rules_version = RULES_VERSION
     options = (
         Option("preset", ("advanced", "basic"), "advanced", "rules preset (§0)"),

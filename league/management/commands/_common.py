@@ -9,7 +9,8 @@ from django.core.management.base import CommandError, CommandParser
 
 from cards.models import Team
 from league import services
-from league.models import GameName, League, Season
+from league.models import League, Season
+from simulator.games import game_names
 
 
 def season_find(text: str) -> Season:
@@ -57,7 +58,7 @@ def add_game_arguments(parser: CommandParser) -> None:
     """Add ``--game`` and ``--option NAME=VALUE`` (repeatable) to a command."""
     parser.add_argument(
         "--game",
-        choices=GameName.values,
+        choices=game_names(),
         default=None,
         help="the game its games play (default: the league's game, vabg for a new league)",
     )
