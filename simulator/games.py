@@ -300,6 +300,8 @@ class Game(ABC):
     title: ClassVar[str]
     label: ClassVar[str] = ""
     """The game's name in a list of games (a form's choices): its :attr:`title` unless set."""
+    table_note: ClassVar[str] = ""
+    """What a player at the table needs to know before the first die (the new-game form)."""
     rules_version: ClassVar[int]
     """The revision of the game's rulings page this engine plays."""
     options: ClassVar[tuple[Option, ...]]

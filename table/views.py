@@ -10,8 +10,9 @@ from django.shortcuts import render
 
 from cards.models import Team
 from core.roles import is_commissioner
-from league.models import Game
-from simulator.games import DEFAULT_GAME, find_game, game_choices
+from league.models import ROW_FIELDS, Game
+from simulator.games import DEFAULT_GAME, Option, find_game, game_choices, game_names
+from simulator.games import Game as Engine
 from table import services
 from table.models import TableGame
 from table.presentation import table_state
@@ -40,28 +41,6 @@ class StartForm(forms.Form):
     strategy = forms.BooleanField(
         required=False, label="Coach policy (late fouls, tries for 3; no live odds)"
     )
-    width = forms.TypedChoiceField(
-        choices=[(14, "14"), (13, "13")],
-        coerce=int,
-        initial=14,
-        required=False,
-        label="Grid columns",
-    )
-    level = forms.TypedChoiceField(
-        choices=[(0, "0"), (1, "1"), (2, "2")],
-        coerce=int,
-        initial=0,
-        required=False,
-        label="Level",
-    )
-    pieces = forms.TypedChoiceField(
-        choices=[(5, "5"), (4, "4"), (3, "3")],
-        coerce=int,
-        initial=5,
-        required=False,
-        label="Pieces a team",
-    )
-    chip_reroll = forms.BooleanField(required=False, label="Power Chip reroll (§2.11)")
     hands = forms.ChoiceField(
         choices=[
             ("both", "Both sides: we make every choice"),
@@ -75,9 +54,13 @@ class StartForm(forms.Form):
     )
     HANDS = {"both": ["home", "away"], "away": ["away"], "home": ["home"], "none": []}
 
-    OPTION_FIELDS = ("width", "level", "pieces", "chip_reroll")
-    """The fields that are a game's rule options (grid court's, six dice's; VABG has none:
-    its rules, court and coach policy have their own fields)."""
+    LABELS = {
+        "width": "Grid columns",
+        "level": "Level",
+        "pieces": "Pieces a team",
+        "chip_reroll": "Power Chip reroll (§2.11)",
+    }
+    """Shorter labels than the options' own help, for the options of the games here."""
 
     def sides_by_hand(self) -> list[str]:
         """Return the sides whose choices the players make (a game that has them)."""
@@ -92,18 +75,69 @@ class StartForm(forms.Form):
         data = self.cleaned_data
         engine = find_game(data["game"] or DEFAULT_GAME)
         return {
-            o.name: o.default if data[o.name] in ("", None) else data[o.name]
-            for o in engine.options
-            if o.name in self.OPTION_FIELDS
+            o.name: o.default if data.get(o.name) in ("", None) else data[o.name]
+            for o in _form_options(engine)
         }
+
+    def sections(self) -> list[dict[str, object]]:
+        """Return each game's part of the form: its option fields (those with a choice to
+        make: VABG's rules, court and coach have fields of their own) and whether its sides
+        can be played by hand."""
+        out = []
+        for name in game_names():
+            engine = find_game(name)
+            out.append(
+                {
+                    "game": name,
+                    "fields": [self[o.name] for o in _form_options(engine)],
+                    "rules_in_fields": name in self.row_games,
+                    "note": engine.table_note,
+                }
+            )
+        return out
+
+    def hand_games(self) -> str:
+        """Return the games whose sides can be played by hand, as the page's data-game."""
+        return " ".join(name for name in game_names() if find_game(name).has_hands)
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]  # Form's own signature
+        # Each game's rule options from the game itself: a game added to the simulator's
+        # registry brings its own fields.
+        self.row_games: set[str] = set()
+        for name in game_names():
+            engine = find_game(name)
+            if all(o.name in ROW_FIELDS for o in engine.options):
+                self.row_games.add(name)
+            for option in _form_options(engine):
+                if option.name not in self.fields:
+                    self.fields[option.name] = _option_field(option, self.LABELS)
         teams = Team.objects.order_by("school", "season")
         for side in ("away", "home"):
             field = self.fields[side]
             assert isinstance(field, forms.ModelChoiceField)
             field.queryset = teams
+
+
+def _form_options(engine: Engine) -> list[Option]:
+    """Return a game's options the new-game form asks for: those with a choice to make,
+    not kept in fields of their own (VABG's preset and coach switch)."""
+    return [o for o in engine.options if o.name not in ROW_FIELDS and len(o.choices) > 1]
+
+
+def _option_field(option: Option, labels: dict[str, str]) -> forms.Field:
+    """Return the form field of a rule option: a box for a yes/no, else a list."""
+    label = labels.get(option.name, option.help or option.name)
+    if set(option.choices) == {False, True}:
+        return forms.BooleanField(required=False, initial=option.default, label=label)
+    values = {str(value): value for value in option.choices}
+    return forms.TypedChoiceField(
+        choices=[(text, text) for text in values],
+        coerce=values.__getitem__,  # the option's own value back from the text posted
+        initial=str(option.default),
+        required=False,
+        label=label,
+    )
 
 
 def _scheduled(user: object) -> list[Game]:

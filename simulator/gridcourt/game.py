@@ -39,6 +39,12 @@ class GridCourtGame(StyledGame):
 
     name = "gridcourt"
     title = "Grid court"
+    table_note = (
+        "Type the dice (1-6). A side played by hand makes its moves on the drawn court: where "
+        "its pieces stand after a reset, whether an open piece shoots, every step of a roll "
+        "(the legal steps are marked); a side left to the computer moves by its team's coach "
+        "style."
+    )
     rules_version = RULES_VERSION
     options = (
         Option("width", (14, 13), 14, "columns of the grid"),
