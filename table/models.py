@@ -20,8 +20,8 @@ from django.db.models import Q
 from django.urls import reverse
 
 from cards.models import Team
-from league.models import Game, RulesPreset
-from simulator.games import DEFAULT_GAME, game_choices
+from league.models import ROW_FIELDS, Game, RulesPreset
+from simulator.games import DEFAULT_GAME, find_game, game_choices
 
 
 class TableGame(models.Model):
@@ -113,6 +113,12 @@ class TableGame(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("table:sheet", args=[self.pk])
+
+    @property
+    def rules_in_fields(self) -> bool:
+        """Return whether the game's rules are the ``rules`` preset and the ``strategy``
+        switch (VABG), rather than ``options`` (a board game)."""
+        return all(o.name in ROW_FIELDS for o in find_game(self.game).options)
 
     @property
     def entries(self) -> int:
