@@ -109,8 +109,9 @@ ENGINE = register(HighRollGame())
 
 
 def high_roll_game(**kwargs: Any) -> Game:
-    # Game.game's choices list the league's three games; the row itself takes any name,
-    # which is all a fourth game registered in the simulator needs of the league.
+    # Game.game's choices are the simulator's GAME_MODULES (game_choices); a game registered
+    # at run time, as this one, is not among them, but the row itself takes any name: the
+    # league needs nothing else of a fourth game.
     return Game.objects.create(
         home=TeamFactory(), away=TeamFactory(), game="highroll", seed=7, **kwargs
     )
