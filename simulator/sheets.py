@@ -223,10 +223,11 @@ def board_state(
     policy_note: str,
     question: Question | None = None,
     hands: Collection[str] = (),
+    odds: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Return the page's state of a game without players (grid court, six dice): a game
     played by hand also names the sides that choose (``hands``) and the choice it waits
-    for (``question``)."""
+    for (``question``); ``odds`` are its live odds, when it has exact ones (six dice)."""
     if over:
         period = "Final"
     elif question is not None:
@@ -262,9 +263,11 @@ def board_state(
             "home": boxes[0].to_json(),
             "away": boxes[1].to_json(),
         },
-        "odds": {
+        "odds": dict(odds)
+        if odds is not None
+        else {
             "available": False,
-            "note": f"No live win probability in {game.title.lower()}: the exact odds are "
-            "solved for VABG only.",
+            "note": f"No live win probability in {game.title.lower()}: its odds are "
+            "simulated, not solved exactly (docs/odds.md).",
         },
     }

@@ -36,9 +36,10 @@ from simulator.sixdice.engine import ScriptRanOut, SixDiceResult, Table, play_ga
 from simulator.sixdice.events import Event, Score, SixDiceBox, Start, box_score
 from simulator.sixdice.game import SixDiceGame
 from simulator.sixdice.hand import ChoiceNeeded, Hands, Question
+from simulator.sixdice.odds import solved, states_before_rolls
 from simulator.sixdice.render import render_play_by_play
 from simulator.sixdice.rules import STANDARD, SixDiceRules
-from simulator.sixdice.state import AWAY, HOME
+from simulator.sixdice.state import AWAY, HOME, MAIN
 from simulator.sixdice.style import DEFAULT_STYLE, SixDiceStyle, game_policy
 
 FACES = 6
@@ -418,7 +419,55 @@ class SixDiceSheet(PositionSheet):
             policy_note=policy_note(labels, position.choices.hands),
             question=position.question,
             hands=position.choices.hands,
+            odds=live_odds(position),
         )
+
+
+def live_odds(position: Position) -> dict[str, Any]:
+    """Return P(home wins) now, exact from the six-dice chain (``simulator.sixdice.odds``)
+    at the start of the roll under way, each team playing its coach style from there (a
+    side played by hand too: the chain cannot know the choices still to come)."""
+    home, away = _style(position.home), _style(position.away)
+    chain = solved(
+        position.rules,
+        None if home == DEFAULT_STYLE else home,
+        None if away == DEFAULT_STYLE else away,
+    )
+    states = states_before_rolls([e.to_json() for e in position.events])
+    pregame = chain.p_home_win(states[0][1]) if states else 0.5
+    labels = position.labels()
+    if position.result is not None:
+        p_home = 1.0 if position.result.home.score > position.result.away.score else 0.0
+        as_of = "final"
+    elif states:
+        state = states[-1][1]
+        p_home = chain.p_home_win(state)
+        what = (
+            "the jump ball"
+            if state.offense is None
+            else (
+                f"{labels[state.offense]}'s roll at d {state.depth}"
+                if state.phase == MAIN
+                else f"{labels[state.offense]}'s inbound"
+            )
+        )
+        as_of = f"before {what} ({state.away_score}-{state.home_score})"
+    else:
+        p_home, as_of = pregame, "before the jump ball"
+    by_hand = (
+        " (a side played by hand is assumed to play its coach style)"
+        if (position.choices.hands)
+        else ""
+    )
+    return {
+        "available": True,
+        "p_home": p_home,
+        "p_away": 1.0 - p_home,
+        "pregame_home": pregame,
+        "as_of": as_of,
+        "note": "Exact, from the dice math (docs/odds.md), at the start of the roll under "
+        f"way, each team playing its coach style{by_hand}.",
+    }
 
 
 def sheet_rules(game: Game, options: Mapping[str, Any], rules_version: int | None) -> SixDiceRules:

@@ -286,7 +286,9 @@ def test_the_api_and_the_form_start_a_board_game_and_the_sheet_page_shows_it(
         "chip_reroll": True,
     }
     assert state["need"]["step"] == "Kansas 2008 (Orange): jump ball" and state["sheet"] is None
-    assert not state["odds"]["available"]
+    # Six dice's live odds are exact: before the jump ball either team wins it half the time.
+    assert state["odds"]["available"] and state["odds"]["as_of"] == "before the jump ball"
+    assert state["odds"]["p_home"] == pytest.approx(state["odds"]["pregame_home"])
     answer = player_client.post(
         state["urls"]["dice"], {"dice": [1, 2, 9], "expected": 0}, content_type="application/json"
     )

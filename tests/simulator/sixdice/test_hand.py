@@ -112,3 +112,27 @@ def test_a_game_without_hands_refuses_choices() -> None:
         find_game("vabg").sheet(HOME_TEAM, AWAY_TEAM, [], choices=["x"], hands=[HOME])
     with pytest.raises(ValueError, match="home or away"):
         Hands([], {"visitors"}, DEFAULT_POLICY)
+
+
+def test_the_table_shows_the_exact_live_odds_of_the_roll_under_way() -> None:
+    played, d6, tokens = recorded(2, {HOME, AWAY})
+    odds = None  # 300 dice in: the choices the game has asked by then (fewer than all)
+    for count in range(len(tokens), -1, -1):
+        try:
+            half = GAME.sheet(
+                HOME_TEAM, AWAY_TEAM, d6[:300], choices=tokens[:count], hands=(HOME, AWAY)
+            )
+        except (NoChoiceWanted, ChoiceFirst):
+            continue
+        odds = half.state()["odds"]
+        break
+    assert odds is not None and odds["available"]
+    events = [e.to_json() for e in half.position.events]
+    chart = GAME.win_probability(events, STANDARD)
+    assert odds["p_home"] == pytest.approx(chart[-1][1], abs=1e-12)
+    assert odds["pregame_home"] == pytest.approx(chart[0][1], abs=1e-12)
+    assert odds["p_home"] + odds["p_away"] == pytest.approx(1.0)
+    assert "played by hand" in odds["note"]
+    final = GAME.sheet(HOME_TEAM, AWAY_TEAM, d6, choices=tokens, hands=(HOME, AWAY))
+    won = played.home.score > played.away.score
+    assert final.state()["odds"]["p_home"] == (1.0 if won else 0.0)
