@@ -252,12 +252,14 @@ class Table:
     def _balls(self, dice: Dice) -> int:
         return self._read(dice)[0]
 
-    def _play_of(self, role: str, dice: Dice) -> tuple[str, int]:
-        """Return a team's play and n (§2.2), asking the policy on a tie within the team."""
+    def _play_of(self, role: str, dice: Dice, rival: Dice | None = None) -> tuple[str, int]:
+        """Return a team's play and n (§2.2), asking the policy on a tie within the team
+        (telling it the other team's n, read from ``rival``'s dice)."""
         _, tied, n = self._read(dice)
         if len(tied) == 1:
             return tied[0], n
-        play = self.policy.choose_play(Tie(tied, n), role, self.state)
+        rival_n = None if rival is None else self._read(rival)[2]
+        play = self.policy.choose_play(Tie(tied, n, rival_n), role, self.state)
         if play not in tied:
             raise PolicyError(f"choose_play must pick one of {', '.join(tied)}, got {play!r}")
         return play, n  # G6: n stays the count of the chosen symbol
@@ -375,7 +377,8 @@ class Table:
         plays: dict[str, tuple[str, int]] = {}
 
         def n_of(side: str, rolled: Dice) -> int:
-            plays[side] = self._play_of(OFFENSE if side == offense else DEFENSE, rolled)
+            role = OFFENSE if side == offense else DEFENSE
+            plays[side] = self._play_of(role, rolled, dice[other(side)])
             return plays[side][1]
 
         winner, chip = self._contest(MAIN_CONTEST, dice, n_of)

@@ -107,6 +107,8 @@ class Hands:
             raise ValueError(f"hands must name home or away, got {unknown!r}")
         self.choices = tuple(choices)
         self.hands = frozenset(hands)
+        self.computer = computer
+        """The policy of the sides not played by hand (and of a pick that cannot matter)."""
         self.used = 0
         self.policy: Policy = Sides(
             _Hand(self, HOME) if HOME in self.hands else computer,
@@ -165,6 +167,8 @@ class _Hand:
         self.side = side
 
     def choose_play(self, tied: Tie, role: str, state: GameState) -> str:
+        if tied.moot:  # it loses the roll whatever it picks: not worth a question
+            return self.hands.computer.choose_play(tied, role, state)
         depth = state.depth
         role_words = "on defense" if role == DEFENSE else "on offense"
         plays = " and ".join(PLAY_NAMES[p] for p in tied.plays)
@@ -172,7 +176,7 @@ class _Hand:
             self.side,
             "play",
             f"{_words(self.side)} {role_words} (d {depth}): your dice tie {plays} at "
-            f"{tied.n} each. Which play? (It counts only if you win the roll.)",
+            f"{tied.n} each. Which play?",
             f"§2.2 and G6: on a tie within a team, the team picks its play; n stays {tied.n}",
             tuple((p, PLAY_NAMES[p]) for p in tied.plays),
         )

@@ -25,10 +25,21 @@ class PolicyError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Tie:
-    """The symbols tied for a team's most frequent, and how many dice show each (G6)."""
+    """The symbols tied for a team's most frequent, and how many dice show each (G6).
+
+    ``rival_n`` is the other team's n in a main roll when the engine knows it (``None``
+    otherwise): a team whose n is lower loses the roll whatever it picks (only an equal n
+    goes to the chip), so its pick cannot matter.
+    """
 
     plays: tuple[str, ...]
     n: int
+    rival_n: int | None = None
+
+    @property
+    def moot(self) -> bool:
+        """Return whether the pick cannot matter: the team loses the roll whatever it is."""
+        return self.rival_n is not None and self.n < self.rival_n
 
 
 @dataclass(frozen=True, slots=True)

@@ -203,7 +203,7 @@ def test_six_dice_played_by_hand_at_phone_width_asks_each_choice_and_is_stored_c
         {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True},
     )
     # A seeded game, its choices written down as the policy made them: of seeds 1-399 the
-    # one that asks the fewest (49, with 1,198 dice), since each choice is an entry.
+    # one that asks the fewest (33, with 1,198 dice), since each choice is an entry.
     _, values, tokens = recorded(304, {"home", "away"}, STANDARD, HOME, AWAY)
     table = start(browser, live_server, player, teams, "sixdice")
     assert table.hands == ["away", "home"]  # the form's default: both sides by hand

@@ -28,7 +28,8 @@ class Recorder:
     def choose_play(self, tied: Tie, role: str, state: GameState) -> str:
         play = self.policy.choose_play(tied, role, state)
         assert state.offense is not None
-        self._note(other(state.offense) if role == DEFENSE else state.offense, play)
+        if not tied.moot:  # a pick that cannot matter is not asked at the table
+            self._note(other(state.offense) if role == DEFENSE else state.offense, play)
         return play
 
     def ball_action(self, n: int, state: GameState) -> str:

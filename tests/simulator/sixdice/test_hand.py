@@ -73,7 +73,7 @@ def opening(*main_roll: int) -> list[int]:
 
 
 def test_a_choice_the_rules_forbid_is_refused_naming_the_rule() -> None:
-    dice = opening(*TIE, 5, 5, 5, 6, 6, 4)
+    dice = opening(*TIE, 5, 5, 6, 6, 4, 1)  # White ties S and F at 2: the pick can matter
     with pytest.raises(ChoiceRefused) as refused:
         GAME.sheet(HOME_TEAM, AWAY_TEAM, dice, choices=["S"], hands=[AWAY])
     assert refused.value.index == 0
@@ -86,7 +86,7 @@ def test_a_choice_the_rules_forbid_is_refused_naming_the_rule() -> None:
 
 
 def test_dice_typed_while_a_choice_is_wanted_and_a_choice_where_none_is_asked_are_refused() -> None:
-    dice = opening(*TIE, 5, 5, 5, 6, 6, 4)
+    dice = opening(*TIE, 5, 5, 6, 6, 4, 1)  # White ties S and F at 2: the pick can matter
     sheet = GAME.sheet(HOME_TEAM, AWAY_TEAM, dice, hands=[AWAY])
     assert sheet.question is not None and sheet.question.side == AWAY
     assert sheet.question.kind == "play"
@@ -136,3 +136,10 @@ def test_the_table_shows_the_exact_live_odds_of_the_roll_under_way() -> None:
     final = GAME.sheet(HOME_TEAM, AWAY_TEAM, d6, choices=tokens, hands=(HOME, AWAY))
     won = played.home.score > played.away.score
     assert final.state()["odds"]["p_home"] == (1.0 if won else 0.0)
+
+
+def test_a_tie_the_team_loses_whatever_it_picks_is_not_asked() -> None:
+    # Orange ties Ball and Pass at 2 against White's three S: whatever it picks, it loses.
+    dice = opening(*TIE, 5, 5, 5, 6, 6, 4)
+    sheet = GAME.sheet(HOME_TEAM, AWAY_TEAM, dice, hands=[AWAY])
+    assert sheet.question is None and sheet.need is not None
