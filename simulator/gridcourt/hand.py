@@ -189,6 +189,9 @@ class _Hand:
 
     def announce(self, state: GridState) -> int | None:
         court = state.court
+        if not state.open_pieces():  # no piece may shoot: the roll is to move, not asked
+            self.hands.announced = None
+            return None
         options = [(MOVE, "No shot: roll to move")]
         for piece in state.open_pieces():
             i = state.pos[state.offense][piece - 1]

@@ -35,7 +35,8 @@ class Recorder:
 
     def announce(self, state: GridState) -> int | None:
         piece = self.policy.announce(state)
-        self._note(announce_token(piece))
+        if state.open_pieces():  # with no open piece the table does not ask
+            self._note(announce_token(piece))
         return piece
 
     def offense_steps(self, state: GridState, t: int):  # type: ignore[no-untyped-def]
