@@ -24,14 +24,14 @@ from simulator.gridcourt import style
 from simulator.gridcourt.court import ROWS, court
 from simulator.gridcourt.engine import play_game
 from simulator.gridcourt.events import Event, GridTeamBox, box_score, event_from_json
-from simulator.gridcourt.hand import ChoiceNeeded, Hands
+from simulator.gridcourt.hand import Hands
 from simulator.gridcourt.odds import styled_odds, table_odds
 from simulator.gridcourt.rules import PRESETS, RULES_VERSION, STANDARD, GridRules
 from simulator.gridcourt.style import (
     DEFAULT_STYLE,
     policy_for,
 )
-from simulator.sheets import NoChoiceWanted
+from simulator.hands import play_by_hand
 
 
 class GridCourtGame(StyledGame):
@@ -139,23 +139,17 @@ class GridCourtGame(StyledGame):
             hands,
             {"home": policy_for(_style(home)), "away": policy_for(_style(away))},
         )
-        try:
-            result = play_game(
+        result = play_by_hand(
+            lambda: play_game(
                 home,
                 away,
                 dice,
                 rules,
                 home_policy=played.policy("home"),
                 away_policy=played.policy("away"),
-            )
-        except ChoiceNeeded as exc:
-            raise NoChoiceWanted(
-                exc.used, f"the choices ran out: {exc.question.prompt} was asked"
-            ) from exc
-        if played.used < len(choices):
-            raise NoChoiceWanted(
-                played.used, f"{len(choices) - played.used} choices are left after the game"
-            )
+            ),
+            played,
+        )
         return dataclasses.replace(result, choices=choices, hands=hands)
 
     def board(self, rules: GridRules) -> Board:

@@ -25,21 +25,20 @@ The tokens, as the table's page and API send them and a stored game keeps them:
     >>> table.start()
     Traceback (most recent call last):
     ...
-    simulator.gridcourt.hand.ChoiceNeeded: away must choose (place)
+    simulator.hands.ChoiceNeeded: away must choose (place)
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
 from simulator.gridcourt.court import Court
 from simulator.gridcourt.events import AWAY, DEFENSE, HOME, OFFENSE, Cell
 from simulator.gridcourt.policy import Policy
 from simulator.gridcourt.state import GridState
-from simulator.sheets import ChoiceRefused
+from simulator.hands import ChoiceNeeded, Question, TokenStream
 
+__all__ = ["ChoiceNeeded", "Hands", "Question"]
 SIDES = (HOME, AWAY)
 MOVE, SHOOT, PLACE, STEPS = "move", "shoot:", "place:", "steps:"
 RULES = {
@@ -50,44 +49,6 @@ RULES = {
     "steps": "§2.6: up to the roll's total of steps, each to an adjacent, empty, on-board "
     "cell (offense orthogonally, defense in any of 8 directions)",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Question:
-    """A choice the rules leave to a grid-court side, as the table asks it.
-
-    ``kind`` is ``place``, ``announce`` or ``steps``; ``options`` are the tokens an
-    ``announce`` takes (a placing or steps token is built from the court: ``board`` says
-    what the page needs to build it: the role, how many pieces or steps, the cells allowed,
-    every piece's cell).
-    """
-
-    side: str
-    kind: str
-    prompt: str
-    rule: str
-    options: tuple[tuple[str, str], ...] = ()
-    board: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "side": self.side,
-            "kind": self.kind,
-            "prompt": self.prompt,
-            "rule": self.rule,
-            "options": [{"token": t, "label": label} for t, label in self.options],
-            "board": dict(self.board),
-            "dice": [],
-        }
-
-
-class ChoiceNeeded(Exception):
-    """Raise when the game waits for a side's choice and no typed choice is left."""
-
-    def __init__(self, question: Question, used: int) -> None:
-        self.question = question
-        self.used = used
-        super().__init__(f"{question.side} must choose ({question.kind})")
 
 
 def _cell_text(cell: Cell) -> str:
@@ -101,38 +62,21 @@ def _read_cell(text: str) -> Cell | None:
     return int(row), int(col)
 
 
-class Hands:
+class Hands(TokenStream):
     """The choices typed at the table, answered for the sides played by hand (``hands``);
     the other sides' questions go to their ``computer`` policies (their coach styles)."""
 
     def __init__(
         self, choices: Sequence[object], hands: Collection[str], computer: Mapping[str, Policy]
     ) -> None:
-        unknown = sorted(set(hands) - set(SIDES), key=repr)
-        if unknown:
-            raise ValueError(f"hands must name home or away, got {unknown!r}")
-        self.choices = tuple(choices)
-        self.hands = frozenset(hands)
+        super().__init__(choices, hands)
         self.computer = dict(computer)
-        self.used = 0
         self.announced: int | None = None
         """The last shot announced by a side played by hand (``None``: it moves)."""
 
     def policy(self, side: str) -> Policy:
         """Return the policy the engine asks for ``side``."""
         return _Hand(self, side) if side in self.hands else self.computer[side]
-
-    def token(self, question: Question) -> str:
-        """Return the next typed choice for ``question``; raise when none is left."""
-        if self.used >= len(self.choices):
-            raise ChoiceNeeded(question, self.used)
-        token = self.choices[self.used]
-        if not isinstance(token, str):
-            raise ChoiceRefused(self.used, token, question, f"{token!r} is not a choice")
-        return token
-
-    def refuse(self, token: str, question: Question, why: str) -> ChoiceRefused:
-        return ChoiceRefused(self.used, token, question, f"{token!r}: {why} ({question.rule})")
 
 
 class _Hand:
@@ -184,7 +128,7 @@ class _Hand:
                 why = "is taken" if taken else f"is not {where} the arc"
                 raise self.hands.refuse(token, question, f"piece {piece}: {cell} {why}")
             seen.add(cell)
-        self.hands.used += 1
+        self.hands.take()
         return [c for c in cells if c is not None]
 
     def announce(self, state: GridState) -> int | None:
@@ -222,7 +166,7 @@ class _Hand:
             else:
                 why = "answer move or shoot:P"
             raise self.hands.refuse(token, question, why)
-        self.hands.used += 1
+        self.hands.take()
         shooter = None if token == MOVE else int(token[len(SHOOT) :])
         self.hands.announced = shooter
         return shooter
@@ -298,7 +242,7 @@ class _Hand:
             occupied.add(there)
             pos[piece - 1] = there
             steps.append((piece, cell))
-        self.hands.used += 1
+        self.hands.take()
         return steps
 
 

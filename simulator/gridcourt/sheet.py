@@ -44,10 +44,11 @@ from simulator.gridcourt.events import (
     Violation,
     box_score,
 )
-from simulator.gridcourt.hand import ChoiceNeeded, Hands, Question
+from simulator.gridcourt.hand import Hands
 from simulator.gridcourt.policy import DEFAULT_POLICY, Policy
 from simulator.gridcourt.rules import STANDARD, GridRules
 from simulator.gridcourt.style import policy_for
+from simulator.hands import NO_CHOICES, ChoiceNeeded, Choices, Question
 from simulator.sheets import (
     ChoiceFirst,
     NoChoiceWanted,
@@ -102,19 +103,9 @@ class Turn:
     events: tuple[Event, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Choices:
-    """The choices typed at the table and the sides that make them by hand (``hands``)."""
-
-    tokens: tuple[str, ...] = ()
-    hands: frozenset[str] = frozenset()
-
-    def of(self, home: TeamName, away: TeamName) -> Hands:
-        """Return the game's answers: by hand for ``hands``, each other side its style."""
-        return Hands(self.tokens, self.hands, {HOME: _policy(home), AWAY: _policy(away)})
-
-
-NO_CHOICES = Choices()
+def _hands(choices: Choices, home: TeamName, away: TeamName) -> Hands:
+    """Return the game's answers: by hand for ``choices.hands``, each other side its style."""
+    return Hands(choices.tokens, choices.hands, {HOME: _policy(home), AWAY: _policy(away)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,7 +231,7 @@ def replay(
     """
     values = tuple(values)
     source = _Source(values)
-    hands = choices.of(home, away)
+    hands = _hands(choices, home, away)
     table = Table(source, rules, home_policy=hands.policy(HOME), away_policy=hands.policy(AWAY))
     table.events.append(Start(home.school, home.season, away.school, away.season))
     labels = {HOME: home.label, AWAY: away.label}
@@ -287,7 +278,7 @@ def replay(
         raise GameOverError(source.used, len(values) - source.used)
     result = None
     if need is None and question is None:
-        final = choices.of(home, away)
+        final = _hands(choices, home, away)
         result = play_game(
             home,
             away,

@@ -24,11 +24,11 @@ from simulator.games import (
     TeamName,
     register,
 )
-from simulator.sheets import NoChoiceWanted
+from simulator.hands import play_by_hand
 from simulator.sixdice import style
 from simulator.sixdice.engine import SixDiceResult, play_game
 from simulator.sixdice.events import COLUMNS, Event, SixDiceBox, box_score, event_from_json
-from simulator.sixdice.hand import ChoiceNeeded, Hands
+from simulator.sixdice.hand import Hands
 from simulator.sixdice.inputs import dice_from_json
 from simulator.sixdice.odds import exact_odds, solved, states_before_rolls
 from simulator.sixdice.render import render_box_score
@@ -181,16 +181,9 @@ class SixDiceGame(StyledGame):
         (:mod:`simulator.sixdice.hand`), the other sides their styles; raise
         ``ValueError`` for a choice the rules forbid, one missing or one left over."""
         played = Hands(choices, hands, game_policy(_style(home), _style(away)))
-        try:
-            result = play_game(home, away, dice, rules=rules, policy=played.policy)
-        except ChoiceNeeded as exc:
-            raise NoChoiceWanted(
-                exc.used, f"the choices ran out: {exc.question.prompt} was asked"
-            ) from exc
-        if played.used < len(choices):
-            raise NoChoiceWanted(
-                played.used, f"{len(choices) - played.used} choices are left after the game"
-            )
+        result = play_by_hand(
+            lambda: play_game(home, away, dice, rules=rules, policy=played.policy), played
+        )
         return self.wrap(result, choices=choices, hands=hands)
 
     def wrap(

@@ -26,7 +26,7 @@ The tokens, as the table's page and API send them and a stored game keeps them:
     >>> table.step()  # the main roll: Orange answers B; White's tie is asked
     Traceback (most recent call last):
     ...
-    simulator.sixdice.hand.ChoiceNeeded: home must choose (play): B, P
+    simulator.hands.ChoiceNeeded: home must choose (play): B, P
     >>> hands.used
     1
 """
@@ -34,9 +34,8 @@ The tokens, as the table's page and API send them and a stored game keeps them:
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence, Set
-from dataclasses import dataclass
-from typing import Any
 
+from simulator.hands import ChoiceNeeded, Question, TokenStream
 from simulator.sheets import ChoiceRefused
 from simulator.sixdice.policy import (
     ADVANCE,
@@ -50,66 +49,24 @@ from simulator.sixdice.rules import BALL, FREE_THROW, PASS, SHOT
 from simulator.sixdice.state import ARC, AWAY, DEFENSE, HALF, HOME, GameState
 from simulator.sixdice.style import Sides
 
-SIDES = (HOME, AWAY)
+__all__ = ["ChoiceNeeded", "Hands", "Question"]
+
 PLAY_NAMES = {BALL: "Ball", PASS: "Pass", SHOT: "S (a shot)", FREE_THROW: "F (free throws)"}
 KEEP, CHIP, PUSH, STAY, REROLL = "keep", "chip", "push", "stay", "reroll:"
-
-
-@dataclass(frozen=True, slots=True)
-class Question:
-    """A choice the rules leave to a side, as the table asks it.
-
-    ``kind`` is ``play``, ``ball``, ``push``, ``chip`` or ``reroll``; ``options`` are the
-    tokens it takes with their words (a reroll also takes ``reroll:`` with the dice named,
-    ``dice`` listing them); ``rule`` names the rule that gives the side the choice.
-    """
-
-    side: str
-    kind: str
-    prompt: str
-    rule: str
-    options: tuple[tuple[str, str], ...]
-    dice: tuple[tuple[int, str], ...] = ()
-    """A reroll's dice: (value, face), die 1 first."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "side": self.side,
-            "kind": self.kind,
-            "prompt": self.prompt,
-            "rule": self.rule,
-            "options": [{"token": t, "label": label} for t, label in self.options],
-            "dice": [{"die": i, "value": v, "face": f} for i, (v, f) in enumerate(self.dice, 1)],
-        }
-
-
-class ChoiceNeeded(Exception):
-    """Raise when the game waits for a side's choice and no typed choice is left."""
-
-    def __init__(self, question: Question, used: int) -> None:
-        self.question = question
-        self.used = used
-        tokens = ", ".join(token for token, _ in question.options)
-        super().__init__(f"{question.side} must choose ({question.kind}): {tokens}")
 
 
 def _words(side: str) -> str:
     return "White" if side == HOME else "Orange"
 
 
-class Hands:
+class Hands(TokenStream):
     """The choices typed at the table, answered for the sides played by hand (``hands``);
     the other sides' questions go to ``computer`` (their coach styles)."""
 
     def __init__(self, choices: Sequence[object], hands: Collection[str], computer: Policy) -> None:
-        unknown = sorted(set(hands) - set(SIDES), key=repr)
-        if unknown:
-            raise ValueError(f"hands must name home or away, got {unknown!r}")
-        self.choices = tuple(choices)
-        self.hands = frozenset(hands)
+        super().__init__(choices, hands)
         self.computer = computer
         """The policy of the sides not played by hand (and of a pick that cannot matter)."""
-        self.used = 0
         self.policy: Policy = Sides(
             _Hand(self, HOME) if HOME in self.hands else computer,
             _Hand(self, AWAY) if AWAY in self.hands else computer,
@@ -117,17 +74,12 @@ class Hands:
 
     def answer(self, question: Question) -> str:
         """Return the next typed choice for ``question``, checked; raise when none is left."""
-        if self.used >= len(self.choices):
-            raise ChoiceNeeded(question, self.used)
-        token = self.choices[self.used]
-        tokens = {t for t, _ in question.options}
-        if not isinstance(token, str):
-            raise ChoiceRefused(self.used, token, question, f"{token!r} is not a choice")
+        token = self.token(question)
         if question.kind == "reroll" and token.startswith(REROLL):
             _reroll_dice(self.used, token, question)
-        elif token not in tokens:
+        elif token not in {t for t, _ in question.options}:
             raise ChoiceRefused(self.used, token, question, _refusal(token, question))
-        self.used += 1
+        self.take()
         return token
 
 
@@ -233,7 +185,7 @@ class _Hand:
             "result then goes to the opponent), or keep it?",
             "§2.11: the chip holder may hand the chip over and reroll any of its own dice, once",
             ((KEEP, "Keep the chip"), (REROLL, "Reroll the dice named")),
-            tuple(zip(contest.dice, contest.faces, strict=True)),
+            dice=tuple(zip(contest.dice, contest.faces, strict=True)),
         )
         token = self.hands.answer(question)
         return frozenset() if token == KEEP else _reroll_dice(self.hands.used - 1, token, question)

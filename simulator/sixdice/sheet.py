@@ -24,6 +24,7 @@ from typing import Any
 
 from simulator.dice import DiceError, DiceScriptExhausted, DieRefused, GameOverError, ScriptedDice
 from simulator.games import Game, Result, StyledTeam, TeamName
+from simulator.hands import NO_CHOICES, ChoiceNeeded, Choices, Question
 from simulator.sheets import (
     ChoiceFirst,
     NoChoiceWanted,
@@ -35,7 +36,7 @@ from simulator.sheets import (
 from simulator.sixdice.engine import ScriptRanOut, SixDiceResult, Table, play_game
 from simulator.sixdice.events import Event, Score, SixDiceBox, Start, box_score
 from simulator.sixdice.game import SixDiceGame
-from simulator.sixdice.hand import ChoiceNeeded, Hands, Question
+from simulator.sixdice.hand import Hands
 from simulator.sixdice.odds import solved, states_before_rolls
 from simulator.sixdice.render import render_play_by_play
 from simulator.sixdice.rules import STANDARD, SixDiceRules
@@ -106,19 +107,9 @@ class Roll:
         return [line.strip() for line in render_play_by_play(played).splitlines()]
 
 
-@dataclass(frozen=True, slots=True)
-class Choices:
-    """The choices typed at the table and the sides that make them by hand (``hand``)."""
-
-    tokens: tuple[str, ...] = ()
-    hands: frozenset[str] = frozenset()
-
-    def policy(self, home: TeamName, away: TeamName) -> Hands:
-        """Return the game's policy: by hand for ``hands``, each other side its style."""
-        return Hands(self.tokens, self.hands, game_policy(_style(home), _style(away)))
-
-
-NO_CHOICES = Choices()
+def _hands(choices: Choices, home: TeamName, away: TeamName) -> Hands:
+    """Return the game's answers: by hand for ``choices.hands``, each other side its style."""
+    return Hands(choices.tokens, choices.hands, game_policy(_style(home), _style(away)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +202,7 @@ def _run(
     choices: Choices = NO_CHOICES,
 ) -> tuple[Table, _Source, Hands, ScriptRanOut | _Bad | ChoiceNeeded | None]:
     source = _Source(values)
-    hands = choices.policy(home, away)
+    hands = _hands(choices, home, away)
     table = Table(source, rules=rules, policy=hands.policy)
     source.table = table
     table.events.append(Start(home.school, home.season, away.school, away.season))
@@ -316,7 +307,7 @@ def replay(
     )
     result = None
     if stop is None:
-        policy = choices.policy(home, away).policy
+        policy = _hands(choices, home, away).policy
         result = play_game(home, away, ScriptedDice(d6=list(values)), rules=rules, policy=policy)
     state = table.state
     return Position(
