@@ -189,6 +189,24 @@ class PositionSheet:
         return dict(self.position.dice_file())
 
 
+class BoardSheet(PositionSheet):
+    """The sheet of a board game (grid court, six dice): its position keeps the rolls (undo
+    goes back to the first die of the roll under way, or the roll before) and the choice a
+    side played by hand makes next."""
+
+    __slots__ = ()
+
+    @property
+    def question(self) -> Question | None:
+        question: Question | None = self.position.question
+        return question
+
+    @property
+    def undo_trip_to(self) -> int:
+        start: int = self.position.last_roll_start()
+        return start
+
+
 def rules_by_version(game: Game, options: Mapping[str, Any], rules_version: int | None) -> Any:
     """Return a board game's rules of its ``options`` as ``rules_version`` had them (six
     dice before the G10 note: a Deflected Pass costs the offense a die)."""

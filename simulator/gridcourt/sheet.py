@@ -50,9 +50,9 @@ from simulator.gridcourt.rules import STANDARD, GridRules
 from simulator.gridcourt.style import policy_for
 from simulator.hands import NO_CHOICES, ChoiceNeeded, Choices, Question
 from simulator.sheets import (
+    BoardSheet,
     ChoiceFirst,
     NoChoiceWanted,
-    PositionSheet,
     board_state,
     roll_dice,
     rules_by_version,
@@ -395,20 +395,12 @@ def court_json(rules: GridRules) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, slots=True)
-class GridSheet(PositionSheet):
+class GridSheet(BoardSheet):
     """A grid-court game at the table: a :class:`simulator.sheets.Sheet` over a
     :class:`Position`."""
 
     game: Game
     position: Position
-
-    @property
-    def question(self) -> Question | None:
-        return self.position.question
-
-    @property
-    def undo_trip_to(self) -> int:
-        return self.position.last_roll_start()
 
     def result(self) -> Result | None:
         result = self.position.result

@@ -26,9 +26,9 @@ from simulator.dice import DiceError, DiceScriptExhausted, DieRefused, GameOverE
 from simulator.games import Game, Result, StyledTeam, TeamName
 from simulator.hands import NO_CHOICES, ChoiceNeeded, Choices, Question
 from simulator.sheets import (
+    BoardSheet,
     ChoiceFirst,
     NoChoiceWanted,
-    PositionSheet,
     board_state,
     roll_dice,
     rules_by_version,
@@ -351,20 +351,12 @@ def policy_note(labels: Mapping[str, str], hands: frozenset[str]) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class SixDiceSheet(PositionSheet):
+class SixDiceSheet(BoardSheet):
     """A six-dice game at the table: a :class:`simulator.sheets.Sheet` over a
     :class:`Position`."""
 
     game: SixDiceGame
     position: Position
-
-    @property
-    def question(self) -> Question | None:
-        return self.position.question
-
-    @property
-    def undo_trip_to(self) -> int:
-        return self.position.last_roll_start()
 
     def result(self) -> Result | None:
         result = self.position.result
