@@ -72,7 +72,9 @@ class DiceSerializer(serializers.Serializer[Any]):
         child=serializers.IntegerField(), min_length=1, max_length=5000, help_text="In order."
     )
     expected = serializers.IntegerField(
-        required=False, min_value=0, help_text="How many dice the game had when you looked."
+        required=False,
+        min_value=0,
+        help_text="How many entries (dice and choices) the game had when you looked.",
     )
 
 

@@ -356,16 +356,10 @@ def table_choose(*, game_id: int, user: Any, choice: str, expected: int | None =
     """
     game = _locked(game_id, user)
     _playing(game, expected)
-    question = position_of(game).question
-    if question is None:
-        raise TableRefused(
-            "No choice is asked now: "
-            + (
-                f"the game waits for {position_of(game).waiting_for}."
-                if not _over(game)
-                else "the game is over."
-            )
-        )
+    now = position_of(game)
+    if now.question is None:
+        waits = "the game is over" if now.need is None else f"the game waits for {now.waiting_for}"
+        raise TableRefused(f"No choice is asked now: {waits}.")
     choices = [*game.choices, [len(game.dice), choice]]
     try:
         position = position_of(game, choices=[token for _, token in choices])
@@ -374,10 +368,6 @@ def table_choose(*, game_id: int, user: Any, choice: str, expected: int | None =
     game.choices = choices
     game.save(update_fields=["choices", "updated_at"])
     return position
-
-
-def _over(game: TableGame) -> bool:
-    return position_of(game).result() is not None
 
 
 @transaction.atomic
