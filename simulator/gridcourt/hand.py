@@ -192,6 +192,7 @@ class _Hand:
                 "team": team,
                 "king": role == DEFENSE,
                 "pieces": {side: [list(c) for c in state.cells(side)] for side in SIDES},
+                "moves": _first_steps(state, team, role),
             },
         )
         token = self.hands.token(question)
@@ -244,6 +245,17 @@ class _Hand:
             steps.append((piece, cell))
         self.hands.take()
         return steps
+
+
+def _first_steps(state: GridState, team: str, role: str) -> dict[str, list[list[int]]]:
+    """Return the cells each of ``team``'s pieces can step to first (adjacent, empty, on the
+    board: orthogonally for the offense, in any of 8 directions for the defense; §2.6)."""
+    court = state.court
+    moves = {}
+    for piece, here in enumerate(state.pos[team], 1):
+        near = court.king[here] if role == DEFENSE else court.orthogonal[here]
+        moves[str(piece)] = [list(court.cells[i]) for i in near if i not in state.occupied]
+    return moves
 
 
 def step_token(steps: Sequence[tuple[int, Cell]]) -> str:

@@ -168,6 +168,14 @@ def test_grid_court_by_hand_through_the_api_asks_places_and_refuses_an_illegal_s
     rolled = player_client.post(url + "dice/", {"dice": [3, 4]}, "application/json").json()
     board = rolled["question"]["board"]
     assert rolled["question"]["kind"] == "steps" and board["allowed"] == 7
+    r5, c5 = board["pieces"]["away"][4]
+    assert sorted(board["moves"]["5"]) == sorted(
+        [r5 + dr, c5 + dc]
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+        if [r5 + dr, c5 + dc] not in board["pieces"]["home"] + board["pieces"]["away"]
+        and 1 <= r5 + dr <= 10
+        and 1 <= c5 + dc <= 14
+    )  # the legal first steps of piece 5, for a client that draws its own court
     r, c = board["pieces"]["away"][4]  # piece 5, at (7, 11)
     diagonal = player_client.post(
         url + "choice/", {"choice": f"steps:5>{r - 1},{c - 1}"}, "application/json"
