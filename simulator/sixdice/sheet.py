@@ -37,7 +37,7 @@ from simulator.sixdice.engine import ScriptRanOut, SixDiceResult, Table, play_ga
 from simulator.sixdice.events import Event, Score, SixDiceBox, Start, box_score
 from simulator.sixdice.game import SixDiceGame
 from simulator.sixdice.hand import Hands
-from simulator.sixdice.odds import solved, states_before_rolls
+from simulator.sixdice.odds import states_before_rolls
 from simulator.sixdice.render import render_play_by_play
 from simulator.sixdice.rules import STANDARD, SixDiceRules
 from simulator.sixdice.state import AWAY, HOME, MAIN
@@ -402,29 +402,26 @@ class SixDiceSheet(BoardSheet):
             policy_note=policy_note(labels, position.choices.hands),
             question=position.question,
             hands=position.choices.hands,
-            odds=live_odds(position),
+            odds=live_odds(self.game, position),
         )
 
 
-def live_odds(position: Position) -> dict[str, Any]:
-    """Return P(home wins) now, exact from the six-dice chain (``simulator.sixdice.odds``)
-    at the start of the roll under way, each team playing its coach style from there (a
-    side played by hand too: the chain cannot know the choices still to come)."""
-    home, away = _style(position.home), _style(position.away)
-    chain = solved(
-        position.rules,
-        None if home == DEFAULT_STYLE else home,
-        None if away == DEFAULT_STYLE else away,
-    )
-    states = states_before_rolls([e.to_json() for e in position.events])
-    pregame = chain.p_home_win(states[0][1]) if states else 0.5
+def live_odds(game: SixDiceGame, position: Position) -> dict[str, Any]:
+    """Return P(home wins) now, exact from the six-dice chain (the game's own
+    ``win_probability``, a stored game's chart) at the start of the roll under way, each
+    team playing its coach style from there (a side played by hand too: the chain cannot
+    know the choices still to come)."""
+    events = [e.to_json() for e in position.events]
+    chart = game.win_probability(events, position.rules, position.home, position.away)
+    states = states_before_rolls(events)
+    pregame = chart[0][1] if chart else 0.5
     labels = position.labels()
     if position.result is not None:
         p_home = 1.0 if position.result.home.score > position.result.away.score else 0.0
         as_of = "final"
     elif states:
         state = states[-1][1]
-        p_home = chain.p_home_win(state)
+        p_home = chart[-1][1]
         what = (
             "the jump ball"
             if state.offense is None
