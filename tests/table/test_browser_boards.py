@@ -258,6 +258,53 @@ def click_svg(driver, selector: str) -> None:  # type: ignore[no-untyped-def]
     driver.find_element(By.CSS_SELECTOR, f"#court {selector}").click()
 
 
+def keyboard_to(driver, cell: str) -> None:  # type: ignore[no-untyped-def]
+    """Walk the court's keyboard cell to ``cell`` with the arrow keys, then press Enter,
+    as a player without a mouse does (the court's one tab stop focused first)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    here = driver.switch_to.active_element
+    if here.get_attribute("data-cell") is None:  # Tab to the court: its one focusable cell
+        here = driver.find_element(By.CSS_SELECTOR, '#court rect[tabindex="0"]')
+        driver.execute_script("arguments[0].focus()", here)
+    (r0, c0), (r1, c1) = (map(int, x.split(",")) for x in (here.get_attribute("data-cell"), cell))
+    keys = [Keys.ARROW_DOWN if r1 > r0 else Keys.ARROW_UP] * abs(r1 - r0)
+    keys += [Keys.ARROW_RIGHT if c1 > c0 else Keys.ARROW_LEFT] * abs(c1 - c0)
+    ActionChains(driver).send_keys(*keys).perform()
+    focused = driver.switch_to.active_element
+    assert focused.get_attribute("data-cell") == cell
+    assert focused.get_attribute("aria-label").startswith(
+        "Row {}, column {}, worth".format(*cell.split(","))
+    )
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+
+
+def serious_axe_findings(driver) -> list[str]:  # type: ignore[no-untyped-def]
+    """Return what axe-core finds serious or critical on the page as it stands."""
+    from tests.pages.test_fan_journey import AXE, SEVERE
+
+    driver.execute_script(AXE)
+    results = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']}).then(done)"
+    )
+    return [
+        f"{v['impact']} {v['id']} at {[n['target'] for n in v['nodes'][:3]]}"
+        for v in results["violations"]
+        if v["impact"] in SEVERE
+    ]
+
+
+def piece_cell(driver, selector: str) -> str:  # type: ignore[no-untyped-def]
+    """Return the cell ("row,column") a piece drawn on the court stands on."""
+    from selenium.webdriver.common.by import By
+
+    circle = driver.find_element(By.CSS_SELECTOR, f"#court {selector}")
+    return "{},{}".format(*(round(float(circle.get_attribute(a)) + 0.5) for a in ("cy", "cx")))
+
+
 def test_grid_court_played_by_hand_on_the_drawn_court_is_stored_choice_for_choice(
     browser,
     live_server,
@@ -280,6 +327,7 @@ def test_grid_court_played_by_hand_on_the_drawn_court_is_stored_choice_for_choic
     assert "make every choice by hand" in browser.find_element(By.ID, "policy-note").text
     count = used = 0
     took_back = False
+    audited: set[str] = set()
     entry = browser.find_element(By.ID, "entry")
     while used < len(tokens) or count < len(values):
         question = browser.find_element(By.ID, "need").get_attribute("data-question")
@@ -293,12 +341,23 @@ def test_grid_court_played_by_hand_on_the_drawn_court_is_stored_choice_for_choic
             continue
         token = tokens[used]
         body = token.partition(":")[2]
+        # Every other choice on the court is made with the keyboard alone (arrows, Enter).
+        keys = used % 2 == 1
+        if question in ("place", "steps") and question not in audited:
+            audited.add(question)  # the court as a grid of cells: nothing axe objects to
+            assert serious_axe_findings(browser) == [], question
         if question == "place":
             # A wrong cell is not offered: only the arc's side of the court is marked.
             for n, cell in enumerate(body.split()):
-                click_svg(browser, f'rect.ok[data-cell="{cell}"]')
+                if keys:
+                    keyboard_to(browser, cell)
+                else:
+                    click_svg(browser, f'rect.ok[data-cell="{cell}"]')
                 assert browser.find_element(By.ID, "court-status").text.startswith(f"{n + 1} of")
-            browser.find_element(By.ID, "court-done").click()
+            if keys:
+                browser.find_element(By.ID, "court-done").send_keys(Keys.ENTER)
+            else:
+                browser.find_element(By.ID, "court-done").click()
         elif question == "announce":
             browser.find_element(
                 By.CSS_SELECTOR, f'#choice-options [data-choice="{token}"]'
@@ -308,16 +367,29 @@ def test_grid_court_played_by_hand_on_the_drawn_court_is_stored_choice_for_choic
             selected = None
             for step in body.split():
                 piece, _, cell = step.partition(">")
+                mine = f'circle.mine[data-piece$="-{piece}"]'
                 if piece != selected:  # a piece stays selected for its next step
-                    click_svg(browser, f'circle.mine[data-piece$="-{piece}"]')
+                    if keys:
+                        keyboard_to(browser, piece_cell(browser, mine))
+                    else:
+                        click_svg(browser, mine)
                     selected = piece
-                click_svg(browser, f'rect.ok[data-cell="{cell}"]')
+                assert "sel" in browser.find_element(
+                    By.CSS_SELECTOR, f"#court {mine}"
+                ).get_attribute("class")
+                if keys:
+                    keyboard_to(browser, cell)
+                else:
+                    click_svg(browser, f'rect.ok[data-cell="{cell}"]')
             if body and not took_back:  # once: a step taken back and made again
                 took_back = True
                 browser.find_element(By.ID, "court-back").click()
                 piece, _, cell = body.split()[-1].partition(">")
                 click_svg(browser, f'rect.ok[data-cell="{cell}"]')
-            browser.find_element(By.ID, "court-done").click()
+            if keys:
+                browser.find_element(By.ID, "court-done").send_keys(Keys.ENTER)
+            else:
+                browser.find_element(By.ID, "court-done").click()
         used += 1
         try:
             wait_for(browser, count + used)
@@ -328,7 +400,7 @@ def test_grid_court_played_by_hand_on_the_drawn_court_is_stored_choice_for_choic
     assert need(browser) == ("", "")
     browser.find_element(By.ID, "finish").click()
     browser.find_element(By.ID, "league-game")  # waits for the stored game's link
-    assert took_back
+    assert took_back and audited == {"place", "steps"}
     game = Game.objects.select_related("result").get(pk=TableGame.objects.get().league_game_id)
     stored = game.result
     assert stored.dice["d6"] == values
