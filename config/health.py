@@ -8,6 +8,9 @@ from django.http import HttpRequest, JsonResponse
 
 from config.celery import app
 
+HEALTH_TIMEOUT = 2.0
+"""Seconds ``/healthz`` gives the broker to answer."""
+
 
 def _check_database() -> str:
     try:
@@ -24,9 +27,13 @@ def _check_broker() -> str:
         return "eager (no broker configured)"
     try:
         # One try, no retry: a refused connection answers at once (a retry would first
-        # wait kombu's 2-second interval), and a silent host is given 2 seconds at most.
-        with app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=0, timeout=2)
+        # wait kombu's 2-second interval), and a silent host is given 2 seconds (Redis's
+        # own connect has no time limit unless one is set).
+        with app.connection_for_write(
+            connect_timeout=HEALTH_TIMEOUT,
+            transport_options={"socket_connect_timeout": HEALTH_TIMEOUT},
+        ) as conn:
+            conn.ensure_connection(max_retries=0, timeout=HEALTH_TIMEOUT)
     except Exception as exc:
         return f"error: {exc.__class__.__name__}: {exc}"
     return "ok"
