@@ -8,7 +8,7 @@ from django.http import HttpRequest, JsonResponse
 
 from config.celery import app
 
-HEALTH_TIMEOUT = 2.0
+HEALTH_TIMEOUT = 2
 """Seconds ``/healthz`` gives the broker to answer."""
 
 
