@@ -7,7 +7,7 @@ always agrees with the box scores it is built from.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar, cast
 
 from django.conf import settings
@@ -417,8 +417,9 @@ def seasons_listed() -> QuerySet[Season]:
     )
 
 
-def boxscore_export_rows(*, season_id: int) -> list[dict[str, Any]]:
-    """Return every box-score line of a season's final games as flat export rows."""
+def boxscore_export_rows(*, season_id: int) -> Iterator[dict[str, Any]]:
+    """Yield every box-score line of a season's final games as a flat export row, read from
+    the database in chunks (a season of 100,000 games holds two million lines)."""
     lines = (
         season_lines(season_id=season_id)
         .select_related("team", "result__game__home", "result__game__away")
@@ -430,11 +431,10 @@ def boxscore_export_rows(*, season_id: int) -> list[dict[str, Any]]:
             "result__game__round", "result__game__game_date", "result__game_id", "side", "order"
         )
     )
-    rows = []
-    for line in lines:
+    for line in lines.iterator(chunk_size=2000):
         game = line.result.game
         opponent = game.away if line.side == BoxLine.Side.HOME else game.home
-        rows.append(
+        yield (
             {
                 "game": game.pk,
                 "round": game.round,
@@ -447,7 +447,6 @@ def boxscore_export_rows(*, season_id: int) -> list[dict[str, Any]]:
                 **{field: getattr(line, field) for field in STAT_FIELDS},
             }
         )
-    return rows
 
 
 def player_stats_export_rows(*, season_id: int) -> list[dict[str, Any]]:

@@ -6,9 +6,11 @@ Each view checks its input with a serializer and makes one call into ``league.se
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, cast
 
 from django.db.models import QuerySet
+from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django_filters.utils import translate_validation
 from drf_spectacular.types import OpenApiTypes
@@ -30,7 +32,7 @@ from rest_framework.reverse import reverse
 from cards.models import Player
 from core.api import WRITE_REFUSED, ApiViewSet, ErrorSerializer
 from league import gamestats, presentation, selectors, services, stories, tournaments
-from league.api.exports import CSVRenderer, export_schema
+from league.api.exports import CSVRenderer, export_schema, streamed
 from league.api.filters import (
     GameFilter,
     GameLogFilter,
@@ -221,12 +223,11 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
             raise NotFound(f"{season} is not a tournament: it has no bracket.")
         return Response(BracketSerializer(tournaments.bracket_view(season)).data)
 
-    def _export(self, rows: list[dict[str, Any]], season: Season, what: str) -> Response:
-        response = Response(rows)
-        if self.request.accepted_renderer.format == "csv":
-            name = f"{season.league.slug}-{season.slug}-{what}.csv"
-            response["Content-Disposition"] = f'attachment; filename="{name}"'
-        return response
+    def _export(
+        self, rows: Iterable[dict[str, Any]], season: Season, what: str
+    ) -> StreamingHttpResponse:
+        name = f"{season.league.slug}-{season.slug}-{what}.csv"
+        return streamed(rows, self.request.accepted_renderer.format, name)
 
     @export_schema("A season's box scores, one row per player and game", ExportBoxLineSerializer)
     @action(
@@ -237,7 +238,9 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
         filter_backends=[],
         pagination_class=None,
     )
-    def export_boxscores(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
+    def export_boxscores(
+        self, request: Request, pk: str | None = None, **kwargs: Any
+    ) -> StreamingHttpResponse:
         season = self.get_object()
         return self._export(
             selectors.boxscore_export_rows(season_id=season.pk), season, "boxscores"
@@ -254,7 +257,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
     )
     def export_player_stats(
         self, request: Request, pk: str | None = None, **kwargs: Any
-    ) -> Response:
+    ) -> StreamingHttpResponse:
         season = self.get_object()
         return self._export(
             selectors.player_stats_export_rows(season_id=season.pk), season, "player-stats"

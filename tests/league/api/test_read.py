@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -12,6 +14,7 @@ from django.core.management import call_command
 from cards.mapping import team_document
 from cards.models import Card, Player, Team
 from league import selectors, services, tournaments
+from league.api import exports
 from league.models import BoxLine, Game, Season, SimulationRun
 from tests.factories import full_team
 from tests.league.api import (
@@ -292,12 +295,18 @@ def test_a_run_shows_its_progress(api, season) -> None:
     assert ids(api.get("/api/runs/", {"season": season.pk})) == [run.pk]
 
 
+def body(response: Any) -> str:
+    """Return an export's whole text: it is streamed, a chunk of rows at a time."""
+    assert response.streaming
+    return b"".join(response.streaming_content).decode()
+
+
 def test_box_scores_export_as_csv_and_json(api, season) -> None:
     response = api.get(f"/api/seasons/{season.pk}/export/boxscores.csv")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     assert "boxscores.csv" in response["Content-Disposition"]
-    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    rows = list(csv.DictReader(io.StringIO(body(response))))
     assert len(rows) == BoxLine.objects.filter(result__game__season=season).count()
     line = BoxLine.objects.select_related("result").get(
         result__game_id=int(rows[0]["game"]), name=rows[0]["name"]
@@ -305,18 +314,32 @@ def test_box_scores_export_as_csv_and_json(api, season) -> None:
     assert int(rows[0]["pts"]) == line.pts
     as_json = api.get(f"/api/seasons/{season.pk}/export/boxscores/", {"format": "json"})
     assert as_json["Content-Type"].startswith("application/json")
-    assert len(as_json.json()) == len(rows)
-    assert as_json.json()[0]["pts"] == line.pts
+    listed = json.loads(body(as_json))
+    assert len(listed) == len(rows)
+    assert listed[0]["pts"] == line.pts
+    assert listed[0]["game_date"] == rows[0]["game_date"]
+
+
+def test_an_export_streamed_in_small_chunks_holds_every_row_once(api, season, monkeypatch) -> None:
+    url = f"/api/seasons/{season.pk}/export/boxscores"
+    whole = (body(api.get(f"{url}.csv")), json.loads(body(api.get(f"{url}/?format=json"))))
+    monkeypatch.setattr(exports, "ROWS_A_CHUNK", 7)
+    csv_response = api.get(f"{url}.csv")
+    chunks = list(csv_response.streaming_content)
+    assert len(chunks) > BoxLine.objects.filter(result__game__season=season).count() // 7
+    assert (b"".join(chunks).decode(), json.loads(body(api.get(f"{url}/?format=json")))) == whole
 
 
 def test_player_stats_export_as_csv_and_json(api, season) -> None:
     response = api.get(f"/api/seasons/{season.pk}/export/player-stats.csv")
-    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    rows = list(csv.DictReader(io.StringIO(body(response))))
     assert len(rows) == 24
     stats = {r["player_id"]: r for r in selectors.player_season_stats(season_id=season.pk)}
     first = rows[0]
     assert int(first["pts"]) == stats[int(first["player"])]["pts"]
-    as_json = api.get(f"/api/seasons/{season.pk}/export/player-stats/?format=json").json()
+    as_json = json.loads(
+        body(api.get(f"/api/seasons/{season.pk}/export/player-stats/?format=json"))
+    )
     assert [r["name"] for r in as_json] == [r["name"] for r in rows]
     assert api.get("/api/seasons/999999/export/player-stats.csv").status_code == 404
 
