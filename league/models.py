@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -19,6 +20,10 @@ from django.urls import reverse
 from cards.models import Player, Team
 from league.digests import document_digest
 from simulator.games import DEFAULT_GAME, InvalidOptionError, find_game, game_choices, game_names
+
+SMALL_MAX = MaxValueValidator(32767)
+"""The most a small-integer column holds: PostgreSQL refuses more, SQLite would keep it, so
+the forms (the admin's too) refuse it on both."""
 
 
 class DocumentField(models.JSONField):
@@ -160,7 +165,7 @@ class SeasonTeam(models.Model):
     team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="entries")
     conference = models.CharField(max_length=60, blank=True)
     region = models.CharField(max_length=30, blank=True)
-    seed = models.PositiveSmallIntegerField(null=True, blank=True)
+    seed = models.PositiveSmallIntegerField(null=True, blank=True, validators=[SMALL_MAX])
 
     class Meta:
         ordering = ["season", "conference", "region", "seed", "team__school"]
@@ -215,7 +220,7 @@ class Game(models.Model):
     season = models.ForeignKey(
         Season, on_delete=models.CASCADE, null=True, blank=True, related_name="games"
     )
-    round = models.PositiveSmallIntegerField(null=True, blank=True)
+    round = models.PositiveSmallIntegerField(null=True, blank=True, validators=[SMALL_MAX])
     game_date = models.DateField(null=True, blank=True)
     conference_game = models.BooleanField(default=False)
     bracket_key = models.CharField(
@@ -300,7 +305,7 @@ class SimulationRun(models.Model):
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="runs")
     scope = models.CharField(max_length=6, choices=Scope.choices)
-    round = models.PositiveSmallIntegerField(null=True, blank=True)
+    round = models.PositiveSmallIntegerField(null=True, blank=True, validators=[SMALL_MAX])
     game_date = models.DateField(null=True, blank=True)
     game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.RUNNING)

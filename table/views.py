@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 
 from cards.models import Team
 from core.roles import is_commissioner
-from league.models import ROW_FIELDS, Game
+from league.models import ROW_FIELDS, Game, Season
 from simulator.games import DEFAULT_GAME, Option, find_game, game_choices, game_names
 from simulator.games import Game as Engine
 from table import services
@@ -140,15 +143,36 @@ def _option_field(option: Option, labels: dict[str, str]) -> forms.Field:
     )
 
 
-def _scheduled(user: object) -> list[Game]:
+SCHEDULED_SEASONS = 10
+"""Seasons whose scheduled games the table offers a commissioner, the newest first."""
+SCHEDULED_A_SEASON = 60
+"""Scheduled games offered of each season: its first, in the order they are played."""
+
+
+def _scheduled(user: object) -> list[dict[str, Any]]:
+    """Return, for a commissioner, the newest seasons with games still to play: each
+    season's first games in playing order and how many more it has."""
     if not is_commissioner(user):
         return []
-    return list(
-        Game.objects.filter(status=Game.Status.SCHEDULED, season__isnull=False)
-        .exclude(table_games__status=TableGame.Status.PLAYING)
-        .select_related("home", "away", "season")
-        .order_by("season_id", "round", "game_date", "pk")[:200]
+    open_games = Game.objects.filter(status=Game.Status.SCHEDULED, season__isnull=False).exclude(
+        table_games__status=TableGame.Status.PLAYING
     )
+    counts = dict(
+        open_games.order_by()
+        .values("season_id")
+        .annotate(n=Count("id"))
+        .values_list("season_id", "n")
+    )
+    seasons = Season.objects.filter(pk__in=list(counts)).select_related("league")
+    groups = []
+    for season in seasons.order_by("-created_at", "-pk")[:SCHEDULED_SEASONS]:
+        games = list(
+            open_games.filter(season=season)
+            .select_related("home", "away", "season")
+            .order_by("round", "game_date", "pk")[:SCHEDULED_A_SEASON]
+        )
+        groups.append({"season": season, "games": games, "more": counts[season.pk] - len(games)})
+    return groups
 
 
 @login_required(login_url=SIGN_IN)

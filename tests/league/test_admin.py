@@ -181,3 +181,17 @@ def test_the_league_admin_is_refused_to_everyone_else(client, season, who: str) 
     assert not SimulationRun.objects.exists()
     client.post(reverse("admin:league_season_add"), season_form())
     assert Season.objects.count() == 1
+
+
+def test_a_round_no_small_column_holds_is_refused_by_the_admin_on_every_database(season) -> None:
+    # SQLite would store 40,000 where PostgreSQL refuses it: the form says so on both.
+    from django.core.exceptions import ValidationError
+
+    game = season.games.first()
+    assert game is not None
+    game.round = 40000
+    with pytest.raises(ValidationError) as refused:
+        game.full_clean()
+    assert "less than or equal to 32767" in " ".join(refused.value.message_dict["round"])
+    game.round = 32767
+    game.full_clean()

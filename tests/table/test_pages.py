@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from league import services as league_services
 from table.models import TableGame
+from tests.factories import full_team
 
 pytestmark = pytest.mark.django_db
 
@@ -59,3 +60,23 @@ def test_only_a_commissioner_is_offered_the_seasons_scheduled_games(client, play
 
 def test_the_site_navigation_links_to_the_table(client, teams):
     assert 'href="/table/"' in client.get(reverse("home")).content.decode()
+
+
+def test_a_commissioner_is_offered_the_newest_seasons_first_and_told_what_is_cut(
+    client, commish, teams, monkeypatch
+):
+    from table import views
+
+    league = league_services.league_get_or_create(name="Page League")
+    four = [*teams, full_team(), full_team()]
+    older = league_services.season_create(league=league, name="Old", teams=four, seed=7)
+    newer = league_services.season_create(league=league, name="New", teams=four, seed=8)
+    monkeypatch.setattr(views, "SCHEDULED_A_SEASON", 1)
+    client.force_login(commish)
+    page = client.get(reverse("table:index")).content.decode()
+    assert page.index("Page League New") < page.index("Page League Old")
+    more = newer.games.count() - 1
+    assert (
+        more > 0 and f"Page League New: its first 1 games to play are listed, {more} more" in page
+    )
+    assert older.games.count() == newer.games.count()
