@@ -184,3 +184,18 @@ def test_a_three_way_tie_typed_in_from_the_table_is_broken_and_noted(teams) -> N
     assert [r["tiebreaker"] for r in rows] == ["point difference"] * 3
     printed = run("standings", str(season.pk))
     assert f"{a} placed by point difference" in printed
+
+
+def test_simulate_says_which_games_are_being_played_at_the_table(teams) -> None:
+    from table import services as table_services
+    from tests.factories import commissioner
+
+    run("create_season", "L", "S", *(str(t) for t in teams[:2]), "--conferences", "none")
+    season = Season.objects.get()
+    game = season.games.get()
+    table_services.table_open_scheduled(owner=commissioner(), league_game=game)
+    out = run("simulate", "L/S", "--all", "--no-progress")
+    assert f"1 game of {season} still to play is being played at the table (game {game.pk})" in out
+    assert Game.objects.get(pk=game.pk).status == Game.Status.SCHEDULED
+    with pytest.raises(CommandError, match="there is no game 999999"):
+        run("simulate", "--replay", "999999")

@@ -13,7 +13,7 @@ from tqdm import tqdm
 
 from league import services
 from league.management.commands._common import season_find
-from league.models import Game, SimulationRun
+from league.models import Game, Season, SimulationRun
 
 
 class Command(BaseCommand):
@@ -64,6 +64,32 @@ class Command(BaseCommand):
                 "what is stored stays stored: run the same command again once it is back"
             ) from exc
 
+    @staticmethod
+    def _nothing_to_play(season: Season, game: Game | None, options: dict[str, Any]) -> str:
+        """Say why a run found no game to play: all played, or the rest at the table."""
+        # A game opened at the table is played there with real dice, not simulated.
+        at_table = season.games.filter(
+            status=Game.Status.SCHEDULED, kind=Game.Kind.REAL_DICE
+        ).order_by("pk")
+        if game is not None:
+            at_table = at_table.filter(pk=game.pk)
+        elif options["round"] is not None:
+            at_table = at_table.filter(round=options["round"])
+        elif options["date"] is not None:
+            at_table = at_table.filter(game_date=options["date"])
+        elif options["until"] is not None:
+            at_table = at_table.filter(game_date__lte=options["until"])
+        held = list(at_table.values_list("pk", flat=True))
+        if not held:
+            return "Nothing to simulate: those games are already played."
+        shown = ", ".join(map(str, held[:10])) + (", ..." if len(held) > 10 else "")
+        one = len(held) == 1
+        return (
+            f"Nothing to simulate: {len(held)} game{'' if one else 's'} of {season} still to "
+            f"play {'is' if one else 'are'} being played at the table (game{'' if one else 's'} "
+            f"{shown}): finish or abandon {'it' if one else 'them'} there (/table/)."
+        )
+
     def _simulate(self, options: dict[str, Any]) -> None:
         season = season_find(options["season"])
         game = None
@@ -85,7 +111,7 @@ class Command(BaseCommand):
         except services.SimulationRefused as exc:
             raise CommandError(str(exc)) from exc
         if run.total == 0:
-            self.stdout.write("Nothing to simulate: those games are already played.")
+            self.stdout.write(self._nothing_to_play(season, game, options))
             return
         if run.joined:
             self.stdout.write(
@@ -148,7 +174,9 @@ class Command(BaseCommand):
 
     def _replay(self, game_id: int) -> None:
         game = Game.objects.select_related("result").filter(pk=game_id).first()
-        if game is None or game.status != Game.Status.FINAL:
+        if game is None:
+            raise CommandError(f"there is no game {game_id}")
+        if game.status != Game.Status.FINAL:
             raise CommandError(f"game {game_id} has not been played")
         try:
             again = services.game_replay(game_id=game_id)
