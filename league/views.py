@@ -713,9 +713,15 @@ class MatchupForm(forms.Form):
 
     away = forms.ModelChoiceField(Team.objects.order_by("school", "season"))
     home = forms.ModelChoiceField(Team.objects.order_by("school", "season"))
-    rules = forms.ChoiceField(choices=RulesPreset.choices, initial=RulesPreset.ADVANCED)
+    # A link that names only the teams gets the form's defaults; a value not offered is
+    # refused, saying which.
+    rules = forms.ChoiceField(
+        choices=RulesPreset.choices, initial=RulesPreset.ADVANCED, required=False
+    )
     court = forms.ChoiceField(
-        choices=[("home", "Home court"), ("neutral", "Neutral court")], initial="home"
+        choices=[("home", "Home court"), ("neutral", "Neutral court")],
+        initial="home",
+        required=False,
     )
     strategy = forms.BooleanField(
         required=False,
@@ -727,6 +733,9 @@ class MatchupForm(forms.Form):
         data = super().clean() or {}
         if data.get("home") is not None and data.get("home") == data.get("away"):
             raise forms.ValidationError("Pick two different teams.")
+        for name in ("rules", "court"):
+            if name in data and not data[name]:
+                data[name] = self.fields[name].initial
         return data
 
 

@@ -71,6 +71,15 @@ def test_the_matchup_page_previews_any_two_teams(client) -> None:
     assert "neutral court" in page
     same = text(client.get(f"{reverse('matchup')}?home={home.pk}&away={home.pk}"))
     assert "Pick two different teams." in same
+    # A link naming the teams alone gets the form's defaults: advanced rules, home court.
+    teams_only = text(client.get(f"{reverse('matchup')}?home={home.pk}&away={away.pk}"))
+    at_home = odds.matchup_preview(
+        home_id=home.pk, away_id=away.pk, rules="advanced", neutral=False, strategy=False
+    )
+    assert f'data-p-home="{at_home["p_home_win"]}"' in teams_only
+    bad = text(client.get(f"{reverse('matchup')}?home={home.pk}&away={away.pk}&court=moon"))
+    assert "Select a valid choice. moon is not one of the available choices." in bad
+    assert "data-p-home" not in bad
 
 
 def test_the_bracket_page_shows_the_odds_and_a_what_if_moves_them(client, cup) -> None:
