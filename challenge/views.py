@@ -201,24 +201,44 @@ def entry(request: HttpRequest, pk: int) -> HttpResponse:
             picks = json.loads(request.POST.get("picks") or "{}")
         except json.JSONDecodeError:
             picks = None
+        tiebreak = request.POST.get("tiebreak", "")
         try:
-            if picks is None:
+            if not isinstance(picks, dict):
                 raise services.ChallengeRefused("the picks could not be read: send them again")
             services.entry_save(
                 entry=item,
                 user=request.user,
                 picks=picks,
-                tiebreak=request.POST.get("tiebreak", ""),
+                tiebreak=tiebreak,
                 name=request.POST.get("name"),
                 fill=request.POST.get("fill") or None,
             )
         except services.ChallengeRefused as exc:
-            return _refused(request, exc, item.get_absolute_url())
+            # The page again with what the fan sent, the refusal above it: nothing he
+            # picked is lost to a tie-breaker out of range.
+            text = str(exc)
+            messages.error(request, text[:1].upper() + text[1:])
+            sent = picks if isinstance(picks, dict) else None
+            return _entry_page(request, item, own, locked, sent, tiebreak, status=400)
         messages.success(request, "Your bracket is saved.")
         return redirect(item)
+    return _entry_page(request, item, own, locked)
+
+
+def _entry_page(
+    request: HttpRequest,
+    item: Entry,
+    own: bool,
+    locked: bool,
+    sent: dict[str, Any] | None = None,
+    tiebreak: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """Render an entry's page: its saved picks, or those ``sent`` in a refused save."""
     visible = own or locked
     data = _bracket_data(item)
     games = len(data["games"])
+    picks = item.picks if sent is None else sent
     missing = [k for k, t in item.picks.items() if str(t) not in data["teams"]]
     return render(
         request,
@@ -229,16 +249,18 @@ def entry(request: HttpRequest, pk: int) -> HttpResponse:
             "locked": locked,
             "visible": visible,
             "editable": own and not locked,
-            "data": {**data, "picks": item.picks if visible else {}},
+            "data": {**data, "picks": picks if visible else {}},
             "games": games,
-            "picked": len(item.picks),
+            "picked": len(picks),
             "missing": missing,
+            "tiebreak": item.tiebreak if tiebreak is None else tiebreak,
             "needs": [
                 {**n, "team": data["teams"][str(n["team_id"])]["name"]}
                 for n in (services.entry_needs(item) if visible and locked else [])
             ],
             "best_expected": item.challenge.best_expected,
         },
+        status=status,
     )
 
 

@@ -338,6 +338,16 @@ def test_the_pool_page_ranks_entries_and_a_fan_joins_from_it(
     joined = client.post(f"/challenges/{pool.pk}/join/", {"name": "Alice's picks"}, follow=True)
     entry = Entry.objects.get(user=alice)
     assert joined.redirect_chain[-1][0] == entry.get_absolute_url()
+    # A tie-breaker out of range is refused, and the page comes back with the picks sent.
+    refused = client.post(
+        entry.get_absolute_url(), {"picks": json.dumps(chalk(cup)), "tiebreak": "9999"}
+    )
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    assert "The tie-breaker must be" in page and 'value="9999"' in page
+    assert refused.context["data"]["picks"] == chalk(cup)
+    entry.refresh_from_db()
+    assert entry.picks == {} and entry.tiebreak is None
     saved = client.post(
         entry.get_absolute_url(), {"picks": json.dumps(chalk(cup)), "tiebreak": "131"}
     )
