@@ -145,9 +145,15 @@ def cross_conference_rounds(
     largest_name, largest = max(
         ((name, len(ids)) for name, ids in conferences.items()), key=lambda item: item[1]
     )
+    if largest == total:
+        raise ScheduleError(
+            f"every team is in conference {largest_name!r}, so there is no other conference "
+            f"to play {games_per_team} cross-conference games against: ask for none, or give "
+            "the teams conferences"
+        )
     if games_per_team > total - largest:
         raise ScheduleError(
-            f"cross_conference_games={games_per_team} is more than the "
+            f"{games_per_team} cross-conference games a team is more than the "
             f"{total - largest} teams outside conference {largest_name!r}"
         )
     if largest > total - largest:

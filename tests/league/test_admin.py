@@ -141,7 +141,7 @@ def test_adding_a_season_of_every_team_groups_the_lone_ones_as_independents(clie
     [
         (
             {"cross_conference_games": 9},
-            "Cross_conference_games=9 is more than the 2 teams outside conference",
+            "9 cross-conference games a team is more than the 2 teams outside conference",
         ),
         ({"teams": []}, "Choose at least two teams, or tick every team loaded."),
         ({"days_between_rounds": 400}, "Ensure this value is less than or equal to 365."),

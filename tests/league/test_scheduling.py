@@ -266,7 +266,11 @@ def test_a_single_group_round_robin_is_dated_and_tagged():
         ),
         (
             lambda: cross_conference_rounds(conferences_of(3, 3), games_per_team=4),
-            "cross_conference_games=4 is more than the 3 teams outside conference 'C0'",
+            "4 cross-conference games a team is more than the 3 teams outside conference 'C0'",
+        ),
+        (
+            lambda: cross_conference_rounds(conferences_of(4), games_per_team=2),
+            "every team is in conference 'C0', so there is no other conference to play 2",
         ),
         (
             lambda: cross_conference_rounds(conferences_of(5, 2, 2), games_per_team=1),
