@@ -9,6 +9,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
+from django.forms.fields import InvalidJSONInput
 from django.http import HttpRequest
 
 from challenge import services
@@ -19,6 +20,22 @@ class ChallengeForm(forms.ModelForm[Challenge]):
     class Meta:
         model = Challenge
         fields = ("season", "name", "round_points", "lock_at", "public", "invite_code")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        points = self.fields["round_points"]
+        points.required = False
+        if self.instance.pk is None and not self.is_bound:
+            self.initial["round_points"] = InvalidJSONInput("")  # an empty box, not "null"
+        points.help_text = (
+            "Points for a right pick, round by round (first round first), e.g. [1, 2, 4, 8, "
+            "16, 32, 64]; left empty, each round is worth twice the one before."
+        )
+        # Only tournaments can be picked: say so rather than "Select a valid choice".
+        self.fields["season"].error_messages["invalid_choice"] = (
+            "Pick a tournament that has not started: a challenge needs a bracket to pick "
+            "(a league season has none)."
+        )
 
     def clean(self) -> dict[str, Any]:
         data: dict[str, Any] = super().clean() or {}

@@ -147,7 +147,8 @@ def points_clean(round_points: object, rounds: int) -> list[int]:
 
 def challenge_check(challenge: Challenge) -> None:
     """Refuse a pool that cannot be run: not a tournament, started, reseeded, bad points,
-    a lock time in the past. Fills a private pool's invitation code when it has none."""
+    a lock time in the past. Fills the points when none are given (each round twice the
+    last) and a private pool's invitation code when it has none."""
     season = challenge.season
     if season.kind != Season.Kind.TOURNAMENT or not season.bracket:
         raise ChallengeRefused(f"{season} is not a tournament: a challenge needs a bracket")
@@ -157,6 +158,8 @@ def challenge_check(challenge: Challenge) -> None:
             f"{season} re-pairs its teams after each round, so its games cannot be picked "
             "in advance"
         )
+    if challenge.round_points is None:  # by default each round is worth twice the last
+        challenge.round_points = [2**r for r in range(bracket.rounds)]
     challenge.round_points = points_clean(challenge.round_points, bracket.rounds)
     if not challenge.public and not challenge.invite_code:
         challenge.invite_code = secrets.token_urlsafe(6)
@@ -192,8 +195,6 @@ def challenge_create(
         invite_code=invite_code,
         created_by=created_by,
     )
-    if challenge.round_points is None:
-        challenge.round_points = [2**r for r in range(season_bracket(season).rounds)]
     challenge_check(challenge)
     challenge.save()
     return challenge

@@ -4,6 +4,7 @@ the game-storing transaction, the exact expected score, deletion and a replaced 
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -428,3 +429,24 @@ def test_a_commissioner_opens_a_pool_in_the_admin_and_a_started_tournament_is_re
     late = client.post("/admin/challenge/challenge/add/", {**form, "name": "Late"})
     assert "has started: a challenge opens only before the first game" in late.content.decode()
     assert not Challenge.objects.filter(name="Late").exists()
+
+
+def test_the_admin_s_challenge_form_fills_default_points_and_says_why_a_season_is_refused(
+    cup: Any,
+) -> None:
+    from league import services as league_services
+    from tests.factories import commissioner, full_team
+
+    client = signed(commissioner())
+    blank = client.get("/admin/challenge/challenge/add/").content.decode()
+    assert re.search(r'<textarea name="round_points"[^>]*>\s*</textarea>', blank)
+    form = {"season": cup.pk, "name": "Doubling", "public": "on", "round_points": ""}
+    form |= {"invite_code": "", "lock_at_0": "", "lock_at_1": ""}
+    assert client.post("/admin/challenge/challenge/add/", form).status_code == 302
+    assert Challenge.objects.get(name="Doubling").round_points == [1, 2]
+    league = league_services.league_get_or_create(name="Round robin")
+    season = league_services.season_create(
+        league=league, name="RR", teams=[full_team(), full_team()], seed=1
+    )
+    refused = client.post("/admin/challenge/challenge/add/", {**form, "season": season.pk})
+    assert "a challenge needs a bracket to pick" in refused.content.decode()
