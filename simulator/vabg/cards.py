@@ -258,7 +258,9 @@ def team_from_json(data: object) -> TeamCard:
         problems.append(f"card_source: must be one of {', '.join(CARD_SOURCES)}, got {source!r}")
     raw_players = data.get("players")
     players: list[PlayerCard] = []
-    if not isinstance(raw_players, list):
+    if raw_players is None:
+        problems.append("players is missing: a team file lists its players")
+    elif not isinstance(raw_players, list):
         problems.append(f"players: must be a list, got {type(raw_players).__name__}")
     else:
         for i, raw in enumerate(raw_players, start=1):

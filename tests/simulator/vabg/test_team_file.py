@@ -69,6 +69,7 @@ ONE_PROBLEM: list[tuple[str, Change, str]] = [
     ("conference", lambda d: d.update(conference=12), "conference must be text, got 12"),
     ("card_source", lambda d: d.update(card_source="guessed"), "card_source: must be one of published, calculated, estimated, got 'guessed'"),
     ("players", lambda d: d.update(players={}), "players: must be a list, got dict"),
+    ("players", lambda d: d.pop("players"), "players is missing: a team file lists its players"),
     # the roster
     ("11 players", lambda d: d["players"].append(dict(d["players"][5], name="Walk On")), "players: a roster holds 5 to 10 players, this one has 11"),
     ("same name", lambda d: d["players"][6].update(name="Sherron Collins"), "players: the name 'Sherron Collins' is used 2 times"),
