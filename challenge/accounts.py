@@ -4,9 +4,10 @@ A fan is a plain Django user: never staff, in no group, so he edits nothing of t
 and manages only his own entries (``challenge.services``). Signing in goes through Django's
 ``authenticate`` with the request, so django-axes counts wrong passwords and locks a
 username out from an address exactly as it does the admin login (``AXES_*`` settings, the
-429 answer of its middleware). On top, each address may sign up ``CHALLENGE_SIGNUP_RATE``
-times and try to sign in ``CHALLENGE_SIGNIN_RATE`` times (a fixed window counted with the
-cache's atomic ``incr``: one Redis INCR where the cache is Redis).
+429 answer of its middleware). On top, each address may make ``CHALLENGE_SIGNUP_RATE``
+accounts (a sign-up the form refuses, a password too short say, is not counted) and try to
+sign in ``CHALLENGE_SIGNIN_RATE`` times (a fixed window counted with the cache's atomic
+``incr``: one Redis INCR where the cache is Redis); a refusal says how long to wait.
 """
 
 from __future__ import annotations
@@ -30,19 +31,55 @@ def parse_rate(rate: str) -> tuple[int, int]:
     return int(count), PERIODS[period.strip().lower()]
 
 
-def over_rate(request: HttpRequest, scope: str, rate: str) -> bool:
-    """Count one request of ``scope`` from the client's address; tell whether it is over
-    ``rate``."""
-    count, seconds = parse_rate(rate)
-    window = int(time.time() // seconds)
-    key = f"challenge-rate:{scope}:{get_client_ip_address(request)}:{window}"
+def _window(request: HttpRequest, scope: str, seconds: int) -> tuple[str, int]:
+    """Return the cache key of the address's count in the current window of ``seconds``
+    and the whole seconds left until the next window."""
+    now = time.time()
+    key = f"challenge-rate:{scope}:{get_client_ip_address(request)}:{int(now // seconds)}"
+    return key, int(seconds - now % seconds) + 1
+
+
+def rate_count(request: HttpRequest, scope: str, rate: str) -> int:
+    """Count one request of ``scope`` from the client's address; return how many the
+    window holds now."""
+    _count, seconds = parse_rate(rate)
+    key, _left = _window(request, scope, seconds)
     cache.add(key, 0, seconds + 1)
     try:
-        used = cache.incr(key)
+        return int(cache.incr(key))
     except ValueError:  # expired between add and incr
         cache.add(key, 1, seconds + 1)
-        used = 1
-    return used > count
+        return 1
+
+
+def rate_wait(request: HttpRequest, scope: str, rate: str) -> int | None:
+    """Return the seconds the client's address must wait before ``scope`` is open to it
+    again, or None while it is under ``rate`` (nothing is counted)."""
+    count, seconds = parse_rate(rate)
+    key, left = _window(request, scope, seconds)
+    return left if int(cache.get(key, 0)) >= count else None
+
+
+def over_rate(request: HttpRequest, scope: str, rate: str) -> int | None:
+    """Count one request of ``scope`` from the client's address; return the seconds to
+    wait when that is over ``rate``, else None."""
+    count, seconds = parse_rate(rate)
+    if rate_count(request, scope, rate) > count:
+        return _window(request, scope, seconds)[1]
+    return None
+
+
+def wait_words(seconds: int) -> str:
+    """Return a wait in words: "about 40 minutes", "about a minute", "12 seconds"."""
+    if seconds < 60:
+        return f"{seconds} second{'' if seconds == 1 else 's'}"
+    minutes = round(seconds / 60)
+    if minutes < 2:
+        return "about a minute"
+    if minutes < 60:
+        return f"about {minutes} minutes"
+    hours = round(minutes / 60)
+    return f"about {hours} hour{'' if hours == 1 else 's'}"
 
 
 def signup_rate() -> str:

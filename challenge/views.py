@@ -48,23 +48,27 @@ def _next(request: HttpRequest, default: str) -> str:
     return default
 
 
-def _too_many(request: HttpRequest, what: str) -> HttpResponse:
-    return render(
+def _too_many(request: HttpRequest, what: str, wait: int) -> HttpResponse:
+    response = render(
         request,
         "challenge/refused.html",
-        {"title": "Too many tries", "message": f"Too many {what} from this address: wait a "
-         "while and try again."},
+        {"title": "Too many tries", "message": f"Too many {what} from this address: try "
+         f"again in {accounts.wait_words(wait)}."},
         status=429,
     )  # fmt: skip
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def signup(request: HttpRequest) -> HttpResponse:
     form = accounts.FanSignupForm(request.POST or None)
     if request.method == "POST":
-        if accounts.over_rate(request, "signup", accounts.signup_rate()):
-            return _too_many(request, "sign-ups")
+        wait = accounts.rate_wait(request, "signup", accounts.signup_rate())
+        if wait is not None:
+            return _too_many(request, "sign-ups", wait)
         if form.is_valid():
             user = form.save()
+            accounts.rate_count(request, "signup", accounts.signup_rate())
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome, {user.get_username()}: you are signed in.")
             return redirect(_next(request, reverse("challenge:list")))
@@ -74,8 +78,9 @@ def signup(request: HttpRequest) -> HttpResponse:
 def signin(request: HttpRequest) -> HttpResponse:
     form = AuthenticationForm(request, data=request.POST or None)
     if request.method == "POST":
-        if accounts.over_rate(request, "signin", accounts.signin_rate()):
-            return _too_many(request, "sign-in attempts")
+        wait = accounts.over_rate(request, "signin", accounts.signin_rate())
+        if wait is not None:
+            return _too_many(request, "sign-in attempts", wait)
         # authenticate() runs with the request: django-axes counts a failure and locks out.
         if form.is_valid():
             login(request, form.get_user())
