@@ -121,7 +121,10 @@ def test_season_odds_use_the_game_s_own_p_home_win(client: Client, game: str) ->
     assert all(0.15 < t["p_first"] < 0.35 for t in body["teams"])
     page = client.get(f"/seasons/{season.pk}/odds/")
     assert page.status_code == 200
-    assert "own P(home wins)" in page.content.decode()
+    assert (
+        "as Six dice to 21 plays it: its teams differ only by their coach styles"
+        in page.content.decode()
+    )
 
 
 def test_six_dice_bracket_odds_are_coin_flips_and_move_with_a_what_if(client: Client) -> None:
@@ -144,7 +147,7 @@ def test_six_dice_bracket_odds_are_coin_flips_and_move_with_a_what_if(client: Cl
     assert champion[first.home_id] == pytest.approx(0.5)
     assert champion[first.away_id] == 0.0
     html = client.get(f"/seasons/{cup.pk}/bracket/").content.decode()
-    assert 'id="bracket-odds"' in html and "Six dice to 21's own P(home wins)" in html
+    assert 'id="bracket-odds"' in html and "as Six dice to 21 plays it" in html
 
 
 def test_a_six_dice_field_never_sends_vabg_pairs_to_the_workers() -> None:

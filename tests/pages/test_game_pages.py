@@ -201,5 +201,5 @@ def test_a_six_dice_season_s_odds_page_shows_six_dice_odds_not_vabg_s(client: Cl
     page = client.get(f"/seasons/{game.season.pk}/odds/")
     assert page.status_code == 200
     html = page.content.decode()
-    assert "Six dice to 21's own P(home wins), 50.0%" in html and "coach policy" not in html
+    assert "(the home team 50.0% when both keep the default)" in html and "coach policy" not in html
     assert client.get(f"/seasons/{game.season.pk}/").status_code == 200
