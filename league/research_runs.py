@@ -217,6 +217,8 @@ class Followed:
     done: bool
     missing: int
     seconds: float
+    played: int = 0
+    """Games stored while it was followed (none when a finished run is resumed)."""
 
 
 def research_follow(
@@ -235,12 +237,12 @@ def research_follow(
     again: a chunk played twice is stored once. After ``GIVE_UP`` such stalls in a row this
     gives up; the run can be resumed. Without ``send``, the chunks are played here.
     """
-    start = time.monotonic()
+    start, first = time.monotonic(), _stored_games(run)
     if send is None:
         for index in research_missing(run):
             research_chunk_play(run_id=run.pk, index=index)
             progress(_stored_games(run))
-        return _finish(run, start)
+        return _finish(run, start, first)
     for index in research_missing(run):
         send(run.pk, index)
     stored, moved, stalls = _stored_games(run), time.monotonic(), 0
@@ -254,11 +256,12 @@ def research_follow(
         elif time.monotonic() - moved > stall:
             stalls += 1
             if stalls >= GIVE_UP:
-                return Followed(False, len(research_missing(run)), time.monotonic() - start)
+                missing = len(research_missing(run))
+                return Followed(False, missing, time.monotonic() - start, stored - first)
             for index in research_missing(run):
                 send(run.pk, index)
             moved = time.monotonic()
-    return _finish(run, start)
+    return _finish(run, start, first)
 
 
 def _stored_games(run: ResearchRun) -> int:
@@ -266,8 +269,9 @@ def _stored_games(run: ResearchRun) -> int:
     return int(total or 0)
 
 
-def _finish(run: ResearchRun, start: float) -> Followed:
+def _finish(run: ResearchRun, start: float, first: int) -> Followed:
     missing = len(research_missing(run))
     if not missing:
         ResearchRun.objects.filter(pk=run.pk, finished_at=None).update(finished_at=timezone.now())
-    return Followed(not missing, missing, time.monotonic() - start)
+    played = _stored_games(run) - first
+    return Followed(not missing, missing, time.monotonic() - start, played)

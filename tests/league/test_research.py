@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -135,8 +136,10 @@ def test_a_run_never_writes_over_another_runs_figures(tmp_path: Path, settings) 
     folder = tmp_path / f"run-{first.pk}"
     before = (folder / "teams.csv").read_bytes()
     assert f"research run #{first.pk}" in (folder / "run.json").read_text()
-    call_command("research", "--resume", str(first.pk), "--no-progress")  # its own: rewritten
-    assert (folder / "teams.csv").read_bytes() == before
+    out = io.StringIO()
+    call_command("research", "--resume", str(first.pk), "--no-progress", stdout=out)
+    assert (folder / "teams.csv").read_bytes() == before  # its own: rewritten, the same
+    assert f"its {first.total_games} games were already played" in out.getvalue()
 
     # As if the database were new: its first run gets id 1 again.
     ResearchRun.objects.all().delete()

@@ -76,8 +76,11 @@ class Command(BaseCommand):
             files = write_outputs(Plan.from_json(run.plan), runs.research_tally(run), out, run=made)
         except OutputsTaken as exc:
             raise CommandError(f"{exc} (the run is kept: --resume {run.pk} --out DIR)") from exc
-        rate = f"{run.total_games / max(ended.seconds, 1e-9):,.0f} a second"
-        self.stdout.write(f"{run}: {run.total_games:,} games in {ended.seconds:.1f} s ({rate})")
+        if ended.played:
+            rate = f"{ended.played / max(ended.seconds, 1e-9):,.0f} a second"
+            self.stdout.write(f"{run}: {ended.played:,} games in {ended.seconds:.1f} s ({rate})")
+        else:
+            self.stdout.write(f"{run}: its {run.total_games:,} games were already played")
         self.stdout.write("wrote " + ", ".join(str(f) for f in files))
 
 
