@@ -13,13 +13,18 @@ with no odds for its rules, or no in-game odds, is refused with
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import time
 from collections.abc import Mapping
-from typing import Any
+from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
+from django.core.cache import cache
 
+import simulator
 from cards.models import Team
 from cards.styles import played_team_file, styles_document
 from league import bracket as brackets
@@ -30,6 +35,7 @@ from league.whatif import whatif_winners
 from simulator.games import Game as GameKind
 from simulator.games import MatchOdds, find_game
 
+SIMULATOR_DIR = Path(simulator.__file__).resolve().parent
 SAMPLED_BRACKETS = 5_000
 """Brackets sampled when one is reseeded (the entrants of a game depend on every survivor)."""
 SWINGS = 5
@@ -64,8 +70,7 @@ def match_odds(
     game."""
     kind = find_game(game)
     rules = kind.make_rules(**dict(options))
-    teams = [None if doc is None else kind.read_team(dict(doc)) for doc in (home, away)]
-    odds = kind.odds(rules, *teams) if kind.has_odds else None
+    odds = _kept_odds(kind, rules, home, away) if kind.has_odds else None
     if odds is None:
         raise _unavailable(
             f"{kind.title} has no odds for these rules ({_rules_text(rules)})"
@@ -73,6 +78,49 @@ def match_odds(
             else f"{kind.title} has no odds"
         )
     return kind, odds
+
+
+ODDS_CACHE_SECONDS = 7 * 24 * 3600
+"""How long a pairing's odds are kept in the cache (they change only with the engine)."""
+
+
+@functools.cache
+def engine_fingerprint() -> str:
+    """Return a digest of the simulator's source, once a process: odds kept in the cache
+    by an engine that has since changed are never read."""
+    digest = hashlib.blake2b(digest_size=12)
+    for path in sorted(SIMULATOR_DIR.rglob("*.py")):
+        digest.update(path.relative_to(SIMULATOR_DIR).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _kept_odds(
+    kind: GameKind, rules: Any, home: Mapping[str, Any] | None, away: Mapping[str, Any] | None
+) -> MatchOdds | None:
+    """Return the game's odds of a pairing of coach styles, from the cache when a request
+    before this one worked them out: six dice solves a pairing in up to a second, grid
+    court simulates 1,000 games (seconds), so a page of a season's or a bracket's odds
+    works out each pairing once, not on every view."""
+    # A team's odds read only its coach styles; no team at all is told apart from a team
+    # without styles (the game's default player against its default style).
+    styles = [
+        "no team" if doc is None else (doc.get("styles") or {}).get(kind.name)
+        for doc in (home, away)
+    ]
+    what = json.dumps([kind.name, rules.to_json(), styles], sort_keys=True)
+    key = (
+        "other-odds:"
+        + hashlib.blake2b(f"{what}:{engine_fingerprint()}".encode(), digest_size=16).hexdigest()
+    )
+    kept = cache.get(key)
+    if kept is not None:
+        return cast(MatchOdds, kept)
+    teams = [None if doc is None else kind.read_team(dict(doc)) for doc in (home, away)]
+    odds: MatchOdds | None = kind.odds(rules, *teams)
+    if odds is not None:
+        cache.set(key, odds, ODDS_CACHE_SECONDS)
+    return odds
 
 
 def _rules_text(rules: Any) -> str:

@@ -164,3 +164,30 @@ def test_a_six_dice_field_never_sends_vabg_pairs_to_the_workers() -> None:
     finally:
         odds.pairs_wanted.disconnect(sender=PairOdds, dispatch_uid="test-other-odds")
     assert not PairOdds.objects.exists()
+
+
+def test_a_pairing_s_odds_are_worked_out_once_and_kept_until_the_engine_changes(
+    monkeypatch: Any,
+) -> None:
+    from django.core.cache import cache
+
+    from league import other_odds
+
+    cache.clear()
+    kind = find_game("sixdice")
+    solved: list[tuple[Any, Any]] = []
+    real = type(kind).odds
+
+    def counted(self: Any, rules: Any, home: Any = None, away: Any = None) -> Any:
+        solved.append((home, away))
+        return real(self, rules, home, away)
+
+    monkeypatch.setattr(type(kind), "odds", counted)
+    doc = {"school": "A", "season": 2000, "styles": {}}
+    first = other_odds.match_odds("sixdice", {}, doc, {**doc, "school": "B"})[1]
+    # Another pair of teams with the same (default) styles reads the kept law.
+    again = other_odds.match_odds("sixdice", {}, {**doc, "school": "C"}, doc)[1]
+    assert len(solved) == 1 and again == first
+    monkeypatch.setattr(other_odds, "engine_fingerprint", lambda: "a changed engine")
+    assert other_odds.match_odds("sixdice", {}, doc, doc)[1] == first
+    assert len(solved) == 2
