@@ -92,9 +92,7 @@ def box_score(game: Game, *, player_url: Any = None, starters: bool = False) -> 
     lines = list(
         BoxLine.objects.filter(result=result).select_related("player").order_by("side", "order")
     )
-    started = (
-        {side: _starters(result.team_file(side)) for side in ("home", "away")} if starters else {}
-    )
+    started = _starters(result) if starters else {}
     sides = []
     for key, team, score, periods, tov, poss in (
         ("away", game.away, result.away_score, result.away_periods,
@@ -124,8 +122,24 @@ def box_score(game: Game, *, player_url: Any = None, starters: bool = False) -> 
     return BoxScore(game, sides, labels, game.get_rules_display(), game.neutral, dice_text)
 
 
-def _starters(team_file: dict[str, Any]) -> set[str]:
-    return {p["name"] for p in team_file.get("players", ()) if p.get("role") == "starter"}
+def _starters(result: Any) -> dict[str, set[str]]:
+    """Return who started for each side: the players the game put on the floor before its
+    first trip (a coach's plan may open with a reserve in a slot, as the play-by-play's
+    "start" line says), else, for a game without such events, the cards' starters."""
+    opening: dict[str, set[str]] = {"home": set(), "away": set()}
+    for event in result.events or ():
+        kind = event.get("type")
+        if kind == "enter" and event.get("team") in opening:
+            opening[event["team"]].add(event["player"])
+        elif kind not in ("tipoff", "opening", "enter"):
+            break
+    for side in opening:
+        if not opening[side]:
+            team_file = result.team_file(side)
+            opening[side] = {
+                p["name"] for p in team_file.get("players", ()) if p.get("role") == "starter"
+            }
+    return opening
 
 
 def current_names(result: Any) -> dict[str, str]:

@@ -203,3 +203,32 @@ def test_a_six_dice_season_s_odds_page_shows_six_dice_odds_not_vabg_s(client: Cl
     html = page.content.decode()
     assert "(the home team 50.0% when both keep the default)" in html and "coach policy" not in html
     assert client.get(f"/seasons/{game.season.pk}/").status_code == 200
+
+
+def test_the_box_score_s_starters_are_the_players_on_the_floor_at_the_opening() -> None:
+    # Oregon 2017's plan opens with Payton Pritchard (a reserve) in Dylan Ennis's slot: the
+    # play-by-play says "Oregon 2017 start: Payton Pritchard, ...", and so does the box score.
+    from types import SimpleNamespace
+
+    from league.presentation import _starters
+
+    events = [
+        {"type": "tipoff"},
+        {"type": "opening", "team": "home", "player": "Dylan Ennis"},
+        *({"type": "enter", "team": "home", "slot": n, "player": p} for n, p in
+          enumerate(["Payton Pritchard", "Tyler Dorsey", "Dillon Brooks"], start=1)),
+        {"type": "enter", "team": "away", "slot": 1, "player": "Elgin Baylor"},
+        {"type": "trip", "team": "away"},
+        {"type": "enter", "team": "home", "slot": 1, "player": "Dylan Ennis"},
+    ]  # fmt: skip
+    cards = {"players": [{"name": "Dylan Ennis", "role": "starter"}]}
+    result = SimpleNamespace(events=events, team_file=lambda side: cards)
+    assert _starters(result) == {
+        "home": {"Payton Pritchard", "Tyler Dorsey", "Dillon Brooks"},
+        "away": {"Elgin Baylor"},
+    }
+    # A game stored without the opening's events reads the cards' starters.
+    assert _starters(SimpleNamespace(events=[], team_file=lambda side: cards)) == {
+        "home": {"Dylan Ennis"},
+        "away": {"Dylan Ennis"},
+    }
