@@ -110,6 +110,7 @@ _BEHIND = _MARGINS < 0  # the home team trails
 _AHEAD = _MARGINS > 0  # the visitor trails
 _SIZE = 2 * REACH + 1
 _STEPS = tuple(Step)
+_STEP_INDEX = {step: i for i, step in enumerate(_STEPS)}
 _HOME_BALL = {
     Step.AWAY: False,
     Step.HOME: True,
@@ -336,6 +337,30 @@ class _Decision(NamedTuple):
     plain: _Values
 
 
+@dataclass(frozen=True, slots=True)
+class _Scratch:
+    """The padded input of one shape of pull (:meth:`_Back._pull`): ``buffer`` holds, per
+    row, the values of columns ``start``..``stop - 1`` (those past the solved margins
+    already filled with the leader's win, once), the solved ones copied in at each pull
+    (columns ``lo``..``hi - 1`` of the values, ``into_lo``..``into_hi - 1`` of the
+    buffer); ``flat`` is its flat view, the rows one after the other."""
+
+    buffer: _Values
+    flat: Law
+    lo: int
+    hi: int
+    into_lo: int
+    into_hi: int
+
+    @classmethod
+    def make(cls, low: _Values, high: _Values, start: int, stop: int) -> _Scratch:
+        buffer = np.empty((len(low), stop - start))
+        lo, hi = max(start, 0), min(stop, _SIZE)
+        buffer[:, : lo - start] = low[:, None]
+        buffer[:, hi - start :] = high[:, None]
+        return cls(buffer, buffer.ravel(), lo, hi, lo - start, hi - start)
+
+
 class _Back:
     """The backward program of one period: values pulled back trip by trip, each choice
     made where it raises the chooser's chance (or read from ``given``)."""
@@ -343,9 +368,11 @@ class _Back:
     def __init__(self, low: _Values, high: _Values, record: list[_Decision] | None = None) -> None:
         self.low = low
         self.high = high
-        self.pads = np.repeat(low[:, None], 64, axis=1)
-        self.high_pads = np.repeat(high[:, None], 64, axis=1)
         self.swings: dict[tuple[int, bool, int], tuple[Law, int]] = {}
+        # A pull's input, padded: by (index of move 0, moves above it, lo, hi), a buffer
+        # whose pads are already the leader's win, the columns of the values read, and
+        # its flat view (what the correlation reads).
+        self.scratch: dict[tuple[int, int, int, int], _Scratch] = {}
         self.record = record
         self.n = 0
 
@@ -372,24 +399,15 @@ class _Back:
         columns ``lo``..``hi - 1``, the values past the solved margins read as the leader's
         win."""
         above = len(swing) - 1 - zero
-        start, stop = lo - zero, hi + above  # the columns of ``values`` read
-        low, high = self.pads, self.high_pads
-        if -start > low.shape[1] or stop - _SIZE > high.shape[1]:
-            wide = 2 * max(-start, stop - _SIZE)
-            low = self.pads = np.repeat(self.low[:, None], wide, axis=1)
-            high = self.high_pads = np.repeat(self.high[:, None], wide, axis=1)
-        if start >= 0:
-            if stop <= _SIZE:
-                padded = values[:, start:stop]
-            else:
-                padded = np.concatenate((values[:, start:], high[:, : stop - _SIZE]), axis=1)
-        elif stop <= _SIZE:
-            padded = np.concatenate((low[:, :-start], values[:, :stop]), axis=1)
-        else:
-            padded = np.concatenate((low[:, :-start], values, high[:, : stop - _SIZE]), axis=1)
-        rows, width = padded.shape
+        key = (zero, above, lo, hi)
+        scratch = self.scratch.get(key)
+        if scratch is None:
+            scratch = self.scratch[key] = _Scratch.make(self.low, self.high, lo - zero, hi + above)
+        # One copy of the values read into a buffer whose pads are already in place.
+        scratch.buffer[:, scratch.into_lo : scratch.into_hi] = values[:, scratch.lo : scratch.hi]
         # One correlation for every row at once: each row's pads keep the rows apart.
-        flat = np.correlate(padded.ravel(), swing, "valid")
+        flat = np.correlate(scratch.flat, swing, "valid")
+        rows, width = scratch.buffer.shape
         flat.resize(rows * width, refcheck=False)
         return flat.reshape(rows, width)[:, : hi - lo]
 
@@ -427,21 +445,32 @@ class _Back:
         value = self.trip(after, fast_after, plain, home_ball)
         if try3 is None:
             return value
-        i = _STEPS.index(step)
+        i = _STEP_INDEX[step]
         if given is not None and given.try3[i] is None:
             return value
-        # Only the trailing team tries (§10): the try is counted where it trails.
+        # Only the trailing team tries (§10): the try is counted where it trails, the
+        # columns lo..hi - 1 (_BEHIND or _AHEAD), and the choice is made there alone.
         lo, hi = (0, REACH) if home_ball else (REACH + 1, _SIZE)
-        trying = value.copy()
-        trying[:, lo:hi] = self.trip(after, fast_after, try3, home_ball, lo, hi)
+        trying = self.trip(after, fast_after, try3, home_ball, lo, hi)
         if given is not None:
             mask = given.try3[i]
+            where = None if mask is None else mask[lo:hi]
         else:
-            mask = _better(trying, value, home_ball)
+            row = 0 if home_ball else 1
+            where = trying[row] > value[row, lo:hi] * (1.0 + DECISIVE)  # as _better reads
+            mask = None
+            if where.any():
+                mask = np.zeros(_SIZE, dtype=bool)
+                mask[lo:hi] = where
             if self.record is not None:
-                self.record.append(_Decision(self.n, step.value, home_ball, trying, value))
+                act = value.copy()
+                act[:, lo:hi] = trying
+                self.record.append(_Decision(self.n, step.value, home_ball, act, value.copy()))
         out.try3[i] = mask
-        return value if mask is None else np.where(mask, trying, value)
+        if mask is not None:
+            # ``value`` is this call's own array: the try taken in place where it is chosen.
+            np.copyto(value[:, lo:hi], trying, where=where)
+        return value
 
     def owed(
         self,
