@@ -149,38 +149,49 @@ class _CoachWalk(Walk):
         # The walk's coach makes no choice: the score stays level while the periods are walked.
         super().__init__(home, away, rules, neutral, home_plan, away_plan, NO_CHOICES)
         self.coach: dict[tuple[object, ...], CoachLaws] = {}
-        self._shared: dict[tuple[object, ...], CoachLaws] = {}
+        # A trip's laws read the number only through the rebound rule and the one-and-one:
+        # each law is kept by (the sides' states, chart, bonus, try for 3, extra), and
+        # whether the try for 3 moves anything by (the sides' states, chart, bonus).
+        self._laws: dict[tuple[object, ...], Pair] = {}
+        self._moves: dict[tuple[object, ...], bool] = {}
+        self._fouled: dict[tuple[object, ...], Law] = {}
 
     def on_trip(self, off: Side, de: Side, n: int, kind: TripKind = TripKind.PLAIN, /) -> None:
         game = self.game
         chart = game.rules.rebound_chart and chart_number(n)
         bonus = one_and_one(game.period, n)
         off_key, de_key = side_state(off), side_state(de)
-        extra = may_take_extra_possession(n) or may_call_foul_round(n)
-        fouled = may_call_foul_round(n)
-        shared = (off_key, de_key, chart, bonus, extra, fouled)
-        laws = self._shared.get(shared)
-        if laws is None:
-            parts = self.parts
+        key = (off_key, de_key, chart, bonus, n)
+        if key not in self.coach:
+            extra = may_take_extra_possession(n) or may_call_foul_round(n)
+            fouled = may_call_foul_round(n)
+            shared = (off_key, de_key, chart, bonus)
 
             def law(try3: bool, extra: bool) -> Pair:
-                return parts.coach_law(off, de, n, off_key, de_key, try3=try3, extra=extra)
+                found = self._laws.get((*shared, try3, extra))
+                if found is None:
+                    found = self._laws[(*shared, try3, extra)] = self.parts.coach_law(
+                        off, de, n, off_key, de_key, try3=try3, extra=extra
+                    )
+                return found
 
             plain = law(False, False)
-            try3 = law(True, False)
-            moves = not _same(try3, plain)  # a carrier with no 3-made range cannot try
-            laws = self._shared[shared] = CoachLaws(
+            moves = self._moves.get(shared)
+            if moves is None:
+                # a carrier with no 3-made range cannot try
+                moves = self._moves[shared] = not _same(law(True, False), plain)
+            fouling = None
+            if fouled:
+                fouling = self._fouled.get((off_key, de_key))
+                if fouling is None:
+                    fouling = self._fouled[(off_key, de_key)] = self.parts.fouling_law(off, de)
+            self.coach[key] = CoachLaws(
                 number=n,
                 plain=plain,
-                try3=try3 if moves else None,
+                try3=law(True, False) if moves else None,
                 extra=law(False, True) if extra else None,
                 extra_try3=law(True, True) if extra and moves else None,
-                fouled=parts.fouling_law(off, de) if fouled else None,
-            )
-        key = (*shared, n)
-        if key not in self.coach:
-            self.coach[key] = CoachLaws(
-                n, laws.plain, laws.try3, laws.extra, laws.extra_try3, laws.fouled
+                fouled=fouling,
             )
         self.current.trips.append((off is game.home, key))
 
@@ -748,6 +759,22 @@ def _trim(d: _Dist | None) -> tuple[_Dist | None, float]:
     return _Dist(a, zero), lost
 
 
+class _Moves(NamedTuple):
+    """A trip law's moves of the margin as the forward program reads them: the law of the
+    move and the index of move 0, of both parts, of the offense's points alone and of the
+    fast breaks alone; each law reversed (``np.correlate`` of the position with it is its
+    convolution), and the expected points of the two parts."""
+
+    both: Law
+    both_zero: int
+    own: Law
+    own_zero: int
+    own_mean: float
+    fast: Law
+    fast_zero: int
+    fast_mean: float
+
+
 class _Flat:
     """The forward program over the margin alone (no score laws), on the solved margins
     -REACH..REACH: the law of the position, split at each choice by where the coach makes
@@ -757,53 +784,55 @@ class _Flat:
     def __init__(self) -> None:
         self.mean_home = 0.0
         self.mean_away = 0.0
-        self.moves: dict[tuple[int, bool, int], tuple[Law, int, float]] = {}
+        self.moves: dict[tuple[int, bool], _Moves] = {}
         self.numbers: dict[tuple[int, int], tuple[Law, int, float, float]] = {}
 
-    def _moves(self, law: Pair, home_ball: bool, part: int) -> tuple[Law, int, float]:
-        """Return a trip's law of the margin's move, the index of move 0 and its expected
-        points: both parts (``part`` 0), the offense's alone (1), the fast breaks' (2)."""
-        key = (id(law[0]), home_ball, part)
+    def _moves(self, law: Pair, home_ball: bool) -> _Moves:
+        """Return a trip's moves of the margin (one dictionary look-up a trip)."""
+        key = (id(law[0]), home_ball)
         found = self.moves.get(key)
         if found is None:
             own, fast = law
-            if part == 0:
-                found = (*margin_swing(TripLaw(own, fast), home_ball), 0.0)
-            elif part == 1:
-                swing, zero = (own, 0) if home_ball else (own[::-1].copy(), len(own) - 1)
-                found = (swing, zero, float(np.arange(len(own)) @ own))
-            else:
-                swing, zero = (fast[::-1].copy(), len(fast) - 1) if home_ball else (fast, 0)
-                found = (swing, zero, float(np.arange(len(fast)) @ fast))
-            self.moves[key] = found
+            both, both_zero = margin_swing(TripLaw(own, fast), home_ball)
+            own_swing, own_zero = (own, 0) if home_ball else (own[::-1], len(own) - 1)
+            fast_swing, fast_zero = (fast[::-1], len(fast) - 1) if home_ball else (fast, 0)
+            found = self.moves[key] = _Moves(
+                both[::-1].copy(),
+                both_zero,
+                own_swing[::-1].copy(),
+                own_zero,
+                float(np.arange(len(own)) @ own),
+                fast_swing[::-1].copy(),
+                fast_zero,
+                float(np.arange(len(fast)) @ fast),
+            )
         return found
 
-    def _count(self, d: Law, law: Pair, home_ball: bool) -> None:
+    def _count(self, d: Law, moves: _Moves, home_ball: bool) -> None:
         """Add a trip's expected points, the position's mass times the law's means."""
         mass = float(d.sum())
-        _, _, own = self._moves(law, home_ball, 1)
-        _, _, fast = self._moves(law, home_ball, 2)
         if home_ball:
-            self.mean_home += mass * own
-            self.mean_away += mass * fast
+            self.mean_home += mass * moves.own_mean
+            self.mean_away += mass * moves.fast_mean
         else:
-            self.mean_away += mass * own
-            self.mean_home += mass * fast
+            self.mean_away += mass * moves.own_mean
+            self.mean_home += mass * moves.fast_mean
 
     def trip(self, d: Law, law: Pair, home_ball: bool) -> Law:
         """Return the law after one trip played with one law."""
-        self._count(d, law, home_ball)
-        swing, zero, _ = self._moves(law, home_ball, 0)
-        return np.convolve(d, swing)[zero : zero + _SIZE]
+        moves = self._moves(law, home_ball)
+        self._count(d, moves, home_ball)
+        zero = moves.both_zero
+        return np.correlate(d, moves.both, "full")[zero : zero + _SIZE]
 
     def split(self, d: Law, law: Pair, home_ball: bool) -> tuple[Law, Law]:
         """Return the law after one trip: where nobody fast-broke, and after a fast break."""
-        self._count(d, law, home_ball)
-        own, own_zero, _ = self._moves(law, home_ball, 1)
-        fast, fast_zero, _ = self._moves(law, home_ball, 2)
+        moves = self._moves(law, home_ball)
+        self._count(d, moves, home_ball)
+        own_zero, fast_zero = moves.own_zero, moves.fast_zero
         return (
-            np.convolve(d, own)[own_zero : own_zero + _SIZE],
-            np.convolve(d, fast)[fast_zero : fast_zero + _SIZE],
+            np.correlate(d, moves.own, "full")[own_zero : own_zero + _SIZE],
+            np.correlate(d, moves.fast, "full")[fast_zero : fast_zero + _SIZE],
         )
 
     def chosen(
