@@ -351,17 +351,17 @@ class _Decision(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class _Scratch:
     """The padded input of one shape of pull (:meth:`_Back._pull`): ``buffer`` holds, per
-    row, the values of columns ``start``..``stop - 1`` (those past the solved margins
-    already filled with the leader's win, once), the solved ones copied in at each pull
-    (columns ``lo``..``hi - 1`` of the values, ``into_lo``..``into_hi - 1`` of the
-    buffer); ``flat`` is its flat view, the rows one after the other."""
+    row, the values of columns ``start``..``stop - 1``, those past the solved margins
+    filled with the leader's win once, the solved ones (columns ``lo``..``hi - 1`` of the
+    values; all of them when ``whole``) copied into ``target`` at each pull; ``flat`` is
+    its flat view, the rows one after the other (what the correlation reads)."""
 
     buffer: _Values
     flat: Law
+    target: _Values
     lo: int
     hi: int
-    into_lo: int
-    into_hi: int
+    whole: bool
 
     @classmethod
     def make(cls, low: _Values, high: _Values, start: int, stop: int) -> _Scratch:
@@ -369,7 +369,19 @@ class _Scratch:
         lo, hi = max(start, 0), min(stop, _SIZE)
         buffer[:, : lo - start] = low[:, None]
         buffer[:, hi - start :] = high[:, None]
-        return cls(buffer, buffer.ravel(), lo, hi, lo - start, hi - start)
+        target = buffer[:, lo - start : hi - start]
+        return cls(buffer, buffer.ravel(), target, lo, hi, (lo, hi) == (0, _SIZE))
+
+
+class _Kernel(NamedTuple):
+    """One pull of a trip law (:meth:`_Back._pull`): the law of the margin's move (move d
+    at index ``d + zero``), the padded input it reads, and the output's columns."""
+
+    swing: Law
+    scratch: _Scratch
+    rows: int
+    width: int
+    columns: int
 
 
 class _Back:
@@ -379,48 +391,51 @@ class _Back:
     def __init__(self, low: _Values, high: _Values, record: list[_Decision] | None = None) -> None:
         self.low = low
         self.high = high
-        self.swings: dict[tuple[int, bool, int], tuple[Law, int]] = {}
-        # A pull's input, padded: by (index of move 0, moves above it, lo, hi), a buffer
-        # whose pads are already the leader's win, the columns of the values read, and
-        # its flat view (what the correlation reads).
+        # A pull's input, padded: by (index of move 0, moves above it, lo, hi).
         self.scratch: dict[tuple[int, int, int, int], _Scratch] = {}
+        # Each pull's kernel: by (the law, home has the ball, part, lo).
+        self.kernels: dict[tuple[int, bool, int, int], _Kernel] = {}
         self.record = record
         self.n = 0
 
     def _swing(self, law: Pair, home_ball: bool, part: int) -> tuple[Law, int]:
         """Return a trip's law of the margin's move and the index of move 0: both parts
         (``part`` 0), the offense's points alone (1) or the fast breaks alone (2)."""
-        key = (id(law[0]), home_ball, part)
-        found = self.swings.get(key)
+        own, fast = law
+        if part == 0:
+            return margin_swing(TripLaw(own, fast), home_ball)
+        if part == 1:
+            return (own, 0) if home_ball else (own[::-1].copy(), len(own) - 1)
+        return (fast[::-1].copy(), len(fast) - 1) if home_ball else (fast, 0)
+
+    def _kernel(self, law: Pair, home_ball: bool, part: int, lo: int, hi: int) -> _Kernel:
+        """Return the kernel of a pull of ``law`` (``part`` as in :meth:`_swing`) for the
+        margins of columns ``lo``..``hi - 1``."""
+        key = (id(law[0]), home_ball, part, lo)
+        found = self.kernels.get(key)
         if found is None:
-            own, fast = law
-            if part == 0:
-                found = margin_swing(TripLaw(own, fast), home_ball)
-            elif part == 1:
-                found = (own, 0) if home_ball else (own[::-1].copy(), len(own) - 1)
-            else:
-                found = (fast[::-1].copy(), len(fast) - 1) if home_ball else (fast, 0)
-            self.swings[key] = found
+            swing, zero = self._swing(law, home_ball, part)
+            above = len(swing) - 1 - zero
+            shape = (zero, above, lo, hi)
+            scratch = self.scratch.get(shape)
+            if scratch is None:
+                scratch = self.scratch[shape] = _Scratch.make(
+                    self.low, self.high, lo - zero, hi + above
+                )
+            rows, width = scratch.buffer.shape
+            found = self.kernels[key] = _Kernel(swing, scratch, rows, width, hi - lo)
         return found
 
-    def _pull(
-        self, values: _Values, swing: Law, zero: int, lo: int = 0, hi: int = _SIZE
-    ) -> _Values:
-        """Return ``out[m] = sum_d swing[d + zero] * values[m + d]`` for the margins of
-        columns ``lo``..``hi - 1``, the values past the solved margins read as the leader's
-        win."""
-        above = len(swing) - 1 - zero
-        key = (zero, above, lo, hi)
-        scratch = self.scratch.get(key)
-        if scratch is None:
-            scratch = self.scratch[key] = _Scratch.make(self.low, self.high, lo - zero, hi + above)
+    def _pull(self, values: _Values, kernel: _Kernel) -> _Values:
+        """Return ``out[m] = sum_d swing[d + zero] * values[m + d]`` for the margins of the
+        kernel's columns, the values past the solved margins read as the leader's win."""
+        scratch = kernel.scratch
         # One copy of the values read into a buffer whose pads are already in place.
-        scratch.buffer[:, scratch.into_lo : scratch.into_hi] = values[:, scratch.lo : scratch.hi]
+        scratch.target[...] = values if scratch.whole else values[:, scratch.lo : scratch.hi]
         # One correlation for every row at once: each row's pads keep the rows apart.
-        flat = np.correlate(scratch.flat, swing, "valid")
-        rows, width = scratch.buffer.shape
-        flat.resize(rows * width, refcheck=False)
-        return flat.reshape(rows, width)[:, : hi - lo]
+        flat = np.correlate(scratch.flat, kernel.swing, "valid")
+        flat.resize(kernel.rows * kernel.width, refcheck=False)
+        return flat.reshape(kernel.rows, kernel.width)[:, : kernel.columns]
 
     def trip(
         self,
@@ -434,10 +449,11 @@ class _Back:
         """Return the value before a trip whose outcomes lead to ``after`` (a fast break
         to ``fast_after`` when given: the fast-breaking team's choice already made), at
         the margins of columns ``lo``..``hi - 1``."""
+        kernel = self._kernel
         if fast_after is None:
-            return self._pull(after, *self._swing(law, home_ball, 0), lo, hi)
-        return self._pull(after, *self._swing(law, home_ball, 1), lo, hi) + self._pull(
-            fast_after, *self._swing(law, home_ball, 2), lo, hi
+            return self._pull(after, kernel(law, home_ball, 0, lo, hi))
+        return self._pull(after, kernel(law, home_ball, 1, lo, hi)) + self._pull(
+            fast_after, kernel(law, home_ball, 2, lo, hi)
         )
 
     def chosen(
