@@ -348,6 +348,55 @@ class _Decision(NamedTuple):
     plain: _Values
 
 
+class _Swings:
+    """A game's trip laws as moves of the margin, each made once for the backward and
+    the forward programs of all its periods: by (the law, the home team has the ball,
+    the part)."""
+
+    __slots__ = ("moves", "swings")
+
+    def __init__(self) -> None:
+        self.swings: dict[tuple[int, bool, int], tuple[Law, int]] = {}
+        self.moves: dict[tuple[int, bool], _Moves] = {}
+
+    def swing(self, law: Pair, home_ball: bool, part: int) -> tuple[Law, int]:
+        """Return a trip's law of the margin's move and the index of move 0: both parts
+        (``part`` 0), the offense's points alone (1) or the fast breaks alone (2)."""
+        key = (id(law[0]), home_ball, part)
+        found = self.swings.get(key)
+        if found is None:
+            own, fast = law
+            if part == 0:
+                found = margin_swing(TripLaw(own, fast), home_ball)
+            elif part == 1:
+                found = (own, 0) if home_ball else (own[::-1].copy(), len(own) - 1)
+            else:
+                found = (fast[::-1].copy(), len(fast) - 1) if home_ball else (fast, 0)
+            self.swings[key] = found
+        return found
+
+    def forward(self, law: Pair, home_ball: bool) -> _Moves:
+        """Return a trip's moves as the forward program reads them."""
+        key = (id(law[0]), home_ball)
+        found = self.moves.get(key)
+        if found is None:
+            own, fast = law
+            both, both_zero = self.swing(law, home_ball, 0)
+            own_swing, own_zero = self.swing(law, home_ball, 1)
+            fast_swing, fast_zero = self.swing(law, home_ball, 2)
+            found = self.moves[key] = _Moves(
+                both[::-1].copy(),
+                both_zero,
+                own_swing[::-1].copy(),
+                own_zero,
+                float(np.arange(len(own)) @ own),
+                fast_swing[::-1].copy(),
+                fast_zero,
+                float(np.arange(len(fast)) @ fast),
+            )
+        return found
+
+
 @dataclass(frozen=True, slots=True)
 class _Scratch:
     """The padded input of one shape of pull (:meth:`_Back._pull`): ``buffer`` holds, per
@@ -388,9 +437,16 @@ class _Back:
     """The backward program of one period: values pulled back trip by trip, each choice
     made where it raises the chooser's chance (or read from ``given``)."""
 
-    def __init__(self, low: _Values, high: _Values, record: list[_Decision] | None = None) -> None:
+    def __init__(
+        self,
+        low: _Values,
+        high: _Values,
+        record: list[_Decision] | None = None,
+        swings: _Swings | None = None,
+    ) -> None:
         self.low = low
         self.high = high
+        self.swings = _Swings() if swings is None else swings
         # A pull's input, padded: by (index of move 0, moves above it, lo, hi).
         self.scratch: dict[tuple[int, int, int, int], _Scratch] = {}
         # Each pull's kernel: by (the law, home has the ball, part, lo).
@@ -398,23 +454,13 @@ class _Back:
         self.record = record
         self.n = 0
 
-    def _swing(self, law: Pair, home_ball: bool, part: int) -> tuple[Law, int]:
-        """Return a trip's law of the margin's move and the index of move 0: both parts
-        (``part`` 0), the offense's points alone (1) or the fast breaks alone (2)."""
-        own, fast = law
-        if part == 0:
-            return margin_swing(TripLaw(own, fast), home_ball)
-        if part == 1:
-            return (own, 0) if home_ball else (own[::-1].copy(), len(own) - 1)
-        return (fast[::-1].copy(), len(fast) - 1) if home_ball else (fast, 0)
-
     def _kernel(self, law: Pair, home_ball: bool, part: int, lo: int, hi: int) -> _Kernel:
-        """Return the kernel of a pull of ``law`` (``part`` as in :meth:`_swing`) for the
-        margins of columns ``lo``..``hi - 1``."""
+        """Return the kernel of a pull of ``law`` (``part`` as in :meth:`_Swings.swing`)
+        for the margins of columns ``lo``..``hi - 1``."""
         key = (id(law[0]), home_ball, part, lo)
         found = self.kernels.get(key)
         if found is None:
-            swing, zero = self._swing(law, home_ball, part)
+            swing, zero = self.swings.swing(law, home_ball, part)
             above = len(swing) - 1 - zero
             shape = (zero, above, lo, hi)
             scratch = self.scratch.get(shape)
@@ -619,10 +665,12 @@ def _either(
     return a | b
 
 
-def _plain_overtime(numbers: Sequence[tuple[CoachLaws, CoachLaws]]) -> tuple[float, float]:
+def _plain_overtime(
+    numbers: Sequence[tuple[CoachLaws, CoachLaws]], swings: _Swings
+) -> tuple[float, float]:
     """Return (P(home wins), P(away wins)) of an overtime repeated until it ends untied,
     no choice made (a first guess of its value with them)."""
-    law = _Flat().period(numbers, [_Masks()] * len(numbers))
+    law = _Flat(swings).period(numbers, [_Masks()] * len(numbers))
     tied = float(law[REACH])
     if tied > 1.0 - 1e-12:
         return 0.5, 0.5  # (the exact value refuses such cards)
@@ -643,20 +691,22 @@ def _solve(
     numbers: Sequence[Sequence[tuple[CoachLaws, CoachLaws]]],
     given: Sequence[Sequence[_Masks]] | None,
     labels: tuple[str, str],
+    swings: _Swings,
 ) -> _Solution:
     """Solve every period backwards: the choices made by the exact coach, or read from
     ``given`` (a coach's choices, per period and number)."""
     last = len(numbers) - 1
-    back = _Back(*_WIN_ROWS)
+    back = _Back(*_WIN_ROWS, swings=swings)
     # The last overtime repeats for ever after: its tie is worth its own start. Solve the
     # choices at a guess of that value, then take the exact value of those choices
     # (wins / (1 - ties), the geometric series), until the choices repeat.
-    counted = _Back(*_OWN_ROWS)
+    counted = _Back(*_OWN_ROWS, swings=swings)
     ends = None if given is None else given[last]
     if ends is not None:
         masks = list(ends)
     else:  # the choices at a first guess: the overtime's value with no choices at all
-        masks = back.period(numbers[last], _ends(_plain_overtime(numbers[last])), None).masks
+        guess = _ends(_plain_overtime(numbers[last], swings))
+        masks = back.period(numbers[last], guess, None).masks
     for _ in range(MAX_FIXED_POINT_ROUNDS):
         own = counted.period(numbers[last], _own_ends(), masks)
         home_own, away_own, level = own.start[:, REACH].tolist()
@@ -797,32 +847,11 @@ class _Flat:
     it, moved by one convolution per trip law. Mass moved past the solved margins is
     dropped, and counted as lost by the caller (below 1e-20 for real cards)."""
 
-    def __init__(self) -> None:
+    def __init__(self, swings: _Swings | None = None) -> None:
         self.mean_home = 0.0
         self.mean_away = 0.0
-        self.moves: dict[tuple[int, bool], _Moves] = {}
+        self.swings = _Swings() if swings is None else swings
         self.numbers: dict[tuple[int, int], tuple[Law, int, float, float]] = {}
-
-    def _moves(self, law: Pair, home_ball: bool) -> _Moves:
-        """Return a trip's moves of the margin (one dictionary look-up a trip)."""
-        key = (id(law[0]), home_ball)
-        found = self.moves.get(key)
-        if found is None:
-            own, fast = law
-            both, both_zero = margin_swing(TripLaw(own, fast), home_ball)
-            own_swing, own_zero = (own, 0) if home_ball else (own[::-1], len(own) - 1)
-            fast_swing, fast_zero = (fast[::-1], len(fast) - 1) if home_ball else (fast, 0)
-            found = self.moves[key] = _Moves(
-                both[::-1].copy(),
-                both_zero,
-                own_swing[::-1].copy(),
-                own_zero,
-                float(np.arange(len(own)) @ own),
-                fast_swing[::-1].copy(),
-                fast_zero,
-                float(np.arange(len(fast)) @ fast),
-            )
-        return found
 
     def _count(self, d: Law, moves: _Moves, home_ball: bool) -> None:
         """Add a trip's expected points, the position's mass times the law's means."""
@@ -836,14 +865,14 @@ class _Flat:
 
     def trip(self, d: Law, law: Pair, home_ball: bool) -> Law:
         """Return the law after one trip played with one law."""
-        moves = self._moves(law, home_ball)
+        moves = self.swings.forward(law, home_ball)
         self._count(d, moves, home_ball)
         zero = moves.both_zero
         return np.correlate(d, moves.both, "full")[zero : zero + _SIZE]
 
     def split(self, d: Law, law: Pair, home_ball: bool) -> tuple[Law, Law]:
         """Return the law after one trip: where nobody fast-broke, and after a fast break."""
-        moves = self._moves(law, home_ball)
+        moves = self.swings.forward(law, home_ball)
         self._count(d, moves, home_ball)
         own_zero, fast_zero = moves.own_zero, moves.fast_zero
         return (
@@ -1168,12 +1197,13 @@ def _split_scores(d: _Dist) -> tuple[Law, Law, Law]:
 
 @dataclass(slots=True)
 class _Game:
-    """One game walked: its periods' numbers, each number's choices, and (when asked) the
-    solution backwards."""
+    """One game walked: its periods' numbers, each number's choices, (when asked) the
+    solution backwards, and its trip laws' moves (for the forward program)."""
 
     numbers: list[list[tuple[CoachLaws, CoachLaws]]]
     masks: list[list[_Masks]]
     solution: _Solution | None
+    swings: _Swings
 
 
 def _solved(
@@ -1200,9 +1230,10 @@ def _solved(
             for p, period in enumerate(numbers)
         ]
         if not backward:
-            return _Game(numbers, given, None)
-    solution = _solve(numbers, given, (home.label, away.label))
-    return _Game(numbers, [period.masks for period in solution.periods], solution)
+            return _Game(numbers, given, None, _Swings())
+    swings = _Swings()
+    solution = _solve(numbers, given, (home.label, away.label), swings)
+    return _Game(numbers, [period.masks for period in solution.periods], solution, swings)
 
 
 def _rules_coach(rules: GameRules, coach: Coach | None) -> Coach | None:
@@ -1259,7 +1290,7 @@ def coach_odds(
             lost += program.lost
             laws.append((law, program.mean_home, program.mean_away))
         else:
-            flat = _Flat()
+            flat = _Flat(game.swings)
             law = _Dist(flat.period(numbers, masks)[:, None], REACH)
             laws.append((law, flat.mean_home, flat.mean_away))
     (reg, reg_home, reg_away), ots = laws[0], laws[1:]
