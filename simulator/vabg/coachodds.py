@@ -170,9 +170,16 @@ class _CoachWalk(Walk):
             def law(try3: bool, extra: bool) -> Pair:
                 found = self._laws.get((*shared, try3, extra))
                 if found is None:
-                    found = self._laws[(*shared, try3, extra)] = self.parts.coach_law(
+                    found = self.parts.coach_law(
                         off, de, n, off_key, de_key, try3=try3, extra=extra
                     )
+                    if try3:
+                        # The try changes the main d20 read alone, never the fast breaks
+                        # (a steal comes first): both laws share one (the solver reads it so).
+                        runs = law(False, extra).fast
+                        if np.array_equal(found.fast, runs):
+                            found = Pair(found.own, runs)
+                    self._laws[(*shared, try3, extra)] = found
                 return found
 
             plain = law(False, False)
@@ -515,7 +522,12 @@ class _Back:
         """Return the value before a trip the team with the ball may try for 3 on; note
         where it does in ``out``."""
         home_ball = _HOME_BALL[step]
-        value = self.trip(after, fast_after, plain, home_ball)
+        if fast_after is None:
+            runs = None
+            value = self.trip(after, None, plain, home_ball)
+        else:
+            runs = self._pull(fast_after, self._kernel(plain, home_ball, 2, 0, _SIZE))
+            value = self._pull(after, self._kernel(plain, home_ball, 1, 0, _SIZE)) + runs
         if try3 is None:
             return value
         i = _STEP_INDEX[step]
@@ -524,7 +536,12 @@ class _Back:
         # Only the trailing team tries (§10): the try is counted where it trails, the
         # columns lo..hi - 1 (_BEHIND or _AHEAD), and the choice is made there alone.
         lo, hi = (0, REACH) if home_ball else (REACH + 1, _SIZE)
-        trying = self.trip(after, fast_after, try3, home_ball, lo, hi)
+        if runs is not None and try3.fast is plain.fast:
+            # The try changes the main d20 read alone: the fast breaks' part is the same.
+            own = self._pull(after, self._kernel(try3, home_ball, 1, lo, hi))
+            trying = own + runs[:, lo:hi]
+        else:
+            trying = self.trip(after, fast_after, try3, home_ball, lo, hi)
         if given is not None:
             mask = given.try3[i]
             where = None if mask is None else mask[lo:hi]
