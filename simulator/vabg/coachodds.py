@@ -177,7 +177,7 @@ class _CoachWalk(Walk):
                         # The try changes the main d20 read alone, never the fast breaks
                         # (a steal comes first): both laws share one (the solver reads it so).
                         runs = law(False, extra).fast
-                        if np.array_equal(found.fast, runs):
+                        if found.fast is runs or np.array_equal(found.fast, runs):
                             found = Pair(found.own, runs)
                     self._laws[(*shared, try3, extra)] = found
                 return found
