@@ -37,6 +37,17 @@ the same states carries the law of the position, split at each choice into the m
 where the coach acts and those where it does not; it also carries the home team's points
 (a second axis) when the score laws are asked for. An overtime starts tied, so its law
 does not depend on what came before, and the overtime tail is a geometric series.
+
+**What it costs** (docs/odds.md, "Speed"): each trip of the backward program is one
+correlation of all the value rows at once, each row padded by the leader's win past the
+solved margins (the pads written once per shape of pull, in a buffer the values are
+copied into); the try for 3 is pulled, compared and merged on the trailing half alone,
+and after a steal the try's fast breaks, the plain trip's own law (a steal comes before
+the main read), are read from the plain trip's pull. A game's trip laws become moves of
+the margin once, for every period's backward and forward programs (:class:`_Swings`), and
+the walk keeps each law by what it reads (the sides' states, the rebound chart, the
+one-and-one), not by number. None of it changes a sum: the coach and the odds are the
+same to the last bit.
 """
 
 from __future__ import annotations
