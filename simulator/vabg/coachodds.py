@@ -286,13 +286,18 @@ def _coach(periods: Sequence[Sequence[_Masks]]) -> ExactCoach:
         stacked = np.zeros((len(held), _SIZE + 2), dtype=np.int8)
         stacked[:, 1:-1] = np.array([flat[i] for i in held])
         rows, cols = np.nonzero(np.diff(stacked, axis=1))
-        found: dict[int, list[int]] = {}
-        for row, col in zip(rows.tolist(), cols.tolist(), strict=True):
-            found.setdefault(row, []).append(col - REACH)
-        for row, edges in found.items():
-            spans[held[row]] = tuple(
-                range(lo, hi) for lo, hi in zip(edges[::2], edges[1::2], strict=True)
-            )
+        # Each row starts and ends outside its spans: its edges alternate, a span's first
+        # margin and the one after its last, and come row by row.
+        found: dict[int, list[range]] = {}
+        for row, lo, hi in zip(
+            rows[::2].tolist(),
+            (cols[::2] - REACH).tolist(),
+            (cols[1::2] - REACH).tolist(),
+            strict=True,
+        ):
+            found.setdefault(row, []).append(range(lo, hi))
+        for row, ranges in found.items():
+            spans[held[row]] = tuple(ranges)
     width = 3 + len(Step)
     out = []
     at = 0
