@@ -37,6 +37,17 @@ the same states carries the law of the position, split at each choice into the m
 where the coach acts and those where it does not; it also carries the home team's points
 (a second axis) when the score laws are asked for. An overtime starts tied, so its law
 does not depend on what came before, and the overtime tail is a geometric series.
+
+**What it costs** (docs/odds.md, "Speed"): each trip of the backward program is one
+correlation of all the value rows at once, each row padded by the leader's win past the
+solved margins (the pads written once per shape of pull, in a buffer the values are
+copied into); the try for 3 is pulled, compared and merged on the trailing half alone,
+and after a steal the try's fast breaks, the plain trip's own law (a steal comes before
+the main read), are read from the plain trip's pull. A game's trip laws become moves of
+the margin once, for every period's backward and forward programs (:class:`_Swings`), and
+the walk keeps each law by what it reads (the sides' states, the rebound chart, the
+one-and-one), not by number. None of it changes a sum: the coach and the odds are the
+same to the last bit.
 """
 
 from __future__ import annotations
@@ -110,6 +121,7 @@ _BEHIND = _MARGINS < 0  # the home team trails
 _AHEAD = _MARGINS > 0  # the visitor trails
 _SIZE = 2 * REACH + 1
 _STEPS = tuple(Step)
+_STEP_INDEX = {step: i for i, step in enumerate(_STEPS)}
 _HOME_BALL = {
     Step.AWAY: False,
     Step.HOME: True,
@@ -148,38 +160,56 @@ class _CoachWalk(Walk):
         # The walk's coach makes no choice: the score stays level while the periods are walked.
         super().__init__(home, away, rules, neutral, home_plan, away_plan, NO_CHOICES)
         self.coach: dict[tuple[object, ...], CoachLaws] = {}
-        self._shared: dict[tuple[object, ...], CoachLaws] = {}
+        # A trip's laws read the number only through the rebound rule and the one-and-one:
+        # each law is kept by (the sides' states, chart, bonus, try for 3, extra), and
+        # whether the try for 3 moves anything by (the sides' states, chart, bonus).
+        self._laws: dict[tuple[object, ...], Pair] = {}
+        self._moves: dict[tuple[object, ...], bool] = {}
+        self._fouled: dict[tuple[object, ...], Law] = {}
 
     def on_trip(self, off: Side, de: Side, n: int, kind: TripKind = TripKind.PLAIN, /) -> None:
         game = self.game
         chart = game.rules.rebound_chart and chart_number(n)
         bonus = one_and_one(game.period, n)
         off_key, de_key = side_state(off), side_state(de)
-        extra = may_take_extra_possession(n) or may_call_foul_round(n)
-        fouled = may_call_foul_round(n)
-        shared = (off_key, de_key, chart, bonus, extra, fouled)
-        laws = self._shared.get(shared)
-        if laws is None:
-            parts = self.parts
+        key = (off_key, de_key, chart, bonus, n)
+        if key not in self.coach:
+            extra = may_take_extra_possession(n) or may_call_foul_round(n)
+            fouled = may_call_foul_round(n)
+            shared = (off_key, de_key, chart, bonus)
 
             def law(try3: bool, extra: bool) -> Pair:
-                return parts.coach_law(off, de, n, off_key, de_key, try3=try3, extra=extra)
+                found = self._laws.get((*shared, try3, extra))
+                if found is None:
+                    found = self.parts.coach_law(
+                        off, de, n, off_key, de_key, try3=try3, extra=extra
+                    )
+                    if try3:
+                        # The try changes the main d20 read alone, never the fast breaks
+                        # (a steal comes first): both laws share one (the solver reads it so).
+                        runs = law(False, extra).fast
+                        if found.fast is runs or np.array_equal(found.fast, runs):
+                            found = Pair(found.own, runs)
+                    self._laws[(*shared, try3, extra)] = found
+                return found
 
             plain = law(False, False)
-            try3 = law(True, False)
-            moves = not _same(try3, plain)  # a carrier with no 3-made range cannot try
-            laws = self._shared[shared] = CoachLaws(
+            moves = self._moves.get(shared)
+            if moves is None:
+                # a carrier with no 3-made range cannot try
+                moves = self._moves[shared] = not _same(law(True, False), plain)
+            fouling = None
+            if fouled:
+                fouling = self._fouled.get((off_key, de_key))
+                if fouling is None:
+                    fouling = self._fouled[(off_key, de_key)] = self.parts.fouling_law(off, de)
+            self.coach[key] = CoachLaws(
                 number=n,
                 plain=plain,
-                try3=try3 if moves else None,
+                try3=law(True, False) if moves else None,
                 extra=law(False, True) if extra else None,
                 extra_try3=law(True, True) if extra and moves else None,
-                fouled=parts.fouling_law(off, de) if fouled else None,
-            )
-        key = (*shared, n)
-        if key not in self.coach:
-            self.coach[key] = CoachLaws(
-                n, laws.plain, laws.try3, laws.extra, laws.extra_try3, laws.fouled
+                fouled=fouling,
             )
         self.current.trips.append((off is game.home, key))
 
@@ -216,9 +246,15 @@ class _Masks:
         return all(_equal(a, b) for a, b in zip(mine, theirs, strict=True))
 
 
+def _some(a: npt.NDArray[np.bool_]) -> bool:
+    """Return whether ``a`` holds a True (``np.count_nonzero``: a quarter of ``.any()``'s
+    cost on these short arrays)."""
+    return bool(np.count_nonzero(a))
+
+
 def _equal(a: npt.NDArray[np.bool_] | None, b: npt.NDArray[np.bool_] | None) -> bool:
-    a_any = a is not None and bool(a.any())
-    b_any = b is not None and bool(b.any())
+    a_any = a is not None and _some(a)
+    b_any = b is not None and _some(b)
     if not a_any or not b_any:
         return a_any == b_any
     assert a is not None and b is not None
@@ -250,13 +286,18 @@ def _coach(periods: Sequence[Sequence[_Masks]]) -> ExactCoach:
         stacked = np.zeros((len(held), _SIZE + 2), dtype=np.int8)
         stacked[:, 1:-1] = np.array([flat[i] for i in held])
         rows, cols = np.nonzero(np.diff(stacked, axis=1))
-        found: dict[int, list[int]] = {}
-        for row, col in zip(rows.tolist(), cols.tolist(), strict=True):
-            found.setdefault(row, []).append(col - REACH)
-        for row, edges in found.items():
-            spans[held[row]] = tuple(
-                range(lo, hi) for lo, hi in zip(edges[::2], edges[1::2], strict=True)
-            )
+        # Each row starts and ends outside its spans: its edges alternate, a span's first
+        # margin and the one after its last, and come row by row.
+        found: dict[int, list[range]] = {}
+        for row, lo, hi in zip(
+            rows[::2].tolist(),
+            (cols[::2] - REACH).tolist(),
+            (cols[1::2] - REACH).tolist(),
+            strict=True,
+        ):
+            found.setdefault(row, []).append(range(lo, hi))
+        for row, ranges in found.items():
+            spans[held[row]] = tuple(ranges)
     width = 3 + len(Step)
     out = []
     at = 0
@@ -336,20 +377,18 @@ class _Decision(NamedTuple):
     plain: _Values
 
 
-class _Back:
-    """The backward program of one period: values pulled back trip by trip, each choice
-    made where it raises the chooser's chance (or read from ``given``)."""
+class _Swings:
+    """A game's trip laws as moves of the margin, each made once for the backward and
+    the forward programs of all its periods: by (the law, the home team has the ball,
+    the part)."""
 
-    def __init__(self, low: _Values, high: _Values, record: list[_Decision] | None = None) -> None:
-        self.low = low
-        self.high = high
-        self.pads = np.repeat(low[:, None], 64, axis=1)
-        self.high_pads = np.repeat(high[:, None], 64, axis=1)
+    __slots__ = ("moves", "swings")
+
+    def __init__(self) -> None:
         self.swings: dict[tuple[int, bool, int], tuple[Law, int]] = {}
-        self.record = record
-        self.n = 0
+        self.moves: dict[tuple[int, bool], _Moves] = {}
 
-    def _swing(self, law: Pair, home_ball: bool, part: int) -> tuple[Law, int]:
+    def swing(self, law: Pair, home_ball: bool, part: int) -> tuple[Law, int]:
         """Return a trip's law of the margin's move and the index of move 0: both parts
         (``part`` 0), the offense's points alone (1) or the fast breaks alone (2)."""
         key = (id(law[0]), home_ball, part)
@@ -365,33 +404,113 @@ class _Back:
             self.swings[key] = found
         return found
 
-    def _pull(
-        self, values: _Values, swing: Law, zero: int, lo: int = 0, hi: int = _SIZE
-    ) -> _Values:
-        """Return ``out[m] = sum_d swing[d + zero] * values[m + d]`` for the margins of
-        columns ``lo``..``hi - 1``, the values past the solved margins read as the leader's
-        win."""
-        above = len(swing) - 1 - zero
-        start, stop = lo - zero, hi + above  # the columns of ``values`` read
-        low, high = self.pads, self.high_pads
-        if -start > low.shape[1] or stop - _SIZE > high.shape[1]:
-            wide = 2 * max(-start, stop - _SIZE)
-            low = self.pads = np.repeat(self.low[:, None], wide, axis=1)
-            high = self.high_pads = np.repeat(self.high[:, None], wide, axis=1)
-        if start >= 0:
-            if stop <= _SIZE:
-                padded = values[:, start:stop]
-            else:
-                padded = np.concatenate((values[:, start:], high[:, : stop - _SIZE]), axis=1)
-        elif stop <= _SIZE:
-            padded = np.concatenate((low[:, :-start], values[:, :stop]), axis=1)
-        else:
-            padded = np.concatenate((low[:, :-start], values, high[:, : stop - _SIZE]), axis=1)
-        rows, width = padded.shape
+    def forward(self, law: Pair, home_ball: bool) -> _Moves:
+        """Return a trip's moves as the forward program reads them."""
+        key = (id(law[0]), home_ball)
+        found = self.moves.get(key)
+        if found is None:
+            own, fast = law
+            both, both_zero = self.swing(law, home_ball, 0)
+            own_swing, own_zero = self.swing(law, home_ball, 1)
+            fast_swing, fast_zero = self.swing(law, home_ball, 2)
+            found = self.moves[key] = _Moves(
+                both[::-1].copy(),
+                both_zero,
+                own_swing[::-1].copy(),
+                own_zero,
+                float(np.arange(len(own)) @ own),
+                fast_swing[::-1].copy(),
+                fast_zero,
+                float(np.arange(len(fast)) @ fast),
+            )
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class _Scratch:
+    """The padded input of one shape of pull (:meth:`_Back._pull`): ``buffer`` holds, per
+    row, the values of columns ``start``..``stop - 1``, those past the solved margins
+    filled with the leader's win once, the solved ones (columns ``lo``..``hi - 1`` of the
+    values; all of them when ``whole``) copied into ``target`` at each pull; ``flat`` is
+    its flat view, the rows one after the other (what the correlation reads)."""
+
+    buffer: _Values
+    flat: Law
+    target: _Values
+    lo: int
+    hi: int
+    whole: bool
+
+    @classmethod
+    def make(cls, low: _Values, high: _Values, start: int, stop: int) -> _Scratch:
+        buffer = np.empty((len(low), stop - start))
+        lo, hi = max(start, 0), min(stop, _SIZE)
+        buffer[:, : lo - start] = low[:, None]
+        buffer[:, hi - start :] = high[:, None]
+        target = buffer[:, lo - start : hi - start]
+        return cls(buffer, buffer.ravel(), target, lo, hi, (lo, hi) == (0, _SIZE))
+
+
+class _Kernel(NamedTuple):
+    """One pull of a trip law (:meth:`_Back._pull`): the law of the margin's move (move d
+    at index ``d + zero``), the padded input it reads, and the output's columns."""
+
+    swing: Law
+    scratch: _Scratch
+    rows: int
+    width: int
+    columns: int
+
+
+class _Back:
+    """The backward program of one period: values pulled back trip by trip, each choice
+    made where it raises the chooser's chance (or read from ``given``)."""
+
+    def __init__(
+        self,
+        low: _Values,
+        high: _Values,
+        record: list[_Decision] | None = None,
+        swings: _Swings | None = None,
+    ) -> None:
+        self.low = low
+        self.high = high
+        self.swings = _Swings() if swings is None else swings
+        # A pull's input, padded: by (index of move 0, moves above it, lo, hi).
+        self.scratch: dict[tuple[int, int, int, int], _Scratch] = {}
+        # Each pull's kernel: by (the law, home has the ball, part, lo).
+        self.kernels: dict[tuple[int, bool, int, int], _Kernel] = {}
+        self.record = record
+        self.n = 0
+
+    def _kernel(self, law: Pair, home_ball: bool, part: int, lo: int, hi: int) -> _Kernel:
+        """Return the kernel of a pull of ``law`` (``part`` as in :meth:`_Swings.swing`)
+        for the margins of columns ``lo``..``hi - 1``."""
+        key = (id(law[0]), home_ball, part, lo)
+        found = self.kernels.get(key)
+        if found is None:
+            swing, zero = self.swings.swing(law, home_ball, part)
+            above = len(swing) - 1 - zero
+            shape = (zero, above, lo, hi)
+            scratch = self.scratch.get(shape)
+            if scratch is None:
+                scratch = self.scratch[shape] = _Scratch.make(
+                    self.low, self.high, lo - zero, hi + above
+                )
+            rows, width = scratch.buffer.shape
+            found = self.kernels[key] = _Kernel(swing, scratch, rows, width, hi - lo)
+        return found
+
+    def _pull(self, values: _Values, kernel: _Kernel) -> _Values:
+        """Return ``out[m] = sum_d swing[d + zero] * values[m + d]`` for the margins of the
+        kernel's columns, the values past the solved margins read as the leader's win."""
+        scratch = kernel.scratch
+        # One copy of the values read into a buffer whose pads are already in place.
+        scratch.target[...] = values if scratch.whole else values[:, scratch.lo : scratch.hi]
         # One correlation for every row at once: each row's pads keep the rows apart.
-        flat = np.correlate(padded.ravel(), swing, "valid")
-        flat.resize(rows * width, refcheck=False)
-        return flat.reshape(rows, width)[:, : hi - lo]
+        flat = np.correlate(scratch.flat, kernel.swing, "valid")
+        flat.resize(kernel.rows * kernel.width, refcheck=False)
+        return flat.reshape(kernel.rows, kernel.width)[:, : kernel.columns]
 
     def trip(
         self,
@@ -405,10 +524,11 @@ class _Back:
         """Return the value before a trip whose outcomes lead to ``after`` (a fast break
         to ``fast_after`` when given: the fast-breaking team's choice already made), at
         the margins of columns ``lo``..``hi - 1``."""
+        kernel = self._kernel
         if fast_after is None:
-            return self._pull(after, *self._swing(law, home_ball, 0), lo, hi)
-        return self._pull(after, *self._swing(law, home_ball, 1), lo, hi) + self._pull(
-            fast_after, *self._swing(law, home_ball, 2), lo, hi
+            return self._pull(after, kernel(law, home_ball, 0, lo, hi))
+        return self._pull(after, kernel(law, home_ball, 1, lo, hi)) + self._pull(
+            fast_after, kernel(law, home_ball, 2, lo, hi)
         )
 
     def chosen(
@@ -424,24 +544,45 @@ class _Back:
         """Return the value before a trip the team with the ball may try for 3 on; note
         where it does in ``out``."""
         home_ball = _HOME_BALL[step]
-        value = self.trip(after, fast_after, plain, home_ball)
+        if fast_after is None:
+            runs = None
+            value = self.trip(after, None, plain, home_ball)
+        else:
+            runs = self._pull(fast_after, self._kernel(plain, home_ball, 2, 0, _SIZE))
+            value = self._pull(after, self._kernel(plain, home_ball, 1, 0, _SIZE)) + runs
         if try3 is None:
             return value
-        i = _STEPS.index(step)
+        i = _STEP_INDEX[step]
         if given is not None and given.try3[i] is None:
             return value
-        # Only the trailing team tries (§10): the try is counted where it trails.
+        # Only the trailing team tries (§10): the try is counted where it trails, the
+        # columns lo..hi - 1 (_BEHIND or _AHEAD), and the choice is made there alone.
         lo, hi = (0, REACH) if home_ball else (REACH + 1, _SIZE)
-        trying = value.copy()
-        trying[:, lo:hi] = self.trip(after, fast_after, try3, home_ball, lo, hi)
+        if runs is not None and try3.fast is plain.fast:
+            # The try changes the main d20 read alone: the fast breaks' part is the same.
+            own = self._pull(after, self._kernel(try3, home_ball, 1, lo, hi))
+            trying = own + runs[:, lo:hi]
+        else:
+            trying = self.trip(after, fast_after, try3, home_ball, lo, hi)
         if given is not None:
             mask = given.try3[i]
+            where = None if mask is None else mask[lo:hi]
         else:
-            mask = _better(trying, value, home_ball)
+            row = 0 if home_ball else 1
+            where = trying[row] > value[row, lo:hi] * (1.0 + DECISIVE)  # as _better reads
+            mask = None
+            if np.count_nonzero(where):  # (a quarter of .any()'s cost)
+                mask = np.zeros(_SIZE, dtype=bool)
+                mask[lo:hi] = where
             if self.record is not None:
-                self.record.append(_Decision(self.n, step.value, home_ball, trying, value))
+                act = value.copy()
+                act[:, lo:hi] = trying
+                self.record.append(_Decision(self.n, step.value, home_ball, act, value.copy()))
         out.try3[i] = mask
-        return value if mask is None else np.where(mask, trying, value)
+        if mask is not None:
+            # ``value`` is this call's own array: the try taken in place where it is chosen.
+            np.copyto(value[:, lo:hi], trying, where=where)
+        return value
 
     def owed(
         self,
@@ -550,7 +691,7 @@ def _better(act: _Values, plain: _Values, home: bool) -> npt.NDArray[np.bool_] |
     team chooses); None where nowhere."""
     row = 0 if home else 1
     mask = (_BEHIND if home else _AHEAD) & (act[row] > plain[row] * (1.0 + DECISIVE))
-    return mask if mask.any() else None
+    return mask if np.count_nonzero(mask) else None
 
 
 def _either(
@@ -563,10 +704,12 @@ def _either(
     return a | b
 
 
-def _plain_overtime(numbers: Sequence[tuple[CoachLaws, CoachLaws]]) -> tuple[float, float]:
+def _plain_overtime(
+    numbers: Sequence[tuple[CoachLaws, CoachLaws]], swings: _Swings
+) -> tuple[float, float]:
     """Return (P(home wins), P(away wins)) of an overtime repeated until it ends untied,
     no choice made (a first guess of its value with them)."""
-    law = _Flat().period(numbers, [_Masks()] * len(numbers))
+    law = _Flat(swings).period(numbers, [_Masks()] * len(numbers))
     tied = float(law[REACH])
     if tied > 1.0 - 1e-12:
         return 0.5, 0.5  # (the exact value refuses such cards)
@@ -587,20 +730,22 @@ def _solve(
     numbers: Sequence[Sequence[tuple[CoachLaws, CoachLaws]]],
     given: Sequence[Sequence[_Masks]] | None,
     labels: tuple[str, str],
+    swings: _Swings,
 ) -> _Solution:
     """Solve every period backwards: the choices made by the exact coach, or read from
     ``given`` (a coach's choices, per period and number)."""
     last = len(numbers) - 1
-    back = _Back(*_WIN_ROWS)
+    back = _Back(*_WIN_ROWS, swings=swings)
     # The last overtime repeats for ever after: its tie is worth its own start. Solve the
     # choices at a guess of that value, then take the exact value of those choices
     # (wins / (1 - ties), the geometric series), until the choices repeat.
-    counted = _Back(*_OWN_ROWS)
+    counted = _Back(*_OWN_ROWS, swings=swings)
     ends = None if given is None else given[last]
     if ends is not None:
         masks = list(ends)
     else:  # the choices at a first guess: the overtime's value with no choices at all
-        masks = back.period(numbers[last], _ends(_plain_overtime(numbers[last])), None).masks
+        guess = _ends(_plain_overtime(numbers[last], swings))
+        masks = back.period(numbers[last], guess, None).masks
     for _ in range(MAX_FIXED_POINT_ROUNDS):
         own = counted.period(numbers[last], _own_ends(), masks)
         home_own, away_own, level = own.start[:, REACH].tolist()
@@ -719,62 +864,59 @@ def _trim(d: _Dist | None) -> tuple[_Dist | None, float]:
     return _Dist(a, zero), lost
 
 
+class _Moves(NamedTuple):
+    """A trip law's moves of the margin as the forward program reads them: the law of the
+    move and the index of move 0, of both parts, of the offense's points alone and of the
+    fast breaks alone; each law reversed (``np.correlate`` of the position with it is its
+    convolution), and the expected points of the two parts."""
+
+    both: Law
+    both_zero: int
+    own: Law
+    own_zero: int
+    own_mean: float
+    fast: Law
+    fast_zero: int
+    fast_mean: float
+
+
 class _Flat:
     """The forward program over the margin alone (no score laws), on the solved margins
     -REACH..REACH: the law of the position, split at each choice by where the coach makes
     it, moved by one convolution per trip law. Mass moved past the solved margins is
     dropped, and counted as lost by the caller (below 1e-20 for real cards)."""
 
-    def __init__(self) -> None:
+    def __init__(self, swings: _Swings | None = None) -> None:
         self.mean_home = 0.0
         self.mean_away = 0.0
-        self.moves: dict[tuple[int, bool, int], tuple[Law, int, float]] = {}
+        self.swings = _Swings() if swings is None else swings
         self.numbers: dict[tuple[int, int], tuple[Law, int, float, float]] = {}
 
-    def _moves(self, law: Pair, home_ball: bool, part: int) -> tuple[Law, int, float]:
-        """Return a trip's law of the margin's move, the index of move 0 and its expected
-        points: both parts (``part`` 0), the offense's alone (1), the fast breaks' (2)."""
-        key = (id(law[0]), home_ball, part)
-        found = self.moves.get(key)
-        if found is None:
-            own, fast = law
-            if part == 0:
-                found = (*margin_swing(TripLaw(own, fast), home_ball), 0.0)
-            elif part == 1:
-                swing, zero = (own, 0) if home_ball else (own[::-1].copy(), len(own) - 1)
-                found = (swing, zero, float(np.arange(len(own)) @ own))
-            else:
-                swing, zero = (fast[::-1].copy(), len(fast) - 1) if home_ball else (fast, 0)
-                found = (swing, zero, float(np.arange(len(fast)) @ fast))
-            self.moves[key] = found
-        return found
-
-    def _count(self, d: Law, law: Pair, home_ball: bool) -> None:
+    def _count(self, d: Law, moves: _Moves, home_ball: bool) -> None:
         """Add a trip's expected points, the position's mass times the law's means."""
         mass = float(d.sum())
-        _, _, own = self._moves(law, home_ball, 1)
-        _, _, fast = self._moves(law, home_ball, 2)
         if home_ball:
-            self.mean_home += mass * own
-            self.mean_away += mass * fast
+            self.mean_home += mass * moves.own_mean
+            self.mean_away += mass * moves.fast_mean
         else:
-            self.mean_away += mass * own
-            self.mean_home += mass * fast
+            self.mean_away += mass * moves.own_mean
+            self.mean_home += mass * moves.fast_mean
 
     def trip(self, d: Law, law: Pair, home_ball: bool) -> Law:
         """Return the law after one trip played with one law."""
-        self._count(d, law, home_ball)
-        swing, zero, _ = self._moves(law, home_ball, 0)
-        return np.convolve(d, swing)[zero : zero + _SIZE]
+        moves = self.swings.forward(law, home_ball)
+        self._count(d, moves, home_ball)
+        zero = moves.both_zero
+        return np.correlate(d, moves.both, "full")[zero : zero + _SIZE]
 
     def split(self, d: Law, law: Pair, home_ball: bool) -> tuple[Law, Law]:
         """Return the law after one trip: where nobody fast-broke, and after a fast break."""
-        self._count(d, law, home_ball)
-        own, own_zero, _ = self._moves(law, home_ball, 1)
-        fast, fast_zero, _ = self._moves(law, home_ball, 2)
+        moves = self.swings.forward(law, home_ball)
+        self._count(d, moves, home_ball)
+        own_zero, fast_zero = moves.own_zero, moves.fast_zero
         return (
-            np.convolve(d, own)[own_zero : own_zero + _SIZE],
-            np.convolve(d, fast)[fast_zero : fast_zero + _SIZE],
+            np.correlate(d, moves.own, "full")[own_zero : own_zero + _SIZE],
+            np.correlate(d, moves.fast, "full")[fast_zero : fast_zero + _SIZE],
         )
 
     def chosen(
@@ -783,9 +925,9 @@ class _Flat:
         """Play one trip, the carrier trying for 3 where the coach calls for it: the law
         after it (``split``: where nobody fast-broke, and after a fast break)."""
         home_ball = _HOME_BALL[step]
-        mask = None if try3 is None else masks.try3[_STEPS.index(step)]
+        mask = None if try3 is None else masks.try3[_STEP_INDEX[step]]
         trying = None if mask is None else d * mask
-        if trying is None or not trying.any():
+        if trying is None or not np.count_nonzero(trying):
             if split:
                 return self.split(d, plain, home_ball)
             return self.trip(d, plain, home_ball), None
@@ -814,8 +956,8 @@ class _Flat:
         owes = may_take_extra_possession(n)
         fouls = may_call_foul_round(n)
         if not owes and not fouls:
-            a_try = None if away.try3 is None else masks.try3[_STEPS.index(Step.AWAY)]
-            h_try = None if home.try3 is None else masks.try3[_STEPS.index(Step.HOME)]
+            a_try = None if away.try3 is None else masks.try3[_STEP_INDEX[Step.AWAY]]
+            h_try = None if home.try3 is None else masks.try3[_STEP_INDEX[Step.HOME]]
             if a_try is None and h_try is None:
                 # No choice is made in this number: its two trips as one law of the margin.
                 key = (id(away), id(home))
@@ -829,7 +971,7 @@ class _Flat:
                 return np.convolve(d, swing)[zero : zero + _SIZE]
         if fouls and masks.foul is not None:
             calling = d * masks.foul
-            if calling.any():
+            if np.count_nonzero(calling):
                 # §10: where the trailing team calls for the foul, both play one more first.
                 away_calls = self.extra(calling * _AHEAD, away, Step.AWAY_FOUL_ROUND, masks)
                 away_calls = self.fouled(away_calls, home, True)
@@ -905,7 +1047,7 @@ class _Program:
         home_ball = _HOME_BALL[step]
         if try3 is None:
             return self._trip(d, plain, home_ball)
-        trying, rest = _split(d, masks.try3[_STEPS.index(step)])
+        trying, rest = _split(d, masks.try3[_STEP_INDEX[step]])
         a_none, a_fast = self._trip(rest, plain, home_ball)
         b_none, b_fast = self._trip(trying, try3, home_ball)
         return _plus(a_none, b_none), _plus(a_fast, b_fast)
@@ -1033,8 +1175,8 @@ def _hits(mask: npt.NDArray[np.bool_] | None, low: int, high: int) -> bool:
 
 def _acts(d: _Dist, away: CoachLaws, masks: _Masks) -> bool:
     """Return whether the coach may try for 3 in this number from the margins of ``d``."""
-    home_try = masks.try3[_STEPS.index(Step.HOME)]
-    away_try = masks.try3[_STEPS.index(Step.AWAY)]
+    home_try = masks.try3[_STEP_INDEX[Step.HOME]]
+    away_try = masks.try3[_STEP_INDEX[Step.AWAY]]
     return _hits(away_try, d.low, d.high) or _hits(
         home_try, d.low - len(away.plain[0]) + 1, d.high + len(away.plain[1]) - 1
     )
@@ -1094,12 +1236,13 @@ def _split_scores(d: _Dist) -> tuple[Law, Law, Law]:
 
 @dataclass(slots=True)
 class _Game:
-    """One game walked: its periods' numbers, each number's choices, and (when asked) the
-    solution backwards."""
+    """One game walked: its periods' numbers, each number's choices, (when asked) the
+    solution backwards, and its trip laws' moves (for the forward program)."""
 
     numbers: list[list[tuple[CoachLaws, CoachLaws]]]
     masks: list[list[_Masks]]
     solution: _Solution | None
+    swings: _Swings
 
 
 def _solved(
@@ -1126,9 +1269,10 @@ def _solved(
             for p, period in enumerate(numbers)
         ]
         if not backward:
-            return _Game(numbers, given, None)
-    solution = _solve(numbers, given, (home.label, away.label))
-    return _Game(numbers, [period.masks for period in solution.periods], solution)
+            return _Game(numbers, given, None, _Swings())
+    swings = _Swings()
+    solution = _solve(numbers, given, (home.label, away.label), swings)
+    return _Game(numbers, [period.masks for period in solution.periods], solution, swings)
 
 
 def _rules_coach(rules: GameRules, coach: Coach | None) -> Coach | None:
@@ -1185,7 +1329,7 @@ def coach_odds(
             lost += program.lost
             laws.append((law, program.mean_home, program.mean_away))
         else:
-            flat = _Flat()
+            flat = _Flat(game.swings)
             law = _Dist(flat.period(numbers, masks)[:, None], REACH)
             laws.append((law, flat.mean_home, flat.mean_away))
     (reg, reg_home, reg_away), ots = laws[0], laws[1:]

@@ -516,6 +516,9 @@ class TripLaws:
         # The coach policy's variants (coachodds.py): by (pair, source, try for 3).
         self.variants: dict[tuple[object, ...], _Parts] = {}
         self.variant_rolls: dict[tuple[object, ...], _Rolls] = {}
+        # Their fast breaks played out, by (pair, chart, the fast breaks' points): the try
+        # for 3 and the one-and-one leave them alone, so variants share one law.
+        self.variant_runs: dict[tuple[object, ...], Law] = {}
         # The rules a count reads beyond the cards (the delta tables follow the first).
         self.signature = (game.rules.dunk_steal_turnover_changes, game.rules.fast_breaks)
         if len(_STEALS) + len(_CARRIERS) > 500_000:  # they serve a field; keep them bounded
@@ -594,8 +597,12 @@ class TripLaws:
                 runs = fast if runs is None else _add_points(runs, fast)
         if runs is None:
             return ChoiceLaw(own, np.zeros(1))
-        back = self._chain(de, off, (de_key, off_key)) if chart else None
-        return ChoiceLaw(own, _settle(*runs, back))
+        key = (pair, chart, tuple(runs[0]), runs[1], tuple(runs[2]))
+        settled = self.variant_runs.get(key)
+        if settled is None:
+            back = self._chain(de, off, (de_key, off_key)) if chart else None
+            settled = self.variant_runs[key] = _settle(*runs, back)
+        return ChoiceLaw(own, settled)
 
     def _variant(
         self,
