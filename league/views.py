@@ -248,6 +248,7 @@ def _standings_tables(season: Season, fingerprint: str) -> list[dict[str, Any]]:
         tables.append(
             {
                 "conference": conference,
+                "conference_played": any(row["conf_record"] != "0-0" for row in rows),
                 "splits": splits,
                 "rows": [{**row, "splits": [row[key] for key, _, _ in splits]} for row in rows],
             }

@@ -252,3 +252,21 @@ def test_other_games_pages_carry_no_vabg_labels(client) -> None:
     page = text(client.get(reverse("season", args=[grid.pk])))
     assert "Advanced rules" not in page and "home courts" not in page
     assert "· Grid court league</title>" in page
+
+
+@pytest.mark.django_db
+def test_a_conference_table_before_any_conference_game_says_how_it_is_ordered(client) -> None:
+    teams = [full_team() for _ in range(4)]
+    conferences = {t.pk: c for t, c in zip(teams, ["East", "East", "West", "West"], strict=True)}
+    season = services.season_create(
+        league=services.league_get_or_create(name="Conf League"),
+        name="Early",
+        teams=teams,
+        conferences=conferences,
+        start_date=date(2001, 1, 1),
+        seed=3,
+    )
+    page = text(client.get(reverse("season", args=[season.pk])))
+    standings = page[page.index("<h2>Standings</h2>") : page.index("Schedule and results")]
+    assert standings.count("No conference game played yet: ordered by the tiebreakers") == 2
+    assert "Ordered by the conference record" not in standings
