@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO, cast
 
 from celery import current_app
 from django.conf import settings
@@ -59,7 +59,14 @@ class Command(BaseCommand):
         except PlanError as exc:
             raise CommandError(str(exc)) from exc
         send = None if current_app.conf.task_always_eager else _send
-        bar = tqdm(total=run.total_games, unit="game", disable=o["no_progress"], file=self.stderr)
+        bar = tqdm(
+            total=run.total_games,
+            unit="game",
+            disable=o["no_progress"],
+            # The real stream: Django's wrapper ends every write with a newline, so each
+            # redraw of the bar would be a line of its own.
+            file=cast(TextIO, self.stderr._out),
+        )
         ended = runs.research_follow(
             run, send=send, progress=lambda n: bar.update(n - bar.n), stall=o["stall"]
         )
