@@ -10,6 +10,7 @@ from django.test import Client
 
 from league import services
 from league.models import Game
+from league.templatetags.league_stats import site_name
 from simulator.games import find_game
 from simulator.sixdice import frames as six_frames
 from tests.factories import TeamFactory
@@ -202,6 +203,7 @@ def test_a_six_dice_season_s_odds_page_shows_six_dice_odds_not_vabg_s(client: Cl
     assert page.status_code == 200
     html = page.content.decode()
     assert "(the home team 50.0% when both keep the default)" in html and "coach policy" not in html
+    assert f"· {site_name('sixdice')}</title>" in html  # its own game's league, as its pages
     assert client.get(f"/seasons/{game.season.pk}/").status_code == 200
 
 
