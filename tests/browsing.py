@@ -5,7 +5,30 @@ element found right after it may belong to the old page (and go stale while it i
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+SEVERE = ("serious", "critical")
+"""The impacts of axe-core's findings a page must not have."""
+AXE = (
+    Path(__import__("axe_selenium_python").__file__).parent / "node_modules/axe-core/axe.min.js"
+).read_text(encoding="utf8")
+"""axe-core's script, as axe-selenium-python ships it."""
+
+
+def serious_axe_findings(driver: Any) -> list[str]:
+    """Return what axe-core finds serious or critical on the page as it stands, one line
+    each: the impact, the rule and where."""
+    driver.execute_script(AXE)
+    results = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']}).then(done)"
+    )
+    return [
+        f"axe {v['impact']} {v['id']} at {[n['target'] for n in v['nodes'][:3]]}"
+        for v in results["violations"]
+        if v["impact"] in SEVERE
+    ]
 
 
 def follow(driver: Any, element: Any, timeout: float = 30) -> None:

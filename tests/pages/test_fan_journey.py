@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,12 +20,12 @@ import pytest
 from cards.models import Player
 from league import services, tournaments
 from league.models import Game, Season
+from tests.browsing import serious_axe_findings
 from tests.factories import TeamFactory, full_team
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WIDTHS = (1280, 390)
-SEVERE = ("serious", "critical")
 BROWSER_WAIT = 0  # a page is read as it loads; what a script draws is waited for by name
 
 
@@ -130,11 +129,6 @@ def cup_rounds(cup: Season) -> int:
     return tournaments.season_bracket(cup).rounds
 
 
-AXE = (
-    Path(__import__("axe_selenium_python").__file__).parent / "node_modules/axe-core/axe.min.js"
-).read_text(encoding="utf8")
-
-
 def problems_of(driver: Any, base: str, visit: Visit, width: int) -> list[str]:
     """Load a page and return what a fan or an audit would object to, each in a sentence."""
     from selenium.webdriver.common.by import By
@@ -163,15 +157,7 @@ def problems_of(driver: Any, base: str, visit: Visit, width: int) -> list[str]:
         )
         if entry["level"] == "SEVERE" and not expected:
             found.append(f"{where}: console error {entry['message']}")
-    driver.execute_script(AXE)
-    results = driver.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "axe.run(document, {resultTypes: ['violations']}).then(done)"
-    )
-    for violation in results["violations"]:
-        if violation["impact"] in SEVERE:
-            targets = [node["target"] for node in violation["nodes"][:3]]
-            found.append(f"{where}: axe {violation['impact']} {violation['id']} at {targets}")
+    found += [f"{where}: {finding}" for finding in serious_axe_findings(driver)]
     return found
 
 

@@ -20,6 +20,7 @@ from simulator.games import StyledTeam, TeamName, find_game
 from simulator.gridcourt.rules import GridRules
 from simulator.sixdice.rules import STANDARD
 from table.models import TableGame
+from tests.browsing import serious_axe_findings
 from tests.simulator.gridcourt.hands import recorded as grid_recorded
 from tests.simulator.sixdice.hands import recorded
 from tests.table.conftest import AWAY_FILE, HOME_FILE
@@ -279,22 +280,6 @@ def keyboard_to(driver, cell: str) -> None:  # type: ignore[no-untyped-def]
         "Row {}, column {}, worth".format(*cell.split(","))
     )
     ActionChains(driver).send_keys(Keys.ENTER).perform()
-
-
-def serious_axe_findings(driver) -> list[str]:  # type: ignore[no-untyped-def]
-    """Return what axe-core finds serious or critical on the page as it stands."""
-    from tests.pages.test_fan_journey import AXE, SEVERE
-
-    driver.execute_script(AXE)
-    results = driver.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "axe.run(document, {resultTypes: ['violations']}).then(done)"
-    )
-    return [
-        f"{v['impact']} {v['id']} at {[n['target'] for n in v['nodes'][:3]]}"
-        for v in results["violations"]
-        if v["impact"] in SEVERE
-    ]
 
 
 def piece_cell(driver, selector: str) -> str:  # type: ignore[no-untyped-def]
