@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from django import forms
@@ -449,6 +450,20 @@ class CardForm(forms.ModelForm[Card]):
             player = self.instance.player  # read-only once the card is saved
         if player is not None:
             self.instance.team_id = player.team_id
+            # The card as edited must leave its team playable (a starter in each slot): a
+            # starter benched here would stop every season, matchup and team file of it.
+            edited = copy.copy(self.instance)
+            for name in ("slot", "role"):
+                if name in cleaned:
+                    setattr(edited, name, cleaned[name])
+            edited.player = player
+            problems = player.team.roster_problems(replacing=edited)
+            if problems and not player.team.roster_problems():
+                raise forms.ValidationError(
+                    f"{player.team} would be left unplayable: {'; '.join(problems)}. To move "
+                    "starters between slots or to the bench, edit the team's roster at once "
+                    "(its page in this admin)."
+                )
         return cleaned
 
     def _get_validation_exclusions(self) -> set[str]:

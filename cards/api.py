@@ -280,3 +280,7 @@ class CardViewSet(
 
     def get_queryset(self) -> models.QuerySet[Card]:
         return Card.objects.select_related("player")
+
+    def perform_update(self, serializer: Any) -> None:
+        # Saved only if the team stays playable (one starter a slot, cards the engine takes).
+        services.card_update(serializer.instance.player.team, serializer.save)

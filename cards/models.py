@@ -168,9 +168,13 @@ class Team(models.Model):
     def decade(self) -> int:
         return self.season // 10 * 10
 
-    def roster_problems(self) -> list[str]:
-        """Return the roster rules this team breaks (size, one starter per slot)."""
+    def roster_problems(self, replacing: Card | None = None) -> list[str]:
+        """Return the roster rules this team breaks (size, one starter per slot); with
+        ``replacing``, as they would stand with that card (edited, not saved) in its place."""
         cards = list(Card.objects.filter(player__team=self).select_related("player"))
+        if replacing is not None:
+            cards = [c for c in cards if c.pk != replacing.pk or replacing.pk is None]
+            cards.append(replacing)
         problems = []
         lo, hi = ROSTER_SIZE
         if not lo <= len(cards) <= hi:

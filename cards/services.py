@@ -240,6 +240,42 @@ def _team_write(card: TeamCard, *, reason: str) -> ImportOutcome:
     return ImportOutcome(team=team, created=created, changed=changed)
 
 
+class CardRefused(Refused):
+    """A card edit that would leave its team's roster unplayable (400); nothing is saved."""
+
+
+@transaction.atomic
+def card_update(team: Team, save: Any) -> Card:
+    """Save an edit of one of ``team``'s cards (``save()`` writes it and returns the card)
+    unless it leaves the team unplayable where it was playable: a slot without a starter, or
+    cards the engine refuses. Then raise :class:`CardRefused` naming what breaks, and roll
+    the edit back: a card at a time never breaks a team every season, matchup and team file
+    reads (moving a starter to another slot or to the bench takes the whole roster at once:
+    the admin's team page or a team file's import). A team already broken may be mended a
+    card at a time."""
+    before = _playable_problems(team)
+    card: Card = save()
+    problems = _playable_problems(card.player.team)
+    if problems and not before:  # raised inside the atomic block: the edit is rolled back
+        raise CardRefused(
+            f"{team} would be left unplayable: {'; '.join(problems)}. Nothing was saved; to "
+            "move starters between slots or to the bench, change the roster at once (the "
+            "admin's team page, or import the team's file)"
+        )
+    return card
+
+
+def _playable_problems(team: Team) -> list[str]:
+    """Return why the engine could not play ``team`` as its cards stand (none: it can)."""
+    problems = team.roster_problems()
+    if not problems:
+        try:
+            team_document(team)
+        except InvalidCardError as exc:
+            problems = [str(exc)]
+    return problems
+
+
 def team_file_name(team: Team) -> str:
     """Return the file name a team exports to, such as ``kentucky-2012.json``."""
     return f"{slugify(team.school)}-{team.season}.json"

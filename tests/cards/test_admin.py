@@ -252,6 +252,19 @@ def test_the_card_form_refuses_a_second_starter_in_a_slot(commish: Client) -> No
     assert reserve.role == "reserve"
 
 
+def test_the_card_form_refuses_benching_a_slot_s_only_starter(commish: Client) -> None:
+    team = full_team()
+    starter = Card.objects.get(team=team, role="starter", slot=2)
+    url = reverse("admin:cards_card_change", args=[starter.pk])
+    response = commish.post(url, card_form_data(starter, role="reserve"))
+    assert response.status_code == 200
+    assert f"{team} would be left unplayable: slot 2 (SG) has no starter" in text(response)
+    starter.refresh_from_db()
+    assert starter.role == "starter"
+    # Another value of the same card saves as before.
+    assert commish.post(url, card_form_data(starter, can_play=40)).status_code == 302
+
+
 def test_adding_a_card_refuses_a_second_starter_and_accepts_a_reserve(commish: Client) -> None:
     team = full_team()
     newcomer = PlayerFactory(team=team, name="Newcomer", order=7)

@@ -779,6 +779,27 @@ def test_a_commissioner_edits_a_card(card) -> None:
     assert card.history.first().history_user == user
 
 
+def test_a_card_edit_that_would_leave_the_team_unplayable_is_refused_and_not_saved(
+    card,
+) -> None:
+    commish = client_for(commissioner())
+    # Benching slot 2's only starter would leave a team no season, matchup or team file
+    # could use (moving him to slot 1, where a starter stands, the card's own rule refuses).
+    response = commish.patch(f"/api/cards/{card.pk}/", {"role": "reserve"}, format="json")
+    assert response.status_code == 400
+    detail = response.json()["detail"]
+    assert "would be left unplayable: slot 2 (SG) has no starter" in detail
+    assert "Nothing was saved" in detail
+    card.refresh_from_db()
+    assert (card.slot, card.role) == (2, "starter")
+    # The slot-1 starter benched, then slot 2's moved there: the first step is refused.
+    first = Card.objects.get(team=card.team, slot=1, role="starter")
+    response = commish.patch(f"/api/cards/{first.pk}/", {"role": "reserve"}, format="json")
+    assert response.status_code == 400
+    assert "slot 1 (PG) has no starter" in response.json()["detail"]
+    assert commish.get(f"/api/teams/{card.team_id}/file/").status_code == 200
+
+
 def test_a_commissioner_can_write_with_a_token(card) -> None:
     token = Token.objects.create(user=commissioner())
     client = client_for()
