@@ -13,7 +13,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import mixins, serializers, status
 from rest_framework.decorators import action
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -23,6 +22,7 @@ from cards.models import Card, Player, Team
 from cards.uploads import team_file_size_problem
 from core.api import ApiViewSet, ErrorSerializer, IdFilter, content_length, model_errors
 from core.errors import sentence
+from core.parsers import JSONParser
 
 # -- serializers ---------------------------------------------------------------------------
 

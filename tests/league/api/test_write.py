@@ -156,6 +156,14 @@ def test_a_commissioner_creates_a_league_with_a_slug_from_its_name(commish) -> N
     assert client_for().get(f"/api/leagues/{league.pk}/").json()["slug"] == "big-ten-classics"
 
 
+def test_a_body_nested_too_deeply_is_a_400_not_a_server_error(commish) -> None:
+    body = "[" * 5000 + "]" * 5000  # Python's json module recurses once a level
+    response = commish.post("/api/leagues/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json() == {"detail": "JSON parse error - the JSON is nested too deeply"}
+    assert not League.objects.exists()
+
+
 def test_others_cannot_create_a_league(refused) -> None:
     client, expected = refused
     before = snapshot()

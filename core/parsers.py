@@ -1,0 +1,20 @@
+"""The API's JSON parser (``REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"]``), in a module of its own:
+DRF reads that setting while its views are defined, so the parser cannot live beside them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import exceptions, parsers
+
+
+class JSONParser(parsers.JSONParser):
+    """DRF's JSON parser, refusing a body nested deeper than Python's parser goes (a few
+    kilobytes of ``[[[[...``, which raise ``RecursionError``) as unreadable JSON, a 400,
+    instead of a server error any anonymous client could cause."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError as exc:
+            raise exceptions.ParseError("JSON parse error - the JSON is nested too deeply") from exc
