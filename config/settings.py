@@ -69,6 +69,9 @@ MIDDLEWARE = [
     # response that sets one is never made public (core/caching.py).
     "core.caching.PublicPagesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # An API address without its trailing slash is served, not redirected (a redirected
+    # POST would come back as a GET and its write be lost): core/apislash.py.
+    "core.apislash.ApiSlashMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

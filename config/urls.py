@@ -6,6 +6,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from config.health import healthz
+from core.apislash import not_found
 
 admin.site.site_header = "VABG League Manager"
 admin.site.site_title = "VABG commissioner"
@@ -21,3 +22,7 @@ urlpatterns = [
     path("", include("challenge.urls")),
     path("", include("league.urls")),
 ]
+
+# An address that names nothing: JSON under /api/ and /table/api/, the site's page elsewhere
+# (with DEBUG off; DEBUG shows Django's own page).
+handler404 = not_found

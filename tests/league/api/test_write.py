@@ -164,6 +164,20 @@ def test_a_body_nested_too_deeply_is_a_400_not_a_server_error(commish) -> None:
     assert not League.objects.exists()
 
 
+def test_a_write_to_an_address_without_its_trailing_slash_is_served_not_redirected(
+    commish,
+) -> None:
+    # A redirect would come back as a GET, and the league would never be made.
+    response = commish.post("/api/leagues", {"name": "No Slash League"}, format="json")
+    assert response.status_code == 201
+    assert League.objects.filter(name="No Slash League").exists()
+    assert commish.get("/api/leagues").status_code == 200
+    missing = commish.get("/api/nothing-here")
+    assert missing.status_code == 404  # JSON like every API error, not the site's page
+    assert missing.json()["detail"].startswith("Not found: /api/nothing-here is no address")
+    assert commish.get("/api/games/abc/preview/").json()["detail"].startswith("Not found")
+
+
 def test_others_cannot_create_a_league(refused) -> None:
     client, expected = refused
     before = snapshot()

@@ -1,0 +1,48 @@
+"""The API's addresses: one asked without its trailing slash is served, not redirected,
+and one that names nothing answers in JSON like every other API error.
+
+Django's ``APPEND_SLASH`` answers ``POST /api/leagues`` with a redirect to ``/api/leagues/``
+(a ``RuntimeError`` page with ``DEBUG`` on): a client that follows it sends a GET, and the
+write is silently lost. Under ``/api/`` and the table's ``/table/api/``, a path that names
+no route but does with a slash added is served as that path, whatever the method.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.urls import is_valid_path
+from django.views import defaults
+
+API_PREFIXES = ("/api/", "/table/api/")
+
+
+class ApiSlashMiddleware:
+    """Serve ``/api/x`` as ``/api/x/`` when only the latter is a route (before Django's
+    ``CommonMiddleware``, which would redirect it)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        path = request.path_info
+        if (
+            path.startswith(API_PREFIXES)
+            and not path.endswith("/")
+            and not is_valid_path(path)
+            and is_valid_path(f"{path}/")
+        ):
+            request.path_info = f"{path}/"
+            request.path = f"{request.path}/"
+        return self.get_response(request)
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The site's 404 (``handler404``): JSON under the API's prefixes (a client reading
+    ``detail`` of every error gets one here too), the site's page elsewhere."""
+    if request.path_info.startswith(API_PREFIXES):
+        where = request.path_info
+        detail = f"Not found: {where} is no address of the API (/api/docs/ lists them)."
+        return JsonResponse({"detail": detail}, status=404)
+    return defaults.page_not_found(request, exception)
