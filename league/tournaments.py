@@ -270,6 +270,13 @@ def tournament_from_groups(*, group_stage: Season, advance: int, **options: Any)
     seeded above runners-up and so on, teams of one place ordered by win % then point
     difference, and teams of one group kept apart in the first round where possible.
     """
+    if group_stage.kind != Season.Kind.SEASON:
+        raise SeasonRefused(
+            f"{group_stage} is a tournament: a group stage is a round-robin season, whose "
+            "groups' standings seed the bracket"
+        )
+    if not group_stage.games.exists():
+        raise SeasonRefused(f"{group_stage} has no games: its groups have no standings")
     if group_stage.games.exclude(status=Game.Status.FINAL).exists():
         raise SeasonRefused(f"{group_stage} is not finished: play every group game first")
     tables = standings_for_season(season_id=group_stage.pk)

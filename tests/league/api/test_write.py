@@ -263,6 +263,13 @@ def test_a_tournament_seeds_the_top_of_each_group_of_a_finished_season(
     assert {seeded[1], seeded[2]} == winners
     assert {seeded[3], seeded[4]} == runners_up
     assert cup.games.count() == 2
+    # A tournament is no group stage, even once finished.
+    play_all(cup, django_capture_on_commit_callbacks)
+    again = commish.post(
+        "/api/tournaments/", cup_body(name="Again", from_season=cup.pk), format="json"
+    )
+    assert again.status_code == 400
+    assert "is a tournament: a group stage is a round-robin season" in again.json()["detail"]
 
 
 def services_standings(season: Season) -> list[tuple[str, list[dict[str, Any]]]]:
