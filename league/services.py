@@ -36,7 +36,7 @@ from django.db import (
     connection,
     transaction,
 )
-from django.db.models import F, Q
+from django.db.models import F, Max, Min, Q
 from django.utils import timezone
 from django.utils.text import slugify
 from kombu.exceptions import ChannelError
@@ -618,8 +618,20 @@ def simulation_start(
     season = Season.objects.select_for_update().get(pk=season.pk)
     if game is not None and game.season_id != season.pk:
         raise SimulationRefused(f"{game} is not a game of {season}")
+    chosen = _scope_filter(
+        scope=scope, round=round, game_date=game_date, game=game, game_ids=game_ids
+    )
+    if scope in (SimulationRun.Scope.ROUND, SimulationRun.Scope.DATE) and (
+        not season.games.filter(chosen).exists()
+    ):
+        # A round or a day the schedule does not have: no run of nothing is made.
+        rounds = season.games.aggregate(lo=Min("round"), hi=Max("round"))
+        if scope == SimulationRun.Scope.ROUND:
+            known = f" (its rounds are {rounds['lo']}-{rounds['hi']})" if rounds["hi"] else ""
+            raise SimulationRefused(f"{season} has no round {round}{known}")
+        raise SimulationRefused(f"{season} has no game on {game_date}")
     games = Game.objects.filter(
-        _scope_filter(scope=scope, round=round, game_date=game_date, game=game, game_ids=game_ids),
+        chosen,
         season=season,
         kind=Game.Kind.SIMULATED,
         status__in=[Game.Status.SCHEDULED, Game.Status.RUNNING],
@@ -638,11 +650,14 @@ def simulation_start(
             joined = same[0]
             joined.joined = True
             return joined
-        names = ", ".join(f"run {r.pk} ({r.get_scope_display().lower()})" for r in running)
-        raise SimulationRefused(
-            f"{names} of {season} is already simulating some of these games: wait for it "
-            "to finish, or follow it by asking for the same games again"
+        names = " and ".join(f"run {r.pk} ({r.get_scope_display().lower()})" for r in running)
+        them = "it" if len(running) == 1 else "them"
+        refused = SimulationRefused(
+            f"some of these games of {season} are being simulated by {names}: wait for "
+            f"{them} to finish, or follow {them} by asking for the same games again"
         )
+        refused.status = 409  # a fine request, made while those runs play
+        raise refused
     ids = list(games.values_list("pk", flat=True))
     total = len(ids)
     if season.kind == Season.Kind.TOURNAMENT and scope == SimulationRun.Scope.ALL:

@@ -213,6 +213,19 @@ class SimulateSerializer(serializers.Serializer[Any]):
         queryset=Game.objects.all(), required=False, help_text="scope=game"
     )
 
+    NEEDS = {"round": ("round",), "date": ("date",), "until": ("date",), "game": ("game",)}
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """Refuse a value the scope does not read (``round`` with ``scope: all`` would be
+        ignored, and the whole season played)."""
+        wanted = self.NEEDS.get(attrs["scope"], ())
+        extra = [k for k in ("round", "date", "game") if k in attrs and k not in wanted]
+        if extra:
+            raise serializers.ValidationError(
+                {k: [f"scope={attrs['scope']} reads no {k}."] for k in extra}
+            )
+        return attrs
+
 
 class SimulationRunSerializer(serializers.ModelSerializer[SimulationRun]):
     url = serializers.HyperlinkedIdentityField(view_name="api:run-detail")

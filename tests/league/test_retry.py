@@ -191,8 +191,11 @@ def test_the_same_games_asked_for_twice_join_one_run_and_count_each_game_once() 
     services.run_next_game(run=first)  # the first command plays one game, then is killed
     second = services.simulation_start(season=season, scope="all", dispatch=False)
     assert (second.pk, second.joined) == (first.pk, True)
-    with pytest.raises(services.SimulationRefused, match=rf"run {first.pk} \(the rest\) of"):
+    with pytest.raises(
+        services.SimulationRefused, match=rf"by run {first.pk} \(the rest\): wait"
+    ) as refused:
         services.simulation_start(season=season, scope="round", round=2, dispatch=False)
+    assert refused.value.status == 409
     out, _ = run("simulate", str(season.pk), "--all")  # the second command follows the run
     assert f"Run {first.pk} is already simulating these games (1 of 6 so far)" in out
     assert f"Run {first.pk}: 6 of 6 games stored, 0 failed." in out

@@ -475,10 +475,23 @@ def test_others_cannot_start_a_simulation(refused, django_capture_on_commit_call
         ({"scope": "until"}, {"detail": "A simulation up to a date needs the date."}),
         ({"scope": "game"}, {"detail": "A one-game simulation needs the game."}),
         ({"scope": "week"}, {"scope": ['"week" is not a valid choice.']}),
+        # A value the scope would ignore, and a round or day the schedule does not have:
+        # refused, not a run of no games.
+        ({"scope": "all", "round": 3}, {"round": ["scope=all reads no round."]}),
+        (
+            {"scope": "round", "round": 999},
+            {"detail": "2-team season has no round 999 (its rounds are 1-1)."},
+        ),
+        (
+            {"scope": "date", "date": "1999-01-01"},
+            {"detail": "2-team season has no game on 1999-01-01."},
+        ),
     ],
 )
 def test_a_simulation_without_what_its_scope_needs_is_refused(commish, body, expected) -> None:
     season = season_scheduled(teams=2)
+    if "detail" in expected and "2-team season" in expected["detail"]:
+        expected = {"detail": expected["detail"].replace("2-team season", str(season))}
     before = snapshot()
     response = commish.post(f"/api/seasons/{season.pk}/simulate/", body, format="json")
     assert response.status_code == 400
