@@ -25,6 +25,9 @@ from league.models import Game, RulesPreset, Season
 
 SEASONS_MAX = 200_000
 """The most seasons one request may sample (about 20 s at the slowest measured rate)."""
+ANON_SEASONS_MAX = 20_000
+"""The most an anonymous client may ask for (a tenth of a second or so): anyone may ask,
+and the throttle counts requests, not their cost."""
 
 
 class OddsView(APIView):
@@ -62,8 +65,23 @@ class WhatIf(serializers.Serializer[Any]):
 
 
 class SeasonOddsQuery(serializers.Serializer[Any]):
-    seasons = serializers.IntegerField(min_value=100, max_value=SEASONS_MAX, default=10_000)
+    seasons = serializers.IntegerField(
+        min_value=100,
+        max_value=SEASONS_MAX,
+        default=10_000,
+        help_text=f"At most {ANON_SEASONS_MAX:,} for a client that is not signed in.",
+    )
     seed = serializers.IntegerField(min_value=0, max_value=2**63 - 1, required=False)
+
+    def validate_seasons(self, value: int) -> int:
+        request = self.context.get("request")
+        signed_in = request is not None and request.user.is_authenticated
+        if value > ANON_SEASONS_MAX and not signed_in:
+            raise serializers.ValidationError(
+                f"Ensure this value is less than or equal to {ANON_SEASONS_MAX} without "
+                f"signing in (up to {SEASONS_MAX} for a signed-in client)."
+            )
+        return value
 
 
 PREVIEW_DOC = (
@@ -168,7 +186,7 @@ class SeasonOddsView(OddsView):
     )
     def get(self, request: Request, pk: int) -> Response:
         season = get_object_or_404(Season, pk=pk)
-        query = SeasonOddsQuery(data=request.query_params)
+        query = SeasonOddsQuery(data=request.query_params, context={"request": request})
         query.is_valid(raise_exception=True)
         data = query.validated_data
         return _answer(

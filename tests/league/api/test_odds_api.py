@@ -11,6 +11,7 @@ from league.models import Game, GameResult
 from simulator.vabg import preset
 from simulator.vabg.coachodds import coach_odds, exact_odds
 from simulator.vabg.odds import matchup_odds
+from tests.factories import commissioner
 from tests.league.api import client_for, season_scheduled, throttle_reset, tournament_drawn
 
 pytestmark = pytest.mark.django_db
@@ -124,3 +125,8 @@ def test_season_odds_are_seeded() -> None:
     assert first["teams"] == again["teams"] and first["seasons"] == 2000
     assert sum(t["p_first"] for t in first["teams"]) == pytest.approx(1.0)
     assert client_for().get(url, {"seasons": 10**9}).status_code == 400
+    # Anyone may ask, so an anonymous client's request is bounded by what it costs.
+    anonymous = client_for().get(url, {"seasons": 20_001})
+    assert anonymous.status_code == 400
+    assert "20000 without signing in" in anonymous.json()["seasons"][0]
+    assert client_for(commissioner()).get(url, {"seasons": 20_001}).status_code == 200
