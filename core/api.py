@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import inline_serializer
 from rest_framework import exceptions, permissions, serializers, status, viewsets
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -46,6 +47,14 @@ class ApiViewSet(PublicReads, viewsets.GenericViewSet[Any]):
 
     authentication_classes = API_AUTHENTICATION
     permission_classes = [CommissionerOrReadOnly]
+
+    def finalize_response(self, request: Any, response: Any, *args: Any, **kwargs: Any) -> Any:
+        # An export's error is JSON, not CSV (which would write it as a one-column table).
+        accepted = getattr(request, "accepted_renderer", None)
+        if response.status_code >= 400 and getattr(accepted, "format", "") == "csv":
+            request.accepted_renderer = JSONRenderer()
+            request.accepted_media_type = JSONRenderer.media_type
+        return super().finalize_response(request, response, *args, **kwargs)
 
 
 def model_errors(exc: DjangoValidationError) -> dict[str, list[str]] | list[str]:

@@ -341,7 +341,9 @@ def test_player_stats_export_as_csv_and_json(api, season) -> None:
         body(api.get(f"/api/seasons/{season.pk}/export/player-stats/?format=json"))
     )
     assert [r["name"] for r in as_json] == [r["name"] for r in rows]
-    assert api.get("/api/seasons/999999/export/player-stats.csv").status_code == 404
+    missing = api.get("/api/seasons/999999/export/player-stats.csv")
+    assert missing.status_code == 404 and missing["Content-Type"] == "application/json"
+    assert missing.json()["detail"]  # an error in JSON, not a one-column CSV
 
 
 # -- standings and brackets ------------------------------------------------------------------
