@@ -280,8 +280,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
-        "rest_framework.filters.OrderingFilter",
-        "rest_framework.filters.SearchFilter",
+        # DRF's, refusing an unknown ordering and documented only where a view has them.
+        "core.filters.OrderingFilter",
+        "core.filters.SearchFilter",
     ],
     # DRF's parsers, JSON's refusing a body nested too deeply with a 400 (core.parsers).
     "DEFAULT_PARSER_CLASSES": [

@@ -23,13 +23,13 @@ from drf_spectacular.utils import (
 from rest_framework import mixins, renderers, status
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
-from rest_framework.filters import OrderingFilter
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
 from cards.models import Player
 from core.api import WRITE_REFUSED, ApiViewSet, ErrorSerializer
+from core.filters import OrderingFilter
 from core.parsers import JSONParser
 from league import gamestats, presentation, selectors, services, stories, tournaments
 from league.api.exports import CSVRenderer, export_schema, streamed

@@ -474,3 +474,24 @@ def test_an_id_no_column_can_hold_is_refused_not_a_server_error(api, season, url
     assert response.status_code == 400
     (messages,) = response.json().values()
     assert messages[0].startswith("Ensure this value is ")
+
+
+def test_ordering_by_a_field_a_list_cannot_order_by_is_refused_naming_those_it_can(api) -> None:
+    response = api.get("/api/games/", {"ordering": "-round,bogus"})
+    assert response.status_code == 400
+    message = response.json()["ordering"][0]
+    assert message.startswith("bogus: not a field to order by; use game_date, id, played_at")
+    assert api.get("/api/games/", {"ordering": "-round,id"}).status_code == 200
+
+
+def test_the_schema_offers_search_and_ordering_only_where_a_list_has_them(api) -> None:
+    schema = api.get("/api/schema/", {"format": "json"}).json()
+
+    def parameters(path: str) -> dict[str, str]:
+        listed = schema["paths"][path]["get"].get("parameters", [])
+        return {p["name"]: p.get("description", "") for p in listed}
+
+    games, seasons = parameters("/api/games/"), parameters("/api/seasons/")
+    assert "search" not in games  # games have no text to search
+    assert games["ordering"].startswith("Order by round, game_date, played_at, id;")
+    assert seasons["search"] == "Search in name, league__name."
