@@ -290,7 +290,8 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # 50 rows a page; page_size asks for up to 500 (core/pagination.py).
+    "DEFAULT_PAGINATION_CLASS": "core.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # DRF's anonymous throttle, counted atomically in Redis (config/throttling.py).

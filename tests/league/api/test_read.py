@@ -495,3 +495,21 @@ def test_the_schema_offers_search_and_ordering_only_where_a_list_has_them(api) -
     assert "search" not in games  # games have no text to search
     assert games["ordering"].startswith("Order by round, game_date, played_at, id;")
     assert seasons["search"] == "Search in name, league__name."
+
+
+def test_a_list_is_paged_by_50_or_as_asked_up_to_500_and_a_missing_page_says_which_exist(
+    api, season
+) -> None:
+    count = Player.objects.count()
+    assert count > 2
+    assert len(api.get("/api/players/").json()["results"]) == min(count, 50)
+    two = api.get("/api/players/", {"page_size": 2}).json()
+    assert len(two["results"]) == 2 and two["count"] == count
+    assert len(api.get("/api/players/", {"page_size": 10_000}).json()["results"]) == min(count, 500)
+    last = -(-count // 2)
+    for page in (0, "abc", last + 1):
+        missing = api.get("/api/players/", {"page_size": 2, "page": page})
+        assert missing.status_code == 404
+        assert missing.json()["detail"] == (
+            f"There is no page '{page}': pages run from 1 to {last} ({count} rows, 2 a page)."
+        )
