@@ -16,7 +16,7 @@ from cards.models import Card, Player, Team
 from league import selectors, services, tournaments
 from league.api import exports
 from league.models import BoxLine, Game, Season, SimulationRun
-from tests.factories import full_team
+from tests.factories import commissioner, full_team
 from tests.league.api import (
     client_for,
     play_all,
@@ -513,3 +513,30 @@ def test_a_list_is_paged_by_50_or_as_asked_up_to_500_and_a_missing_page_says_whi
         assert missing.json()["detail"] == (
             f"There is no page '{page}': pages run from 1 to {last} ({count} rows, 2 a page)."
         )
+
+
+def test_the_schema_names_every_error_an_operation_can_answer(api, season) -> None:
+    schema = api.get("/api/schema/", {"format": "json"}).json()
+    operations = [
+        (path, method, operation)
+        for path, item in schema["paths"].items()
+        for method, operation in item.items()
+        if method in ("get", "post", "put", "patch", "delete")
+    ]
+    assert len(operations) > 40
+    for path, method, operation in operations:
+        codes = set(operation["responses"])
+        assert "429" in codes, (path, method)
+        if "{" in path:
+            assert "404" in codes, (path, method)
+        if method != "get":
+            assert {"400", "401", "403"} <= codes, (path, method)
+    # What the API answers has the shapes the schema gives: an anonymous write is an
+    # Error ({"detail"}), a refused body the refused fields, each with its messages.
+    refused = api.post("/api/leagues/", {"name": ""}, format="json")
+    assert refused.status_code == 401 and set(refused.json()) == {"detail"}
+    shape = schema["components"]["schemas"]["ValidationError"]["additionalProperties"]
+    assert {"type": "array", "items": {"type": "string"}} in shape["oneOf"]
+    body = client_for(commissioner()).post("/api/leagues/", {"name": ""}, format="json").json()
+    assert "name" in body
+    assert all(isinstance(v, list) and all(isinstance(m, str) for m in v) for v in body.values())

@@ -1,0 +1,79 @@
+"""The OpenAPI schema tells every error an operation can answer (a drf-spectacular hook).
+
+Every API error is answered by ``core.api.exception_handler``: ``{"detail": "..."}``, and for
+a body or query a serializer refuses, the refused fields each with their messages (``{"round":
+["..."]}``, ``non_field_errors`` for the whole). The views document their own answers; this
+hook adds what every operation of its kind can also answer, so a client generated from the
+schema expects them: 400 (the field errors' shape) where a request carries a body or query
+parameters, 401 and 403 on writes, 404 where the path names an object, 429 everywhere (the
+anonymous throttle).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+ERROR = {
+    "type": "object",
+    "properties": {"detail": {"type": "string"}},
+    "required": ["detail"],
+}
+VALIDATION_ERROR = {
+    "type": "object",
+    "description": "What was refused and why: `detail` for the request as a whole, else "
+    "each refused field (`non_field_errors` for the whole body) with its messages.",
+    "properties": {
+        "detail": {"type": "string"},
+        "non_field_errors": {"type": "array", "items": {"type": "string"}},
+    },
+    "additionalProperties": {
+        "oneOf": [
+            {"type": "array", "items": {"type": "string"}},
+            {"type": "object"},
+            {"type": "string"},
+        ]
+    },
+}
+ANSWERS = {
+    "400": ("ValidationError", "The request is refused: what was wrong, by field."),
+    "401": ("Error", "Not signed in (a session or `Authorization: Token ...`)."),
+    "403": ("Error", "Signed in, but only a commissioner may do this."),
+    "404": ("Error", "No such object."),
+    "429": ("Error", "Too many requests from this address (`Retry-After` says when)."),
+}
+WRITES = ("post", "put", "patch", "delete")
+
+
+def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
+    """Add to every operation the errors of its kind it does not document itself, and read
+    every documented 400 as the field errors' shape (which a bare ``detail`` also fits)."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas.setdefault("Error", ERROR)
+    schemas["ValidationError"] = VALIDATION_ERROR
+    for path, item in result.get("paths", {}).items():
+        for method, operation in item.items():
+            if method not in ("get", *WRITES):
+                continue
+            responses = operation.setdefault("responses", {})
+            codes = ["429"]
+            if "{" in path:
+                codes.append("404")
+            if method in WRITES:
+                codes += ["400", "401", "403"]
+            elif operation.get("parameters"):
+                codes.append("400")
+            for code in codes:
+                name, description = ANSWERS[code]
+                responses.setdefault(
+                    code,
+                    {
+                        "description": description,
+                        "content": {
+                            "application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}
+                        },
+                    },
+                )
+            bad = responses.get("400", {}).get("content", {}).get("application/json", {})
+            if bad.get("schema") == {"$ref": "#/components/schemas/Error"}:
+                bad["schema"] = {"$ref": "#/components/schemas/ValidationError"}
+    return result
