@@ -36,8 +36,8 @@ class ChallengeSerializer(serializers.ModelSerializer[Challenge]):
     invite_code = serializers.CharField(
         required=False,
         allow_blank=True,
-        write_only=True,
-        help_text="A private pool's code (made up when left blank).",
+        help_text="A private pool's code (made up when left blank); in the answers to "
+        "commissioners only (a fan joins with it, so he must not read it).",
     )
 
     class Meta:
@@ -47,6 +47,13 @@ class ChallengeSerializer(serializers.ModelSerializer[Challenge]):
             "locked", "entries", "scored_games", "win_samples", "odds_updated_at", "created_at",
         ]  # fmt: skip
         read_only_fields = ["scored_games", "win_samples", "odds_updated_at", "created_at"]
+
+    def to_representation(self, instance: Challenge) -> dict[str, Any]:
+        data = dict(super().to_representation(instance))
+        request = self.context.get("request")
+        if request is None or not is_commissioner(request.user):
+            data.pop("invite_code", None)
+        return data
 
     def get_locked(self, obj: Challenge) -> bool:
         return services.is_locked(obj)
@@ -141,9 +148,7 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
             invite_code=v.get("invite_code", ""),
             created_by=request.user,
         )
-        body = dict(ChallengeSerializer(pool, context={"request": request}).data)
-        if is_commissioner(request.user):
-            body["invite_code"] = pool.invite_code
+        body = ChallengeSerializer(pool, context={"request": request}).data
         return Response(body, status=status.HTTP_201_CREATED)
 
     @extend_schema(

@@ -387,6 +387,14 @@ def test_the_api_joins_picks_and_lists_standings_in_the_schema(
     rows = Client().get(f"/api/challenges/{pool.pk}/standings/").json()["results"]
     assert [r["id"] for r in rows] == [pk]
     assert "picks" not in rows[0]
+    # A private pool's invitation code is the commissioner's to hand out: no fan reads it.
+    from tests.factories import commissioner
+
+    private = services.challenge_create(season=cup, name="Private pool", public=False)
+    assert private.invite_code
+    assert "invite_code" not in client.get(f"/api/challenges/{private.pk}/").json()
+    listed = signed(commissioner()).get(f"/api/challenges/{private.pk}/").json()
+    assert listed["invite_code"] == private.invite_code
     schema = Client().get("/api/schema/").content.decode()
     for path in ("/api/challenges/{id}/join/", "/api/challenges/{id}/standings/",
                  "/api/challenge-entries/{id}/"):  # fmt: skip
