@@ -157,6 +157,8 @@ class PlayerFilter(django_filters.FilterSet):
         field_name="card__role", choices=Card._meta.get_field("role").choices
     )
 
+    team = IdFilter(field_name="team")
+
     class Meta:
         model = Player
         fields = ["team"]
@@ -168,6 +170,8 @@ class CardFilter(django_filters.FilterSet):
         field_name="team__entries__season", help_text="Cards of teams in this league season."
     )
     name = django_filters.CharFilter(field_name="player__name", lookup_expr="icontains")
+    team = IdFilter(field_name="team")
+    player = IdFilter(field_name="player")
 
     class Meta:
         model = Card

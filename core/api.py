@@ -87,6 +87,18 @@ class IdFilter(django_filters.Filter):
         super().__init__(*args, **kwargs)
 
 
+class TrueFalseFilter(django_filters.TypedChoiceFilter):
+    """Filter by a yes/no field: ``true`` or ``false`` (also 1/0, yes/no), anything else
+    refused naming the value (django-filter's own would ignore ``?neutral=maybe``)."""
+
+    WORDS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("choices", [(word, word) for word in self.WORDS])
+        kwargs.setdefault("coerce", lambda word: self.WORDS[str(word).lower()])
+        super().__init__(*args, **kwargs)
+
+
 def size_text(size: int) -> str:
     """Return a number of bytes as people read it: "262,144 bytes (256 KB)"."""
     text = f"{size:,} byte{'' if size == 1 else 's'}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import django_filters
 from django.db.models import Q, QuerySet
 
-from core.api import IdFilter
+from core.api import IdFilter, TrueFalseFilter
 from league.models import Game, League, Season, SimulationRun
 
 
@@ -34,6 +34,9 @@ class GameFilter(django_filters.FilterSet):
     date = django_filters.DateFilter(field_name="game_date")
     date_from = django_filters.DateFilter(field_name="game_date", lookup_expr="gte")
     date_to = django_filters.DateFilter(field_name="game_date", lookup_expr="lte")
+    season = IdFilter(field_name="season")
+    conference_game = TrueFalseFilter(field_name="conference_game")
+    neutral = TrueFalseFilter(field_name="neutral")
 
     class Meta:
         model = Game
@@ -44,6 +47,8 @@ class GameFilter(django_filters.FilterSet):
 
 
 class RunFilter(django_filters.FilterSet):
+    season = IdFilter(field_name="season")
+
     class Meta:
         model = SimulationRun
         fields = ["season", "status", "scope"]

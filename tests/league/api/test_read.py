@@ -540,3 +540,16 @@ def test_the_schema_names_every_error_an_operation_can_answer(api, season) -> No
     body = client_for(commissioner()).post("/api/leagues/", {"name": ""}, format="json").json()
     assert "name" in body
     assert all(isinstance(v, list) and all(isinstance(m, str) for m in v) for v in body.values())
+
+
+def test_filters_refuse_what_they_cannot_read_and_an_unknown_id_finds_nothing(api, season) -> None:
+    assert api.get("/api/games/", {"season": 999_999}).json()["count"] == 0
+    assert api.get("/api/players/", {"team": "abc"}).json() == {"team": ["Enter a whole number."]}
+    maybe = api.get("/api/games/", {"neutral": "maybe"})
+    assert maybe.status_code == 400
+    assert "maybe is not one of the available choices" in maybe.json()["neutral"][0]
+    games = api.get("/api/games/", {"season": season.pk}).json()["count"]
+    assert (
+        api.get("/api/games/", {"season": season.pk, "neutral": "false"}).json()["count"] == games
+    )
+    assert api.get("/api/games/", {"season": season.pk, "neutral": "true"}).json()["count"] == 0
