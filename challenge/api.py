@@ -25,6 +25,10 @@ class ChallengeSerializer(serializers.ModelSerializer[Challenge]):
     season = serializers.PrimaryKeyRelatedField(
         queryset=Season.objects.filter(kind=Season.Kind.TOURNAMENT),
         help_text="The tournament (a season of kind tournament) the pool picks.",
+        error_messages={
+            "does_not_exist": "No tournament {pk_value}: a challenge picks a tournament's "
+            "bracket (a league season has none)."
+        },
     )
     round_points = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=1000),

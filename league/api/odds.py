@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -143,9 +144,15 @@ class MatchupView(OddsView):
 
 
 def _tournament(pk: int) -> Season:
-    return get_object_or_404(
-        Season.objects.filter(kind=Season.Kind.TOURNAMENT, bracket__isnull=False), pk=pk
-    )
+    season = get_object_or_404(Season, pk=pk)
+    if season.kind == Season.Kind.TOURNAMENT and not season.bracket:
+        raise NotFound(f"{season} has no bracket drawn: it has no odds by round.")
+    if season.kind != Season.Kind.TOURNAMENT:
+        raise NotFound(
+            f"{season} is a league season, not a tournament: it has no bracket. Its odds "
+            f"are at /api/seasons/{season.pk}/odds/."
+        )
+    return season
 
 
 class TournamentOddsView(OddsView):

@@ -130,3 +130,13 @@ def test_season_odds_are_seeded() -> None:
     assert anonymous.status_code == 400
     assert "20000 without signing in" in anonymous.json()["seasons"][0]
     assert client_for(commissioner()).get(url, {"seasons": 20_001}).status_code == 200
+
+
+def test_a_league_season_s_tournament_odds_say_where_its_odds_are() -> None:
+    season = season_scheduled(teams=4)
+    response = client_for().get(reverse("api:tournament-odds", args=[season.pk]))
+    assert response.status_code == 404
+    assert response.json()["detail"] == (
+        f"{season} is a league season, not a tournament: it has no bracket. Its odds are at "
+        f"/api/seasons/{season.pk}/odds/."
+    )
