@@ -312,7 +312,11 @@ def group_stage_seeds(
         raise BracketError("at least one group is needed, got none")
     short = {name: len(ids) for name, ids in groups.items() if len(ids) < advance}
     if short:
-        raise BracketError(f"advance={advance} is more than the teams of groups {short}")
+        listed = ", ".join(f"{name} has {n}" for name, n in short.items())
+        raise BracketError(
+            f"{advance} teams of each group cannot go through: {listed} "
+            f"team{'' if len(short) == 1 and next(iter(short.values())) == 1 else 's'}"
+        )
     group_of: dict[int, str] = {}
     for name, ids in groups.items():
         for team in ids:

@@ -439,7 +439,7 @@ def test_no_two_teams_of_a_group_meet_in_the_first_round(groups, advance):
 @pytest.mark.parametrize(
     ("groups", "advance", "message"),
     [
-        ({"A": [1, 2], "B": [3]}, 2, "advance=2 is more than the teams of groups {'B': 1}"),
+        ({"A": [1, 2], "B": [3]}, 2, "2 teams of each group cannot go through: B has 1 team"),
         ({"A": [1, 2]}, 0, "advance must be at least 1, got 0"),
         ({"A": [1, 2], "B": [2, 3]}, 1, "team id 2 is in both group 'A' and group 'B'"),
         ({"A": [1, 2]}, 1, "needs at least 2 teams, got 1"),

@@ -388,7 +388,9 @@ def test_a_group_stage_without_enough_teams_per_group_is_refused(
     before = snapshot()
     response = commish.post("/api/tournaments/", body, format="json")
     assert response.status_code == 400
-    assert response.json() == {"detail": "Advance=4 is more than the teams of groups {'Group': 3}."}
+    assert response.json() == {
+        "detail": "4 teams of each group cannot go through: Group has 3 teams."
+    }
     assert snapshot() == before
 
 
