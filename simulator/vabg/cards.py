@@ -397,9 +397,15 @@ def _d20_coverage_problems(column: D20Column) -> list[str]:
     if missing:
         what = "leave " + _numbers_text(missing) + " uncovered"
         out.append(f"the d20 ranges {what}")
+    # One line for each set of ranges that overlap, naming all the numbers they share.
+    twice: dict[tuple[str, ...], list[int]] = {}
     for n, keys in seen.items():
         if len(keys) > 1:
-            out.append(f"the d20 ranges cover {n} more than once ({' and '.join(keys)})")
+            twice.setdefault(tuple(keys), []).append(n)
+    for keys, numbers in twice.items():
+        out.append(
+            f"the d20 ranges cover {_numbers_text(numbers)} more than once ({' and '.join(keys)})"
+        )
     return out
 
 
