@@ -402,9 +402,9 @@ def _d20_coverage_problems(column: D20Column) -> list[str]:
     for n, keys in seen.items():
         if len(keys) > 1:
             twice.setdefault(tuple(keys), []).append(n)
-    for keys, numbers in twice.items():
+    for ranges, numbers in twice.items():
         out.append(
-            f"the d20 ranges cover {_numbers_text(numbers)} more than once ({' and '.join(keys)})"
+            f"the d20 ranges cover {_numbers_text(numbers)} more than once ({' and '.join(ranges)})"
         )
     return out
 
