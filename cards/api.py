@@ -15,6 +15,7 @@ from rest_framework import mixins, serializers, status
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 
 from cards import services
 from cards.mapping import teams_for_play
@@ -233,6 +234,7 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
         return Response(
             TeamImportSerializer(body, context=self.get_serializer_context()).data,
             status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,
+            headers={"Location": reverse("api:team-detail", args=[team.pk], request=request)},
         )
 
     @extend_schema(

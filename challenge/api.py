@@ -13,6 +13,7 @@ from rest_framework import mixins, permissions, serializers, status
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 
 from challenge import services
 from challenge.models import Challenge, Entry
@@ -153,7 +154,8 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
             created_by=request.user,
         )
         body = ChallengeSerializer(pool, context={"request": request}).data
-        return Response(body, status=status.HTTP_201_CREATED)
+        location = reverse("api:challenge-detail", args=[pool.pk], request=request)
+        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": location})
 
     @extend_schema(
         summary="A pool's standings, best first", responses=StandingSerializer(many=True)
@@ -188,6 +190,9 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
         return Response(
             EntrySerializer(entry, context={"request": request}).data,
             status=status.HTTP_201_CREATED,
+            headers={
+                "Location": reverse("api:challenge-entry-detail", args=[entry.pk], request=request)
+            },
         )
 
 

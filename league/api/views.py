@@ -100,7 +100,12 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
         params.is_valid(raise_exception=True)
         league = services.league_create(**params.validated_data)
         league = self.get_queryset().get(pk=league.pk)
-        return Response(self.get_serializer(league).data, status=status.HTTP_201_CREATED)
+        location = reverse("api:league-detail", args=[league.pk], request=request)
+        return Response(
+            self.get_serializer(league).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": location},
+        )
 
 
 class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
@@ -141,7 +146,12 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
             **data,
         )
         season = self.get_queryset().get(pk=season.pk)
-        return Response(self.get_serializer(season).data, status=status.HTTP_201_CREATED)
+        location = reverse("api:season-detail", args=[season.pk], request=request)
+        return Response(
+            self.get_serializer(season).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": location},
+        )
 
     @extend_schema(
         summary="Simulate games of the season (commissioners)",

@@ -376,6 +376,7 @@ def test_the_api_joins_picks_and_lists_standings_in_the_schema(
     joined = client.post(f"/api/challenges/{pool.pk}/join/", {}, content_type="application/json")
     assert joined.status_code == 201
     pk = joined.json()["id"]
+    assert joined["Location"].endswith(f"/api/challenge-entries/{pk}/")
     saved = client.patch(
         f"/api/challenge-entries/{pk}/",
         {"picks": chalk(cup), "tiebreak": 140},

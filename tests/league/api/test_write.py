@@ -89,6 +89,7 @@ def test_a_commissioner_creates_a_season_with_its_schedule(commish) -> None:
     assert season.games.count() == 12
     assert season.seed == 5
     assert str(season.start_date) == "2030-01-05"
+    assert response["Location"].endswith(f"/api/seasons/{season.pk}/")
 
 
 def test_others_cannot_create_a_season(refused) -> None:
@@ -154,6 +155,7 @@ def test_a_commissioner_creates_a_league_with_a_slug_from_its_name(commish) -> N
         "seasons": 0,
     }
     assert client_for().get(f"/api/leagues/{league.pk}/").json()["slug"] == "big-ten-classics"
+    assert response["Location"].endswith(f"/api/leagues/{league.pk}/")  # as every 201 says
 
 
 def test_a_body_nested_too_deeply_is_a_400_not_a_server_error(commish) -> None:
@@ -753,6 +755,7 @@ def test_a_commissioner_imports_a_team_file_and_again_changes_nothing(commish, t
     assert (body["created"], body["detail"]) == (True, "Kentucky 2012: created.")
     team = Team.objects.get(school="Kentucky", season=2012)
     assert body["team"]["id"] == team.pk
+    assert response["Location"].endswith(f"/api/teams/{team.pk}/")
     assert len(body["team"]["roster"]) == team.players.count() == 6
     assert team_document(team) == team_file
     again = commish.post("/api/teams/import/", team_file, format="json")
