@@ -1075,7 +1075,9 @@ def game_result_enter(
             total = 0
             for order, line in enumerate(lines):
                 name = str(line.get("name", ""))
-                if name not in roster:
+                if not name.strip():
+                    problems.append(f"{side}: line {order + 1} names no player (its name)")
+                elif name not in roster:
                     problems.append(f"{side}: {name!r} is not on the {team} roster")
                 values = {}
                 for field in LINE_FIELDS:

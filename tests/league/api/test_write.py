@@ -605,18 +605,20 @@ def test_a_score_sheet_that_does_not_add_up_lists_every_problem(commish, table_g
         "home_lines": [
             {"name": "Nobody", "pts": 10, "fgm": 6, "fga": 5},
             {"name": home[0], "pts": "ten"},
+            {"pts": 0},
         ],
     }
     before = snapshot()
     response = commish.post(f"/api/games/{table_game.pk}/result/", sheet, format="json")
     assert response.status_code == 400
     assert response.json() == {
-        "detail": "The score sheet is refused: 5 problems; nothing was written.",
+        "detail": "The score sheet is refused: 6 problems; nothing was written.",
         "problems": [
             "a VABG game never ends tied (70-70)",
             f"home: 'Nobody' is not on the {table_game.home} roster",
             "home: Nobody: fgm is more than fga",
             f"home: {home[0]}: pts must be a whole number 0-32767",
+            "home: line 3 names no player (its name)",
             "home: the players' points add up to 10, not the score 70",
         ],
     }
