@@ -118,6 +118,8 @@ class GameWinProbabilityView(OddsView):
     )
     def get(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(Game.objects.select_related("result", "home", "away"), pk=pk)
+        if game.status != Game.Status.FINAL:  # as its box score, play-by-play and story say
+            raise NotFound(f"Game {game.pk} has not been played yet: it is {game.status}.")
         return Response(odds.win_probability(game))
 
 

@@ -64,7 +64,11 @@ def test_a_played_games_win_probability(django_capture_on_commit_callbacks) -> N
     season = season_scheduled(teams=2)
     game = season.games.first()
     url = reverse("api:game-win-probability", args=[game.pk])
-    assert client_for().get(url).status_code == 400  # not played yet
+    unplayed = client_for().get(url)  # not played yet: as its box score says, a 404
+    assert unplayed.status_code == 404
+    assert unplayed.json() == {
+        "detail": f"Game {game.pk} has not been played yet: it is scheduled."
+    }
     with django_capture_on_commit_callbacks(execute=True):
         services.game_simulate(game_id=game.pk)
     body = client_for().get(url).json()
