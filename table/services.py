@@ -237,7 +237,9 @@ def table_open_scheduled(*, owner: Any, league_game: Game, hands: Sequence[str] 
     meanwhile; abandoning the table game gives it back as it was.
     """
     if not is_commissioner(owner):
-        raise TableRefused("Only a commissioner can play a season's game at the table.")
+        refused = TableRefused("Only a commissioner can play a season's game at the table.")
+        refused.status = 403  # a fan may play at the table, not a season's games
+        raise refused
     game = Game.objects.select_for_update().select_related("home", "away").get(pk=league_game.pk)
     if game.status != Game.Status.SCHEDULED:
         raise TableRefused(

@@ -210,7 +210,7 @@ def test_a_fan_cannot_open_a_season_game_and_abandoning_frees_it(
     refused = player_client.post(
         reverse("table:api-games"), {"league_game": game.pk}, content_type="application/json"
     )
-    assert refused.status_code == 400 and "commissioner" in refused.json()["detail"]
+    assert refused.status_code == 403 and "commissioner" in refused.json()["detail"]
     client.force_login(commish)
     state = client.post(
         reverse("table:api-games"), {"league_game": game.pk}, content_type="application/json"
