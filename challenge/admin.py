@@ -47,6 +47,8 @@ class ChallengeForm(forms.ModelForm[Challenge]):
                 f"{season} has started: a challenge opens only before the first game."
             )
         probe = Challenge(
+            pk=self.instance.pk,
+            name=data.get("name") or "",
             season=season,
             round_points=data.get("round_points"),
             public=data.get("public", True),

@@ -158,6 +158,12 @@ def challenge_check(challenge: Challenge) -> None:
             f"{season} re-pairs its teams after each round, so its games cannot be picked "
             "in advance"
         )
+    same_name = Challenge.objects.filter(season=season, name__iexact=challenge.name.strip())
+    if challenge.name.strip() and same_name.exclude(pk=challenge.pk).exists():
+        raise ChallengeRefused(
+            f"{season} already has a pool named {challenge.name.strip()!r}: give this one "
+            "another name, so fans can tell them apart"
+        )
     if challenge.round_points is None:  # by default each round is worth twice the last
         challenge.round_points = [2**r for r in range(bracket.rounds)]
     challenge.round_points = points_clean(challenge.round_points, bracket.rounds)

@@ -438,7 +438,11 @@ def test_a_commissioner_opens_a_pool_in_the_admin_and_a_started_tournament_is_re
     assert added.status_code == 302, added.content.decode()[:2000]
     pool = Challenge.objects.get(name="Admin pool")
     assert pool.round_points == [1, 3] and not pool.public and pool.invite_code
-    bad = client.post("/admin/challenge/challenge/add/", {**form, "round_points": "[1]"})
+    again = client.post("/admin/challenge/challenge/add/", form)
+    assert "already has a pool named &#x27;Admin pool&#x27;" in again.content.decode()
+    bad = client.post(
+        "/admin/challenge/challenge/add/", {**form, "name": "Other", "round_points": "[1]"}
+    )
     assert "each of the bracket&#x27;s 2 rounds" in bad.content.decode()
     play_next(cup)
     late = client.post("/admin/challenge/challenge/add/", {**form, "name": "Late"})
@@ -465,3 +469,9 @@ def test_the_admin_s_challenge_form_fills_default_points_and_says_why_a_season_i
     )
     refused = client.post("/admin/challenge/challenge/add/", {**form, "season": season.pk})
     assert "a challenge needs a bracket to pick" in refused.content.decode()
+
+
+def test_a_second_pool_of_the_same_name_on_a_tournament_is_refused(cup: Any, pool: Any) -> None:
+    with pytest.raises(services.ChallengeRefused, match="already has a pool named 'office pool'"):
+        services.challenge_create(season=cup, name="office pool")
+    assert services.challenge_create(season=cup, name="Office pool 2").pk
