@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field, inline_serializer
@@ -41,6 +42,21 @@ def _ints(names: tuple[str, ...] | list[str]) -> dict[str, serializers.Field[Any
 
 def _floats(names: tuple[str, ...] | list[str]) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
     return {name: serializers.FloatField(allow_null=True) for name in names}
+
+
+class CalendarDateField(serializers.DateField):
+    """A date as ``YYYY-MM-DD``; one written right that no calendar has (2026-02-30) is
+    refused as such, not as a date of the wrong format."""
+
+    def to_internal_value(self, value: Any) -> Any:
+        try:
+            return super().to_internal_value(value)
+        except serializers.ValidationError:
+            if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
+                raise serializers.ValidationError(
+                    f"{value.strip()} is no day of the calendar."
+                ) from None
+            raise
 
 
 class LeagueSerializer(serializers.ModelSerializer[League]):
@@ -108,7 +124,7 @@ class SeasonCreateSerializer(serializers.Serializer[Any]):
     )
     double_round_robin = serializers.BooleanField(default=False)
     cross_conference_games = serializers.IntegerField(default=0, min_value=0, max_value=_SMALL_MAX)
-    start_date = serializers.DateField(required=False, allow_null=True, default=None)
+    start_date = CalendarDateField(required=False, allow_null=True, default=None)
     days_between_rounds = serializers.IntegerField(
         default=1, min_value=1, max_value=DAYS_BETWEEN_MAX
     )
@@ -208,7 +224,7 @@ class SimulateSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField(
         required=False, min_value=1, max_value=_SMALL_MAX, help_text="scope=round"
     )
-    date = serializers.DateField(required=False, help_text="scope=date or until")
+    date = CalendarDateField(required=False, help_text="scope=date or until")
     game = serializers.PrimaryKeyRelatedField(
         queryset=Game.objects.all(), required=False, help_text="scope=game"
     )

@@ -490,6 +490,10 @@ def test_others_cannot_start_a_simulation(refused, django_capture_on_commit_call
             {"scope": "date", "date": "1999-01-01"},
             {"detail": "2-team season has no game on 1999-01-01."},
         ),
+        (
+            {"scope": "date", "date": "2026-02-30"},
+            {"date": ["2026-02-30 is no day of the calendar."]},
+        ),
     ],
 )
 def test_a_simulation_without_what_its_scope_needs_is_refused(commish, body, expected) -> None:
