@@ -6,6 +6,7 @@ from rest_framework.routers import DefaultRouter
 
 from cards import api as cards_api
 from challenge import api as challenge_api
+from core.tokens import TokenView
 from league import api as league_api
 from league.api import odds as odds_api
 
@@ -42,6 +43,7 @@ router.register("challenge-entries", challenge_api.EntryViewSet, basename="chall
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("auth/token/", TokenView.as_view(), name="token"),
     # The exact odds (issue 13), beside the routers' resources they belong to.
     path("games/<int:pk>/preview/", odds_api.GamePreviewView.as_view(), name="game-preview"),
     path(

@@ -475,3 +475,41 @@ def test_a_second_pool_of_the_same_name_on_a_tournament_is_refused(cup: Any, poo
     with pytest.raises(services.ChallengeRefused, match="already has a pool named 'office pool'"):
         services.challenge_create(season=cup, name="office pool")
     assert services.challenge_create(season=cup, name="Office pool 2").pk
+
+
+def test_a_fan_gets_an_api_token_and_picks_with_it_and_wrong_passwords_lock_out(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    from django.core.cache import cache
+
+    cache.clear()
+    anonymous = Client()
+    got = anonymous.post(
+        "/api/auth/token/",
+        {"username": "alice", "password": "fan-password-1"},
+        content_type="application/json",
+    )
+    assert got.status_code == 200
+    token = got.json()["token"]
+    by_token = Client(HTTP_AUTHORIZATION=f"Token {token}")
+    joined = by_token.post(f"/api/challenges/{pool.pk}/join/", {}, content_type="application/json")
+    assert joined.status_code == 201  # no session, no CSRF token
+    wrong = [
+        anonymous.post(
+            "/api/auth/token/",
+            {"username": "alice", "password": "guess"},
+            content_type="application/json",
+            REMOTE_ADDR="203.0.113.7",
+        ).status_code
+        for _ in range(5)
+    ]
+    assert wrong == [400, 400, 400, 400, 429]  # the fifth locks, as at the admin login
+    locked = anonymous.post(
+        "/api/auth/token/",
+        {"username": "alice", "password": "fan-password-1"},
+        content_type="application/json",
+        REMOTE_ADDR="203.0.113.7",
+    )
+    assert locked.status_code == 429 and "token" not in locked.json()
+    assert "locked out here for 15 minutes" in locked.json()["detail"]
+    assert int(locked["Retry-After"]) == 15 * 60
