@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field, inline_serializer
@@ -11,6 +10,7 @@ from rest_framework import serializers
 from cards.api import TeamBriefSerializer
 from cards.models import Team
 from core.api import ID_MAX
+from core.fields import CalendarDateField
 from league import selectors
 from league.models import (
     BoxLine,
@@ -42,21 +42,6 @@ def _ints(names: tuple[str, ...] | list[str]) -> dict[str, serializers.Field[Any
 
 def _floats(names: tuple[str, ...] | list[str]) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
     return {name: serializers.FloatField(allow_null=True) for name in names}
-
-
-class CalendarDateField(serializers.DateField):
-    """A date as ``YYYY-MM-DD``; one written right that no calendar has (2026-02-30) is
-    refused as such, not as a date of the wrong format."""
-
-    def to_internal_value(self, value: Any) -> Any:
-        try:
-            return super().to_internal_value(value)
-        except serializers.ValidationError:
-            if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
-                raise serializers.ValidationError(
-                    f"{value.strip()} is no day of the calendar."
-                ) from None
-            raise
 
 
 class LeagueSerializer(serializers.ModelSerializer[League]):
