@@ -28,7 +28,9 @@ from cards.mapping import teams_for_play
 from cards.models import Card, Player, Team, notes_problem
 from cards.presentation import card_face
 from cards.services import (
+    CardRefused,
     TeamFileError,
+    card_edit_check,
     team_duplicate,
     team_file_name,
     team_file_text,
@@ -37,6 +39,7 @@ from cards.services import (
 )
 from cards.styles import team_styles
 from core.api import size_text
+from core.errors import sentence
 
 
 class DecadeFilter(admin.SimpleListFilter):
@@ -457,13 +460,10 @@ class CardForm(forms.ModelForm[Card]):
                 if name in cleaned:
                     setattr(edited, name, cleaned[name])
             edited.player = player
-            problems = player.team.roster_problems(replacing=edited)
-            if problems and not player.team.roster_problems():
-                raise forms.ValidationError(
-                    f"{player.team} would be left unplayable: {'; '.join(problems)}. To move "
-                    "starters between slots or to the bench, edit the team's roster at once "
-                    "(its page in this admin)."
-                )
+            try:
+                card_edit_check(edited)
+            except CardRefused as exc:
+                raise forms.ValidationError(sentence(str(exc))) from exc
         return cleaned
 
     def _get_validation_exclusions(self) -> set[str]:

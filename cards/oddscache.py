@@ -14,7 +14,7 @@ import os
 import platform
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -59,8 +59,14 @@ def engine_version() -> str:
     The engine's source files the odds read (:func:`odds_sources`), numpy's and Python's
     versions and the machine: a stored game is used only while all of them are the same.
     """
+    return sources_version(odds_sources())
+
+
+def sources_version(paths: Iterable[Path]) -> str:
+    """Return a fingerprint of what results computed by the engine read: these source files
+    of the simulator (by path and content), numpy's and Python's versions and the machine."""
     digest = hashlib.sha256()
-    for path in odds_sources():
+    for path in paths:
         digest.update(str(path.relative_to(SIMULATOR_DIR)).encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     digest.update(f"{np.__version__} {sys.version} {platform.machine()}".encode())

@@ -257,12 +257,26 @@ def card_update(team: Team, save: Any) -> Card:
     card: Card = save()
     problems = _playable_problems(card.player.team)
     if problems and not before:  # raised inside the atomic block: the edit is rolled back
-        raise CardRefused(
-            f"{team} would be left unplayable: {'; '.join(problems)}. Nothing was saved; to "
-            "move starters between slots or to the bench, change the roster at once (the "
-            "admin's team page, or import the team's file)"
-        )
+        raise CardRefused(_unplayable(team, problems))
     return card
+
+
+def card_edit_check(edited: Card) -> None:
+    """Refuse (:class:`CardRefused`) an edit of one card, not saved yet, that would leave
+    its playable team without a starter in a slot (the admin's card form asks before it
+    saves; :func:`card_update` checks the same after saving, the engine's rules too)."""
+    team = edited.player.team
+    problems = team.roster_problems(replacing=edited)
+    if problems and not team.roster_problems():
+        raise CardRefused(_unplayable(team, problems))
+
+
+def _unplayable(team: Team, problems: list[str]) -> str:
+    return (
+        f"{team} would be left unplayable: {'; '.join(problems)}. Nothing was saved; to "
+        "move starters between slots or to the bench, change the roster at once (the "
+        "admin's team page, or import the team's file)"
+    )
 
 
 def _playable_problems(team: Team) -> list[str]:

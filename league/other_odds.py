@@ -18,14 +18,13 @@ import hashlib
 import json
 import time
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
 from django.core.cache import cache
 
-import simulator
 from cards.models import Team
+from cards.oddscache import SIMULATOR_DIR, sources_version
 from cards.styles import played_team_file, styles_document
 from league import bracket as brackets
 from league.errors import OddsUnavailable
@@ -35,7 +34,6 @@ from league.whatif import whatif_winners
 from simulator.games import Game as GameKind
 from simulator.games import MatchOdds, find_game
 
-SIMULATOR_DIR = Path(simulator.__file__).resolve().parent
 SAMPLED_BRACKETS = 5_000
 """Brackets sampled when one is reseeded (the entrants of a game depend on every survivor)."""
 SWINGS = 5
@@ -86,13 +84,9 @@ ODDS_CACHE_SECONDS = 7 * 24 * 3600
 
 @functools.cache
 def engine_fingerprint() -> str:
-    """Return a digest of the simulator's source, once a process: odds kept in the cache
-    by an engine that has since changed are never read."""
-    digest = hashlib.blake2b(digest_size=12)
-    for path in sorted(SIMULATOR_DIR.rglob("*.py")):
-        digest.update(path.relative_to(SIMULATOR_DIR).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+    """Return a fingerprint of the whole simulator (every game's source), once a process:
+    odds kept in the cache by an engine that has since changed are never read."""
+    return sources_version(sorted(SIMULATOR_DIR.rglob("*.py")))
 
 
 def _kept_odds(

@@ -557,7 +557,7 @@ def games_send(*, game_ids: Iterable[int]) -> int:
     return len(ids)
 
 
-def _scope_filter(
+def scope_filter(
     *,
     scope: str,
     round: int | None = None,
@@ -565,6 +565,8 @@ def _scope_filter(
     game: Game | None = None,
     game_ids: Iterable[int] | None = None,
 ) -> Q:
+    """Return the games a simulation of ``scope`` takes (its round, day, days up to a date,
+    one game, given games or all), or refuse a scope without what it needs."""
     if scope == SimulationRun.Scope.GAME:
         if game is None:
             raise SimulationRefused("a one-game simulation needs the game")
@@ -618,7 +620,7 @@ def simulation_start(
     season = Season.objects.select_for_update().get(pk=season.pk)
     if game is not None and game.season_id != season.pk:
         raise SimulationRefused(f"{game} is not a game of {season}")
-    chosen = _scope_filter(
+    chosen = scope_filter(
         scope=scope, round=round, game_date=game_date, game=game, game_ids=game_ids
     )
     if scope in (SimulationRun.Scope.ROUND, SimulationRun.Scope.DATE) and (

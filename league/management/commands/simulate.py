@@ -9,6 +9,7 @@ from typing import Any, TextIO, cast
 from celery import current_app
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import InterfaceError, OperationalError
+from django.db.models import Q
 from tqdm import tqdm
 
 from league import services
@@ -65,20 +66,12 @@ class Command(BaseCommand):
             ) from exc
 
     @staticmethod
-    def _nothing_to_play(season: Season, game: Game | None, options: dict[str, Any]) -> str:
+    def _nothing_to_play(season: Season, chosen: Q) -> str:
         """Say why a run found no game to play: all played, or the rest at the table."""
         # A game opened at the table is played there with real dice, not simulated.
         at_table = season.games.filter(
-            status=Game.Status.SCHEDULED, kind=Game.Kind.REAL_DICE
+            chosen, status=Game.Status.SCHEDULED, kind=Game.Kind.REAL_DICE
         ).order_by("pk")
-        if game is not None:
-            at_table = at_table.filter(pk=game.pk)
-        elif options["round"] is not None:
-            at_table = at_table.filter(round=options["round"])
-        elif options["date"] is not None:
-            at_table = at_table.filter(game_date=options["date"])
-        elif options["until"] is not None:
-            at_table = at_table.filter(game_date__lte=options["until"])
         held = list(at_table.values_list("pk", flat=True))
         if not held:
             return "Nothing to simulate: those games are already played."
@@ -111,7 +104,9 @@ class Command(BaseCommand):
         except services.SimulationRefused as exc:
             raise CommandError(str(exc)) from exc
         if run.total == 0:
-            self.stdout.write(self._nothing_to_play(season, game, options))
+            scope, extra = ("all", {}) if options["retry_failed"] else self._scope(options)
+            chosen = services.scope_filter(scope=scope, game=game, **extra)
+            self.stdout.write(self._nothing_to_play(season, chosen))
             return
         if run.joined:
             self.stdout.write(
