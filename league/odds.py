@@ -45,13 +45,14 @@ from django.dispatch import Signal
 
 from cards.mapping import team_card, teams_for_play
 from cards.models import Card, Player, Team
-from league import background, other_odds
+from league import background, other_odds, season_sampling
 from league import bracket as brackets
 from league.coaches import coach_for
 from league.errors import OddsUnavailable as OddsUnavailable
 from league.errors import WhatIfRefused as WhatIfRefused
 from league.models import Game, PairOdds, Season, SeasonTeam
 from league.presentation import current_names, renamed_events
+from league.selectors import standings_order
 from league.tournaments import round_name, season_bracket
 from league.whatif import whatif_winners as whatif_winners
 from simulator.vabg import (
@@ -1178,8 +1179,8 @@ def season_odds(
 
     The games left are sampled from the exact pair table (each game's P(home wins) for its
     court), ``seasons`` times, seeded (the season's own seed unless one is given), in
-    NumPy. Teams level on wins are ordered by a coin flip in each sampled season: the
-    standings' later tiebreakers read margins, which the sampler does not draw.
+    NumPy, each sampled season ordered as the standings order theirs
+    (:mod:`league.season_sampling`); with no game left, the final table.
     """
     if other_odds.handles(season.game):  # six dice, grid court: league/other_odds.py
         return other_odds.season_odds(season, seasons=seasons, seed=seed)
@@ -1188,18 +1189,27 @@ def season_odds(
     ids = [e.team_id for e in entries]
     index = {t: i for i, t in enumerate(ids)}
     n = len(ids)
-    wins = np.zeros(n)
     games = list(
         Game.objects.filter(season=season).values_list(
-            "home_id", "away_id", "neutral", "status", "result__home_score", "result__away_score"
+            "home_id",
+            "away_id",
+            "neutral",
+            "status",
+            "conference_game",
+            "result__home_score",
+            "result__away_score",
         )
     )
-    left = []
-    for home, away, neutral, status, hs, as_ in games:
-        if status == Game.Status.FINAL:
-            wins[index[home if hs > as_ else away]] += 1
-        else:
-            left.append((home, away, neutral))
+    played = [
+        season_sampling.Played(index[home], index[away], hs > as_, conf)
+        for home, away, _, status, conf, hs, as_ in games
+        if status == Game.Status.FINAL
+    ]
+    left = [
+        (home, away, neutral, conf)
+        for home, away, neutral, status, conf, _, _ in games
+        if status != Game.Status.FINAL
+    ]
     cards = entries_for(ids)
     tables = {
         neutral: PairTable(
@@ -1208,52 +1218,25 @@ def season_odds(
         for neutral in {g[2] for g in left}
     }
     for neutral, table in tables.items():
-        table.ensure([(h, a) for h, a, nt in left if nt == neutral])
-    p = np.array([tables[nt].p(h, a) for h, a, nt in left])
+        table.ensure([(h, a) for h, a, nt, _ in left if nt == neutral])
     sampling = time.perf_counter()
-    rng = np.random.default_rng(season.seed if seed is None else seed)
-    at_home = np.zeros((len(left), n), dtype=np.float32)
-    at_away = np.zeros((len(left), n), dtype=np.float32)
-    for g, (h, a, _) in enumerate(left):
-        at_home[g, index[h]] = 1.0
-        at_away[g, index[a]] = 1.0
-    conferences: dict[str, list[int]] = {}
-    for e in entries:
-        conferences.setdefault(e.conference, []).append(index[e.team_id])
-    places = np.zeros((n, max(len(m) for m in conferences.values()) if conferences else 0))
-    expected = np.zeros(n)
-    batch = 5_000
-    done = 0
-    while done < seasons:
-        size = min(batch, seasons - done)
-        home_won = (rng.random((size, len(left))) < p).astype(np.float32)
-        total = wins + home_won @ at_home + (1.0 - home_won) @ at_away
-        expected += total.sum(axis=0)
-        key = total + rng.random((size, n)) * 0.5  # the coin flip orders teams level on wins
-        for members in conferences.values():
-            cols = np.array(members)
-            order = np.argsort(-key[:, cols], axis=1)
-            for place in range(len(members)):
-                np.add.at(places[:, place], cols[order[:, place]], 1.0)
-        done += size
+    groups = season_sampling.groups_of([e.conference for e in entries])
+    sampled = season_sampling.sample_places(
+        n,
+        groups,
+        played,
+        [
+            season_sampling.Left(index[h], index[a], tables[nt].p(h, a), conf)
+            for h, a, nt, conf in left
+        ],
+        seasons=seasons,
+        rng=np.random.default_rng(season.seed if seed is None else seed),
+        final=None if left else standings_order(season.pk, index),
+    )
     elapsed = time.perf_counter() - sampling
-    places /= seasons
-    rows: list[dict[str, Any]] = []
-    for e in entries:
-        i = index[e.team_id]
-        size = len(conferences[e.conference])
-        rows.append(
-            {
-                "team_id": e.team_id,
-                "team": str(e.team),
-                "conference": e.conference,
-                "wins": int(wins[i]),
-                "expected_wins": float(expected[i] / seasons),
-                "p_first": float(places[i, 0]),
-                "places": [float(x) for x in places[i, :size]],
-            }
-        )
-    rows.sort(key=lambda r: (r["conference"], -r["p_first"], -r["expected_wins"], r["team"]))
+    rows = season_sampling.place_rows(
+        [(e.team_id, str(e.team), e.conference) for e in entries], groups, played, sampled
+    )
     return {
         "season_id": season.pk,
         "seasons": seasons,
@@ -1261,7 +1244,7 @@ def season_odds(
         "games_left": len(left),
         "coach_policy": season_policy(season),
         "note": _policy_note(season),
-        "tiebreak": "teams level on wins are ordered by a coin flip",
+        "tiebreak": season_sampling.TIEBREAK,
         "teams": rows,
         "seconds": time.perf_counter() - started,
         "seasons_per_second": seasons / elapsed if elapsed > 0 else None,

@@ -27,8 +27,10 @@ from cards.models import Team
 from cards.oddscache import SIMULATOR_DIR, sources_version
 from cards.styles import played_team_file, styles_document
 from league import bracket as brackets
+from league import season_sampling
 from league.errors import OddsUnavailable
 from league.models import Game, Season, SeasonTeam
+from league.selectors import standings_order
 from league.tournaments import round_name, season_bracket
 from league.whatif import whatif_winners
 from simulator.games import Game as GameKind
@@ -370,65 +372,42 @@ def season_odds(
         [e.team for e in entries],
         [(h, a) for h, a, status in scheduled if status != Game.Status.FINAL],
     )
-    n = len(entries)
-    wins = np.zeros(n)
-    at_home, at_away = [], []
-    p_left: list[float] = []
-    for home, away, status, hs, as_ in Game.objects.filter(season=season).values_list(
-        "home_id", "away_id", "status", "result__home_score", "result__away_score"
+    played: list[season_sampling.Played] = []
+    left: list[season_sampling.Left] = []
+    for home, away, status, conf, hs, as_ in Game.objects.filter(season=season).values_list(
+        "home_id",
+        "away_id",
+        "status",
+        "conference_game",
+        "result__home_score",
+        "result__away_score",
     ):
         if status == Game.Status.FINAL:
-            wins[index[home if hs > as_ else away]] += 1
+            played.append(season_sampling.Played(index[home], index[away], hs > as_, conf))
         else:
-            at_home.append(index[home])
-            at_away.append(index[away])
-            p_left.append(pairs.p_home(home, away))
-    p_games = np.array(p_left)
-    rng = np.random.default_rng(season.seed if seed is None else seed)
-    home_m = np.zeros((len(at_home), n))
-    away_m = np.zeros((len(at_home), n))
-    home_m[np.arange(len(at_home)), at_home] = 1.0
-    away_m[np.arange(len(at_home)), at_away] = 1.0
-    conferences: dict[str, list[int]] = {}
-    for e in entries:
-        conferences.setdefault(e.conference, []).append(index[e.team_id])
-    places = np.zeros((n, max((len(m) for m in conferences.values()), default=0)))
-    expected = np.zeros(n)
-    done = 0
-    while done < seasons:
-        size = min(5_000, seasons - done)
-        home_won = (rng.random((size, len(at_home))) < p_games).astype(float)
-        total = wins + home_won @ home_m + (1.0 - home_won) @ away_m
-        expected += total.sum(axis=0)
-        key = total + rng.random((size, n)) * 0.5  # a coin flip orders teams level on wins
-        for members in conferences.values():
-            cols = np.array(members)
-            order = np.argsort(-key[:, cols], axis=1)
-            for place in range(len(members)):
-                np.add.at(places[:, place], cols[order[:, place]], 1.0)
-        done += size
-    places /= seasons
-    width = {e.team_id: len(conferences[e.conference]) for e in entries}
-    rows: list[dict[str, Any]] = [
-        {
-            "team_id": e.team_id,
-            "team": str(e.team),
-            "conference": e.conference,
-            "wins": int(wins[index[e.team_id]]),
-            "expected_wins": float(expected[index[e.team_id]] / seasons),
-            "p_first": float(places[index[e.team_id], 0]),
-            "places": [float(x) for x in places[index[e.team_id], : width[e.team_id]]],
-        }
-        for e in entries
-    ]
-    rows.sort(key=lambda r: (r["conference"], -r["p_first"], -r["expected_wins"], r["team"]))
+            left.append(
+                season_sampling.Left(index[home], index[away], pairs.p_home(home, away), conf)
+            )
+    groups = season_sampling.groups_of([e.conference for e in entries])
+    sampled = season_sampling.sample_places(
+        len(entries),
+        groups,
+        played,
+        left,
+        seasons=seasons,
+        rng=np.random.default_rng(season.seed if seed is None else seed),
+        final=None if left else standings_order(season.pk, index),
+    )
+    rows = season_sampling.place_rows(
+        [(e.team_id, str(e.team), e.conference) for e in entries], groups, played, sampled
+    )
     return {
         "season_id": season.pk,
         "game": kind.name,
         "game_title": kind.title,
         "seasons": seasons,
         "seed": season.seed if seed is None else seed,
-        "games_left": len(at_home),
+        "games_left": len(left),
         "p_home_win": odds.p_home_win,
         "method": odds.method,
         "standard_error": odds.standard_error,
@@ -436,7 +415,7 @@ def season_odds(
         "style_pairings": pairs.pairings,
         "styles_counted": pairs.styles_counted,
         "coach_policy": True,
-        "tiebreak": "teams level on wins are ordered by a coin flip",
+        "tiebreak": season_sampling.TIEBREAK,
         "teams": rows,
         "seconds": time.perf_counter() - started,
     }

@@ -7,7 +7,7 @@ always agrees with the box scores it is built from.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar, cast
 
 from django.conf import settings
@@ -300,6 +300,14 @@ def cached_standings(
         tables = standings_for_season(season_id=season.pk)
         cache.set(key, tables, settings.STANDINGS_CACHE_SECONDS)
     return cast(list[tuple[str, list[dict[str, Any]]]], tables)
+
+
+def standings_order(season_id: int, index: Mapping[int, int]) -> dict[str, list[int]]:
+    """Return each conference's teams in the standings' order, as ``index`` numbers them."""
+    return {
+        conference: [index[row["team_id"]] for row in rows]
+        for conference, rows in standings_for_season(season_id=season_id)
+    }
 
 
 def standings_for_season(*, season_id: int) -> list[tuple[str, list[dict[str, Any]]]]:

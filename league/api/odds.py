@@ -188,8 +188,10 @@ class SeasonOddsView(OddsView):
     @extend_schema(
         summary="A season's odds of finishing first and at each place of its conference",
         description="The games left sampled from the exact pair table, ``seasons`` times "
-        "(seeded: the season's seed unless ``seed`` is given); teams level on wins are "
-        "ordered by a coin flip. 202 while the table is being built.",
+        "(seeded: the season's seed unless ``seed`` is given), each ordered as the "
+        "standings order theirs: a conference by its conference record, then the overall "
+        "record; teams still level by a coin flip (``tiebreak`` says so). With no game left, "
+        "the final table. 202 while the table is being built.",
         parameters=[SeasonOddsQuery],
         responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT},
     )
