@@ -4,14 +4,15 @@ and one that names nothing answers in JSON like every other API error.
 Django's ``APPEND_SLASH`` answers ``POST /api/leagues`` with a redirect to ``/api/leagues/``
 (a ``RuntimeError`` page with ``DEBUG`` on): a client that follows it sends a GET, and the
 write is silently lost. Under ``/api/`` and the table's ``/table/api/``, a path that names
-no route but does with a slash added is served as that path, whatever the method.
+no route but does with a slash added is served as that path, whatever the method; one
+that names nothing answers a JSON 404, with ``DEBUG`` on too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.urls import is_valid_path
 from django.views import defaults
 
@@ -35,14 +36,23 @@ class ApiSlashMiddleware:
         ):
             request.path_info = f"{path}/"
             request.path = f"{request.path}/"
-        return self.get_response(request)
+        response = self.get_response(request)
+        if (
+            response.status_code == 404
+            and path.startswith(API_PREFIXES)
+            and not response.get("Content-Type", "").startswith("application/json")
+        ):
+            # With DEBUG on Django answers an unknown address with its HTML page of every
+            # route instead of ``handler404``: the API's clients get JSON either way.
+            return not_found(request, None)
+        return response
 
 
-def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+def not_found(request: HttpRequest, exception: Exception | None) -> HttpResponse:
     """The site's 404 (``handler404``): JSON under the API's prefixes (a client reading
     ``detail`` of every error gets one here too), the site's page elsewhere."""
     if request.path_info.startswith(API_PREFIXES):
         where = request.path_info
         detail = f"Not found: {where} is no address of the API (/api/docs/ lists them)."
         return JsonResponse({"detail": detail}, status=404)
-    return defaults.page_not_found(request, exception)
+    return defaults.page_not_found(request, exception or Http404())

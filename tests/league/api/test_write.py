@@ -180,6 +180,18 @@ def test_a_write_to_an_address_without_its_trailing_slash_is_served_not_redirect
     assert commish.get("/api/games/abc/preview/").json()["detail"].startswith("Not found")
 
 
+def test_an_unknown_api_address_is_a_json_404_with_debug_on_too(commish, settings) -> None:
+    # `make run` serves with DEBUG on, where Django answers an unknown address with its
+    # HTML page of every route instead of the site's 404.
+    settings.DEBUG = True
+    for address in ("/api/nope/", "/table/api/nope/", "/api/nope"):
+        missing = commish.get(address)
+        assert missing.status_code == 404
+        assert missing["Content-Type"] == "application/json", address
+        assert "is no address of the API" in missing.json()["detail"]
+    assert "text/html" in commish.get("/no-such-page/")["Content-Type"]  # the site's own page
+
+
 def test_others_cannot_create_a_league(refused) -> None:
     client, expected = refused
     before = snapshot()
