@@ -47,3 +47,25 @@ class OddsUnavailable(Refused, ValueError):
 
 class WhatIfRefused(Refused, ValueError):
     """Raise for a what-if that cannot happen: an unknown game, a team not in it."""
+
+
+class PairingsPending(Exception):
+    """Raise when the odds of some pairings of coach styles (six dice, grid court) are not
+    worked out yet and have been sent to the background: a page shows how far they are
+    instead of solving them while its reader waits. Not a refusal: nothing is wrong."""
+
+    def __init__(self, *, ready: int, needed: int, game_title: str) -> None:
+        super().__init__(f"{needed - ready} of {needed} pairings are still being worked out")
+        self.ready = ready
+        self.needed = needed
+        self.game_title = game_title
+
+    def view(self) -> dict[str, object]:
+        """Return what a page or the API shows meanwhile (the shape of a VABG table's)."""
+        return {
+            "pending": True,
+            "pairs_ready": self.ready,
+            "pairs_needed": self.needed,
+            "message": f"The odds of {self.game_title} are being worked out in the background: "
+            f"{self.ready} of {self.needed} pairings of coach styles are ready.",
+        }

@@ -49,6 +49,7 @@ from league import background, other_odds, season_sampling
 from league import bracket as brackets
 from league.coaches import coach_for
 from league.errors import OddsUnavailable as OddsUnavailable
+from league.errors import PairingsPending
 from league.errors import WhatIfRefused as WhatIfRefused
 from league.models import Game, PairOdds, Season, SeasonTeam
 from league.presentation import current_names, renamed_events
@@ -652,6 +653,8 @@ def with_table(season: Season, compute: Callable[[], dict[str, Any]]) -> dict[st
     shows how far the table is, and no request solves more than ``ON_DEMAND_PAIRS``."""
     try:
         return compute()
+    except PairingsPending as pairings:  # six dice, grid court: sent to the background
+        return pairings.view()
     except OddsPending as pending:
         far = pending.needed - pending.ready > EAGER_COACHED_PAIRS
         # With no background at all, this request would build the table itself.
@@ -754,7 +757,10 @@ def matchup_preview(
 def game_preview(game: Game) -> dict[str, Any]:
     """Return a game's preview: the current cards, or the cards as played once it is final."""
     if other_odds.handles(game.game):  # six dice, grid court: league/other_odds.py
-        return other_odds.game_preview(game)
+        try:
+            return other_odds.game_preview(game)
+        except PairingsPending as pending:  # sent to the background: say how far
+            return pending.view()
     result = getattr(game, "result", None) if game.status == Game.Status.FINAL else None
     if result is not None:
         entries = {

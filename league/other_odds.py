@@ -22,13 +22,14 @@ from typing import Any, cast
 
 import numpy as np
 from django.core.cache import cache
+from django.dispatch import Signal
 
 from cards.models import Team
 from cards.oddscache import SIMULATOR_DIR, sources_version
 from cards.styles import played_team_file, styles_document
+from league import background, season_sampling
 from league import bracket as brackets
-from league import season_sampling
-from league.errors import OddsUnavailable
+from league.errors import OddsUnavailable, PairingsPending
 from league.models import Game, Season, SeasonTeam
 from league.selectors import standings_order
 from league.tournaments import round_name, season_bracket
@@ -91,13 +92,10 @@ def engine_fingerprint() -> str:
     return sources_version(sorted(SIMULATOR_DIR.rglob("*.py")))
 
 
-def _kept_odds(
+def _odds_key(
     kind: GameKind, rules: Any, home: Mapping[str, Any] | None, away: Mapping[str, Any] | None
-) -> MatchOdds | None:
-    """Return the game's odds of a pairing of coach styles, from the cache when a request
-    before this one worked them out: six dice solves a pairing in up to a second, grid
-    court simulates 1,000 games (seconds), so a page of a season's or a bracket's odds
-    works out each pairing once, not on every view."""
+) -> str:
+    """Return the cache key of a pairing's odds under these rules, by this engine."""
     # A team's odds read only its coach styles; no team at all is told apart from a team
     # without styles (the game's default player against its default style).
     styles = [
@@ -105,10 +103,20 @@ def _kept_odds(
         for doc in (home, away)
     ]
     what = json.dumps([kind.name, rules.to_json(), styles], sort_keys=True)
-    key = (
+    return (
         "other-odds:"
         + hashlib.blake2b(f"{what}:{engine_fingerprint()}".encode(), digest_size=16).hexdigest()
     )
+
+
+def _kept_odds(
+    kind: GameKind, rules: Any, home: Mapping[str, Any] | None, away: Mapping[str, Any] | None
+) -> MatchOdds | None:
+    """Return the game's odds of a pairing of coach styles, from the cache when a request
+    or a worker before this one worked them out: six dice solves a pairing in up to a
+    second, grid court simulates 1,000 games (seconds), so a page of a season's or a
+    bracket's odds works out each pairing once, not on every view."""
+    key = _odds_key(kind, rules, home, away)
     kept = cache.get(key)
     if kept is not None:
         return cast(MatchOdds, kept)
@@ -117,6 +125,50 @@ def _kept_odds(
     if odds is not None:
         cache.set(key, odds, ODDS_CACHE_SECONDS)
     return odds
+
+
+Docs = tuple[Mapping[str, Any] | None, Mapping[str, Any] | None]
+
+pairings_wanted = Signal()
+"""Sent with ``game``, ``options`` and ``pairings`` (a list of [home document, away
+document]): pairings whose odds a page needs; ``league.tasks`` hands them to the workers."""
+ASKED_SECONDS = 120
+"""A pairing sent to the background is not sent again for this long (a page reloads every
+few seconds while it waits; a lost worker's pairing is sent again after it)."""
+
+
+def ensure_pairings(game: str, options: Mapping[str, Any], pairings: list[Docs]) -> None:
+    """Return when every pairing's odds can be read at once: all of them in the cache, or
+    no background to send them to (a command or a test works them out in place). Else
+    send the missing ones to the workers and raise :class:`PairingsPending`, so no page
+    works out a pairing while its reader waits."""
+    kind = find_game(game)
+    if not kind.has_odds or not background.available():
+        return
+    rules = kind.make_rules(**dict(options))
+    keys = {_odds_key(kind, rules, h, a): (h, a) for h, a in pairings}
+    missing = [key for key in keys if cache.get(key) is None]
+    if not missing:
+        return
+    fresh = [key for key in missing if cache.add(f"asked:{key}", True, timeout=ASKED_SECONDS)]
+    if fresh:
+        pairings_wanted.send(
+            sender=Game,
+            game=game,
+            options=dict(options),
+            pairings=[[keys[key][0], keys[key][1]] for key in fresh],
+        )
+    raise PairingsPending(ready=len(keys) - len(missing), needed=len(keys), game_title=kind.title)
+
+
+def pairings_build(game: str, options: Mapping[str, Any], pairings: list[list[Any]]) -> int:
+    """Work out each pairing's odds into the cache (a worker's task); return how many."""
+    kind = find_game(game)
+    rules = kind.make_rules(**dict(options))
+    for home, away in pairings:
+        _kept_odds(kind, rules, home, away)
+        cache.delete(f"asked:{_odds_key(kind, rules, home, away)}")
+    return len(pairings)
 
 
 def _rules_text(rules: Any) -> str:
@@ -149,6 +201,7 @@ def game_preview(game: Game) -> dict[str, Any]:
     """Return a scheduled or played game's preview from its game's own odds, between the
     styles the teams play (a played game: the styles it was played with)."""
     home_doc, away_doc = _game_documents(game)
+    ensure_pairings(game.game, game.options, [(home_doc, away_doc)])
     kind, odds = match_odds(game.game, game.options, home_doc, away_doc)
     spread = odds.expected_home_pts - odds.expected_away_pts
     home, away = str(game.home), str(game.away)
@@ -291,12 +344,17 @@ class PairOdds:
             pk: json.dumps(doc["styles"].get(game), sort_keys=True) for pk, doc in self.docs.items()
         }
         self._odds: dict[tuple[str, str], MatchOdds] = {}
+        ensure_pairings(game, options, [(None, None)])
         _, self.default = match_odds(game, options)
-        needed = {(self._keys[h], self._keys[a]) for h, a in pairs if h != a}
+        needed = {(self._keys[h], self._keys[a]): (h, a) for h, a in pairs if h != a}
         self.needed = len(needed)
         self.styles_counted = (
             self.default.method != "simulated" or len(needed) <= SIMULATED_PAIRINGS
         )
+        if self.styles_counted:
+            ensure_pairings(
+                game, options, [(self.docs[h], self.docs[a]) for h, a in needed.values()]
+            )
 
     def odds(self, home: int, away: int) -> MatchOdds:
         if not self.styles_counted:
@@ -362,7 +420,7 @@ def season_odds(
     """Return each team's chances of finishing first and at each place of its conference,
     the games left sampled with the game's own P(home wins) (the same for every pairing)."""
     started = time.perf_counter()
-    kind, odds = match_odds(season.game, season.options)
+    kind = find_game(season.game)
     entries = list(SeasonTeam.objects.filter(season=season).select_related("team"))
     index = {e.team_id: i for i, e in enumerate(entries)}
     scheduled = list(Game.objects.filter(season=season).values_list("home_id", "away_id", "status"))
@@ -372,6 +430,7 @@ def season_odds(
         [e.team for e in entries],
         [(h, a) for h, a, status in scheduled if status != Game.Status.FINAL],
     )
+    odds = pairs.default
     played: list[season_sampling.Played] = []
     left: list[season_sampling.Left] = []
     for home, away, status, conf, hs, as_ in Game.objects.filter(season=season).values_list(
@@ -444,7 +503,7 @@ def bracket_odds(
     game's own P(home wins) for every game (the top team at home): exact over the bracket,
     sampled when it is reseeded."""
     started = time.perf_counter()
-    kind, odds = match_odds(season.game, season.options)
+    kind = find_game(season.game)
     bracket = season_bracket(season)
     stored = {} if before_start else _stored(season)
     whatif = {} if before_start else whatif or {}
@@ -457,6 +516,7 @@ def bracket_odds(
         list(Team.objects.filter(pk__in=teams)),
         [(h, a) for h in teams for a in teams],
     )
+    odds = pairs.default
     p = np.array(
         [[0.5 if h == a else pairs.p_home(h, a) for a in teams] for h in teams], dtype=float
     )

@@ -18,7 +18,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 from django.dispatch import receiver
 
-from league import background, odds, research_runs, services
+from league import background, odds, other_odds, research_runs, services
 from league.dispatch import field_odds_wanted, games_chunks, games_queued
 from league.models import Game, PairOdds, Season
 
@@ -129,6 +129,26 @@ def send_pair_table(
     """Send the rows of a season's pair table a page (or a new field) asked for to the
     workers."""
     _send(odds_pair_table, "odds", season_id=season_id, home_ids=home_ids)
+
+
+@shared_task(name="league.other_odds_pairings", acks_late=True)
+def other_odds_pairings(*, game: str, options: dict[str, Any], pairings: list[list[Any]]) -> int:
+    """Work out the odds of pairings of coach styles (six dice, grid court) a page asked
+    for into the shared cache."""
+    return other_odds.pairings_build(game, options, pairings)
+
+
+@receiver(other_odds.pairings_wanted, sender=Game, dispatch_uid="league.send_pairings")
+def send_pairings(
+    sender: type[Game],
+    *,
+    game: str,
+    options: dict[str, Any],
+    pairings: list[list[Any]],
+    **kwargs: Any,
+) -> None:
+    """Send the pairings a page is waiting for to the workers (or this process's lane)."""
+    _send(other_odds_pairings, "odds", game=game, options=options, pairings=pairings)
 
 
 @receiver(field_odds_wanted, sender=Season, dispatch_uid="league.send_field_odds")

@@ -104,7 +104,7 @@ class GamePreviewView(OddsView):
     )
     def get(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(Game.objects.select_related("result"), pk=pk)
-        return Response(odds.game_preview(game))
+        return _answer(odds.game_preview(game))
 
 
 class GameWinProbabilityView(OddsView):

@@ -85,14 +85,17 @@ class GridCourtGame(StyledGame):
 
     def odds(self, rules: Any = None, home: Any = None, away: Any = None) -> MatchOdds | None:
         """Return the simulated odds of ``rules`` between the two teams' styles, with the
-        standard error: the stored run of the printed levels when both play the default
-        style, else a run of its own (``simulator.gridcourt.odds``); ``None`` for rules
-        never run."""
+        standard error: the stored run of a printed level when both play the default
+        style, else a run of its own (``simulator.gridcourt.odds``): rules with no stored
+        run (a width, level or number of pieces of the commissioner's own) are run too,
+        never read from another level's."""
         rules = STANDARD if rules is None else rules
         home_style = DEFAULT_STYLE if home is None else _style(home)
         away_style = DEFAULT_STYLE if away is None else _style(away)
         if home_style == DEFAULT_STYLE and away_style == DEFAULT_STYLE:
-            return table_odds(rules)
+            stored = table_odds(rules)
+            if stored is not None:
+                return stored
         return styled_odds(rules, home_style, away_style)
 
     def make_rules(self, **options: Any) -> GridRules:

@@ -3,13 +3,15 @@ season and bracket odds from the game's own odds, never VABG's; refusals name th
 
 from __future__ import annotations
 
+import json
 from functools import partial
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from django.test import Client
 
-from league import services, tournaments
+from league import background, other_odds, services, tasks, tournaments
 from league.models import Game, Season
 from simulator.games import find_game
 from tests import factories
@@ -84,17 +86,19 @@ def test_a_grid_court_preview_is_simulated_and_says_its_standard_error(client: C
     assert "one standard error" in html and "seeded games of grid court" in html
 
 
-def test_grid_court_rules_never_simulated_are_refused_naming_the_game(client: Client) -> None:
+def test_grid_court_rules_of_the_commissioners_own_are_run_and_every_page_agrees(
+    client: Client,
+) -> None:
+    # A court 13 wide has no stored run: its own 1,000 games, for the preview and for the
+    # season's odds alike (a trial's bracket said "no odds" where the preview gave some).
     game = first_game(make_season(game="gridcourt", options={"width": 13}))
-    response = client.get(f"/api/games/{game.pk}/preview/")
-    assert response.status_code == 400
-    assert response.json()["detail"] == (
-        "Grid court has no odds for these rules (width 13, level 0, pieces 5)."
-    )
+    preview = client.get(f"/api/games/{game.pk}/preview/").json()
+    assert preview["method"] == "simulated" and preview["games_simulated"] == 1_000
     season_response = client.get(f"/api/seasons/{game.season_id}/odds/?seasons=100")
-    assert season_response.status_code == 400 and "Grid court" in season_response.json()["detail"]
+    assert season_response.status_code == 200
+    assert season_response.json()["p_home_win"] == pytest.approx(preview["p_home_win"])
     html = client.get(f"/games/{game.pk}/").content.decode()
-    assert "No odds for this game: Grid court has no odds for these rules" in html
+    assert "No odds for this game" not in html and "seeded games of grid court" in html
 
 
 def test_a_played_grid_court_game_has_no_chart_and_says_so(client: Client) -> None:
@@ -191,3 +195,46 @@ def test_a_pairing_s_odds_are_worked_out_once_and_kept_until_the_engine_changes(
     monkeypatch.setattr(other_odds, "engine_fingerprint", lambda: "a changed engine")
     assert other_odds.match_odds("sixdice", {}, doc, doc)[1] == first
     assert len(solved) == 2
+
+
+def test_a_pairing_not_worked_out_yet_goes_to_the_workers_while_the_pages_wait(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Grid court runs 1,000 games for a pairing (seconds): no page may do that while its
+    # reader waits (a trial's preview took 8.7 s). With workers, the pages say how far the
+    # pairings are, the workers work them out into the cache, and then the pages read them.
+    season = make_season(game="gridcourt", options={"width": 13, "level": 2, "pieces": 3}, teams=3)
+    game = first_game(season)
+    monkeypatch.setattr(background, "available", lambda: True)
+    sent: list[dict[str, Any]] = []
+
+    def worker(sender: Any, **message: Any) -> None:
+        sent.append({k: message[k] for k in ("game", "options", "pairings")})
+
+    other_odds.pairings_wanted.disconnect(sender=Game, dispatch_uid="league.send_pairings")
+    other_odds.pairings_wanted.connect(worker, sender=Game, dispatch_uid="test.worker")
+    try:
+        with patch.object(find_game("gridcourt"), "odds", side_effect=AssertionError("solved")):
+            response = client.get(f"/api/games/{game.pk}/preview/")
+            assert response.status_code == 202 and response.json()["pending"] is True
+            assert "being worked out in the background" in response.json()["message"]
+            html = client.get(f"/games/{game.pk}/").content.decode()
+            assert "being worked out in the background" in html
+            season_odds = client.get(f"/api/seasons/{season.pk}/odds/?seasons=100")
+            assert season_odds.status_code == 202
+            page = client.get(f"/seasons/{season.pk}/odds/").content.decode()
+            assert "matchups are ready" in page
+        # The game's pairing (from its preview) and the default styles' (the season's
+        # odds read it first): each sent once, not again on every reload.
+        pairings = [json.dumps(p, sort_keys=True) for m in sent for p in m["pairings"]]
+        assert len(pairings) == len(set(pairings)) == 2
+        for message in sent:
+            other_odds.pairings_build(**message)  # what the worker's task runs
+        preview = client.get(f"/api/games/{game.pk}/preview/")
+        assert preview.status_code == 200 and preview.json()["games_simulated"] == 1_000
+        assert client.get(f"/api/seasons/{season.pk}/odds/?seasons=100").status_code == 200
+    finally:
+        other_odds.pairings_wanted.disconnect(sender=Game, dispatch_uid="test.worker")
+        other_odds.pairings_wanted.connect(
+            tasks.send_pairings, sender=Game, dispatch_uid="league.send_pairings"
+        )

@@ -11,7 +11,7 @@ import math
 import pytest
 
 from simulator.games import find_game
-from simulator.gridcourt.odds import simulated_odds, table_odds
+from simulator.gridcourt.odds import STYLE_GAMES, STYLE_SEED, simulated_odds, table_odds
 from simulator.gridcourt.oddstable import TABLE
 from simulator.gridcourt.rules import PRESETS, STANDARD, GridRules
 
@@ -28,9 +28,12 @@ def test_each_printed_level_has_a_stored_run_with_its_standard_error(name: str) 
     assert find_game("gridcourt").odds(PRESETS[name]) == odds
 
 
-def test_rules_never_run_have_no_odds_rather_than_another_level_s() -> None:
-    assert find_game("gridcourt").odds(GridRules(width=13)) is None
+def test_rules_never_stored_are_run_for_their_own_odds_never_another_level_s() -> None:
     assert table_odds(GridRules(pieces=3)) is None
+    odds = find_game("gridcourt").odds(GridRules(pieces=3))
+    assert odds is not None and odds.method == "simulated" and odds.games == STYLE_GAMES
+    assert odds == simulated_odds(GridRules(pieces=3), games=STYLE_GAMES, seed=STYLE_SEED)
+    assert odds.final != table_odds(STANDARD).final  # type: ignore[union-attr]
 
 
 def test_the_stored_run_is_what_the_engine_plays_from_its_seed() -> None:
