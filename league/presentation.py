@@ -123,23 +123,15 @@ def box_score(game: Game, *, player_url: Any = None, starters: bool = False) -> 
 
 
 def _starters(result: Any) -> dict[str, set[str]]:
-    """Return who started for each side: the players the game put on the floor before its
-    first trip (a coach's plan may open with a reserve in a slot, as the play-by-play's
-    "start" line says), else, for a game without such events, the cards' starters."""
-    opening: dict[str, set[str]] = {"home": set(), "away": set()}
-    for event in result.events or ():
-        kind = event.get("type")
-        if kind == "enter" and event.get("team") in opening:
-            opening[event["team"]].add(event["player"])
-        elif kind not in ("tipoff", "opening", "enter"):
-            break
-    for side in opening:
-        if not opening[side]:
-            team_file = result.team_file(side)
-            opening[side] = {
-                p["name"] for p in team_file.get("players", ()) if p.get("role") == "starter"
-            }
-    return opening
+    """Return who started for each side: the players the team file the game was played with
+    names starters (``role``). Not who was on the floor first: under both rotations of the
+    rulings (§2) a slot's reserve plays the opening numbers 44-38, so the opening lineup is
+    mostly the bench."""
+    out: dict[str, set[str]] = {}
+    for side in ("home", "away"):
+        team_file = result.team_file(side)
+        out[side] = {p["name"] for p in team_file.get("players", ()) if p.get("role") == "starter"}
+    return out
 
 
 def current_names(result: Any) -> dict[str, str]:

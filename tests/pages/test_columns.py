@@ -139,8 +139,8 @@ def test_a_box_score_has_one_header_and_one_cell_per_column(
     box = presentation.box_score(game)
     assert box is not None
     admin_html = render_to_string("league/box_score.html", {"box": box})
-    # The same lines, though the game page groups who started (on the floor at the opening,
-    # a reserve among them when the plan opens with one) before the bench.
+    # The same lines, though the game page groups who started (the team file's starters)
+    # before the bench.
     assert [sorted(without_groups(t)) for t in tables(admin_html, "lines")] == [
         sorted(without_groups(t)) for t in sides
     ]

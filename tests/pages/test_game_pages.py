@@ -207,30 +207,24 @@ def test_a_six_dice_season_s_odds_page_shows_six_dice_odds_not_vabg_s(client: Cl
     assert client.get(f"/seasons/{game.season.pk}/").status_code == 200
 
 
-def test_the_box_score_s_starters_are_the_players_on_the_floor_at_the_opening() -> None:
-    # Oregon 2017's plan opens with Payton Pritchard (a reserve) in Dylan Ennis's slot: the
-    # play-by-play says "Oregon 2017 start: Payton Pritchard, ...", and so does the box score.
+def test_the_box_score_s_starters_are_the_team_file_s_starters_not_the_opening_lineup() -> None:
+    # Under both rotations (rulings §2) a slot's reserve plays numbers 44-38, the opening:
+    # listing who was on the floor first put Kansas 2008's five reserves under "Starters"
+    # and Anthony Davis on Kentucky 2012's bench. The box score follows the cards' roles.
     from types import SimpleNamespace
 
     from league.presentation import _starters
 
     events = [
         {"type": "tipoff"},
-        {"type": "opening", "team": "home", "player": "Dylan Ennis"},
         *({"type": "enter", "team": "home", "slot": n, "player": p} for n, p in
-          enumerate(["Payton Pritchard", "Tyler Dorsey", "Dillon Brooks"], start=1)),
-        {"type": "enter", "team": "away", "slot": 1, "player": "Elgin Baylor"},
+          enumerate(["Mario Chalmers", "Sherron Collins"], start=1)),
         {"type": "trip", "team": "away"},
-        {"type": "enter", "team": "home", "slot": 1, "player": "Dylan Ennis"},
     ]  # fmt: skip
-    cards = {"players": [{"name": "Dylan Ennis", "role": "starter"}]}
-    result = SimpleNamespace(events=events, team_file=lambda side: cards)
-    assert _starters(result) == {
-        "home": {"Payton Pritchard", "Tyler Dorsey", "Dillon Brooks"},
-        "away": {"Elgin Baylor"},
-    }
-    # A game stored without the opening's events reads the cards' starters.
-    assert _starters(SimpleNamespace(events=[], team_file=lambda side: cards)) == {
-        "home": {"Dylan Ennis"},
-        "away": {"Dylan Ennis"},
-    }
+    files = {
+        "home": {"players": [{"name": "Mario Chalmers", "role": "starter"},
+                             {"name": "Sherron Collins", "role": "reserve"}]},
+        "away": {"players": [{"name": "Anthony Davis", "role": "starter"}]},
+    }  # fmt: skip
+    result = SimpleNamespace(events=events, team_file=lambda side: files[side])
+    assert _starters(result) == {"home": {"Mario Chalmers"}, "away": {"Anthony Davis"}}
