@@ -14,7 +14,8 @@ from django.dispatch import receiver
 
 from challenge.models import Challenge
 from challenge.services import challenge_rescore, challenge_win_odds
-from league.signals import tournament_games_stored
+from league.models import Season
+from league.signals import season_odds_ready, tournament_games_stored
 
 log = logging.getLogger(__name__)
 
@@ -34,3 +35,19 @@ def games_stored(sender: Any, *, season_id: int, game_ids: list[int], **kwargs: 
                 log.exception("challenge %s: the win chances could not be computed", pk)
 
     transaction.on_commit(chances)
+
+
+@receiver(season_odds_ready, sender=Season)
+def odds_ready(sender: Any, *, season_id: int, **kwargs: Any) -> None:
+    """A tournament's exact odds were still being built when its pools were scored (their
+    expected scores and win chances waited, shown as "-"): work them out now, not at the
+    next stored game."""
+    pools = list(Challenge.objects.filter(season_id=season_id).values_list("pk", flat=True))
+    if not pools:
+        return
+    challenge_rescore(challenge_ids=pools)
+    for pk in pools:
+        try:
+            challenge_win_odds(challenge_id=pk)
+        except Exception:  # the table is stored; a failed estimate must not undo it
+            log.exception("challenge %s: the win chances could not be computed", pk)

@@ -54,6 +54,7 @@ from league.errors import WhatIfRefused as WhatIfRefused
 from league.models import Game, PairOdds, Season, SeasonTeam
 from league.presentation import current_names, renamed_events
 from league.selectors import standings_order
+from league.signals import season_odds_ready
 from league.tournaments import round_name, season_bracket
 from league.whatif import whatif_winners as whatif_winners
 from simulator.vabg import (
@@ -589,6 +590,8 @@ def pair_table_build(*, season_id: int, home_ids: Sequence[int] | None = None) -
     computed = table.compute(pairs)
     if not table.missing(needed):
         cache.delete(_build_lock(season.pk))
+        if computed:  # this task completed it: what waited for the odds can follow now
+            season_odds_ready.send(sender=Season, season_id=season.pk)
     return {"computed": computed, "deleted": deleted, "pairs": len(pairs)}
 
 

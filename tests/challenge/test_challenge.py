@@ -16,7 +16,7 @@ from challenge import services
 from challenge.accounts import wait_words
 from challenge.models import Challenge, Entry
 from league import odds, tournaments
-from league.models import Season
+from league.models import PairOdds, Season
 from tests.challenge.conftest import chalk, play_next, seeds
 from tests.factories import full_team
 
@@ -513,3 +513,24 @@ def test_a_fan_gets_an_api_token_and_picks_with_it_and_wrong_passwords_lock_out(
     assert locked.status_code == 429 and "token" not in locked.json()
     assert "locked out here for 15 minutes" in locked.json()["detail"]
     assert int(locked["Retry-After"]) == 15 * 60
+
+
+def test_a_pool_made_while_the_odds_were_built_gets_its_chances_when_they_are_ready(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    # A trial's pool, made right after its tournament, kept "Expected -" and "Chance -"
+    # until the next game was stored, though the odds were ready long before.
+    PairOdds.objects.all().delete()  # the tournament's table is still being built
+    entry = services.entry_join(challenge=pool, user=alice)
+    services.entry_save(entry=entry, user=alice, picks=chalk(cup))
+    services.challenge_rescore(challenge_ids=[pool.pk])
+    entry.refresh_from_db()
+    if entry.expected is not None:  # the save solved the 4 pairs itself: make it wait again
+        PairOdds.objects.all().delete()
+        Entry.objects.filter(pk=entry.pk).update(expected=None)
+    assert Challenge.objects.get(pk=pool.pk).win_samples == 0
+    odds.pair_table_build(season_id=cup.pk)  # what the worker's task runs
+    entry.refresh_from_db()
+    assert entry.expected is not None and 0 < entry.expected < 4
+    assert entry.win_probability == pytest.approx(1.0)  # alone in the pool
+    assert Challenge.objects.get(pk=pool.pk).win_samples == services.WIN_SAMPLES
