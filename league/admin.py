@@ -24,7 +24,7 @@ from django.utils.safestring import SafeString
 from cards.admin import CardAdmin, PlayerAdmin, TeamAdmin
 from cards.models import Card, Player, Team
 from core.errors import sentence
-from league import services
+from league import services, tournaments
 from league.dispatch import team_odds_enqueue
 from league.models import (
     Game,
@@ -48,10 +48,29 @@ class LeagueAdmin(admin.ModelAdmin[League]):
 
 
 class SeasonTeamInline(admin.TabularInline[SeasonTeam, Season]):
+    """A season's teams. Once it has games its teams are fixed (a team taken out would leave
+    its games out of the standings), and so are a tournament's regions and seeds (its bracket
+    was drawn from them); a conference may still move (the standings follow)."""
+
     model = SeasonTeam
     extra = 0
     raw_id_fields = ("team",)
     fields = ("team", "conference", "region", "seed")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Season | None = None) -> Any:
+        if obj is None or not obj.games.exists():
+            return ()
+        if obj.kind == Season.Kind.TOURNAMENT:
+            return ("team", "region", "seed")
+        return ("team",)
+
+    def has_add_permission(self, request: HttpRequest, obj: Season | None = None) -> bool:
+        return (obj is None or not obj.games.exists()) and super().has_add_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Season | None = None) -> bool:
+        return (obj is None or not obj.games.exists()) and super().has_delete_permission(
+            request, obj
+        )
 
 
 class RunInline(admin.TabularInline[SimulationRun, Season]):
@@ -180,6 +199,37 @@ class SeasonAdmin(admin.ModelAdmin[Season]):
     inlines = (SeasonTeamInline, RunInline)
     actions = ("simulate_rest", "retry_failed")
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Season | None = None) -> Any:
+        """A season's kind, reseeding and seed are fixed when it is made; what its games are
+        played with (``services.SEASON_PLAY_FIELDS``) once it has games."""
+        if obj is None:
+            return self.readonly_fields
+        fixed: tuple[str, ...] = services.SEASON_MADE_FIELDS
+        if services.season_fixed_reason(obj):
+            fixed = (*fixed, *services.SEASON_PLAY_FIELDS)
+        return (*fixed, "created_at")
+
+    def get_fieldsets(self, request: HttpRequest, obj: Season | None = None) -> Any:
+        if obj is None:
+            return super().get_fieldsets(request, obj)
+        reason = services.season_fixed_reason(obj)
+        made = (
+            "Its kind, reseeding and seed are fixed when it is made: a round robin by Add "
+            "season (or manage.py create_season), a tournament and its bracket by manage.py "
+            "create_tournament."
+        )
+        return (
+            (None, {"fields": ("league", "name", "slug", "start_date")}),
+            (
+                "How its games are played",
+                {
+                    "fields": (*services.SEASON_MADE_FIELDS, *services.SEASON_PLAY_FIELDS),
+                    "description": sentence(reason) if reason else made,
+                },
+            ),
+            (None, {"fields": ("created_at",)}),
+        )
+
     @admin.display(description="games played")
     def progress(self, season: Season) -> str:
         games = season.games.all()
@@ -244,6 +294,8 @@ class SeasonAdmin(admin.ModelAdmin[Season]):
                 self.message_user(request, f"{season}: {exc}.", messages.ERROR)
                 continue
             runs.append(run)
+            if run.redrawn:
+                self.message_user(request, services.redrawn_text(run), messages.WARNING)
             verb = "is already running" if run.joined else "started"
             self.message_user(
                 request,
@@ -338,8 +390,15 @@ class ResearchRunAdmin(admin.ModelAdmin[ResearchRun]):
         return False
 
 
+GAME_OF_A_SEASON = ("game", "options")
+GAME_OF_A_BRACKET = ("season", "round", "home", "away")
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin[Game]):
+    """Games: a played one is history (only its label changes); a tournament's bracket game
+    is never deleted alone (``tournaments.bracket_games_delete_check`` says why)."""
+
     list_display = (
         "__str__", "season", "round", "game_date", "status", "score", "neutral", "played_at",
     )  # fmt: skip
@@ -351,6 +410,41 @@ class GameAdmin(admin.ModelAdmin[Game]):
     readonly_fields = (
         "box", "status", "attempts", "played_at", "created_at", "error", "bracket_key",
     )  # fmt: skip
+
+    def _delete_refused(self, request: HttpRequest, games: Any) -> bool:
+        """Refuse to delete a tournament's bracket games, saying why (a message); tell
+        whether it was refused."""
+        try:
+            tournaments.bracket_games_delete_check(games)
+        except services.SeasonRefused as exc:
+            self.message_user(request, sentence(str(exc)), messages.ERROR)
+            return True
+        return False
+
+    def delete_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        game = self.get_object(request, object_id)
+        if game is not None and self._delete_refused(request, [game]):
+            return HttpResponseRedirect(reverse("admin:league_game_change", args=[game.pk]))
+        return super().delete_view(request, object_id, extra_context)
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        entry = actions.get("delete_selected")
+        if entry is not None:
+            delete, name, description = entry
+
+            def delete_selected(
+                model_admin: GameAdmin, request: HttpRequest, queryset: QuerySet[Game]
+            ) -> Any:
+                games = queryset.exclude(bracket_key="").select_related("season", "home", "away")
+                if self._delete_refused(request, games):
+                    return None
+                return delete(model_admin, request, queryset)
+
+            actions["delete_selected"] = (delete_selected, name, description)
+        return actions
 
     @admin.action(description="Simulate the selected games (on the workers)")
     def simulate_selected(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
@@ -432,7 +526,26 @@ class GameAdmin(admin.ModelAdmin[Game]):
                 "round",
                 "game_date",
             )
+        if obj is not None and obj.bracket_key:
+            # Drawn from the bracket: its teams, round and season are the bracket's.
+            return (*self.readonly_fields, *GAME_OF_A_SEASON, *GAME_OF_A_BRACKET)
+        if obj is not None and obj.season_id is not None:
+            # A season plays one game: stats, leaders and pages read it from the season.
+            return (*self.readonly_fields, *GAME_OF_A_SEASON)
         return self.readonly_fields
+
+    def get_fieldsets(self, request: HttpRequest, obj: Game | None = None) -> Any:
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None or obj.status == Game.Status.FINAL or obj.season_id is None:
+            return fieldsets
+        why = (
+            "Its teams, round and season come from the tournament's bracket, and its game "
+            "and options from the season: they are fixed. "
+            if obj.bracket_key
+            else "Its game and options are the season's: a season plays one game. "
+        )
+        game_part = dict(fieldsets[1][1], description=why)
+        return (fieldsets[0], (fieldsets[1][0], game_part), *fieldsets[2:])
 
 
 # -- exhibitions, from the teams' list ---------------------------------------------------------

@@ -7,7 +7,7 @@ lines in the same transaction that marks the game final.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -327,6 +327,8 @@ class SimulationRun(models.Model):
 
     # Set (not stored) when a second simulation of the same games joined this run.
     joined: bool = False
+    # Set (not stored) to the bracket games its start drew again (a deleted game's hole).
+    redrawn: Sequence[Game] = ()
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -620,6 +620,7 @@ def simulation_start(
     season = Season.objects.select_for_update().get(pk=season.pk)
     if game is not None and game.season_id != season.pk:
         raise SimulationRefused(f"{game} is not a game of {season}")
+    redrawn = _bracket_mended(season)
     chosen = scope_filter(
         scope=scope, round=round, game_date=game_date, game=game, game_ids=game_ids
     )
@@ -665,13 +666,7 @@ def simulation_start(
     if season.kind == Season.Kind.TOURNAMENT and scope == SimulationRun.Scope.ALL:
         total = tournaments.games_to_come(season=season)
         if total and not ids:
-            waiting = list(
-                season.games.filter(status=Game.Status.FAILED).values_list("pk", flat=True)
-            )
-            raise SimulationRefused(
-                f"the next round of {season} waits for failed game(s) "
-                f"{', '.join(map(str, waiting))}: retry them once their cause is fixed"
-            )
+            raise SimulationRefused(tournaments.stalled_reason(season=season))
     run = SimulationRun.objects.create(
         season=season,
         scope=scope,
@@ -687,7 +682,44 @@ def simulation_start(
     Game.objects.filter(pk__in=ids).update(run=run)
     if dispatch:
         games_enqueue(game_ids=ids)
+    run.redrawn = redrawn
     return run
+
+
+def _bracket_mended(season: Season) -> list[Game]:
+    """Draw again the games a tournament's bracket is missing (``tournaments.bracket_mend``:
+    a game deleted after it was drawn), so the rest can be played; return them.
+
+    The bracket challenge's pools are scored again at once: they counted the game that is
+    gone. Refused, saying which game is missing, when it cannot be drawn again.
+    """
+    if season.kind != Season.Kind.TOURNAMENT:
+        return []
+    try:
+        drawn = tournaments.bracket_mend(season=season)
+    except SeasonRefused as exc:
+        raise SimulationRefused(str(exc)) from exc
+    if drawn:
+        logger.warning(
+            "%s: the bracket was missing %s: drawn again",
+            season,
+            ", ".join(g.bracket_key for g in drawn),
+        )
+        tournament_games_stored.send(sender=Game, season_id=season.pk, game_ids=[])
+    return drawn
+
+
+def redrawn_text(run: SimulationRun) -> str:
+    """Say which missing bracket games a run's start drew again ("" when none)."""
+    games = run.redrawn
+    if not games:
+        return ""
+    named = ", ".join(f"game {g.pk}, {g.label} ({g.away} at {g.home})" for g in games)
+    return (
+        f"The bracket of {run.season} was missing {len(games)} game(s), deleted after they "
+        f"were drawn: drawn again with the same teams and seed, to be played in run {run.pk}: "
+        f"{named}."
+    )
 
 
 @transaction.atomic
@@ -716,7 +748,14 @@ def simulation_retry(
         failed = failed.filter(pk__in=list(game_ids))
     rows = list(failed.values_list("pk", "run_id"))
     if not rows:
-        raise SimulationRefused(f"{season} has no failed game to retry")
+        hint = ""
+        if season.kind == Season.Kind.TOURNAMENT and tournaments.bracket_stalled(season=season):
+            hint = (
+                ": its bracket is missing a game, deleted after it was drawn; simulating the "
+                "rest (simulate --all, the admin's action or the API) draws it again and "
+                "plays on"
+            )
+        raise SimulationRefused(f"{season} has no failed game to retry{hint}")
     ids = [pk for pk, _ in rows]
     playing = SimulationRun.objects.filter(season=season, status=SimulationRun.Status.RUNNING)
     if season.kind != Season.Kind.TOURNAMENT:
@@ -1171,6 +1210,32 @@ def league_get_or_create(*, name: str) -> League:
     league.full_clean()
     league.save()
     return league
+
+
+SEASON_PLAY_FIELDS = ("game", "options", "rules", "strategy", "home_court")
+"""What a season's games are played with: copied onto each game when it is made (a
+tournament's later rounds as they are drawn), so fixed once the season has games."""
+
+SEASON_MADE_FIELDS = ("kind", "reseed", "seed")
+"""What a season is made with and never changes: a round robin or a tournament (its bracket,
+reseeded or not, drawn by ``tournaments.tournament_create``), and the seed of every game."""
+
+
+def season_fixed_reason(season: Season) -> str:
+    """Say why a season's play settings (``SEASON_PLAY_FIELDS``) and its teams can no longer
+    change: it has games, made with them. "" while it has none."""
+    games = season.games.count()
+    if not games:
+        return ""
+    played = season.games.filter(status=Game.Status.FINAL).count()
+    other = "draw a new tournament" if season.kind == Season.Kind.TOURNAMENT else "add a season"
+    return (
+        f"{season} has {games} game(s), {played} played: they were made with its game, "
+        "options, rules, coach policy and home court, and with its teams, so these are "
+        "fixed (like its kind and seed, fixed when it was made). Changed, they would leave "
+        "its games, standings, stats, leaders and bracket saying otherwise. To play another "
+        f"game or other rules, {other}"
+    )
 
 
 @transaction.atomic

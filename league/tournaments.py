@@ -12,7 +12,7 @@ database, not in the broker.
 from __future__ import annotations
 
 import csv
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -145,12 +145,7 @@ def tournament_advance(*, season_id: int) -> list[Game]:
     serialises the games finishing at once, so exactly one of them draws the round.
     """
     season = Season.objects.select_for_update().get(pk=season_id)
-    if (
-        Game.objects.filter(season=season)
-        .exclude(bracket_key="")
-        .exclude(status=Game.Status.FINAL)
-        .exists()
-    ):
+    if _pending(season).exists():
         return []  # the round is not complete yet
     games = _draw(season=season, bracket=season_bracket(season))
     if games:
@@ -186,6 +181,146 @@ def _draw(*, season: Season, bracket: brackets.Bracket) -> list[Game]:
         for g in ready
     ]
     return Game.objects.bulk_create(games)
+
+
+def _pending(season: Season) -> Any:
+    """The tournament's drawn bracket games not stored yet (scheduled, running or failed)."""
+    return (
+        Game.objects.filter(season=season).exclude(bracket_key="").exclude(status=Game.Status.FINAL)
+    )
+
+
+def _named(bracket: brackets.Bracket, key: str) -> str:
+    """Return a bracket game as a commissioner names it: "the Championship (R3-1)"."""
+    game = bracket.game(key)
+    where = f"{game.region} " if game.region else ""
+    return f"the {where}{round_name(bracket, game.round)} game {key}"
+
+
+def bracket_mend(*, season: Season) -> list[Game]:
+    """Draw again the games a tournament's bracket is missing; return them (none, usually).
+
+    Each round is drawn in the transaction that stores the last game of the round before,
+    so when every drawn game is stored and the bracket still has games whose teams are
+    known, a game was deleted after it was drawn (the admin refuses that now; an older
+    deletion, or one made outside the admin, left the hole): the bracket would wait for it
+    for ever. It is drawn again here, with the same teams and the same seed. Call with the
+    season row locked. Refused (:class:`SeasonRefused`) when the games after a missing one
+    were already played: drawn again it might have another winner than the one who played
+    on.
+    """
+    if not season.bracket or _pending(season).exists():
+        return []  # the round is being played: the last game stored draws what is missing
+    bracket = season_bracket(season)
+    try:
+        return _draw(season=season, bracket=bracket)
+    except brackets.BracketError as exc:
+        raise SeasonRefused(_holes_text(season, bracket)) from exc
+
+
+def _holes_text(season: Season, bracket: brackets.Bracket) -> str:
+    """Say which bracket games are missing while the games they feed were played."""
+    drawn = set(season.games.exclude(bracket_key="").values_list("bracket_key", flat=True))
+    holes = [
+        (source.game_key, game.key)
+        for game in bracket.games
+        if game.key in drawn
+        for source in (game.top, game.bottom)
+        if isinstance(source, brackets.WinnerOf) and source.game_key not in drawn
+    ]
+    missing = "; ".join(
+        f"{_named(bracket, key)}, whose winner played on in {_named(bracket, later)}"
+        for key, later in holes
+    )
+    return (
+        f"the bracket of {season} is missing {missing or 'a game'}: it was deleted after its "
+        "winner played on, so it cannot be drawn and played again without replaying what "
+        "came after it. Draw the tournament anew (manage.py create_tournament, or POST "
+        "/api/tournaments/), or delete it (its season in the admin)"
+    )
+
+
+def bracket_stalled(*, season: Season) -> bool:
+    """Tell whether a tournament has games to come but none drawn to play: a bracket game
+    was deleted after it was drawn (:func:`bracket_mend` draws it again)."""
+    return (
+        bool(season.bracket) and games_to_come(season=season) > 0 and not _pending(season).exists()
+    )
+
+
+def stalled_reason(*, season: Season) -> str:
+    """Say why a tournament's next round cannot be drawn although games are to come.
+
+    Failed games wait for a retry; games opened at the table wait for their result;
+    anything else is a bracket missing a game that :func:`bracket_mend` did not draw.
+    """
+    pending = _pending(season).order_by("pk")
+    failed = [g.pk for g in pending if g.status == Game.Status.FAILED]
+    at_table = [
+        g.pk for g in pending if g.kind == Game.Kind.REAL_DICE and g.status == Game.Status.SCHEDULED
+    ]
+    reasons = []
+    if failed:
+        reasons.append(
+            f"failed game(s) {', '.join(map(str, failed))}: retry them once their cause is "
+            "fixed (simulate --retry-failed, the admin's retry action or the API)"
+        )
+    if at_table:
+        reasons.append(
+            f"game(s) {', '.join(map(str, at_table))}, played at the table with real dice: "
+            "enter their result, or make them simulated again in the admin"
+        )
+    if reasons:
+        return f"the next round of {season} waits for " + "; and for ".join(reasons)
+    return (
+        f"the bracket of {season} is missing a game: {games_to_come(season=season)} game(s) "
+        "are to come and none is drawn to be played (a game was deleted after it was drawn)"
+    )
+
+
+def bracket_games_delete_check(games: Iterable[Game]) -> None:
+    """Refuse (:class:`SeasonRefused`) to delete a tournament's bracket games, saying why
+    and what to do instead.
+
+    Its winner plays on in the next round (or is the champion), the later rounds are drawn
+    from it and the fans' bracket challenge scores it: taken out, the bracket would wait for
+    it for ever. A whole tournament (its season) may be deleted, its games with it.
+    """
+    named, instead = [], {}
+    for game in games:
+        season = game.season
+        if not game.bracket_key or season is None or not season.bracket:
+            continue
+        bracket = season_bracket(season)
+        if game.status == Game.Status.FINAL:
+            last = bracket.game(game.bracket_key).round == bracket.rounds
+            why = "it crowned the champion" if last else "its winner plays on"
+            instead[0] = (
+                "A played game stays as it was played; to play a tournament again, draw a "
+                "new one (manage.py create_tournament, or POST /api/tournaments/)"
+            )
+        elif game.status == Game.Status.FAILED:
+            why = "the next round waits for it"
+            instead[1] = (
+                "Retry a failed game once its cause is fixed (the retry action, or simulate "
+                "--retry-failed)"
+            )
+        else:
+            why = "the next round waits for it"
+            instead[2] = "Play a game to come (simulate, or at the table)"
+        named.append(
+            f"game {game.pk} ({game.away} at {game.home}), {_named(bracket, game.bracket_key)} "
+            f"of {season}: {why}"
+        )
+    if not named:
+        return
+    them = "it" if len(named) == 1 else "them"
+    raise SeasonRefused(
+        f"a tournament's bracket game cannot be deleted on its own, since the bracket and "
+        f"the bracket challenge's points rest on {them}: {'; '.join(named)}. "
+        + ". ".join(instead[k] for k in sorted(instead))
+        + ". To remove a whole tournament, delete its season"
+    )
 
 
 def games_to_come(*, season: Season) -> int:

@@ -103,6 +103,8 @@ class Command(BaseCommand):
                 )
         except services.SimulationRefused as exc:
             raise CommandError(str(exc)) from exc
+        if run.redrawn:
+            self.stdout.write(services.redrawn_text(run))
         if run.total == 0:
             scope, extra = ("all", {}) if options["retry_failed"] else self._scope(options)
             chosen = services.scope_filter(scope=scope, game=game, **extra)

@@ -1,0 +1,385 @@
+"""A commissioner's edits that would leave a season saying two things at once (a trial user's
+report): a tournament's bracket game deleted, a played season's kind, game or rules changed.
+
+The admin refuses to delete a bracket game, saying why and what to do instead; a bracket
+that lost a game before (an older admin allowed it) is drawn again by ``simulate``, which
+says so, and no message ever sends the commissioner to failed games that do not exist. A
+season's kind, reseeding and seed are fixed when it is made, and what its games are played
+with (game, options, rules, coach policy, home court) and its teams once it has games: the
+admin shows them read-only with the reason, and the API has no way to change them.
+"""
+
+from __future__ import annotations
+
+import io
+from datetime import date
+from typing import Any
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+
+from challenge import scoring
+from challenge import services as challenge_services
+from challenge.models import Entry
+from league import services, tournaments
+from league.models import Game, Season, SeasonTeam
+from tests.factories import commissioner, fan, full_team
+from tests.league.api import client_for, throttle_reset
+
+pytestmark = pytest.mark.django_db
+
+
+def simulate(*args: str) -> str:
+    out = io.StringIO()
+    call_command("simulate", *args, "--no-progress", stdout=out, stderr=io.StringIO())
+    return out.getvalue()
+
+
+def trial_cup(teams: int = 8, *, played: bool = True) -> Season:
+    league = services.league_get_or_create(name="Trial League")
+    cup = tournaments.tournament_create(
+        league=league, name="Trial Cup", teams=[full_team() for _ in range(teams)], seed=3
+    )
+    if played:
+        simulate(f"{league.slug}/{cup.slug}", "--all")
+    return cup
+
+
+def final_of(cup: Season) -> Game:
+    return cup.games.get(round=tournaments.season_bracket(cup).rounds)
+
+
+def shown(response: Any) -> list[str]:
+    """The admin's messages shown on the page a request ended on."""
+    return [str(m) for m in response.context["messages"]]
+
+
+# -- a tournament's bracket game is not deleted on its own -----------------------------------
+
+
+def test_the_admin_refuses_to_delete_a_played_final_saying_why_and_what_to_do(client) -> None:
+    cup = trial_cup()
+    final = final_of(cup)
+    champion = tournaments.champion(cup)
+    client.force_login(commissioner())
+    page = reverse("admin:league_game_delete", args=[final.pk])
+    for response in (
+        client.get(page, follow=True),
+        client.post(page, {"post": "yes"}, follow=True),
+    ):
+        assert response.redirect_chain[-1][0] == reverse(
+            "admin:league_game_change", args=[final.pk]
+        )
+        (message,) = shown(response)
+        assert message.startswith("A tournament's bracket game cannot be deleted on its own")
+        assert (
+            f"game {final.pk} ({final.away} at {final.home}), the Championship game R3-1 of "
+            "Trial League Trial Cup: it crowned the champion." in message
+        )
+        assert "A played game stays as it was played" in message
+        assert "manage.py create_tournament" in message
+        assert "To remove a whole tournament, delete its season." in message
+        assert "failed" not in message
+    assert Game.objects.filter(pk=final.pk, status=Game.Status.FINAL).exists()
+    assert tournaments.champion(cup) == champion
+
+
+def test_the_delete_action_refuses_bracket_games_and_deletes_nothing_of_the_selection(
+    client,
+) -> None:
+    cup = trial_cup(4)
+    semi = cup.games.get(bracket_key="R1-1")
+    exhibition = services.exhibition_play(home=full_team(), away=full_team(), seed=1)
+    client.force_login(commissioner())
+    response = client.post(
+        reverse("admin:league_game_changelist"),
+        {"action": "delete_selected", "_selected_action": [semi.pk, exhibition.pk]},
+        follow=True,
+    )
+    (message,) = shown(response)
+    assert (
+        f"game {semi.pk} (" in message
+        and "R1-1 of Trial League Trial Cup: its winner plays on" in message
+    )
+    assert f"game {exhibition.pk} " not in message
+    assert Game.objects.filter(pk__in=[semi.pk, exhibition.pk]).count() == 2
+    # Games outside a bracket are deleted as before, after the admin's confirmation.
+    confirm = client.post(
+        reverse("admin:league_game_changelist"),
+        {"action": "delete_selected", "_selected_action": [exhibition.pk]},
+    )
+    assert confirm.status_code == 200 and b"Are you sure you want to delete" in confirm.content
+    client.post(
+        reverse("admin:league_game_changelist"),
+        {"action": "delete_selected", "_selected_action": [exhibition.pk], "post": "yes"},
+    )
+    assert not Game.objects.filter(pk=exhibition.pk).exists()
+
+
+def test_a_scheduled_or_failed_bracket_game_is_refused_with_what_to_do_instead(client) -> None:
+    cup = trial_cup(4, played=False)
+    scheduled, failed = cup.games.order_by("bracket_key")
+    Game.objects.filter(pk=failed.pk).update(status=Game.Status.FAILED, error="no center")
+    client.force_login(commissioner())
+    for game, instead in ((scheduled, "Play a game to come (simulate, or at the table)"),
+                          (failed, "Retry a failed game once its cause is fixed")):  # fmt: skip
+        response = client.get(reverse("admin:league_game_delete", args=[game.pk]), follow=True)
+        (message,) = shown(response)
+        assert "the next round waits for it" in message and instead in message
+    assert cup.games.count() == 2
+
+
+def test_a_whole_tournament_is_still_deleted_with_its_games(client) -> None:
+    cup = trial_cup(4)
+    client.force_login(commissioner())
+    page = reverse("admin:league_season_delete", args=[cup.pk])
+    assert b"Are you sure you want to delete" in client.get(page).content
+    client.post(page, {"post": "yes"})
+    assert not Season.objects.filter(pk=cup.pk).exists() and not Game.objects.exists()
+
+
+def test_the_api_has_no_way_to_delete_a_game() -> None:
+    throttle_reset()
+    cup = trial_cup(4)
+    final = final_of(cup)
+    response = client_for(commissioner()).delete(f"/api/games/{final.pk}/")
+    assert response.status_code == 405
+    assert Game.objects.filter(pk=final.pk).exists()
+
+
+# -- a bracket that lost a game before: simulate draws it again, and says so ----------------
+
+
+def test_simulate_draws_a_deleted_final_again_and_crowns_the_champion() -> None:
+    cup = trial_cup()
+    final = final_of(cup)
+    score = (final.home_id, final.away_id, final.result.home_score, final.result.away_score)
+    final.delete()  # as the admin let the trial user do
+    assert tournaments.games_to_come(season=cup) == 1 and tournaments.champion(cup) is None
+
+    with pytest.raises(CommandError) as nothing_failed:
+        simulate("trial-league/trial-cup", "--retry-failed")
+    text = str(nothing_failed.value)
+    assert "has no failed game to retry: its bracket is missing a game" in text
+    assert "simulate --all" in text
+
+    out = simulate("trial-league/trial-cup", "--all")
+    again = final_of(cup)
+    assert "The bracket of Trial League Trial Cup was missing 1 game(s)" in out
+    assert f"game {again.pk}, round 3:" in out
+    assert "1 of 1 games stored, 0 failed." in out
+    # The same teams and the same seed: the final is played again as it was.
+    assert (again.home_id, again.away_id, again.result.home_score,
+            again.result.away_score) == score  # fmt: skip
+    assert tournaments.champion(cup) is not None
+    assert tournaments.games_to_come(season=cup) == 0
+
+
+def test_the_pools_stop_counting_a_deleted_final_when_it_is_drawn_again() -> None:
+    cup = trial_cup(4, played=False)
+    pool = challenge_services.challenge_create(season=cup, name="Office", round_points=[1, 2])
+    entry = challenge_services.entry_join(challenge=pool, user=fan("alice"))
+    simulate("trial-league/trial-cup", "--all")
+    # Alice picked every winner (written here, past the lock, as the test knows them now).
+    picks = tournaments.winners_of(cup)
+    row = scoring.pick_row(picks, scoring.game_keys(tournaments.season_bracket(cup)))
+    Entry.objects.filter(pk=entry.pk).update(picks=picks, pick_row=row)
+    challenge_services.challenge_rescore(challenge_ids=[pool.pk])
+    assert Entry.objects.get(pk=entry.pk).points == 1 + 1 + 2
+
+    final_of(cup).delete()  # as the admin let the trial user do
+    run = services.simulation_start(season=cup, scope="all", dispatch=False)
+    assert [g.bracket_key for g in run.redrawn] == ["R2-1"] and run.total == 1
+    # The final is drawn again, not played yet: the pool counts the first round alone.
+    assert Entry.objects.get(pk=entry.pk).points == 1 + 1
+    while services.run_next_game(run=run) is not None:
+        pass
+    assert Entry.objects.get(pk=entry.pk).points == 1 + 1 + 2
+
+
+def test_a_bracket_missing_a_game_whose_winner_played_on_is_named_plainly() -> None:
+    cup = trial_cup()
+    semi = cup.games.get(bracket_key="R2-1")
+    semi.delete()
+    with pytest.raises(CommandError) as refused:
+        simulate("trial-league/trial-cup", "--all")
+    text = str(refused.value)
+    assert (
+        "the bracket of Trial League Trial Cup is missing the Final Four game R2-1, whose "
+        "winner played on in the Championship game R3-1" in text
+    )
+    assert "cannot be drawn and played again" in text and "create_tournament" in text
+    assert "failed" not in text
+
+
+def test_a_round_waiting_for_a_game_at_the_table_says_so_not_failed_games() -> None:
+    cup = trial_cup(4, played=False)
+    first, second = cup.games.order_by("bracket_key")
+    services.game_play(game_id=first.pk)
+    Game.objects.filter(pk=second.pk).update(kind=Game.Kind.REAL_DICE)
+    with pytest.raises(CommandError) as refused:
+        simulate("trial-league/trial-cup", "--all")
+    text = str(refused.value)
+    assert f"waits for game(s) {second.pk}, played at the table with real dice" in text
+    assert "failed" not in text
+
+
+def test_a_failed_game_is_still_named_as_the_one_the_round_waits_for() -> None:
+    cup = trial_cup(4, played=False)
+    first, second = cup.games.order_by("bracket_key")
+    services.game_play(game_id=first.pk)
+    Game.objects.filter(pk=second.pk).update(status=Game.Status.FAILED, error="no center")
+    with pytest.raises(CommandError, match=rf"waits for failed game\(s\) {second.pk}: retry"):
+        simulate("trial-league/trial-cup", "--all")
+
+
+# -- a season's kind, game and rules are fixed once it has games ------------------------------
+
+
+@pytest.fixture
+def played_season() -> Season:
+    season = services.season_create(
+        league=services.league_get_or_create(name="Trial League"),
+        name="Winter",
+        teams=[full_team() for _ in range(4)],
+        start_date=date(2026, 1, 1),
+        seed=4,
+    )
+    simulate("trial-league/winter", "--round", "1")
+    return season
+
+
+def season_change_form(season: Season, **changes: object) -> dict[str, object]:
+    entries = list(season.entries.all())
+    form: dict[str, object] = {
+        "league": season.league_id,
+        "name": season.name,
+        "slug": season.slug,
+        "start_date": season.start_date.isoformat() if season.start_date else "",
+        "kind": "tournament",
+        "game": "sixdice",
+        "options": '{"faces": 6}',
+        "rules": "basic",
+        "home_court": "",
+        "reseed": "on",
+        "entries-TOTAL_FORMS": len(entries),
+        "entries-INITIAL_FORMS": len(entries),
+        "entries-MIN_NUM_FORMS": 0,
+        "entries-MAX_NUM_FORMS": 1000,
+        "runs-TOTAL_FORMS": 0,
+        "runs-INITIAL_FORMS": 0,
+        "runs-MIN_NUM_FORMS": 0,
+        "runs-MAX_NUM_FORMS": 1000,
+    }
+    for n, entry in enumerate(entries):
+        form |= {
+            f"entries-{n}-id": entry.pk,
+            f"entries-{n}-season": season.pk,
+            f"entries-{n}-team": full_team().pk,  # an attempt to swap the team
+            f"entries-{n}-conference": "Moved",
+            f"entries-{n}-region": "",
+            f"entries-{n}-seed": "",
+            f"entries-{n}-DELETE": "on" if n == 0 else "",
+        }
+    return form | changes
+
+
+def test_a_played_seasons_kind_game_and_rules_are_read_only_with_the_reason(
+    client, played_season
+) -> None:
+    season = played_season
+    client.force_login(commissioner())
+    page = client.get(reverse("admin:league_season_change", args=[season.pk]))
+    form = page.context["adminform"].form
+    for name in ("kind", "game", "options", "rules", "strategy", "home_court", "reseed", "seed"):
+        assert name not in form.fields, name
+    assert {"name", "slug", "league", "start_date"} <= set(form.fields)
+    text = page.content.decode()
+    assert "Trial League Winter has 6 game(s), 2 played" in text
+    assert "To play another game or other rules, add a season." in text
+    # The teams are fixed too (no team swapped, added or taken out); a conference moves.
+    entries = page.context["inline_admin_formsets"][0]
+    assert "team" not in entries.formset.forms[0].fields
+    assert not entries.has_add_permission and not entries.has_delete_permission
+
+    before = {
+        name: getattr(season, name)
+        for name in ("kind", "game", "options", "rules", "strategy", "home_court", "reseed")
+    }
+    teams = set(season.entries.values_list("team_id", flat=True))
+    response = client.post(
+        reverse("admin:league_season_change", args=[season.pk]),
+        season_change_form(season, name="Winter 2026"),
+    )
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    season.refresh_from_db()
+    assert season.name == "Winter 2026"
+    assert {name: getattr(season, name) for name in before} == before
+    assert set(season.entries.values_list("team_id", flat=True)) == teams
+    assert set(season.entries.values_list("conference", flat=True)) == {"Moved"}
+    assert not season.games.exclude(game="vabg").exists()
+
+
+def test_a_tournaments_kind_and_seeds_are_fixed_from_its_first_game(client) -> None:
+    cup = trial_cup(4, played=False)  # scheduled games only: already made with its settings
+    client.force_login(commissioner())
+    page = client.get(reverse("admin:league_season_change", args=[cup.pk]))
+    form = page.context["adminform"].form
+    assert not {"kind", "game", "rules", "home_court", "reseed"} & set(form.fields)
+    assert "has 2 game(s), 0 played" in page.content.decode()
+    assert "To play another game or other rules, draw a new tournament." in page.content.decode()
+    entry_fields = page.context["inline_admin_formsets"][0].formset.forms[0].fields
+    assert not {"team", "region", "seed"} & set(entry_fields)
+    # The bracket page still answers once the season is saved.
+    response = client.post(
+        reverse("admin:league_season_change", args=[cup.pk]),
+        season_change_form(cup, **{"entries-0-DELETE": ""}),
+    )
+    assert response.status_code == 302
+    cup.refresh_from_db()
+    assert (cup.kind, cup.game) == ("tournament", "vabg")
+    assert client.get(f"/seasons/{cup.pk}/bracket/").status_code == 200
+
+
+def test_a_season_without_games_keeps_its_rules_editable_but_never_its_kind(client) -> None:
+    season = services.season_create(
+        league=services.league_get_or_create(name="Trial League"),
+        name="Empty",
+        teams=[full_team() for _ in range(2)],
+        seed=1,
+    )
+    season.games.all().delete()
+    client.force_login(commissioner())
+    page = client.get(reverse("admin:league_season_change", args=[season.pk]))
+    form = page.context["adminform"].form
+    assert {"game", "options", "rules", "strategy", "home_court"} <= set(form.fields)
+    assert not {"kind", "reseed", "seed"} & set(form.fields)
+    assert "fixed when it is made" in page.content.decode()
+    assert SeasonTeam.objects.filter(season=season).count() == 2
+
+
+def test_a_bracket_games_teams_and_a_season_games_game_are_fixed_in_the_game_admin(
+    client,
+) -> None:
+    cup = trial_cup(4, played=False)
+    game = cup.games.first()
+    client.force_login(commissioner())
+    page = client.get(reverse("admin:league_game_change", args=[game.pk]))
+    fields = set(page.context["adminform"].form.fields)
+    assert not {"home", "away", "season", "round", "game", "options"} & fields
+    assert {"label", "kind", "game_date"} <= fields
+    assert "come from the tournament" in page.content.decode()
+
+
+def test_the_api_has_no_way_to_change_or_delete_a_season(played_season) -> None:
+    throttle_reset()
+    api = client_for(commissioner())
+    url = f"/api/seasons/{played_season.pk}/"
+    for method in ("patch", "put", "delete"):
+        response = getattr(api, method)(
+            url, {"kind": "tournament", "game": "sixdice"}, format="json"
+        )
+        assert response.status_code == 405, method
+    played_season.refresh_from_db()
+    assert (played_season.kind, played_season.game) == ("season", "vabg")
