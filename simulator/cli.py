@@ -19,6 +19,7 @@ from simulator.games import (
     find_game,
     game_names,
 )
+from simulator.jsonfile import JsonFileError, read_json_file
 from simulator.vabg.cards import InvalidCardError, read_team_file
 from simulator.vabg.engine import play_game
 from simulator.vabg.render import render_box_score, render_play_by_play
@@ -112,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _play_other(args)
     given = [f"--{name}" for name in GAME_FLAGS if getattr(args, name) is not None]
     if given:
-        return _fail(f"{given[0]} is not a vabg option")
+        return _fail(f"--{given[0][2:].replace('_', '-')} is not a vabg option")
     try:
         home = read_team_file(args.home)
         away = read_team_file(args.away)
@@ -121,12 +122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     source: DiceSource
     if args.dice is not None:
         try:
-            data = json.loads(args.dice.read_text(encoding="utf-8"))
-            source = ScriptedDice.from_json(data)
-        except OSError as exc:
-            return _fail(f"{args.dice}: cannot be read ({exc.strerror})")
-        except json.JSONDecodeError as exc:
-            return _fail(f"{args.dice}: not valid JSON ({exc.msg}, line {exc.lineno})")
+            source = ScriptedDice.from_json(read_json_file(args.dice))
+        except JsonFileError as exc:
+            return _fail(str(exc))
         except DiceError as exc:
             return _fail(f"{args.dice}: {exc}")
     else:
@@ -179,11 +177,9 @@ def _play_other(args: argparse.Namespace) -> int:
     source: DiceSource
     if args.dice is not None:
         try:
-            source = game.read_dice(json.loads(args.dice.read_text(encoding="utf-8")))
-        except OSError as exc:
-            return _fail(f"{args.dice}: cannot be read ({exc.strerror})")
-        except json.JSONDecodeError as exc:
-            return _fail(f"{args.dice}: not valid JSON ({exc.msg}, line {exc.lineno})")
+            source = game.read_dice(read_json_file(args.dice))
+        except JsonFileError as exc:
+            return _fail(str(exc))
         except DiceError as exc:
             return _fail(f"{args.dice}: {exc}")
     else:
@@ -251,7 +247,11 @@ def _odds_pairs(folder: Path, out: Path, rules: GameRules, neutral: bool) -> int
 
     from simulator.vabg.coachodds import exact_field_odds
 
-    files = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    if not folder.is_dir():
+        return _fail(
+            f"{folder}: no such folder" if not folder.exists() else f"{folder}: not a folder"
+        )
+    files = sorted(folder.glob("*.json"))
     if not files:
         return _fail(f"{folder}: no team files (*.json) in that folder")
     teams = []

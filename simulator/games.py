@@ -55,7 +55,6 @@ interface only wraps them.
 from __future__ import annotations
 
 import importlib
-import json
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -64,6 +63,7 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from simulator.dice import STREAMS, DiceFileError, DiceRecord, DiceSource, ScriptedDice
+from simulator.jsonfile import JsonFileError, read_json_file
 from simulator.styles import StyleError
 
 GAME_MODULES: dict[str, str] = {
@@ -399,13 +399,9 @@ class Game(ABC):
         """Read a JSON team file and return :meth:`read_team` of it; errors name the file."""
         path = Path(path)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise InvalidTeamError([f"{path}: cannot be read ({exc.strerror})"]) from exc
-        except json.JSONDecodeError as exc:
-            raise InvalidTeamError(
-                [f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"]
-            ) from exc
+            data = read_json_file(path)
+        except JsonFileError as exc:
+            raise InvalidTeamError([str(exc)]) from exc
         try:
             return self.read_team(data)
         except InvalidTeamError as exc:

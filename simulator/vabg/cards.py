@@ -7,13 +7,13 @@ problem of a file at once, naming the player and the field.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simulator.jsonfile import JsonFileError, read_json_file
 from simulator.vabg.rules import DUNK_ADJUST_MAX, DUNK_ADJUST_MIN, DUNK_TOP_MAX, DUNK_TOP_MIN
 
 TEAM_FORMAT = "vabg-team/1"
@@ -226,15 +226,9 @@ def read_team_file(path: str | Path) -> TeamCard:
     """Read and validate a ``vabg-team/1`` file; raise :class:`InvalidCardError` on any problem."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidCardError([f"{path}: cannot be read ({exc.strerror})"]) from exc
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidCardError(
-            [f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"]
-        ) from exc
+        data = read_json_file(path)
+    except JsonFileError as exc:
+        raise InvalidCardError([str(exc)]) from exc
     try:
         return team_from_json(data)
     except InvalidCardError as exc:

@@ -7,6 +7,7 @@ script or a table-top player would, and reads only its exit status, stdout and s
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -231,6 +232,53 @@ def test_a_dice_file_that_is_not_json_exits_2(tmp_path):
     path.write_text("d8: 3, 6", encoding="utf-8")
     message = refused(simulator("play", HOME, AWAY, "--dice", path))
     assert "not valid JSON" in message and str(path) in message
+
+
+@pytest.mark.parametrize("which", ["team", "dice", "folder"])
+def test_a_file_that_is_not_utf8_exits_2_saying_so_without_a_traceback(tmp_path, which):
+    bad = tmp_path / "latin1.json"
+    bad.write_bytes(b'\xff\xfe\x00{"school": "Se\xf1or Tech"}')
+    args = {
+        "team": ["play", HOME, bad, "--seed", 1],
+        "dice": ["play", HOME, AWAY, "--dice", bad],
+        "folder": ["odds", "--pairs", tmp_path, "--out", tmp_path / "out.csv"],
+    }[which]
+    message = refused(simulator(*args))
+    assert str(bad) in message and "not UTF-8 text (byte 0 is 0xff)" in message
+
+
+DICE = {"d8": 8, "d6": 6, "d20": 20}
+
+
+def test_files_saved_with_a_byte_order_mark_are_read(tmp_path):
+    # Windows Notepad writes UTF-8 with a BOM: the same team and dice play the same game.
+    home = tmp_path / "home.json"
+    home.write_bytes(b"\xef\xbb\xbf" + HOME.read_bytes())
+    rng = random.Random(5)
+    dice = {
+        "format": "vabg-dice/1",
+        **{die: [rng.randint(1, faces) for _ in range(3000)] for die, faces in DICE.items()},
+    }
+    plain = write_json(tmp_path / "dice.json", dice)
+    marked = tmp_path / "marked.json"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    once = simulator("play", HOME, AWAY, "--dice", plain, "--json")
+    again = simulator("play", home, AWAY, "--dice", marked, "--json")
+    assert once.returncode == again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["events"] == json.loads(once.stdout)["events"]
+
+
+def test_odds_pairs_of_a_missing_folder_says_there_is_no_such_folder(tmp_path):
+    message = refused(simulator("odds", "--pairs", tmp_path / "nope", "--out", tmp_path / "o.csv"))
+    assert "nope: no such folder" in message
+
+
+def test_a_box_score_piped_into_a_reader_that_stops_early_is_no_error():
+    done = subprocess.run(
+        f"{sys.executable} -m simulator play {HOME} {AWAY} --seed 3 | head -1",
+        shell=True, cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.stdout.strip() and "Traceback" not in done.stderr
 
 
 @pytest.mark.parametrize("die", ["d8", "d6", "d20"])
