@@ -245,12 +245,27 @@ def _standings_tables(season: Season, fingerprint: str) -> list[dict[str, Any]]:
     tables = []
     for conference, rows in selectors.cached_standings(season, fingerprint=fingerprint):
         splits = [s for s in SPLITS if any(row[s[0]] != "0-0" for row in rows)]
+        if conference and splits and splits[0][0] == "conf_record":
+            # The record a conference's table is ordered by comes first, beside the team:
+            # on a phone the columns past W-L scroll out of sight.
+            splits = splits[1:]
+            lead = [SPLITS[0]]
+        else:
+            lead = []
         tables.append(
             {
                 "conference": conference,
                 "conference_played": any(row["conf_record"] != "0-0" for row in rows),
+                "lead": lead,
                 "splits": splits,
-                "rows": [{**row, "splits": [row[key] for key, _, _ in splits]} for row in rows],
+                "rows": [
+                    {
+                        **row,
+                        "lead": [row[key] for key, _, _ in lead],
+                        "splits": [row[key] for key, _, _ in splits],
+                    }
+                    for row in rows
+                ],
             }
         )
     return tables

@@ -41,9 +41,7 @@ class StartForm(forms.Form):
     court = forms.ChoiceField(
         choices=[("home", "At the home team's court"), ("neutral", "Neutral court")]
     )
-    strategy = forms.BooleanField(
-        required=False, label="Coach policy (late fouls, tries for 3; no live odds)"
-    )
+    strategy = forms.BooleanField(required=False, label="Coach policy (late fouls, tries for 3)")
     hands = forms.ChoiceField(
         choices=[
             ("both", "Both sides: we make every choice"),
