@@ -17,7 +17,7 @@ from league.models import BoxLine, Game
 from simulator.vabg import read_team_file
 from simulator.vabg.sheet import replay
 from table.models import TableGame
-from tests.browsing import follow
+from tests.browsing import follow, serious_axe_findings
 from tests.table.conftest import AWAY_FILE, HOME_FILE
 from tests.table.dice import rolled_game
 
@@ -66,6 +66,52 @@ def need(driver) -> tuple[str, str]:  # type: ignore[no-untyped-def]
     return box.get_attribute("data-die"), box.get_attribute("data-step")
 
 
+def prints_whole(driver) -> None:  # type: ignore[no-untyped-def]
+    """Check the page as printed on landscape paper (letter's width, the narrower): each
+    team's sheet in stacked blocks that fit the width and hold every possession of the
+    game (overtimes too) once, and the whole play-by-play, in no scroll box."""
+    from selenium.webdriver.common.by import By
+
+    driver.set_window_size(980, 900)
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        for side in ("away", "home"):
+            screen = driver.find_element(
+                By.CSS_SELECTOR, f'.screen-sheet table[data-side="{side}"]'
+            )
+            numbers = [
+                th.get_attribute("textContent")
+                for th in screen.find_elements(By.CSS_SELECTOR, "thead th[data-column]")
+            ]
+            assert len(numbers) >= 44 and not screen.is_displayed()
+            blocks = driver.find_elements(
+                By.CSS_SELECTOR, f'.print-sheet[data-side="{side}"] table.sheet'
+            )
+            assert len(blocks) >= 2
+            printed = []
+            for block in blocks:
+                assert block.is_displayed()
+                width, room = driver.execute_script(
+                    "return [arguments[0].scrollWidth, arguments[0].parentElement.clientWidth]",
+                    block,
+                )
+                assert width <= room, f"a sheet block is {width} px wide on a {room} px page"
+                printed += [
+                    th.get_attribute("textContent")
+                    for th in block.find_elements(By.CSS_SELECTOR, "thead th[data-column]")
+                ]
+            assert printed == numbers
+        plays = driver.find_element(By.ID, "plays")
+        assert driver.execute_script(
+            "var p = arguments[0]; return p.scrollHeight <= p.clientHeight"
+            " && getComputedStyle(p).overflowY === 'visible'",
+            plays,
+        ), "the play-by-play prints in a scroll box"
+        assert not driver.find_element(By.ID, "entry-panel").is_displayed()
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
 def test_a_whole_game_typed_through_the_page_is_stored_with_the_command_lines_box_score(
     browser,
     live_server,
@@ -96,8 +142,12 @@ def test_a_whole_game_typed_through_the_page_is_stored_with_the_command_lines_bo
     assert need(browser) == ("", "")
     assert browser.find_element(By.ID, "away-score").text == str(played.away.score)
     assert browser.find_element(By.ID, "home-score").text == str(played.home.score)
-    browser.find_element(By.ID, "finish").click()
+    # The keyboard goes to the next thing to do: storing the game, then the stored game.
+    assert browser.switch_to.active_element.get_attribute("id") == "finish"
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
     browser.find_element(By.ID, "league-game")  # waits for the stored game's link
+    assert browser.switch_to.active_element.get_attribute("id") == "league-game"
+    prints_whole(browser)
 
     dice_file = tmp_path / "dice.json"
     table = TableGame.objects.get()
@@ -168,7 +218,10 @@ def test_at_phone_width_taps_enter_dice_a_bad_die_is_refused_in_place_and_undo_w
     entry.send_keys("5 3 9 17", Keys.ENTER)
     bad = browser.find_element(By.CSS_SELECTOR, "#entry-error .tok.bad")
     assert bad.text == "9"
-    assert "9 is not a face of a d6" in browser.find_element(By.ID, "entry-error").text
+    # What a screen reader reads of the alert: the dice apart, then why.
+    alert = browser.find_element(By.ID, "entry-error").get_attribute("textContent")
+    assert alert.startswith("5 3 9 17: 9 is not a face of a d6"), alert
+    assert serious_axe_findings(browser) == []
     assert (
         browser.execute_script(
             "var e = document.getElementById('entry');"
@@ -184,6 +237,22 @@ def test_at_phone_width_taps_enter_dice_a_bad_die_is_refused_in_place_and_undo_w
     browser.find_element(By.ID, "undo-die").click()
     wait_for(browser, 7)
     assert need(browser) == ("d20", "d20")
+    # The sticky panel stays small on a phone when a d20 is wanted (its pad in two rows of
+    # ten), so the sheet under it stays readable; the pad can be folded away.
+    panel = browser.find_element(By.ID, "entry-panel")
+    assert panel.size["height"] <= 0.35 * 844, panel.size
+    pad = browser.find_elements(By.CSS_SELECTOR, "#pad button")
+    assert len(pad) == 20 and all(b.size["height"] >= 44 for b in pad)
+    assert len({b.location["y"] for b in pad}) == 2
+    assert browser.execute_script(
+        "return document.documentElement.scrollWidth <= window.innerWidth"
+    ), "the page scrolls sideways on a phone"
+    folded = panel.size["height"]
+    browser.find_element(By.ID, "pad-toggle").click()
+    assert not browser.find_element(By.ID, "pad").is_displayed()
+    assert panel.size["height"] < folded - 80
+    browser.find_element(By.ID, "pad-toggle").click()
+    assert browser.find_element(By.ID, "pad").is_displayed()
     browser.find_element(By.ID, "undo-trip").click()
     wait_for(browser, 4)
     assert need(browser) == ("d8", "d8")
@@ -228,3 +297,89 @@ def test_a_game_resumes_after_a_reload_where_it_was_left(
     browser.find_element(By.ID, "entry").send_keys(str(written.values[57]), Keys.ENTER)
     wait_for(browser, 58)
     assert TableGame.objects.get().dice == written.values[:58]
+
+
+def test_dice_tapped_while_one_is_saved_wait_their_turn_and_one_not_recorded_says_so(
+    browser,
+    live_server,
+    player,
+    teams,
+) -> None:
+    """A quick thumb on a slow network: each die goes, in order, once. A die the server did
+    not take (offline, a server error, an answer lost on the way) is named in the alert
+    box, back in the entry box for Enter to send again, and never recorded twice."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True},
+    )
+    sign_in_and_start(browser, live_server, player, teams)
+    entry = browser.find_element(By.ID, "entry")
+    alert = browser.find_element(By.ID, "entry-error")
+
+    def network(offline: bool, latency: int) -> None:
+        browser.execute_cdp_cmd(
+            "Network.emulateNetworkConditions",
+            {"offline": offline, "latency": latency, "downloadThroughput": -1,
+             "uploadThroughput": -1},
+        )  # fmt: skip
+
+    def refused() -> str:
+        WebDriverWait(browser, 10).until(
+            lambda d: (
+                "NOT recorded" in alert.text
+                and not d.find_element(By.ID, "table-game").get_attribute("data-busy")
+            )
+        )
+        return str(alert.text)
+
+    browser.execute_cdp_cmd("Network.enable", {})
+    try:
+        network(False, 600)
+        browser.find_element(By.CSS_SELECTOR, '#pad button[data-value="5"]').click()
+        browser.find_element(By.CSS_SELECTOR, '#pad button[data-value="3"]').click()
+        assert browser.find_element(By.ID, "pad").get_attribute("aria-busy") == "true"
+        assert "Saving" in browser.find_element(By.ID, "save-status").text
+        wait_for(browser, 2)
+        assert TableGame.objects.get().dice == [5, 3]
+        assert browser.find_element(By.ID, "save-status").text == ""
+
+        network(True, 0)  # offline: a tap, then a typed entry
+        browser.find_element(By.CSS_SELECTOR, '#pad button[data-value="4"]').click()
+        assert "The die 4 was NOT recorded" in refused()
+        assert entry.get_attribute("value") == "4"
+        entry.send_keys(" 2", Keys.ENTER)
+        assert "The dice 4 2 were NOT recorded" in refused()
+        assert entry.get_attribute("value") == "4 2"
+        assert TableGame.objects.get().dice == [5, 3]
+        network(False, 0)
+    finally:
+        network(False, 0)
+        browser.execute_cdp_cmd("Network.disable", {})
+
+    # The server failing (500, an HTML page): said so, kept in the box.
+    browser.execute_script(
+        "window.realFetch = window.fetch;"
+        "window.fetch = function () { return Promise.resolve(new Response('<h1>Server Error</h1>',"
+        " {status: 500})); };"
+    )
+    entry.send_keys(Keys.ENTER)
+    assert "error 500" in refused()
+    assert entry.get_attribute("value") == "4 2"
+    # The answer lost on the way back: the dice are stored, the page does not know it.
+    browser.execute_script(
+        "window.fetch = function () { return window.realFetch.apply(window, arguments)"
+        ".then(function () { throw new TypeError('Failed to fetch'); }); };"
+    )
+    entry.send_keys(Keys.ENTER)
+    assert "could not reach the server" in refused()
+    assert TableGame.objects.get().dice == [5, 3, 4, 2]
+    browser.execute_script("window.fetch = window.realFetch;")
+    entry.send_keys(Keys.ENTER)  # sent again: the count it carries is stale, so refused
+    WebDriverWait(browser, 10).until(lambda d: "Reload to see it" in alert.text)
+    assert TableGame.objects.get().dice == [5, 3, 4, 2]  # not twice
+    browser.refresh()
+    wait_for(browser, 4)

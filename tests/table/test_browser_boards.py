@@ -247,10 +247,22 @@ def test_six_dice_played_by_hand_at_phone_width_asks_each_choice_and_is_stored_c
             count += 1
             asked += 1
         wait_for(browser, count)
+        if kind == "choice":  # the keyboard is on the next thing to do: a choice, or the box
+            focused = browser.switch_to.active_element
+            assert (
+                focused.get_attribute("data-choice")
+                or focused.get_attribute("data-value")  # tapped: the pad, not the box
+                or focused.get_attribute("id") in ("entry", "finish")
+            ), f"focus on {focused.tag_name} after choice {asked}"
     assert asked == len(tokens) > 0
     game, _ = finish_and_compare(browser, tmp_path, "sixdice", values)
     assert (game.result.dice["choices"], game.result.dice["hands"]) == (tokens, ["away", "home"])
     assert TableGame.objects.get().choice_tokens == tokens
+
+
+def severe_console(driver) -> list[str]:  # type: ignore[no-untyped-def]
+    """Return the page's console errors since the last read (a script that threw)."""
+    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
 
 def click_svg(driver, selector: str) -> None:  # type: ignore[no-untyped-def]
@@ -279,6 +291,24 @@ def keyboard_to(driver, cell: str) -> None:  # type: ignore[no-untyped-def]
     assert focused.get_attribute("aria-label").startswith(
         "Row {}, column {}, worth".format(*cell.split(","))
     )
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+
+
+def tab_to_done(driver) -> None:  # type: ignore[no-untyped-def]
+    """From the court, Tab on to "Done" (after the court and "Take back" in the tab order)
+    and press Enter, as a player without a mouse does."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    if driver.switch_to.active_element.get_attribute("data-cell") is None:
+        here = driver.find_element(By.CSS_SELECTOR, '#court rect[tabindex="0"]')
+        driver.execute_script("arguments[0].focus()", here)
+    for _ in range(2):
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        if driver.switch_to.active_element.get_attribute("id") == "court-done":
+            break
+    assert driver.switch_to.active_element.get_attribute("id") == "court-done"
     ActionChains(driver).send_keys(Keys.ENTER).perform()
 
 
@@ -311,7 +341,7 @@ def test_grid_court_played_by_hand_on_the_drawn_court_is_stored_choice_for_choic
     assert browser.find_element(By.ID, "court").is_displayed()
     assert "make every choice by hand" in browser.find_element(By.ID, "policy-note").text
     count = used = 0
-    took_back = False
+    took_back = placed_one = placed_both = False
     audited: set[str] = set()
     entry = browser.find_element(By.ID, "entry")
     while used < len(tokens) or count < len(values):
@@ -340,7 +370,7 @@ def test_grid_court_played_by_hand_on_the_drawn_court_is_stored_choice_for_choic
                     click_svg(browser, f'rect.ok[data-cell="{cell}"]')
                 assert browser.find_element(By.ID, "court-status").text.startswith(f"{n + 1} of")
             if keys:
-                browser.find_element(By.ID, "court-done").send_keys(Keys.ENTER)
+                tab_to_done(browser)
             else:
                 browser.find_element(By.ID, "court-done").click()
         elif question == "announce":
@@ -372,7 +402,7 @@ def test_grid_court_played_by_hand_on_the_drawn_court_is_stored_choice_for_choic
                 piece, _, cell = body.split()[-1].partition(">")
                 click_svg(browser, f'rect.ok[data-cell="{cell}"]')
             if keys:
-                browser.find_element(By.ID, "court-done").send_keys(Keys.ENTER)
+                tab_to_done(browser)
             else:
                 browser.find_element(By.ID, "court-done").click()
         used += 1
@@ -382,10 +412,27 @@ def test_grid_court_played_by_hand_on_the_drawn_court_is_stored_choice_for_choic
             raise AssertionError(
                 f"choice {used} {token!r}: " + browser.find_element(By.ID, "entry-error").text
             ) from None
+        if question == "place":
+            # The offense placed, the defense not yet (the game's start, each reset): the
+            # page draws the board with the defense's pieces "not placed", no script error,
+            # and the box score and the play-by-play still drawn.
+            assert severe_console(browser) == [], token
+            assert browser.find_elements(By.CSS_SELECTOR, "#boxes table#team-box"), token
+            assert browser.find_elements(By.CSS_SELECTOR, "#pieces tr[data-piece]"), token
+            placed_both |= not browser.find_elements(
+                By.XPATH, '//table[@id="pieces"]//td[.="not placed"]'
+            )
+            placed_one |= bool(
+                browser.find_elements(By.XPATH, '//table[@id="pieces"]//td[.="not placed"]')
+            )
+        # The keyboard goes on to the next thing to do, never back to the page's top.
+        focused = browser.switch_to.active_element
+        assert focused.tag_name != "body", f"focus lost after choice {used} {token!r}"
     assert need(browser) == ("", "")
     browser.find_element(By.ID, "finish").click()
     browser.find_element(By.ID, "league-game")  # waits for the stored game's link
     assert took_back and audited == {"place", "steps"}
+    assert placed_one and placed_both  # the offense's placement, then the defense's
     game = Game.objects.select_related("result").get(pk=TableGame.objects.get().league_game_id)
     stored = game.result
     assert stored.dice["d6"] == values
