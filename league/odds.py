@@ -670,6 +670,8 @@ def with_table(season: Season, compute: Callable[[], dict[str, Any]]) -> dict[st
             finally:
                 _POLICY_OFF.reset(token)
         pair_table_request(season_id=season.pk, home_ids=pending.home_ids)
+        if background.available():  # the workers have it now: no sense asking again
+            return pending_view(season, pending)
     try:
         return compute()
     except OddsPending as pending:
