@@ -25,7 +25,7 @@ from django.db.models import (
     Sum,
     Value,
 )
-from django.db.models.functions import Cast, Coalesce, NullIf
+from django.db.models.functions import Cast, Coalesce, NullIf, TruncDate
 
 from cards.models import Player, Team
 from league.models import BoxLine, Game, League, Season, SeasonTeam
@@ -261,7 +261,12 @@ def player_game_log(*, player_id: int, season_id: int | None = None) -> QuerySet
         # The scores only: a result's documents are never decoded for a log line (and
         # created_at, which SQLite keeps after them).
         .defer(*(f"result__{name}" for name in RESULT_DOCUMENTS), "result__created_at")
-        .order_by("result__game__game_date", "result__game__round", "result__game_id")
+        # A tournament's games have no date of their own: the day each was played.
+        .order_by(
+            Coalesce("result__game__game_date", TruncDate("result__game__played_at")),
+            "result__game__round",
+            "result__game_id",
+        )
     )
 
 

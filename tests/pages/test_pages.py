@@ -92,6 +92,11 @@ def test_a_player_page_shows_the_card_season_line_and_game_log(client, season) -
         == stats["g"]
     )
     assert 'class="vabg-card"' in page
+    # Each game says its competition (a tournament's beside a season's), and home, away
+    # and neutral read apart: "vs", "at", "(neutral)", never "vs" beside "v".
+    assert log.count(f'<a href="/seasons/{season.pk}/">{season}</a>') == stats["g"]
+    assert re.search(r'<td class="text">(vs|at) <a href="/teams/\d+/">', log)
+    assert '">v <a' not in log and ">v <a" not in log
 
 
 def test_search_finds_teams_and_players_by_name(client, season) -> None:
