@@ -70,6 +70,43 @@ class CardSerializer(serializers.ModelSerializer[Card]):
             }
         return field_class, kwargs
 
+    def to_internal_value(self, data: Any) -> Any:
+        problems = self.validate_every_field(data)
+        if problems:
+            raise serializers.ValidationError(problems)
+        return super().to_internal_value(data)
+
+    def validate_every_field(self, data: Any) -> dict[str, Any]:
+        """Return every problem of an edit at once: DRF stops at the fields it cannot read
+        (``"steal_top": "x"``) and never reaches the card's rules (``can_play`` 99), so a
+        client fixed one and was refused for the next. Empty when every field reads: the
+        rules are then checked by :meth:`validate`, as always."""
+        if not isinstance(data, dict):
+            return {}
+        errors: dict[str, Any] = {}
+        parsed: dict[str, Any] = {}
+        for name, field in self.fields.items():
+            if field.read_only or name not in data:
+                continue
+            try:
+                parsed[field.source or name] = field.run_validation(data[name])
+            except serializers.ValidationError as exc:
+                errors[name] = exc.detail
+        if not errors or self.instance is None:
+            return errors
+        card = copy.copy(self.instance)
+        for source, value in parsed.items():
+            setattr(card, source, value)
+        try:
+            card.full_clean(exclude=list(errors))
+        except DjangoValidationError as exc:
+            found = model_errors(exc)
+            for name, messages in (
+                found if isinstance(found, dict) else {"non_field_errors": found}
+            ).items():
+                errors.setdefault(name, messages)
+        return errors
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         card = copy.copy(self.instance)
         for name, value in attrs.items():

@@ -913,6 +913,20 @@ def test_a_card_edit_breaking_a_card_rule_answers_the_cards_own_message(
     assert snapshot() == before
 
 
+def test_a_card_edit_names_every_problem_at_once(commish, card) -> None:
+    # A value DRF cannot read and one the card's rules refuse: both in one answer, not the
+    # second only after the first is mended.
+    before = snapshot()
+    response = commish.patch(
+        f"/api/cards/{card.pk}/", {"can_play": 99, "steal_top": "x"}, format="json"
+    )
+    assert response.status_code == 400
+    errors = response.json()
+    assert set(errors) == {"can_play", "steal_top"}, errors
+    assert "0 to 66" in errors["can_play"][0] and "valid integer" in errors["steal_top"][0]
+    assert snapshot() == before
+
+
 def test_others_cannot_edit_a_card(refused, card) -> None:
     client, expected = refused
     before = snapshot()
