@@ -416,12 +416,21 @@ ExportPlayerStatsSerializer = _serializer(
 )
 
 
+_VABG_CATEGORIES = ", ".join(selectors.LEADER_CATEGORIES)
+
+
 class LeaderQuerySerializer(serializers.Serializer[Any]):
     category = serializers.ChoiceField(
         choices=list(selectors.LEADER_CATEGORIES.items()),
         help_text="A VABG season's; a grid-court season ranks its pieces by a column of "
         "their lines (pts, fgm, fga, tpm, tpa, oreb, dreb, stl, to, three_sec), a six-dice "
         "season its teams by a team column (dunks, stl, ...).",
+        # A refusal names the categories, as another game's does: a client learns them here.
+        error_messages={
+            "required": f"Name a category: one of {_VABG_CATEGORIES}.",
+            "invalid_choice": f'"{{input}}" is not a category of VABG: use one of '
+            f"{_VABG_CATEGORIES}.",
+        },
     )
     per_game = serializers.BooleanField(default=True)
     limit = serializers.IntegerField(default=10, min_value=1, max_value=100)
@@ -431,7 +440,18 @@ class LeaderQuerySerializer(serializers.Serializer[Any]):
 class GameLeaderQuerySerializer(LeaderQuerySerializer):
     """The leader query of a season of another game: its own categories."""
 
-    category = serializers.CharField()  # type: ignore[assignment]
+    category = serializers.CharField(required=False)  # type: ignore[assignment]
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "category" not in attrs:
+            raise serializers.ValidationError(
+                {
+                    "category": f"Name a category of {self.context['title']}: one of "
+                    + ", ".join(self.context["categories"])
+                    + "."
+                }
+            )
+        return attrs
 
     def validate_category(self, value: str) -> str:
         keys: list[str] = self.context["categories"]

@@ -252,7 +252,14 @@ def test_leaders_rank_a_category_per_game_or_in_total(api, season) -> None:
     assert totals[0]["value"] == expected_total_max(season, "blk")
     refused = api.get(url, {"category": "dunks"})
     assert refused.status_code == 400
-    assert "category" in refused.json()
+    # The refusal names the categories a client may ask for, asked for none or a wrong one.
+    assert refused.json()["category"] == [
+        '"dunks" is not a category of VABG: use one of '
+        + ", ".join(selectors.LEADER_CATEGORIES)
+        + "."
+    ]
+    missing = api.get(url).json()["category"][0]
+    assert missing.startswith("Name a category: one of pts, ")
 
 
 def expected_total_max(season: Season, field: str) -> int:
