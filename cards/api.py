@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import mixins, serializers, status
+from rest_framework import exceptions, mixins, parsers, serializers, status
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -23,7 +23,6 @@ from cards.models import Card, Player, Team
 from cards.uploads import team_file_size_problem
 from core.api import ApiViewSet, ErrorSerializer, IdFilter, content_length, model_errors
 from core.errors import sentence
-from core.parsers import JSONParser
 
 # -- serializers ---------------------------------------------------------------------------
 
@@ -216,6 +215,29 @@ class CardFilter(django_filters.FilterSet):
         fields = ["team", "player", "slot", "role"]
 
 
+# -- parsers -------------------------------------------------------------------------------
+
+
+class TeamFileParser(parsers.BaseParser):
+    """Take a team file's body (``application/json``) unparsed: the import reads
+    ``request.body`` through the upload reader (``cards/uploads.py``), as the admin and
+    ``import_team`` read theirs, so a file that is not UTF-8 or not JSON is refused with the
+    same problems, and a UTF-8 byte order mark is skipped as there. Any other content type
+    is a 415 saying what is taken (``TeamViewSet.handle_exception``)."""
+
+    media_type = "application/json"
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        return {}
+
+
+IMPORT_TAKES = (
+    'Unsupported media type "{media_type}": the body is one team file (vabg-team/1 JSON) '
+    "sent as it is with Content-Type: application/json. Zips and forms are not taken here: "
+    'import them on the admin\'s "Import team files" page or with manage.py import_team.'
+)
+
+
 # -- views ---------------------------------------------------------------------------------
 
 
@@ -233,13 +255,25 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     def get_queryset(self) -> models.QuerySet[Team]:
         return teams_for_play()
 
+    def handle_exception(self, exc: Exception) -> Response:
+        # The import's 415 says what it takes, not only what it does not.
+        if isinstance(exc, exceptions.UnsupportedMediaType) and self.action == "import_file":
+            media_type = self.request.content_type.partition(";")[0].strip()
+            exc = exceptions.UnsupportedMediaType(
+                media_type, detail=IMPORT_TAKES.format(media_type=media_type)
+            )
+        return super().handle_exception(exc)
+
     @extend_schema(
         summary="Import a vabg-team/1 team file",
-        description="The body is the team file itself. A team is matched by school and "
-        "season: importing it again updates it in place. Any problem refuses the whole "
-        "file and lists every problem; nothing is written. A file over the upload limit "
-        "(TEAM_FILE_MAX_BYTES, 256 KB by default) is refused unread with 413; notes are at "
-        "most TEAM_NOTES_MAX_CHARS (4,000) characters.",
+        description="The body is one team file itself, sent with Content-Type: "
+        "application/json (a UTF-8 byte order mark at its start is skipped); zips and "
+        "multipart forms are refused with 415 (the admin's import page and manage.py "
+        "import_team take zips). A team is matched by school and season: importing it again "
+        "updates it in place. Any problem (not UTF-8, not JSON, a rule of the team file) "
+        "refuses the whole file and lists every problem; nothing is written. A file over the "
+        "upload limit (TEAM_FILE_MAX_BYTES, 256 KB by default) is refused unread with 413; "
+        "notes are at most TEAM_NOTES_MAX_CHARS (4,000) characters.",
         request={"application/json": OpenApiTypes.OBJECT},
         responses={
             201: TeamImportSerializer,
@@ -248,18 +282,22 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
             401: ErrorSerializer,
             403: ErrorSerializer,
             413: TeamFileRefusedSerializer,
+            415: ErrorSerializer,
         },
     )
-    @action(detail=False, methods=["post"], url_path="import", parser_classes=[JSONParser])
+    @action(detail=False, methods=["post"], url_path="import", parser_classes=[TeamFileParser])
     def import_file(self, request: Request, **kwargs: Any) -> Response:
         name = "team file"
         too_big = team_file_size_problem(name=name, size=content_length(request))
         if too_big:
             raise services.TeamFileError([too_big], status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
-        # Parsed by DRF first, so a body that is not JSON is refused as every API refuses it.
+        # The content type is negotiated (anything but JSON is a 415); the body itself is
+        # read by the upload reader, as the admin's and import_team's files are.
         request.data  # noqa: B018
         outcome = services.uploads_import(
-            uploads=[(name, io.BytesIO(request.body))], source="Imported through the API"
+            uploads=[(name, io.BytesIO(request.body))],
+            source="Imported through the API",
+            zips=False,
         )[0]
         team = self.get_queryset().get(pk=outcome.team.pk)
         body = {

@@ -56,25 +56,44 @@ def team_notes_problems(*, name: str, data: object) -> list[str]:
     return problems
 
 
+BOM = "\ufeff"
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def _undecodable(content: bytes | str, exc: UnicodeDecodeError) -> str:
+    """Say why a team file is not UTF-8: a UTF-16 one (Windows' "Unicode") by its mark."""
+    if isinstance(content, bytes) and content.startswith(UTF16_BOMS):
+        return "UTF-16, by its byte order mark; save it as UTF-8"
+    return exc.reason
+
+
 def team_file_parse(*, name: str, content: bytes | str) -> TeamCard:
     """Parse and validate one team file; raise :class:`TeamFileError` naming every problem.
 
     A file over ``TEAM_FILE_MAX_BYTES`` is refused unread, and notes over
-    ``TEAM_NOTES_MAX_CHARS`` are a problem like any other.
+    ``TEAM_NOTES_MAX_CHARS`` are a problem like any other. A UTF-8 byte order mark at the
+    start is skipped.
     """
     size = len(content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content)
     too_big = team_file_size_problem(name=name, size=size)
     if too_big:
         raise TeamFileError([too_big])
     try:
-        text = content.decode("utf-8") if isinstance(content, bytes) else content
+        # utf-8-sig: a leading byte order mark (Windows editors write one) is not content.
+        text = (
+            content.decode("utf-8-sig") if isinstance(content, bytes) else content.removeprefix(BOM)
+        )
         data = json.loads(text)
     except UnicodeDecodeError as exc:
-        raise TeamFileError([f"{name}: not UTF-8 text ({exc.reason})"]) from exc
+        raise TeamFileError([f"{name}: not UTF-8 text ({_undecodable(content, exc)})"]) from exc
     except json.JSONDecodeError as exc:
+        if not text.strip():
+            raise TeamFileError([f"{name}: empty; a team file is a JSON object"]) from exc
         raise TeamFileError(
             [f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"]
         ) from exc
+    except RecursionError as exc:  # a few kilobytes of [[[[... (the API's body, any upload)
+        raise TeamFileError([f"{name}: not valid JSON (nested too deeply)"]) from exc
     notes = team_notes_problems(name=name, data=data)
     if isinstance(data, dict) and "styles" in data:
         notes += [f"{name}: {p}" for p in styles_problems(data["styles"])]
@@ -115,11 +134,12 @@ def history_reason(source: str, name: str) -> str:
 
 
 def uploads_import(
-    *, uploads: Iterable[tuple[str, IO[bytes]]], source: str = "Imported"
+    *, uploads: Iterable[tuple[str, IO[bytes]]], source: str = "Imported", zips: bool = True
 ) -> list[ImportOutcome]:
     """Import uploads, team files or zips of them, as the admin, the API and ``import_team``
-    take them: read within the upload limits (:mod:`cards.uploads`), then all or nothing."""
-    return teams_import(files=uploads_read(uploads), source=source)
+    take them: read within the upload limits (:mod:`cards.uploads`), then all or nothing.
+    With ``zips=False`` (the API) each upload must be one team file, a zip refused."""
+    return teams_import(files=uploads_read(uploads, zips=zips), source=source)
 
 
 def teams_parse(

@@ -13,7 +13,9 @@ itself is trusted:
   import's total passes ``TEAM_ZIP_MAX_BYTES``), whatever the directory said;
 - an entry's name is only a label in messages: nothing is written to disk, a name that is
   absolute or climbs out with ``..`` refuses the zip, directories are skipped, and only
-  ``.json`` entries are read (a Mac's ``__MACOSX/._*`` shadows aside).
+  ``.json`` entries are read (a Mac's ``__MACOSX/._*`` shadows aside); a zip with none is
+  refused ("no team files found in teams.zip"), never imported as nothing;
+- where one team file is taken (the API's body), a zip is refused as such.
 
 Every refusal is a :class:`TeamFileError` naming the file (``teams.zip/kentucky.json`` for an
 entry), the size found and the limit; every problem of every upload is listed at once.
@@ -48,6 +50,13 @@ _ZIP64_END = struct.Struct("<4sQ2H2L4Q")
 RECORDS_PER_FILE = 2
 DIRECTORY_BYTES_PER_RECORD = 46 + 1024
 _DRIVE = re.compile(r"^[A-Za-z]:")
+# Where one team file is taken (the API's import), a zip is refused with this.
+ZIP_NOT_TAKEN = (
+    "{name}: a zip, not a team file: this takes one team file (JSON); import zips on the "
+    'admin\'s "Import team files" page or with manage.py import_team'
+)
+# The names a zip with no team file lists in its refusal, at most.
+OTHERS_SHOWN = 3
 
 
 class TeamFileError(ProblemsRefused, ValueError):
@@ -108,9 +117,12 @@ class _Budget:
             )
 
 
-def uploads_read(uploads: Iterable[tuple[str, IO[bytes]]]) -> list[tuple[str, bytes]]:
+def uploads_read(
+    uploads: Iterable[tuple[str, IO[bytes]]], *, zips: bool = True
+) -> list[tuple[str, bytes]]:
     """Read uploads (a name and a seekable binary stream each) into ``(name, content)`` team
     files, zips unpacked; raise :class:`TeamFileError` listing every problem of every upload.
+    With ``zips=False`` each upload must be one team file and a zip is refused.
     """
     limits = UploadLimits.from_settings()
     budget = _Budget(limits.zip_bytes)
@@ -119,10 +131,12 @@ def uploads_read(uploads: Iterable[tuple[str, IO[bytes]]]) -> list[tuple[str, by
     for name, stream in uploads:
         label = _label(name)
         try:
-            if _is_zip(label, stream):
+            if not _is_zip(label, stream):
+                files.append((label, _file_read(label, stream, limits, budget)))
+            elif zips:
                 files.extend(_zip_read(label, stream, limits, budget))
             else:
-                files.append((label, _file_read(label, stream, limits, budget)))
+                raise TeamFileError([ZIP_NOT_TAKEN.format(name=label)])
         except TeamFileError as exc:
             problems.extend(exc.problems)
             if budget.used > budget.limit:
@@ -253,6 +267,8 @@ def _zip_read(
         wanted, problems = _zip_entries_checked(name, entries, limits)
         if problems:
             raise TeamFileError(problems)
+        if not wanted:
+            raise TeamFileError([_no_team_files(name, entries)])
         files: list[tuple[str, bytes]] = []
         for label, info in wanted:
             try:
@@ -264,6 +280,15 @@ def _zip_read(
     if problems:
         raise TeamFileError(problems)
     return files
+
+
+def _no_team_files(name: str, entries: list[zipfile.ZipInfo]) -> str:
+    """Say that a zip holds no team file, and what it holds instead."""
+    if not entries:
+        return f"no team files found in {name}: it holds no files"
+    shown = ", ".join(_label(info.filename) for info in entries[:OTHERS_SHOWN])
+    more = f" and {len(entries) - OTHERS_SHOWN:,} more" if len(entries) > OTHERS_SHOWN else ""
+    return f"no team files found in {name}: only .json files are read, and it holds {shown}{more}"
 
 
 def _zip_entries_checked(

@@ -144,7 +144,12 @@ def test_a_row_the_database_refuses_is_named_by_its_constraint_and_nothing_is_wr
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (b"\xff\xfe", "bad.json: not UTF-8 text"),
+        (
+            b"\xff\xfe",
+            "bad.json: not UTF-8 text (UTF-16, by its byte order mark; save it as UTF-8)",
+        ),
+        (b"\xef\xbb\xbf", "bad.json: empty; a team file is a JSON object"),
+        (b" \n", "bad.json: empty; a team file is a JSON object"),
         (b"{", "bad.json: not valid JSON (line 1, column 2"),
         (b"[]", "bad.json: a team file must be a JSON object"),
         (b'{"format": "vabg-team/2"}', 'bad.json: format: must be "vabg-team/1"'),
@@ -223,9 +228,42 @@ def test_import_team_command_names_a_missing_file() -> None:
         call_command("import_team", "nope.json")
 
 
+def test_a_byte_order_mark_before_a_team_file_is_skipped_as_bytes_or_text() -> None:
+    assert team_import(name="k.json", content=b"\xef\xbb\xbf" + KENTUCKY.read_bytes()).created
+    outcome = team_import(name="k.json", content="\ufeff" + KENTUCKY.read_text())
+    assert not outcome.created and not outcome.changed
+
+
 def test_export_team_names_a_team_that_does_not_exist() -> None:
     with pytest.raises(CommandError, match='No team "Duke 1992"'):
         call_command("export_team", "Duke 1992")
+
+
+def exported(*labels: str) -> dict[str, object]:
+    out = io.StringIO()
+    call_command("export_team", *labels, "--print", stdout=out)
+    return json.loads(out.getvalue())
+
+
+def test_export_team_finds_the_school_whatever_its_case() -> None:
+    team_import(name="k.json", content=KENTUCKY.read_bytes())
+    for label in ("kentucky 2012", "KENTUCKY 2012", " Kentucky  2012 "):
+        assert exported(label) == document(), label
+    with pytest.raises(CommandError, match='No team "kentucky 2011"'):
+        call_command("export_team", "kentucky 2011", "--print")
+
+
+def test_export_team_names_every_team_a_label_could_mean() -> None:
+    team_import(name="k.json", content=KENTUCKY.read_bytes())
+    shouting = document() | {"school": "KENTUCKY"}
+    team_import(name="shouting.json", content=json.dumps(shouting))
+    assert exported("Kentucky 2012")["school"] == "Kentucky"  # as written: that one
+    assert exported("KENTUCKY 2012")["school"] == "KENTUCKY"
+    with pytest.raises(CommandError) as excinfo:
+        call_command("export_team", "kentucky 2012", "--print")
+    assert str(excinfo.value) == (
+        '"kentucky 2012" matches 2 teams: "KENTUCKY 2012", "Kentucky 2012"; write one as it is.'
+    )
 
 
 def test_duplicate_copies_every_card_under_a_new_name() -> None:

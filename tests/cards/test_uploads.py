@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.messages import get_messages
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError, call_command, execute_from_command_line
 from django.test import Client
 from django.urls import reverse
 
@@ -253,8 +254,8 @@ def test_an_entry_that_keeps_inflating_is_cut_off_one_byte_past_the_limit(
 def test_a_zip_of_96_files_is_read_and_of_97_is_refused_from_its_directory(
     settings: Any, meter: InflateMeter
 ) -> None:
-    small = {f"t{i}.txt": b"" for i in range(96)}
-    assert read(("ok.zip", zip_of(small))) == []
+    small = {f"t{i}.txt": b"" for i in range(95)} | {"k.json": KENTUCKY.read_bytes()}
+    assert [name for name, _ in read(("ok.zip", zip_of(small)))] == ["ok.zip/k.json"]
     small["t96.txt"] = b""
     assert refusal(("many.zip", zip_of(small))) == [
         "many.zip: 97 files, more than the limit of 96 files in a zip"
@@ -627,3 +628,178 @@ def test_import_team_reads_an_endless_device_only_to_the_limit() -> None:
         "/dev/zero: more than 262,144 bytes (256 KB) (reading stopped there)"
         in command_problems("/dev/zero")
     )
+
+
+# --- what a team file is, read the same on every path -----------------------------------------
+
+
+def latin1() -> bytes:
+    """Kentucky's file saved in Latin-1, as an old Windows editor would: "Muñoz" is 0xF1."""
+    doc = document()
+    doc["players"][0]["name"] = "Marquis Muñoz"
+    return json.dumps(doc, ensure_ascii=False).encode("latin-1")
+
+
+def d20_missing() -> bytes:
+    doc = document()
+    del doc["players"][0]["d20"]
+    return json.dumps(doc).encode()
+
+
+@pytest.fixture
+def paths(api: Any, client: Client) -> tuple[Client, Any]:
+    """The admin's client and the API's, both one commissioner's (signed in after the API's
+    client is made: making the account again resets its password, so its sessions)."""
+    client.force_login(commissioner())
+    return client, api
+
+
+# Files the three paths refuse, each with its one problem after the file's name.
+UNREADABLE = {
+    "latin-1": (latin1, "not UTF-8 text (invalid continuation byte)"),
+    "utf-16": (
+        lambda: KENTUCKY.read_text().encode("utf-16"),
+        "not UTF-8 text (UTF-16, by its byte order mark; save it as UTF-8)",
+    ),
+    "nested": (lambda: b"[" * 100_000, "not valid JSON (nested too deeply)"),
+    "not json": (
+        lambda: b"school: Kentucky\n",
+        "not valid JSON (line 1, column 1: Expecting value)",
+    ),
+    # The engine's reader (simulator/vabg/cards.py) words this one.
+    "no d20": (
+        d20_missing,
+        "player 1 (Marquis Teague): d20 must be an object with 3PM, 2PM, FOUL, 3PX, 2PX, got None",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNREADABLE))
+def test_a_file_that_is_not_a_team_file_is_refused_alike_by_the_admin_the_command_and_the_api(
+    case: str, paths: tuple[Client, Any], tmp_path: Path
+) -> None:
+    commish, api = paths
+    make, problem = UNREADABLE[case]
+    content = make()
+    assert admin_problems(admin_post(commish, ("bad.json", content))) == [f"bad.json: {problem}"]
+    path = write(tmp_path, "bad.json", content)
+    assert command_problems(path) == f"Nothing was imported; 1 problem(s):\n  {path}: {problem}"
+    response = api_post(api, content)
+    assert response.status_code == 400
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {
+        "detail": "The team file is refused: 1 problem; nothing was written.",
+        "problems": [f"team file: {problem}"],
+    }
+    assert counts() == (0, 0, 0, 0)
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+def test_a_team_file_saved_with_a_byte_order_mark_imports_on_every_path(
+    paths: tuple[Client, Any], tmp_path: Path
+) -> None:
+    commish, api = paths
+    # Windows editors (Notepad's "UTF-8 with BOM") start the file with EF BB BF.
+    kentucky, kansas = BOM + KENTUCKY.read_bytes(), BOM + KANSAS.read_bytes()
+    response = admin_post(commish, ("kentucky.json", kentucky))
+    assert response.status_code == 302
+    assert [str(m) for m in get_messages(response.wsgi_request)] == ["Kentucky 2012: created"]
+    assert Team.objects.get().players.count() == len(document()["players"])
+    out = io.StringIO()
+    call_command("import_team", write(tmp_path, "kansas.json", kansas), stdout=out)
+    assert out.getvalue() == "Kansas 2008: created\n"
+    response = api_post(api, kentucky)
+    assert response.status_code == 200
+    assert response.json()["detail"] == "Kentucky 2012: unchanged."
+    zipped = zip_of({"k.json": kentucky, "b.json": kansas})
+    assert [o.describe() for o in call_import("t.zip", zipped)] == [
+        "Kentucky 2012: unchanged",
+        "Kansas 2008: unchanged",
+    ]
+
+
+def test_a_misplaced_byte_order_mark_is_still_refused_where_it_is() -> None:
+    content = KENTUCKY.read_bytes().replace(b'"school"', BOM + b'"school"', 1)
+    [problem] = _import_problems("k.json", content)
+    assert problem.startswith("k.json: not valid JSON (line ")
+
+
+@pytest.mark.parametrize(
+    ("entries", "holds"),
+    [
+        ({}, "it holds no files"),
+        ({"teams/": b""}, "it holds no files"),
+        (
+            {"teams/": b"", "teams/kentucky.txt": b"{}"},
+            "only .json files are read, and it holds teams/kentucky.txt",
+        ),
+        (
+            {f"k{i}.json.bak": b"" for i in range(5)},
+            "only .json files are read, and it holds k0.json.bak, k1.json.bak, k2.json.bak "
+            "and 2 more",
+        ),
+        (
+            {"__MACOSX/._kentucky.json": b"\x00\x05\x16\x07"},
+            "only .json files are read, and it holds __MACOSX/._kentucky.json",
+        ),
+    ],
+)
+def test_a_zip_with_no_team_file_is_refused_saying_what_it_holds(
+    entries: dict[str, bytes], holds: str
+) -> None:
+    assert refusal(("empty.zip", zip_of(entries))) == [f"no team files found in empty.zip: {holds}"]
+
+
+def test_an_empty_zip_is_refused_by_the_admin_and_the_command_with_anything_beside_it(
+    commish: Client, tmp_path: Path
+) -> None:
+    empty = zip_of({})
+    problem = "no team files found in empty.zip: it holds no files"
+    response = admin_post(commish, ("kansas.json", KANSAS.read_bytes()), ("empty.zip", empty))
+    assert response.status_code == 200
+    assert admin_problems(response) == [problem]
+    path = write(tmp_path, "empty.zip", empty)
+    message = command_problems(str(KANSAS), path)
+    assert message == f"Nothing was imported; 1 problem(s):\n  no team files found in {path}: " + (
+        "it holds no files"
+    )
+    assert counts() == (0, 0, 0, 0)
+
+
+def test_import_team_exits_non_zero_on_an_empty_zip_saying_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, "empty.zip", zip_of({}))
+    with pytest.raises(SystemExit) as excinfo:
+        execute_from_command_line(["manage.py", "import_team", path])
+    assert excinfo.value.code == 1
+    assert f"no team files found in {path}: it holds no files" in capsys.readouterr().err
+
+
+def test_the_api_takes_one_team_file_as_json_and_says_so_to_anything_else(api: Any) -> None:
+    zipped = zip_of({"k.json": KENTUCKY.read_bytes()})
+    takes = (
+        "the body is one team file (vabg-team/1 JSON) sent as it is with Content-Type: "
+        "application/json. Zips and forms are not taken here: import them on the admin's "
+        '"Import team files" page or with manage.py import_team.'
+    )
+    response = api.post(API_IMPORT, data=zipped, content_type="application/zip")
+    assert response.status_code == 415
+    assert response.json() == {"detail": f'Unsupported media type "application/zip": {takes}'}
+    form = {"file": SimpleUploadedFile("k.json", KENTUCKY.read_bytes())}
+    response = api.post(API_IMPORT, data=form, format="multipart")
+    assert response.status_code == 415
+    assert response.json() == {"detail": f'Unsupported media type "multipart/form-data": {takes}'}
+    # A zip sent as JSON is not read as one: the API imports one team at a time.
+    response = api_post(api, zipped)
+    assert response.status_code == 400
+    assert response.json()["problems"] == [
+        "team file: a zip, not a team file: this takes one team file (JSON); import zips on "
+        'the admin\'s "Import team files" page or with manage.py import_team'
+    ]
+    response = api_post(api, b"")
+    assert response.status_code == 400
+    assert response.json()["problems"] == ["team file: empty; a team file is a JSON object"]
+    assert counts() == (0, 0, 0, 0)
