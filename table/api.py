@@ -4,8 +4,9 @@ Signed-in users only (session or token); a game is its owner's, and anyone else 
 Every answer that changes a game is its whole new state (``table.presentation``), so a
 client never has to work out the engine's reading on its own. A refused die answers 400
 with the die's place in the entry (``index``) and what the game wanted there (``need``);
-an entry from a stale page (``expected`` is not the game's count of dice) or on a game no
-longer in progress answers 409.
+an entry (dice, a choice, an undo) must carry ``expected``, the game's count of entries the
+client knew of (400 naming the field without it); one from a stale page (``expected`` is not
+the game's count) or on a game no longer in progress answers 409.
 """
 
 from __future__ import annotations
@@ -67,15 +68,27 @@ class StartSerializer(serializers.Serializer[Any]):
         return attrs
 
 
+EXPECTED_MISSING = (
+    "Give expected: how many entries (dice and choices) the game had when you looked "
+    "(state.count), so that an entry from a stale page is refused instead of mixed in."
+)
+
+
+def expected_field() -> serializers.IntegerField:
+    """The count of entries every entry carries (required: the stale-page check)."""
+    return serializers.IntegerField(
+        min_value=0,
+        error_messages={"required": EXPECTED_MISSING, "null": EXPECTED_MISSING},
+        help_text="Required: how many entries (dice and choices) the game had when you "
+        "looked (state.count); a stale count answers 409.",
+    )
+
+
 class DiceSerializer(serializers.Serializer[Any]):
     dice = serializers.ListField(
         child=serializers.IntegerField(), min_length=1, max_length=5000, help_text="In order."
     )
-    expected = serializers.IntegerField(
-        required=False,
-        min_value=0,
-        help_text="How many entries (dice and choices) the game had when you looked.",
-    )
+    expected = expected_field()
 
 
 class ChoiceSerializer(serializers.Serializer[Any]):
@@ -84,14 +97,12 @@ class ChoiceSerializer(serializers.Serializer[Any]):
         help_text="One of the question's options (state.question.options[].token); a chip "
         "reroll names its dice: reroll:1,3,5.",
     )
-    expected = serializers.IntegerField(
-        required=False, min_value=0, help_text="How many entries the game had when you looked."
-    )
+    expected = expected_field()
 
 
 class UndoSerializer(serializers.Serializer[Any]):
     what = serializers.ChoiceField(choices=["die", "trip"], default="die")
-    expected = serializers.IntegerField(required=False, min_value=0)
+    expected = expected_field()
 
 
 def owned(request: Request, pk: int) -> TableGame:
@@ -193,7 +204,7 @@ class DiceView(TableApiView):
             game_id=game.pk,
             user=request.user,
             values=params.validated_data["dice"],
-            expected=params.validated_data.get("expected"),
+            expected=params.validated_data["expected"],
         )
         game.refresh_from_db()
         return Response(table_state(game, position))
@@ -216,7 +227,7 @@ class ChoiceView(TableApiView):
             game_id=game.pk,
             user=request.user,
             choice=params.validated_data["choice"],
-            expected=params.validated_data.get("expected"),
+            expected=params.validated_data["expected"],
         )
         game.refresh_from_db()
         return Response(table_state(game, position))
@@ -237,7 +248,7 @@ class UndoView(TableApiView):
             game_id=game.pk,
             user=request.user,
             what=params.validated_data["what"],
-            expected=params.validated_data.get("expected"),
+            expected=params.validated_data["expected"],
         )
         game.refresh_from_db()
         return Response(table_state(game, position))

@@ -39,10 +39,16 @@ def start(client, teams, **options):  # type: ignore[no-untyped-def]
     return answer.json()
 
 
+def entries(game_id):  # type: ignore[no-untyped-def]
+    """How many entries the game has now (what a page that is up to date sends)."""
+    game = TableGame.objects.filter(pk=game_id).first()
+    return 0 if game is None else game.entries
+
+
 def roll(client, game_id, dice, expected=None):  # type: ignore[no-untyped-def]
-    body = {"dice": list(dice)}
-    if expected is not None:
-        body["expected"] = expected
+    """Enter dice as an up-to-date page does (``expected``: the game's count), or with
+    the ``expected`` given."""
+    body = {"dice": list(dice), "expected": entries(game_id) if expected is None else expected}
     return client.post(
         reverse("table:api-dice", args=[game_id]), body, content_type="application/json"
     )
@@ -95,8 +101,7 @@ def test_a_whole_game_entered_trip_by_trip_is_stored_as_the_engine_plays_those_d
             assert {f: getattr(stored, f) for f in line.to_json() if f != "name"} == {
                 f: v for f, v in line.to_json().items() if f != "name"
             }
-    again = player_client.post(reverse("table:api-dice", args=[state["id"]]), {"dice": [1]},
-                               content_type="application/json")  # fmt: skip
+    again = roll(player_client, state["id"], [1])
     assert again.status_code == 409
 
 
@@ -121,17 +126,46 @@ def test_an_entry_from_a_stale_page_is_refused_with_409(player_client, teams):
     assert len(TableGame.objects.get().dice) == 4
 
 
+def test_every_entry_must_say_how_many_entries_the_page_knew_of(player_client, teams):
+    # The stale-page check cannot be skipped: an entry without ``expected`` is refused (400,
+    # naming the field) and nothing is written.
+    state = start(player_client, teams)
+    game_id = state["id"]
+    for name, body in (
+        ("api-dice", {"dice": [5, 3, 4, 17]}),
+        ("api-choice", {"choice": "B"}),
+        ("api-undo", {"what": "die"}),
+    ):
+        answer = player_client.post(
+            reverse(f"table:{name}", args=[game_id]), body, content_type="application/json"
+        )
+        assert answer.status_code == 400, (name, answer.json())
+        assert answer.json()["expected"] == [
+            "Give expected: how many entries (dice and choices) the game had when you looked "
+            "(state.count), so that an entry from a stale page is refused instead of mixed in."
+        ]
+        nulled = player_client.post(
+            reverse(f"table:{name}", args=[game_id]),
+            {**body, "expected": None},
+            content_type="application/json",
+        )
+        assert nulled.status_code == 400 and "expected" in nulled.json()
+    assert TableGame.objects.get().dice == []
+    assert roll(player_client, game_id, [5, 3, 4, 17], expected=0).status_code == 200
+
+
 def test_undo_takes_back_the_last_die_or_the_whole_last_trip(player_client, teams):
     _played, written = rolled_game(HOME, AWAY, 22)
     state = start(player_client, teams)
     state = roll(player_client, state["id"], written.values[:30]).json()
     undo = reverse("table:api-undo", args=[state["id"]])
-    one = player_client.post(undo, {"what": "die"}, content_type="application/json").json()
+    one = player_client.post(undo, {"what": "die", "expected": 30}, "application/json").json()
     assert one["count"] == 29 and one["dice"] == written.values[:29]
-    trip = player_client.post(undo, {"what": "trip"}, content_type="application/json").json()
+    trip = player_client.post(undo, {"what": "trip", "expected": 29}, "application/json").json()
     assert trip["count"] == one["undo_trip_to"] < 29
     assert trip["need"]["trip_start"] and trip["need"]["die"] == "d8"
-    again = player_client.post(undo, {"what": "trip"}, content_type="application/json").json()
+    body = {"what": "trip", "expected": trip["count"]}
+    again = player_client.post(undo, body, content_type="application/json").json()
     assert again["count"] < trip["count"] and again["need"]["trip_start"]
 
 

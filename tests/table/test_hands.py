@@ -98,7 +98,9 @@ def test_the_api_asks_each_choice_refuses_a_forbidden_one_and_undoes_it(
     # The jump ball (Orange 3 Balls), then Orange's and White's dice tie Ball and Pass.
     tie = [1, 1, 4, 4, 5, 6]
     state = player_client.post(
-        url + "dice/", {"dice": [1, 2, 3, 4, 5, 6, *tie, *tie, *tie]}, "application/json"
+        url + "dice/",
+        {"dice": [1, 2, 3, 4, 5, 6, *tie, *tie, *tie], "expected": 0},
+        "application/json",
     ).json()
     question = state["question"]
     assert question["side"] == "away" and question["kind"] == "play"
@@ -106,10 +108,12 @@ def test_the_api_asks_each_choice_refuses_a_forbidden_one_and_undoes_it(
     assert state["need"] is None and state["count"] == 24
     assert state["period"] == f"Next: {question['prompt']}"
 
-    more_dice = player_client.post(url + "dice/", {"dice": [1]}, "application/json")
+    more_dice = player_client.post(url + "dice/", {"dice": [1], "expected": 24}, "application/json")
     assert more_dice.status_code == 400
     assert more_dice.json()["detail"].startswith("Kansas 2008 must choose first: Orange")
-    forbidden = player_client.post(url + "choice/", {"choice": "S"}, "application/json")
+    forbidden = player_client.post(
+        url + "choice/", {"choice": "S", "expected": 24}, "application/json"
+    )
     assert forbidden.status_code == 400
     assert "G6" in forbidden.json()["detail"] and "(B, P)" in forbidden.json()["detail"]
     stale = player_client.post(url + "choice/", {"choice": "B", "expected": 3}, "application/json")
@@ -120,11 +124,15 @@ def test_the_api_asks_each_choice_refuses_a_forbidden_one_and_undoes_it(
     state = chose.json()
     assert state["question"] is None and state["need"] is not None
     assert state["choices"] == [{"after": 24, "choice": "B"}] and state["count"] == 25
-    no_choice = player_client.post(url + "choice/", {"choice": "B"}, "application/json")
+    no_choice = player_client.post(
+        url + "choice/", {"choice": "B", "expected": 25}, "application/json"
+    )
     assert no_choice.status_code == 400
     assert no_choice.json()["detail"].startswith("No choice is asked now: the game waits for")
 
-    undone = player_client.post(url + "undo/", {"what": "die"}, "application/json").json()
+    undone = player_client.post(
+        url + "undo/", {"what": "die", "expected": 25}, "application/json"
+    ).json()
     assert undone["choices"] == [] and undone["count"] == 24 and undone["question"] is not None
 
 
@@ -153,19 +161,25 @@ def test_grid_court_by_hand_through_the_api_asks_places_and_refuses_an_illegal_s
     assert started["court"]["width"] == 14 and len(started["court"]["value"]) == 10
     assert [1, 1] in question["board"]["cells"] and [1, 7] not in question["board"]["cells"]
     inside = player_client.post(
-        url + "choice/", {"choice": "place:1,7 1,1 1,14 9,6 7,4"}, "application/json"
+        url + "choice/", {"choice": "place:1,7 1,1 1,14 9,6 7,4", "expected": 0}, "application/json"
     )
     assert inside.status_code == 400
     assert inside.json()["detail"].startswith("'place:1,7 1,1 1,14 9,6 7,4' is refused: ")
     assert "(1, 7) is not outside the arc (§2.2" in inside.json()["detail"]
     placed = player_client.post(
-        url + "choice/", {"choice": "place:1,1 1,14 9,6 7,4 7,11"}, "application/json"
+        url + "choice/",
+        {"choice": "place:1,1 1,14 9,6 7,4 7,11", "expected": 0},
+        "application/json",
     ).json()
     # Kentucky (home, the computer) placed its defense by its coach style; Kansas announces.
     assert placed["question"]["kind"] == "announce" and len(placed["pieces"]["home"]) == 5
-    moved = player_client.post(url + "choice/", {"choice": "move"}, "application/json").json()
+    moved = player_client.post(
+        url + "choice/", {"choice": "move", "expected": placed["count"]}, "application/json"
+    ).json()
     assert moved["question"] is None and moved["need"]["size"] == 2
-    rolled = player_client.post(url + "dice/", {"dice": [3, 4]}, "application/json").json()
+    rolled = player_client.post(
+        url + "dice/", {"dice": [3, 4], "expected": moved["count"]}, "application/json"
+    ).json()
     board = rolled["question"]["board"]
     assert rolled["question"]["kind"] == "steps" and board["allowed"] == 7
     r5, c5 = board["pieces"]["away"][4]
@@ -178,13 +192,17 @@ def test_grid_court_by_hand_through_the_api_asks_places_and_refuses_an_illegal_s
     )  # the legal first steps of piece 5, for a client that draws its own court
     r, c = board["pieces"]["away"][4]  # piece 5, at (7, 11)
     diagonal = player_client.post(
-        url + "choice/", {"choice": f"steps:5>{r - 1},{c - 1}"}, "application/json"
+        url + "choice/",
+        {"choice": f"steps:5>{r - 1},{c - 1}", "expected": rolled["count"]},
+        "application/json",
     )
     assert (
         diagonal.status_code == 400
         and "offense pieces step orthogonally" in diagonal.json()["detail"]
     )
     stepped = player_client.post(
-        url + "choice/", {"choice": f"steps:5>{r - 1},{c}"}, "application/json"
+        url + "choice/",
+        {"choice": f"steps:5>{r - 1},{c}", "expected": rolled["count"]},
+        "application/json",
     ).json()
     assert stepped["pieces"]["away"][4] == [r - 1, c] and stepped["need"]["team"] == "home"
