@@ -80,13 +80,18 @@ _SMALL_MAX = 32767  # the scores' small-integer columns
 
 
 def _teams_found(value: list[int]) -> list[Team]:
-    """Return the teams of ``value`` in its order, or refuse naming every unknown id."""
+    """Return the teams of ``value`` in its order, or refuse naming every unknown id and
+    every id listed twice, all at once."""
     found = Team.objects.in_bulk(value)
+    problems = []
     missing = sorted({pk for pk in value if pk not in found})
     if missing:
-        raise serializers.ValidationError(
-            f"No team with id {', '.join(str(pk) for pk in missing)}."
-        )
+        problems.append(f"No team with id {', '.join(str(pk) for pk in missing)}.")
+    twice = sorted({pk for pk in value if value.count(pk) > 1})
+    if twice:
+        problems.append(f"Listed twice: team {', '.join(str(pk) for pk in twice)}.")
+    if problems:
+        raise serializers.ValidationError(problems)
     return [found[pk] for pk in value]
 
 
