@@ -328,9 +328,7 @@ def table_roll(
         ) from exc
     except GameOverError as exc:
         raise TableRefused(
-            f"The game is over after {exc.used - before} of these dice; "
-            f"{exc.extra} more {'is' if exc.extra == 1 else 'are'} one too many.",
-            index=exc.used - before,
+            _too_many(exc.used - before, len(values)), index=exc.used - before
         ) from exc
     except ChoiceFirst as exc:
         question = exc.question
@@ -343,6 +341,33 @@ def table_roll(
     game.dice = dice
     game.save(update_fields=["dice", "updated_at"])
     return position
+
+
+def _too_many(used: int, sent: int) -> str:
+    """Say where the game ends among the ``sent`` dice of an entry: an entry is all or
+    nothing, so none of them was stored."""
+    if used == 0:
+        what = "this die was" if sent == 1 else f"these {sent:,} dice were"
+        return f"The game is already over: {what} not stored."
+    left = sent - used
+    after = "the last one comes" if left == 1 else f"the other {left:,} come"
+    return (
+        f"The game ends after {used:,} of these {sent:,} dice: {after} after its end, so "
+        f"none of them was stored (send the first {used:,} alone)."
+    )
+
+
+def _refused_choice(choice: str, why: str) -> str:
+    """Say that ``choice`` is refused and why, naming the choice once (a game's own reason
+    may begin with it: ``'steps:1>1,1': step 1: ...``, ``S is not one of ...``)."""
+    for lead in (f"{choice!r}: ", f"{choice}: "):
+        if why.startswith(lead):
+            why = why[len(lead) :]
+            break
+    else:
+        if why.startswith((f"{choice!r} ", f"{choice} ")):
+            return f"{why}."  # the reason names the choice itself
+    return f"{choice!r} is refused: {why}."
 
 
 def _side_label(game: TableGame, side: str) -> str:
@@ -366,7 +391,7 @@ def table_choose(*, game_id: int, user: Any, choice: str, expected: int | None =
     try:
         position = position_of(game, choices=[token for _, token in choices])
     except ChoiceRefused as exc:
-        raise TableRefused(f"{choice!r} is refused: {exc}.") from exc
+        raise TableRefused(_refused_choice(choice, str(exc))) from exc
     game.choices = choices
     game.save(update_fields=["choices", "updated_at"])
     return position

@@ -87,7 +87,8 @@ class _Hand:
         self.side = side
 
     def _who(self) -> str:
-        return "White (home)" if self.side == HOME else "Orange (visitors)"
+        """Grid court's own names for the sides (rulings §1.3: team 1 is the visitor)."""
+        return "Team 2 (home)" if self.side == HOME else "Team 1 (visitors)"
 
     def place(self, role: str, state: GridState) -> list[Cell]:
         court = state.court
@@ -230,12 +231,26 @@ class _Hand:
                 raise self.hands.refuse(token, question, f"step {n}: {cell} is off the board")
             here, there = pos[piece - 1], court.index(cell)
             neighbours = court.king[here] if role == DEFENSE else court.orthogonal[here]
-            if there not in neighbours:
-                how = "" if role == DEFENSE else " (offense pieces step orthogonally)"
+            if there == here:
                 raise self.hands.refuse(
                     token,
                     question,
-                    f"step {n}: piece {piece} cannot step from {court.cells[here]} to {cell}{how}",
+                    f"step {n}: piece {piece} is already on {cell}: a step goes to a "
+                    "neighbouring cell",
+                )
+            if there not in neighbours:
+                diagonal = there in court.king[here]  # a neighbour, but only diagonally
+                why = (
+                    "offense pieces step orthogonally, not diagonally"
+                    if diagonal
+                    else f"{cell} is not next to {court.cells[here]}: a step goes to a "
+                    "neighbouring cell"
+                )
+                raise self.hands.refuse(
+                    token,
+                    question,
+                    f"step {n}: piece {piece} cannot step from {court.cells[here]} to {cell}: "
+                    + why,
                 )
             if there in occupied:
                 raise self.hands.refuse(token, question, f"step {n}: {cell} is taken")

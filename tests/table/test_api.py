@@ -117,6 +117,29 @@ def test_a_die_outside_its_faces_is_refused_in_place_and_nothing_is_written(play
     assert roll(player_client, state["id"], [0]).json()["index"] == 0
 
 
+def test_dice_past_the_end_of_the_game_say_where_it_ended_and_nothing_is_stored(
+    player_client, teams
+):
+    _played, written = rolled_game(HOME, AWAY, 21)
+    state = start(player_client, teams)
+    values = written.values
+    too_many = roll(player_client, state["id"], [*values, *([1] * (5000 - len(values)))])
+    assert too_many.status_code == 400
+    left = 5000 - len(values)
+    assert too_many.json() == {
+        "detail": f"The game ends after {len(values):,} of these 5,000 dice: the other "
+        f"{left:,} come after its end, so none of them was stored (send the first "
+        f"{len(values):,} alone).",
+        "index": len(values),
+    }
+    one_more = roll(player_client, state["id"], [*values, 4]).json()["detail"]
+    assert "the last one comes after its end" in one_more
+    assert TableGame.objects.get().dice == []
+    assert roll(player_client, state["id"], values).status_code == 200
+    over = roll(player_client, state["id"], [3, 4])
+    assert over.json()["detail"] == "The game is already over: these 2 dice were not stored."
+
+
 def test_an_entry_from_a_stale_page_is_refused_with_409(player_client, teams):
     state = start(player_client, teams)
     assert roll(player_client, state["id"], [5, 3, 4, 17], expected=0).status_code == 200

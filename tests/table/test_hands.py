@@ -158,6 +158,9 @@ def test_grid_court_by_hand_through_the_api_asks_places_and_refuses_an_illegal_s
     url = f"/table/api/games/{started['id']}/"
     question = started["question"]
     assert (question["side"], question["kind"]) == ("away", "place")
+    # Grid court names the sides as its rulings do (§1.3), not as six dice does.
+    assert question["prompt"].startswith("Team 1 (visitors) on offense: place pieces 1-5")
+    assert "Orange" not in str(started) and "White" not in str(started)
     assert started["court"]["width"] == 14 and len(started["court"]["value"]) == 10
     assert [1, 1] in question["board"]["cells"] and [1, 7] not in question["board"]["cells"]
     inside = player_client.post(
@@ -199,6 +202,16 @@ def test_grid_court_by_hand_through_the_api_asks_places_and_refuses_an_illegal_s
     assert (
         diagonal.status_code == 400
         and "offense pieces step orthogonally" in diagonal.json()["detail"]
+    )
+    same = f"steps:5>{r},{c}"
+    onto_itself = player_client.post(
+        url + "choice/", {"choice": same, "expected": rolled["count"]}, "application/json"
+    )
+    detail = onto_itself.json()["detail"]
+    assert onto_itself.status_code == 400 and detail.count(same) == 1, detail
+    assert detail.startswith(
+        f"{same!r} is refused: step 1: piece 5 is already on ({r}, {c}): a step goes to a "
+        "neighbouring cell (§2.6"
     )
     stepped = player_client.post(
         url + "choice/",

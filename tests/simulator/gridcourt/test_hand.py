@@ -63,6 +63,8 @@ def test_choices_the_rules_forbid_are_refused_naming_the_rule() -> None:
     question = sheet.question
     assert question is not None and (question.side, question.kind) == ("away", "place")
     assert question.to_json()["board"]["pieces"] == 5
+    # Grid court's own names for the sides (rulings §1.3), not six dice's Orange and White.
+    assert question.prompt == "Team 1 (visitors) on offense: place pieces 1-5 outside the arc."
     inside = "place:1,6 1,7 1,8 2,7 2,8"  # the offense places outside the arc
     with pytest.raises(ChoiceRefused, match=r"piece 1: \(1, 6\) is not outside the arc \(§2.2"):
         GAME.sheet(HOME_TEAM, AWAY_TEAM, [], choices=[inside], hands=hands)
@@ -83,8 +85,22 @@ def test_choices_the_rules_forbid_are_refused_naming_the_rule() -> None:
     assert board["allowed"] == 7 and board["role"] == "offense" and not board["king"]
     r, c = board["pieces"]["away"][0]
     diagonal = f"steps:1>{r + 1},{c + 1}"
-    with pytest.raises(ChoiceRefused, match=r"cannot step from .* \(offense pieces step orth"):
+    with pytest.raises(ChoiceRefused, match=r"cannot step from .*: offense pieces step orth"):
         GAME.sheet(HOME_TEAM, AWAY_TEAM, roll, choices=[*start, diagonal], hands=hands)
+    # Each refusal gives its own reason: a step onto the piece's own cell, or one that
+    # skips a cell, is not about the direction.
+    same = f"steps:1>{r},{c}"
+    with pytest.raises(ChoiceRefused) as refused:
+        GAME.sheet(HOME_TEAM, AWAY_TEAM, roll, choices=[*start, same], hands=hands)
+    assert str(refused.value).startswith(
+        f"{same!r}: step 1: piece 1 is already on ({r}, {c}): a step goes to a neighbouring cell"
+    )
+    assert "orthogonally" not in str(refused.value).split("(§")[0]
+    far = f"steps:1>{r + 2},{c}"
+    with pytest.raises(ChoiceRefused) as refused:
+        GAME.sheet(HOME_TEAM, AWAY_TEAM, roll, choices=[*start, far], hands=hands)
+    assert f"step 1: piece 1 cannot step from ({r}, {c}) to ({r + 2}, {c}): " in str(refused.value)
+    assert f"({r + 2}, {c}) is not next to ({r}, {c})" in str(refused.value)
     back_and_forth = " ".join([f"1>{r + 1},{c}", f"1>{r},{c}"] * 4)
     with pytest.raises(ChoiceRefused, match="8 steps, the roll allows 7"):
         GAME.sheet(
