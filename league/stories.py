@@ -20,6 +20,7 @@ from league.presentation import BoxScore, Side, current_names, renamed_events
 from simulator.vabg.events import event_from_json
 from simulator.vabg.words import (
     UPSET_SEED_GAP,
+    Die,
     Facts,
     Line,
     Star,
@@ -68,14 +69,15 @@ def labels(game: Game) -> dict[str, str]:
     return {"home": str(game.home), "away": str(game.away)}
 
 
-def game_lines(game: Game) -> list[Line]:
+def game_lines(game: Game, dice: Sequence[Die] = ()) -> list[Line]:
     """The play-by-play of a stored game in plain words ([] if typed in, or of a game the
-    league tells no stories of)."""
+    league tells no stories of); ``dice``, the game's dice in order (``replays.vabg_dice``),
+    each on the line of its play."""
     result = getattr(game, "result", None)
     if result is None or not league_game(game.game).tells_stories or not result.events:
         return []
     events = renamed_events(result.events, current_names(result))
-    return plain_lines([event_from_json(e) for e in events], labels(game))
+    return plain_lines([event_from_json(e) for e in events], labels(game), dice)
 
 
 def _seeds(game: Game, entries: dict[int, SeasonTeam] | None) -> dict[str, int]:

@@ -23,7 +23,7 @@ from cards.models import Player, Team
 from cards.presentation import card_face
 from cards.styles import team_styles
 from core.caching import public_headers, public_page
-from league import columns, gamestats, odds, realseasons, selectors, stories, tournaments
+from league import columns, gamestats, odds, realseasons, replays, selectors, stories, tournaments
 from league.bracket import WinnerOf
 from league.games import league_game
 from league.models import Game, League, RulesPreset, Season, SimulationRun
@@ -448,7 +448,9 @@ def _played_part(game: Game) -> SafeString:
     box = box_score(
         game, player_url=lambda line: reverse("player", args=[line.player_id]), starters=True
     )
-    lines = stories.game_lines(game)
+    # Every die in the order rolled, on its play's line ("Show the dice"): the game played
+    # once more, here only, where the page is rendered (kept per result in the cache).
+    lines = stories.game_lines(game, dice=replays.vabg_dice(game, game.result))
     story = stories.game_story(game, box=box, lines=lines) if box is not None else None
     return mark_safe(
         render_to_string(

@@ -71,6 +71,11 @@ class GridFrame:
     notes: list[str] = field(default_factory=list)
 
 
+def _cell(cell: Any) -> str:
+    """A cell as the table page writes it: ``(row, column)``."""
+    return f"({int(cell[0])}, {int(cell[1])})"
+
+
 def _centre(cell: Any) -> str:
     row, column = int(cell[0]), int(cell[1])
     return f"{(column - 1) * CELL + CELL // 2},{BOARD_TOP + (row - 1) * CELL + CELL // 2}"
@@ -81,13 +86,16 @@ def frames_of(events: list[dict[str, Any]], names: dict[str, str]) -> list[GridF
 
     The pieces are followed from the events alone: a reset places every piece, a step
     moves one; an announced shot, a reset or anything else before a roll is told in the
-    turn of that roll.
+    turn of that roll. The notes say where each piece was placed ("Duke 1992 (offense)
+    placed piece 1 (1, 8), piece 2 (1, 3), ...") and every step, as the table page does
+    ("Duke 1992: piece 1 (1, 8) to (2, 7)."; a piece stepping on: "... to (2, 7) to (3, 7).").
     """
     cells: dict[str, list[list[int]]] = {AWAY: [], HOME: []}
     offense = AWAY
     score = {AWAY: 0, HOME: 0}
     frames: list[GridFrame] = []
     pending: list[str] = []
+    stepping: tuple[Any, ...] = ()  # the last step's turn, piece, line and cell
 
     def pieces() -> list[Piece]:
         return [
@@ -105,6 +113,13 @@ def frames_of(events: list[dict[str, Any]], names: dict[str, str]) -> list[GridF
             offense = e["offense"]
             cells = {AWAY: [list(c) for c in e["away"]], HOME: [list(c) for c in e["home"]]}
             pending.append(f"The pieces are set: {names[offense]} has the ball.")
+            defense = HOME if offense == AWAY else AWAY
+            for side, role in ((offense, "offense"), (defense, "defense")):
+                placed = ", ".join(
+                    f"piece {n} {_cell(cell)}" for n, cell in enumerate(cells[side], start=1)
+                )
+                if placed:
+                    pending.append(f"{names[side]} ({role}) placed {placed}.")
             continue
         if kind == "announce":
             pending.append(f"{who} announces a shot by piece {e['piece']} from {tuple(e['cell'])}.")
@@ -133,6 +148,15 @@ def frames_of(events: list[dict[str, Any]], names: dict[str, str]) -> list[GridF
         frame = frames[-1]
         if kind == "step":
             cells[team][e["piece"] - 1] = list(e["to"])
+            here = (frame.number, team, e["piece"], len(frame.notes), list(e["from"]))
+            if stepping == here:
+                # The same piece stepping on: one line, every cell it stepped through.
+                frame.notes[-1] = f"{frame.notes[-1][:-1]} to {_cell(e['to'])}."
+            else:
+                frame.notes.append(
+                    f"{who}: piece {e['piece']} {_cell(e['from'])} to {_cell(e['to'])}."
+                )
+            stepping = (frame.number, team, e["piece"], len(frame.notes), list(e["to"]))
             path = next(
                 (p for p in frame.paths if (p["team"], p["piece"]) == (team, e["piece"])), None
             )

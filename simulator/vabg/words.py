@@ -5,7 +5,9 @@ figures handed in; nothing is invented. A line says who did what ("Davis dunks o
 Robinson", his defender in the same slot; "Lamb blocks Case's shot"; "Chalmers fouls Lamb;
 Lamb makes 2 of 2 free throws") with the running score after it; the dice that decided it
 stay beside it in the table player's notation (``render.describe``) for whoever plays at the
-table.
+table; given the game's dice in the order they were rolled (:class:`Die`, from
+``simulator.vabg.dicelog``), every die stays beside the play it made, labelled as the table
+labels it ("free throw 2 14" on the foul's line, "rebound d20 7" on the rebound's).
 """
 
 from __future__ import annotations
@@ -34,13 +36,33 @@ HOME, AWAY = "home", "away"
 
 
 @dataclass(frozen=True)
+class Die:
+    """One die of a game as the table labels it, and the play it belongs to.
+
+    ``step`` is the table's label ("d8", "d6 tens", "free throw 2", "rebound d6",
+    "putback d20", "fast break d20", "shot-clock re-roll d8"), ``die`` the die ("d20"),
+    ``event`` the index of the first event emitted after it was rolled: the event it made.
+    """
+
+    step: str
+    value: int
+    event: int
+    die: str = ""
+
+    @property
+    def text(self) -> str:
+        return f"{self.step} {self.value}"
+
+
+@dataclass(frozen=True)
 class Line:
     """One play in words, with the score after it.
 
     ``kind`` is ``"score"`` (points went up), ``"miss"``, ``"turnover"``, ``"rebound"``,
     ``"foul"`` (no point from it), ``"call"``, ``"sub"`` or ``"period"``. ``dice`` is the
-    table notation of the trips that led to the play ("" when none). ``lead_change`` is
-    true when this play put the other team in front; ``tied`` when it tied the game.
+    table notation of the trips that led to the play ("" when none); ``rolls`` every die
+    rolled for it, in order, when the game's dice were given. ``lead_change`` is true when
+    this play put the other team in front; ``tied`` when it tied the game.
     """
 
     period: int
@@ -54,6 +76,7 @@ class Line:
     dice: str = ""
     lead_change: bool = False
     tied: bool = False
+    rolls: tuple[Die, ...] = ()
 
     @property
     def when(self) -> str:
@@ -170,12 +193,20 @@ _CALLS = {
 }
 
 
-def plain_lines(events: Sequence[Event], labels: dict[str, str]) -> list[Line]:
+def plain_lines(
+    events: Sequence[Event], labels: dict[str, str], dice: Sequence[Die] = ()
+) -> list[Line]:
     """Return a game's play-by-play in plain words, one line per play, the score after each.
 
     ``labels`` names the teams: ``{"home": "Kentucky 2012", "away": "Kansas 2008"}``. The
     score starts from the 20-20 opening (each side's ``Opening`` points). Free throws join
     the foul that gave them ("Chalmers fouls Lamb on the shot; Lamb makes 1 of 2").
+
+    ``dice`` (the game's every die, in the order rolled: ``dicelog.game_dice``) puts each
+    die on the line of the play it made (``Line.rolls``): a trip's four dice (and its
+    shot-clock re-roll's) on the trip's first play, the free throws' d20s on the foul's
+    line, a rebound's d20 and d6 on the rebound's, a putback's or a fast break's d20 on its
+    shot; every die is on exactly one line.
     """
     names = short_names(events)
     score = {HOME: 0, AWAY: 0}
@@ -184,7 +215,11 @@ def plain_lines(events: Sequence[Event], labels: dict[str, str]) -> list[Line]:
             score[e.team] += e.pts
     state = {"leader": _leader(score)}  # the last side in front ("" before anyone was)
     lines: list[Line] = []
-    dice: list[str] = []
+    trips: list[str] = []
+    rolled: dict[int, list[Die]] = {}
+    for die in dice:
+        rolled.setdefault(min(die.event, len(events)), []).append(die)
+    rolls: list[Die] = []  # the dice rolled since the last line, not yet on one
     blocker: str | None = None
     stealer: tuple[str, bool] | None = None
     fast_break = False
@@ -203,7 +238,7 @@ def plain_lines(events: Sequence[Event], labels: dict[str, str]) -> list[Line]:
         return change, now == ""
 
     def add(e: Event, side: str, text: str, kind: str, points: int = 0) -> None:
-        nonlocal dice
+        nonlocal trips, rolls
         change, tied = scored(side, points) if points else (False, False)
         lines.append(
             Line(
@@ -215,16 +250,18 @@ def plain_lines(events: Sequence[Event], labels: dict[str, str]) -> list[Line]:
                 away=score[AWAY],
                 points=points,
                 kind="score" if points else kind,
-                dice="; ".join(dice),
+                dice="; ".join(trips),
                 lead_change=change,
                 tied=tied,
+                rolls=tuple(rolls),
             )
         )
-        dice = []
+        trips, rolls = [], []
 
-    for e in events:
+    for index, e in enumerate(events):
+        rolls.extend(rolled.get(index, ()))
         if isinstance(e, Trip):
-            dice.append(describe(e, labels) or "")
+            trips.append(describe(e, labels) or "")
             continue
         if isinstance(e, FreeThrow):
             who = names.get(e.player, e.player)
@@ -244,7 +281,9 @@ def plain_lines(events: Sequence[Event], labels: dict[str, str]) -> list[Line]:
                     kind="score" if line.points + int(e.made) else "foul",
                     lead_change=line.lead_change or change,
                     tied=tied,
+                    rolls=line.rolls + tuple(rolls),
                 )
+                rolls = []
                 continue
             made = "makes" if e.made else "misses"
             add(e, e.team, f"{who} {made} a free throw", "miss", int(e.made))
@@ -316,6 +355,9 @@ def plain_lines(events: Sequence[Event], labels: dict[str, str]) -> list[Line]:
             name = {0: "regulation", 1: "overtime"}.get(e.period, f"overtime {e.period}")
             away, home = labels.get(AWAY, AWAY), labels.get(HOME, HOME)
             add(e, "", f"End of {name}: {away} {e.away}, {home} {e.home}", "period")
+    rolls.extend(rolled.get(len(events), ()))
+    if rolls and lines:  # dice rolled after the last event (none in a finished game)
+        lines[-1] = replace(lines[-1], rolls=lines[-1].rolls + tuple(rolls))
     return lines
 
 

@@ -111,6 +111,16 @@ def test_the_play_by_play_reads_in_words_and_the_dice_wait_behind_a_button(
     assert toggle.get_attribute("aria-pressed") == "true"
     with_dice = [r.find_element(By.CSS_SELECTOR, "td.dice") for r in rows[:40]]
     assert any("d8" in d.text for d in with_dice if d.is_displayed())
+    # every die of the game, each labelled as the table labels it: a foul's free-throw d20s
+    # on the foul's own line; on a phone the dice go under their play, with no sideways
+    # scroll in the play-by-play either
+    foul = next(r for r in rows if "free throw" in r.find_element(By.CSS_SELECTOR, "td.play").text)
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", foul)
+    assert "free throw 1" in foul.find_element(By.CSS_SELECTOR, "td.dice").text
+    assert no_sideways_scroll(browser)
+    assert browser.execute_script(
+        "const b = document.querySelector('.pbp'); return b.scrollWidth <= b.clientWidth + 2"
+    )
 
     # scoring plays only: every row left moved the score, lead changes stand out
     scoring = browser.find_element(By.ID, "toggle-scoring")

@@ -8,7 +8,11 @@ from pathlib import Path
 import pytest
 
 from simulator import SeededDice
-from simulator.vabg import ADVANCED, play_game
+from simulator.dice import ScriptedDice
+from simulator.recording import RecordingDice
+from simulator.results import GameResult
+from simulator.vabg import ADVANCED, GameRules, play_game
+from simulator.vabg.dicelog import DiceLogMismatch, game_dice
 from simulator.vabg.events import (
     Block,
     Enter,
@@ -23,7 +27,9 @@ from simulator.vabg.events import (
     Turnover,
 )
 from simulator.vabg.render import describe
+from simulator.vabg.sheet import replay
 from simulator.vabg.words import (
+    Die,
     Facts,
     Star,
     decisive_run,
@@ -269,3 +275,95 @@ def test_a_player_goes_by_his_surname_unless_it_would_mislead() -> None:
     assert names["Anthony Davis"] == "Anthony Davis" and names["Marcus Davis"] == "Marcus Davis"
     assert names["Darrell Arthur"] == "Arthur"
     assert names["Auburn 1984 PG (to complete)"] == "Auburn 1984 PG (to complete)"
+
+
+# -- every die of the game, on its play's line ("Show the dice") -----------------------------
+
+RULEBOOK_HOME, RULEBOOK_AWAY = "kentucky-2012", "kansas-2008"
+
+
+def _dice_of(seed: int, rules: GameRules = ADVANCED) -> tuple[GameResult, tuple[Die, ...]]:
+    home, away = rulebook_file_team(RULEBOOK_HOME), rulebook_file_team(RULEBOOK_AWAY)
+    played = play_game(home, away, SeededDice(seed), rules=rules)
+    events = [e.to_json() for e in played.events]
+    return played, game_dice(home, away, SeededDice(seed), rules=rules, events=events)
+
+
+def test_recording_the_dice_changes_nothing_and_keeps_their_order() -> None:
+    home, away = rulebook_file_team(RULEBOOK_HOME), rulebook_file_team(RULEBOOK_AWAY)
+    recorder = RecordingDice(SeededDice(7))
+    recorded = play_game(home, away, recorder, rules=ADVANCED)
+    assert recorded.events == play_game(home, away, SeededDice(7), rules=ADVANCED).events
+    assert recorded.dice == SeededDice(7).record()  # the stored record is still the seed
+    # the same seed, die by die, in the order the game asked
+    again = SeededDice(7)
+    assert [d.value for d in recorder.draws] == [getattr(again, d.die)() for d in recorder.draws]
+
+
+@pytest.mark.parametrize("seed", [7, 12])
+def test_every_die_of_a_game_is_on_exactly_one_line_in_the_order_rolled(seed: int) -> None:
+    played, dice = _dice_of(seed)
+    recorder = RecordingDice(SeededDice(seed))
+    play_game(rulebook_file_team(RULEBOOK_HOME), rulebook_file_team(RULEBOOK_AWAY), recorder)
+    assert len(dice) == len(recorder.draws)
+    assert [(d.die, d.value) for d in dice] == [(d.die, d.value) for d in recorder.draws]
+    lines = plain_lines(played.events, LABELS, dice)
+    assert [d for line in lines for d in line.rolls] == list(dice)
+    # the words and the score are the same with the dice as without them
+    bare = plain_lines(played.events, LABELS)
+    assert [(x.text, x.score, x.dice) for x in bare] == [(x.text, x.score, x.dice) for x in lines]
+
+
+def test_free_throws_rebounds_putbacks_and_fast_breaks_sit_on_their_own_plays() -> None:
+    played, dice = _dice_of(7)
+    lines = plain_lines(played.events, LABELS, dice)
+    steps = {d.step for d in dice}
+    assert {"free throw 1", "free throw 2", "rebound d20", "rebound d6", "putback d20"} <= steps
+    assert "fast break d20" in steps
+    for line in lines:
+        kinds = [d.step for d in line.rolls]
+        free_throws = [k for k in kinds if k.startswith("free throw")]
+        if "free throw" in line.text:
+            # "Jones fouls Jackson on the shot; Jackson makes 2 of 3 free throws": 3 d20s
+            tried = int(line.text.rsplit(" of ", 1)[1].split()[0])
+            assert len(free_throws) == tried, line
+            assert free_throws == [f"free throw {n}" for n in range(1, tried + 1)]
+        else:
+            assert not free_throws, line
+        rebound = [k for k in kinds if k.startswith("rebound")]
+        assert rebound in ([], ["rebound d20", "rebound d6"]), line
+        assert not rebound or line.kind == "rebound", line
+        if "putback d20" in kinds:  # the putback's shot, or the foul on it
+            assert any(w in line.text for w in ("put", "second-chance", "fouls", "block")), line
+        if "fast break d20" in kinds:  # the bonus shot, or the foul on it
+            assert "break" in line.text or "fouls" in line.text, line
+        if "d8" in kinds:  # a trip's four dice, in the table's order
+            at = kinds.index("d8")
+            assert kinds[at : at + 4] == ["d8", "d6 tens", "d6 ones", "d20"]
+
+
+def test_the_dice_are_labelled_as_the_table_labels_them() -> None:
+    """A game typed at the table and stored as its dice file lists, play by play, the dice
+    the table listed, with the table's own words for each."""
+    home, away = rulebook_file_team(RULEBOOK_HOME), rulebook_file_team(RULEBOOK_AWAY)
+    recorder = RecordingDice(SeededDice(31))
+    play_game(home, away, recorder, rules=ADVANCED)
+    position = replay(home, away, recorder.values, rules=ADVANCED)
+    assert position.result is not None
+    stored = ScriptedDice.from_json(position.dice_file())  # what GameResult.dice holds
+    events = [e.to_json() for e in position.events]
+    dice = game_dice(home, away, stored, rules=ADVANCED, events=events)
+    assert [(d.step, d.value, d.die) for d in dice] == [
+        (r.step, r.value, r.die) for r in position.rolls
+    ]
+    # each trip's dice are on the lines of that trip's plays
+    lines = plain_lines(position.events, LABELS, dice)
+    by_trip = [[r.value for r in play.rolls] for play in position.plays()]
+    assert [d.value for line in lines for d in line.rolls] == [v for t in by_trip for v in t]
+
+
+def test_dice_that_do_not_make_the_stored_game_are_refused() -> None:
+    home, away = rulebook_file_team(RULEBOOK_HOME), rulebook_file_team(RULEBOOK_AWAY)
+    other = [e.to_json() for e in play_game(home, away, SeededDice(8), rules=ADVANCED).events]
+    with pytest.raises(DiceLogMismatch):
+        game_dice(home, away, SeededDice(7), rules=ADVANCED, events=other)
