@@ -181,7 +181,29 @@ def _player_notes(extra: object) -> object:
 
 
 @admin.register(Team)
-class TeamAdmin(SimpleHistoryAdmin):
+class ReasonedHistoryAdmin(SimpleHistoryAdmin):
+    """The History page says why each version was made: "Changed in the admin", or, for a
+    revert from the History, which version it went back to (simple_history left the reason
+    empty, shown as "None", and a revert read as any change)."""
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        match = request.resolver_match
+        # simple_history's revert page: ``<id>/history/<version>/``, its arguments positional.
+        reverting = match is not None and (match.url_name or "").endswith("_simple_history")
+        version = match.args[-1] if reverting and match is not None and match.args else None
+        if version is not None:
+            old = obj.history.filter(history_id=version).values_list("history_date", flat=True)
+            when = old.first()
+            reason = f"Reverted to version {version}" + (
+                f" of {when:%Y-%m-%d %H:%M}" if when is not None else ""
+            )
+        else:
+            reason = "Changed in the admin" if change else "Added in the admin"
+        obj._change_reason = reason[:100]  # simple_history's documented hook
+        super().save_model(request, obj, form, change)
+
+
+class TeamAdmin(ReasonedHistoryAdmin):
     list_display = (
         "__str__",
         "conference",
@@ -353,7 +375,7 @@ class TeamAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(SimpleHistoryAdmin):
+class PlayerAdmin(ReasonedHistoryAdmin):
     list_display = ("name", "team", "slot", "role", "ball", "height", "ppg")
     list_filter = ("card__slot", "card__role", "team__card_source")
     search_fields = ("name", "team__school")
@@ -486,7 +508,7 @@ D20_PAIRS = [
 
 
 @admin.register(Card)
-class CardAdmin(SimpleHistoryAdmin):
+class CardAdmin(ReasonedHistoryAdmin):
     form = CardForm
     list_display = ("player", "team", "slot", "role", "ball_numbers", "can_play", "free_throw_top")
     list_filter = ("slot", "role", "team__card_source", "team__conference")

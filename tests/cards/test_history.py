@@ -66,6 +66,7 @@ def test_an_admin_edit_records_who_changed_the_card_when_and_the_previous_value(
     latest = card.history.latest()
     assert latest.history_user == user
     assert latest.history_type == "~"
+    assert latest.history_change_reason == "Changed in the admin"  # not "None" on the page
     assert start <= latest.history_date <= timezone.now()
     assert (latest.free_throw_top, latest.block_top) == (18, 24)
     previous = latest.prev_record
@@ -134,6 +135,8 @@ def test_reverting_a_card_to_an_earlier_version_restores_it_and_records_the_reve
     assert latest.history_user == user
     assert (latest.prev_record.can_play, latest.can_play) == (44, 37)
     assert card.history.count() == 3
+    # The History says it was a revert, and to which version.
+    assert latest.history_change_reason.startswith(f"Reverted to version {original.history_id} of ")
 
 
 def test_a_refused_admin_edit_records_no_history(commish: tuple[Client, Any]) -> None:
