@@ -257,7 +257,9 @@ def player_game_log(*, player_id: int, season_id: int | None = None) -> QuerySet
     if season_id is not None:
         lines = lines.filter(result__game__season_id=season_id)
     return (
-        lines.select_related("result__game__home", "result__game__away", "result__game__season")
+        lines.select_related(
+            "result__game__home", "result__game__away", "result__game__season__league"
+        )
         # The scores only: a result's documents are never decoded for a log line (and
         # created_at, which SQLite keeps after them).
         .defer(*(f"result__{name}" for name in RESULT_DOCUMENTS), "result__created_at")

@@ -57,7 +57,9 @@ def test_a_fan_clicks_from_the_home_page_to_a_box_score_and_a_player(
     assert card.get_attribute("data-player") == line.name
     log = browser.find_elements(By.CSS_SELECTOR, "table.game-log tbody tr")
     assert len(log) == 3  # a four-team round robin: three games each
-    assert any(r.find_elements(By.TAG_NAME, "td")[3].text == str(line.pts) for r in log)
+    assert any(
+        r.find_elements(By.TAG_NAME, "td")[4].text == str(line.pts) for r in log
+    )  # after Season
 
 
 def test_search_from_the_header_finds_a_player(browser, live_server, season) -> None:
