@@ -40,6 +40,7 @@ def test_a_season_is_created_simulated_and_its_standings_printed(teams) -> None:
     assert "East" in table and "West" in table
     for team in teams:
         assert str(team) in table
+    assert "Conf" in table and "Neut" not in table  # home courts: no neutral record to show
     assert "Nothing to simulate" in run("simulate", "1995-96", "--all", "--no-progress")
 
 
