@@ -11,7 +11,11 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.contrib.admin.widgets import AdminDateWidget, FilteredSelectMultiple
+from django.contrib.admin.widgets import (
+    AdminDateWidget,
+    FilteredSelectMultiple,
+    RelatedFieldWidgetWrapper,
+)
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -242,6 +246,17 @@ class SeasonAdmin(admin.ModelAdmin[Season]):
         if not self.has_add_permission(request):
             raise PermissionDenied
         form = SeasonAddForm(request.POST if request.method == "POST" else None)
+        # The "+" beside League, as on a model's own form: a new commissioner adds his first
+        # league here instead of leaving the form for the leagues' page.
+        form.fields["league"].widget = RelatedFieldWidgetWrapper(
+            form.fields["league"].widget,
+            Season._meta.get_field("league").remote_field,
+            self.admin_site,
+            can_add_related=True,
+            can_change_related=False,
+            can_delete_related=False,
+            can_view_related=False,
+        )
         if form.is_bound and form.is_valid():
             try:
                 season = services.season_create(**form.season_arguments())

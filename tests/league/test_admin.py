@@ -113,6 +113,10 @@ def test_a_commissioner_adds_a_season_with_its_whole_schedule(client) -> None:
     assert form.status_code == 200
     for field in ("league", "name", "teams", "every_team", "grouping", "cross_conference_games"):
         assert f'name="{field}"' in form.content.decode()
+    # A first league can be added from here (the "+" of a model's own form).
+    assert f'href="{reverse("admin:league_league_add")}?_to_field=id&amp;_popup=1"' in (
+        form.content.decode()
+    )
     response = client.post(url, season_form(), follow=True)
     season = Season.objects.get(name="Winter 2027")
     assert response.redirect_chain[-1][0] == reverse("admin:league_season_change", args=[season.pk])
