@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from simulator.dice import DiceError, DiceSource, ScriptedDice, SeededDice
+from simulator.dice import DiceError, DiceScriptExhausted, DiceSource, ScriptedDice, SeededDice
 from simulator.games import (
     DEFAULT_GAME,
     InvalidOptionError,
@@ -99,6 +99,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _ran_out(dice: Path | None, exc: DiceError) -> str:
+    """Say which file ran out of which die, and whether it had that die's list at all (a
+    file without a "d8" key reads as no d8 rolls)."""
+    if dice is None or not isinstance(exc, DiceScriptExhausted):
+        return str(exc)
+    message = f"{dice}: {exc}"
+    try:
+        document = read_json_file(dice)
+    except JsonFileError:
+        return message
+    if isinstance(document, dict) and exc.stream not in document:
+        message += f' (the file has no "{exc.stream}" list)'
+    return message
+
+
 def _fail(message: str) -> int:
     print(f"error: {message}", file=sys.stderr)
     return EXIT_BAD_INPUT
@@ -136,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result = play_game(home, away, source, rules=rules, neutral=args.neutral)
     except DiceError as exc:
-        return _fail(str(exc))
+        return _fail(_ran_out(args.dice, exc))
     except InvalidCardError as exc:
         return _fail("\n  ".join(exc.problems))
     if args.json:
@@ -187,7 +202,7 @@ def _play_other(args: argparse.Namespace) -> int:
     try:
         result = game.play(home, away, source, rules)
     except DiceError as exc:
-        return _fail(str(exc))
+        return _fail(_ran_out(args.dice, exc))
     if args.json:
         json.dump(result.to_json(), sys.stdout)
         sys.stdout.write("\n")

@@ -295,6 +295,13 @@ def test_a_dice_file_that_runs_out_exits_2_naming_the_die(tmp_path, die):
     assert f"a {die} was wanted" in message
 
 
+def test_a_dice_file_without_a_die_s_list_says_so_when_that_die_is_wanted(tmp_path):
+    path = write_json(tmp_path / "no-d8.json", {"format": "vabg-dice/1", "d6": [4, 1], "d20": [1]})
+    message = refused(simulator("play", HOME, AWAY, "--dice", path))
+    assert f"{path}: the dice script ran out: a d8 was wanted" in message
+    assert '(the file has no "d8" list)' in message
+
+
 @pytest.mark.parametrize("which", ["home", "away", "dice"])
 def test_a_missing_file_exits_2_naming_it(tmp_path, which):
     missing = tmp_path / "no-such-file.json"
