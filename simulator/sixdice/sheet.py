@@ -37,10 +37,10 @@ from simulator.sixdice.engine import ScriptRanOut, SixDiceResult, Table, play_ga
 from simulator.sixdice.events import Event, Score, SixDiceBox, Start, box_score
 from simulator.sixdice.game import SixDiceGame
 from simulator.sixdice.hand import Hands
-from simulator.sixdice.odds import states_before_rolls
+from simulator.sixdice.odds import solved
 from simulator.sixdice.render import render_play_by_play
 from simulator.sixdice.rules import STANDARD, SixDiceRules
-from simulator.sixdice.state import AWAY, HOME, MAIN
+from simulator.sixdice.state import AWAY, HOME, MAIN, GameState
 from simulator.sixdice.style import DEFAULT_STYLE, SixDiceStyle, game_policy
 
 FACES = 6
@@ -128,6 +128,9 @@ class Position:
     choices: Choices = NO_CHOICES
     question: Question | None = None
     """The choice a side played by hand must make next (then ``need`` is ``None``)."""
+    phase: GameState | None = None
+    """The position at the start of the phase under way (the jump ball, a main roll with
+    its shot and free throws, an inbound race); ``None`` once the game is over."""
 
     def labels(self) -> dict[str, str]:
         return {HOME: self.home.label, AWAY: self.away.label}
@@ -200,11 +203,23 @@ def _run(
     values: Sequence[int],
     rules: SixDiceRules,
     choices: Choices = NO_CHOICES,
+    phases: list[GameState] | None = None,
 ) -> tuple[Table, _Source, Hands, ScriptRanOut | _Bad | ChoiceNeeded | None]:
+    """Play the engine's game over ``values``; with ``phases``, note the position at the
+    start of each phase it plays (the jump ball, a main roll with its shot and free throws,
+    an inbound race: the positions the exact odds know, ``states_before_rolls``)."""
     source = _Source(values)
     hands = _hands(choices, home, away)
     table = Table(source, rules=rules, policy=hands.policy)
     source.table = table
+    if phases is not None:
+        play_phase = table.step
+
+        def step() -> None:
+            phases.append(table.state)
+            play_phase()
+
+        table.step = step  # type: ignore[method-assign]
     table.events.append(Start(home.school, home.season, away.school, away.season))
     try:
         table.play()
@@ -280,7 +295,8 @@ def replay(
     while a choice is wanted) and :class:`NoChoiceWanted` (a choice where none is asked).
     """
     values = tuple(values)
-    table, source, hands, stop = _run(home, away, values, rules, choices)
+    phases: list[GameState] = []
+    table, source, hands, stop = _run(home, away, values, rules, choices, phases)
     if isinstance(stop, _Bad):
         raise DieRefused(
             stop.index, stop.value, _need(home, away, values, rules, source, stop.index, choices)
@@ -322,6 +338,7 @@ def replay(
         result=result,
         choices=choices,
         question=question,
+        phase=phases[-1] if stop is not None and phases else None,
     )
 
 
@@ -407,33 +424,32 @@ class SixDiceSheet(BoardSheet):
 
 
 def live_odds(game: SixDiceGame, position: Position) -> dict[str, Any]:
-    """Return P(home wins) now, exact from the six-dice chain (the game's own
-    ``win_probability``, a stored game's chart) at the start of the roll under way, each
-    team playing its coach style from there (a side played by hand too: the chain cannot
-    know the choices still to come)."""
-    events = [e.to_json() for e in position.events]
-    chart = game.win_probability(events, position.rules, position.home, position.away)
-    states = states_before_rolls(events)
-    pregame = chart[0][1] if chart else 0.5
+    """Return P(home wins) now, exact from the six-dice chain (the game's own, whose values
+    a stored game's chart shows) at the start of the phase under way: the jump ball, a main
+    roll (its shot and free throws are inside it) or an inbound race, with that phase's
+    score; each team playing its coach style from there (a side played by hand too: the
+    chain cannot know the choices still to come)."""
+    home_style, away_style = _style(position.home), _style(position.away)
+    chain = solved(
+        position.rules,
+        None if home_style == DEFAULT_STYLE else home_style,
+        None if away_style == DEFAULT_STYLE else away_style,
+    )
+    pregame = chain.p_home_win(GameState())
     labels = position.labels()
-    if position.result is not None:
-        p_home = 1.0 if position.result.home.score > position.result.away.score else 0.0
+    state = position.phase
+    if position.result is not None or state is None:
+        p_home = 1.0 if position.score[HOME] > position.score[AWAY] else 0.0
         as_of = "final"
-    elif states:
-        state = states[-1][1]
-        p_home = chart[-1][1]
-        what = (
-            "the jump ball"
-            if state.offense is None
-            else (
-                f"{labels[state.offense]}'s roll at d {state.depth}"
-                if state.phase == MAIN
-                else f"{labels[state.offense]}'s inbound"
-            )
-        )
-        as_of = f"before {what} ({state.away_score}-{state.home_score})"
     else:
-        p_home, as_of = pregame, "before the jump ball"
+        p_home = chain.p_home_win(state)
+        score = f"{state.away_score}-{state.home_score}"
+        if state.offense is None:
+            as_of = "before the jump ball"
+        elif state.phase == MAIN:
+            as_of = f"before {labels[state.offense]}'s main roll at d {state.depth} ({score})"
+        else:
+            as_of = f"before {labels[state.offense]}'s inbound ({score})"
     by_hand = (
         " (a side played by hand is assumed to play its coach style)"
         if (position.choices.hands)
@@ -445,8 +461,9 @@ def live_odds(game: SixDiceGame, position: Position) -> dict[str, Any]:
         "p_away": 1.0 - p_home,
         "pregame_home": pregame,
         "as_of": as_of,
-        "note": "Exact, from the dice math (docs/odds.md), at the start of the roll under "
-        f"way, each team playing its coach style{by_hand}.",
+        "note": "Exact, from the dice math (docs/odds.md), at the start of the jump ball, main "
+        "roll (its shot and free throws included) or inbound under way, each team playing "
+        f"its coach style{by_hand}.",
     }
 
 
