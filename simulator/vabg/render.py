@@ -86,7 +86,8 @@ def describe(event: Event, labels: dict[str, str]) -> str | None:
         return f"{event.player} blocks the shot"
     if isinstance(event, Turnover):
         who = event.player or labels[event.team]
-        return f"{who} turnover ({event.cause})"
+        # The 11-66 roll's own turnover range needs no cause beside the word.
+        return f"{who} turnover" + ("" if event.cause == "turnover" else f" ({event.cause})")
     if isinstance(event, Foul):
         return f"{event.player} fouls {event.fouled} ({event.kind}, {event.shots} FT)"
     if isinstance(event, Call):

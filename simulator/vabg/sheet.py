@@ -43,6 +43,7 @@ from simulator.vabg.coachodds import CoachLiveOdds
 from simulator.vabg.engine import (
     REGULATION,
     GameState,
+    Player,
     Side,
     play_game,
     rules_coach,
@@ -346,9 +347,16 @@ class _Table:
         if die == "d6" and since == ["d8", "d6"]:
             return need(f"{prefix}d6 ones", "11-66 roll: d6 ones (then the d20)")
         if die == "d20" and since == ["d8", "d6", "d6"]:
+            carrier = self._carrier(team, draws[-3][1], after_reroll, trip)
+            if carrier is None:
+                return need(
+                    f"{prefix}d20",
+                    "the carrier's d20 (read when the 11-66 roll leaves it to the card)",
+                )
             return need(
                 f"{prefix}d20",
-                "the carrier's d20 (read when the 11-66 roll leaves it to the card)",
+                f"d20 for {carrier.name}{_tired(carrier)}: read when the 11-66 roll leaves "
+                "it to the card",
             )
         if die == "d6" and since == ["d20"]:
             return self._rebound_d6(need, draws[-1][1])
@@ -357,6 +365,24 @@ class _Table:
             if found is not None:
                 return found
         return need(die, f"the engine asks for a {die}")
+
+    def _carrier(self, team: str, d8: int, reroll: bool, trip: TripStart | None) -> Player | None:
+        """Return who carries the ball on this d8 (§4), whose d20 is read; ``None`` when
+        nobody takes it, or on a trip fouled on purpose (its d20 is not read)."""
+        if trip is None or trip.kind in ("foul", "reroll"):
+            return None  # a fouling trip (or its re-roll, also a trip of the engine's)
+        off = self.game.home if team == HOME else self.game.away
+        if d8 <= 5:
+            return off.lineup[d8 - 1]
+        idx = None if reroll else off.carriers[d8]
+        return None if idx is None else off.lineup[idx]
+
+    def _player(self, name: str) -> Player | None:
+        for side in (self.game.home, self.game.away):
+            for p in side.players:
+                if p.name == name:
+                    return p
+        return None
 
     def _d20_need(self, need: Callable[..., Need], labels: dict[str, str]) -> Need | None:
         events = self.game.events
@@ -397,26 +423,30 @@ class _Table:
         if isinstance(last, Rebound) and last.offensive:
             return need(
                 "putback d20",
-                f"putback: d20 on {last.player}'s card (no 11-66 roll: no turnover possible)",
+                f"putback: d20 for {last.player}{_tired(self._player(last.player))}, on his "
+                "card (no 11-66 roll: no turnover possible)",
             )
         if isinstance(last, Turnover) and len(events) >= 2:
             steal = events[-2]
             if isinstance(steal, Steal) and steal.fast_break:
                 return need(
                     "fast break d20",
-                    f"fast break: d20 on {steal.player}'s card, a bonus shot "
-                    f"for {labels[steal.team]}",
+                    f"fast break: d20 for {steal.player}{_tired(self._player(steal.player))}, "
+                    f"on his card, a bonus shot for {labels[steal.team]}",
                     side=steal.team,
                 )
         return None
 
     def _ft_range(self, name: str) -> str:
-        for side in (self.game.home, self.game.away):
-            for p in side.players:
-                if p.name == name:
-                    tired = " (tired: d20 + 1)" if p.tired else ""
-                    return f", made on 1-{p.ft_top}{tired}" if p.ft_top else ", never made"
-        return ""
+        """Return " (tired: +1), made on 1-13" and the like for a free-throw shooter."""
+        p = self._player(name)
+        if p is None:
+            return ""
+        if not p.ft_top:
+            return f"{_tired(p)}, never made"
+        if p.tired:  # his d20 reads one higher: made on one number fewer (§2)
+            return f"{_tired(p)}, made on 1-{p.ft_reach} (his card's 1-{p.ft_top})"
+        return f", made on 1-{p.ft_top}"
 
     def _rebound_d6(self, need: Callable[..., Need], d20: int) -> Need:
         events = self.game.events
@@ -447,17 +477,44 @@ class _Table:
         return need("rebound d6", why)
 
 
+def period_name(period: int) -> str:
+    """Return a period as the table names it, as ``Final (2OT)`` does: ``regulation``,
+    ``OT``, ``2OT``, ``3OT``..."""
+    if period == 0:
+        return "regulation"
+    return "OT" if period == 1 else f"{period}OT"
+
+
+def _tired(player: Player | None) -> str:
+    """Return " (tired: +1)" for a tired player (§2: his d20 reads one higher), else ""."""
+    return " (tired: +1)" if player is not None and player.tired else ""
+
+
 def _number_label(period: int, number: int, kind: str = "") -> str:
-    """Return a possession number as the score sheet writes it: 44, OT 10, 2a."""
+    """Return a possession number as the score sheet writes it: 44, 2a, OT 10, 2OT 1."""
     text = f"{number}a" if kind in ("extra", "foul") else str(number)
     if period == 0:
         return text
-    return f"{text} of {'OT' if period == 1 else f'{period}OT'}"
+    return f"{period_name(period)} {text}"
 
 
 def number_label(period: int, number: int, kind: str = "") -> str:
-    """Return a possession number as the score sheet writes it: ``44``, ``2a``, ``10 of OT``."""
+    """Return a possession number as the score sheet writes it: ``44``, ``2a``, ``OT 10``,
+    ``2OT 1`` (the overtime first, as ``Final (2OT)`` names it)."""
     return _number_label(period, number, kind)
+
+
+def period_end_line(event: PeriodEnd, labels: Mapping[str, str]) -> str:
+    """Return the play-by-play's line for the end of a period: a tie goes on to the next
+    overtime; any other score ends the game (the final score, the winner first)."""
+    away, home = labels["away"], labels["home"]
+    if event.home == event.away:
+        return (
+            f"End of {period_name(event.period)}: tied {event.away}-{event.home}, "
+            f"{period_name(event.period + 1)} next."
+        )
+    ot = "" if event.period == 0 else f" ({period_name(event.period)})"
+    return f"Game over{ot}: {away} {event.away}, {home} {event.home}."
 
 
 def replay(
@@ -526,6 +583,39 @@ def replay(
 # -- the score sheet -------------------------------------------------------------------------
 
 
+def tired_by_number(position: Position) -> dict[str, list[frozenset[str]]]:
+    """Return, per side, who is tired at each number of the sheet (44..1, then each
+    overtime's played or under way): §2, a player who has played more possessions than
+    his card's "can play N of 44" is tired from possession N+1 of his own count on.
+
+    Counted as the engine counts them, from the rotation (each number the five on the
+    floor, a player listed twice in a five counting twice) and in overtime the starters,
+    the count running on from regulation; the engine's own reading (``Player.tired``) is
+    the same at every trip (the tests check it). Empty sets when the rules have no tired
+    players (basic).
+    """
+    periods = max((t.period for t in position.trips), default=0)
+    ot = position.rules.overtime_possessions * periods
+    out: dict[str, list[frozenset[str]]] = {}
+    for side, card in ((AWAY, position.away_card), (HOME, position.home_card)):
+        fives = [*position.rotation[side], *([position.starters[side]] * ot)]
+        if not position.rules.tired_players:
+            out[side] = [frozenset()] * len(fives)
+            continue
+        can_play = {p.name: p.can_play for p in card.players}
+        count = dict.fromkeys(can_play, 0)
+        tired: set[str] = set()
+        columns = []
+        for five in fives:
+            for name in five:
+                count[name] += 1
+                if count[name] > can_play[name]:
+                    tired.add(name)
+            columns.append(frozenset(tired))
+        out[side] = columns
+    return out
+
+
 def score_sheet(position: Position) -> dict[str, Any]:
     """Return the score sheet laid out like the printed one, as JSON-ready data.
 
@@ -544,8 +634,10 @@ def score_sheet(position: Position) -> dict[str, Any]:
     current = None
     if position.need is not None:
         current = (position.need.period, position.need.number)
+    numbers_json = [{"period": p, "number": n, "label": _number_label(p, n)} for p, n in numbers]
+    tired = tired_by_number(position)
     sheet: dict[str, Any] = {
-        "numbers": [{"period": p, "number": n, "label": _number_label(p, n)} for p, n in numbers],
+        "numbers": numbers_json,
         "current": None if current is None else column.get(current),
     }
     for side, card in ((AWAY, position.away_card), (HOME, position.home_card)):
@@ -562,7 +654,11 @@ def score_sheet(position: Position) -> dict[str, Any]:
                 "opening": 0,
                 "pts": 0,
                 "pf": 0,
-                "cells": [{"on": False, "pts": 0, "pf": 0, "ball": False} for _ in numbers],
+                "can_play": p.can_play,
+                "tired_from": None,
+                "cells": [
+                    {"on": False, "pts": 0, "pf": 0, "ball": False, "tired": False} for _ in numbers
+                ],
             }
         for i, five in enumerate(position.rotation[side]):
             for name in five:
@@ -571,6 +667,13 @@ def score_sheet(position: Position) -> dict[str, Any]:
             for n in range(ot_length, 0, -1):
                 for name in position.starters[side]:
                     rows[name]["cells"][column[(period, n)]]["on"] = True
+        for i, names in enumerate(tired[side]):
+            for name in names:
+                cell = rows[name]["cells"][i]
+                if cell["on"]:
+                    cell["tired"] = True
+                    if rows[name]["tired_from"] is None:
+                        rows[name]["tired_from"] = numbers_json[i]["label"]
         for e in position.events:
             if isinstance(e, Opening):
                 if e.team == side:
@@ -719,6 +822,16 @@ def odds_state(position: Position) -> dict[str, Any]:
 def _plays(position: Position) -> list[dict[str, Any]]:
     labels = {"home": position.home_card.label, "away": position.away_card.label}
     score = {"home": 20, "away": 20}
+    tired = tired_by_number(position)
+    ot_length = position.rules.overtime_possessions
+
+    def is_tired(period: int, number: int, team: str, name: str | None) -> bool:
+        at = REGULATION - number
+        if period:
+            at = REGULATION + (period - 1) * ot_length + ot_length - number
+        names = tired[team]
+        return name is not None and at < len(names) and name in names[at]
+
     out = []
     for play in position.plays():
         lines = []
@@ -728,15 +841,27 @@ def _plays(position: Position) -> list[dict[str, Any]]:
             elif isinstance(event, FreeThrow) and event.made:
                 score[event.team] += 1
             if isinstance(event, PeriodEnd):
-                lines.append(f"End of {'regulation' if event.period == 0 else 'overtime'}.")
+                lines.append(period_end_line(event, labels))
                 continue
             if isinstance(event, Trip):
                 who = event.player or "nobody takes the ball (shot clock)"
                 again = " (re-roll)" if event.kind == "reroll" else ""
-                lines.append(f"d8 {event.d8}{again}: {who}; 11-66 {event.roll}; d20 {event.d20}")
+                read = ""
+                fouled_on_purpose = play.trip.kind in ("foul", "reroll")  # its d20 is not read
+                tired_now = is_tired(event.period, event.number, event.team, event.player)
+                if tired_now and not fouled_on_purpose:
+                    read = f" (tired: +1, read as {min(20, event.d20 + 1)})"
+                lines.append(
+                    f"d8 {event.d8}{again}: {who}; 11-66 {event.roll}; d20 {event.d20}{read}"
+                )
                 continue
             text = describe(event, labels)
             if text is not None:
+                d20_read = isinstance(event, FreeThrow) or (
+                    isinstance(event, Shot) and event.how not in ("blocked", "stopped")
+                )  # his d20 was read
+                if d20_read and is_tired(event.period, event.number, event.team, event.player):  # type: ignore[union-attr]
+                    text += " (tired: d20 +1)"
                 lines.append(text)
         trip = play.trip
         out.append(
@@ -759,7 +884,7 @@ def _plays(position: Position) -> list[dict[str, Any]]:
 def _period_text(position: Position) -> str:
     if position.result is not None:
         ot = position.result.overtimes
-        return "Final" + ("" if not ot else " (OT)" if ot == 1 else f" ({ot}OT)")
+        return "Final" + (f" ({period_name(ot)})" if ot else "")
     need = position.need
     assert need is not None
     label = position.home_card.label if need.team == "home" else position.away_card.label

@@ -41,3 +41,37 @@ def rolled_game(
     """Play a seeded game; return its result and the dice as they were written down."""
     written = Written(seed)
     return play_game(home, away, written, rules=rules, neutral=neutral), written
+
+
+class _InOrder:
+    """Read a dice file's streams as the game asks and write each value down in order."""
+
+    def __init__(self, streams: dict[str, list[int]]) -> None:
+        self._streams = {die: iter(values) for die, values in streams.items()}
+        self.values: list[int] = []
+
+    def _roll(self, die: str) -> int:
+        value = next(self._streams[die])
+        self.values.append(value)
+        return value
+
+    def d8(self) -> int:
+        return self._roll("d8")
+
+    def d6(self) -> int:
+        return self._roll("d6")
+
+    def d20(self) -> int:
+        return self._roll("d20")
+
+    def record(self) -> DiceRecord:
+        return SeededDice(0).record()
+
+
+def written_from_file(
+    home: TeamCard, away: TeamCard, doc: dict[str, list[int]], rules: GameRules = ADVANCED
+) -> tuple[GameResult, list[int]]:
+    """Play a ``vabg-dice/1`` file's dice; return the result and the values in the order
+    the table types them."""
+    reader = _InOrder({die: list(doc[die]) for die in ("d8", "d6", "d20")})
+    return play_game(home, away, reader, rules=rules), reader.values
