@@ -12,6 +12,7 @@ from league.models import BoxLine, Game
 from simulator.results import LINE_FIELDS
 from simulator.vabg.events import event_from_json
 from simulator.vabg.render import describe
+from simulator.vabg.words import period_name
 
 
 @dataclass
@@ -116,7 +117,7 @@ def box_score(game: Game, *, player_url: Any = None, starters: bool = False) -> 
                 side.lines.append(row)
         sides.append(side)
     sides[0].opponent_score, sides[1].opponent_score = sides[1].score, sides[0].score
-    labels = ["Reg"] + [f"OT{n}" if n > 1 else "OT" for n in range(1, result.overtimes + 1)]
+    labels = [period_name(n) for n in range(result.overtimes + 1)]
     dice = result.dice
     dice_text = f"seed {dice['seed']}" if dice.get("seed") is not None else "scripted rolls"
     return BoxScore(game, sides, labels, game.get_rules_display(), game.neutral, dice_text)
@@ -174,7 +175,7 @@ def play_by_play(game: Game) -> list[Play]:
         if text is None:
             continue
         period = data.get("period", 0)
-        name = "Reg" if period == 0 else ("OT" if period == 1 else f"OT{period}")
+        name = period_name(period)
         number = data.get("number")
         when = f"{name} {number}" if number is not None else name
         plays.append(Play(when, labels.get(data.get("team", ""), ""), text, data["type"]))

@@ -13,6 +13,8 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from simulator.vabg.words import period_name
+
 register = template.Library()
 
 HOME_COLOUR = "#0b4f8a"
@@ -208,7 +210,7 @@ def winprob_chart(series: Mapping[str, Any]) -> SafeString:
                 height - pad,
                 _n(pad + i * sx + 3),
                 pad + 10,
-                f"OT{pt['period']}",
+                period_name(pt["period"]),
             )
             for i, pt in enumerate(points)
             if i and pt["period"] != points[i - 1]["period"] and pt["team"]

@@ -105,8 +105,9 @@ class Run:
 
 
 def period_name(period: int) -> str:
-    """``"Reg"``, ``"OT"``, ``"OT2"``, ... as the box score names periods."""
-    return "Reg" if period == 0 else ("OT" if period == 1 else f"OT{period}")
+    """``"Reg"``, ``"OT"``, ``"2OT"``, ... as the box score and the final ("Final (2OT)")
+    name periods."""
+    return "Reg" if period == 0 else ("OT" if period == 1 else f"{period}OT")
 
 
 def short_names(events: Iterable[Event]) -> dict[str, str]:
