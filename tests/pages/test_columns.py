@@ -163,7 +163,9 @@ def test_the_stat_pages_have_one_header_and_one_cell_per_column(
     player_html = client.get(reverse("player", args=[line.player_id])).content.decode()
     assert_table_follows(tables(player_html, "season-stats")[0], columns.PLAYER_SEASON, [])
     assert_table_follows(
-        tables(player_html, "game-log")[0], columns.GAME_LOG, ["Date", "Season", "Opponent", "Result"]
+        tables(player_html, "game-log")[0],
+        columns.GAME_LOG,
+        ["Date", "Season", "Opponent", "Result"],
     )
     team_html = client.get(line.team.get_absolute_url()).content.decode()
     player_tables = [t for t in tables(team_html, "data") if t[0][0][1] == "Player"]

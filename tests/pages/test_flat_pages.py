@@ -113,7 +113,9 @@ def test_a_season_schedule_comes_in_pages_of_whole_rounds(
     # By default: the latest round with a result, between links to the rounds either side.
     page = client.get(url).content.decode()
     assert shown(page) == of_round(2)
-    assert "On this page: Round 2 of 5 rounds (3 of these 3 games played)" in re.sub(r"\s+", " ", page)
+    assert "On this page: Round 2 of 5 rounds (3 of these 3 games played)" in re.sub(
+        r"\s+", " ", page
+    )
     assert 'rel="prev" href="?round=1#schedule"' in page
     assert 'rel="next" href="?round=3#schedule"' in page
     options = re.findall(r'<option value="(\d+)"( selected)?>', page)
