@@ -78,7 +78,9 @@ def test_a_dice_file_that_runs_out_names_the_roll_wanted(tmp_path):
     dice = tmp_path / "dice.json"
     dice.write_text(json.dumps({"format": "vabg-dice/1", "d6": [4, 4, 1, 5, 6]}))
     message = refused(simulator("--dice", dice))
-    assert message.startswith("error: the dice script ran out: a d6 was wanted after all 5")
+    assert message.startswith(
+        f"error: {dice}: the dice script ran out: a d6 was wanted after all 5"
+    )
 
 
 def test_the_text_box_score_names_both_teams_and_the_options():
