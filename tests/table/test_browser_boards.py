@@ -419,12 +419,14 @@ def test_grid_court_played_by_hand_on_the_drawn_court_is_stored_choice_for_choic
             assert severe_console(browser) == [], token
             assert browser.find_elements(By.CSS_SELECTOR, "#boxes table#team-box"), token
             assert browser.find_elements(By.CSS_SELECTOR, "#pieces tr[data-piece]"), token
-            placed_both |= not browser.find_elements(
-                By.XPATH, '//table[@id="pieces"]//td[.="not placed"]'
+            # Counted in the page (find_elements would wait out the implicit wait each
+            # time there is none).
+            unplaced = browser.execute_script(
+                'return [...document.querySelectorAll("#pieces td")]'
+                '.filter(td => td.textContent.trim() === "not placed").length'
             )
-            placed_one |= bool(
-                browser.find_elements(By.XPATH, '//table[@id="pieces"]//td[.="not placed"]')
-            )
+            placed_both |= unplaced == 0
+            placed_one |= unplaced > 0
         # The keyboard goes on to the next thing to do, never back to the page's top.
         focused = browser.switch_to.active_element
         assert focused.tag_name != "body", f"focus lost after choice {used} {token!r}"
