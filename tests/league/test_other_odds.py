@@ -9,11 +9,13 @@ from typing import Any
 from unittest.mock import patch
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 
 from league import background, other_odds, services, tasks, tournaments
 from league.models import Game, Season
 from simulator.games import find_game
+from simulator.gridcourt import odds as gridcourt_odds
 from tests import factories
 from tests.factories import TeamFactory
 
@@ -87,18 +89,26 @@ def test_a_grid_court_preview_is_simulated_and_says_its_standard_error(client: C
 
 
 def test_grid_court_rules_of_the_commissioners_own_are_run_and_every_page_agrees(
-    client: Client,
+    client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A court 13 wide has no stored run: its own 1,000 games, for the preview and for the
+    # A court 13 wide has no stored run: its own games, for the preview and for the
     # season's odds alike (a trial's bracket said "no odds" where the preview gave some).
-    game = first_game(make_season(game="gridcourt", options={"width": 13}))
-    preview = client.get(f"/api/games/{game.pk}/preview/").json()
-    assert preview["method"] == "simulated" and preview["games_simulated"] == 1_000
-    season_response = client.get(f"/api/seasons/{game.season_id}/odds/?seasons=100")
-    assert season_response.status_code == 200
-    assert season_response.json()["p_home_win"] == pytest.approx(preview["p_home_win"])
-    html = client.get(f"/games/{game.pk}/").content.decode()
-    assert "No odds for this game" not in html and "seeded games of grid court" in html
+    # The run is shortened to 100 games (the same code); no shortened run is left behind in
+    # the per-process cache or the Django cache for a later test.
+    monkeypatch.setattr(gridcourt_odds, "STYLE_GAMES", 100)
+    gridcourt_odds.styled_odds.cache_clear()
+    try:
+        game = first_game(make_season(game="gridcourt", options={"width": 13}))
+        preview = client.get(f"/api/games/{game.pk}/preview/").json()
+        assert preview["method"] == "simulated" and preview["games_simulated"] == 100
+        season_response = client.get(f"/api/seasons/{game.season_id}/odds/?seasons=100")
+        assert season_response.status_code == 200
+        assert season_response.json()["p_home_win"] == pytest.approx(preview["p_home_win"])
+        html = client.get(f"/games/{game.pk}/").content.decode()
+        assert "No odds for this game" not in html and "seeded games of grid court" in html
+    finally:
+        gridcourt_odds.styled_odds.cache_clear()
+        cache.clear()
 
 
 def test_a_played_grid_court_game_has_no_chart_and_says_so(client: Client) -> None:

@@ -11,7 +11,8 @@ import math
 import pytest
 
 from simulator.games import find_game
-from simulator.gridcourt.odds import STYLE_GAMES, STYLE_SEED, simulated_odds, table_odds
+from simulator.gridcourt import odds as gridcourt_odds
+from simulator.gridcourt.odds import STYLE_SEED, simulated_odds, styled_odds, table_odds
 from simulator.gridcourt.oddstable import TABLE
 from simulator.gridcourt.rules import PRESETS, STANDARD, GridRules
 
@@ -28,12 +29,21 @@ def test_each_printed_level_has_a_stored_run_with_its_standard_error(name: str) 
     assert find_game("gridcourt").odds(PRESETS[name]) == odds
 
 
-def test_rules_never_stored_are_run_for_their_own_odds_never_another_level_s() -> None:
-    assert table_odds(GridRules(pieces=3)) is None
-    odds = find_game("gridcourt").odds(GridRules(pieces=3))
-    assert odds is not None and odds.method == "simulated" and odds.games == STYLE_GAMES
-    assert odds == simulated_odds(GridRules(pieces=3), games=STYLE_GAMES, seed=STYLE_SEED)
-    assert odds.final != table_odds(STANDARD).final  # type: ignore[union-attr]
+def test_rules_never_stored_are_run_for_their_own_odds_never_another_level_s(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The run a pairing gets, shortened to 100 games (the same code; 1,000 took 14 s of the
+    # suite on a busy machine), its per-process cache emptied on both sides of the test.
+    monkeypatch.setattr(gridcourt_odds, "STYLE_GAMES", 100)
+    styled_odds.cache_clear()
+    try:
+        assert table_odds(GridRules(pieces=3)) is None
+        odds = find_game("gridcourt").odds(GridRules(pieces=3))
+        assert odds is not None and odds.method == "simulated" and odds.games == 100
+        assert odds == simulated_odds(GridRules(pieces=3), games=100, seed=STYLE_SEED)
+        assert odds.final != table_odds(STANDARD).final  # type: ignore[union-attr]
+    finally:
+        styled_odds.cache_clear()
 
 
 def test_the_stored_run_is_what_the_engine_plays_from_its_seed() -> None:
