@@ -441,3 +441,24 @@ def test_grid_court_played_by_hand_on_the_drawn_court_is_stored_choice_for_choic
     assert (stored.dice["choices"], stored.dice["hands"]) == (tokens, ["away", "home"])
     # Both sides chose as the rulings' policy would: the policy's game, event for event.
     assert stored.events == json.loads(json.dumps([e.to_json() for e in played.events]))
+
+
+def test_on_a_phone_the_grid_court_s_cells_are_a_thumb_wide_and_only_the_court_scrolls(
+    browser, live_server, player, teams
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True},
+    )
+    start(browser, live_server, player, teams, "gridcourt")
+    court = browser.find_element(By.ID, "court")
+    assert court.is_displayed()
+    cell = browser.find_element(By.CSS_SELECTOR, "#court rect.cell")
+    # A trial's 390 px phone drew 26 px cells: too small to tap.
+    assert cell.rect["width"] >= 36, cell.rect
+    page_width, screen = browser.execute_script(
+        "return [document.documentElement.scrollWidth, window.innerWidth]"
+    )
+    assert page_width <= screen  # the court scrolls inside its box, the page does not
