@@ -12,7 +12,7 @@ database, not in the broker.
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -343,8 +343,6 @@ def bracket_view(season: Season) -> dict[str, Any]:
     entrants are known so far.
     """
     bracket = season_bracket(season)
-    winners = winners_of(season)
-    entrants = brackets.entrants(bracket, winners)
     entries = {
         e.team_id: e for e in SeasonTeam.objects.filter(season=season).select_related("team")
     }
@@ -355,6 +353,8 @@ def bracket_view(season: Season) -> dict[str, Any]:
         # The scores only: the stored documents (team files, play-by-play) stay unread.
         .defer(*(f"result__{name}" for name in (*RESULT_DOCUMENTS, "created_at")))
     }
+    winners = _lost_feeders_read(bracket, winners_of(season), games)
+    entrants = brackets.entrants(bracket, winners)
 
     def slot(team_id: int | None, game: Game | None) -> dict[str, Any] | None:
         if team_id is None:
@@ -396,6 +396,36 @@ def bracket_view(season: Season) -> dict[str, Any]:
         if champ is None
         else {"team_id": champ, "team": str(entries[champ].team), "seed": entries[champ].seed},
     }
+
+
+def _lost_feeders_read(
+    bracket: brackets.Bracket, winners: dict[str, int], games: Mapping[str, Game]
+) -> dict[str, int]:
+    """Return ``winners`` with the winner of each game deleted after its winner played on
+    (only an old admin could do it) read from the game it fed: of that game's two teams,
+    the one that played in the lost game. The bracket then draws as it was played, the
+    lost game's slot without a score, instead of failing to draw at all."""
+    out = dict(winners)
+    for g in sorted(bracket.games, key=lambda g: g.round):
+        stored = games.get(g.key)
+        if stored is None or g.key not in out:
+            continue
+        for source in (g.top, g.bottom):
+            if not isinstance(source, brackets.WinnerOf) or source.game_key in out:
+                continue
+            feeder = next((f for f in bracket.games if f.key == source.game_key), None)
+            if feeder is None or source.game_key in games:
+                continue
+            played = {stored.home_id, stored.away_id}
+            teams = {
+                t.team_id if isinstance(t, brackets.Seeded) else out.get(t.game_key)
+                for t in (feeder.top, feeder.bottom)
+                if isinstance(t, brackets.Seeded | brackets.WinnerOf)
+            }
+            found = played & {t for t in teams if t is not None}
+            if len(found) == 1:
+                out[source.game_key] = found.pop()
+    return out
 
 
 def tournament_from_groups(*, group_stage: Season, advance: int, **options: Any) -> Season:

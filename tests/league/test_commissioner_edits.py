@@ -50,6 +50,11 @@ def final_of(cup: Season) -> Game:
     return cup.games.get(round=tournaments.season_bracket(cup).rounds)
 
 
+def winner(game: Game) -> int:
+    result = game.result
+    return game.home_id if result.home_score > result.away_score else game.away_id
+
+
 def shown(response: Any) -> list[str]:
     """The admin's messages shown on the page a request ended on."""
     return [str(m) for m in response.context["messages"]]
@@ -211,6 +216,26 @@ def test_a_bracket_missing_a_game_whose_winner_played_on_is_named_plainly() -> N
     )
     assert "cannot be drawn and played again" in text and "create_tournament" in text
     assert "failed" not in text
+
+
+def test_a_bracket_missing_a_game_whose_winner_played_on_still_draws_its_pages(client) -> None:
+    # The pages answered 500 ("game 'R3-1' has a winner before both its teams are known"):
+    # the lost game's winner is read from the game it fed, its slot drawn without a score.
+    cup = trial_cup()
+    semi = cup.games.get(bracket_key="R2-1")
+    went_on = winner(semi)
+    semi.delete()
+    for url in (
+        f"/seasons/{cup.pk}/",
+        f"/seasons/{cup.pk}/bracket/",
+        f"/api/seasons/{cup.pk}/bracket/",
+        f"/api/tournaments/{cup.pk}/odds/",
+    ):
+        assert client.get(url).status_code == 200, url
+    view = tournaments.bracket_view(cup)
+    lost = next(g for r in view["rounds"] for g in r["games"] if g["key"] == "R2-1")
+    assert (lost["game_id"], lost["winner_id"]) == (None, went_on)
+    assert view["champion"]["team_id"] == winner(final_of(cup))
 
 
 def test_a_round_waiting_for_a_game_at_the_table_says_so_not_failed_games() -> None:
