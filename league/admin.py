@@ -201,7 +201,7 @@ class SeasonAdmin(admin.ModelAdmin[Season]):
     search_fields = ("name", "league__name")
     readonly_fields = ("seed", "created_at")
     inlines = (SeasonTeamInline, RunInline)
-    actions = ("simulate_rest", "retry_failed")
+    actions = ("simulate_rest", "retry_failed", "play_again")
 
     def get_readonly_fields(self, request: HttpRequest, obj: Season | None = None) -> Any:
         """A season's kind, reseeding and seed are fixed when it is made; what its games are
@@ -334,6 +334,34 @@ class SeasonAdmin(admin.ModelAdmin[Season]):
     def retry_failed(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
         for season in queryset:
             _retry(self, request, season)
+
+    @admin.action(
+        description="Play the selected tournaments again (a new tournament, the same bracket)"
+    )
+    def play_again(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
+        """A new tournament of each one's very bracket (teams, regions, seeds, rules), a
+        new seed; the first keeps its games and its pools."""
+        for season in queryset:
+            try:
+                again = tournaments.tournament_again(season=season)
+            except services.SeasonRefused as exc:
+                self.message_user(request, f"{season}: {exc}.", messages.ERROR)
+                continue
+            link = reverse("admin:league_season_change", args=[again.pk])
+            self.message_user(
+                request,
+                format_html(
+                    '<a href="{}">{}</a> was drawn: {}\'s bracket again, {} games in its '
+                    "first round. Simulate it with the action above; {}'s games and pools "
+                    "stay as they are.",
+                    link,
+                    again,
+                    season,
+                    again.games.count(),
+                    season,
+                ),
+                messages.SUCCESS,
+            )
 
 
 def _retry(

@@ -124,6 +124,59 @@ def tournament_create(
     return season
 
 
+def again_name(season: Season) -> str:
+    """Return the first free name of a replay of ``season`` in its league: "March Madness
+    (again)", then "(again 2)", ..."""
+    taken = set(Season.objects.filter(league=season.league).values_list("slug", flat=True))
+    base = season.name.split(" (again")[0]
+    for n in range(1, 1000):
+        name = f"{base} (again)" if n == 1 else f"{base} (again {n})"
+        if slugify(name) not in taken:
+            return name
+    raise SeasonRefused(f"{season.league} has too many replays of {base}")
+
+
+@transaction.atomic
+def tournament_again(*, season: Season, name: str = "", seed: int | None = None) -> Season:
+    """Create a new tournament with ``season``'s very bracket (the same teams in the same
+    regions and seeds, the same game, rules, court and coach policy) and draw its first
+    round: a commissioner plays a bracket again, after a card was mended, say, while the
+    first keeps its games and its pools. A new seed unless one is given."""
+    if season.kind != Season.Kind.TOURNAMENT or not season.bracket:
+        raise SeasonRefused(f"{season} is not a tournament: only a bracket is played again")
+    again = Season(
+        league=season.league,
+        name=name or again_name(season),
+        kind=Season.Kind.TOURNAMENT,
+        rules=season.rules,
+        strategy=season.strategy,
+        home_court=season.home_court,
+        reseed=season.reseed,
+        seed=new_seed() if seed is None else seed,
+        game=season.game,
+        options=dict(season.options),
+        bracket=season.bracket,
+    )
+    again.slug = slugify(again.name)
+    if Season.objects.filter(league=season.league, slug=again.slug).exists():
+        raise SeasonRefused(f"{season.league} already has a season named {again.name!r}")
+    again.full_clean()
+    again.save()
+    SeasonTeam.objects.bulk_create(
+        SeasonTeam(
+            season=again,
+            team_id=entry.team_id,
+            conference=entry.conference,
+            region=entry.region,
+            seed=entry.seed,
+        )
+        for entry in SeasonTeam.objects.filter(season=season)
+    )
+    _draw(season=again, bracket=season_bracket(again))
+    field_odds_enqueue(season_ids=[again.pk])
+    return again
+
+
 def winners_of(season: Season) -> dict[str, int]:
     """Return ``{bracket_key: winning team id}`` for the tournament's stored games."""
     winners = {}

@@ -408,3 +408,54 @@ def test_the_api_has_no_way_to_change_or_delete_a_season(played_season) -> None:
         assert response.status_code == 405, method
     played_season.refresh_from_db()
     assert (played_season.kind, played_season.game) == ("season", "vabg")
+
+
+# -- a tournament played again ----------------------------------------------------------------
+
+
+def test_a_tournament_is_played_again_with_its_very_bracket_and_the_first_keeps_its_games(
+    client,
+) -> None:
+    # A trial commissioner wanted to re-run his bracket after mending a card: there was no
+    # way but to rebuild it by hand.
+    cup = trial_cup()
+    played = {g.pk: (g.result.home_score, g.result.away_score) for g in cup.games.all()}
+    client.force_login(commissioner())
+    response = client.post(
+        reverse("admin:league_season_changelist"),
+        {"action": "play_again", "_selected_action": [cup.pk]},
+        follow=True,
+    )
+    again = Season.objects.get(name="Trial Cup (again)")
+    assert any("Trial Cup (again)" in m and "bracket again" in m for m in shown(response))
+    assert again.bracket == cup.bracket and again.seed != cup.seed
+    assert (again.game, again.rules, again.strategy, again.home_court) == (
+        cup.game, cup.rules, cup.strategy, cup.home_court
+    )  # fmt: skip
+    assert sorted(again.entries.values_list("team_id", "region", "seed")) == sorted(
+        cup.entries.values_list("team_id", "region", "seed")
+    )
+    assert again.games.count() == 4 and not again.games.filter(status=Game.Status.FINAL)
+    assert {g.pk: (g.result.home_score, g.result.away_score) for g in cup.games.all()} == played
+    # From the command line too, under a name of one's own; then a second replay's name.
+    out = io.StringIO()
+    call_command(
+        "create_tournament", "Trial League", "Trial Cup rerun", "--again", "trial-league/trial-cup",
+        "--seed", "9", stdout=out,
+    )  # fmt: skip
+    assert "Trial Cup's bracket again" in out.getvalue() and "seed 9" in out.getvalue()
+    assert tournaments.again_name(cup) == "Trial Cup (again 2)"
+    with pytest.raises(CommandError, match="a replay stays in its tournament's league"):
+        call_command("create_tournament", "Other", "X", "--again", "trial-league/trial-cup")
+
+
+def test_a_round_robin_season_is_not_played_again_as_a_bracket() -> None:
+    season = services.season_create(
+        league=services.league_get_or_create(name="Trial League"),
+        name="Winter",
+        teams=[full_team() for _ in range(3)],
+        start_date=date(2026, 1, 1),
+        seed=1,
+    )
+    with pytest.raises(services.SeasonRefused, match="not a tournament"):
+        tournaments.tournament_again(season=season)

@@ -34,6 +34,12 @@ class Command(BaseCommand):
             "--field", choices=sorted(tournaments.FIELDS), help="a ready-made field"
         )
         parser.add_argument("--from-season", metavar="SEASON", help="a finished group stage")
+        parser.add_argument(
+            "--again",
+            metavar="TOURNAMENT",
+            help="play a tournament's very bracket again (its teams, regions, seeds, game, "
+            "rules and court) as NAME in its league, with a new seed unless --seed",
+        )
         parser.add_argument("--advance", type=int, default=2, help="teams per group advancing")
         parser.add_argument("--reseed", action="store_true", help="re-pair after each round")
         parser.add_argument("--home-court", action="store_true", help="better seed at home")
@@ -42,9 +48,19 @@ class Command(BaseCommand):
         add_game_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        chosen = [bool(options["teams"]), bool(options["field"]), bool(options["from_season"])]
+        chosen = [
+            bool(options["teams"]),
+            bool(options["field"]),
+            bool(options["from_season"]),
+            bool(options["again"]),
+        ]
         if sum(chosen) != 1:
-            raise CommandError("give the teams in seed order, or --field, or --from-season")
+            raise CommandError(
+                "give the teams in seed order, or --field, or --from-season, or --again"
+            )
+        if options["again"]:
+            self._again(options)
+            return
         common = {
             "league": league_for(options["league"]),
             "name": options["name"],
@@ -73,4 +89,25 @@ class Command(BaseCommand):
             f"Created {season.league.slug}/{season.slug} (id {season.pk}): "
             f"{season.entries.count()} teams, {tournaments.games_to_come(season=season)} games; "
             f"first round drawn ({season.games.count()} games), seed {season.seed}."
+        )
+
+    def _again(self, options: dict[str, Any]) -> None:
+        first = season_find(options["again"])
+        if options["league"] not in (first.league.name, first.league.slug):
+            raise CommandError(
+                f"{first} is in the league {first.league.name!r}: a replay stays in its "
+                "tournament's league"
+            )
+        try:
+            season = tournaments.tournament_again(
+                season=first, name=options["name"], seed=options["seed"]
+            )
+        except ValidationError as exc:
+            raise CommandError("; ".join(exc.messages)) from exc
+        except services.SeasonRefused as exc:
+            raise CommandError(str(exc)) from exc
+        self.stdout.write(
+            f"Created {season.league.slug}/{season.slug} (id {season.pk}), {first}'s bracket "
+            f"again: {season.entries.count()} teams, first round drawn "
+            f"({season.games.count()} games), seed {season.seed}."
         )
