@@ -349,8 +349,9 @@ def bracket_games_delete_check(games: Iterable[Game]) -> None:
             last = bracket.game(game.bracket_key).round == bracket.rounds
             why = "it crowned the champion" if last else "its winner plays on"
             instead[0] = (
-                "A played game stays as it was played; to play a tournament again, draw a "
-                "new one (manage.py create_tournament, or POST /api/tournaments/)"
+                "A played game stays as it was played; to play a tournament again, draw its "
+                'bracket anew (the seasons\' action "Play the selected tournaments again", '
+                "or manage.py create_tournament --again)"
             )
         elif game.status == Game.Status.FAILED:
             why = "the next round waits for it"
@@ -369,8 +370,8 @@ def bracket_games_delete_check(games: Iterable[Game]) -> None:
         return
     them = "it" if len(named) == 1 else "them"
     raise SeasonRefused(
-        f"a tournament's bracket game cannot be deleted on its own, since the bracket and "
-        f"the bracket challenge's points rest on {them}: {'; '.join(named)}. "
+        f"a tournament's bracket game cannot be deleted on its own, since the bracket "
+        f"(and any bracket challenge's points) rest on {them}: {'; '.join(named)}. "
         + ". ".join(instead[k] for k in sorted(instead))
         + ". To remove a whole tournament, delete its season"
     )
