@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from simulator import SeededDice
-from simulator.dice import DiceRecord, DiceSource
+from simulator.recording import RecordingDice
 from simulator.results import LINE_FIELDS
 from simulator.vabg import ADVANCED, play_game, read_team_file
 
@@ -150,35 +150,13 @@ def test_without_a_seed_the_game_is_random_but_says_how_to_replay_it():
     assert the_game(play_json(HOME, AWAY, "--seed", seed)) == the_game(doc)
 
 
-class RecordingDice:
-    """Pass a seeded source's rolls through and keep them, to write a dice file."""
-
-    def __init__(self, source: DiceSource) -> None:
-        self.source = source
-        self.rolls: dict[str, list[int]] = {"d8": [], "d6": [], "d20": []}
-
-    def _roll(self, die: str) -> int:
-        roll = getattr(self.source, die)()
-        self.rolls[die].append(roll)
-        return roll
-
-    def d8(self) -> int:
-        return self._roll("d8")
-
-    def d6(self) -> int:
-        return self._roll("d6")
-
-    def d20(self) -> int:
-        return self._roll("d20")
-
-    def record(self) -> DiceRecord:
-        return self.source.record()
-
-
 def test_a_dice_file_replays_a_game_and_left_over_rolls_are_no_error(tmp_path):
     recorder = RecordingDice(SeededDice(7))
     play_game(read_team_file(HOME), read_team_file(AWAY), recorder, rules=ADVANCED)
-    rolls = {die: [*rolls, 1, 1, 1] for die, rolls in recorder.rolls.items()}
+    rolls = {
+        die: [*(d.value for d in recorder.draws if d.die == die), 1, 1, 1]
+        for die in ("d8", "d6", "d20")
+    }
     dice = write_json(tmp_path / "dice.json", {"format": "vabg-dice/1", **rolls})
     replayed = play_json(HOME, AWAY, "--dice", dice)
     assert the_game(replayed) == the_game(play_json(HOME, AWAY, "--seed", 7))
