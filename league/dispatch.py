@@ -76,12 +76,13 @@ def runs_attach(*, season: Season, game_ids: list[int]) -> None:
         games_enqueue(game_ids=game_ids)
 
 
-_PAIR_ODDS_GAMES = [name for name in game_names() if find_game(name).odds_read_teams]
-"""The games whose odds read the teams: their seasons' fields get a pair table."""
+_PAIR_ODDS_GAMES = [name for name in game_names() if find_game(name).has_odds]
+"""The games with odds: a VABG field gets a pair table (its odds read the cards), another
+game's season its pairings of coach styles (``league.other_odds``)."""
 
 
 def field_odds_enqueue(*, season_ids: Iterable[int]) -> None:
-    """Ask for the pair odds of these seasons' fields once the transaction commits."""
+    """Ask for the odds of these seasons' fields once the transaction commits."""
     ids = list(
         Season.objects.filter(pk__in=list(season_ids), game__in=_PAIR_ODDS_GAMES).values_list(
             "pk", flat=True

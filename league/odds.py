@@ -641,7 +641,10 @@ def pair_table_refresh(*, season_id: int) -> None:
     whose cards changed), in chunks of rows: each task computes only its pairs still
     missing. Pages then wait for these instead of asking again for ``BUILD_LOCK_SECONDS``."""
     game = Season.objects.filter(pk=season_id).values_list("game", flat=True).first()
-    if game is None or other_odds.handles(game):  # six dice, grid court: no pair table
+    if game is None:
+        return
+    if other_odds.handles(game):  # six dice, grid court: no pair table, their pairings
+        other_odds.season_pairings_request(season_id)
         return
     cache.set(_build_lock(season_id), True, timeout=BUILD_LOCK_SECONDS)
     ids = SeasonTeam.objects.filter(season_id=season_id).values_list("team_id", flat=True)

@@ -145,11 +145,19 @@ def ensure_pairings(game: str, options: Mapping[str, Any], pairings: list[Docs])
     kind = find_game(game)
     if not kind.has_odds or not background.available():
         return
+    ready, needed = _send_missing(kind, game, options, pairings)
+    if ready < needed:
+        raise PairingsPending(ready=ready, needed=needed, game_title=kind.title)
+
+
+def _send_missing(
+    kind: GameKind, game: str, options: Mapping[str, Any], pairings: list[Docs]
+) -> tuple[int, int]:
+    """Send the pairings the cache lacks to the workers (each once in ``ASKED_SECONDS``);
+    return how many are ready and how many there are."""
     rules = kind.make_rules(**dict(options))
     keys = {_odds_key(kind, rules, h, a): (h, a) for h, a in pairings}
     missing = [key for key in keys if cache.get(key) is None]
-    if not missing:
-        return
     fresh = [key for key in missing if cache.add(f"asked:{key}", True, timeout=ASKED_SECONDS)]
     if fresh:
         pairings_wanted.send(
@@ -158,7 +166,39 @@ def ensure_pairings(game: str, options: Mapping[str, Any], pairings: list[Docs])
             options=dict(options),
             pairings=[[keys[key][0], keys[key][1]] for key in fresh],
         )
-    raise PairingsPending(ready=len(keys) - len(missing), needed=len(keys), game_title=kind.title)
+    return len(keys) - len(missing), len(keys)
+
+
+def season_pairings_request(season_id: int) -> None:
+    """Send a new season's pairings to the workers at once, so the first reader of its
+    previews and odds finds them worked out rather than waiting: the default styles' and
+    its teams' pairings of styles that can meet (a tournament's any two of its teams, a
+    season's scheduled games), at most :data:`SIMULATED_PAIRINGS` of them beyond the
+    default, as many as a page of simulated odds counts."""
+    season = Season.objects.filter(pk=season_id).first()
+    if season is None or not handles(season.game) or not background.available():
+        return
+    kind = find_game(season.game)
+    if not kind.has_odds:
+        return
+    docs = {
+        e.team_id: team_document(e.team)
+        for e in SeasonTeam.objects.filter(season=season).select_related("team")
+    }
+    if season.kind == Season.Kind.TOURNAMENT:
+        pairs = [(h, a) for h in docs for a in docs if h != a]
+    else:
+        pairs = list(
+            Game.objects.filter(season=season)
+            .exclude(status=Game.Status.FINAL)
+            .values_list("home_id", "away_id")
+        )
+    styled: dict[str, Docs] = {}
+    for h, a in pairs:
+        key = json.dumps([docs[h]["styles"].get(season.game), docs[a]["styles"].get(season.game)])
+        styled.setdefault(key, (docs[h], docs[a]))
+    chosen = [(None, None), *list(styled.values())[:SIMULATED_PAIRINGS]]
+    _send_missing(kind, season.game, season.options, chosen)
 
 
 def pairings_build(game: str, options: Mapping[str, Any], pairings: list[list[Any]]) -> int:

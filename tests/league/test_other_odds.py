@@ -250,3 +250,33 @@ def test_a_pairing_not_worked_out_yet_goes_to_the_workers_while_the_pages_wait(
         other_odds.pairings_wanted.connect(
             tasks.send_pairings, sender=Game, dispatch_uid="league.send_pairings"
         )
+
+
+def test_a_new_season_sends_its_pairings_to_the_workers_before_anyone_asks(
+    client: Client, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    # The first reader of a new six-dice season's previews finds them worked out, instead
+    # of a "being worked out" page: the season's creation sends them.
+    monkeypatch.setattr(background, "available", lambda: True)
+    sent: list[dict[str, Any]] = []
+
+    def worker(sender: Any, **message: Any) -> None:
+        sent.append({k: message[k] for k in ("game", "options", "pairings")})
+
+    other_odds.pairings_wanted.disconnect(sender=Game, dispatch_uid="league.send_pairings")
+    other_odds.pairings_wanted.connect(worker, sender=Game, dispatch_uid="test.worker")
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            season = make_season(game="sixdice", options={"faces": "BBPPPF"}, teams=3)
+        pairings = [p for m in sent for p in m["pairings"]]
+        assert [None, None] in pairings and len(pairings) >= 2
+        for message in sent:
+            other_odds.pairings_build(**message)
+        with patch.object(find_game("sixdice"), "odds", side_effect=AssertionError("solved")):
+            preview = client.get(f"/api/games/{first_game(season).pk}/preview/")
+            assert preview.status_code == 200 and preview.json()["method"] == "exact"
+    finally:
+        other_odds.pairings_wanted.disconnect(sender=Game, dispatch_uid="test.worker")
+        other_odds.pairings_wanted.connect(
+            tasks.send_pairings, sender=Game, dispatch_uid="league.send_pairings"
+        )
