@@ -4,6 +4,7 @@ season and bracket odds from the game's own odds, never VABG's; refusals name th
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from functools import partial
 from typing import Any
 from unittest.mock import patch
@@ -207,8 +208,29 @@ def test_a_pairing_s_odds_are_worked_out_once_and_kept_until_the_engine_changes(
     assert len(solved) == 2
 
 
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
+    """Workers in the background: the pairings sent to them, kept instead of played (a
+    test plays them with ``other_odds.pairings_build``, as the task does)."""
+    monkeypatch.setattr(background, "available", lambda: True)
+    kept: list[dict[str, Any]] = []
+
+    def worker(sender: Any, **message: Any) -> None:
+        kept.append({k: message[k] for k in ("game", "options", "pairings")})
+
+    other_odds.pairings_wanted.disconnect(sender=Game, dispatch_uid="league.send_pairings")
+    other_odds.pairings_wanted.connect(worker, sender=Game, dispatch_uid="test.worker")
+    try:
+        yield kept
+    finally:
+        other_odds.pairings_wanted.disconnect(sender=Game, dispatch_uid="test.worker")
+        other_odds.pairings_wanted.connect(
+            tasks.send_pairings, sender=Game, dispatch_uid="league.send_pairings"
+        )
+
+
 def test_a_pairing_not_worked_out_yet_goes_to_the_workers_while_the_pages_wait(
-    client: Client, monkeypatch: pytest.MonkeyPatch
+    client: Client, sent: list[dict[str, Any]]
 ) -> None:
     # Grid court runs 1,000 games for a pairing (seconds): no page may do that while its
     # reader waits (a trial's preview took 8.7 s). With workers, the pages say how far the
@@ -217,66 +239,38 @@ def test_a_pairing_not_worked_out_yet_goes_to_the_workers_while_the_pages_wait(
     # uses, so nothing is in the cache yet.)
     season = make_season(game="sixdice", options={"faces": "BBPPSF", "chip_reroll": True}, teams=3)
     game = first_game(season)
-    monkeypatch.setattr(background, "available", lambda: True)
-    sent: list[dict[str, Any]] = []
-
-    def worker(sender: Any, **message: Any) -> None:
-        sent.append({k: message[k] for k in ("game", "options", "pairings")})
-
-    other_odds.pairings_wanted.disconnect(sender=Game, dispatch_uid="league.send_pairings")
-    other_odds.pairings_wanted.connect(worker, sender=Game, dispatch_uid="test.worker")
-    try:
-        with patch.object(find_game("sixdice"), "odds", side_effect=AssertionError("solved")):
-            response = client.get(f"/api/games/{game.pk}/preview/")
-            assert response.status_code == 202 and response.json()["pending"] is True
-            assert "being worked out in the background" in response.json()["message"]
-            html = client.get(f"/games/{game.pk}/").content.decode()
-            assert "being worked out in the background" in html
-            season_odds = client.get(f"/api/seasons/{season.pk}/odds/?seasons=100")
-            assert season_odds.status_code == 202
-            page = client.get(f"/seasons/{season.pk}/odds/").content.decode()
-            assert "matchups are ready" in page
-        # The game's pairing (from its preview) and the default styles' (the season's
-        # odds read it first): each sent once, not again on every reload.
-        pairings = [json.dumps(p, sort_keys=True) for m in sent for p in m["pairings"]]
-        assert len(pairings) == len(set(pairings)) == 2
-        for message in sent:
-            other_odds.pairings_build(**message)  # what the worker's task runs
-        preview = client.get(f"/api/games/{game.pk}/preview/")
-        assert preview.status_code == 200 and preview.json()["method"] == "exact"
-        assert client.get(f"/api/seasons/{season.pk}/odds/?seasons=100").status_code == 200
-    finally:
-        other_odds.pairings_wanted.disconnect(sender=Game, dispatch_uid="test.worker")
-        other_odds.pairings_wanted.connect(
-            tasks.send_pairings, sender=Game, dispatch_uid="league.send_pairings"
-        )
+    with patch.object(find_game("sixdice"), "odds", side_effect=AssertionError("solved")):
+        response = client.get(f"/api/games/{game.pk}/preview/")
+        assert response.status_code == 202 and response.json()["pending"] is True
+        assert "being worked out in the background" in response.json()["message"]
+        html = client.get(f"/games/{game.pk}/").content.decode()
+        assert "being worked out in the background" in html
+        season_odds = client.get(f"/api/seasons/{season.pk}/odds/?seasons=100")
+        assert season_odds.status_code == 202
+        page = client.get(f"/seasons/{season.pk}/odds/").content.decode()
+        assert "matchups are ready" in page
+    # The game's pairing (from its preview) and the default styles' (the season's
+    # odds read it first): each sent once, not again on every reload.
+    pairings = [json.dumps(p, sort_keys=True) for m in sent for p in m["pairings"]]
+    assert len(pairings) == len(set(pairings)) == 2
+    for message in sent:
+        other_odds.pairings_build(**message)  # what the worker's task runs
+    preview = client.get(f"/api/games/{game.pk}/preview/")
+    assert preview.status_code == 200 and preview.json()["method"] == "exact"
+    assert client.get(f"/api/seasons/{season.pk}/odds/?seasons=100").status_code == 200
 
 
 def test_a_new_season_sends_its_pairings_to_the_workers_before_anyone_asks(
-    client: Client, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+    client: Client, sent: list[dict[str, Any]], django_capture_on_commit_callbacks: Any
 ) -> None:
     # The first reader of a new six-dice season's previews finds them worked out, instead
     # of a "being worked out" page: the season's creation sends them.
-    monkeypatch.setattr(background, "available", lambda: True)
-    sent: list[dict[str, Any]] = []
-
-    def worker(sender: Any, **message: Any) -> None:
-        sent.append({k: message[k] for k in ("game", "options", "pairings")})
-
-    other_odds.pairings_wanted.disconnect(sender=Game, dispatch_uid="league.send_pairings")
-    other_odds.pairings_wanted.connect(worker, sender=Game, dispatch_uid="test.worker")
-    try:
-        with django_capture_on_commit_callbacks(execute=True):
-            season = make_season(game="sixdice", options={"faces": "BBPPPF"}, teams=3)
-        pairings = [p for m in sent for p in m["pairings"]]
-        assert [None, None] in pairings and len(pairings) >= 2
-        for message in sent:
-            other_odds.pairings_build(**message)
-        with patch.object(find_game("sixdice"), "odds", side_effect=AssertionError("solved")):
-            preview = client.get(f"/api/games/{first_game(season).pk}/preview/")
-            assert preview.status_code == 200 and preview.json()["method"] == "exact"
-    finally:
-        other_odds.pairings_wanted.disconnect(sender=Game, dispatch_uid="test.worker")
-        other_odds.pairings_wanted.connect(
-            tasks.send_pairings, sender=Game, dispatch_uid="league.send_pairings"
-        )
+    with django_capture_on_commit_callbacks(execute=True):
+        season = make_season(game="sixdice", options={"faces": "BBPPPF"}, teams=3)
+    pairings = [p for m in sent for p in m["pairings"]]
+    assert [None, None] in pairings and len(pairings) >= 2
+    for message in sent:
+        other_odds.pairings_build(**message)
+    with patch.object(find_game("sixdice"), "odds", side_effect=AssertionError("solved")):
+        preview = client.get(f"/api/games/{first_game(season).pk}/preview/")
+        assert preview.status_code == 200 and preview.json()["method"] == "exact"

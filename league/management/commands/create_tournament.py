@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -15,6 +17,17 @@ from league.management.commands._common import (
     season_find,
     team_find,
 )
+
+
+@contextmanager
+def refusals_said() -> Iterator[None]:
+    """Turn a tournament the services refuse into the command's error, in their words."""
+    try:
+        yield
+    except ValidationError as exc:
+        raise CommandError("; ".join(exc.messages)) from exc
+    except services.SeasonRefused as exc:
+        raise CommandError(str(exc)) from exc
 
 
 class Command(BaseCommand):
@@ -70,7 +83,7 @@ class Command(BaseCommand):
             "seed": options["seed"],
             **game_choice(options),
         }
-        try:
+        with refusals_said():
             if options["field"]:
                 season = tournaments.tournament_field_create(field=options["field"], **common)
             elif options["from_season"]:
@@ -81,10 +94,6 @@ class Command(BaseCommand):
             else:
                 teams = [team_find(text) for text in options["teams"]]
                 season = tournaments.tournament_create(teams=teams, **common)
-        except ValidationError as exc:
-            raise CommandError("; ".join(exc.messages)) from exc
-        except services.SeasonRefused as exc:
-            raise CommandError(str(exc)) from exc
         self.stdout.write(
             f"Created {season.league.slug}/{season.slug} (id {season.pk}): "
             f"{season.entries.count()} teams, {tournaments.games_to_come(season=season)} games; "
@@ -98,14 +107,10 @@ class Command(BaseCommand):
                 f"{first} is in the league {first.league.name!r}: a replay stays in its "
                 "tournament's league"
             )
-        try:
+        with refusals_said():
             season = tournaments.tournament_again(
                 season=first, name=options["name"], seed=options["seed"]
             )
-        except ValidationError as exc:
-            raise CommandError("; ".join(exc.messages)) from exc
-        except services.SeasonRefused as exc:
-            raise CommandError(str(exc)) from exc
         self.stdout.write(
             f"Created {season.league.slug}/{season.slug} (id {season.pk}), {first}'s bracket "
             f"again: {season.entries.count()} teams, first round drawn "
