@@ -19,6 +19,7 @@ Three kinds of proof (issue 13, docs/odds.md "How it is checked"):
 
 from __future__ import annotations
 
+import bisect
 import csv
 import json
 import math
@@ -81,12 +82,9 @@ class Face:
     def __init__(self, dice: Branching, draw: int, shift: int = 0) -> None:
         self.dice, self.draw, self.shift = dice, draw, shift
 
-    def _split(self, test: Callable[[int], bool]) -> bool:
-        faces = self.dice.sets[self.draw]
-        shift = self.shift
-        yes, no = [], []
-        for f in faces:
-            (yes if test(f + shift) else no).append(f)
+    def _split(self, yes: list[int], no: list[int]) -> bool:
+        """Branch on a comparison the faces in ``yes`` pass and those in ``no`` fail: the
+        passing branch first (an order every enumeration keeps)."""
         if not yes or not no:
             return bool(yes)
         if self.dice.decide(2) == 0:
@@ -94,6 +92,18 @@ class Face:
             return True
         self.dice.sets[self.draw] = no
         return False
+
+    def _below(self, bound: int, inclusive: bool) -> bool:
+        """Whether the face (shifted) is below ``bound`` (or at it): the faces are kept in
+        ascending order, so the passing ones are a prefix."""
+        faces = self.dice.sets[self.draw]
+        cut = (bisect.bisect_right if inclusive else bisect.bisect_left)(faces, bound - self.shift)
+        return self._split(faces[:cut], faces[cut:])
+
+    def _above(self, bound: int, inclusive: bool) -> bool:
+        faces = self.dice.sets[self.draw]
+        cut = (bisect.bisect_left if inclusive else bisect.bisect_right)(faces, bound - self.shift)
+        return self._split(faces[cut:], faces[:cut])
 
     def value(self) -> int:
         faces = self.dice.sets[self.draw]
@@ -103,22 +113,27 @@ class Face:
         return self.dice.sets[self.draw][0] + self.shift
 
     def __eq__(self, other: object) -> bool:  # type: ignore[override]
-        return self._split(lambda v: v == other) if isinstance(other, int) else NotImplemented
+        if not isinstance(other, int):
+            return NotImplemented
+        faces, face = self.dice.sets[self.draw], other - self.shift
+        if face not in faces:
+            return False
+        return self._split([face], [f for f in faces if f != face])
 
     def __ne__(self, other: object) -> bool:  # type: ignore[override]
         return not self.__eq__(other)
 
     def __lt__(self, other: int) -> bool:
-        return self._split(lambda v: v < other)
+        return self._below(other, inclusive=False)
 
     def __le__(self, other: int) -> bool:
-        return self._split(lambda v: v <= other)
+        return self._below(other, inclusive=True)
 
     def __gt__(self, other: int) -> bool:
-        return self._split(lambda v: v > other)
+        return self._above(other, inclusive=False)
 
     def __ge__(self, other: int) -> bool:
-        return self._split(lambda v: v >= other)
+        return self._above(other, inclusive=True)
 
     def __add__(self, other: int) -> Face:
         return Face(self.dice, self.draw, self.shift + other)
@@ -185,6 +200,9 @@ class Lazy:
         return self.thunk() - other
 
 
+ALL_FACES = {faces: list(range(1, faces + 1)) for faces in (6, 8, 20)}
+
+
 class Branching:
     """Give symbolic rolls and walk every path of decisions, depth first.
 
@@ -214,24 +232,26 @@ class Branching:
         self.pos += 1
         return choice
 
-    def _roll(self, faces: int, name: str) -> Face:
-        if name == "d6" and self.last == "d20":
-            self.rebounds += 1  # §7: a rebound step draws a d20, then a d6
-        elif name == "d20" and self.putbacks is not None and self.rebounds > self.putbacks:
-            raise Cut
-        self.last = name
-        self.sets.append(list(range(1, faces + 1)))
+    def _roll(self, faces: int) -> Face:
+        self.sets.append(ALL_FACES[faces])  # replaced, never changed in place, when split
         self.faces.append(faces)
-        return Face(self, len(self.sets) - 1)
+        return Face(self, len(self.faces) - 1)
 
     def d8(self) -> Face:
-        return self._roll(8, "d8")
+        self.last = "d8"
+        return self._roll(8)
 
     def d6(self) -> Face:
-        return self._roll(6, "d6")
+        if self.last == "d20":
+            self.rebounds += 1  # §7: a rebound step draws a d20, then a d6
+        self.last = "d6"
+        return self._roll(6)
 
     def d20(self) -> Face:
-        return self._roll(20, "d20")
+        if self.putbacks is not None and self.rebounds > self.putbacks:
+            raise Cut
+        self.last = "d20"
+        return self._roll(20)
 
     def record(self) -> None:
         return None
