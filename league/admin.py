@@ -28,6 +28,7 @@ from django.utils.safestring import SafeString
 from cards.admin import CardAdmin, PlayerAdmin, TeamAdmin
 from cards.models import Card, Player, Team
 from core.errors import sentence
+from core.text import counted
 from league import services, tournaments
 from league.dispatch import team_odds_enqueue
 from league.models import (
@@ -268,9 +269,9 @@ class SeasonAdmin(admin.ModelAdmin[Season]):
                 self.log_addition(request, season, [{"added": {}}])
                 self.message_user(
                     request,
-                    f"{season} was added: {len(form.cleaned_data['teams'])} teams, "
-                    f"{season.games.count()} games. Simulate it with the action of the season "
-                    "list, or manage.py simulate.",
+                    f"{season} was added: {counted(len(form.cleaned_data['teams']), 'team')}, "
+                    f"{counted(season.games.count(), 'game')}. Simulate it with the action of "
+                    "the season list, or manage.py simulate.",
                     messages.SUCCESS,
                 )
                 if "_addanother" in request.POST:
@@ -315,12 +316,12 @@ class SeasonAdmin(admin.ModelAdmin[Season]):
             self.message_user(
                 request,
                 format_html(
-                    '{}: <a href="{}">run {}</a> {} for {} games; its page follows it.',
+                    '{}: <a href="{}">run {}</a> {} for {}; its page follows it.',
                     season,
                     reverse("admin:league_simulationrun_change", args=[run.pk]),
                     run.pk,
                     verb,
-                    run.total,
+                    counted(run.total, "game"),
                 ),
                 messages.INFO,
             )
@@ -351,13 +352,13 @@ class SeasonAdmin(admin.ModelAdmin[Season]):
             self.message_user(
                 request,
                 format_html(
-                    '<a href="{}">{}</a> was drawn: {}\'s bracket again, {} games in its '
+                    '<a href="{}">{}</a> was drawn: {}\'s bracket again, {} in its '
                     "first round. Simulate it with the action above; {}'s games and pools "
                     "stay as they are.",
                     link,
                     again,
                     season,
-                    again.games.count(),
+                    counted(again.games.count(), "game"),
                     season,
                 ),
                 messages.SUCCESS,
@@ -378,7 +379,8 @@ def _retry(
         return
     model_admin.message_user(
         request,
-        f"{season}: failed games sent again to the workers (run {run.pk}, {run.total} games).",
+        f"{season}: failed games sent again to the workers "
+        f"(run {run.pk}, {counted(run.total, 'game')}).",
         messages.INFO,
     )
 

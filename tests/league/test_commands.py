@@ -126,6 +126,11 @@ def test_a_tournament_is_created_played_and_its_bracket_printed(teams) -> None:
     assert "Champion: #" in printed and "not decided" not in printed
 
 
+def test_a_two_team_tournament_says_one_game(teams) -> None:
+    out = run("create_tournament", "Cups", "Duel", str(teams[0]), str(teams[3]), "--seed", "6")
+    assert "2 teams, 1 game; first round drawn (1 game)" in out
+
+
 def test_a_group_stage_feeds_a_bracket(teams) -> None:
     run("create_season", "Groups", "Stage", "--all", "--seed", "3")
     with pytest.raises(CommandError, match="is not finished"):

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cards.models import Team
+from core.text import counted
 from league import services
 from league.management.commands._common import (
     add_game_arguments,
@@ -80,8 +81,9 @@ class Command(BaseCommand):
         games = season.games.count()
         rounds = season.games.values("round").distinct().count()
         self.stdout.write(
-            f"Created {season.league.slug}/{season.slug} (id {season.pk}): {len(teams)} teams, "
-            f"{games} games in {rounds} rounds, seed {season.seed}."
+            f"Created {season.league.slug}/{season.slug} (id {season.pk}): "
+            f"{counted(len(teams), 'team')}, {counted(games, 'game')} in "
+            f"{counted(rounds, 'round')}, seed {season.seed}."
         )
         if conferences:
             grouped = dict(season.entries.values_list("team_id", "conference"))

@@ -9,6 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from core.text import counted
 from league import services, tournaments
 from league.management.commands._common import (
     add_game_arguments,
@@ -96,8 +97,9 @@ class Command(BaseCommand):
                 season = tournaments.tournament_create(teams=teams, **common)
         self.stdout.write(
             f"Created {season.league.slug}/{season.slug} (id {season.pk}): "
-            f"{season.entries.count()} teams, {tournaments.games_to_come(season=season)} games; "
-            f"first round drawn ({season.games.count()} games), seed {season.seed}."
+            f"{counted(season.entries.count(), 'team')}, "
+            f"{counted(tournaments.games_to_come(season=season), 'game')}; "
+            f"first round drawn ({counted(season.games.count(), 'game')}), seed {season.seed}."
         )
 
     def _again(self, options: dict[str, Any]) -> None:
@@ -113,6 +115,6 @@ class Command(BaseCommand):
             )
         self.stdout.write(
             f"Created {season.league.slug}/{season.slug} (id {season.pk}), {first}'s bracket "
-            f"again: {season.entries.count()} teams, first round drawn "
-            f"({season.games.count()} games), seed {season.seed}."
+            f"again: {counted(season.entries.count(), 'team')}, first round drawn "
+            f"({counted(season.games.count(), 'game')}), seed {season.seed}."
         )
