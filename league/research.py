@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from fractions import Fraction
 from typing import Any
 
 from league import bracket as brackets
@@ -82,6 +83,11 @@ class Plan:
     """Brackets: neutral courts (else the better seed at home)."""
     team_ids: tuple[int, ...] = ()
     """The league's id of each team (for the outputs), in ``teams`` order."""
+    conferences: tuple[str, ...] = ()
+    """Seasons: the group each team plays in, in ``teams`` order ("" for a season with no
+    conferences; empty: one group of every team). A team finishes first in its group as
+    the season's standings rank it: by its conference games' win percentage in a named
+    group, by all its games' in ""."""
 
     def __post_init__(self) -> None:
         if self.repetitions < 1:
@@ -93,6 +99,10 @@ class Plan:
             raise PlanError(f"a {self.kind} run needs at least one game")
         if len(self.teams) < 2:
             raise PlanError("a run needs at least two teams")
+        if self.conferences and len(self.conferences) != len(self.teams):
+            raise PlanError(
+                f"{len(self.conferences)} conferences named for {len(self.teams)} teams"
+            )
 
     @property
     def games_per_repetition(self) -> int:
@@ -123,6 +133,7 @@ class Plan:
             "games": [list(g) for g in self.games],
             "bracket": None if self.bracket is None else brackets.bracket_to_json(self.bracket),
             "neutral": self.neutral,
+            "conferences": list(self.conferences),
         }
 
     @classmethod
@@ -139,6 +150,7 @@ class Plan:
             games=tuple((int(h), int(a), bool(n)) for h, a, n in data.get("games", ())),
             bracket=None if bracket is None else brackets.bracket_from_json(bracket),
             neutral=bool(data.get("neutral", True)),
+            conferences=tuple(str(c) for c in data.get("conferences", ())),
         )
 
 
@@ -156,7 +168,8 @@ class TeamSums:
     overtimes: int = 0
     box: list[int] = field(default_factory=_zeros)
     firsts: int = 0
-    """Seasons: repetitions it finished with the most wins (a tie counts for each)."""
+    """Seasons: repetitions it finished first in its group (a tie counts for each):
+    :attr:`Plan.conferences`."""
     reached: list[int] = field(default_factory=list)
     """Brackets: ``reached[r]``, repetitions it played a game of round ``r + 1``."""
     titles: int = 0
@@ -301,24 +314,34 @@ def play_chunk(plan: Plan, first: int, stop: int, *, player: RunPlayer | None = 
         if plan.bracket is not None:
             _bracket_once(plan.bracket, plan.neutral, player, seed, tally)
         else:
-            wins = _games_once(plan.games, player, seed, tally)
+            winners = [
+                _count(tally, player, home, away, neutral, seed + k)
+                for k, (home, away, neutral) in enumerate(plan.games)
+            ]
             if plan.kind == Kind.SEASON:
-                best = max(wins.values())
-                for i, w in wins.items():
-                    if w == best:
-                        tally.teams[i].firsts += 1
+                for i in season_firsts(plan, winners):
+                    tally.teams[i].firsts += 1
     return tally
 
 
-def _games_once(
-    games: Sequence[tuple[int, int, bool]], player: RunPlayer, seed: int, tally: Tally
-) -> dict[int, int]:
-    wins: dict[int, int] = {}
-    for k, (home, away, neutral) in enumerate(games):
-        won = _count(tally, player, home, away, neutral, seed + k)
-        wins[won] = wins.get(won, 0) + 1
-        wins.setdefault(home + away - won, 0)
-    return wins
+def season_firsts(plan: Plan, winners: Sequence[int]) -> list[int]:
+    """Return the teams first in their group (ties: each) once ``plan.games`` were won by
+    ``winners``: by win percentage, as the standings rank them (a named group's conference
+    games, else all), never by a count of wins (groups and schedules differ in size)."""
+    groups = plan.conferences or ("",) * len(plan.teams)
+    record: dict[int, list[int]] = {}  # team: [wins, games] that rank it
+    for (home, away, _), won in zip(plan.games, winners, strict=True):
+        for team in (home, away):
+            counted = record.setdefault(team, [0, 0])
+            if groups[team] and groups[home] != groups[away]:
+                continue  # a named group ranks its teams by their conference games
+            counted[0] += won == team
+            counted[1] += 1
+    pct = {t: Fraction(w, g) if g else Fraction(0) for t, (w, g) in record.items()}
+    best: dict[str, Fraction] = {}
+    for team, p in pct.items():
+        best[groups[team]] = max(best.get(groups[team], p), p)
+    return [team for team, p in pct.items() if p == best[groups[team]]]
 
 
 def _bracket_once(

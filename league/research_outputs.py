@@ -29,6 +29,10 @@ def team_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
         row: dict[str, Any] = {
             "team_id": plan.team_ids[i] if plan.team_ids else None,
             "team": card.label,
+        }
+        if plan.kind == Kind.SEASON and plan.conferences:
+            row["conference"] = plan.conferences[i]  # the group its first_share is within
+        row |= {
             "games": t.games,
             "wins": t.wins,
             "losses": t.games - t.wins,
@@ -40,7 +44,7 @@ def team_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
         }
         row.update({f"{name}_pg": v / t.games for name, v in zip(BOX[1:], t.box[1:], strict=True)})
         if plan.kind == Kind.SEASON:
-            row["first_share"] = t.firsts / reps
+            row["first_share"] = t.firsts / reps  # first in its group, a tie counted for each
         if plan.bracket is not None:
             for r in range(plan.bracket.rounds):
                 row[f"reached_round_{r + 1}"] = (t.reached[r] if r < len(t.reached) else 0) / reps

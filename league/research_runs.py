@@ -24,7 +24,7 @@ from cards.mapping import team_card, teams_for_play
 from cards.models import Team
 from league import bracket as brackets
 from league.games import league_game
-from league.models import Game, ResearchChunk, ResearchRun, Season
+from league.models import Game, ResearchChunk, ResearchRun, Season, SeasonTeam
 from league.research import GAMES_PER_CHUNK, Kind, Plan, PlanError, Tally, play_chunk, player_for
 from league.seeds import new_seed
 from simulator.vabg import GameRules, InvalidCardError, TeamCard, preset
@@ -101,6 +101,7 @@ def plan_for_season(*, season: Season, repetitions: int, seed: int | None = None
         raise PlanError(f"{season} has no games scheduled")
     ids = list(dict.fromkeys(pk for h, a, _ in schedule for pk in (h, a)))
     cards, index = _teams(ids)
+    groups = dict(SeasonTeam.objects.filter(season=season).values_list("team_id", "conference"))
     return Plan(
         kind=Kind.SEASON,
         teams=cards,
@@ -109,6 +110,7 @@ def plan_for_season(*, season: Season, repetitions: int, seed: int | None = None
         repetitions=repetitions,
         seed=seed,
         games=tuple((index[h], index[a], n) for h, a, n in schedule),
+        conferences=tuple(groups.get(pk, "") for pk in ids),
     )
 
 

@@ -93,6 +93,28 @@ def test_a_bracket_run_crowns_one_champion_each_time(three: tuple) -> None:  # t
     assert sum(t.reached[1] for t in tally.teams.values()) == 40
 
 
+def test_every_group_of_a_season_has_its_first_place_each_time(three: tuple) -> None:  # type: ignore[type-arg]
+    """A season's first places are counted within each group (its conference), by win
+    percentage: a small conference's winner is first however many games a bigger one's
+    teams won, and a cross-conference game does not rank a named conference's teams."""
+    five = (
+        *three,
+        read_team_file(TEAMS / "duke-1992.json"),
+        read_team_file(TEAMS / "unlv-1991.json"),
+    )
+    plan = Plan(
+        kind=Kind.SEASON, teams=five, rules=RULES, repetitions=12, seed=4,
+        games=((0, 1, True), (2, 3, True), (3, 4, True), (4, 2, True), (0, 2, True)),
+        conferences=("Small", "Small", "Big", "Big", "Big"),
+    )  # fmt: skip
+    assert Plan.from_json(plan.to_json()) == plan
+    tally = play_chunk(plan, 0, 12)
+    small = [tally.teams[i].firsts for i in (0, 1)]
+    big = [tally.teams[i].firsts for i in (2, 3, 4)]
+    assert sum(small) == 12  # one conference game a season: one first, never a tie
+    assert sum(big) >= 12 and all(n <= 12 for n in big)  # 2-0 first, or a three-way tie
+
+
 def test_a_plan_refuses_what_it_cannot_play(three: tuple) -> None:  # type: ignore[type-arg]
     with pytest.raises(PlanError, match="at least one repetition"):
         matchups(three, 0)
@@ -196,6 +218,23 @@ def test_a_tournament_plays_its_bracket_again_and_again(tmp_path: Path) -> None:
     assert sum(float(r["title_share"]) for r in rows) == pytest.approx(1.0)
     assert all(float(r["reached_round_1"]) == 1.0 for r in rows)
     assert ResearchRun.objects.get().kind == "bracket"
+
+
+@pytest.mark.django_db
+def test_a_season_run_names_each_teams_conference_and_its_share_of_firsts_there(
+    tmp_path: Path,
+) -> None:
+    teams = [full_team(school=f"C{i}", season=2000 + i) for i in range(5)]
+    groups = {t.pk: ("East" if i < 2 else "West") for i, t in enumerate(teams)}
+    league = services.league_get_or_create(name="Research league")
+    season = services.season_create(league=league, name="Groups", teams=teams,
+                                    conferences=groups, seed=3)  # fmt: skip
+    call_command("research", "--season", str(season.pk), "--times", "10", "--seed", "1",
+                 "--out", str(tmp_path), "--no-progress")  # fmt: skip
+    rows = pq.read_table(tmp_path / "teams.parquet").to_pylist()
+    assert {r["team"]: r["conference"] for r in rows} == {str(t): groups[t.pk] for t in teams}
+    for conference in ("East", "West"):  # a first place in each, every season
+        assert sum(r["first_share"] for r in rows if r["conference"] == conference) >= 1
 
 
 @pytest.mark.django_db
