@@ -17,12 +17,12 @@ possession) is shown as its mean over the games.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from league import selectors
-from league.models import Game, GameResult, Season
+from league.models import Game, Season
 from simulator.games import Column, find_game
 
 SIDES = ("home", "away")
@@ -47,23 +47,56 @@ def _number(value: Any) -> float | None:
     return float(value)
 
 
-def _final_games(season: Season) -> Iterator[tuple[Game, GameResult]]:
-    games = (
+@dataclass(frozen=True)
+class _Side:
+    """A team as the season's figures name it."""
+
+    pk: int
+    school: str
+    season: int
+
+    def __str__(self) -> str:
+        return f"{self.school} {self.season}"
+
+
+@dataclass(frozen=True)
+class _Final:
+    """A final game's teams, scores and stored box score: plain values read in one query
+    (a model instance for the game, both teams and the result cost more than the sums)."""
+
+    home: _Side
+    away: _Side
+    home_score: int
+    away_score: int
+    box: dict[str, Any]
+
+
+def _final_games(season: Season) -> Iterator[_Final]:
+    rows = (
         Game.objects.filter(season=season, status=Game.Status.FINAL, result__isnull=False)
-        .select_related("home", "away", "result")
-        .only(
+        .order_by("pk")
+        .values_list(
+            "home_id",
             "home__school",
             "home__season",
+            "away_id",
             "away__school",
             "away__season",
             "result__home_score",
             "result__away_score",
             "result__box",
         )
-        .order_by("pk")
     )
-    for game in games:
-        yield game, game.result
+    teams: dict[int, _Side] = {}
+    for home_id, home_school, home_season, away_id, away_school, away_season, *rest in rows:
+        home = teams.get(home_id) or teams.setdefault(
+            home_id, _Side(home_id, home_school, home_season)
+        )
+        away = teams.get(away_id) or teams.setdefault(
+            away_id, _Side(away_id, away_school, away_season)
+        )
+        home_score, away_score, box = rest
+        yield _Final(home, away, home_score, away_score, box or {})
 
 
 def stat_columns(game_name: str) -> tuple[Column, ...]:
@@ -73,19 +106,31 @@ def stat_columns(game_name: str) -> tuple[Column, ...]:
     return (*engine.columns, *(c for c in engine.team_columns if c.key not in seen))
 
 
-def _side_figures(engine: Any, doc: dict[str, Any]) -> dict[str, int | float]:
-    """A side's stored numbers by column key (a float is a rate, an int a count)."""
-    figures: dict[str, int | float] = {}
-    totals = doc.get("totals", {}) if engine.columns else {}
-    for column in engine.columns:
-        value = totals.get(column.key)
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            figures[column.key] = value
-    for column in engine.team_columns:
-        value = doc.get(column.key)
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            figures.setdefault(column.key, value)
+def _side_figures(engine: Any) -> Callable[[dict[str, Any]], dict[str, int | float]]:
+    """Return what reads a side's stored numbers by column key (a float is a rate, an int a
+    count): the lines' totals first, then the team's own figures."""
+    line_keys = [c.key for c in engine.columns]
+    team_keys = [c.key for c in engine.team_columns]
+
+    def figures(doc: dict[str, Any]) -> dict[str, int | float]:
+        out: dict[str, int | float] = {}
+        if line_keys:
+            totals = doc.get("totals") or {}
+            for key in line_keys:
+                value = totals.get(key)
+                # never a bool: JSON's true is not a count
+                if isinstance(value, _NUMBERS) and type(value) is not bool:
+                    out[key] = value
+        for key in team_keys:
+            value = doc.get(key)
+            if isinstance(value, _NUMBERS) and type(value) is not bool and key not in out:
+                out[key] = value
+        return out
+
     return figures
+
+
+_NUMBERS = (int, float)
 
 
 def team_stats(season: Season, *, version: str = "") -> StatsTable:
@@ -102,8 +147,9 @@ def _team_stats(season: Season) -> StatsTable:
     columns = stat_columns(season.game)
     rows: dict[int, dict[str, Any]] = {}
     rates: set[str] = set()
-    for game, result in _final_games(season):
-        scores = {"home": result.home_score, "away": result.away_score}
+    figures = _side_figures(engine)
+    for game in _final_games(season):
+        scores = {"home": game.home_score, "away": game.away_score}
         for side, other in (("home", "away"), ("away", "home")):
             team = game.home if side == "home" else game.away
             row = rows.setdefault(
@@ -126,11 +172,12 @@ def _team_stats(season: Season) -> StatsTable:
             row["w" if won else "l"] += 1
             row["pts"] += scores[side]
             row["opp_pts"] += scores[other]
-            for key, value in _side_figures(engine, dict(result.box.get(side, {}))).items():
-                if isinstance(value, float):
+            totals, games_with = row["totals"], row["games_with"]
+            for key, value in figures(game.box.get(side) or {}).items():
+                if type(value) is float:
                     rates.add(key)
-                row["totals"][key] = row["totals"].get(key, 0.0) + value
-                row["games_with"][key] = row["games_with"].get(key, 0) + 1
+                totals[key] = totals.get(key, 0.0) + value
+                games_with[key] = games_with.get(key, 0) + 1
     out = []
     for row in rows.values():
         totals, games_with = row.pop("totals"), row.pop("games_with")
@@ -210,10 +257,10 @@ def _boards(
     stored box score once."""
     engine = find_game(season.game)
     totals: dict[tuple[int, str], dict[str, Any]] = {}
-    for game, result in _final_games(season):
+    for game in _final_games(season):
         for side in SIDES:
             team = game.home if side == "home" else game.away
-            doc = dict(result.box.get(side, {}))
+            doc = game.box.get(side) or {}
             if engine.columns:
                 entries = [
                     (f"{engine.name_key.capitalize()} {line.get(engine.name_key, '')}", line)
