@@ -87,6 +87,9 @@ class ChallengeAdmin(admin.ModelAdmin[Challenge]):
             result = services.challenge_win_odds(challenge_id=pool.pk)
             if "pending" in result:
                 self.message_user(request, f"{pool.name}: {result['pending']}.", messages.WARNING)
+            elif "winners" in result:
+                won = ", ".join(result["winners"]) or "no entry"
+                self.message_user(request, f"{pool.name}: the tournament is over, won by {won}.")
             else:
                 self.message_user(
                     request,

@@ -166,7 +166,7 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
         entries = (
             Entry.objects.filter(challenge=pool)
             .select_related("user")
-            .order_by("-points", "-max_points", "id")
+            .order_by(*services.STANDINGS_ORDER)
         )
         page = self.paginate_queryset(entries)
         return self.get_paginated_response(StandingSerializer(page, many=True).data)

@@ -22,6 +22,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from cards.models import Team
 from challenge import scoring
 from challenge.models import Challenge, Entry
 from core.errors import Refused
@@ -56,6 +57,11 @@ LOCKED_MESSAGE = (
     "Picks are locked: the tournament's first game has been played or the pool's lock "
     "time has passed, so no entry can be changed any more."
 )
+
+
+STANDINGS_ORDER = ("-points", "-max_points", F("win_probability").desc(nulls_last=True), "id")
+"""A pool's standings: points, then the most still reachable, then the chance to win (once
+the tournament is over, the winner on the tie-breaker is first among those level)."""
 
 
 # -- the bracket as the challenge reads it ----------------------------------------------------
@@ -115,7 +121,13 @@ def is_locked(challenge: Challenge, *, now: datetime | None = None) -> bool:
     return tournament_started(challenge.season)
 
 
-def lock_check(challenge: Challenge) -> None:
+JOIN_LOCKED_MESSAGE = (
+    "Picks are locked, so this pool takes no new entries: the tournament's first game has "
+    "been played or the pool's lock time has passed. Its standings are open to everyone."
+)
+
+
+def lock_check(challenge: Challenge, *, message: str = LOCKED_MESSAGE) -> None:
     """Refuse a change once the pool is locked, holding the tournament's unplayed games'
     rows until the caller's transaction ends: a worker's claim of the first game (a
     conditional UPDATE of its row) waits for a save in flight, and a save after the claim
@@ -126,7 +138,7 @@ def lock_check(challenge: Challenge) -> None:
         .values_list("pk", flat=True)
     )
     if is_locked(challenge):
-        raise ChallengeRefused(LOCKED_MESSAGE, status=409)
+        raise ChallengeRefused(message, status=409)
 
 
 # -- pools ------------------------------------------------------------------------------------
@@ -209,6 +221,52 @@ def challenge_create(
 # -- entries and picks ------------------------------------------------------------------------
 
 
+def pick_entrants(
+    bracket: brackets.Bracket, picks: Mapping[str, int]
+) -> dict[str, tuple[int | None, int | None]]:
+    """Return every game's ``(top, bottom)`` teams given the picks before it, ``None`` where
+    the game feeding that side is not picked. Unlike the stored results, a pick needs only
+    its own team to be there: a fan may send a team on before picking its next opponent
+    (the page lets him). Refused naming the first pick that does not fit."""
+    by_key = {game.key: game for game in bracket.games}
+    unknown = sorted(set(picks) - set(by_key))
+    if unknown:
+        raise ChallengeRefused(f"there is no game {unknown[0]!r} in this bracket")
+    teams: dict[str, tuple[int | None, int | None]] = {}
+
+    def side(source: object) -> int | None:
+        if isinstance(source, brackets.Seeded):
+            return source.team_id
+        if isinstance(source, brackets.WinnerOf):
+            return picks.get(source.game_key)
+        return None  # re-paired after each round: refused when the pool is opened
+
+    for game in sorted(bracket.games, key=lambda g: g.round):
+        top, bottom = side(game.top), side(game.bottom)
+        teams[game.key] = (top, bottom)
+        team = picks.get(game.key)
+        if team is not None and team not in (top, bottom):
+            raise ChallengeRefused(
+                f"{_team_name(team)} cannot be picked to win game {game.key}: given the "
+                f"picks before it, that game is {_game_words(top, bottom)}"
+            )
+    return teams
+
+
+def _team_name(team: int) -> str:
+    found = Team.objects.filter(pk=team).first()
+    return str(found) if found is not None else f"team {team}"
+
+
+def _game_words(top: int | None, bottom: int | None) -> str:
+    known = [_team_name(t) for t in (top, bottom) if t is not None]
+    if not known:
+        return "not set yet (pick the games before it first)"
+    if len(known) == 1:
+        return f"{known[0]} against a team not picked yet"
+    return f"{known[0]} against {known[1]}"
+
+
 def picks_clean(bracket: brackets.Bracket, picks: object) -> dict[str, int]:
     """Return the picks checked against the bracket: every key a game, every team one that
     can be in that game given the picks before it. Refused naming the first bad pick."""
@@ -219,10 +277,7 @@ def picks_clean(bracket: brackets.Bracket, picks: object) -> dict[str, int]:
         if not isinstance(team, int) or isinstance(team, bool):
             raise ChallengeRefused(f"the pick of game {key!r} must be a team id, got {team!r}")
         out[str(key)] = team
-    try:
-        brackets.entrants(bracket, out)
-    except brackets.BracketError as exc:
-        raise ChallengeRefused(f"these picks do not fit the bracket: {exc}") from exc
+    pick_entrants(bracket, out)
     return out
 
 
@@ -235,8 +290,8 @@ def picks_prune(bracket: brackets.Bracket, picks: Mapping[str, int]) -> dict[str
             continue
         trial = {**kept, game.key: picks[game.key]}
         try:
-            brackets.entrants(bracket, trial)
-        except brackets.BracketError:
+            pick_entrants(bracket, trial)
+        except ChallengeRefused:
             continue
         kept = trial
     return kept
@@ -254,7 +309,7 @@ def picks_fill(season: Season, picks: Mapping[str, int], *, how: str) -> dict[st
     for game in sorted(bracket.games, key=lambda g: g.round):
         if game.key in out:
             continue
-        top, bottom = brackets.entrants(bracket, out)[game.key]
+        top, bottom = pick_entrants(bracket, out)[game.key]
         assert top is not None and bottom is not None  # the rounds before are all picked
         seeds = bracket.seeds
         if how == "favourite" and seeds[top] != seeds[bottom]:
@@ -283,7 +338,7 @@ def entry_join(*, challenge: Challenge, user: Any, name: str = "", invite_code: 
     if not user.is_authenticated:
         raise ChallengeRefused("sign in to join a pool", status=403)
     challenge = Challenge.objects.select_for_update().get(pk=challenge.pk)
-    lock_check(challenge)
+    lock_check(challenge, message=JOIN_LOCKED_MESSAGE)
     if not challenge.public and not secrets.compare_digest(
         invite_code.strip(), challenge.invite_code
     ):
@@ -307,13 +362,24 @@ def entry_save(
     tiebreak: object = None,
     name: str | None = None,
     fill: str | None = None,
+    version: str | None = None,
 ) -> Entry:
     """Save a fan's picks (all of them), tie-breaker and name; refused after the lock and for
-    anyone but the entry's fan. ``fill`` fills the unpicked games (:func:`picks_fill`)."""
+    anyone but the entry's fan. ``fill`` fills the unpicked games (:func:`picks_fill`).
+    ``version`` is the :func:`entry_version` the fan's page was made from: a save from a
+    page older than the entry (another tab or device saved since) is refused, so it never
+    silently undoes the other save. An empty ``tiebreak`` ("") clears it; None keeps it."""
     entry = Entry.objects.select_for_update().select_related("challenge__season").get(pk=entry.pk)
     if not (user.is_authenticated and entry.user_id == user.pk):
         raise ChallengeRefused("only the fan who made this entry can change it", status=403)
     lock_check(entry.challenge)
+    if version is not None and version != entry_version(entry):
+        raise ChallengeRefused(
+            "this bracket was saved from another tab or device after this page was opened; "
+            "below are the picks you sent (the saved ones are on a fresh copy of the page): "
+            "save again to keep these",
+            status=409,
+        )
     season = entry.challenge.season
     bracket = season_bracket(season)
     if picks is not None:
@@ -321,7 +387,9 @@ def entry_save(
     if fill:
         entry.picks = picks_fill(season, entry.picks, how=fill)
     entry.pick_row = scoring.pick_row(entry.picks, scoring.game_keys(bracket))
-    if tiebreak is not None and tiebreak != "":
+    if tiebreak == "":
+        entry.tiebreak = None
+    elif tiebreak is not None:
         try:
             value = int(tiebreak)  # type: ignore[call-overload]
         except (TypeError, ValueError):
@@ -342,6 +410,12 @@ def entry_save(
     if Entry.objects.filter(challenge_id=pool_id).count() <= WIN_ODDS_ON_SAVE:
         transaction.on_commit(lambda: challenge_win_odds(challenge_id=pool_id))
     return entry
+
+
+def entry_version(entry: Entry) -> str:
+    """The version of an entry's picks a page was made from: the time of its latest save
+    (the scoring writes its columns without touching it)."""
+    return entry.updated_at.isoformat()
 
 
 # -- live scoring -----------------------------------------------------------------------------
@@ -458,6 +532,8 @@ def challenge_win_odds(
     started = time.perf_counter()
     pool = Challenge.objects.select_related("season").get(pk=challenge_id)
     field = Field.of(pool.season)
+    if len(field.winners) == len(field.keys):  # the tournament is over: nothing to draw
+        return _pool_decided(pool)
     p = _pair_matrix(pool.season, field)
     if p is None:
         return {"pending": "the tournament's exact pair odds are still being computed"}
@@ -488,6 +564,61 @@ def challenge_win_odds(
     return {"entries": len(rows), "samples": samples, "seconds": time.perf_counter() - started}
 
 
+@dataclass(frozen=True)
+class PoolResult:
+    """A finished pool: the final's total points and the entries that won it (more than one
+    when points and tie-breaker leave them level: they share the win)."""
+
+    final_total: int
+    winners: list[Entry]
+
+
+def final_total(season: Season) -> int | None:
+    """Return the points both teams scored in the tournament's final, once it is stored."""
+    bracket = season_bracket(season)
+    (final,) = (g for g in bracket.games if g.round == bracket.rounds)
+    row = (
+        Game.objects.filter(season=season, bracket_key=final.key, status=Game.Status.FINAL)
+        .values_list("result__home_score", "result__away_score")
+        .first()
+    )
+    return None if row is None else int(row[0]) + int(row[1])
+
+
+def pool_result(challenge: Challenge) -> PoolResult | None:
+    """Return who won the pool once its tournament is over, else None: the most points; a
+    tie goes to the tie-breaker nearest the final's total points (an entry without one
+    loses it to any with one), and entries still level share the win."""
+    total = final_total(challenge.season)
+    if total is None:
+        return None
+    top = Entry.objects.filter(challenge=challenge).select_related("user").order_by("-points")
+    first = top.first()
+    if first is None:
+        return PoolResult(total, [])
+    level = list(top.filter(points=first.points).order_by("id"))
+
+    def miss(e: Entry) -> float:
+        return abs(e.tiebreak - total) if e.tiebreak is not None else float("inf")
+
+    best = min(miss(e) for e in level)
+    return PoolResult(total, [e for e in level if miss(e) == best])
+
+
+def _pool_decided(pool: Challenge) -> dict[str, Any]:
+    """Store the win of a finished pool: 1 shared among its winners, 0 for the rest, with
+    no error (nothing is left to draw)."""
+    result = pool_result(pool)
+    winners = {e.pk for e in result.winners} if result is not None else set()
+    with transaction.atomic():
+        Entry.objects.filter(challenge=pool).update(win_probability=0.0, win_error=0.0)
+        if winners:
+            Entry.objects.filter(pk__in=winners).update(win_probability=1 / len(winners))
+        Challenge.objects.filter(pk=pool.pk).update(odds_updated_at=timezone.now(), win_samples=0)
+    names = [f"{e.name} ({e.user.get_username()})" for e in result.winners] if result else []
+    return {"entries": pool.entry_count, "samples": 0, "seconds": 0.0, "winners": names}
+
+
 def _best_expected(challenge_id: int) -> float | None:
     """The best expected score in the pool, read on the write path (an index scan) and kept
     on the pool as ``best_expected``: "your bracket's expected score against the field's
@@ -501,17 +632,22 @@ def _best_expected(challenge_id: int) -> float | None:
 
 def entry_needs(entry: Entry) -> list[dict[str, Any]]:
     """What the pool needs, for one entry: the undecided games whose picked team is still
-    alive, each with the team it needs and the points at stake, latest rounds first."""
+    alive, each with the team it needs, its round, the opponent when both teams are known
+    (``against_id``, else None) and the points at stake, in the bracket's game order."""
     season = entry.challenge.season
     field = Field.of(season)
     eliminated = field.eliminated()
     rounds = {g.key: g.round for g in field.bracket.games}
+    teams = brackets.entrants(field.bracket, field.winners)
     out = []
     for key in field.keys:
         team = entry.picks.get(key)
         if key in field.winners or team not in field.index or eliminated[field.index[team]]:
             continue
+        top, bottom = teams[key]
+        against = bottom if team == top else top if team == bottom else None
         out.append(
-            {"key": key, "team_id": team, "points": entry.challenge.round_points[rounds[key] - 1]}
-        )
+            {"key": key, "team_id": team, "points": entry.challenge.round_points[rounds[key] - 1],
+             "round": rounds[key], "against_id": against}
+        )  # fmt: skip
     return out

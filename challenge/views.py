@@ -103,9 +103,15 @@ def challenges(request: HttpRequest) -> HttpResponse:
     return render(request, "challenge/list.html", {"pools": pools, "mine": mine})
 
 
+def _sentence(exc: services.ChallengeRefused) -> str:
+    """A refusal as the page shows it: a sentence, capitalised and ended."""
+    text = str(exc).strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
 def _refused(request: HttpRequest, exc: services.ChallengeRefused, back: str) -> HttpResponse:
-    text = str(exc)
-    messages.error(request, text[:1].upper() + text[1:])
+    messages.error(request, _sentence(exc))
     return redirect(back)
 
 
@@ -116,7 +122,7 @@ def pool(request: HttpRequest, pk: int) -> HttpResponse:
     entries = Entry.objects.filter(challenge=challenge).select_related("user")
     # The pool keeps its count: no COUNT over 10,000 rows on a page view.
     page = KnownCountPaginator(
-        entries.order_by("-points", "-max_points", "id"), PAGE, count=challenge.entry_count
+        entries.order_by(*services.STANDINGS_ORDER), PAGE, count=challenge.entry_count
     ).get_page(request.GET.get("page"))
     mine = None
     if request.user.is_authenticated:
@@ -139,6 +145,7 @@ def pool(request: HttpRequest, pk: int) -> HttpResponse:
             "rounds": rounds,
             "best_expected": challenge.best_expected,
             "total": page.paginator.count,
+            "result": services.pool_result(challenge) if locked else None,
         },
     )
 
@@ -217,14 +224,14 @@ def entry(request: HttpRequest, pk: int) -> HttpResponse:
                 tiebreak=tiebreak,
                 name=request.POST.get("name"),
                 fill=request.POST.get("fill") or None,
+                version=request.POST.get("version") or None,
             )
         except services.ChallengeRefused as exc:
             # The page again with what the fan sent, the refusal above it: nothing he
             # picked is lost to a tie-breaker out of range.
-            text = str(exc)
-            messages.error(request, text[:1].upper() + text[1:])
+            messages.error(request, _sentence(exc))
             sent = picks if isinstance(picks, dict) else None
-            return _entry_page(request, item, own, locked, sent, tiebreak, status=400)
+            return _entry_page(request, item, own, locked, sent, tiebreak, status=exc.status)
         messages.success(request, "Your bracket is saved.")
         return redirect(item)
     return _entry_page(request, item, own, locked)
@@ -254,19 +261,31 @@ def _entry_page(
             "locked": locked,
             "visible": visible,
             "editable": own and not locked,
-            "data": {**data, "picks": picks if visible else {}},
+            "data": {**data, "picks": picks if visible else {}, "unsaved": sent is not None},
             "games": games,
             "picked": len(picks),
             "missing": missing,
             "tiebreak": item.tiebreak if tiebreak is None else tiebreak,
-            "needs": [
-                {**n, "team": data["teams"][str(n["team_id"])]["name"]}
-                for n in (services.entry_needs(item) if visible and locked else [])
-            ],
+            "version": services.entry_version(item),
+            "needs": _needs_words(item, data) if visible and locked else [],
             "best_expected": item.challenge.best_expected,
         },
         status=status,
     )
+
+
+def _needs_words(item: Entry, data: dict[str, Any]) -> list[dict[str, Any]]:
+    """What the entry still needs, with names: the team, the round, the opponent if known."""
+    teams, rounds = data["teams"], data["rounds"]
+    return [
+        {
+            **n,
+            "team": teams[str(n["team_id"])]["name"],
+            "round_name": rounds[n["round"] - 1]["name"],
+            "against": None if n["against_id"] is None else teams[str(n["against_id"])]["name"],
+        }
+        for n in services.entry_needs(item)
+    ]
 
 
 @login_required(login_url="challenge:signin")

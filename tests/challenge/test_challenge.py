@@ -411,12 +411,13 @@ def test_after_the_lock_an_entry_page_says_which_results_it_still_needs(
     winners = tournaments.winners_of(cup)
     s = seeds(cup)
     needs = services.entry_needs(Entry.objects.get(pk=entry.pk))
-    want = [{"key": "R1-2", "team_id": s[2], "points": 1}]
+    want = [{"key": "R1-2", "team_id": s[2], "points": 1, "round": 1, "against_id": s[3]}]
     if winners["R1-1"] == s[1]:
-        want.append({"key": "R2-1", "team_id": s[1], "points": 2})
+        want.append({"key": "R2-1", "team_id": s[1], "points": 2, "round": 2, "against_id": None})
     assert needs == want
     page = Client().get(entry.get_absolute_url()).content.decode()
-    assert f"{cup.entries.get(seed=2).team} to win R1-2: 1 point" in page
+    two, three = (cup.entries.get(seed=n).team for n in (2, 3))
+    assert f"{two} to win Round 1 game R1-2 against {three}: 1 point" in page
 
 
 def test_a_commissioner_opens_a_pool_in_the_admin_and_a_started_tournament_is_refused(

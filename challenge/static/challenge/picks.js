@@ -11,6 +11,33 @@
   Object.keys(data.picks).forEach(function (k) { picks[k] = data.picks[k]; });
   var input = document.getElementById("picks-input");
   var count = document.getElementById("picked-count");
+  var unsaved = document.getElementById("unsaved");
+  var form = document.getElementById("picks-form");
+  var tiebreak = document.getElementById("tiebreak");
+  // What the server holds: a page sent back with a refusal shows picks not saved yet.
+  var savedPicks = data.unsaved ? null : canonical(picks);
+  var savedTiebreak = tiebreak && !data.unsaved ? tiebreak.value : null;
+  var leaving = false;
+
+  function canonical(chosen) {
+    return JSON.stringify(Object.keys(chosen).sort().map(function (k) { return [k, chosen[k]]; }));
+  }
+
+  function dirty() {
+    return editable && (canonical(picks) !== savedPicks ||
+      (tiebreak !== null && tiebreak.value !== savedTiebreak));
+  }
+
+  function showDirty() {
+    if (unsaved) { unsaved.hidden = !dirty(); }
+  }
+
+  if (form) { form.addEventListener("submit", function () { leaving = true; }); }
+  if (tiebreak) { tiebreak.addEventListener("input", showDirty); }
+  // Leaving with picks not saved asks first (the browser's own question).
+  window.addEventListener("beforeunload", function (event) {
+    if (!leaving && dirty()) { event.preventDefault(); event.returnValue = ""; }
+  });
   var lost = {};
   Object.keys(data.winners).forEach(function (key) {
     var both = entrantsOf(data.winners)[key];
@@ -99,6 +126,7 @@
     });
     if (input) { input.value = JSON.stringify(picks); }
     if (count) { count.textContent = Object.keys(picks).length + " of " + data.games.length + " picked"; }
+    showDirty();
   }
 
   render();

@@ -1,0 +1,212 @@
+"""What a fans' trial of the bracket challenge found (2026-11-27): each test a problem a
+fan or a commissioner met on the pages or the API."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from challenge import services
+from challenge.models import Entry
+from tests.challenge.conftest import chalk, seeds
+
+pytestmark = pytest.mark.django_db
+
+
+def signed(user: Any) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+def test_a_team_sent_on_before_its_next_opponent_is_picked_is_saved_and_filled_around(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    # The page lets a fan click seed 4 through round 1 and on to win the final before he
+    # picks the other half: the save refused it ("has a winner before both its teams are
+    # known") and "Fill the rest" with it.
+    s = seeds(cup)
+    entry = services.entry_join(challenge=pool, user=alice)
+    page = signed(alice).post(
+        entry.get_absolute_url(),
+        {"picks": json.dumps({"R1-1": s[4], "R2-1": s[4]}), "fill": "favourite"},
+    )
+    assert page.status_code == 302, page.content.decode()
+    entry.refresh_from_db()
+    assert entry.picks == {"R1-1": s[4], "R1-2": s[2], "R2-1": s[4]}
+    saved = services.entry_save(entry=entry, user=alice, picks={"R1-1": s[1], "R2-1": s[1]})
+    assert saved.picks == {"R1-1": s[1], "R2-1": s[1]}
+    assert saved.max_points == 3  # both picks alive, scored
+
+
+def test_a_pick_that_cannot_be_names_the_teams_in_words_a_fan_reads(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    s = seeds(cup)
+    entry = services.entry_join(challenge=pool, user=alice)
+    final = cup.entries.get(seed=2).team
+    refused = signed(alice).post(
+        entry.get_absolute_url(), {"picks": json.dumps({"R1-1": s[1], "R2-1": s[2]})}
+    )
+    assert refused.status_code == 400
+    text = refused.content.decode().replace("&#x27;", "'")
+    assert f"{final} cannot be picked to win game R2-1" in text
+    assert f"{cup.entries.get(seed=1).team} against a team not picked yet" in text
+    assert "(2)" not in text.split("cannot be picked")[1][:200]  # no bare team id
+    entry.refresh_from_db()
+    assert entry.picks == {}
+
+
+def finish(cup: Any, capture: Any) -> None:
+    """Play the whole tournament, each game stored as a worker stores it, with what follows
+    its commit (the win chances)."""
+    from league.models import Game
+    from tests.challenge.conftest import play_next
+
+    while cup.games.filter(status=Game.Status.SCHEDULED).exists():
+        with capture(execute=True):
+            play_next(cup)
+
+
+def test_a_finished_pool_names_its_winner_by_the_tie_breaker_and_stops_guessing(
+    cup: Any, pool: Any, alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    # Three fans level on points after the final were each shown "33.3% ± 1.1" to win a
+    # pool with nothing left to play, and no page said who won.
+    a = services.entry_join(challenge=pool, user=alice, name="Far")
+    b = services.entry_join(challenge=pool, user=bob, name="Near")
+    services.entry_save(entry=a, user=alice, picks=chalk(cup), tiebreak=20)
+    services.entry_save(entry=b, user=bob, picks=chalk(cup), tiebreak=480)
+    finish(cup, django_capture_on_commit_callbacks)
+    total = services.final_total(cup)
+    assert total is not None and 60 < total < 400
+    a.refresh_from_db()
+    b.refresh_from_db()
+    assert a.points == b.points
+    near, far = (b, a) if abs(480 - total) < abs(20 - total) else (a, b)
+    assert (near.win_probability, near.win_error) == (1.0, 0.0)
+    assert (far.win_probability, far.win_error) == (0.0, 0.0)
+    page = Client().get(pool.get_absolute_url())
+    text = page.content.decode()
+    assert "The tournament is over." in text
+    assert f'The pool\'s winner: <a href="{near.get_absolute_url()}">{near.name}</a>' in text
+    assert f"The final's total: {total} points" in text
+    assert [e.pk for e in page.context["page"].object_list] == [near.pk, far.pk]
+    body = text.split("<tbody>")[1].split("</tbody>")[0]
+    assert "<td>100%</td>" in body and "±" not in body
+    api = Client().get(f"/api/challenges/{pool.pk}/standings/").json()["results"]
+    assert [r["id"] for r in api] == [near.pk, far.pk]
+
+
+def test_a_finished_pool_shares_the_win_between_entries_level_on_the_tie_breaker_too(
+    cup: Any, pool: Any, alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    a = services.entry_join(challenge=pool, user=alice)
+    b = services.entry_join(challenge=pool, user=bob)
+    for entry, fan in ((a, alice), (b, bob)):
+        services.entry_save(entry=entry, user=fan, picks=chalk(cup), tiebreak=150)
+    finish(cup, django_capture_on_commit_callbacks)
+    result = services.pool_result(pool)
+    assert result is not None and {e.pk for e in result.winners} == {a.pk, b.pk}
+    a.refresh_from_db()
+    assert a.win_probability == 0.5
+    assert "sharing the win" in Client().get(pool.get_absolute_url()).content.decode()
+
+
+def test_a_save_from_a_page_older_than_the_entry_is_refused_not_silently_undone(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    # Two tabs: the first saved, the second (opened before) saved after it and undid the
+    # first's picks without a word.
+    s = seeds(cup)
+    entry = services.entry_join(challenge=pool, user=alice)
+    client = signed(alice)
+    first = client.get(entry.get_absolute_url()).context["version"]
+    second = client.get(entry.get_absolute_url()).context["version"]
+    upset = {"R1-1": s[4], "R1-2": s[3], "R2-1": s[4]}
+    saved = client.post(
+        entry.get_absolute_url(), {"picks": json.dumps(upset), "tiebreak": "", "version": first}
+    )
+    assert saved.status_code == 302
+    stale = client.post(
+        entry.get_absolute_url(),
+        {"picks": json.dumps(chalk(cup)), "tiebreak": "", "version": second},
+    )
+    assert stale.status_code == 409
+    assert "saved from another tab or device" in stale.content.decode()
+    assert stale.context["data"]["picks"] == chalk(cup)  # what he sent, kept on the page
+    entry.refresh_from_db()
+    assert entry.picks == upset
+    again = client.post(
+        entry.get_absolute_url(),
+        {"picks": json.dumps(chalk(cup)), "tiebreak": "", "version": stale.context["version"]},
+    )
+    assert again.status_code == 302
+    entry.refresh_from_db()
+    assert entry.picks == chalk(cup)
+
+
+def test_the_tie_breaker_is_shown_on_the_entry_and_an_emptied_one_is_cleared(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    entry = services.entry_join(challenge=pool, user=alice)
+    client = signed(alice)
+    client.post(entry.get_absolute_url(), {"picks": json.dumps(chalk(cup)), "tiebreak": "141"})
+    from tests.challenge.conftest import play_next
+
+    play_next(cup)  # locked: the bar with the tie-breaker's box is gone
+    page = Client().get(entry.get_absolute_url()).content.decode()
+    assert '<dd id="tiebreak-shown">141 points in the final</dd>' in page
+
+
+def test_emptying_the_tie_breaker_box_clears_it(cup: Any, pool: Any, alice: Any) -> None:
+    entry = services.entry_join(challenge=pool, user=alice)
+    client = signed(alice)
+    client.post(entry.get_absolute_url(), {"picks": json.dumps(chalk(cup)), "tiebreak": "141"})
+    client.post(entry.get_absolute_url(), {"picks": json.dumps(chalk(cup)), "tiebreak": ""})
+    entry.refresh_from_db()
+    assert entry.tiebreak is None
+    page = client.get(entry.get_absolute_url()).content.decode()
+    assert '<dd id="tiebreak-shown">none given</dd>' in page
+
+
+def test_win_chances_read_as_percentages_with_their_error_on_every_page(
+    cup: Any, pool: Any, alice: Any, bob: Any
+) -> None:
+    a = services.entry_join(challenge=pool, user=alice)
+    Entry.objects.filter(pk=a.pk).update(win_probability=0.37325, win_error=0.0108)
+    want = "37.3% ± 1.1"
+    assert want in Client().get(pool.get_absolute_url()).content.decode()
+    assert f'<dd id="chance">{want}</dd>' in Client().get(a.get_absolute_url()).content.decode()
+    assert want in signed(alice).get("/fans/entries/").content.decode()
+
+
+def test_an_entry_page_says_why_its_expected_score_is_not_there_yet(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    entry = services.entry_join(challenge=pool, user=alice)
+    services.entry_save(entry=entry, user=alice, picks=chalk(cup))
+    page = signed(alice).get(entry.get_absolute_url()).content.decode()
+    assert 'id="odds-pending"' not in page
+    Entry.objects.filter(pk=entry.pk).update(expected=None)  # as before the odds are built
+    page = signed(alice).get(entry.get_absolute_url()).content.decode()
+    assert "appear once the tournament's exact odds are worked out" in page
+
+
+def test_a_refusal_on_the_pages_reads_as_a_sentence_and_a_late_join_says_the_pool_is_closed(
+    cup: Any, pool: Any, alice: Any, bob: Any
+) -> None:
+    entry = services.entry_join(challenge=pool, user=alice)
+    refused = signed(alice).post(
+        entry.get_absolute_url(), {"picks": json.dumps(chalk(cup)), "tiebreak": "900"}
+    )
+    assert "The tie-breaker must be from 0 to 500 points.</p>" in refused.content.decode()
+    from tests.challenge.conftest import play_next
+
+    play_next(cup)
+    late = signed(bob).post(f"/challenges/{pool.pk}/join/", {}, follow=True).content.decode()
+    assert "this pool takes no new entries" in late
+    assert "no entry can be changed" not in late

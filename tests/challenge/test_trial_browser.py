@@ -1,0 +1,76 @@
+"""The entry page in Chromium at phone width, as the fans' trial of 2026-11-27 used it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from challenge import services
+from challenge.models import Entry
+from league import odds, tournaments
+from league import services as league_services
+from tests.browsing import follow
+from tests.factories import fan, full_team
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+WINDOW = (390, 844)  # a phone
+
+
+def test_a_phone_fan_reads_each_score_beside_its_name_and_sees_picks_not_yet_saved(
+    browser: Any, live_server: Any
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    cup = tournaments.tournament_create(
+        league=league_services.league_get_or_create(name="Trial League"),
+        name="Trial Cup",
+        teams=[full_team() for _ in range(8)],
+        strategy=False,
+        seed=11,
+    )
+    odds.bracket_odds(cup)
+    pool = services.challenge_create(season=cup, name="Trial pool", round_points=[1, 2, 4])
+    dana = fan("dana")
+    entry = services.entry_join(challenge=pool, user=dana)
+    by_seed = {s: t for t, s in tournaments.season_bracket(cup).seeds.items()}
+
+    browser.get(f"{live_server.url}/fans/signin/")
+    browser.find_element(By.NAME, "username").send_keys("dana")
+    browser.find_element(By.NAME, "password").send_keys("fan-password-1")
+    follow(browser, browser.find_element(By.CSS_SELECTOR, "form.stack button[type=submit]"))
+    browser.get(f"{live_server.url}{entry.get_absolute_url()}")
+
+    # Each score on the line of its name (the list ran "Points 0 Max still reachable 0"
+    # together, a value wrapped under the next name).
+    misplaced = browser.execute_script(
+        "return [...document.querySelectorAll('#scores dt')].filter(dt => "
+        "Math.abs(dt.getBoundingClientRect().top - "
+        "dt.nextElementSibling.getBoundingClientRect().top) > 4).map(dt => dt.textContent)"
+    )
+    assert misplaced == []
+
+    def unsaved() -> bool:
+        return bool(browser.execute_script("return !document.getElementById('unsaved').hidden"))
+
+    def slot(key: str, team: int) -> Any:
+        return browser.find_element(
+            By.CSS_SELECTOR, f'li[data-key="{key}"] button[data-team="{team}"]'
+        )
+
+    assert not unsaved()
+    # Seed 8 sent through two rounds before its next opponent is picked, then the rest
+    # filled: saved (the save refused it, and the page said "has a winner (team id)").
+    slot("R1-1", by_seed[8]).click()
+    assert unsaved()
+    slot("R2-1", by_seed[8]).click()
+    follow(browser, browser.find_element(By.XPATH, "//button[text()='Fill the rest by favourite']"))
+    assert "Your bracket is saved." in browser.find_element(By.CLASS_NAME, "messages").text
+    saved = Entry.objects.get(pk=entry.pk)
+    assert len(saved.picks) == 7 and saved.picks["R2-1"] == by_seed[8]
+    assert not unsaved()
+    browser.find_element(By.ID, "tiebreak").send_keys("150")
+    assert unsaved()
+    follow(browser, browser.find_element(By.ID, "save"))
+    assert not unsaved()
+    assert Entry.objects.get(pk=entry.pk).tiebreak == 150
