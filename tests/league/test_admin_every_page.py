@@ -1,11 +1,12 @@
 """Every page of the commissioner's admin opens, and every change form saves as it stands.
 
 One world holds a row of every model the admin shows (a played season, a tournament with a
-pool and an entry, games at the table of two games, a research run, an API token); a
-commissioner and a superuser then open, for every registered model, its list (searched,
+pool and an entry, games at the table of two games, a research run, an API token, the login
+lockout's records); a commissioner opens, for every registered model, its list (searched,
 sorted and past its last page too), its add form, a row's change form, history and delete
-confirmation, and press Save on each change form without touching it. None may answer a
-server error, and a form saved as shown must save: a field the admin shows but cannot take
+confirmation, and presses Save on each change form without touching it; a superuser does
+the same on the models the commissioner's group may not open. A page opens where the admin
+lets its user in and is refused (403) where not, never a server error, and a form saved as shown must save: a field the admin shows but cannot take
 back would lock the commissioner out of every edit of that row.
 """
 
