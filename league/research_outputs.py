@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +100,49 @@ class OutputsTaken(ValueError):
     """Raise when ``out`` holds another run's figures: they are never written over."""
 
 
+class OutputsUnwritable(ValueError):
+    """Raise when ``out`` is not a folder the figures can be written into."""
+
+
 OWNER = "run.json"
+
+
+def outputs_check(out: Path, *, run: dict[str, Any] | None = None) -> None:
+    """Refuse ``out`` before a run plays, as :func:`write_outputs` would after it.
+
+    ``run`` is the run's own ``run.json`` (None: a run not made yet, whose figures no
+    folder holds). Raises :class:`OutputsTaken` for a folder holding another run's figures
+    and :class:`OutputsUnwritable` for one that is a file, lies under a file or cannot be
+    written (the folder is made, and a file written in it and removed, to know).
+    """
+    owner = out / OWNER
+    ours = json.dumps(run or {}, sort_keys=True)
+    if out.exists() and not out.is_dir():
+        raise OutputsUnwritable(f"--out {out} is a file, not a folder")
+    if owner.is_file():
+        theirs = json.loads(owner.read_text(encoding="utf-8"))
+        if run is None or json.dumps(theirs, sort_keys=True) != ours:
+            raise OutputsTaken(
+                f"{out} holds the figures of {theirs.get('label', 'another run')} "
+                f"(made {theirs.get('created_at', 'at an unknown time')}), not of this run: "
+                "name another folder with --out, or move that one away"
+            )
+    elif out.is_dir():
+        found = sorted(p.name for p in out.iterdir() if p.stem in OUTPUTS)
+        if found:
+            raise OutputsTaken(
+                f"{out} already holds {', '.join(found)} of an unknown run: name another "
+                "folder with --out, or move that one away"
+            )
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / f".probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise OutputsUnwritable(
+            f"cannot write the figures into {out}: {exc.strerror or exc}"
+        ) from exc
 
 
 def write_outputs(
@@ -111,26 +154,11 @@ def write_outputs(
     folder whose ``run.json`` names another run, or that holds such files with no
     ``run.json``, is refused with :class:`OutputsTaken` before anything is written (a
     database started afresh numbers its runs from 1 again, so ``research/run-1`` may hold
-    an older run's figures).
+    an older run's figures); one that cannot be written, with :class:`OutputsUnwritable`.
     """
+    outputs_check(out, run=run or {})
     owner = out / OWNER
     ours = json.dumps(run or {}, sort_keys=True)
-    if owner.exists():
-        theirs = json.loads(owner.read_text(encoding="utf-8"))
-        if json.dumps(theirs, sort_keys=True) != ours:
-            raise OutputsTaken(
-                f"{out} holds the figures of {theirs.get('label', 'another run')} "
-                f"(made {theirs.get('created_at', 'at an unknown time')}), not of this run: "
-                "name another folder with --out, or move that one away"
-            )
-    elif out.exists():
-        found = sorted(p.name for p in out.iterdir() if p.stem in OUTPUTS)
-        if found:
-            raise OutputsTaken(
-                f"{out} already holds {', '.join(found)} of an unknown run: name another "
-                "folder with --out, or move that one away"
-            )
-    out.mkdir(parents=True, exist_ok=True)
     owner.write_text(ours + "\n", encoding="utf-8")
     written = [owner]
     for name, rows in zip(

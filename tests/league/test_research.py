@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -235,6 +236,66 @@ def test_a_season_run_names_each_teams_conference_and_its_share_of_firsts_there(
     assert {r["team"]: r["conference"] for r in rows} == {str(t): groups[t.pk] for t in teams}
     for conference in ("East", "West"):  # a first place in each, every season
         assert sum(r["first_share"] for r in rows if r["conference"] == conference) >= 1
+
+
+@pytest.mark.django_db
+def test_a_folder_the_figures_cannot_go_into_is_refused_before_a_game_is_played(
+    tmp_path: Path,
+) -> None:
+    """A million games take a quarter of an hour: a bad --out is named before the first,
+    not after the last, and no run is made."""
+    full_team(school="Alpha", season=2001), full_team(school="Beta", season=2002)
+    args = ("--matchup", "Alpha 2001", "Beta 2002", "--times", "3", "--no-progress")
+    a_file = tmp_path / "figures"
+    a_file.write_text("not a folder")
+    with pytest.raises(CommandError, match=r"--out .*figures is a file, not a folder"):
+        call_command("research", *args, "--out", str(a_file))
+    with pytest.raises(CommandError, match=r"cannot write the figures into .*figures/run"):
+        call_command("research", *args, "--out", str(a_file / "run"))
+    taken = tmp_path / "taken"
+    call_command("research", *args, "--out", str(taken))
+    first = ResearchRun.objects.get()
+    with pytest.raises(CommandError, match=f"holds the figures of research run #{first.pk}"):
+        call_command("research", *args, "--out", str(taken))
+    assert list(ResearchRun.objects.all()) == [first]
+
+
+@pytest.mark.django_db
+def test_a_broker_that_cannot_be_reached_is_named_with_the_command_to_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from config.celery import app
+
+    full_team(school="Alpha", season=2001), full_team(school="Beta", season=2002)
+    # Nothing listens there (Celery reads the variable before its own setting).
+    monkeypatch.setenv("CELERY_BROKER_URL", "redis://127.0.0.1:1/0")
+    monkeypatch.setattr(app, "_pool", None)  # pools made for the unreachable broker
+    monkeypatch.setattr(app.amqp, "_producer_pool", None)
+    eager, app.conf.task_always_eager = app.conf.task_always_eager, False
+    try:
+        with pytest.raises(CommandError) as refused:
+            call_command("research", "--matchup", "Alpha 2001", "Beta 2002", "--times", "2",
+                         "--out", str(tmp_path), "--no-progress")  # fmt: skip
+    finally:
+        app.conf.task_always_eager = eager
+        app.pool.force_close_all()
+    run = ResearchRun.objects.get()
+    assert "cannot send its chunks to the broker (redis://127.0.0.1:1/0)" in str(refused.value)
+    assert str(refused.value).endswith(f"manage.py research --resume {run.pk}")
+
+
+@pytest.mark.django_db
+def test_a_run_written_to_a_log_reports_its_progress_in_lines(tmp_path: Path) -> None:
+    """Under nohup or a scheduler the progress goes to a file: lines, not a bar's carriage
+    returns."""
+    full_team(school="Alpha", season=2001), full_team(school="Beta", season=2002)
+    log = io.StringIO()
+    call_command("research", "--matchup", "Alpha 2001", "Beta 2002", "--times", "6",
+                 "--chunk", "2", "--out", str(tmp_path), stderr=log)  # fmt: skip
+    run = ResearchRun.objects.get()
+    assert "\r" not in log.getvalue()
+    last = log.getvalue().splitlines()[-1]
+    assert re.fullmatch(rf"{re.escape(str(run))}: 6 of 6 games \(100%\), [\d,]+ a second", last)
 
 
 @pytest.mark.django_db

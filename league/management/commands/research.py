@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO, cast
 
 from celery import current_app
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from kombu.exceptions import OperationalError as BrokerError
 from tqdm import tqdm
 
 from league import research_runs as runs
 from league.management.commands._common import season_find, team_find
 from league.models import ResearchRun
 from league.research import Plan, PlanError
-from league.research_outputs import OutputsTaken, write_outputs
+from league.research_outputs import (
+    OutputsTaken,
+    OutputsUnwritable,
+    outputs_check,
+    write_outputs,
+)
 from league.tasks import research_chunk
 from simulator.vabg import preset
 
@@ -50,45 +58,99 @@ class Command(BaseCommand):
         if o["resume"] and run is None:
             raise CommandError(f"no research run {o['resume']}")
         try:
+            if run is None:
+                # Where the figures go is checked before a game is played, not after a
+                # million of them: a new run's folder holds no figures yet.
+                outputs_check(o["out"] or Path(settings.RESEARCH_DIR))
             run = run or runs.research_start(
                 season=season_find(o["season"]) if o["season"] else None,
                 pairs=[(team_find(h), team_find(a)) for h, a in o["matchup"] or ()],
                 repetitions=o["times"], rules=preset(o["rules"], strategy=not o["no_coach"]),
                 neutral=not o["home_court"], seed=o["seed"], games_per_chunk=o["chunk"],
             )  # fmt: skip
-        except PlanError as exc:
+        except (PlanError, OutputsTaken, OutputsUnwritable) as exc:
             raise CommandError(str(exc)) from exc
+        out = o["out"] or Path(settings.RESEARCH_DIR) / f"run-{run.pk}"
+        made = {"id": run.pk, "label": str(run), "created_at": run.created_at.isoformat()}
+        kept = f"(the run is kept: --resume {run.pk} --out DIR)"
+        try:
+            outputs_check(out, run=made)
+        except (OutputsTaken, OutputsUnwritable) as exc:
+            raise CommandError(f"{exc} {kept}") from exc
         send = None if current_app.conf.task_always_eager else _send
-        bar = tqdm(
-            total=run.total_games,
-            unit="game",
-            disable=o["no_progress"],
-            # The real stream: Django's wrapper ends every write with a newline, so each
-            # redraw of the bar would be a line of its own.
-            file=cast(TextIO, self.stderr._out),
-        )
-        ended = runs.research_follow(
-            run, send=send, progress=lambda n: bar.update(n - bar.n), stall=o["stall"]
-        )
-        bar.close()
+        stream = cast(TextIO, self.stderr._out)
+        progress, close = _progress(run, stream, quiet=o["no_progress"])
+        try:
+            ended = runs.research_follow(run, send=send, progress=progress, stall=o["stall"])
+        except BrokerError as exc:
+            broker = current_app.conf.broker_url.split("@")[-1]  # no password shown
+            raise CommandError(
+                f"run {run.pk}: cannot send its chunks to the broker ({broker}): "
+                f"{str(exc).rstrip('.')}; start it (or play the run here, with no "
+                f"CELERY_BROKER_URL), then: manage.py research --resume {run.pk}"
+            ) from exc
+        finally:
+            close()
         if not ended.done:
             raise CommandError(
                 f"run {run.pk}: {ended.missing} of {len(run.chunks)} chunks not played: no worker "
                 f"stored any for {o['stall']:g} s, {runs.GIVE_UP} times in a row; start "
                 f"workers, then: manage.py research --resume {run.pk}"
             )
-        out = o["out"] or Path(settings.RESEARCH_DIR) / f"run-{run.pk}"
-        made = {"id": run.pk, "label": str(run), "created_at": run.created_at.isoformat()}
         try:
             files = write_outputs(Plan.from_json(run.plan), runs.research_tally(run), out, run=made)
-        except OutputsTaken as exc:
-            raise CommandError(f"{exc} (the run is kept: --resume {run.pk} --out DIR)") from exc
+        except (OutputsTaken, OutputsUnwritable) as exc:
+            raise CommandError(f"{exc} {kept}") from exc
+        except OSError as exc:
+            raise CommandError(f"cannot write the figures into {out}: {exc} {kept}") from exc
         if ended.played:
             rate = f"{ended.played / max(ended.seconds, 1e-9):,.0f} a second"
             self.stdout.write(f"{run}: {ended.played:,} games in {ended.seconds:.1f} s ({rate})")
         else:
             self.stdout.write(f"{run}: its {run.total_games:,} games were already played")
         self.stdout.write("wrote " + ", ".join(str(f) for f in files))
+
+
+PROGRESS_EVERY = 10.0
+"""Seconds between two progress lines when the command writes to a log, not a terminal."""
+
+
+def _progress(
+    run: ResearchRun, stream: TextIO, *, quiet: bool
+) -> tuple[Callable[[int], object], Callable[[], object]]:
+    """Return how games stored are reported, and what ends the report.
+
+    On a terminal, a progress bar. Written to a file or a pipe (nohup, a job's log), a
+    bar's redraws would be one endless line of carriage returns: there, a plain line every
+    ``PROGRESS_EVERY`` seconds and one at the end ("1,200 of 3,800 games (32%)")."""
+    if quiet:
+        return (lambda n: None), (lambda: None)
+    isatty = getattr(stream, "isatty", None)
+    if isatty is not None and isatty():
+        bar = tqdm(total=run.total_games, unit="game", file=stream)
+        return (lambda n: bar.update(n - bar.n)), bar.close
+    start = time.monotonic()
+    shown = {"games": -1, "pending": -1}
+    shown_at = [-PROGRESS_EVERY]
+
+    def line(n: int) -> None:
+        seconds = time.monotonic() - start
+        rate = f", {n / seconds:,.0f} a second" if n and seconds > 0 else ""
+        share = n / run.total_games if run.total_games else 1
+        stream.write(f"{run}: {n:,} of {run.total_games:,} games ({share:.0%}){rate}\n")
+        stream.flush()
+        shown["games"], shown_at[0] = n, seconds
+
+    def report(n: int) -> None:
+        shown["pending"] = n
+        if time.monotonic() - start - shown_at[0] >= PROGRESS_EVERY:
+            line(n)
+
+    def close() -> None:
+        if shown["pending"] != shown["games"]:
+            line(shown["pending"])
+
+    return report, close
 
 
 def _send(run_id: int, index: int) -> None:
