@@ -110,7 +110,13 @@ class EntryWriteSerializer(serializers.Serializer[Any]):
     picks = serializers.JSONField(
         required=False, help_text="Every pick at once: {game key: team id}."
     )
-    tiebreak = serializers.IntegerField(required=False, min_value=0, max_value=500)
+    tiebreak = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=500,
+        help_text="The final's total points (both teams); null clears it.",
+    )
     name = serializers.CharField(required=False, max_length=60)
     fill = serializers.ChoiceField(
         choices=["favourite", "odds"],
@@ -224,7 +230,8 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
             entry=entry,
             user=request.user,
             picks=v.get("picks"),
-            tiebreak=v.get("tiebreak"),
+            # null clears the tie-breaker (the service's ""); left out, it is kept
+            tiebreak="" if "tiebreak" in v and v["tiebreak"] is None else v.get("tiebreak"),
             name=v.get("name"),
             fill=v.get("fill"),
         )

@@ -488,6 +488,10 @@ def challenge_rescore(
             ids.append(pk)
             rows.append(row)
         if not ids:
+            if entry_ids is None:  # an empty pool still counts the games played
+                Challenge.objects.filter(pk=pool.pk).update(
+                    scored_games=len(field.winners), entry_count=0
+                )
             continue
         matrix = scoring.rows_matrix(rows, len(field.keys), field.index)
         points = scoring.game_points(field.bracket, pool.round_points)

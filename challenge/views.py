@@ -8,6 +8,7 @@ checked by ``challenge.services``.
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
@@ -15,9 +16,11 @@ from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.paginator import Paginator
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
@@ -94,9 +97,22 @@ def signout(request: HttpRequest) -> HttpResponse:
     return redirect("challenge:list")
 
 
+def _pool_state(pool: Challenge, now: datetime) -> str:
+    """How the pool list tells a pool's state: "" while open, else locked or over."""
+    games = len(pool.season.bracket.get("games", ())) if pool.season.bracket else 0
+    if games and pool.scored_games >= games:
+        return "Over: every game played"
+    if pool.scored_games or (pool.lock_at is not None and pool.lock_at <= now):
+        return f"Locked: {pool.scored_games} of {games} games played"
+    return ""
+
+
 def challenges(request: HttpRequest) -> HttpResponse:
     """The public pools, and the fan's own entries."""
-    pools = Challenge.objects.filter(public=True).select_related("season__league")
+    pools = list(Challenge.objects.filter(public=True).select_related("season__league"))
+    now = timezone.now()
+    for p in pools:  # the state from the pool's own columns: no query a pool
+        p.state = _pool_state(p, now)  # type: ignore[attr-defined]
     mine = []
     if request.user.is_authenticated:
         mine = list(Entry.objects.filter(user=request.user).select_related("challenge__season"))
@@ -128,6 +144,8 @@ def pool(request: HttpRequest, pk: int) -> HttpResponse:
     if request.user.is_authenticated:
         mine = Entry.objects.filter(challenge=challenge, user=request.user).first()
     start = (page.number - 1) * PAGE
+    page.object_list = list(page.object_list)  # read once, its rows given their places
+    _rank(challenge, page.object_list, start)
     bracket = tournaments.season_bracket(challenge.season)
     rounds = [
         {"name": tournaments.round_name(bracket, n), "points": challenge.round_points[n - 1]}
@@ -148,6 +166,23 @@ def pool(request: HttpRequest, pk: int) -> HttpResponse:
             "result": services.pool_result(challenge) if locked else None,
         },
     )
+
+
+def _rank(challenge: Challenge, rows: list[Entry], start: int) -> None:
+    """Give each row of a standings page (its first the ``start``-th of the pool, from 0)
+    its place: entries level on points and on the most still reachable share it ("1, 1,
+    3"); the first row's is counted in one query, as a tie may begin on the page before."""
+    if not rows:
+        return
+    first = rows[0]
+    ahead = Entry.objects.filter(challenge=challenge).filter(
+        Q(points__gt=first.points) | Q(points=first.points, max_points__gt=first.max_points)
+    )
+    place = ahead.count() + 1
+    for i, e in enumerate(rows):
+        if i and (e.points, e.max_points) != (rows[i - 1].points, rows[i - 1].max_points):
+            place = start + i + 1
+        e.place = place  # type: ignore[attr-defined]
 
 
 @require_POST

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from challenge import services
+from challenge import services, views
 from challenge.models import Entry
-from tests.challenge.conftest import chalk, seeds
+from tests.challenge.conftest import chalk, play_next, seeds
+from tests.factories import fan
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +65,6 @@ def finish(cup: Any, capture: Any) -> None:
     """Play the whole tournament, each game stored as a worker stores it, with what follows
     its commit (the win chances)."""
     from league.models import Game
-    from tests.challenge.conftest import play_next
 
     while cup.games.filter(status=Game.Status.SCHEDULED).exists():
         with capture(execute=True):
@@ -106,8 +106,8 @@ def test_a_finished_pool_shares_the_win_between_entries_level_on_the_tie_breaker
 ) -> None:
     a = services.entry_join(challenge=pool, user=alice)
     b = services.entry_join(challenge=pool, user=bob)
-    for entry, fan in ((a, alice), (b, bob)):
-        services.entry_save(entry=entry, user=fan, picks=chalk(cup), tiebreak=150)
+    for entry, user in ((a, alice), (b, bob)):
+        services.entry_save(entry=entry, user=user, picks=chalk(cup), tiebreak=150)
     finish(cup, django_capture_on_commit_callbacks)
     result = services.pool_result(pool)
     assert result is not None and {e.pk for e in result.winners} == {a.pk, b.pk}
@@ -155,8 +155,6 @@ def test_the_tie_breaker_is_shown_on_the_entry_and_an_emptied_one_is_cleared(
     entry = services.entry_join(challenge=pool, user=alice)
     client = signed(alice)
     client.post(entry.get_absolute_url(), {"picks": json.dumps(chalk(cup)), "tiebreak": "141"})
-    from tests.challenge.conftest import play_next
-
     play_next(cup)  # locked: the bar with the tie-breaker's box is gone
     page = Client().get(entry.get_absolute_url()).content.decode()
     assert '<dd id="tiebreak-shown">141 points in the final</dd>' in page
@@ -204,9 +202,55 @@ def test_a_refusal_on_the_pages_reads_as_a_sentence_and_a_late_join_says_the_poo
         entry.get_absolute_url(), {"picks": json.dumps(chalk(cup)), "tiebreak": "900"}
     )
     assert "The tie-breaker must be from 0 to 500 points.</p>" in refused.content.decode()
-    from tests.challenge.conftest import play_next
-
     play_next(cup)
     late = signed(bob).post(f"/challenges/{pool.pk}/join/", {}, follow=True).content.decode()
     assert "this pool takes no new entries" in late
     assert "no entry can be changed" not in late
+
+
+def test_entries_level_on_points_share_their_place_in_the_standings_across_pages(
+    cup: Any, pool: Any, alice: Any, bob: Any, settings: Any
+) -> None:
+    fans = [alice, bob, *(fan(f"f{i}") for i in range(3))]
+    entries = [services.entry_join(challenge=pool, user=f) for f in fans]
+    # points 3, 1, 1, 1, 0 (max equal to points: nothing left to play)
+    for e, pts in zip(entries, (3, 1, 1, 1, 0), strict=True):
+        Entry.objects.filter(pk=e.pk).update(points=pts, max_points=pts)
+    page = Client().get(pool.get_absolute_url())
+    assert [e.place for e in page.context["page"].object_list] == [1, 2, 2, 2, 5]
+    old = views.PAGE
+    views.PAGE = 2  # the tie runs over a page's edge
+    try:
+        second = Client().get(f"{pool.get_absolute_url()}?page=2")
+        assert [e.place for e in second.context["page"].object_list] == [2, 2]
+    finally:
+        views.PAGE = old
+
+
+def test_the_pool_list_tells_an_open_pool_from_a_locked_or_finished_one(
+    cup: Any, pool: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    # Every public pool sat under "Open pools", "picks lock at the first game", long after
+    # its tournament was over.
+    assert "Open: at the first game" in Client().get("/challenges/").content.decode()
+    play_next(cup)
+    listed = Client().get("/challenges/").content.decode()
+    assert "Locked: 1 of 3 games played" in listed and "Open:" not in listed
+    finish(cup, django_capture_on_commit_callbacks)
+    assert "Over: every game played" in Client().get("/challenges/").content.decode()
+
+
+def test_the_api_clears_a_tie_breaker_with_null_and_keeps_it_when_left_out(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    entry = services.entry_join(challenge=pool, user=alice)
+    client = signed(alice)
+    url = f"/api/challenge-entries/{entry.pk}/"
+    client.patch(url, {"tiebreak": 140}, content_type="application/json")
+    kept = client.patch(url, {"name": "Renamed"}, content_type="application/json")
+    assert kept.json()["tiebreak"] == 140
+    cleared = client.patch(url, {"tiebreak": None}, content_type="application/json")
+    assert cleared.status_code == 200, cleared.content
+    assert cleared.json()["tiebreak"] is None
+    entry.refresh_from_db()
+    assert entry.tiebreak is None
