@@ -7,6 +7,8 @@ servers. ``DATABASE_URL`` switches to PostgreSQL (psycopg 3) and ``CELERY_BROKER
 
 from __future__ import annotations
 
+import builtins
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -21,7 +23,45 @@ django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-env = environ.Env()
+
+class _Env(environ.Env):  # type: ignore[misc]
+    """django-environ, refusing a value it would misread, with the variable's name: its
+    own ``bool`` reads any unknown word (``DEBUG=ture``, ``SECURE_SSL_REDIRECT=flase``) as
+    false, and its ``int`` and ``float`` stop with a bare ``ValueError`` naming nothing."""
+
+    TRUE = frozenset({"true", "on", "ok", "y", "yes", "1"})
+    FALSE = frozenset({"false", "off", "n", "no", "0", ""})
+
+    def bool(self, var: str, default: object = environ.Env.NOTSET) -> builtins.bool:
+        raw = os.environ.get(var)
+        if raw is None:
+            return builtins.bool(super().bool(var, default=default))
+        if raw.strip().lower() in self.TRUE:
+            return True
+        if raw.strip().lower() in self.FALSE:
+            return False
+        raise ImproperlyConfigured(f"{var}={raw!r} is neither true nor false (write true or false)")
+
+    def int(self, var: str, default: object = environ.Env.NOTSET) -> builtins.int:
+        raw = os.environ.get(var)
+        if raw is None:
+            return builtins.int(super().int(var, default=default))
+        try:
+            return builtins.int(raw.strip())
+        except ValueError:
+            raise ImproperlyConfigured(f"{var}={raw!r} is not a whole number") from None
+
+    def float(self, var: str, default: object = environ.Env.NOTSET) -> builtins.float:
+        raw = os.environ.get(var)
+        if raw is None:
+            return builtins.float(super().float(var, default=default))
+        try:
+            return builtins.float(raw.strip())
+        except ValueError:
+            raise ImproperlyConfigured(f"{var}={raw!r} is not a number") from None
+
+
+env = _Env()
 
 # The shared research and spec folder beside the project (../shared), read by the field
 # tools and tests.
@@ -165,6 +205,9 @@ if NUM_PROXIES < 0:
 # With DEBUG off, HTTPS is on by default: each can be turned off by its variable (a site
 # behind a TLS-terminating proxy sets SECURE_PROXY_SSL_HEADER=true, for example).
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+# /healthz answers over plain HTTP as well: a load balancer, a supervisor or nginx's host
+# probes the application directly, and a redirect to https would read as "down".
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)

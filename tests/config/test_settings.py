@@ -155,3 +155,37 @@ def test_a_forged_forwarded_for_header_does_not_dodge_the_anonymous_throttle() -
         AnonRateThrottle.THROTTLE_RATES = original
         cache.clear()
     assert codes == [200, 200, 200, 429, 429]
+
+
+def test_a_misspelt_switch_or_number_is_refused_naming_the_variable() -> None:
+    """django-environ alone reads DEBUG=ture as false and stops on LEAGUE_LEASE_SECONDS=ten
+    with a bare ValueError: an operator's typo must say which variable it is."""
+    production = {"SECRET_KEY": "s" * 60, "CACHE_URL": "redis://127.0.0.1:6379/10"}
+    assert settings_under({"DEBUG": "ture"})["error"].endswith(
+        "DEBUG='ture' is neither true nor false (write true or false)"
+    )
+    refused = settings_under({**production, "DEBUG": "false", "SECURE_SSL_REDIRECT": "flase"})
+    assert "SECURE_SSL_REDIRECT='flase'" in str(refused["error"])
+    refused = settings_under({"LEAGUE_LEASE_SECONDS": "ten"})
+    assert str(refused["error"]).endswith("LEAGUE_LEASE_SECONDS='ten' is not a whole number")
+    assert "LEAGUE_SWEEP_EVERY='5s' is not a number" in str(
+        settings_under({"LEAGUE_SWEEP_EVERY": "5s"})["error"]
+    )
+    assert settings_under({**production, "DEBUG": "False"})["debug"] is False
+    assert settings_under({"DEBUG": " YES "})["debug"] is True
+
+
+def test_healthz_answers_plain_http_in_production_while_pages_go_to_https(tmp_path: Path) -> None:
+    """A load balancer probes the application over HTTP: a 301 to https would read as down."""
+    code = (
+        "import django; django.setup(); from django.test import Client;"
+        "c = Client(); h = c.get('/healthz'); p = c.get('/teams/');"
+        "print(h.status_code, p.status_code, p.get('Location'))"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
+    env |= {"DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "false", "SECRET_KEY": "s" * 60,
+            "ALLOWED_HOSTS": "testserver", "CACHE_URL": "redis://127.0.0.1:6379/10",
+            "SQLITE_PATH": str(tmp_path / "db.sqlite3")}  # fmt: skip
+    proc = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
+                          text=True, check=True)  # fmt: skip
+    assert proc.stdout.split() == ["200", "301", "https://testserver/teams/"]
