@@ -36,6 +36,8 @@ def main() -> int:
     import django
 
     django.setup()
+    from django.db import OperationalError
+
     from config import backups
 
     try:
@@ -54,6 +56,22 @@ def main() -> int:
                     print(f"{table:45} {rows:>9,} rows  {sha}")
     except backups.BackupError as error:
         print(f"{args.command}: {error}", file=sys.stderr)
+        return 1
+    except OperationalError as error:
+        # A typo in DATABASE_URL, a restore before its createdb, a server down: one line
+        # naming the database, not a traceback.
+        reason = str(error).strip().splitlines()[-1].removeprefix("connection failed: ")
+        hint = ""
+        if "does not exist" in reason and args.command == "restore":
+            db = backups.pg_env()
+            hint = (
+                f" Create it first: createdb -h {db.get('PGHOST', 'localhost')} "
+                f"-U {db.get('PGUSER', 'postgres')} {db['PGDATABASE']}"
+            )
+        print(
+            f"{args.command}: cannot reach {backups.database_label()}: {reason}.{hint}",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

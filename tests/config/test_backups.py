@@ -180,3 +180,27 @@ def test_a_restore_names_a_backup_of_the_wrong_kind_and_writes_nothing(tmp_path:
         in proc.stderr
     )
     assert not target.exists() or target.stat().st_size == 0
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_a_database_that_does_not_exist_is_named_with_the_command_that_makes_it(
+    tmp_path: Path,
+) -> None:
+    """README's restore starts with createdb: forgotten (or a typo in the name), the
+    restore says so in one line, not in a traceback."""
+    file = tmp_path / "vabg-db.dump"
+    file.write_bytes(b"PGDMP" + bytes(100))  # read no further than its kind
+    server = database_url().rsplit("/", 1)[0]
+    env = {k: v for k, v in os.environ.items() if k not in {"CELERY_BROKER_URL", "REDIS_URL"}}
+    env["DATABASE_URL"] = f"{server}/no_such_database_{uuid.uuid4().hex[:8]}"
+    name = env["DATABASE_URL"].rsplit("/", 1)[1]
+    restored = backup_py(env, "restore", str(file))
+    assert restored.returncode == 1
+    assert "Traceback" not in restored.stderr
+    assert restored.stderr.startswith(f"restore: cannot reach the PostgreSQL database {name} on ")
+    assert f'database "{name}" does not exist' in restored.stderr
+    assert restored.stderr.rstrip().endswith(f"-U postgres {name}")
+    digested = backup_py(env, "digest")
+    assert digested.returncode == 1 and "Traceback" not in digested.stderr
+    assert f"digest: cannot reach the PostgreSQL database {name}" in digested.stderr
