@@ -299,6 +299,27 @@ def test_a_run_written_to_a_log_reports_its_progress_in_lines(tmp_path: Path) ->
 
 
 @pytest.mark.django_db
+def test_options_a_run_would_ignore_are_refused_by_name(tmp_path: Path) -> None:
+    """A season plays its own rules and courts and a resumed run is the run it was made
+    as: --rules basic there would be silently dropped, and the figures taken for basic's."""
+    teams = [full_team(school=f"T{i}", season=2000 + i) for i in range(2)]
+    league = services.league_get_or_create(name="Research league")
+    season = services.season_create(league=league, name="Own rules", teams=teams, seed=3)
+    with pytest.raises(CommandError, match=r"^--rules, --home-court: a season or tournament"):
+        call_command("research", "--season", str(season.pk), "--rules", "basic",
+                     "--home-court", "--times", "2", "--out", str(tmp_path / "a"))  # fmt: skip
+    assert not ResearchRun.objects.exists()
+    call_command("research", "--season", str(season.pk), "--times", "2", "--seed", "1",
+                 "--out", str(tmp_path / "b"), "--no-progress")  # fmt: skip
+    run = ResearchRun.objects.get()
+    with pytest.raises(CommandError, match=rf"^--times, --seed: run {run.pk} plays as it was"):
+        call_command("research", "--resume", str(run.pk), "--times", "5", "--seed", "2")
+    call_command("research", "--resume", str(run.pk), "--out", str(tmp_path / "b"),
+                 "--no-progress")  # fmt: skip
+    assert ResearchRun.objects.get().repetitions == 2
+
+
+@pytest.mark.django_db
 def test_bad_requests_are_refused_by_name() -> None:
     full_team(school="Alpha", season=2001)
     with pytest.raises(CommandError, match="no team 'Gamma 1999'"):

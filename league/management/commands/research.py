@@ -43,17 +43,19 @@ class Command(BaseCommand):
         what.add_argument("--season", help='id, slug or "league/season"')
         what.add_argument("--resume", type=int, metavar="RUN")
         add = parser.add_argument
-        add("--times", type=int, default=1000, help="repetitions (1000)")
-        add("--rules", choices=["basic", "advanced"], default="advanced", help="matchups")
+        # None: not given (a new run takes the default; a resumed one refuses it).
+        add("--times", type=int, help="repetitions (1000)")
+        add("--rules", choices=["basic", "advanced"], help="matchups (advanced)")
         add("--no-coach", action="store_true", help="matchups: no strategy choices")
         add("--home-court", action="store_true", help="matchups: HOME plays at home")
         add("--seed", type=int, help="the first game's seed (default: random)")
-        add("--chunk", type=int, default=2000, help="games a chunk (2000)")
+        add("--chunk", type=int, help="games a chunk (2000)")
         add("--stall", type=float, default=30.0, help="seconds before re-sending (30)")
         add("--out", type=Path)
         add("--no-progress", action="store_true")
 
     def handle(self, *args: Any, **o: Any) -> None:
+        _refuse_what_would_be_ignored(o)
         run = ResearchRun.objects.filter(pk=o["resume"]).first() if o["resume"] else None
         if o["resume"] and run is None:
             raise CommandError(f"no research run {o['resume']}")
@@ -65,8 +67,10 @@ class Command(BaseCommand):
             run = run or runs.research_start(
                 season=season_find(o["season"]) if o["season"] else None,
                 pairs=[(team_find(h), team_find(a)) for h, a in o["matchup"] or ()],
-                repetitions=o["times"], rules=preset(o["rules"], strategy=not o["no_coach"]),
-                neutral=not o["home_court"], seed=o["seed"], games_per_chunk=o["chunk"],
+                repetitions=1000 if o["times"] is None else o["times"],
+                rules=preset(o["rules"] or "advanced", strategy=not o["no_coach"]),
+                neutral=not o["home_court"], seed=o["seed"],
+                games_per_chunk=2000 if o["chunk"] is None else o["chunk"],
             )  # fmt: skip
         except (PlanError, OutputsTaken, OutputsUnwritable) as exc:
             raise CommandError(str(exc)) from exc
@@ -109,6 +113,33 @@ class Command(BaseCommand):
         else:
             self.stdout.write(f"{run}: its {run.total_games:,} games were already played")
         self.stdout.write("wrote " + ", ".join(str(f) for f in files))
+
+
+def _refuse_what_would_be_ignored(o: dict[str, Any]) -> None:
+    """Refuse an option the run would not use, naming it: a season plays its own rules
+    and courts, and a resumed run is the run it was made as."""
+    given = {
+        "--times": o["times"] is not None,
+        "--rules": o["rules"] is not None,
+        "--no-coach": o["no_coach"],
+        "--home-court": o["home_court"],
+        "--seed": o["seed"] is not None,
+        "--chunk": o["chunk"] is not None,
+    }
+    if o["season"]:
+        unused = [name for name in ("--rules", "--no-coach", "--home-court") if given[name]]
+        if unused:
+            raise CommandError(
+                f"{', '.join(unused)}: a season or tournament plays its own rules, coaching "
+                "and courts; these are for --matchup"
+            )
+    if o["resume"]:
+        unused = [name for name, on in given.items() if on]
+        if unused:
+            raise CommandError(
+                f"{', '.join(unused)}: run {o['resume']} plays as it was made; --resume takes "
+                "only --out, --stall and --no-progress (start a new run to change the others)"
+            )
 
 
 PROGRESS_EVERY = 10.0
