@@ -266,7 +266,9 @@ def entry(request: HttpRequest, pk: int) -> HttpResponse:
             # picked is lost to a tie-breaker out of range.
             messages.error(request, _sentence(exc))
             sent = picks if isinstance(picks, dict) else None
-            return _entry_page(request, item, own, locked, sent, tiebreak, status=exc.status)
+            return _entry_page(
+                request, item, own, locked, sent, tiebreak, request.POST.get("name"), exc.status
+            )
         messages.success(request, "Your bracket is saved.")
         return redirect(item)
     return _entry_page(request, item, own, locked)
@@ -279,6 +281,7 @@ def _entry_page(
     locked: bool,
     sent: dict[str, Any] | None = None,
     tiebreak: str | None = None,
+    name: str | None = None,
     status: int = 200,
 ) -> HttpResponse:
     """Render an entry's page: its saved picks, or those ``sent`` in a refused save."""
@@ -302,6 +305,7 @@ def _entry_page(
             "missing": missing,
             "tiebreak": item.tiebreak if tiebreak is None else tiebreak,
             "version": services.entry_version(item),
+            "name": item.name if name is None else name,
             "needs": _needs_words(item, data) if visible and locked else [],
             "best_expected": item.challenge.best_expected,
         },

@@ -176,10 +176,10 @@ def test_win_chances_read_as_percentages_with_their_error_on_every_page(
 ) -> None:
     a = services.entry_join(challenge=pool, user=alice)
     Entry.objects.filter(pk=a.pk).update(win_probability=0.37325, win_error=0.0108)
-    want = "37.3% ± 1.1"
-    assert want in Client().get(pool.get_absolute_url()).content.decode()
+    want = '37.3% <span class="err">± 1.1</span>'
+    assert f"<td>{want}</td>" in Client().get(pool.get_absolute_url()).content.decode()
     assert f'<dd id="chance">{want}</dd>' in Client().get(a.get_absolute_url()).content.decode()
-    assert want in signed(alice).get("/fans/entries/").content.decode()
+    assert f"<td>{want}</td>" in signed(alice).get("/fans/entries/").content.decode()
 
 
 def test_an_entry_page_says_why_its_expected_score_is_not_there_yet(
@@ -232,7 +232,7 @@ def test_the_pool_list_tells_an_open_pool_from_a_locked_or_finished_one(
 ) -> None:
     # Every public pool sat under "Open pools", "picks lock at the first game", long after
     # its tournament was over.
-    assert "Open: at the first game" in Client().get("/challenges/").content.decode()
+    assert "Open: picks lock at the first game" in Client().get("/challenges/").content.decode()
     play_next(cup)
     listed = Client().get("/challenges/").content.decode()
     assert "Locked: 1 of 3 games played" in listed and "Open:" not in listed
@@ -254,3 +254,21 @@ def test_the_api_clears_a_tie_breaker_with_null_and_keeps_it_when_left_out(
     assert cleared.json()["tiebreak"] is None
     entry.refresh_from_db()
     assert entry.tiebreak is None
+
+
+def test_a_fan_renames_his_entry_on_its_page(cup: Any, pool: Any, alice: Any) -> None:
+    # The page had no way to rename "alice's bracket" (only the API had).
+    entry = services.entry_join(challenge=pool, user=alice)
+    client = signed(alice)
+    page = client.get(entry.get_absolute_url()).content.decode()
+    assert 'name="name"' in page and 'value="alice&#x27;s bracket"' in page
+    saved = client.post(
+        entry.get_absolute_url(), {"picks": "{}", "tiebreak": "", "name": "  Upset city "}
+    )
+    assert saved.status_code == 302
+    entry.refresh_from_db()
+    assert entry.name == "Upset city"
+    blank = client.post(entry.get_absolute_url(), {"picks": "{}", "tiebreak": "", "name": " "})
+    assert blank.status_code == 400 and "Give the entry a name." in blank.content.decode()
+    entry.refresh_from_db()
+    assert entry.name == "Upset city"

@@ -74,3 +74,53 @@ def test_a_phone_fan_reads_each_score_beside_its_name_and_sees_picks_not_yet_sav
     follow(browser, browser.find_element(By.ID, "save"))
     assert not unsaved()
     assert Entry.objects.get(pk=entry.pk).tiebreak == 150
+
+
+def test_the_pool_list_fits_a_phone_without_scrolling_sideways(
+    browser: Any, live_server: Any
+) -> None:
+    # Its table ran past a phone's edge: the column saying whether a pool is still open
+    # was cut off ("Open: ...", "Over: ...") unless the fan scrolled it sideways.
+    cup = tournaments.tournament_create(
+        league=league_services.league_get_or_create(name="Phone League"),
+        name="A Tournament With A Long Name",
+        teams=[full_team() for _ in range(4)],
+        strategy=False,
+        seed=5,
+    )
+    services.challenge_create(season=cup, name="The office's bracket pool", round_points=[1, 2])
+    browser.get(f"{live_server.url}/challenges/")
+    widths = browser.execute_script(
+        "const t = document.querySelector('table.data');"
+        "return [t.getBoundingClientRect().right, t.parentElement.getBoundingClientRect().right]"
+    )
+    assert widths[0] <= widths[1] + 1, widths
+
+
+def test_a_phone_reads_the_whole_standings_row_with_the_chance_to_win(
+    browser: Any, live_server: Any
+) -> None:
+    # The standings ran past a phone's edge: the expected score and the chance to win, the
+    # two figures a fan opens the page for, were cut off.
+    cup = tournaments.tournament_create(
+        league=league_services.league_get_or_create(name="Standings League"),
+        name="Standings Cup",
+        teams=[full_team() for _ in range(4)],
+        strategy=False,
+        seed=6,
+    )
+    pool = services.challenge_create(season=cup, name="Phone pool", round_points=[1, 2])
+    entry = services.entry_join(challenge=pool, user=fan("someone-long-named"))
+    Entry.objects.filter(pk=entry.pk).update(
+        name="A rather long bracket name", points=12, max_points=140, alive=12, expected=57.3,
+        win_probability=0.37325, win_error=0.0108,
+    )  # fmt: skip
+    browser.get(f"{live_server.url}{pool.get_absolute_url()}")
+    right, edge, win = browser.execute_script(
+        "const t = document.getElementById('standings');"
+        "const last = t.querySelector('tbody tr td:last-child');"
+        "return [t.getBoundingClientRect().right, t.parentElement.getBoundingClientRect().right,"
+        " last.innerText]"
+    )
+    assert right <= edge + 1, (right, edge)
+    assert win.split() == ["37.3%", "±", "1.1"]

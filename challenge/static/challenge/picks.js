@@ -17,6 +17,8 @@
   // What the server holds: a page sent back with a refusal shows picks not saved yet.
   var savedPicks = data.unsaved ? null : canonical(picks);
   var savedTiebreak = tiebreak && !data.unsaved ? tiebreak.value : null;
+  var nameBox = document.getElementById("entry-name");
+  var savedName = nameBox && !data.unsaved ? nameBox.value : null;
   var leaving = false;
 
   function canonical(chosen) {
@@ -25,7 +27,8 @@
 
   function dirty() {
     return editable && (canonical(picks) !== savedPicks ||
-      (tiebreak !== null && tiebreak.value !== savedTiebreak));
+      (tiebreak !== null && tiebreak.value !== savedTiebreak) ||
+      (nameBox !== null && nameBox.value !== savedName));
   }
 
   function showDirty() {
@@ -34,6 +37,7 @@
 
   if (form) { form.addEventListener("submit", function () { leaving = true; }); }
   if (tiebreak) { tiebreak.addEventListener("input", showDirty); }
+  if (nameBox) { nameBox.addEventListener("input", showDirty); }
   // Leaving with picks not saved asks first (the browser's own question).
   window.addEventListener("beforeunload", function (event) {
     if (!leaving && dirty()) { event.preventDefault(); event.returnValue = ""; }
