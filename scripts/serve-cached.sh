@@ -29,6 +29,34 @@ UPSTREAM_GIVEN=${UPSTREAM:-}
 UPSTREAM=${UPSTREAM:-127.0.0.1:$UPSTREAM_PORT}
 RUN=${RUN_DIR:-$ROOT/.run/serve-$PORT}
 
+# A port another process listens on is refused here, naming it: under supervisord nginx
+# would fail to bind, be started again and fail again for ever, the reason only in its
+# error.log; gunicorn (--reuse-port) would even share the port with another gunicorn.
+port_taken() {  # HOST PORT: print why it cannot be listened on, and succeed, if taken
+    "$BIN/python" - "$1" "$2" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as nginx and gunicorn bind
+try:
+    s.bind((sys.argv[1].strip("[]"), int(sys.argv[2])))
+except OSError as error:
+    print(error.strerror)
+    sys.exit(0)
+sys.exit(1)
+PY
+}
+check_port() {  # WHAT HOST PORT
+    local why
+    if why=$(port_taken "$2" "$3"); then
+        echo "serve-cached: cannot listen for $1 on $2:$3: $why (another server, or a" \
+            "serve-cached still running: $BIN/supervisorctl -c $RUN/supervisord.conf status);" \
+            "stop it or choose another PORT (and UPSTREAM_PORT)" >&2
+        exit 1
+    fi
+}
+check_port nginx "$HOST" "$PORT"
+if [ -z "$UPSTREAM_GIVEN" ]; then check_port gunicorn 127.0.0.1 "$UPSTREAM_PORT"; fi
+
 if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
     echo "serve-cached: installing nginx (Debian's nginx-light)"
     SUDO=""
