@@ -350,6 +350,10 @@ def entry_join(*, challenge: Challenge, user: Any, name: str = "", invite_code: 
     name = (name or f"{user.get_username()}'s bracket").strip()[:60]
     entry = Entry.objects.create(challenge=challenge, user=user, name=name)
     Challenge.objects.filter(pk=challenge.pk).update(entry_count=F("entry_count") + 1)
+    # Scored at once (an empty bracket expects 0), so its page's "-" means the odds are
+    # still being built, not that nothing was worked out.
+    challenge_rescore(challenge_ids=[challenge.pk], entry_ids=[entry.pk])
+    entry.refresh_from_db()
     return entry
 
 

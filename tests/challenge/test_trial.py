@@ -272,3 +272,26 @@ def test_a_fan_renames_his_entry_on_its_page(cup: Any, pool: Any, alice: Any) ->
     assert blank.status_code == 400 and "Give the entry a name." in blank.content.decode()
     entry.refresh_from_db()
     assert entry.name == "Upset city"
+
+
+def test_a_new_entry_is_scored_when_it_joins_so_its_page_does_not_say_odds_are_pending(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    # A fan who had just joined read "the expected score appears once the tournament's
+    # exact odds are worked out" though they were: his empty entry had never been scored.
+    entry = services.entry_join(challenge=pool, user=alice)
+    assert entry.expected == 0.0
+    page = signed(alice).get(entry.get_absolute_url()).content.decode()
+    assert 'id="odds-pending"' not in page
+
+
+def test_a_private_pool_s_page_says_it_is_joined_by_invitation(cup: Any, alice: Any) -> None:
+    private = services.challenge_create(season=cup, name="Family", public=False)
+    page = signed(alice).get(private.get_absolute_url()).content.decode()
+    assert "A private pool: join it with the invitation code" in page
+    assert (
+        "A private pool"
+        not in Client()
+        .get(services.challenge_create(season=cup, name="Open").get_absolute_url())
+        .content.decode()
+    )
