@@ -77,6 +77,12 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
     SECRET_KEY = "dev-only-insecure-key-for-the-vabg-league-manager"
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
+if not DEBUG and not env.list("ALLOWED_HOSTS", default=[]):
+    # The development hosts would answer every visitor of the real name with a 400.
+    raise ImproperlyConfigured(
+        "ALLOWED_HOSTS must be set when DEBUG is off: the site's host names, comma-separated, "
+        "e.g. ALLOWED_HOSTS=vabg.example.org"
+    )
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [

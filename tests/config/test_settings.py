@@ -27,7 +27,15 @@ def settings_under(env: dict[str, str]) -> dict[str, object]:
     clean = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "DEBUG", "SECRET_KEY"}
+        if k
+        not in {
+            "DATABASE_URL",
+            "CELERY_BROKER_URL",
+            "REDIS_URL",
+            "DEBUG",
+            "SECRET_KEY",
+            "ALLOWED_HOSTS",
+        }
     }
     proc = subprocess.run(
         [sys.executable, "-c", code],
@@ -125,7 +133,7 @@ def test_each_https_setting_can_be_turned_off_by_its_variable() -> None:
     )
     base = {k: v for k, v in os.environ.items() if k != "DEBUG"}
     base |= {"DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "false", "SECRET_KEY": "s" * 60,
-             "CACHE_URL": "redis://127.0.0.1:6379/1"}  # fmt: skip
+             "CACHE_URL": "redis://127.0.0.1:6379/1", "ALLOWED_HOSTS": "vabg.example.org"}  # fmt: skip
     on = subprocess.run([sys.executable, "-c", code], env=base, cwd=ROOT, capture_output=True,
                         text=True, check=True)  # fmt: skip
     assert json.loads(on.stdout) == [True, 31_536_000, True, True]
@@ -157,10 +165,28 @@ def test_a_forged_forwarded_for_header_does_not_dodge_the_anonymous_throttle() -
     assert codes == [200, 200, 200, 429, 429]
 
 
+def test_production_refuses_to_run_without_its_host_names() -> None:
+    """Left unset, ALLOWED_HOSTS was the development hosts: every visitor of the site's
+    real name got a 400, though README promised a refusal naming the variable."""
+    production = {
+        "DEBUG": "false",
+        "SECRET_KEY": "s" * 60,
+        "CACHE_URL": "redis://127.0.0.1:6379/10",
+    }
+    for unset in ({}, {"ALLOWED_HOSTS": ""}):
+        refused = settings_under(production | unset)
+        assert str(refused["error"]).startswith(
+            "django.core.exceptions.ImproperlyConfigured: ALLOWED_HOSTS must be set when DEBUG is off"
+        )
+    assert settings_under(production | {"ALLOWED_HOSTS": "vabg.example.org"})["debug"] is False
+    assert "error" not in settings_under({"DEBUG": "true"})  # development: its own hosts
+
+
 def test_a_misspelt_switch_or_number_is_refused_naming_the_variable() -> None:
     """django-environ alone reads DEBUG=ture as false and stops on LEAGUE_LEASE_SECONDS=ten
     with a bare ValueError: an operator's typo must say which variable it is."""
-    production = {"SECRET_KEY": "s" * 60, "CACHE_URL": "redis://127.0.0.1:6379/10"}
+    production = {"SECRET_KEY": "s" * 60, "CACHE_URL": "redis://127.0.0.1:6379/10",
+                  "ALLOWED_HOSTS": "vabg.example.org"}  # fmt: skip
     assert settings_under({"DEBUG": "ture"})["error"].endswith(
         "DEBUG='ture' is neither true nor false (write true or false)"
     )
