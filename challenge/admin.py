@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.forms.fields import InvalidJSONInput
 from django.http import HttpRequest
+from django.utils import timezone
 
 from challenge import services
 from challenge.models import Challenge, Entry
@@ -46,6 +47,19 @@ class ChallengeForm(forms.ModelForm[Challenge]):
             raise ValidationError(
                 f"{season} has started: a challenge opens only before the first game."
             )
+        before = self.instance
+        if before.pk is not None and before.season_id != season.pk and before.entries.exists():
+            raise ValidationError(
+                f"This pool has entries: its entries picked {before.season}'s games, so it "
+                "cannot move to another tournament. Open a new pool on that one."
+            )
+        lock_at = data.get("lock_at")
+        if (
+            lock_at is not None
+            and (before.pk is None or lock_at != before.lock_at)
+            and lock_at <= timezone.now()
+        ):
+            raise ValidationError("The lock time must be in the future.")
         probe = Challenge(
             pk=self.instance.pk,
             name=data.get("name") or "",

@@ -295,3 +295,49 @@ def test_a_private_pool_s_page_says_it_is_joined_by_invitation(cup: Any, alice: 
         .get(services.challenge_create(season=cup, name="Open").get_absolute_url())
         .content.decode()
     )
+
+
+def admin_form(season: Any, **changes: Any) -> dict[str, Any]:
+    form = {"season": season.pk, "name": "Admin pool", "round_points": "[1, 2]", "public": "on"}
+    return form | {"invite_code": "", "lock_at_0": "", "lock_at_1": ""} | changes
+
+
+def test_the_admin_refuses_a_lock_time_in_the_past_as_the_api_does(cup: Any) -> None:
+    from tests.factories import commissioner
+
+    client = signed(commissioner())
+    past = admin_form(cup, lock_at_0="2020-01-01", lock_at_1="12:00:00")
+    refused = client.post("/admin/challenge/challenge/add/", past)
+    assert refused.status_code == 200
+    assert "The lock time must be in the future." in refused.content.decode()
+    assert not Entry.objects.exists() and not cup.challenges.exists()
+
+
+def test_the_admin_does_not_move_a_pool_with_entries_to_another_tournament(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    # Its entries' picks name the first tournament's games and teams: moved, they would be
+    # scored against a bracket they were never made for.
+    from league import odds, tournaments
+    from league import services as league_services
+    from tests.factories import commissioner, full_team
+
+    entry = services.entry_join(challenge=pool, user=alice)
+    services.entry_save(entry=entry, user=alice, picks=chalk(cup))
+    other = tournaments.tournament_create(
+        league=league_services.league_get_or_create(name="Other League"),
+        name="Other Cup",
+        teams=[full_team() for _ in range(4)],
+        strategy=False,
+        seed=9,
+    )
+    odds.bracket_odds(other)
+    client = signed(commissioner())
+    moved = client.post(
+        f"/admin/challenge/challenge/{pool.pk}/change/",
+        admin_form(other, name=pool.name),
+    )
+    assert moved.status_code == 200
+    assert "its entries picked" in moved.content.decode()
+    pool.refresh_from_db()
+    assert pool.season_id == cup.pk
