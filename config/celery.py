@@ -1,10 +1,14 @@
 """The Celery application: ``celery -A config worker`` starts a worker for this project."""
 
+import logging
 import os
+import re
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
-from celery import Celery
+from celery import Celery, signals
+from celery.app import trace
 from celery.worker.consumer import Consumer as CeleryConsumer
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -33,3 +37,38 @@ class Consumer(CeleryConsumer):
             interval_max=RECONNECT_EVERY_MAX,
         )
         return super().ensure_connected(conn)
+
+
+SWEEP = "league.sweep"
+
+
+class QuietSweeps(logging.Filter):
+    """Drop the lines of a sweep that found nothing to do, keep every other line.
+
+    Beat sends the sweep every ``LEAGUE_SWEEP_EVERY`` seconds (5) and, at ``-l INFO``, beat
+    and the worker log it three times: sent, received, succeeded. That is 36 lines a minute,
+    50,000 a day, drowning the lines an operator reads (a game stored, a worker lost). A
+    sweep that handed games out again or failed some keeps its line, as any other task."""
+
+    IDLE = re.compile(r"\{('\w+': 0(, )?)*\}")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, Mapping):
+            if args.get("name") != SWEEP:
+                return True
+            if record.msg == trace.LOG_RECEIVED:
+                return False
+            if record.msg == trace.LOG_SUCCESS:
+                return not self.IDLE.fullmatch(str(args.get("return_value", "")))
+            return True
+        sent = str(record.msg).startswith("Scheduler: Sending due task")
+        return not (sent and isinstance(args, tuple) and SWEEP in args)
+
+
+@signals.after_setup_logger.connect
+def _quiet_sweeps(logger: logging.Logger, **kwargs: Any) -> None:
+    """Put :class:`QuietSweeps` on the handlers a worker or beat logs through."""
+    for handler in logger.handlers:
+        if not any(isinstance(f, QuietSweeps) for f in handler.filters):
+            handler.addFilter(QuietSweeps())
