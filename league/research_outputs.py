@@ -46,12 +46,20 @@ def team_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
         row.update({f"{name}_pg": v / t.games for name, v in zip(BOX[1:], t.box[1:], strict=True)})
         if plan.kind == Kind.SEASON:
             row["first_share"] = t.firsts / reps  # first in its group, a tie counted for each
+            row["first_share_se"] = _share_se(t.firsts, reps)
         if plan.bracket is not None:
             for r in range(plan.bracket.rounds):
                 row[f"reached_round_{r + 1}"] = (t.reached[r] if r < len(t.reached) else 0) / reps
             row["title_share"] = t.titles / reps
+            row["title_share_se"] = _share_se(t.titles, reps)
         rows.append(row)
     return sorted(rows, key=lambda r: (-r.get("title_share", 0), -r["win_pct"], r["team"]))
+
+
+def _share_se(hits: int, repetitions: int) -> float:
+    """Return the standard error of a share of independent repetitions (a binomial's)."""
+    share = hits / repetitions
+    return math.sqrt(share * (1 - share) / repetitions)
 
 
 def player_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
@@ -60,7 +68,12 @@ def player_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
     for (i, name), p in sorted(
         tally.players.items(), key=lambda kv: (plan.teams[kv[0][0]].label, kv[0][1])
     ):
-        row: dict[str, Any] = {"team": plan.teams[i].label, "player": name, "games": p.games}
+        row: dict[str, Any] = {
+            "team_id": plan.team_ids[i] if plan.team_ids else None,  # as in teams
+            "team": plan.teams[i].label,
+            "player": name,
+            "games": p.games,
+        }
         row.update({f"{b}_pg": v / p.games for b, v in zip(BOX, p.box, strict=True)})
         rows.append(row)
     return rows

@@ -299,6 +299,28 @@ def test_a_run_written_to_a_log_reports_its_progress_in_lines(tmp_path: Path) ->
 
 
 @pytest.mark.django_db
+def test_shares_come_with_their_standard_errors_and_players_join_their_teams(
+    tmp_path: Path,
+) -> None:
+    """A title share of 0.12 over 40 brackets is 0.12 +- 0.05: the figure a researcher
+    needs to tell two teams apart; and a player's row names his team's id, as teams does."""
+    teams = [full_team(school=f"T{i}", season=2000 + i) for i in range(4)]
+    league = services.league_get_or_create(name="Research cup")
+    cup = tournaments.tournament_create(league=league, name="Cup", teams=teams, seed=4)
+    call_command("research", "--season", str(cup.pk), "--times", "40", "--seed", "2",
+                 "--out", str(tmp_path), "--no-progress")  # fmt: skip
+    rows = pq.read_table(tmp_path / "teams.parquet").to_pylist()
+    for r in rows:
+        p = r["title_share"]
+        assert r["title_share_se"] == pytest.approx((p * (1 - p) / 40) ** 0.5)
+    assert any(r["title_share_se"] > 0 for r in rows)
+    players = pq.read_table(tmp_path / "players.parquet").to_pylist()
+    ids = {r["team"]: r["team_id"] for r in rows}
+    assert {(p["team"], p["team_id"]) for p in players} == set(ids.items())
+    assert set(ids.values()) == {t.pk for t in teams}
+
+
+@pytest.mark.django_db
 def test_options_a_run_would_ignore_are_refused_by_name(tmp_path: Path) -> None:
     """A season plays its own rules and courts and a resumed run is the run it was made
     as: --rules basic there would be silently dropped, and the figures taken for basic's."""
