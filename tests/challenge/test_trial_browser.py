@@ -124,3 +124,79 @@ def test_a_phone_reads_the_whole_standings_row_with_the_chance_to_win(
     )
     assert right <= edge + 1, (right, edge)
     assert win.split() == ["37.3%", "±", "1.1"]
+
+
+def test_a_locked_entry_shows_the_games_as_played_where_it_has_no_pick(
+    browser: Any, live_server: Any
+) -> None:
+    # After the lock an entry with games left unpicked read "pick the game before" in every
+    # later game, though picking was over and those games had been played; a missed pick
+    # never said who did win.
+
+    from league.models import Game
+
+    cup = tournaments.tournament_create(
+        league=league_services.league_get_or_create(name="Locked League"),
+        name="Locked Cup",
+        teams=[full_team() for _ in range(4)],
+        strategy=False,
+        seed=4,
+    )
+    odds.bracket_odds(cup)
+    pool = services.challenge_create(season=cup, name="Locked pool", round_points=[1, 2])
+    gil = fan("gil")
+    entry = services.entry_join(challenge=pool, user=gil)
+    by_seed = {s: t for t, s in tournaments.season_bracket(cup).seeds.items()}
+    services.entry_save(entry=entry, user=gil, picks={"R1-1": by_seed[1]})  # one pick only
+    while cup.games.filter(status=Game.Status.SCHEDULED).exists():
+        game = cup.games.filter(status=Game.Status.SCHEDULED).first()
+        league_services.game_simulate(game_id=game.pk)
+    winners = tournaments.winners_of(cup)
+    names = {e.team_id: str(e.team) for e in cup.entries.select_related("team")}
+
+    browser.get(f"{live_server.url}{entry.get_absolute_url()}")
+    games = browser.execute_script(
+        "return [...document.querySelectorAll('#bracket li.game')].map(li => ({key: "
+        "li.dataset.key, text: li.innerText, won: [...li.querySelectorAll('button .won')]"
+        ".map(s => s.parentElement.dataset.team)}))"
+    )
+    by_key = {g["key"]: g for g in games}
+    assert "pick the game before" not in " ".join(g["text"] for g in games)
+    # The final, unpicked, shows the two teams that played it, its winner marked.
+    assert names[winners["R1-2"]] in by_key["R2-1"]["text"]
+    assert by_key["R2-1"]["won"] == [str(winners["R2-1"])]
+    if winners["R1-1"] != by_seed[1]:  # the missed pick: the game says who won it
+        assert f"Won by {names[winners['R1-1']]}" in by_key["R1-1"]["text"]
+    else:
+        assert by_key["R1-1"]["won"] == [str(by_seed[1])]
+    assert browser.execute_script("return document.getElementById('save') === null")
+
+
+def test_my_entries_fit_a_phone(browser: Any, live_server: Any) -> None:
+    # The fan's own list ran past a phone's edge (seven columns), its chance to win cut off.
+    cup = tournaments.tournament_create(
+        league=league_services.league_get_or_create(name="Mine League"),
+        name="Mine Cup",
+        teams=[full_team() for _ in range(4)],
+        strategy=False,
+        seed=2,
+    )
+    odds.bracket_odds(cup)
+    pool = services.challenge_create(
+        season=cup, name="A pool with a longer name", round_points=[1, 2]
+    )
+    hal = fan("hal")
+    entry = services.entry_join(challenge=pool, user=hal, name="Hal's long-shot bracket")
+    Entry.objects.filter(pk=entry.pk).update(win_probability=0.12345, win_error=0.0072)
+    from selenium.webdriver.common.by import By
+
+    browser.get(f"{live_server.url}/fans/signin/")
+    browser.find_element(By.NAME, "username").send_keys("hal")
+    browser.find_element(By.NAME, "password").send_keys("fan-password-1")
+    follow(browser, browser.find_element(By.CSS_SELECTOR, "form.stack button[type=submit]"))
+    browser.get(f"{live_server.url}/fans/entries/")
+    right, edge = browser.execute_script(
+        "const t = document.getElementById('mine');"
+        "return [t.getBoundingClientRect().right, t.parentElement.getBoundingClientRect().right]"
+    )
+    assert right <= edge + 1, (right, edge)

@@ -73,6 +73,13 @@
 
   function render() {
     var teams = entrantsOf(picks);
+    // Locked, a side the fan left unpicked shows the team that really played there.
+    var actual = entrantsOf(data.winners);
+    if (!editable) {
+      data.games.forEach(function (g) {
+        teams[g.key] = teams[g.key].map(function (t, i) { return t !== undefined ? t : actual[g.key][i]; });
+      });
+    }
     node.textContent = "";
     data.rounds.forEach(function (r) {
       var section = document.createElement("section");
@@ -96,7 +103,7 @@
           b.className = "pick";
           if (team === undefined) {
             b.className += " empty";
-            b.textContent = "pick the game before";
+            b.textContent = editable ? "pick the game before" : "not picked, not played yet";
             b.disabled = true;
           } else {
             var t = label(team);
@@ -112,6 +119,12 @@
               if (w !== undefined) { b.className += w === team ? " hit" : " miss"; }
               else if (lost[team]) { b.className += " dead"; }
             }
+            if (data.winners[g.key] === team) {
+              var won = document.createElement("span");
+              won.className = "won";
+              won.textContent = "won";
+              b.appendChild(won);
+            }
             b.disabled = !editable;
             b.addEventListener("click", function () {
               picks[g.key] = team;
@@ -123,6 +136,13 @@
           }
           li.appendChild(b);
         });
+        var winner = data.winners[g.key];
+        if (winner !== undefined && teams[g.key].indexOf(winner) < 0) {
+          var result = document.createElement("div");
+          result.className = "result";
+          result.textContent = "Won by " + label(winner).name;
+          li.appendChild(result);
+        }
         list.appendChild(li);
       });
       section.appendChild(list);
