@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from config.celery import app
 
@@ -50,3 +52,21 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse(
         {"status": "ok" if healthy else "error", **checks}, status=200 if healthy else 503
     )
+
+
+class HealthzFirst:
+    """Answer ``/healthz`` before every other middleware (the first in ``MIDDLEWARE``).
+
+    A load balancer probes each host by its address (``Host: 10.0.0.5``) and often over
+    plain HTTP: through Django's own checks the probe would get a 400 for a host not in
+    ``ALLOWED_HOSTS`` or a 301 to https, and the balancer would take every healthy host
+    out. The answer names nothing but the database's and the broker's state.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info == "/healthz":
+            return healthz(request)
+        return self.get_response(request)

@@ -108,6 +108,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz for load balancers, whatever Host they send, over HTTP too (config/health.py).
+    "config.health.HealthzFirst",
     "django.middleware.security.SecurityMiddleware",
     # Static files served by the application itself (gunicorn in production), compressed.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -211,9 +213,6 @@ if NUM_PROXIES < 0:
 # With DEBUG off, HTTPS is on by default: each can be turned off by its variable (a site
 # behind a TLS-terminating proxy sets SECURE_PROXY_SSL_HEADER=true, for example).
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
-# /healthz answers over plain HTTP as well: a load balancer, a supervisor or nginx's host
-# probes the application directly, and a redirect to https would read as "down".
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)

@@ -202,11 +202,13 @@ def test_a_misspelt_switch_or_number_is_refused_naming_the_variable() -> None:
 
 
 def test_healthz_answers_plain_http_in_production_while_pages_go_to_https(tmp_path: Path) -> None:
-    """A load balancer probes the application over HTTP: a 301 to https would read as down."""
+    """A load balancer probes the application over HTTP and by its address: a 301 to https
+    or a 400 for the Host would read as down."""
     code = (
         "import django; django.setup(); from django.test import Client;"
         "c = Client(); h = c.get('/healthz'); p = c.get('/teams/');"
-        "print(h.status_code, p.status_code, p.get('Location'))"
+        "ip = c.get('/healthz', HTTP_HOST='10.0.0.5'); bad = c.get('/teams/', HTTP_HOST='10.0.0.5');"
+        "print(h.status_code, p.status_code, p.get('Location'), ip.status_code, bad.status_code)"
     )
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
     env |= {"DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "false", "SECRET_KEY": "s" * 60,
@@ -214,4 +216,5 @@ def test_healthz_answers_plain_http_in_production_while_pages_go_to_https(tmp_pa
             "SQLITE_PATH": str(tmp_path / "db.sqlite3")}  # fmt: skip
     proc = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
                           text=True, check=True)  # fmt: skip
-    assert proc.stdout.split() == ["200", "301", "https://testserver/teams/"]
+    # A balancer probing the host by its address gets the health, not a 400; pages do not.
+    assert proc.stdout.split() == ["200", "301", "https://testserver/teams/", "200", "400"]
