@@ -17,7 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.paginator import Paginator
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -242,8 +242,17 @@ def entry(request: HttpRequest, pk: int) -> HttpResponse:
     own = request.user.is_authenticated and item.user_id == request.user.pk
     locked = services.is_locked(item.challenge)
     if request.method == "POST":
+        if not request.user.is_authenticated:  # signed out meanwhile (another tab, expiry)
+            messages.error(request, "Your session ended: sign in again to change your entry.")
+            return redirect(f"{reverse('challenge:signin')}?next={item.get_absolute_url()}")
         if not own:
-            raise Http404("No such entry of yours.")
+            return render(
+                request,
+                "challenge/refused.html",
+                {"title": "Not your entry", "message": "Only the fan who made this entry can "
+                 "change it. Your own entries are under My entries."},
+                status=403,
+            )  # fmt: skip
         try:
             picks = json.loads(request.POST.get("picks") or "{}")
         except json.JSONDecodeError:

@@ -341,3 +341,19 @@ def test_the_admin_does_not_move_a_pool_with_entries_to_another_tournament(
     assert "its entries picked" in moved.content.decode()
     pool.refresh_from_db()
     assert pool.season_id == cup.pk
+
+
+def test_saving_after_the_session_ended_asks_to_sign_in_and_another_fan_is_told_why(
+    cup: Any, pool: Any, alice: Any, bob: Any
+) -> None:
+    # Both answered a bare 404 ("Not Found"), as if the entry did not exist.
+    entry = services.entry_join(challenge=pool, user=alice)
+    sent = {"picks": json.dumps(chalk(cup)), "tiebreak": "140"}
+    ended = Client().post(entry.get_absolute_url(), sent, follow=True)
+    assert ended.redirect_chain[-1][0] == f"/fans/signin/?next={entry.get_absolute_url()}"
+    assert "Your session ended: sign in again" in ended.content.decode()
+    other = signed(bob).post(entry.get_absolute_url(), sent)
+    assert other.status_code == 403
+    assert "Only the fan who made this entry can change it" in other.content.decode()
+    entry.refresh_from_db()
+    assert entry.picks == {} and entry.tiebreak is None
