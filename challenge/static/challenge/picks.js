@@ -95,12 +95,14 @@
         li.dataset.key = g.key;
         var where = document.createElement("div");
         where.className = "where";
-        where.textContent = (g.region ? g.region + " · " : "") + g.key;
+        where.textContent = r.name + " · " + (g.region ? g.region + " · " : "") + g.key;
+        where.id = "game-" + g.key;
         li.appendChild(where);
         teams[g.key].forEach(function (team) {
           var b = document.createElement("button");
           b.type = "button";
           b.className = "pick";
+          b.setAttribute("aria-describedby", where.id);  // a screen reader names the game
           if (team === undefined) {
             b.className += " empty";
             b.textContent = editable ? "pick the game before" : "not picked, not played yet";
