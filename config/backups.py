@@ -107,7 +107,10 @@ def run(command: list[str]) -> None:
 
 def backup_create(*, directory: Path) -> Path:
     """Back the configured database up into a new file in ``directory``; return its path."""
-    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file on the way, a read-only disk, no permission
+        raise BackupError(f"cannot write backups into {directory}: {exc.strerror or exc}") from exc
     stamp = datetime.now(tz=UTC).strftime("%Y%m%d-%H%M%SZ")
     name = Path(str(settings.DATABASES["default"]["NAME"])).stem
     target = directory / f"vabg-{name}-{stamp}.{'dump' if is_postgresql() else 'sqlite3'}"

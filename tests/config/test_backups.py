@@ -204,3 +204,16 @@ def test_a_database_that_does_not_exist_is_named_with_the_command_that_makes_it(
     digested = backup_py(env, "digest")
     assert digested.returncode == 1 and "Traceback" not in digested.stderr
     assert f"digest: cannot reach the PostgreSQL database {name}" in digested.stderr
+
+
+def test_a_backup_folder_that_cannot_be_made_is_named_in_one_line(tmp_path: Path) -> None:
+    """BACKUP_DIR mistyped onto a file (or a read-only disk): one line naming it, which a
+    cron job's mail shows at a glance, not a traceback."""
+    (tmp_path / "backups").write_text("a file, not a folder")
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
+    env["SQLITE_PATH"] = str(tmp_path / "db.sqlite3")
+    made = backup_py(env, "backup", "--dir", str(tmp_path / "backups" / "vabg"))
+    assert made.returncode == 1
+    assert made.stderr == (
+        f"backup: cannot write backups into {tmp_path / 'backups' / 'vabg'}: Not a directory\n"
+    )
