@@ -21,7 +21,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_POST
 
 from challenge import accounts, services
@@ -126,12 +126,9 @@ def _sentence(exc: services.ChallengeRefused) -> str:
     return text if text.endswith((".", "!", "?")) else f"{text}."
 
 
-def _refused(request: HttpRequest, exc: services.ChallengeRefused, back: str) -> HttpResponse:
-    messages.error(request, _sentence(exc))
-    return redirect(back)
-
-
-def pool(request: HttpRequest, pk: int) -> HttpResponse:
+def pool(
+    request: HttpRequest, pk: int, sent: dict[str, str] | None = None, status: int = 200
+) -> HttpResponse:
     """A pool's standings (50 a page, ranked by points), its rules and the join form."""
     challenge = get_object_or_404(Challenge.objects.select_related("season__league"), pk=pk)
     locked = services.is_locked(challenge)
@@ -164,7 +161,11 @@ def pool(request: HttpRequest, pk: int) -> HttpResponse:
             "best_expected": challenge.best_expected,
             "total": page.paginator.count,
             "result": services.pool_result(challenge) if locked else None,
+            # the join form again as the fan filled it (a refused join; a name carried
+            # through signing in)
+            "sent": sent or {"name": request.GET.get("name", "")[:60], "invite_code": ""},
         },
+        status=status,
     )
 
 
@@ -189,7 +190,11 @@ def _rank(challenge: Challenge, rows: list[Entry], start: int) -> None:
 def join(request: HttpRequest, pk: int) -> HttpResponse:
     challenge = get_object_or_404(Challenge, pk=pk)
     if not request.user.is_authenticated:
-        return redirect(f"{reverse('challenge:signin')}?next={challenge.get_absolute_url()}")
+        back = challenge.get_absolute_url()
+        name = request.POST.get("name", "").strip()[:60]
+        if name:
+            back = f"{back}?{urlencode({'name': name})}"
+        return redirect(f"{reverse('challenge:signin')}?{urlencode({'next': back})}")
     try:
         entry = services.entry_join(
             challenge=challenge,
@@ -198,7 +203,9 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
             invite_code=request.POST.get("invite_code", ""),
         )
     except services.ChallengeRefused as exc:
-        return _refused(request, exc, challenge.get_absolute_url())
+        messages.error(request, _sentence(exc))
+        sent = {k: request.POST.get(k, "") for k in ("name", "invite_code")}
+        return pool(request, pk, sent=sent, status=exc.status)
     messages.success(request, "You are in the pool: pick your bracket.")
     return redirect(entry)
 

@@ -357,3 +357,24 @@ def test_saving_after_the_session_ended_asks_to_sign_in_and_another_fan_is_told_
     assert "Only the fan who made this entry can change it" in other.content.decode()
     entry.refresh_from_db()
     assert entry.picks == {} and entry.tiebreak is None
+
+
+def test_a_refused_join_keeps_what_the_fan_typed_and_signing_in_to_join_keeps_the_name(
+    cup: Any, alice: Any
+) -> None:
+    # A wrong code reloaded an empty form (the entry's name typed again), and "Sign in to
+    # join" forgot the name typed before it.
+    private = services.challenge_create(season=cup, name="Family", public=False)
+    url = f"/challenges/{private.pk}/join/"
+    refused = signed(alice).post(url, {"name": "Upsets only", "invite_code": "guess"})
+    assert refused.status_code == 403
+    page = refused.content.decode()
+    assert "This pool is joined by invitation: the code is not right." in page
+    assert 'value="Upsets only"' in page and 'value="guess"' in page
+    assert not Entry.objects.exists()
+    anonymous = Client().post(url, {"name": "Upsets only"}, follow=True)
+    signin_url = anonymous.redirect_chain[-1][0]
+    assert signin_url.startswith("/fans/signin/?next=")
+    back = anonymous.context["next"]
+    assert back == f"{private.get_absolute_url()}?name=Upsets+only"
+    assert 'value="Upsets only"' in signed(alice).get(back).content.decode()
