@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import redis
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -41,13 +42,39 @@ def _check_broker() -> str:
     return "ok"
 
 
+def _check_cache() -> str | None:
+    """Ping the shared Redis cache (``CACHE_URL``); None when the cache is each process's."""
+    cache = settings.CACHES["default"]
+    if not str(cache["BACKEND"]).endswith("RedisCache"):
+        return None
+    location = cache["LOCATION"]
+    url = location[0] if isinstance(location, list | tuple) else location
+    try:
+        client = redis.Redis.from_url(
+            url, socket_connect_timeout=HEALTH_TIMEOUT, socket_timeout=HEALTH_TIMEOUT
+        )
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as exc:
+        return f"error: {exc.__class__.__name__}: {exc}"
+    return "ok"
+
+
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Answer 200 when the database (and broker, if any) answer, else 503 naming what failed."""
+    """Answer 200 when the database (and broker, if any) answer, else 503 naming what failed.
+
+    With a shared cache (``CACHE_URL``) it is checked too: the API's throttle counts there,
+    so without it every API request fails while the pages still answer."""
     checks = {
         "database": _check_database(),
         "database_vendor": connection.vendor,
         "broker": _check_broker(),
     }
+    cache = _check_cache()
+    if cache is not None:
+        checks["cache"] = cache
     healthy = not any(str(v).startswith("error") for v in checks.values())
     return JsonResponse(
         {"status": "ok" if healthy else "error", **checks}, status=200 if healthy else 503

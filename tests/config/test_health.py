@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test import Client
 
@@ -37,7 +38,14 @@ def healthz_under(env: dict[str, str]) -> tuple[int, dict[str, Any]]:
         "import json, django; django.setup(); from django.test import Client;"
         "r = Client().get('/healthz'); print(json.dumps([r.status_code, r.json()]))"
     )
-    servers = {"DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "SQLITE_PATH", "DEBUG"}
+    servers = {
+        "DATABASE_URL",
+        "CELERY_BROKER_URL",
+        "REDIS_URL",
+        "SQLITE_PATH",
+        "DEBUG",
+        "CACHE_URL",
+    }
     clean = {k: v for k, v in os.environ.items() if k not in servers}
     proc = subprocess.run(
         [sys.executable, "-c", code],
@@ -88,9 +96,32 @@ def test_healthz_answers_503_naming_the_broker_when_it_is_unreachable(tmp_path: 
 def test_healthz_answers_200_when_the_database_and_the_broker_answer(client: Client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
+    shared_cache = settings.CACHES["default"]["BACKEND"].endswith("RedisCache")
     assert response.json() == {
         "status": "ok",
         "database": "ok",
         "database_vendor": connection.vendor,
         "broker": "ok",
-    }
+    } | ({"cache": "ok"} if shared_cache else {})
+
+
+def test_healthz_answers_503_naming_the_cache_when_it_is_unreachable(tmp_path: Path) -> None:
+    """The API's throttle counts in the shared cache: with it gone every API request is a
+    500 while the pages answer, and a health check that said ok would keep the host in."""
+    port = closed_port()
+    status, body = healthz_under(
+        {"SQLITE_PATH": str(tmp_path / "db.sqlite3"), "CACHE_URL": f"redis://127.0.0.1:{port}/0"}
+    )
+    assert status == 503
+    assert (body["status"], body["database"], body["broker"]) == ("error", "ok", NO_BROKER)
+    assert body["cache"].startswith("error: ConnectionError: ")
+    assert f"127.0.0.1:{port}" in body["cache"]
+
+
+@pytest.mark.redis
+def test_healthz_says_the_shared_cache_answers(tmp_path: Path) -> None:
+    # The test run's own Redis server (a PING writes nothing).
+    status, body = healthz_under(
+        {"SQLITE_PATH": str(tmp_path / "db.sqlite3"), "CACHE_URL": settings.CELERY_BROKER_URL}
+    )
+    assert (status, body["status"], body["cache"]) == (200, "ok", "ok")
