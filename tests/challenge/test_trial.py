@@ -378,3 +378,17 @@ def test_a_refused_join_keeps_what_the_fan_typed_and_signing_in_to_join_keeps_th
     back = anonymous.context["next"]
     assert back == f"{private.get_absolute_url()}?name=Upsets+only"
     assert 'value="Upsets only"' in signed(alice).get(back).content.decode()
+
+
+def test_before_any_game_the_win_chances_do_not_claim_a_latest_game(
+    cup: Any, pool: Any, alice: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    entry = services.entry_join(challenge=pool, user=alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.entry_save(entry=entry, user=alice, picks=chalk(cup))
+    page = Client().get(pool.get_absolute_url()).content.decode()
+    assert "from the exact pair odds as the entries stand (no game played yet)" in page
+    assert "after the latest game" not in page
+    with django_capture_on_commit_callbacks(execute=True):
+        play_next(cup)
+    assert "after the latest game" in Client().get(pool.get_absolute_url()).content.decode()
