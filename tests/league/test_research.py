@@ -285,6 +285,33 @@ def test_a_broker_that_cannot_be_reached_is_named_with_the_command_to_resume(
 
 
 @pytest.mark.django_db
+def test_a_run_no_worker_answers_for_says_so_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A broker with no worker: the command says so when it starts, not only after three
+    stalls (a minute and a half by default) of a bar standing at 0%."""
+    from config.celery import app
+
+    full_team(school="Alpha", season=2001), full_team(school="Beta", season=2002)
+    monkeypatch.setenv("CELERY_BROKER_URL", "memory://")  # a broker of this process, no worker
+    monkeypatch.setattr(app, "_pool", None)
+    monkeypatch.setattr(app.amqp, "_producer_pool", None)
+    log = io.StringIO()
+    eager, app.conf.task_always_eager = app.conf.task_always_eager, False
+    try:
+        with pytest.raises(
+            CommandError, match=r"start workers, then: manage\.py research --resume"
+        ):
+            call_command("research", "--matchup", "Alpha 2001", "Beta 2002", "--times", "2",
+                         "--stall", "0.2", "--out", str(tmp_path), stderr=log)  # fmt: skip
+    finally:
+        app.conf.task_always_eager = eager
+        app.pool.force_close_all()
+    run = ResearchRun.objects.get()
+    assert log.getvalue().startswith(f"{run}: no worker answers a ping: its chunks wait")
+
+
+@pytest.mark.django_db
 def test_a_run_written_to_a_log_reports_its_progress_in_lines(tmp_path: Path) -> None:
     """Under nohup or a scheduler the progress goes to a file: lines, not a bar's carriage
     returns."""

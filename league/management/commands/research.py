@@ -23,6 +23,7 @@ from league.research_outputs import (
     outputs_check,
     write_outputs,
 )
+from league.services import workers_answering
 from league.tasks import research_chunk
 from simulator.vabg import preset
 
@@ -85,6 +86,13 @@ class Command(BaseCommand):
         stream = cast(TextIO, self.stderr._out)
         progress, close = _progress(run, stream, quiet=o["no_progress"])
         try:
+            if send is not None and not workers_answering():
+                # Said at once, not after three stalls: the chunks would wait in the broker.
+                stream.write(
+                    f"{run}: no worker answers a ping: its chunks wait in the broker until one "
+                    "starts (.venv/bin/celery -A config worker); with none, this stops after "
+                    f"{runs.GIVE_UP} stalls of {o['stall']:g} s and says how to resume\n"
+                )
             ended = runs.research_follow(run, send=send, progress=progress, stall=o["stall"])
         except BrokerError as exc:
             broker = current_app.conf.broker_url.split("@")[-1]  # no password shown
