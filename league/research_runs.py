@@ -239,19 +239,19 @@ def research_follow(
     again: a chunk played twice is stored once. After ``GIVE_UP`` such stalls in a row this
     gives up; the run can be resumed. Without ``send``, the chunks are played here.
     """
-    start, first = time.monotonic(), _stored_games(run)
+    start, first = time.monotonic(), research_stored_games(run)
     if send is None:
         for index in research_missing(run):
             research_chunk_play(run_id=run.pk, index=index)
-            progress(_stored_games(run))
+            progress(research_stored_games(run))
         return _finish(run, start, first)
     for index in research_missing(run):
         send(run.pk, index)
-    stored, moved, stalls = _stored_games(run), time.monotonic(), 0
+    stored, moved, stalls = research_stored_games(run), time.monotonic(), 0
     progress(stored)
     while stored < run.total_games:
         time.sleep(poll)
-        now_stored = _stored_games(run)
+        now_stored = research_stored_games(run)
         if now_stored != stored:
             stored, moved, stalls = now_stored, time.monotonic(), 0
             progress(stored)
@@ -266,7 +266,8 @@ def research_follow(
     return _finish(run, start, first)
 
 
-def _stored_games(run: ResearchRun) -> int:
+def research_stored_games(run: ResearchRun) -> int:
+    """Return how many of the run's games its stored chunks hold."""
     total = ResearchChunk.objects.filter(run=run).aggregate(n=Sum("games"))["n"]
     return int(total or 0)
 
@@ -275,5 +276,5 @@ def _finish(run: ResearchRun, start: float, first: int) -> Followed:
     missing = len(research_missing(run))
     if not missing:
         ResearchRun.objects.filter(pk=run.pk, finished_at=None).update(finished_at=timezone.now())
-    played = _stored_games(run) - first
+    played = research_stored_games(run) - first
     return Followed(not missing, missing, time.monotonic() - start, played)

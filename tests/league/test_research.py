@@ -326,6 +326,33 @@ def test_a_run_written_to_a_log_reports_its_progress_in_lines(tmp_path: Path) ->
 
 
 @pytest.mark.django_db
+def test_a_resumed_run_s_rate_counts_only_the_games_it_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Resumed once all played, a run plays nothing: its progress shows no rate made of
+    the games stored before (it said thousands a second)."""
+    from config.celery import app
+
+    full_team(school="Alpha", season=2001), full_team(school="Beta", season=2002)
+    call_command("research", "--matchup", "Alpha 2001", "Beta 2002", "--times", "6",
+                 "--out", str(tmp_path), "--no-progress")  # fmt: skip
+    run = ResearchRun.objects.get()
+    monkeypatch.setenv("CELERY_BROKER_URL", "memory://")  # followed as with workers
+    monkeypatch.setattr(app, "_pool", None)
+    monkeypatch.setattr(app.amqp, "_producer_pool", None)
+    log, out = io.StringIO(), io.StringIO()
+    eager, app.conf.task_always_eager = app.conf.task_always_eager, False
+    try:
+        call_command("research", "--resume", str(run.pk), "--out", str(tmp_path),
+                     stderr=log, stdout=out)  # fmt: skip
+    finally:
+        app.conf.task_always_eager = eager
+        app.pool.force_close_all()
+    assert log.getvalue().splitlines() == [f"{run}: 6 of 6 games (100%)"]
+    assert f"{run}: its 6 games were already played" in out.getvalue()
+
+
+@pytest.mark.django_db
 def test_shares_come_with_their_standard_errors_and_players_join_their_teams(
     tmp_path: Path,
 ) -> None:

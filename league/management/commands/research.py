@@ -84,15 +84,17 @@ class Command(BaseCommand):
             raise CommandError(f"{exc} {kept}") from exc
         send = None if current_app.conf.task_always_eager else _send
         stream = cast(TextIO, self.stderr._out)
-        progress, close = _progress(run, stream, quiet=o["no_progress"])
+        close: Callable[[], object] = _nothing
         try:
-            if send is not None and not workers_answering():
+            if send is not None and runs.research_missing(run) and not workers_answering():
                 # Said at once, not after three stalls: the chunks would wait in the broker.
                 stream.write(
                     f"{run}: no worker answers a ping: its chunks wait in the broker until one "
                     "starts (.venv/bin/celery -A config worker); with none, this stops after "
                     f"{runs.GIVE_UP} stalls of {o['stall']:g} s and says how to resume\n"
                 )
+            already = runs.research_stored_games(run)
+            progress, close = _progress(run, stream, quiet=o["no_progress"], already=already)
             ended = runs.research_follow(run, send=send, progress=progress, stall=o["stall"])
         except BrokerError as exc:
             broker = current_app.conf.broker_url.split("@")[-1]  # no password shown
@@ -150,23 +152,29 @@ def _refuse_what_would_be_ignored(o: dict[str, Any]) -> None:
             )
 
 
+def _nothing() -> None:
+    """End no report (none was begun)."""
+
+
 PROGRESS_EVERY = 10.0
 """Seconds between two progress lines when the command writes to a log, not a terminal."""
 
 
 def _progress(
-    run: ResearchRun, stream: TextIO, *, quiet: bool
+    run: ResearchRun, stream: TextIO, *, quiet: bool, already: int
 ) -> tuple[Callable[[int], object], Callable[[], object]]:
     """Return how games stored are reported, and what ends the report.
 
     On a terminal, a progress bar. Written to a file or a pipe (nohup, a job's log), a
     bar's redraws would be one endless line of carriage returns: there, a plain line every
-    ``PROGRESS_EVERY`` seconds and one at the end ("1,200 of 3,800 games (32%)")."""
+    ``PROGRESS_EVERY`` seconds and one at the end ("1,200 of 3,800 games (32%)"), its rate
+    counting the games played since it began (not the ``already`` stored of a resumed run),
+    as the command's last line does."""
     if quiet:
         return (lambda n: None), (lambda: None)
     isatty = getattr(stream, "isatty", None)
     if isatty is not None and isatty():
-        bar = tqdm(total=run.total_games, unit="game", file=stream)
+        bar = tqdm(total=run.total_games, initial=already, unit="game", file=stream)
         return (lambda n: bar.update(n - bar.n)), bar.close
     start = time.monotonic()
     shown = {"games": -1, "pending": -1}
@@ -174,7 +182,8 @@ def _progress(
 
     def line(n: int) -> None:
         seconds = time.monotonic() - start
-        rate = f", {n / seconds:,.0f} a second" if n and seconds > 0 else ""
+        played = n - already
+        rate = f", {played / seconds:,.0f} a second" if played and seconds > 0 else ""
         share = n / run.total_games if run.total_games else 1
         stream.write(f"{run}: {n:,} of {run.total_games:,} games ({share:.0%}){rate}\n")
         stream.flush()
