@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -60,3 +63,34 @@ def test_gunicorn_s_port_in_use_is_refused_too(taken_port: int, tmp_path: Path) 
     refused = serve_cached(env, tmp_path / "run")
     assert refused.returncode == 1
     assert f"cannot listen for gunicorn on 127.0.0.1:{taken_port}" in refused.stderr
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_each_set_keeps_gunicorn_s_control_socket_in_its_own_run_folder(tmp_path: Path) -> None:
+    """gunicorn 27's control socket defaults to one per user (~/.gunicorn/gunicorn.ctl):
+    a second set on the host, or make serve beside it, took it from the first."""
+    run_dir = Path(tempfile.mkdtemp(prefix="vabg-serve-cached-"))  # nginx's workers read it
+    run_dir.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k not in {"CELERY_BROKER_URL", "REDIS_URL",
+                                                          "DATABASE_URL", "DEBUG"}}  # fmt: skip
+    env |= {"PORT": str(free_port()), "UPSTREAM_PORT": str(free_port()), "WORKERS": "1",
+            "SQLITE_PATH": str(tmp_path / "db.sqlite3"), "RUN_DIR": str(run_dir)}  # fmt: skip
+    proc = subprocess.Popen(["scripts/serve-cached.sh"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)  # fmt: skip
+    try:
+        socket_path = run_dir / "gunicorn.ctl"
+        for _ in range(600):  # the set starting: a state, not a time, is awaited
+            if socket_path.exists() or proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert socket_path.is_socket(), "gunicorn's control socket is not in the run folder"
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=60)
+        shutil.rmtree(run_dir, ignore_errors=True)
