@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from datetime import timedelta
 
 import pytest
@@ -129,6 +130,17 @@ def test_a_tournament_is_created_played_and_its_bracket_printed(teams) -> None:
 def test_a_two_team_tournament_says_one_game(teams) -> None:
     out = run("create_tournament", "Cups", "Duel", str(teams[0]), str(teams[3]), "--seed", "6")
     assert "2 teams, 1 game; first round drawn (1 game)" in out
+
+
+def test_simulate_written_to_a_log_reports_its_progress_in_lines(teams) -> None:
+    """Under cron or nohup the progress goes to a file: lines, not a bar's carriage
+    returns (the bar's redraws made one endless line)."""
+    run("create_season", "Logged", "Winter", "--all", "--conferences", "none", "--seed", "2")
+    log = io.StringIO()
+    call_command("simulate", "logged/winter", "--all", stdout=io.StringIO(), stderr=log)
+    assert "\r" not in log.getvalue()
+    last = log.getvalue().splitlines()[-1]
+    assert re.fullmatch(r"Logged Winter: 15 of 15 games \(100%\), [\d,]+ a second", last), last
 
 
 def test_a_group_stage_feeds_a_bracket(teams) -> None:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+import time
+from collections.abc import Callable
+from typing import Any, TextIO
 
 from django.core.management.base import CommandError, CommandParser
+from tqdm import tqdm
 
 from cards.models import Team
 from league import services
@@ -85,3 +88,48 @@ def game_choice(options: dict[str, Any]) -> dict[str, Any]:
             value = raw
         values[name.strip()] = value
     return {"game": options["game"], "options": values}
+
+
+PROGRESS_EVERY = 10.0
+"""Seconds between two progress lines when a command writes to a log, not a terminal."""
+
+
+def progress_report(
+    label: str, total: int, stream: TextIO, *, quiet: bool, already: int = 0
+) -> tuple[Callable[[int], object], Callable[[], object]]:
+    """Return how a command reports ``n`` games done of ``total``, and what ends the report.
+
+    On a terminal, a progress bar. Written to a file or a pipe (nohup, cron, a job's log), a
+    bar's redraws would be one endless line of carriage returns: there, a plain line every
+    :data:`PROGRESS_EVERY` seconds and one at the end ("LABEL: 1,200 of 3,800 games (32%),
+    95 a second"), its rate counting the games done since it began (not the ``already``
+    done of a run it resumes or follows)."""
+    if quiet:
+        return (lambda n: None), (lambda: None)
+    isatty = getattr(stream, "isatty", None)
+    if isatty is not None and isatty():
+        bar = tqdm(total=total, initial=already, unit="game", desc=label, file=stream)
+        return (lambda n: bar.update(n - bar.n)), bar.close
+    start = time.monotonic()
+    shown = {"games": -1, "pending": -1}
+    shown_at = [-PROGRESS_EVERY]
+
+    def line(n: int) -> None:
+        seconds = time.monotonic() - start
+        done = n - already
+        rate = f", {done / seconds:,.0f} a second" if done and seconds > 0 else ""
+        share = n / total if total else 1
+        stream.write(f"{label}: {n:,} of {total:,} games ({share:.0%}){rate}\n")
+        stream.flush()
+        shown["games"], shown_at[0] = n, seconds
+
+    def report(n: int) -> None:
+        shown["pending"] = n
+        if time.monotonic() - start - shown_at[0] >= PROGRESS_EVERY:
+            line(n)
+
+    def close() -> None:
+        if shown["pending"] != shown["games"]:
+            line(shown["pending"])
+
+    return report, close

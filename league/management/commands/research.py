@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO, cast
@@ -11,10 +10,9 @@ from celery import current_app
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from kombu.exceptions import OperationalError as BrokerError
-from tqdm import tqdm
 
 from league import research_runs as runs
-from league.management.commands._common import season_find, team_find
+from league.management.commands._common import progress_report, season_find, team_find
 from league.models import ResearchRun
 from league.research import Plan, PlanError
 from league.research_outputs import (
@@ -94,7 +92,9 @@ class Command(BaseCommand):
                     f"{runs.GIVE_UP} stalls of {o['stall']:g} s and says how to resume\n"
                 )
             already = runs.research_stored_games(run)
-            progress, close = _progress(run, stream, quiet=o["no_progress"], already=already)
+            progress, close = progress_report(
+                str(run), run.total_games, stream, quiet=o["no_progress"], already=already
+            )
             ended = runs.research_follow(run, send=send, progress=progress, stall=o["stall"])
         except BrokerError as exc:
             broker = current_app.conf.broker_url.split("@")[-1]  # no password shown
@@ -154,51 +154,6 @@ def _refuse_what_would_be_ignored(o: dict[str, Any]) -> None:
 
 def _nothing() -> None:
     """End no report (none was begun)."""
-
-
-PROGRESS_EVERY = 10.0
-"""Seconds between two progress lines when the command writes to a log, not a terminal."""
-
-
-def _progress(
-    run: ResearchRun, stream: TextIO, *, quiet: bool, already: int
-) -> tuple[Callable[[int], object], Callable[[], object]]:
-    """Return how games stored are reported, and what ends the report.
-
-    On a terminal, a progress bar. Written to a file or a pipe (nohup, a job's log), a
-    bar's redraws would be one endless line of carriage returns: there, a plain line every
-    ``PROGRESS_EVERY`` seconds and one at the end ("1,200 of 3,800 games (32%)"), its rate
-    counting the games played since it began (not the ``already`` stored of a resumed run),
-    as the command's last line does."""
-    if quiet:
-        return (lambda n: None), (lambda: None)
-    isatty = getattr(stream, "isatty", None)
-    if isatty is not None and isatty():
-        bar = tqdm(total=run.total_games, initial=already, unit="game", file=stream)
-        return (lambda n: bar.update(n - bar.n)), bar.close
-    start = time.monotonic()
-    shown = {"games": -1, "pending": -1}
-    shown_at = [-PROGRESS_EVERY]
-
-    def line(n: int) -> None:
-        seconds = time.monotonic() - start
-        played = n - already
-        rate = f", {played / seconds:,.0f} a second" if played and seconds > 0 else ""
-        share = n / run.total_games if run.total_games else 1
-        stream.write(f"{run}: {n:,} of {run.total_games:,} games ({share:.0%}){rate}\n")
-        stream.flush()
-        shown["games"], shown_at[0] = n, seconds
-
-    def report(n: int) -> None:
-        shown["pending"] = n
-        if time.monotonic() - start - shown_at[0] >= PROGRESS_EVERY:
-            line(n)
-
-    def close() -> None:
-        if shown["pending"] != shown["games"]:
-            line(shown["pending"])
-
-    return report, close
 
 
 def _send(run_id: int, index: int) -> None:

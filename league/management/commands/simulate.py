@@ -10,10 +10,9 @@ from celery import current_app
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import InterfaceError, OperationalError
 from django.db.models import Q
-from tqdm import tqdm
 
 from league import services
-from league.management.commands._common import season_find
+from league.management.commands._common import progress_report, season_find
 from league.models import Game, Season, SimulationRun
 
 
@@ -115,18 +114,19 @@ class Command(BaseCommand):
                 f"Run {run.pk} is already simulating these games "
                 f"({run.done + run.failed} of {run.total} so far): following it."
             )
-        bar = tqdm(
-            total=run.total,
-            unit="game",
-            desc=str(season),
-            disable=bool(options["no_progress"]),
-            file=cast(TextIO, self.stderr._out),  # the real stream: the bar rewrites its line
+        already = run.done + run.failed
+        progress, close = progress_report(
+            str(season),
+            run.total,
+            cast(TextIO, self.stderr._out),  # the real stream: a bar rewrites its line
+            quiet=bool(options["no_progress"]),
+            already=already,
         )
         try:
             if run.dispatch and not eager:
                 services.run_wait(
                     run=run,
-                    on_progress=lambda r: bar.update(r.done + r.failed - bar.n),
+                    on_progress=lambda r: progress(r.done + r.failed),
                     on_outage=lambda text: self.stderr.write(text),
                     stall=options["stall"],
                 )
@@ -135,13 +135,13 @@ class Command(BaseCommand):
                 # may be gone with its process): claims keep each game to one player.
                 services.run_play(
                     run=run,
-                    on_progress=lambda r: bar.update(r.done + r.failed - bar.n),
+                    on_progress=lambda r: progress(r.done + r.failed),
                     stall=options["stall"],
                 )
         except services.RunNotFollowed as exc:
             raise CommandError(str(exc)) from exc
         finally:
-            bar.close()
+            close()
         run.refresh_from_db()
         self.stdout.write(
             f"Run {run.pk}: {run.done} of {run.total} games stored, {run.failed} failed."
