@@ -44,7 +44,10 @@ serve-cached: serve-setup
 # Back the configured database up into BACKUP_DIR (pg_dump, or SQLite's online backup), and
 # restore FILE into it: refused when it holds anything, unless FORCE=1 (README, "Backups").
 BACKUP_DIR ?= backups
-backup: install
+# A scheduled backup never runs pip (a pull that changed requirements.txt would make a
+# nightly job install, and fail offline): the venv is made only when there is none.
+backup:
+	@test -x $(PY) || $(MAKE) --no-print-directory install
 	$(PY) scripts/backup.py backup --dir $(BACKUP_DIR)
 
 restore: install

@@ -217,3 +217,14 @@ def test_a_backup_folder_that_cannot_be_made_is_named_in_one_line(tmp_path: Path
     assert made.stderr == (
         f"backup: cannot write backups into {tmp_path / 'backups' / 'vabg'}: Not a directory\n"
     )
+
+
+def test_a_scheduled_backup_never_installs_what_requirements_txt_asks_for() -> None:
+    """A nightly ``make backup`` after a pull that changed requirements.txt backs up with the
+    venv it has: running pip there would fail offline, and no backup would be made."""
+    planned = subprocess.run(
+        ["make", "-n", "-W", "requirements.txt", "backup"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert "pip install" not in planned
+    assert "scripts/backup.py backup" in planned
