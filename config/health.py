@@ -65,20 +65,23 @@ def _check_cache() -> str | None:
 def healthz(request: HttpRequest) -> JsonResponse:
     """Answer 200 when the database (and broker, if any) answer, else 503 naming what failed.
 
-    With a shared cache (``CACHE_URL``) it is checked too: the API's throttle counts there,
-    so without it every API request fails while the pages still answer."""
+    With a shared cache (``CACHE_URL``) it is checked too and named, but an unreachable cache
+    answers 200 with ``"status": "degraded"``: the site goes on without it (core/cache.py),
+    and a load balancer must not take every host out because the one cache they share is
+    down."""
     checks = {
         "database": _check_database(),
         "database_vendor": connection.vendor,
         "broker": _check_broker(),
     }
+    healthy = not any(str(v).startswith("error") for v in checks.values())
     cache = _check_cache()
+    status = "ok" if healthy else "error"
     if cache is not None:
         checks["cache"] = cache
-    healthy = not any(str(v).startswith("error") for v in checks.values())
-    return JsonResponse(
-        {"status": "ok" if healthy else "error", **checks}, status=200 if healthy else 503
-    )
+        if healthy and cache.startswith("error"):
+            status = "degraded"
+    return JsonResponse({"status": status, **checks}, status=200 if healthy else 503)
 
 
 class HealthzFirst:

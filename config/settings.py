@@ -11,6 +11,7 @@ import builtins
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any, cast
 
 import django_stubs_ext
 import environ
@@ -375,6 +376,19 @@ CACHES = {
     if env.str("CACHE_URL", default="")
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
+# A Redis cache that an outage of its Redis makes slower, never broken (core/cache.py): it
+# reads as empty until Redis answers again; a silent host is given CACHE_TIMEOUT_SECONDS.
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    CACHE_TIMEOUT_SECONDS = env.float("CACHE_TIMEOUT_SECONDS", default=1.0)
+    CACHES["default"] = {
+        **CACHES["default"],
+        "BACKEND": "core.cache.ResilientRedisCache",
+        "OPTIONS": {
+            "socket_connect_timeout": CACHE_TIMEOUT_SECONDS,
+            "socket_timeout": CACHE_TIMEOUT_SECONDS,
+            **cast(dict[str, Any], CACHES["default"].get("OPTIONS") or {}),
+        },
+    }
 # In production a cache each process keeps to itself would let every gunicorn worker count the
 # API throttle on its own (4 workers: 4 times the documented rate): refused at start. The
 # broker's Redis is not taken silently in its place: Django's cache.clear() empties its whole

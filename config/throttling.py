@@ -22,19 +22,24 @@ from limits.storage import RedisStorage
 from limits.strategies import MovingWindowRateLimiter
 from rest_framework import throttling
 
-REDIS_CACHE = "django.core.cache.backends.redis.RedisCache"
+from core.cache import OUTAGE, outage_met, redis_down
+
+REDIS_CACHES = {"django.core.cache.backends.redis.RedisCache", "core.cache.ResilientRedisCache"}
 
 
 @functools.cache
 def moving_window(url: str) -> MovingWindowRateLimiter:
-    return MovingWindowRateLimiter(RedisStorage(url))
+    # A silent host is given the cache's own time (CACHE_TIMEOUT_SECONDS), not for ever.
+    seconds = getattr(settings, "CACHE_TIMEOUT_SECONDS", 1.0)
+    storage = RedisStorage(url, socket_connect_timeout=seconds, socket_timeout=seconds)
+    return MovingWindowRateLimiter(storage)
 
 
 def redis_limiter() -> MovingWindowRateLimiter | None:
     """Return the limiter on the cache's Redis, or None when the cache is not one Redis."""
     cache = settings.CACHES["default"]
     location = cache.get("LOCATION")
-    if cache["BACKEND"] != REDIS_CACHE or not isinstance(location, str) or "," in location:
+    if cache["BACKEND"] not in REDIS_CACHES or not isinstance(location, str) or "," in location:
         return None
     return moving_window(location)
 
@@ -53,7 +58,16 @@ class AnonRateThrottle(throttling.AnonRateThrottle):
         count, seconds = self.parse_rate(self.rate)
         assert count is not None and seconds is not None  # a rate was set (checked above)
         self.item = RateLimitItemPerSecond(count, seconds)
-        return self.limiter.hit(self.item, key)
+        # The counts live in the cache's Redis: while it cannot be reached the API answers
+        # uncounted rather than not at all (core/cache.py; nginx's copies still answer
+        # repeated reads), and the log says so.
+        if redis_down():
+            return True
+        try:
+            return self.limiter.hit(self.item, key)
+        except OUTAGE as exc:
+            outage_met(exc, "the API throttle")
+            return True
 
     def wait(self) -> float | None:
         if self.limiter is None:
