@@ -27,6 +27,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from core.caching import PublicReads
 from core.errors import Refused
 from core.roles import is_commissioner
+from core.schema import AutoSchema
 
 # Token first: its WWW-Authenticate header turns an anonymous write into 401, not 403.
 API_AUTHENTICATION = [TokenAuthentication, SessionAuthentication]
@@ -36,6 +37,7 @@ class CommissionerOrReadOnly(permissions.BasePermission):
     """Let everyone read; let only commissioners (see ``core.roles``) write."""
 
     message = "Only a commissioner can change the league."
+    anonymous_reads = True  # the schema lists no security as a choice on reads (core.schema)
 
     def has_permission(self, request: Request, view: Any) -> bool:
         return request.method in permissions.SAFE_METHODS or is_commissioner(request.user)
@@ -47,6 +49,12 @@ class ApiViewSet(PublicReads, viewsets.GenericViewSet[Any]):
 
     authentication_classes = API_AUTHENTICATION
     permission_classes = [CommissionerOrReadOnly]
+    schema = AutoSchema()
+
+    def filter_queryset(self, queryset: Any) -> Any:
+        if self.action == "list":
+            refuse_unknown_parameters(self.request, list_parameters(self))
+        return super().filter_queryset(queryset)
 
     def finalize_response(self, request: Any, response: Any, *args: Any, **kwargs: Any) -> Any:
         # An export's error is JSON, not CSV (which would write it as a one-column table).
@@ -55,6 +63,39 @@ class ApiViewSet(PublicReads, viewsets.GenericViewSet[Any]):
             request.accepted_renderer = JSONRenderer()
             request.accepted_media_type = JSONRenderer.media_type
         return super().finalize_response(request, response, *args, **kwargs)
+
+
+ALWAYS_READ = ("format",)  # DRF's renderer choice, on every address
+
+
+def list_parameters(view: Any, *extra: str) -> set[str]:
+    """Return the query parameters a list view reads: its filters, its ordering and search
+    where it has them, its pages' (and ``extra``, what a view reads itself)."""
+    names = set(ALWAYS_READ) | set(extra)
+    filterset = getattr(view, "filterset_class", None)
+    if filterset is not None:
+        names |= set(filterset.base_filters)
+    if getattr(view, "ordering_fields", None):
+        names.add("ordering")
+    if getattr(view, "search_fields", None):
+        names.add("search")
+    paginator = getattr(view, "paginator", None)
+    if paginator is not None:
+        names |= {paginator.page_query_param, paginator.page_size_query_param}
+    return names
+
+
+def refuse_unknown_parameters(request: Any, known: set[str]) -> None:
+    """Refuse a query parameter the list does not read, naming those it does: a misspelt
+    filter (``?seasons=2``) would otherwise be ignored and answer every row."""
+    unknown = sorted(set(request.query_params) - known)
+    if unknown:
+        raise exceptions.ValidationError(
+            {
+                name: [f"Not a parameter of this list; it reads {', '.join(sorted(known))}."]
+                for name in unknown
+            }
+        )
 
 
 def model_errors(exc: DjangoValidationError) -> dict[str, list[str]] | list[str]:

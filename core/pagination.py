@@ -6,16 +6,41 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import pagination
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, ValidationError
 
 
 class PageNumberPagination(pagination.PageNumberPagination):
     """DRF's numbered pages, 50 rows by default; ``page_size`` asks for up to 500 (fewer
-    requests against the anonymous throttle), and a page that does not exist is refused
-    saying which pages do."""
+    requests against the anonymous throttle; more gives 500), a ``page_size`` that is not a
+    whole number from 1 is refused (DRF would quietly answer 50 a page), and a page that does
+    not exist is refused saying which pages do."""
 
     page_size_query_param = "page_size"
     max_page_size = 500
+
+    def get_page_size(self, request: Any) -> int | None:
+        asked = request.query_params.get(self.page_size_query_param)
+        if asked is not None and not (asked.isascii() and asked.isdigit() and int(asked) >= 1):
+            raise ValidationError(
+                {
+                    self.page_size_query_param: [
+                        f"{asked!r} is not a page size: give a whole number from 1 to "
+                        f"{self.max_page_size}."
+                    ]
+                }
+            )
+        return super().get_page_size(request)
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters: list[dict[str, Any]] = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_size_query_param:
+                parameter["description"] = (
+                    f"Rows a page: {self.page_size} if not given, at most "
+                    f"{self.max_page_size} (more gives {self.max_page_size})."
+                )
+                parameter["schema"] = {"type": "integer", "minimum": 1}
+        return parameters
 
     def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> Any:
         try:

@@ -5,13 +5,16 @@ a body or query a serializer refuses, the refused fields each with their message
 ["..."]}``, ``non_field_errors`` for the whole). The views document their own answers; this
 hook adds what every operation of its kind can also answer, so a client generated from the
 schema expects them: 400 (the field errors' shape) where a request carries a body or query
-parameters, 401 and 403 on writes, 404 where the path names an object, 429 everywhere (the
-anonymous throttle).
+parameters, 401 and 403 on writes, 401 on a read only signed-in users may make, 404 where
+the path names an object, 429 everywhere (the anonymous throttle).
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from drf_spectacular import openapi
+from rest_framework import permissions
 
 ERROR = {
     "type": "object",
@@ -44,6 +47,21 @@ ANSWERS = {
 WRITES = ("post", "put", "patch", "delete")
 
 
+class AutoSchema(openapi.AutoSchema):
+    """drf-spectacular's, knowing that a permission with ``anonymous_reads`` (the API's
+    commissioner-or-read-only) lets anyone read: its GETs list no security as one choice
+    (``{}``), as drf-spectacular does for DRF's own ``IsAuthenticatedOrReadOnly``. Without
+    it the schema said every read needs a token or a session, and a client generated from it
+    refused to call one anonymously."""
+
+    def get_auth(self) -> list[dict[str, Any]]:
+        auths: list[dict[str, Any]] = super().get_auth()
+        anonymous = any(getattr(p, "anonymous_reads", False) for p in self.view.get_permissions())
+        if anonymous and self.method in permissions.SAFE_METHODS and {} not in auths:
+            auths.append({})
+        return auths
+
+
 def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
     """Add to every operation the errors of its kind it does not document itself, and read
     every documented 400 as the field errors' shape (which a bare ``detail`` also fits)."""
@@ -60,6 +78,8 @@ def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -
                 codes.append("404")
             if method in WRITES:
                 codes += ["400", "401", "403"]
+            elif {} not in operation.get("security", [{}]):
+                codes.append("401")  # a read for signed-in users only (the table's)
             elif operation.get("parameters"):
                 codes.append("400")
             for code in codes:

@@ -96,7 +96,14 @@ def export_schema(
         summary=summary,
         description="CSV by default (also at the same path with a .csv suffix); "
         "?format=json for JSON.",
-        parameters=[OpenApiParameter("format", str, enum=["csv", "json"])],
+        parameters=[
+            OpenApiParameter(
+                "format",
+                str,
+                enum=["csv", "json"],
+                description="csv (the default) or json: the same rows as a JSON array.",
+            )
+        ],
         responses={
             (200, "text/csv"): OpenApiTypes.STR,
             (200, "application/json"): rows(many=True),

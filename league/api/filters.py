@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 import django_filters
+from django import forms
 from django.db.models import Q, QuerySet
 
 from core.api import IdFilter, TrueFalseFilter
 from league.models import Game, League, Season, SimulationRun
 
+ROUND_MAX = 32767  # the round's small-integer column
+
+
+class WholeNumberFilter(django_filters.Filter):
+    """A number filter that reads a whole number (``min_value``/``max_value`` bound it), so
+    that a round no column holds is refused naming the field instead of finding nothing."""
+
+    field_class = forms.IntegerField
+
 
 class LeagueFilter(django_filters.FilterSet):
-    name = django_filters.CharFilter(lookup_expr="icontains")
+    name = django_filters.CharFilter(
+        lookup_expr="icontains", help_text="Leagues whose name contains this (any case)."
+    )
+    slug = django_filters.CharFilter(help_text="The league with this slug.")
 
     class Meta:
         model = League
@@ -18,7 +31,9 @@ class LeagueFilter(django_filters.FilterSet):
 
 
 class SeasonFilter(django_filters.FilterSet):
+    league = IdFilter(field_name="league", help_text="Seasons of this league (its id).")
     team = IdFilter(field_name="entries__team", help_text="Seasons a team is in.")
+    slug = django_filters.CharFilter(help_text="Seasons with this slug (unique in a league).")
 
     class Meta:
         model = Season
@@ -26,15 +41,25 @@ class SeasonFilter(django_filters.FilterSet):
 
 
 class GameFilter(django_filters.FilterSet):
-    league = IdFilter(field_name="season__league")
+    league = IdFilter(field_name="season__league", help_text="Games of this league's seasons.")
     team = IdFilter(method="filter_team", help_text="Home or away.")
     player = IdFilter(
         field_name="result__lines__player", help_text="Games with a box-score line of his."
     )
-    date = django_filters.DateFilter(field_name="game_date")
-    date_from = django_filters.DateFilter(field_name="game_date", lookup_expr="gte")
-    date_to = django_filters.DateFilter(field_name="game_date", lookup_expr="lte")
-    season = IdFilter(field_name="season")
+    date = django_filters.DateFilter(field_name="game_date", help_text="Played on (YYYY-MM-DD).")
+    date_from = django_filters.DateFilter(
+        field_name="game_date", lookup_expr="gte", help_text="On or after (YYYY-MM-DD)."
+    )
+    date_to = django_filters.DateFilter(
+        field_name="game_date", lookup_expr="lte", help_text="On or before (YYYY-MM-DD)."
+    )
+    season = IdFilter(field_name="season", help_text="Games of this season (a tournament too).")
+    round = WholeNumberFilter(
+        field_name="round",
+        min_value=1,
+        max_value=ROUND_MAX,
+        help_text="Games of this round (of a season's schedule or a tournament's bracket).",
+    )
     conference_game = TrueFalseFilter(field_name="conference_game")
     neutral = TrueFalseFilter(field_name="neutral")
 
@@ -47,7 +72,7 @@ class GameFilter(django_filters.FilterSet):
 
 
 class RunFilter(django_filters.FilterSet):
-    season = IdFilter(field_name="season")
+    season = IdFilter(field_name="season", help_text="Runs of this season.")
 
     class Meta:
         model = SimulationRun
@@ -55,13 +80,19 @@ class RunFilter(django_filters.FilterSet):
 
 
 class PlayerStatsFilter(django_filters.FilterSet):
-    team = IdFilter(field_name="team_id")
-    player = IdFilter(field_name="player_id")
-    min_games = django_filters.NumberFilter(field_name="g", lookup_expr="gte")
+    team = IdFilter(field_name="team_id", help_text="The players of this team.")
+    player = IdFilter(field_name="player_id", help_text="This player's row.")
+    min_games = django_filters.NumberFilter(
+        field_name="g", lookup_expr="gte", help_text="Players with at least this many games."
+    )
 
 
 class GameLogFilter(django_filters.FilterSet):
-    season = IdFilter(field_name="result__game__season")
-    team = IdFilter(field_name="team_id")
-    date_from = django_filters.DateFilter(field_name="result__game__game_date", lookup_expr="gte")
-    date_to = django_filters.DateFilter(field_name="result__game__game_date", lookup_expr="lte")
+    season = IdFilter(field_name="result__game__season", help_text="Games of this season.")
+    team = IdFilter(field_name="team_id", help_text="Games he played for this team.")
+    date_from = django_filters.DateFilter(
+        field_name="result__game__game_date", lookup_expr="gte", help_text="On or after."
+    )
+    date_to = django_filters.DateFilter(
+        field_name="result__game__game_date", lookup_expr="lte", help_text="On or before."
+    )

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
@@ -31,6 +31,12 @@ ANON_SEASONS_MAX = 20_000
 and the throttle counts requests, not their cost."""
 
 
+_GAME_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The game's id.")
+_SEASON_ID = OpenApiParameter(
+    "id", int, OpenApiParameter.PATH, description="The season's (or tournament's) id."
+)
+
+
 class OddsView(APIView):
     authentication_classes = API_AUTHENTICATION
     permission_classes = [permissions.AllowAny]
@@ -43,10 +49,16 @@ def _answer(result: dict[str, Any]) -> Response:
 
 
 class MatchupQuery(serializers.Serializer[Any]):
-    home = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all())
-    away = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all())
+    home = serializers.PrimaryKeyRelatedField(
+        queryset=Team.objects.all(), help_text="The home team's id (the first named)."
+    )
+    away = serializers.PrimaryKeyRelatedField(
+        queryset=Team.objects.all(), help_text="The away team's id."
+    )
     rules = serializers.ChoiceField(choices=RulesPreset.choices, default=RulesPreset.ADVANCED)
-    neutral = serializers.BooleanField(default=False)
+    neutral = serializers.BooleanField(
+        default=False, help_text="A neutral court: no home-court edge."
+    )
     strategy = serializers.BooleanField(
         default=False, help_text="The coach policy on (late fouls, tries for 3), solved exactly."
     )
@@ -72,7 +84,12 @@ class SeasonOddsQuery(serializers.Serializer[Any]):
         default=10_000,
         help_text=f"At most {ANON_SEASONS_MAX:,} for a client that is not signed in.",
     )
-    seed = serializers.IntegerField(min_value=0, max_value=2**63 - 1, required=False)
+    seed = serializers.IntegerField(
+        min_value=0,
+        max_value=2**63 - 1,
+        required=False,
+        help_text="The sampler's seed; the season's seed if not given (the same answer again).",
+    )
 
     def validate_seasons(self, value: int) -> int:
         request = self.context.get("request")
@@ -99,8 +116,11 @@ PREVIEW_DOC = (
 class GamePreviewView(OddsView):
     @extend_schema(
         summary="A game's preview",
-        description=PREVIEW_DOC + " A played game's preview uses the cards as played.",
-        responses={200: OpenApiTypes.OBJECT},
+        description=PREVIEW_DOC + " A played game's preview uses the cards as played. "
+        "202 (``pending``: how many pairings are ready) while a six-dice or grid-court "
+        "pairing the cache lacks is worked out by the workers: ask again.",
+        parameters=[_GAME_ID],
+        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT},
     )
     def get(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(Game.objects.select_related("result"), pk=pk)
@@ -114,6 +134,7 @@ class GameWinProbabilityView(OddsView):
         "and the law of the trips left, from the stored play-by-play and the cards as "
         "played: ``points`` starts with the pre-game P and ends with the result (1 or 0); "
         "``swings`` are the trips that moved it most (``delta`` for the home team).",
+        parameters=[_GAME_ID],
         responses={200: OpenApiTypes.OBJECT},
     )
     def get(self, request: Request, pk: int) -> Response:
@@ -165,6 +186,7 @@ class TournamentOddsView(OddsView):
         "win it, exact over the bracket from the stored results and the pair table "
         "(reseeded rounds over the sets of survivors; ``method`` is ``sampled`` when those "
         "are too many). 202 while the field's table is being built.",
+        parameters=[_SEASON_ID],
         responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT},
     )
     def get(self, request: Request, pk: int) -> Response:
@@ -174,6 +196,7 @@ class TournamentOddsView(OddsView):
     @extend_schema(
         summary="What if: the odds with some games locked or flipped (nothing is written)",
         request=WhatIf,
+        parameters=[_SEASON_ID],
         responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT},
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -192,7 +215,7 @@ class SeasonOddsView(OddsView):
         "standings order theirs: a conference by its conference record, then the overall "
         "record; teams still level by a coin flip (``tiebreak`` says so). With no game left, "
         "the final table. 202 while the table is being built.",
-        parameters=[SeasonOddsQuery],
+        parameters=[_SEASON_ID, SeasonOddsQuery],
         responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT},
     )
     def get(self, request: Request, pk: int) -> Response:

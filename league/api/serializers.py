@@ -44,6 +44,20 @@ def _floats(names: tuple[str, ...] | list[str]) -> dict[str, serializers.Field[A
     return {name: serializers.FloatField(allow_null=True) for name in names}
 
 
+SEED_TEXT_HELP = (
+    "The seed as a decimal string. Seeds run to 2**63 - 1, past the 2**53 a JavaScript "
+    "number holds exactly (JSON.parse rounds seed 4611686018427387905 to ...8000): read this "
+    "one there. A seed may be sent as either."
+)
+
+
+def _seed_text(*, nullable: bool) -> serializers.CharField:
+    """The ``seed_str`` field: ``seed`` as a string, for clients whose numbers are doubles."""
+    return serializers.CharField(
+        source="seed", read_only=True, allow_null=nullable, help_text=SEED_TEXT_HELP
+    )
+
+
 class LeagueSerializer(serializers.ModelSerializer[League]):
     seasons = serializers.IntegerField(source="season_count", read_only=True)
 
@@ -66,13 +80,14 @@ class SeasonSerializer(serializers.ModelSerializer[Season]):
     game_count = serializers.IntegerField(read_only=True)
     games_final = serializers.IntegerField(read_only=True)
     teams = SeasonTeamSerializer(source="entries", many=True, read_only=True)
+    seed_str = _seed_text(nullable=False)
 
     class Meta:
         model = Season
         fields = [
             "id", "league", "league_name", "name", "slug", "kind", "game", "options", "rules",
-            "strategy", "home_court", "reseed", "seed", "start_date", "created_at", "team_count",
-            "game_count", "games_final", "teams",
+            "strategy", "home_court", "reseed", "seed", "seed_str", "start_date", "created_at",
+            "team_count", "game_count", "games_final", "teams",
         ]  # fmt: skip
 
 
@@ -137,7 +152,13 @@ class SeasonCreateSerializer(serializers.Serializer[Any]):
         "VABG takes none (rules and strategy say its rules).",
     )
     seed = serializers.IntegerField(
-        required=False, allow_null=True, default=None, min_value=0, max_value=ID_MAX
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=0,
+        max_value=ID_MAX,
+        help_text="The master seed (random if not given): a number or a string of digits "
+        "(JavaScript: send a seed past 2**53 as a string, as seed_str gives it).",
     )
 
     def validate_teams(self, value: list[int]) -> list[Team]:
@@ -191,7 +212,13 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         "VABG takes none (rules and strategy say its rules).",
     )
     seed = serializers.IntegerField(
-        required=False, allow_null=True, default=None, min_value=0, max_value=ID_MAX
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=0,
+        max_value=ID_MAX,
+        help_text="The master seed (random if not given): a number or a string of digits "
+        "(JavaScript: send a seed past 2**53 as a string, as seed_str gives it).",
     )
 
     def validate_teams(self, value: list[int]) -> list[Team]:
@@ -267,13 +294,14 @@ class GameSerializer(serializers.ModelSerializer[Game]):
         source="result.away_score", read_only=True, allow_null=True
     )
     overtimes = serializers.IntegerField(source="result.overtimes", read_only=True, allow_null=True)
+    seed_str = _seed_text(nullable=True)
 
     class Meta:
         model = Game
         fields = [
             "id", "season", "round", "game_date", "label", "away", "home", "neutral",
             "conference_game", "bracket_key", "game", "options", "rules", "strategy", "kind",
-            "status", "seed",
+            "status", "seed", "seed_str",
             "away_score", "home_score", "overtimes", "played_at",
         ]  # fmt: skip
 
@@ -325,6 +353,42 @@ class BoxScoreSerializer(serializers.Serializer[Any]):
         "engine builds it from the events (piece lines, team figures); empty for VABG, "
         "whose player lines are in sides.",
     )
+
+
+class StorySerializer(serializers.Serializer[Any]):
+    game = serializers.IntegerField(help_text="The game's id.")
+    headline = serializers.CharField(
+        help_text='e.g. "No. 5 UCLA 1972 beat No. 4 Connecticut 2004 79-72 (Round 1)."'
+    )
+    sentences = serializers.ListField(
+        child=serializers.CharField(), help_text="The story, a sentence an item."
+    )
+    text = serializers.CharField(help_text="The whole story as one paragraph.")
+    upset = serializers.BooleanField(
+        help_text="The winner was seeded at least 2 lines below its opponent."
+    )
+    overtimes = serializers.IntegerField(help_text="0 for a game decided in regulation.")
+    markdown = serializers.CharField(help_text="The story and box score for a blog post.")
+    html = serializers.CharField(help_text="The same as an HTML fragment.")
+
+
+class TeamStatsQuerySerializer(serializers.Serializer[Any]):
+    """A season's team stats' query: ``team`` an id, ``ordering`` the columns of
+    ``context["orderable"]``, refused by field as every list's filters and ordering are."""
+
+    team = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX)
+    ordering = serializers.CharField(required=False)
+
+    def validate_ordering(self, value: str) -> list[str]:
+        orderable = self.context["orderable"]
+        terms = [t.strip() for t in value.split(",") if t.strip()]
+        unknown = [t for t in terms if t.lstrip("-") not in orderable]
+        if unknown:
+            raise serializers.ValidationError(
+                f"{', '.join(unknown)}: not a field to order by; use "
+                f"{', '.join(sorted(orderable))} (a leading - reverses)."
+            )
+        return terms
 
 
 class PlayByPlaySerializer(serializers.Serializer[Any]):
@@ -437,9 +501,19 @@ class LeaderQuerySerializer(serializers.Serializer[Any]):
             f"{_VABG_CATEGORIES}.",
         },
     )
-    per_game = serializers.BooleanField(default=True)
-    limit = serializers.IntegerField(default=10, min_value=1, max_value=100)
-    min_games = serializers.IntegerField(default=1, min_value=0)
+    per_game = serializers.BooleanField(
+        default=True, help_text="Rank by the average a game (true) or by the season's total."
+    )
+    limit = serializers.IntegerField(
+        default=10, min_value=1, max_value=100, help_text="How many leaders to rank."
+    )
+    min_games = serializers.IntegerField(
+        default=1,
+        min_value=0,
+        help_text="Rank only players (six dice: teams) with at least this many games. The "
+        "leaders page asks per game for half the most games a team has played, rounded up: "
+        "give that here for its board.",
+    )
 
 
 class GameLeaderQuerySerializer(LeaderQuerySerializer):

@@ -28,7 +28,13 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
 from cards.models import Player
-from core.api import WRITE_REFUSED, ApiViewSet, ErrorSerializer
+from core.api import (
+    WRITE_REFUSED,
+    ApiViewSet,
+    ErrorSerializer,
+    list_parameters,
+    refuse_unknown_parameters,
+)
 from core.filters import OrderingFilter
 from core.parsers import JSONParser
 from league import gamestats, presentation, selectors, services, stories, tournaments
@@ -66,7 +72,9 @@ from league.api.serializers import (
     SimulateSerializer,
     SimulationRunSerializer,
     StandingsSerializer,
+    StorySerializer,
     TeamSeasonStatsSerializer,
+    TeamStatsQuerySerializer,
     TournamentCreateSerializer,
 )
 from league.errors import GameFinal
@@ -435,7 +443,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     @extend_schema(
         summary="A game's story: headline, sentences, and the story with its box score as "
         "Markdown and HTML for a blog post",
-        responses={200: OpenApiTypes.OBJECT, 404: ErrorSerializer},
+        responses={200: StorySerializer, 404: ErrorSerializer},
     )
     @action(detail=True, methods=["get"], url_path="story", filter_backends=[])
     def story(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
@@ -482,7 +490,9 @@ class _SeasonNested(ApiViewSet):
         return get_object_or_404(Season.objects.only("pk", "game"), pk=self.kwargs["season_id"])
 
 
-_SEASON_ID = OpenApiParameter("season_id", int, OpenApiParameter.PATH)
+_SEASON_ID = OpenApiParameter(
+    "season_id", int, OpenApiParameter.PATH, description="The season's id (a tournament's too)."
+)
 
 
 @extend_schema_view(list=extend_schema(summary="Season player stats", parameters=[_SEASON_ID]))
@@ -506,6 +516,7 @@ class PlayerSeasonStatsViewSet(mixins.ListModelMixin, _SeasonNested):
         """The season's rows from the cache (``selectors.season_player_rows``), filtered and
         ordered here as the filter backends would in SQL: three queries at any size."""
         season = self.season()
+        refuse_unknown_parameters(request, list_parameters(self))
         filters = PlayerStatsFilter(request.query_params, queryset=BoxLine.objects.none())
         if not filters.is_valid():
             raise cast(Exception, translate_validation(filters.errors))
@@ -543,6 +554,7 @@ class LeadersViewSet(_SeasonNested):
 
     def list(self, request: Request, season_id: str, **kwargs: Any) -> Response:
         season = self.season()
+        refuse_unknown_parameters(request, list_parameters(self, *LeaderQuerySerializer().fields))
         if not find_game(season.game).has_players:
             return self._other_game(request, season)
         params = LeaderQuerySerializer(data=request.query_params)
@@ -593,7 +605,7 @@ _GAME_TEAM_ORDERING = ("team_school", "g", "w", "l", "pts", "opp_pts", "pts_pg",
                 str,
                 description=f"VABG: one of {', '.join(_TEAM_ORDERING)}; grid court and six "
                 f"dice: one of {', '.join(_GAME_TEAM_ORDERING)} or a column of the game "
-                "(KEY or KEY_pg); prefix - for descending.",
+                "(KEY or KEY_pg); a leading - reverses, commas join several.",
             ),
         ],
         responses={
@@ -642,22 +654,20 @@ class TeamSeasonStatsViewSet(_SeasonNested):
                 *(k for k in keys if k not in _GAME_TEAM_ORDERING),
                 *(f"{k}_pg" for k in keys if f"{k}_pg" not in _GAME_TEAM_ORDERING),
             )
-        team = request.query_params.get("team")
-        if team:
-            rows = [row for row in rows if str(row["team_id"]) == team]
-        ordering = request.query_params.get("ordering")
-        if ordering:
-            field = ordering.lstrip("-")
-            if field not in orderable:
-                return Response(
-                    {"detail": f"Order by one of {', '.join(orderable)}."},
-                    status=status.HTTP_400_BAD_REQUEST,
-                )
+        refuse_unknown_parameters(request, list_parameters(self, "team", "ordering"))
+        query = TeamStatsQuerySerializer(
+            data=request.query_params, context={"orderable": orderable}
+        )
+        query.is_valid(raise_exception=True)
+        wanted = query.validated_data
+        if wanted.get("team") is not None:
+            rows = [row for row in rows if row["team_id"] == wanted["team"]]
+        for term in reversed(wanted.get("ordering", [])):
+            field = term.lstrip("-")
             column = "team__school" if field == "team_school" else field
             present = [row for row in rows if row[column] is not None]
-            rows = sorted(present, key=lambda r: r[column], reverse=ordering.startswith("-")) + [
-                row for row in rows if row[column] is None
-            ]
+            present.sort(key=lambda r: r[column], reverse=term.startswith("-"))
+            rows = present + [row for row in rows if row[column] is None]  # no figure: last
         page = self.paginate_queryset(rows)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
@@ -665,7 +675,11 @@ class TeamSeasonStatsViewSet(_SeasonNested):
 @extend_schema_view(
     list=extend_schema(
         summary="A player's game log",
-        parameters=[OpenApiParameter("player_id", int, OpenApiParameter.PATH)],
+        parameters=[
+            OpenApiParameter(
+                "player_id", int, OpenApiParameter.PATH, description="The player's id."
+            )
+        ],
     )
 )
 class PlayerGameLogViewSet(mixins.ListModelMixin, ApiViewSet):

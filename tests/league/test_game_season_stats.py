@@ -164,4 +164,4 @@ def test_the_api_gives_another_games_leaders_and_team_stats(client: Client) -> N
         assert (row["g"], row["w"], row["l"], row["pts"]) == (4, mine["w"], mine["l"], mine["pts"])
         assert row["totals"]["possessions"] == mine["possessions"]
     bad = client.get(f"/api/seasons/{season.pk}/team-stats/", {"ordering": "blk"})
-    assert bad.status_code == 400 and "three_sec_pg" in bad.json()["detail"]
+    assert bad.status_code == 400 and "three_sec_pg" in bad.json()["ordering"][0]

@@ -279,7 +279,13 @@ def test_team_stats_match_the_selector_and_order(api, season) -> None:
     assert [r["team"] for r in one] == [rows[0]["team"]]
     refused = api.get(url, {"ordering": "dunks"})
     assert refused.status_code == 400
-    assert refused.json()["detail"].startswith("Order by one of team_school")
+    assert refused.json() == {
+        "ordering": [
+            "dunks: not a field to order by; use blk, dreb, fga, fgm, fta, ftm, g, opp_pts, "
+            "opp_pts_pg, oreb, pf, poss, possessions, pts, pts_per_poss, pts_pg, reb, stl, "
+            "team_school, to, tpa, tpm (a leading - reverses)."
+        ]
+    }
 
 
 def test_a_players_game_log_lists_his_games_in_date_order(api, season) -> None:

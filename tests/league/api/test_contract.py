@@ -1,0 +1,129 @@
+"""What a third-party client (a bracket app, a stats site, a bot) relies on: seeds it can read
+exactly, every list refusing what it does not read (a misspelt filter, a page size that is
+no number, a round no column holds) by field, as every other refusal is answered."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from league import services
+from league.models import Game, Season
+from tests.factories import commissioner, full_team
+from tests.league.api import client_for, season_played, throttle_reset
+
+pytestmark = pytest.mark.django_db
+
+BIG_SEED = 2**62 + 1  # 4611686018427387905: JSON.parse in a browser reads ...7388000
+
+
+@pytest.fixture(autouse=True)
+def _no_throttle() -> None:
+    throttle_reset()
+
+
+@pytest.fixture(scope="module")
+def played(module_world: None) -> int:
+    from django.test import TestCase
+
+    return season_played(TestCase.captureOnCommitCallbacks, name="Contract 2001").pk
+
+
+@pytest.fixture
+def season(played: int) -> Season:
+    return Season.objects.get(pk=played)
+
+
+@pytest.fixture
+def api():  # type: ignore[no-untyped-def]
+    return client_for()
+
+
+def test_a_seed_past_2_53_is_also_given_exactly_as_a_string(api) -> None:
+    teams = [full_team(), full_team()]
+    created = client_for(commissioner()).post(
+        "/api/seasons/",
+        {"league": services.league_get_or_create(name="Seeds").pk, "name": "Big",
+         "teams": [t.pk for t in teams], "conferences": "none", "seed": str(BIG_SEED)},
+        format="json",
+    )  # fmt: skip
+    assert created.status_code == 201, created.json()
+    assert created.json()["seed_str"] == "4611686018427387905"
+    season = api.get(created["Location"]).json()
+    assert (season["seed"], season["seed_str"]) == (BIG_SEED, str(BIG_SEED))
+    games = api.get("/api/games/", {"season": season["id"]}).json()["results"]
+    stored = dict(Game.objects.filter(season_id=season["id"]).values_list("pk", "seed"))
+    assert [g["seed_str"] for g in games] == [str(stored[g["id"]]) for g in games]
+    # What a JavaScript client reads: the number loses its last digits, the string does not.
+    assert float(season["seed"]) != BIG_SEED
+    assert int(json.loads(json.dumps(season["seed_str"]))) == BIG_SEED
+
+
+def test_a_misspelt_filter_is_refused_naming_what_the_list_reads(api, season) -> None:
+    refused = api.get("/api/games/", {"seasons": season.pk})
+    assert refused.status_code == 400
+    assert refused.json() == {
+        "seasons": [
+            "Not a parameter of this list; it reads conference_game, date, date_from, "
+            "date_to, format, kind, league, neutral, ordering, page, page_size, player, round, "
+            "season, status, team."
+        ]
+    }
+    for url, wrong in ((f"/api/seasons/{season.pk}/player-stats/", "mingames"),
+                       (f"/api/seasons/{season.pk}/team-stats/", "teams"),
+                       (f"/api/seasons/{season.pk}/leaders/", "limits"),
+                       ("/api/seasons/", "leauge"), ("/api/runs/", "seasn")):  # fmt: skip
+        answer = api.get(url, {wrong: 1, "category": "pts"} if "leaders" in url else {wrong: 1})
+        assert answer.status_code == 400, url
+        assert list(answer.json()) == [wrong], url
+    # What a list does read still answers, with the renderer's own format.
+    assert api.get("/api/games/", {"season": season.pk, "format": "json"}).status_code == 200
+    assert api.get(f"/api/seasons/{season.pk}/leaders/", {"category": "pts"}).status_code == 200
+
+
+def test_a_page_size_that_is_no_whole_number_is_refused_not_ignored(api, season) -> None:
+    for asked in ("abc", "0", "-5", "2.5"):
+        refused = api.get("/api/games/", {"page_size": asked})
+        assert refused.status_code == 400, asked
+        assert refused.json() == {
+            "page_size": [f"{asked!r} is not a page size: give a whole number from 1 to 500."]
+        }
+    two = api.get("/api/games/", {"season": season.pk, "page_size": "2"}).json()
+    assert len(two["results"]) == 2 and "page_size=2" in two["next"]
+    refused = api.get(f"/api/seasons/{season.pk}/team-stats/", {"page_size": "x"})
+    assert refused.status_code == 400
+
+
+def test_seasons_of_an_unknown_league_are_none_and_a_league_that_is_no_number_is_refused(
+    api, season
+) -> None:
+    for url in ("/api/seasons/", "/api/tournaments/"):
+        assert api.get(url, {"league": 999999}).json()["count"] == 0
+        refused = api.get(url, {"league": "abc"})
+        assert refused.status_code == 400
+        assert refused.json() == {"league": ["Enter a whole number."]}
+    assert api.get("/api/seasons/", {"league": season.league_id}).json()["count"] >= 1
+
+
+def test_a_round_no_column_holds_is_refused_naming_the_field(api, season) -> None:
+    refused = api.get("/api/games/", {"round": 32768})
+    assert refused.status_code == 400
+    assert refused.json() == {"round": ["Ensure this value is less than or equal to 32767."]}
+    assert api.get("/api/games/", {"round": "1.5"}).json() == {"round": ["Enter a whole number."]}
+    first = api.get("/api/games/", {"season": season.pk, "round": 1}).json()["results"]
+    assert first and {g["round"] for g in first} == {1}
+
+
+def test_team_stats_refuse_by_field_and_order_by_several_columns(api, season) -> None:
+    url = f"/api/seasons/{season.pk}/team-stats/"
+    refused = api.get(url, {"team": "abc"})
+    assert refused.status_code == 400
+    assert refused.json() == {"team": ["A valid integer is required."]}
+    wrong = api.get(url, {"ordering": "g,dunks"})
+    assert wrong.status_code == 400 and list(wrong.json()) == ["ordering"]
+    assert wrong.json()["ordering"][0].startswith("dunks: not a field to order by; use blk")
+    rows = api.get(url, {"ordering": "-g,team_school"}).json()["results"]
+    assert [(r["g"], r["team_school"]) for r in rows] == sorted(
+        ((r["g"], r["team_school"]) for r in rows), key=lambda k: (-k[0], k[1])
+    )

@@ -1,0 +1,86 @@
+"""The OpenAPI schema says what a client generated from it needs: who may call what, every
+answer's shape, and what each query parameter means. No database: the schema is built
+from the views alone."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from drf_spectacular.generators import SchemaGenerator
+
+
+@cache
+def schema() -> dict[str, Any]:
+    return SchemaGenerator().get_schema(request=None, public=True)
+
+
+def operation(path: str, method: str) -> dict[str, Any]:
+    return schema()["paths"][path][method]
+
+
+def anonymous_allowed(op: dict[str, Any]) -> bool:
+    return {} in op.get("security", [{}])
+
+
+def test_public_reads_are_callable_without_a_token_and_writes_are_not() -> None:
+    for path in ("/api/games/", "/api/games/{id}/box-score/", "/api/seasons/{id}/standings/",
+                 "/api/seasons/{season_id}/leaders/", "/api/teams/", "/api/cards/{id}/",
+                 "/api/challenges/", "/api/runs/{id}/"):  # fmt: skip
+        assert anonymous_allowed(operation(path, "get")), path
+    for path, method in (("/api/seasons/", "post"), ("/api/cards/{id}/", "patch"),
+                         ("/api/seasons/{id}/simulate/", "post")):  # fmt: skip
+        assert not anonymous_allowed(operation(path, method)), path
+
+
+def test_a_read_for_signed_in_users_only_documents_its_401() -> None:
+    table = operation("/table/api/games/", "get")
+    assert not anonymous_allowed(table)
+    assert "401" in table["responses"]
+    assert "401" not in operation("/api/games/", "get")["responses"]
+
+
+def test_the_story_is_typed_field_by_field() -> None:
+    ref = operation("/api/games/{id}/story/", "get")["responses"]["200"]["content"][
+        "application/json"
+    ]["schema"]["$ref"]
+    story = schema()["components"]["schemas"][ref.rsplit("/", 1)[1]]
+    assert set(story["properties"]) == {
+        "game", "headline", "sentences", "text", "upset", "overtimes", "markdown", "html",
+    }  # fmt: skip
+    assert story["properties"]["upset"]["type"] == "boolean"
+
+
+def test_a_preview_still_being_worked_out_is_a_documented_202() -> None:
+    preview = operation("/api/games/{id}/preview/", "get")
+    assert "202" in preview["responses"]
+    assert "202" in preview["description"]
+
+
+def test_seeds_are_also_given_as_strings_for_javascript_clients() -> None:
+    for name in ("Season", "Game"):
+        field = schema()["components"]["schemas"][name]["properties"]["seed_str"]
+        assert field["type"] == "string"
+        assert "2**53" in field["description"]
+
+
+CARDS_LISTS = ("/api/teams/", "/api/players/", "/api/cards/")
+"""The cards' lists, whose filters are cards/api.py's."""
+
+
+def test_every_query_and_path_parameter_of_the_league_api_says_what_it_does() -> None:
+    bare = [
+        f"{method.upper()} {path} {parameter['name']}"
+        for path, item in schema()["paths"].items()
+        if path.startswith("/api/") and path not in CARDS_LISTS
+        for method, op in item.items()
+        for parameter in op.get("parameters", [])
+        if not parameter.get("description")
+    ]
+    assert bare == []
+
+
+def test_page_size_is_documented_with_its_limit() -> None:
+    parameters = {p["name"]: p for p in operation("/api/games/", "get")["parameters"]}
+    assert "500" in parameters["page_size"]["description"]
+    assert parameters["page_size"]["schema"] == {"type": "integer", "minimum": 1}
