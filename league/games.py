@@ -23,7 +23,7 @@ stored and replayed by the league as it is; VABG's adapter adds its cards, coach
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
 from django.db import connection
@@ -91,8 +91,16 @@ class LeagueGame:
     rules_in_fields: ClassVar[bool] = False
     research_runs: ClassVar[bool] = False
     named_on_pages: ClassVar[bool] = True
+    away_starts: ClassVar[bool] = False
+    """Whether the away team (team 1) always makes the game's first play, as a preview
+    says ("starts"): grid court's visitor has the ball first, six dice opens with a jump
+    ball that either team may win."""
     replay_template: ClassVar[str] = ""
     """The template of the game's replay page, turn by turn; empty: the game has none."""
+    option_columns: ClassVar[dict[str, tuple[str, ...]]] = {}
+    """The box-score columns that count what only a rule option allows, by the option: a
+    season that leaves the option off shows no such column or leader board (zeros of a rule
+    not in play)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -126,6 +134,19 @@ class LeagueGame:
     def rules(self, game: Game) -> Any:
         """Return the rules a game row is played with today."""
         return self.engine.make_rules(**game.options)
+
+    def columns_not_in_play(self, options: Mapping[str, Any]) -> frozenset[str]:
+        """Return the keys of the columns that count what an option these ``options`` leave
+        off would allow (six dice's REROLL without ``chip_reroll``)."""
+        if not self.option_columns:
+            return frozenset()
+        rules = self.engine.make_rules(**dict(options))
+        return frozenset(
+            key
+            for option, keys in self.option_columns.items()
+            if not getattr(rules, option, True)
+            for key in keys
+        )
 
     def team_file(self, team: Team) -> dict[str, Any]:
         """Return what the game reads of a team: its school and season, and the coach styles
@@ -257,6 +278,7 @@ class GridCourt(LeagueGame):
     """Grid court: a board game; its replay draws the board turn by turn."""
 
     replay_template = "pages/games/gridcourt_replay.html"
+    away_starts = True  # rulings §2.1: team 1, the visitor, is on offense first
 
     def replay_view(self, game: Game, result: GameResult, turn: int) -> Any:
         return replays.gridcourt_replay(game, result, turn)
@@ -266,6 +288,7 @@ class SixDice(LeagueGame):
     """Six dice to 21: its replay shows the court strip, pawn, chip and dice."""
 
     replay_template = "pages/games/sixdice_replay.html"
+    option_columns = {"chip_reroll": ("chip_rerolls",)}  # REROLL: the advanced rule §2.11
 
     def replay_view(self, game: Game, result: GameResult, turn: int) -> Any:
         return replays.sixdice_replay(game, result, turn)

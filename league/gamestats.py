@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from league import selectors
+from league.games import league_game
 from league.models import Game, Season
 from simulator.games import Column, find_game
 
@@ -106,6 +107,13 @@ def stat_columns(game_name: str) -> tuple[Column, ...]:
     return (*engine.columns, *(c for c in engine.team_columns if c.key not in seen))
 
 
+def in_play(season: Season, columns: tuple[Column, ...]) -> tuple[Column, ...]:
+    """Return the columns a season's rules can fill: without six dice's ``chip_reroll`` no
+    team ever rerolls, so its REROLL column and board (all zeros) are not shown."""
+    off = league_game(season.game).columns_not_in_play(season.options or {})
+    return tuple(c for c in columns if c.key not in off)
+
+
 def _side_figures(engine: Any) -> Callable[[dict[str, Any]], dict[str, int | float]]:
     """Return what reads a side's stored numbers by column key (a float is a rate, an int a
     count): the lines' totals first, then the team's own figures."""
@@ -144,7 +152,7 @@ def team_stats(season: Season, *, version: str = "") -> StatsTable:
 
 def _team_stats(season: Season) -> StatsTable:
     engine = find_game(season.game)
-    columns = stat_columns(season.game)
+    columns = in_play(season, stat_columns(season.game))
     rows: dict[int, dict[str, Any]] = {}
     rates: set[str] = set()
     figures = _side_figures(engine)
@@ -350,7 +358,7 @@ def _leader_boards(
             )
             for key in keys
         ]
-    columns = leader_categories(season.game)
+    columns = in_play(season, leader_categories(season.game))
     boards = _boards(
         season, [c.key for c in columns], per_game=per_game, limit=limit, min_games=least
     )

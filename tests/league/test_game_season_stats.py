@@ -40,7 +40,10 @@ def side_docs(season: Season):  # type: ignore[no-untyped-def]
 def test_six_dice_team_stats_are_the_sums_of_the_stored_team_figures() -> None:
     season = played_season("sixdice")
     table = gamestats.team_stats(season)
-    assert [c.key for c in table.columns] == [c.key for c in find_game("sixdice").team_columns]
+    # every team figure but REROLL: this season plays without the Power Chip reroll
+    assert [c.key for c in table.columns] == [
+        c.key for c in find_game("sixdice").team_columns if c.key != "chip_rerolls"
+    ]
     assert len(table.rows) == 3
     for row in table.rows:
         mine = [

@@ -1,0 +1,80 @@
+"""What a fan's trial of six-dice and grid-court pages found (2026-11-27): a preview that
+said the visitor "starts" a game opened by a jump ball, a REROLL column and leader board of
+zeros in a season without the Power Chip reroll, a team's coach styles pushed off the side
+of a desktop page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from league import gamestats, services
+from league.games import league_game
+from league.models import Season
+from tests import factories
+from tests.factories import TeamFactory
+
+
+def _played(chip_reroll: bool) -> Season:
+    season = factories.make_season(
+        teams=3, game="sixdice", league=f"Dice {chip_reroll}", seed=5, start_date=None,
+        options={"chip_reroll": chip_reroll},
+    )  # fmt: skip
+    for game in season.games.all():
+        services.game_simulate(game_id=game.pk)
+    return season
+
+
+@pytest.mark.django_db
+def test_a_six_dice_preview_never_says_the_visitor_starts_a_game_opened_by_a_jump_ball(
+    client: Client,
+) -> None:
+    season = factories.make_season(teams=2, game="sixdice", league="Jump", seed=5)
+    game = season.games.order_by("pk").first()
+    assert game is not None
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    preview = html.split('id="preview"')[1].split("</table>")[0]
+    assert str(game.away) in preview and "(home)" in preview
+    assert "(starts)" not in preview  # six dice's jump ball decides who has the ball
+    # grid court's visitor is on offense first (its rulings §2.1): its preview says so
+    assert league_game("gridcourt").away_starts and not league_game("sixdice").away_starts
+
+
+@pytest.mark.django_db
+def test_a_six_dice_season_without_the_chip_reroll_shows_no_reroll_column_or_board(
+    client: Client,
+) -> None:
+    plain, rerolls = _played(False), _played(True)
+    assert "chip_rerolls" not in [c.key for c in gamestats.team_stats(plain).columns]
+    assert "chip_rerolls" in [c.key for c in gamestats.team_stats(rerolls).columns]
+    for season, shown in ((plain, False), (rerolls, True)):
+        page = client.get(f"/seasons/{season.pk}/").content.decode()
+        stats = page.split("Team stats (per game)")[1]
+        assert ('title="Power Chip rerolls">REROLL</abbr>' in stats) is shown
+        leaders = client.get(f"/seasons/{season.pk}/leaders/").content.decode()
+        assert ('data-category="chip_rerolls"' in leaders) is shown
+        # the other boards are all there
+        assert 'data-category="chip_plays"' in leaders and 'data-category="dunks"' in leaders
+    # the API's team stats read the same columns
+    rows = client.get(f"/api/seasons/{plain.pk}/team-stats/").json()["results"]
+    assert rows and all("chip_rerolls" not in row["totals"] for row in rows)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_team_s_coach_styles_read_whole_on_a_desktop_page(browser, live_server) -> None:
+    team = TeamFactory()
+    browser.set_window_size(1280, 900)
+    browser.get(f"{live_server.url}/teams/{team.pk}/")
+    widths = browser.execute_script(
+        "const box = document.querySelector('#styles .scroll');"
+        "return [box.scrollWidth, box.clientWidth, "
+        "document.querySelectorAll('#styles tbody tr').length]"
+    )
+    assert widths[2] >= 7  # grid court's four choices and six dice's three
+    # every choice's words wrap inside the page: none is cut off at the side
+    assert widths[0] <= widths[1], widths
+    text = browser.find_element("css selector", "#styles").text
+    assert re.search(r"patience\s+\d+: waits", text)
