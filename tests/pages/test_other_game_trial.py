@@ -1,7 +1,8 @@
 """What a fan's trial of six-dice and grid-court pages found (2026-11-27): a preview that
 said the visitor "starts" a game opened by a jump ball, a REROLL column and leader board of
 zeros in a season without the Power Chip reroll, a team's coach styles pushed off the side
-of a desktop page."""
+of a desktop page, a finished season's odds "sampled from each of the 0 games left", a bye
+read as a 0% chance to reach the round a top seed skips."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ import re
 import pytest
 from django.test import Client
 
-from league import gamestats, services
+from league import gamestats, services, tournaments
 from league.games import league_game
-from league.models import Season
+from league.models import Game, Season
 from tests import factories
 from tests.factories import TeamFactory
 
@@ -78,3 +79,41 @@ def test_a_team_s_coach_styles_read_whole_on_a_desktop_page(browser, live_server
     assert widths[0] <= widths[1], widths
     text = browser.find_element("css selector", "#styles").text
     assert re.search(r"patience\s+\d+: waits", text)
+
+
+@pytest.mark.django_db
+def test_a_finished_six_dice_season_s_odds_page_says_the_season_is_over(client: Client) -> None:
+    season = _played(False)
+    page = client.get(f"/seasons/{season.pk}/odds/").content.decode()
+    assert "Every game is played: these are the final places" in page
+    assert "0 games left" not in page and "seasons sampled" not in page
+    assert page.count('<tr data-team="') == 3
+
+
+@pytest.mark.django_db
+def test_a_bye_reads_as_a_bye_in_the_odds_before_the_first_game(
+    client: Client, django_capture_on_commit_callbacks
+) -> None:
+    top, *rest = teams = [TeamFactory() for _ in range(3)]  # No. 1 waits for the 2-3 winner
+    cup = tournaments.tournament_create(
+        league=services.league_get_or_create(name="Bye League"),
+        name="Bye Cup",
+        teams=teams,
+        seed=4,
+        game="sixdice",
+    )
+    for _ in range(2):
+        for game in cup.games.filter(status=Game.Status.SCHEDULED):
+            with django_capture_on_commit_callbacks(execute=True):
+                services.game_simulate(game_id=game.pk)
+    assert cup.games.filter(status=Game.Status.FINAL).count() == 2
+    page = client.get(f"/seasons/{cup.pk}/bracket/").content.decode()
+    history = page.split('class="data odds history"')[1].split("</table>")[0]
+    row = re.search(rf'<tr data-team="{top.pk}".*?</tr>', history, re.S)
+    assert row is not None
+    reach = re.findall(r'<td class="reach">([^<]*)</td>', row.group(0))
+    assert reach[0] == "bye" and reach[1] == "100%", reach  # straight into the final
+    assert 'class="reach">0%' not in history
+    for team in rest:  # the two who played the first round: a real chance each
+        other = re.search(rf'<tr data-team="{team.pk}".*?</tr>', history, re.S)
+        assert other is not None and '<td class="reach">100%</td>' in other.group(0)
