@@ -342,7 +342,8 @@ REST_FRAMEWORK = {
     # 50 rows a page; page_size asks for up to 500 (core/pagination.py).
     "DEFAULT_PAGINATION_CLASS": "core.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, knowing which operations anyone may call (core/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "core.schema.AutoSchema",
     # DRF's anonymous throttle, counted atomically in Redis (config/throttling.py).
     "DEFAULT_THROTTLE_CLASSES": ["config.throttling.AnonRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"anon": env.str("API_ANON_RATE", default="120/min")},

@@ -27,7 +27,6 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from core.caching import PublicReads
 from core.errors import Refused
 from core.roles import is_commissioner
-from core.schema import AutoSchema
 
 # Token first: its WWW-Authenticate header turns an anonymous write into 401, not 403.
 API_AUTHENTICATION = [TokenAuthentication, SessionAuthentication]
@@ -49,7 +48,6 @@ class ApiViewSet(PublicReads, viewsets.GenericViewSet[Any]):
 
     authentication_classes = API_AUTHENTICATION
     permission_classes = [CommissionerOrReadOnly]
-    schema = AutoSchema()
 
     def filter_queryset(self, queryset: Any) -> Any:
         if self.action == "list":

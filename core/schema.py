@@ -5,8 +5,9 @@ a body or query a serializer refuses, the refused fields each with their message
 ["..."]}``, ``non_field_errors`` for the whole). The views document their own answers; this
 hook adds what every operation of its kind can also answer, so a client generated from the
 schema expects them: 400 (the field errors' shape) where a request carries a body or query
-parameters, 401 and 403 on writes, 401 on a read only signed-in users may make, 404 where
-the path names an object, 429 everywhere (the anonymous throttle).
+parameters, 401 and 403 on writes anyone may not make, 401 on a read only signed-in users
+may make, 404 where the path names an object, 413 and 415 where a request has a body, 429
+everywhere (the anonymous throttle).
 """
 
 from __future__ import annotations
@@ -42,22 +43,30 @@ ANSWERS = {
     "401": ("Error", "Not signed in (a session or `Authorization: Token ...`)."),
     "403": ("Error", "Signed in, but only a commissioner may do this."),
     "404": ("Error", "No such object."),
+    "413": ("Error", "The body is larger than the server reads (`detail` says the limit)."),
+    "415": ("Error", "The body is not in a type this operation reads (JSON, or a form)."),
     "429": ("Error", "Too many requests from this address (`Retry-After` says when)."),
 }
 WRITES = ("post", "put", "patch", "delete")
 
 
 class AutoSchema(openapi.AutoSchema):
-    """drf-spectacular's, knowing that a permission with ``anonymous_reads`` (the API's
-    commissioner-or-read-only) lets anyone read: its GETs list no security as one choice
-    (``{}``), as drf-spectacular does for DRF's own ``IsAuthenticatedOrReadOnly``. Without
-    it the schema said every read needs a token or a session, and a client generated from it
-    refused to call one anonymously."""
+    """drf-spectacular's (``REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"]``), knowing that a
+    permission with ``anonymous_reads`` (the API's commissioner-or-read-only) lets anyone
+    read, and a view with no permission lets anyone call it: those operations list no
+    security as one choice (``{}``), as drf-spectacular does for DRF's own ``AllowAny`` and
+    ``IsAuthenticatedOrReadOnly``. Without it the schema said every read (and asking for a
+    token) needs a token or a session, and a client generated from it refused to call one
+    anonymously."""
 
     def get_auth(self) -> list[dict[str, Any]]:
         auths: list[dict[str, Any]] = super().get_auth()
-        anonymous = any(getattr(p, "anonymous_reads", False) for p in self.view.get_permissions())
-        if anonymous and self.method in permissions.SAFE_METHODS and {} not in auths:
+        checks = self.view.get_permissions()
+        reads = any(getattr(p, "anonymous_reads", False) for p in checks)
+        # No permission at all (DRF's token view: you ask for a token without one) lets
+        # anyone in, as AllowAny does.
+        anyone = not checks or (reads and self.method in permissions.SAFE_METHODS)
+        if anyone and {} not in auths:
             auths.append({})
         return auths
 
@@ -76,10 +85,13 @@ def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -
             codes = ["429"]
             if "{" in path:
                 codes.append("404")
+            anyone = {} in operation.get("security", [{}])
             if method in WRITES:
-                codes += ["400", "401", "403"]
-            elif {} not in operation.get("security", [{}]):
+                codes += ["400"] if anyone else ["400", "401", "403"]
+            elif not anyone:
                 codes.append("401")  # a read for signed-in users only (the table's)
+            if "requestBody" in operation:
+                codes += ["413", "415"]
             elif operation.get("parameters"):
                 codes.append("400")
             for code in codes:

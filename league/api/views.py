@@ -164,9 +164,16 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
     @extend_schema(
         summary="Simulate games of the season (commissioners)",
         description="scope: game (with game), round (with round), date or until (with "
-        "date), or all. Answers 202 with the run; poll /api/runs/{id}/ for its progress.",
+        "date), or all. Answers 202 with the run; poll /api/runs/{id}/ for its progress. "
+        "The same games asked for again while their run plays answer that run (joined: "
+        "true); some of them held by another run answer 409.",
         request=SimulateSerializer,
-        responses={202: SimulationRunSerializer, 400: ErrorSerializer, **WRITE_REFUSED},
+        responses={
+            202: SimulationRunSerializer,
+            400: ErrorSerializer,
+            409: ErrorSerializer,
+            **WRITE_REFUSED,
+        },
     )
     @action(detail=True, methods=["post"], filter_backends=[])
     def simulate(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:

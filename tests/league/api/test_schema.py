@@ -84,3 +84,19 @@ def test_page_size_is_documented_with_its_limit() -> None:
     parameters = {p["name"]: p for p in operation("/api/games/", "get")["parameters"]}
     assert "500" in parameters["page_size"]["description"]
     assert parameters["page_size"]["schema"] == {"type": "integer", "minimum": 1}
+
+
+def test_asking_for_a_token_and_a_what_if_need_no_token() -> None:
+    for path in ("/api/auth/token/", "/api/tournaments/{id}/odds/"):
+        post = operation(path, "post")
+        assert anonymous_allowed(post), path
+        assert "401" not in post["responses"], path
+    # Anyone may ask what if: no commissioner's 403 either.
+    assert "403" not in operation("/api/tournaments/{id}/odds/", "post")["responses"]
+
+
+def test_every_body_documents_its_413_and_415_and_a_busy_simulation_its_409() -> None:
+    for path, method in (("/api/seasons/", "post"), ("/api/cards/{id}/", "patch"),
+                         ("/api/challenge-entries/{id}/", "patch")):  # fmt: skip
+        assert {"413", "415"} <= set(operation(path, method)["responses"]), path
+    assert "409" in operation("/api/seasons/{id}/simulate/", "post")["responses"]
