@@ -97,6 +97,9 @@ class LeagueGame:
     ball that either team may win."""
     replay_template: ClassVar[str] = ""
     """The template of the game's replay page, turn by turn; empty: the game has none."""
+    about: ClassVar[str] = ""
+    """What the game is, in a sentence or two, for a fan on a season's page who has never
+    played it (empty: the site's own game, VABG, needs none)."""
     option_columns: ClassVar[dict[str, tuple[str, ...]]] = {}
     """The box-score columns that count what only a rule option allows, by the option: a
     season that leaves the option off shows no such column or leader board (zeros of a rule
@@ -130,6 +133,15 @@ class LeagueGame:
     def site_name(self) -> str:
         """Return what a page's title ends with: the league of the game."""
         return f"{self.label} league"
+
+    @property
+    def option_words(self) -> list[dict[str, str]]:
+        """Return the game's rule options as a page names them: ``name``, ``label`` (words,
+        "chip reroll") and ``help`` (what it means)."""
+        return [
+            {"name": o.name, "label": o.name.replace("_", " "), "help": o.help}
+            for o in self.engine.options
+        ]
 
     def rules(self, game: Game) -> Any:
         """Return the rules a game row is played with today."""
@@ -279,6 +291,11 @@ class GridCourt(LeagueGame):
 
     replay_template = "pages/games/gridcourt_replay.html"
     away_starts = True  # rulings §2.1: team 1, the visitor, is on offense first
+    about = (
+        "Grid court is a board game on a drawn court: each team moves its pieces over a grid"
+        " of values, and a shot goes in when two dice total at least the value of the"
+        " shooter's cell (2 points inside the arc, 3 outside). The first team to 21 wins."
+    )
 
     def replay_view(self, game: Game, result: GameResult, turn: int) -> Any:
         return replays.gridcourt_replay(game, result, turn)
@@ -289,6 +306,12 @@ class SixDice(LeagueGame):
 
     replay_template = "pages/games/sixdice_replay.html"
     option_columns = {"chip_reroll": ("chip_rerolls",)}  # REROLL: the advanced rule §2.11
+    about = (
+        "Six dice to 21 is a dice game: both teams roll six dice at once and the face more"
+        " of a team's dice show (Ball, Pass, Shot or Steal, Free throw) is its play; the"
+        " better roll moves a pawn along a 14-section court, shoots or steals. The first"
+        " team to 21 wins."
+    )
 
     def replay_view(self, game: Game, result: GameResult, turn: int) -> Any:
         return replays.sixdice_replay(game, result, turn)

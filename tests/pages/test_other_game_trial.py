@@ -117,3 +117,36 @@ def test_a_bye_reads_as_a_bye_in_the_odds_before_the_first_game(
     for team in rest:  # the two who played the first round: a real chance each
         other = re.search(rf'<tr data-team="{team.pk}".*?</tr>', history, re.S)
         assert other is not None and '<td class="reach">100%</td>' in other.group(0)
+
+
+@pytest.mark.django_db
+def test_a_season_and_a_tournament_page_say_what_their_game_is_and_its_rules_in_words(
+    client: Client,
+) -> None:
+    dice = factories.make_season(
+        teams=2, game="sixdice", league="Rules Dice", options={"chip_reroll": True}
+    )
+    cup = tournaments.tournament_create(
+        league=services.league_get_or_create(name="Rules Grid"),
+        name="Rules Cup",
+        teams=[TeamFactory() for _ in range(4)],
+        seed=9,
+        game="gridcourt",
+        options={"pieces": 3, "width": 13},
+    )
+    about = {
+        dice.pk: ("dice game", "Rules of this season: ", "chip reroll</abbr> on."),
+        cup.pk: ("board game", "Rules of this tournament: ", "pieces</abbr> 3."),
+    }
+    for pk, (what, rules, last) in about.items():
+        page = client.get(f"/seasons/{pk}/").content.decode()
+        line = re.search(r'<p class="game-about">(.*?)</p>', page, re.S)
+        assert line is not None, pk
+        assert what in line.group(1) and "first team to 21 wins" in line.group(1)
+        assert rules in line.group(1) and line.group(1).endswith(last)
+    assert (
+        'title="columns of the grid">width</abbr> 13'
+        in client.get(f"/seasons/{cup.pk}/").content.decode()
+    )
+    vabg = factories.make_season(teams=2, league="Rules VABG")
+    assert 'class="game-about"' not in client.get(f"/seasons/{vabg.pk}/").content.decode()
