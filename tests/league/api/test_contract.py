@@ -127,3 +127,29 @@ def test_team_stats_refuse_by_field_and_order_by_several_columns(api, season) ->
     assert [(r["g"], r["team_school"]) for r in rows] == sorted(
         ((r["g"], r["team_school"]) for r in rows), key=lambda k: (-k[0], k[1])
     )
+
+
+def test_a_page_of_another_site_may_read_the_api_and_sign_in_with_a_token(api, season) -> None:
+    origin = {"HTTP_ORIGIN": "https://bracket.example"}
+    answer = api.get("/api/games/", {"season": season.pk}, **origin)
+    assert answer.status_code == 200
+    assert answer["Access-Control-Allow-Origin"] == "*"
+    assert "Location" in answer["Access-Control-Expose-Headers"]
+    # The browser asks first before sending a token or a JSON body: answered, no view run.
+    preflight = api.options(
+        f"/api/seasons/{season.pk}/simulate/",
+        HTTP_ACCESS_CONTROL_REQUEST_METHOD="POST",
+        HTTP_ACCESS_CONTROL_REQUEST_HEADERS="authorization, content-type",
+        **origin,
+    )
+    assert preflight.status_code == 204
+    assert preflight["Access-Control-Allow-Origin"] == "*"
+    assert "POST" in preflight["Access-Control-Allow-Methods"]
+    assert set(preflight["Access-Control-Allow-Headers"].split(", ")) >= {
+        "Authorization", "Content-Type",
+    }  # fmt: skip
+    # An error's answer is readable too (a script shows its detail), and the site's own
+    # pages are not opened to other sites.
+    missing = api.get("/api/games/999999/", **origin)
+    assert missing.status_code == 404 and missing["Access-Control-Allow-Origin"] == "*"
+    assert not api.get("/", **origin).has_header("Access-Control-Allow-Origin")
