@@ -19,6 +19,7 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from cards.models import Team
@@ -121,11 +122,30 @@ class TableApiView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
 
+TABLE_GAMES = inline_serializer(
+    "TableGameBrief",
+    {
+        "id": serializers.IntegerField(),
+        "game": serializers.ChoiceField(choices=game_choices()),
+        "home": serializers.CharField(help_text='The home team, e.g. "Kentucky 2012".'),
+        "away": serializers.CharField(),
+        "status": serializers.ChoiceField(choices=TableGame.Status.choices),
+        "dice": serializers.IntegerField(help_text="Dice entered so far."),
+        "choices": serializers.IntegerField(help_text="Choices made so far."),
+        "league_game": serializers.IntegerField(
+            allow_null=True, help_text="The season's game it plays, if any."
+        ),
+        "updated_at": serializers.DateTimeField(),
+    },
+    many=True,
+)
+
+
 class GamesView(TableApiView):
     @extend_schema(
         operation_id="table_games_list",
         summary="Your games at the table",
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: TABLE_GAMES},
     )
     def get(self, request: Request) -> Response:
         games = TableGame.objects.filter(owner_id=request.user.pk).select_related("home", "away")
@@ -175,7 +195,8 @@ class GamesView(TableApiView):
                 options=data["options"],
                 hands=data["hands"],
             )
-        return Response(state(game), status=status.HTTP_201_CREATED)
+        location = reverse("table:api-game", args=[game.pk], request=request)
+        return Response(state(game), status=status.HTTP_201_CREATED, headers={"Location": location})
 
 
 class GameView(TableApiView):

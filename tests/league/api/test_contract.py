@@ -10,7 +10,7 @@ import pytest
 
 from league import services
 from league.models import Game, Season
-from tests.factories import commissioner, full_team
+from tests.factories import commissioner, fan, full_team
 from tests.league.api import client_for, season_played, throttle_reset
 
 pytestmark = pytest.mark.django_db
@@ -153,3 +153,16 @@ def test_a_page_of_another_site_may_read_the_api_and_sign_in_with_a_token(api, s
     missing = api.get("/api/games/999999/", **origin)
     assert missing.status_code == 404 and missing["Access-Control-Allow-Origin"] == "*"
     assert not api.get("/", **origin).has_header("Access-Control-Allow-Origin")
+
+
+def test_a_table_game_started_through_the_api_says_where_it_is() -> None:
+    client = client_for(fan())
+    home, away = full_team(), full_team()
+    started = client.post(
+        "/table/api/games/", {"home": home.pk, "away": away.pk, "game": "sixdice"}, format="json"
+    )
+    assert started.status_code == 201, started.json()
+    game = client.get(started["Location"])
+    assert game.status_code == 200 and game.json()["id"] == started.json()["id"]
+    listed = client.get("/table/api/games/").json()
+    assert [(g["id"], g["status"]) for g in listed] == [(started.json()["id"], "playing")]

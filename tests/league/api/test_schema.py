@@ -100,3 +100,12 @@ def test_every_body_documents_its_413_and_415_and_a_busy_simulation_its_409() ->
                          ("/api/challenge-entries/{id}/", "patch")):  # fmt: skip
         assert {"413", "415"} <= set(operation(path, method)["responses"]), path
     assert "409" in operation("/api/seasons/{id}/simulate/", "post")["responses"]
+
+
+def test_the_table_lists_its_games_as_an_array_of_typed_rows() -> None:
+    listed = operation("/table/api/games/", "get")["responses"]["200"]["content"][
+        "application/json"
+    ]["schema"]
+    assert listed["type"] == "array"
+    row = schema()["components"]["schemas"][listed["items"]["$ref"].rsplit("/", 1)[1]]
+    assert {"id", "game", "home", "away", "status", "league_game"} <= set(row["properties"])
