@@ -150,3 +150,20 @@ def test_a_season_and_a_tournament_page_say_what_their_game_is_and_its_rules_in_
     )
     vabg = factories.make_season(teams=2, league="Rules VABG")
     assert 'class="game-about"' not in client.get(f"/seasons/{vabg.pk}/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_season_with_games_left_links_its_odds_page(client: Client) -> None:
+    season = factories.make_season(teams=3, game="sixdice", league="Odds Link", start_date=None)
+    first = season.games.order_by("pk").first()
+    assert first is not None
+    services.game_simulate(game_id=first.pk)
+    page = client.get(f"/seasons/{season.pk}/").content.decode()
+    assert f'<a href="/seasons/{season.pk}/odds/">Odds</a>' in page
+    assert client.get(f"/seasons/{season.pk}/odds/").status_code == 200
+    for game in season.games.exclude(pk=first.pk):  # once over, the standings say it all
+        services.game_simulate(game_id=game.pk)
+    assert (
+        f'href="/seasons/{season.pk}/odds/"'
+        not in client.get(f"/seasons/{season.pk}/").content.decode()
+    )
