@@ -3,6 +3,7 @@ the error shapes and the id filter. ``cards.api`` and ``league.api`` build on it
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import django_filters
@@ -18,7 +19,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import inline_serializer
 from rest_framework import exceptions, permissions, serializers, status, viewsets
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
-from rest_framework.renderers import JSONRenderer
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -30,6 +32,24 @@ from core.roles import is_commissioner
 
 # Token first: its WWW-Authenticate header turns an anonymous write into 401, not 403.
 API_AUTHENTICATION = [TokenAuthentication, SessionAuthentication]
+
+
+class ContentNegotiation(DefaultContentNegotiation):
+    """DRF's, answering a ``?format=`` an address does not give with 406 naming the formats it
+    does: DRF answers it 404 "Not found." (an export's as "no address of the API"), as if
+    the object did not exist."""
+
+    def filter_renderers(
+        self, renderers: Iterable[BaseRenderer], format: str
+    ) -> list[BaseRenderer]:
+        renderers = list(renderers)
+        found = [renderer for renderer in renderers if renderer.format == format]
+        if not found:
+            known = ", ".join(dict.fromkeys(renderer.format for renderer in renderers))
+            raise exceptions.NotAcceptable(
+                f"format={format!r} is not a format of this address: use {known}."
+            )
+        return found
 
 
 class CommissionerOrReadOnly(permissions.BasePermission):
@@ -48,6 +68,7 @@ class ApiViewSet(PublicReads, viewsets.GenericViewSet[Any]):
 
     authentication_classes = API_AUTHENTICATION
     permission_classes = [CommissionerOrReadOnly]
+    content_negotiation_class = ContentNegotiation
 
     def filter_queryset(self, queryset: Any) -> Any:
         if self.action == "list":
@@ -55,9 +76,10 @@ class ApiViewSet(PublicReads, viewsets.GenericViewSet[Any]):
         return super().filter_queryset(queryset)
 
     def finalize_response(self, request: Any, response: Any, *args: Any, **kwargs: Any) -> Any:
-        # An export's error is JSON, not CSV (which would write it as a one-column table).
+        # An export's error is JSON, not CSV (which would write it as a one-column table),
+        # and so is the refusal of a format (no renderer was chosen: DRF takes the first).
         accepted = getattr(request, "accepted_renderer", None)
-        if response.status_code >= 400 and getattr(accepted, "format", "") == "csv":
+        if response.status_code >= 400 and getattr(accepted, "format", "csv") == "csv":
             request.accepted_renderer = JSONRenderer()
             request.accepted_media_type = JSONRenderer.media_type
         return super().finalize_response(request, response, *args, **kwargs)

@@ -23,7 +23,7 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from cards.models import Team
-from core.api import API_AUTHENTICATION
+from core.api import API_AUTHENTICATION, ContentNegotiation
 from league.models import Game, RulesPreset
 from simulator.games import DEFAULT_GAME, game_choices
 from table import services
@@ -120,6 +120,7 @@ def state(game: TableGame) -> dict[str, Any]:
 class TableApiView(APIView):
     authentication_classes = API_AUTHENTICATION
     permission_classes = [permissions.IsAuthenticated]
+    content_negotiation_class = ContentNegotiation
 
 
 TABLE_GAMES = inline_serializer(

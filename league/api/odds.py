@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards.models import Team
-from core.api import API_AUTHENTICATION
+from core.api import API_AUTHENTICATION, ContentNegotiation
 from league import odds
 from league.models import Game, RulesPreset, Season
 
@@ -40,6 +40,7 @@ _SEASON_ID = OpenApiParameter(
 class OddsView(APIView):
     authentication_classes = API_AUTHENTICATION
     permission_classes = [permissions.AllowAny]
+    content_negotiation_class = ContentNegotiation
 
 
 def _answer(result: dict[str, Any]) -> Response:

@@ -166,3 +166,17 @@ def test_a_table_game_started_through_the_api_says_where_it_is() -> None:
     assert game.status_code == 200 and game.json()["id"] == started.json()["id"]
     listed = client.get("/table/api/games/").json()
     assert [(g["id"], g["status"]) for g in listed] == [(started.json()["id"], "playing")]
+
+
+def test_a_format_an_address_does_not_give_is_a_406_naming_those_it_does(api, season) -> None:
+    listed = api.get("/api/games/", {"format": "xml"})
+    assert listed.status_code == 406
+    assert listed.json() == {
+        "detail": "format='xml' is not a format of this address: use json, api."
+    }
+    export = api.get(f"/api/seasons/{season.pk}/export/boxscores/", {"format": "xml"})
+    assert export.status_code == 406
+    assert export.json()["detail"].endswith("use csv, json.")
+    odds = api.get(f"/api/seasons/{season.pk}/odds/", {"format": "yaml"})
+    assert odds.status_code == 406
+    assert api.get("/api/games/", {"format": "json", "season": season.pk}).status_code == 200
