@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from league import replays, stories, views
+from league import other_odds, replays, stories, views
 from league.games import league_game
 from league.models import Game, Season
 from simulator.games import find_game
@@ -35,6 +35,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "box": replays.game_box(game, result) if result is not None else None,
         "plays": replays.play_by_play(game, result) if result is not None else [],
         "has_replay": result is not None,
+        "styles": other_odds.styles_played(game),
     }
     response = render(request, "pages/games/game.html", context)
     if result is not None:

@@ -35,7 +35,7 @@ from league.selectors import standings_order
 from league.tournaments import round_name, season_bracket
 from league.whatif import whatif_winners
 from simulator.games import Game as GameKind
-from simulator.games import MatchOdds, find_game
+from simulator.games import InvalidTeamError, MatchOdds, find_game
 
 SAMPLED_BRACKETS = 5_000
 """Brackets sampled when one is reseeded (the entrants of a game depend on every survivor)."""
@@ -353,6 +353,28 @@ def _game_documents(game: Game) -> tuple[dict[str, Any], dict[str, Any]]:
             played_team_file(game.game, result.away_team_file),
         )
     return team_document(game.home), team_document(game.away)
+
+
+def styles_played(game: Game) -> list[dict[str, Any]]:
+    """Return each team's coach style in a game, visitor first, each choice in words: a
+    played game's as stored with its result (what the team did that day, whatever its
+    style is now), a scheduled game's as the team plays today. ``[]`` for a game without
+    styles, or a stored team file the game no longer reads."""
+    kind = find_game(game.game)
+    if not kind.has_styles:
+        return []
+    home_doc, away_doc = _game_documents(game)
+    try:
+        return [
+            {
+                "side": side,
+                "team": str(team),
+                "choices": kind.describe_style(kind.read_team(dict(doc)).style),
+            }
+            for side, team, doc in (("away", game.away, away_doc), ("home", game.home, home_doc))
+        ]
+    except InvalidTeamError:
+        return []
 
 
 SIMULATED_PAIRINGS = 6

@@ -167,3 +167,26 @@ def test_a_season_with_games_left_links_its_odds_page(client: Client) -> None:
         f'href="/seasons/{season.pk}/odds/"'
         not in client.get(f"/seasons/{season.pk}/").content.decode()
     )
+
+
+@pytest.mark.django_db
+def test_a_game_page_shows_the_coach_styles_each_team_played_that_day(client: Client) -> None:
+    bold = {"sixdice": {"threes": "outside", "inside": "drive", "chip": "shots"}}
+    away, home = TeamFactory(styles=bold), TeamFactory()
+    season = factories.make_season(teams=[home, away], game="sixdice", league="Styles Shown")
+    game = season.games.get()
+    assert game.away_id == away.pk
+    scheduled = client.get(f"/games/{game.pk}/").content.decode()
+    assert "each team makes today" in scheduled and "outside: shoots a 3" in scheduled
+    services.game_simulate(game_id=game.pk)
+    away.styles = {"sixdice": {"threes": "top"}}  # the commissioner changes it afterwards
+    away.save()
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    section = page.split('<section id="styles">')[1].split("</section>")[0]
+    rows = re.findall(r'<tr data-side="(\w+)">(.*?)</tr>', section, re.S)
+    mine = " ".join(text for side, text in rows if side == "away")
+    assert str(away) in mine and "outside: shoots a 3" in mine and "drive:" in mine
+    assert "top:" not in mine  # the game keeps the style it was played with
+    theirs = " ".join(text for side, text in rows if side == "home")
+    assert str(home) in theirs and "never:" in theirs  # the default style, in words
+    assert "In this game" in section
