@@ -12,7 +12,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
@@ -103,6 +103,115 @@ class SeasonOddsQuery(serializers.Serializer[Any]):
         return value
 
 
+OddsPendingSerializer = inline_serializer(
+    "OddsPending",
+    {
+        "pending": serializers.BooleanField(help_text="Always true: ask again shortly."),
+        "pairs_ready": serializers.IntegerField(),
+        "pairs_needed": serializers.IntegerField(),
+        "message": serializers.CharField(),
+    },
+)
+_OTHER_GAME: dict[str, serializers.Field[Any, Any, Any, Any]] = {  # six dice, grid court
+    "game": serializers.CharField(help_text="Six dice or grid court: its name.", required=False),
+    "game_title": serializers.CharField(required=False),
+    "p_home_win": serializers.FloatField(
+        help_text="Six dice, grid court: one law for every pairing.", required=False
+    ),
+    "game_standard_error": serializers.FloatField(required=False),
+    "style_pairings": serializers.JSONField(required=False),
+    "styles_counted": serializers.JSONField(required=False),
+}
+TournamentOddsSerializer = inline_serializer(
+    "TournamentOdds",
+    {
+        "season_id": serializers.IntegerField(),
+        "rules": serializers.CharField(help_text="VABG's rules preset.", required=False),
+        "neutral": serializers.BooleanField(required=False),
+        "coach_policy": serializers.BooleanField(),
+        "note": serializers.CharField(),
+        "method": serializers.ChoiceField(
+            choices=["exact", "sampled", "simulated"],
+            help_text="exact over the bracket; sampled when reseeded rounds have too many "
+            "sets of survivors; simulated: grid court's pair law.",
+        ),
+        "standard_error": serializers.FloatField(),
+        "final_games": serializers.IntegerField(help_text="Games already stored."),
+        "whatif": inline_serializer(
+            "WhatIfApplied",
+            {
+                "key": serializers.CharField(),
+                "winner_id": serializers.IntegerField(),
+                "kind": serializers.CharField(help_text="Locked (unplayed) or flipped."),
+            },
+            many=True,
+        ),
+        "rounds": inline_serializer(
+            "OddsRound",
+            {
+                "number": serializers.IntegerField(),
+                "name": serializers.CharField(),
+                "slots": serializers.IntegerField(help_text="Its games' entrants."),
+            },
+            many=True,
+        ),
+        "teams": inline_serializer(
+            "TournamentOddsTeam",
+            {
+                "team_id": serializers.IntegerField(),
+                "team": serializers.CharField(),
+                "seed": serializers.IntegerField(),
+                "region": serializers.CharField(),
+                "reach": serializers.ListField(
+                    child=serializers.FloatField(),
+                    help_text="P(playing in) each round, round 1 first.",
+                ),
+                "champion": serializers.FloatField(),
+            },
+            many=True,
+            help_text="Best chances first.",
+        ),
+        "seconds": serializers.FloatField(help_text="Time taken."),
+        **_OTHER_GAME,
+    },
+)
+SeasonOddsSerializer = inline_serializer(
+    "SeasonOdds",
+    {
+        "season_id": serializers.IntegerField(),
+        "seasons": serializers.IntegerField(help_text="Seasons sampled."),
+        "seed": serializers.IntegerField(help_text="The sampler's seed (up to 2**63 - 1)."),
+        "seed_str": serializers.CharField(
+            help_text="The seed as a string: exact in JavaScript, as a season's seed_str."
+        ),
+        "games_left": serializers.IntegerField(),
+        "coach_policy": serializers.BooleanField(),
+        "note": serializers.CharField(),
+        "tiebreak": serializers.CharField(),
+        "teams": inline_serializer(
+            "SeasonOddsTeam",
+            {
+                "team_id": serializers.IntegerField(),
+                "team": serializers.CharField(),
+                "conference": serializers.CharField(),
+                "wins": serializers.IntegerField(help_text="So far."),
+                "expected_wins": serializers.FloatField(),
+                "p_first": serializers.FloatField(help_text="P(first in its conference)."),
+                "places": serializers.ListField(
+                    child=serializers.FloatField(), help_text="P(each place), first first."
+                ),
+            },
+            many=True,
+        ),
+        "seconds": serializers.FloatField(),
+        "seasons_per_second": serializers.FloatField(allow_null=True, required=False),
+        "method": serializers.CharField(required=False),
+        "standard_error": serializers.FloatField(required=False),
+        **_OTHER_GAME,
+    },
+)
+
+
 PREVIEW_DOC = (
     "P(win) of each side, the predicted score (expected points, the 20-20 start included), "
     "the spread (expected home minus away) and total, P(overtime), and the laws of the "
@@ -121,7 +230,7 @@ class GamePreviewView(OddsView):
         "202 (``pending``: how many pairings are ready) while a six-dice or grid-court "
         "pairing the cache lacks is worked out by the workers: ask again.",
         parameters=[_GAME_ID],
-        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT},
+        responses={200: OpenApiTypes.OBJECT, 202: OddsPendingSerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(Game.objects.select_related("result"), pk=pk)
@@ -188,7 +297,7 @@ class TournamentOddsView(OddsView):
         "(reseeded rounds over the sets of survivors; ``method`` is ``sampled`` when those "
         "are too many). 202 while the field's table is being built.",
         parameters=[_SEASON_ID],
-        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT},
+        responses={200: TournamentOddsSerializer, 202: OddsPendingSerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
         season = _tournament(pk)
@@ -198,7 +307,7 @@ class TournamentOddsView(OddsView):
         summary="What if: the odds with some games locked or flipped (nothing is written)",
         request=WhatIf,
         parameters=[_SEASON_ID],
-        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT},
+        responses={200: TournamentOddsSerializer, 202: OddsPendingSerializer},
     )
     def post(self, request: Request, pk: int) -> Response:
         season = _tournament(pk)
@@ -217,16 +326,17 @@ class SeasonOddsView(OddsView):
         "record; teams still level by a coin flip (``tiebreak`` says so). With no game left, "
         "the final table. 202 while the table is being built.",
         parameters=[_SEASON_ID, SeasonOddsQuery],
-        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT},
+        responses={200: SeasonOddsSerializer, 202: OddsPendingSerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
         season = get_object_or_404(Season, pk=pk)
         query = SeasonOddsQuery(data=request.query_params, context={"request": request})
         query.is_valid(raise_exception=True)
         data = query.validated_data
-        return _answer(
-            odds.with_table(
-                season,
-                lambda: odds.season_odds(season, seasons=data["seasons"], seed=data.get("seed")),
-            )
+        result = odds.with_table(
+            season,
+            lambda: odds.season_odds(season, seasons=data["seasons"], seed=data.get("seed")),
         )
+        if "seed" in result:  # past 2**53: JavaScript reads this one exactly
+            result = {**result, "seed_str": str(result["seed"])}
+        return _answer(result)

@@ -4,14 +4,19 @@ no number, a round no column holds) by field, as every other refusal is answered
 
 from __future__ import annotations
 
+import functools
 import json
+from typing import Any
 
+import jsonschema
 import pytest
+from drf_spectacular.generators import SchemaGenerator
+from referencing import Registry, Resource
 
 from league import services
 from league.models import Game, Season
 from tests.factories import commissioner, fan, full_team
-from tests.league.api import client_for, season_played, throttle_reset
+from tests.league.api import client_for, season_played, throttle_reset, tournament_drawn
 
 pytestmark = pytest.mark.django_db
 
@@ -180,3 +185,57 @@ def test_a_format_an_address_does_not_give_is_a_406_naming_those_it_does(api, se
     odds = api.get(f"/api/seasons/{season.pk}/odds/", {"format": "yaml"})
     assert odds.status_code == 406
     assert api.get("/api/games/", {"format": "json", "season": season.pk}).status_code == 200
+
+
+def _json_schema(node: Any) -> Any:
+    """Return OpenAPI 3.0's schema as JSON Schema: ``nullable`` as a null type, refs rooted."""
+    if isinstance(node, list):
+        return [_json_schema(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _json_schema(value) for key, value in node.items()}
+    if "$ref" in node:
+        node["$ref"] = "openapi" + node["$ref"]
+    if node.pop("nullable", False):
+        node = {"anyOf": [node, {"type": "null"}]}
+    return node
+
+
+@functools.cache
+def _served() -> tuple[Any, Registry[Any]]:
+    schema = _json_schema(SchemaGenerator().get_schema(request=None, public=True))
+    return schema, Registry().with_resource("openapi", Resource.opaque(schema))
+
+
+def conforms(answer: Any, path: str, method: str = "get") -> None:
+    """Check an answer against what the served schema says its status returns."""
+    schema, registry = _served()
+    documented = schema["paths"][path][method]["responses"][str(answer.status_code)]
+    shape = documented["content"]["application/json"]["schema"]
+    jsonschema.validate(answer.json(), shape, registry=registry)
+
+
+def test_the_odds_answer_in_the_shapes_the_schema_gives(api, season) -> None:
+    cup = tournament_drawn(teams=4, name="Odds Cup")
+    bracket = api.get(f"/api/tournaments/{cup.pk}/odds/")
+    assert bracket.status_code == 200
+    conforms(bracket, "/api/tournaments/{id}/odds/")
+    assert [row["slots"] for row in bracket.json()["rounds"]] == [4, 2]
+    key = cup.games.order_by("id").first()
+    whatif = api.post(
+        f"/api/tournaments/{cup.pk}/odds/",
+        {"winners": {key.bracket_key: key.home_id}},
+        format="json",
+    )
+    conforms(whatif, "/api/tournaments/{id}/odds/", "post")
+    assert whatif.json()["whatif"][0]["winner_id"] == key.home_id
+    table = api.get(f"/api/seasons/{season.pk}/odds/", {"seasons": 100, "seed": BIG_SEED})
+    assert table.status_code == 200
+    conforms(table, "/api/seasons/{id}/odds/")
+    assert table.json()["seed_str"] == str(BIG_SEED)
+    conforms(api.get(f"/api/games/{season.games.first().pk}/story/"), "/api/games/{id}/story/")
+    # An answer that breaks the schema is caught: the check is not vacuous.
+    broken = api.get(f"/api/tournaments/{cup.pk}/odds/")
+    broken.json()["teams"][0]["reach"] = "all"
+    with pytest.raises(jsonschema.ValidationError):
+        conforms(broken, "/api/tournaments/{id}/odds/")
