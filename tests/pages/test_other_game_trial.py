@@ -190,3 +190,20 @@ def test_a_game_page_shows_the_coach_styles_each_team_played_that_day(client: Cl
     theirs = " ".join(text for side, text in rows if side == "home")
     assert str(home) in theirs and "never:" in theirs  # the default style, in words
     assert "In this game" in section
+
+
+@pytest.mark.django_db
+def test_the_lists_of_seasons_name_each_season_s_game(client: Client) -> None:
+    dice = factories.make_season(teams=2, game="sixdice", league="Lists Dice", name="Dice")
+    grid = factories.make_season(teams=2, game="gridcourt", league="Lists Grid", name="Grid")
+    vabg = factories.make_season(teams=2, league="Lists VABG", name="Plain")
+    for url in ("/", "/seasons/"):
+        page = client.get(url).content.decode()
+        kinds = dict(
+            re.findall(
+                r'<a href="/seasons/(\d+)/">[^<]*</a></td><td class="text">([^<]*)</td>', page
+            )
+        )
+        assert kinds[str(dice.pk)] == "Season · Six dice to 21", url
+        assert kinds[str(grid.pk)] == "Season · Grid court", url
+        assert kinds[str(vabg.pk)] == "Season", url  # the site's own game goes unsaid
