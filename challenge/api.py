@@ -102,8 +102,18 @@ class StandingSerializer(serializers.ModelSerializer[Entry]):
 
 
 class JoinSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField(required=False, allow_blank=True, max_length=60)
-    invite_code = serializers.CharField(required=False, allow_blank=True, max_length=32)
+    name = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=60,
+        help_text="The entry's name; \"USERNAME's bracket\" if left out or blank.",
+    )
+    invite_code = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=32,
+        help_text="A private pool's invitation code (a public pool needs none).",
+    )
 
 
 class EntryWriteSerializer(serializers.Serializer[Any]):
@@ -143,6 +153,9 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
 
     @extend_schema(
         summary="Open a pool on a tournament not yet started (commissioners)",
+        description="A public pool is listed and open to every fan; a private one is joined "
+        "with its invite_code (made up when left blank). A tournament already started "
+        "answers 409.",
         responses={201: ChallengeSerializer, 400: ErrorSerializer, 409: ErrorSerializer,
                    **WRITE_REFUSED},
     )  # fmt: skip
@@ -164,7 +177,10 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
         return Response(body, status=status.HTTP_201_CREATED, headers={"Location": location})
 
     @extend_schema(
-        summary="A pool's standings, best first", responses=StandingSerializer(many=True)
+        summary="A pool's standings, best first",
+        description="Points, the most still reachable, picks alive and right, the exact "
+        "expected score and the chance to win (with its error), 50 entries a page.",
+        responses=StandingSerializer(many=True),
     )
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, pk: str | None = None) -> Response:
@@ -179,6 +195,10 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
 
     @extend_schema(
         summary="Join a pool: make your entry (signed-in fans, before the lock)",
+        description="Any signed-in user, commissioner or not, makes one entry a pool, with "
+        "no picks yet (PATCH /api/challenge-entries/{id}/, its Location, sends them). A "
+        "private pool's wrong invitation code answers 403; a second entry, or a pool "
+        "already locked, 409.",
         request=JoinSerializer,
         responses={201: EntrySerializer, 403: ErrorSerializer, 409: ErrorSerializer},
     )

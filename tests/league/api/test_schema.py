@@ -109,3 +109,14 @@ def test_the_table_lists_its_games_as_an_array_of_typed_rows() -> None:
     assert listed["type"] == "array"
     row = schema()["components"]["schemas"][listed["items"]["$ref"].rsplit("/", 1)[1]]
     assert {"id", "game", "home", "away", "status", "league_game"} <= set(row["properties"])
+
+
+def test_the_challenge_actions_say_what_they_do_not_what_the_view_set_is() -> None:
+    docstring = "Pools of the fans' bracket challenge; the public ones are listed."
+    for path, method in (("/api/challenges/{id}/join/", "post"),
+                         ("/api/challenges/{id}/standings/", "get"),
+                         ("/api/challenges/", "post")):  # fmt: skip
+        assert operation(path, method)["description"] != docstring, path
+    assert "invitation code" in operation("/api/challenges/{id}/join/", "post")["description"]
+    join = schema()["components"]["schemas"]["Join"]["properties"]
+    assert all(field.get("description") for field in join.values())
