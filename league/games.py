@@ -100,6 +100,9 @@ class LeagueGame:
     about: ClassVar[str] = ""
     """What the game is, in a sentence or two, for a fan on a season's page who has never
     played it (empty: the site's own game, VABG, needs none)."""
+    headline_boards: ClassVar[tuple[str, ...]] = ()
+    """The leader boards a page with room for a few (a tournament's) shows, by column key;
+    empty: every board. The leaders page always shows every one."""
     option_columns: ClassVar[dict[str, tuple[str, ...]]] = {}
     """The box-score columns that count what only a rule option allows, by the option: a
     season that leaves the option off shows no such column or leader board (zeros of a rule
@@ -306,6 +309,8 @@ class SixDice(LeagueGame):
 
     replay_template = "pages/games/sixdice_replay.html"
     option_columns = {"chip_reroll": ("chip_rerolls",)}  # REROLL: the advanced rule §2.11
+    # of its 27 team figures, those a fan follows (a tournament page showed all 27 boards)
+    headline_boards = ("score", "dunks", "fg3m", "ftm", "stl", "rolls_won", "chip_plays")
     about = (
         "Six dice to 21 is a dice game: both teams roll six dice at once and the face more"
         " of a team's dice show (Ball, Pass, Shot or Steal, Free throw) is its play; the"

@@ -326,7 +326,8 @@ def leader_boards(
 ) -> list[tuple[str, str, list[dict[str, Any]]]]:
     """Return a season's leader boards, ``(heading, category, rows)``, whatever its game:
     VABG's players in ``vabg_categories`` (default: every one of
-    ``selectors.LEADER_CATEGORIES``), another game's in :func:`leader_categories`. Kept in
+    ``selectors.LEADER_CATEGORIES``), another game's in :func:`leader_categories` (with
+    ``vabg_categories``, a page's short list, only the game's ``headline_boards``). Kept in
     the cache until a game is stored or a name changes (``selectors.season_cached``)."""
     version = version or selectors.season_version(season.pk)
     what = f"boards:{season.game}:{per_game}:{limit}:{','.join(vabg_categories or ())}"
@@ -359,6 +360,9 @@ def _leader_boards(
             for key in keys
         ]
     columns = in_play(season, leader_categories(season.game))
+    headline = league_game(season.game).headline_boards
+    if vabg_categories and headline:  # a page's few boards (a tournament's), not all
+        columns = tuple(c for c in columns if c.key in headline)
     boards = _boards(
         season, [c.key for c in columns], per_game=per_game, limit=limit, min_games=least
     )

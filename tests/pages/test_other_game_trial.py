@@ -207,3 +207,27 @@ def test_the_lists_of_seasons_name_each_season_s_game(client: Client) -> None:
         assert kinds[str(dice.pk)] == "Season · Six dice to 21", url
         assert kinds[str(grid.pk)] == "Season · Grid court", url
         assert kinds[str(vabg.pk)] == "Season", url  # the site's own game goes unsaid
+
+
+@pytest.mark.django_db
+def test_a_six_dice_tournament_page_shows_a_few_leader_boards_and_links_every_one(
+    client: Client, django_capture_on_commit_callbacks
+) -> None:
+    cup = tournaments.tournament_create(
+        league=services.league_get_or_create(name="Boards League"),
+        name="Boards Cup",
+        teams=[TeamFactory() for _ in range(2)],
+        seed=6,
+        game="sixdice",
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_simulate(game_id=cup.games.get().pk)
+    page = client.get(f"/seasons/{cup.pk}/").content.decode()
+    section = page.split('<section id="leaders">')[1].split("</section>")[0]
+    shown = re.findall(r'data-category="(\w+)"', section)
+    # of six dice's 26 boards (no REROLL without the chip reroll), the ones a fan follows
+    assert shown == list(league_game("sixdice").headline_boards)
+    assert shown[:2] == ["score", "dunks"] and "inbound_rounds" not in shown
+    assert f'href="/seasons/{cup.pk}/leaders/">Every leader board' in section
+    every = client.get(f"/seasons/{cup.pk}/leaders/").content.decode()
+    assert len(set(re.findall(r'data-category="(\w+)"', every))) == 26
