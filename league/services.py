@@ -967,7 +967,12 @@ def _run_read(
 
 
 def workers_answering() -> int:
-    """Return how many Celery workers answer a ping (0: none is running)."""
+    """Return how many Celery workers answer a ping (0: none is running).
+
+    A broker that cannot be reached raises kombu's ``OperationalError`` at once: the broker
+    is tried once first, where the ping's own publishing would retry it for 6 s."""
+    with current_app.connection_for_write() as connection:
+        connection.ensure_connection(max_retries=0)
     return len(current_app.control.ping(timeout=1.0) or [])
 
 

@@ -143,6 +143,27 @@ def test_simulate_written_to_a_log_reports_its_progress_in_lines(teams) -> None:
     assert re.fullmatch(r"Logged Winter: 15 of 15 games \(100%\), [\d,]+ a second", last), last
 
 
+def test_simulate_names_a_broker_it_cannot_reach_and_what_to_do(teams, monkeypatch) -> None:
+    from config.celery import app
+
+    run("create_season", "Brokered", "Winter", str(teams[0]), str(teams[1]), "--seed", "2")
+    # Nothing listens there (Celery reads the variable before its own setting).
+    monkeypatch.setenv("CELERY_BROKER_URL", "redis://127.0.0.1:1/0")
+    monkeypatch.setattr(app, "_pool", None)  # pools made for the unreachable broker
+    monkeypatch.setattr(app.amqp, "_producer_pool", None)
+    eager, app.conf.task_always_eager = app.conf.task_always_eager, False
+    try:
+        with pytest.raises(CommandError) as refused:
+            run("simulate", "brokered/winter", "--all", "--no-progress", "--stall", "0.2")
+    finally:
+        app.conf.task_always_eager = eager
+        app.pool.force_close_all()
+    said = str(refused.value)
+    assert said.startswith("the broker (redis://127.0.0.1:1/0) cannot be reached: ")
+    assert said.endswith("then run the same command again to follow them")
+    assert Game.objects.get(season__slug="winter").status == Game.Status.SCHEDULED
+
+
 def test_a_group_stage_feeds_a_bracket(teams) -> None:
     run("create_season", "Groups", "Stage", "--all", "--seed", "3")
     with pytest.raises(CommandError, match="is not finished"):

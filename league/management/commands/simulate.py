@@ -10,6 +10,7 @@ from celery import current_app
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import InterfaceError, OperationalError
 from django.db.models import Q
+from kombu.exceptions import OperationalError as BrokerError
 
 from league import services
 from league.management.commands._common import progress_report, season_find
@@ -62,6 +63,14 @@ class Command(BaseCommand):
             raise CommandError(
                 f"the database is unreachable ({exc.__class__.__name__}: {first}); "
                 "what is stored stays stored: run the same command again once it is back"
+            ) from exc
+        except BrokerError as exc:
+            broker = current_app.conf.broker_url.split("@")[-1]  # no password shown
+            raise CommandError(
+                f"the broker ({broker}) cannot be reached: {str(exc).rstrip('.')}; the games "
+                "asked for stay queued in the league (beat's sweeper sends them once it "
+                "answers): start it, or play them here with no CELERY_BROKER_URL, then run "
+                "the same command again to follow them"
             ) from exc
 
     @staticmethod
