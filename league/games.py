@@ -138,6 +138,14 @@ class LeagueGame:
         return f"{self.label} league"
 
     @property
+    def leader_noun(self) -> str:
+        """Return what the game's leader boards rank, as a page names it: a player (VABG),
+        a line's holder (grid court's piece), or a team (six dice, whose box has no lines)."""
+        if self.has_players:
+            return "player"
+        return str(self.engine.name_key) if self.engine.columns else "team"
+
+    @property
     def option_words(self) -> list[dict[str, str]]:
         """Return the game's rule options as a page names them: ``name``, ``label`` (words,
         "chip reroll") and ``help`` (what it means)."""

@@ -231,3 +231,19 @@ def test_a_six_dice_tournament_page_shows_a_few_leader_boards_and_links_every_on
     assert f'href="/seasons/{cup.pk}/leaders/">Every leader board' in section
     every = client.get(f"/seasons/{cup.pk}/leaders/").content.decode()
     assert len(set(re.findall(r'data-category="(\w+)"', every))) == 26
+
+
+@pytest.mark.django_db
+def test_the_leaders_page_names_what_its_game_ranks(client: Client) -> None:
+    dice = _played(False)
+    grid = factories.make_season(
+        teams=2, game="gridcourt", league="Leaders Grid", seed=5, start_date=None,
+        options={"pieces": 3},
+    )  # fmt: skip
+    services.game_simulate(game_id=grid.games.get().pk)
+    for season, noun in ((dice, "team"), (grid, "piece")):
+        page = client.get(f"/seasons/{season.pk}/leaders/").content.decode()
+        assert f"To rank per game, a {noun} needs" in page
+        assert "counts its games" in page and "his games" not in page
+        heads = set(re.findall(r'<thead><tr><th class="text">(\w+)</th>', page))
+        assert heads == {noun.capitalize()}, heads  # never "Player" above a team or a piece
