@@ -185,7 +185,8 @@ def frames_of(events: list[dict[str, Any]], names: dict[str, str]) -> list[GridF
             score = {AWAY: e["away"], HOME: e["home"]}
             text = f"Score: {names[AWAY]} {e['away']}, {names[HOME]} {e['home']}."
         elif kind == "end":
-            text = f"{names[e['winner']]} wins {e['away']}-{e['home']} after {e['turns']} turns."
+            won, lost = sorted((e["away"], e["home"]), reverse=True)  # the winner's first
+            text = f"{names[e['winner']]} wins {won}-{lost} after {e['turns']} turns."
         if text:
             frame.notes.append(text)
         frame.pieces = pieces()

@@ -202,7 +202,8 @@ def frames_of(
                 f"{who} scores {e['points']}: {names[AWAY]} {e['away']}, {names[HOME]} {e['home']}."
             )
         elif kind == "end":
-            text = f"{names[e['winner']]} reaches 21 and wins {e['away']}-{e['home']}."
+            won, lost = sorted((e["away"], e["home"]), reverse=True)  # the winner's first
+            text = f"{names[e['winner']]} reaches 21 and wins {won}-{lost}."
         if current is not None:
             current.section, current.offense, current.chip = section, offense, chip
             current.away_score, current.home_score = score[AWAY], score[HOME]

@@ -247,3 +247,27 @@ def test_the_leaders_page_names_what_its_game_ranks(client: Client) -> None:
         assert "counts its games" in page and "his games" not in page
         heads = set(re.findall(r'<thead><tr><th class="text">(\w+)</th>', page))
         assert heads == {noun.capitalize()}, heads  # never "Player" above a team or a piece
+
+
+@pytest.mark.django_db
+def test_the_last_play_gives_the_winner_s_score_first(client: Client) -> None:
+    dice = _played(False)
+    grid = factories.make_season(
+        teams=3, game="gridcourt", league="Last Play Grid", seed=5, start_date=None,
+        options={"pieces": 3},
+    )  # fmt: skip
+    for game in grid.games.all():
+        services.game_simulate(game_id=game.pk)
+    home_won = 0
+    for game in Game.objects.filter(season__in=[dice, grid]).select_related("result"):
+        result = game.result
+        won, lost = (
+            max(result.home_score, result.away_score),
+            min(result.home_score, result.away_score),
+        )
+        home_won += result.home_score > result.away_score
+        page = client.get(f"/games/{game.pk}/").content.decode()
+        last = re.findall(r'<td class="text">([^<]*wins [^<]*)</td>', page)[-1]
+        winner = game.home if result.home_score > result.away_score else game.away
+        assert last.startswith(f"{winner} ") and f"wins {won}-{lost}" in last, last
+    assert home_won  # a home winner, whose score the line once gave second
