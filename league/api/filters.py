@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
 from django import forms
 from django.db.models import Q, QuerySet
@@ -82,9 +84,13 @@ class RunFilter(django_filters.FilterSet):
 class PlayerStatsFilter(django_filters.FilterSet):
     team = IdFilter(field_name="team_id", help_text="The players of this team.")
     player = IdFilter(field_name="player_id", help_text="This player's row.")
-    min_games = django_filters.NumberFilter(
-        field_name="g", lookup_expr="gte", help_text="Players with at least this many games."
+    min_games = WholeNumberFilter(
+        method="filter_min_games", min_value=0, help_text="Players with at least this many games."
     )
+
+    def filter_min_games(self, queryset: QuerySet[Any], name: str, value: int) -> QuerySet[Any]:
+        # A method, typed: g is computed, so the schema cannot read its type from a model.
+        return queryset.filter(g__gte=value)
 
 
 class GameLogFilter(django_filters.FilterSet):

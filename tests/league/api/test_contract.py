@@ -239,3 +239,13 @@ def test_the_odds_answer_in_the_shapes_the_schema_gives(api, season) -> None:
     broken.json()["teams"][0]["reach"] = "all"
     with pytest.raises(jsonschema.ValidationError):
         conforms(broken, "/api/tournaments/{id}/odds/")
+
+
+def test_a_number_of_games_is_a_whole_number(api, season) -> None:
+    url = f"/api/seasons/{season.pk}/player-stats/"
+    for asked in ("2.5", "1e400"):
+        refused = api.get(url, {"min_games": asked})
+        assert refused.json() == {"min_games": ["Enter a whole number."]}, asked
+    assert api.get(url, {"min_games": -1}).status_code == 400
+    rows = api.get(url, {"min_games": 3}).json()["results"]
+    assert rows and all(row["g"] >= 3 for row in rows)
