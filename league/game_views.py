@@ -7,10 +7,12 @@ its engine names (``simulator.games``). A six-dice game has a replay, turn by tu
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from league import other_odds, replays, stories, views
+from league import odds, other_odds, replays, stories, views
 from league.games import league_game
 from league.models import Game, Season
 from simulator.games import find_game
@@ -29,6 +31,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         return views.game_detail(request, game)
     game = _game(pk)  # another game's page reads its stored box score and events
     result = getattr(game, "result", None)
+    before = _odds_before(game) if result is not None else None
     context = {
         "game": game,
         "heading": stories.game_heading(game),
@@ -36,11 +39,26 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "plays": replays.play_by_play(game, result) if result is not None else [],
         "has_replay": result is not None,
         "styles": other_odds.styles_played(game),
+        "before": before,
     }
     response = render(request, "pages/games/game.html", context)
-    if result is not None:
+    # a page still waiting for its odds before the game looks again: no cache keeps it
+    if result is not None and not (before or {}).get("pending"):
         views.final_page_headers(response, result.created_at)
     return response
+
+
+def _odds_before(game: Game) -> dict[str, Any] | None:
+    """Return a played game's odds as they stood before it, for a game with no odds during
+    a game (grid court): the preview between the styles it was played with (or how far
+    their working out is); ``None`` where the page charts the odds roll by roll."""
+    kind = league_game(game.game)
+    if kind.odds_during_game or not kind.has_odds:
+        return None
+    try:
+        return odds.game_preview(game)
+    except odds.OddsUnavailable:
+        return None
 
 
 def replay(request: HttpRequest, pk: int) -> HttpResponse:

@@ -100,6 +100,10 @@ class LeagueGame:
     about: ClassVar[str] = ""
     """What the game is, in a sentence or two, for a fan on a season's page who has never
     played it (empty: the site's own game, VABG, needs none)."""
+    odds_during_game: ClassVar[bool] = True
+    """Whether a played game's page charts the odds roll by roll (six dice's exact odds);
+    False (grid court, whose odds are simulated before the start only): the page shows
+    the odds as they stood before the game."""
     headline_boards: ClassVar[tuple[str, ...]] = ()
     """The leader boards a page with room for a few (a tournament's) shows, by column key;
     empty: every board. The leaders page always shows every one."""
@@ -302,6 +306,7 @@ class GridCourt(LeagueGame):
 
     replay_template = "pages/games/gridcourt_replay.html"
     away_starts = True  # rulings §2.1: team 1, the visitor, is on offense first
+    odds_during_game = False
     about = (
         "Grid court is a board game on a drawn court: each team moves its pieces over a grid"
         " of values, and a shot goes in when two dice total at least the value of the"

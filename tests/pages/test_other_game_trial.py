@@ -11,9 +11,10 @@ import re
 import pytest
 from django.test import Client
 
-from league import gamestats, services, tournaments
+from league import gamestats, other_odds, services, tournaments
 from league.games import league_game
 from league.models import Game, Season
+from league.templatetags.odds_charts import pct
 from tests import factories
 from tests.factories import TeamFactory
 
@@ -271,3 +272,22 @@ def test_the_last_play_gives_the_winner_s_score_first(client: Client) -> None:
         winner = game.home if result.home_score > result.away_score else game.away
         assert last.startswith(f"{winner} ") and f"wins {won}-{lost}" in last, last
     assert home_won  # a home winner, whose score the line once gave second
+
+
+@pytest.mark.django_db
+def test_a_played_grid_court_game_shows_its_odds_before_the_game(client: Client) -> None:
+    grid = factories.make_season(teams=2, game="gridcourt", league="Before Grid", seed=5)
+    game = services.game_simulate(game_id=grid.games.get().pk)
+    response = client.get(f"/games/{game.pk}/")
+    page = response.content.decode()
+    # not "No odds for this game: Grid court has no win probability during a game"
+    assert "No odds for this game" not in page
+    before = page.split("<h2>Before the game</h2>")[1].split("</section>")[0]
+    preview = other_odds.game_preview(game)
+    assert 'data-method="simulated"' in before and str(game.away) in before
+    assert f'<td class="p-win">{pct(preview["p_home_win"])}</td>' in before
+    assert "max-age" in response.headers.get("Cache-Control", "")  # a played game's page
+    six = factories.make_season(teams=2, game="sixdice", league="Before Dice", seed=5)
+    played = services.game_simulate(game_id=six.games.get().pk)
+    page = client.get(f"/games/{played.pk}/").content.decode()
+    assert "Before the game" not in page and 'id="winprob"' in page  # roll by roll instead
