@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "corsheaders",
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -111,6 +112,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # /healthz for load balancers, whatever Host they send, over HTTP too (config/health.py).
     "config.health.HealthzFirst",
+    # Other sites' pages may call /api/ from the browser (CORS settings below); first, so
+    # that every answer under /api/ carries the headers, errors and redirects included.
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files served by the application itself (gunicorn in production), compressed.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -369,6 +373,18 @@ SPECTACULAR_SETTINGS = {
         "core.schema.add_error_responses",
     ],
 }
+
+# CORS (django-cors-headers): a page of any other site may read and call /api/ from the
+# browser (a bracket app, a stats page). "*" never carries the visitor's cookies (browsers
+# refuse credentials with it), so a session's answers stay the site's own and such a page
+# signs in with Authorization: Token. Scripts may read where a new object or run is
+# (Location) and when to ask again after a 429 (Retry-After). The pages, the admin and the
+# table stay the site's own.
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_CREDENTIALS = False
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_EXPOSE_HEADERS = ["Location", "Retry-After"]
+CORS_PREFLIGHT_MAX_AGE = 86_400
 
 # Cache: local memory by default (each process its own); CACHE_URL=redis://host:6379/1 shares
 # one between the web processes. Throttling counts and played games' pages live here.

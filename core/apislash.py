@@ -1,6 +1,5 @@
 """The API's addresses: one asked without its trailing slash is served, not redirected,
-one that names nothing answers in JSON like every other API error, and a web page of
-another site may call the API (CORS).
+and one that names nothing answers in JSON like every other API error.
 
 Django's ``APPEND_SLASH`` answers ``POST /api/leagues`` with a redirect to ``/api/leagues/``
 (a ``RuntimeError`` page with ``DEBUG`` on): a client that follows it sends a GET, and the
@@ -19,46 +18,16 @@ from django.views import defaults
 
 API_PREFIXES = ("/api/", "/table/api/")
 
-CROSS_ORIGIN = {
-    "Access-Control-Allow-Origin": "*",
-    # What a script may read of an answer beyond the simple headers: where a new object or
-    # run is, when to ask again after a 429.
-    "Access-Control-Expose-Headers": "Location, Retry-After",
-}
-"""Sent with every answer under ``/api/``: a bracket app or stats page on another site reads
-the API from the browser. ``*`` never carries the visitor's cookies (browsers refuse
-credentials with it), so a session's answers stay the site's own; a script signs in with
-``Authorization: Token``, which it sends itself."""
-PREFLIGHT = {
-    **CROSS_ORIGIN,
-    "Access-Control-Allow-Methods": "GET, HEAD, POST, PUT, PATCH, OPTIONS",
-    "Access-Control-Allow-Headers": "Authorization, Content-Type",
-    "Access-Control-Max-Age": "86400",
-}
-
 
 class ApiSlashMiddleware:
     """Serve ``/api/x`` as ``/api/x/`` when only the latter is a route (before Django's
-    ``CommonMiddleware``, which would redirect it); let other sites' pages call ``/api/``
-    (``CROSS_ORIGIN``, a browser's preflight answered here)."""
+    ``CommonMiddleware``, which would redirect it)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         path = request.path_info
-        public_api = path.startswith("/api/")
-        if (
-            public_api
-            and request.method == "OPTIONS"
-            and "HTTP_ACCESS_CONTROL_REQUEST_METHOD" in request.META
-        ):
-            # A browser's preflight before a cross-site write or a token: answered here,
-            # never counted by the throttle nor read by a view.
-            preflight = HttpResponse(status=204)
-            for header, value in PREFLIGHT.items():
-                preflight[header] = value
-            return preflight
         if (
             path.startswith(API_PREFIXES)
             and not path.endswith("/")
@@ -75,10 +44,7 @@ class ApiSlashMiddleware:
         ):
             # With DEBUG on Django answers an unknown address with its HTML page of every
             # route instead of ``handler404``: the API's clients get JSON either way.
-            response = not_found(request, None)
-        if public_api:
-            for header, value in CROSS_ORIGIN.items():
-                response[header] = value
+            return not_found(request, None)
         return response
 
 
