@@ -107,8 +107,10 @@ def list_parameters(view: Any, *extra: str) -> set[str]:
 
 def refuse_unknown_parameters(request: Any, known: set[str]) -> None:
     """Refuse a query parameter the list does not read, naming those it does: a misspelt
-    filter (``?seasons=2``) would otherwise be ignored and answer every row."""
-    unknown = sorted(set(request.query_params) - known)
+    filter (``?seasons=2``) would otherwise be ignored and answer every row. A name that
+    begins with ``_`` is the client's own (jQuery's cache-buster ``_=1700000000``) and is
+    let through."""
+    unknown = sorted(n for n in set(request.query_params) - known if not n.startswith("_"))
     if unknown:
         raise exceptions.ValidationError(
             {

@@ -75,6 +75,9 @@ def test_a_misspelt_filter_is_refused_naming_what_the_list_reads(api, season) ->
             "season, status, team."
         ]
     }
+    # A client's own parameter (a cache-buster) is let through, not taken for a filter.
+    busted = api.get("/api/games/", {"season": season.pk, "_": "1700000000"})
+    assert busted.status_code == 200 and busted.json()["count"] == season.games.count()
     for url, wrong in ((f"/api/seasons/{season.pk}/player-stats/", "mingames"),
                        (f"/api/seasons/{season.pk}/team-stats/", "teams"),
                        (f"/api/seasons/{season.pk}/leaders/", "limits"),
