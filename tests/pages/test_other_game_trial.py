@@ -11,7 +11,7 @@ import re
 import pytest
 from django.test import Client
 
-from league import gamestats, other_odds, services, tournaments
+from league import gamestats, other_odds, replays, services, tournaments
 from league.games import league_game
 from league.models import Game, Season
 from league.templatetags.odds_charts import pct
@@ -254,24 +254,24 @@ def test_the_leaders_page_names_what_its_game_ranks(client: Client) -> None:
 def test_the_last_play_gives_the_winner_s_score_first(client: Client) -> None:
     dice = _played(False)
     grid = factories.make_season(
-        teams=3, game="gridcourt", league="Last Play Grid", seed=5, start_date=None,
-        options={"pieces": 3},
+        teams=3, game="gridcourt", league="Last Play Grid", seed=5, start_date=None
     )  # fmt: skip
     for game in grid.games.all():
         services.game_simulate(game_id=game.pk)
-    home_won = 0
-    for game in Game.objects.filter(season__in=[dice, grid]).select_related("result"):
+    home_won = []
+    for game in Game.objects.filter(season__in=[dice, grid]).select_related(
+        "result", "home", "away"
+    ):
         result = game.result
-        won, lost = (
-            max(result.home_score, result.away_score),
-            min(result.home_score, result.away_score),
-        )
-        home_won += result.home_score > result.away_score
-        page = client.get(f"/games/{game.pk}/").content.decode()
-        last = re.findall(r'<td class="text">([^<]*wins [^<]*)</td>', page)[-1]
+        won, lost = sorted((result.home_score, result.away_score), reverse=True)
+        last = replays.play_by_play(game, result)[-1][1]  # the page's last line
         winner = game.home if result.home_score > result.away_score else game.away
         assert last.startswith(f"{winner} ") and f"wins {won}-{lost}" in last, last
+        if result.home_score > result.away_score:
+            home_won.append((game, last))
     assert home_won  # a home winner, whose score the line once gave second
+    game, last = home_won[0]
+    assert f'<td class="text">{last}</td>' in client.get(f"/games/{game.pk}/").content.decode()
 
 
 @pytest.mark.django_db
