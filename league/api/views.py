@@ -166,9 +166,11 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
         description="scope: game (with game), round (with round), date or until (with "
         "date), or all. Answers 202 with the run; poll /api/runs/{id}/ for its progress. "
         "The same games asked for again while their run plays answer that run (joined: "
-        "true); some of them held by another run answer 409.",
+        "true); some of them held by another run answer 409. Games all played already "
+        "answer 200 with a finished run of 0 games: nothing was queued.",
         request=SimulateSerializer,
         responses={
+            200: SimulationRunSerializer,
             202: SimulationRunSerializer,
             400: ErrorSerializer,
             409: ErrorSerializer,
@@ -200,7 +202,9 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
         body = SimulationRunSerializer(run, context=self.get_serializer_context()).data
         # The field is a Hyperlink (a str subclass) that a WSGI server may refuse as a header.
         location = str(body["url"])
-        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": location})
+        # Nothing left to play: no run to wait for, so not "accepted" (202) but done.
+        answer = status.HTTP_200_OK if run.total == 0 else status.HTTP_202_ACCEPTED
+        return Response(body, status=answer, headers={"Location": location})
 
     @extend_schema(
         summary="Play a season's failed games again, once their cause is fixed (commissioners)",

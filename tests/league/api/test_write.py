@@ -458,6 +458,13 @@ def test_a_commissioner_simulates_a_round_and_polls_the_run(
     )
     assert season.games.filter(status="final").count() == 2
     assert season.games.filter(status="final").exclude(round=1).count() == 0
+    # The same round again: nothing is left to play, so nothing was queued (200, not 202).
+    with django_capture_on_commit_callbacks(execute=True):
+        again = commish.post(
+            f"/api/seasons/{season.pk}/simulate/", {"scope": "round", "round": 1}, format="json"
+        )
+    assert again.status_code == 200
+    assert (again.json()["total"], again.json()["status"]) == (0, "done")
 
 
 @pytest.mark.parametrize(
