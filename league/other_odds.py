@@ -355,6 +355,15 @@ def _game_documents(game: Game) -> tuple[dict[str, Any], dict[str, Any]]:
     return team_document(game.home), team_document(game.away)
 
 
+def pairing_kept(game: Game) -> bool:
+    """Tell whether a game's odds (its pairing of styles under its rules) are in the cache,
+    so a page can show them without working them out."""
+    kind = find_game(game.game)
+    home_doc, away_doc = _game_documents(game)
+    key = _odds_key(kind, kind.make_rules(**dict(game.options)), home_doc, away_doc)
+    return cache.get(key) is not None
+
+
 def styles_played(game: Game) -> list[dict[str, Any]]:
     """Return each team's coach style in a game, visitor first, each choice in words: a
     played game's as stored with its result (what the team did that day, whatever its

@@ -278,12 +278,12 @@ def test_the_last_play_gives_the_winner_s_score_first(client: Client) -> None:
 def test_a_played_grid_court_game_shows_its_odds_before_the_game(client: Client) -> None:
     grid = factories.make_season(teams=2, game="gridcourt", league="Before Grid", seed=5)
     game = services.game_simulate(game_id=grid.games.get().pk)
+    preview = other_odds.game_preview(game)  # worked out (by a worker, where there is one)
     response = client.get(f"/games/{game.pk}/")
     page = response.content.decode()
     # not "No odds for this game: Grid court has no win probability during a game"
     assert "No odds for this game" not in page
     before = page.split("<h2>Before the game</h2>")[1].split("</section>")[0]
-    preview = other_odds.game_preview(game)
     assert 'data-method="simulated"' in before and str(game.away) in before
     assert f'<td class="p-win">{pct(preview["p_home_win"])}</td>' in before
     assert "max-age" in response.headers.get("Cache-Control", "")  # a played game's page
@@ -291,3 +291,38 @@ def test_a_played_grid_court_game_shows_its_odds_before_the_game(client: Client)
     played = services.game_simulate(game_id=six.games.get().pk)
     page = client.get(f"/games/{played.pk}/").content.decode()
     assert "Before the game" not in page and 'id="winprob"' in page  # roll by roll instead
+
+
+@pytest.mark.django_db
+def test_a_played_grid_court_game_waits_for_its_odds_before_the_game_uncached(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With workers, a page never runs grid court's 1,000 games: it sends the pairing and
+    # says so, and no cache keeps that page as the played game's final one.
+    from league import background, tasks
+
+    grid = factories.make_season(
+        teams=2, game="gridcourt", league="Waits Grid", seed=5, options={"pieces": 4}
+    )
+    game = services.game_simulate(game_id=grid.games.get().pk)
+    monkeypatch.setattr(background, "available", lambda: True)
+    kept: list[dict[str, object]] = []
+    other_odds.pairings_wanted.disconnect(sender=Game, dispatch_uid="league.send_pairings")
+    other_odds.pairings_wanted.connect(
+        lambda sender, **message: kept.append(message),
+        sender=Game,
+        dispatch_uid="test.kept",
+        weak=False,  # a lambda: nothing else holds it
+    )
+    try:
+        response = client.get(f"/games/{game.pk}/")
+    finally:
+        other_odds.pairings_wanted.disconnect(sender=Game, dispatch_uid="test.kept")
+        other_odds.pairings_wanted.connect(
+            tasks.send_pairings, sender=Game, dispatch_uid="league.send_pairings"
+        )
+    page = response.content.decode()
+    before = page.split("<h2>Before the game</h2>")[1]
+    assert before.startswith('<p class="pending">') and "0 of 1 pairings" in before
+    assert "max-age" not in response.headers.get("Cache-Control", "")
+    assert kept and kept[0]["game"] == "gridcourt" and kept[0]["options"]["pieces"] == 4
