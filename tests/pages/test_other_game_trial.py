@@ -230,6 +230,9 @@ def test_a_six_dice_tournament_page_shows_a_few_leader_boards_and_links_every_on
     assert shown == list(league_game("sixdice").headline_boards)
     assert shown[:2] == ["score", "dunks"] and "inbound_rounds" not in shown
     assert f'href="/seasons/{cup.pk}/leaders/">Every leader board' in section
+    # six dice ranks teams: each row names its team once ("1. State 1 2000", not twice)
+    rows = re.findall(r'<td class="text">(\d+\. [^<]*(?:<span[^>]*>[^<]*</span>)?)</td>', section)
+    assert rows and all("<span" not in row for row in rows), rows[:2]
     every = client.get(f"/seasons/{cup.pk}/leaders/").content.decode()
     assert len(set(re.findall(r'data-category="(\w+)"', every))) == 26
 
