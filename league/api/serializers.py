@@ -58,6 +58,19 @@ def _seed_text(*, nullable: bool) -> serializers.CharField:
     )
 
 
+def master_seed_field() -> serializers.IntegerField:
+    """A new season's or tournament's master seed, as the client may send it."""
+    return serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=0,
+        max_value=ID_MAX,
+        help_text="The master seed (random if not given): a number or a string of digits "
+        "(JavaScript: send a seed past 2**53 as a string, as seed_str gives it).",
+    )
+
+
 class LeagueSerializer(serializers.ModelSerializer[League]):
     seasons = serializers.IntegerField(source="season_count", read_only=True)
 
@@ -151,15 +164,7 @@ class SeasonCreateSerializer(serializers.Serializer[Any]):
         "level (0-2), pieces (3-5); six dice faces (six of B, P, S, F), chip_reroll. "
         "VABG takes none (rules and strategy say its rules).",
     )
-    seed = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        default=None,
-        min_value=0,
-        max_value=ID_MAX,
-        help_text="The master seed (random if not given): a number or a string of digits "
-        "(JavaScript: send a seed past 2**53 as a string, as seed_str gives it).",
-    )
+    seed = master_seed_field()
 
     def validate_teams(self, value: list[int]) -> list[Team]:
         return _teams_found(value)
@@ -211,15 +216,7 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         "level (0-2), pieces (3-5); six dice faces (six of B, P, S, F), chip_reroll. "
         "VABG takes none (rules and strategy say its rules).",
     )
-    seed = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        default=None,
-        min_value=0,
-        max_value=ID_MAX,
-        help_text="The master seed (random if not given): a number or a string of digits "
-        "(JavaScript: send a seed past 2**53 as a string, as seed_str gives it).",
-    )
+    seed = master_seed_field()
 
     def validate_teams(self, value: list[int]) -> list[Team]:
         return _teams_found(value)
