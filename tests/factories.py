@@ -120,3 +120,20 @@ def make_season(
         game=game,
         **kwargs,
     )
+
+
+def uncoached_cup(*, league: str, name: str, teams: int, seed: int) -> Any:
+    """Create a knockout tournament of ``teams`` new playable teams, coach choices off (its
+    odds are the fast sums of independent trips), with its exact pair odds built, as a
+    bracket challenge needs them before its pools open."""
+    from league import odds, services, tournaments
+
+    cup = tournaments.tournament_create(
+        league=services.league_get_or_create(name=league),
+        name=name,
+        teams=[full_team() for _ in range(teams)],
+        strategy=False,
+        seed=seed,
+    )
+    odds.bracket_odds(cup)  # solves the bracket's possible pairs and stores them
+    return cup

@@ -9,9 +9,9 @@ import pytest
 from django.core.cache import cache
 
 from challenge import services
-from league import odds, tournaments
 from league import services as league_services
-from tests.factories import fan, full_team
+from league import tournaments
+from tests.factories import fan, uncoached_cup
 
 
 @pytest.fixture(autouse=True)
@@ -24,14 +24,7 @@ def _rates_reset() -> None:
 
 @pytest.fixture
 def cup(db: Any) -> Any:
-    season = tournaments.tournament_create(
-        league=league_services.league_get_or_create(name="Challenge League"),
-        name="Challenge Cup",
-        teams=[full_team() for _ in range(4)],
-        strategy=False,
-        seed=7,
-    )
-    odds.bracket_odds(season)  # solves the bracket's 4 possible pairs and stores them
+    season = uncoached_cup(league="Challenge League", name="Challenge Cup", teams=4, seed=7)
     return season
 
 

@@ -12,10 +12,10 @@ from django.contrib.auth import get_user_model
 
 from challenge import services
 from challenge.models import Entry
-from league import odds, tournaments
 from league import services as league_services
+from league import tournaments
 from tests.browsing import follow
-from tests.factories import full_team
+from tests.factories import full_team, uncoached_cup
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WINDOW = (390, 844)  # a phone
@@ -28,14 +28,7 @@ def test_a_fan_signs_up_picks_a_bracket_joins_a_pool_and_watches_it_scored(
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
-    cup = tournaments.tournament_create(
-        league=league_services.league_get_or_create(name="Browser League"),
-        name="Fans Cup",
-        teams=[full_team() for _ in range(8)],
-        strategy=False,
-        seed=28,
-    )
-    odds.bracket_odds(cup)  # the pair table, as the background build leaves it
+    cup = uncoached_cup(league="Browser League", name="Fans Cup", teams=8, seed=28)
     pool = services.challenge_create(season=cup, name="Browser pool", round_points=[1, 2, 4])
     bracket = tournaments.season_bracket(cup)
     by_seed = {s: t for t, s in bracket.seeds.items()}

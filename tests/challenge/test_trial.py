@@ -318,20 +318,11 @@ def test_the_admin_does_not_move_a_pool_with_entries_to_another_tournament(
 ) -> None:
     # Its entries' picks name the first tournament's games and teams: moved, they would be
     # scored against a bracket they were never made for.
-    from league import odds, tournaments
-    from league import services as league_services
-    from tests.factories import commissioner, full_team
+    from tests.factories import commissioner, uncoached_cup
 
     entry = services.entry_join(challenge=pool, user=alice)
     services.entry_save(entry=entry, user=alice, picks=chalk(cup))
-    other = tournaments.tournament_create(
-        league=league_services.league_get_or_create(name="Other League"),
-        name="Other Cup",
-        teams=[full_team() for _ in range(4)],
-        strategy=False,
-        seed=9,
-    )
-    odds.bracket_odds(other)
+    other = uncoached_cup(league="Other League", name="Other Cup", teams=4, seed=9)
     client = signed(commissioner())
     moved = client.post(
         f"/admin/challenge/challenge/{pool.pk}/change/",

@@ -8,10 +8,10 @@ import pytest
 
 from challenge import services
 from challenge.models import Entry
-from league import odds, tournaments
 from league import services as league_services
+from league import tournaments
 from tests.browsing import follow
-from tests.factories import fan, full_team
+from tests.factories import fan, full_team, uncoached_cup
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WINDOW = (390, 844)  # a phone
@@ -22,14 +22,7 @@ def test_a_phone_fan_reads_each_score_beside_its_name_and_sees_picks_not_yet_sav
 ) -> None:
     from selenium.webdriver.common.by import By
 
-    cup = tournaments.tournament_create(
-        league=league_services.league_get_or_create(name="Trial League"),
-        name="Trial Cup",
-        teams=[full_team() for _ in range(8)],
-        strategy=False,
-        seed=11,
-    )
-    odds.bracket_odds(cup)
+    cup = uncoached_cup(league="Trial League", name="Trial Cup", teams=8, seed=11)
     pool = services.challenge_create(season=cup, name="Trial pool", round_points=[1, 2, 4])
     dana = fan("dana")
     entry = services.entry_join(challenge=pool, user=dana)
@@ -141,14 +134,7 @@ def test_a_locked_entry_shows_the_games_as_played_where_it_has_no_pick(
 
     from league.models import Game
 
-    cup = tournaments.tournament_create(
-        league=league_services.league_get_or_create(name="Locked League"),
-        name="Locked Cup",
-        teams=[full_team() for _ in range(4)],
-        strategy=False,
-        seed=4,
-    )
-    odds.bracket_odds(cup)
+    cup = uncoached_cup(league="Locked League", name="Locked Cup", teams=4, seed=4)
     pool = services.challenge_create(season=cup, name="Locked pool", round_points=[1, 2])
     gil = fan("gil")
     entry = services.entry_join(challenge=pool, user=gil)
@@ -180,14 +166,7 @@ def test_a_locked_entry_shows_the_games_as_played_where_it_has_no_pick(
 
 def test_my_entries_fit_a_phone(browser: Any, live_server: Any) -> None:
     # The fan's own list ran past a phone's edge (seven columns), its chance to win cut off.
-    cup = tournaments.tournament_create(
-        league=league_services.league_get_or_create(name="Mine League"),
-        name="Mine Cup",
-        teams=[full_team() for _ in range(4)],
-        strategy=False,
-        seed=2,
-    )
-    odds.bracket_odds(cup)
+    cup = uncoached_cup(league="Mine League", name="Mine Cup", teams=4, seed=2)
     pool = services.challenge_create(
         season=cup, name="A pool with a longer name", round_points=[1, 2]
     )

@@ -14,11 +14,11 @@ from django.core.cache import cache
 
 from challenge import services
 from challenge.models import Challenge, Entry
-from league import odds, tournaments
 from league import services as league_services
+from league import tournaments
 from tests.browsing import follow
 from tests.drills.harness import Workers, wait_for
-from tests.factories import fan, full_team
+from tests.factories import fan, uncoached_cup
 
 pytestmark = [
     pytest.mark.postgres,
@@ -29,14 +29,7 @@ pytestmark = [
 
 
 def test_workers_score_every_entry_as_they_store_each_game(workers: Workers) -> None:
-    cup = tournaments.tournament_create(
-        league=league_services.league_get_or_create(name="Workers"),
-        name="Challenge cup",
-        teams=[full_team() for _ in range(8)],
-        strategy=False,
-        seed=28,
-    )
-    odds.bracket_odds(cup)
+    cup = uncoached_cup(league="Workers", name="Challenge cup", teams=8, seed=28)
     pool = services.challenge_create(season=cup, name="Drill pool", round_points=[1, 2, 4])
     bracket = tournaments.season_bracket(cup)
     by_seed = {s: t for t, s in bracket.seeds.items()}
@@ -85,14 +78,7 @@ def test_a_fan_watches_the_workers_score_his_bracket_in_the_browser(
     from selenium.webdriver.common.by import By
 
     cache.clear()  # the sign-up counts of earlier tests, per address
-    cup = tournaments.tournament_create(
-        league=league_services.league_get_or_create(name="Workers"),
-        name="Watched cup",
-        teams=[full_team() for _ in range(8)],
-        strategy=False,
-        seed=82,
-    )
-    odds.bracket_odds(cup)
+    cup = uncoached_cup(league="Workers", name="Watched cup", teams=8, seed=82)
     pool = services.challenge_create(season=cup, name="Watched pool", round_points=[1, 2, 4])
     browser.get(f"{live_server.url}/fans/signup/?next={pool.get_absolute_url()}")
     browser.find_element(By.NAME, "username").send_keys("watcher")
