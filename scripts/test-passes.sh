@@ -17,6 +17,11 @@
 # Used by `make test`.
 #   scripts/test-passes.sh PYTHON PG_URL REDIS_URL
 set -uo pipefail
+# Cached bytecode: a machine that sets PYTHONDONTWRITEBYTECODE makes every process compile
+# the project's modules again (and pytest rewrite every test module again): some 8 s a
+# lane's start and 0.15 s every command a test runs (README's, the drills' workers...).
+# __pycache__ is in .gitignore.
+unset PYTHONDONTWRITEBYTECODE
 PY=$1 PG_URL=$2 REDIS_URL_TEST=$3
 DRILLS_PG_URL="${PG_URL}_drills"
 DRILLS_REDIS_URL="${REDIS_URL_TEST%/*}/14"
@@ -29,27 +34,27 @@ no_servers=(env -u DATABASE_URL -u CELERY_BROKER_URL -u REDIS_URL)
 # run with the engine's other tests in the second, which is shorter.
 ODDS_TESTS="tests/simulator/vabg/test_odds.py"
 "${no_servers[@]}" "$PY" -m pytest tests --ignore=tests/simulator \
-    -m "not postgres and not redis" --database-tests=skip --durations=5 >"$sqlite_log" 2>&1 &
+    -m "not postgres and not redis" --database-tests=skip --durations=40 >"$sqlite_log" 2>&1 &
 sqlite_pid=$!
 
 (
     # Browser drills included (a fan's challenge watched on real workers): they need the
     # workers, so they run nowhere else.
     DATABASE_URL=$DRILLS_PG_URL CELERY_BROKER_URL=$DRILLS_REDIS_URL "$PY" -m pytest tests/drills \
-        --database-tests=only --durations=5 || status=$?
+        --database-tests=only --durations=40 || status=$?
     # shellcheck disable=SC2046
     "${no_servers[@]}" "$PY" -m pytest tests/simulator simulator \
-        $(printf -- '--ignore=%s ' $ODDS_TESTS) --durations=5 || status=$?
+        $(printf -- '--ignore=%s ' $ODDS_TESTS) --durations=40 || status=$?
     exit "${status:-0}"
 ) >"$drills_log" 2>&1 &
 drills_pid=$!
 
 DATABASE_URL=$PG_URL CELERY_BROKER_URL=$REDIS_URL_TEST "$PY" -m pytest tests \
     --ignore=tests/simulator --ignore=tests/drills -m "not browser" --database-tests=only \
-    --durations=5
+    --durations=40
 pg_status=$?
 # shellcheck disable=SC2086
-"${no_servers[@]}" "$PY" -m pytest $ODDS_TESTS --durations=3 || pg_status=$?
+"${no_servers[@]}" "$PY" -m pytest $ODDS_TESTS --durations=20 || pg_status=$?
 
 wait "$drills_pid"
 drills_status=$?

@@ -147,16 +147,14 @@ def test_a_sqlite_backup_restores_every_row_into_a_fresh_database(tmp_path: Path
         if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "DEBUG"}
     }
     source = base | {"SQLITE_PATH": str(tmp_path / "league.sqlite3")}
-    for command in (
-        ["manage.py", "migrate", "--noinput", "-v0"],
-        ["-c", "import django; django.setup(); from tests.config.test_backups import populate;"
-               " populate()"],
-    ):  # fmt: skip
-        proc = subprocess.run(
-            [sys.executable, *command], cwd=ROOT, capture_output=True, text=True, check=False,
-            env=source | {"DJANGO_SETTINGS_MODULE": "config.settings"},
-        )  # fmt: skip
-        assert proc.returncode == 0, proc.stderr
+    made = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup();"
+         " from django.core.management import call_command; call_command('migrate', verbosity=0);"
+         " from tests.config.test_backups import populate; populate()"],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+        env=source | {"DJANGO_SETTINGS_MODULE": "config.settings"},
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
     fresh = tmp_path / "fresh.sqlite3"
 
     def change(sql: str) -> None:
