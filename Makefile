@@ -7,6 +7,9 @@ PORT ?= 8000
 # The real servers the test command uses (scripts/services.sh starts them when absent).
 PG_URL ?= postgres://postgres@127.0.0.1:5432/test
 REDIS_URL_TEST ?= redis://127.0.0.1:6379/15
+# Python keeps its bytecode caches (__pycache__, ignored by git) whatever the machine sets:
+# without them every process compiles the project again (README, "Tests").
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: install run serve serve-setup serve-cached backup restore test test-postgres test-sqlite lint typecheck bench services clean
 

@@ -23,6 +23,7 @@ set -uo pipefail
 # __pycache__ is in .gitignore.
 unset PYTHONDONTWRITEBYTECODE
 PY=$1 PG_URL=$2 REDIS_URL_TEST=$3
+SLOWEST=${TEST_SLOWEST:-5}  # each run lists its slowest tests: TEST_SLOWEST=40 make test
 DRILLS_PG_URL="${PG_URL}_drills"
 DRILLS_REDIS_URL="${REDIS_URL_TEST%/*}/14"
 sqlite_log=$(mktemp -t vabg-sqlite-lane.XXXXXX)
@@ -34,27 +35,27 @@ no_servers=(env -u DATABASE_URL -u CELERY_BROKER_URL -u REDIS_URL)
 # run with the engine's other tests in the second, which is shorter.
 ODDS_TESTS="tests/simulator/vabg/test_odds.py"
 "${no_servers[@]}" "$PY" -m pytest tests --ignore=tests/simulator \
-    -m "not postgres and not redis" --database-tests=skip --durations=40 >"$sqlite_log" 2>&1 &
+    -m "not postgres and not redis" --database-tests=skip --durations="$SLOWEST" >"$sqlite_log" 2>&1 &
 sqlite_pid=$!
 
 (
     # Browser drills included (a fan's challenge watched on real workers): they need the
     # workers, so they run nowhere else.
     DATABASE_URL=$DRILLS_PG_URL CELERY_BROKER_URL=$DRILLS_REDIS_URL "$PY" -m pytest tests/drills \
-        --database-tests=only --durations=40 || status=$?
+        --database-tests=only --durations="$SLOWEST" || status=$?
     # shellcheck disable=SC2046
     "${no_servers[@]}" "$PY" -m pytest tests/simulator simulator \
-        $(printf -- '--ignore=%s ' $ODDS_TESTS) --durations=40 || status=$?
+        $(printf -- '--ignore=%s ' $ODDS_TESTS) --durations="$SLOWEST" || status=$?
     exit "${status:-0}"
 ) >"$drills_log" 2>&1 &
 drills_pid=$!
 
 DATABASE_URL=$PG_URL CELERY_BROKER_URL=$REDIS_URL_TEST "$PY" -m pytest tests \
     --ignore=tests/simulator --ignore=tests/drills -m "not browser" --database-tests=only \
-    --durations=40
+    --durations="$SLOWEST"
 pg_status=$?
 # shellcheck disable=SC2086
-"${no_servers[@]}" "$PY" -m pytest $ODDS_TESTS --durations=20 || pg_status=$?
+"${no_servers[@]}" "$PY" -m pytest $ODDS_TESTS --durations="$SLOWEST" || pg_status=$?
 
 wait "$drills_pid"
 drills_status=$?
