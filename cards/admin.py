@@ -37,9 +37,11 @@ from cards.services import (
     teams_zip,
     uploads_import,
 )
-from cards.styles import team_styles
+from cards.styles import GAMES as STYLE_GAMES
+from cards.styles import RULINGS_STYLE, team_styles
 from core.api import size_text
 from core.errors import sentence
+from simulator.games import find_game
 
 
 class DecadeFilter(admin.SimpleListFilter):
@@ -221,11 +223,11 @@ class TeamAdmin(ReasonedHistoryAdmin):
         ("Dunks (vabg rules §5)", {"fields": ("dunk_top", "dunk_adjust")}),
         (
             "Coach styles (grid court, six dice)",
-            {"fields": ("styles", "styles_played")},
+            {"fields": ("styles", "styles_played", "styles_accepted")},
         ),
         ("Notes", {"fields": ("notes", "extra"), "classes": ("collapse",)}),
     )
-    readonly_fields = ("styles_played",)
+    readonly_fields = ("styles_played", "styles_accepted")
     actions = ["export_files", "export_zip", "duplicate"]
     change_list_template = "admin/cards/team/change_list.html"
 
@@ -243,6 +245,32 @@ class TeamAdmin(ReasonedHistoryAdmin):
             ),
         )
         return format_html("<ul>{}</ul>", rows)
+
+    @admin.display(description="what a style accepts")
+    def styles_accepted(self, team: Team) -> SafeString:
+        """List each game's style parameters, the values they take and their defaults, so
+        the styles field can be filled in without a refusal first."""
+        games = format_html_join(
+            "",
+            "<li><b>{}</b> ({}): {}; or {}</li>",
+            (
+                (
+                    name,
+                    find_game(name).title,
+                    "; ".join(
+                        f"{parameter}: {values} (default {default})"
+                        for parameter, values, default in find_game(name).style_parameters()
+                    ),
+                    f'"{RULINGS_STYLE}" for the rulings\' own policy',
+                )
+                for name in STYLE_GAMES
+            ),
+        )
+        return format_html(
+            "<ul>{}</ul><p>A parameter left out takes its default; a game left out plays the "
+            "style derived from the real season.</p>",
+            games,
+        )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Team]:
         teams: QuerySet[Team] = super().get_queryset(request)

@@ -36,6 +36,8 @@ FIRST_THREE_POINT_SEASON = 1987
 PLAYER_SEASONS = "alltime96_player_seasons.csv"
 TEAM_MINUTES = 200.0
 """Five players for 40 minutes: the listed players' figures are scaled up to this."""
+RULINGS_STYLE = "rulings"
+"""A game's style written as this plays the rulings' own policy (each game's ``RULINGS_NAME``)."""
 CARD_TRAP = 9.0
 """A card's starters averaging this many steal numbers trap (the field's: 7.6-9.8, mean 8.0)."""
 
@@ -223,5 +225,5 @@ def played_team_file(game: str, document: Mapping[str, Any]) -> dict[str, Any]:
     """Return a stored result's team file as the game reads it again: a result stored
     before teams had styles was played with the rulings' own policy, and replays with it."""
     doc = dict(document)
-    doc.setdefault("styles", {game: "rulings"})
+    doc.setdefault("styles", {game: RULINGS_STYLE})
     return doc

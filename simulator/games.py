@@ -366,6 +366,12 @@ class Game(ABC):
         """Return each of a style's choices in words: ``(choice, what this team does)``."""
         return []
 
+    def style_parameters(self) -> list[tuple[str, str, str]]:
+        """Return what ``styles.<game>`` of a team file accepts: ``(parameter, the values it
+        takes, its default as JSON)`` each (``"rulings"`` in place of the object plays the
+        rulings' own policy); none for a game without styles."""
+        return []
+
     @property
     def has_players(self) -> bool:
         """True when the box score's lines are a team's players (``lines_key`` "players"
@@ -663,6 +669,11 @@ class StyledGame(Game):
         """Return each of a style's choices in words."""
         described: list[tuple[str, str]] = self.style_module.describe_style(style)
         return described
+
+    def style_parameters(self) -> list[tuple[str, str, str]]:
+        """Return each parameter of the game's style, the values it takes and its default."""
+        parameters: list[tuple[str, str, str]] = self.style_module.style_parameters()
+        return parameters
 
     def read_team(self, data: object) -> StyledTeam:
         """Return the ``school``, ``season`` and style (``styles.<game>``: the game's default

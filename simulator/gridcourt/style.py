@@ -35,6 +35,7 @@ simulator.styles.StyleError: threes: must be an integer from 50 to 200, got 300
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
@@ -175,6 +176,17 @@ def _under(where: str, problem: str) -> str:
 def style_to_json(style: GridStyle | None) -> Any:
     """Return a style as a team file writes it (``"rulings"`` for the rulings' policy)."""
     return RULINGS_NAME if style is None else style.to_json()
+
+
+def style_parameters() -> list[tuple[str, str, str]]:
+    """Return what a team file's ``styles.gridcourt`` object accepts: ``(parameter, the
+    values it takes, its default)`` each; ``"rulings"`` instead of the object plays §4."""
+    accepted = {name: f"an integer from {lo} to {hi}" for name, (lo, hi) in BOUNDS.items()}
+    accepted["trap"] = "true or false"
+    return [
+        (f.name, accepted[f.name], json.dumps(getattr(DEFAULT_STYLE, f.name)))
+        for f in fields(GridStyle)
+    ]
 
 
 def describe_style(style: GridStyle | None) -> list[tuple[str, str]]:

@@ -28,6 +28,7 @@ simulator.styles.StyleError: threes: must be one of never, top, outside, always,
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Mapping, Set
 from dataclasses import dataclass, fields
 from typing import Any
@@ -203,6 +204,19 @@ def style_from_team(doc: object) -> SixDiceStyle:
 def style_to_json(style: SixDiceStyle) -> Any:
     """Return a style as a team file writes it."""
     return style.to_json()
+
+
+def style_parameters() -> list[tuple[str, str, str]]:
+    """Return what a team file's ``styles.sixdice`` object accepts: ``(parameter, the values
+    it takes, its default)`` each; ``"rulings"`` instead of the object plays §4."""
+    return [
+        (
+            name,
+            "one of " + ", ".join(map(json.dumps, allowed)),
+            json.dumps(getattr(DEFAULT_STYLE, name)),
+        )
+        for name, allowed in CHOICES.items()
+    ]
 
 
 def describe_style(style: SixDiceStyle) -> list[tuple[str, str]]:

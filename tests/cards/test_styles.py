@@ -89,6 +89,10 @@ def test_the_admin_edits_a_style_with_history_and_refuses_a_bad_one(client: Clie
     url = reverse("admin:cards_team_change", args=[team.pk])
     page = client.get(url)
     assert "Styles played" in text(page) and "derived from" in text(page)
+    # What each game's style accepts is on the form before any refusal says it.
+    assert "threes: an integer from 50 to 200 (default 100)" in text(page)
+    assert 'chip: one of "always", "shots" (default "always")' in text(page)
+    assert '"rulings" for the rulings\' own policy' in text(page)
     before = team.history.count()
     bad = team_form_data(team, styles=json.dumps({"gridcourt": {"threes": 20}}))
     refused = client.post(url, bad)

@@ -6,6 +6,7 @@ engines refuse any answer the rules forbid, so every game here is also a legal o
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -153,6 +154,32 @@ def test_grid_styles_are_validated_with_every_problem_named() -> None:
         find_game("gridcourt").read_team(
             {"school": "X", "season": 2000, "styles": {"gridcourt": 5}}
         )
+
+
+@pytest.mark.parametrize("name", ["gridcourt", "sixdice"])
+def test_the_parameters_a_style_lists_are_the_ones_it_accepts_with_their_defaults(name) -> None:
+    """What the admin's team form lists: every parameter, each value it says it takes read
+    as such, the values just past its ends refused, its default the default style's."""
+    game = find_game(name)
+    default = game.read_style({})
+    listed = game.style_parameters()
+    assert [p for p, _, _ in listed] == list(game.style_to_json(default))
+    for parameter, values, default_text in listed:
+        assert game.read_style({parameter: json.loads(default_text)}) == default
+        if values.startswith("an integer from "):
+            lo, hi = map(int, values.removeprefix("an integer from ").split(" to "))
+            taken, refused = [lo, hi], [lo - 1, hi + 1]
+        elif values == "true or false":
+            taken, refused = [True, False], [1, "yes"]
+        else:
+            taken = json.loads("[" + values.removeprefix("one of ") + "]")
+            refused = ["none of these"]
+        for value in taken:
+            game.read_style({parameter: value})
+        for value in refused:
+            with pytest.raises(InvalidTeamError, match=parameter):
+                game.read_style({parameter: value})
+    assert find_game("vabg").style_parameters() == []
 
 
 def test_a_team_file_gives_its_style_and_rulings_names_the_rulings_policy() -> None:
