@@ -134,4 +134,19 @@ def test_the_challenge_pages_read_well_on_a_desktop_and_a_phone(
         browser.set_window_size(width, 900)
         for visit in signed_in:
             found += problems_of(browser, live_server.url, visit, width)
+    # On the phone the bracket runs screens long: "Save my bracket" is on the screen all
+    # the way down it (from where its first game reaches the screen's top), not only at
+    # its foot.
+    browser.get(live_server.url + entry.get_absolute_url())
+    browser.find_element(By.CSS_SELECTOR, "#bracket .pick")
+    for scrolled in (
+        "document.getElementById('bracket').getBoundingClientRect().top + window.scrollY",
+        "document.body.scrollHeight / 2",
+    ):
+        on_screen = browser.execute_script(
+            f"window.scrollTo(0, {scrolled});"
+            "const r = document.getElementById('save').getBoundingClientRect();"
+            "return r.top >= 0 && r.bottom <= window.innerHeight"
+        )
+        assert on_screen, f"Save is off the 390 px screen at scroll {scrolled}"
     assert not found, "\n".join(found)
