@@ -118,6 +118,10 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files served by the application itself (gunicorn in production), compressed.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # An ETag from each page's content, and 304 Not Modified to a client that sends it back
+    # (If-None-Match) and already holds that page: above the public-pages middleware, so a
+    # 304 keeps the Cache-Control it sets.
+    "django.middleware.http.ConditionalGetMiddleware",
     # Before the session and CSRF middleware, so that it sees the cookies they set: a
     # response that sets one is never made public (core/caching.py).
     "core.caching.PublicPagesMiddleware",

@@ -66,6 +66,25 @@ def test_a_played_game_page_may_be_kept_by_any_cache_and_a_scheduled_one_may_not
     assert "Cache-Control" not in client.get(game.get_absolute_url()).headers
 
 
+@pytest.mark.django_db
+def test_a_page_or_api_list_a_client_holds_is_answered_304_until_a_game_changes_it(
+    client, django_capture_on_commit_callbacks
+) -> None:
+    cup = new_cup("Etag Cup")
+    for path in (f"/seasons/{cup.pk}/leaders/", f"/seasons/{cup.pk}/", "/api/seasons/"):
+        first = client.get(path)
+        assert first.status_code == 200 and first.headers["ETag"], path
+        again = client.get(path, HTTP_IF_NONE_MATCH=first.headers["ETag"])
+        assert again.status_code == 304 and again.content == b"", path
+        # A cache told to keep the page for a few seconds is told so again.
+        assert again.headers["Cache-Control"] == first.headers["Cache-Control"], path
+    held = client.get(f"/seasons/{cup.pk}/").headers["ETag"]
+    with django_capture_on_commit_callbacks(execute=True):
+        play(cup.games.get())
+    changed = client.get(f"/seasons/{cup.pk}/", HTTP_IF_NONE_MATCH=held)
+    assert changed.status_code == 200 and changed.headers["ETag"] != held
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
