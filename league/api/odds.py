@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
@@ -212,6 +211,134 @@ SeasonOddsSerializer = inline_serializer(
 )
 
 
+class LawEntrySerializer(serializers.Serializer[Any]):
+    """A value of a law (a margin, a score) with its chance."""
+
+    x = serializers.IntegerField()
+    p = serializers.FloatField()
+
+
+class PreviewSideSerializer(serializers.Serializer[Any]):
+    team_id = serializers.IntegerField()
+    team = serializers.CharField()
+    card_version = serializers.CharField(
+        required=False, help_text="VABG: the digest of the team's cards the odds read."
+    )
+
+
+class PredictedScoreSerializer(serializers.Serializer[Any]):
+    home = serializers.IntegerField()
+    away = serializers.IntegerField()
+
+
+class FinalScoreEntrySerializer(serializers.Serializer[Any]):
+    home = serializers.IntegerField()
+    away = serializers.IntegerField()
+    p = serializers.FloatField()
+
+
+def _law() -> LawEntrySerializer:
+    return LawEntrySerializer(
+        many=True, help_text="Each value with its chance, entries below 1e-6 left out."
+    )
+
+
+def _preview() -> dict[str, Any]:
+    """Return a preview's fields, new each time (a serializer class takes its fields away
+    from the mapping it is made from)."""
+    return {
+        "home": PreviewSideSerializer(),
+        "away": PreviewSideSerializer(),
+        "neutral": serializers.BooleanField(),
+        "note": serializers.CharField(help_text="How the odds were obtained, in a sentence."),
+        "p_home_win": serializers.FloatField(),
+        "p_away_win": serializers.FloatField(),
+        "expected_home_pts": serializers.FloatField(),
+        "expected_away_pts": serializers.FloatField(),
+        "predicted_score": PredictedScoreSerializer(),
+        "spread": serializers.FloatField(help_text="Expected home minus away points."),
+        "spread_text": serializers.CharField(help_text='e.g. "Kentucky 2012 by 3.4".'),
+        "total": serializers.FloatField(),
+        "most_likely_margin": serializers.IntegerField(),
+        "margin": _law(),
+        "home_score": _law(),
+        "away_score": _law(),
+        # VABG
+        "rules": serializers.CharField(required=False, help_text="VABG: the rules preset."),
+        "rules_version": serializers.IntegerField(required=False),
+        "coach_policy": serializers.BooleanField(required=False),
+        "p_overtime": serializers.FloatField(required=False, help_text="VABG."),
+        "expected_overtimes": serializers.FloatField(required=False, help_text="VABG."),
+        # Six dice, grid court
+        "game": serializers.CharField(required=False, help_text="Six dice, grid court: its name."),
+        "game_title": serializers.CharField(required=False),
+        "options": serializers.JSONField(required=False, help_text="The game's options."),
+        "styles": serializers.JSONField(
+            required=False, help_text="Each team's coach styles the odds are for."
+        ),
+        "method": serializers.CharField(
+            required=False, help_text="Six dice, grid court: exact or simulated."
+        ),
+        "standard_error": serializers.FloatField(
+            required=False, allow_null=True, help_text="Of P(home wins), when simulated."
+        ),
+        "games_simulated": serializers.IntegerField(required=False, allow_null=True),
+        "final_score": FinalScoreEntrySerializer(
+            many=True,
+            required=False,
+            help_text="Six dice, grid court: each final score with its chance.",
+        ),
+    }
+
+
+MatchupPreviewSerializer = inline_serializer("MatchupPreview", _preview())
+GamePreviewSerializer = inline_serializer(
+    "GamePreview",
+    {
+        "game_id": serializers.IntegerField(),
+        "cards": serializers.ChoiceField(
+            choices=["as played", "current"], required=False, help_text="VABG: which cards."
+        ),
+        **_preview(),
+    },
+)
+WinProbabilitySerializer = inline_serializer(
+    "WinProbability",
+    {
+        "game_id": serializers.IntegerField(),
+        "home": serializers.CharField(),
+        "away": serializers.CharField(),
+        "coach_policy": serializers.BooleanField(required=False, help_text="VABG."),
+        "note": serializers.CharField(),
+        "game": serializers.CharField(required=False, help_text="Six dice, grid court."),
+        "game_title": serializers.CharField(required=False),
+        "method": serializers.CharField(required=False),
+        "chart_label": serializers.CharField(required=False),
+        "pregame": serializers.FloatField(help_text="P(home wins) before the game."),
+        "points": inline_serializer(
+            "WinProbabilityPoint",
+            {
+                "period": serializers.IntegerField(),
+                "number": serializers.IntegerField(),
+                "team": serializers.CharField(help_text="The side with the ball (or roll)."),
+                "margin": serializers.IntegerField(help_text="Home minus away, then."),
+                "p_home": serializers.FloatField(),
+            },
+            many=True,
+        ),
+        "swings": inline_serializer(
+            "WinProbabilitySwing",
+            {
+                "trip": serializers.IntegerField(),
+                "delta": serializers.FloatField(help_text="For the home team."),
+                "text": serializers.CharField(),
+            },
+            many=True,
+        ),
+    },
+)
+
+
 PREVIEW_DOC = (
     "P(win) of each side, the predicted score (expected points, the 20-20 start included), "
     "the spread (expected home minus away) and total, P(overtime), and the laws of the "
@@ -230,7 +357,7 @@ class GamePreviewView(OddsView):
         "202 (``pending``: how many pairings are ready) while a six-dice or grid-court "
         "pairing the cache lacks is worked out by the workers: ask again.",
         parameters=[_GAME_ID],
-        responses={200: OpenApiTypes.OBJECT, 202: OddsPendingSerializer},
+        responses={200: GamePreviewSerializer, 202: OddsPendingSerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(Game.objects.select_related("result"), pk=pk)
@@ -245,7 +372,7 @@ class GameWinProbabilityView(OddsView):
         "played: ``points`` starts with the pre-game P and ends with the result (1 or 0); "
         "``swings`` are the trips that moved it most (``delta`` for the home team).",
         parameters=[_GAME_ID],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: WinProbabilitySerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(Game.objects.select_related("result", "home", "away"), pk=pk)
@@ -259,7 +386,7 @@ class MatchupView(OddsView):
         summary="Any two teams' preview",
         description=PREVIEW_DOC,
         parameters=[MatchupQuery],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: MatchupPreviewSerializer},
     )
     def get(self, request: Request) -> Response:
         query = MatchupQuery(data=request.query_params)

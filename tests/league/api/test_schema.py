@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from django.core.management import call_command
 from drf_spectacular.generators import SchemaGenerator
 
 
@@ -120,3 +121,12 @@ def test_the_challenge_actions_say_what_they_do_not_what_the_view_set_is() -> No
     assert "invitation code" in operation("/api/challenges/{id}/join/", "post")["description"]
     join = schema()["components"]["schemas"]["Join"]["properties"]
     assert all(field.get("description") for field in join.values())
+
+
+def test_the_schema_is_generated_without_a_warning_and_validates(tmp_path) -> None:
+    """What ``manage.py spectacular --fail-on-warn --validate`` checks: no two components of
+    one name, no field whose type the generator must guess, a valid OpenAPI document."""
+    call_command(
+        "spectacular", "--fail-on-warn", "--validate", "--file", str(tmp_path / "schema.yml")
+    )
+    assert (tmp_path / "schema.yml").read_text().startswith("openapi: 3.")
