@@ -179,7 +179,10 @@ class DefaultPolicy:
                     walk(crasher, path)
         # (c) Greedy: one step at a time while a step raises (max E', sum E', -sum v).
         free = [p for p in range(1, n + 1) if p not in fixed]
-        dmin = [min(row[d] for d in defense) for row in court.chebyshev]
+        # Each cell's king distance to the nearest defender (the distances are symmetric:
+        # the defenders' own rows, taken cell by cell).
+        rows = [court.chebyshev[d] for d in defense]
+        dmin = list(map(min, *rows)) if len(rows) > 1 else list(rows[0])
         shot_value, borders, value = self.shot_values(court), court.borders, court.value
 
         def score() -> tuple[int, int, int]:
