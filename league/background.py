@@ -6,8 +6,9 @@ answers, and a bracket's odds solved inside the page. So a web process (``config
 ``config/asgi.py``: ``make run``'s runserver, gunicorn without a broker) calls
 :func:`serve_in_process`, and from then on ``league.tasks`` hands each task to a *lane* of
 this module instead: a queue and one thread that runs the task's own code
-(``task.apply``) after the request has answered. One lane plays games, another builds odds,
-so a field's odds never hold up a run.
+(``task.apply``) after the request has answered. One lane plays games, another builds VABG's
+odds tables, a third the other games' pairings of coach styles, so a field's odds never hold
+up a run, nor a VABG table of hundreds of pairs a six-dice pairing.
 
 Nothing is promised here that the database does not keep: a game is still claimed with a
 conditional UPDATE and stored in one transaction with its run's count, so a game handed
@@ -66,6 +67,11 @@ def in_process() -> bool:
 def available() -> bool:
     """Tell whether work sent now runs in the background: on a broker's workers or in lanes."""
     return in_process() or not current_app.conf.task_always_eager
+
+
+def where() -> str:
+    """Say where work sent now runs, for a page that waits on it."""
+    return "in the background by this server" if in_process() else "on the workers"
 
 
 @contextlib.contextmanager

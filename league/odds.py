@@ -631,7 +631,7 @@ def pending_view(season: Season, pending: OddsPending) -> dict[str, Any]:
         "pending": True,
         "pairs_ready": pending.ready,
         "pairs_needed": pending.needed,
-        "message": f"The exact odds of this field are being computed on the workers: "
+        "message": f"The exact odds of this field are being computed {background.where()}: "
         f"{pending.ready} of {pending.needed} pairs are ready.",
     }
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import json
 import time
 from collections.abc import Mapping
@@ -185,7 +186,9 @@ def season_pairings_request(season_id: int) -> None:
         e.team_id: team_document(e.team)
         for e in SeasonTeam.objects.filter(season=season).select_related("team")
     }
-    if season.kind == Season.Kind.TOURNAMENT:
+    if season.kind == Season.Kind.TOURNAMENT and season.bracket:
+        pairs = bracket_pairs(season_bracket(season))
+    elif season.kind == Season.Kind.TOURNAMENT:
         pairs = [(h, a) for h in docs for a in docs if h != a]
     else:
         pairs = list(
@@ -391,6 +394,15 @@ SIMULATED_PAIRINGS = 6
 (grid court: 1,000 games each); beyond it every game takes the default styles' law."""
 
 
+def bracket_pairs(bracket: brackets.Bracket) -> list[tuple[int, int]]:
+    """Return the (home, away) pairs a bracket lets meet, the top team at home (any two of
+    its teams, either way round, when a round is reseeded), in a stable order."""
+    can_meet = brackets.possible_pairs(bracket, {})
+    if can_meet is None:
+        return list(itertools.permutations(sorted(bracket.seeds), 2))
+    return sorted(can_meet)
+
+
 class PairOdds:
     """P(home wins) of every pairing of a season's teams, worked out once per pair of the
     styles they play (a game's odds depend on the teams only through their styles).
@@ -445,16 +457,21 @@ class PairOdds:
         return len(self._odds)
 
     def note(self) -> str:
-        """Say how the pairings' laws were used, in a sentence."""
+        """Say how the games' odds were worked out and used, in a sentence or two."""
+        kind = find_game(self.game)
         if self.styles_counted:
-            return (
+            return method_note(kind, self.default) + (
                 f" Each game is the coin of its pairing of coach styles ({self.pairings} "
                 "pairings of styles)."
             )
+        default = self.default
         return (
-            f" The coach styles are not counted: this field's games meet {self.needed} "
-            f"pairings of styles, more than the {SIMULATED_PAIRINGS} a page simulates "
-            "(a run of 1,000 games each), so every game is the default styles' coin."
+            f"Simulated: {default.games:,} seeded games of {_title(kind)} between two teams of "
+            f"the default coach style (standard error of P(win) {default.standard_error:.1%}). "
+            f"The teams' own styles are not counted here: the games that can be played meet "
+            f"{self.needed} pairings of styles, more than the {SIMULATED_PAIRINGS} a page "
+            "simulates, so every game is that one coin; a game's own preview counts both "
+            "teams' styles and may differ."
         )
 
 
@@ -541,7 +558,7 @@ def season_odds(
         "p_home_win": odds.p_home_win,
         "method": odds.method,
         "standard_error": odds.standard_error,
-        "note": method_note(kind, odds) + pairs.note(),
+        "note": pairs.note(),
         "style_pairings": pairs.pairings,
         "styles_counted": pairs.styles_counted,
         "coach_policy": True,
@@ -581,16 +598,13 @@ def bracket_odds(
     winners, kinds = whatif_winners(bracket, stored, whatif)
     teams = sorted(bracket.seeds, key=lambda t: (bracket.seeds[t], t))
     index = {t: i for i, t in enumerate(teams)}
-    pairs = PairOdds(
-        season.game,
-        season.options,
-        list(Team.objects.filter(pk__in=teams)),
-        [(h, a) for h in teams for a in teams],
-    )
+    can_meet = bracket_pairs(bracket)
+    pairs = PairOdds(season.game, season.options, list(Team.objects.filter(pk__in=teams)), can_meet)
     odds = pairs.default
-    p = np.array(
-        [[0.5 if h == a else pairs.p_home(h, a) for a in teams] for h in teams], dtype=float
-    )
+    # A pair that cannot meet (NaN) counts for nothing in the bracket's law.
+    p = np.full((len(teams), len(teams)), np.nan)
+    for h, a in can_meet:
+        p[index[h], index[a]] = pairs.p_home(h, a)
     reseeded = any(
         isinstance(s, brackets.Reseeded) for g in bracket.games for s in (g.top, g.bottom)
     )
@@ -623,7 +637,7 @@ def bracket_odds(
         "method": "sampled" if reseeded else odds.method,
         "standard_error": sampling_error,
         "game_standard_error": odds.standard_error,
-        "note": method_note(kind, odds) + pairs.note(),
+        "note": pairs.note(),
         "style_pairings": pairs.pairings,
         "styles_counted": pairs.styles_counted,
         "coach_policy": True,

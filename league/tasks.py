@@ -147,8 +147,10 @@ def send_pairings(
     pairings: list[list[Any]],
     **kwargs: Any,
 ) -> None:
-    """Send the pairings a page is waiting for to the workers (or this process's lane)."""
-    _send(other_odds_pairings, "odds", game=game, options=options, pairings=pairings)
+    """Send the pairings a page is waiting for to the workers (or this process's lane of
+    its own: a six-dice pairing, a fraction of a second, never waits behind a VABG field's
+    table of hundreds of pairs)."""
+    _send(other_odds_pairings, "pairings", game=game, options=options, pairings=pairings)
 
 
 @receiver(field_odds_wanted, sender=Season, dispatch_uid="league.send_field_odds")

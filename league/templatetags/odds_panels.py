@@ -67,7 +67,15 @@ def bracket_odds(context: Mapping[str, Any], season: Season) -> dict[str, Any]:
     out["odds"] = result
     out["alive"] = [t for t in result["teams"] if t["champion"] > 0]
     out["out_count"] = len(result["teams"]) - len(out["alive"])
+    out["shown_rounds"] = rounds_shown(result["rounds"], out["alive"])
     return out
+
+
+def rounds_shown(rounds: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list[Any]:
+    """Return ``(index, round)`` of the rounds whose column tells the listed teams apart:
+    a round every one of them is sure to play in, or sure not to (the first round before
+    a game is played, a round already decided), says nothing and is left out."""
+    return [(i, r) for i, r in enumerate(rounds) if any(0.0 < t["reach"][i] < 1.0 for t in rows)]
 
 
 HISTORY_ROWS = 16
@@ -89,6 +97,7 @@ def _finished(out: dict[str, Any], season: Season, champion: dict[str, Any]) -> 
     teams = before["teams"]
     out["history"] = before
     out["favourites"] = teams[:HISTORY_ROWS]
+    out["shown_rounds"] = rounds_shown(before["rounds"], teams)
     out["champion_before"] = next(
         ((rank, t) for rank, t in enumerate(teams, start=1) if t["team_id"] == champion["team_id"]),
         None,

@@ -6,6 +6,7 @@ fixture); tests/commissioner runs the lanes on ``make run``'s SQLite file."""
 
 from __future__ import annotations
 
+import threading
 from datetime import date, timedelta
 from functools import partial
 from wsgiref.headers import Headers
@@ -118,6 +119,8 @@ def test_a_new_tournaments_odds_are_built_in_the_background_while_its_pages_say_
         waiting = api.get(f"/api/tournaments/{season_id}/odds/").json()
         assert (waiting["pending"], waiting["pairs_ready"]) == (True, 0)
         assert waiting["pairs_needed"] > 0
+        # No workers here: the message says who computes them, not "the workers".
+        assert "being computed in the background by this server" in waiting["message"]
         assert client.get(f"/seasons/{season_id}/bracket/").status_code == 200
     assert lanes.wait_idle(WAIT)
     ready = api.get(f"/api/tournaments/{season_id}/odds/").json()
@@ -160,3 +163,22 @@ def test_the_games_lane_plays_what_a_stopped_server_left_queued(lanes) -> None:
     # The sweep sent the stale games again: the run the dead process held is finished.
     left.refresh_from_db()
     assert (left.status, left.done) == ("done", 6)
+
+
+def test_a_six_dice_pairing_is_worked_out_while_a_vabg_field_s_table_is_still_building(
+    lanes, client
+) -> None:
+    """A trial waited 3 minutes for one six-dice pairing queued behind a VABG field's 583
+    pairs: the pairings have a lane of their own."""
+    release = threading.Event()
+    lanes.lane("odds").submit(lambda: release.wait(WAIT))  # a long VABG table, still building
+    try:
+        game = make_season(game="sixdice", teams=2).games.first()
+        waiting = client.get(f"/api/games/{game.pk}/preview/")
+        assert waiting.status_code == 202
+        assert lanes.lane("pairings").wait_idle(WAIT)
+        ready = client.get(f"/api/games/{game.pk}/preview/")
+        assert ready.status_code == 200 and ready.json()["method"] == "exact"
+        assert not lanes.lane("odds").wait_idle(0)  # the VABG table was still on its way
+    finally:
+        release.set()

@@ -112,6 +112,40 @@ def test_grid_court_rules_of_the_commissioners_own_are_run_and_every_page_agrees
         cache.clear()
 
 
+def test_a_grid_court_bracket_counts_the_styles_of_the_pairs_that_can_meet_as_previews_do(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A trial's README cup of four styled teams gave Kentucky 50.2% in its bracket (every
+    ordered pair counted, 12 pairings of styles, past the 6 a page runs: the default coin)
+    and 26.7% on the game's own preview. The pairs that can meet, the top team at home,
+    are 6: the bracket counts every team's style, and a first-round game's chance to send
+    its home team to the final is its preview's P(home wins)."""
+    monkeypatch.setattr(gridcourt_odds, "STYLE_GAMES", 60)  # the same code, shorter runs
+    gridcourt_odds.styled_odds.cache_clear()
+    try:
+        teams = [
+            TeamFactory(styles={"gridcourt": {"threes": threes, "crashers": n % 3}})
+            for n, threes in enumerate((50, 100, 150, 200))
+        ]
+        cup = tournaments.tournament_create(
+            league=services.league_get_or_create(name="Grid League"),
+            name="Cup",
+            teams=teams,
+            seed=3,
+            game="gridcourt",
+        )
+        body = client.get(f"/api/tournaments/{cup.pk}/odds/").json()
+        assert body["styles_counted"] is True and body["style_pairings"] == 6
+        assert "default coach style" not in body["note"]
+        final = {t["team_id"]: t["reach"][1] for t in body["teams"]}
+        for game in cup.games.filter(round=1):
+            preview = client.get(f"/api/games/{game.pk}/preview/").json()
+            assert final[game.home_id] == pytest.approx(preview["p_home_win"], abs=1e-12)
+    finally:
+        gridcourt_odds.styled_odds.cache_clear()
+        cache.clear()
+
+
 def test_a_played_grid_court_game_has_no_chart_and_says_so(client: Client) -> None:
     game = services.game_simulate(game_id=first_game(make_season(game="gridcourt", teams=2)).pk)
     response = client.get(f"/api/games/{game.pk}/win-probability/")
@@ -248,7 +282,7 @@ def test_a_pairing_not_worked_out_yet_goes_to_the_workers_while_the_pages_wait(
         season_odds = client.get(f"/api/seasons/{season.pk}/odds/?seasons=100")
         assert season_odds.status_code == 202
         page = client.get(f"/seasons/{season.pk}/odds/").content.decode()
-        assert "matchups are ready" in page
+        assert "pairings of coach styles are ready" in page
     # The game's pairing (from its preview) and the default styles' (the season's
     # odds read it first): each sent once, not again on every reload.
     pairings = [json.dumps(p, sort_keys=True) for m in sent for p in m["pairings"]]

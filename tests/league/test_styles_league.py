@@ -124,8 +124,9 @@ def test_bracket_odds_are_those_of_each_pairing_of_styles(client: Client) -> Non
         league=league, name="Cup", teams=teams, seed=1, game="sixdice"
     )
     body = client.get(f"/api/tournaments/{cup.pk}/odds/").json()
-    # Default against default, and the savers at home or away.
-    assert body["styles_counted"] is True and body["style_pairings"] == 3
+    # The pairs the bracket lets meet, the top team at home: default against default, and
+    # the savers (the top seed) at home; never away.
+    assert body["styles_counted"] is True and body["style_pairings"] == 2
     champion = {t["team_id"]: t["champion"] for t in body["teams"]}
     others = [champion[t.pk] for t in teams[1:]]
     assert champion[saver.pk] < 0.01
