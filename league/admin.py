@@ -39,10 +39,11 @@ from league.models import (
     Season,
     SeasonTeam,
     SimulationRun,
+    options_help,
 )
 from league.presentation import box_score
 from league.scheduling import DAYS_BETWEEN_MAX
-from simulator.games import DEFAULT_GAME, game_choices
+from simulator.games import DEFAULT_GAME, find_game, game_choices
 
 
 @admin.register(League)
@@ -124,12 +125,19 @@ class SeasonAddForm(forms.Form):
         required=False, initial=True, help_text="Off: every game on a neutral court."
     )
     game = forms.ChoiceField(choices=game_choices(), initial=DEFAULT_GAME)
-    rules = forms.ChoiceField(choices=RulesPreset.choices, initial=RulesPreset.ADVANCED)
+    options = forms.JSONField(required=False, label="Game options", help_text=options_help())
+    rules = forms.ChoiceField(
+        choices=RulesPreset.choices,
+        initial=RulesPreset.ADVANCED,
+        label="Rules (VABG)",
+        help_text="VABG's rules preset; the other games ignore it.",
+    )
     strategy = forms.BooleanField(
         required=False,
         initial=True,
-        label="Coach policy",
-        help_text="Let the coach foul late and try for 3 (vabg rules §10).",
+        label="Coach policy (VABG)",
+        help_text="Let the coach foul late and try for 3 (vabg rules §10); the other games "
+        "play their teams' coach styles instead, and ignore it.",
     )
     seed = forms.IntegerField(
         required=False,
@@ -160,12 +168,17 @@ class SeasonAddForm(forms.Form):
                 )
             },
         ),
-        ("Rules", {"fields": ("game", "rules", "strategy", "seed")}),
+        ("Rules", {"fields": ("game", "options", "rules", "strategy", "seed")}),
     )
 
     def clean(self) -> dict[str, Any]:
         super().clean()
         cleaned = self.cleaned_data
+        if cleaned.get("options") is None:
+            cleaned["options"] = {}
+        game = cleaned.get("game")
+        if game and not any(o.name == "strategy" for o in find_game(game).options):
+            cleaned["strategy"] = False  # a switch this game has not: nothing to store
         if cleaned.get("every_team"):
             cleaned["teams"] = list(Team.objects.order_by("school", "season"))
         elif len(cleaned.get("teams") or ()) < 2 and "teams" not in self.errors:
@@ -192,6 +205,7 @@ class SeasonAddForm(forms.Form):
             "rules": data["rules"],
             "strategy": data["strategy"],
             "seed": data["seed"],
+            "options": data["options"],
         }
 
 

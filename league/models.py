@@ -7,6 +7,7 @@ lines in the same transaction that marks the game final.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -48,6 +49,34 @@ class RulesPreset(models.TextChoices):
 ROW_FIELDS = {"preset": "rules", "strategy": "strategy"}
 """The game options a league game keeps in fields of its own (VABG's rules preset and
 coach switch), not in ``options``."""
+
+
+def options_help() -> str:
+    """Say what ``options`` each game takes (what :func:`game_options_clean` accepts), from
+    the games' own option lists: names, values, defaults and meaning."""
+
+    def value(v: object) -> str:
+        return json.dumps(v)
+
+    parts = []
+    for name in game_names():
+        engine = find_game(name)
+        title = engine.label or engine.title
+        own = [o for o in engine.options if o.name not in ROW_FIELDS]
+        if not own:
+            parts.append(f"{title} takes none (its rules and coach policy are fields of their own)")
+            continue
+        described = []
+        for o in own:
+            values = [value(c) for c in o.choices]
+            head = f"{o.name} {', '.join(values[:-1])} or {values[-1]}" if values[1:] else o.name
+            described.append(f"{head} (default {value(o.default)}): {o.help}")
+        parts.append(f"{title}: " + "; ".join(described))
+    return (
+        "A JSON object of the game's rule options, each left out at its default. "
+        + ". ".join(parts)
+        + '. For example {"chip_reroll": true} or {"pieces": 3}.'
+    )
 
 
 def game_options_clean(game: str, options: object) -> dict[str, Any]:

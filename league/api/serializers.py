@@ -20,6 +20,7 @@ from league.models import (
     Season,
     SeasonTeam,
     SimulationRun,
+    options_help,
 )
 from league.scheduling import DAYS_BETWEEN_MAX
 from simulator.games import game_choices
@@ -160,9 +161,7 @@ class SeasonCreateSerializer(serializers.Serializer[Any]):
     options = serializers.DictField(
         required=False,
         default=dict,
-        help_text="The game's rule options, checked by its rules: grid court width (14, 13), "
-        "level (0-2), pieces (3-5); six dice faces (six of B, P, S, F), chip_reroll. "
-        "VABG takes none (rules and strategy say its rules).",
+        help_text=options_help(),
     )
     seed = master_seed_field()
 
@@ -212,9 +211,7 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
     options = serializers.DictField(
         required=False,
         default=dict,
-        help_text="The game's rule options, checked by its rules: grid court width (14, 13), "
-        "level (0-2), pieces (3-5); six dice faces (six of B, P, S, F), chip_reroll. "
-        "VABG takes none (rules and strategy say its rules).",
+        help_text=options_help(),
     )
     seed = master_seed_field()
 

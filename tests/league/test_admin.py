@@ -140,9 +140,34 @@ def test_adding_a_season_of_every_team_groups_the_lone_ones_as_independents(clie
     assert groups[alone.pk] == groups[other.pk] == "Independent"
 
 
+def test_a_six_dice_season_is_added_with_its_options_and_without_vabg_s_switch(client) -> None:
+    """A trial found no way to set another game's options in the admin, as README's
+    ``--option chip_reroll=true`` and the API do; the form lists each game's options."""
+    client.force_login(commissioner())
+    form = client.get(reverse("admin:league_season_add")).content.decode()
+    assert 'name="options"' in form
+    assert "chip_reroll false or true (default false)" in form
+    assert "pieces 3, 4 or 5 (default 5)" in form
+    data = season_form(game="sixdice", options='{"chip_reroll": true}')
+    assert client.post(reverse("admin:league_season_add"), data).status_code == 302
+    season = Season.objects.get(name="Winter 2027")
+    assert season.game == "sixdice" and season.options["chip_reroll"] is True
+    assert season.strategy is False  # ticked, but six dice has no coach policy to switch
+    assert all(g.options["chip_reroll"] for g in season.games.all())
+
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
+        (
+            {"game": "gridcourt", "options": '{"pieces": 7}'},
+            "pieces",
+        ),
+        (
+            {"game": "vabg", "options": '{"pieces": 3}'},
+            "takes its rules from the rules and strategy fields, not options",
+        ),
+        ({"game": "sixdice", "options": "chip_reroll"}, "Enter a valid JSON."),
         (
             {"cross_conference_games": 9},
             "9 cross-conference games a team is more than the 2 teams outside conference",
