@@ -587,10 +587,11 @@ class GameAdmin(admin.ModelAdmin[Game]):
             )
         if obj is not None and obj.bracket_key:
             # Drawn from the bracket: its teams, round and season are the bracket's.
-            return (*self.readonly_fields, *GAME_OF_A_SEASON, *GAME_OF_A_BRACKET)
+            return (*self.readonly_fields, *GAME_OF_A_SEASON, *GAME_OF_A_BRACKET, "seed")
         if obj is not None and obj.season_id is not None:
-            # A season plays one game: stats, leaders and pages read it from the season.
-            return (*self.readonly_fields, *GAME_OF_A_SEASON)
+            # A season plays one game: stats, leaders and pages read it from the season;
+            # its seed comes from the season's master seed, so the season replays exactly.
+            return (*self.readonly_fields, *GAME_OF_A_SEASON, "seed")
         return self.readonly_fields
 
     def get_fieldsets(self, request: HttpRequest, obj: Game | None = None) -> Any:

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -23,6 +23,8 @@ from league.digests import document_digest
 from simulator.games import DEFAULT_GAME, InvalidOptionError, find_game, game_choices, game_names
 
 SMALL_MAX = MaxValueValidator(32767)
+SEED_BOUNDS = [MinValueValidator(0), MaxValueValidator(2**63 - 1)]
+"""A seed is a whole number from 0 to 2**63 - 1, as every form and the API take it."""
 """The most a small-integer column holds: PostgreSQL refuses more, SQLite would keep it, so
 the forms (the admin's too) refuse it on both."""
 
@@ -161,7 +163,8 @@ class Season(models.Model):
         default=False, help_text="Tournament: re-pair the remaining teams best v worst."
     )
     seed = models.BigIntegerField(
-        help_text="The season's master seed: schedule order, game seeds and coin flips."
+        validators=SEED_BOUNDS,
+        help_text="The season's master seed: schedule order, game seeds and coin flips.",
     )
     start_date = models.DateField(null=True, blank=True)
     bracket = models.JSONField(null=True, blank=True, editable=False)
@@ -243,7 +246,10 @@ class Game(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.SIMULATED)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
     seed = models.BigIntegerField(
-        null=True, blank=True, help_text="The dice seed; the game replays exactly from it."
+        null=True,
+        blank=True,
+        validators=SEED_BOUNDS,
+        help_text="The dice seed; the game replays exactly from it.",
     )
     label = models.CharField(max_length=120, blank=True, help_text='e.g. "Exhibition".')
     season = models.ForeignKey(

@@ -224,3 +224,20 @@ def test_a_round_no_small_column_holds_is_refused_by_the_admin_on_every_database
     assert "less than or equal to 32767" in " ".join(refused.value.message_dict["round"])
     game.round = 32767
     game.full_clean()
+
+
+def test_a_season_game_s_seed_is_the_season_s_and_no_seed_is_negative(client, season) -> None:
+    """A trial set a scheduled game's seed to -5 in the admin: saved, played, and replayed
+    "from seed -5", though README says every game's seed is fixed when the season is made."""
+    from django.core.exceptions import ValidationError
+
+    client.force_login(commissioner())
+    game = season.games.first()
+    assert game is not None
+    page = client.get(reverse("admin:league_game_change", args=[game.pk])).content.decode()
+    assert 'name="seed"' not in page and str(game.seed) in page  # shown, not editable
+    for seed, message in ((-5, "greater than or equal to 0"), (2**63, "less than or equal to")):
+        game.seed = seed
+        with pytest.raises(ValidationError) as refused:
+            game.full_clean()
+        assert message in " ".join(refused.value.message_dict["seed"])
