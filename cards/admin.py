@@ -186,7 +186,8 @@ def _player_notes(extra: object) -> object:
 class ReasonedHistoryAdmin(SimpleHistoryAdmin):
     """The History page says why each version was made: "Changed in the admin", or, for a
     revert from the History, which version it went back to (simple_history left the reason
-    empty, shown as "None", and a revert read as any change)."""
+    empty, shown as "None", and a revert read as any change). A form saved unchanged makes
+    no version (a trial's "Save" pressed twice left one per press)."""
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         match = request.resolver_match
@@ -199,6 +200,8 @@ class ReasonedHistoryAdmin(SimpleHistoryAdmin):
             reason = f"Reverted to version {version}" + (
                 f" of {when:%Y-%m-%d %H:%M}" if when is not None else ""
             )
+        elif change and not form.has_changed():
+            return  # saved unchanged: no new version in the History, no write at all
         else:
             reason = "Changed in the admin" if change else "Added in the admin"
         obj._change_reason = reason[:100]  # simple_history's documented hook

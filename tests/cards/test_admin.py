@@ -751,3 +751,22 @@ def test_a_player_whose_notes_predate_the_limit_says_what_to_cut(commish: Client
     player.refresh_from_db()
     assert player.extra == {"notes": "q" * 4_000, "college": "X"}
     assert warning not in text(commish.get(url))
+
+
+def test_a_card_or_team_saved_unchanged_adds_no_version_to_its_history(client) -> None:
+    """A trial pressed "Save and continue editing" with nothing changed on a card and a
+    team: each got a new "Changed in the admin" version."""
+    team = full_team()
+    card = team.cards.first()
+    client.force_login(commissioner())
+    cards, teams = card.history.count(), team.history.count()
+    card_url = reverse("admin:cards_card_change", args=[card.pk])
+    assert client.post(card_url, card_form_data(card)).status_code == 302
+    team_url = reverse("admin:cards_team_change", args=[team.pk])
+    # As a browser posts it: the JSON fields with their hidden initial values.
+    unchanged = team_form_data(team, styles="{}", **{"initial-styles": "{}", "initial-extra": "{}"})
+    assert client.post(team_url, unchanged).status_code == 302
+    assert (card.history.count(), team.history.count()) == (cards, teams)
+    # A real change still makes its version.
+    assert client.post(card_url, card_form_data(card, free_throw_top=15)).status_code == 302
+    assert card.history.count() == cards + 1
