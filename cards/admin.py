@@ -39,6 +39,7 @@ from cards.services import (
 )
 from cards.styles import GAMES as STYLE_GAMES
 from cards.styles import RULINGS_STYLE, team_styles
+from core.admin import StoredTitleAdmin
 from core.api import size_text
 from core.errors import sentence
 from simulator.games import find_game
@@ -183,7 +184,7 @@ def _player_notes(extra: object) -> object:
 
 
 @admin.register(Team)
-class ReasonedHistoryAdmin(SimpleHistoryAdmin):
+class ReasonedHistoryAdmin(StoredTitleAdmin[Any], SimpleHistoryAdmin):
     """The History page says why each version was made: "Changed in the admin", or, for a
     revert from the History, which version it went back to (simple_history left the reason
     empty, shown as "None", and a revert read as any change). A form saved unchanged makes
@@ -529,13 +530,13 @@ class CardForm(forms.ModelForm[Card]):
         return exclude
 
 
-D20_PAIRS = [
+D20_PAIRS = (
     ("d20_made3_lo", "d20_made3_hi"),
     ("d20_made2_lo", "d20_made2_hi"),
     ("d20_fouled_lo", "d20_fouled_hi"),
     ("d20_miss3_lo", "d20_miss3_hi"),
     ("d20_miss2_lo", "d20_miss2_hi"),
-]
+)
 
 
 @admin.register(Card)

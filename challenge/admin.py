@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from challenge import services
 from challenge.models import Challenge, Entry
+from core.admin import StoredTitleAdmin
 
 
 class ChallengeForm(forms.ModelForm[Challenge]):
@@ -79,7 +80,7 @@ class ChallengeForm(forms.ModelForm[Challenge]):
 
 
 @admin.register(Challenge)
-class ChallengeAdmin(admin.ModelAdmin[Challenge]):
+class ChallengeAdmin(StoredTitleAdmin[Challenge]):
     form = ChallengeForm
     list_display = ("name", "season", "public", "lock_at", "scored_games", "created_at")
     list_filter = ("public",)
@@ -113,7 +114,7 @@ class ChallengeAdmin(admin.ModelAdmin[Challenge]):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin[Entry]):
+class EntryAdmin(StoredTitleAdmin[Entry]):
     list_display = ("name", "user", "challenge", "points", "max_points", "alive", "expected")
     list_filter = ("challenge",)
     search_fields = ("name", "user__username")

@@ -27,6 +27,7 @@ from django.utils.safestring import SafeString
 
 from cards.admin import CardAdmin, PlayerAdmin, TeamAdmin
 from cards.models import Card, Player, Team
+from core.admin import StoredTitleAdmin
 from core.errors import sentence
 from core.text import counted
 from league import services, tournaments
@@ -47,7 +48,7 @@ from simulator.games import DEFAULT_GAME, find_game, game_choices
 
 
 @admin.register(League)
-class LeagueAdmin(admin.ModelAdmin[League]):
+class LeagueAdmin(StoredTitleAdmin[League]):
     list_display = ("name", "slug", "game", "created_at")
     search_fields = ("name",)
     prepopulated_fields = {"slug": ("name",)}
@@ -210,7 +211,7 @@ class SeasonAddForm(forms.Form):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin[Season]):
+class SeasonAdmin(StoredTitleAdmin[Season]):
     list_display = ("__str__", "kind", "game", "rules", "home_court", "start_date", "progress")
     list_filter = ("kind", "game", "league", "rules")
     search_fields = ("name", "league__name")
@@ -454,7 +455,7 @@ GAME_OF_A_BRACKET = ("season", "round", "home", "away")
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin[Game]):
+class GameAdmin(StoredTitleAdmin[Game]):
     """Games: a played one is history (only its label changes); a tournament's bracket game
     is never deleted alone (``tournaments.bracket_games_delete_check`` says why)."""
 

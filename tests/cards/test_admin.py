@@ -770,3 +770,21 @@ def test_a_card_or_team_saved_unchanged_adds_no_version_to_its_history(client) -
     # A real change still makes its version.
     assert client.post(card_url, card_form_data(card, free_throw_top=15)).status_code == 302
     assert card.history.count() == cards + 1
+
+
+def test_a_refused_save_names_the_team_as_it_is_stored(client) -> None:
+    """A trial renamed a team and blanked a field: the save was refused, yet the heading
+    and the breadcrumb showed the new name of a team still stored under the old one."""
+    team = full_team(school="Alabama")
+    client.force_login(commissioner())
+    url = reverse("admin:cards_team_change", args=[team.pk])
+    refused = client.post(url, team_form_data(team, school="Alabama Z", dunk_top=""))
+    assert refused.status_code == 200 and "Please correct the error below" in text(refused)
+    page = refused.content.decode()
+    heading = page.split('<div id="content"', 1)[1].split("</h2>", 1)[0]
+    breadcrumbs = page.split('class="breadcrumbs"', 1)[1].split("</div>", 1)[0]
+    assert "Alabama Z" not in heading and "Alabama Z" not in breadcrumbs
+    assert f"Alabama {team.season}" in heading and f"Alabama {team.season}" in breadcrumbs
+    assert 'value="Alabama Z"' in page  # what was typed stays in the field, to correct
+    team.refresh_from_db()
+    assert team.school == "Alabama"

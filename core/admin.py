@@ -1,0 +1,35 @@
+"""What every change form of the admin shares."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from django.contrib import admin
+from django.db.models import Model
+from django.http import HttpRequest, HttpResponse
+
+M = TypeVar("M", bound=Model)
+
+
+class StoredTitleAdmin(admin.ModelAdmin[M]):
+    """A change form sent back with errors names the row as it is stored.
+
+    Django validates a form into the row it edits, so a refused save drew the heading and
+    the breadcrumb from the refused values (a trial renamed a team "Alabama Z", was
+    refused for another field, and saw "Alabama Z 1977" on a row still named "Alabama")."""
+
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Any = None,
+    ) -> HttpResponse:
+        # A change form is drawn after a POST only when it was not saved.
+        if change and obj is not None and request.method == "POST":
+            stored = type(obj)._default_manager.filter(pk=obj.pk).first()
+            if stored is not None:
+                context = {**context, "original": stored, "subtitle": str(stored)}
+        return super().render_change_form(request, context, add, change, form_url, obj)
