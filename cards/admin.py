@@ -15,6 +15,7 @@ from django.core.exceptions import (
     TooManyFilesSent,
 )
 from django.db.models import Count, QuerySet
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
@@ -76,9 +77,33 @@ class RosterForm(forms.ModelForm[Player]):
         }
 
 
+class RosterFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
+    """The roster as a whole: no two players share an order (a slot's reserves play in it)."""
+
+    def clean(self) -> None:
+        super().clean()
+        by_order: dict[int, list[str]] = {}
+        for form in self.forms:
+            data = getattr(form, "cleaned_data", None)
+            if not data or data.get("DELETE") or data.get("order") is None:
+                continue
+            by_order.setdefault(data["order"], []).append(data.get("name") or "a player")
+        shared = [
+            f"{', '.join(names[:-1])} and {names[-1]} have the same order, {order}"
+            for order, names in sorted(by_order.items())
+            if len(names) > 1
+        ]
+        if shared:
+            raise forms.ValidationError(
+                "; ".join(shared) + ": give each player an order of his own (a slot's "
+                "reserves come on in this order)."
+            )
+
+
 class RosterInline(admin.TabularInline[Player, Team]):
     model = Player
     form = RosterForm
+    formset = RosterFormSet
     fields = ("name", "order", "height", "ppg", "slot", "role", "ball", "edit_card")
     readonly_fields = ("slot", "role", "ball", "edit_card")
     extra = 0

@@ -176,7 +176,8 @@ class Season(models.Model):
             models.UniqueConstraint(
                 fields=["league", "slug"],
                 name="league_season_unique_slug",
-                violation_error_message="This league already has a season with this name.",
+                violation_error_message="This league already has a season with this name or "
+                "slug (the name in its web address).",
             ),
         ]
 

@@ -788,3 +788,25 @@ def test_a_refused_save_names_the_team_as_it_is_stored(client) -> None:
     assert 'value="Alabama Z"' in page  # what was typed stays in the field, to correct
     team.refresh_from_db()
     assert team.school == "Alabama"
+
+
+def test_two_players_of_one_roster_at_the_same_order_are_refused_naming_them(client) -> None:
+    team = full_team()
+    players = list(team.players.order_by("order"))
+    client.force_login(commissioner())
+    data = team_form_data(team, styles="{}", **{"initial-styles": "{}", "initial-extra": "{}"})
+    data |= {"players-TOTAL_FORMS": len(players), "players-INITIAL_FORMS": len(players)}
+    for n, p in enumerate(players):
+        data |= {f"players-{n}-id": p.pk, f"players-{n}-team": team.pk,
+                 f"players-{n}-name": p.name, f"players-{n}-order": p.order,
+                 f"players-{n}-height": p.height, f"players-{n}-ppg": p.ppg or ""}  # fmt: skip
+    url = reverse("admin:cards_team_change", args=[team.pk])
+    assert client.post(url, data).status_code == 302  # as stored: fine
+    data["players-1-order"] = players[0].order
+    refused = client.post(url, data)
+    assert refused.status_code == 200
+    assert (
+        f"{players[0].name} and {players[1].name} have the same order, {players[0].order}: "
+        "give each player an order of his own"
+    ) in text(refused)
+    assert team.players.get(pk=players[1].pk).order == players[1].order

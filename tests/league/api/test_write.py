@@ -140,7 +140,9 @@ def test_a_second_season_of_the_same_name_is_refused_in_the_models_words(commish
     response = commish.post("/api/seasons/", season_body(teams), format="json")
     assert response.status_code == 400
     assert response.json() == {
-        "non_field_errors": ["This league already has a season with this name."]
+        "non_field_errors": [
+            "This league already has a season with this name or slug (the name in its web address)."
+        ]
     }
     assert snapshot() == before
 
@@ -428,7 +430,9 @@ def test_a_second_tournament_of_the_same_name_is_refused(commish) -> None:
     response = commish.post("/api/tournaments/", cup_body(teams=teams), format="json")
     assert response.status_code == 400
     assert response.json() == {
-        "non_field_errors": ["This league already has a season with this name."]
+        "non_field_errors": [
+            "This league already has a season with this name or slug (the name in its web address)."
+        ]
     }
     assert snapshot() == before
 
