@@ -27,7 +27,15 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         users = get_user_model().objects
-        if options["if_none"] and users.filter(groups__name=COMMISSIONER_GROUP).exists():
+        existing = users.filter(groups__name=COMMISSIONER_GROUP).order_by("pk").first()
+        if options["if_none"] and existing is not None:
+            # A second `make run`: the password was printed the first time. Say whose it is
+            # and how to set a new one, for whoever lost it.
+            name = existing.get_username()
+            self.stdout.write(
+                f"Commissioner {name!r} signs in at /admin/ (its password was printed when it "
+                f"was made; set a new one with: .venv/bin/python manage.py changepassword {name})"
+            )
             return
         user, password = commissioner_create(
             username=options["username"], password=options["password"]
