@@ -31,6 +31,14 @@ def serious_axe_findings(driver: Any) -> list[str]:
     ]
 
 
+def tap(driver: Any, element: Any) -> None:
+    """Click an element as a reader does: scrolled to the middle of the screen first, out
+    from under a bar that stays at the screen's foot (the challenge's Save bar), then
+    clicked."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
 def follow(driver: Any, element: Any, timeout: float = 30) -> None:
     """Click a link or button that leads to another page and wait until that page is loaded.
 

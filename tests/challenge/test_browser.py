@@ -14,7 +14,7 @@ from challenge import services
 from challenge.models import Entry
 from league import services as league_services
 from league import tournaments
-from tests.browsing import follow
+from tests.browsing import follow, tap
 from tests.factories import full_team, uncoached_cup
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -53,10 +53,10 @@ def test_a_fan_signs_up_picks_a_bracket_joins_a_pool_and_watches_it_scored(
             By.CSS_SELECTOR, f'li[data-key="{key}"] button[data-team="{team}"]'
         )
 
-    slot("R1-1", by_seed[8]).click()
-    slot("R2-1", by_seed[8]).click()
+    tap(browser, slot("R1-1", by_seed[8]))
+    tap(browser, slot("R2-1", by_seed[8]))
     assert slot("R2-1", by_seed[8]).get_attribute("aria-pressed") == "true"
-    slot("R1-1", by_seed[1]).click()
+    tap(browser, slot("R1-1", by_seed[1]))
     assert (
         browser.find_elements(
             By.CSS_SELECTOR, f'li[data-key="R2-1"] button[data-team="{by_seed[8]}"]'

@@ -10,7 +10,7 @@ from challenge import services
 from challenge.models import Entry
 from league import services as league_services
 from league import tournaments
-from tests.browsing import follow
+from tests.browsing import follow, tap
 from tests.factories import fan, full_team, uncoached_cup
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -60,9 +60,9 @@ def test_a_phone_fan_reads_each_score_beside_its_name_and_sees_picks_not_yet_sav
     assert described == "Final Four · R2-1"
     # Seed 8 sent through two rounds before its next opponent is picked, then the rest
     # filled: saved (the save refused it, and the page said "has a winner (team id)").
-    slot("R1-1", by_seed[8]).click()
+    tap(browser, slot("R1-1", by_seed[8]))
     assert unsaved()
-    slot("R2-1", by_seed[8]).click()
+    tap(browser, slot("R2-1", by_seed[8]))
     follow(browser, browser.find_element(By.XPATH, "//button[text()='Fill the rest by favourite']"))
     assert "Your bracket is saved." in browser.find_element(By.CLASS_NAME, "messages").text
     saved = Entry.objects.get(pk=entry.pk)
