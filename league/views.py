@@ -10,7 +10,7 @@ from django import forms
 from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Min, Prefetch, Q
+from django.db.models import Count, F, Min, Prefetch, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -19,11 +19,21 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.http import http_date
 from django.utils.safestring import SafeString, mark_safe
 
-from cards.models import Player, Team
+from cards.models import Card, Player, Team
 from cards.presentation import card_face
 from cards.styles import team_styles
 from core.caching import public_headers, public_page
-from league import columns, gamestats, odds, realseasons, replays, selectors, stories, tournaments
+from league import (
+    columns,
+    gamestats,
+    odds,
+    other_odds,
+    realseasons,
+    replays,
+    selectors,
+    stories,
+    tournaments,
+)
 from league.bracket import WinnerOf
 from league.games import league_game
 from league.models import Game, League, RulesPreset, Season, SimulationRun
@@ -776,12 +786,42 @@ def matchup(request: HttpRequest) -> HttpResponse:
     return render(request, "pages/matchup.html", {"form": form, "preview": preview, "error": error})
 
 
+def season_odds_version(season: Season) -> str:
+    """Return a key of everything a season's odds read: its version (the stored results and
+    the names: ``selectors.season_version``), the last card edit, the games still to play
+    as scheduled (teams and court) and the simulator's source."""
+    cards = Card.history.model.objects.order_by("-history_id").values_list("history_id")[:1]
+    left = Game.objects.filter(season=season).exclude(status=Game.Status.FINAL)
+    schedule = left.aggregate(
+        n=Count("id"),
+        teams=Sum(F("home_id") * 7 + F("away_id") * 3),
+        neutral=Count("id", filter=Q(neutral=True)),
+    )
+    parts = (
+        season.seed,
+        season.created_at.isoformat(),  # with no final game the version names nothing
+        selectors.season_version(season.pk),
+        list(cards),
+        schedule,
+        other_odds.engine_fingerprint(),
+    )
+    return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
+
+
 def season_odds(request: HttpRequest, pk: int) -> HttpResponse:
     """A season's odds of finishing first and at each place, sampled from the pair table."""
     season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
     if season.kind == Season.Kind.TOURNAMENT:
         return redirect("bracket", pk=season.pk)
-    result = odds.with_table(season, lambda: odds.season_odds(season))
+    # Sampled once for everything it reads (10,000 seasons of a 96-team field take a few
+    # tenths of a second): the stored results and names, the cards, the games left as
+    # scheduled, the engine.
+    key = f"season-odds:{season.pk}:{season_odds_version(season)}"
+    result = cache.get(key)
+    if result is None:
+        result = odds.with_table(season, lambda: odds.season_odds(season))
+        if not result.get("pending"):
+            cache.set(key, result, settings.STANDINGS_CACHE_SECONDS)
     pending = result if result.get("pending") else None
     return render(
         request,

@@ -114,6 +114,35 @@ def test_the_season_odds_page(client) -> None:
     assert page.count('<tr data-team="') == 3
 
 
+def test_the_season_odds_are_sampled_once_until_what_they_read_changes(
+    client, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    """A trial's 96-team season sampled its 10,000 seasons again on every visit."""
+    season = services.season_create(
+        league=services.league_get_or_create(name="Page Odds"),
+        name="Cached season",
+        teams=[full_team() for _ in range(3)],
+        start_date=date(2001, 1, 1),
+        seed=8,
+    )
+    sampled = []
+    real = odds.season_odds
+    monkeypatch.setattr(odds, "season_odds", lambda s: sampled.append(s.pk) or real(s))
+    url = reverse("season-odds", args=[season.pk])
+    first = text(client.get(url))
+    assert text(client.get(url)) == first and len(sampled) == 1
+    # A stored game, a card edited: sampled again.
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_simulate(game_id=season.games.first().pk)
+    client.get(url)
+    assert len(sampled) == 2
+    card = season.entries.first().team.cards.first()
+    card.free_throw_top = 15 if card.free_throw_top != 15 else 14
+    card.save()
+    client.get(url)
+    assert len(sampled) == 3
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_fan_picks_a_matchup_in_a_browser(browser, live_server) -> None:
