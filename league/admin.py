@@ -64,6 +64,11 @@ class SeasonTeamInline(admin.TabularInline[SeasonTeam, Season]):
     raw_id_fields = ("team",)
     fields = ("team", "conference", "region", "seed")
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[SeasonTeam]:
+        # Each row names its team: one query for all of them, not one a row (a 96-team
+        # season's page made 310).
+        return super().get_queryset(request).select_related("team", "season__league")
+
     def get_readonly_fields(self, request: HttpRequest, obj: Season | None = None) -> Any:
         if obj is None or not obj.games.exists():
             return ()
