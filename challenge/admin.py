@@ -84,6 +84,7 @@ class ChallengeAdmin(StoredTitleAdmin[Challenge]):
     form = ChallengeForm
     list_display = ("name", "season", "public", "lock_at", "scored_games", "created_at")
     list_filter = ("public",)
+    list_select_related = ("season__league",)
     search_fields = ("name", "season__name")
     raw_id_fields = ("season",)
     readonly_fields = ("scored_games", "win_samples", "odds_updated_at", "created_at")
@@ -117,6 +118,7 @@ class ChallengeAdmin(StoredTitleAdmin[Challenge]):
 class EntryAdmin(StoredTitleAdmin[Entry]):
     list_display = ("name", "user", "challenge", "points", "max_points", "alive", "expected")
     list_filter = ("challenge",)
+    list_select_related = ("user", "challenge")
     search_fields = ("name", "user__username")
     raw_id_fields = ("user", "challenge")
     # A fan's picks are his own: read here, changed only by him before the lock.

@@ -265,3 +265,37 @@ def test_a_season_s_change_page_costs_the_same_queries_for_3_teams_as_for_12(cli
             assert client.get(url).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+def test_the_season_and_game_lists_cost_the_same_queries_for_1_season_as_for_4(client) -> None:
+    """A trial's game list made 210 queries: each row's season read its league, and so did
+    each choice of the season filter; the season list counted each row's games apart."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(commissioner())
+    counts: dict[str, list[int]] = {"season": [], "game": []}
+    for n in range(4):
+        services.season_create(
+            league=services.league_get_or_create(name=f"League {n}"),
+            name=f"Season {n}",
+            teams=[full_team() for _ in range(3)],
+            start_date=date(2004, 1, 1),
+            seed=n,
+        )
+        if n not in (0, 3):
+            continue
+        for model in counts:
+            url = reverse(f"admin:league_{model}_changelist")
+            client.get(url)
+            with CaptureQueriesContext(connection) as queries:
+                page = client.get(url).content.decode()
+            counts[model].append(len(queries))
+    assert counts["season"][0] == counts["season"][1], counts
+    assert counts["game"][0] == counts["game"][1], counts
+    assert "League 3 Season 3" in page  # the season filter names each season
+    first = Season.objects.get(name="Season 0")
+    filtered = client.get(reverse("admin:league_game_changelist"), {"season__id__exact": first.pk})
+    assert "3 games" in filtered.content.decode()
+    seasons = client.get(reverse("admin:league_season_changelist")).content.decode()
+    assert seasons.count("0 of 3") == 4  # games played, counted in the list's query
