@@ -57,6 +57,7 @@ from league.selectors import standings_order
 from league.signals import season_odds_ready
 from league.tournaments import round_name, season_bracket
 from league.whatif import whatif_winners as whatif_winners
+from simulator.games import DEFAULT_GAME
 from simulator.vabg import (
     RULES_VERSION,
     GameRules,
@@ -744,10 +745,29 @@ def matchup_preview(
     rules: str = "advanced",
     neutral: bool = False,
     strategy: bool = False,
+    game: str = DEFAULT_GAME,
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Return the preview of any two teams a fan picks, from the pair table."""
+    """Return the preview of any two teams a fan picks: VABG's from the pair table (its
+    ``rules`` and ``strategy``), another game's from its own odds between the two teams'
+    coach styles under its ``options`` (its pending view while that pairing is worked out
+    in the background)."""
     if home_id == away_id:
         raise OddsUnavailable("pick two different teams")
+    if other_odds.handles(game):  # six dice, grid court: league/other_odds.py
+        teams = Team.objects.in_bulk([home_id, away_id])
+        if len(teams) != 2:
+            raise OddsUnavailable("no such team")
+        try:
+            return other_odds.matchup_preview(
+                game=game,
+                options=options or {},
+                home=teams[home_id],
+                away=teams[away_id],
+                neutral=neutral,
+            )
+        except PairingsPending as pending:
+            return pending.view()
     table = PairTable.for_teams([home_id, away_id], rules=rules, neutral=neutral, strategy=strategy)
     if len(table.entries) != 2:
         raise OddsUnavailable("no such team")

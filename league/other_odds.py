@@ -244,21 +244,45 @@ def game_preview(game: Game) -> dict[str, Any]:
     """Return a scheduled or played game's preview from its game's own odds, between the
     styles the teams play (a played game: the styles it was played with)."""
     home_doc, away_doc = _game_documents(game)
-    ensure_pairings(game.game, game.options, [(home_doc, away_doc)])
-    kind, odds = match_odds(game.game, game.options, home_doc, away_doc)
+    sides = (game.home_id, str(game.home)), (game.away_id, str(game.away))
+    preview = _pairing_preview(game.game, game.options, home_doc, away_doc, sides, game.neutral)
+    return {"game_id": game.pk, **preview}
+
+
+def matchup_preview(
+    *, game: str, options: Mapping[str, Any], home: Team, away: Team, neutral: bool = False
+) -> dict[str, Any]:
+    """Return the preview of any two teams a fan picks, in a game of their own coach styles
+    (six dice, grid court) under these rule options; :class:`PairingsPending` while their
+    pairing of styles is worked out in the background."""
+    sides = (home.pk, str(home)), (away.pk, str(away))
+    return _pairing_preview(game, options, team_document(home), team_document(away), sides, neutral)
+
+
+def _pairing_preview(
+    game: str,
+    options: Mapping[str, Any],
+    home_doc: dict[str, Any],
+    away_doc: dict[str, Any],
+    sides: tuple[tuple[int, str], tuple[int, str]],
+    neutral: bool,
+) -> dict[str, Any]:
+    """Return the preview of two teams' documents (their styles) under a game's options:
+    ``sides`` names them, home first, as ``(team id, name)``."""
+    ensure_pairings(game, options, [(home_doc, away_doc)])
+    kind, odds = match_odds(game, options, home_doc, away_doc)
     spread = odds.expected_home_pts - odds.expected_away_pts
-    home, away = str(game.home), str(game.away)
+    (home_id, home), (away_id, away) = sides
     favourite = home if spread >= 0 else away
     margin = odds.law("margin")
     return {
-        "game_id": game.pk,
         "game": kind.name,
         "game_title": kind.title,
-        "home": {"team_id": game.home_id, "team": home},
-        "away": {"team_id": game.away_id, "team": away},
-        "options": dict(game.options),
+        "home": {"team_id": home_id, "team": home},
+        "away": {"team_id": away_id, "team": away},
+        "options": dict(options),
         "styles": {"home": home_doc["styles"], "away": away_doc["styles"]},
-        "neutral": game.neutral,
+        "neutral": neutral,
         "method": odds.method,
         "standard_error": odds.standard_error,
         "games_simulated": odds.games,

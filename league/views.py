@@ -36,9 +36,9 @@ from league import (
 )
 from league.bracket import WinnerOf
 from league.games import league_game
-from league.models import Game, League, RulesPreset, Season, SimulationRun
+from league.models import ROW_FIELDS, Game, League, RulesPreset, Season, SimulationRun
 from league.presentation import box_score
-from simulator.games import find_game
+from simulator.games import DEFAULT_GAME, find_game, game_choices, game_names
 
 
 def while_running(response: HttpResponse, progress: dict[str, Any]) -> HttpResponse:
@@ -756,12 +756,53 @@ class MatchupForm(forms.Form):
         label="Coach policy",
         help_text="Late intentional fouls, tries for 3 and fast-break extra possessions.",
     )
+    game = forms.ChoiceField(choices=game_choices(), initial=DEFAULT_GAME, required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Each other game's rule options with a choice to make (grid court's pieces, six
+        # dice's chip reroll...), named "<game>_<option>": its game reads them, no other.
+        for name in game_names():
+            for option in find_game(name).options:
+                if option.name in ROW_FIELDS or len(option.choices) < 2:
+                    continue
+                label = option.name.replace("_", " ")
+                key = f"{name}_{option.name}"
+                if option.choices == (False, True):
+                    self.fields[key] = forms.BooleanField(
+                        required=False, label=label, help_text=option.help
+                    )
+                else:
+                    self.fields[key] = forms.TypedChoiceField(
+                        choices=[(str(c), str(c)) for c in option.choices],
+                        coerce=dict((str(c), c) for c in option.choices).__getitem__,
+                        initial=str(option.default),
+                        required=False,
+                        empty_value=option.default,
+                        label=label,
+                        help_text=option.help,
+                    )
+
+    def option_fields(self) -> list[tuple[str, list[Any]]]:
+        """Return ``(game title, its option fields)`` of each game with options to pick."""
+        out = []
+        for name in game_names():
+            fields = [self[k] for k in self.fields if k.startswith(f"{name}_")]
+            if fields:
+                out.append((find_game(name).title, fields))
+        return out
+
+    def game_options(self) -> dict[str, Any]:
+        """Return the chosen game's options, as its rules read them."""
+        data, game = self.cleaned_data, self.cleaned_data["game"]
+        prefix = f"{game}_"
+        return {k.removeprefix(prefix): v for k, v in data.items() if k.startswith(prefix)}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("home") is not None and data.get("home") == data.get("away"):
             raise forms.ValidationError("Pick two different teams.")
-        for name in ("rules", "court"):
+        for name in ("rules", "court", "game"):
             if name in data and not data[name]:
                 data[name] = self.fields[name].initial
         return data
@@ -780,9 +821,11 @@ def matchup(request: HttpRequest) -> HttpResponse:
                 rules=data["rules"],
                 neutral=data["court"] == "neutral",
                 strategy=data["strategy"],
+                game=data["game"],
+                options=form.game_options(),
             )
         except odds.OddsUnavailable as exc:
-            error = f"No exact odds for this game: {exc}"
+            error = f"No odds for this game: {exc}"
     return render(request, "pages/matchup.html", {"form": form, "preview": preview, "error": error})
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
@@ -20,8 +21,10 @@ from rest_framework.views import APIView
 
 from cards.models import Team
 from core.api import API_AUTHENTICATION, ContentNegotiation
+from core.errors import sentence
 from league import odds
-from league.models import Game, RulesPreset, Season
+from league.models import Game, RulesPreset, Season, game_options_clean, options_help
+from simulator.games import DEFAULT_GAME, game_choices
 
 SEASONS_MAX = 200_000
 """The most seasons one request may sample (about 20 s at the slowest measured rate)."""
@@ -62,10 +65,28 @@ class MatchupQuery(serializers.Serializer[Any]):
     strategy = serializers.BooleanField(
         default=False, help_text="The coach policy on (late fouls, tries for 3), solved exactly."
     )
+    game = serializers.ChoiceField(
+        choices=game_choices(),
+        default=DEFAULT_GAME,
+        help_text="The game: VABG reads the cards (rules, strategy); six dice and grid court "
+        "only each team's coach style, under their options.",
+    )
+    options = serializers.JSONField(
+        binary=True,
+        default=dict,
+        help_text='Six dice, grid court: the rule options as JSON, e.g. {"pieces": 3}. '
+        + options_help(),
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["home"] == attrs["away"]:
             raise serializers.ValidationError("Pick two different teams.")
+        try:
+            attrs["options"] = game_options_clean(attrs["game"], attrs["options"])
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(
+                {k: [sentence(m) for m in v] for k, v in exc.message_dict.items()}
+            ) from exc
         return attrs
 
 
@@ -384,21 +405,25 @@ class GameWinProbabilityView(OddsView):
 class MatchupView(OddsView):
     @extend_schema(
         summary="Any two teams' preview",
-        description=PREVIEW_DOC,
+        description=PREVIEW_DOC + " For six dice and grid court (``game``, ``options``): "
+        "202 (``pending``) while the two teams' pairing of coach styles is worked out; ask "
+        "again.",
         parameters=[MatchupQuery],
-        responses={200: MatchupPreviewSerializer},
+        responses={200: MatchupPreviewSerializer, 202: OddsPendingSerializer},
     )
     def get(self, request: Request) -> Response:
         query = MatchupQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         data = query.validated_data
-        return Response(
+        return _answer(
             odds.matchup_preview(
                 home_id=data["home"].pk,
                 away_id=data["away"].pk,
                 rules=data["rules"],
                 neutral=data["neutral"],
                 strategy=data["strategy"],
+                game=data["game"],
+                options=data["options"],
             )
         )
 

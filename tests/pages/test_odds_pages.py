@@ -9,9 +9,10 @@ from datetime import date
 import pytest
 from django.urls import reverse
 
-from league import odds, services, tournaments
+from league import odds, other_odds, services, tournaments
 from league.models import Game
-from tests.factories import full_team
+from simulator.games import find_game
+from tests.factories import TeamFactory, full_team
 
 pytestmark = pytest.mark.django_db
 
@@ -80,6 +81,32 @@ def test_the_matchup_page_previews_any_two_teams(client) -> None:
     bad = text(client.get(f"{reverse('matchup')}?home={home.pk}&away={away.pk}&court=moon"))
     assert "Select a valid choice. moon is not one of the available choices." in bad
     assert "data-p-home" not in bad
+
+
+def test_the_matchup_page_gives_the_other_games_odds_of_two_teams_styles(client) -> None:
+    """The matchup page was VABG's only: six dice and grid court fans could not compare two
+    teams. Their odds read each team's coach style, under the game's options."""
+    home = TeamFactory(school="Keen", styles={"sixdice": {"threes": "outside"}})
+    away = TeamFactory(school="Saver", styles={"sixdice": {"chip": "shots"}})
+    form = text(client.get(reverse("matchup")))
+    assert 'name="gridcourt_pieces"' in form and 'name="sixdice_chip_reroll"' in form
+    url = f"{reverse('matchup')}?home={home.pk}&away={away.pk}&game=sixdice&sixdice_chip_reroll=on"
+    page = text(client.get(url))
+    _, exact = other_odds.match_odds(
+        "sixdice",
+        {"chip_reroll": True},
+        other_odds.team_document(home),
+        other_odds.team_document(away),
+    )
+    assert f'data-p-home="{exact.p_home_win}"' in page and 'data-method="exact"' in page
+    assert "Six dice to 21" in page
+    # Not the default styles' odds, nor without the chip reroll.
+    default = find_game("sixdice").odds()
+    assert default is not None and exact.p_home_win != default.p_home_win
+    plain = text(client.get(url.removesuffix("&sixdice_chip_reroll=on")))
+    assert f'data-p-home="{exact.p_home_win}"' not in plain and "data-p-home" in plain
+    bad = text(client.get(f"{url}&gridcourt_pieces=9"))
+    assert "Select a valid choice. 9 is not one of the available choices." in bad
 
 
 def test_the_bracket_page_shows_the_odds_and_a_what_if_moves_them(client, cup) -> None:

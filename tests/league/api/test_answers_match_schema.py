@@ -72,6 +72,11 @@ def test_vabg_previews_matchups_and_win_probability_are_as_documented() -> None:
 def test_the_other_games_previews_and_charts_are_as_documented(name: str) -> None:
     game = make_season(game=name).games.order_by("pk").first()
     client = client_for()
+    matchup = client.get(
+        reverse("api:matchup"), {"home": game.home_id, "away": game.away_id, "game": name}
+    )
+    assert matchup.status_code == 200 and matchup.json()["game"] == name
+    check("/api/matchup/", matchup.json())
     check("/api/games/{id}/preview/", client.get(f"/api/games/{game.pk}/preview/").json())
     services.game_simulate(game_id=game.pk)
     check("/api/games/{id}/preview/", client.get(f"/api/games/{game.pk}/preview/").json())

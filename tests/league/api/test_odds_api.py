@@ -54,6 +54,20 @@ def test_a_matchup_and_its_refusals() -> None:
     assert client_for().get(url, {"home": a, "away": a}).status_code == 400
     assert client_for().get(url, {"home": a, "away": 999999}).status_code == 400
     assert client_for().get(url, {"home": a, "away": b, "rules": "nope"}).status_code == 400
+    # Another game reads the teams' coach styles, under its options (JSON); bad ones refused.
+    dice = client_for().get(
+        url, {"home": a, "away": b, "game": "sixdice", "options": '{"chip_reroll": true}'}
+    )
+    assert dice.status_code == 200
+    assert (dice.json()["game"], dice.json()["options"]) == (
+        "sixdice",
+        {"faces": "BBBPSF", "chip_reroll": True},
+    )
+    refused = client_for().get(
+        url, {"home": a, "away": b, "game": "gridcourt", "options": '{"pieces": 9}'}
+    )
+    assert refused.status_code == 400
+    assert "pieces must be one of 3, 4, 5, got 9" in str(refused.json())
     coached = client_for().get(url, {"home": a, "away": b, "strategy": "true"}).json()
     exact = coach_odds(cards[a].card, cards[b].card, rules=preset("advanced", strategy=True))
     assert coached["p_home_win"] == pytest.approx(exact.p_home_win, abs=1e-12)
