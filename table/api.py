@@ -304,6 +304,26 @@ class AbandonView(TableApiView):
         return Response(state(game))
 
 
+class TeamFileView(TableApiView):
+    @extend_schema(
+        operation_id="table_game_team_file",
+        summary="A side's team file as the game began (with the coach styles it plays)",
+        description="With the dice file, what ``python -m simulator play HOME AWAY --game X "
+        "--dice FILE`` needs to play the same game: the team file as the table plays it, "
+        "the coach styles of the other games included (a team without styles of its own "
+        "plays styles derived from its real season, which an exported file does not hold).",
+        responses={200: OpenApiTypes.OBJECT, 404: ErrorSerializer},
+    )
+    def get(self, request: Request, pk: int, side: str) -> Response:
+        game = owned(request, pk)
+        document = {"home": game.home_team_file, "away": game.away_team_file}.get(side)
+        if document is None:
+            raise Http404(f"No side {side!r}: a game has a home and an away team.")
+        response = Response(document)
+        response["Content-Disposition"] = f'attachment; filename="table-{game.pk}-{side}-team.json"'
+        return response
+
+
 class DiceFileView(TableApiView):
     @extend_schema(
         operation_id="table_game_dice_file",

@@ -27,6 +27,9 @@ def _urls(game: TableGame) -> dict[str, Any]:
         "finish": reverse("table:api-finish", args=[game.pk]),
         "abandon": reverse("table:api-abandon", args=[game.pk]),
         "dice_file": reverse("table:api-dice-file", args=[game.pk]),
+        "team_files": {
+            side: reverse("table:api-team-file", args=[game.pk, side]) for side in ("home", "away")
+        },
         "league_game": None,
     }
     if game.league_game_id is not None:

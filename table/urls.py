@@ -18,4 +18,9 @@ urlpatterns = [
     path("api/games/<int:pk>/finish/", api.FinishView.as_view(), name="api-finish"),
     path("api/games/<int:pk>/abandon/", api.AbandonView.as_view(), name="api-abandon"),
     path("api/games/<int:pk>/dice-file/", api.DiceFileView.as_view(), name="api-dice-file"),
+    path(
+        "api/games/<int:pk>/team-file/<str:side>/",
+        api.TeamFileView.as_view(),
+        name="api-team-file",
+    ),
 ]

@@ -15,6 +15,7 @@ import pytest
 from cards.styles import styles_document
 from league import services as league_services
 from league.models import Game
+from simulator.cli import main as simulator_main
 from simulator.dice import ScriptedDice
 from simulator.games import TeamName, find_game
 from simulator.gridcourt import sheet as grid_sheet
@@ -360,3 +361,59 @@ def test_a_six_dice_game_begun_before_the_g10_ruling_is_played_and_stored_by_its
     assert {(e.kind, e.penalized) for e in passes} == {
         ("deflected", None), ("no-look", "home"),
     }  # fmt: skip
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "styles"),
+    [
+        ("sixdice", ({"threes": "outside"}, {"chip": "shots", "inside": "drive"})),
+        ("gridcourt", ({"threes": 150, "crashers": 0}, {"patience": 80, "trap": True})),
+    ],
+)
+def test_a_board_game_s_dice_file_and_team_files_as_played_replay_it_on_the_command_line(
+    player_client, player, teams, tmp_path, capsys, name, styles
+) -> None:
+    """A trial replayed a six-dice table game from its dice file with the team files it could
+    get (the fixtures, an export): another game, since those hold none of the coach styles
+    the table played. The sheet gives each side's team file as played."""
+    for team, style in zip(teams, styles, strict=True):
+        team.styles = {name: style}
+        team.save()
+    table = start(player, teams, name, {})
+    home, away = services.teams_of(table)
+    played, values = written_game(name, 11, {}, home, away)
+    i = 0
+    while i < len(values):  # a roll an entry, as a player types it
+        need = services.position_of(TableGame.objects.get(pk=table.pk)).need
+        assert need is not None
+        step = need.start + need.size - i
+        services.table_roll(game_id=table.pk, user=player, values=values[i : i + step], expected=i)
+        i += step
+    stored = services.table_finish(game_id=table.pk, user=player)
+    sheet = player_client.get(f"/table/{table.pk}/").content.decode()
+    files = {}
+    for link in ("dice-file", "home-team-file", "away-team-file"):
+        url = sheet.split(f'id="{link}" href="', 1)[1].split('"', 1)[0]
+        answer = player_client.get(url)
+        assert answer.status_code == 200 and "attachment" in answer["Content-Disposition"]
+        files[link] = tmp_path / f"{link}.json"
+        files[link].write_text(json.dumps(answer.json()))
+    as_played = json.loads(files["home-team-file"].read_text())["styles"][name]
+    assert styles[0].items() <= as_played.items()  # the style it played, every choice named
+    argv = [
+        "play", str(files["home-team-file"]), str(files["away-team-file"]),
+        "--game", name, "--dice", str(files["dice-file"]), "--json",
+    ]  # fmt: skip
+    assert simulator_main(argv) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    result = Game.objects.select_related("result").get(pk=stored.pk).result
+    assert (
+        (replayed["home"]["score"], replayed["away"]["score"])
+        == (
+            result.home_score,
+            result.away_score,
+        )
+        == (played.home.score, played.away.score)
+    )  # type: ignore[attr-defined]
+    assert player_client.get(f"/table/api/games/{table.pk}/team-file/umpire/").status_code == 404
