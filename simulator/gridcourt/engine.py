@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from simulator.dice import DiceSource
+from simulator.dice import DiceScriptExhausted, DiceSource
 from simulator.games import Result, Side, TeamName
 from simulator.gridcourt.court import Cell
 from simulator.gridcourt.events import (
@@ -49,6 +49,27 @@ class GameOverError(ValueError):
     """Raise when a turn is asked of a game that has ended."""
 
 
+class ScriptRanOut(DiceScriptExhausted):
+    """Raise when a scripted game wants a roll its script does not have; name the roll (§5).
+
+    >>> from simulator.dice import ScriptedDice
+    >>> table = Table(ScriptedDice(d6=[3]))
+    >>> table.start()
+    >>> try:
+    ...     table.turn()
+    ... except ScriptRanOut as exc:
+    ...     print(exc.what, exc.used)
+    the away team's offensive roll (its second d6) of turn 1 1
+    """
+
+    def __init__(self, used: int, what: str) -> None:
+        super().__init__("d6", used)
+        self.what = what
+        self.args = (
+            f"the dice script ran out: {what} was wanted after all {used} d6 rolls were used",
+        )
+
+
 class Table:
     """Play a grid-court game turn by turn, keeping its state and its events.
 
@@ -67,8 +88,11 @@ class Table:
         *,
         home_policy: Policy = DEFAULT_POLICY,
         away_policy: Policy = DEFAULT_POLICY,
+        names: Mapping[str, str] | None = None,
     ) -> None:
         self.dice = dice
+        self.names = dict(names or {})
+        """Each side's team as an error names it ("Kentucky 2012"; else "the home team")."""
         self.rules = rules
         self.state = GridState(rules)
         self.policies: dict[str, Policy] = {HOME: home_policy, AWAY: away_policy}
@@ -163,10 +187,19 @@ class Table:
             winner = HOME if s.score[HOME] > s.score[AWAY] else AWAY
             self.events.append(End(s.score[HOME], s.score[AWAY], winner, s.turns))
 
+    def _d6(self, team: str, what: str) -> int:
+        """Read the next d6, or name the roll a script that ran out wanted (§5)."""
+        try:
+            return self.dice.d6()
+        except DiceScriptExhausted as exc:
+            who = self.names.get(team, f"the {team} team")
+            roll = f"{who}'s {what} of turn {self.state.turns + 1}"
+            raise ScriptRanOut(exc.used, roll) from exc
+
     def _defensive_turn(self) -> None:
         s = self.state
         team = s.defense
-        d = self.dice.d6()
+        d = self._d6(team, "defensive roll (its d6)")
         self.events.append(Roll(team, DEFENSE, (d,), s.clock))
         self._move(team, DEFENSE, self.policies[team].defense_steps(s, d), d)
 
@@ -179,7 +212,8 @@ class Table:
             if shooter not in open_pieces:
                 raise PolicyError(f"announce: piece {shooter!r} is not an open {team} piece")
             self.events.append(Announce(team, shooter, s.cell(team, shooter)))
-        first, second = self.dice.d6(), self.dice.d6()
+        first = self._d6(team, "offensive roll (its first d6)")
+        second = self._d6(team, "offensive roll (its second d6)")
         t = first + second
         self.events.append(Roll(team, OFFENSE, (first, second), s.clock, open_pieces))
         if t == 2:
@@ -296,7 +330,13 @@ def play_game(
 
     The box scores are rebuilt from the events alone (§7).
     """
-    table = Table(dice, rules, home_policy=home_policy, away_policy=away_policy)
+    table = Table(
+        dice,
+        rules,
+        home_policy=home_policy,
+        away_policy=away_policy,
+        names={HOME: f"{home.school} {home.season}", AWAY: f"{away.school} {away.season}"},
+    )
     table.events.append(Start(home.school, home.season, away.school, away.season))
     table.start()
     table.play()

@@ -78,8 +78,10 @@ def test_a_dice_file_that_runs_out_names_the_roll_wanted(tmp_path):
     dice = tmp_path / "dice.json"
     dice.write_text(json.dumps({"format": "vabg-dice/1", "d6": [4, 4, 1, 5, 6]}))
     message = refused(simulator("--dice", dice))
-    assert message.startswith(
-        f"error: {dice}: the dice script ran out: a d6 was wanted after all 5"
+    # The roll (gridcourt-rulings.md §5): whose, which die of it, which turn.
+    assert message.rstrip("\n") == (
+        f"error: {dice}: the dice script ran out: Kentucky 2012's defensive roll (its d6) "
+        "of turn 4 was wanted after all 5 d6 rolls were used"
     )
 
 
