@@ -11,7 +11,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from simulator.dice import DiceError, DiceScriptExhausted, DiceSource, ScriptedDice, SeededDice
+from simulator.dice import (
+    DiceError,
+    DiceFileError,
+    DiceScriptExhausted,
+    DiceSource,
+    ScriptedDice,
+    SeededDice,
+)
 from simulator.games import (
     DEFAULT_GAME,
     InvalidOptionError,
@@ -114,6 +121,23 @@ def _ran_out(dice: Path | None, exc: DiceError) -> str:
     return message
 
 
+SHOWN_PROBLEMS = 5
+"""A bad dice file's problems shown in full; the rest are counted (a file of 3,000 letters
+listed every one, a 130 KB line)."""
+
+
+def _dice_problems(exc: DiceError) -> str:
+    """Say what is wrong with a dice file: its first problems, and how many more."""
+    if not isinstance(exc, DiceFileError) or len(exc.problems) <= SHOWN_PROBLEMS:
+        return str(exc)
+    more = len(exc.problems) - SHOWN_PROBLEMS
+    return (
+        "bad dice file: "
+        + "; ".join(exc.problems[:SHOWN_PROBLEMS])
+        + f"; and {more:,} more problem{'s' * (more != 1)} like these"
+    )
+
+
 def _fail(message: str) -> int:
     print(f"error: {message}", file=sys.stderr)
     return EXIT_BAD_INPUT
@@ -141,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except JsonFileError as exc:
             return _fail(str(exc))
         except DiceError as exc:
-            return _fail(f"{args.dice}: {exc}")
+            return _fail(f"{args.dice}: {_dice_problems(exc)}")
     else:
         seed = args.seed
         if seed is None:
@@ -196,7 +220,7 @@ def _play_other(args: argparse.Namespace) -> int:
         except JsonFileError as exc:
             return _fail(str(exc))
         except DiceError as exc:
-            return _fail(f"{args.dice}: {exc}")
+            return _fail(f"{args.dice}: {_dice_problems(exc)}")
     else:
         source = SeededDice(secrets.randbelow(2**31) if args.seed is None else args.seed)
     try:

@@ -154,3 +154,14 @@ def test_a_team_file_s_style_is_played_and_a_bad_one_refused(tmp_path: Path) -> 
     assert plain["events"] != keen["events"]  # the same dice, other choices
     message = refused(run({**base, "styles": {"gridcourt": {"threes": 500}}}))
     assert "styles.gridcourt.threes: must be an integer from 50 to 200, got 500" in message
+
+
+def test_a_dice_file_of_thousands_of_bad_dice_names_the_first_and_counts_the_rest(tmp_path):
+    """A trial's file of six-dice letters given to grid court printed every one of its
+    3,000 problems on one 130 KB line."""
+    dice = tmp_path / "letters.json"
+    dice.write_text(json.dumps({"format": "vabg-dice/1", "d6": list("SBF" * 1000)}))
+    message = refused(simulator("--dice", dice))
+    assert message.startswith(f"error: {dice}: bad dice file: d6[0] = 'S' is not a face of a d6")
+    assert message.rstrip("\n").endswith("and 2,995 more problems like these")
+    assert len(message) < 600
