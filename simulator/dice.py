@@ -238,7 +238,9 @@ def _check_faces(streams: Mapping[str, Sequence[object]]) -> list[str]:
         faces = STREAMS[name]
         for i, roll in enumerate(rolls):
             if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= faces:
-                problems.append(f"{name}[{i}] = {roll!r} is not a face of a {name} (1-{faces})")
+                problems.append(
+                    f"{name}[{i}] (roll {i + 1}) = {roll!r} is not a face of a {name} (1-{faces})"
+                )
     return problems
 
 

@@ -28,6 +28,8 @@ def read_json_file(path: str | Path) -> object:
         raise JsonFileError(
             f"{path}: not UTF-8 text (byte {exc.start} is {raw[exc.start]:#04x}): save it as UTF-8"
         ) from exc
+    if not text.strip():
+        raise JsonFileError(f"{path}: the file is empty: it must hold a JSON object")
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

@@ -43,7 +43,9 @@ def dice_from_json(data: object) -> ScriptedDice:
         elif not isinstance(roll, bool) and isinstance(roll, int) and 1 <= roll <= 6:
             rolls.append(roll)
         else:
-            problems.append(f"d6[{i}] = {roll!r} is not a face of a d6 (1-6 or B, P, S, F)")
+            problems.append(
+                f"d6[{i}] (roll {i + 1}) = {roll!r} is not a face of a d6 (1-6 or B, P, S, F)"
+            )
     if problems:
         raise DiceFileError(problems)
     return ScriptedDice(d6=rolls)

@@ -429,13 +429,16 @@ def _roster_problems(players: Sequence[_RosterEntry]) -> list[str]:
     problems = []
     if not 5 <= len(players) <= 10:
         problems.append(f"players: a roster holds 5 to 10 players, this one has {len(players)}")
-    names: dict[str, int] = {}
-    for name, _, _ in players:
+    names: dict[str, list[int]] = {}
+    for number, (name, _, _) in enumerate(players, start=1):
         if name is not None:
-            names[name] = names.get(name, 0) + 1
-    for name, count in names.items():
-        if count > 1:
-            problems.append(f"players: the name {name!r} is used {count} times")
+            names.setdefault(name, []).append(number)
+    for name, numbers in names.items():
+        if len(numbers) > 1:
+            where = ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
+            problems.append(
+                f"players: the name {name!r} is used {len(numbers)} times (players {where})"
+            )
     for slot in range(1, 6):
         starters = [n or "?" for n, s, starter in players if s == slot and starter]
         if not starters and all(s is not None for _, s, _ in players):

@@ -67,8 +67,8 @@ def test_scripted_dice_built_in_code_refuse_faces_a_die_does_not_have():
     with pytest.raises(DiceFileError) as caught:
         ScriptedDice(d8=[8, 9], d6=[0], d20=[20])
     assert caught.value.problems == (
-        "d8[1] = 9 is not a face of a d8 (1-8)",
-        "d6[0] = 0 is not a face of a d6 (1-6)",
+        "d8[1] (roll 2) = 9 is not a face of a d8 (1-8)",
+        "d6[0] (roll 1) = 0 is not a face of a d6 (1-6)",
     )
 
 
@@ -86,15 +86,15 @@ def test_scripted_dice_built_in_code_refuse_faces_a_die_does_not_have():
         ({"format": "vabg-dice/1", "d8": "3 6"}, ["d8 must be a list of rolls, got str"]),
         ({"format": "vabg-dice/1", "d6": {"1": 2}}, ["d6 must be a list of rolls, got dict"]),
         ({"format": "vabg-dice/1", "d20": None}, ["d20 must be a list of rolls, got NoneType"]),
-        ({"format": "vabg-dice/1", "d8": [0]}, ["d8[0] = 0 is not a face of a d8 (1-8)"]),
-        ({"format": "vabg-dice/1", "d8": [9]}, ["d8[0] = 9 is not a face of a d8 (1-8)"]),
-        ({"format": "vabg-dice/1", "d6": [1, 7]}, ["d6[1] = 7 is not a face of a d6 (1-6)"]),
-        ({"format": "vabg-dice/1", "d20": [-1]}, ["d20[0] = -1 is not a face of a d20 (1-20)"]),
-        ({"format": "vabg-dice/1", "d20": [21]}, ["d20[0] = 21 is not a face of a d20 (1-20)"]),
-        ({"format": "vabg-dice/1", "d20": [True]}, ["d20[0] = True is not a face of a d20 (1-20)"]),
-        ({"format": "vabg-dice/1", "d20": [14.0]}, ["d20[0] = 14.0 is not a face of a d20 (1-20)"]),
-        ({"format": "vabg-dice/1", "d20": ["14"]}, ["d20[0] = '14' is not a face of a d20 (1-20)"]),
-        ({"format": "vabg-dice/1", "d20": [[14]]}, ["d20[0] = [14] is not a face of a d20 (1-20)"]),
+        ({"format": "vabg-dice/1", "d8": [0]}, ["d8[0] (roll 1) = 0 is not a face of a d8 (1-8)"]),
+        ({"format": "vabg-dice/1", "d8": [9]}, ["d8[0] (roll 1) = 9 is not a face of a d8 (1-8)"]),
+        ({"format": "vabg-dice/1", "d6": [1, 7]}, ["d6[1] (roll 2) = 7 is not a face of a d6 (1-6)"]),
+        ({"format": "vabg-dice/1", "d20": [-1]}, ["d20[0] (roll 1) = -1 is not a face of a d20 (1-20)"]),
+        ({"format": "vabg-dice/1", "d20": [21]}, ["d20[0] (roll 1) = 21 is not a face of a d20 (1-20)"]),
+        ({"format": "vabg-dice/1", "d20": [True]}, ["d20[0] (roll 1) = True is not a face of a d20 (1-20)"]),
+        ({"format": "vabg-dice/1", "d20": [14.0]}, ["d20[0] (roll 1) = 14.0 is not a face of a d20 (1-20)"]),
+        ({"format": "vabg-dice/1", "d20": ["14"]}, ["d20[0] (roll 1) = '14' is not a face of a d20 (1-20)"]),
+        ({"format": "vabg-dice/1", "d20": [[14]]}, ["d20[0] (roll 1) = [14] is not a face of a d20 (1-20)"]),
     ],
     ids=[
         "list", "text", "null", "no-format", "other-format", "stream-text", "stream-object",
@@ -111,9 +111,9 @@ def test_every_problem_of_a_dice_file_is_listed_at_once():
     assert refusal(doc) == [
         "format must be \"vabg-dice/1\", got 'dice'",
         "d6 must be a list of rolls, got str",
-        "d8[1] = 9 is not a face of a d8 (1-8)",
-        "d8[3] = 0 is not a face of a d8 (1-8)",
-        "d20[1] = 21 is not a face of a d20 (1-20)",
+        "d8[1] (roll 2) = 9 is not a face of a d8 (1-8)",
+        "d8[3] (roll 4) = 0 is not a face of a d8 (1-8)",
+        "d20[1] (roll 2) = 21 is not a face of a d20 (1-20)",
     ]
 
 

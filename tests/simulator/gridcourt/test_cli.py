@@ -162,6 +162,8 @@ def test_a_dice_file_of_thousands_of_bad_dice_names_the_first_and_counts_the_res
     dice = tmp_path / "letters.json"
     dice.write_text(json.dumps({"format": "vabg-dice/1", "d6": list("SBF" * 1000)}))
     message = refused(simulator("--dice", dice))
-    assert message.startswith(f"error: {dice}: bad dice file: d6[0] = 'S' is not a face of a d6")
+    assert message.startswith(
+        f"error: {dice}: bad dice file: d6[0] (roll 1) = 'S' is not a face of a d6"
+    )
     assert message.rstrip("\n").endswith("and 2,995 more problems like these")
     assert len(message) < 600

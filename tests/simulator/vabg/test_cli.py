@@ -189,7 +189,10 @@ def test_a_team_file_that_is_not_json_exits_2(tmp_path):
     [
         (
             {"format": "vabg-dice/1", "d8": [9], "d6": [4, 1], "d20": [0]},
-            ["d8[0] = 9 is not a face of a d8 (1-8)", "d20[0] = 0 is not a face of a d20 (1-20)"],
+            [
+                "d8[0] (roll 1) = 9 is not a face of a d8 (1-8)",
+                "d20[0] (roll 1) = 0 is not a face of a d20 (1-20)",
+            ],
         ),
         ({"format": "vabg-dice/2", "d8": [1]}, ['format must be "vabg-dice/1"']),
         ({"format": "vabg-dice/1", "d6": "41"}, ["d6 must be a list of rolls"]),
@@ -301,3 +304,11 @@ def test_a_missing_file_exits_2_naming_it(tmp_path, which):
 def test_bad_arguments_exit_2_with_the_usage(args):
     message = refused(simulator("play", HOME, AWAY, *args))
     assert "usage: python -m simulator play" in message
+
+
+def test_an_empty_dice_file_is_said_to_be_empty(tmp_path):
+    """A trial's empty file read "not valid JSON (line 1, column 1: Expecting value)"."""
+    path = tmp_path / "dice.json"
+    path.write_text("\n", encoding="utf-8")
+    message = refused(simulator("play", HOME, AWAY, "--dice", path))
+    assert f"{path}: the file is empty: it must hold a JSON object" in message

@@ -72,7 +72,7 @@ ONE_PROBLEM: list[tuple[str, Change, str]] = [
     ("players", lambda d: d.pop("players"), "players is missing: a team file lists its players"),
     # the roster
     ("11 players", lambda d: d["players"].append(dict(d["players"][5], name="Walk On")), "players: a roster holds 5 to 10 players, this one has 11"),
-    ("same name", lambda d: d["players"][6].update(name="Sherron Collins"), "players: the name 'Sherron Collins' is used 2 times"),
+    ("same name", lambda d: d["players"][6].update(name="Sherron Collins"), "players: the name 'Sherron Collins' is used 2 times (players 6 and 7)"),
     ("no starter", first_player(role="reserve"), "players: slot 1 (PG) has no starter"),
     ("two starters", lambda d: d["players"][5].update(role="starter"), "players: slot 1 (PG) has 2 starters (Russell Robinson, Sherron Collins)"),
     ("player not an object", lambda d: d["players"].__setitem__(5, "Sherron Collins"), "player 6: must be an object, got str"),
@@ -164,7 +164,7 @@ def test_roster_problems_are_listed_alongside_team_field_problems():
 
     assert problems(kansas(break_both)) == [
         "season must be 1800 to 2200, got 1700",
-        "players: the name 'Sherron Collins' is used 2 times",
+        "players: the name 'Sherron Collins' is used 2 times (players 6 and 7)",
     ]
 
 
@@ -176,7 +176,7 @@ def test_roster_problems_are_listed_alongside_a_players_field_problems():
 
     assert problems(kansas(break_both)) == [
         f"{ROBINSON}: steal_top must be 10 to 30, got 31",
-        "players: the name 'Sherron Collins' is used 2 times",
+        "players: the name 'Sherron Collins' is used 2 times (players 6 and 7)",
         "players: slot 3 (SF) has 2 starters (Brandon Rush, Rodrick Stewart)",
     ]
 
