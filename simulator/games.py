@@ -55,6 +55,7 @@ interface only wraps them.
 from __future__ import annotations
 
 import importlib
+import textwrap
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -623,6 +624,14 @@ class Game(ABC):
             figures = [f"{c.label} {doc[c.key]}" for c in self.team_columns if c.key in doc]
             if figures:
                 out.append("  " + ", ".join(figures))
+        # What each short column name means, as the pages' headers say it on hover.
+        key: dict[str, str] = {}
+        for column in (*self.columns, *self.team_columns):
+            if column.title and column.label not in key:
+                key[column.label] = column.title
+        if key:
+            legend = "Key: " + "; ".join(f"{label} {title}" for label, title in key.items())
+            out += ["", textwrap.fill(legend, 100, subsequent_indent="  ", break_on_hyphens=False)]
         return "\n".join(out)
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -91,6 +91,12 @@ def test_the_text_box_score_names_both_teams_and_the_options():
     assert "Grid court (width 14, level 2, pieces 5; seed 3)" in done.stdout
     assert "Kansas 2008 (visitor)" in done.stdout
     assert "3SEC" in done.stdout
+    # Each short column name is said in words once, under the box score (a trial could not
+    # tell SCV, DECL or ORB CH apart).
+    key = " ".join(done.stdout.split("Key: ", 1)[1].split())
+    for said in ("SCV shot-clock violations", "DECL open shots declined",
+                 "ORB CH misses with a piece in the paint", "3SEC paint violations"):  # fmt: skip
+        assert said in key, said
 
 
 @pytest.mark.parametrize(
