@@ -10,6 +10,7 @@ from simulator.vabg.events import (
     Event,
     Foul,
     FreeThrow,
+    Opening,
     PeriodEnd,
     Rebound,
     Shot,
@@ -107,14 +108,27 @@ def describe(event: Event, labels: dict[str, str]) -> str | None:
 
 
 def render_play_by_play(result: GameResult) -> str:
-    """Return the play-by-play, one line per event, numbered as on the score sheet."""
+    """Return the play-by-play, one line per event, numbered as on the score sheet; a
+    scoring play ends with the running score, visitors first as the box score reads."""
     labels = {"home": result.home.label, "away": result.away.label}
     names = _period_names(result.overtimes)
+    score = {"home": 0, "away": 0}
     out = []
     for event in result.events:
+        scored = 0
+        if isinstance(event, Opening):
+            scored = event.pts  # the 20-20 start's credits (§1): on no line of their own
+        elif isinstance(event, Shot) and event.made:
+            scored = event.value
+        elif isinstance(event, FreeThrow) and event.made:
+            scored = 1
+        if scored:
+            score[event.team] += scored
         text = describe(event, labels)
         if text is None:
             continue
+        if scored:
+            text += f"  ({score['away']}-{score['home']})"
         period = getattr(event, "period", 0)
         number = getattr(event, "number", None)
         where = f"{names[period]} {number:>2}" if number is not None else names[period]

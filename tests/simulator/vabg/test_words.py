@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from itertools import pairwise
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from simulator import SeededDice
 from simulator.dice import ScriptedDice
 from simulator.recording import RecordingDice
 from simulator.results import GameResult
-from simulator.vabg import ADVANCED, GameRules, play_game
+from simulator.vabg import ADVANCED, GameRules, play_game, read_team_file
 from simulator.vabg.dicelog import DiceLogMismatch, game_dice
 from simulator.vabg.events import (
     Block,
@@ -26,7 +27,7 @@ from simulator.vabg.events import (
     Trip,
     Turnover,
 )
-from simulator.vabg.render import describe
+from simulator.vabg.render import describe, render_play_by_play
 from simulator.vabg.sheet import replay
 from simulator.vabg.words import (
     Die,
@@ -367,3 +368,24 @@ def test_dice_that_do_not_make_the_stored_game_are_refused() -> None:
     other = [e.to_json() for e in play_game(home, away, SeededDice(8), rules=ADVANCED).events]
     with pytest.raises(DiceLogMismatch):
         game_dice(home, away, SeededDice(7), rules=ADVANCED, events=other)
+
+
+@pytest.mark.parametrize("seed", [3, 11, 2024])
+def test_the_command_line_play_by_play_gives_the_running_score_after_every_scoring_play(
+    seed: int,
+) -> None:
+    """A trial read the command line's play-by-play with no score on any line but a period's
+    last. Each scoring play now ends with it, visitors first; the last is the final score."""
+    fixtures = Path(__file__).resolve().parents[3] / "fixtures" / "teams"
+    home, away = (read_team_file(fixtures / f"{n}.json") for n in ("kentucky-2012", "kansas-2008"))
+    result = play_game(home, away, SeededDice(seed))
+    lines = render_play_by_play(result).splitlines()
+    scores = [re.search(r"  \((\d+)-(\d+)\)$", line) for line in lines]
+    scoring = [line for line, found in zip(lines, scores, strict=True) if found]
+    assert scoring and all(" makes " in line for line in scoring)
+    unscored = [
+        ln for ln, found in zip(lines, scores, strict=True) if " makes " in ln and not found
+    ]
+    assert not unscored
+    last = [found for found in scores if found][-1]
+    assert (int(last.group(1)), int(last.group(2))) == (result.away.score, result.home.score)
