@@ -831,9 +831,11 @@ def matchup(request: HttpRequest) -> HttpResponse:
 
 def season_odds_version(season: Season) -> str:
     """Return a key of everything a season's odds read: its version (the stored results and
-    the names: ``selectors.season_version``), the last card edit, the games still to play
-    as scheduled (teams and court) and the simulator's source."""
+    the names: ``selectors.season_version``), each team's conference (a move regroups the
+    places), the last card edit, the games still to play as scheduled (teams and court) and
+    the simulator's source."""
     cards = Card.history.model.objects.order_by("-history_id").values_list("history_id")[:1]
+    groups = season.entries.order_by("team_id").values_list("team_id", "conference")
     left = Game.objects.filter(season=season).exclude(status=Game.Status.FINAL)
     schedule = left.aggregate(
         n=Count("id"),
@@ -845,6 +847,7 @@ def season_odds_version(season: Season) -> str:
         season.created_at.isoformat(),  # with no final game the version names nothing
         selectors.season_version(season.pk),
         list(cards),
+        list(groups),
         schedule,
         other_odds.engine_fingerprint(),
     )

@@ -168,6 +168,11 @@ def test_the_season_odds_are_sampled_once_until_what_they_read_changes(
     card.save()
     client.get(url)
     assert len(sampled) == 3
+    entry = season.entries.first()
+    entry.conference = "Moved"  # the commissioner regroups a team: its places change
+    entry.save()
+    client.get(url)
+    assert len(sampled) == 4
 
 
 @pytest.mark.browser
