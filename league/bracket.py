@@ -552,6 +552,16 @@ def possible_pairs(bracket: Bracket, winners: Mapping[str, int]) -> set[tuple[in
     return pairs
 
 
+def meeting_pairs(bracket: Bracket) -> list[tuple[int, int]]:
+    """Return the (top, bottom) pairs a bracket lets meet, whatever is stored (a what-if may
+    undo a result), the top team at home; any two of its teams, either way round, when a
+    round is reseeded. Sorted."""
+    can_meet = possible_pairs(bracket, {})
+    if can_meet is None:
+        return list(itertools.permutations(sorted(bracket.seeds), 2))
+    return sorted(can_meet)
+
+
 def bracket_game_laws(
     bracket: Bracket,
     winners: Mapping[str, int],

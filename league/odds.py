@@ -563,10 +563,7 @@ def season_pairs(season: Season, table: PairTable) -> list[tuple[int, int]]:
     """
     pairs: Iterable[tuple[int, int]]
     if season.bracket:
-        bracket = season_bracket(season)
-        can_meet = brackets.possible_pairs(bracket, {})
-        # Reseeded (None): any two teams may meet.
-        pairs = can_meet if can_meet is not None else itertools.permutations(bracket.seeds, 2)
+        pairs = brackets.meeting_pairs(season_bracket(season))
     else:
         pairs = season.games.exclude(status=Game.Status.FINAL).values_list("home_id", "away_id")
     return sorted({table.stored_key(h, a)[:2] for h, a in pairs})

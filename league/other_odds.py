@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import itertools
 import json
 import time
 from collections.abc import Mapping
@@ -187,7 +186,7 @@ def season_pairings_request(season_id: int) -> None:
         for e in SeasonTeam.objects.filter(season=season).select_related("team")
     }
     if season.kind == Season.Kind.TOURNAMENT and season.bracket:
-        pairs = bracket_pairs(season_bracket(season))
+        pairs = brackets.meeting_pairs(season_bracket(season))
     elif season.kind == Season.Kind.TOURNAMENT:
         pairs = [(h, a) for h in docs for a in docs if h != a]
     else:
@@ -418,15 +417,6 @@ SIMULATED_PAIRINGS = 6
 (grid court: 1,000 games each); beyond it every game takes the default styles' law."""
 
 
-def bracket_pairs(bracket: brackets.Bracket) -> list[tuple[int, int]]:
-    """Return the (home, away) pairs a bracket lets meet, the top team at home (any two of
-    its teams, either way round, when a round is reseeded), in a stable order."""
-    can_meet = brackets.possible_pairs(bracket, {})
-    if can_meet is None:
-        return list(itertools.permutations(sorted(bracket.seeds), 2))
-    return sorted(can_meet)
-
-
 class PairOdds:
     """P(home wins) of every pairing of a season's teams, worked out once per pair of the
     styles they play (a game's odds depend on the teams only through their styles).
@@ -622,7 +612,7 @@ def bracket_odds(
     winners, kinds = whatif_winners(bracket, stored, whatif)
     teams = sorted(bracket.seeds, key=lambda t: (bracket.seeds[t], t))
     index = {t: i for i, t in enumerate(teams)}
-    can_meet = bracket_pairs(bracket)
+    can_meet = brackets.meeting_pairs(bracket)
     pairs = PairOdds(season.game, season.options, list(Team.objects.filter(pk__in=teams)), can_meet)
     odds = pairs.default
     # A pair that cannot meet (NaN) counts for nothing in the bracket's law.

@@ -99,17 +99,25 @@ def season_versions(season_ids: list[int]) -> dict[int, str]:
     }
 
 
-def season_cached(season_id: int, what: str, compute: Callable[[], T], version: str = "") -> T:
+def season_cached(
+    season_id: int,
+    what: str,
+    compute: Callable[[], T],
+    version: str = "",
+    keep: Callable[[T], bool] | None = None,
+) -> T:
     """Return ``compute()`` for a season from the cache, keyed by :func:`season_version`
-    (pass ``version`` when the caller has it): computed again as soon as a game is stored
-    or a team or player renamed, and read from the cache on every other request, so a page
-    of the season costs the same few queries at 60 games as at 5,000."""
+    (pass ``version`` when the caller has it, or a key of everything else it reads): computed
+    again as soon as a game is stored or a team or player renamed, and read from the cache
+    on every other request, so a page of the season costs the same few queries at 60 games
+    as at 5,000. A value ``keep`` refuses (odds still being worked out) is not kept."""
     version = version or season_version(season_id)
     key = f"season:{what}:{season_id}:{version}"
     value = cache.get(key)
     if value is None:
         value = compute()
-        cache.set(key, value, settings.STANDINGS_CACHE_SECONDS)
+        if keep is None or keep(value):
+            cache.set(key, value, settings.STANDINGS_CACHE_SECONDS)
     return cast(T, value)
 
 

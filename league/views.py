@@ -862,12 +862,13 @@ def season_odds(request: HttpRequest, pk: int) -> HttpResponse:
     # Sampled once for everything it reads (10,000 seasons of a 96-team field take a few
     # tenths of a second): the stored results and names, the cards, the games left as
     # scheduled, the engine.
-    key = f"season-odds:{season.pk}:{season_odds_version(season)}"
-    result = cache.get(key)
-    if result is None:
-        result = odds.with_table(season, lambda: odds.season_odds(season))
-        if not result.get("pending"):
-            cache.set(key, result, settings.STANDINGS_CACHE_SECONDS)
+    result = selectors.season_cached(
+        season.pk,
+        "odds",
+        lambda: odds.with_table(season, lambda: odds.season_odds(season)),
+        version=season_odds_version(season),
+        keep=lambda result: not result.get("pending"),
+    )
     pending = result if result.get("pending") else None
     return render(
         request,
