@@ -6,7 +6,6 @@ trip's first four dice)."""
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -126,7 +125,7 @@ def test_a_simulated_game_shows_the_dice_its_seed_rolled(
     assert {"d8", "d6 tens", "d6 ones", "d20", "free throw 1", "rebound d20"} <= steps
 
 
-def test_the_dice_are_worked_out_once_per_result_and_quickly(
+def test_the_dice_are_worked_out_once_per_result(
     teams: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     home, away = teams
@@ -135,12 +134,8 @@ def test_the_dice_are_worked_out_once_per_result_and_quickly(
     game = services.game_simulate(game_id=season.games.first().pk)
     result = Game.objects.select_related("result").get(pk=game.pk).result
     cache.clear()
-    replays.vabg_dice(game, result)  # a first game warms the engine's imports
-    cache.clear()
-    started = time.perf_counter()
     dice = replays.vabg_dice(game, result)
-    took = time.perf_counter() - started
-    assert dice and took < 0.5, took  # about 20 ms on a loaded 2-core machine
+    assert dice
 
     def replayed(*args: object, **kwargs: object) -> None:
         raise AssertionError("the dice of a stored result are kept in the cache")
