@@ -100,24 +100,22 @@ def d20_columns(draw: st.DrawFn) -> dict[str, str | None]:
 
 
 @st.composite
-def player_docs(draw: st.DrawFn, name: str, slot: int, role: str) -> dict[str, Any]:
+def player_cards(draw: st.DrawFn) -> dict[str, Any]:
+    """A player's card values, any the format allows (the name, slot and role apart)."""
     doc: dict[str, Any] = {
-        "name": name,
-        "slot": slot,
-        "role": role,
-        "positions": draw(st.lists(st.integers(0, 5), min_size=1, max_size=3, unique=True)),
+        "positions": draw(POSITIONS),
         "extra_ball": draw(st.integers(0, 2)),
         "can_play": draw(st.integers(0, 66)),
         "steal_top": draw(st.integers(10, 30)),
         "block_top": draw(st.integers(20, 40)),
         "foul_from": draw(st.integers(33, 37)),
         "turnover_top": draw(st.integers(40, 46)),
-        "d20": draw(d20_columns()),
+        "d20": draw(D20_COLUMNS),
         "free_throw_top": draw(st.integers(0, 20)),
         "off_reb": draw(st.integers(0, 20)),
         "def_reb": draw(st.integers(0, 20)),
     }
-    ppg = draw(st.none() | st.floats(0, 40, allow_nan=False).map(lambda x: round(x, 1)))
+    ppg = draw(PPG)
     if ppg is not None:
         doc["ppg"] = ppg
     if draw(st.integers(0, 9)) == 0:
@@ -127,19 +125,34 @@ def player_docs(draw: st.DrawFn, name: str, slot: int, role: str) -> dict[str, A
     return doc
 
 
+# Each strategy is built once: a strategy object made afresh for every player (a composite
+# called with its name, slot and role) is labelled and validated again on every draw, which
+# cost more than the game each example plays. The draws, and so the cards, are the same.
+D20_COLUMNS = d20_columns()
+POSITIONS = st.lists(st.integers(0, 5), min_size=1, max_size=3, unique=True)
+PPG = st.none() | st.floats(0, 40, allow_nan=False).map(lambda x: round(x, 1))
+PLAYER_CARDS = player_cards()
+RESERVE_SLOTS = st.lists(st.integers(1, 5), max_size=5)
+SEASONS = st.sampled_from([1965, 1986, 1987, 2012])
+
+
+def player_doc(card: dict[str, Any], name: str, slot: int, role: str) -> dict[str, Any]:
+    return {"name": name, "slot": slot, "role": role, **card}
+
+
 @st.composite
 def random_teams(draw: st.DrawFn, school: str) -> TeamCard:
     """Return a valid roster of 5-10 players with any card values the format allows."""
-    reserve_slots = draw(st.lists(st.integers(1, 5), max_size=5))
-    players = [draw(player_docs(f"{school} {s}", s, "starter")) for s in range(1, 6)]
+    reserve_slots = draw(RESERVE_SLOTS)
+    players = [player_doc(draw(PLAYER_CARDS), f"{school} {s}", s, "starter") for s in range(1, 6)]
     players += [
-        draw(player_docs(f"{school} {s}{chr(97 + i)}", s, "reserve"))
+        player_doc(draw(PLAYER_CARDS), f"{school} {s}{chr(97 + i)}", s, "reserve")
         for i, s in enumerate(reserve_slots)
     ]
     doc = {
         "format": "vabg-team/1",
         "school": school,
-        "season": draw(st.sampled_from([1965, 1986, 1987, 2012])),
+        "season": draw(SEASONS),
         "dunk_top": draw(st.integers(34, 66)),
         "dunk_adjust": draw(st.integers(-32, 32)),
         "players": draw(st.permutations(players)),
@@ -147,8 +160,13 @@ def random_teams(draw: st.DrawFn, school: str) -> TeamCard:
     return team_from_json(doc)
 
 
+TEAMS = {
+    school: st.sampled_from(FIXTURE_TEAMS) | random_teams(school) for school in ("Home", "Away")
+}
+
+
 def teams(school: str) -> st.SearchStrategy[TeamCard]:
-    return st.sampled_from(FIXTURE_TEAMS) | random_teams(school)
+    return TEAMS[school]
 
 
 rules_options = st.builds(
