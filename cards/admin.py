@@ -41,8 +41,8 @@ from cards.services import (
 from cards.styles import GAMES as STYLE_GAMES
 from cards.styles import RULINGS_STYLE, team_styles
 from core.admin import StoredTitleAdmin
-from core.api import size_text
 from core.errors import sentence
+from core.text import size_text
 from simulator.games import find_game
 
 

@@ -33,8 +33,8 @@ from typing import IO
 
 from django.conf import settings
 
-from core.api import size_text
 from core.errors import ProblemsRefused
+from core.text import size_text
 
 # Zip files start with a local file header, or (empty) with the end record.
 ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")

@@ -29,6 +29,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from core.caching import PublicReads
 from core.errors import Refused
 from core.roles import is_commissioner
+from core.text import size_text
 
 # Token first: its WWW-Authenticate header turns an anonymous write into 401, not 403.
 API_AUTHENTICATION = [TokenAuthentication, SessionAuthentication]
@@ -160,15 +161,6 @@ class TrueFalseFilter(django_filters.TypedChoiceFilter):
         kwargs.setdefault("choices", [(word, word) for word in self.WORDS])
         kwargs.setdefault("coerce", lambda word: self.WORDS[str(word).lower()])
         super().__init__(*args, **kwargs)
-
-
-def size_text(size: int) -> str:
-    """Return a number of bytes as people read it: "262,144 bytes (256 KB)"."""
-    text = f"{size:,} byte{'' if size == 1 else 's'}"
-    for unit, scale in (("GB", 1024**3), ("MB", 1024**2), ("KB", 1024)):
-        if size >= scale:
-            return f"{text} ({size / scale:,.4g} {unit})"
-    return text
 
 
 class PayloadTooLarge(exceptions.APIException):

@@ -30,7 +30,7 @@ from cards import uploads
 from cards.models import Card, Player, Team
 from cards.services import uploads_import
 from cards.uploads import TeamFileError, uploads_read
-from core.api import size_text
+from core.text import size_text
 from tests.factories import commissioner
 from tests.league.api import client_for, throttle_reset
 
