@@ -103,11 +103,18 @@ ALL_WAYS = frozenset({(False, False), (False, True), (True, False), (True, True)
 
 
 def variants_at(
-    home: Any, away: Any, rules: GameRules, neutral: bool, wanted: set, ways: frozenset = ALL_WAYS
+    home: Any,
+    away: Any,
+    rules: GameRules,
+    neutral: bool,
+    wanted: set,
+    ways: frozenset = ALL_WAYS,
+    face_by_face: bool = True,
 ) -> list:
     """Walk the engine's periods with the policy on; at each wanted (period, number, side)
     enumerate each of ``ways`` the policy may play that trip, and the fouled trip on numbers
-    2 and 1, and compare it with its law."""
+    2 and 1, and compare it with its law. Without ``face_by_face``, only the laws (the
+    enumerated law None, no cut, no paths)."""
     found = []
 
     def recorder(off: Side, de: Side, n: int, kind: TripKind = TripKind.PLAIN, /) -> None:
@@ -129,13 +136,19 @@ def variants_at(
                 def play(extra: bool = extra) -> None:
                     game.play_trip(off, de, n, TripKind.EXTRA if extra else TripKind.PLAIN)
 
-                law, cut, paths = enumerate_play(game, off, de, play, putbacks, ran)
+                law, cut, paths = (
+                    enumerate_play(game, off, de, play, putbacks, ran)
+                    if face_by_face
+                    else (None, 0.0, 0)
+                )
                 found.append(((where, trailing, extra), law, as_keys(*exact), cut, paths))
             off.score = de.score = 0
         if n <= 2:
             exact_fouled = laws.fouling_law(off, de)
-            law, cut, paths = enumerate_play(
-                game, off, de, lambda: game.play_fouling_trip(off, de, n), None, ran
+            law, cut, paths = (
+                enumerate_play(game, off, de, lambda: game.play_fouling_trip(off, de, n), None, ran)
+                if face_by_face
+                else (None, 0.0, 0)
             )
             found.append(((where, "fouled"), law, as_keys(exact_fouled, [0.0]), cut, paths))
 
@@ -205,8 +218,18 @@ def test_every_law_the_policy_picks_is_the_engines_own_trip_face_by_face(
 
 
 def test_the_try_for_3_and_the_extra_possession_change_the_trip_laws():
+    # The laws alone: that they are the engine's own trips, face by face, at this very
+    # trip (each of the four ways), is the "shot-clock-re-rolls..." case above.
+    assert (0, 5, HOME) in VARIANT_CASES[0][5] and VARIANT_CASES[0][6] == ALL_WAYS
     home, away = build(short_handed_json()), fixture("san-diego-state-2011")
-    found = variants_at(home, away, preset("advanced", strategy=True), False, {(0, 5, HOME)})
+    found = variants_at(
+        home,
+        away,
+        preset("advanced", strategy=True),
+        False,
+        {(0, 5, HOME)},
+        face_by_face=False,
+    )
     laws = {what[1:]: exact for what, _, exact, _, _ in found}
     assert laws[(True, False)] != laws[(False, False)]  # a trailing team tries for 3
     assert laws[(False, True)] != laws[(False, False)]  # an extra trip: no putbacks...
