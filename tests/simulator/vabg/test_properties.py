@@ -28,6 +28,8 @@ from simulator.vabg import (
     read_team_file,
     team_from_json,
 )
+from simulator.vabg.coaching import Coach
+from simulator.vabg.engine import rules_coach
 from simulator.vabg.events import (
     Block,
     Call,
@@ -439,10 +441,28 @@ def setups(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
-def play_setup(setup: dict[str, Any], dice: DiceSource) -> GameResult:
+def play_setup(setup: dict[str, Any], dice: DiceSource, coach: Coach | None = None) -> GameResult:
     try:
         return play_game(
-            setup["home"], setup["away"], dice, rules=setup["rules"], neutral=setup["neutral"]
+            setup["home"],
+            setup["away"],
+            dice,
+            rules=setup["rules"],
+            neutral=setup["neutral"],
+            coach=coach,
+        )
+    except EndlessGameError:
+        reject()  # random cards that can never end a game (test_termination.py)
+
+
+def setup_coach(setup: dict[str, Any]) -> Coach:
+    """The coach ``play_game`` would solve for the setup (the rules' own, by the engine's
+    ``rules_coach``), solved once for a test that plays the setup twice: the exact coach's
+    solve costs several times the game, and it reads no dice. (That play_game solving it
+    itself gives the same game twice is test_the_same_seed_plays_the_same_game's.)"""
+    try:
+        return rules_coach(
+            setup["home"], setup["away"], rules=setup["rules"], neutral=setup["neutral"]
         )
     except EndlessGameError:
         reject()  # random cards that can never end a game (test_termination.py)
@@ -469,10 +489,11 @@ def test_the_same_seed_plays_the_same_game(setup):
 @EXAMPLES
 @given(setups())
 def test_a_seeded_games_rolls_replayed_as_a_script_play_the_same_game(setup):
+    coach = setup_coach(setup)
     recorder = RecordingDice(SeededDice(setup["seed"]))
-    seeded = play_setup(setup, recorder)
+    seeded = play_setup(setup, recorder, coach)
     script = ScriptedDice(**recorder.rolls)
-    replayed = play_setup(setup, script)
+    replayed = play_setup(setup, script, coach)
     assert same_game(seeded, replayed)
     assert replayed.dice.script == {k: tuple(v) for k, v in recorder.rolls.items()}
     # Every recorded roll was read again, no more and no fewer.
@@ -484,12 +505,13 @@ def test_a_seeded_games_rolls_replayed_as_a_script_play_the_same_game(setup):
 @EXAMPLES
 @given(setups(), st.sampled_from(["d8", "d6", "d20"]))
 def test_a_script_one_roll_short_stops_the_game_naming_the_die(setup, die):
+    coach = setup_coach(setup)
     recorder = RecordingDice(SeededDice(setup["seed"]))
-    play_setup(setup, recorder)
+    play_setup(setup, recorder, coach)
     rolls = dict(recorder.rolls)
     rolls[die] = rolls[die][:-1]
     with pytest.raises(DiceScriptExhausted) as caught:
-        play_setup(setup, ScriptedDice(**rolls))
+        play_setup(setup, ScriptedDice(**rolls), coach)
     assert caught.value.stream == die
     assert caught.value.used == len(rolls[die])
     assert f"a {die} was wanted" in str(caught.value)
