@@ -20,7 +20,7 @@ import pytest
 from cards.models import Player
 from league import services, tournaments
 from league.models import Game, Season
-from tests.browsing import serious_axe_findings
+from tests.browsing import axe_in_every_page, serious_axe_findings
 from tests.factories import TeamFactory, full_team
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -141,14 +141,13 @@ def problems_of(driver: Any, base: str, visit: Visit, width: int) -> list[str]:
         located = expected_conditions.presence_of_element_located((By.CSS_SELECTOR, visit.ready))
         WebDriverWait(driver, 20).until(located)
     found = []
-    status = driver.execute_script(
-        "return performance.getEntriesByType('navigation')[0].responseStatus"
+    status, *wide = driver.execute_script(
+        "const d = document.documentElement;"
+        "return [performance.getEntriesByType('navigation')[0].responseStatus,"
+        " d.scrollWidth, d.clientWidth]"
     )
     if status != visit.status:
         found.append(f"{where}: answered {status}, not {visit.status}")
-    wide = driver.execute_script(
-        "const d = document.documentElement; return [d.scrollWidth, d.clientWidth]"
-    )
     if wide[0] > wide[1]:
         found.append(f"{where}: {wide[0]} px wide on a {wide[1]} px screen")
     for entry in driver.get_log("browser"):
@@ -167,10 +166,11 @@ def test_every_page_kind_of_every_game_reads_well_on_a_desktop_and_a_phone(
     visits = league_world(django_capture_on_commit_callbacks)
     assert len(visits) == 33
     found = []
-    for width in WIDTHS:
-        browser.set_window_size(width, 900)
-        for visit in visits:
-            found += problems_of(browser, live_server.url, visit, width)
+    with axe_in_every_page(browser):
+        for width in WIDTHS:
+            browser.set_window_size(width, 900)
+            for visit in visits:
+                found += problems_of(browser, live_server.url, visit, width)
     assert not found, "\n".join(found)
 
 
@@ -224,10 +224,11 @@ def test_a_big_season_s_pages_of_games_read_well_and_work_on_a_phone(
         Visit("paged player", f"/players/{player.pk}/"),
     ]
     found = []
-    for width in WIDTHS:
-        browser.set_window_size(width, 900)
-        for visit in visits:
-            found += problems_of(browser, live_server.url, visit, width)
+    with axe_in_every_page(browser):
+        for width in WIDTHS:
+            browser.set_window_size(width, 900)
+            for visit in visits:
+                found += problems_of(browser, live_server.url, visit, width)
     assert not found, "\n".join(found)
 
     # At the phone's width: the page of round 2 (the latest played), then round 3, then 5.
