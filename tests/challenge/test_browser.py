@@ -14,7 +14,7 @@ from challenge import services
 from challenge.models import Entry
 from league import services as league_services
 from league import tournaments
-from tests.browsing import follow, tap
+from tests.browsing import axe_in_every_page, follow, tap
 from tests.factories import full_team, uncoached_cup
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -57,11 +57,13 @@ def test_a_fan_signs_up_picks_a_bracket_joins_a_pool_and_watches_it_scored(
     tap(browser, slot("R2-1", by_seed[8]))
     assert slot("R2-1", by_seed[8]).get_attribute("aria-pressed") == "true"
     tap(browser, slot("R1-1", by_seed[1]))
+    # Counted in the page: find_elements would wait out the implicit wait for none.
     assert (
-        browser.find_elements(
-            By.CSS_SELECTOR, f'li[data-key="R2-1"] button[data-team="{by_seed[8]}"]'
+        browser.execute_script(
+            "return document.querySelectorAll(arguments[0]).length",
+            f'li[data-key="R2-1"] button[data-team="{by_seed[8]}"]',
         )
-        == []
+        == 0
     )
     assert browser.find_element(By.ID, "picked-count").text == "1 of 7 picked"
     browser.find_element(By.ID, "tiebreak").send_keys("142")
@@ -117,10 +119,11 @@ def test_the_challenge_pages_read_well_on_a_desktop_and_a_phone(
     anonymous = [Visit("challenges", "/challenges/"), Visit("sign up", "/fans/signup/"),
                  Visit("sign in", "/fans/signin/"), Visit("pool", pool.get_absolute_url())]  # fmt: skip
     found: list[str] = []
-    for width in (1280, 390):
-        browser.set_window_size(width, 900)
-        for visit in anonymous:
-            found += problems_of(browser, live_server.url, visit, width)
+    with axe_in_every_page(browser):
+        for width in (1280, 390):
+            browser.set_window_size(width, 900)
+            for visit in anonymous:
+                found += problems_of(browser, live_server.url, visit, width)
     browser.get(f"{live_server.url}/fans/signup/")
     browser.find_element(By.NAME, "username").send_keys("audrey")
     browser.find_element(By.NAME, "password1").send_keys("a-long-pass-28")
@@ -130,10 +133,11 @@ def test_the_challenge_pages_read_well_on_a_desktop_and_a_phone(
     entry = services.entry_join(challenge=pool, user=audrey, invite_code=pool.invite_code)
     signed_in = [Visit("entry", entry.get_absolute_url(), ready="#bracket .pick"),
                  Visit("my entries", "/fans/entries/"), Visit("pool", pool.get_absolute_url())]  # fmt: skip
-    for width in (1280, 390):
-        browser.set_window_size(width, 900)
-        for visit in signed_in:
-            found += problems_of(browser, live_server.url, visit, width)
+    with axe_in_every_page(browser):
+        for width in (1280, 390):
+            browser.set_window_size(width, 900)
+            for visit in signed_in:
+                found += problems_of(browser, live_server.url, visit, width)
     # On the phone the bracket runs screens long: "Save my bracket" is on the screen all
     # the way down it (from where its first game reaches the screen's top), not only at
     # its foot.
