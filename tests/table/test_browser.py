@@ -45,18 +45,42 @@ def sign_in_and_start(driver, live_server, player, teams):  # type: ignore[no-un
     return TableGame.objects.get()
 
 
-def wait_for(driver, count: int) -> None:  # type: ignore[no-untyped-def]
+SETTLED = """
+const [count, limit, done] = arguments;
+const until = Date.now() + limit;
+(function check() {
+  const game = document.getElementById("table-game");
+  if (game && game.getAttribute("data-count") === String(count) && !game.getAttribute("data-busy")) {
+    done(true);
+  } else if (Date.now() > until) {
+    done(false);
+  } else {
+    setTimeout(check, 5);
+  }
+})();
+"""
+"""Wait in the page until it shows ``count`` entries and no request is in flight (the page
+sets both in one task once an answer is drawn): one round trip to the browser, not one a
+poll."""
+
+
+def wait_for(driver, count: int, timeout: float = 15) -> None:  # type: ignore[no-untyped-def]
     """Wait until the page shows ``count`` dice entered and no request is in flight."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
+    import time
 
-    def settled(d):  # type: ignore[no-untyped-def]
-        game = d.find_element(By.ID, "table-game")
-        return game.get_attribute("data-count") == str(count) and not game.get_attribute(
-            "data-busy"
-        )
+    from selenium.common.exceptions import TimeoutException, WebDriverException
 
-    WebDriverWait(driver, 15, poll_frequency=0.05).until(settled)
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            if driver.execute_async_script(SETTLED, count, max(0, int(left * 1000))):
+                return
+        except WebDriverException:  # the page was being replaced (a reload, a form sent)
+            if time.monotonic() < deadline:
+                time.sleep(0.05)
+                continue
+        raise TimeoutException(f"the page did not settle at {count} entries")
 
 
 def need(driver) -> tuple[str, str]:  # type: ignore[no-untyped-def]
