@@ -271,24 +271,73 @@ def click_svg(driver, selector: str) -> None:  # type: ignore[no-untyped-def]
     driver.find_element(By.CSS_SELECTOR, f"#court {selector}").click()
 
 
+# Reads of the page done in one script each (a round trip to the browser costs more than
+# what it reads): each returns what the former find_element and get_attribute calls did.
+ON_COURT = """
+let here = document.activeElement;
+if (!here || !here.hasAttribute("data-cell")) {  // Tab to the court: its one focusable cell
+  here = document.querySelector('#court rect[tabindex="0"]');
+  here.focus();
+}
+return here.getAttribute("data-cell");
+"""
+FOCUSED = """
+const here = document.activeElement;
+return here && [here.getAttribute("data-cell"), here.getAttribute("aria-label"), here.id,
+                here.tagName.toLowerCase()];
+"""
+ASKED = """
+return [document.getElementById("need").getAttribute("data-question"),
+        document.getElementById("need-die").innerText.trim()];  // "d6", or "d6 1/2"
+"""
+SHOWN = """
+const shown = document.getElementById(arguments[0]);  // its text, if it is on the screen
+return shown && shown.getClientRects().length ? shown.innerText.trim() : null;
+"""
+DRAWN = """
+return [document.querySelectorAll("#boxes table#team-box").length,
+        document.querySelectorAll("#pieces tr[data-piece]").length,
+        [...document.querySelectorAll("#pieces td")]
+          .filter(td => td.textContent.trim() === "not placed").length];
+"""
+ATTRIBUTES = """
+const found = document.querySelector(arguments[0]);
+return found && arguments[1].map(name => found.getAttribute(name));
+"""
+
+
+def attributes(driver, css: str, *names: str) -> list[str | None]:  # type: ignore[no-untyped-def]
+    """Return the attributes ``names`` of the element ``css`` finds, waited for as
+    find_element waits for it when it is not there (yet)."""
+    from selenium.webdriver.common.by import By
+
+    found = driver.execute_script(ATTRIBUTES, css, list(names))
+    if found is None:
+        element = driver.find_element(By.CSS_SELECTOR, css)
+        found = [element.get_dom_attribute(name) for name in names]
+    return list(found)
+
+
+def focused(driver) -> tuple[str | None, str | None, str, str]:  # type: ignore[no-untyped-def]
+    """Return the focused element's cell, its aria-label, its id and its tag name."""
+    cell, label, ident, tag = driver.execute_script(FOCUSED)
+    return cell, label, ident, tag
+
+
 def keyboard_to(driver, cell: str) -> None:  # type: ignore[no-untyped-def]
     """Walk the court's keyboard cell to ``cell`` with the arrow keys, then press Enter,
     as a player without a mouse does (the court's one tab stop focused first)."""
     from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    here = driver.switch_to.active_element
-    if here.get_attribute("data-cell") is None:  # Tab to the court: its one focusable cell
-        here = driver.find_element(By.CSS_SELECTOR, '#court rect[tabindex="0"]')
-        driver.execute_script("arguments[0].focus()", here)
-    (r0, c0), (r1, c1) = (map(int, x.split(",")) for x in (here.get_attribute("data-cell"), cell))
+    here = driver.execute_script(ON_COURT)
+    (r0, c0), (r1, c1) = (map(int, x.split(",")) for x in (here, cell))
     keys = [Keys.ARROW_DOWN if r1 > r0 else Keys.ARROW_UP] * abs(r1 - r0)
     keys += [Keys.ARROW_RIGHT if c1 > c0 else Keys.ARROW_LEFT] * abs(c1 - c0)
     ActionChains(driver).send_keys(*keys).perform()
-    focused = driver.switch_to.active_element
-    assert focused.get_attribute("data-cell") == cell
-    assert focused.get_attribute("aria-label").startswith(
+    at, label, _, _ = focused(driver)
+    assert at == cell
+    assert label is not None and label.startswith(
         "Row {}, column {}, worth".format(*cell.split(","))
     )
     ActionChains(driver).send_keys(Keys.ENTER).perform()
@@ -298,26 +347,22 @@ def tab_to_done(driver) -> None:  # type: ignore[no-untyped-def]
     """From the court, Tab on to "Done" (after the court and "Take back" in the tab order)
     and press Enter, as a player without a mouse does."""
     from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    if driver.switch_to.active_element.get_attribute("data-cell") is None:
-        here = driver.find_element(By.CSS_SELECTOR, '#court rect[tabindex="0"]')
-        driver.execute_script("arguments[0].focus()", here)
+    driver.execute_script(ON_COURT)
     for _ in range(2):
         ActionChains(driver).send_keys(Keys.TAB).perform()
-        if driver.switch_to.active_element.get_attribute("id") == "court-done":
+        where = focused(driver)[2]
+        if where == "court-done":
             break
-    assert driver.switch_to.active_element.get_attribute("id") == "court-done"
+    assert where == "court-done"
     ActionChains(driver).send_keys(Keys.ENTER).perform()
 
 
 def piece_cell(driver, selector: str) -> str:  # type: ignore[no-untyped-def]
     """Return the cell ("row,column") a piece drawn on the court stands on."""
-    from selenium.webdriver.common.by import By
-
-    circle = driver.find_element(By.CSS_SELECTOR, f"#court {selector}")
-    return "{},{}".format(*(round(float(circle.get_attribute(a)) + 0.5) for a in ("cy", "cx")))
+    cy, cx = attributes(driver, f"#court {selector}", "cy", "cx")
+    return "{},{}".format(*(round(float(str(x)) + 0.5) for x in (cy, cx)))
 
 
 def test_grid_court_played_by_hand_on_the_drawn_court_is_stored_choice_for_choice(
@@ -345,9 +390,8 @@ def test_grid_court_played_by_hand_on_the_drawn_court_is_stored_choice_for_choic
     audited: set[str] = set()
     entry = browser.find_element(By.ID, "entry")
     while used < len(tokens) or count < len(values):
-        question = browser.find_element(By.ID, "need").get_attribute("data-question")
+        question, die = browser.execute_script(ASKED)
         if not question:  # the roll's dice, typed at once
-            die = browser.find_element(By.ID, "need-die").text  # "d6", or "d6 1/2"
             index, size = map(int, die.split()[1].split("/")) if "/" in die else (1, 1)
             roll = values[count : count + size - index + 1]
             entry.send_keys(" ".join(map(str, roll)), Keys.ENTER)
@@ -368,7 +412,7 @@ def test_grid_court_played_by_hand_on_the_drawn_court_is_stored_choice_for_choic
                     keyboard_to(browser, cell)
                 else:
                     click_svg(browser, f'rect.ok[data-cell="{cell}"]')
-                assert browser.find_element(By.ID, "court-status").text.startswith(f"{n + 1} of")
+                assert str(browser.execute_script(SHOWN, "court-status")).startswith(f"{n + 1} of")
             if keys:
                 tab_to_done(browser)
             else:
@@ -389,9 +433,7 @@ def test_grid_court_played_by_hand_on_the_drawn_court_is_stored_choice_for_choic
                     else:
                         click_svg(browser, mine)
                     selected = piece
-                assert "sel" in browser.find_element(
-                    By.CSS_SELECTOR, f"#court {mine}"
-                ).get_attribute("class")
+                assert "sel" in str(attributes(browser, f"#court {mine}", "class")[0])
                 if keys:
                     keyboard_to(browser, cell)
                 else:
@@ -417,19 +459,14 @@ def test_grid_court_played_by_hand_on_the_drawn_court_is_stored_choice_for_choic
             # page draws the board with the defense's pieces "not placed", no script error,
             # and the box score and the play-by-play still drawn.
             assert severe_console(browser) == [], token
-            assert browser.find_elements(By.CSS_SELECTOR, "#boxes table#team-box"), token
-            assert browser.find_elements(By.CSS_SELECTOR, "#pieces tr[data-piece]"), token
-            # Counted in the page (find_elements would wait out the implicit wait each
-            # time there is none).
-            unplaced = browser.execute_script(
-                'return [...document.querySelectorAll("#pieces td")]'
-                '.filter(td => td.textContent.trim() === "not placed").length'
-            )
+            # Counted in the page, in one script (find_elements would wait out the
+            # implicit wait each time there is none).
+            boxes, pieces, unplaced = browser.execute_script(DRAWN)
+            assert boxes and pieces, token
             placed_both |= unplaced == 0
             placed_one |= unplaced > 0
         # The keyboard goes on to the next thing to do, never back to the page's top.
-        focused = browser.switch_to.active_element
-        assert focused.tag_name != "body", f"focus lost after choice {used} {token!r}"
+        assert focused(browser)[3] != "body", f"focus lost after choice {used} {token!r}"
     assert need(browser) == ("", "")
     browser.find_element(By.ID, "finish").click()
     browser.find_element(By.ID, "league-game")  # waits for the stored game's link
