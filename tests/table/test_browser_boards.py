@@ -189,6 +189,25 @@ def entries(values: list[int], tokens: list[str]) -> list[tuple[str, object]]:
             return out
 
 
+# The reads of a choice asked and made, each in one script (not a find_element and its
+# atoms each): the panel and the entry box shown or not (as Selenium's is_displayed: laid
+# out, visible, not transparent), the choice buttons' heights, the badge's text.
+CHOICE_ASKED = """
+const shown = e => e.getClientRects().length > 0
+  && e.checkVisibility({opacityProperty: true, visibilityProperty: true});
+const panel = document.getElementById("choice");
+return [shown(panel), shown(document.getElementById("entry")),
+        [...panel.querySelectorAll("#choice-options button")]
+          .map(b => b.getBoundingClientRect().height),
+        document.getElementById("need-die").innerText.trim()];
+"""
+FOCUS_AFTER_CHOICE = """
+const f = document.activeElement;
+return [f.getAttribute("data-choice"), f.getAttribute("data-value"), f.id,
+        f.tagName.toLowerCase()];
+"""
+
+
 def test_six_dice_played_by_hand_at_phone_width_asks_each_choice_and_is_stored_choice_for_choice(
     browser,
     live_server,
@@ -232,11 +251,10 @@ def test_six_dice_played_by_hand_at_phone_width_asks_each_choice_and_is_stored_c
             entry.send_keys(" ".join(map(str, what)), Keys.ENTER)
             count += len(what)
         else:
-            panel = browser.find_element(By.ID, "choice")
-            assert panel.is_displayed() and not entry.is_displayed()
-            buttons = panel.find_elements(By.CSS_SELECTOR, "#choice-options button")
-            assert all(b.size["height"] >= 44 for b in buttons)
-            assert browser.find_element(By.ID, "need-die").text == "choice"
+            panel, box, heights, die = browser.execute_script(CHOICE_ASKED)
+            assert panel and not box  # the choice's buttons shown, the entry box not
+            assert heights and all(h >= 44 for h in heights)
+            assert die == "choice"
             if asked == 0:  # the first choice is taken back once, then made again
                 browser.find_element(By.CSS_SELECTOR, f'[data-choice="{what}"]').click()
                 wait_for(browser, count + 1)
@@ -248,12 +266,10 @@ def test_six_dice_played_by_hand_at_phone_width_asks_each_choice_and_is_stored_c
             asked += 1
         wait_for(browser, count)
         if kind == "choice":  # the keyboard is on the next thing to do: a choice, or the box
-            focused = browser.switch_to.active_element
+            choice, value, ident, tag = browser.execute_script(FOCUS_AFTER_CHOICE)
             assert (
-                focused.get_attribute("data-choice")
-                or focused.get_attribute("data-value")  # tapped: the pad, not the box
-                or focused.get_attribute("id") in ("entry", "finish")
-            ), f"focus on {focused.tag_name} after choice {asked}"
+                choice or value or ident in ("entry", "finish")  # tapped: the pad, not the box
+            ), f"focus on {tag} after choice {asked}"
     assert asked == len(tokens) > 0
     game, _ = finish_and_compare(browser, tmp_path, "sixdice", values)
     assert (game.result.dice["choices"], game.result.dice["hands"]) == (tokens, ["away", "home"])
