@@ -90,6 +90,39 @@ def need(driver) -> tuple[str, str]:  # type: ignore[no-untyped-def]
     return box.get_attribute("data-die"), box.get_attribute("data-step")
 
 
+# A team's sheet as printed, read in one script (not an atom a column): the screen's sheet
+# (its columns' numbers, shown or not: as Selenium's is_displayed, laid out, visible and
+# not transparent) and each printed block (shown or not, its width and its page's, its
+# columns' numbers).
+PRINTED_SHEET = """
+const side = arguments[0];
+const shown = e => e.getClientRects().length > 0
+  && e.checkVisibility({opacityProperty: true, visibilityProperty: true});
+const numbers = t => [...t.querySelectorAll("thead th[data-column]")].map(th => th.textContent);
+const screen = document.querySelector(`.screen-sheet table[data-side="${side}"]`);
+return {
+  numbers: numbers(screen),
+  screen_shown: shown(screen),
+  blocks: [...document.querySelectorAll(`.print-sheet[data-side="${side}"] table.sheet`)].map(
+    b => ({shown: shown(b), width: b.scrollWidth, room: b.parentElement.clientWidth,
+           numbers: numbers(b)})),
+};
+"""
+BOX_LINES = """
+const rows = document.querySelectorAll(`table.box[data-side="${arguments[0]}"] tr[data-player]`);
+return Object.fromEntries([...rows].map(r => [r.getAttribute("data-player"),
+  [r.querySelector("td.pts").innerText.trim(), r.querySelector("td.reb").innerText.trim()]]));
+"""
+
+
+PAD = """
+return [...document.querySelectorAll("#pad button")].map(b => {
+  const r = b.getBoundingClientRect();  // as Selenium's size and location: one script for all
+  return [r.height, Math.round(r.top + window.scrollY)];
+});
+"""
+
+
 def prints_whole(driver) -> None:  # type: ignore[no-untyped-def]
     """Check the page as printed on landscape paper (letter's width, the narrower): each
     team's sheet in stacked blocks that fit the width and hold every possession of the
@@ -100,30 +133,16 @@ def prints_whole(driver) -> None:  # type: ignore[no-untyped-def]
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     try:
         for side in ("away", "home"):
-            screen = driver.find_element(
-                By.CSS_SELECTOR, f'.screen-sheet table[data-side="{side}"]'
-            )
-            numbers = [
-                th.get_attribute("textContent")
-                for th in screen.find_elements(By.CSS_SELECTOR, "thead th[data-column]")
-            ]
-            assert len(numbers) >= 44 and not screen.is_displayed()
-            blocks = driver.find_elements(
-                By.CSS_SELECTOR, f'.print-sheet[data-side="{side}"] table.sheet'
-            )
-            assert len(blocks) >= 2
+            sheet = driver.execute_script(PRINTED_SHEET, side)
+            numbers = sheet["numbers"]
+            assert len(numbers) >= 44 and not sheet["screen_shown"]
+            assert len(sheet["blocks"]) >= 2
             printed = []
-            for block in blocks:
-                assert block.is_displayed()
-                width, room = driver.execute_script(
-                    "return [arguments[0].scrollWidth, arguments[0].parentElement.clientWidth]",
-                    block,
-                )
+            for block in sheet["blocks"]:
+                assert block["shown"]
+                width, room = block["width"], block["room"]
                 assert width <= room, f"a sheet block is {width} px wide on a {room} px page"
-                printed += [
-                    th.get_attribute("textContent")
-                    for th in block.find_elements(By.CSS_SELECTOR, "thead th[data-column]")
-                ]
+                printed += block["numbers"]
             assert printed == numbers
         plays = driver.find_element(By.ID, "plays")
         assert driver.execute_script(
@@ -197,12 +216,9 @@ def test_a_whole_game_typed_through_the_page_is_stored_with_the_command_lines_bo
             for b in BoxLine.objects.filter(result=game.result, side=side).order_by("order")
         ]
         assert stored == expected[side]["players"]
+        shown = browser.execute_script(BOX_LINES, side)  # the page's box: points, rebounds
         for line in expected[side]["players"]:
-            row = browser.find_element(
-                By.CSS_SELECTOR, f'table.box[data-side="{side}"] tr[data-player="{line["name"]}"]'
-            )
-            assert row.find_element(By.CSS_SELECTOR, "td.pts").text == str(line["pts"])
-            assert row.find_element(By.CSS_SELECTOR, "td.reb").text == str(line["reb"])
+            assert shown[line["name"]] == [str(line["pts"]), str(line["reb"])], line["name"]
     assert game.result.events == expected["events"]
     follow(browser, browser.find_element(By.ID, "league-game"))
     heading = browser.find_element(By.TAG_NAME, "h1").text
@@ -225,9 +241,9 @@ def test_at_phone_width_taps_enter_dice_a_bad_die_is_refused_in_place_and_undo_w
     )
     sign_in_and_start(browser, live_server, player, teams)
     assert browser.execute_script("return window.innerWidth") == 390
-    pad = browser.find_elements(By.CSS_SELECTOR, "#pad button")
+    pad = browser.execute_script(PAD)
     assert len(pad) == 8  # a d8 wants 1-8
-    assert all(b.size["height"] >= 44 for b in pad)  # a thumb's width
+    assert all(height >= 44 for height, _ in pad)  # a thumb's width
     for count, value in enumerate((5, 3, 4, 1), start=1):
         browser.find_element(By.CSS_SELECTOR, f'#pad button[data-value="{value}"]').click()
         wait_for(browser, count)
@@ -265,9 +281,9 @@ def test_at_phone_width_taps_enter_dice_a_bad_die_is_refused_in_place_and_undo_w
     # ten), so the sheet under it stays readable; the pad can be folded away.
     panel = browser.find_element(By.ID, "entry-panel")
     assert panel.size["height"] <= 0.35 * 844, panel.size
-    pad = browser.find_elements(By.CSS_SELECTOR, "#pad button")
-    assert len(pad) == 20 and all(b.size["height"] >= 44 for b in pad)
-    assert len({b.location["y"] for b in pad}) == 2
+    pad = browser.execute_script(PAD)
+    assert len(pad) == 20 and all(height >= 44 for height, _ in pad)
+    assert len({top for _, top in pad}) == 2
     assert browser.execute_script(
         "return document.documentElement.scrollWidth <= window.innerWidth"
     ), "the page scrolls sideways on a phone"
