@@ -80,6 +80,24 @@ def test_a_fan_reads_the_tournament_page_and_opens_the_final(
     assert champion.school in browser.find_element(By.ID, "champion").text
 
 
+# The play-by-play read in one script, not a find_element and an atom or two a row: the
+# text of the rows' cells (``null`` for one not displayed: as Selenium's is_displayed, laid
+# out, visible and not transparent), and the classes of the rows displayed.
+CELLS = """
+const [cell, upto] = arguments;
+const shown = e => e.getClientRects().length > 0
+  && e.checkVisibility({opacityProperty: true, visibilityProperty: true});
+return [...document.querySelectorAll("#plays tbody tr")].slice(0, upto)
+  .map(r => r.querySelector(cell)).map(c => shown(c) ? c.innerText.trim() : null);
+"""
+SHOWN_ROWS = """
+const shown = e => e.getClientRects().length > 0
+  && e.checkVisibility({opacityProperty: true, visibilityProperty: true});
+return [...document.querySelectorAll("#plays tbody tr")].slice(0, arguments[0])
+  .filter(shown).map(r => r.getAttribute("class") || "");
+"""
+
+
 @pytest.mark.parametrize("width", list(WIDTHS))
 def test_the_play_by_play_reads_in_words_and_the_dice_wait_behind_a_button(
     browser,
@@ -94,11 +112,9 @@ def test_the_play_by_play_reads_in_words_and_the_dice_wait_behind_a_button(
     game = Game.objects.get(season=cup, round=3)
     browser.get(f"{live_server.url}/games/{game.pk}/")
     rows = browser.find_elements(By.CSS_SELECTOR, "#plays tbody tr")
-    plays = [r.find_element(By.CSS_SELECTOR, "td.play") for r in rows[:40]]
-    shown = [p.text for p in plays if p.is_displayed()]
+    shown = [t for t in browser.execute_script(CELLS, "td.play", 40) if t is not None]
     assert shown and all("d8" not in t and "11-66" not in t for t in shown)
-    dice = rows[12].find_element(By.CSS_SELECTOR, "td.dice")
-    assert not dice.is_displayed()
+    assert browser.execute_script(CELLS, "td.dice", 13)[12] is None  # not displayed
     final = rows[-1].find_element(By.CSS_SELECTOR, "td.score")
     browser.execute_script("arguments[0].scrollIntoView()", final)
     assert final.text == f"{game.result.away_score}-{game.result.home_score}"
@@ -109,12 +125,13 @@ def test_the_play_by_play_reads_in_words_and_the_dice_wait_behind_a_button(
     browser.execute_script("arguments[0].focus()", toggle)
     toggle.send_keys(Keys.SPACE)
     assert toggle.get_attribute("aria-pressed") == "true"
-    with_dice = [r.find_element(By.CSS_SELECTOR, "td.dice") for r in rows[:40]]
-    assert any("d8" in d.text for d in with_dice if d.is_displayed())
+    with_dice = browser.execute_script(CELLS, "td.dice", 40)
+    assert any("d8" in d for d in with_dice if d is not None)
     # every die of the game, each labelled as the table labels it: a foul's free-throw d20s
     # on the foul's own line; on a phone the dice go under their play, with no sideways
     # scroll in the play-by-play either
-    foul = next(r for r in rows if "free throw" in r.find_element(By.CSS_SELECTOR, "td.play").text)
+    plays = browser.execute_script(CELLS, "td.play", len(rows))
+    foul = rows[next(i for i, t in enumerate(plays) if t and "free throw" in t)]
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", foul)
     assert "free throw 1" in foul.find_element(By.CSS_SELECTOR, "td.dice").text
     assert no_sideways_scroll(browser)
@@ -126,11 +143,8 @@ def test_the_play_by_play_reads_in_words_and_the_dice_wait_behind_a_button(
     scoring = browser.find_element(By.ID, "toggle-scoring")
     browser.execute_script("arguments[0].focus()", scoring)
     scoring.send_keys(Keys.ENTER)
-    visible = [r for r in rows[:80] if r.is_displayed()]
-    assert visible and all(
-        "score" in r.get_attribute("class").split() or "period" in r.get_attribute("class")
-        for r in visible
-    )
+    visible = browser.execute_script(SHOWN_ROWS, 80)  # the classes of the rows shown
+    assert visible and all("score" in c.split() or "period" in c for c in visible)
     # one round trip for every tag's text, not one a tag
     tags = browser.execute_script(
         "return [...document.querySelectorAll('#plays tr.lead-change .tag')]"
