@@ -28,15 +28,36 @@ HOME = read_team_file(HOME_FILE)
 AWAY = read_team_file(AWAY_FILE)
 
 
-def sign_in_and_start(driver, live_server, player, teams):  # type: ignore[no-untyped-def]
+def signed_in(driver, live_server, player) -> None:  # type: ignore[no-untyped-def]
+    """Give Chromium the session cookie signing in as ``player`` leaves, as a test that is
+    not about signing in begins (the sign-in form is typed in by the whole game's test)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(player)
+    name = settings.SESSION_COOKIE_NAME
+    driver.execute_cdp_cmd(
+        "Network.setCookie",
+        {"name": name, "value": client.cookies[name].value, "url": live_server.url,
+         "path": "/", "httpOnly": True, "secure": settings.SESSION_COOKIE_SECURE},
+    )  # fmt: skip
+
+
+def sign_in_and_start(driver, live_server, player, teams, by_form: bool = False):  # type: ignore[no-untyped-def]
+    """Start a game of VABG from the new-game form, signed in through the sign-in form the
+    table sends a visitor to (``by_form``) or by the session cookie it leaves."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
+    if not by_form:
+        signed_in(driver, live_server, player)
     driver.get(f"{live_server.url}/table/")
-    assert "/table/sign-in/" in driver.current_url
-    driver.find_element(By.NAME, "username").send_keys(player.username)
-    driver.find_element(By.NAME, "password").send_keys("fan-password-1")
-    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    if by_form:
+        assert "/table/sign-in/" in driver.current_url
+        driver.find_element(By.NAME, "username").send_keys(player.username)
+        driver.find_element(By.NAME, "password").send_keys("fan-password-1")
+        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
     home, away = teams
     Select(driver.find_element(By.NAME, "away")).select_by_visible_text(str(away))
     Select(driver.find_element(By.NAME, "home")).select_by_visible_text(str(home))
@@ -168,7 +189,7 @@ def test_a_whole_game_typed_through_the_page_is_stored_with_the_command_lines_bo
     browser.set_window_size(1280, 900)
     played, written = rolled_game(HOME, AWAY, 31)
     trips = [len(p.rolls) for p in replay(HOME, AWAY, written.values).plays() if p.rolls]
-    sign_in_and_start(browser, live_server, player, teams)
+    sign_in_and_start(browser, live_server, player, teams, by_form=True)
     assert need(browser) == ("d8", "d8")
     assert "Kansas 2008 ball, possession 44" in browser.find_element(By.ID, "need-why").text
     entry = browser.find_element(By.ID, "entry")

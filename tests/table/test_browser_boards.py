@@ -25,7 +25,7 @@ from tests.simulator.gridcourt.hands import recorded as grid_recorded
 from tests.simulator.sixdice.hands import recorded
 from tests.table.conftest import AWAY_FILE, HOME_FILE
 from tests.table.dice import Written
-from tests.table.test_browser import need, wait_for
+from tests.table.test_browser import need, signed_in, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -48,10 +48,8 @@ def start(driver, live_server, player, teams, name: str, hands: str = "both", pi
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
+    signed_in(driver, live_server, player)  # the sign-in form is the VABG whole game's
     driver.get(f"{live_server.url}/table/")
-    driver.find_element(By.NAME, "username").send_keys(player.username)
-    driver.find_element(By.NAME, "password").send_keys("fan-password-1")
-    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
     home, away = teams
     Select(driver.find_element(By.NAME, "game")).select_by_value(name)
     assert driver.find_element(By.CSS_SELECTOR, '[data-game="vabg"]').is_displayed() is False
