@@ -91,6 +91,13 @@ SWINGS = 5
 BUILD_LOCK_SECONDS = 120
 """A season's table is sent to the workers at most once in this long."""
 
+game_law_wanted = Signal()
+"""Sent (``sender=Game``, ``game_id``) for the whole law of a scheduled game whose page is
+waiting for it (:func:`game_law_build`); ``league.tasks`` sends it to the background."""
+GAME_LAW_ASKED_SECONDS = 120
+"""A game's law sent to the background is not sent again for this long (its page reloads
+every few seconds while it waits; a lost worker's is sent again after it)."""
+
 pairs_wanted = Signal()
 """Sent (``sender=PairOdds``, ``season_id``, ``home_ids``) for rows of a season's table to
 build (only the pairs its pages can ask for: :func:`season_pairs`); ``league.tasks``
@@ -518,15 +525,22 @@ class PairTable:
         np.fill_diagonal(out, 0.5)
         return out
 
+    def _game_rows(self, home: int, away: int) -> Any:
+        h, a, _ = self.stored_key(home, away)
+        eh, ea = self.entries[h], self.entries[a]
+        return self._rows().filter(
+            home_id=h, away_id=a, home_version=eh.version, away_version=ea.version
+        )
+
+    def has_law(self, home: int, away: int) -> bool:
+        """Tell whether the table holds the whole law of this game (its score laws too)."""
+        return bool(self._game_rows(home, away).filter(laws__isnull=False).exists())
+
     def game_law(self, home: int, away: int) -> GameOdds:
         """Return the whole law of a game (score laws too), from the table when it holds it."""
         h, a, mirrored = self.stored_key(home, away)
         eh, ea = self.entries[h], self.entries[a]
-        row = (
-            self._rows()
-            .filter(home_id=h, away_id=a, home_version=eh.version, away_version=ea.version)
-            .first()
-        )
+        row = self._game_rows(home, away).first()
         if row is not None and row.laws:
             odds = _from_row(row)
         else:
@@ -537,9 +551,9 @@ class PairTable:
                 PairOdds.objects.bulk_create(
                     [self._row(h, a, odds, laws=True)], ignore_conflicts=True
                 )
-            else:
-                row.laws = odds.to_json()
-                row.save(update_fields=["laws"])
+            # The row stored without its laws, here or by the table's builder meanwhile (a
+            # conflict the insert ignored), takes them.
+            self._game_rows(home, away).filter(laws__isnull=True).update(laws=odds.to_json())
             self._p[(h, a)] = odds.p_home_win
         return _mirror(odds) if mirrored else odds
 
@@ -795,6 +809,16 @@ def game_preview(game: Game) -> dict[str, Any]:
     else:
         entries = entries_for([game.home_id, game.away_id])
     table = PairTable(entries, rules=game.rules, neutral=game.neutral, strategy=game.strategy)
+    if result is None and background.available() and not table.has_law(game.home_id, game.away_id):
+        # Solved in the background, never while the reader waits: the page looks again.
+        if cache.add(f"game-law-asked:{game.pk}", True, timeout=GAME_LAW_ASKED_SECONDS):
+            game_law_wanted.send(sender=Game, game_id=game.pk)
+        return {
+            "pending": True,
+            "pairs_ready": 0,
+            "pairs_needed": 1,
+            "message": f"The exact odds of this game are being worked out {background.where()}.",
+        }
     odds = table.game_law(game.home_id, game.away_id)
     out = preview_from(
         odds,
@@ -807,6 +831,20 @@ def game_preview(game: Game) -> dict[str, Any]:
     out["game_id"] = game.pk
     out["cards"] = "as played" if result is not None else "current"
     return out
+
+
+def game_law_build(*, game_id: int) -> bool:
+    """Solve and store the whole law of a scheduled game's pair for its current cards (what
+    its preview reads); return whether there was one to solve."""
+    game = Game.objects.filter(pk=game_id).select_related("season").first()
+    if game is None or game.status == Game.Status.FINAL or other_odds.handles(game.game):
+        return False
+    entries = entries_for([game.home_id, game.away_id])
+    table = PairTable(entries, rules=game.rules, neutral=game.neutral, strategy=game.strategy)
+    if table.has_law(game.home_id, game.away_id):
+        return False
+    table.game_law(game.home_id, game.away_id)
+    return True
 
 
 # -- the win-probability chart ---------------------------------------------------------------

@@ -131,6 +131,19 @@ def send_pair_table(
     _send(odds_pair_table, "odds", season_id=season_id, home_ids=home_ids)
 
 
+@shared_task(name="league.odds_game_law", acks_late=True)
+def odds_game_law(*, game_id: int) -> bool:
+    """Solve the whole law of a scheduled game whose page waits for it."""
+    return odds.game_law_build(game_id=game_id)
+
+
+@receiver(odds.game_law_wanted, sender=Game, dispatch_uid="league.send_game_law")
+def send_game_law(sender: type[Game], *, game_id: int, **kwargs: Any) -> None:
+    """Send a game's law to the workers (or this process's pairings lane: one pair, a
+    fraction of a second, never behind a field's table of hundreds)."""
+    _send(odds_game_law, "pairings", game_id=game_id)
+
+
 @shared_task(name="league.other_odds_pairings", acks_late=True)
 def other_odds_pairings(*, game: str, options: dict[str, Any], pairings: list[list[Any]]) -> int:
     """Work out the odds of pairings of coach styles (six dice, grid court) a page asked

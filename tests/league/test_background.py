@@ -184,3 +184,30 @@ def test_a_six_dice_pairing_is_worked_out_while_a_vabg_field_s_table_is_still_bu
         assert not lanes.lane("odds").wait_idle(0)  # the VABG table was still on its way
     finally:
         release.set()
+
+
+def test_a_scheduled_games_page_never_solves_its_odds_while_the_fan_waits(lanes, client) -> None:
+    """A scheduled VABG game's first view solved its pair's whole law in the request (a
+    tenth to half a second, more with the coach): with a background, the page and the API
+    say the odds are being worked out and look again; the pairings lane solves them, once
+    however often the page is asked meanwhile."""
+    cache.clear()
+    game = make_season(teams=2, strategy=True).games.first()
+    assert game is not None
+    with lanes.held():  # the lane has not started on it when the fan looks
+        page = client.get(f"/games/{game.pk}/")
+        again = client.get(f"/api/games/{game.pk}/preview/")
+        assert not odds.PairTable.for_teams(
+            [game.home_id, game.away_id], rules=game.rules, neutral=game.neutral,
+            strategy=game.strategy,
+        ).has_law(game.home_id, game.away_id)  # fmt: skip
+    body = page.content.decode()
+    assert (
+        "The exact odds of this game are being worked out in the background by this server" in body
+    )
+    assert "location.reload" in body and "Predicted" not in body
+    assert again.status_code == 202 and again.json()["pending"] is True
+    assert lanes.lane("pairings").wait_idle(WAIT)
+    ready = client.get(f"/api/games/{game.pk}/preview/")
+    assert ready.status_code == 200 and 0 < ready.json()["p_home_win"] < 1
+    assert "Predicted" in client.get(f"/games/{game.pk}/").content.decode()
