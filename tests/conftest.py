@@ -95,8 +95,9 @@ def _flush_by_delete():  # type: ignore[no-untyped-def]
     def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):  # type: ignore[no-untyped-def]
         statements = [f"DELETE FROM {self.quote_name(table)};" for table in tables]
         if reset_sequences:
+            emptied = set(tables)
             sequences = self.connection.introspection.sequence_list()
-            wanted = [s for s in sequences if s["table"] in set(tables)]
+            wanted = [s for s in sequences if s["table"] in emptied]
             statements += self.sequence_reset_by_name_sql(style, wanted)
         return statements
 
