@@ -297,6 +297,18 @@ def picks_prune(bracket: brackets.Bracket, picks: Mapping[str, int]) -> dict[str
     return kept
 
 
+def _ensure_pair(season: Season, table: league_odds.PairTable, top: int, bottom: int) -> None:
+    """Make sure the table holds the game of ``top`` against ``bottom``; when it does not,
+    send the missing rows to the background (with none, they are built here and now) and
+    raise :class:`~league.odds.OddsPending` if they are still missing."""
+    try:
+        table.ensure([(top, bottom)])
+    except league_odds.OddsPending as pending:
+        league_odds.pair_table_request(season_id=season.pk, home_ids=pending.home_ids)
+        table.load()  # with no background the request built them: read them
+        table.ensure([(top, bottom)])
+
+
 def picks_fill(season: Season, picks: Mapping[str, int], *, how: str) -> dict[str, int]:
     """Return the picks with every unpicked game filled: ``how="favourite"`` picks the
     better seed (the exact odds' favourite between equal seeds), ``how="odds"`` the team
@@ -316,7 +328,7 @@ def picks_fill(season: Season, picks: Mapping[str, int], *, how: str) -> dict[st
             out[game.key] = top if seeds[top] < seeds[bottom] else bottom
             continue
         try:
-            table.ensure([(top, bottom)])
+            _ensure_pair(season, table, top, bottom)
         except league_odds.OddsPending as exc:
             raise ChallengeRefused(
                 f"the tournament's exact odds are still being computed ({exc}); try again "

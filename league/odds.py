@@ -78,11 +78,13 @@ from simulator.vabg.odds import GameOdds
 from simulator.vabg.render import describe
 
 ON_DEMAND_PAIRS = 120
-"""A page computes at most this many missing pairs itself (about 0.5 s); more go to the
-workers (:class:`OddsPending`)."""
+"""With nothing in the background (a command, a test, ``LEAGUE_IN_PROCESS_WORKER=false``),
+a page computes at most this many missing pairs itself (about 0.5 s); more raise
+:class:`OddsPending`. With workers or the web process's lanes a page computes none: they go
+to the background and the page says how far they are."""
 ON_DEMAND_COACHED_PAIRS = 25
 """The same with the coach policy on, each pair solved on its own with its exact coach
-(about 20 ms a pair)."""
+(about 10-20 ms a pair)."""
 STATE_LIMIT = 200_000
 """Reseeded brackets: transitions per round beyond which the odds are sampled."""
 SAMPLED_BRACKETS = 20_000
@@ -97,6 +99,11 @@ waiting for it (:func:`game_law_build`); ``league.tasks`` sends it to the backgr
 GAME_LAW_ASKED_SECONDS = 120
 """A game's law sent to the background is not sent again for this long (its page reloads
 every few seconds while it waits; a lost worker's is sent again after it)."""
+
+pair_law_wanted = Signal()
+"""Sent (``sender=PairOdds``, ``home_id``, ``away_id``, ``rules``, ``neutral``,
+``strategy``) for the whole law of two teams a fan picked on the matchup page
+(:func:`pair_law_build`); ``league.tasks`` sends it to the background."""
 
 pairs_wanted = Signal()
 """Sent (``sender=PairOdds``, ``season_id``, ``home_ids``) for rows of a season's table to
@@ -121,6 +128,14 @@ EAGER_COACHED_PAIRS = 250
 request computes a coached table this far from built (about 5 s at 20 ms a pair); more,
 and the page shows the odds without the policy instead."""
 _POLICY_OFF: contextvars.ContextVar[bool] = contextvars.ContextVar("policy_off", default=False)
+
+
+def on_demand_limit(strategy: bool) -> int:
+    """Return how many missing pairs a request computes itself: none when the background
+    (workers, or the web process's lanes) can build them, else a moment's work."""
+    if background.available():
+        return 0
+    return ON_DEMAND_COACHED_PAIRS if strategy else ON_DEMAND_PAIRS
 
 
 def season_policy(season: Season) -> bool:
@@ -462,11 +477,13 @@ class PairTable:
 
     def ensure(self, pairs: Iterable[tuple[int, int]], *, limit: int | None = None) -> None:
         """Make sure ``pairs`` are in the table: compute them here when at most ``limit``
-        are missing, else raise :class:`OddsPending` naming the home teams to build."""
+        are missing, else raise :class:`OddsPending` naming the home teams to build. By
+        default nothing is computed here when a background can build them (a page never
+        solves odds while its reader waits), else up to ``ON_DEMAND_PAIRS``."""
         pairs = list(pairs)
         todo = self.missing(pairs)
         if limit is None:
-            limit = ON_DEMAND_COACHED_PAIRS if self.strategy else ON_DEMAND_PAIRS
+            limit = on_demand_limit(self.strategy)
         if len(todo) > limit:
             needed = len({self.stored_key(h, a)[:2] for h, a in pairs})
             raise OddsPending(
@@ -531,6 +548,13 @@ class PairTable:
         return self._rows().filter(
             home_id=h, away_id=a, home_version=eh.version, away_version=ea.version
         )
+
+    def law_key(self, home: int, away: int) -> str:
+        """Return a key naming this game's law for these cards, preset, court and coach."""
+        h, a, _ = self.stored_key(home, away)
+        parts = (self.rules, RULES_VERSION, self.neutral, self.strategy)
+        parts += (h, self.entries[h].version, a, self.entries[a].version)
+        return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
 
     def has_law(self, home: int, away: int) -> bool:
         """Tell whether the table holds the whole law of this game (its score laws too)."""
@@ -782,6 +806,19 @@ def matchup_preview(
     table = PairTable.for_teams([home_id, away_id], rules=rules, neutral=neutral, strategy=strategy)
     if len(table.entries) != 2:
         raise OddsUnavailable("no such team")
+    if background.available() and not table.has_law(home_id, away_id):
+        # Solved in the background, never while the fan waits: the page looks again.
+        key = table.law_key(home_id, away_id)
+        if cache.add(f"pair-law-asked:{key}", True, timeout=GAME_LAW_ASKED_SECONDS):
+            pair_law_wanted.send(
+                sender=PairOdds,
+                home_id=home_id,
+                away_id=away_id,
+                rules=rules,
+                neutral=neutral,
+                strategy=strategy,
+            )
+        return law_pending("this matchup")
     odds = table.game_law(home_id, away_id)
     return preview_from(
         odds,
@@ -813,12 +850,7 @@ def game_preview(game: Game) -> dict[str, Any]:
         # Solved in the background, never while the reader waits: the page looks again.
         if cache.add(f"game-law-asked:{game.pk}", True, timeout=GAME_LAW_ASKED_SECONDS):
             game_law_wanted.send(sender=Game, game_id=game.pk)
-        return {
-            "pending": True,
-            "pairs_ready": 0,
-            "pairs_needed": 1,
-            "message": f"The exact odds of this game are being worked out {background.where()}.",
-        }
+        return law_pending("this game")
     odds = table.game_law(game.home_id, game.away_id)
     out = preview_from(
         odds,
@@ -831,6 +863,28 @@ def game_preview(game: Game) -> dict[str, Any]:
     out["game_id"] = game.pk
     out["cards"] = "as played" if result is not None else "current"
     return out
+
+
+def law_pending(what: str) -> dict[str, Any]:
+    """Return the preview's answer while the background solves its pair's law."""
+    return {
+        "pending": True,
+        "pairs_ready": 0,
+        "pairs_needed": 1,
+        "message": f"The exact odds of {what} are being worked out {background.where()}.",
+    }
+
+
+def pair_law_build(
+    *, home_id: int, away_id: int, rules: str, neutral: bool, strategy: bool
+) -> bool:
+    """Solve and store the whole law of two teams' game for their current cards (what the
+    matchup page reads); return whether there was one to solve."""
+    table = PairTable.for_teams([home_id, away_id], rules=rules, neutral=neutral, strategy=strategy)
+    if len(table.entries) != 2 or table.has_law(home_id, away_id):
+        return False
+    table.game_law(home_id, away_id)
+    return True
 
 
 def game_law_build(*, game_id: int) -> bool:

@@ -144,6 +144,37 @@ def send_game_law(sender: type[Game], *, game_id: int, **kwargs: Any) -> None:
     _send(odds_game_law, "pairings", game_id=game_id)
 
 
+@shared_task(name="league.odds_pair_law", acks_late=True)
+def odds_pair_law(*, home_id: int, away_id: int, rules: str, neutral: bool, strategy: bool) -> bool:
+    """Solve the whole law of two teams a fan's matchup page waits for."""
+    return odds.pair_law_build(
+        home_id=home_id, away_id=away_id, rules=rules, neutral=neutral, strategy=strategy
+    )
+
+
+@receiver(odds.pair_law_wanted, sender=PairOdds, dispatch_uid="league.send_pair_law")
+def send_pair_law(
+    sender: type[PairOdds],
+    *,
+    home_id: int,
+    away_id: int,
+    rules: str,
+    neutral: bool,
+    strategy: bool,
+    **kwargs: Any,
+) -> None:
+    """Send a matchup's law to the workers (or this process's pairings lane)."""
+    _send(
+        odds_pair_law,
+        "pairings",
+        home_id=home_id,
+        away_id=away_id,
+        rules=rules,
+        neutral=neutral,
+        strategy=strategy,
+    )
+
+
 @shared_task(name="league.other_odds_pairings", acks_late=True)
 def other_odds_pairings(*, game: str, options: dict[str, Any], pairings: list[list[Any]]) -> int:
     """Work out the odds of pairings of coach styles (six dice, grid court) a page asked

@@ -97,9 +97,8 @@ def test_the_admins_simulate_action_opens_the_run_page_which_follows_the_run(lan
 
 
 def test_a_new_tournaments_odds_are_built_in_the_background_while_its_pages_say_how_far(
-    lanes, client, monkeypatch
+    lanes, client
 ) -> None:
-    monkeypatch.setattr(odds, "ON_DEMAND_PAIRS", 0)  # a page computes no pair itself
     teams = [full_team() for _ in range(5)]
     api = client_for(commissioner())
     league = services.league_get_or_create(name="Lane League")
@@ -148,9 +147,16 @@ def test_a_card_edit_in_the_admin_rebuilds_its_fields_odds_in_the_background(lan
         table = odds.season_table(season)
         stale = table.missing(odds.season_pairs(season, table))
         assert stale and all(teams[0].pk in pair for pair in stale)
+        # A few pairs short, the season's odds are still not solved while the fan waits.
+        waiting = client.get(f"/api/seasons/{season.pk}/odds/")
+        assert waiting.status_code == 202 and waiting.json()["pending"] is True
+        assert "being computed in the background by this server" in waiting.json()["message"]
+        assert table.missing(odds.season_pairs(season, table)) == stale
     assert lanes.wait_idle(WAIT)
     table = odds.season_table(season)
     assert table.missing(odds.season_pairs(season, table)) == []
+    ready = client.get(f"/api/seasons/{season.pk}/odds/")
+    assert ready.status_code == 200 and "pending" not in ready.json()
 
 
 def test_the_games_lane_plays_what_a_stopped_server_left_queued(lanes) -> None:
@@ -211,3 +217,28 @@ def test_a_scheduled_games_page_never_solves_its_odds_while_the_fan_waits(lanes,
     ready = client.get(f"/api/games/{game.pk}/preview/")
     assert ready.status_code == 200 and 0 < ready.json()["p_home_win"] < 1
     assert "Predicted" in client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_the_matchup_page_never_solves_two_teams_odds_while_the_fan_waits(lanes, client) -> None:
+    """Any two teams a fan picks: with a background, the page and the API say the odds are
+    being worked out and look again; the pairings lane solves the pair once."""
+    cache.clear()
+    home, away = full_team(), full_team()
+    query = f"home={home.pk}&away={away.pk}&rules=advanced&strategy=true"
+    with lanes.held():
+        page = client.get(f"/matchup/?{query}&court=neutral")
+        api = client.get(f"/api/matchup/?{query}&neutral=true")
+        table = odds.PairTable.for_teams(
+            [home.pk, away.pk], rules="advanced", neutral=True, strategy=True
+        )
+        assert not table.has_law(home.pk, away.pk)
+    body = page.content.decode()
+    assert "The exact odds of this matchup are being worked out" in body
+    assert "location.reload" in body
+    assert api.status_code == 202 and api.json()["pending"] is True
+    assert lanes.lane("pairings").wait_idle(WAIT)
+    assert table.has_law(home.pk, away.pk)
+    ready = client.get(f"/api/matchup/?{query}&neutral=true")
+    assert ready.status_code == 200 and 0 < ready.json()["p_home_win"] < 1
+    assert ready.json()["coach_policy"] is True
+    assert "Predicted" in client.get(f"/matchup/?{query}&court=neutral").content.decode()
