@@ -552,8 +552,8 @@ class PairTable:
     def law_key(self, home: int, away: int) -> str:
         """Return a key naming this game's law for these cards, preset, court and coach."""
         h, a, _ = self.stored_key(home, away)
-        parts = (self.rules, RULES_VERSION, self.neutral, self.strategy)
-        parts += (h, self.entries[h].version, a, self.entries[a].version)
+        versions = (self.entries[h].version, self.entries[a].version)
+        parts = (self.rules, RULES_VERSION, self.neutral, self.strategy, h, a, versions)
         return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
 
     def has_law(self, home: int, away: int) -> bool:
