@@ -371,6 +371,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # A game at the table's status has its own choices beside a league game's and a run's.
+    "ENUM_NAME_OVERRIDES": {"TableGameStatusEnum": "table.models.TableGame.Status"},
     # Every error an operation can answer, in the schema (core/schema.py).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -29,13 +29,14 @@ from simulator.games import DEFAULT_GAME, game_choices
 from table import services
 from table.models import TableGame
 from table.presentation import table_state
+from table.schema import TableNeedSerializer, TableStateSerializer
 
 ErrorSerializer = inline_serializer(
     "TableError",
     {
         "detail": serializers.CharField(),
         "index": serializers.IntegerField(required=False),
-        "need": serializers.DictField(required=False),
+        "need": TableNeedSerializer(required=False),
     },
 )
 
@@ -174,7 +175,7 @@ class GamesView(TableApiView):
         "rules, court and coach policy or the other game's options; or a season's scheduled "
         "game (commissioners), played with its own settings.",
         request=StartSerializer,
-        responses={201: OpenApiTypes.OBJECT, 400: ErrorSerializer, 409: ErrorSerializer},
+        responses={201: TableStateSerializer, 400: ErrorSerializer, 409: ErrorSerializer},
     )
     def post(self, request: Request) -> Response:
         params = StartSerializer(data=request.data)
@@ -204,7 +205,7 @@ class GameView(TableApiView):
     @extend_schema(
         operation_id="table_game_retrieve",
         summary="A game at the table: the die wanted next, the sheet, the box score, the odds",
-        responses={200: OpenApiTypes.OBJECT, 404: ErrorSerializer},
+        responses={200: TableStateSerializer, 404: ErrorSerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
         return Response(state(owned(request, pk)))
@@ -216,7 +217,7 @@ class DiceView(TableApiView):
         summary="Enter dice, in the order rolled",
         description='{"dice": [5, 3, 4, 17], "expected": 120}: all or nothing.',
         request=DiceSerializer,
-        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 409: ErrorSerializer},
+        responses={200: TableStateSerializer, 400: ErrorSerializer, 409: ErrorSerializer},
     )
     def post(self, request: Request, pk: int) -> Response:
         game = owned(request, pk)
@@ -239,7 +240,7 @@ class ChoiceView(TableApiView):
         description='{"choice": "B", "expected": 57}: one of state.question\'s options; a '
         "choice the rules forbid answers 400 naming the rule.",
         request=ChoiceSerializer,
-        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 409: ErrorSerializer},
+        responses={200: TableStateSerializer, 400: ErrorSerializer, 409: ErrorSerializer},
     )
     def post(self, request: Request, pk: int) -> Response:
         game = owned(request, pk)
@@ -260,7 +261,7 @@ class UndoView(TableApiView):
         operation_id="table_game_undo",
         summary="Take back the last die or the last trip",
         request=UndoSerializer,
-        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 409: ErrorSerializer},
+        responses={200: TableStateSerializer, 400: ErrorSerializer, 409: ErrorSerializer},
     )
     def post(self, request: Request, pk: int) -> Response:
         game = owned(request, pk)
@@ -281,7 +282,7 @@ class FinishView(TableApiView):
         operation_id="table_game_finish",
         summary="Store a game that is over as a league game",
         request=None,
-        responses={200: OpenApiTypes.OBJECT, 409: ErrorSerializer},
+        responses={200: TableStateSerializer, 409: ErrorSerializer},
     )
     def post(self, request: Request, pk: int) -> Response:
         game = owned(request, pk)
@@ -295,7 +296,7 @@ class AbandonView(TableApiView):
         operation_id="table_game_abandon",
         summary="Abandon a game in progress",
         request=None,
-        responses={200: OpenApiTypes.OBJECT, 409: ErrorSerializer},
+        responses={200: TableStateSerializer, 409: ErrorSerializer},
     )
     def post(self, request: Request, pk: int) -> Response:
         game = owned(request, pk)

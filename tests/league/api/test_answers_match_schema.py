@@ -5,16 +5,14 @@ chart sends (VABG's, six dice's and grid court's), and no undocumented one."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
-import jsonschema
 import pytest
 from django.urls import reverse
-from drf_spectacular.generators import SchemaGenerator
 
 from league import services
 from tests import factories
 from tests.league.api import client_for, season_scheduled, throttle_reset
+from tests.openapi import check
 
 pytestmark = pytest.mark.django_db
 make_season = partial(factories.make_season, seed=5)
@@ -23,34 +21,6 @@ make_season = partial(factories.make_season, seed=5)
 @pytest.fixture(autouse=True)
 def _fresh_throttle() -> None:
     throttle_reset()
-
-
-def strict(node: Any) -> Any:
-    """Return an OpenAPI 3.0 schema as JSON Schema: ``nullable`` as a null type, and every
-    object with listed properties closed to keys it does not list."""
-    if isinstance(node, list):
-        return [strict(n) for n in node]
-    if not isinstance(node, dict):
-        return node
-    out = {k: strict(v) for k, v in node.items() if k != "nullable"}
-    if node.get("nullable") and "type" in out:
-        out["type"] = [out["type"], "null"]
-    if "properties" in out and "additionalProperties" not in out:
-        out["additionalProperties"] = False
-    return out
-
-
-def answer_schema(path: str, status: str = "200") -> dict[str, Any]:
-    schema = SchemaGenerator().get_schema(request=None, public=True)
-    body = schema["paths"][path]["get"]["responses"][status]["content"]["application/json"]
-    return {**strict(body["schema"]), "components": strict(schema["components"])}
-
-
-def check(path: str, body: Any) -> None:
-    schema = answer_schema(path)
-    validator = jsonschema.Draft7Validator(schema)  # "#/components/..." within it
-    problems = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(body)]
-    assert not problems, "\n".join(problems[:10])
 
 
 def test_vabg_previews_matchups_and_win_probability_are_as_documented() -> None:
