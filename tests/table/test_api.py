@@ -19,6 +19,7 @@ from simulator.vabg import (
 from simulator.vabg.coachodds import CoachLiveOdds, coach_odds
 from simulator.vabg.sheet import replay
 from table.models import TableGame
+from tests.openapi import check
 from tests.table.conftest import AWAY_FILE, HOME_FILE
 from tests.table.dice import rolled_game
 
@@ -79,9 +80,12 @@ def test_a_whole_game_entered_trip_by_trip_is_stored_as_the_engine_plays_those_d
     assert state["box"]["home"] == played.home.to_json()
     assert state["odds"]["p_home"] == (1.0 if played.home.score > played.away.score else 0.0)
 
+    check("/table/api/games/{id}/dice/", state, method="post")  # as the schema documents
+
     answer = player_client.post(reverse("table:api-finish", args=[state["id"]]))
     assert answer.status_code == 200, answer.json()
     done = answer.json()
+    check("/table/api/games/{id}/finish/", done, method="post")
     assert done["status"] == "finished"
     game = Game.objects.select_related("result").get(pk=TableGame.objects.get().league_game_id)
     assert done["urls"]["league_game"] == f"/games/{game.pk}/"

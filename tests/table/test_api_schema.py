@@ -21,8 +21,10 @@ def post(client, url: str, body: dict) -> object:  # type: ignore[no-untyped-def
     return client.post(url, body, content_type="application/json")
 
 
-def test_a_vabg_game_answers_as_documented_from_start_to_finish(player_client, teams) -> None:
-    _, written = rolled_game(HOME, AWAY, 21)  # a whole game's dice, the coach policy off
+def test_a_vabg_game_answers_as_documented_as_dice_are_entered_and_undone(
+    player_client, teams
+) -> None:
+    _, written = rolled_game(HOME, AWAY, 21)  # dice the engine wrote, the coach policy off
     state = start(player_client, teams)
     check(GAMES, state, "201", "post")
     url = f"{GAMES}{state['id']}/"
@@ -34,13 +36,9 @@ def test_a_vabg_game_answers_as_documented_from_start_to_finish(player_client, t
     assert state["plays"] and state["sheet"] is not None and state["odds"]["available"]
     check(GAME, player_client.get(url).json())
     undone = post(player_client, url + "undo/", {"what": "die", "expected": state["count"]})
+    assert undone.json()["count"] == state["count"] - 1
     check(GAME + "undo/", undone.json(), method="post")
-    state = play_through(player_client, undone.json(), written.values[state["count"] - 1 :])
-    assert state["over"] and state["need"] is None
-    check(GAME + "dice/", state, method="post")
-    done = player_client.post(url + "finish/")
-    assert done.json()["urls"]["league_game"] is not None
-    check(GAME + "finish/", done.json(), method="post")
+    # A finished game's state and its finish: checked in the whole game of test_api.py.
 
 
 def test_board_games_played_by_hand_answer_as_documented(player_client, teams) -> None:
