@@ -135,5 +135,5 @@ def uncoached_cup(*, league: str, name: str, teams: int, seed: int) -> Any:
         strategy=False,
         seed=seed,
     )
-    odds.bracket_odds(cup)  # solves the bracket's possible pairs and stores them
+    odds.pair_table_build(season_id=cup.pk)  # the pairs that can meet, solved and stored
     return cup
