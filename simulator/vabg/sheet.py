@@ -207,12 +207,15 @@ class Position:
         events = self.events
         bounds = [t.first_event for t in self.trips] + [len(events)]
         moved: list[Event] = []
+        by_trip: list[list[Roll]] = [[] for _ in self.trips]
+        for roll in self.rolls:
+            if 0 <= roll.trip < len(by_trip):
+                by_trip[roll.trip].append(roll)
         for i, trip in enumerate(self.trips):
             chunk = list(events[bounds[i] : bounds[i + 1]])
             mine = moved + [e for e in chunk if type(e).__name__ != "Enter"]
             moved = [e for e in chunk if type(e).__name__ == "Enter"]
-            rolls = tuple(r for r in self.rolls if r.trip == i)
-            out.append(Play(trip, rolls, tuple(mine)))
+            out.append(Play(trip, tuple(by_trip[i]), tuple(mine)))
         return out
 
     def last_trip_start(self) -> int:
@@ -269,6 +272,7 @@ class _Table:
         self.trips: list[TripStart] = []
         self.roll_trip: list[int] = []
         self.dice_marks: list[int] = []
+        self._in_period: dict[int, int] = {}  # trips started in each period
 
         def on_trip(off: Side, de: Side, n: int, kind: TripKind = TripKind.PLAIN) -> None:
             self._start(off, n, kind)
@@ -285,7 +289,8 @@ class _Table:
 
     def _start(self, off: Side, n: int, kind: str) -> None:
         game = self.game
-        index = sum(1 for t in self.trips if t.period == game.period)
+        index = self._in_period.get(game.period, 0)
+        self._in_period[game.period] = index + 1
         self.trips.append(
             TripStart(
                 game.period,
@@ -309,10 +314,14 @@ class _Table:
         draws = self.dice.draws
         self.roll_trip.append(len(self.trips) - 1)
         self.dice_marks.append(len(events))
-        # The dice drawn since the last event: a trip's four, or a rebound's d20.
-        since = [
-            d for (d, _), mark in zip(draws, self.dice_marks, strict=False) if mark == len(events)
-        ]
+        # The dice drawn since the last event: a trip's four, or a rebound's d20. The marks
+        # only grow (events are never taken back in a replay), so they are the last draws
+        # whose mark is the number of events now: read backwards, not the whole game again.
+        marks, now = self.dice_marks, len(events)
+        first = len(draws)
+        while first and marks[first - 1] == now:
+            first -= 1
+        since = [d for d, _ in draws[first:]]
         last = events[-1] if events else None
         trip = self.trips[-1] if self.trips else None
         team = trip.team if trip else AWAY
