@@ -66,6 +66,8 @@ class PairingsPending(Exception):
             "pending": True,
             "pairs_ready": self.ready,
             "pairs_needed": self.needed,
+            # A pairing of coach styles takes a fraction of a second: look again soon.
+            "retry_after": 1 if self.needed - self.ready <= 2 else 5,
             "message": f"The odds of {self.game_title} are being worked out in the background: "
             f"{self.ready} of {self.needed} pairings of coach styles are ready.",
         }

@@ -661,12 +661,19 @@ def pair_table_request(*, season_id: int, home_ids: Sequence[int]) -> bool:
     return True
 
 
+def retry_after(missing: int) -> int:
+    """Return in how many seconds a waiting page or client should look again: a second
+    for the few pairs a card edit leaves (a tenth of a second or so of work), else five."""
+    return 1 if missing <= ON_DEMAND_COACHED_PAIRS else 5
+
+
 def pending_view(season: Season, pending: OddsPending) -> dict[str, Any]:
     """Return what a page or the API shows while a season's table is being built."""
     return {
         "pending": True,
         "pairs_ready": pending.ready,
         "pairs_needed": pending.needed,
+        "retry_after": retry_after(pending.needed - pending.ready),
         "message": f"The exact odds of this field are being computed {background.where()}: "
         f"{pending.ready} of {pending.needed} pairs are ready.",
     }
@@ -866,11 +873,13 @@ def game_preview(game: Game) -> dict[str, Any]:
 
 
 def law_pending(what: str) -> dict[str, Any]:
-    """Return the preview's answer while the background solves its pair's law."""
+    """Return the preview's answer while the background solves its pair's law (a tenth of
+    a second or so: the page looks again in a second)."""
     return {
         "pending": True,
         "pairs_ready": 0,
         "pairs_needed": 1,
+        "retry_after": 1,
         "message": f"The exact odds of {what} are being worked out {background.where()}.",
     }
 

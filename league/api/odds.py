@@ -47,7 +47,8 @@ class OddsView(APIView):
 
 def _answer(result: dict[str, Any]) -> Response:
     if result.get("pending"):
-        return Response(result, status=status.HTTP_202_ACCEPTED)
+        headers = {"Retry-After": str(result.get("retry_after", 5))}
+        return Response(result, status=status.HTTP_202_ACCEPTED, headers=headers)
     return Response(result)
 
 
@@ -129,6 +130,9 @@ OddsPendingSerializer = inline_serializer(
         "pending": serializers.BooleanField(help_text="Always true: ask again shortly."),
         "pairs_ready": serializers.IntegerField(),
         "pairs_needed": serializers.IntegerField(),
+        "retry_after": serializers.IntegerField(
+            help_text="Seconds to wait before asking again (also the Retry-After header)."
+        ),
         "message": serializers.CharField(),
     },
 )

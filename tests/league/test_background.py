@@ -151,6 +151,7 @@ def test_a_card_edit_in_the_admin_rebuilds_its_fields_odds_in_the_background(lan
         waiting = client.get(f"/api/seasons/{season.pk}/odds/")
         assert waiting.status_code == 202 and waiting.json()["pending"] is True
         assert "being computed in the background by this server" in waiting.json()["message"]
+        assert waiting["Retry-After"] == "1"  # a few pairs: a moment's work
         assert table.missing(odds.season_pairs(season, table)) == stale
     assert lanes.wait_idle(WAIT)
     table = odds.season_table(season)
@@ -234,8 +235,10 @@ def test_the_matchup_page_never_solves_two_teams_odds_while_the_fan_waits(lanes,
         assert not table.has_law(home.pk, away.pk)
     body = page.content.decode()
     assert "The exact odds of this matchup are being worked out" in body
-    assert "location.reload" in body
+    # One pair's law takes a tenth of a second or so: the page and a client look again soon.
+    assert "looks again in 1 second." in body and "location.reload(),1000)" in body
     assert api.status_code == 202 and api.json()["pending"] is True
+    assert api.json()["retry_after"] == 1 and api["Retry-After"] == "1"
     assert lanes.lane("pairings").wait_idle(WAIT)
     assert table.has_law(home.pk, away.pk)
     ready = client.get(f"/api/matchup/?{query}&neutral=true")
