@@ -298,15 +298,18 @@ def picks_prune(bracket: brackets.Bracket, picks: Mapping[str, int]) -> dict[str
 
 
 def _ensure_pair(season: Season, table: league_odds.PairTable, top: int, bottom: int) -> None:
-    """Make sure the table holds the game of ``top`` against ``bottom``; when it does not,
-    send the missing rows to the background (with none, they are built here and now) and
-    raise :class:`~league.odds.OddsPending` if they are still missing."""
+    """Make sure the table holds the game of ``top`` against ``bottom`` (with no background
+    it is solved here); with a background every missing row of the tournament is sent
+    there at once (a fill reads the bracket's games one after the other: asking for one
+    pair at a time would keep the fan waiting a build per game) and
+    :class:`~league.odds.OddsPending` raised."""
     try:
         table.ensure([(top, bottom)])
     except league_odds.OddsPending as pending:
-        league_odds.pair_table_request(season_id=season.pk, home_ids=pending.home_ids)
-        table.load()  # with no background the request built them: read them
-        table.ensure([(top, bottom)])
+        missing = table.missing(league_odds.season_pairs(season, table))
+        homes = sorted({home for home, _ in missing} | set(pending.home_ids))
+        league_odds.pair_table_request(season_id=season.pk, home_ids=homes)
+        raise
 
 
 def picks_fill(season: Season, picks: Mapping[str, int], *, how: str) -> dict[str, int]:

@@ -33,12 +33,22 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
-from django.utils.cache import patch_cache_control
+from django.utils.cache import add_never_cache_headers, patch_cache_control
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 PUBLIC_FLAG = "vabg_public_page"
 """The attribute a view sets on the Django request to ask for a public answer."""
+WAITING_FLAG = "vabg_waiting_page"
+"""Set on the request by a part of a page that waits for work in the background (odds
+being worked out): the page reloads itself in a second or five, so no cache may keep it."""
+
+
+def waiting(request: HttpRequest | None) -> None:
+    """Mark the page being rendered as one that waits for the background: never public,
+    never kept (:class:`PublicPagesMiddleware`)."""
+    if request is not None:
+        setattr(request, WAITING_FLAG, True)
 
 
 V = TypeVar("V", bound=Callable[..., HttpResponseBase])
@@ -104,6 +114,9 @@ class PublicPagesMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
+        if getattr(request, WAITING_FLAG, False):
+            add_never_cache_headers(response)
+            return response
         if (
             getattr(request, PUBLIC_FLAG, False)
             and settings.FAN_PAGE_MAX_AGE > 0

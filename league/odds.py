@@ -8,9 +8,10 @@ court, and each team's *card version*: the SHA-256 of the team's engine document
 (``team_card(team).to_json()``), so editing one card changes one team's version and only
 the pairs involving that team stop matching. Versions are kept in the process under a
 fingerprint of the team's stored rows (:func:`card_versions`), so reading the table builds
-no card. Missing pairs are computed on demand (and stored, with the engine's
-``field_odds``) when few are missing; a whole field is built on the workers
-(``league.tasks.odds_pair_table``).
+no card. Tables are built in the background (``league.tasks.odds_pair_table``: workers, or
+the web process's lanes) and pages that lack a pair wait for it; only with no background (a
+command, a test) are a few missing pairs computed on demand (with the engine's
+``field_odds``).
 
 The engine's odds are solved with the coach policy off (its late fouls and tries for 3
 read the score). A season played with the policy on gets the odds of the same game
@@ -553,7 +554,7 @@ class PairTable:
         """Return a key naming this game's law for these cards, preset, court and coach."""
         h, a, _ = self.stored_key(home, away)
         versions = (self.entries[h].version, self.entries[a].version)
-        parts = (self.rules, RULES_VERSION, self.neutral, self.strategy, h, a, versions)
+        parts = (str(self.rules), RULES_VERSION, self.neutral, self.strategy, h, a, versions)
         return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
 
     def has_law(self, home: int, away: int) -> bool:
@@ -623,7 +624,11 @@ def pair_table_build(*, season_id: int, home_ids: Sequence[int] | None = None) -
         wanted = set(home_ids)
         pairs = [(h, a) for h, a in pairs if h in wanted]
     deleted = pair_table_prune(table.entries.values())
-    computed = table.compute(pairs)
+    try:
+        computed = table.compute(pairs)
+    except OddsUnavailable as exc:  # cards the engine refuses: the waiting pages say so
+        cache.set(_refused_key(season.pk), str(exc), timeout=BUILD_LOCK_SECONDS)
+        raise
     if not table.missing(needed):
         cache.delete(_build_lock(season.pk))
         if computed:  # this task completed it: what waited for the odds can follow now
@@ -651,10 +656,16 @@ def _build_lock(season_id: int) -> str:
     return f"league.odds.build.{season_id}"
 
 
+def _refused_key(season_id: int) -> str:
+    """The cache key of the refusal a build of this season's table met (a pair of cards
+    the engine refuses), kept as long as a build request is."""
+    return f"league.odds.refused.{season_id}"
+
+
 def pair_table_request(*, season_id: int, home_ids: Sequence[int]) -> bool:
     """Ask the workers for the rows of ``home_ids`` (in chunks), unless a request for this
     season went out less than ``BUILD_LOCK_SECONDS`` ago; return whether it was sent."""
-    if not cache.add(_build_lock(season_id), True, timeout=BUILD_LOCK_SECONDS):
+    if not ask_once(_build_lock(season_id), BUILD_LOCK_SECONDS):
         return False
     for chunk in build_plan(home_ids):
         pairs_wanted.send(sender=PairOdds, season_id=season_id, home_ids=chunk)
@@ -690,6 +701,7 @@ def pair_table_refresh(*, season_id: int) -> None:
         other_odds.season_pairings_request(season_id)
         return
     cache.set(_build_lock(season_id), True, timeout=BUILD_LOCK_SECONDS)
+    cache.delete(_refused_key(season_id))  # changed cards: try them again
     ids = SeasonTeam.objects.filter(season_id=season_id).values_list("team_id", flat=True)
     for chunk in build_plan(list(ids)):
         pairs_wanted.send(sender=PairOdds, season_id=season_id, home_ids=chunk)
@@ -699,7 +711,9 @@ def with_table(season: Season, compute: Callable[[], dict[str, Any]]) -> dict[st
     """Return ``compute()``; when it needs more pairs than a request computes, send the
     table to the workers and try once more (in a command or a test with no broker the
     workers run eagerly and have built it), else return :func:`pending_view`: the page
-    shows how far the table is, and no request solves more than ``ON_DEMAND_PAIRS``."""
+    shows how far the table is. With a background no request solves a pair; without one,
+    at most ``ON_DEMAND_PAIRS`` (:func:`on_demand_limit`). Raise :class:`OddsUnavailable`
+    when the background found cards the engine refuses."""
     try:
         return compute()
     except PairingsPending as pairings:  # six dice, grid court: sent to the background
@@ -715,6 +729,9 @@ def with_table(season: Season, compute: Callable[[], dict[str, Any]]) -> dict[st
                 return with_table(season, compute)
             finally:
                 _POLICY_OFF.reset(token)
+        refused = cache.get(_refused_key(season.pk))
+        if refused and background.available():  # the background met cards it refuses
+            raise OddsUnavailable(refused) from pending
         pair_table_request(season_id=season.pk, home_ids=pending.home_ids)
         if background.available():  # the workers have it now: no sense asking again
             return pending_view(season, pending)
@@ -815,17 +832,20 @@ def matchup_preview(
         raise OddsUnavailable("no such team")
     if background.available() and not table.has_law(home_id, away_id):
         # Solved in the background, never while the fan waits: the page looks again.
-        key = table.law_key(home_id, away_id)
-        if cache.add(f"pair-law-asked:{key}", True, timeout=GAME_LAW_ASKED_SECONDS):
-            pair_law_wanted.send(
+        return _law_wanted(
+            table,
+            home_id,
+            away_id,
+            "this matchup",
+            lambda: pair_law_wanted.send(
                 sender=PairOdds,
                 home_id=home_id,
                 away_id=away_id,
-                rules=rules,
+                rules=str(rules),
                 neutral=neutral,
                 strategy=strategy,
-            )
-        return law_pending("this matchup")
+            ),
+        )
     odds = table.game_law(home_id, away_id)
     return preview_from(
         odds,
@@ -855,9 +875,13 @@ def game_preview(game: Game) -> dict[str, Any]:
     table = PairTable(entries, rules=game.rules, neutral=game.neutral, strategy=game.strategy)
     if result is None and background.available() and not table.has_law(game.home_id, game.away_id):
         # Solved in the background, never while the reader waits: the page looks again.
-        if cache.add(f"game-law-asked:{game.pk}", True, timeout=GAME_LAW_ASKED_SECONDS):
-            game_law_wanted.send(sender=Game, game_id=game.pk)
-        return law_pending("this game")
+        return _law_wanted(
+            table,
+            game.home_id,
+            game.away_id,
+            "this game",
+            lambda: game_law_wanted.send(sender=Game, game_id=game.pk),
+        )
     odds = table.game_law(game.home_id, game.away_id)
     out = preview_from(
         odds,
@@ -870,6 +894,47 @@ def game_preview(game: Game) -> dict[str, Any]:
     out["game_id"] = game.pk
     out["cards"] = "as played" if result is not None else "current"
     return out
+
+
+def ask_once(key: str, timeout: int) -> bool:
+    """Return whether the work ``key`` names is to be sent now: it was not sent in the
+    last ``timeout`` seconds. With the cache out of reach (its ``add`` answers False and
+    nothing reads back) it is sent: a duplicate task costs a moment, a request never sent
+    a page waiting for ever."""
+    return bool(cache.add(key, True, timeout=timeout)) or cache.get(key) is None
+
+
+REFUSED_SECONDS = 24 * 3600
+"""How long a law the engine refused is remembered (its key names the cards: an edit that
+mends them names another)."""
+
+
+def _law_wanted(
+    table: PairTable, home: int, away: int, what: str, send: Callable[[], object]
+) -> dict[str, Any]:
+    """Send a game's law to the background (once in ``GAME_LAW_ASKED_SECONDS``) and return
+    the waiting answer; raise :class:`OddsUnavailable` when the background found that the
+    engine refuses these cards (a game that cannot end), as a request would have."""
+    key = table.law_key(home, away)
+    refused = cache.get(f"law-refused:{key}")
+    if refused:
+        raise OddsUnavailable(refused)
+    if ask_once(f"law-asked:{key}", GAME_LAW_ASKED_SECONDS):
+        send()
+    return law_pending(what)
+
+
+def _law_solved(table: PairTable, home: int, away: int) -> bool:
+    """Solve and store a game's whole law in the background; a refusal is remembered for
+    the pages waiting on it (:func:`_law_wanted`) and the task ends quietly."""
+    if table.has_law(home, away):
+        return False
+    try:
+        table.game_law(home, away)
+    except OddsUnavailable as exc:
+        cache.set(f"law-refused:{table.law_key(home, away)}", str(exc), REFUSED_SECONDS)
+        return False
+    return True
 
 
 def law_pending(what: str) -> dict[str, Any]:
@@ -890,10 +955,9 @@ def pair_law_build(
     """Solve and store the whole law of two teams' game for their current cards (what the
     matchup page reads); return whether there was one to solve."""
     table = PairTable.for_teams([home_id, away_id], rules=rules, neutral=neutral, strategy=strategy)
-    if len(table.entries) != 2 or table.has_law(home_id, away_id):
+    if len(table.entries) != 2:
         return False
-    table.game_law(home_id, away_id)
-    return True
+    return _law_solved(table, home_id, away_id)
 
 
 def game_law_build(*, game_id: int) -> bool:
@@ -904,10 +968,7 @@ def game_law_build(*, game_id: int) -> bool:
         return False
     entries = entries_for([game.home_id, game.away_id])
     table = PairTable(entries, rules=game.rules, neutral=game.neutral, strategy=game.strategy)
-    if table.has_law(game.home_id, game.away_id):
-        return False
-    table.game_law(game.home_id, game.away_id)
-    return True
+    return _law_solved(table, game.home_id, game.away_id)
 
 
 # -- the win-probability chart ---------------------------------------------------------------

@@ -2,8 +2,10 @@
 what-ifs, season odds. Everyone may read them, and post a what-if: nothing is written but
 the pair table's cache of computed odds. One call into ``league.odds`` each.
 
-A field whose pair table is far from built answers 202 with how far it is, after sending
-the work to the workers; ask again.
+A field whose pair table lacks pairs, or a preview whose game's law is not stored yet,
+answers 202 with how far it is and when to ask again (``retry_after``, the ``Retry-After``
+header), after sending the work to the background (workers, or the web process's lanes);
+only with no background at all (a command, a test) is a little of it computed in place.
 """
 
 from __future__ import annotations
@@ -379,8 +381,9 @@ class GamePreviewView(OddsView):
     @extend_schema(
         summary="A game's preview",
         description=PREVIEW_DOC + " A played game's preview uses the cards as played. "
-        "202 (``pending``: how many pairings are ready) while a six-dice or grid-court "
-        "pairing the cache lacks is worked out by the workers: ask again.",
+        "202 (``pending``) while the game's law (VABG: a scheduled game's pair) or a six-dice "
+        "or grid-court pairing the cache lacks is worked out in the background: ask again "
+        "after ``retry_after`` seconds (the ``Retry-After`` header).",
         parameters=[_GAME_ID],
         responses={200: GamePreviewSerializer, 202: OddsPendingSerializer},
     )
@@ -409,9 +412,9 @@ class GameWinProbabilityView(OddsView):
 class MatchupView(OddsView):
     @extend_schema(
         summary="Any two teams' preview",
-        description=PREVIEW_DOC + " For six dice and grid court (``game``, ``options``): "
-        "202 (``pending``) while the two teams' pairing of coach styles is worked out; ask "
-        "again.",
+        description=PREVIEW_DOC + " 202 (``pending``) while the two teams' law (VABG) or "
+        "their pairing of coach styles (six dice and grid court: ``game``, ``options``) is "
+        "worked out in the background: ask again after ``retry_after`` seconds.",
         parameters=[MatchupQuery],
         responses={200: MatchupPreviewSerializer, 202: OddsPendingSerializer},
     )

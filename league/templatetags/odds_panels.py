@@ -8,6 +8,7 @@ from typing import Any
 
 from django import template
 
+from core.caching import waiting
 from league import odds
 from league.models import Game, Season
 from simulator.games import find_game
@@ -51,7 +52,7 @@ def bracket_odds(context: Mapping[str, Any], season: Season) -> dict[str, Any]:
         return {"season": season, "no_odds": True}  # never another game's numbers
     champion = context.get("view", {}).get("champion")
     if champion is not None:
-        return _finished(out, season, champion)
+        return _finished(out, season, champion, request)
     try:
         result = odds.with_table(season, lambda: odds.bracket_odds(season, whatif=whatif))
         out["choices"] = odds.whatif_choices(season, whatif)
@@ -62,6 +63,7 @@ def bracket_odds(context: Mapping[str, Any], season: Season) -> dict[str, Any]:
         out["error"] = str(exc)
         return out
     if result.get("pending"):
+        waiting(request)  # it reloads in a second or five: no front cache keeps it
         out["pending"] = result
         return out
     out["odds"] = result
@@ -82,7 +84,9 @@ HISTORY_ROWS = 16
 """The favourites a finished tournament's page lists with their odds before the first game."""
 
 
-def _finished(out: dict[str, Any], season: Season, champion: dict[str, Any]) -> dict[str, Any]:
+def _finished(
+    out: dict[str, Any], season: Season, champion: dict[str, Any], request: Any
+) -> dict[str, Any]:
     """Once the tournament is over every chance is 100% or 0%: show instead the odds it
     started with, the favourites and the champion's own."""
     out["champion"] = champion
@@ -92,6 +96,7 @@ def _finished(out: dict[str, Any], season: Season, champion: dict[str, Any]) -> 
         out["error"] = str(exc)
         return out
     if before.get("pending"):
+        waiting(request)
         out["pending"] = before
         return out
     teams = before["teams"]

@@ -21,6 +21,7 @@ from django.utils import timezone
 from cards.models import Card
 from league import odds, services
 from league.models import BoxLine, Game, GameResult, SimulationRun
+from simulator.vabg import InvalidCardError
 from tests import factories
 from tests.cards.test_admin import card_form_data
 from tests.factories import commissioner, full_team
@@ -121,10 +122,15 @@ def test_a_new_tournaments_odds_are_built_in_the_background_while_its_pages_say_
         assert waiting["pairs_needed"] > 0
         # No workers here: the message says who computes them, not "the workers".
         assert "being computed in the background by this server" in waiting["message"]
-        assert client.get(f"/seasons/{season_id}/bracket/").status_code == 200
+        page = client.get(f"/seasons/{season_id}/bracket/")
+        assert page.status_code == 200 and "looks again in" in page.content.decode()
+        # The waiting bracket reloads itself: no front cache may keep it (a fan's page is
+        # otherwise public for a few seconds).
+        assert "no-store" in page["Cache-Control"] and "public" not in page["Cache-Control"]
     assert lanes.wait_idle(WAIT)
     ready = api.get(f"/api/tournaments/{season_id}/odds/").json()
     assert "pending" not in ready
+    assert "public" in client.get(f"/seasons/{season_id}/bracket/")["Cache-Control"]
     assert sorted(row["team_id"] for row in ready["teams"]) == sorted(t.pk for t in teams)
     assert sum(row["champion"] for row in ready["teams"]) == pytest.approx(1.0)
 
@@ -245,3 +251,61 @@ def test_the_matchup_page_never_solves_two_teams_odds_while_the_fan_waits(lanes,
     assert ready.status_code == 200 and 0 < ready.json()["p_home_win"] < 1
     assert ready.json()["coach_policy"] is True
     assert "Predicted" in client.get(f"/matchup/?{query}&court=neutral").content.decode()
+
+
+def test_cards_the_engine_refuses_end_a_matchup_s_wait_with_the_reason(
+    lanes, client, monkeypatch
+) -> None:
+    """A pair whose cards cannot end a game is refused when the background solves it: the
+    page then says why instead of waiting for ever (before, the request solved it and said
+    so at once)."""
+    cache.clear()
+    home, away = full_team(), full_team()
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise InvalidCardError(["these cards can never end a game"])
+
+    monkeypatch.setattr(odds, "exact_odds", refuse)
+    url = f"/matchup/?home={home.pk}&away={away.pk}&rules=advanced&court=home"
+    assert "being worked out" in client.get(url).content.decode()
+    assert lanes.lane("pairings").wait_idle(WAIT)
+    body = client.get(url).content.decode()
+    assert "No odds for this game" in body and "can never end a game" in body
+    assert "location.reload" not in body
+
+
+def test_work_is_still_sent_when_the_cache_cannot_say_it_was(monkeypatch) -> None:
+    """With the cache out of reach its ``add`` answers False and nothing reads back: the
+    work is sent rather than never."""
+    monkeypatch.setattr(odds.cache, "add", lambda *args, **kwargs: False)
+    monkeypatch.setattr(odds.cache, "get", lambda *args, **kwargs: None)
+    assert odds.ask_once("law-asked:x", 120)
+
+
+def test_work_asked_for_a_moment_ago_is_not_sent_again() -> None:
+    cache.delete("law-asked:y")
+    assert odds.ask_once("law-asked:y", 120)
+    assert not odds.ask_once("law-asked:y", 120)
+
+
+def test_fill_by_the_odds_sends_a_missing_pair_to_the_background_and_asks_to_wait(lanes) -> None:
+    """A fan's "fill by the odds" never solves a pair in his request: a missing one goes to
+    the background and he is asked to try again in a minute (503); then it fills."""
+    from challenge import services as challenge
+    from challenge.models import Entry
+    from league.models import PairOdds, SeasonTeam
+
+    cup = factories.uncoached_cup(league="Lane League", name="Fill cup", teams=4, seed=7)
+    assert lanes.wait_idle(WAIT)  # what the new cup sent to the background
+    pool = challenge.challenge_create(season=cup, name="Lane pool", round_points=[1, 2])
+    carol = factories.fan("carol")
+    entry = challenge.entry_join(challenge=pool, user=carol)
+    teams = SeasonTeam.objects.filter(season=cup).values("team_id")
+    PairOdds.objects.filter(home_id__in=teams).delete()  # as a card edit leaves them
+    with lanes.held():
+        with pytest.raises(challenge.ChallengeRefused, match="try again") as refused:
+            challenge.entry_save(entry=entry, user=carol, picks={}, fill="odds")
+        assert refused.value.status == 503
+    assert lanes.wait_idle(WAIT)
+    challenge.entry_save(entry=entry, user=carol, picks={}, fill="odds")
+    assert len(Entry.objects.get(pk=entry.pk).picks) == 3
