@@ -189,9 +189,17 @@ def _save(instance: models.Model, label: str, reason: str) -> None:
     The card came through the engine's own reader (:func:`team_file_parse`), which refuses
     whatever the models' constraints refuse; checking them again in Python costs a query
     per constraint, most of a 96-team load. So the database enforces them, and a refusal
-    is named by the constraint's own message."""
+    is named by the constraint's own message. Likewise a foreign key to a row this import
+    holds in hand (the team or player it has just saved) is not looked up again."""
+    in_hand = [
+        f.name
+        for f in instance._meta.concrete_fields
+        if f.many_to_one
+        and f.is_cached(instance)  # type: ignore[attr-defined]
+        and getattr(f.get_cached_value(instance), "pk", None) is not None  # type: ignore[attr-defined]
+    ]
     try:
-        instance.full_clean(validate_constraints=False)
+        instance.full_clean(exclude=in_hand, validate_constraints=False)
     except ValidationError as exc:
         messages = [f"{label}: {m}" for m in exc.messages]
         raise TeamFileError(messages) from exc
@@ -237,7 +245,10 @@ def _team_write(card: TeamCard, *, reason: str) -> ImportOutcome:
         if _assign(player, player_values(pcard, order)) or player.pk is None:
             _save(player, f"{card.label}, {pcard.name}", reason)
             changed = True
-        row = getattr(player, "card", None) or Card(player=player, team=team)
+        # A player new to the team has no card yet: no query to find that out.
+        row = (getattr(player, "card", None) if pcard.name in existing else None) or Card(
+            player=player, team=team
+        )
         cards.append((row, card_values(pcard), pcard.name))
     # Starters move last, after every card leaving a starter's place has moved, so the
     # one-starter-per-slot constraint holds after each single save.
