@@ -32,6 +32,7 @@ from typing import Any
 
 from celery import current_app
 from django.conf import settings
+from django.core.cache import cache
 from django.core.signals import request_started
 from django.db import connections
 
@@ -67,6 +68,14 @@ def in_process() -> bool:
 def available() -> bool:
     """Tell whether work sent now runs in the background: on a broker's workers or in lanes."""
     return in_process() or not current_app.conf.task_always_eager
+
+
+def ask_once(key: str, timeout: int) -> bool:
+    """Return whether the work ``key`` names is to be sent to the background now: it was
+    not sent in the last ``timeout`` seconds. With the cache out of reach (its ``add``
+    answers False and nothing reads back) it is sent: a duplicate task costs a moment, a
+    request never sent a page waiting for ever."""
+    return bool(cache.add(key, True, timeout=timeout)) or cache.get(key) is None
 
 
 def where() -> str:

@@ -67,7 +67,14 @@ class PairingsPending(Exception):
             "pairs_ready": self.ready,
             "pairs_needed": self.needed,
             # A pairing of coach styles takes a fraction of a second: look again soon.
-            "retry_after": 1 if self.needed - self.ready <= 2 else 5,
+            "retry_after": retry_after(self.needed - self.ready, 2),
             "message": f"The odds of {self.game_title} are being worked out in the background: "
             f"{self.ready} of {self.needed} pairings of coach styles are ready.",
         }
+
+
+def retry_after(missing: int, quick: int) -> int:
+    """Return in how many seconds a page or client waiting on ``missing`` pieces of work in
+    the background should look again: a second when at most ``quick`` are missing (a
+    moment's work), else five."""
+    return 1 if missing <= quick else 5

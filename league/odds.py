@@ -50,7 +50,7 @@ from league import background, other_odds, season_sampling
 from league import bracket as brackets
 from league.coaches import coach_for
 from league.errors import OddsUnavailable as OddsUnavailable
-from league.errors import PairingsPending
+from league.errors import PairingsPending, retry_after
 from league.errors import WhatIfRefused as WhatIfRefused
 from league.models import Game, PairOdds, Season, SeasonTeam
 from league.presentation import current_names, renamed_events
@@ -665,17 +665,11 @@ def _refused_key(season_id: int) -> str:
 def pair_table_request(*, season_id: int, home_ids: Sequence[int]) -> bool:
     """Ask the workers for the rows of ``home_ids`` (in chunks), unless a request for this
     season went out less than ``BUILD_LOCK_SECONDS`` ago; return whether it was sent."""
-    if not ask_once(_build_lock(season_id), BUILD_LOCK_SECONDS):
+    if not background.ask_once(_build_lock(season_id), BUILD_LOCK_SECONDS):
         return False
     for chunk in build_plan(home_ids):
         pairs_wanted.send(sender=PairOdds, season_id=season_id, home_ids=chunk)
     return True
-
-
-def retry_after(missing: int) -> int:
-    """Return in how many seconds a waiting page or client should look again: a second
-    for the few pairs a card edit leaves (a tenth of a second or so of work), else five."""
-    return 1 if missing <= ON_DEMAND_COACHED_PAIRS else 5
 
 
 def pending_view(season: Season, pending: OddsPending) -> dict[str, Any]:
@@ -684,7 +678,8 @@ def pending_view(season: Season, pending: OddsPending) -> dict[str, Any]:
         "pending": True,
         "pairs_ready": pending.ready,
         "pairs_needed": pending.needed,
-        "retry_after": retry_after(pending.needed - pending.ready),
+        # the few pairs a card edit leaves are a tenth of a second or so of work
+        "retry_after": retry_after(pending.needed - pending.ready, ON_DEMAND_COACHED_PAIRS),
         "message": f"The exact odds of this field are being computed {background.where()}: "
         f"{pending.ready} of {pending.needed} pairs are ready.",
     }
@@ -896,14 +891,6 @@ def game_preview(game: Game) -> dict[str, Any]:
     return out
 
 
-def ask_once(key: str, timeout: int) -> bool:
-    """Return whether the work ``key`` names is to be sent now: it was not sent in the
-    last ``timeout`` seconds. With the cache out of reach (its ``add`` answers False and
-    nothing reads back) it is sent: a duplicate task costs a moment, a request never sent
-    a page waiting for ever."""
-    return bool(cache.add(key, True, timeout=timeout)) or cache.get(key) is None
-
-
 REFUSED_SECONDS = 24 * 3600
 """How long a law the engine refused is remembered (its key names the cards: an edit that
 mends them names another)."""
@@ -919,7 +906,7 @@ def _law_wanted(
     refused = cache.get(f"law-refused:{key}")
     if refused:
         raise OddsUnavailable(refused)
-    if ask_once(f"law-asked:{key}", GAME_LAW_ASKED_SECONDS):
+    if background.ask_once(f"law-asked:{key}", GAME_LAW_ASKED_SECONDS):
         send()
     return law_pending(what)
 

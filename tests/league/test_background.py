@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cards.models import Card
-from league import odds, services
+from league import background, odds, services
 from league.models import BoxLine, Game, GameResult, SimulationRun
 from simulator.vabg import InvalidCardError
 from tests import factories
@@ -277,15 +277,15 @@ def test_cards_the_engine_refuses_end_a_matchup_s_wait_with_the_reason(
 def test_work_is_still_sent_when_the_cache_cannot_say_it_was(monkeypatch) -> None:
     """With the cache out of reach its ``add`` answers False and nothing reads back: the
     work is sent rather than never."""
-    monkeypatch.setattr(odds.cache, "add", lambda *args, **kwargs: False)
-    monkeypatch.setattr(odds.cache, "get", lambda *args, **kwargs: None)
-    assert odds.ask_once("law-asked:x", 120)
+    monkeypatch.setattr(background.cache, "add", lambda *args, **kwargs: False)
+    monkeypatch.setattr(background.cache, "get", lambda *args, **kwargs: None)
+    assert background.ask_once("law-asked:x", 120)
 
 
 def test_work_asked_for_a_moment_ago_is_not_sent_again() -> None:
     cache.delete("law-asked:y")
-    assert odds.ask_once("law-asked:y", 120)
-    assert not odds.ask_once("law-asked:y", 120)
+    assert background.ask_once("law-asked:y", 120)
+    assert not background.ask_once("law-asked:y", 120)
 
 
 def test_fill_by_the_odds_sends_a_missing_pair_to_the_background_and_asks_to_wait(lanes) -> None:
