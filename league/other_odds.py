@@ -158,7 +158,7 @@ def _send_missing(
     rules = kind.make_rules(**dict(options))
     keys = {_odds_key(kind, rules, h, a): (h, a) for h, a in pairings}
     missing = [key for key in keys if cache.get(key) is None]
-    fresh = [key for key in missing if cache.add(f"asked:{key}", True, timeout=ASKED_SECONDS)]
+    fresh = [key for key in missing if background.ask_once(f"asked:{key}", ASKED_SECONDS)]
     if fresh:
         pairings_wanted.send(
             sender=Game,
