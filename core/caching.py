@@ -51,6 +51,11 @@ def waiting(request: HttpRequest | None) -> None:
         setattr(request, WAITING_FLAG, True)
 
 
+def is_waiting(request: HttpRequest) -> bool:
+    """Tell whether a part of the page rendered for ``request`` waits for the background."""
+    return bool(getattr(request, WAITING_FLAG, False))
+
+
 V = TypeVar("V", bound=Callable[..., HttpResponseBase])
 
 
@@ -114,7 +119,7 @@ class PublicPagesMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
-        if getattr(request, WAITING_FLAG, False):
+        if is_waiting(request):
             add_never_cache_headers(response)
             return response
         if (

@@ -12,6 +12,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from core.caching import is_waiting, waiting
 from league import background, odds, other_odds, replays, stories, views
 from league.games import league_game
 from league.models import Game, Season
@@ -41,9 +42,11 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "styles": other_odds.styles_played(game),
         "before": before,
     }
+    if (before or {}).get("pending"):
+        waiting(request)  # it looks again for its odds before the game: no cache keeps it
     response = render(request, "pages/games/game.html", context)
-    # a page still waiting for its odds before the game looks again: no cache keeps it
-    if result is not None and not (before or {}).get("pending"):
+    # (the chart of a six-dice game being drawn marks the request waiting as it renders)
+    if result is not None and not is_waiting(request):
         views.final_page_headers(response, result.created_at)
     return response
 

@@ -512,6 +512,36 @@ class GameResult(models.Model):
         raise KeyError(f"{name} did not play for the {side} side of {self.game}")
 
 
+class GameChart(models.Model):
+    """A played game's win-probability chart: P(home wins) at the start of each trip (VABG)
+    or before each roll (six dice), worked out from its stored play-by-play and cards as
+    played, once, in the background the first time a fan asks (``league.odds.win_probability``).
+
+    It is kept beside the result rather than in it: a chart costs exact odds (tens of
+    milliseconds a VABG game, more for a six-dice pairing's first) that most stored games
+    never need, and the pages that read results never read it. A new result (a game
+    stored again) has no chart until asked; the chart of a result that can have none says
+    why in ``refused``.
+    """
+
+    result = models.OneToOneField(
+        GameResult, on_delete=models.CASCADE, primary_key=True, related_name="chart"
+    )
+    chances = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="P(home wins) at each point of the chart, before the final result: one "
+        "number a trip (VABG), [event index, P] a roll (six dice).",
+    )
+    refused = models.TextField(
+        blank=True, help_text="Why this game can have no chart (its cards or rules cannot be read)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Chart of {self.result.game}"
+
+
 class BoxLine(models.Model):
     class Side(models.TextChoices):
         HOME = "home", "Home"

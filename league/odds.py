@@ -52,7 +52,7 @@ from league.coaches import coach_for
 from league.errors import OddsUnavailable as OddsUnavailable
 from league.errors import PairingsPending, retry_after
 from league.errors import WhatIfRefused as WhatIfRefused
-from league.models import Game, PairOdds, Season, SeasonTeam
+from league.models import Game, GameChart, GameResult, PairOdds, Season, SeasonTeam
 from league.presentation import current_names, renamed_events
 from league.selectors import standings_order
 from league.signals import season_odds_ready
@@ -859,16 +859,8 @@ def game_preview(game: Game) -> dict[str, Any]:
             return other_odds.game_preview(game)
         except PairingsPending as pending:  # sent to the background: say how far
             return pending.view()
-    result = getattr(game, "result", None) if game.status == Game.Status.FINAL else None
-    if result is not None:
-        entries = {
-            game.home_id: entry_as_played(game.home_id, result.home_team_file),
-            game.away_id: entry_as_played(game.away_id, result.away_team_file),
-        }
-    else:
-        entries = entries_for([game.home_id, game.away_id])
-    table = PairTable(entries, rules=game.rules, neutral=game.neutral, strategy=game.strategy)
-    if result is None and background.available() and not table.has_law(game.home_id, game.away_id):
+    result, entries, table = _game_table(game)
+    if background.available() and not table.has_law(game.home_id, game.away_id):
         # Solved in the background, never while the reader waits: the page looks again.
         return _law_wanted(
             table,
@@ -948,20 +940,147 @@ def pair_law_build(
 
 
 def game_law_build(*, game_id: int) -> bool:
-    """Solve and store the whole law of a scheduled game's pair for its current cards (what
-    its preview reads); return whether there was one to solve."""
-    game = Game.objects.filter(pk=game_id).select_related("season").first()
-    if game is None or game.status == Game.Status.FINAL or other_odds.handles(game.game):
+    """Solve and store the whole law of a game's pair (what its preview reads): the current
+    cards before it is played, the cards as played after; return whether there was one to
+    solve."""
+    game = Game.objects.filter(pk=game_id).select_related("season", "result").first()
+    if game is None or other_odds.handles(game.game):
         return False
-    entries = entries_for([game.home_id, game.away_id])
+    return _law_solved(_game_table(game)[2], game.home_id, game.away_id)
+
+
+def _game_table(game: Game) -> tuple[GameResult | None, dict[int, Entry], PairTable]:
+    """Return a game's stored result (``None`` before it is played), its two teams' entries
+    (the cards as played once it is, the current ones before) and their table."""
+    result = getattr(game, "result", None) if game.status == Game.Status.FINAL else None
+    if result is not None:
+        entries = {
+            game.home_id: entry_as_played(game.home_id, result.home_team_file),
+            game.away_id: entry_as_played(game.away_id, result.away_team_file),
+        }
+    else:
+        entries = entries_for([game.home_id, game.away_id])
     table = PairTable(entries, rules=game.rules, neutral=game.neutral, strategy=game.strategy)
-    return _law_solved(table, game.home_id, game.away_id)
+    return result, entries, table
 
 
 # -- the win-probability chart ---------------------------------------------------------------
 
 
+chart_wanted = Signal()
+"""Sent (``sender=Game``, ``game_id``) for the win-probability chart of a played game whose
+page or API answer is waiting for it (:func:`chart_build`); ``league.tasks`` sends it to
+the background."""
+
+
 def win_probability(game: Game) -> dict[str, Any]:
+    """Return a played game's win-probability chart as its page and the API show it.
+
+    The chart is worked out once (:func:`chart_build`) and kept (:class:`GameChart`): with a
+    background (workers, or the web process's lanes) a game asked for the first time is sent
+    there and the answer is pending (``retry_after``: a second), never solved while the
+    reader waits; with none (a command, a test) it is worked out here and kept. The names
+    and the swing plays are read afresh from the stored events each time (a rename shows at
+    once). Raise :class:`OddsUnavailable` for a game that has no chart, saying why.
+    """
+    result = _charted_result(game)
+    chart = GameChart.objects.filter(result=result).first()
+    if chart is None:
+        if background.available():
+            if background.ask_once(f"chart-asked:{result.pk}", GAME_LAW_ASKED_SECONDS):
+                chart_wanted.send(sender=Game, game_id=game.pk)
+            return law_pending("this game's win-probability chart")
+        chart = _chart_kept(game, result)
+    if chart.refused or chart.chances is None:
+        raise OddsUnavailable(chart.refused or "this game has no chart")
+    return _chart(game, result, chart.chances)
+
+
+def chart_build(*, game_id: int) -> bool:
+    """Work out and keep a played game's win-probability chart (the background's job);
+    return whether there was one to work out. A game that can have none keeps why."""
+    game = Game.objects.filter(pk=game_id).select_related("home", "away", "result").first()
+    if game is None:
+        return False
+    try:
+        result = _charted_result(game)
+    except OddsUnavailable:
+        return False  # not played (any more), or no chart by its kind: nothing to keep
+    if GameChart.objects.filter(result=result).exists():
+        return False
+    _chart_kept(game, result)
+    return True
+
+
+def _charted_result(game: Game) -> GameResult:
+    """Return the stored result a game's chart reads; raise :class:`OddsUnavailable` when
+    the game has none or its kind of game has no odds during a game (nothing to work out)."""
+    result: GameResult | None = getattr(game, "result", None)
+    if game.status != Game.Status.FINAL or result is None:
+        raise OddsUnavailable("the game is not played yet")
+    if not result.events:
+        raise OddsUnavailable("this score sheet was typed in: there is no play-by-play")
+    if other_odds.handles(game.game):
+        other_odds.check_charted(game)
+    return result
+
+
+def _chart_kept(game: Game, result: GameResult) -> GameChart:
+    """Work out a game's chart and keep it (a chart kept meanwhile by another worker wins)."""
+    try:
+        chances = (
+            other_odds.chart_chances(game)
+            if other_odds.handles(game.game)
+            else _chart_chances(game, result)
+        )
+        chart = GameChart(result=result, chances=chances)
+    except OddsUnavailable as exc:
+        chart = GameChart(result=result, refused=str(exc))
+    GameChart.objects.bulk_create([chart], ignore_conflicts=True)
+    return chart
+
+
+def _chart(game: Game, result: GameResult, chances: list[Any]) -> dict[str, Any]:
+    """Return the chart of a game from its kept chances, names and plays read afresh."""
+    if other_odds.handles(game.game):  # six dice: league/other_odds.py
+        return other_odds.win_probability(game, chances)
+    return _vabg_chart(game, result, [float(p) for p in chances])
+
+
+def _live_odds(game: Game, result: GameResult) -> LiveOdds | CoachLiveOdds:
+    """Return the exact odds from any point of a stored VABG game, as it was played."""
+    try:
+        rules = GameRules.from_json(result.rules)
+        home = team_from_json(dict(result.home_team_file))
+        away = team_from_json(dict(result.away_team_file))
+        if not rules.strategy:
+            return LiveOdds(home, away, rules=rules, neutral=game.neutral)
+        return CoachLiveOdds(
+            home,
+            away,
+            rules=rules,
+            neutral=game.neutral,
+            coach=coach_for(home=home, away=away, rules=rules, neutral=game.neutral),
+        )
+    except (InvalidCardError, RulesVersionError) as exc:
+        raise OddsUnavailable(str(exc)) from exc
+
+
+def _chart_chances(game: Game, result: GameResult) -> list[float]:
+    """Return P(home wins) at the start of every trip of a stored VABG game (the costly
+    part of its chart: exact odds from each point)."""
+    live = _live_odds(game, result)
+    chances: list[float] = []
+    _vabg_chart(game, result, chances, live)
+    return chances
+
+
+def _vabg_chart(
+    game: Game,
+    result: GameResult,
+    chances: list[float],
+    live: LiveOdds | CoachLiveOdds | None = None,
+) -> dict[str, Any]:
     """Return P(home wins) after every trip of a stored game, from its play-by-play.
 
     Each point is taken at the start of a trip (the engine's own trips of the period:
@@ -969,32 +1088,9 @@ def win_probability(game: Game) -> dict[str, Any]:
     the exact suffix laws of the trips left and the margin then (with the coach policy on,
     its backward program, which also reads whether the visitor's trip already owes the
     extra possessions); the series starts with the pre-game P and ends with the result (1
-    or 0). ``swings`` are the trips that moved it most.
+    or 0). ``swings`` are the trips that moved it most. With ``live`` odds the chances are
+    worked out and appended to ``chances``; without, ``chances`` are those kept.
     """
-    if other_odds.handles(game.game):  # six dice, grid court: league/other_odds.py
-        return other_odds.win_probability(game)
-    result = getattr(game, "result", None)
-    if game.status != Game.Status.FINAL or result is None:
-        raise OddsUnavailable("the game is not played yet")
-    if not result.events:
-        raise OddsUnavailable("this score sheet was typed in: there is no play-by-play")
-    try:
-        rules = GameRules.from_json(result.rules)
-        home = team_from_json(dict(result.home_team_file))
-        away = team_from_json(dict(result.away_team_file))
-        live: LiveOdds | CoachLiveOdds = (
-            CoachLiveOdds(
-                home,
-                away,
-                rules=rules,
-                neutral=game.neutral,
-                coach=coach_for(home=home, away=away, rules=rules, neutral=game.neutral),
-            )
-            if rules.strategy
-            else LiveOdds(home, away, rules=rules, neutral=game.neutral)
-        )
-    except (InvalidCardError, RulesVersionError) as exc:
-        raise OddsUnavailable(str(exc)) from exc
     labels = {"home": str(game.home), "away": str(game.away)}
     margin = 0
     points: list[dict[str, Any]] = []
@@ -1004,16 +1100,20 @@ def win_probability(game: Game) -> dict[str, Any]:
     for data in renamed_events(result.events, current_names(result)):
         event = event_from_json(data)
         if isinstance(event, Trip) and event.kind == "":
-            trips = live.trips_in(event.period)
-            index = trips - 2 * event.number + (1 if event.team == "home" else 0)
-            index = min(max(index, 0), trips)
-            # §8: still trailing after its fast break, the home team took the extra trips.
-            owed = (
-                isinstance(live, CoachLiveOdds)
-                and event.team == "home"
-                and ran
-                and live.home_takes_extra(event.period, event.number, margin)
-            )
+            if live is not None:
+                trips = live.trips_in(event.period)
+                index = trips - 2 * event.number + (1 if event.team == "home" else 0)
+                index = min(max(index, 0), trips)
+                # §8: still trailing after its fast break, the home team took the extra trips.
+                owed = (
+                    isinstance(live, CoachLiveOdds)
+                    and event.team == "home"
+                    and ran
+                    and live.home_takes_extra(event.period, event.number, margin)
+                )
+                chances.append(live.p_home_win(event.period, index, margin, owed=owed))
+            elif len(points) >= len(chances):
+                raise OddsUnavailable("the kept chart does not match the play-by-play")
             ran = False
             in_away_trip = event.team == "away"
             points.append(
@@ -1022,7 +1122,7 @@ def win_probability(game: Game) -> dict[str, Any]:
                     "number": event.number,
                     "team": event.team,
                     "margin": margin,
-                    "p_home": live.p_home_win(event.period, index, margin, owed=owed),
+                    "p_home": chances[len(points)],
                 }
             )
             texts.append([])
@@ -1039,7 +1139,7 @@ def win_probability(game: Game) -> dict[str, Any]:
             if line:
                 texts[-1].append(line)
     final = result.home_score - result.away_score
-    if not points or margin != final:
+    if not points or margin != final or len(points) != len(chances):
         raise OddsUnavailable("the play-by-play does not add up to the final score")
     points.append(
         {

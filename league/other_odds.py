@@ -310,24 +310,42 @@ def _pairing_preview(
 # -- the win-probability chart ---------------------------------------------------------------
 
 
-def win_probability(game: Game) -> dict[str, Any]:
-    """Return P(home wins) before each turn of a played game, from its own odds."""
+def check_charted(game: Game) -> None:
+    """Raise :class:`OddsUnavailable` for a played game whose kind has no odds during a
+    game (grid court: its odds are simulated before the start only)."""
     kind = find_game(game.game)
-    result = getattr(game, "result", None)
-    if game.status != Game.Status.FINAL or result is None:
-        raise _unavailable("the game is not played yet")
-    if not result.events:
-        raise _unavailable("this score sheet was typed in: there is no play-by-play")
-    rules = kind.rules_from_json(result.rules)
-    home_doc, away_doc = _game_documents(game)
-    points = kind.win_probability(
-        result.events, rules, kind.read_team(home_doc), kind.read_team(away_doc)
-    )
-    if points is None:
+    if not kind.live_odds:
         raise _unavailable(
             f"{kind.title} has no win probability during a game"
             + (": its odds are simulated before the start only" if kind.has_odds else "")
         )
+
+
+def chart_chances(game: Game) -> list[list[float]]:
+    """Return P(home wins) before each turn of a played game, ``[index of the event that
+    starts the turn, P]``, from its own exact odds (the costly part of its chart, kept by
+    ``league.odds``)."""
+    kind = find_game(game.game)
+    result = game.result
+    try:
+        rules = kind.rules_from_json(result.rules)
+        home_doc, away_doc = _game_documents(game)
+        points = kind.win_probability(
+            result.events, rules, kind.read_team(home_doc), kind.read_team(away_doc)
+        )
+    except InvalidTeamError as exc:
+        raise _unavailable(str(exc)) from exc
+    if points is None:
+        raise _unavailable(f"{kind.title} has no win probability during a game")
+    return [[i, p] for i, p in points]
+
+
+def win_probability(game: Game, chances: list[list[Any]]) -> dict[str, Any]:
+    """Return a played game's chart from its kept chances (:func:`chart_chances`), the
+    names and the plays read afresh."""
+    kind = find_game(game.game)
+    result = game.result
+    points = [(int(i), float(p)) for i, p in chances]
     names = {"home": str(game.home), "away": str(game.away)}
     series: list[dict[str, Any]] = []
     texts: list[str] = []

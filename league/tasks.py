@@ -133,7 +133,7 @@ def send_pair_table(
 
 @shared_task(name="league.odds_game_law", acks_late=True)
 def odds_game_law(*, game_id: int) -> bool:
-    """Solve the whole law of a scheduled game whose page waits for it."""
+    """Solve the whole law of a game whose preview waits for it."""
     return odds.game_law_build(game_id=game_id)
 
 
@@ -142,6 +142,19 @@ def send_game_law(sender: type[Game], *, game_id: int, **kwargs: Any) -> None:
     """Send a game's law to the workers (or this process's pairings lane: one pair, a
     fraction of a second, never behind a field's table of hundreds)."""
     _send(odds_game_law, "pairings", game_id=game_id)
+
+
+@shared_task(name="league.odds_game_chart", acks_late=True)
+def odds_game_chart(*, game_id: int) -> bool:
+    """Work out and keep the win-probability chart of a played game whose page waits for it."""
+    return odds.chart_build(game_id=game_id)
+
+
+@receiver(odds.chart_wanted, sender=Game, dispatch_uid="league.send_game_chart")
+def send_game_chart(sender: type[Game], *, game_id: int, **kwargs: Any) -> None:
+    """Send a game's chart to the workers (or this process's pairings lane: one game's
+    exact odds, a few hundredths of a second)."""
+    _send(odds_game_chart, "pairings", game_id=game_id)
 
 
 @shared_task(name="league.odds_pair_law", acks_late=True)

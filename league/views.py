@@ -22,7 +22,7 @@ from django.utils.safestring import SafeString, mark_safe
 from cards.models import Card, Player, Team
 from cards.presentation import card_face
 from cards.styles import team_styles
-from core.caching import public_headers, public_page
+from core.caching import public_headers, public_page, waiting
 from league import (
     columns,
     gamestats,
@@ -38,6 +38,7 @@ from league.bracket import WinnerOf
 from league.games import league_game
 from league.models import ROW_FIELDS, Game, League, RulesPreset, Season, SimulationRun
 from league.presentation import box_score
+from league.templatetags.odds_panels import game_odds_panel, panel_pending
 from simulator.games import DEFAULT_GAME, find_game, game_choices, game_names
 
 
@@ -421,16 +422,20 @@ def game_detail(request: HttpRequest, game: Game) -> HttpResponse:
     (``GAME_PAGE_MAX_AGE``, README "Running in production")."""
     result = getattr(game, "result", None)
     played = None
+    complete = True
     if result is not None:
         key = f"game-page:{game.pk}:{result.pk}:{result.created_at.timestamp()}:{names_key(game)}"
         played = cache.get(key)
         if played is None:
-            played = _played_part(_vabg_game(game.pk))
-            cache.set(key, played, settings.GAME_PAGE_CACHE_SECONDS)
+            played, complete = _played_part(_vabg_game(game.pk))
+            if complete:
+                cache.set(key, played, settings.GAME_PAGE_CACHE_SECONDS)
     context = {"game": game, "played": played, "heading": stories.game_heading(game)}
     response = render(request, "pages/game.html", context)
-    if result is not None:
+    if result is not None and complete:
         final_page_headers(response, result.created_at)
+    elif not complete:
+        waiting(request)  # its chart is being drawn: the page looks again in a second
     return response
 
 
@@ -454,7 +459,10 @@ def final_page_headers(response: HttpResponse, stored_at: datetime) -> None:
     response.headers["Last-Modified"] = http_date(stored_at.timestamp())
 
 
-def _played_part(game: Game) -> SafeString:
+def _played_part(game: Game) -> tuple[SafeString, bool]:
+    """Render a played game's part of its page; say whether it is complete (its chart is
+    drawn, or cannot be), so that it may be kept."""
+    panel = game_odds_panel(game)
     box = box_score(
         game, player_url=lambda line: reverse("player", args=[line.player_id]), starters=True
     )
@@ -462,18 +470,18 @@ def _played_part(game: Game) -> SafeString:
     # once more, here only, where the page is rendered (kept per result in the cache).
     lines = stories.game_lines(game, dice=replays.vabg_dice(game, game.result))
     story = stories.game_story(game, box=box, lines=lines) if box is not None else None
-    return mark_safe(
-        render_to_string(
-            "pages/_game_played.html",
-            {
-                "game": game,
-                "box": box,
-                "story": story,
-                "plays": lines,
-                "lead_changes": sum(1 for line in lines if line.lead_change),
-            },
-        )
+    html = render_to_string(
+        "pages/_game_played.html",
+        {
+            "game": game,
+            "box": box,
+            "story": story,
+            "plays": lines,
+            "lead_changes": sum(1 for line in lines if line.lead_change),
+            "odds": panel,
+        },
     )
+    return mark_safe(html), not panel_pending(panel)
 
 
 def _story_of(request: HttpRequest, pk: int) -> tuple[stories.GameStory, Any, str]:

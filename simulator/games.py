@@ -330,6 +330,9 @@ class Game(ABC):
     odds_read_teams: ClassVar[bool] = False
     """True when a game's odds depend on the two teams (VABG's cards); :meth:`odds` then
     answers ``None`` and the odds come from each pairing."""
+    live_odds: ClassVar[bool] = False
+    """True when :meth:`win_probability` answers for a played game (odds from any point of
+    it); False: it answers ``None`` (no odds, or odds before the start only)."""
 
     def odds(self, rules: Any = None, home: Any = None, away: Any = None) -> MatchOdds | None:
         """Return the law of one game under ``rules`` (default: the first preset) between

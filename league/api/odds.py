@@ -398,15 +398,18 @@ class GameWinProbabilityView(OddsView):
         description="P(home wins) at the start of every trip, exact from the margin then "
         "and the law of the trips left, from the stored play-by-play and the cards as "
         "played: ``points`` starts with the pre-game P and ends with the result (1 or 0); "
-        "``swings`` are the trips that moved it most (``delta`` for the home team).",
+        "``swings`` are the trips that moved it most (``delta`` for the home team). "
+        "A chart is worked out once, in the background, the first time it is asked for: "
+        "202 (``pending``) until then, ask again after ``retry_after`` seconds (the "
+        "``Retry-After`` header).",
         parameters=[_GAME_ID],
-        responses={200: WinProbabilitySerializer},
+        responses={200: WinProbabilitySerializer, 202: OddsPendingSerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(Game.objects.select_related("result", "home", "away"), pk=pk)
         if game.status != Game.Status.FINAL:  # as its box score, play-by-play and story say
             raise NotFound(f"Game {game.pk} has not been played yet: it is {game.status}.")
-        return Response(odds.win_probability(game))
+        return _answer(odds.win_probability(game))
 
 
 class MatchupView(OddsView):

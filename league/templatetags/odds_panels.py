@@ -28,9 +28,10 @@ def whatif_from(query: Mapping[str, str]) -> dict[str, int]:
     return out
 
 
-@register.inclusion_tag("pages/_game_odds.html")
-def game_odds(game: Game) -> dict[str, Any]:
-    """A scheduled game's preview, or a played game's win-probability chart."""
+def game_odds_panel(game: Game) -> dict[str, Any]:
+    """Return what a game's page shows of its odds (``pages/_game_odds.html``): a scheduled
+    game's preview or a played game's win-probability chart, each ``pending`` while the
+    background works it out, or why there are none."""
     context: dict[str, Any] = {"game": game}
     try:
         if game.status == Game.Status.FINAL:
@@ -40,6 +41,20 @@ def game_odds(game: Game) -> dict[str, Any]:
     except odds.OddsUnavailable as exc:
         context["error"] = str(exc)
     return context
+
+
+def panel_pending(panel: Mapping[str, Any]) -> bool:
+    """Tell whether a game's odds panel waits for the background (its page looks again)."""
+    return any((panel.get(part) or {}).get("pending") for part in ("series", "preview"))
+
+
+@register.inclusion_tag("pages/_game_odds.html", takes_context=True)
+def game_odds(context: Mapping[str, Any], game: Game) -> dict[str, Any]:
+    """A scheduled game's preview, or a played game's win-probability chart."""
+    panel = game_odds_panel(game)
+    if panel_pending(panel):
+        waiting(context.get("request"))  # it reloads in a second: no front cache keeps it
+    return panel
 
 
 @register.inclusion_tag("pages/_bracket_odds.html", takes_context=True)

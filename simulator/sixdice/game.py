@@ -108,6 +108,7 @@ class SixDiceGame(StyledGame):
     event_types = Event.__args__
     dice_streams = ("d6",)
     has_odds = True
+    live_odds = True
 
     def odds(self, rules: Any = None, home: Any = None, away: Any = None) -> MatchOdds:
         """Return the exact law of a game under ``rules`` between the two teams' styles

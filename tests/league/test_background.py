@@ -6,6 +6,7 @@ fixture); tests/commissioner runs the lanes on ``make run``'s SQLite file."""
 
 from __future__ import annotations
 
+import json
 import threading
 from datetime import date, timedelta
 from functools import partial
@@ -20,7 +21,7 @@ from django.utils import timezone
 
 from cards.models import Card
 from league import background, odds, services
-from league.models import BoxLine, Game, GameResult, SimulationRun
+from league.models import BoxLine, Game, GameChart, GameResult, SimulationRun
 from simulator.vabg import InvalidCardError
 from tests import factories
 from tests.cards.test_admin import card_form_data
@@ -251,6 +252,74 @@ def test_the_matchup_page_never_solves_two_teams_odds_while_the_fan_waits(lanes,
     assert ready.status_code == 200 and 0 < ready.json()["p_home_win"] < 1
     assert ready.json()["coach_policy"] is True
     assert "Predicted" in client.get(f"/matchup/?{query}&court=neutral").content.decode()
+
+
+def test_a_played_games_chart_is_drawn_in_the_background_once_and_kept(lanes, client) -> None:
+    """A played game's win-probability chart solved exact odds from every trip in the
+    request (30-40 ms a coached game; the first six-dice game of a pairing half a second):
+    with a background the page and the API say it is being drawn, nothing keeps that page,
+    and the pairings lane draws it once; then both read it kept, the page cacheable again."""
+    cache.clear()
+    season = make_season(teams=2, strategy=True)
+    game = services.game_simulate(game_id=season.games.first().pk)
+    assert not GameChart.objects.exists()  # storing a game draws no chart: most are never asked
+    with lanes.held():  # the lane has not started on it when the fan looks
+        page = client.get(f"/games/{game.pk}/")
+        api = client.get(f"/api/games/{game.pk}/win-probability/")
+        again = client.get(f"/games/{game.pk}/")
+    body = page.content.decode()
+    assert "win-probability chart are being worked out" in body and "location.reload" in body
+    assert "Play-by-play" in body  # the rest of the played game is there meanwhile
+    for waiting in (page, again):
+        assert "no-store" in waiting["Cache-Control"] and not waiting.has_header("Last-Modified")
+    assert api.status_code == 202 and api["Retry-After"] == "1"
+    assert lanes.lane("pairings").wait_idle(WAIT)
+    chart = GameChart.objects.get()  # drawn once, however often it was asked meanwhile
+    assert chart.result.game_id == game.pk and chart.chances and not chart.refused
+    drawn = client.get(f"/api/games/{game.pk}/win-probability/").json()
+    assert [p["p_home"] for p in drawn["points"][:-1]] == chart.chances
+    assert drawn["points"][-1]["p_home"] == float(game.result.home_score > game.result.away_score)
+    page = client.get(f"/games/{game.pk}/")
+    assert (
+        'id="winprob"' in page.content.decode() and "location.reload" not in page.content.decode()
+    )
+    assert "public" in page["Cache-Control"] and page.has_header("Last-Modified")
+
+
+def test_a_six_dice_games_chart_is_drawn_in_the_background_too(lanes, client) -> None:
+    cache.clear()
+    season = make_season(game="sixdice", teams=2)
+    game = services.game_simulate(game_id=season.games.first().pk)
+    with lanes.held():
+        page = client.get(f"/games/{game.pk}/")
+    assert "win-probability chart are being worked out" in page.content.decode()
+    assert "no-store" in page["Cache-Control"]
+    assert lanes.lane("pairings").wait_idle(WAIT)
+    drawn = client.get(f"/api/games/{game.pk}/win-probability/").json()
+    assert (
+        drawn["game"] == "sixdice"
+        and len(drawn["points"]) == len(GameChart.objects.get(result__game=game).chances) + 1
+    )
+    page = client.get(f"/games/{game.pk}/")
+    assert 'id="winprob"' in page.content.decode() and "public" in page["Cache-Control"]
+
+
+def test_a_kept_chart_is_the_one_solved_in_place_and_shows_a_rename_at_once(db, client) -> None:
+    """With no background (a command, a test) the chart is drawn in the request, as before,
+    and kept: the same numbers; names and plays are read afresh from the stored events."""
+    season = make_season(teams=2, strategy=True)
+    game = services.game_simulate(game_id=season.games.first().pk)
+    game = Game.objects.select_related("home", "away", "result").get(pk=game.pk)
+    live = odds._vabg_chart(game, game.result, [], odds._live_odds(game, game.result))
+    first = client.get(f"/api/games/{game.pk}/win-probability/").json()
+    assert first == json.loads(json.dumps(live))  # drawn here, the exact odds themselves
+    assert GameChart.objects.filter(result=game.result).count() == 1
+    home = game.home
+    home.school = "Renamed State"
+    home.save()
+    kept = client.get(f"/api/games/{game.pk}/win-probability/").json()
+    assert kept["home"].startswith("Renamed State")
+    assert [p["p_home"] for p in kept["points"]] == [p["p_home"] for p in first["points"]]
 
 
 def test_cards_the_engine_refuses_end_a_matchup_s_wait_with_the_reason(
