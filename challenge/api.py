@@ -67,6 +67,28 @@ class ChallengeSerializer(serializers.ModelSerializer[Challenge]):
         return obj.entry_count
 
 
+def _sees_picks(serializer: serializers.BaseSerializer[Any], entry: Entry) -> bool:
+    user = getattr(serializer.context.get("request"), "user", None)
+    return user is not None and services.can_see_picks(entry, user)
+
+
+def _hidden_until_lock(
+    serializer: serializers.BaseSerializer[Any], entry: Entry, data: dict[str, Any]
+) -> dict[str, Any]:
+    """Blank what tells an entry's picks, for anyone but its fan, until the pool locks."""
+    if not _sees_picks(serializer, entry):
+        for name in services.HIDDEN_UNTIL_LOCK:
+            if name in data:
+                data[name] = None
+    return data
+
+
+_NULL_UNTIL_LOCK = {
+    name: {"allow_null": True, "help_text": "null for another fan's entry until the pool locks"}
+    for name in services.HIDDEN_UNTIL_LOCK
+}
+
+
 class EntrySerializer(serializers.ModelSerializer[Entry]):
     fan = serializers.CharField(source="user.get_username", read_only=True)
     picks = serializers.SerializerMethodField(
@@ -80,14 +102,16 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
             "alive", "correct", "expected", "win_probability", "win_error", "updated_at",
         ]  # fmt: skip
         read_only_fields = fields
+        extra_kwargs = _NULL_UNTIL_LOCK
 
     def get_picks(self, obj: Entry) -> dict[str, int] | None:
-        request = self.context.get("request")
-        user = getattr(request, "user", None)
-        if user is not None and services.can_see_picks(obj, user):
+        if _sees_picks(self, obj):
             picks: dict[str, int] = obj.picks
             return picks
         return None
+
+    def to_representation(self, instance: Entry) -> dict[str, Any]:
+        return _hidden_until_lock(self, instance, super().to_representation(instance))
 
 
 class StandingSerializer(serializers.ModelSerializer[Entry]):
@@ -99,6 +123,10 @@ class StandingSerializer(serializers.ModelSerializer[Entry]):
             "id", "name", "fan", "points", "max_points", "alive", "correct", "expected",
             "win_probability", "win_error",
         ]  # fmt: skip
+        extra_kwargs = {k: v for k, v in _NULL_UNTIL_LOCK.items() if k != "tiebreak"}
+
+    def to_representation(self, instance: Entry) -> dict[str, Any]:
+        return _hidden_until_lock(self, instance, super().to_representation(instance))
 
 
 class JoinSerializer(serializers.Serializer[Any]):
@@ -179,7 +207,9 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
     @extend_schema(
         summary="A pool's standings, best first",
         description="Points, the most still reachable, picks alive and right, the exact "
-        "expected score and the chance to win (with its error), 50 entries a page.",
+        "expected score and the chance to win (with its error), 50 entries a page. Before "
+        "the pool locks these tell an entry's picks: another fan's are null and the entries "
+        "are listed in the order they joined.",
         responses=StandingSerializer(many=True),
     )
     @action(detail=True, methods=["get"])
@@ -188,10 +218,11 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
         entries = (
             Entry.objects.filter(challenge=pool)
             .select_related("user")
-            .order_by(*services.STANDINGS_ORDER)
+            .order_by(*services.standings_order(pool))
         )
         page = self.paginate_queryset(entries)
-        return self.get_paginated_response(StandingSerializer(page, many=True).data)
+        rows = StandingSerializer(page, many=True, context={"request": request}).data
+        return self.get_paginated_response(rows)
 
     @extend_schema(
         summary="Join a pool: make your entry (signed-in fans, before the lock)",

@@ -60,6 +60,21 @@ LOCKED_MESSAGE = (
 
 
 STANDINGS_ORDER = ("-points", "-max_points", F("win_probability").desc(nulls_last=True), "id")
+HIDDEN_UNTIL_LOCK = (
+    "tiebreak", "points", "max_points", "alive", "correct", "expected", "win_probability",
+    "win_error",
+)  # fmt: skip
+"""An entry's figures that tell its picks (the exact expected score of one pick is the
+chance of the team picked; picks alive and the most reachable count them): nobody but its fan
+reads them before the pool locks, as its picks."""
+
+
+def standings_order(challenge: Challenge) -> tuple[Any, ...]:
+    """Return the order a pool's standings list its entries in: best first once it is
+    locked; before, in the order they joined (a ranking would tell the hidden figures)."""
+    return STANDINGS_ORDER if is_locked(challenge) else ("id",)
+
+
 """A pool's standings: points, then the most still reachable, then the chance to win (once
 the tournament is over, the winner on the tie-breaker is first among those level)."""
 

@@ -135,14 +135,17 @@ def pool(
     entries = Entry.objects.filter(challenge=challenge).select_related("user")
     # The pool keeps its count: no COUNT over 10,000 rows on a page view.
     page = KnownCountPaginator(
-        entries.order_by(*services.STANDINGS_ORDER), PAGE, count=challenge.entry_count
+        entries.order_by(*services.standings_order(challenge)), PAGE, count=challenge.entry_count
     ).get_page(request.GET.get("page"))
     mine = None
     if request.user.is_authenticated:
         mine = Entry.objects.filter(challenge=challenge, user=request.user).first()
     start = (page.number - 1) * PAGE
     page.object_list = list(page.object_list)  # read once, its rows given their places
-    _rank(challenge, page.object_list, start)
+    if locked:
+        _rank(challenge, page.object_list, start)
+    for e in page.object_list:  # before the lock, only a fan's own figures show
+        e.shown = services.can_see_picks(e, request.user)  # type: ignore[attr-defined]
     bracket = tournaments.season_bracket(challenge.season)
     rounds = [
         {"name": tournaments.round_name(bracket, n), "points": challenge.round_points[n - 1]}
@@ -158,7 +161,7 @@ def pool(
             "start": start,
             "mine": mine,
             "rounds": rounds,
-            "best_expected": challenge.best_expected,
+            "best_expected": challenge.best_expected if locked else None,
             "total": page.paginator.count,
             "result": services.pool_result(challenge) if locked else None,
             # the join form again as the fan filled it (a refused join; a name carried
@@ -323,7 +326,7 @@ def _entry_page(
             "version": services.entry_version(item),
             "name": item.name if name is None else name,
             "needs": _needs_words(item, data) if visible and locked else [],
-            "best_expected": item.challenge.best_expected,
+            "best_expected": item.challenge.best_expected if locked else None,
         },
         status=status,
     )

@@ -136,6 +136,37 @@ def test_before_the_lock_nobody_reads_another_fans_picks(
     assert signed(bob).get(f"/api/challenge-entries/{entry.pk}/").json()["picks"] == chalk(cup)
 
 
+def test_before_the_lock_no_figure_tells_another_fans_picks(
+    cup: Any, pool: Any, alice: Any, bob: Any
+) -> None:
+    """A fan's review read a rival's hidden pick off his entry: its exact expected score was
+    the picked team's chance (0.777: UCLA over Georgetown), with his picks alive, the most
+    he could reach and his tie-breaker beside it. Until the lock they show to him alone."""
+    entry = services.entry_join(challenge=pool, user=alice, name="Alice's picks")
+    services.entry_save(entry=entry, user=alice, picks={"R1-1": seeds(cup)[1]}, tiebreak="137")
+    services.entry_join(challenge=pool, user=bob, name="Bob's picks")
+    entry.refresh_from_db()
+    assert entry.expected is not None and entry.alive == 1  # what there is to hide
+    hidden = set(services.HIDDEN_UNTIL_LOCK)
+    for client in (signed(bob), Client()):
+        api = client.get(f"/api/challenge-entries/{entry.pk}/").json()
+        assert {k for k, v in api.items() if v is None} >= hidden | {"picks"}
+        rows = client.get(f"/api/challenges/{pool.pk}/standings/").json()["results"]
+        assert [r["name"] for r in rows] == ["Alice's picks", "Bob's picks"]  # as they joined
+        assert all(r[k] is None for r in rows[:1] for k in hidden if k in r)
+        page = client.get(entry.get_absolute_url()).content.decode()
+        assert 'id="scores"' not in page and "137 points" not in page
+        standings = client.get(pool.get_absolute_url()).content.decode()
+        assert "hidden until the pool locks" in standings and "best expected" not in standings
+    mine = signed(alice).get(f"/api/challenge-entries/{entry.pk}/").json()
+    assert (mine["tiebreak"], mine["alive"], mine["expected"]) == (137, 1, entry.expected)
+    assert 'id="scores"' in signed(alice).get(entry.get_absolute_url()).content.decode()
+    play_next(cup)  # locked: everyone reads every figure, best first
+    rows = Client().get(f"/api/challenges/{pool.pk}/standings/").json()["results"]
+    assert rows[0]["name"] == "Alice's picks" and rows[0]["expected"] is not None
+    assert Client().get(f"/api/challenge-entries/{entry.pk}/").json()["tiebreak"] == 137
+
+
 def test_a_fan_never_changes_another_fans_entry(cup: Any, pool: Any, alice: Any, bob: Any) -> None:
     entry = services.entry_join(challenge=pool, user=alice)
     api = signed(bob).patch(
@@ -364,9 +395,11 @@ def test_the_pool_page_ranks_entries_and_a_fan_joins_from_it(
     standings = client.get(pool.get_absolute_url()).content.decode()
     assert "Alice&#x27;s picks" in standings or "Alice's picks" in standings
     assert "(1 entry)" in standings
-    assert f"The field's best expected score: {entry.expected:.1f} points" in standings.replace(
-        "&#x27;", "'"
-    )
+    assert "(1 entry)" in standings and f"{entry.expected:.1f}" in standings  # his own
+    play_next(cup)  # locked: the pool's best is shown to all
+    standings = Client().get(pool.get_absolute_url()).content.decode()
+    entry.refresh_from_db()
+    assert f"The best expected score in this pool: {entry.expected:.1f} points" in standings
 
 
 def test_the_api_joins_picks_and_lists_standings_in_the_schema(

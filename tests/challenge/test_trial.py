@@ -4,17 +4,24 @@ fan or a commissioner met on the pages or the API."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from challenge import services, views
-from challenge.models import Entry
+from challenge.models import Challenge, Entry
 from tests.challenge.conftest import chalk, play_next, seeds
 from tests.factories import fan
 
 pytestmark = pytest.mark.django_db
+
+
+def lock(pool: Challenge) -> None:
+    """Lock a pool by its lock time, no game played."""
+    Challenge.objects.filter(pk=pool.pk).update(lock_at=timezone.now() - timedelta(seconds=1))
 
 
 def signed(user: Any) -> Client:
@@ -176,6 +183,7 @@ def test_win_chances_read_as_percentages_with_their_error_on_every_page(
 ) -> None:
     a = services.entry_join(challenge=pool, user=alice)
     Entry.objects.filter(pk=a.pk).update(win_probability=0.37325, win_error=0.0108)
+    lock(pool)  # before the lock, only its fan reads an entry's figures
     want = '37.3% <span class="err">± 1.1</span>'
     assert f"<td>{want}</td>" in Client().get(pool.get_absolute_url()).content.decode()
     assert f'<dd id="chance">{want}</dd>' in Client().get(a.get_absolute_url()).content.decode()
@@ -216,6 +224,7 @@ def test_entries_level_on_points_share_their_place_in_the_standings_across_pages
     # points 3, 1, 1, 1, 0 (max equal to points: nothing left to play)
     for e, pts in zip(entries, (3, 1, 1, 1, 0), strict=True):
         Entry.objects.filter(pk=e.pk).update(points=pts, max_points=pts)
+    lock(pool)  # ranked once locked (before, listed as they joined)
     page = Client().get(pool.get_absolute_url())
     assert [e.place for e in page.context["page"].object_list] == [1, 2, 2, 2, 5]
     old = views.PAGE

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from challenge import services
-from challenge.models import Entry
+from challenge.models import Challenge, Entry
 from league import services as league_services
 from league import tournaments
 from tests.browsing import follow, tap
@@ -114,6 +116,8 @@ def test_a_phone_reads_the_whole_standings_row_with_the_chance_to_win(
         name="A rather long bracket name", points=12, max_points=140, alive=12, expected=57.3,
         win_probability=0.37325, win_error=0.0108,
     )  # fmt: skip
+    # Locked by its lock time: before, only its fan reads an entry's figures.
+    Challenge.objects.filter(pk=pool.pk).update(lock_at=timezone.now() - timedelta(seconds=1))
     browser.get(f"{live_server.url}{pool.get_absolute_url()}")
     right, edge, win = browser.execute_script(
         "const t = document.getElementById('standings');"
