@@ -145,7 +145,7 @@ def pool(
     if locked:
         _rank(challenge, page.object_list, start)
     for e in page.object_list:  # before the lock, only a fan's own figures show
-        e.shown = services.can_see_picks(e, request.user)  # type: ignore[attr-defined]
+        e.shown = services.can_see_picks(e, request.user)
     bracket = tournaments.season_bracket(challenge.season)
     rounds = [
         {"name": tournaments.round_name(bracket, n), "points": challenge.round_points[n - 1]}

@@ -18,6 +18,7 @@ from django.contrib.admin.widgets import (
 )
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q, QuerySet
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
@@ -28,6 +29,7 @@ from django.utils.safestring import SafeString
 from cards.admin import CardAdmin, PlayerAdmin, TeamAdmin
 from cards.models import Card, Player, Team
 from core.admin import StoredTitleAdmin
+from core.deletion import CountedDeleteAdmin
 from core.errors import sentence
 from core.text import counted
 from league import services, tournaments
@@ -48,18 +50,49 @@ from simulator.games import DEFAULT_GAME, find_game, game_choices
 
 
 @admin.register(League)
-class LeagueAdmin(StoredTitleAdmin[League]):
+class LeagueAdmin(CountedDeleteAdmin[League], StoredTitleAdmin[League]):
     list_display = ("name", "slug", "game", "created_at")
     search_fields = ("name",)
     prepopulated_fields = {"slug": ("name",)}
 
 
+class SeasonTeamFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
+    """A round robin's conferences once it has games: renamed, never regrouped."""
+
+    def clean(self) -> None:
+        super().clean()
+        season = self.instance
+        if season.pk is None or season.kind == Season.Kind.TOURNAMENT:
+            return
+        if not season.games.exists():
+            return
+        before = dict(SeasonTeam.objects.filter(season=season).values_list("pk", "conference"))
+        after = dict(before)
+        for form in self.forms:
+            data = getattr(form, "cleaned_data", None) or {}
+            if form.instance.pk in before and "conference" in data:
+                after[form.instance.pk] = data["conference"]
+        renamed: dict[str, str] = {}
+        named: dict[str, str] = {}
+        for pk, old in before.items():
+            new = after[pk]
+            if renamed.setdefault(old, new) != new or named.setdefault(new, old) != old:
+                raise ValidationError(
+                    "Once a season has games its conferences keep their teams: its conference "
+                    "games were scheduled in them and its standings count them there. Rename a "
+                    "conference by giving all its teams the new name; to group the teams "
+                    "otherwise, add a season."
+                )
+
+
 class SeasonTeamInline(admin.TabularInline[SeasonTeam, Season]):
     """A season's teams. Once it has games its teams are fixed (a team taken out would leave
     its games out of the standings), and so are a tournament's regions and seeds (its bracket
-    was drawn from them); a conference may still move (the standings follow)."""
+    was drawn from them) and a round robin's grouping (a conference may be renamed, all its
+    teams at once, but no team moves to another: its conference games were scheduled in it)."""
 
     model = SeasonTeam
+    formset = SeasonTeamFormSet
     extra = 0
     raw_id_fields = ("team",)
     fields = ("team", "conference", "region", "seed")
@@ -216,7 +249,7 @@ class SeasonAddForm(forms.Form):
 
 
 @admin.register(Season)
-class SeasonAdmin(StoredTitleAdmin[Season]):
+class SeasonAdmin(CountedDeleteAdmin[Season], StoredTitleAdmin[Season]):
     list_display = ("__str__", "kind", "game", "rules", "home_court", "start_date", "progress")
     list_filter = ("kind", "game", "league", "rules")
     search_fields = ("name", "league__name")
@@ -339,6 +372,12 @@ class SeasonAdmin(StoredTitleAdmin[Season]):
                 run = services.simulation_start(season=season, scope="all", user=request.user)
             except services.SimulationRefused as exc:
                 self.message_user(request, f"{season}: {exc}.", messages.ERROR)
+                continue
+            if run.total == 0 and not run.joined:
+                # No run of nothing is kept from the admin (a click on a finished season).
+                run.delete()
+                text = services.nothing_to_play(season, services.scope_filter(scope="all"))
+                self.message_user(request, f"{season}: {text}", messages.WARNING)
                 continue
             runs.append(run)
             if run.redrawn:
@@ -486,7 +525,7 @@ GAME_OF_A_BRACKET = ("season", "round", "home", "away")
 
 
 @admin.register(Game)
-class GameAdmin(StoredTitleAdmin[Game]):
+class GameAdmin(CountedDeleteAdmin[Game], StoredTitleAdmin[Game]):
     """Games: a played one is history (only its label changes); a tournament's bracket game
     is never deleted alone (``tournaments.bracket_games_delete_check`` says why)."""
 
@@ -647,7 +686,10 @@ class ExhibitionForm(forms.Form):
     home = forms.ModelChoiceField(queryset=Team.objects.none(), empty_label=None)
     neutral = forms.BooleanField(required=False, help_text="Play on a neutral court.")
     seed = forms.IntegerField(
-        required=False, min_value=0, help_text="Leave empty for fresh dice; fill to replay a game."
+        required=False,
+        min_value=0,
+        max_value=2**63 - 1,  # the bounds every seed column keeps (league.models.SEED_BOUNDS)
+        help_text="Leave empty for fresh dice; fill to replay a game.",
     )
 
     def __init__(self, *args: Any, teams: QuerySet[Team], **kwargs: Any) -> None:

@@ -686,6 +686,24 @@ def simulation_start(
     return run
 
 
+def nothing_to_play(season: Season, chosen: Q) -> str:
+    """Say why a run found no game to play: all played, or the rest at the table."""
+    # A game opened at the table is played there with real dice, not simulated.
+    at_table = season.games.filter(
+        chosen, status=Game.Status.SCHEDULED, kind=Game.Kind.REAL_DICE
+    ).order_by("pk")
+    held = list(at_table.values_list("pk", flat=True))
+    if not held:
+        return "Nothing to simulate: those games are already played."
+    shown = ", ".join(map(str, held[:10])) + (", ..." if len(held) > 10 else "")
+    one = len(held) == 1
+    return (
+        f"Nothing to simulate: {len(held)} game{'' if one else 's'} of {season} still to "
+        f"play {'is' if one else 'are'} being played at the table (game{'' if one else 's'} "
+        f"{shown}): finish or abandon {'it' if one else 'them'} there (/table/)."
+    )
+
+
 def _bracket_mended(season: Season) -> list[Game]:
     """Draw again the games a tournament's bracket is missing (``tournaments.bracket_mend``:
     a game deleted after it was drawn), so the rest can be played; return them.

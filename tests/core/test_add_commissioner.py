@@ -28,3 +28,14 @@ def test_a_second_make_run_names_the_commissioner_and_how_to_reset_its_password(
     # Nothing made, nothing changed.
     assert get_user_model().objects.count() == 1
     assert get_user_model().objects.get(username="commissioner").password == password_hash
+
+
+def test_a_password_given_must_pass_the_admins_own_rules() -> None:
+    """A review made a commissioner with the password "x": the command applied none of the
+    password rules the admin's forms apply."""
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match=r"--password refused, nothing changed: .*too short"):
+        add("bob", "--password", "x")
+    assert not get_user_model().objects.filter(username="bob").exists()
+    assert "(as given)" in add("bob", "--password", "a-long-enough-pass-for-bob-17")

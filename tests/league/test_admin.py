@@ -5,11 +5,13 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from cards.models import Team
 from league import services
-from league.models import Game, Season, SimulationRun
+from league.models import BoxLine, Game, Season, SimulationRun
 from tests.factories import commissioner, fan, full_team
 
 pytestmark = pytest.mark.django_db
@@ -299,3 +301,87 @@ def test_the_season_and_game_lists_cost_the_same_queries_for_1_season_as_for_4(c
     assert "3 games" in filtered.content.decode()
     seasons = client.get(reverse("admin:league_season_changelist")).content.decode()
     assert seasons.count("0 of 3") == 4  # games played, counted in the list's query
+
+
+def test_a_played_season_s_delete_counts_what_goes_and_deletes_it_at_once(
+    client, season, django_capture_on_commit_callbacks
+) -> None:
+    """A review waited 96 s for the delete page of a 1,141-game season (1.7 MB listing every
+    box line), past any server's timeout: it counts them now, in a few queries."""
+    client.force_login(commissioner())
+    with django_capture_on_commit_callbacks(execute=True):
+        services.simulation_start(season=season, scope="all")
+    lines = BoxLine.objects.filter(result__game__season=season).count()
+    assert lines > 0
+    page = client.get(reverse("admin:league_season_delete", args=[season.pk]))
+    body = page.content.decode()
+    assert page.status_code == 200 and f"Box lines: {lines:,}" in body and "Games: 6" in body
+    assert "Box line:" not in body  # no row listed one by one
+    with CaptureQueriesContext(connection) as counted:
+        client.get(reverse("admin:league_season_delete", args=[season.pk]))
+    assert len(counted) < 40
+    done = client.post(reverse("admin:league_season_delete", args=[season.pk]), {"post": "yes"})
+    assert done.status_code == 302 and not Season.objects.filter(pk=season.pk).exists()
+    assert not BoxLine.objects.filter(
+        name__isnull=False, result__game__season_id=season.pk
+    ).exists()
+
+
+def _inline_form(season: Season, conferences: dict[int, str]) -> dict[str, str]:
+    rows = list(season.entries.order_by("pk"))
+    data = {
+        "name": season.name, "slug": season.slug, "league": str(season.league_id),
+        "start_date": season.start_date.isoformat(),
+        "entries-TOTAL_FORMS": str(len(rows)), "entries-INITIAL_FORMS": str(len(rows)),
+        "entries-MIN_NUM_FORMS": "0", "entries-MAX_NUM_FORMS": "1000",
+        "runs-TOTAL_FORMS": "0", "runs-INITIAL_FORMS": "0",
+        "runs-MIN_NUM_FORMS": "0", "runs-MAX_NUM_FORMS": "1000",
+    }  # fmt: skip
+    for i, row in enumerate(rows):
+        data[f"entries-{i}-id"] = str(row.pk)
+        data[f"entries-{i}-season"] = str(season.pk)
+        data[f"entries-{i}-conference"] = conferences.get(row.pk, row.conference)
+    return data
+
+
+def test_a_conference_of_a_season_with_games_is_renamed_but_keeps_its_teams(client) -> None:
+    """A review moved Duke 1992 from the ACC to the Big Ten of a played season: it topped the
+    Big Ten with a "Conf 3-0" made of ACC games. Its teams stay; a name may change."""
+    teams = [full_team() for _ in range(4)]
+    season = services.season_create(
+        league=services.league_get_or_create(name="Conf League"),
+        name="1992",
+        teams=teams,
+        conferences=dict(zip([t.pk for t in teams], ["ACC", "ACC", "Big Ten", "Big Ten"], strict=True)),
+        start_date=date(1992, 1, 1),
+        seed=3,
+    )
+    client.force_login(commissioner())
+    url = reverse("admin:league_season_change", args=[season.pk])
+    rows = list(season.entries.order_by("pk"))
+    acc = [r for r in rows if r.conference == "ACC"]
+    moved = client.post(url, _inline_form(season, {acc[0].pk: "Big Ten"}))
+    assert moved.status_code == 200
+    assert "its conferences keep their teams" in moved.content.decode()
+    assert set(season.entries.values_list("conference", flat=True)) == {"ACC", "Big Ten"}
+    renamed = client.post(url, _inline_form(season, {r.pk: "Atlantic Coast" for r in acc}))
+    assert renamed.status_code == 302, renamed.content.decode()[:2000]
+    assert set(season.entries.values_list("conference", flat=True)) == {
+        "Atlantic Coast", "Big Ten"
+    }  # fmt: skip
+
+
+def test_simulating_a_finished_season_from_the_admin_says_so_and_keeps_no_empty_run(
+    client, season, django_capture_on_commit_callbacks
+) -> None:
+    client.force_login(commissioner())
+    with django_capture_on_commit_callbacks(execute=True):
+        services.simulation_start(season=season, scope="all")
+    runs = SimulationRun.objects.filter(season=season).count()
+    again = client.post(
+        reverse("admin:league_season_changelist"),
+        {"action": "simulate_rest", "_selected_action": [season.pk]},
+        follow=True,
+    )
+    assert "Nothing to simulate: those games are already played." in again.content.decode()
+    assert SimulationRun.objects.filter(season=season).count() == runs

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandParser
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from core.roles import COMMISSIONER_GROUP, commissioner_create
 
@@ -37,6 +39,17 @@ class Command(BaseCommand):
                 f"was made; set a new one with: .venv/bin/python manage.py changepassword {name})"
             )
             return
+        if options["password"] is not None:
+            # The rules the admin's password forms apply (AUTH_PASSWORD_VALIDATORS).
+            provisional = users.filter(username=options["username"]).first() or users.model(
+                username=options["username"]
+            )
+            try:
+                validate_password(options["password"], provisional)
+            except ValidationError as exc:
+                raise CommandError(
+                    f"--password refused, nothing changed: {' '.join(exc.messages)}"
+                ) from exc
         user, password = commissioner_create(
             username=options["username"], password=options["password"]
         )

@@ -9,12 +9,11 @@ from typing import Any, TextIO, cast
 from celery import current_app
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import InterfaceError, OperationalError
-from django.db.models import Q
 from kombu.exceptions import OperationalError as BrokerError
 
 from league import services
 from league.management.commands._common import progress_report, season_find
-from league.models import Game, Season, SimulationRun
+from league.models import Game, SimulationRun
 
 
 class Command(BaseCommand):
@@ -73,24 +72,6 @@ class Command(BaseCommand):
                 "the same command again to follow them"
             ) from exc
 
-    @staticmethod
-    def _nothing_to_play(season: Season, chosen: Q) -> str:
-        """Say why a run found no game to play: all played, or the rest at the table."""
-        # A game opened at the table is played there with real dice, not simulated.
-        at_table = season.games.filter(
-            chosen, status=Game.Status.SCHEDULED, kind=Game.Kind.REAL_DICE
-        ).order_by("pk")
-        held = list(at_table.values_list("pk", flat=True))
-        if not held:
-            return "Nothing to simulate: those games are already played."
-        shown = ", ".join(map(str, held[:10])) + (", ..." if len(held) > 10 else "")
-        one = len(held) == 1
-        return (
-            f"Nothing to simulate: {len(held)} game{'' if one else 's'} of {season} still to "
-            f"play {'is' if one else 'are'} being played at the table (game{'' if one else 's'} "
-            f"{shown}): finish or abandon {'it' if one else 'them'} there (/table/)."
-        )
-
     def _simulate(self, options: dict[str, Any]) -> None:
         season = season_find(options["season"])
         game = None
@@ -116,7 +97,7 @@ class Command(BaseCommand):
         if run.total == 0:
             scope, extra = ("all", {}) if options["retry_failed"] else self._scope(options)
             chosen = services.scope_filter(scope=scope, game=game, **extra)
-            self.stdout.write(self._nothing_to_play(season, chosen))
+            self.stdout.write(services.nothing_to_play(season, chosen))
             return
         if run.joined:
             self.stdout.write(
