@@ -1,11 +1,12 @@
 """The REST API's routes under /api/, its OpenAPI schema and the Swagger UI."""
 
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from cards import api as cards_api
 from challenge import api as challenge_api
+from core.schema_view import SchemaView
 from core.tokens import TokenView
 from league import api as league_api
 from league.api import odds as odds_api
@@ -41,7 +42,7 @@ router.register("challenges", challenge_api.ChallengeViewSet, basename="challeng
 router.register("challenge-entries", challenge_api.EntryViewSet, basename="challenge-entry")
 
 urlpatterns = [
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("auth/token/", TokenView.as_view(), name="token"),
     # The exact odds (issue 13), beside the routers' resources they belong to.

@@ -205,7 +205,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(exc.answer(), status=exc.status)
     elif isinstance(exc, DjangoValidationError):
         return Response(model_errors(exc), status=status.HTTP_400_BAD_REQUEST)
-    return drf_exception_handler(exc, context)
+    response = drf_exception_handler(exc, context)
+    if response is not None and isinstance(response.data, list):
+        # A refusal raised with a bare list of messages (a filter's field refusing a null
+        # character in ?search=): the same {"detail": ...} as every other error.
+        response.data = {"detail": " ".join(str(message) for message in response.data)}
+    return response
 
 
 # The answers every write can get before it is read: not signed in, not a commissioner.

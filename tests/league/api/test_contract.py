@@ -252,3 +252,10 @@ def test_a_number_of_games_is_a_whole_number(api, season) -> None:
     assert api.get(url, {"min_games": -1}).status_code == 400
     rows = api.get(url, {"min_games": 3}).json()["results"]
     assert rows and all(row["g"] >= 3 for row in rows)
+
+
+def test_a_null_character_in_a_search_is_refused_in_the_shape_of_every_error(api) -> None:
+    """``?search=%00`` was refused with a bare list, the one error not ``{"detail": ...}``."""
+    refused = api.get("/api/teams/", {"search": "\x00"})
+    assert refused.status_code == 400
+    assert refused.json() == {"detail": "Null characters are not allowed."}
