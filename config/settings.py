@@ -116,6 +116,11 @@ MIDDLEWARE = [
     # that every answer under /api/ carries the headers, errors and redirects included.
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Answers compressed for a client that takes gzip: a table game's state after each die
+    # (a whole six-dice game's plays, 250 KB) is 16 KB so, a box score page a tenth. Django's
+    # own, with its BREACH mitigation (random bytes in each gzip header); above the ETag
+    # middleware, which makes its ETag weak.
+    "django.middleware.gzip.GZipMiddleware",
     # Static files served by the application itself (gunicorn in production), compressed.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # An ETag from each page's content, and 304 Not Modified to a client that sends it back
