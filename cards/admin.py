@@ -24,16 +24,23 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from simple_history.admin import SimpleHistoryAdmin
+from simple_history.models import to_historic
 
 from cards.mapping import teams_for_play
-from cards.models import Card, Player, Team, notes_problem
+from cards.models import Card, Player, Role, Team, notes_problem, validate_extra_object
 from cards.presentation import card_face
 from cards.services import (
     CardRefused,
     TeamFileError,
+    TeamNotWritable,
     card_edit_check,
+    left_out_notice,
+    players_left_out,
+    renamed_files,
+    roster_change_check,
     team_duplicate,
     team_file_name,
+    team_file_names,
     team_file_text,
     teams_zip,
     uploads_import,
@@ -44,6 +51,7 @@ from core.admin import StoredTitleAdmin
 from core.errors import sentence
 from core.text import size_text
 from simulator.games import find_game
+from simulator.vabg.cards import SLOT_NAMES, InvalidCardError
 
 
 class DecadeFilter(admin.SimpleListFilter):
@@ -63,8 +71,22 @@ class DecadeFilter(admin.SimpleListFilter):
         return queryset
 
 
+SLOT_CHOICES = [(n, f"{n} ({name})") for n, name in SLOT_NAMES.items()]
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+
+
 class RosterForm(forms.ModelForm[Player]):
-    """A roster row sized to its values, so the team page fits a laptop's width."""
+    """A roster row sized to its values, so the team page fits a laptop's width.
+
+    Its slot and role are his card's: the team page changes them for the whole roster at
+    once (a starter swapped with a reserve), checked together (:class:`RosterFormSet`). A
+    player without a card has neither until his card is added."""
+
+    slot = forms.TypedChoiceField(choices=SLOT_CHOICES, coerce=int, required=False)
+    role = forms.ChoiceField(choices=Role.choices, required=False)
 
     class Meta:
         model = Player
@@ -76,9 +98,41 @@ class RosterForm(forms.ModelForm[Player]):
             "ppg": forms.NumberInput(attrs={"style": "width: 5em", "step": "0.1"}),
         }
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        instance = self.instance
+        card = getattr(instance, "card", None) if instance.pk is not None else None
+        self._card: Card | None = card
+        for name in ("slot", "role"):
+            field = self.fields[name]
+            if card is None:
+                field.disabled = True
+                field.choices = [("", "no card")] if name == "slot" else [("", "")]  # type: ignore[attr-defined]
+            else:
+                self.initial[name] = getattr(card, name)  # left empty: unchanged
+
+    @property
+    def card(self) -> Card | None:
+        """The player's card as stored (``None`` for a new player or one without a card)."""
+        return self._card
+
+    def card_changes(self) -> dict[str, Any]:
+        """Return the slot and role his card takes from this row, where they change."""
+        card = self.card
+        data = getattr(self, "cleaned_data", None) or {}
+        if card is None:
+            return {}
+        return {
+            name: data[name]
+            for name in ("slot", "role")
+            if data.get(name) not in (None, "") and data[name] != getattr(card, name)
+        }
+
 
 class RosterFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
-    """The roster as a whole: no two players share an order (a slot's reserves play in it)."""
+    """The roster as a whole: no two players share an order (a slot's reserves play in it),
+    and the roster as it would be saved (players deleted, slots and roles changed) must be
+    a team the engine plays, as the card form requires of one card."""
 
     def clean(self) -> None:
         super().clean()
@@ -98,6 +152,96 @@ class RosterFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
                 "; ".join(shared) + ": give each player an order of his own (a slot's "
                 "reserves come on in this order)."
             )
+        self._roster_check()
+
+    def _roster_check(self) -> None:
+        """Refuse a roster the engine could not play (where the team could be played
+        before), naming every problem; nothing is saved."""
+        team = self.instance
+        if team.pk is None or any(form.errors for form in self.forms):
+            return
+        # Every card of the team as stored, then each row's deletion or change on top (a
+        # roster posted in part leaves the players it does not show as they are).
+        stored = {c.pk: c for c in Card.objects.filter(player__team=team).select_related("player")}
+        cards = dict(stored)
+        deleted: list[str] = []
+        moved: list[str] = []
+        for form in self._rows():
+            card = form.card
+            if card is None:
+                continue
+            if self._deleting(form):
+                cards.pop(card.pk, None)
+                deleted.append(card.player.name)
+                continue
+            edited = copy.copy(card)
+            # The row as it would be saved (name, order...): a copy, as setting a card's
+            # player also caches the card on that player.
+            edited.player = copy.copy(form.instance)
+            changes = form.card_changes()
+            for name, value in changes.items():
+                setattr(edited, name, value)
+            if changes:
+                moved.append(
+                    f"{form.instance.name} to slot {edited.get_slot_display()} "
+                    f"{edited.get_role_display().lower()}"
+                )
+            cards[card.pk] = edited
+        parts = ([f"deleting {_names(deleted)}"] if deleted else []) + moved
+        change = "Saving the roster" + (f" ({'; '.join(parts)})" if parts else "")
+        try:
+            roster_change_check(team, list(cards.values()), change=change)
+        except CardRefused as exc:
+            raise forms.ValidationError(
+                sentence(
+                    f"{exc}. Each slot needs one starter and a roster 5 to 10 players with "
+                    "cards: give the slot another starter in the same save (Slot and Role "
+                    "below), or keep the player"
+                )
+            ) from exc
+
+    def _rows(self) -> list[RosterForm]:
+        return [form for form in self.forms if isinstance(form, RosterForm)]
+
+    def _deleting(self, form: RosterForm) -> bool:
+        data = getattr(form, "cleaned_data", None) or {}
+        return bool(self.can_delete and data.get("DELETE"))
+
+    def save_existing(self, form: Any, obj: Player, commit: bool = True) -> Player:
+        if set(form.changed_data) <= {"slot", "role"}:
+            return obj  # only his card changes (saved with the roster's cards): no new version
+        saved: Player = super().save_existing(form, obj, commit=commit)
+        return saved
+
+    def save(self, commit: bool = True) -> Any:
+        saved = super().save(commit=commit)
+        if commit:
+            self._save_cards()
+        return saved
+
+    def _save_cards(self) -> None:
+        """Save the slots and roles changed on the roster, after its players (a deleted
+        starter's place is free): starters leaving their place first, without a version of
+        that step, so one starter per slot holds after every single save."""
+        moving = [
+            (card, changes.get("slot", card.slot), changes.get("role", card.role))
+            for form in self._rows()
+            if (card := form.card) is not None
+            and not self._deleting(form)
+            and (changes := form.card_changes())
+        ]
+        for card, _, _ in moving:
+            if card.is_starter:
+                card.role = Role.RESERVE
+                # simple_history's documented switch, which the model's type does not declare.
+                card.skip_history_when_saving = True  # type: ignore[attr-defined]
+                card.save(update_fields=["role"])
+                del card.skip_history_when_saving  # type: ignore[attr-defined]
+        moving.sort(key=lambda m: m[2] == Role.STARTER)
+        for card, slot, role in moving:
+            card.slot, card.role = slot, role
+            card._change_reason = "Changed on the team page"  # type: ignore[attr-defined]
+            card.save()
 
 
 class RosterInline(admin.TabularInline[Player, Team]):
@@ -105,22 +249,12 @@ class RosterInline(admin.TabularInline[Player, Team]):
     form = RosterForm
     formset = RosterFormSet
     fields = ("name", "order", "height", "ppg", "slot", "role", "ball", "edit_card")
-    readonly_fields = ("slot", "role", "ball", "edit_card")
+    readonly_fields = ("ball", "edit_card")
     extra = 0
     show_change_link = True
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Player]:
         return super().get_queryset(request).select_related("card")
-
-    @admin.display(description="slot")
-    def slot(self, player: Player) -> str:
-        card = getattr(player, "card", None)
-        return card.get_slot_display() if card else "no card"
-
-    @admin.display(description="role")
-    def role(self, player: Player) -> str:
-        card = getattr(player, "card", None)
-        return card.get_role_display() if card else ""
 
     @admin.display(description="ball")
     def ball(self, player: Player) -> str:
@@ -208,6 +342,26 @@ def _player_notes(extra: object) -> object:
     return extra.get("notes", "") if isinstance(extra, dict) else ""
 
 
+def clean_extra_object(form: forms.ModelForm[Any]) -> Any:
+    """Return a form's ``extra`` (a team's or a player's): an empty field is ``{}``, and
+    anything but a JSON object, ``null`` too, is refused naming the field."""
+    value = form.cleaned_data.get("extra")
+    if value is None:
+        if str(form.data.get(form.add_prefix("extra"), "")).strip():
+            validate_extra_object(value)  # "null" typed: refused, as a list or a number
+        return {}
+    return value
+
+
+class TeamForm(forms.ModelForm[Team]):
+    class Meta:
+        model = Team
+        fields = "__all__"  # noqa: DJ007 - the admin's fieldsets choose the fields shown
+
+    def clean_extra(self) -> Any:
+        return clean_extra_object(self)
+
+
 @admin.register(Team)
 class ReasonedHistoryAdmin(StoredTitleAdmin[Any], SimpleHistoryAdmin):
     """The History page says why each version was made: "Changed in the admin", or, for a
@@ -235,6 +389,7 @@ class ReasonedHistoryAdmin(StoredTitleAdmin[Any], SimpleHistoryAdmin):
 
 
 class TeamAdmin(ReasonedHistoryAdmin):
+    form = TeamForm
     list_display = (
         "__str__",
         "conference",
@@ -408,18 +563,46 @@ class TeamAdmin(ReasonedHistoryAdmin):
         }
         return TemplateResponse(request, "admin/cards/team/import.html", context)
 
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        team = teams_for_play().get(pk=form.instance.pk)
+        if players_left_out(team):
+            notice = left_out_notice(team)
+            messages.warning(request, sentence(f"{notice}; until then he plays no game"))
+
+    def _exportable(self, request: HttpRequest, teams: list[Team]) -> bool:
+        """Refuse (an error message, nothing downloaded) teams whose file would leave out a
+        player without a card, or that the engine cannot write, naming every one."""
+        problems = [notice for team in teams if (notice := left_out_notice(team))]
+        for team in teams:
+            try:
+                team_file_text(team)
+            except TeamNotWritable as exc:
+                problems.append(str(exc))
+        for problem in problems:
+            messages.error(request, sentence(problem))
+        if problems:
+            messages.error(request, "Nothing was exported.")
+        return not problems
+
     @admin.action(description="Export selected teams as team files (JSON; zip if several)")
-    def export_files(self, request: HttpRequest, queryset: QuerySet[Team]) -> HttpResponse:
+    def export_files(self, request: HttpRequest, queryset: QuerySet[Team]) -> HttpResponse | None:
         teams = list(teams_for_play().filter(pk__in=queryset.values("pk")))
         if len(teams) == 1:
+            if not self._exportable(request, teams):
+                return None
             response = HttpResponse(team_file_text(teams[0]), content_type="application/json")
             response["Content-Disposition"] = f'attachment; filename="{team_file_name(teams[0])}"'
             return response
         return self.export_zip(request, queryset)
 
     @admin.action(description="Export selected teams as one zip of team files")
-    def export_zip(self, request: HttpRequest, queryset: QuerySet[Team]) -> HttpResponse:
-        teams = teams_for_play().filter(pk__in=queryset.values("pk"))
+    def export_zip(self, request: HttpRequest, queryset: QuerySet[Team]) -> HttpResponse | None:
+        teams = list(teams_for_play().filter(pk__in=queryset.values("pk")))
+        if not self._exportable(request, teams):
+            return None
+        for renamed in renamed_files(team_file_names(teams)):
+            messages.info(request, sentence(f"In vabg-teams.zip, {renamed}"))
         response = HttpResponse(teams_zip(teams), content_type="application/zip")
         response["Content-Disposition"] = 'attachment; filename="vabg-teams.zip"'
         return response
@@ -427,8 +610,66 @@ class TeamAdmin(ReasonedHistoryAdmin):
     @admin.action(description="Duplicate selected teams", permissions=["add"])
     def duplicate(self, request: HttpRequest, queryset: QuerySet[Team]) -> None:
         for team in teams_for_play().filter(pk__in=queryset.values("pk")):
-            copy = team_duplicate(team=team)
+            try:
+                copy = team_duplicate(team=team)
+            except InvalidCardError as exc:
+                messages.error(request, f"{team} was not duplicated: {'; '.join(exc.problems)}.")
+                continue
             messages.success(request, f"{team} duplicated as {copy}.")
+            notice = left_out_notice(team)
+            if notice:
+                messages.warning(request, sentence(f"The copy leaves them out too. {notice}"))
+
+
+class PlayerForm(forms.ModelForm[Player]):
+    """A player; moving him to another team moves his card, so both rosters are checked."""
+
+    class Meta:
+        model = Player
+        fields = ("team", "name", "order", "height", "ppg", "extra")
+
+    def clean_extra(self) -> Any:
+        return clean_extra_object(self)
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
+        player = self.instance
+        new_team = cleaned.get("team")
+        if player.pk is None or new_team is None:
+            return cleaned
+        stored = Player.objects.select_related("team", "card").get(pk=player.pk)
+        card = getattr(stored, "card", None)
+        if card is None or new_team.pk == stored.team_id:
+            return cleaned
+        old_team = stored.team
+        # His card goes with him: the team he leaves loses it, the one he joins gains it.
+        stays = Card.objects.filter(player__team=old_team).exclude(pk=card.pk)
+        leaving = list(stays.select_related("player"))
+        moved = copy.copy(card)
+        moved.player = copy.copy(stored)
+        moved.player.team, moved.player.name = new_team, cleaned.get("name") or stored.name
+        joining = [*Card.objects.filter(player__team=new_team).select_related("player"), moved]
+        change = (
+            f"Moving {stored.name} ({card.get_role_display().lower()}, slot "
+            f"{card.get_slot_display()}) to {new_team}"
+        )
+        problems = []
+        for team, cards in ((old_team, leaving), (new_team, joining)):
+            try:
+                roster_change_check(team, cards, change=change)
+            except CardRefused as exc:
+                problems.append(sentence(str(exc)))
+        if problems:
+            raise forms.ValidationError(
+                [
+                    *problems,
+                    "His card goes with him, and both teams must stay playable: to move a "
+                    f"starter, first give slot {card.get_slot_display()} another starter on "
+                    f"{old_team}'s team page and make him a reserve there.",
+                ]
+            )
+        return cleaned
 
 
 @admin.register(Player)
@@ -438,8 +679,17 @@ class PlayerAdmin(ReasonedHistoryAdmin):
     search_fields = ("name", "team__school")
     list_select_related = ("team", "card")
     autocomplete_fields = ("team",)
+    form = PlayerForm
     fields = ("team", "name", "order", "height", "ppg", "extra", "card_link")
     readonly_fields = ("card_link",)
+
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        card = Card.objects.filter(player=obj).first()
+        if card is not None and card.team_id != obj.team_id:
+            # Moved to another team (PlayerForm checked both rosters): his card goes too.
+            card._change_reason = f"Moved with its player to {obj.team}"[:100]  # type: ignore[attr-defined]
+            card.save()
 
     def render_change_form(
         self,
@@ -600,6 +850,19 @@ class CardAdmin(ReasonedHistoryAdmin):
     def preview(self, card: Card) -> SafeString | str:
         if card.pk is None:
             return "The preview appears once the card is saved."
-        # The card as saved: a refused form has already written its values onto ``card``.
-        stored = Card.objects.select_related("player__team").get(pk=card.pk)
-        return render_to_string("cards/card_face.html", {"face": card_face(stored)})
+        historic = to_historic(card)
+        if historic is not None:
+            # The History's revert page: the version being restored, as it was saved (a
+            # refused revert has written the posted values onto ``card``).
+            shown = historic.instance
+        else:
+            # The card as saved: a refused form has already written its values onto ``card``.
+            found = Card.objects.select_related("player__team").filter(pk=card.pk).first()
+            if found is None:
+                return "This card was deleted."
+            shown = found
+        try:
+            shown.player.team  # noqa: B018 - the player, and his team, must still be there
+        except (Player.DoesNotExist, Team.DoesNotExist):
+            return f"No preview: {shown}. The version's values are in the fields below."
+        return render_to_string("cards/card_face.html", {"face": card_face(shown)})

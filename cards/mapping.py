@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
-from cards.models import D20_FIELDS, Card, Player, Team
+from cards.models import D20_FIELDS, Card, Player, Team, extra_keys
 from simulator.vabg.cards import CARD_BOUNDS, D20Column, PlayerCard, TeamCard
 
 # Card fields whose names and meaning are the same in the model and in the team file.
@@ -31,7 +31,7 @@ def teams_for_play() -> QuerySet[Team]:
 def team_card(team: Team) -> TeamCard:
     """Build the engine's :class:`TeamCard` of a team (validated by the engine's own rules)."""
     players = [p for p in team.players.all() if hasattr(p, "card")]
-    extra = dict(team.extra)
+    extra = extra_keys(team.extra)
     if team.notes:
         extra[TEAM_NOTES_KEY] = team.notes
     return TeamCard(
@@ -58,7 +58,7 @@ def player_card(player: Player, card: Card) -> PlayerCard:
         d20=D20Column(*(ranges[key] for key, _, _ in D20_FIELDS)),
         dunk_top=card.dunk_top,
         dunk_adjust=card.dunk_adjust,
-        extra=dict(player.extra),
+        extra=extra_keys(player.extra),
         **{name: getattr(card, name) for name in CARD_INT_FIELDS},
     )
 

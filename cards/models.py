@@ -78,12 +78,58 @@ def validate_notes(notes: object) -> None:
         raise ValidationError(f"{problem[0].upper()}{problem[1:]}.", code="notes_too_long")
 
 
+def _json_kind(value: object) -> str:
+    """Name a JSON value's kind as a commissioner reads it: "a list", "a number"."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a text"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+def validate_extra_object(extra: object) -> None:
+    """Refuse an ``extra`` that is not a JSON object: its keys are written into the team
+    file beside the card's own, so a list or a number there has no place to go."""
+    if not isinstance(extra, dict):
+        raise ValidationError(
+            'Extra must be a JSON object of keys and values, such as {"college": "..."}, '
+            f"or {{}} for none; got {_json_kind(extra)}.",
+            code="extra_not_object",
+        )
+
+
+def extra_keys(extra: object) -> dict[str, Any]:
+    """Return a team's or a player's ``extra`` as the keys a team file carries.
+
+    Every form refuses anything but a JSON object (:func:`validate_extra_object`), and
+    migration 0006 kept any other value saved before that under ``EXTRA_KEPT_KEY``; a row
+    written around the forms since is read the same way, never crashing a reader."""
+    if isinstance(extra, dict):
+        return dict(extra)
+    if extra is None:
+        return {}
+    return {EXTRA_KEPT_KEY: extra}
+
+
+EXTRA_KEPT_KEY = "extra_kept"
+"""Where a non-object ``extra`` saved before the forms refused it is kept (see
+:func:`extra_keys`)."""
+
+
 def validate_player_extra(extra: object) -> None:
-    """Refuse a player's notes (kept in ``extra`` as the team file has them) over the limit.
+    """Refuse a player's ``extra`` that is not a JSON object, or whose notes (kept in
+    ``extra`` as the team file has them) are over the limit.
 
     A validator of the field, not ``Player.clean``: a form without ``extra`` (the team's
     roster) then leaves the notes it does not show alone instead of failing on them.
     """
+    validate_extra_object(extra)
     if isinstance(extra, dict) and "notes" in extra:
         validate_notes(extra["notes"])
 
@@ -123,7 +169,9 @@ class Team(models.Model):
     extra = models.JSONField(
         default=dict,
         blank=True,
-        help_text="Keys of the team file this product does not use, kept for export.",
+        help_text="Keys of the team file this product does not use, kept for export: a JSON "
+        'object, such as {"coach": "..."}.',
+        validators=[validate_extra_object],
     )
     styles = models.JSONField(
         "coach styles",
@@ -168,10 +216,14 @@ class Team(models.Model):
     def decade(self) -> int:
         return self.season // 10 * 10
 
-    def roster_problems(self, replacing: Card | None = None) -> list[str]:
+    def roster_problems(
+        self, replacing: Card | None = None, cards: list[Card] | None = None
+    ) -> list[str]:
         """Return the roster rules this team breaks (size, one starter per slot); with
-        ``replacing``, as they would stand with that card (edited, not saved) in its place."""
-        cards = list(Card.objects.filter(player__team=self).select_related("player"))
+        ``replacing``, as they would stand with that card (edited, not saved) in its place;
+        with ``cards``, those of a roster as it would stand (each with its ``player``)."""
+        if cards is None:
+            cards = list(Card.objects.filter(player__team=self).select_related("player"))
         if replacing is not None:
             cards = [c for c in cards if c.pk != replacing.pk or replacing.pk is None]
             cards.append(replacing)
@@ -209,7 +261,8 @@ class Player(models.Model):
     extra = models.JSONField(
         default=dict,
         blank=True,
-        help_text="Keys of the team file this product does not use (statistics, sources...).",
+        help_text="Keys of the team file this product does not use (statistics, sources...): "
+        'a JSON object, such as {"college": "..."}.',
         validators=[validate_player_extra],
     )
 
@@ -388,12 +441,31 @@ class Card(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player.name} card ({self.player.team})"
+        try:
+            player = self.player
+        except Player.DoesNotExist:
+            return self.deleted_player_label()
+        return f"{player.name} card ({player.team})"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.team_id = self.player.team_id
         self.ball_numbers = self.printed_ball_numbers()
         super().save(*args, **kwargs)
+
+    def deleted_player_label(self) -> str:
+        """Name a card whose player is gone (a version in the History outlives both): by
+        the player's last stored version, "Anthony Davis card (Kentucky 2012; player
+        deleted)"."""
+        last = Player.history.filter(id=self.player_id).order_by("-history_date").first()
+        if last is None:
+            return f"card of player #{self.player_id} (player deleted)"
+        team = Team.objects.filter(pk=last.team_id).first()
+        if team is None:
+            old = Team.history.filter(id=last.team_id).order_by("-history_date").first()
+            where = f"{old.school} {old.season}, deleted" if old else f"team #{last.team_id}"
+        else:
+            where = str(team)
+        return f"{last.name} card ({where}; player deleted)"
 
     @property
     def is_starter(self) -> bool:

@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils.text import slugify
 
-from cards.mapping import card_values, player_values, team_document, team_values
+from cards.mapping import card_values, player_card, player_values, team_document, team_values
 from cards.models import Card, Player, Role, Team, notes_problem
 from cards.styles import styles_problems
 from cards.uploads import TeamFileError as TeamFileError  # raised here, caught by callers
@@ -305,9 +305,45 @@ def card_edit_check(edited: Card) -> None:
 def _unplayable(team: Team, problems: list[str]) -> str:
     return (
         f"{team} would be left unplayable: {'; '.join(problems)}. Nothing was saved; to "
-        "move starters between slots or to the bench, change the roster at once (the "
-        "admin's team page, or import the team's file)"
+        "move starters between slots or to the bench, change the roster at once (Slot and "
+        "Role of the roster on the admin's team page, saved together, or import the team's "
+        "file)"
     )
+
+
+def roster_problems_after(team: Team, cards: list[Card]) -> list[str]:
+    """Return why the engine could not play ``team`` with these cards (each with its
+    ``player`` as it would be saved): the roster's rules first, then the engine's own
+    (:class:`~simulator.vabg.cards.TeamCard` reads the cards as every game does)."""
+    problems = team.roster_problems(cards=cards)
+    if problems:
+        return problems
+    ordered = sorted(cards, key=lambda c: (c.player.order, c.player.pk or 0))
+    try:
+        TeamCard(
+            school=team.school,
+            season=team.season,
+            conference=team.conference or None,
+            dunk_top=team.dunk_top,
+            dunk_adjust=team.dunk_adjust,
+            card_source=team.card_source,
+            players=tuple(player_card(c.player, c) for c in ordered),
+        )
+    except InvalidCardError as exc:
+        return list(exc.problems)
+    return []
+
+
+def roster_change_check(team: Team, cards: list[Card], *, change: str) -> None:
+    """Refuse (:class:`CardRefused`) a change of ``team``'s roster, not saved yet, that
+    would leave the playable team unplayable; ``cards`` are the team's cards as they would
+    stand after it (each with its ``player``), ``change`` says what does it ("Deleting
+    Anthony Davis"). A team already unplayable may be mended a step at a time, as a card."""
+    problems = roster_problems_after(team, cards)
+    if problems and not _playable_problems(team):
+        raise CardRefused(
+            f"{change} would leave {team} unplayable: {'; '.join(problems)}. Nothing was saved"
+        )
 
 
 def _playable_problems(team: Team) -> list[str]:
@@ -324,6 +360,62 @@ def _playable_problems(team: Team) -> list[str]:
 def team_file_name(team: Team) -> str:
     """Return the file name a team exports to, such as ``kentucky-2012.json``."""
     return f"{slugify(team.school)}-{team.season}.json"
+
+
+def team_file_names(teams: Iterable[Team]) -> dict[Team, str]:
+    """Return a distinct file name for each team: :func:`team_file_name`, and where two
+    teams share it ("Kentucky 2012" and "KENTUCKY 2012", both ``kentucky-2012.json``),
+    the team saved first keeps it and the others take ``-2``, ``-3``... after the season,
+    by the order they were saved, so an export names the same teams the same way."""
+    teams = sorted(teams, key=lambda t: t.pk or 0)
+    plain = {team: team_file_name(team) for team in teams}
+    taken = set(plain.values())
+    names: dict[Team, str] = {}
+    used: set[str] = set()
+    for team in teams:
+        name = plain[team]
+        n = 1
+        while name in used:
+            n += 1
+            name = plain[team].removesuffix(".json") + f"-{n}.json"
+            if name in taken:  # another team's own name, such as "Kentucky 2012-2"'s
+                name = plain[team]
+        used.add(name)
+        names[team] = name
+    return names
+
+
+def renamed_files(names: dict[Team, str]) -> list[str]:
+    """Say which teams of an export were written under another name than their own, and
+    why: "KENTUCKY 2012 is written as kentucky-2012-2.json: kentucky-2012.json is
+    Kentucky 2012's"."""
+    owner = {name: team for team, name in names.items()}
+    out = []
+    for team, name in names.items():
+        own = team_file_name(team)
+        if name != own:
+            out.append(f"{team} is written as {name}: {own} is {owner[own]}'s")
+    return out
+
+
+def players_left_out(team: Team) -> list[str]:
+    """Name the team's players without a card, whom its team file leaves out (a player
+    plays, and is written, by his card)."""
+    return [p.name for p in team.players.all() if not hasattr(p, "card")]
+
+
+def left_out_notice(team: Team) -> str | None:
+    """Say which players a team's file leaves out and why, or ``None`` when none."""
+    names = players_left_out(team)
+    if not names:
+        return None
+    who = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+    verb = "have no card" if len(names) > 1 else "has no card"
+    return (
+        f"{team}: {who} {verb} and {'are' if len(names) > 1 else 'is'} left out of its team "
+        "file (a player plays, and is written, by his card): add the card, or delete the "
+        "player, to export the whole roster"
+    )
 
 
 class TeamNotWritable(Refused):
@@ -343,26 +435,64 @@ def team_file(team: Team) -> dict[str, Any]:
 
 
 def team_file_text(team: Team) -> str:
-    """Return a team's ``vabg-team/1`` file, as written by ``export_team`` and the admin."""
-    return json.dumps(team_document(team), indent=2, ensure_ascii=False) + "\n"
+    """Return a team's ``vabg-team/1`` file, as written by ``export_team`` and the admin;
+    raise :class:`TeamNotWritable` when the engine refuses its cards."""
+    return json.dumps(team_file(team), indent=2, ensure_ascii=False) + "\n"
 
 
 def teams_zip(teams: Iterable[Team]) -> bytes:
-    """Return a zip of the teams' files, one JSON each."""
+    """Return a zip of the teams' files, one JSON each, each under its own name
+    (:func:`team_file_names`); raise :class:`TeamNotWritable` naming every team the engine
+    refuses, and write none."""
+    names = team_file_names(teams)
+    texts = _team_file_texts(names)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for team in teams:
-            archive.writestr(team_file_name(team), team_file_text(team))
+        for team, name in names.items():
+            archive.writestr(name, texts[team])
     return buffer.getvalue()
 
 
-def teams_export(*, teams: Iterable[Team], directory: Path) -> list[Path]:
-    """Write each team's file into ``directory``; return the paths written."""
-    directory.mkdir(parents=True, exist_ok=True)
-    paths = []
+def _team_file_texts(teams: Iterable[Team]) -> dict[Team, str]:
+    """Return each team's file text; raise :class:`TeamNotWritable` naming every team the
+    engine refuses."""
+    texts: dict[Team, str] = {}
+    problems: list[str] = []
     for team in teams:
-        path = directory / team_file_name(team)
-        path.write_text(team_file_text(team), encoding="utf-8")
+        try:
+            texts[team] = team_file_text(team)
+        except TeamNotWritable as exc:
+            problems.append(str(exc))
+    if problems:
+        raise TeamNotWritable("; ".join(problems))
+    return texts
+
+
+class ExportDirectoryError(Refused):
+    """The directory an export writes into cannot be made or written (the command's
+    ``--out``)."""
+
+
+def teams_export(*, teams: Iterable[Team], directory: Path) -> list[Path]:
+    """Write each team's file into ``directory``, each under its own name
+    (:func:`team_file_names`); return the paths written. Raise :class:`TeamNotWritable`
+    naming every team the engine refuses, writing none, and :class:`ExportDirectoryError`
+    naming the directory when it cannot be written."""
+    names = team_file_names(teams)
+    texts = _team_file_texts(names)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ExportDirectoryError(f"Cannot write into {directory}: {exc.strerror or exc}") from exc
+    paths = []
+    for team, name in names.items():
+        path = directory / name
+        try:
+            path.write_text(texts[team], encoding="utf-8")
+        except OSError as exc:
+            raise ExportDirectoryError(
+                f"Cannot write {name} into {directory}: {exc.strerror or exc}"
+            ) from exc
         paths.append(path)
     return paths
 

@@ -10,7 +10,16 @@ from django.db.models import QuerySet
 
 from cards.mapping import teams_for_play
 from cards.models import Team
-from cards.services import team_file_text, teams_export
+from cards.services import (
+    ExportDirectoryError,
+    TeamNotWritable,
+    left_out_notice,
+    renamed_files,
+    team_file_names,
+    team_file_text,
+    teams_export,
+)
+from core.errors import sentence
 
 
 def _folded(school: str) -> str:
@@ -60,10 +69,23 @@ class Command(BaseCommand):
             selected = [team_named(teams, label) for label in options["teams"]]
         else:
             raise CommandError("Name at least one team, or use --all.")
-        if options["print"]:
-            if len(selected) != 1:
-                raise CommandError("--print prints exactly one team.")
-            self.stdout.write(team_file_text(selected[0]), ending="")
-            return
-        for path in teams_export(teams=selected, directory=Path(options["out"])):
+        for team in selected:
+            notice = left_out_notice(team)
+            if notice:
+                self.stderr.write(sentence(notice))
+        try:
+            if options["print"]:
+                if len(selected) != 1:
+                    raise CommandError("--print prints exactly one team.")
+                self.stdout.write(team_file_text(selected[0]), ending="")
+                return
+            paths = teams_export(teams=selected, directory=Path(options["out"]))
+        except (TeamNotWritable, ExportDirectoryError) as exc:
+            raise CommandError(sentence(f"{exc}; nothing was written")) from exc
+        for path in paths:
             self.stdout.write(str(path))
+        renamed = renamed_files(team_file_names(selected))
+        for line in renamed:
+            self.stdout.write(sentence(f"{line} (their file names would be the same)"))
+        if renamed:
+            self.stdout.write(f"{len(paths)} team files written, one for each team.")
