@@ -46,11 +46,16 @@ def _played(season: Season, capture: Any) -> Season:
     return season
 
 
+LONG = " University of Agriculture and the Mechanical Arts of Stillwater Plai"
+"""Added to a team's school: 80 characters in all, the longest a team's school may be."""
+
+
 def league_world(capture: Any) -> list[Visit]:
     """Make a league of the three games with played games, and return the pages to visit."""
     vabg = services.league_get_or_create(name="Journey League")
     acc = [full_team(school=f"Atlantic {n}", conference="ACC") for n in range(2)]
-    big = [full_team(school=f"Plains {n}", conference="Big 12") for n in range(2)]
+    # A name as long as a team's may be (a review's made a phone's pages scroll sideways).
+    big = [full_team(school=f"Plains {n}{LONG * (1 - n)}", conference="Big 12") for n in range(2)]
     # A player of the field's rosters: his page shows the real season's long source links.
     ucla = full_team(school="UCLA", season=1972, conference="Pac-8")
     walton = ucla.players.order_by("order").first()
@@ -103,7 +108,7 @@ def league_world(capture: Any) -> list[Visit]:
     ]
     for game, teams in (("gridcourt", 4), ("sixdice", 4)):
         other = services.league_get_or_create(name=f"Journey {game}")
-        field = [TeamFactory(school=f"{game.title()} {n}") for n in range(teams)]
+        field = [TeamFactory(school=f"{game.title()} {n}{LONG * (n == 0)}") for n in range(teams)]
         group = _played(
             services.season_create(league=other, name="Winter", teams=field, seed=3, game=game),
             capture,
