@@ -14,6 +14,7 @@ rules of a stored rules version and the page state of a game without players.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -185,6 +186,10 @@ class PositionSheet:
         need = self.position.need
         return "" if need is None else need.step
 
+    @property
+    def entry(self) -> Entry:
+        return VABG_ENTRY
+
     def dice_file(self) -> dict[str, Any]:
         return dict(self.position.dice_file())
 
@@ -205,6 +210,10 @@ class BoardSheet(PositionSheet):
     def undo_trip_to(self) -> int:
         start: int = self.position.last_roll_start()
         return start
+
+    @property
+    def entry(self) -> Entry:
+        return d6_entry(str(getattr(self.position.rules, "faces", "") or ""))
 
 
 def rules_by_version(game: Game, options: Mapping[str, Any], rules_version: int | None) -> Any:
@@ -289,3 +298,118 @@ def board_state(
             "simulated, not solved exactly (docs/odds.md).",
         },
     }
+
+
+# -- typing the dice: how a game's dice may be written (the page and the API read them alike) --
+
+SEPARATORS = " \t\r\n,;.-"
+"""What may stand between dice typed in one entry: spaces, commas, semicolons, full stops
+(a phone's decimal keypad has a "." or a "," and no space) and dashes (``5-3-4-17``)."""
+
+
+class EntryRefused(ValueError):
+    """Raise for typed dice that cannot be read as dice of the game: ``index`` is the die's
+    place among the dice read before it, ``token`` what was typed."""
+
+    def __init__(self, index: int, token: str, why: str) -> None:
+        self.index = index
+        self.token = token
+        super().__init__(why)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """How a game's dice may be typed: as numbers always; as the letters of its faces
+    (``letters``: six dice's B/P/S/F, read as the first value showing that face, 1/4/5/6);
+    and, where every die is read from one character (``runs``: a game of d6 only), a run
+    of them for a roll (``112245``, ``BBPPSF``). ``example`` is an entry of the game's own
+    dice, for the messages."""
+
+    example: str
+    runs: bool = False
+    letters: Mapping[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "example": self.example,
+            "runs": self.runs,
+            "letters": dict(self.letters),
+            "separators": SEPARATORS,
+        }
+
+    def words(self) -> str:
+        """Say how dice are typed in this game, for a message."""
+        how = "type the numbers rolled"
+        if self.letters:
+            how += " or the faces (" + "/".join(self.letters) + ")"
+        return f"{how}, e.g. {self.example}"
+
+    def read(self, typed: Sequence[object]) -> list[int]:
+        """Return the dice of an entry: each item a number, or a text of one or more dice
+        (numbers or, in a game with faces, letters, apart by :data:`SEPARATORS`; a run of
+        characters one die each where the game allows it).
+
+        Raise :class:`EntryRefused` for what cannot be read as dice of this game (a value
+        outside a die's faces is the sheet's to refuse, naming the die wanted there).
+        """
+        out: list[int] = []
+        for item in typed:
+            if isinstance(item, bool):
+                raise EntryRefused(len(out), str(item), f"{item} is not a die: {self.words()}.")
+            if isinstance(item, int):
+                out.append(item)
+                continue
+            text = str(item)
+            tokens = [t for t in _split(text) if t]
+            if not tokens:
+                raise EntryRefused(len(out), text, f"{text!r} is not a die: {self.words()}.")
+            for token in tokens:
+                out.extend(self._token(token, len(out)))
+        return out
+
+    def _token(self, token: str, at: int) -> list[int]:
+        upper = token.upper()
+        if token.isdigit() and ((len(token) <= 2 and not self.runs) or len(token) == 1):
+            return [int(token)]
+        if self.runs and all(c.isdigit() or c in self.letters for c in upper):
+            return [int(c) if c.isdigit() else self.letters[c] for c in upper]
+        if upper in self.letters:
+            return [self.letters[upper]]
+        raise EntryRefused(at, token, f"{token} is not a die: {self.words()}.")
+
+
+def _split(text: str) -> list[str]:
+    token, out = "", []
+    for c in text:
+        if c in SEPARATORS:
+            out.append(token)
+            token = ""
+        else:
+            token += c
+    out.append(token)
+    return out
+
+
+VABG_ENTRY = Entry("5 3 4 17")
+"""VABG: numbers only (a d20 has two digits, so a run could not be read)."""
+
+NUMBERS = Entry("3 5 1")
+"""A game whose sheet does not say how its dice are typed: numbers only."""
+
+
+def entry_of(sheet: object) -> Entry:
+    """Return how a sheet's dice are typed: its ``entry``, or numbers only for a sheet
+    without one (a game's sheet need not have it)."""
+    entry = getattr(sheet, "entry", None)
+    return entry if isinstance(entry, Entry) else NUMBERS
+
+
+def d6_entry(faces: str = "") -> Entry:
+    """Return how a game of d6 rolls only is typed: a run is one die a character, and a
+    game with faces (six dice's ``BBBPSF``) takes each face's letter as its first value."""
+    letters: dict[str, int] = {}
+    for value, face in enumerate(faces.upper(), 1):
+        if face.isalpha():
+            letters.setdefault(face, value)
+    example = "".join(faces[v - 1] for v in (1, 1, 4, 5, 2, 6)) if faces else "3 5 1 6 2 4"
+    return Entry(f"1 1 4 5 2 6 or {example}" if faces else example, runs=True, letters=letters)

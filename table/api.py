@@ -69,6 +69,17 @@ class StartSerializer(serializers.Serializer[Any]):
             raise serializers.ValidationError("Give home and away, or a scheduled league_game.")
         return attrs
 
+    def foreign_fields(self) -> list[str]:
+        """Return the fields sent that the game started does not have (six dice's
+        ``rules``): a field saying anything is refused (false, null and {} say nothing, as
+        VABG has always taken empty ``options``)."""
+        given = self.initial_data if hasattr(self.initial_data, "get") else {}
+        return [
+            f
+            for f in services.fields_not_in(self.validated_data["game"])
+            if f in given and given.get(f) not in (None, False, "", {}, "false")
+        ]
+
 
 EXPECTED_MISSING = (
     "Give expected: how many entries (dice and choices) the game had when you looked "
@@ -88,9 +99,26 @@ def expected_field() -> serializers.IntegerField:
 
 class DiceSerializer(serializers.Serializer[Any]):
     dice = serializers.ListField(
-        child=serializers.IntegerField(), min_length=1, max_length=5000, help_text="In order."
+        child=serializers.JSONField(
+            help_text="A die's value, or text the game reads as dice: numbers apart by spaces, "
+            "commas, full stops or dashes; six dice's faces B/P/S/F (any case, read as "
+            "1/4/5/6); in a game of d6 only a run of one character a die (112245, BBPPSF)."
+        ),
+        min_length=1,
+        max_length=5000,
+        help_text='In order: numbers ([5, 3, 4, 17]), or as typed (["5 3 4 17"]; six dice '
+        '["BBPPSF"] or ["b", "b", "p"]).',
     )
     expected = expected_field()
+
+    def validate_dice(self, dice: list[object]) -> list[int | str]:
+        """Keep numbers and texts (read by the game, ``Sheet.entry``); refuse anything else."""
+        for die in dice:
+            if isinstance(die, bool) or not isinstance(die, int | str) or len(str(die)) > 5000:
+                raise serializers.ValidationError(
+                    f'{die!r} is not a die: give numbers ([5, 3, 4, 17]) or text ("5 3 4 17").'
+                )
+        return dice  # type: ignore[return-value]  # checked just above
 
 
 class ChoiceSerializer(serializers.Serializer[Any]):
@@ -186,6 +214,9 @@ class GamesView(TableApiView):
                 owner=request.user, league_game=data["league_game"], hands=data["hands"]
             )
         else:
+            foreign = params.foreign_fields()
+            if foreign:
+                raise services.TableRefused(services.not_in_game(data["game"], foreign))
             game = services.table_start(
                 owner=request.user,
                 home=data["home"],

@@ -13,7 +13,7 @@ from typing import Any
 from django.urls import reverse
 
 from simulator.games import find_game
-from simulator.sheets import Sheet
+from simulator.sheets import Sheet, entry_of
 from table.models import TableGame
 
 
@@ -56,5 +56,7 @@ def table_state(game: TableGame, position: Sheet) -> dict[str, Any]:
         "count": game.entries,
         "hands": list(game.hands),
         "choices": [{"after": at, "choice": token} for at, token in game.choices],
+        # How the dice may be typed: the page reads an entry as the API does.
+        "entry": entry_of(position).to_json(),
         "urls": _urls(game),
     }

@@ -121,6 +121,24 @@ class TableChoiceMadeSerializer(serializers.Serializer[Any]):
     choice = serializers.CharField()
 
 
+class TableEntrySerializer(serializers.Serializer[Any]):
+    """How the game's dice may be typed (``simulator.sheets.Entry``): the API's dice/ reads
+    text the same way."""
+
+    example = serializers.CharField(help_text='An entry of the game\'s own dice: "5 3 4 17".')
+    runs = serializers.BooleanField(
+        help_text="A run of characters is one die each (a game of d6 only: 112245)."
+    )
+    letters = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text='Face letters and the value each reads as (six dice: {"B": 1, "P": 4, "S": '
+        '5, "F": 6}); empty when the dice are typed as numbers only.',
+    )
+    separators = serializers.CharField(
+        help_text="What may stand between dice: spaces, commas, semicolons, full stops, dashes."
+    )
+
+
 class TableTeamFilesSerializer(serializers.Serializer[Any]):
     home = serializers.CharField()
     away = serializers.CharField()
@@ -177,6 +195,7 @@ class TableStateSerializer(serializers.Serializer[Any]):
         child=serializers.CharField(), help_text="The sides whose choices are typed by hand."
     )
     choices = TableChoiceMadeSerializer(many=True)
+    entry = TableEntrySerializer(help_text="How the game's dice may be typed.")
     urls = TableUrlsSerializer()
     question = TableQuestionSerializer(
         required=False, allow_null=True, help_text="Grid court, six dice: the choice waited for."

@@ -33,7 +33,7 @@ from league.models import Game, SimulationRun, game_options_clean
 from simulator.dice import DieRefused, GameOverError
 from simulator.games import DEFAULT_GAME, InvalidTeamError, find_game, game_names
 from simulator.games import Game as Engine
-from simulator.sheets import ChoiceFirst, ChoiceRefused, Sheet
+from simulator.sheets import ChoiceFirst, ChoiceRefused, EntryRefused, Sheet, entry_of
 from table.models import TableGame
 
 
@@ -143,6 +143,36 @@ def position_of(
     return sheet
 
 
+GAME_FIELDS = ("rules", "strategy", "neutral", "options")
+"""A new game's fields that only some games have: VABG's preset, coach policy and home
+court; the other games' rule ``options``."""
+
+
+def fields_not_in(game: str) -> list[str]:
+    """Return the fields of a new game (:data:`GAME_FIELDS`) that ``game`` does not have:
+    a board game has no preset, coach switch or home court; VABG no ``options`` (its rules
+    are its preset and switch)."""
+    engine = find_game(game)
+    names = {o.name for o in engine.options}
+    has = {
+        "rules": "preset" in names,
+        "strategy": "strategy" in names,
+        "neutral": engine.neutral_matters,
+        "options": any(n not in ("preset", "strategy") for n in names),
+    }
+    return [f for f in GAME_FIELDS if not has[f]]
+
+
+def not_in_game(game: str, fields: Sequence[str]) -> str:
+    """Say that ``fields`` are not fields of ``game`` (a new game is refused with them)."""
+    engine = find_game(game)
+    named = " and ".join(repr(f) for f in fields)
+    verb = "is" if len(fields) == 1 else "are"
+    kept = [f for f in GAME_FIELDS if f not in fields_not_in(game)]
+    has = f"its settings are {' and '.join(repr(f) for f in kept)}" if kept else "it has none"
+    return f"{named} {verb} not a setting of {engine.title}: {has}."
+
+
 SIDE_NAMES = ("home", "away")
 
 
@@ -203,6 +233,8 @@ def table_start(
     names = {o.name for o in engine.options}
     if "preset" in names and rules not in engine.presets:
         raise TableRefused(f"Unknown rules preset {rules!r}: use {' or '.join(engine.presets)}.")
+    if "preset" not in names:  # a game without presets: its rules are its options
+        rules = str(TableGame._meta.get_field("rules").default)
     if "strategy" not in names:
         strategy = False  # a game without a coach policy (grid court, six dice)
     if not engine.neutral_matters:
@@ -305,6 +337,10 @@ def table_roll(
 ) -> Sheet:
     """Add dice to a game in progress, in the order rolled; all or nothing.
 
+    A die is a number, or text the game reads as dice (``Sheet.entry``: numbers apart by
+    spaces, commas, full stops or dashes; six dice's face letters; a d6 game's run of one
+    character a die, ``112245``).
+
     A value that is not a face of the die the game wants there refuses the whole entry,
     naming its place; so do dice past the end of the game.
     """
@@ -313,9 +349,13 @@ def table_roll(
     if not values:
         raise TableRefused("Enter at least one die.")
     before = len(game.dice)
-    for i, value in enumerate(values):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TableRefused(f"{value!r} is not a die: dice are whole numbers.", index=i)
+    if any(isinstance(v, bool) or not isinstance(v, int) for v in values):
+        # Typed as the dice look (six dice's B/P/S/F, a roll as one run "112245"), or
+        # apart by the separators a phone's keypad has: read as the game reads them.
+        try:
+            values = entry_of(position_of(game)).read(values)
+        except EntryRefused as exc:
+            raise TableRefused(str(exc), index=exc.index) from exc
     dice = [*game.dice, *values]
     try:
         position = position_of(game, dice)

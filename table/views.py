@@ -13,6 +13,7 @@ from django.shortcuts import render
 
 from cards.models import Team
 from core.roles import is_commissioner
+from league.games import league_game
 from league.models import ROW_FIELDS, Game, Season
 from simulator.games import DEFAULT_GAME, Option, find_game, game_choices, game_names
 from simulator.games import Game as Engine
@@ -224,4 +225,20 @@ def sheet(request: HttpRequest, pk: int) -> HttpResponse:
     if table is None:
         raise Http404("No such game at your table.")
     state = table_state(table, services.position_of(table))
-    return render(request, "table/sheet.html", {"game": table, "state": state})
+    return render(
+        request,
+        "table/sheet.html",
+        {"game": table, "state": state, "options": option_words(table)},
+    )
+
+
+def option_words(table: TableGame) -> list[dict[str, str]]:
+    """Return the game's rule options in words, as the league's pages write them: the
+    option's name ("chip reroll", its help as the title) and its value (on, off, BBBPSF)."""
+    words = {o["name"]: o for o in league_game(table.game).option_words}
+    out = []
+    for name, value in table.options.items():
+        word = words.get(name, {"label": name.replace("_", " "), "help": ""})
+        shown = "on" if value is True else "off" if value is False else str(value)
+        out.append({"label": word["label"], "help": word["help"], "value": shown})
+    return out

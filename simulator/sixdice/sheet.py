@@ -13,13 +13,14 @@ the one ``python -m simulator play --game sixdice --dice FILE`` gives.
     >>> from simulator.games import StyledTeam, TeamName
     >>> p = replay(TeamName("Kansas", 2008), TeamName("Memphis", 2008), [1, 2])
     >>> p.need.step, p.need.index, p.need.size
-    ('Memphis 2008 (Orange): jump ball', 3, 6)
+    ('Memphis 2008: jump ball', 3, 6)
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from simulator.dice import DiceError, DiceScriptExhausted, DieRefused, GameOverError, ScriptedDice
@@ -28,6 +29,7 @@ from simulator.hands import NO_CHOICES, ChoiceNeeded, Choices, Question
 from simulator.sheets import (
     BoardSheet,
     ChoiceFirst,
+    ChoiceRefused,
     NoChoiceWanted,
     board_state,
     roll_dice,
@@ -46,7 +48,18 @@ from simulator.sixdice.style import DEFAULT_STYLE, SixDiceStyle, game_policy
 FACES = 6
 _NO_RECORD = ScriptedDice().record()
 _NO_BOX = box_score((Start("", 0, "", 0),))
-COLOURS = {AWAY: "Orange", HOME: "White"}
+_COLOUR = re.compile(r"\b(Orange|White)\b")
+_DICE = re.compile(r"(?<![\w(])O (\S+)(.*?) \| W (\S+)")
+"""The engine's play-by-play's dice of both sides: ``O BBPPSF ... | W BPPSSF``."""
+
+
+def named(text: str, labels: Mapping[str, str]) -> str:
+    """Return the engine's words with the teams named as the sheet names them: "Orange"
+    and "White" (the rulings' sides, §1.3), and the dice marked O and W, become the
+    visitors' and the home team's labels ("Kansas 2008 wins", "Kansas 2008 BBPPSF | ...")."""
+    text = _DICE.sub(lambda m: f"{labels[AWAY]} {m[1]}{m[2]} | {labels[HOME]} {m[3]}", text)
+    return _COLOUR.sub(lambda m: labels[AWAY] if m[1] == "Orange" else labels[HOME], text)
+
 
 _WHY = {
     "jump ball": "the team with more Balls takes the ball; a tie is rolled again",
@@ -100,11 +113,13 @@ class Roll:
     events: tuple[Event, ...]
     """The events from this roll's first die to the next roll's (what the roll made)."""
 
-    def lines(self, rules: SixDiceRules) -> list[str]:
-        """Return the roll's events in words: the game's own play-by-play (``render``)."""
+    def lines(self, rules: SixDiceRules, labels: Mapping[str, str]) -> list[str]:
+        """Return the roll's events in words: the game's own play-by-play (``render``),
+        the teams named (:func:`named`)."""
         home, away = _NO_BOX  # the play-by-play reads only the events and the faces
         played = SixDiceResult(home, away, self.events, _NO_RECORD, rules)
-        return [line.strip() for line in render_play_by_play(played).splitlines()]
+        text = render_play_by_play(played)
+        return [named(line.strip(), labels) for line in text.splitlines()]
 
 
 def _hands(choices: Choices, home: TeamName, away: TeamName) -> Hands:
@@ -272,7 +287,7 @@ def _need(
         what,
         at - start + 1,
         size,
-        f"{label} ({COLOURS[team]}): {what}",
+        f"{label}: {what}",
         f"{size} {plural}; {why}",
         start,
     )
@@ -355,8 +370,8 @@ def policy_note(labels: Mapping[str, str], hands: frozenset[str]) -> str:
     """Say who makes the choices: the players (``hands``) or the teams' coach styles."""
     if not hands:
         return POLICY_NOTE
-    by_hand = " and ".join(f"{labels[s]} ({COLOURS[s]})" for s in (AWAY, HOME) if s in hands)
-    computer = [f"{labels[s]} ({COLOURS[s]})" for s in (AWAY, HOME) if s not in hands]
+    by_hand = " and ".join(labels[s] for s in (AWAY, HOME) if s in hands)
+    computer = [labels[s] for s in (AWAY, HOME) if s not in hands]
     note = (
         f"{by_hand} make{'' if len(hands) == 2 else 's'} every choice the rules give "
         "(which play on a tie, advance or shoot, push out for a 3, the Power Chip): the "
@@ -389,7 +404,7 @@ class SixDiceSheet(BoardSheet):
         plays: list[dict[str, Any]] = []
         score = {"home": 0, "away": 0}
         for n, roll in enumerate(position.rolls, 1):
-            lines = roll.lines(position.rules)
+            lines = roll.lines(position.rules, labels)
             for event in roll.events:
                 if isinstance(event, Score):
                     score = {"home": event.home, "away": event.away}
@@ -397,7 +412,7 @@ class SixDiceSheet(BoardSheet):
                 {
                     "label": f"roll {n}",
                     "team": roll.team,
-                    "team_label": f"{labels[roll.team]} ({COLOURS[roll.team]})",
+                    "team_label": labels[roll.team],
                     "kind": roll.what,
                     "dice": roll_dice(roll.dice, faces),
                     "lines": [roll.what, *lines],
@@ -487,4 +502,27 @@ def open_sheet(
     """Return the six-dice game after ``values`` (``Game.sheet``; no home court), the sides
     in ``hands`` making their own ``choices`` (:mod:`simulator.sixdice.hand`)."""
     played = Choices(tuple(choices), frozenset(hands))
-    return SixDiceSheet(game, replay(home, away, values, rules=rules, choices=played))
+    labels = {HOME: home.label, AWAY: away.label}
+    try:
+        position = replay(home, away, values, rules=rules, choices=played)
+    except ChoiceFirst as exc:  # the question in the teams' names, as the sheet asks it
+        raise ChoiceFirst(exc.used, _asked(exc.question, labels)) from exc
+    except ChoiceRefused as exc:
+        question = _asked(exc.question, labels)
+        raise ChoiceRefused(exc.index, exc.token, question, named(str(exc), labels)) from exc
+    question = position.question
+    if question is not None:
+        position = replace(position, question=_asked(question, labels))
+    return SixDiceSheet(game, position)
+
+
+def _asked(question: Any, labels: Mapping[str, str]) -> Any:
+    """Return a question of the engine's hands (:mod:`simulator.sixdice.hand`) with the
+    teams named, not the rulings' Orange and White."""
+    if not isinstance(question, Question):
+        return question
+    return replace(
+        question,
+        prompt=named(question.prompt, labels),
+        options=tuple((token, named(words, labels)) for token, words in question.options),
+    )

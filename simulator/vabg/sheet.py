@@ -828,6 +828,28 @@ def odds_state(position: Position) -> dict[str, Any]:
     }
 
 
+_UNREAD_TURNOVERS = frozenset({"steal", "turnover", "stopped"})
+"""A trip's turnovers made on the 11-66 roll, before any card's d20 is read."""
+
+
+def _d20_read(after: Sequence[Any]) -> bool:
+    """Return whether the trip's d20 was read on the carrier's card (where his being tired
+    reads it one higher), from the events that follow the trip: not after a steal, a block,
+    a stop or a turnover of the 11-66 roll (vabg-rulings §3-§6), which end the trip first."""
+    for event in after:
+        if isinstance(event, Steal | Block):
+            return False
+        if isinstance(event, Turnover):
+            return event.cause not in _UNREAD_TURNOVERS
+        if isinstance(event, Shot):
+            return event.how not in ("blocked", "stopped")
+        if isinstance(event, Foul):
+            return True  # a 33-36 foul's d20 (and-one, one-and-one or shots), or the card's
+        if isinstance(event, Trip | PeriodEnd):
+            break
+    return False
+
+
 def _plays(position: Position) -> list[dict[str, Any]]:
     labels = {"home": position.home_card.label, "away": position.away_card.label}
     score = {"home": 20, "away": 20}
@@ -844,7 +866,7 @@ def _plays(position: Position) -> list[dict[str, Any]]:
     out = []
     for play in position.plays():
         lines = []
-        for event in play.events:
+        for at, event in enumerate(play.events):
             if isinstance(event, Shot) and event.made:
                 score[event.team] += event.value
             elif isinstance(event, FreeThrow) and event.made:
@@ -858,7 +880,7 @@ def _plays(position: Position) -> list[dict[str, Any]]:
                 read = ""
                 fouled_on_purpose = play.trip.kind in ("foul", "reroll")  # its d20 is not read
                 tired_now = is_tired(event.period, event.number, event.team, event.player)
-                if tired_now and not fouled_on_purpose:
+                if tired_now and not fouled_on_purpose and _d20_read(play.events[at + 1 :]):
                     read = f" (tired: +1, read as {min(20, event.d20 + 1)})"
                 lines.append(
                     f"d8 {event.d8}{again}: {who}; 11-66 {event.roll}; d20 {event.d20}{read}"

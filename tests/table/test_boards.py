@@ -8,6 +8,7 @@ for the same dice (what ``python -m simulator play --game X --dice FILE`` prints
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -187,7 +188,7 @@ def test_six_dice_names_the_roll_and_its_dice_and_undo_takes_back_a_roll(player,
     need = sheet.position.need
     assert need is not None
     assert (need.what, need.team, need.index, need.size) == ("jump ball", "home", 3, 6)
-    assert need.step == "Kentucky 2012 (White): jump ball"
+    assert need.step == "Kentucky 2012: jump ball"  # the team named, not the rulings' White
     state = table_state(table, sheet)
     assert state["faces"] == "BBBPSF" and state["plays"][0]["dice"][0]["face"] in "BPSF"
     position = services.table_undo(game_id=table.pk, user=player, what="trip")
@@ -290,7 +291,7 @@ def test_the_api_and_the_form_start_a_board_game_and_the_sheet_page_shows_it(
         "faces": "BBBPSF",
         "chip_reroll": True,
     }
-    assert state["need"]["step"] == "Kansas 2008 (Orange): jump ball" and state["sheet"] is None
+    assert state["need"]["step"] == "Kansas 2008: jump ball" and state["sheet"] is None
     # Six dice's live odds are exact: before the jump ball either team wins it half the time.
     assert state["odds"]["available"] and state["odds"]["as_of"] == "before the jump ball"
     assert state["odds"]["p_home"] == pytest.approx(state["odds"]["pregame_home"])
@@ -316,7 +317,7 @@ def test_the_api_and_the_form_start_a_board_game_and_the_sheet_page_shows_it(
     assert table.options == {"width": 13, "level": 1, "pieces": 4}
     sheet = player_client.get(f"/table/{table.pk}/")
     assert sheet.status_code == 200
-    assert b"Grid court" in sheet.content and b"width 13" in sheet.content
+    assert b"Grid court" in sheet.content and b"width</abbr> 13" in sheet.content
     listed = player_client.get("/table/api/games/").json()
     assert {g["game"] for g in listed} == {"sixdice", "gridcourt"}
     dice_file = player_client.get(f"/table/api/games/{table.pk}/dice-file/").json()
@@ -345,7 +346,8 @@ def test_a_six_dice_game_begun_before_the_g10_ruling_is_played_and_stored_by_its
     assert position.result is not None
     assert as_json([e.to_json() for e in position.events]) == stored["events"]
     lines = [line for play in table_state(table, sheet)["plays"] for line in play["lines"]]
-    assert lines.count("deflected pass: Orange rolls five dice next") == 2
+    assert lines.count("deflected pass: Kansas 2008 rolls five dice next") == 2
+    assert not any(re.search(r"\b(Orange|White)\b", line) for line in lines)
     game = services.table_finish(game_id=table.pk, user=player)
     game = Game.objects.select_related("result").get(pk=game.pk)
     assert game.result.events == stored["events"]

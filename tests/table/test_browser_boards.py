@@ -225,7 +225,7 @@ def test_six_dice_played_by_hand_at_phone_width_asks_each_choice_and_is_stored_c
     _, values, tokens = recorded(304, {"home", "away"}, STANDARD, HOME, AWAY)
     table = start(browser, live_server, player, teams, "sixdice")
     assert table.hands == ["away", "home"]  # the form's default: both sides by hand
-    assert need(browser) == ("d6", "Kansas 2008 (Orange): jump ball")
+    assert need(browser) == ("d6", "Kansas 2008: jump ball")
     assert browser.find_element(By.ID, "need-die").text == "d6 1/6"
     assert "make every choice the rules give" in browser.find_element(By.ID, "policy-note").text
     pad = browser.find_elements(By.CSS_SELECTOR, "#pad button")
@@ -234,7 +234,7 @@ def test_six_dice_played_by_hand_at_phone_width_asks_each_choice_and_is_stored_c
     for count, value in enumerate(values[:6], start=1):
         browser.find_element(By.CSS_SELECTOR, f'#pad button[data-value="{value}"]').click()
         wait_for(browser, count)
-    assert need(browser) == ("d6", "Kentucky 2012 (White): jump ball")
+    assert need(browser) == ("d6", "Kentucky 2012: jump ball")
     browser.find_element(By.ID, "undo-trip").click()  # on a roll's first die: the roll before
     wait_for(browser, 0)
     assert browser.execute_script(

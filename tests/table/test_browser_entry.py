@@ -163,13 +163,13 @@ def test_six_dice_prompt_reads_its_die_then_its_words(
     start(browser, live_server, player, teams, "sixdice")
     browser.execute_script(COUNT_FETCHES)
     seen, spoken = prompt(browser)
-    assert seen.startswith("d6 1/6 Kansas 2008 (Orange): jump ball: 6 dice;"), seen
-    assert spoken.startswith("d6 1/6: Kansas 2008 (Orange): jump ball: 6 dice;"), spoken
+    assert seen.startswith("d6 1/6 Kansas 2008: jump ball: 6 dice;"), seen
+    assert spoken.startswith("d6 1/6: Kansas 2008: jump ball: 6 dice;"), spoken
     refused_in_place(
         browser,
         "1 2 7 4",
         "7",
-        "7 is not a face of a d6: the Kansas 2008 (Orange): jump ball is 1-6.",
+        "7 is not a face of a d6: the Kansas 2008: jump ball is 1-6.",
     )
 
 
@@ -216,4 +216,42 @@ def test_a_bad_die_inside_a_vabg_entry_is_refused_in_place_without_a_request(
     entry.send_keys("3 4 1 2", Keys.ENTER)
     wait_for(browser, 5)
     assert TableGame.objects.get().dice == [5, 3, 4, 1, 2]
+    assert severe_console(browser) == []
+
+
+def test_six_dice_are_typed_as_the_dice_look_and_a_vabg_trip_with_a_phones_keypad(
+    browser,
+    live_server,
+    player,
+    teams,
+) -> None:
+    # A table-top player's review: the jump ball's dice typed as the faces showed them
+    # ("B B B P S F") were refused ("B is not a die: ... e.g. 5 3 4 17", a VABG trip); a
+    # phone's numeric keypad has no space, so a whole roll could not be typed at all.
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    phone(browser)
+    table = start(browser, live_server, player, teams, "sixdice", hands="none")
+    browser.execute_script(COUNT_FETCHES)
+    entry = browser.find_element(By.ID, "entry")
+    assert entry.get_attribute("inputmode") == "decimal"  # digits and a "."
+    entry.send_keys("B B B P S F", Keys.ENTER)
+    wait_for(browser, 6)
+    entry.send_keys("bbppsf", Keys.ENTER)  # one roll, one run, any case
+    wait_for(browser, 12)
+    table.refresh_from_db()
+    assert table.dice == [1, 1, 1, 4, 5, 6, 1, 1, 4, 4, 5, 6]
+    refused_in_place(
+        browser,
+        "1 2 X",
+        "X",
+        "X is not a die: type the numbers rolled or the faces (B/P/S/F), e.g. 1 1 4 5 2 6 "
+        "or BBPSBF.",
+    )
+    entry.clear()
+    entry.send_keys("1.1.2.2.4.5", Keys.ENTER)  # the decimal keypad's separator
+    wait_for(browser, 18)
+    table.refresh_from_db()
+    assert table.dice[12:] == [1, 1, 2, 2, 4, 5]
     assert severe_console(browser) == []

@@ -110,7 +110,9 @@ def test_the_api_asks_each_choice_refuses_a_forbidden_one_and_undoes_it(
 
     more_dice = player_client.post(url + "dice/", {"dice": [1], "expected": 24}, "application/json")
     assert more_dice.status_code == 400
-    assert more_dice.json()["detail"].startswith("Kansas 2008 must choose first: Orange")
+    assert more_dice.json()["detail"].startswith(
+        "Kansas 2008 must choose first: Kansas 2008 on offense (d 1): your dice tie"
+    )
     forbidden = player_client.post(
         url + "choice/", {"choice": "S", "expected": 24}, "application/json"
     )

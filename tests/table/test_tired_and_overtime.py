@@ -174,3 +174,24 @@ def test_the_engine_reads_the_dice_file_as_the_table_typed_it(double_ot):
     position = replay(KENTUCKY, KANSAS, double_ot)
     assert position.dice_file() == DOUBLE_OT
     assert isinstance(GAME.read_dice(DOUBLE_OT), ScriptedDice)
+
+
+def test_a_tired_carriers_d20_says_how_it_was_read_only_when_it_was_read(double_ot):
+    # A trip ended on the 11-66 roll (a steal, a block, a stop, a turnover) never reads the
+    # carrier's card: its d20 is only written down, never "read as" one higher.
+    plays = VabgSheet(GAME, replay(KENTUCKY, KANSAS, double_ot)).state()["plays"]
+    trips = {(p["label"], p["team"]): p["lines"] for p in plays if p["dice"]}
+    assert trips[("OT 5", "home")][:2] == [
+        "d8 6: Marquis Teague; 11-66 12; d20 14",  # tired, but the steal came first
+        "Russell Robinson steal, fast break",
+    ]
+    assert trips[("OT 4", "away")][0] == "d8 1: Russell Robinson; 11-66 32; d20 1"  # blocked
+    assert trips[("2OT 4", "home")][:2] == [
+        "d8 7: Michael Kidd-Gilchrist; 11-66 53; d20 14",
+        "Michael Kidd-Gilchrist turnover (stopped)",
+    ]
+    assert trips[("OT 7", "home")][0] == "d8 2: Doron Lamb; 11-66 41; d20 6"  # a turnover
+    unread = re.compile(r"steal|blocks|\(stopped\)|turnover$")
+    read = [lines for lines in trips.values() if "read as" in lines[0]]
+    assert len(read) >= 10  # a shot, a dunk roll or a foul of a tired carrier still says so
+    assert not any(unread.search(lines[1]) for lines in read)
