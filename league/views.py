@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, Min, Prefetch, Q, Sum
+from django.db.models.functions import Lower
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -747,8 +748,9 @@ def _latest_page(rows: Any, asked: str | None) -> Page[Any]:
 class MatchupForm(forms.Form):
     """Two teams, the rules preset and the court of a game a fan wants the odds of."""
 
-    away = forms.ModelChoiceField(Team.objects.order_by("school", "season"))
-    home = forms.ModelChoiceField(Team.objects.order_by("school", "season"))
+    # In the order a reader looks for a name: "La Salle" before "LSU", whatever the case.
+    away = forms.ModelChoiceField(Team.objects.order_by(Lower("school"), "school", "season"))
+    home = forms.ModelChoiceField(Team.objects.order_by(Lower("school"), "school", "season"))
     # A link that names only the teams gets the form's defaults; a value not offered is
     # refused, saying which.
     rules = forms.ChoiceField(

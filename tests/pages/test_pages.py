@@ -181,3 +181,14 @@ def test_a_played_games_page_is_rendered_once_and_then_served_from_the_cache(
         again = client.get(reverse("game", args=[game.pk]))
     assert again.content == first.content
     assert 'class="box-score"' in again.content.decode()
+
+
+def test_a_matchup_is_titled_by_its_teams_and_offers_them_in_reading_order(client) -> None:
+    """A fan's review: every matchup page was titled "Matchup", and the team list put "LSU"
+    before "La Salle" (capitals first)."""
+    lsu, la_salle = full_team(school="LSU", season=1970), full_team(school="La Salle", season=1954)
+    page = client.get(reverse("matchup"), {"home": lsu.pk, "away": la_salle.pk, "court": "home"})
+    body = page.content.decode()
+    assert "<title>La Salle 1954 at LSU 1970 · Matchup" in body
+    options = re.findall(r'<option value="\d+"[^>]*>([^<]+)</option>', body.split('name="away"')[1])
+    assert options.index("La Salle 1954") < options.index("LSU 1970")
