@@ -386,7 +386,12 @@ def standings_for_season(*, season_id: int) -> list[tuple[str, list[dict[str, An
                         "wins": r.wins,
                         "losses": r.losses,
                         "pct": r.win_pct,
-                        "pct_text": "1.000" if r.win_pct >= 1 else f"{r.win_pct:.3f}"[1:],
+                        # no game played: no percentage yet (".000" read as every game lost)
+                        "pct_text": "-"
+                        if not r.wins + r.losses
+                        else "1.000"
+                        if r.win_pct >= 1
+                        else f"{r.win_pct:.3f}"[1:],
                         "games_behind": r.games_behind,
                         "games_behind_text": "-" if r.games_behind == 0 else f"{r.games_behind:g}",
                         "conf_record": str(r.conference),
@@ -398,7 +403,8 @@ def standings_for_season(*, season_id: int) -> list[tuple[str, list[dict[str, An
                         "diff": r.point_difference,
                         "diff_text": f"{r.point_difference:+d}",
                         "streak": r.streak,
-                        "tiebreaker": r.tiebreaker,
+                        # a table of teams that played nothing is in no order to explain
+                        "tiebreaker": r.tiebreaker if any(x.wins + x.losses for x in rows) else "",
                     }
                     for r in rows
                 ],

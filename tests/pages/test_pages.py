@@ -192,3 +192,20 @@ def test_a_matchup_is_titled_by_its_teams_and_offers_them_in_reading_order(clien
     assert "<title>La Salle 1954 at LSU 1970 · Matchup" in body
     options = re.findall(r'<option value="\d+"[^>]*>([^<]+)</option>', body.split('name="away"')[1])
     assert options.index("La Salle 1954") < options.index("LSU 1970")
+
+
+def test_a_season_with_no_game_played_shows_no_percentage_no_tiebreak_and_says_why(
+    client,
+) -> None:
+    """A fan's review: an empty season's 0-0 teams read ".000" (every game lost) ordered by a
+    "coin flip", and its leaders asked for "1 game played or more" of no game at all."""
+    season = services.season_create(
+        league=services.league_get_or_create(name="Empty League"),
+        name="Spring",
+        teams=[full_team() for _ in range(4)],
+        seed=2,
+    )
+    page = client.get(reverse("season", args=[season.pk])).content.decode()
+    assert ".000" not in page and "coin flip" not in page
+    leaders = client.get(reverse("leaders", args=[season.pk])).content.decode()
+    assert "No game is played yet" in leaders and "needs 1 game" not in leaders
