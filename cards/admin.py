@@ -673,7 +673,72 @@ class PlayerForm(forms.ModelForm[Player]):
 
 
 @admin.register(Player)
-class PlayerAdmin(ReasonedHistoryAdmin):
+class RosterDeleteCheck(ReasonedHistoryAdmin):
+    """Deleting players or cards (a change page's Delete, or the list's "Delete selected")
+    is refused where it would leave a playable team unplayable, as a roster save is
+    (``roster_change_check``): it names every problem and deletes nothing."""
+
+    def cards_gone(self, objs: list[Any]) -> QuerySet[Card]:
+        """Return the cards deleting ``objs`` takes off their teams."""
+        raise NotImplementedError
+
+    def roster_refusal(self, objs: list[Any]) -> str | None:
+        gone = list(self.cards_gone(objs).select_related("team", "player"))
+        ids = {card.pk for card in gone}
+        for team in {card.team for card in gone}:
+            after = [
+                card
+                for card in Card.objects.filter(team=team).select_related("player")
+                if card.pk not in ids
+            ]
+            names = ", ".join(sorted(c.player.name for c in gone if c.team_id == team.pk))
+            try:
+                roster_change_check(team, after, change=f"Deleting {names}")
+            except CardRefused as exc:
+                return sentence(str(exc))
+        return None
+
+    delete_confirmation_template = "admin/cards/roster_delete_confirmation.html"
+
+    def delete_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        obj = self.get_object(request, object_id)
+        refusal = self.roster_refusal([obj]) if obj is not None else None
+        if refusal and request.method == "POST":
+            self.message_user(request, refusal, messages.ERROR)
+            opts = self.model._meta
+            return redirect(f"admin:{opts.app_label}_{opts.model_name}_change", object_id)
+        if refusal:  # the page says why, with no button to confirm
+            team = getattr(obj, "team_id", None)
+            extra_context = {
+                **(extra_context or {}),
+                "roster_refusal": refusal,
+                "team_url": reverse("admin:cards_team_change", args=[team]) if team else "",
+            }
+        return super().delete_view(request, object_id, extra_context)
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        entry = actions.get("delete_selected")
+        if entry is not None:
+            delete, name, description = entry
+
+            def delete_selected(model_admin: Any, request: HttpRequest, queryset: Any) -> Any:
+                refusal = self.roster_refusal(list(queryset))
+                if refusal:
+                    self.message_user(request, refusal, messages.ERROR)
+                    return None
+                return delete(model_admin, request, queryset)
+
+            actions["delete_selected"] = (delete_selected, name, description)
+        return actions
+
+
+class PlayerAdmin(RosterDeleteCheck):
+    def cards_gone(self, objs: list[Any]) -> QuerySet[Card]:
+        return Card.objects.filter(player__in=[p.pk for p in objs])
+
     list_display = ("name", "team", "slot", "role", "ball", "height", "ppg")
     list_filter = ("card__slot", "card__role", "team__card_source")
     search_fields = ("name", "team__school")
@@ -815,7 +880,10 @@ D20_PAIRS = (
 
 
 @admin.register(Card)
-class CardAdmin(ReasonedHistoryAdmin):
+class CardAdmin(RosterDeleteCheck):
+    def cards_gone(self, objs: list[Any]) -> QuerySet[Card]:
+        return Card.objects.filter(pk__in=[c.pk for c in objs])
+
     form = CardForm
     list_display = ("player", "team", "slot", "role", "ball_numbers", "can_play", "free_throw_top")
     list_filter = ("slot", "role", "team__card_source", "team__conference")

@@ -119,6 +119,32 @@ def test_deleting_a_reserve_on_the_team_page_is_saved(commish: Client) -> None:
     team_card(teams_for_play().get(pk=team.pk))  # still a playable team
 
 
+def test_deleting_a_starter_from_his_own_page_or_the_lists_is_refused_too(commish: Client) -> None:
+    """The player's and the card's Delete (and the lists' "Delete selected") went round the
+    team page's check: each is refused where it would leave a playable team unplayable."""
+    team = full_team()
+    guard = starter(team, 1)
+    asked = commish.get(reverse("admin:cards_player_delete", args=[guard.player.pk]))
+    assert asked.status_code == 200 and "slot 1 (PG) has no starter" in text(asked)
+    assert 'type="submit"' not in asked.content.decode().split('id="roster-refusal"')[1]
+    page = commish.post(
+        reverse("admin:cards_player_delete", args=[guard.player.pk]), {"post": "yes"}, follow=True
+    )
+    assert f"would leave {team} unplayable: slot 1 (PG) has no starter" in text(page)
+    card = commish.post(reverse("admin:cards_card_delete", args=[guard.pk]), {"post": "yes"})
+    assert card.status_code == 302 and Card.objects.filter(pk=guard.pk).exists()
+    listed = commish.post(
+        reverse("admin:cards_player_changelist"),
+        {"action": "delete_selected", "_selected_action": [guard.player.pk], "post": "yes"},
+        follow=True,
+    )
+    assert "slot 1 (PG) has no starter" in text(listed)
+    assert Player.objects.filter(pk=guard.player.pk).exists()
+    reserve = Card.objects.select_related("player").get(team=team, role="reserve").player
+    gone = commish.post(reverse("admin:cards_player_delete", args=[reserve.pk]), {"post": "yes"})
+    assert gone.status_code == 302 and not Player.objects.filter(pk=reserve.pk).exists()
+
+
 # --- 8. The team page's roster: swapping a starter with a reserve -----------------------------
 
 
