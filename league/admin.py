@@ -164,7 +164,12 @@ class SeasonAddForm(forms.Form):
         required=False, initial=True, help_text="Off: every game on a neutral court."
     )
     game = forms.ChoiceField(choices=game_choices(), initial=DEFAULT_GAME)
-    options = forms.JSONField(required=False, label="Game options", help_text=options_help())
+    options = forms.JSONField(
+        required=False,
+        initial=dict,  # an empty box read "null", a value no game takes
+        label="Game options",
+        help_text=options_help(),
+    )
     rules = forms.ChoiceField(
         choices=RulesPreset.choices,
         initial=RulesPreset.ADVANCED,
@@ -218,7 +223,13 @@ class SeasonAddForm(forms.Form):
         game = cleaned.get("game")
         if game and not any(o.name == "strategy" for o in find_game(game).options):
             cleaned["strategy"] = False  # a switch this game has not: nothing to store
-        if cleaned.get("every_team"):
+        if cleaned.get("every_team") and cleaned.get("teams"):
+            self.add_error(
+                "every_team",
+                "Either choose the teams or tick every team loaded, not both: which did you "
+                f"mean, the {len(cleaned['teams'])} chosen or all {Team.objects.count()}?",
+            )
+        elif cleaned.get("every_team"):
             cleaned["teams"] = list(Team.objects.order_by("school", "season"))
         elif len(cleaned.get("teams") or ()) < 2 and "teams" not in self.errors:
             self.add_error("teams", "Choose at least two teams, or tick every team loaded.")
@@ -472,6 +483,9 @@ class SimulationRunAdmin(admin.ModelAdmin[SimulationRun]):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a run is what happened: its page reads, with no Save buttons
 
 
 @admin.register(ResearchRun)

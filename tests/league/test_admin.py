@@ -352,7 +352,9 @@ def test_a_conference_of_a_season_with_games_is_renamed_but_keeps_its_teams(clie
         league=services.league_get_or_create(name="Conf League"),
         name="1992",
         teams=teams,
-        conferences=dict(zip([t.pk for t in teams], ["ACC", "ACC", "Big Ten", "Big Ten"], strict=True)),
+        conferences=dict(
+            zip([t.pk for t in teams], ["ACC", "ACC", "Big Ten", "Big Ten"], strict=True)
+        ),
         start_date=date(1992, 1, 1),
         seed=3,
     )
@@ -385,3 +387,25 @@ def test_simulating_a_finished_season_from_the_admin_says_so_and_keeps_no_empty_
     )
     assert "Nothing to simulate: those games are already played." in again.content.decode()
     assert SimulationRun.objects.filter(season=season).count() == runs
+
+
+def test_the_add_season_form_starts_with_no_options_and_refuses_teams_chosen_and_every_team(
+    client,
+) -> None:
+    """A review found "null" in the empty options box, and teams chosen with "every team
+    loaded" ticked silently played all of them."""
+    client.force_login(commissioner())
+    url = reverse("admin:league_season_add")
+    form = client.get(url).content.decode()
+    assert "null</textarea>" not in form and "{}</textarea>" in form
+    both = client.post(url, season_form(every_team="on"))
+    assert both.status_code == 200
+    assert "Either choose the teams or tick every team loaded, not both" in both.content.decode()
+    assert not Season.objects.filter(name="Winter 2027").exists()
+
+
+def test_a_run_s_page_reads_with_no_save_button(client, season) -> None:
+    client.force_login(commissioner())
+    run = services.simulation_start(season=season, scope="all", dispatch=False)
+    page = client.get(reverse("admin:league_simulationrun_change", args=[run.pk])).content.decode()
+    assert 'name="_save"' not in page and "run-total" in page
