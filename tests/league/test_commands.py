@@ -109,7 +109,7 @@ def test_simulate_by_round_and_replay_a_game(teams) -> None:
 
 
 def test_bad_requests_name_what_is_wrong(teams) -> None:
-    with pytest.raises(CommandError, match="no team 'Nowhere 1900'"):
+    with pytest.raises(CommandError, match='No team "Nowhere 1900"; load or import it first'):
         run("create_season", "L", "S", "Nowhere 1900", str(teams[0]))
     with pytest.raises(CommandError, match='name a team as "School SEASON"'):
         run("create_season", "L", "S", "Kentucky", str(teams[0]))

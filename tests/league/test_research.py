@@ -398,8 +398,11 @@ def test_options_a_run_would_ignore_are_refused_by_name(tmp_path: Path) -> None:
 @pytest.mark.django_db
 def test_bad_requests_are_refused_by_name() -> None:
     full_team(school="Alpha", season=2001)
-    with pytest.raises(CommandError, match="no team 'Gamma 1999'"):
+    with pytest.raises(CommandError, match='No team "Gamma 1999"'):
         call_command("research", "--matchup", "Alpha 2001", "Gamma 1999")
+    # The school in any case, as export_team reads it (a review's "ucla 1972" found nothing).
+    with pytest.raises(CommandError, match="cannot play itself"):
+        call_command("research", "--matchup", "alpha 2001", "ALPHA 2001")
     with pytest.raises(CommandError, match="cannot play itself"):
         call_command("research", "--matchup", "Alpha 2001", "Alpha 2001")
     full_team(school="Beta", season=2002)

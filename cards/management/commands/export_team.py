@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db.models import QuerySet
 
+from cards.lookup import TeamNotFound, team_named
 from cards.mapping import teams_for_play
-from cards.models import Team
 from cards.services import (
     ExportDirectoryError,
     TeamNotWritable,
@@ -20,32 +19,6 @@ from cards.services import (
     teams_export,
 )
 from core.errors import sentence
-
-
-def _folded(school: str) -> str:
-    """A school as the lookup compares it: whatever its case and spacing."""
-    return " ".join(school.split()).casefold()
-
-
-def team_named(teams: QuerySet[Team], label: str) -> Team:
-    """Return the team a label such as "Kentucky 2012" names, the school matched whatever
-    its case ("kentucky 2012"); the school as it is written wins over others that differ
-    only in case, and a label that names several teams only that way is refused naming them.
-    """
-    school, _, season = label.strip().rpartition(" ")
-    school = school.strip()
-    found = (
-        [t for t in teams.filter(season=season) if _folded(t.school) == _folded(school)]
-        if season.isdigit()
-        else []
-    )
-    exact = [t for t in found if t.school == school]
-    if exact or len(found) == 1:
-        return (exact or found)[0]
-    if found:
-        names = ", ".join(f'"{t}"' for t in sorted(found, key=lambda t: t.school))
-        raise CommandError(f'"{label}" matches {len(found)} teams: {names}; write one as it is.')
-    raise CommandError(f'No team "{label}" (write it as "School SEASON").')
 
 
 class Command(BaseCommand):
@@ -66,7 +39,10 @@ class Command(BaseCommand):
         if options["all"]:
             selected = list(teams)
         elif options["teams"]:
-            selected = [team_named(teams, label) for label in options["teams"]]
+            try:
+                selected = [team_named(label, teams) for label in options["teams"]]
+            except TeamNotFound as exc:
+                raise CommandError(str(exc)) from exc
         else:
             raise CommandError("Name at least one team, or use --all.")
         for team in selected:

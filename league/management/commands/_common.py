@@ -10,6 +10,7 @@ from typing import Any, TextIO
 from django.core.management.base import CommandError, CommandParser
 from tqdm import tqdm
 
+from cards.lookup import TeamNotFound, team_named
 from cards.models import Team
 from league import services
 from league.models import League, Season
@@ -39,14 +40,12 @@ def season_find(text: str) -> Season:
 
 
 def team_find(text: str) -> Team:
-    """Find a team written "School SEASON", e.g. "Kentucky 2012"."""
-    school, _, season = text.strip().rpartition(" ")
-    if not school or not season.isdigit():
-        raise CommandError(f'name a team as "School SEASON", e.g. "Kentucky 2012"; got {text!r}')
+    """Find a team written "School SEASON", e.g. "Kentucky 2012" (the school in any case, as
+    ``export_team`` reads it)."""
     try:
-        return Team.objects.get(school=school, season=int(season))
-    except Team.DoesNotExist:
-        raise CommandError(f"no team {text!r}; load or import it first") from None
+        return team_named(text)
+    except TeamNotFound as exc:
+        raise CommandError(str(exc)) from exc
 
 
 def league_for(name: str) -> League:
