@@ -17,7 +17,7 @@ from django.contrib.admin.widgets import (
     RelatedFieldWidgetWrapper,
 )
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.loader import render_to_string
@@ -302,18 +302,36 @@ class SeasonAdmin(CountedDeleteAdmin[Season], StoredTitleAdmin[Season]):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Season]:
         # The list's rows name their league and count their games in its one query.
         seasons: QuerySet[Season] = super().get_queryset(request).select_related("league")
+        entries = (
+            SeasonTeam.objects.filter(season=OuterRef("pk"))
+            .order_by()
+            .values("season")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
         return seasons.annotate(
             n_games=Count("games", distinct=True),
             n_final=Count("games", filter=Q(games__status=Game.Status.FINAL), distinct=True),
+            n_entries=Subquery(entries),
         )
 
     @admin.display(description="games played")
     def progress(self, season: Season) -> str:
+        """Games played of all the season's games: a tournament's whole bracket (one game a
+        team but the champion), not only the rounds drawn so far."""
         final = getattr(season, "n_final", None)
         if final is None:  # a season not read through the list's query
             games = season.games.all()
-            return f"{games.filter(status=Game.Status.FINAL).count()} of {games.count()}"
-        return f"{final} of {season.n_games}"  # type: ignore[attr-defined]
+            final, total, entries = (
+                games.filter(status=Game.Status.FINAL).count(),
+                games.count(),
+                season.entries.count(),
+            )
+        else:
+            total, entries = season.n_games, season.n_entries or 0  # type: ignore[attr-defined]
+        if season.kind == Season.Kind.TOURNAMENT:
+            total = max(total, entries - 1)
+        return f"{final} of {total}"
 
     def add_view(
         self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None

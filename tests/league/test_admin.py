@@ -409,3 +409,20 @@ def test_a_run_s_page_reads_with_no_save_button(client, season) -> None:
     run = services.simulation_start(season=season, scope="all", dispatch=False)
     page = client.get(reverse("admin:league_simulationrun_change", args=[run.pk])).content.decode()
     assert 'name="_save"' not in page and "run-total" in page
+
+
+def test_the_season_list_counts_a_tournament_s_whole_bracket(client) -> None:
+    """A review read "0 of 32" for a 96-team bracket of 95 games: only the first round drawn."""
+    from league import tournaments
+
+    cup = tournaments.tournament_create(
+        league=services.league_get_or_create(name="List League"),
+        name="Cup",
+        teams=[full_team() for _ in range(4)],
+        seed=2,
+        strategy=False,
+    )
+    assert cup.games.count() == 2  # the first round, drawn
+    client.force_login(commissioner())
+    page = client.get(reverse("admin:league_season_changelist")).content.decode()
+    assert "0 of 3" in page
