@@ -15,7 +15,7 @@ from typing import Any
 
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -142,8 +142,34 @@ def owned(request: Request, pk: int) -> TableGame:
     return game
 
 
-def state(game: TableGame) -> dict[str, Any]:
-    return table_state(game, services.position_of(game))
+def state(game: TableGame, request: Request | None = None) -> dict[str, Any]:
+    return table_state(game, services.position_of(game), plays_since(request))
+
+
+PLAYS_SINCE = OpenApiParameter(
+    "plays_since",
+    int,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="The incremental answer: only the plays from the N-th on (`plays_from`, "
+    "`plays_count` say where they go), not every play of the game (a finished six-dice "
+    "game's plays are about 250 KB). Ask from the last play you have (your count - 1): it "
+    "may have grown. Without it every play is sent.",
+)
+
+
+def plays_since(request: Request | None) -> int | None:
+    """Return the ``plays_since`` asked for (a whole number), or ``None`` for every play."""
+    if request is None:
+        return None
+    text = request.query_params.get("plays_since")
+    if text is None:
+        return None
+    if not text.isdigit():
+        raise services.TableRefused(
+            f"The plays_since parameter is a count of plays (0 or more), not {text!r}."
+        )
+    return int(text)
 
 
 class TableApiView(APIView):
@@ -235,16 +261,18 @@ class GamesView(TableApiView):
 class GameView(TableApiView):
     @extend_schema(
         operation_id="table_game_retrieve",
+        parameters=[PLAYS_SINCE],
         summary="A game at the table: the die wanted next, the sheet, the box score, the odds",
         responses={200: TableStateSerializer, 404: ErrorSerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
-        return Response(state(owned(request, pk)))
+        return Response(state(owned(request, pk), request))
 
 
 class DiceView(TableApiView):
     @extend_schema(
         operation_id="table_game_dice",
+        parameters=[PLAYS_SINCE],
         summary="Enter dice, in the order rolled",
         description='{"dice": [5, 3, 4, 17], "expected": 120}: all or nothing.',
         request=DiceSerializer,
@@ -252,6 +280,7 @@ class DiceView(TableApiView):
     )
     def post(self, request: Request, pk: int) -> Response:
         game = owned(request, pk)
+        since = plays_since(request)  # checked before anything is written
         params = DiceSerializer(data=request.data)
         params.is_valid(raise_exception=True)
         position = services.table_roll(
@@ -261,12 +290,13 @@ class DiceView(TableApiView):
             expected=params.validated_data["expected"],
         )
         game.refresh_from_db()
-        return Response(table_state(game, position))
+        return Response(table_state(game, position, since))
 
 
 class ChoiceView(TableApiView):
     @extend_schema(
         operation_id="table_game_choice",
+        parameters=[PLAYS_SINCE],
         summary="Make the choice the game waits for (a side played by hand)",
         description='{"choice": "B", "expected": 57}: one of state.question\'s options; a '
         "choice the rules forbid answers 400 naming the rule.",
@@ -275,6 +305,7 @@ class ChoiceView(TableApiView):
     )
     def post(self, request: Request, pk: int) -> Response:
         game = owned(request, pk)
+        since = plays_since(request)  # checked before anything is written
         params = ChoiceSerializer(data=request.data)
         params.is_valid(raise_exception=True)
         position = services.table_choose(
@@ -284,18 +315,20 @@ class ChoiceView(TableApiView):
             expected=params.validated_data["expected"],
         )
         game.refresh_from_db()
-        return Response(table_state(game, position))
+        return Response(table_state(game, position, since))
 
 
 class UndoView(TableApiView):
     @extend_schema(
         operation_id="table_game_undo",
+        parameters=[PLAYS_SINCE],
         summary="Take back the last die or the last trip",
         request=UndoSerializer,
         responses={200: TableStateSerializer, 400: ErrorSerializer, 409: ErrorSerializer},
     )
     def post(self, request: Request, pk: int) -> Response:
         game = owned(request, pk)
+        since = plays_since(request)  # checked before anything is written
         params = UndoSerializer(data=request.data)
         params.is_valid(raise_exception=True)
         position = services.table_undo(
@@ -305,12 +338,13 @@ class UndoView(TableApiView):
             expected=params.validated_data["expected"],
         )
         game.refresh_from_db()
-        return Response(table_state(game, position))
+        return Response(table_state(game, position, since))
 
 
 class FinishView(TableApiView):
     @extend_schema(
         operation_id="table_game_finish",
+        parameters=[PLAYS_SINCE],
         summary="Store a game that is over as a league game",
         request=None,
         responses={200: TableStateSerializer, 409: ErrorSerializer},
@@ -319,12 +353,13 @@ class FinishView(TableApiView):
         game = owned(request, pk)
         services.table_finish(game_id=game.pk, user=request.user)
         game.refresh_from_db()
-        return Response(state(game))
+        return Response(state(game, request))
 
 
 class AbandonView(TableApiView):
     @extend_schema(
         operation_id="table_game_abandon",
+        parameters=[PLAYS_SINCE],
         summary="Abandon a game in progress",
         request=None,
         responses={200: TableStateSerializer, 409: ErrorSerializer},
@@ -333,7 +368,7 @@ class AbandonView(TableApiView):
         game = owned(request, pk)
         services.table_abandon(game_id=game.pk, user=request.user)
         game.refresh_from_db()
-        return Response(state(game))
+        return Response(state(game, request))
 
 
 class TeamFileView(TableApiView):

@@ -37,10 +37,20 @@ def _urls(game: TableGame) -> dict[str, Any]:
     return urls
 
 
-def table_state(game: TableGame, position: Sheet) -> dict[str, Any]:
-    """Return everything the score sheet page shows, for the page and the API alike."""
+def table_state(game: TableGame, position: Sheet, plays_since: int | None = None) -> dict[str, Any]:
+    """Return everything the score sheet page shows, for the page and the API alike.
+
+    With ``plays_since`` (the incremental answer: ``?plays_since=N``) ``plays`` holds only
+    the plays from the N-th on (``plays_from``: N, or the count when the game has fewer
+    since an undo); the client keeps its first ``plays_from`` plays and puts these after
+    them. ``plays_count`` is how many plays the game has. A play before the last never
+    changes but by an undo (which takes plays off the end), so a client that asks from its
+    last play (which may have grown) is whole again.
+    """
     state = position.state()
     labels = state.pop("labels")
+    plays = state.pop("plays")
+    start = 0 if plays_since is None else max(0, min(plays_since, len(plays)))
     return {
         "id": game.pk,
         "game": game.game,
@@ -52,6 +62,9 @@ def table_state(game: TableGame, position: Sheet) -> dict[str, Any]:
         "away": {"label": labels["away"], "team_id": game.away_id},
         "rules": game.rules,
         **state,
+        "plays": plays[start:],
+        "plays_from": start,
+        "plays_count": len(plays),
         # The entries typed: the dice and the choices made by hand (an entry's "expected").
         "count": game.entries,
         "hands": list(game.hands),

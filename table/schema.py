@@ -183,7 +183,16 @@ class TableStateSerializer(serializers.Serializer[Any]):
     period = serializers.CharField(help_text='"Possession 12, Kansas 2008 ball", "Final"...')
     overtimes = serializers.IntegerField()
     undo_trip_to = serializers.IntegerField(help_text="How many dice an undo of the trip keeps.")
-    plays = TablePlaySerializer(many=True)
+    plays = TablePlaySerializer(
+        many=True,
+        help_text="The plays (VABG: trips; grid court, six dice: rolls), oldest first; with "
+        "?plays_since=N only those from plays_from on.",
+    )
+    plays_from = serializers.IntegerField(
+        help_text="Where plays begins among the game's plays: 0, or with ?plays_since=N the "
+        "N asked (less after an undo): keep your first plays_from plays and put these after."
+    )
+    plays_count = serializers.IntegerField(help_text="How many plays the game has.")
     sheet = _object(
         "VABG: the printed score sheet (numbers, current, home, away, rebounds); null in "
         "the other games.",

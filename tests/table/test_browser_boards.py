@@ -513,3 +513,61 @@ def test_on_a_phone_the_grid_court_s_cells_are_a_thumb_wide_and_only_the_court_s
         "return [document.documentElement.scrollWidth, window.innerWidth]"
     )
     assert page_width <= screen  # the court scrolls inside its box, the page does not
+
+
+IN_VIEW = """
+// Whether each element is wholly on the screen, as it stands (nothing scrolled for it).
+return arguments[0].map(function (id) {
+  var node = typeof id === "string" ? document.querySelector(id) : id;
+  if (!node || !node.getClientRects().length) { return id + ": not drawn"; }
+  var r = node.getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= window.innerHeight ? "" : id + ": " + Math.round(r.top) + "-" + Math.round(r.bottom);
+}).filter(function (x) { return x; });
+"""
+
+
+def test_on_a_phone_the_court_and_its_prompt_pad_and_buttons_are_on_one_screen(
+    browser, live_server, player, teams
+) -> None:
+    # A table-top player's review at 390x844: the court was below the fold at the first
+    # "place pieces" question and the dice pad above it, so every move meant scrolling; and
+    # a placed piece hid its cell's value.
+    from selenium.webdriver.common.by import By
+
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True},
+    )
+    start(browser, live_server, player, teams, "gridcourt", pieces=3)
+    kinds: set[str] = set()
+    for count in range(1, 13):
+        question, _die = browser.execute_script(ASKED)
+        if question in ("place", "steps"):
+            kinds.add(question)
+            assert browser.execute_script(IN_VIEW, ["#need", "#court", "#court-done"]) == []
+            if question == "place":
+                for _piece in range(3):
+                    browser.find_element(By.CSS_SELECTOR, "#court rect.ok").click()
+            browser.find_element(By.ID, "court-done").click()
+        elif question:  # announce a shot or roll to move: its buttons, above the court
+            kinds.add(question)
+            assert browser.execute_script(IN_VIEW, ["#need", "#choice-options", "#court"]) == []
+            browser.find_elements(By.CSS_SELECTOR, "#choice-options button")[-1].click()
+        else:  # the dice: the pad and the court the roll moves on, together
+            kinds.add("dice")
+            assert browser.execute_script(IN_VIEW, ["#need", "#pad", "#court"]) == []
+            browser.find_element(By.CSS_SELECTOR, '#pad button[data-value="3"]').click()
+        wait_for(browser, count)
+    assert {"place", "dice"} <= kinds, kinds
+    # The cells' values are drawn over the pieces: a piece never hides its cell's value.
+    order = browser.execute_script(
+        "var svg = document.getElementById('court');"
+        "return [svg.lastElementChild.getAttribute('class'),"
+        " svg.querySelectorAll('circle').length, svg.lastElementChild.children.length]"
+    )
+    assert order[0] == "values" and order[1] >= 3 and order[2] == 14 * 10, order
+    assert severe_console(browser) == []
+    page_width, screen = browser.execute_script(
+        "return [document.documentElement.scrollWidth, window.innerWidth]"
+    )
+    assert page_width <= screen

@@ -1,0 +1,59 @@
+"""The incremental answer of an entry (``?plays_since=N``): a finished six-dice game's state
+is about 250 KB, nearly all of it its plays; each die sent need not bring them all back."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from tests.table.test_api import start
+from tests.table.test_boards import written_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_each_entry_can_answer_only_the_plays_since_the_last_one_the_page_has(
+    player_client, teams
+) -> None:
+    _played, values = written_game("sixdice", 5, {})
+    state = start(player_client, teams, game="sixdice")
+    assert (state["plays_from"], state["plays_count"]) == (0, len(state["plays"]))
+    plays = state["plays"]  # what a page keeps
+    dice_url = reverse("table:api-dice", args=[state["id"]])
+    undo_url = reverse("table:api-undo", args=[state["id"]])
+    sizes = []
+    at = 0
+    for n, chunk in enumerate((6, 6, 7, 5, 40, 3, 200, 1, 1, 60)):
+        since = max(0, len(plays) - 1)  # from the last play the page has: it may have grown
+        if n == 7:  # an undo takes plays off the end
+            url, body = undo_url, {"what": "trip", "expected": at}
+        else:
+            url, body = dice_url, {"dice": values[at : at + chunk], "expected": at}
+        answer = player_client.post(f"{url}?plays_since={since}", body, "application/json")
+        assert answer.status_code == 200, answer.json()
+        part = answer.json()
+        at = part["count"]
+        plays = plays[: part["plays_from"]] + part["plays"]
+        whole = player_client.get(reverse("table:api-game", args=[state["id"]])).json()
+        assert plays == whole["plays"] and part["plays_count"] == len(whole["plays"])
+        assert {k: v for k, v in part.items() if not k.startswith("plays")} == {
+            k: v for k, v in whole.items() if not k.startswith("plays")
+        }
+        sizes.append((len(json.dumps(part)), len(json.dumps(whole))))
+    assert sizes[-1][0] < sizes[-1][1] / 3  # the answer no longer grows with the game
+    # Without it (the default) every play comes, as existing clients expect.
+    full = player_client.post(
+        dice_url, {"dice": values[at : at + 1], "expected": at}, "application/json"
+    )
+    assert (
+        full.json()["plays_from"] == 0 and len(full.json()["plays"]) == full.json()["plays_count"]
+    )
+    bad = player_client.post(
+        f"{dice_url}?plays_since=last", {"dice": [1], "expected": at + 1}, "application/json"
+    )
+    assert bad.status_code == 400 and "plays_since" in bad.json()["detail"]
+    assert (
+        player_client.get(reverse("table:api-game", args=[state["id"]])).json()["count"] == at + 1
+    )
