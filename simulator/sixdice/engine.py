@@ -96,7 +96,8 @@ class ScriptRanOut(DiceScriptExhausted):
         super().__init__("d6", used)
         self.what, self.side = what, side
         team = "Orange" if side == AWAY else "White"
-        when = f", {main_rolls} main rolls into the game," if main_rolls else ""
+        rolls = "main roll" if main_rolls == 1 else "main rolls"
+        when = f", {main_rolls} {rolls} into the game," if main_rolls else ""
         self.args = (
             f"the dice script ran out: {team}'s dice for the {what}{when} were wanted "
             f"after all {used} d6 rolls were used",
