@@ -273,7 +273,7 @@ def test_a_main_roll_reroll_is_read_in_die_order_and_compared_again():
         (
             GameState.main_roll(ORANGE, 2, WHITE),
             "666124 145562 123456",
-            "Orange's dice for the second free throw, 1 main rolls into the game, were wanted",
+            "Orange's dice for the second free throw, 1 main roll into the game, were wanted",
         ),
         (
             GameState.inbound(ORANGE, WHITE),
