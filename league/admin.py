@@ -32,7 +32,7 @@ from core.admin import StoredTitleAdmin
 from core.deletion import CountedDeleteAdmin
 from core.errors import sentence
 from core.text import counted
-from league import services, tournaments
+from league import background, services, tournaments
 from league.dispatch import team_odds_enqueue
 from league.models import (
     Game,
@@ -431,9 +431,17 @@ class SeasonAdmin(CountedDeleteAdmin[Season], StoredTitleAdmin[Season]):
         return None
 
     @admin.action(description="Retry the failed games of the selected seasons")
-    def retry_failed(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
-        for season in queryset:
-            _retry(self, request, season)
+    def retry_failed(
+        self, request: HttpRequest, queryset: QuerySet[Season]
+    ) -> HttpResponseRedirect | None:
+        """Retry each season's failed games; one season opens its run's page, as simulating
+        the rest does."""
+        runs = [run for season in queryset if (run := _retry(self, request, season))]
+        if len(runs) == 1 and queryset.count() == 1:
+            return HttpResponseRedirect(
+                reverse("admin:league_simulationrun_change", args=[runs[0].pk])
+            )
+        return None
 
     @admin.action(
         description="Play the selected tournaments again (a new tournament, the same bracket)"
@@ -469,19 +477,27 @@ def _retry(
     request: HttpRequest,
     season: Season,
     game_ids: list[int] | None = None,
-) -> None:
-    """Retry a season's failed games (or some of them) and say what was started."""
+) -> SimulationRun | None:
+    """Retry a season's failed games (or some of them), say what was started (its run's
+    page linked) and return the run."""
     try:
         run = services.simulation_retry(season=season, game_ids=game_ids, user=request.user)
     except services.SimulationRefused as exc:
         model_admin.message_user(request, f"{season}: {exc}.", messages.WARNING)
-        return
+        return None
     model_admin.message_user(
         request,
-        f"{season}: failed games sent again to the workers "
-        f"(run {run.pk}, {counted(run.total, 'game')}).",
+        format_html(
+            '{}: failed games played again {} (<a href="{}">run {}</a>, {}); its page follows it.',
+            season,
+            background.where(),
+            reverse("admin:league_simulationrun_change", args=[run.pk]),
+            run.pk,
+            counted(run.total, "game"),
+        ),
         messages.INFO,
     )
+    return run
 
 
 @admin.register(SimulationRun)
@@ -615,7 +631,8 @@ class GameAdmin(CountedDeleteAdmin[Game], StoredTitleAdmin[Game]):
         left = len(selected) - sent
         self.message_user(
             request,
-            f"{sent} game(s) sent to the workers; their results appear as they are stored."
+            f"{counted(sent, 'game')} sent to be played {background.where()}; their results "
+            "appear as they are stored."
             + (f" {left} not sent: final, played at the table or already running." if left else ""),
         )
 

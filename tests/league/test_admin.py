@@ -77,7 +77,7 @@ def test_selected_games_are_sent_to_the_workers_from_the_game_list(
             follow=True,
         )
     page = response.content.decode()
-    assert "2 game(s) sent to the workers" in page
+    assert "2 games sent to be played on the workers" in page
     assert "1 not sent: final, played at the table or already running." in page
     # The request itself plays nothing: the workers do, once the transaction commits.
     assert Game.objects.filter(pk__in=[g.pk for g in picked], status="final").count() == 1

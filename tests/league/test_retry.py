@@ -173,7 +173,8 @@ def test_the_admin_retries_the_selected_failed_games(
             {"action": "retry_selected", "_selected_action": [game.pk]},
             follow=True,
         )
-    assert "failed games sent again to the workers" in response.content.decode()
+    page = response.content.decode()
+    assert "failed games played again on the workers" in page and "its page follows it" in page
     game.refresh_from_db()
     assert game.status == Game.Status.FINAL
 
@@ -275,3 +276,24 @@ def test_the_sweeper_has_its_own_queue_that_every_worker_also_reads() -> None:
     assert current_app.amqp.router.route({}, "league.simulate_game")["queue"].name == "celery"
     assert {q.name for q in current_app.conf.task_queues} == {"celery", "sweeper"}
     assert current_app.conf.worker_cancel_long_running_tasks_on_connection_loss is False
+
+
+def test_retrying_a_season_s_failed_games_in_the_admin_opens_its_run_page(
+    client, django_capture_on_commit_callbacks
+) -> None:
+    """A review: "Retry failed" said what it started but, unlike "Simulate the rest", did not
+    open the run's page that follows it."""
+    teams = [full_team() for _ in range(2)]
+    center = break_team(teams[0])
+    season = cup(teams, name="Retry cup")
+    services.game_play(game_id=season.games.get().pk)
+    repair(center)
+    client.force_login(commissioner())
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("admin:league_season_changelist"),
+            {"action": "retry_failed", "_selected_action": [season.pk]},
+        )
+    run = SimulationRun.objects.filter(season=season).latest("pk")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("admin:league_simulationrun_change", args=[run.pk])
