@@ -13,6 +13,7 @@ from django.core.exceptions import (
     RequestDataTooBig,
     TooManyFieldsSent,
     TooManyFilesSent,
+    ValidationError,
 )
 from django.db.models import Count, QuerySet
 from django.forms.models import BaseInlineFormSet
@@ -281,10 +282,26 @@ class ImportForm(forms.Form):
     class MultipleFileField(forms.FileField):
         def clean(self, data: Any, initial: Any = None) -> list[Any]:
             single = super().clean
-            if isinstance(data, list | tuple) and data:
-                return [single(d, initial) for d in data]
             # No file chosen arrives as an empty list: FileField then says it is required.
-            return [single(data or None, initial)]
+            items = list(data) if isinstance(data, list | tuple) and data else [data or None]
+            files, problems = [], []
+            for item in items:
+                name = getattr(item, "name", None)
+                try:
+                    upload = single(item, initial)
+                except ValidationError as exc:
+                    if name is None:
+                        raise
+                    problems += [f"{name}: {message}" for message in exc.messages]
+                    continue
+                if name and not name.lower().endswith((".json", ".zip")):
+                    problems.append(
+                        f"{name}: the import takes team files (.json) and zips of them (.zip)"
+                    )
+                files.append(upload)
+            if problems:  # every file named with what is wrong; none imported
+                raise ValidationError(problems)
+            return files
 
     # The field is named as the API's and the command's: the form metaclass moves it into
     # base_fields, so it does not shadow BaseForm.files at run time (mypy cannot tell).

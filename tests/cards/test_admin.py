@@ -810,3 +810,16 @@ def test_two_players_of_one_roster_at_the_same_order_are_refused_naming_them(cli
         "give each player an order of his own"
     ) in text(refused)
     assert team.players.get(pk=players[1].pk).order == players[1].order
+
+
+def test_an_import_names_an_empty_upload_and_a_file_that_is_no_team_file(commish: Client) -> None:
+    """A review: an empty upload said "The submitted file is empty." without naming it, and a
+    .txt was called "not valid JSON"."""
+    empty = SimpleUploadedFile("kentucky.json", b"", content_type="application/json")
+    notes = SimpleUploadedFile("notes.txt", b"a roster", content_type="text/plain")
+    response = commish.post(IMPORT_URL, {"files": [empty, notes]})
+    page = text(response)
+    assert response.status_code == 200
+    assert "kentucky.json: The submitted file is empty." in page
+    assert "notes.txt: the import takes team files (.json) and zips of them (.zip)" in page
+    assert not Team.objects.exists()
