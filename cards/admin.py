@@ -901,6 +901,11 @@ class CardAdmin(RosterDeleteCheck):
     def cards_gone(self, objs: list[Any]) -> QuerySet[Card]:
         return Card.objects.filter(pk__in=[c.pk for c in objs])
 
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        """A new card starts as a reserve: a team has its five starters already, so a
+        starter's card is refused until one of them goes to the bench."""
+        return {"role": Role.RESERVE, **super().get_changeform_initial_data(request)}
+
     form = CardForm
     list_display = ("player", "team", "slot", "role", "ball_numbers", "can_play", "free_throw_top")
     list_filter = ("slot", "role", "team__card_source", "team__conference")

@@ -823,3 +823,9 @@ def test_an_import_names_an_empty_upload_and_a_file_that_is_no_team_file(commish
     assert "kentucky.json: The submitted file is empty." in page
     assert "notes.txt: the import takes team files (.json) and zips of them (.zip)" in page
     assert not Team.objects.exists()
+
+
+def test_a_new_card_starts_as_a_reserve(commish: Client) -> None:
+    """A review: Add card offered Starter, which a team with its five starters refuses."""
+    page = commish.get(reverse("admin:cards_card_add")).content.decode()
+    assert re.search(r'<option value="reserve" selected>', page)
