@@ -248,6 +248,8 @@ AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
+# The locked page says for how long and how to lift it (axes' own said "try again later").
+AXES_LOCKOUT_TEMPLATE = "lockout.html"
 
 # --- Celery ---------------------------------------------------------------------------------
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or env.str("REDIS_URL", default="")
