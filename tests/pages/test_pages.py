@@ -209,3 +209,23 @@ def test_a_season_with_no_game_played_shows_no_percentage_no_tiebreak_and_says_w
     assert ".000" not in page and "coin flip" not in page
     leaders = client.get(reverse("leaders", args=[season.pk])).content.decode()
     assert "No game is played yet" in leaders and "needs 1 game" not in leaders
+
+
+def test_a_season_page_opened_before_its_run_looks_for_one_until_every_game_is_played(
+    client, django_capture_on_commit_callbacks
+) -> None:
+    """A fan's review: a page opened before the run started stayed at "0 games played"; it
+    now looks quietly (every 15 s) for a run or a new result, and stops once all are played."""
+    season = services.season_create(
+        league=services.league_get_or_create(name="Waiting League"),
+        name="Spring",
+        teams=[full_team() for _ in range(4)],
+        seed=2,
+    )
+    url = reverse("season", args=[season.pk])
+    waiting = client.get(url).content.decode()
+    assert reverse("season-progress", args=[season.pk]) in waiting and "15000" in waiting
+    with django_capture_on_commit_callbacks(execute=True):
+        services.simulation_start(season=season, scope="all")
+    done = client.get(url).content.decode()
+    assert "15000" not in done
