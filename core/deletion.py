@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from django.contrib import admin
 from django.db import models
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.text import capfirst
 
@@ -29,24 +29,36 @@ def deletion_summary(
     queryset: QuerySet[Any],
 ) -> tuple[dict[type[Model], int], dict[type[Model], int]]:
     """Return, by model, how many rows deleting ``queryset`` deletes (itself included) and
-    how many rows of another model protect them (the delete would be refused)."""
-    deleted: dict[type[Model], int] = {}
-    protected: dict[type[Model], int] = {}
+    how many rows of another model protect them (the delete would be refused). A row reached
+    by two cascades (a card through its team and through its player) counts once."""
+    deleted: dict[type[Model], list[QuerySet[Any]]] = {}
+    protected: dict[type[Model], list[QuerySet[Any]]] = {}
     _walk(queryset, deleted, protected, depth=0)
-    return deleted, protected
+    return _union_counts(deleted), _union_counts(protected)
+
+
+def _union_counts(found: dict[type[Model], list[QuerySet[Any]]]) -> dict[type[Model], int]:
+    counts = {}
+    for model, querysets in found.items():
+        rows = Q()
+        for each in querysets:
+            rows |= Q(pk__in=each.values("pk"))
+        n = model._base_manager.filter(rows).count()
+        if n:
+            counts[model] = n
+    return counts
 
 
 def _walk(
     queryset: QuerySet[Any],
-    deleted: dict[type[Model], int],
-    protected: dict[type[Model], int],
+    deleted: dict[type[Model], list[QuerySet[Any]]],
+    protected: dict[type[Model], list[QuerySet[Any]]],
     depth: int,
 ) -> None:
-    count = queryset.count()
-    if not count:
+    if not queryset.exists():
         return
     model = queryset.model
-    deleted[model] = deleted.get(model, 0) + count
+    deleted.setdefault(model, []).append(queryset)
     if depth > 8:  # no cascade of this project is this deep; a cycle would be
         return
     for rel in model._meta.related_objects:
@@ -56,10 +68,8 @@ def _walk(
         related = rel.related_model._base_manager.filter(**{f"{rel.field.name}__in": queryset})
         if on_delete in _REMOVES:
             _walk(related, deleted, protected, depth + 1)
-        elif on_delete in _STOPS:
-            n = related.count()
-            if n:
-                protected[rel.related_model] = protected.get(rel.related_model, 0) + n
+        elif on_delete in _STOPS and related.exists():
+            protected.setdefault(rel.related_model, []).append(related)
 
 
 def _counted(counts: dict[type[Model], int]) -> list[str]:

@@ -779,7 +779,7 @@ class LeaguePlayerAdmin(PlayerAdmin):
         _odds_follow(obj)
 
 
-class LeagueTeamAdmin(TeamAdmin):
+class LeagueTeamAdmin(CountedDeleteAdmin[Team], TeamAdmin):
     """The teams' admin of ``cards`` with the league's own action: play an exhibition.
 
     The league builds on the cards app, not the other way round, so the action that plays

@@ -9,7 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from cards.models import Team
+from cards.models import Card, Player, Team
+from core.deletion import deletion_summary
 from league import services
 from league.models import BoxLine, Game, Season, SimulationRun
 from tests.factories import commissioner, fan, full_team
@@ -426,3 +427,21 @@ def test_the_season_list_counts_a_tournament_s_whole_bracket(client) -> None:
     client.force_login(commissioner())
     page = client.get(reverse("admin:league_season_changelist")).content.decode()
     assert "0 of 3" in page
+
+
+def test_a_team_that_played_says_what_keeps_it_counted_not_listed(
+    client, season, django_capture_on_commit_callbacks
+) -> None:
+    """A review waited 4.3 s for a team's delete refusal listing every box line one by one:
+    what keeps the team (its games, box lines, seasons) is counted."""
+    with django_capture_on_commit_callbacks(execute=True):
+        services.simulation_start(season=season, scope="all")
+    team = season.entries.first().team
+    client.force_login(commissioner())
+    page = client.get(reverse("admin:cards_team_delete", args=[team.pk])).content.decode()
+    lines = BoxLine.objects.filter(team=team).count()
+    assert f"Box lines: {lines:,}" in page and "Season team: 1" in page
+    assert 'type="submit"' not in page.split("deleted-objects")[1]  # nothing to confirm
+    # A card is reached through its team and through its player: counted once.
+    deleted, _ = deletion_summary(Team.objects.filter(pk=team.pk))
+    assert deleted[Card] == deleted[Player] == team.players.count()
