@@ -110,6 +110,22 @@ def period_name(period: int) -> str:
     return "Reg" if period == 0 else ("OT" if period == 1 else f"{period}OT")
 
 
+def _span(start: Line, end: Line) -> str:
+    """Where a run went, as a fan reads it: "possessions 30 to 26 of regulation" (the
+    numbers count down, 44 to 1), or across periods "regulation's 3 to overtime's 8"."""
+
+    def part(line: Line) -> str:
+        if line.period == 0:
+            return "regulation"
+        return "overtime" if line.period == 1 else f"overtime {line.period}"
+
+    if start.number is None or end.number is None:
+        return f"{start.when} to {end.when}"
+    if start.period == end.period:
+        return f"possessions {start.number} to {end.number} of {part(start)}"
+    return f"{part(start)}'s possession {start.number} to {part(end)}'s {end.number}"
+
+
 def short_names(events: Iterable[Event]) -> dict[str, str]:
     """Return each player's name as a play-by-play says it: the surname, unless shared."""
     names: set[str] = set()
@@ -543,7 +559,7 @@ def story(facts: Facts, *, short: bool = False) -> list[str]:
             a0, h0, a1, h1 = h0, a0, h1, a1
         sentences.append(
             f"The biggest run was {facts.labels[run.side]}'s {run.points}-0, "
-            f"from {a0}-{h0} to {a1}-{h1} ({run.start.when} to {run.end.when})."
+            f"from {a0}-{h0} to {a1}-{h1} ({_span(run.start, run.end)})."
         )
     changes = lead_changes(facts.lines)
     if facts.lines:

@@ -32,7 +32,9 @@ from simulator.vabg.sheet import replay
 from simulator.vabg.words import (
     Die,
     Facts,
+    Line,
     Star,
+    _span,
     decisive_run,
     headline,
     is_upset,
@@ -389,3 +391,15 @@ def test_the_command_line_play_by_play_gives_the_running_score_after_every_scori
     assert not unscored
     last = [found for found in scores if found][-1]
     assert (int(last.group(1)), int(last.group(2))) == (result.away.score, result.home.score)
+
+
+def test_the_biggest_run_says_where_in_words_a_fan_reads() -> None:
+    """A fan's review: "(Reg 30 to Reg 26)" is the score sheet's shorthand, not a sentence."""
+
+    def at(period: int, number: int) -> Line:
+        return Line(period, number, "home", "", 0, 0, 0, "score")
+
+    assert _span(at(0, 30), at(0, 26)) == "possessions 30 to 26 of regulation"
+    assert _span(at(1, 8), at(1, 5)) == "possessions 8 to 5 of overtime"
+    assert _span(at(0, 2), at(1, 9)) == "regulation's possession 2 to overtime's 9"
+    assert _span(at(2, 4), at(2, 1)) == "possessions 4 to 1 of overtime 2"
