@@ -117,7 +117,26 @@ def teams_import(
     """
     parsed = teams_parse(files=files)
     with transaction.atomic():
-        return [_team_write(card, reason=history_reason(source, name)) for name, _, card in parsed]
+        return [
+            _team_write(
+                card,
+                reason=history_reason(source, name),
+                keep_conference=not _says_conference(content),
+            )
+            for name, content, card in parsed
+        ]
+
+
+def _says_conference(content: bytes | str) -> bool:
+    """Tell whether a team file names a conference at all (the key is optional: a file made
+    without one, ``calculate_cards`` without ``--teams`` say, keeps the team's own)."""
+    try:
+        document = json.loads(
+            content.decode("utf-8-sig") if isinstance(content, bytes) else content
+        )
+    except ValueError:
+        return True
+    return not isinstance(document, dict) or "conference" in document
 
 
 HISTORY_REASON_MAX = 100  # simple_history's change-reason column
@@ -224,12 +243,14 @@ def _refusal(instance: models.Model, exc: IntegrityError) -> str:
     return f"refused by the database ({text.strip()})"
 
 
-def _team_write(card: TeamCard, *, reason: str) -> ImportOutcome:
+def _team_write(card: TeamCard, *, reason: str, keep_conference: bool = False) -> ImportOutcome:
     values = team_values(card)
     team = Team.objects.filter(school=card.school, season=card.season).first()
     created = team is None
     if team is None:
         team = Team()
+    elif keep_conference:
+        values.pop("conference")  # the file names none: the team keeps its own
     changed = _assign(team, values)
     if changed:
         _save(team, card.label, reason)

@@ -290,3 +290,20 @@ def test_load_teams_is_idempotent_and_every_team_is_playable(tmp_path: Path) -> 
         for a, b in ((home, away), (away, home)):
             result = play_game(a, b, SeededDice(1))
             assert result.home.score != result.away.score
+
+
+def test_a_file_that_names_no_conference_keeps_the_team_s_own() -> None:
+    """A review: a file from calculate_cards without --teams, imported over a loaded team,
+    blanked its conference (SEC -> nothing). The key is optional: no key, no change; a
+    file that names one (even "") still sets it."""
+    from cards.services import team_import
+
+    document = json.loads(KENTUCKY.read_text(encoding="utf-8"))
+    team_import(name="kentucky-2012.json", content=json.dumps(document))
+    assert Team.objects.get(school="Kentucky", season=2012).conference == "SEC"
+    del document["conference"]
+    team_import(name="no-conference.json", content=json.dumps(document))
+    assert Team.objects.get(school="Kentucky", season=2012).conference == "SEC"
+    document["conference"] = "Big East"
+    team_import(name="moved.json", content=json.dumps(document))
+    assert Team.objects.get(school="Kentucky", season=2012).conference == "Big East"
