@@ -54,6 +54,19 @@ class ChallengeForm(forms.ModelForm[Challenge]):
                 f"This pool has entries: its entries picked {before.season}'s games, so it "
                 "cannot move to another tournament. Open a new pool on that one."
             )
+        if before.pk is not None and services.is_locked(before):
+            # Its picks have been public since it locked: it never opens again, and its
+            # scoring is what every fan picked against.
+            moved = [
+                label
+                for name, label in (("lock_at", "lock time"), ("round_points", "round points"))
+                if name in data and data[name] != getattr(before, name)
+            ]
+            if moved:
+                raise ValidationError(
+                    f"This pool is locked (its picks are public): its {' and '.join(moved)} "
+                    "can no longer change. Open a new pool to pick again."
+                )
         lock_at = data.get("lock_at")
         if (
             lock_at is not None
@@ -114,17 +127,36 @@ class ChallengeAdmin(StoredTitleAdmin[Challenge]):
                 )
 
 
+HIDDEN = "hidden until the pool locks"
+
+
 @admin.register(Entry)
 class EntryAdmin(StoredTitleAdmin[Entry]):
-    list_display = ("name", "user", "challenge", "points", "max_points", "alive", "expected")
+    list_display = ("name", "user", "challenge", "points", "max_points", "alive", "shown_expected")
     list_filter = ("challenge",)
     list_select_related = ("user", "challenge")
     search_fields = ("name", "user__username")
     raw_id_fields = ("user", "challenge")
-    # A fan's picks are his own: read here, changed only by him before the lock.
+    # A fan's picks are his own: changed only by him before the lock, and read here only
+    # after it (a commissioner may play in his own pool): "shown" blanks them before.
+    fields = (
+        "name", "user", "challenge", "shown_picks", "shown_tiebreak",
+        "points", "correct", "shown_expected", "created_at", "updated_at",
+    )  # fmt: skip
     readonly_fields = (
-        "picks",
-        "tiebreak",
-        "points", "max_points", "alive", "correct", "expected", "win_probability", "win_error",
+        "shown_picks", "shown_tiebreak", "points", "correct", "shown_expected",
         "created_at", "updated_at",
     )  # fmt: skip
+
+    @admin.display(description="picks")
+    def shown_picks(self, entry: Entry) -> Any:
+        return entry.picks if services.is_locked(entry.challenge) else HIDDEN
+
+    @admin.display(description="expected")
+    def shown_expected(self, entry: Entry) -> Any:
+        """The exact expected score tells a single pick's team: after the lock only."""
+        return entry.expected if services.is_locked(entry.challenge) else HIDDEN
+
+    @admin.display(description="tie-breaker")
+    def shown_tiebreak(self, entry: Entry) -> Any:
+        return entry.tiebreak if services.is_locked(entry.challenge) else HIDDEN

@@ -10,9 +10,11 @@ import logging
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
+from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
-from challenge.models import Challenge
+from challenge.models import Challenge, Entry
 from challenge.services import challenge_rescore, challenge_win_odds
 from league.models import Season
 from league.signals import season_odds_ready, tournament_games_stored
@@ -51,3 +53,12 @@ def odds_ready(sender: Any, *, season_id: int, **kwargs: Any) -> None:
             challenge_win_odds(challenge_id=pk)
         except Exception:  # the table is stored; a failed estimate must not undo it
             log.exception("challenge %s: the win chances could not be computed", pk)
+
+
+@receiver(post_delete, sender=Entry, dispatch_uid="challenge.entry_deleted")
+def entry_deleted(sender: Any, instance: Entry, **kwargs: Any) -> None:
+    """An entry deleted (the admin, a fan's account deleted) leaves its pool's count (kept
+    so that no page counts 10,000 rows) one lower at once, not at the next rescore."""
+    Challenge.objects.filter(pk=instance.challenge_id, entry_count__gt=0).update(
+        entry_count=F("entry_count") - 1
+    )

@@ -36,10 +36,10 @@ WIN_SAMPLES = 2000
 most 0.5 / sqrt(2000) = 1.1 percentage points)."""
 
 
-WIN_ODDS_ON_SAVE = 1000
-"""Before the lock, a saved entry recomputes its pool's win chances right after it commits
-when the pool has at most this many entries; a bigger pool's are computed after each stored
-game and by the admin's "Score the selected pools again" action."""
+BEFORE_LOCK = (
+    "the win chances are worked out once the pool locks: before, a fan's own chance would "
+    "tell him the other entries' hidden picks"
+)
 
 
 class ChallengeRefused(Refused):
@@ -440,9 +440,6 @@ def entry_save(
     entry.save()
     challenge_rescore(challenge_ids=[entry.challenge_id], entry_ids=[entry.pk])
     entry.refresh_from_db()
-    pool_id = entry.challenge_id
-    if Entry.objects.filter(challenge_id=pool_id).count() <= WIN_ODDS_ON_SAVE:
-        transaction.on_commit(lambda: challenge_win_odds(challenge_id=pool_id))
     return entry
 
 
@@ -569,6 +566,11 @@ def challenge_win_odds(
     ``{"entries", "samples", "seconds"}``, or ``{"pending": ...}`` while the odds are built."""
     started = time.perf_counter()
     pool = Challenge.objects.select_related("season").get(pk=challenge_id)
+    if not is_locked(pool):
+        # A fan saving one pick at a time could read the others' brackets off his own
+        # chance (a review did: two identical brackets tie every draw, 50% exactly).
+        Entry.objects.filter(challenge=pool).update(win_probability=None, win_error=None)
+        return {"pending": BEFORE_LOCK}
     field = Field.of(pool.season)
     if len(field.winners) == len(field.keys):  # the tournament is over: nothing to draw
         return _pool_decided(pool)

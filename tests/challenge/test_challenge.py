@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from challenge import services
@@ -18,7 +19,7 @@ from challenge.models import Challenge, Entry
 from league import odds, tournaments
 from league.models import PairOdds, Season
 from tests.challenge.conftest import chalk, play_next, seeds
-from tests.factories import full_team
+from tests.factories import commissioner, full_team
 
 pytestmark = pytest.mark.django_db
 
@@ -566,5 +567,48 @@ def test_a_pool_made_while_the_odds_were_built_gets_its_chances_when_they_are_re
     odds.pair_table_build(season_id=cup.pk)  # what the worker's task runs
     entry.refresh_from_db()
     assert entry.expected is not None and 0 < entry.expected < 4
+    # The win chances wait for the lock (before, a fan's own would tell the others' picks).
+    assert entry.win_probability is None
+    Challenge.objects.filter(pk=pool.pk).update(lock_at=timezone.now() - timedelta(seconds=1))
+    services.challenge_win_odds(challenge_id=pool.pk)
+    entry.refresh_from_db()
     assert entry.win_probability == pytest.approx(1.0)  # alone in the pool
     assert Challenge.objects.get(pk=pool.pk).win_samples == services.WIN_SAMPLES
+
+
+def test_no_win_chance_is_worked_out_before_the_lock_and_a_locked_pool_stays_locked(
+    cup: Any, pool: Any, alice: Any, bob: Any
+) -> None:
+    """A pool review: a fan's own win chance (two identical brackets tie every draw: 50%)
+    told him a rival's hidden bracket, pick by pick; and moving a passed lock time later in
+    the admin reopened a pool whose picks were already public."""
+    a = services.entry_join(challenge=pool, user=alice)
+    b = services.entry_join(challenge=pool, user=bob)
+    for entry, user in ((a, alice), (b, bob)):
+        services.entry_save(entry=entry, user=user, picks=chalk(cup))
+    assert services.challenge_win_odds(challenge_id=pool.pk) == {"pending": services.BEFORE_LOCK}
+    assert signed(alice).get(f"/api/challenge-entries/{a.pk}/").json()["win_probability"] is None
+    Challenge.objects.filter(pk=pool.pk).update(lock_at=timezone.now() - timedelta(seconds=1))
+    admin = Client()
+    admin.force_login(commissioner())
+    url = reverse("admin:challenge_challenge_change", args=[pool.pk])
+    form = {
+        "season": cup.pk, "name": pool.name, "round_points": json.dumps(pool.round_points),
+        "lock_at_0": "2099-01-01", "lock_at_1": "12:00:00", "public": "on", "invite_code": "",
+    }  # fmt: skip
+    refused = admin.post(url, form)
+    assert refused.status_code == 200 and "This pool is locked" in refused.content.decode()
+    assert services.is_locked(Challenge.objects.get(pk=pool.pk))
+    entry_page = admin.get(reverse("admin:challenge_entry_change", args=[a.pk])).content.decode()
+    assert "hidden until the pool locks" not in entry_page  # locked: the commissioner reads it
+
+
+def test_a_deleted_entry_leaves_its_pool_s_count_at_once(
+    cup: Any, pool: Any, alice: Any, bob: Any
+) -> None:
+    a = services.entry_join(challenge=pool, user=alice)
+    services.entry_join(challenge=pool, user=bob)
+    assert Challenge.objects.get(pk=pool.pk).entry_count == 2
+    a.delete()
+    assert Challenge.objects.get(pk=pool.pk).entry_count == 1
+    assert "(1 entry)" in Client().get(pool.get_absolute_url()).content.decode()

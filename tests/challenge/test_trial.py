@@ -386,6 +386,9 @@ def test_before_any_game_the_win_chances_do_not_claim_a_latest_game(
     entry = services.entry_join(challenge=pool, user=alice)
     with django_capture_on_commit_callbacks(execute=True):
         services.entry_save(entry=entry, user=alice, picks=chalk(cup))
+    assert "Win chances:" not in Client().get(pool.get_absolute_url()).content.decode()
+    lock(pool)  # locked by its time, no game played: the admin's "score again" draws them
+    services.challenge_win_odds(challenge_id=pool.pk)
     page = Client().get(pool.get_absolute_url()).content.decode()
     assert "from the exact pair odds as the entries stand (no game played yet)" in page
     assert "after the latest game" not in page
