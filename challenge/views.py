@@ -142,8 +142,9 @@ def pool(
         mine = Entry.objects.filter(challenge=challenge, user=request.user).first()
     start = (page.number - 1) * PAGE
     page.object_list = list(page.object_list)  # read once, its rows given their places
+    result = services.pool_result(challenge) if locked else None
     if locked:
-        _rank(challenge, page.object_list, start)
+        _rank(challenge, page.object_list, start, decided=result is not None)
     for e in page.object_list:  # before the lock, only a fan's own figures show
         e.shown = services.can_see_picks(e, request.user)
     bracket = tournaments.season_bracket(challenge.season)
@@ -163,7 +164,7 @@ def pool(
             "rounds": rounds,
             "best_expected": challenge.best_expected if locked else None,
             "total": page.paginator.count,
-            "result": services.pool_result(challenge) if locked else None,
+            "result": result,
             # the join form again as the fan filled it (a refused join; a name carried
             # through signing in)
             "sent": sent or {"name": request.GET.get("name", "")[:60], "invite_code": ""},
@@ -172,19 +173,27 @@ def pool(
     )
 
 
-def _rank(challenge: Challenge, rows: list[Entry], start: int) -> None:
+def _rank(challenge: Challenge, rows: list[Entry], start: int, decided: bool = False) -> None:
     """Give each row of a standings page (its first the ``start``-th of the pool, from 0)
     its place: entries level on points and on the most still reachable share it ("1, 1,
-    3"); the first row's is counted in one query, as a tie may begin on the page before."""
+    3"); once the final is played the tie-breaker has parted them (the winners alone at 1:
+    their win chance is 1, the others' 0). The first row's is counted in one query, as a tie
+    may begin on the page before."""
     if not rows:
         return
+
+    def key(e: Entry) -> tuple[float, ...]:
+        won = (e.win_probability or 0.0,) if decided else ()
+        return (e.points, e.max_points, *won)
+
     first = rows[0]
-    ahead = Entry.objects.filter(challenge=challenge).filter(
-        Q(points__gt=first.points) | Q(points=first.points, max_points__gt=first.max_points)
-    )
-    place = ahead.count() + 1
+    level = Q(points=first.points, max_points=first.max_points)
+    ahead = Q(points__gt=first.points) | Q(points=first.points, max_points__gt=first.max_points)
+    if decided:
+        ahead |= level & Q(win_probability__gt=first.win_probability or 0.0)
+    place = Entry.objects.filter(challenge=challenge).filter(ahead).count() + 1
     for i, e in enumerate(rows):
-        if i and (e.points, e.max_points) != (rows[i - 1].points, rows[i - 1].max_points):
+        if i and key(e) != key(rows[i - 1]):
             place = start + i + 1
         e.place = place  # type: ignore[attr-defined]
 

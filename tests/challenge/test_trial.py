@@ -395,3 +395,22 @@ def test_before_any_game_the_win_chances_do_not_claim_a_latest_game(
     with django_capture_on_commit_callbacks(execute=True):
         play_next(cup)
     assert "after the latest game" in Client().get(pool.get_absolute_url()).content.decode()
+
+
+def test_once_the_final_is_played_the_tie_breaker_parts_entries_level_on_points(
+    cup: Any, pool: Any, alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A pool review: three identical brackets, the pool's winner named by the tie-breaker,
+    and the standings still read "1, 1, 1"."""
+    carol = fan("carol")
+    entries = [services.entry_join(challenge=pool, user=u) for u in (alice, bob, carol)]
+    for entry, user in zip(entries, (alice, bob, carol), strict=True):
+        services.entry_save(entry=entry, user=user, picks=chalk(cup))
+    finish(cup, django_capture_on_commit_callbacks)
+    total = services.pool_result(pool).final_total
+    for entry, guess in zip(entries, (total + 1, total + 9, None), strict=True):
+        Entry.objects.filter(pk=entry.pk).update(tiebreak=guess)
+    services.challenge_win_odds(challenge_id=pool.pk)  # the decided pool, scored again
+    page = Client().get(pool.get_absolute_url())
+    places = {e.pk: e.place for e in page.context["page"].object_list}
+    assert places == {entries[0].pk: 1, entries[1].pk: 2, entries[2].pk: 2}
