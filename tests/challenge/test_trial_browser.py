@@ -189,3 +189,38 @@ def test_my_entries_fit_a_phone(browser: Any, live_server: Any) -> None:
         "return [t.getBoundingClientRect().right, t.parentElement.getBoundingClientRect().right]"
     )
     assert right <= edge + 1, (right, edge)
+
+
+def test_a_locked_entry_shows_the_real_game_and_names_a_pick_already_out(
+    browser: Any, live_server: Any
+) -> None:
+    """A pool review: once locked, a game the fan's pick could no longer reach still read as
+    his imagined game ("Indiana 1976 v Kansas 2008", both out), the dead pick only red."""
+    from league.models import Game
+
+    cup = uncoached_cup(league="Out League", name="Out Cup", teams=4, seed=4)
+    pool = services.challenge_create(season=cup, name="Out pool", round_points=[1, 2])
+    first = cup.games.get(bracket_key="R1-1")
+    other = cup.games.get(bracket_key="R1-2")
+    entries = {}
+    for name, champion in (("ida", first.home_id), ("jon", first.away_id)):
+        entry = services.entry_join(challenge=pool, user=fan(name))
+        picks = {"R1-1": champion, "R1-2": other.home_id, "R2-1": champion}
+        entries[champion] = services.entry_save(entry=entry, user=entry.user, picks=picks)
+    while cup.games.filter(status=Game.Status.SCHEDULED, round=1).exists():
+        game = cup.games.filter(status=Game.Status.SCHEDULED, round=1).first()
+        league_services.game_simulate(game_id=game.pk)
+    winners = tournaments.winners_of(cup)
+    names = {e.team_id: str(e.team) for e in cup.entries.select_related("team")}
+    loser = first.away_id if winners["R1-1"] == first.home_id else first.home_id
+    for champion, entry in entries.items():
+        browser.get(f"{live_server.url}{entry.get_absolute_url()}")
+        final = browser.execute_script(
+            "return document.querySelector('#bracket li.game[data-key=\"R2-1\"]').innerText"
+        )
+        # The real game, whoever the fan picked to play it.
+        assert names[winners["R1-1"]] in final and names[winners["R1-2"]] in final
+        if champion == loser:
+            assert f"your pick: {names[loser]}, out" in final.lower()  # shown in capitals
+        else:
+            assert "your pick" not in final.lower()

@@ -66,6 +66,13 @@
     });
   }
 
+  function outMark() {
+    var out = document.createElement("span");
+    out.className = "out";
+    out.textContent = "out";
+    return out;
+  }
+
   function label(team) {
     var t = data.teams[String(team)];
     return t ? t : { name: "team " + team, seed: "" };
@@ -75,9 +82,11 @@
     var teams = entrantsOf(picks);
     // Locked, a side the fan left unpicked shows the team that really played there.
     var actual = entrantsOf(data.winners);
+    // Locked, every game shows the teams that really play it wherever they are known (a
+    // pick already out is named under it); the fan's own entrants only where not yet.
     if (!editable) {
       data.games.forEach(function (g) {
-        teams[g.key] = teams[g.key].map(function (t, i) { return t !== undefined ? t : actual[g.key][i]; });
+        teams[g.key] = teams[g.key].map(function (t, i) { return actual[g.key][i] !== undefined ? actual[g.key][i] : t; });
       });
     }
     node.textContent = "";
@@ -119,7 +128,7 @@
             if (picks[g.key] === team) {
               var w = data.winners[g.key];
               if (w !== undefined) { b.className += w === team ? " hit" : " miss"; }
-              else if (lost[team]) { b.className += " dead"; }
+              else if (lost[team]) { b.className += " dead"; b.appendChild(outMark()); }
             }
             if (data.winners[g.key] === team) {
               var won = document.createElement("span");
@@ -138,6 +147,14 @@
           }
           li.appendChild(b);
         });
+        var mine = picks[g.key];
+        if (!editable && mine !== undefined && teams[g.key].indexOf(mine) < 0) {
+          // The fan's pick is not in the game that is played: he lost before it.
+          var note = document.createElement("p");
+          note.className = "pick-out";
+          note.textContent = "Your pick: " + label(mine).name + ", out";
+          li.appendChild(note);
+        }
         var winner = data.winners[g.key];
         if (winner !== undefined && teams[g.key].indexOf(winner) < 0) {
           var result = document.createElement("div");
