@@ -108,13 +108,17 @@ def run(command: list[str]) -> None:
 def backup_create(*, directory: Path) -> Path:
     """Back the configured database up into a new file in ``directory``; return its path."""
     try:
-        directory.mkdir(parents=True, exist_ok=True)
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:  # a file on the way, a read-only disk, no permission
         raise BackupError(f"cannot write backups into {directory}: {exc.strerror or exc}") from exc
     stamp = datetime.now(tz=UTC).strftime("%Y%m%d-%H%M%SZ")
     name = Path(str(settings.DATABASES["default"]["NAME"])).stem
     target = directory / f"vabg-{name}-{stamp}.{'dump' if is_postgresql() else 'sqlite3'}"
     partial = target.with_name(target.name + ".partial")
+    # A backup holds password hashes, sessions and API tokens: readable by its owner alone
+    # (made so before a byte is written; pg_dump and SQLite keep the mode of the file).
+    partial.touch(mode=0o600)
+    partial.chmod(0o600)
     try:
         if is_postgresql():
             run(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 import subprocess
 import sys
 import uuid
@@ -79,6 +80,10 @@ def restore_round_trip(
     assert backup.returncode == 0, backup.stderr
     (file,) = (tmp_path / "backups").iterdir()
     assert not file.name.endswith(".partial")
+    # Password hashes, sessions and API tokens: the owner's alone (an operator's review
+    # found them world-readable).
+    assert stat.S_IMODE(file.stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp_path / "backups").stat().st_mode) == 0o700
 
     restored = backup_py(fresh, "restore", str(file))
     assert restored.returncode == 0, restored.stderr
