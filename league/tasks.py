@@ -11,16 +11,20 @@ the same task code, run after the request has answered.
 from __future__ import annotations
 
 import contextlib
+import logging
 from functools import partial
 from typing import Any
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 from django.dispatch import receiver
+from kombu.exceptions import OperationalError as BrokerError
 
 from league import background, odds, other_odds, research_runs, services
 from league.dispatch import field_odds_wanted, games_chunks, games_queued
 from league.models import Game, PairOdds, Season
+
+log = logging.getLogger(__name__)
 
 TRANSIENT = (OperationalError, InterfaceError)
 
@@ -87,11 +91,27 @@ def sweep() -> dict[str, int]:
 
 def _send(task: Any, lane: str, **kwargs: Any) -> None:
     """Send a task to the workers; with no broker, to this web process's own lane (or run
-    it here and now, Celery's eager mode, in a command or a test)."""
+    it here and now, Celery's eager mode, in a command or a test).
+
+    Odds (every lane but the games') are asked for again by the page that waits on them, so
+    a broker out of reach costs a warning, not the request or command that sent them: a
+    season made by ``create_season`` while Redis was down was stored, then the command died
+    on a traceback after its transaction had committed. Games raise: their callers say so.
+    """
     if background.in_process():
         background.lane(lane).submit(partial(task.apply, kwargs=kwargs))
-    else:
+        return
+    try:
         task.delay(**kwargs)
+    except BrokerError as exc:
+        if lane == "games":
+            raise
+        log.warning(
+            "%s not sent: the broker cannot be reached (%s); a page that waits for it sends it "
+            "again once the broker answers",
+            task.name,
+            exc,
+        )
 
 
 # The games lane sweeps as it starts and when idle, as beat schedules the sweeper beside

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -238,3 +239,29 @@ def test_simulate_says_which_games_are_being_played_at_the_table(teams) -> None:
     assert Game.objects.get(pk=game.pk).status == Game.Status.SCHEDULED
     with pytest.raises(CommandError, match="there is no game 999999"):
         run("simulate", "--replay", "999999")
+
+
+def test_a_season_made_while_the_broker_is_down_is_said_made_and_its_odds_wait(
+    monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any, caplog: Any
+) -> None:
+    """An operator's review: with Redis down, create_season stored the season, then died on
+    a 153-line traceback sending the field's odds (so a second try said the name was taken)."""
+    from kombu.exceptions import OperationalError as BrokerError
+
+    from league import background, tasks
+
+    def down(**kwargs: Any) -> None:
+        raise BrokerError("Error 111 connecting to 127.0.0.1:6399. Connection refused.")
+
+    monkeypatch.setattr(background, "available", lambda: True)
+    monkeypatch.setattr(background, "in_process", lambda: False)
+    monkeypatch.setattr(tasks.odds_pair_table, "delay", down)
+    teams = [full_team() for _ in range(4)]
+    with django_capture_on_commit_callbacks(execute=True):
+        out = run("create_season", "Down League", "Spring", *[str(t) for t in teams])
+    assert "Created down-league/spring" in out
+    assert "not sent: the broker cannot be reached" in caplog.text
+    # Games still refuse loudly: their callers say the broker is down and what to do.
+    monkeypatch.setattr(tasks.simulate_games, "delay", down)
+    with pytest.raises(BrokerError):
+        tasks._send(tasks.simulate_games, "games", game_ids=[1])
