@@ -906,7 +906,8 @@ def games_waiting_in_broker() -> int | None:
 def games_sweep(*, now: datetime | None = None) -> dict[str, int]:
     """Hand out again games whose worker or message was lost; fail those out of attempts.
 
-    A game running past its lease lost its worker (a live one renews it). A game still
+    A game running past its lease lost its worker (a live one renews it): it is scheduled
+    again and sent. A game still
     scheduled lost its message (a broker restarted empty) when it was queued more than a
     sweep ago and nothing waits in the broker's games queue: while messages wait, its own
     may be among them, and one sent again would only wait behind them. When there is no
@@ -941,6 +942,13 @@ def games_sweep(*, now: datetime | None = None) -> dict[str, int]:
                 counts["failed"] += 1
             else:
                 requeue.append(game.pk)
+        # Scheduled again, not left running: a lost worker's game was otherwise sent again on
+        # every sweep until a worker reached its first copy (an operator's review counted
+        # 704 messages for 32 games behind a 9,120-game backlog); scheduled, it is sent again
+        # only as a lost message is (queued a sweep ago, nothing waiting in the broker).
+        Game.objects.filter(pk__in=requeue, status=Game.Status.RUNNING).update(
+            status=Game.Status.SCHEDULED, lease_expires_at=None, claimed_by=""
+        )
         games_enqueue(game_ids=requeue)
     counts["requeued"] = len(requeue)
     return counts

@@ -456,3 +456,23 @@ def test_playing_a_run_here_waits_for_the_game_another_player_holds() -> None:
     # The five games free to take are played here as one chunk; the held one is waited for.
     assert seen[0] == 5 and seen[-1] == 6
     assert GameResult.objects.filter(game__season=season).count() == 6
+
+
+def test_a_lost_worker_s_game_is_scheduled_again_once_not_sent_on_every_sweep(
+    monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    """An operator's review: a killed worker's 32 games were sent again on 22 sweeps in a row
+    (704 messages) while a long backlog waited in the broker: sent again, the game is
+    scheduled, and a later sweep sends it only as a lost message (nothing waiting)."""
+    game = make_season(teams=2).games.get()
+    Game.objects.filter(pk=game.pk).update(
+        status="running", attempts=1, lease_expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    with django_capture_on_commit_callbacks(execute=False):
+        assert services.games_sweep() == {"requeued": 1, "failed": 0}
+    game.refresh_from_db()
+    assert (game.status, game.lease_expires_at, game.claimed_by) == ("scheduled", None, "")
+    monkeypatch.setattr(services, "games_waiting_in_broker", lambda: 5_000)  # a long backlog
+    later = timezone.now() + timedelta(minutes=5)
+    with django_capture_on_commit_callbacks(execute=False):
+        assert services.games_sweep(now=later) == {"requeued": 0, "failed": 0}
