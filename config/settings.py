@@ -77,8 +77,12 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
     SECRET_KEY = "dev-only-insecure-key-for-the-vabg-league-manager"
-ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
-if not DEBUG and not env.list("ALLOWED_HOSTS", default=[]):
+ALLOWED_HOSTS = [
+    host.strip()
+    for host in env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
+    if host.strip()  # "ALLOWED_HOSTS= " named no host: every request would get a 400
+]
+if not DEBUG and not [h for h in env.list("ALLOWED_HOSTS", default=[]) if h.strip()]:
     # The development hosts would answer every visitor of the real name with a 400.
     raise ImproperlyConfigured(
         "ALLOWED_HOSTS must be set when DEBUG is off: the site's host names, comma-separated, "

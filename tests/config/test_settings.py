@@ -174,7 +174,7 @@ def test_production_refuses_to_run_without_its_host_names() -> None:
         "SECRET_KEY": "s" * 60,
         "CACHE_URL": "redis://127.0.0.1:6379/10",
     }
-    for unset in ({}, {"ALLOWED_HOSTS": ""}):
+    for unset in ({}, {"ALLOWED_HOSTS": ""}, {"ALLOWED_HOSTS": " "}, {"ALLOWED_HOSTS": " , "}):
         refused = settings_under(production | unset)
         assert str(refused["error"]).startswith(
             "django.core.exceptions.ImproperlyConfigured: ALLOWED_HOSTS must be set when DEBUG is off"
