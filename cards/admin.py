@@ -48,7 +48,7 @@ from cards.services import (
 )
 from cards.styles import GAMES as STYLE_GAMES
 from cards.styles import RULINGS_STYLE, team_styles
-from core.admin import StoredTitleAdmin
+from core.admin import StoredTitleAdmin, guard_delete_selected
 from core.errors import sentence
 from core.text import size_text
 from simulator.games import find_game
@@ -736,20 +736,13 @@ class RosterDeleteCheck(ReasonedHistoryAdmin):
         return super().delete_view(request, object_id, extra_context)
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
-        actions = super().get_actions(request)
-        entry = actions.get("delete_selected")
-        if entry is not None:
-            delete, name, description = entry
+        def refused(request: HttpRequest, queryset: Any) -> bool:
+            refusal = self.roster_refusal(list(queryset))
+            if refusal:
+                self.message_user(request, refusal, messages.ERROR)
+            return bool(refusal)
 
-            def delete_selected(model_admin: Any, request: HttpRequest, queryset: Any) -> Any:
-                refusal = self.roster_refusal(list(queryset))
-                if refusal:
-                    self.message_user(request, refusal, messages.ERROR)
-                    return None
-                return delete(model_admin, request, queryset)
-
-            actions["delete_selected"] = (delete_selected, name, description)
-        return actions
+        return guard_delete_selected(super().get_actions(request), refused)
 
 
 class PlayerAdmin(RosterDeleteCheck):

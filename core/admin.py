@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.contrib import admin
@@ -33,3 +34,21 @@ class StoredTitleAdmin(admin.ModelAdmin[M]):
             if stored is not None:
                 context = {**context, "original": stored, "subtitle": str(stored)}
         return super().render_change_form(request, context, add, change, form_url, obj)
+
+
+def guard_delete_selected(
+    actions: dict[str, Any], refused: Callable[[HttpRequest, Any], bool]
+) -> dict[str, Any]:
+    """Wrap a list's "Delete selected" action so that ``refused(request, queryset)``, which
+    says why to the user when it refuses, can stop it before anything is deleted."""
+    entry = actions.get("delete_selected")
+    if entry is not None:
+        delete, name, description = entry
+
+        def delete_selected(model_admin: Any, request: HttpRequest, queryset: Any) -> Any:
+            if refused(request, queryset):
+                return None
+            return delete(model_admin, request, queryset)
+
+        actions["delete_selected"] = (delete_selected, name, description)
+    return actions

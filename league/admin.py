@@ -28,7 +28,7 @@ from django.utils.safestring import SafeString
 
 from cards.admin import CardAdmin, PlayerAdmin, TeamAdmin
 from cards.models import Card, Player, Team
-from core.admin import StoredTitleAdmin
+from core.admin import StoredTitleAdmin, guard_delete_selected
 from core.deletion import CountedDeleteAdmin
 from core.errors import sentence
 from core.text import counted
@@ -608,21 +608,11 @@ class GameAdmin(CountedDeleteAdmin[Game], StoredTitleAdmin[Game]):
         return super().delete_view(request, object_id, extra_context)
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
-        actions = super().get_actions(request)
-        entry = actions.get("delete_selected")
-        if entry is not None:
-            delete, name, description = entry
+        def refused(request: HttpRequest, queryset: QuerySet[Game]) -> bool:
+            games = queryset.exclude(bracket_key="").select_related("season", "home", "away")
+            return self._delete_refused(request, games)
 
-            def delete_selected(
-                model_admin: GameAdmin, request: HttpRequest, queryset: QuerySet[Game]
-            ) -> Any:
-                games = queryset.exclude(bracket_key="").select_related("season", "home", "away")
-                if self._delete_refused(request, games):
-                    return None
-                return delete(model_admin, request, queryset)
-
-            actions["delete_selected"] = (delete_selected, name, description)
-        return actions
+        return guard_delete_selected(super().get_actions(request), refused)
 
     @admin.action(description="Simulate the selected games (on the workers)")
     def simulate_selected(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
