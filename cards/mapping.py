@@ -6,6 +6,7 @@ export) or a ``TeamCard`` into rows (to import) goes through here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -28,9 +29,12 @@ def teams_for_play() -> QuerySet[Team]:
     )
 
 
-def team_card(team: Team) -> TeamCard:
-    """Build the engine's :class:`TeamCard` of a team (validated by the engine's own rules)."""
-    players = [p for p in team.players.all() if hasattr(p, "card")]
+def team_card(team: Team, roster: Sequence[tuple[Player, Card]] | None = None) -> TeamCard:
+    """Build the engine's :class:`TeamCard` of a team (validated by the engine's own rules):
+    its stored players and cards, or ``roster``, the players and cards it would have (a
+    roster edit checked before it is saved)."""
+    if roster is None:
+        roster = [(p, p.card) for p in team.players.all() if hasattr(p, "card")]
     extra = extra_keys(team.extra)
     if team.notes:
         extra[TEAM_NOTES_KEY] = team.notes
@@ -41,7 +45,7 @@ def team_card(team: Team) -> TeamCard:
         dunk_top=team.dunk_top,
         dunk_adjust=team.dunk_adjust,
         card_source=team.card_source,
-        players=tuple(player_card(p, p.card) for p in players),
+        players=tuple(player_card(p, card) for p, card in roster),
         extra=extra,
     )
 

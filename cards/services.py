@@ -14,7 +14,13 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils.text import slugify
 
-from cards.mapping import card_values, player_card, player_values, team_document, team_values
+from cards.mapping import (
+    card_values,
+    player_values,
+    team_card,
+    team_document,
+    team_values,
+)
 from cards.models import Card, Player, Role, Team, notes_problem
 from cards.styles import styles_problems
 from cards.uploads import TeamFileError as TeamFileError  # raised here, caught by callers
@@ -341,15 +347,7 @@ def roster_problems_after(team: Team, cards: list[Card]) -> list[str]:
         return problems
     ordered = sorted(cards, key=lambda c: (c.player.order, c.player.pk or 0))
     try:
-        TeamCard(
-            school=team.school,
-            season=team.season,
-            conference=team.conference or None,
-            dunk_top=team.dunk_top,
-            dunk_adjust=team.dunk_adjust,
-            card_source=team.card_source,
-            players=tuple(player_card(c.player, c) for c in ordered),
-        )
+        team_card(team, roster=[(c.player, c) for c in ordered])
     except InvalidCardError as exc:
         return list(exc.problems)
     return []
