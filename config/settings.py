@@ -290,12 +290,29 @@ CELERY_TASK_SOFT_TIME_LIMIT = 100
 # A short broker blip must not cost a game: in-flight games finish and store (their late
 # ack may be lost; the redelivery then finds the game final and does nothing).
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
-# The sweeper has a queue of its own, so a backlog of games cannot hold it up. Every worker
-# consumes both queues (taking them in turn); a big installation may also run a worker
-# for it alone: `celery -A config worker -Q sweeper --concurrency 1`.
+# One queue per kind of work, as the in-process lanes (league/background.py) keep them apart:
+# `celery` the games, `sweeper` the sweep, `pairings` what a fan's page waits for (a played
+# game's chart, a preview's or a matchup's law, the other games' pairings: a fraction of a
+# second each), `odds` a season's pair table (seconds a task, a dozen or more a new field)
+# and `research` a research run's chunks (hundreds for a million games). A worker started
+# without -Q consumes them all and takes them in turn (kombu's Redis transport rotates the
+# queues it waits on after every message), so a games run, a chart a fan waits for or the
+# sweep are never stuck behind a backlog of another kind: each waits for at most the tasks
+# in hand, not the queue. A big installation may also run workers for some queues alone
+# (`celery -A config worker -Q celery,sweeper`, `-Q research`; README, "Workers and recovery").
 CELERY_TASK_DEFAULT_QUEUE = "celery"
-CELERY_TASK_QUEUES = (Queue("celery"), Queue("sweeper"))
-CELERY_TASK_ROUTES = {"league.sweep": {"queue": "sweeper"}}
+CELERY_TASK_QUEUES = tuple(
+    Queue(name) for name in ("celery", "sweeper", "pairings", "odds", "research")
+)
+CELERY_TASK_ROUTES = {
+    "league.sweep": {"queue": "sweeper"},
+    "league.odds_game_chart": {"queue": "pairings"},
+    "league.odds_game_law": {"queue": "pairings"},
+    "league.odds_pair_law": {"queue": "pairings"},
+    "league.other_odds_pairings": {"queue": "pairings"},
+    "league.odds_pair_table": {"queue": "odds"},
+    "league.research_chunk": {"queue": "research"},
+}
 # The sweeper hands out again games left running past their lease or queued and lost
 # (`celery -A config beat`, or a worker started with -B). A sweep is one indexed query when
 # nothing is lost. One not run by the next is dropped (it expires), so sweeps sent while
