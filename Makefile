@@ -40,9 +40,10 @@ serve: serve-setup
 
 # The production set under supervisord (config/supervisord.conf, scripts/serve-cached.sh):
 # nginx's front cache (config/nginx.conf) on PORT, gunicorn on PORT+1 and, with a broker set,
-# the Celery workers and beat; each is started again whenever it exits.
+# the Celery workers and beat; each is started again whenever it exits. `exec`: supervisord is
+# make's own child, so a SIGTERM to make (which make passes to its children) stops the set.
 serve-cached: serve-setup
-	HOST=$(HOST) PORT=$(PORT) WORKERS=$(WORKERS) scripts/serve-cached.sh $(VENV)/bin/gunicorn
+	exec env HOST=$(HOST) PORT=$(PORT) WORKERS=$(WORKERS) scripts/serve-cached.sh $(VENV)/bin/gunicorn
 
 # Back the configured database up into BACKUP_DIR (pg_dump, or SQLite's online backup), and
 # restore FILE into it: refused when it holds anything, unless FORCE=1 (README, "Backups").

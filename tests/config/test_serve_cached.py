@@ -1,7 +1,9 @@
-"""`make serve-cached` (scripts/serve-cached.sh) refuses a port it cannot listen on."""
+"""`make serve-cached` (scripts/serve-cached.sh) refuses a port it cannot listen on, and
+stops with the make that started it."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -93,4 +95,42 @@ def test_each_set_keeps_gunicorn_s_control_socket_in_its_own_run_folder(tmp_path
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=60)
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def listening(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def test_sigterm_to_make_serve_cached_stops_the_whole_set(tmp_path: Path) -> None:
+    """A service manager or an operator stops `make serve-cached` by its pid: make passes
+    SIGTERM on to its own child only, which was a shell, so supervisord and every program
+    it ran went on serving, orphaned (and the next start found its port taken)."""
+    run_dir = Path(tempfile.mkdtemp(prefix="vabg-serve-cached-"))  # nginx's workers read it
+    run_dir.chmod(0o755)
+    port = free_port()
+    env = {**os.environ, "PORT": str(port), "UPSTREAM": "127.0.0.1:9", "RUN_DIR": str(run_dir)}
+    # -o serve-setup: the set alone, without the migrations and the team files (nginx alone).
+    make = subprocess.Popen(["make", "--no-print-directory", "-o", "serve-setup", "serve-cached"],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+    try:
+        for _ in range(600):  # the set starting: a state, not a time, is awaited
+            if listening(port) or make.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert listening(port), "nginx did not start"
+        supervisord = int((run_dir / "supervisord.pid").read_text())
+        make.send_signal(signal.SIGTERM)
+        make.wait(timeout=60)
+        for _ in range(600):
+            if not Path(f"/proc/{supervisord}").exists() and not listening(port):
+                break
+            time.sleep(0.1)
+        assert not Path(f"/proc/{supervisord}").exists(), "supervisord outlived make"
+        assert not listening(port), "nginx outlived make"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(make.pid, signal.SIGKILL)  # whatever is left of the group
         shutil.rmtree(run_dir, ignore_errors=True)

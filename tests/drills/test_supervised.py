@@ -10,6 +10,8 @@ process is killed by its pid, as an operator's ``kill -9`` or the OOM killer wou
   gunicorn is back, and only 200 from then on;
 - the worker, in the middle of a run: supervisord starts it again, the run finishes, and
   every game is the same as in a run nobody disturbed.
+- nginx's master alone: its workers would hold the port against every new master; they are
+  stopped (scripts/nginx-supervised.sh) and a new master answers.
 
 How long each recovery took is printed, not asserted; each wait is on a state, capped by the
 harness's ``WAIT``.
@@ -300,3 +302,40 @@ def test_a_worker_killed_mid_run_is_started_again_and_the_run_finishes_the_same(
         pool=production,
     )
     assert outcome(stormy) == outcome(calm)
+
+
+def nginx_group(leader: int) -> list[int]:
+    """The pids of the processes in nginx master ``leader``'s process group, but its own."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        pid, rest = int(text.split(" ", 1)[0]), text.rsplit(") ", 1)[-1].split()
+        if int(rest[2]) == leader and pid != leader:
+            found.append(pid)
+    return found
+
+
+def test_nginx_s_master_killed_alone_is_started_again_and_its_orphans_are_stopped(
+    production: Supervised,
+) -> None:
+    master = production.running_pid("nginx")
+    assert master is not None
+    wait_for(lambda: len(nginx_group(master)) >= 2, what="nginx's workers", pool=production)
+    orphans = nginx_group(master)
+    os.kill(master, signal.SIGKILL)  # the master alone: its workers keep the port
+    killed = time.monotonic()
+    wait_for(
+        lambda: production.running_pid("nginx") not in (None, master)
+        and production.answers("/healthz"),
+        what="a new nginx master to answer",
+        pool=production,
+    )
+    report("nginx's master killed alone: a new one answers after", time.monotonic() - killed)
+    assert not any(alive(pid) for pid in orphans), "the dead master's workers are still running"
+    new = production.running_pid("nginx")
+    time.sleep(2)  # longer than startsecs: a master that could not bind would have exited
+    assert production.running_pid("nginx") == new
+    assert production.answers("/healthz")
