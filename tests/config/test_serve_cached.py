@@ -12,8 +12,11 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+import redis
+from django.conf import settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -134,3 +137,54 @@ def test_sigterm_to_make_serve_cached_stops_the_whole_set(tmp_path: Path) -> Non
         with contextlib.suppress(ProcessLookupError):
             os.killpg(make.pid, signal.SIGKILL)  # whatever is left of the group
         shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def test_a_worker_host_without_a_broker_is_refused_naming_it(tmp_path: Path) -> None:
+    env = {"WEB": "false", "CELERY_BROKER_URL": "", "REDIS_URL": ""}
+    refused = serve_cached(env, tmp_path / "run")
+    assert refused.returncode == 2
+    assert "WEB=false starts the Celery workers alone, and they need a broker" in refused.stderr
+
+
+def test_a_switch_that_is_not_true_or_false_is_refused(tmp_path: Path) -> None:
+    refused = serve_cached({"BEAT": "no", "UPSTREAM": "127.0.0.1:9"}, tmp_path / "run")
+    assert refused.returncode == 2
+    assert "serve-cached: BEAT=no is neither true nor false" in refused.stderr
+
+
+@pytest.mark.redis
+def test_make_serve_workers_runs_the_workers_alone_and_beat_only_where_asked(
+    tmp_path: Path,
+) -> None:
+    """A second host of a league runs its workers under supervision, serves nothing, and
+    leaves beat out when told (one beat in all: each would send every sweep)."""
+    # A broker database of its own and an empty SQLite file: the worker must not take the
+    # messages other tests left in the test broker and play them against a real database.
+    broker = urlunsplit(urlsplit(settings.CELERY_BROKER_URL)._replace(path="/10"))
+    redis.Redis.from_url(broker).flushdb()
+    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DEBUG", "DATABASE_URL"}}
+    env |= {"RUN_DIR": str(tmp_path / "run"), "BEAT": "false", "CELERY_PROCESSES": "1",
+            "CELERY_CONCURRENCY": "1", "SQLITE_PATH": str(tmp_path / "db.sqlite3"),
+            "CELERY_BROKER_URL": broker}  # fmt: skip
+    make = subprocess.Popen(["make", "--no-print-directory", "serve-workers"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)  # fmt: skip
+    ctl = [str(Path(ROOT, ".venv/bin/supervisorctl")), "-c", str(tmp_path / "run/supervisord.conf")]
+    try:
+        status: dict[str, str] = {}
+        for _ in range(600):  # the set starting: a state, not a time, is awaited
+            if (tmp_path / "run/supervisor.sock").exists():
+                out = subprocess.run([*ctl, "status"], capture_output=True, text=True).stdout
+                status = dict(line.split()[:2] for line in out.splitlines() if line.strip())
+                if status.get("worker:worker0") == "RUNNING" or make.poll() is not None:
+                    break
+            time.sleep(0.1)
+        assert status == {
+            "beat": "STOPPED", "gunicorn": "STOPPED", "nginx": "STOPPED",
+            "worker:worker0": "RUNNING",
+        }  # fmt: skip
+        make.send_signal(signal.SIGTERM)
+        make.wait(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(make.pid, signal.SIGKILL)
