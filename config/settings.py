@@ -15,6 +15,11 @@ from typing import Any, cast
 
 import django_stubs_ext
 import environ
+from django.core.checks.security.base import (
+    SECRET_KEY_INSECURE_PREFIX,
+    SECRET_KEY_MIN_LENGTH,
+    SECRET_KEY_MIN_UNIQUE_CHARACTERS,
+)
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
@@ -77,6 +82,19 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
     SECRET_KEY = "dev-only-insecure-key-for-the-vabg-league-manager"
+elif not DEBUG and (
+    len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH
+    or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+    or SECRET_KEY.startswith(SECRET_KEY_INSECURE_PREFIX)
+):
+    # Sessions, password resets and signed cookies are only as safe as the key: refused at
+    # start, by `check --deploy`'s own rule, rather than a warning nobody runs.
+    raise ImproperlyConfigured(
+        f"SECRET_KEY is too weak for DEBUG off: it needs {SECRET_KEY_MIN_LENGTH} characters "
+        f"or more, {SECRET_KEY_MIN_UNIQUE_CHARACTERS} of them different, and no "
+        f"'{SECRET_KEY_INSECURE_PREFIX}' prefix (make one with: python3 -c 'import secrets; "
+        "print(secrets.token_urlsafe(50))')"
+    )
 ALLOWED_HOSTS = [
     host.strip()
     for host in env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])

@@ -12,6 +12,9 @@ import pytest
 
 pytestmark = pytest.mark.first_run
 
+STRONG_KEY = "vabg-test-key-" + "q7Hk2pLw9Xz" * 5
+"""A key production accepts (50+ characters, 5+ different)."""
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -85,6 +88,24 @@ def test_it_refuses_to_run_without_a_secret_key_when_debug_is_off() -> None:
     assert "SECRET_KEY must be set when DEBUG is off" in str(chosen["error"])
 
 
+@pytest.mark.parametrize(
+    "key",
+    ["changeme", "s" * 60, "django-insecure-" + "q7Hk2pLw9Xz" * 5],
+    ids=["short", "one-character", "django-insecure"],
+)
+def test_it_refuses_a_weak_secret_key_when_debug_is_off(key: str) -> None:
+    """`check --deploy` only warns (and nobody runs it); a session signed with 'changeme'
+    can be forged by anyone who guesses it."""
+    chosen = settings_under({"DEBUG": "false", "SECRET_KEY": key, "ALLOWED_HOSTS": "x.org"})
+    assert "SECRET_KEY is too weak for DEBUG off: it needs 50 characters or more" in str(
+        chosen["error"]
+    )
+
+
+def test_a_weak_secret_key_is_still_fine_for_development() -> None:
+    assert settings_under({"SECRET_KEY": "changeme"})["debug"] is True
+
+
 @pytest.mark.django_db
 def test_healthz_reports_the_database_and_broker(client) -> None:
     response = client.get("/healthz")
@@ -133,7 +154,7 @@ def test_each_https_setting_can_be_turned_off_by_its_variable() -> None:
         " settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE]))"
     )
     base = {k: v for k, v in os.environ.items() if k != "DEBUG"}
-    base |= {"DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "false", "SECRET_KEY": "s" * 60,
+    base |= {"DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "false", "SECRET_KEY": STRONG_KEY,
              "CACHE_URL": "redis://127.0.0.1:6379/1", "ALLOWED_HOSTS": "vabg.example.org"}  # fmt: skip
     on = subprocess.run([sys.executable, "-c", code], env=base, cwd=ROOT, capture_output=True,
                         text=True, check=True)  # fmt: skip
@@ -171,7 +192,7 @@ def test_production_refuses_to_run_without_its_host_names() -> None:
     real name got a 400, though README promised a refusal naming the variable."""
     production = {
         "DEBUG": "false",
-        "SECRET_KEY": "s" * 60,
+        "SECRET_KEY": STRONG_KEY,
         "CACHE_URL": "redis://127.0.0.1:6379/10",
     }
     for unset in ({}, {"ALLOWED_HOSTS": ""}, {"ALLOWED_HOSTS": " "}, {"ALLOWED_HOSTS": " , "}):
@@ -186,7 +207,7 @@ def test_production_refuses_to_run_without_its_host_names() -> None:
 def test_a_misspelt_switch_or_number_is_refused_naming_the_variable() -> None:
     """django-environ alone reads DEBUG=ture as false and stops on LEAGUE_LEASE_SECONDS=ten
     with a bare ValueError: an operator's typo must say which variable it is."""
-    production = {"SECRET_KEY": "s" * 60, "CACHE_URL": "redis://127.0.0.1:6379/10",
+    production = {"SECRET_KEY": STRONG_KEY, "CACHE_URL": "redis://127.0.0.1:6379/10",
                   "ALLOWED_HOSTS": "vabg.example.org"}  # fmt: skip
     assert settings_under({"DEBUG": "ture"})["error"].endswith(
         "DEBUG='ture' is neither true nor false (write true or false)"
@@ -212,7 +233,7 @@ def test_healthz_answers_plain_http_in_production_while_pages_go_to_https(tmp_pa
         "print(h.status_code, p.status_code, p.get('Location'), ip.status_code, bad.status_code)"
     )
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
-    env |= {"DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "false", "SECRET_KEY": "s" * 60,
+    env |= {"DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "false", "SECRET_KEY": STRONG_KEY,
             "ALLOWED_HOSTS": "testserver", "CACHE_URL": "redis://127.0.0.1:6379/10",
             "SQLITE_PATH": str(tmp_path / "db.sqlite3")}  # fmt: skip
     proc = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
