@@ -501,9 +501,19 @@ for _name in ("GAME_PAGE_MAX_AGE", "FAN_PAGE_MAX_AGE", "FAN_PAGE_STALE_SECONDS")
     if globals()[_name] < 0:
         raise ImproperlyConfigured(f"{_name} must be 0 or more.")
 
+# One line a record, with its time, level and logger (config/logs.py); a request refused as
+# suspicious (a scanner's Host header) is one warning line, not an error with a traceback.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {"client_faults": {"()": "config.logs.ClientFaultsOneLine"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "line",
+            "filters": ["client_faults"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
