@@ -328,8 +328,9 @@ def test_nginx_s_master_killed_alone_is_started_again_and_its_orphans_are_stoppe
     os.kill(master, signal.SIGKILL)  # the master alone: its workers keep the port
     killed = time.monotonic()
     wait_for(
-        lambda: production.running_pid("nginx") not in (None, master)
-        and production.answers("/healthz"),
+        lambda: (
+            production.running_pid("nginx") not in (None, master) and production.answers("/healthz")
+        ),
         what="a new nginx master to answer",
         pool=production,
     )
