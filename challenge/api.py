@@ -19,7 +19,8 @@ from challenge import services
 from challenge.models import Challenge, Entry
 from core.api import WRITE_REFUSED, ApiViewSet, ErrorSerializer
 from core.roles import is_commissioner
-from league.models import Season
+from league.models import Season, SeasonTeam
+from league.tournaments import round_name, season_bracket
 
 
 class ChallengeSerializer(serializers.ModelSerializer[Challenge]):
@@ -163,6 +164,32 @@ class EntryWriteSerializer(serializers.Serializer[Any]):
     )
 
 
+class TeamPicksSerializer(serializers.Serializer[Any]):
+    team_id = serializers.IntegerField()
+    team = serializers.CharField()
+    entries = serializers.IntegerField(help_text="Entries that picked this team to win the game.")
+    share = serializers.FloatField(help_text="Their share of the pool's entries, 0 to 1.")
+
+
+class GamePicksSerializer(serializers.Serializer[Any]):
+    key = serializers.CharField(help_text="The bracket's game key (as in the entries' picks).")
+    round = serializers.IntegerField()
+    round_name = serializers.CharField()
+    region = serializers.CharField()
+    teams = serializers.ListField(
+        child=serializers.IntegerField(allow_null=True),
+        help_text="The game's two team ids as far as the games played tell (null: not known).",
+    )
+    winner_id = serializers.IntegerField(allow_null=True)
+    unpicked = serializers.IntegerField(help_text="Entries that left the game unpicked.")
+    picks = TeamPicksSerializer(many=True, help_text="Most picked first.")
+
+
+class PoolPicksSerializer(serializers.Serializer[Any]):
+    entries = serializers.IntegerField()
+    games = GamePicksSerializer(many=True)
+
+
 class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     """Pools of the fans' bracket challenge; the public ones are listed."""
 
@@ -223,6 +250,45 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
         page = self.paginate_queryset(entries)
         rows = StandingSerializer(page, many=True, context={"request": request}).data
         return self.get_paginated_response(rows)
+
+    @extend_schema(
+        summary="Who picked whom: how a locked pool's entries picked each game",
+        description="Every game of the bracket with the teams its entries picked to win it, "
+        "most picked first, and the winner once played. Before the lock it would tell the "
+        "hidden picks: 403.",
+        responses={200: PoolPicksSerializer, 403: ErrorSerializer},
+    )
+    @action(detail=True, methods=["get"])
+    def picks(self, request: Request, pk: str | None = None) -> Response:
+        pool = self.get_object()
+        games = services.who_picked_whom(pool)
+        bracket = season_bracket(pool.season)
+        names = {
+            e.team_id: str(e.team)
+            for e in SeasonTeam.objects.filter(season=pool.season).select_related("team")
+        }
+        entries = games[0].unpicked + sum(n for _, n in games[0].picks) if games else 0
+        body = {
+            "entries": entries,
+            "games": [
+                {
+                    "key": g.key,
+                    "round": g.round,
+                    "round_name": round_name(bracket, g.round),
+                    "region": g.region,
+                    "teams": list(g.teams),
+                    "winner_id": g.winner,
+                    "unpicked": g.unpicked,
+                    "picks": [
+                        {"team_id": t, "team": names.get(t, f"team {t}"), "entries": n,
+                         "share": n / entries if entries else 0.0}
+                        for t, n in g.picks
+                    ],
+                }
+                for g in games
+            ],
+        }  # fmt: skip
+        return Response(PoolPicksSerializer(body).data)
 
     @extend_schema(
         summary="Join a pool: make your entry (signed-in fans, before the lock)",
@@ -296,3 +362,13 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
     )  # fmt: skip
     def update(self, request: Request, pk: str | None = None) -> Response:
         return self.partial_update(request, pk)
+
+    @extend_schema(
+        summary="Leave the pool: take your entry out, picks and all (before the lock)",
+        description="Only the entry's fan, and only before the pool locks (409 after: the "
+        "standings count every entry to the end). The fan may join again while it is open.",
+        responses={204: None, 403: ErrorSerializer, 409: ErrorSerializer},
+    )
+    def destroy(self, request: Request, pk: str | None = None) -> Response:
+        services.entry_leave(entry=self.get_object(), user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

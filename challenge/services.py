@@ -18,8 +18,9 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
+from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import Count, F, Max
 from django.utils import timezone
 
 from cards.models import Team
@@ -690,4 +691,103 @@ def entry_needs(entry: Entry) -> list[dict[str, Any]]:
             {"key": key, "team_id": team, "points": entry.challenge.round_points[rounds[key] - 1],
              "round": rounds[key], "against_id": against}
         )  # fmt: skip
+    return out
+
+
+# -- leaving a pool, and who picked whom --------------------------------------------------------
+
+LEAVE_LOCKED_MESSAGE = (
+    "Picks are locked, so every entry stays in its pool to the end: the tournament's first "
+    "game has been played or the pool's lock time has passed."
+)
+
+
+@transaction.atomic
+def entry_leave(*, entry: Entry, user: Any) -> None:
+    """Take a fan's entry out of its pool, picks and all: his own, before the lock (after
+    it, the standings and every rival's figures count it)."""
+    entry = Entry.objects.select_for_update().select_related("challenge").get(pk=entry.pk)
+    if not (user.is_authenticated and entry.user_id == user.pk):
+        raise ChallengeRefused("only the fan who made this entry can take it out", status=403)
+    lock_check(entry.challenge, message=LEAVE_LOCKED_MESSAGE)
+    pool_id = entry.challenge_id
+    entry.delete()  # the pool's count follows (challenge.receivers.entry_deleted)
+    Challenge.objects.filter(pk=pool_id).update(best_expected=_best_expected(pool_id))
+
+
+PICKS_HIDDEN = (
+    "who picked whom is shown once the pool locks: before, it would tell the entries' hidden picks"
+)
+
+
+@dataclass(frozen=True)
+class GamePicks:
+    """How a locked pool's entries picked one game of the bracket."""
+
+    key: str
+    round: int
+    region: str
+    position: int
+    """Its place down the bracket within its round and region, from 1."""
+    teams: tuple[int | None, int | None]
+    """The game's two teams as far as the games played tell them (None: not known yet)."""
+    picks: tuple[tuple[int, int], ...]
+    """(team id, entries that picked it to win this game), most picked first."""
+    unpicked: int
+    """Entries that left this game unpicked."""
+    winner: int | None
+
+
+def pick_counts(challenge: Challenge) -> tuple[int, dict[str, list[tuple[int, int]]]]:
+    """Return the pool's entries and ``{game key: [(team id, entries picking it), ...]}``,
+    most picked first; kept in the cache until an entry changes (by their count and latest
+    save: after the lock only the admin changes entries)."""
+    stamp = Entry.objects.filter(challenge=challenge).aggregate(
+        n=Count("id"), latest=Max("updated_at")
+    )
+    latest = stamp["latest"].isoformat() if stamp["latest"] else "-"
+    key = f"challenge-picks:{challenge.pk}:{stamp['n']}:{latest}"
+    kept = cache.get(key)
+    if kept is not None:
+        return int(kept[0]), dict(kept[1])
+    bracket = season_bracket(challenge.season)
+    keys = scoring.game_keys(bracket)
+    teams = sorted(bracket.seeds)
+    rows = list(Entry.objects.filter(challenge=challenge).values_list("pick_row", flat=True))
+    matrix = scoring.rows_matrix(rows, len(keys), {t: i for i, t in enumerate(teams)})
+    counted: dict[str, list[tuple[int, int]]] = {}
+    for column, game_key in enumerate(keys):
+        picked = matrix[:, column]
+        tally = np.bincount(picked[picked >= 0], minlength=len(teams))
+        order = sorted((-int(n), i) for i, n in enumerate(tally) if n)
+        counted[game_key] = [(teams[i], -n) for n, i in order]
+    cache.set(key, (len(rows), counted), timeout=24 * 3600)
+    return len(rows), counted
+
+
+def who_picked_whom(challenge: Challenge) -> list[GamePicks]:
+    """Return how the pool's entries picked every game, in the bracket's order; refused
+    before the lock (:data:`PICKS_HIDDEN`)."""
+    if not is_locked(challenge):
+        raise ChallengeRefused(PICKS_HIDDEN, status=403)
+    season = challenge.season
+    bracket = season_bracket(season)
+    winners = winners_of(season)
+    known = brackets.entrants(bracket, winners)
+    total, counted = pick_counts(challenge)
+    out = []
+    for game in sorted(bracket.games, key=lambda g: (g.round, g.region or "", g.position)):
+        picks = tuple(counted.get(game.key, ()))
+        out.append(
+            GamePicks(
+                key=game.key,
+                round=game.round,
+                region=game.region or "",
+                position=game.position,
+                teams=known.get(game.key, (None, None)),
+                picks=picks,
+                unpicked=max(total - sum(n for _, n in picks), 0),
+                winner=winners.get(game.key),
+            )
+        )
     return out

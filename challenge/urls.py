@@ -14,5 +14,7 @@ urlpatterns = [
     path("challenges/", views.challenges, name="list"),
     path("challenges/<int:pk>/", views.pool, name="pool"),
     path("challenges/<int:pk>/join/", views.join, name="join"),
+    path("challenges/<int:pk>/picks/", views.picks, name="picks"),
     path("challenges/entries/<int:pk>/", views.entry, name="entry"),
+    path("challenges/entries/<int:pk>/leave/", views.leave, name="leave"),
 ]

@@ -152,6 +152,7 @@ def pool(
         {"name": tournaments.round_name(bracket, n), "points": challenge.round_points[n - 1]}
         for n in range(1, bracket.rounds + 1)
     ]
+    champions = _champion_picks(challenge, bracket) if locked else []
     return render(
         request,
         "challenge/pool.html",
@@ -165,12 +166,30 @@ def pool(
             "best_expected": challenge.best_expected if locked else None,
             "total": page.paginator.count,
             "result": result,
+            "champions": champions,
             # the join form again as the fan filled it (a refused join; a name carried
             # through signing in)
             "sent": sent or {"name": request.GET.get("name", "")[:60], "invite_code": ""},
         },
         status=status,
     )
+
+
+def _champion_picks(challenge: Challenge, bracket: Any, top: int = 5) -> list[dict[str, Any]]:
+    """The teams most picked to win the tournament, with their share of the entries."""
+    entries, counted = services.pick_counts(challenge)
+    (final,) = (g for g in bracket.games if g.round == bracket.rounds)
+    picked = counted.get(final.key, [])[:top]
+    names = {
+        e.team_id: str(e.team)
+        for e in SeasonTeam.objects.filter(
+            season=challenge.season, team_id__in=[t for t, _ in picked]
+        ).select_related("team")
+    }
+    return [
+        {"team": names.get(t, f"team {t}"), "entries": n, "percent": 100 * n / max(entries, 1)}
+        for t, n in picked
+    ]
 
 
 def _rank(challenge: Challenge, rows: list[Entry], start: int, decided: bool = False) -> None:
@@ -361,3 +380,74 @@ def my_entries(request: HttpRequest) -> HttpResponse:
         "challenge__season"
     )
     return render(request, "challenge/mine.html", {"mine": mine})
+
+
+@require_POST
+def leave(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take the fan's own entry out of its pool, before the lock."""
+    item = get_object_or_404(Entry.objects.select_related("challenge"), pk=pk)
+    if not request.user.is_authenticated:
+        messages.error(request, "Your session ended: sign in again to change your entry.")
+        return redirect(f"{reverse('challenge:signin')}?next={item.get_absolute_url()}")
+    try:
+        services.entry_leave(entry=item, user=request.user)
+    except services.ChallengeRefused as exc:
+        messages.error(request, _sentence(exc))
+        return redirect(item)
+    messages.success(request, f"“{item.name}” has left {item.challenge.name}.")
+    return redirect(item.challenge)
+
+
+def picks(request: HttpRequest, pk: int) -> HttpResponse:
+    """Who picked whom: how a locked pool's entries picked each game."""
+    challenge = get_object_or_404(Challenge.objects.select_related("season__league"), pk=pk)
+    try:
+        games = services.who_picked_whom(challenge)
+    except services.ChallengeRefused as exc:
+        return render(
+            request,
+            "challenge/refused.html",
+            {"title": "Who picked whom", "message": _sentence(exc)},
+            status=exc.status,
+        )
+    bracket = tournaments.season_bracket(challenge.season)
+    names = {
+        e.team_id: (str(e.team), e.seed)
+        for e in SeasonTeam.objects.filter(season=challenge.season).select_related("team")
+    }
+    rounds: list[dict[str, Any]] = []
+    entries = 0
+    for game in games:
+        if not rounds or rounds[-1]["number"] != game.round:
+            rounds.append(
+                {"number": game.round, "name": tournaments.round_name(bracket, game.round),
+                 "games": []}
+            )  # fmt: skip
+        entries = game.unpicked + sum(n for _, n in game.picks)
+        counts = dict(game.picks)
+        both = [t for t in game.teams if t is not None]
+        if len(both) == 2:  # the two teams known: each shown, picked by nobody or not
+            counts = {t: counts.get(t, 0) for t in both} | counts
+        rounds[-1]["games"].append(
+            {
+                "key": game.key,
+                "region": game.region,
+                "teams": [names.get(t, (f"team {t}", None))[0] for t in both]
+                if len(both) == 2 else [],
+                "position": game.position,
+                "alone": len(games) == 1 or game.round == bracket.rounds,
+                "picks": [
+                    {"team": names.get(t, (f"team {t}", None))[0],
+                     "seed": names.get(t, (None, None))[1], "entries": n,
+                     "percent": 100 * n / max(entries, 1), "won": game.winner == t,
+                     "lost": game.winner is not None and game.winner != t}
+                    for t, n in sorted(counts.items(), key=lambda tn: -tn[1])
+                ],
+                "unpicked": game.unpicked,
+            }
+        )  # fmt: skip
+    return render(
+        request,
+        "challenge/picks.html",
+        {"challenge": challenge, "rounds": rounds, "entries": entries},
+    )

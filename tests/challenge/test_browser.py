@@ -5,13 +5,15 @@ same store runs the same receiver) and the fan watches the pool's standings scor
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from challenge import services
-from challenge.models import Entry
+from challenge.models import Challenge, Entry
 from league import services as league_services
 from league import tournaments
 from tests.browsing import axe_in_every_page, follow, tap
@@ -153,4 +155,14 @@ def test_the_challenge_pages_read_well_on_a_desktop_and_a_phone(
             "return r.top >= 0 && r.bottom <= window.innerHeight"
         )
         assert on_screen, f"Save is off the 390 px screen at scroll {scrolled}"
+    # Locked: the standings with the champion picks, and who picked whom.
+    services.entry_save(entry=entry, user=audrey, fill="favourite")
+    Challenge.objects.filter(pk=pool.pk).update(lock_at=timezone.now() - timedelta(seconds=1))
+    locked = [Visit("locked pool", pool.get_absolute_url()),
+              Visit("who picked whom", f"/challenges/{pool.pk}/picks/")]  # fmt: skip
+    with axe_in_every_page(browser):
+        for width in (1280, 390):
+            browser.set_window_size(width, 900)
+            for visit in locked:
+                found += problems_of(browser, live_server.url, visit, width)
     assert not found, "\n".join(found)

@@ -20,6 +20,7 @@ from league import odds, tournaments
 from league.models import PairOdds, Season
 from tests.challenge.conftest import chalk, play_next, seeds
 from tests.factories import commissioner, full_team
+from tests.openapi import check
 
 pytestmark = pytest.mark.django_db
 
@@ -612,3 +613,92 @@ def test_a_deleted_entry_leaves_its_pool_s_count_at_once(
     a.delete()
     assert Challenge.objects.get(pk=pool.pk).entry_count == 1
     assert "(1 entry)" in Client().get(pool.get_absolute_url()).content.decode()
+
+
+# -- leaving a pool; who picked whom -----------------------------------------------------------
+
+
+def test_a_fan_leaves_a_pool_before_the_lock_and_may_join_again(
+    cup: Any, pool: Any, alice: Any, bob: Any
+) -> None:
+    a = services.entry_join(challenge=pool, user=alice, name="Alice picks")
+    services.entry_save(entry=a, user=alice, picks=chalk(cup))
+    b = services.entry_join(challenge=pool, user=bob)
+    # Not another fan's entry: not by the page, nor by the API.
+    assert signed(bob).post(reverse("challenge:leave", args=[a.pk]), follow=True).status_code == 200
+    assert signed(bob).delete(f"/api/challenge-entries/{a.pk}/").status_code == 403
+    assert Entry.objects.filter(pk=a.pk).exists()
+
+    page = signed(alice).get(a.get_absolute_url()).content.decode()
+    assert 'id="leave"' in page
+    left = signed(alice).post(reverse("challenge:leave", args=[a.pk]), follow=True)
+    assert left.redirect_chain[-1][0] == pool.get_absolute_url()
+    text = left.content.decode()
+    assert "“Alice picks” has left Office pool." in text and "(1 entry)" in text
+    assert not Entry.objects.filter(pk=a.pk).exists()
+    assert Challenge.objects.get(pk=pool.pk).entry_count == 1
+    again = services.entry_join(challenge=pool, user=alice)  # a new, empty bracket
+    assert again.picks == {}
+    assert signed(bob).delete(f"/api/challenge-entries/{b.pk}/").status_code == 204
+    assert Challenge.objects.get(pk=pool.pk).entry_count == 1
+
+
+def test_after_the_lock_no_entry_leaves_its_pool(cup: Any, pool: Any, alice: Any) -> None:
+    a = services.entry_join(challenge=pool, user=alice)
+    play_next(cup)
+    client = signed(alice)
+    assert 'id="leave"' not in client.get(a.get_absolute_url()).content.decode()
+    refused = client.delete(f"/api/challenge-entries/{a.pk}/")
+    assert refused.status_code == 409
+    assert refused.json()["detail"].startswith("Picks are locked, so every entry stays")
+    page = client.post(reverse("challenge:leave", args=[a.pk]), follow=True).content.decode()
+    assert "every entry stays in its pool to the end" in page
+    assert Entry.objects.filter(pk=a.pk).exists()
+
+
+def test_who_picked_whom_counts_each_game_s_picks_once_the_pool_locks(
+    cup: Any, pool: Any, alice: Any, bob: Any
+) -> None:
+    s = seeds(cup)
+    carol = services_fan("carol")
+    picks = {
+        alice: chalk(cup),
+        bob: {"R1-1": s[1], "R1-2": s[3], "R2-1": s[3]},
+        carol: {"R1-1": s[4]},  # the rest left unpicked
+    }
+    for fan_, chosen in picks.items():
+        entry = services.entry_join(challenge=pool, user=fan_)
+        services.entry_save(entry=entry, user=fan_, picks=chosen)
+    # Before the lock the shares would tell the hidden picks.
+    assert signed(alice).get(reverse("challenge:picks", args=[pool.pk])).status_code == 403
+    hidden = Client().get(f"/api/challenges/{pool.pk}/picks/")
+    assert hidden.status_code == 403 and "once the pool locks" in hidden.json()["detail"]
+    assert "champion-picks" not in Client().get(pool.get_absolute_url()).content.decode()
+
+    play_next(cup)  # R1-1
+    body = Client().get(f"/api/challenges/{pool.pk}/picks/").json()
+    check("/api/challenges/{id}/picks/", body)
+    check("/api/challenges/{id}/picks/", hidden.json(), status="403")
+    assert body["entries"] == 3
+    games = {g["key"]: g for g in body["games"]}
+    assert [(p["team_id"], p["entries"]) for p in games["R1-1"]["picks"]] == [(s[1], 2), (s[4], 1)]
+    assert games["R1-1"]["winner_id"] in (s[1], s[4])
+    assert games["R1-1"]["picks"][0]["share"] == pytest.approx(2 / 3)
+    assert sorted((p["team_id"], p["entries"]) for p in games["R1-2"]["picks"]) == sorted(
+        [(s[2], 1), (s[3], 1)]
+    )
+    assert games["R1-2"]["unpicked"] == 1 and games["R1-2"]["winner_id"] is None
+    assert {(p["team_id"], p["entries"]) for p in games["R2-1"]["picks"]} == {(s[1], 1), (s[3], 1)}
+    assert games["R2-1"]["round_name"] == "Championship"
+
+    page = Client().get(reverse("challenge:picks", args=[pool.pk])).content.decode()
+    one, four = (str(cup.entries.get(seed=n).team) for n in (1, 4))
+    assert "Who picked whom" in page and "How the 3 entries of" in page
+    assert f"{one} v {four}" in page  # a first-round game is named by its teams
+    assert "67%" in page and "Not picked by 1 entry." in page
+    pool_page = Client().get(pool.get_absolute_url()).content.decode()
+    champions = pool_page.split('id="champion-picks">')[1].split("</p>")[0]
+    three = str(cup.entries.get(seed=3).team)
+    assert champions.startswith("Picked to win it all: ")
+    assert f"{one} 33%" in champions and f"{three} 33%" in champions
+    assert reverse("challenge:picks", args=[pool.pk]) in pool_page
