@@ -719,8 +719,17 @@ def _game_log(player_id: int, asked: str | None) -> Page[Any]:
     """A page of a player's lines game by game (the latest by default, ``_latest_page``),
     each with its result as the player's team saw it."""
     lines = _latest_page(selectors.player_game_log(player_id=player_id), asked)
+    brackets_read: dict[int, Any] = {}
     for line in lines:
         result = line.result
+        game = result.game
+        # A tournament's game has no date of its own (the day it was simulated is no
+        # date of the tournament's): its round says when it came.
+        line.round_name = ""
+        if game.bracket_key and game.season is not None and game.season.bracket:
+            if game.season_id not in brackets_read:
+                brackets_read[game.season_id] = tournaments.season_bracket(game.season)
+            line.round_name = tournaments.round_name(brackets_read[game.season_id], game.round)
         mine, theirs = (
             (result.home_score, result.away_score)
             if line.side == "home"

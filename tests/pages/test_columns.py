@@ -165,7 +165,7 @@ def test_the_stat_pages_have_one_header_and_one_cell_per_column(
     assert_table_follows(
         tables(player_html, "game-log")[0],
         columns.GAME_LOG,
-        ["Date", "Season", "Opponent", "Result"],
+        ["When", "Season", "Opponent", "Result"],
     )
     team_html = client.get(line.team.get_absolute_url()).content.decode()
     player_tables = [t for t in tables(team_html, "data") if t[0][0][1] == "Player"]

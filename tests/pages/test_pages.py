@@ -97,6 +97,32 @@ def test_a_player_page_shows_the_card_season_line_and_game_log(client, season) -
     assert log.count(f'<a href="/seasons/{season.pk}/">{season}</a>') == stats["g"]
     assert re.search(r'<td class="text">(vs|at) <a href="/teams/\d+/">', log)
     assert '">v <a' not in log and ">v <a" not in log
+    # A season's game is dated by its schedule.
+    assert re.search(r'<tr><td class="text">[A-Z][a-z]{2} \d{1,2}, \d{4}</td>', log)
+
+
+def test_a_tournament_game_in_a_game_log_says_its_round_not_the_day_it_was_simulated(
+    client,
+) -> None:
+    from league import tournaments
+
+    cup = tournaments.tournament_create(
+        league=services.league_get_or_create(name="Log League"),
+        name="Log Cup",
+        teams=[full_team() for _ in range(4)],
+        strategy=False,
+        seed=5,
+    )
+    while game := cup.games.filter(status=Game.Status.SCHEDULED).order_by("round").first():
+        services.game_simulate(game_id=game.pk)  # as a worker stores each, round by round
+    champion = cup.games.get(round=2).result
+    winner = "home" if champion.home_score > champion.away_score else "away"
+    line = BoxLine.objects.filter(result=champion, side=winner).order_by("-pts").first()
+    page = text(client.get(reverse("player", args=[line.player_id])))
+    log = page[page.index('class="data game-log"') :]
+    assert '<th class="text">When</th>' in page
+    assert '<tr><td class="text">Round 1</td>' in log
+    assert '<tr><td class="text">Championship</td>' in log
 
 
 def test_search_finds_teams_and_players_by_name(client, season) -> None:
