@@ -70,7 +70,8 @@ def over_rate(request: HttpRequest, scope: str, rate: str) -> int | None:
 
 
 def wait_words(seconds: int) -> str:
-    """Return a wait in words: "about 40 minutes", "about a minute", "12 seconds"."""
+    """Return a wait in words: "12 seconds", "about a minute", "about 40 minutes", "about an hour"
+    or "about 2 hours"."""
     if seconds < 60:
         return f"{seconds} second{'' if seconds == 1 else 's'}"
     minutes = round(seconds / 60)
@@ -79,7 +80,7 @@ def wait_words(seconds: int) -> str:
     if minutes < 60:
         return f"about {minutes} minutes"
     hours = round(minutes / 60)
-    return f"about {hours} hour{'' if hours == 1 else 's'}"
+    return "about an hour" if hours == 1 else f"about {hours} hours"
 
 
 def signup_rate() -> str:

@@ -348,7 +348,8 @@ def test_sign_ups_from_one_address_are_throttled(db: Any, settings: Any) -> None
         r"try again in (about \d+ minutes|about an? \w+|\d+ seconds?)\.", refused.content.decode()
     )
     assert wait_words(45) == "45 seconds" and wait_words(70) == "about a minute"
-    assert wait_words(1500) == "about 25 minutes" and wait_words(3601) == "about 1 hour"
+    assert wait_words(1500) == "about 25 minutes" and wait_words(3601) == "about an hour"
+    assert wait_words(3590) == "about an hour" and wait_words(7300) == "about 2 hours"
 
 
 def test_the_fifth_wrong_password_locks_a_fan_out_as_at_the_admin(alice: Any) -> None:

@@ -270,11 +270,25 @@ def test_a_redelivered_task_takes_its_game_back_at_once_and_no_one_else_can() ->
     assert (game.status, game.attempts, game.claimed_by) == ("running", 2, "task-1")
 
 
-def test_the_sweeper_has_its_own_queue_that_every_worker_also_reads() -> None:
-    route = current_app.amqp.router.route({}, "league.sweep")
-    assert route["queue"].name == "sweeper"
-    assert current_app.amqp.router.route({}, "league.simulate_game")["queue"].name == "celery"
-    assert {q.name for q in current_app.conf.task_queues} == {"celery", "sweeper"}
+def test_each_kind_of_work_has_its_own_queue_that_every_worker_also_reads() -> None:
+    """The sweep, the odds a page waits for, pair tables and research chunks each on a
+    queue of their own (a worker started without -Q reads every one, in turn): a backlog of
+    one kind never holds up another (the drill: tests/drills/test_queues.py)."""
+
+    def queue(task: str) -> str:
+        return str(current_app.amqp.router.route({}, task)["queue"].name)
+
+    assert queue("league.simulate_games") == queue("league.simulate_game") == "celery"
+    assert queue("league.sweep") == "sweeper"
+    assert queue("league.odds_game_chart") == queue("league.other_odds_pairings") == "pairings"
+    assert queue("league.odds_game_law") == queue("league.odds_pair_law") == "pairings"
+    assert queue("league.odds_pair_table") == "odds"
+    assert queue("league.research_chunk") == "research"
+    names = {q.name for q in current_app.conf.task_queues}
+    assert names == {"celery", "sweeper", "pairings", "odds", "research"}
+    # Every task the project defines goes to one of them.
+    project = [name for name in current_app.tasks if name.startswith("league.")]
+    assert project and all(queue(name) in names for name in project)
     assert current_app.conf.worker_cancel_long_running_tasks_on_connection_loss is False
 
 
