@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 from django.forms.fields import InvalidJSONInput
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.http import urlencode
 
 from challenge import services
 from challenge.models import Challenge, Entry
@@ -100,8 +101,19 @@ class ChallengeAdmin(StoredTitleAdmin[Challenge]):
     list_select_related = ("season__league",)
     search_fields = ("name", "season__name")
     raw_id_fields = ("season",)
-    readonly_fields = ("scored_games", "win_samples", "odds_updated_at", "created_at")
+    readonly_fields = (
+        "invitation_link", "scored_games", "win_samples", "odds_updated_at", "created_at",
+    )  # fmt: skip
     actions = ("rescore",)
+
+    @admin.display(description="Invitation link")
+    def invitation_link(self, obj: Challenge) -> str:
+        """What a private pool's commissioner sends his fans: the pool's address with its
+        code, which opens it to read and fills the code into its join form."""
+        if obj.pk is None or obj.public:
+            return "A public pool: its address is enough."
+        path = f"{obj.get_absolute_url()}?{urlencode({'code': obj.invite_code})}"
+        return f"{path} (after this site's address): opens the pool and fills in its code"
 
     def save_model(self, request: HttpRequest, obj: Challenge, form: Any, change: bool) -> None:
         if not change:

@@ -1,16 +1,19 @@
 """The challenge's JSON API (in the OpenAPI schema): pools, standings, joining, entries and
-picks. Everyone reads pools and standings; commissioners open pools; a signed-in fan joins
-and changes his own entry before the lock. A refusal is ``{"detail": "..."}`` with the
-status the rule gives (403 not yours, 409 locked or already in, 400 bad picks)."""
+picks. Everyone reads public pools and their standings (a private pool: its fans, whoever
+opened it, commissioners and whoever brings its invitation code; 404 to others);
+commissioners open pools; a signed-in fan joins and changes his own entry before the lock.
+A refusal is ``{"detail": "..."}`` with the status the rule gives (403 not yours, 409 locked
+or already in, 400 bad picks)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, serializers, status
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
@@ -190,10 +193,38 @@ class PoolPicksSerializer(serializers.Serializer[Any]):
     games = GamePicksSerializer(many=True)
 
 
+INVITE_CODE = OpenApiParameter(
+    "invite_code",
+    str,
+    required=False,
+    description="A private pool's invitation code: with it anyone reads the pool; without "
+    "it only its fans, whoever opened it and commissioners do (others get 404).",
+)
+
+
+def _readable(request: Request, pool: Challenge) -> None:
+    """Answer 404 for a private pool the client may not read: as if it did not exist."""
+    if not services.can_view_pool(pool, request.user, request.query_params.get("invite_code", "")):
+        raise NotFound()
+
+
 class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
-    """Pools of the fans' bracket challenge; the public ones are listed."""
+    """Pools of the fans' bracket challenge; the public ones are listed. A private pool is
+    read by its fans, whoever opened it, commissioners and those with its invitation code."""
 
     serializer_class = ChallengeSerializer
+
+    def get_object(self) -> Challenge:
+        pool: Challenge = super().get_object()
+        if self.action != "join":  # joining takes the code itself (a wrong one: 403)
+            _readable(self.request, pool)
+        return pool
+
+    @extend_schema(
+        parameters=[INVITE_CODE], responses={200: ChallengeSerializer, 404: ErrorSerializer}
+    )
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().retrieve(request, *args, **kwargs)
 
     def get_queryset(self) -> QuerySet[Challenge]:
         pools = Challenge.objects.select_related("season").order_by("-created_at", "-id")
@@ -237,6 +268,7 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
         "expected score and the chance to win (with its error), 50 entries a page. Before "
         "the pool locks these tell an entry's picks: another fan's are null and the entries "
         "are listed in the order they joined.",
+        parameters=[INVITE_CODE],
         responses=StandingSerializer(many=True),
     )
     @action(detail=True, methods=["get"])
@@ -256,7 +288,8 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
         description="Every game of the bracket with the teams its entries picked to win it, "
         "most picked first, and the winner once played. Before the lock it would tell the "
         "hidden picks: 403.",
-        responses={200: PoolPicksSerializer, 403: ErrorSerializer},
+        parameters=[INVITE_CODE],
+        responses={200: PoolPicksSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
     )
     @action(detail=True, methods=["get"])
     def picks(self, request: Request, pk: str | None = None) -> Response:
@@ -331,6 +364,16 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
             user = self.request.user
             return entries.filter(user=user) if user.is_authenticated else entries.none()
         return entries
+
+    def get_object(self) -> Entry:
+        entry: Entry = super().get_object()
+        if self.action == "retrieve" and entry.user_id != self.request.user.pk:
+            _readable(self.request, entry.challenge)
+        return entry
+
+    @extend_schema(parameters=[INVITE_CODE], responses={200: EntrySerializer, 404: ErrorSerializer})
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().retrieve(request, *args, **kwargs)
 
     @extend_schema(
         summary="Change your entry's picks, tie-breaker or name (before the lock)",

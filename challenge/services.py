@@ -27,6 +27,7 @@ from cards.models import Team
 from challenge import scoring
 from challenge.models import Challenge, Entry
 from core.errors import Refused
+from core.roles import is_commissioner
 from league import bracket as brackets
 from league import odds as league_odds
 from league.models import Game, Season
@@ -356,6 +357,21 @@ def picks_fill(season: Season, picks: Mapping[str, int], *, how: str) -> dict[st
             ) from exc
         out[game.key] = top if table.p(top, bottom) >= 0.5 else bottom
     return out
+
+
+def can_view_pool(challenge: Challenge, user: Any, code: str = "") -> bool:
+    """Tell whether ``user`` may read a pool: a public one, anyone; a private one, its fans
+    (those with an entry), whoever opened it, commissioners, and anyone bringing its
+    invitation ``code`` (the link its commissioner shares: ``/challenges/ID/?code=...``)."""
+    if challenge.public:
+        return True
+    if code and secrets.compare_digest(code.strip(), challenge.invite_code):
+        return True
+    if not user.is_authenticated:
+        return False
+    if challenge.created_by_id == user.pk or is_commissioner(user):
+        return True
+    return Entry.objects.filter(challenge=challenge, user=user).exists()
 
 
 def can_see_picks(entry: Entry, user: Any) -> bool:

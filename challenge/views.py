@@ -8,6 +8,7 @@ checked by ``challenge.services``.
 from __future__ import annotations
 
 import json
+import secrets
 from datetime import datetime
 from typing import Any
 
@@ -119,6 +120,53 @@ def challenges(request: HttpRequest) -> HttpResponse:
     return render(request, "challenge/list.html", {"pools": pools, "mine": mine})
 
 
+def _private(
+    request: HttpRequest,
+    challenge: Challenge,
+    sent: dict[str, str] | None = None,
+    status: int = 403,
+    wrong: bool | None = None,
+) -> HttpResponse:
+    """The page a private pool shows whoever may not read it: its name and the join form
+    with its invitation code (not its entries nor its fans); the code also opens it to
+    read. ``sent``: the form as the fan filled it (a refused join, a name carried through
+    signing in)."""
+    code = _code(request)
+    return render(
+        request,
+        "challenge/private.html",
+        {
+            "challenge": challenge,
+            # a wrong code brought to read it (a refused join says so itself)
+            "wrong": bool(code) if wrong is None else wrong,
+            "next": request.get_full_path(),
+            "sent": sent or {"name": request.GET.get("name", "")[:60], "invite_code": code},
+        },
+        status=status,
+    )
+
+
+def _code(request: HttpRequest) -> str:
+    """The invitation code a request brings: ``?code=`` (the link a commissioner shares),
+    ``?invite_code=`` (the gate's form) or a join form's ``invite_code``."""
+    code = request.GET.get("code") or request.GET.get("invite_code")
+    return (code or request.POST.get("invite_code") or "").strip()[:64]
+
+
+def _may_view(request: HttpRequest, challenge: Challenge) -> bool:
+    """Tell whether the request may read the pool (:func:`services.can_view_pool`). A right
+    invitation code is kept in the session, so its entries' and who-picked-whom pages open
+    too (a code the commissioner changes since no longer does)."""
+    key = f"challenge-code-{challenge.pk}"
+    code = _code(request) or str(request.session.get(key, ""))
+    if not services.can_view_pool(challenge, request.user, code):
+        return False
+    right = bool(code) and secrets.compare_digest(code, challenge.invite_code)
+    if right and not challenge.public and request.session.get(key) != code:
+        request.session[key] = code
+    return True
+
+
 def _sentence(exc: services.ChallengeRefused) -> str:
     """A refusal as the page shows it: a sentence, capitalised and ended."""
     text = str(exc).strip()
@@ -131,6 +179,12 @@ def pool(
 ) -> HttpResponse:
     """A pool's standings (50 a page, ranked by points), its rules and the join form."""
     challenge = get_object_or_404(Challenge.objects.select_related("season__league"), pk=pk)
+    if not _may_view(request, challenge):
+        if sent is not None:  # a refused join: its message says why
+            return _private(request, challenge, sent, status, wrong=False)
+        return _private(request, challenge)
+    if request.method == "POST" and sent is None:
+        return redirect(challenge)  # "Only read it": the code is in the session now
     locked = services.is_locked(challenge)
     entries = Entry.objects.filter(challenge=challenge).select_related("user")
     # The pool keeps its count: no COUNT over 10,000 rows on a page view.
@@ -169,7 +223,8 @@ def pool(
             "champions": champions,
             # the join form again as the fan filled it (a refused join; a name carried
             # through signing in)
-            "sent": sent or {"name": request.GET.get("name", "")[:60], "invite_code": ""},
+            "sent": sent
+            or {"name": request.GET.get("name", "")[:60], "invite_code": _code(request)},
         },
         status=status,
     )
@@ -222,9 +277,10 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
     challenge = get_object_or_404(Challenge, pk=pk)
     if not request.user.is_authenticated:
         back = challenge.get_absolute_url()
-        name = request.POST.get("name", "").strip()[:60]
-        if name:
-            back = f"{back}?{urlencode({'name': name})}"
+        carried = {k: v for k, v in (("name", request.POST.get("name", "").strip()[:60]),
+                                     ("code", _code(request))) if v}  # fmt: skip
+        if carried:
+            back = f"{back}?{urlencode(carried)}"
         return redirect(f"{reverse('challenge:signin')}?{urlencode({'next': back})}")
     try:
         entry = services.entry_join(
@@ -278,6 +334,8 @@ def entry(request: HttpRequest, pk: int) -> HttpResponse:
         Entry.objects.select_related("challenge__season__league", "user"), pk=pk
     )
     own = request.user.is_authenticated and item.user_id == request.user.pk
+    if not own and not _may_view(request, item.challenge):
+        return _private(request, item.challenge)
     locked = services.is_locked(item.challenge)
     if request.method == "POST":
         if not request.user.is_authenticated:  # signed out meanwhile (another tab, expiry)
@@ -401,6 +459,8 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
 def picks(request: HttpRequest, pk: int) -> HttpResponse:
     """Who picked whom: how a locked pool's entries picked each game."""
     challenge = get_object_or_404(Challenge.objects.select_related("season__league"), pk=pk)
+    if not _may_view(request, challenge):
+        return _private(request, challenge)
     try:
         games = services.who_picked_whom(challenge)
     except services.ChallengeRefused as exc:

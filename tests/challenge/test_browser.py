@@ -119,11 +119,14 @@ def test_the_challenge_pages_read_well_on_a_desktop_and_a_phone(
     )
     pool = services.challenge_create(season=cup, name="Audit pool", public=False)
     anonymous = [Visit("challenges", "/challenges/"), Visit("sign up", "/fans/signup/"),
-                 Visit("sign in", "/fans/signin/"), Visit("pool", pool.get_absolute_url())]  # fmt: skip
+                 Visit("sign in", "/fans/signin/"),
+                 Visit("private pool's gate", pool.get_absolute_url(), status=403),
+                 Visit("pool", f"{pool.get_absolute_url()}?code={pool.invite_code}")]  # fmt: skip
     found: list[str] = []
     with axe_in_every_page(browser):
         for width in (1280, 390):
             browser.set_window_size(width, 900)
+            browser.delete_all_cookies()  # the code the last round's visit kept: gone
             for visit in anonymous:
                 found += problems_of(browser, live_server.url, visit, width)
     browser.get(f"{live_server.url}/fans/signup/")

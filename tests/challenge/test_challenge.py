@@ -7,6 +7,7 @@ import json
 import re
 from datetime import timedelta
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.test import Client
@@ -703,3 +704,72 @@ def test_who_picked_whom_counts_each_game_s_picks_once_the_pool_locks(
     assert champions.startswith("Picked to win it all: ")
     assert f"{one} 33%" in champions and f"{three} 33%" in champions
     assert reverse("challenge:picks", args=[pool.pk]) in pool_page
+
+
+def test_a_private_pool_is_read_by_its_fans_and_with_its_code_only(
+    cup: Any, alice: Any, bob: Any
+) -> None:
+    pool = services.challenge_create(season=cup, name="Family", public=False)
+    a = services.entry_join(
+        challenge=pool, user=alice, name="Alice picks", invite_code=pool.invite_code
+    )
+    services.entry_save(entry=a, user=alice, picks=chalk(cup))
+    play_next(cup)  # locked: a public pool's entries would be open to all now
+    for stranger in (Client(), signed(bob)):
+        gate = stranger.get(pool.get_absolute_url())
+        assert gate.status_code == 403
+        text = gate.content.decode()
+        assert "A private pool" in text and "Alice picks" not in text and "alice" not in text
+        assert stranger.get(a.get_absolute_url()).status_code == 403
+        assert stranger.get(reverse("challenge:picks", args=[pool.pk])).status_code == 403
+        for url in (f"/api/challenges/{pool.pk}/", f"/api/challenges/{pool.pk}/standings/",
+                    f"/api/challenges/{pool.pk}/picks/", f"/api/challenge-entries/{a.pk}/"):  # fmt: skip
+            assert stranger.get(url).status_code == 404, url
+    wrong = Client().get(f"{pool.get_absolute_url()}?code=guess")
+    assert wrong.status_code == 403 and "not this pool" in wrong.content.decode()
+
+    # The invitation link opens it, and the code is kept for the pool's other pages.
+    invited = Client()
+    page = invited.get(f"{pool.get_absolute_url()}?code={pool.invite_code}")
+    assert page.status_code == 200 and "Alice picks" in page.content.decode()
+    assert invited.get(a.get_absolute_url()).status_code == 200
+    assert invited.get(reverse("challenge:picks", args=[pool.pk])).status_code == 200
+    api = Client().get(f"/api/challenges/{pool.pk}/standings/?invite_code={pool.invite_code}")
+    assert api.status_code == 200 and api.json()["results"][0]["name"] == "Alice picks"
+    # Its fan and commissioners read it without a code.
+    assert signed(alice).get(pool.get_absolute_url()).status_code == 200
+    assert signed(alice).get(f"/api/challenges/{pool.pk}/picks/").status_code == 200
+    boss = signed(commissioner())
+    assert boss.get(pool.get_absolute_url()).status_code == 200
+    admin_page = boss.get(reverse("admin:challenge_challenge_change", args=[pool.pk]))
+    assert f"/challenges/{pool.pk}/?code={pool.invite_code}" in admin_page.content.decode()
+
+
+def test_an_invitation_link_leads_a_signed_out_fan_through_sign_in_to_the_join_form(
+    cup: Any, alice: Any
+) -> None:
+    pool = services.challenge_create(season=cup, name="Family", public=False)
+    client = Client()
+    page = client.get(f"{pool.get_absolute_url()}?code={pool.invite_code}").content.decode()
+    assert f'value="{pool.invite_code}"' in page  # the join form carries the code
+    asked = client.post(
+        reverse("challenge:join", args=[pool.pk]),
+        {"name": "Mine", "invite_code": pool.invite_code},
+    )
+    assert asked.status_code == 302 and "fans/signin" in asked["Location"]
+    client.force_login(alice)
+    back = client.get(parse_qs(urlsplit(asked["Location"]).query)["next"][0])
+    assert back.status_code == 200
+    assert f'value="{pool.invite_code}"' in back.content.decode()
+
+
+def test_only_read_it_opens_a_private_pool_with_its_code_and_no_code_in_the_address(
+    cup: Any,
+) -> None:
+    pool = services.challenge_create(season=cup, name="Family", public=False)
+    client = Client()
+    wrong = client.post(pool.get_absolute_url(), {"invite_code": "guess"})
+    assert wrong.status_code == 403 and "not this pool" in wrong.content.decode()
+    opened = client.post(pool.get_absolute_url(), {"invite_code": pool.invite_code})
+    assert opened.status_code == 302 and opened["Location"] == pool.get_absolute_url()
+    assert client.get(pool.get_absolute_url()).status_code == 200

@@ -157,7 +157,7 @@ def problems_of(driver: Any, base: str, visit: Visit, width: int) -> list[str]:
         found.append(f"{where}: {wide[0]} px wide on a {wide[1]} px screen")
     for entry in driver.get_log("browser"):
         expected = (
-            visit.status == 404 and f"{visit.path} - Failed to load resource" in entry["message"]
+            visit.status >= 400 and f"{visit.path} - Failed to load resource" in entry["message"]
         )
         if entry["level"] == "SEVERE" and not expected:
             found.append(f"{where}: console error {entry['message']}")
