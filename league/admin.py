@@ -259,6 +259,26 @@ class SeasonAddForm(forms.Form):
         }
 
 
+def _moved_to_independents(season: Season, conferences: dict[int, str] | None) -> str:
+    """Say which teams play with the independents (or in another conference) than their
+    own, being alone in it in this season (``scheduling.conference_groups``); "" if none."""
+    if not conferences:
+        return ""
+    moved = [
+        f"{entry.team} ({conferences.get(entry.team_id) or 'no conference'} → {entry.conference})"
+        for entry in season.entries.select_related("team").order_by("team__school")
+        if entry.conference != conferences.get(entry.team_id, "")
+    ]
+    if not moved:
+        return ""
+    return (
+        f"{counted(len(moved), 'team')} alone in {'its' if len(moved) == 1 else 'their'} "
+        f"conference this season {'plays' if len(moved) == 1 else 'play'} in another group: "
+        f"{'; '.join(moved)} (a conference needs two teams of the season or more to play "
+        "its round robin)."
+    )
+
+
 @admin.register(Season)
 class SeasonAdmin(CountedDeleteAdmin[Season], StoredTitleAdmin[Season]):
     list_display = ("__str__", "kind", "game", "rules", "home_court", "start_date", "progress")
@@ -352,8 +372,9 @@ class SeasonAdmin(CountedDeleteAdmin[Season], StoredTitleAdmin[Season]):
             can_view_related=False,
         )
         if form.is_bound and form.is_valid():
+            arguments = form.season_arguments()
             try:
-                season = services.season_create(**form.season_arguments())
+                season = services.season_create(**arguments)
             except services.SeasonRefused as exc:
                 form.add_error(None, sentence(str(exc)))
             except ValidationError as exc:
@@ -367,6 +388,9 @@ class SeasonAdmin(CountedDeleteAdmin[Season], StoredTitleAdmin[Season]):
                     "the season list, or manage.py simulate.",
                     messages.SUCCESS,
                 )
+                moved = _moved_to_independents(season, arguments["conferences"])
+                if moved:
+                    self.message_user(request, moved, messages.WARNING)
                 if "_addanother" in request.POST:
                     return HttpResponseRedirect(request.path)
                 return HttpResponseRedirect(reverse("admin:league_season_change", args=[season.pk]))

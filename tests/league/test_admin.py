@@ -135,12 +135,23 @@ def test_adding_a_season_of_every_team_groups_the_lone_ones_as_independents(clie
     alone = full_team(school="Solo", conference="Solo Conference")
     other = full_team(school="Other", conference="Other Conference")
     data = season_form(teams=[], every_team="on", seed=1)
-    response = client.post(reverse("admin:league_season_add"), data)
-    assert response.status_code == 302
+    response = client.post(reverse("admin:league_season_add"), data, follow=True)
+    assert response.status_code == 200
     season = Season.objects.get(name="Winter 2027")
     groups = dict(season.entries.values_list("team_id", "conference"))
     assert len(groups) == Team.objects.count() == 9  # season_form's four teams too
     assert groups[alone.pk] == groups[other.pk] == "Independent"
+    # The commissioner is told which teams left their conference, and where they went.
+    text = response.content.decode().replace("&#x27;", "'")
+    moved = [f"{t} ({groups_own} → {groups[t.pk]})" for t, groups_own in
+             ((other, "Other Conference"), (alone, "Solo Conference"))]  # fmt: skip
+    moved_others = [e for e in season.entries.select_related("team")
+                    if e.conference != e.team.conference]  # fmt: skip
+    assert (
+        f"{len(moved_others)} teams alone in their conference this season play in another" in text
+    )
+    for line in moved:
+        assert line in text
 
 
 def test_a_six_dice_season_is_added_with_its_options_and_without_vabg_s_switch(client) -> None:
