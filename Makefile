@@ -35,8 +35,11 @@ serve-setup: install
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py load_teams
 
+# --control-socket: gunicorn's default (~/.gunicorn/gunicorn.ctl) is one per user, taken
+# by each new gunicorn from the last (make serve-cached's own included).
 serve: serve-setup
-	$(VENV)/bin/gunicorn config.wsgi --workers $(WORKERS) --bind $(HOST):$(PORT) --timeout 60 --graceful-timeout 30 --access-logfile -
+	mkdir -p .run
+	exec $(VENV)/bin/gunicorn config.wsgi --workers $(WORKERS) --bind $(HOST):$(PORT) --timeout 60 --graceful-timeout 30 --access-logfile - --control-socket $(CURDIR)/.run/serve-$(PORT)-gunicorn.ctl
 
 # The production set under supervisord (config/supervisord.conf, scripts/serve-cached.sh):
 # nginx's front cache (config/nginx.conf) on PORT, gunicorn on PORT+1 and, with a broker set,
