@@ -11,7 +11,7 @@ REDIS_URL_TEST ?= redis://127.0.0.1:6379/15
 # without them every process compiles the project again (README, "Tests").
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: install run serve serve-setup serve-cached serve-workers backup restore test test-postgres test-sqlite lint typecheck bench services clean
+.PHONY: install run serve serve-setup serve-preflight serve-cached serve-workers backup restore test test-postgres test-sqlite lint typecheck bench services clean
 
 $(VENV)/.stamp-install: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -45,14 +45,20 @@ serve: serve-setup
 # nginx's front cache (config/nginx.conf) on PORT, gunicorn on PORT+1 and, with a broker set,
 # the Celery workers and beat; each is started again whenever it exits. `exec`: supervisord is
 # make's own child, so a SIGTERM to make (which make passes to its children) stops the set.
-serve-cached: serve-setup
+# serve-preflight first: a port taken or a set still running is refused (and what a killed
+# supervisord left running stopped) before the set-up's migrations, not after.
+serve-cached: serve-preflight serve-setup
 	exec env HOST=$(HOST) PORT=$(PORT) WORKERS=$(WORKERS) scripts/serve-cached.sh $(VENV)/bin/gunicorn
 
-# A worker host of the same league: the Celery workers (and beat, unless BEAT=false: one beat
-# in all) under the same supervision, nothing served, no set-up (the web host migrates).
-# Needs the web host's production environment (README, "Adding a worker host").
+serve-preflight: install
+	env PREFLIGHT=only HOST=$(HOST) PORT=$(PORT) WORKERS=$(WORKERS) scripts/serve-cached.sh $(VENV)/bin/gunicorn
+
+# A worker host of the same league: the Celery workers under the same supervision, nothing
+# served, no set-up (the web host migrates); beat only with BEAT=true (the web host's
+# make serve-cached runs the one beat). Needs the web host's production environment
+# (README, "Adding a worker host").
 serve-workers: install
-	exec env WEB=false scripts/serve-cached.sh $(VENV)/bin/gunicorn
+	exec env WEB=false BEAT=$${BEAT:-false} scripts/serve-cached.sh $(VENV)/bin/gunicorn
 
 # Back the configured database up into BACKUP_DIR (pg_dump, or SQLite's online backup), and
 # restore FILE into it: refused when it holds anything, unless FORCE=1 (README, "Backups").

@@ -43,7 +43,8 @@ SWEEP = "league.sweep"
 
 
 class QuietSweeps(logging.Filter):
-    """Drop the lines of a sweep that found nothing to do, keep every other line.
+    """Drop the lines of a sweep that found nothing to do (or expired unrun), keep every
+    other line.
 
     Beat sends the sweep every ``LEAGUE_SWEEP_EVERY`` seconds (5) and, at ``-l INFO``, beat
     and the worker log it three times: sent, received, succeeded. That is 36 lines a minute,
@@ -62,8 +63,10 @@ class QuietSweeps(logging.Filter):
             if record.msg == trace.LOG_SUCCESS:
                 return not self.IDLE.fullmatch(str(args.get("return_value", "")))
             return True
-        sent = str(record.msg).startswith("Scheduler: Sending due task")
-        return not (sent and isinstance(args, tuple) and SWEEP in args)
+        # A sweep sent while every worker was busy expires unrun (a later one does its job):
+        # "Discarding revoked task: league.sweep[...]", one a sweep, is as idle as the rest.
+        idle = str(record.msg).startswith(("Scheduler: Sending due task", "Discarding revoked"))
+        return not (idle and isinstance(args, tuple) and SWEEP in args)
 
 
 @signals.after_setup_logger.connect

@@ -501,12 +501,30 @@ for _name in ("GAME_PAGE_MAX_AGE", "FAN_PAGE_MAX_AGE", "FAN_PAGE_STALE_SECONDS")
     if globals()[_name] < 0:
         raise ImproperlyConfigured(f"{_name} must be 0 or more.")
 
-# One line a record, with its time, level and logger (config/logs.py); a request refused as
-# suspicious (a scanner's Host header) is one warning line, not an error with a traceback.
+# One line a record, with its time, level, program and logger (config/logs.py); a request
+# refused as suspicious (a scanner's Host header) is one warning line, not an error with a
+# traceback. LOG_PROGRAM (set by config/supervisord.conf: gunicorn, worker0, beat...) names
+# the program, as every program of a set writes to supervisord's one output. A 4xx answer
+# is not logged here (django.request at ERROR): the access log has each request already.
+LOG_LEVEL = env.str("LOG_LEVEL", default="WARNING").upper()
+if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+    raise ImproperlyConfigured(
+        f"LOG_LEVEL={LOG_LEVEL!r} is not a level: DEBUG, INFO, WARNING, ERROR or CRITICAL"
+    )
+LOG_PROGRAM = env.str("LOG_PROGRAM", default="").strip()
+_PROGRAM = f" {LOG_PROGRAM}" if LOG_PROGRAM else ""
+# Celery's own formats (a worker's and beat's lines), with the program after the process.
+CELERY_WORKER_LOG_FORMAT = f"[%(asctime)s: %(levelname)s/%(processName)s]{_PROGRAM} %(message)s"
+CELERY_WORKER_TASK_LOG_FORMAT = (
+    f"[%(asctime)s: %(levelname)s/%(processName)s]{_PROGRAM} %(task_name)s[%(task_id)s]: "
+    "%(message)s"
+)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "formatters": {
+        "line": {"format": f"%(asctime)s %(levelname)s{_PROGRAM} %(name)s: %(message)s"}
+    },
     "filters": {"client_faults": {"()": "config.logs.ClientFaultsOneLine"}},
     "handlers": {
         "console": {
@@ -515,5 +533,6 @@ LOGGING = {
             "filters": ["client_faults"],
         }
     },
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {"django.request": {"level": "ERROR"}},
 }

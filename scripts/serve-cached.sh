@@ -17,7 +17,10 @@
 # serving there (the front-cache test puts it before Django's live test server).
 # BEAT=false leaves beat out (a second host of a league: one beat in all). WEB=false starts
 # the workers (and beat, unless BEAT=false) alone, under the same supervision: a worker host
-# (`make serve-workers`); it needs a broker.
+# (`make serve-workers`); it needs a broker, and the settings are checked before it starts.
+# PREFLIGHT=only checks and exits (make runs it before the set-up's migrations): the
+# switches and numbers, a set still running in the run folder (refused) or what one killed
+# alone left running (stopped), the ports.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,17 +30,27 @@ GUNICORN=$BIN/$(basename "$GUNICORN")
 HOST=${HOST:-127.0.0.1}
 PORT=${PORT:-8000}
 WORKERS=${WORKERS:-4}
-UPSTREAM_PORT=${UPSTREAM_PORT:-$((PORT + 1))}
-UPSTREAM_GIVEN=${UPSTREAM:-}
-UPSTREAM=${UPSTREAM:-127.0.0.1:$UPSTREAM_PORT}
+CELERY_PROCESSES=${CELERY_PROCESSES:-2}
+CELERY_CONCURRENCY=${CELERY_CONCURRENCY:-$(nproc)}
+# Switches read as the settings read theirs: true/false, yes/no, on/off, 1/0, in any case.
 WEB=${WEB:-true}
 BEAT=${BEAT:-true}
 for switch in WEB BEAT; do
-    case ${!switch} in
-        true | false) ;;
+    case ${!switch,,} in
+        true | yes | on | 1) printf -v "$switch" true ;;
+        false | no | off | 0) printf -v "$switch" false ;;
         *) echo "serve-cached: $switch=${!switch} is neither true nor false" >&2; exit 2 ;;
     esac
 done
+for number in PORT WORKERS CELERY_PROCESSES CELERY_CONCURRENCY ${UPSTREAM_PORT:+UPSTREAM_PORT}; do
+    if ! [[ ${!number} =~ ^[0-9]+$ ]] || [ "${!number}" -lt 1 ]; then
+        echo "serve-cached: $number=${!number} is not a whole number of 1 or more" >&2
+        exit 2
+    fi
+done
+UPSTREAM_PORT=${UPSTREAM_PORT:-$((PORT + 1))}
+UPSTREAM_GIVEN=${UPSTREAM:-}
+UPSTREAM=${UPSTREAM:-127.0.0.1:$UPSTREAM_PORT}
 if [ "$WEB" = false ]; then
     RUN=${RUN_DIR:-$ROOT/.run/workers}
     if [ -z "${CELERY_BROKER_URL:-${REDIS_URL:-}}" ]; then
@@ -68,16 +81,82 @@ PY
 check_port() {  # WHAT HOST PORT
     local why
     if why=$(port_taken "$2" "$3"); then
-        echo "serve-cached: cannot listen for $1 on $2:$3: $why (another server, or a" \
-            "serve-cached still running: $BIN/supervisorctl -c $RUN/supervisord.conf status);" \
-            "stop it or choose another PORT (and UPSTREAM_PORT)" >&2
+        echo "serve-cached: cannot listen for $1 on $2:$3: $why (another server, or another" \
+            "serve-cached set); stop it or choose another PORT (and UPSTREAM_PORT)" >&2
         exit 1
     fi
 }
+
+# Whether process $1 runs (an exited one nobody reaped, its parent gone, does not).
+alive() {
+    local stat
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    stat=${stat##*) }
+    [ "${stat%% *}" != Z ]
+}
+
+# Whether process $1 runs with $2 in its command line (a pid file's process may be gone, or
+# its number given to another program since).
+runs_with() {
+    [ -r "/proc/$1/cmdline" ] && tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -qF -- "$2"
+}
+
+# A set already running in this run folder is refused, naming how to stop it (its
+# supervisord holds the folder's control socket: a second would fail later, cryptically).
+# A supervisord killed alone (kill -9, the OOM killer) leaves its programs running with no
+# one to restart them, holding the ports: each is found by its pid file and stopped as
+# supervisord would (SIGTERM: a worker finishes its game, gunicorn its requests), its
+# process group killed after 70 s. Then the old pid files go (a stale one's number may
+# belong to another program after a reboot, and celery and gunicorn refuse to start on it).
+clear_run_folder() {
+    local pid file left=() running
+    if [ -s "$RUN/supervisord.pid" ]; then
+        pid=$(cat "$RUN/supervisord.pid")
+        if runs_with "$pid" "$RUN/supervisord.conf"; then
+            echo "serve-cached: a set is already running in $RUN (supervisord, pid $pid):" \
+                "stop it first ($BIN/supervisorctl -c $RUN/supervisord.conf shutdown, or" \
+                "SIGTERM to $pid), or give this one another RUN_DIR" >&2
+            exit 1
+        fi
+    fi
+    for file in "$RUN"/nginx.pid "$RUN"/gunicorn.pid "$RUN"/beat.pid "$RUN"/worker*.pid; do
+        [ -s "$file" ] || continue
+        pid=$(cat "$file")
+        if [[ $pid =~ ^[0-9]+$ ]] && runs_with "$pid" "$RUN"; then left+=("$pid"); fi
+    done
+    if [ ${#left[@]} -gt 0 ]; then
+        echo "serve-cached: the last set's supervisord was killed alone; stopping what it left" \
+            "running in $RUN: ${left[*]}" >&2
+        kill -TERM "${left[@]}" 2>/dev/null || true
+        for _ in $(seq 700); do  # up to 70 s: a worker's game, gunicorn's requests
+            running=false
+            for pid in "${left[@]}"; do if alive "$pid"; then running=true; fi; done
+            if [ "$running" = false ]; then break; fi
+            sleep 0.1
+        done
+        for pid in "${left[@]}"; do kill -KILL -- "-$pid" 2>/dev/null || true; done
+    fi
+    rm -f "$RUN"/*.pid
+}
+
+mkdir -p "$RUN"
+clear_run_folder
 if [ "$WEB" = true ]; then
     check_port nginx "$HOST" "$PORT"
     if [ -z "$UPSTREAM_GIVEN" ]; then check_port gunicorn 127.0.0.1 "$UPSTREAM_PORT"; fi
+else
+    # A worker host runs no set-up (make serve-cached's migrations load the settings and
+    # refuse a bad one): the settings are read here once, so a missing SECRET_KEY stops the
+    # start naming it, rather than every worker dying and restarting for an hour.
+    if ! why=$(cd "$ROOT" && DJANGO_SETTINGS_MODULE=config.settings "$BIN/python" -c \
+        "import django; django.setup()" 2>&1); then
+        echo "serve-cached: the settings refuse to start: $(echo "$why" | tail -n 1)" >&2
+        exit 2
+    fi
+fi
+if [ "${PREFLIGHT:-}" = only ]; then exit 0; fi
 
+if [ "$WEB" = true ]; then
     if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
         echo "serve-cached: installing nginx (Debian's nginx-light)"
         SUDO=""

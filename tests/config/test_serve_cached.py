@@ -101,6 +101,14 @@ def test_each_set_keeps_gunicorn_s_control_socket_in_its_own_run_folder(tmp_path
         shutil.rmtree(run_dir, ignore_errors=True)
 
 
+def alive(pid: int) -> bool:
+    """Tell whether a process runs (an exited one nobody reaped does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[-1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 def listening(port: int) -> bool:
     with socket.socket() as probe:
         return probe.connect_ex(("127.0.0.1", port)) == 0
@@ -147,9 +155,9 @@ def test_a_worker_host_without_a_broker_is_refused_naming_it(tmp_path: Path) -> 
 
 
 def test_a_switch_that_is_not_true_or_false_is_refused(tmp_path: Path) -> None:
-    refused = serve_cached({"BEAT": "no", "UPSTREAM": "127.0.0.1:9"}, tmp_path / "run")
+    refused = serve_cached({"BEAT": "maybe", "UPSTREAM": "127.0.0.1:9"}, tmp_path / "run")
     assert refused.returncode == 2
-    assert "serve-cached: BEAT=no is neither true nor false" in refused.stderr
+    assert "serve-cached: BEAT=maybe is neither true nor false" in refused.stderr
 
 
 @pytest.mark.redis
@@ -188,3 +196,87 @@ def test_make_serve_workers_runs_the_workers_alone_and_beat_only_where_asked(
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(make.pid, signal.SIGKILL)
+
+
+def _nginx_alone(run_dir: Path, port: int) -> subprocess.Popen[bytes]:
+    """Start a set of nginx alone (UPSTREAM given) and wait until it listens."""
+    env = {**os.environ, "PORT": str(port), "UPSTREAM": "127.0.0.1:9", "RUN_DIR": str(run_dir)}
+    proc = subprocess.Popen(["scripts/serve-cached.sh"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)  # fmt: skip
+    for _ in range(600):  # the set starting: a state, not a time, is awaited
+        if listening(port) or proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    assert listening(port), "nginx did not start"
+    return proc
+
+
+def test_a_set_killed_with_its_supervisord_is_stopped_by_the_next_start_and_a_live_one_refused(
+    tmp_path: Path,
+) -> None:
+    """kill -9 of supervisord left nginx (and gunicorn, the workers, beat) running with no
+    one to restart them and holding the ports: the next start said "address in use", naming
+    a supervisorctl that no longer answered."""
+    run_dir = Path(tempfile.mkdtemp(prefix="vabg-serve-cached-"))  # nginx's workers read it
+    run_dir.chmod(0o755)
+    port = free_port()
+    sets: list[subprocess.Popen[bytes]] = []
+    try:
+        sets.append(_nginx_alone(run_dir, port))
+        # A second set in the same run folder while the first runs: refused, saying how to stop it.
+        env = {"PORT": str(free_port()), "UPSTREAM": "127.0.0.1:9"}
+        refused = serve_cached(env, run_dir)
+        assert refused.returncode == 1
+        assert f"a set is already running in {run_dir} (supervisord, pid" in refused.stderr
+        assert "supervisord.conf shutdown" in refused.stderr
+
+        supervisord = int((run_dir / "supervisord.pid").read_text())
+        nginx = int((run_dir / "nginx.pid").read_text())
+        os.kill(supervisord, signal.SIGKILL)
+        sets[0].wait(timeout=30)
+        assert listening(port)  # nginx, orphaned, still holds the port
+        sets.append(_nginx_alone(run_dir, port))  # the next start stops it and serves
+        for _ in range(900):  # until the new set's own nginx writes its pid
+            pid_file = run_dir / "nginx.pid"
+            if pid_file.exists() and pid_file.read_text().strip() not in ("", str(nginx)):
+                break
+            time.sleep(0.1)
+        stderr = sets[1].stderr
+        assert stderr is not None
+        said = stderr.readline().decode()
+        assert "the last set's supervisord was killed alone; stopping what it left" in said
+        assert str(nginx) in said
+        assert not alive(nginx), "the orphaned nginx still runs"
+        assert int((run_dir / "nginx.pid").read_text()) != nginx
+    finally:
+        for proc in sets:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=60)
+            if proc.stderr is not None:
+                proc.stderr.close()
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def test_a_worker_host_with_settings_production_refuses_is_refused_before_it_starts(
+    tmp_path: Path,
+) -> None:
+    """Each worker died on ImproperlyConfigured and was started again, 1,267 log lines in
+    30 s, for over an hour before supervisord gave up."""
+    env = {"WEB": "false", "CELERY_BROKER_URL": "redis://127.0.0.1:6379/10", "DEBUG": "false",
+           "SECRET_KEY": "", "ALLOWED_HOSTS": "x.org"}  # fmt: skip
+    refused = serve_cached(env, tmp_path / "run")
+    assert refused.returncode == 2
+    assert (
+        "serve-cached: the settings refuse to start: django.core.exceptions.ImproperlyConfigured:"
+        " SECRET_KEY must be set when DEBUG is off." in refused.stderr
+    )
+    assert not (tmp_path / "run" / "supervisord.pid").exists()
+
+
+@pytest.mark.parametrize("name", ["CELERY_PROCESSES", "CELERY_CONCURRENCY", "WORKERS", "PORT"])
+def test_a_number_that_is_not_a_positive_whole_number_is_refused(name: str, tmp_path: Path) -> None:
+    refused = serve_cached({name: "0", "UPSTREAM": "127.0.0.1:9"}, tmp_path / "run")
+    assert refused.returncode == 2
+    assert f"serve-cached: {name}=0 is not a whole number of 1 or more" in refused.stderr

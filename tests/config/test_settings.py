@@ -240,3 +240,11 @@ def test_healthz_answers_plain_http_in_production_while_pages_go_to_https(tmp_pa
                           text=True, check=True)  # fmt: skip
     # A balancer probing the host by its address gets the health, not a 400; pages do not.
     assert proc.stdout.split() == ["200", "301", "https://testserver/teams/", "200", "400"]
+
+
+def test_a_log_level_that_is_no_level_is_refused_naming_it() -> None:
+    chosen = settings_under({"LOG_LEVEL": "verbose"})
+    assert "LOG_LEVEL='VERBOSE' is not a level: DEBUG, INFO, WARNING, ERROR or CRITICAL" in str(
+        chosen["error"]
+    )
+    assert "error" not in settings_under({"LOG_LEVEL": "info"})

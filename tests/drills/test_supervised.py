@@ -340,3 +340,38 @@ def test_nginx_s_master_killed_alone_is_started_again_and_its_orphans_are_stoppe
     time.sleep(2)  # longer than startsecs: a master that could not bind would have exited
     assert production.running_pid("nginx") == new
     assert production.answers("/healthz")
+
+
+def test_a_worker_stopped_by_supervisord_finishes_the_game_in_hand(
+    production: Supervised,
+) -> None:
+    """supervisorctl stop (or a stop of the whole set) sent SIGTERM to the worker's whole
+    process group: its pool process died mid-game (WorkerLostError) instead of the warm
+    shutdown that finishes it; the game was only played again by another delivery."""
+    season = new_season([full_team() for _ in range(4)], "Stopped under supervision")
+    run = services.simulation_start(season=season, scope="all")
+    lock = RowLock("league_simulationrun", run.pk)
+    mid_game(lock, production)  # type: ignore[arg-type]
+    in_hand = set(season.games.filter(status="running").values_list("pk", flat=True))
+    assert in_hand, "no game was in hand"
+    logged = len(production.logs())
+    stopping = threading.Thread(target=production.ctl, args=("stop", "worker:worker0"))
+    stopping.start()
+    wait_for(
+        lambda: "STOP" in production.ctl("status", "worker:worker0"),  # STOPPING, STOPPED
+        what="supervisord to stop the worker",
+        pool=production,
+    )
+    lock.release()  # the game in hand goes on: the worker finishes it, then exits
+    stopping.join(timeout=WAIT)
+    assert "STOPPED" in production.ctl("status", "worker:worker0")
+    assert not season.games.filter(pk__in=in_hand).exclude(status="final").exists()
+    since = production.logs()[-(len(production.logs()) - logged) or None :]
+    assert "WorkerLostError" not in since and "signal 15" not in since
+    production.ctl("start", "worker:worker0")
+    wait_for(
+        lambda: not season.games.exclude(status="final").exists(),
+        what="the rest of the run",
+        pool=production,
+    )
+    assert_stored_once(season)
