@@ -184,6 +184,10 @@ class GamePicksSerializer(serializers.Serializer[Any]):
         help_text="The game's two team ids as far as the games played tell (null: not known).",
     )
     winner_id = serializers.IntegerField(allow_null=True)
+    out = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The picked teams already beaten in a game played (out of the tournament).",
+    )
     unpicked = serializers.IntegerField(help_text="Entries that left the game unpicked.")
     picks = TeamPicksSerializer(many=True, help_text="Most picked first.")
 
@@ -311,6 +315,7 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
                     "region": g.region,
                     "teams": list(g.teams),
                     "winner_id": g.winner,
+                    "out": sorted(g.out),
                     "unpicked": g.unpicked,
                     "picks": [
                         {"team_id": t, "team": names.get(t, f"team {t}"), "entries": n,
@@ -367,7 +372,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
 
     def get_object(self) -> Entry:
         entry: Entry = super().get_object()
-        if self.action == "retrieve" and entry.user_id != self.request.user.pk:
+        if entry.user_id != self.request.user.pk:  # a private pool's entries: 404 to others
             _readable(self.request, entry.challenge)
         return entry
 

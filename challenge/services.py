@@ -359,13 +359,20 @@ def picks_fill(season: Season, picks: Mapping[str, int], *, how: str) -> dict[st
     return out
 
 
+def code_matches(challenge: Challenge, code: str) -> bool:
+    """Tell whether ``code`` is the pool's invitation code (compared in constant time, as
+    UTF-8 bytes: a code may hold any character)."""
+    given, kept = code.strip().encode(), challenge.invite_code.encode()
+    return bool(given) and secrets.compare_digest(given, kept)
+
+
 def can_view_pool(challenge: Challenge, user: Any, code: str = "") -> bool:
     """Tell whether ``user`` may read a pool: a public one, anyone; a private one, its fans
     (those with an entry), whoever opened it, commissioners, and anyone bringing its
     invitation ``code`` (the link its commissioner shares: ``/challenges/ID/?code=...``)."""
     if challenge.public:
         return True
-    if code and secrets.compare_digest(code.strip(), challenge.invite_code):
+    if code and code_matches(challenge, code):
         return True
     if not user.is_authenticated:
         return False
@@ -386,9 +393,7 @@ def entry_join(*, challenge: Challenge, user: Any, name: str = "", invite_code: 
         raise ChallengeRefused("sign in to join a pool", status=403)
     challenge = Challenge.objects.select_for_update().get(pk=challenge.pk)
     lock_check(challenge, message=JOIN_LOCKED_MESSAGE)
-    if not challenge.public and not secrets.compare_digest(
-        invite_code.strip(), challenge.invite_code
-    ):
+    if not challenge.public and not code_matches(challenge, invite_code):
         raise ChallengeRefused(
             "this pool is joined by invitation: the code is not right", status=403
         )
@@ -748,10 +753,13 @@ class GamePicks:
     teams: tuple[int | None, int | None]
     """The game's two teams as far as the games played tell them (None: not known yet)."""
     picks: tuple[tuple[int, int], ...]
-    """(team id, entries that picked it to win this game), most picked first."""
+    """(team id, entries that picked it to win this game), most picked first; a team the
+    games played have put in this game is there even when nobody picked it (0)."""
     unpicked: int
     """Entries that left this game unpicked."""
     winner: int | None
+    out: frozenset[int]
+    """The teams of ``picks`` already beaten in a game played (this one or an earlier)."""
 
 
 def pick_counts(challenge: Challenge) -> tuple[int, dict[str, list[tuple[int, int]]]]:
@@ -781,6 +789,17 @@ def pick_counts(challenge: Challenge) -> tuple[int, dict[str, list[tuple[int, in
     return len(rows), counted
 
 
+def beaten_teams(bracket: brackets.Bracket, winners: Mapping[str, int]) -> set[int]:
+    """Return the teams beaten in a game played (out of the tournament)."""
+    known = brackets.entrants(bracket, winners)
+    return {
+        team
+        for key, won in winners.items()
+        for team in known.get(key, (None, None))
+        if team is not None and team != won
+    }
+
+
 def who_picked_whom(challenge: Challenge) -> list[GamePicks]:
     """Return how the pool's entries picked every game, in the bracket's order; refused
     before the lock (:data:`PICKS_HIDDEN`)."""
@@ -791,19 +810,26 @@ def who_picked_whom(challenge: Challenge) -> list[GamePicks]:
     winners = winners_of(season)
     known = brackets.entrants(bracket, winners)
     total, counted = pick_counts(challenge)
+    beaten = beaten_teams(bracket, winners)
     out = []
     for game in sorted(bracket.games, key=lambda g: (g.round, g.region or "", g.position)):
-        picks = tuple(counted.get(game.key, ()))
+        counts = dict(counted.get(game.key, ()))
+        teams = known.get(game.key, (None, None))
+        both = [t for t in teams if t is not None]
+        if len(both) == 2:  # the two teams known: each listed, picked by nobody or not
+            counts = {t: counts.get(t, 0) for t in both} | counts
+        picks = tuple(sorted(counts.items(), key=lambda tn: -tn[1]))  # stable: known first
         out.append(
             GamePicks(
                 key=game.key,
                 round=game.round,
                 region=game.region or "",
                 position=game.position,
-                teams=known.get(game.key, (None, None)),
+                teams=teams,
                 picks=picks,
                 unpicked=max(total - sum(n for _, n in picks), 0),
                 winner=winners.get(game.key),
+                out=frozenset(t for t, _ in picks if t in beaten),
             )
         )
     return out

@@ -8,7 +8,6 @@ checked by ``challenge.services``.
 from __future__ import annotations
 
 import json
-import secrets
 from datetime import datetime
 from typing import Any
 
@@ -139,6 +138,7 @@ def _private(
             "challenge": challenge,
             # a wrong code brought to read it (a refused join says so itself)
             "wrong": bool(code) if wrong is None else wrong,
+            "locked": services.is_locked(challenge),
             "next": request.get_full_path(),
             "sent": sent or {"name": request.GET.get("name", "")[:60], "invite_code": code},
         },
@@ -153,18 +153,49 @@ def _code(request: HttpRequest) -> str:
     return (code or request.POST.get("invite_code") or "").strip()[:64]
 
 
+def _session_key(challenge: Challenge) -> str:
+    return f"challenge-code-{challenge.pk}"
+
+
+def _kept_code(request: HttpRequest, challenge: Challenge) -> str:
+    """The pool's code this visitor brought before (kept in his session), if still right."""
+    kept = str(request.session.get(_session_key(challenge), ""))
+    return kept if kept and services.code_matches(challenge, kept) else ""
+
+
+def _keep_code(request: HttpRequest, challenge: Challenge) -> None:
+    """Keep a private pool's code in the session: its fan, or one the code let in, reads
+    its pages from now on (after leaving it too, to join again)."""
+    if not challenge.public and request.session.get(_session_key(challenge)) != (
+        challenge.invite_code
+    ):
+        request.session[_session_key(challenge)] = challenge.invite_code
+
+
 def _may_view(request: HttpRequest, challenge: Challenge) -> bool:
     """Tell whether the request may read the pool (:func:`services.can_view_pool`). A right
     invitation code is kept in the session, so its entries' and who-picked-whom pages open
-    too (a code the commissioner changes since no longer does)."""
-    key = f"challenge-code-{challenge.pk}"
-    code = _code(request) or str(request.session.get(key, ""))
-    if not services.can_view_pool(challenge, request.user, code):
-        return False
-    right = bool(code) and secrets.compare_digest(code, challenge.invite_code)
-    if right and not challenge.public and request.session.get(key) != code:
-        request.session[key] = code
-    return True
+    too (a code the commissioner changes since no longer does); an old link's wrong code
+    does not undo a right one kept."""
+    brought = _code(request)
+    for code in (brought, _kept_code(request, challenge)):
+        if services.can_view_pool(challenge, request.user, code):
+            if code and services.code_matches(challenge, code):
+                _keep_code(request, challenge)
+            return True
+    return False
+
+
+def _gone(request: HttpRequest) -> HttpResponse:
+    """An entry that is no longer there (its fan took it out of the pool; a page kept open,
+    the back button)."""
+    return render(
+        request,
+        "challenge/refused.html",
+        {"title": "No such entry", "message": "This entry is not in any pool any more: its "
+         "fan took it out, or it was deleted. Your own entries are under My entries."},
+        status=404,
+    )  # fmt: skip
 
 
 def _sentence(exc: services.ChallengeRefused) -> str:
@@ -224,7 +255,10 @@ def pool(
             # the join form again as the fan filled it (a refused join; a name carried
             # through signing in)
             "sent": sent
-            or {"name": request.GET.get("name", "")[:60], "invite_code": _code(request)},
+            or {
+                "name": request.GET.get("name", "")[:60],
+                "invite_code": _code(request) or _kept_code(request, challenge),
+            },
         },
         status=status,
     )
@@ -241,10 +275,12 @@ def _champion_picks(challenge: Challenge, bracket: Any, top: int = 5) -> list[di
             season=challenge.season, team_id__in=[t for t, _ in picked]
         ).select_related("team")
     }
+    out = services.beaten_teams(bracket, tournaments.winners_of(challenge.season))
     return [
-        {"team": names.get(t, f"team {t}"), "entries": n, "percent": 100 * n / max(entries, 1)}
+        {"team": names.get(t, f"team {t}"), "entries": n, "percent": 100 * n / max(entries, 1),
+         "out": t in out}
         for t, n in picked
-    ]
+    ]  # fmt: skip
 
 
 def _rank(challenge: Challenge, rows: list[Entry], start: int, decided: bool = False) -> None:
@@ -293,6 +329,7 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, _sentence(exc))
         sent = {k: request.POST.get(k, "") for k in ("name", "invite_code")}
         return pool(request, pk, sent=sent, status=exc.status)
+    _keep_code(request, challenge)
     messages.success(request, "You are in the pool: pick your bracket.")
     return redirect(entry)
 
@@ -330,9 +367,9 @@ def _bracket_data(entry: Entry) -> dict[str, Any]:
 
 def entry(request: HttpRequest, pk: int) -> HttpResponse:
     """An entry: its bracket with hits and misses; the fan's own, before the lock, to pick."""
-    item = get_object_or_404(
-        Entry.objects.select_related("challenge__season__league", "user"), pk=pk
-    )
+    item = Entry.objects.select_related("challenge__season__league", "user").filter(pk=pk).first()
+    if item is None:
+        return _gone(request)
     own = request.user.is_authenticated and item.user_id == request.user.pk
     if not own and not _may_view(request, item.challenge):
         return _private(request, item.challenge)
@@ -443,7 +480,9 @@ def my_entries(request: HttpRequest) -> HttpResponse:
 @require_POST
 def leave(request: HttpRequest, pk: int) -> HttpResponse:
     """Take the fan's own entry out of its pool, before the lock."""
-    item = get_object_or_404(Entry.objects.select_related("challenge"), pk=pk)
+    item = Entry.objects.select_related("challenge").filter(pk=pk).first()
+    if item is None:
+        return _gone(request)
     if not request.user.is_authenticated:
         messages.error(request, "Your session ended: sign in again to change your entry.")
         return redirect(f"{reverse('challenge:signin')}?next={item.get_absolute_url()}")
@@ -452,6 +491,7 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
     except services.ChallengeRefused as exc:
         messages.error(request, _sentence(exc))
         return redirect(item)
+    _keep_code(request, item.challenge)  # his pool's page stays open to him, to join again
     messages.success(request, f"“{item.name}” has left {item.challenge.name}.")
     return redirect(item.challenge)
 
@@ -484,10 +524,7 @@ def picks(request: HttpRequest, pk: int) -> HttpResponse:
                  "games": []}
             )  # fmt: skip
         entries = game.unpicked + sum(n for _, n in game.picks)
-        counts = dict(game.picks)
         both = [t for t in game.teams if t is not None]
-        if len(both) == 2:  # the two teams known: each shown, picked by nobody or not
-            counts = {t: counts.get(t, 0) for t in both} | counts
         rounds[-1]["games"].append(
             {
                 "key": game.key,
@@ -500,8 +537,9 @@ def picks(request: HttpRequest, pk: int) -> HttpResponse:
                     {"team": names.get(t, (f"team {t}", None))[0],
                      "seed": names.get(t, (None, None))[1], "entries": n,
                      "percent": 100 * n / max(entries, 1), "won": game.winner == t,
-                     "lost": game.winner is not None and game.winner != t}
-                    for t, n in sorted(counts.items(), key=lambda tn: -tn[1])
+                     "lost": game.winner is not None and game.winner != t,
+                     "out": t in game.out and game.winner is None}
+                    for t, n in game.picks
                 ],
                 "unpicked": game.unpicked,
             }

@@ -702,7 +702,8 @@ def test_who_picked_whom_counts_each_game_s_picks_once_the_pool_locks(
     champions = pool_page.split('id="champion-picks">')[1].split("</p>")[0]
     three = str(cup.entries.get(seed=3).team)
     assert champions.startswith("Picked to win it all: ")
-    assert f"{one} 33%" in champions and f"{three} 33%" in champions
+    for team in (one, three):  # struck through when already out
+        assert f"{team} 33%" in champions or f"<s>{team}</s> (out) 33%" in champions
     assert reverse("challenge:picks", args=[pool.pk]) in pool_page
 
 
@@ -773,3 +774,98 @@ def test_only_read_it_opens_a_private_pool_with_its_code_and_no_code_in_the_addr
     opened = client.post(pool.get_absolute_url(), {"invite_code": pool.invite_code})
     assert opened.status_code == 302 and opened["Location"] == pool.get_absolute_url()
     assert client.get(pool.get_absolute_url()).status_code == 200
+
+
+# -- the fan review's findings (private pools, leaving, who picked whom) ---------------------
+
+
+def test_an_invitation_code_with_any_character_is_compared_without_an_error(
+    cup: Any, alice: Any
+) -> None:
+    pool = services.challenge_create(season=cup, name="Café", public=False, invite_code="Café")
+    assert Client().get(f"{pool.get_absolute_url()}?code=é").status_code == 403
+    api = Client().get(f"/api/challenges/{pool.pk}/?invite_code=été")
+    assert api.status_code == 404 and "detail" in api.json()
+    assert Client().get(f"{pool.get_absolute_url()}?code=Café").status_code == 200
+    entry = services.entry_join(challenge=pool, user=alice, invite_code="Café")
+    assert entry.user == alice
+
+
+def test_a_fan_who_leaves_a_private_pool_lands_on_its_page_with_the_code_kept(
+    cup: Any, alice: Any
+) -> None:
+    pool = services.challenge_create(season=cup, name="Family", public=False)
+    client = signed(alice)
+    joined = client.post(
+        reverse("challenge:join", args=[pool.pk]), {"invite_code": pool.invite_code}
+    )
+    entry = Entry.objects.get(user=alice)
+    assert joined["Location"] == entry.get_absolute_url()
+    left = client.post(reverse("challenge:leave", args=[entry.pk]), follow=True)
+    assert left.status_code == 200
+    page = left.content.decode()
+    assert "has left Family" in page and f'value="{pool.invite_code}"' in page
+    # Back to the page of the entry he took out, and Save or Leave again: said, not a bare 404.
+    for response in (
+        client.get(entry.get_absolute_url()),
+        client.post(entry.get_absolute_url(), {"picks": "{}"}),
+        client.post(reverse("challenge:leave", args=[entry.pk])),
+    ):
+        assert response.status_code == 404
+        assert "This entry is not in any pool any more" in response.content.decode()
+
+
+def test_a_code_that_opened_a_pool_fills_its_join_form_and_an_old_wrong_link_keeps_it_open(
+    cup: Any,
+) -> None:
+    pool = services.challenge_create(season=cup, name="Family", public=False)
+    client = Client()
+    client.post(pool.get_absolute_url(), {"invite_code": pool.invite_code})  # "Only read it"
+    page = client.get(pool.get_absolute_url()).content.decode()
+    assert f'name="invite_code" required autocomplete="off" value="{pool.invite_code}"' in page
+    assert f"signup/?next=/challenges/{pool.pk}/" in page  # signing up comes back here
+    assert client.get(f"{pool.get_absolute_url()}?code=old-code").status_code == 200
+
+
+def test_a_private_pool_s_entries_are_not_told_to_a_stranger_s_writes_either(
+    cup: Any, alice: Any, bob: Any
+) -> None:
+    pool = services.challenge_create(season=cup, name="Family", public=False)
+    entry = services.entry_join(challenge=pool, user=alice, invite_code=pool.invite_code)
+    url = f"/api/challenge-entries/{entry.pk}/"
+    stranger = signed(bob)
+    assert stranger.patch(url, {"name": "x"}, content_type="application/json").status_code == 404
+    assert stranger.delete(url).status_code == 404
+    assert Entry.objects.filter(pk=entry.pk).exists()
+
+
+def test_a_locked_private_pool_s_gate_offers_no_join(cup: Any, alice: Any) -> None:
+    pool = services.challenge_create(season=cup, name="Family", public=False)
+    services.entry_join(challenge=pool, user=alice, invite_code=pool.invite_code)
+    play_next(cup)
+    gate = Client().get(pool.get_absolute_url()).content.decode()
+    assert "A private pool, locked" in gate
+    assert "Join this pool" not in gate and "Sign in to join" not in gate
+    assert "Open the pool" in gate
+
+
+def test_who_picked_whom_marks_a_picked_team_already_out(cup: Any, pool: Any, alice: Any) -> None:
+    s = seeds(cup)
+    entry = services.entry_join(challenge=pool, user=alice)
+    services.entry_save(entry=entry, user=alice, picks=chalk(cup))
+    from league.models import Game
+
+    first = cup.games.get(bracket_key="R1-1")
+    play_next(cup)  # R1-1 (1 v 4)
+    first.refresh_from_db()
+    home_won = first.result.home_score > first.result.away_score
+    winner = first.home_id if home_won else first.away_id
+    loser = s[4] if winner == s[1] else s[1]
+    body = Client().get(f"/api/challenges/{pool.pk}/picks/").json()
+    final = next(g for g in body["games"] if g["key"] == "R2-1")
+    assert final["out"] == ([s[1]] if loser == s[1] else [])
+    page = Client().get(reverse("challenge:picks", args=[pool.pk])).content.decode()
+    if loser == s[1]:  # the pool's champion pick is out: struck through on both pages
+        assert '<div class="share out">' in page
+        assert "(out)" in Client().get(pool.get_absolute_url()).content.decode()
+    assert Game.objects.filter(season=cup, status="final").count() == 1
