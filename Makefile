@@ -39,7 +39,7 @@ serve-setup: install
 # by each new gunicorn from the last (make serve-cached's own included).
 serve: serve-setup
 	mkdir -p .run
-	exec $(VENV)/bin/gunicorn config.wsgi --workers $(WORKERS) --bind $(HOST):$(PORT) --timeout 60 --graceful-timeout 30 --access-logfile - --control-socket $(CURDIR)/.run/serve-$(PORT)-gunicorn.ctl
+	exec $(VENV)/bin/gunicorn config.wsgi --workers $(WORKERS) --bind $(HOST):$(PORT) --timeout 60 --graceful-timeout 30 --access-logfile - --control-socket $(CURDIR)/.run/serve-$(PORT)-gunicorn.ctl --logger-class config.gunicorn_logs.QuietProbes
 
 # The production set under supervisord (config/supervisord.conf, scripts/serve-cached.sh):
 # nginx's front cache (config/nginx.conf) on PORT, gunicorn on PORT+1 and, with a broker set,

@@ -50,3 +50,33 @@ def test_a_real_error_keeps_its_level_and_traceback(console: io.StringIO) -> Non
     assert LINE.fullmatch(text.splitlines()[0])
     assert " ERROR league.tasks: a game could not be stored" in text
     assert "Traceback (most recent call last)" in text and "ValueError: a bug" in text
+
+
+def test_gunicorn_logs_every_request_but_a_healthy_probe(capfd: pytest.CaptureFixture[str]) -> None:
+    """A load balancer's /healthz every few seconds on every host buried the requests."""
+    from datetime import timedelta
+    from types import SimpleNamespace
+
+    from gunicorn.config import Config
+
+    from config.gunicorn_logs import QuietProbes
+
+    config = Config()
+    config.set("accesslog", "-")
+    log = QuietProbes(config)
+    request = SimpleNamespace(headers=[], method="GET", version=(1, 1))
+
+    def asked(path: str, status: str) -> None:
+        response = SimpleNamespace(status=status, headers=[], response_length=2, sent=2)
+        environ = {"PATH_INFO": path, "RAW_URI": path, "REMOTE_ADDR": "10.0.0.9",
+                   "REQUEST_METHOD": "GET", "SERVER_PROTOCOL": "HTTP/1.1", "QUERY_STRING": ""}  # fmt: skip
+        log.access(response, request, environ, timedelta(milliseconds=3))
+
+    asked("/healthz", "200 OK")
+    asked("/healthz", "503 Service Unavailable")
+    asked("/seasons/1/", "200 OK")
+    lines = capfd.readouterr().out.splitlines()
+    assert len(lines) == 2
+    assert (
+        '"GET /healthz HTTP/1.1" 503' in lines[0] and '"GET /seasons/1/ HTTP/1.1" 200' in lines[1]
+    )
