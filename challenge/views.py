@@ -51,14 +51,21 @@ def _next(request: HttpRequest, default: str) -> str:
     return default
 
 
+def _refused(request: HttpRequest, title: str, message: str, status: int) -> HttpResponse:
+    """A page that says why the request was refused, with its status."""
+    context = {"title": title, "message": message}
+    return render(request, "challenge/refused.html", context, status=status)
+
+
+def _signed_out(request: HttpRequest, item: Entry) -> HttpResponse:
+    """Send a fan whose session ended (another tab, expiry) to sign in, back to his entry."""
+    messages.error(request, "Your session ended: sign in again to change your entry.")
+    return redirect(f"{reverse('challenge:signin')}?next={item.get_absolute_url()}")
+
+
 def _too_many(request: HttpRequest, what: str, wait: int) -> HttpResponse:
-    response = render(
-        request,
-        "challenge/refused.html",
-        {"title": "Too many tries", "message": f"Too many {what} from this address: try "
-         f"again in {accounts.wait_words(wait)}."},
-        status=429,
-    )  # fmt: skip
+    message = f"Too many {what} from this address: try again in {accounts.wait_words(wait)}."
+    response = _refused(request, "Too many tries", message, 429)
     response["Retry-After"] = str(wait)
     return response
 
@@ -189,13 +196,11 @@ def _may_view(request: HttpRequest, challenge: Challenge) -> bool:
 def _gone(request: HttpRequest) -> HttpResponse:
     """An entry that is no longer there (its fan took it out of the pool; a page kept open,
     the back button)."""
-    return render(
-        request,
-        "challenge/refused.html",
-        {"title": "No such entry", "message": "This entry is not in any pool any more: its "
-         "fan took it out, or it was deleted. Your own entries are under My entries."},
-        status=404,
-    )  # fmt: skip
+    message = (
+        "This entry is not in any pool any more: its fan took it out, or it was deleted. Your "
+        "own entries are under My entries."
+    )
+    return _refused(request, "No such entry", message, 404)
 
 
 def _sentence(exc: services.ChallengeRefused) -> str:
@@ -376,16 +381,13 @@ def entry(request: HttpRequest, pk: int) -> HttpResponse:
     locked = services.is_locked(item.challenge)
     if request.method == "POST":
         if not request.user.is_authenticated:  # signed out meanwhile (another tab, expiry)
-            messages.error(request, "Your session ended: sign in again to change your entry.")
-            return redirect(f"{reverse('challenge:signin')}?next={item.get_absolute_url()}")
+            return _signed_out(request, item)
         if not own:
-            return render(
-                request,
-                "challenge/refused.html",
-                {"title": "Not your entry", "message": "Only the fan who made this entry can "
-                 "change it. Your own entries are under My entries."},
-                status=403,
-            )  # fmt: skip
+            message = (
+                "Only the fan who made this entry can change it. Your own entries are under "
+                "My entries."
+            )
+            return _refused(request, "Not your entry", message, 403)
         try:
             picks = json.loads(request.POST.get("picks") or "{}")
         except json.JSONDecodeError:
@@ -484,8 +486,7 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
     if item is None:
         return _gone(request)
     if not request.user.is_authenticated:
-        messages.error(request, "Your session ended: sign in again to change your entry.")
-        return redirect(f"{reverse('challenge:signin')}?next={item.get_absolute_url()}")
+        return _signed_out(request, item)
     try:
         services.entry_leave(entry=item, user=request.user)
     except services.ChallengeRefused as exc:
@@ -504,12 +505,7 @@ def picks(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         games = services.who_picked_whom(challenge)
     except services.ChallengeRefused as exc:
-        return render(
-            request,
-            "challenge/refused.html",
-            {"title": "Who picked whom", "message": _sentence(exc)},
-            status=exc.status,
-        )
+        return _refused(request, "Who picked whom", _sentence(exc), exc.status)
     bracket = tournaments.season_bracket(challenge.season)
     names = {
         e.team_id: (str(e.team), e.seed)
