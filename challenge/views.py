@@ -26,6 +26,7 @@ from django.views.decorators.http import require_POST
 
 from challenge import accounts, services
 from challenge.models import Challenge, Entry
+from league import bracket as brackets
 from league import tournaments
 from league.models import SeasonTeam
 
@@ -529,6 +530,7 @@ def picks(request: HttpRequest, pk: int) -> HttpResponse:
                 if len(both) == 2 else [],
                 "position": game.position,
                 "alone": len(games) == 1 or game.round == bracket.rounds,
+                "regions": " v ".join(brackets.regions_meeting(bracket, game.key) or ()),
                 "picks": [
                     {"team": names.get(t, (f"team {t}", None))[0],
                      "seed": names.get(t, (None, None))[1], "entries": n,

@@ -276,6 +276,31 @@ def entrants(
     return _entrants(bracket, winners)
 
 
+def regions_meeting(bracket: Bracket, key: str) -> tuple[str, str] | None:
+    """Return the two regions a game between regions brings together (a Final Four game:
+    the winners of those regions' games), or None (a region's own game, the final).
+
+    >>> regions = {r: list(range(i * 24 + 1, i * 24 + 25)) for i, r in
+    ...            enumerate(("East", "West", "South", "Midwest"))}
+    >>> b = alltime_96(regions)
+    >>> [regions_meeting(b, g.key) for g in b.games if g.round == 6]
+    [('West', 'East'), ('Midwest', 'South')]
+    >>> regions_meeting(b, next(g.key for g in b.games if g.round == 7)) is None
+    True
+    """
+    game = bracket.game(key)
+    if game.region is not None:
+        return None
+    regions = [
+        bracket.game(source.game_key).region
+        for source in (game.top, game.bottom)
+        if isinstance(source, WinnerOf)
+    ]
+    if len(regions) != 2 or regions[0] is None or regions[1] is None:
+        return None
+    return regions[0], regions[1]
+
+
 def champion(bracket: Bracket, winners: Mapping[str, int]) -> int | None:
     """Return the winner of the final, or ``None`` while it is unplayed.
 
