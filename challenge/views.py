@@ -127,6 +127,13 @@ def challenges(request: HttpRequest) -> HttpResponse:
     return render(request, "challenge/list.html", {"pools": pools, "mine": mine})
 
 
+def _join_form(request: HttpRequest, challenge: Challenge) -> dict[str, str]:
+    """The join form as a page first shows it: a name carried through signing in, and the
+    code the request brings or the session keeps."""
+    code = _code(request) or _kept_code(request, challenge)
+    return {"name": request.GET.get("name", "")[:60], "invite_code": code}
+
+
 def _private(
     request: HttpRequest,
     challenge: Challenge,
@@ -148,7 +155,7 @@ def _private(
             "wrong": bool(code) if wrong is None else wrong,
             "locked": services.is_locked(challenge),
             "next": request.get_full_path(),
-            "sent": sent or {"name": request.GET.get("name", "")[:60], "invite_code": code},
+            "sent": sent or _join_form(request, challenge),
         },
         status=status,
     )
@@ -260,11 +267,7 @@ def pool(
             "champions": champions,
             # the join form again as the fan filled it (a refused join; a name carried
             # through signing in)
-            "sent": sent
-            or {
-                "name": request.GET.get("name", "")[:60],
-                "invite_code": _code(request) or _kept_code(request, challenge),
-            },
+            "sent": sent or _join_form(request, challenge),
         },
         status=status,
     )

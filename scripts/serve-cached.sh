@@ -181,7 +181,6 @@ if [ "$WEB" = true ]; then
     } >"$RUN/nginx.conf"
     "$NGINX" -t -q -p "$RUN" -c "$RUN/nginx.conf"
 else
-    mkdir -p "$RUN"
     NGINX=nginx  # never started
 fi
 
