@@ -193,7 +193,7 @@ elif [ -n "${CELERY_BROKER_URL:-${REDIS_URL:-}}" ]; then with_workers=true; fi
 with_beat=$with_workers
 if [ "$BEAT" = false ]; then with_beat=false; fi
 sed -e "s|@RUN@|$RUN|g" -e "s|@ROOT@|$ROOT|g" -e "s|@NGINX@|$NGINX|g" \
-    -e "s|@GUNICORN@|$GUNICORN|g" -e "s|@CELERY@|$BIN/celery|g" \
+    -e "s|@SET@|$(basename "$RUN")|g" -e "s|@GUNICORN@|$GUNICORN|g" -e "s|@CELERY@|$BIN/celery|g" \
     -e "s|@WORKERS@|$WORKERS|g" -e "s|@UPSTREAM@|$UPSTREAM|g" \
     -e "s|@GUNICORN_ACCESS_LOG@|${GUNICORN_ACCESS_LOG:--}|g" \
     -e "s|@CELERY_PROCESSES@|${CELERY_PROCESSES:-2}|g" \

@@ -4,6 +4,7 @@ stops with the make that started it."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -191,9 +192,26 @@ def test_make_serve_workers_runs_the_workers_alone_and_beat_only_where_asked(
             "beat": "STOPPED", "gunicorn": "STOPPED", "nginx": "STOPPED",
             "worker:worker0": "RUNNING",
         }  # fmt: skip
+        # Named by its set's run folder: a web host's set on the same machine (serve-8000)
+        # has workers of other names, which Celery's inspect and control tell apart.
+        names: list[str] = []
+        for _ in range(10):  # RUNNING comes a second after the start, before it is ready
+            ping = subprocess.run(
+                [str(Path(ROOT, ".venv/bin/celery")), "-A", "config", "inspect", "ping", "-j",
+                 "--timeout", "3"], cwd=ROOT, env={**env, "LOG_LEVEL": "ERROR"},
+                capture_output=True, text=True,
+            )  # fmt: skip
+            names = list(json.loads(ping.stdout)) if ping.returncode == 0 else []
+            if names:
+                break
+        assert names == [f"run-worker0@{socket.gethostname()}"]
         make.send_signal(signal.SIGTERM)
         make.wait(timeout=60)
     finally:
+        if make.poll() is None:  # a failed assertion: supervisord stops the workers it started
+            make.send_signal(signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                make.wait(timeout=90)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(make.pid, signal.SIGKILL)
 
