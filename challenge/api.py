@@ -189,6 +189,10 @@ class GamePicksSerializer(serializers.Serializer[Any]):
         help_text="The picked teams already beaten in a game played (out of the tournament).",
     )
     unpicked = serializers.IntegerField(help_text="Entries that left the game unpicked.")
+    replaced = serializers.IntegerField(
+        help_text="Entries whose pick names a team no longer in the bracket (replaced after "
+        "the lock: a dead pick)."
+    )
     picks = TeamPicksSerializer(many=True, help_text="Most picked first.")
 
 
@@ -304,7 +308,8 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
             e.team_id: str(e.team)
             for e in SeasonTeam.objects.filter(season=pool.season).select_related("team")
         }
-        entries = games[0].unpicked + sum(n for _, n in games[0].picks) if games else 0
+        first = games[0] if games else None
+        entries = first.unpicked + first.replaced + sum(n for _, n in first.picks) if first else 0
         body = {
             "entries": entries,
             "games": [
@@ -317,6 +322,7 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
                     "winner_id": g.winner,
                     "out": sorted(g.out),
                     "unpicked": g.unpicked,
+                    "replaced": g.replaced,
                     "picks": [
                         {"team_id": t, "team": names.get(t, f"team {t}"), "entries": n,
                          "share": n / entries if entries else 0.0}

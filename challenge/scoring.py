@@ -52,9 +52,12 @@ def pick_row(picks: Mapping[str, int], keys: Sequence[str]) -> str:
     return ",".join(str(int(picks.get(k, 0))) for k in keys)
 
 
-def rows_matrix(rows: Sequence[str], games: int, index: Mapping[int, int]) -> IntArray:
+def rows_matrix(
+    rows: Sequence[str], games: int, index: Mapping[int, int], *, unpicked: int = -1
+) -> IntArray:
     """Return the ``E x G`` picks matrix of many ``pick_row`` texts in one parse; a team id
-    not in ``index`` (0, or a team no longer in the bracket) becomes -1."""
+    not in ``index`` (a team no longer in the bracket) becomes -1, and 0 (a game left
+    unpicked) ``unpicked`` (-1 unless told)."""
     empty = ",".join(["0"] * games)
     text = ",".join(row or empty for row in rows)
     ids = np.fromstring(text, dtype=np.int64, sep=",") if rows else np.zeros(0, np.int64)
@@ -62,6 +65,7 @@ def rows_matrix(rows: Sequence[str], games: int, index: Mapping[int, int]) -> In
         raise ValueError(f"pick rows must hold {games} team ids each")
     top = max(max(index, default=0), int(ids.max(initial=0))) + 1
     lut = np.full(top, -1, dtype=np.int64)
+    lut[0] = unpicked
     for team, i in index.items():
         lut[team] = i
     out: IntArray = lut[np.clip(ids, 0, top - 1)].reshape(len(rows), games)

@@ -10,6 +10,7 @@ commits (:func:`challenge_win_odds`).
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import time
 from collections.abc import Mapping, Sequence
@@ -757,6 +758,9 @@ class GamePicks:
     games played have put in this game is there even when nobody picked it (0)."""
     unpicked: int
     """Entries that left this game unpicked."""
+    replaced: int
+    """Entries whose pick for this game names a team no longer in the bracket (replaced
+    after the lock: a dead pick, docs/challenge.md)."""
     winner: int | None
     out: frozenset[int]
     """The teams of ``picks`` already beaten in a game played (this one or an earlier)."""
@@ -764,27 +768,33 @@ class GamePicks:
 
 def pick_counts(challenge: Challenge) -> tuple[int, dict[str, list[tuple[int, int]]]]:
     """Return the pool's entries and ``{game key: [(team id, entries picking it), ...]}``,
-    most picked first; kept in the cache until an entry changes (by their count and latest
-    save: after the lock only the admin changes entries)."""
+    most picked first, a team no longer in the bracket counted under team id 0; kept in
+    the cache until an entry changes (by their count and latest save: after the lock only
+    the admin changes entries) or the bracket does (by its teams)."""
     stamp = Entry.objects.filter(challenge=challenge).aggregate(
         n=Count("id"), latest=Max("updated_at")
     )
     latest = stamp["latest"].isoformat() if stamp["latest"] else "-"
-    key = f"challenge-picks:{challenge.pk}:{stamp['n']}:{latest}"
+    bracket = season_bracket(challenge.season)
+    teams = sorted(bracket.seeds)
+    field = hashlib.blake2b(repr(teams).encode(), digest_size=8).hexdigest()
+    key = f"challenge-picks:{challenge.pk}:{stamp['n']}:{latest}:{field}"
     kept = cache.get(key)
     if kept is not None:
         return int(kept[0]), dict(kept[1])
-    bracket = season_bracket(challenge.season)
     keys = scoring.game_keys(bracket)
-    teams = sorted(bracket.seeds)
     rows = list(Entry.objects.filter(challenge=challenge).values_list("pick_row", flat=True))
-    matrix = scoring.rows_matrix(rows, len(keys), {t: i for i, t in enumerate(teams)})
+    index = {t: i for i, t in enumerate(teams)}
+    matrix = scoring.rows_matrix(rows, len(keys), index, unpicked=-2)
     counted: dict[str, list[tuple[int, int]]] = {}
     for column, game_key in enumerate(keys):
         picked = matrix[:, column]
         tally = np.bincount(picked[picked >= 0], minlength=len(teams))
         order = sorted((-int(n), i) for i, n in enumerate(tally) if n)
         counted[game_key] = [(teams[i], -n) for n, i in order]
+        gone = int(np.count_nonzero(picked == -1))
+        if gone:
+            counted[game_key].append((0, gone))
     cache.set(key, (len(rows), counted), timeout=24 * 3600)
     return len(rows), counted
 
@@ -814,6 +824,7 @@ def who_picked_whom(challenge: Challenge) -> list[GamePicks]:
     out = []
     for game in sorted(bracket.games, key=lambda g: (g.round, g.region or "", g.position)):
         counts = dict(counted.get(game.key, ()))
+        replaced = counts.pop(0, 0)
         teams = known.get(game.key, (None, None))
         both = [t for t in teams if t is not None]
         if len(both) == 2:  # the two teams known: each listed, picked by nobody or not
@@ -827,7 +838,8 @@ def who_picked_whom(challenge: Challenge) -> list[GamePicks]:
                 position=game.position,
                 teams=teams,
                 picks=picks,
-                unpicked=max(total - sum(n for _, n in picks), 0),
+                unpicked=max(total - sum(n for _, n in picks) - replaced, 0),
+                replaced=replaced,
                 winner=winners.get(game.key),
                 out=frozenset(t for t, _ in picks if t in beaten),
             )

@@ -277,7 +277,7 @@ def _champion_picks(challenge: Challenge, bracket: Any, top: int = 5) -> list[di
     """The teams most picked to win the tournament, with their share of the entries."""
     entries, counted = services.pick_counts(challenge)
     (final,) = (g for g in bracket.games if g.round == bracket.rounds)
-    picked = counted.get(final.key, [])[:top]
+    picked = [(t, n) for t, n in counted.get(final.key, []) if t][:top]  # 0: a replaced team
     names = {
         e.team_id: str(e.team)
         for e in SeasonTeam.objects.filter(
@@ -523,7 +523,7 @@ def picks(request: HttpRequest, pk: int) -> HttpResponse:
                 {"number": game.round, "name": tournaments.round_name(bracket, game.round),
                  "games": []}
             )  # fmt: skip
-        entries = game.unpicked + sum(n for _, n in game.picks)
+        entries = game.unpicked + game.replaced + sum(n for _, n in game.picks)
         both = [t for t in game.teams if t is not None]
         rounds[-1]["games"].append(
             {
@@ -543,6 +543,7 @@ def picks(request: HttpRequest, pk: int) -> HttpResponse:
                     for t, n in game.picks
                 ],
                 "unpicked": game.unpicked,
+                "replaced": game.replaced,
             }
         )  # fmt: skip
     return render(

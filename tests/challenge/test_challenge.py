@@ -309,6 +309,15 @@ def test_a_pick_of_a_team_replaced_after_the_lock_is_dead(cup: Any, pool: Any, a
     assert entry.picks["R1-2"] == s[3]  # never moved onto the newcomer
     page = Client().get(entry.get_absolute_url()).content.decode()
     assert "2 picks name a team no longer in the bracket" in page
+    # Who picked whom counts those picks as picks of a replaced team, not as games left
+    # unpicked, and no longer counts them for the newcomer.
+    games = {g["key"]: g for g in Client().get(f"/api/challenges/{pool.pk}/picks/").json()["games"]}
+    assert (games["R1-2"]["replaced"], games["R1-2"]["unpicked"]) == (1, 0)
+    assert {p["team_id"]: p["entries"] for p in games["R1-2"]["picks"]}[newcomer.pk] == 0
+    assert (games["R2-1"]["replaced"], games["R2-1"]["unpicked"]) == (1, 0)
+    assert (games["R1-1"]["replaced"], games["R1-1"]["unpicked"]) == (0, 0)
+    picks_page = Client().get(f"/challenges/{pool.pk}/picks/").content.decode()
+    assert "1 entry picked a team no longer in the bracket" in picks_page
 
 
 # -- accounts ---------------------------------------------------------------------------------
