@@ -379,7 +379,12 @@ def win_probability(game: Game, chances: list[list[Any]]) -> dict[str, Any]:
         "away": names["away"],
         "method": "exact",
         "note": f"Exact from the position before each roll ({_title(kind)}, each team's "
-        "coach style for the rest of the game).",
+        "coach style for the rest of the game"
+        + (
+            "; a side played by hand is assumed to play its coach style from there)."
+            if isinstance(result.dice, dict) and result.dice.get("hands")
+            else ")."
+        ),
         "chart_label": "Win probability before every roll",
         "pregame": series[0]["p_home"],
         "points": series,
@@ -411,18 +416,24 @@ def pairing_kept(game: Game) -> bool:
 def styles_played(game: Game) -> list[dict[str, Any]]:
     """Return each team's coach style in a game, visitor first, each choice in words: a
     played game's as stored with its result (what the team did that day, whatever its
-    style is now), a scheduled game's as the team plays today. ``[]`` for a game without
-    styles, or a stored team file the game no longer reads."""
+    style is now), a scheduled game's as the team plays today; a side played by hand at
+    the table made its own choices, and says so (its style chose nothing). ``[]`` for a
+    game without styles, or a stored team file the game no longer reads."""
     kind = find_game(game.game)
     if not kind.has_styles:
         return []
     home_doc, away_doc = _game_documents(game)
+    result = getattr(game, "result", None) if game.status == Game.Status.FINAL else None
+    dice = result.dice if result is not None else None
+    by_hand = set(dice.get("hands", ())) if isinstance(dice, dict) else set()
     try:
         return [
             {
                 "side": side,
                 "team": str(team),
-                "choices": kind.describe_style(kind.read_team(dict(doc)).style),
+                "choices": [("Every choice", "made by hand at the table")]
+                if side in by_hand
+                else kind.describe_style(kind.read_team(dict(doc)).style),
             }
             for side, team, doc in (("away", game.away, away_doc), ("home", game.home, home_doc))
         ]

@@ -378,7 +378,9 @@ class TeamFileView(TableApiView):
         description="With the dice file, what ``python -m simulator play HOME AWAY --game X "
         "--dice FILE`` needs to play the same game: the team file as the table plays it, "
         "the coach styles of the other games included (a team without styles of its own "
-        "plays styles derived from its real season, which an exported file does not hold).",
+        "plays styles derived from its real season, which an exported file does not hold). "
+        "A game with a side played by hand is not played again so: the command line takes no "
+        "choices, it plays each team's coach style.",
         responses={200: OpenApiTypes.OBJECT, 404: ErrorSerializer},
     )
     def get(self, request: Request, pk: int, side: str) -> Response:

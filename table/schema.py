@@ -91,6 +91,11 @@ class TableOddsSerializer(serializers.Serializer[Any]):
     as_of = serializers.CharField(
         required=False, help_text='"before Kansas 2008\'s trip 12 (30-28)", "final".'
     )
+    caveat = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text="Six dice with a side played by hand: what the odds assume of that side.",
+    )
 
 
 class TableOptionSerializer(serializers.Serializer[Any]):

@@ -52,6 +52,7 @@ from simulator.hands import NO_CHOICES, ChoiceNeeded, Choices, Question
 from simulator.sheets import (
     BoardSheet,
     ChoiceFirst,
+    ChoiceRefused,
     NoChoiceWanted,
     board_state,
     roll_dice,
@@ -304,6 +305,12 @@ def replay(
     )
 
 
+def named(text: str, labels: Mapping[str, str]) -> str:
+    """Return the engine's words with the teams named as the sheet names them: the rulings'
+    "Team 1 (visitors)" and "Team 2 (home)" (§1.3) become the teams' labels."""
+    return text.replace("Team 1 (visitors)", labels[AWAY]).replace("Team 2 (home)", labels[HOME])
+
+
 def _policy(team: TeamName) -> Policy:
     """Return the policy a team plays at the table: its coach style (a team read from a
     team file, :class:`StyledTeam`), or the rulings' §4 policy for a bare name."""
@@ -472,4 +479,26 @@ def open_sheet(
     """Return the grid-court game after ``values`` (``Game.sheet``; no home court), the
     sides in ``hands`` making their own ``choices`` (:mod:`simulator.gridcourt.hand`)."""
     played = Choices(tuple(choices), frozenset(hands))
-    return GridSheet(game, replay(home, away, values, rules=rules, choices=played))
+    labels = {HOME: home.label, AWAY: away.label}
+    try:
+        position = replay(home, away, values, rules=rules, choices=played)
+    except ChoiceFirst as exc:  # the question in the teams' names, as the sheet asks it
+        raise ChoiceFirst(exc.used, _asked(exc.question, labels)) from exc
+    except ChoiceRefused as exc:
+        question = _asked(exc.question, labels)
+        raise ChoiceRefused(exc.index, exc.token, question, named(str(exc), labels)) from exc
+    if position.question is not None:
+        position = dataclasses.replace(position, question=_asked(position.question, labels))
+    return GridSheet(game, position)
+
+
+def _asked(question: Any, labels: Mapping[str, str]) -> Any:
+    """Return a question of the engine's hands (:mod:`simulator.gridcourt.hand`) with the
+    teams named, not the rulings' team 1 and team 2."""
+    if not isinstance(question, Question):
+        return question
+    return dataclasses.replace(
+        question,
+        prompt=named(question.prompt, labels),
+        options=tuple((token, named(words, labels)) for token, words in question.options),
+    )

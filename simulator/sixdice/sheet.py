@@ -479,6 +479,9 @@ def live_odds(game: SixDiceGame, position: Position) -> dict[str, Any]:
         "note": "Exact, from the dice math (docs/odds.md), at the start of the jump ball, main "
         "roll (its shot and free throws included) or inbound under way, each team playing "
         f"its coach style{by_hand}.",
+        "caveat": "These odds assume a side played by hand plays its coach style from here."
+        if position.choices.hands
+        else "",
     }
 
 

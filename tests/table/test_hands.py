@@ -160,8 +160,9 @@ def test_grid_court_by_hand_through_the_api_asks_places_and_refuses_an_illegal_s
     url = f"/table/api/games/{started['id']}/"
     question = started["question"]
     assert (question["side"], question["kind"]) == ("away", "place")
-    # Grid court names the sides as its rulings do (§1.3), not as six dice does.
-    assert question["prompt"].startswith("Team 1 (visitors) on offense: place pieces 1-5")
+    # The sheet names the teams (the engine's words are the rulings' "Team 1 (visitors)").
+    assert question["prompt"].startswith(f"{away} on offense: place pieces 1-5")
+    assert "Team 1" not in str(started) and "Team 2" not in str(started)
     assert "Orange" not in str(started) and "White" not in str(started)
     assert started["court"]["width"] == 14 and len(started["court"]["value"]) == 10
     assert [1, 1] in question["board"]["cells"] and [1, 7] not in question["board"]["cells"]

@@ -63,8 +63,8 @@ def test_choices_the_rules_forbid_are_refused_naming_the_rule() -> None:
     question = sheet.question
     assert question is not None and (question.side, question.kind) == ("away", "place")
     assert question.to_json()["board"]["pieces"] == 5
-    # Grid court's own names for the sides (rulings §1.3), not six dice's Orange and White.
-    assert question.prompt == "Team 1 (visitors) on offense: place pieces 1-5 outside the arc."
+    # The sheet names the teams, not the rulings' "Team 1 (visitors)" (§1.3) the engine says.
+    assert question.prompt == f"{AWAY_TEAM.label} on offense: place pieces 1-5 outside the arc."
     inside = "place:1,6 1,7 1,8 2,7 2,8"  # the offense places outside the arc
     with pytest.raises(ChoiceRefused, match=r"piece 1: \(1, 6\) is not outside the arc \(§2.2"):
         GAME.sheet(HOME_TEAM, AWAY_TEAM, [], choices=[inside], hands=hands)
