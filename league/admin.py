@@ -596,10 +596,58 @@ GAME_OF_A_SEASON = ("game", "options")
 GAME_OF_A_BRACKET = ("season", "round", "home", "away")
 
 
+class GameAdminForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A game of a season keeps to it: its teams are the season's (a conference game's
+    both of that conference); a game never joins, leaves or changes season here (its
+    season's schedule made it, with its game, options and seed)."""
+
+    class Meta:
+        model = Game
+        fields = (  # the admin gives the fields of its fieldsets less the read-only ones
+            "label", "season", "round", "game_date", "home", "away", "neutral", "game",
+            "options", "rules", "strategy", "kind", "seed",
+        )  # fmt: skip
+
+    def clean(self) -> dict[str, Any]:
+        data: dict[str, Any] = super().clean() or {}
+        game = self.instance
+        if game.season_id is None:
+            return data
+        entries = {
+            e.team_id: e.conference for e in SeasonTeam.objects.filter(season_id=game.season_id)
+        }
+        for side in ("home", "away"):
+            team = data.get(side)
+            if team is not None and team.pk not in entries:
+                self.add_error(
+                    side,
+                    f"{team} is not a team of {game.season}: a season's games are played "
+                    "between its own teams (they are fixed once it has games).",
+                )
+        home, away = data.get("home"), data.get("away")
+        if (
+            game.conference_game
+            and home is not None
+            and away is not None
+            and home.pk in entries
+            and away.pk in entries
+            and entries[home.pk] != entries[away.pk]
+        ):
+            raise ValidationError(
+                f"This is a conference game of {entries[game.home_id] or 'no conference'}: "
+                f"{home} ({entries[home.pk] or 'no conference'}) and {away} "
+                f"({entries[away.pk] or 'no conference'}) are not of one conference."
+            )
+        return data
+
+
 @admin.register(Game)
 class GameAdmin(CountedDeleteAdmin[Game], StoredTitleAdmin[Game]):
     """Games: a played one is history (only its label changes); a tournament's bracket game
-    is never deleted alone (``tournaments.bracket_games_delete_check`` says why)."""
+    is never deleted alone (``tournaments.bracket_games_delete_check`` says why); a game
+    never moves into, out of or between seasons (``GameAdminForm``)."""
+
+    form = GameAdminForm
 
     list_display = (
         "__str__", "season", "round", "game_date", "status", "score", "neutral", "played_at",
@@ -702,7 +750,11 @@ class GameAdmin(CountedDeleteAdmin[Game], StoredTitleAdmin[Game]):
         return render_to_string("league/box_score.html", {"box": box})
 
     def get_readonly_fields(self, request: HttpRequest, obj: Game | None = None) -> Any:
-        if obj is not None and obj.status == Game.Status.FINAL:
+        if obj is None:
+            # A game added here is an exhibition: a season's games come from its schedule
+            # (seeded from its master seed), a tournament's from its bracket.
+            return (*self.readonly_fields, "season", "round")
+        if obj.status == Game.Status.FINAL:
             # A played game is history: only its label may change.
             return (
                 *self.readonly_fields,
@@ -724,9 +776,11 @@ class GameAdmin(CountedDeleteAdmin[Game], StoredTitleAdmin[Game]):
             return (*self.readonly_fields, *GAME_OF_A_SEASON, *GAME_OF_A_BRACKET, "seed")
         if obj is not None and obj.season_id is not None:
             # A season plays one game: stats, leaders and pages read it from the season;
-            # its seed comes from the season's master seed, so the season replays exactly.
-            return (*self.readonly_fields, *GAME_OF_A_SEASON, "seed")
-        return self.readonly_fields
+            # its seed comes from the season's master seed, so the season replays exactly;
+            # it stays in its season (moved, it would change settled standings or play one
+            # game's rules in another game's season).
+            return (*self.readonly_fields, *GAME_OF_A_SEASON, "season", "seed")
+        return (*self.readonly_fields, "season", "round")  # an exhibition stays one
 
     def get_fieldsets(self, request: HttpRequest, obj: Game | None = None) -> Any:
         fieldsets = super().get_fieldsets(request, obj)
@@ -736,7 +790,8 @@ class GameAdmin(CountedDeleteAdmin[Game], StoredTitleAdmin[Game]):
             "Its teams, round and season come from the tournament's bracket, and its game "
             "and options from the season: they are fixed. "
             if obj.bracket_key
-            else "Its game and options are the season's: a season plays one game. "
+            else "Its game and options are the season's: a season plays one game. It stays "
+            "in its season, between the season's teams. "
         )
         game_part = dict(fieldsets[1][1], description=why)
         return (fieldsets[0], (fieldsets[1][0], game_part), *fieldsets[2:])

@@ -397,6 +397,52 @@ def test_a_bracket_games_teams_and_a_season_games_game_are_fixed_in_the_game_adm
     assert "come from the tournament" in page.content.decode()
 
 
+def game_change_form(game: Game, **changes: object) -> dict[str, object]:
+    """The game admin's change form as it comes, with ``changes``."""
+    form: dict[str, object] = {
+        "label": game.label, "home": game.home_id, "away": game.away_id,
+        "neutral": "on" if game.neutral else "", "rules": game.rules,
+        "strategy": "on" if game.strategy else "", "kind": game.kind,
+        "game_date": game.game_date.isoformat() if game.game_date else "",
+        "season": game.season_id or "",
+    }  # fmt: skip
+    return form | changes
+
+
+def test_a_season_game_stays_in_its_season_between_its_teams(client, played_season) -> None:
+    """A trial commissioner moved a scheduled game into a finished season, a six-dice
+    season and out of every season, and gave it a team from outside: each was saved, and a
+    finished season's standings changed. Now the season is fixed and the teams checked."""
+    other = services.season_create(
+        league=played_season.league, name="Spring", teams=[full_team() for _ in range(4)],
+        start_date=date(2026, 3, 1), seed=5,
+    )  # fmt: skip
+    game = played_season.games.filter(status=Game.Status.SCHEDULED).first()
+    client.force_login(commissioner())
+    url = reverse("admin:league_game_change", args=[game.pk])
+    page = client.get(url)
+    assert "season" not in page.context["adminform"].form.fields
+    assert "It stays in its season" in page.content.decode()
+    # A season sent anyway is not taken: the game stays where it is.
+    client.post(url, game_change_form(game, season=other.pk, label="Moved?"))
+    client.post(url, game_change_form(game, season="", label="Out?"))
+    game.refresh_from_db()
+    assert game.season_id == played_season.pk
+    # A team from outside the season is refused on the form, naming it; nothing is saved.
+    stranger = other.entries.first().team
+    refused = client.post(url, game_change_form(game, home=stranger.pk))
+    assert refused.status_code == 200
+    assert f"{stranger} is not a team of {played_season}" in refused.content.decode()
+    game.refresh_from_db()
+    assert game.home_id != stranger.pk
+    # Its own season's teams are still a commissioner's to swap (home and away).
+    swapped = client.post(url, game_change_form(game, home=game.away_id, away=game.home_id))
+    assert swapped.status_code == 302
+    # An exhibition added here stays one: no season to choose.
+    add = client.get(reverse("admin:league_game_add"))
+    assert "season" not in add.context["adminform"].form.fields
+
+
 def test_the_api_has_no_way_to_change_or_delete_a_season(played_season) -> None:
     throttle_reset()
     api = client_for(commissioner())
