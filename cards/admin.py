@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from typing import Any
+from urllib.parse import urlencode
 
 from django import forms
 from django.conf import settings
@@ -106,7 +107,11 @@ class RosterForm(forms.ModelForm[Player]):
         self._card: Card | None = card
         for name in ("slot", "role"):
             field = self.fields[name]
-            if card is None:
+            if card is None and instance.pk is None:
+                # A new player: where his card is to put him, carried to the card's page
+                # (the save's message links to it filled in); he has no card until then.
+                field.choices = [("", "---"), *field.choices]
+            elif card is None:
                 field.disabled = True
                 field.choices = [("", "no card")] if name == "slot" else [("", "")]  # type: ignore[attr-defined]
             else:
@@ -583,7 +588,29 @@ class TeamAdmin(ReasonedHistoryAdmin):
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         super().save_related(request, form, formsets, change)
         team = teams_for_play().get(pk=form.instance.pk)
-        if players_left_out(team):
+        added = [
+            row
+            for formset in formsets
+            if isinstance(formset, RosterFormSet)
+            for row in formset.forms
+            if row.instance.pk is not None and row.instance in formset.new_objects
+        ]
+        for row in added:  # a new player: the link to his card, where the row put him
+            player, data = row.instance, getattr(row, "cleaned_data", None) or {}
+            wanted = {k: data[k] for k in ("slot", "role") if data.get(k) not in (None, "")}
+            url = reverse("admin:cards_card_add") + "?" + urlencode({"player": player.pk, **wanted})
+            messages.warning(
+                request,
+                format_html(
+                    "{} was added without a card: he plays no game and the team file leaves "
+                    'him out until <a href="{}">his card is added</a>{}.',
+                    player.name,
+                    url,
+                    " (its slot and role as chosen here)" if wanted else "",
+                ),
+            )
+        others = [n for n in players_left_out(team) if n not in {r.instance.name for r in added}]
+        if others:
             notice = left_out_notice(team)
             messages.warning(request, sentence(f"{notice}; until then he plays no game"))
 

@@ -402,11 +402,20 @@ def test_adding_a_player_without_a_card_on_the_team_page_says_he_is_left_out(
     data = team_page(team)
     n = data["players-TOTAL_FORMS"]
     data |= {"players-TOTAL_FORMS": n + 1, f"players-{n}-team": team.pk,
-             f"players-{n}-name": "New Guy", f"players-{n}-order": 20}  # fmt: skip
+             f"players-{n}-name": "New Guy", f"players-{n}-order": 20,
+             f"players-{n}-slot": 3, f"players-{n}-role": "reserve"}  # fmt: skip
     response = commish.post(url, data, follow=True)
     assert response.status_code == 200
-    assert "New Guy has no card and is left out of its team file" in text(response)
-    assert Player.objects.filter(team=team, name="New Guy").exists()
+    assert "New Guy was added without a card: he plays no game" in text(response)
+    new_guy = Player.objects.get(team=team, name="New Guy")
+    # The message links to his card's page, filled in with the slot and role of his row.
+    link = re.search(r'href="([^"]*/cards/card/add/\?player=[^"]*)"', response.content.decode())
+    assert link is not None
+    card_page = commish.get(html.unescape(link[1]))
+    initial = card_page.context["adminform"].form.initial
+    assert (int(initial["player"]), int(initial["slot"]), initial["role"]) == (
+        new_guy.pk, 3, "reserve",
+    )  # fmt: skip
 
 
 def test_a_team_the_engine_cannot_write_is_refused_by_the_export_not_a_500(
