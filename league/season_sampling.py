@@ -146,16 +146,20 @@ def place_rows(
     sampled: Places,
 ) -> list[dict[str, object]]:
     """Return a row per team, (team id, name, conference) by index: its wins so far, expected
-    wins, P(first) and the chance of each place of its conference; best chances first."""
+    wins, P(first) and the chance of each place of its conference; best chances first (then
+    the better expected place: a season played out lists its teams in the standings' order,
+    each in its one place)."""
     wins = [0] * len(teams)
     for g in played:
         wins[g.home if g.home_won else g.away] += 1
     p_first = sampled.places[:, 0] if sampled.places.shape[1] else np.zeros(len(teams))
+    places = sampled.places @ np.arange(1, sampled.places.shape[1] + 1, dtype=np.float64)
     order = sorted(
         range(len(teams)),
         key=lambda i: (
             teams[i][2],
             -float(p_first[i]),
+            float(places[i]),
             -float(sampled.expected_wins[i]),
             teams[i][1],
         ),

@@ -862,6 +862,7 @@ def season_odds_version(season: Season) -> str:
         neutral=Count("id", filter=Q(neutral=True)),
     )
     parts = (
+        2,  # the rows' order: 2 since the expected place parts teams level on P(first)
         season.seed,
         season.created_at.isoformat(),  # with no final game the version names nothing
         selectors.season_version(season.pk),

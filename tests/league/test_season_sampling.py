@@ -7,7 +7,7 @@ import pytest
 
 from league import odds
 from league.models import Game
-from league.season_sampling import Left, Played, groups_of, sample_places
+from league.season_sampling import Left, Played, groups_of, place_rows, sample_places
 from league.selectors import standings_for_season
 from tests import factories
 from tests.league.test_other_games import play_all
@@ -32,6 +32,24 @@ def test_a_conference_is_won_on_the_conference_record_not_on_overall_wins() -> N
     for left in ([], [Left(2, 3, 0.5, False)]):  # finished, or one cross game to come
         got = sample_places(4, groups, games, left, seasons=2_000, rng=np.random.default_rng(1))
         assert got.places[1, 0] == 1.0 and got.places[0, 1] == 1.0 and got.places[2, 2] == 1.0
+
+
+def test_a_finished_season_s_odds_rows_read_in_the_standings_order_not_by_wins() -> None:
+    # East: 1 wins the conference 2-0 in it; 2 (0-2 in conference, 4 cross-conference wins,
+    # so 4-2) is third behind 0 (1-1), though 2 has won more games than 0 (1-1 overall).
+    games = [
+        played(1, 0, True),
+        played(0, 2, True),
+        played(1, 2, True),
+        *(played(2, 3, True, conference=False) for _ in range(4)),
+    ]
+    groups = {"East": [0, 1, 2], "West": [3]}
+    got = sample_places(4, groups, games, [], seasons=500, rng=np.random.default_rng(3))
+    teams = [(10, "Zero", "East"), (11, "One", "East"), (12, "Two", "East"), (13, "Three", "West")]
+    rows = place_rows(teams, groups, games, got)
+    east = [r for r in rows if r["conference"] == "East"]
+    assert [r["team_id"] for r in east] == [11, 10, 12]  # 1st, 2nd, 3rd: not 11, 12, 10
+    assert [r["wins"] for r in east] == [2, 1, 4]
 
 
 def test_teams_level_on_the_conference_record_are_split_by_the_overall_record() -> None:

@@ -89,6 +89,21 @@ def test_a_finished_six_dice_season_s_odds_page_says_the_season_is_over(client: 
     assert "Every game is played: these are the final places" in page
     assert "0 games left" not in page and "seasons sampled" not in page
     assert page.count('<tr data-team="') == 3
+    # Its rows in the standings' order, each team in its one place (they were listed by
+    # wins, which a tiebreaker or a conference record can order otherwise).
+    listed = [int(t) for t in re.findall(r'<tr data-team="(\d+)"', page)]
+    standings = client.get(f"/seasons/{season.pk}/").content.decode()
+    table = standings[standings.index('class="data standings"') :]
+    ordered = [
+        int(t)
+        for t in re.findall(
+            r'<tr data-team="[^"]*"><td class="text"><a href="/teams/(\d+)/"', table
+        )
+    ]
+    assert listed == ordered[:3]
+    for n, row in enumerate(re.findall(r'<tr data-team="\d+">(.*?)</tr>', page)):
+        cells = re.findall(r"<td>([^<]*)</td>", row)[2:]  # W, expected W, then places 2..
+        assert n == 0 or cells[n - 1] == "100%", (n, cells)
 
 
 @pytest.mark.django_db
