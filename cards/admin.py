@@ -612,7 +612,9 @@ class TeamAdmin(ReasonedHistoryAdmin):
         others = [n for n in players_left_out(team) if n not in {r.instance.name for r in added}]
         if others:
             notice = left_out_notice(team)
-            messages.warning(request, sentence(f"{notice}; until then he plays no game"))
+            messages.warning(
+                request, sentence(f"{notice}; until then he plays no game", name_first=True)
+            )
 
     def _exportable(self, request: HttpRequest, teams: list[Team]) -> bool:
         """Refuse (an error message, nothing downloaded) teams whose file would leave out a
@@ -624,7 +626,7 @@ class TeamAdmin(ReasonedHistoryAdmin):
             except TeamNotWritable as exc:
                 problems.append(str(exc))
         for problem in problems:
-            messages.error(request, sentence(problem))
+            messages.error(request, sentence(problem, name_first=True))
         if problems:
             messages.error(request, "Nothing was exported.")
         return not problems

@@ -304,7 +304,7 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
             "team": team,
             "created": outcome.created,
             "changed": outcome.changed,
-            "detail": sentence(outcome.describe()),
+            "detail": sentence(outcome.describe(), name_first=True),
         }
         return Response(
             TeamImportSerializer(body, context=self.get_serializer_context()).data,

@@ -12,6 +12,7 @@ from typing import IO, Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from cards.mapping import (
@@ -257,7 +258,7 @@ def _team_write(card: TeamCard, *, reason: str, keep_conference: bool = False) -
         team = Team()
     elif keep_conference:
         values.pop("conference")  # the file names none: the team keeps its own
-    changed = _assign(team, values)
+    changed = team_saved = _assign(team, values)
     if changed:
         _save(team, card.label, reason)
     existing = {p.name: p for p in Player.objects.filter(team=team).select_related("card")}
@@ -295,6 +296,9 @@ def _team_write(card: TeamCard, *, reason: str, keep_conference: bool = False) -
     problems = team.roster_problems()
     if problems:
         raise TeamFileError([f"{card.label}: {p}" for p in problems])
+    if changed and not team_saved:  # its players or cards changed: the team was updated now
+        team.updated_at = timezone.now()
+        Team.objects.filter(pk=team.pk).update(updated_at=team.updated_at)
     return ImportOutcome(team=team, created=created, changed=changed)
 
 

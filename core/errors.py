@@ -13,12 +13,16 @@ from collections.abc import Sequence
 from typing import Any
 
 
-def sentence(text: str) -> str:
-    """Return a domain error as users read it: capitalised, ending in a period."""
+def sentence(text: str, *, name_first: bool = False) -> str:
+    """Return a domain error as users read it: capitalised, ending in a period.
+
+    ``name_first``: the text begins with a name (a team's, "kentucky 2012: ..."), kept as
+    it is written; capitalised, a lower-case school read as another team."""
     text = text.strip()
     if not text:
         return text
-    text = text[0].upper() + text[1:]
+    if not name_first:
+        text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else f"{text}."
 
 

@@ -53,6 +53,27 @@ def test_importing_the_same_file_twice_changes_nothing() -> None:
     assert Card.history.count() == history_before
 
 
+def test_importing_a_file_that_changes_only_players_marks_the_team_updated() -> None:
+    first = team_import(name="k.json", content=KENTUCKY.read_bytes()).team
+    before = Team.objects.get(pk=first.pk).updated_at
+    doc = document()
+    doc["players"][-1]["name"] = "A Newcomer"  # a reserve renamed: the team's row is as it was
+    outcome = team_import(name="k.json", content=json.dumps(doc).encode())
+    assert outcome.changed and not outcome.created
+    assert Team.objects.get(pk=first.pk).updated_at > before  # the teams list's "Updated at"
+
+
+def test_a_lower_case_school_is_named_as_written_in_messages(tmp_path: Path) -> None:
+    team_import(name="k.json", content=KENTUCKY.read_bytes())
+    doc = document() | {"school": "kentucky"}
+    outcome = team_import(name="lower.json", content=json.dumps(doc).encode())
+    assert outcome.describe() == "kentucky 2012: created"
+    out = io.StringIO()
+    call_command("export_team", "--all", "--out", str(tmp_path), stdout=out)
+    assert "kentucky 2012 is written as kentucky-2012-2.json" in out.getvalue()
+    assert json.loads((tmp_path / "kentucky-2012-2.json").read_text())["school"] == "kentucky"
+
+
 # A sample of the fixtures: the rulebook's hand-made files, a pre-1987 team, a team with
 # placeholder starters to complete, a pre-war team (test_field.py loads all 96).
 SAMPLE = [

@@ -48,7 +48,7 @@ class Command(BaseCommand):
         for team in selected:
             notice = left_out_notice(team)
             if notice:
-                self.stderr.write(sentence(notice))
+                self.stderr.write(sentence(notice, name_first=True))
         try:
             if options["print"]:
                 if len(selected) != 1:
@@ -62,6 +62,8 @@ class Command(BaseCommand):
             self.stdout.write(str(path))
         renamed = renamed_files(team_file_names(selected))
         for line in renamed:
-            self.stdout.write(sentence(f"{line} (their file names would be the same)"))
+            self.stdout.write(
+                sentence(f"{line} (their file names would be the same)", name_first=True)
+            )
         if renamed:
             self.stdout.write(f"{len(paths)} team files written, one for each team.")
