@@ -7,15 +7,19 @@ A story and its box score can be copied as Markdown or HTML for a blog post.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import F
 from django.utils.html import escape
 
 from league import gamestats, tournaments
 from league.games import league_game
-from league.models import BoxLine, Game, Season, SeasonTeam
+from league.models import BoxLine, Game, GameResult, Season, SeasonTeam
 from league.presentation import BoxScore, Side, current_names, renamed_events
 from simulator.vabg.events import event_from_json
 from simulator.vabg.words import (
@@ -69,14 +73,17 @@ def labels(game: Game) -> dict[str, str]:
     return {"home": str(game.home), "away": str(game.away)}
 
 
-def game_lines(game: Game, dice: Sequence[Die] = ()) -> list[Line]:
+def game_lines(
+    game: Game, dice: Sequence[Die] = (), *, names: dict[str, str] | None = None
+) -> list[Line]:
     """The play-by-play of a stored game in plain words ([] if typed in, or of a game the
     league tells no stories of); ``dice``, the game's dice in order (``replays.vabg_dice``),
-    each on the line of its play."""
+    each on the line of its play; ``names``, its renamed players' new names where the
+    caller has them (``current_names``)."""
     result = getattr(game, "result", None)
     if result is None or not league_game(game.game).tells_stories or not result.events:
         return []
-    events = renamed_events(result.events, current_names(result))
+    events = renamed_events(result.events, current_names(result) if names is None else names)
     return plain_lines([event_from_json(e) for e in events], labels(game), dice)
 
 
@@ -269,13 +276,13 @@ def tournament_page(season: Season) -> dict[str, Any]:
         g.pk: g
         for g in Game.objects.filter(season=season, status=Game.Status.FINAL)
         .exclude(bracket_key="")
-        .select_related("home", "away", "result", "season")
+        .select_related("home", "away", "result")
+        # the play-by-play and the dice are read only for a story not kept (deferred)
+        .defer("result__events", "result__dice", "result__rules", "result__box")
     }
-    box_lines: dict[int, list[BoxLine]] = {}
-    for line in BoxLine.objects.filter(result__game_id__in=list(games)).only(
-        "result_id", "side", "name", "pts", "reb", "fgm", "fga"
-    ):
-        box_lines.setdefault(line.result_id, []).append(line)
+    for row in games.values():  # the season read once, not its bracket again on every row
+        row.season = season
+    stories = _short_stories(list(games.values()), entries)
     rounds = []
     upsets = []
     final_story = None
@@ -285,7 +292,7 @@ def tournament_page(season: Season) -> dict[str, Any]:
             game = games.get(slot["game_id"])
             if game is None:
                 continue
-            told = game_story(game, box_lines=box_lines.get(game.result.pk, []), entries=entries)
+            told = stories.get(game.pk)
             if told is None:
                 continue
             winner, loser = _winner_loser(slot)
@@ -311,6 +318,71 @@ def tournament_page(season: Season) -> dict[str, Any]:
         "leaders": leaders,
         "games_to_come": tournaments.games_to_come(season=season),
     }
+
+
+STORY_FORMAT = 1
+"""Raise when what a story says changes: the kept stories are told again."""
+
+
+def _short_stories(games: list[Game], entries: dict[int, SeasonTeam]) -> dict[int, GameStory]:
+    """Return the stories of a tournament's played bracket games for its page, by game id,
+    each kept in the cache by all it is told from (the stored result, the teams' names and
+    seeds, the players renamed since): while a run plays the page tells only the games
+    stored since it was last drawn (it told all 95 at every new result, a second and more a
+    request). The play-by-play's lines are not kept: the page reads none."""
+    renamed: dict[int, dict[str, str]] = {}  # each result's players renamed since: new names
+    for result_id, old, new in (
+        BoxLine.objects.filter(result__game__in=games, player__isnull=False)
+        .exclude(player__name=F("name"))
+        .values_list("result_id", "name", "player__name")
+    ):
+        renamed.setdefault(result_id, {})[old] = new
+    keys = {}
+    for game in games:
+        told_from = (
+            STORY_FORMAT,
+            game.result.pk,
+            labels(game),
+            _seeds(game, entries),
+            _round_name(game),
+            sorted(renamed.get(game.result.pk, {}).items()),
+        )
+        digest = hashlib.blake2b(repr(told_from).encode(), digest_size=16).hexdigest()
+        keys[game.pk] = f"tournament-story:{digest}"
+    kept = cache.get_many(list(keys.values()))
+    out = {}
+    for game in games:
+        if (parts := kept.get(keys[game.pk])) is not None:
+            title, sentences, short, upset, overtimes = parts
+            out[game.pk] = GameStory(game, title, list(sentences), list(short), upset, overtimes)
+    to_tell = [g for g in games if g.pk not in out]
+    events = dict(
+        GameResult.objects.filter(game__in=to_tell).values_list("pk", "events")
+    )  # one query for the play-by-play of every story to tell (deferred above)
+    for game in to_tell:
+        game.result.events = events[game.result.pk]
+    box_lines: dict[int, list[BoxLine]] = {}
+    for line in BoxLine.objects.filter(result__game__in=to_tell).only(
+        "result_id", "side", "name", "pts", "reb", "fgm", "fga"
+    ):
+        # a player renamed since is told by his new name, as on the game's own page
+        line.name = renamed.get(line.result_id, {}).get(line.name, line.name)
+        box_lines.setdefault(line.result_id, []).append(line)
+    told_now = {}
+    for game in to_tell:
+        result = game.result
+        lines = game_lines(game, names=renamed.get(result.pk, {}))
+        told = game_story(
+            game, box_lines=box_lines.get(result.pk, []), entries=entries, lines=lines
+        )
+        if told is not None:
+            out[game.pk] = told
+            told_now[keys[game.pk]] = (
+                told.headline, told.sentences, told.short, told.upset, told.overtimes,
+            )  # fmt: skip
+    if told_now:
+        cache.set_many(told_now, timeout=settings.GAME_PAGE_CACHE_SECONDS)
+    return out
 
 
 def _winner_loser(slot: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

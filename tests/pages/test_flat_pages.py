@@ -199,6 +199,42 @@ def test_a_tournament_page_is_told_once_and_again_after_a_rename(
     assert told == [cup.pk, cup.pk]
 
 
+def test_a_tournament_page_tells_again_only_the_stories_whose_names_changed(
+    client, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    """While a run plays, each new result changes the page: its stories are kept game by
+    game (all 95 were told again at every result), and a renamed player is told anew."""
+    cup = tournament_drawn(teams=4, name="Kept stories")
+    play_all(cup, django_capture_on_commit_callbacks)
+    told: list[int] = []
+    real = stories.game_story
+
+    def counting(game: Game, **kwargs: Any) -> Any:
+        told.append(game.pk)
+        return real(game, **kwargs)
+
+    monkeypatch.setattr(stories, "game_story", counting)
+    url = reverse("season", args=[cup.pk])
+    client.get(url)
+    assert sorted(told) == sorted(cup.games.values_list("pk", flat=True))
+    final = cup.games.order_by("-round").select_related("result").first()
+    assert final is not None
+    star = final.result.lines.filter(player__isnull=False).order_by("-pts").first()
+    assert star is not None
+    player = Player.objects.get(pk=star.player_id)
+    player.name = "Renamed Star"
+    player.save()
+    told.clear()
+    page = client.get(url).content.decode()
+    # Told again: the games the renamed player played in (the final, and his team's earlier
+    # game); the other semifinal's story comes from the cache.
+    assert final.pk in told and len(told) < cup.games.count()
+    where = re.search(rf"\b{re.escape(star.name)}\b", page)
+    assert where is None, page[where.start() - 300 : where.end() + 100]
+    if "Renamed Star" in real(final).text:  # his points made the final's story
+        assert "Renamed Star" in page
+
+
 def test_a_team_s_results_and_a_player_s_log_come_a_page_at_a_time_latest_first(
     client, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
