@@ -69,20 +69,6 @@ def over_rate(request: HttpRequest, scope: str, rate: str) -> int | None:
     return None
 
 
-def wait_words(seconds: int) -> str:
-    """Return a wait in words: "12 seconds", "about a minute", "about 40 minutes", "about an hour"
-    or "about 2 hours"."""
-    if seconds < 60:
-        return f"{seconds} second{'' if seconds == 1 else 's'}"
-    minutes = round(seconds / 60)
-    if minutes < 2:
-        return "about a minute"
-    if minutes < 60:
-        return f"about {minutes} minutes"
-    hours = round(minutes / 60)
-    return "about an hour" if hours == 1 else f"about {hours} hours"
-
-
 def signup_rate() -> str:
     return str(getattr(settings, "CHALLENGE_SIGNUP_RATE", "10/hour"))
 

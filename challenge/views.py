@@ -26,6 +26,7 @@ from django.views.decorators.http import require_POST
 
 from challenge import accounts, services
 from challenge.models import Challenge, Entry
+from core.text import wait_words
 from league import bracket as brackets
 from league import tournaments
 from league.models import SeasonTeam
@@ -65,7 +66,7 @@ def _signed_out(request: HttpRequest, item: Entry) -> HttpResponse:
 
 
 def _too_many(request: HttpRequest, what: str, wait: int) -> HttpResponse:
-    message = f"Too many {what} from this address: try again in {accounts.wait_words(wait)}."
+    message = f"Too many {what} from this address: try again in {wait_words(wait)}."
     response = _refused(request, "Too many tries", message, 429)
     response["Retry-After"] = str(wait)
     return response

@@ -16,3 +16,17 @@ def size_text(size: int) -> str:
         if size >= scale:
             return f"{text} ({size / scale:,.4g} {unit})"
     return text
+
+
+def wait_words(seconds: int) -> str:
+    """Return a wait in words: "12 seconds", "about a minute", "about 40 minutes", "about an hour"
+    or "about 2 hours"."""
+    if seconds < 60:
+        return f"{seconds} second{'' if seconds == 1 else 's'}"
+    minutes = round(seconds / 60)
+    if minutes < 2:
+        return "about a minute"
+    if minutes < 60:
+        return f"about {minutes} minutes"
+    hours = round(minutes / 60)
+    return "about an hour" if hours == 1 else f"about {hours} hours"

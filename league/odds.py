@@ -46,6 +46,7 @@ from django.dispatch import Signal
 
 from cards.mapping import team_card, teams_for_play
 from cards.models import Card, Player, Team
+from core.text import wait_words
 from league import background, other_odds, season_sampling
 from league import bracket as brackets
 from league.coaches import coach_for
@@ -672,8 +673,40 @@ def pair_table_request(*, season_id: int, home_ids: Sequence[int]) -> bool:
     return True
 
 
+PACE_SECONDS = 3 * 3600
+"""How long the first sighting of a table's progress is kept to measure its pace by."""
+
+
+def build_pace(season_id: int, ready: int, needed: int, *, now: float | None = None) -> str:
+    """Say how long a season's table has left at the pace seen since a page first looked
+    ("about 4 minutes left at the pace so far"), that it has not moved (the background busy
+    with other work first), or nothing while too little is known. The first sighting is
+    kept in the cache; a table started again (fewer pairs ready) is timed afresh."""
+    now = time.time() if now is None else now
+    key = f"league.odds.pace.{season_id}.{needed}"
+    if not cache.add(key, (now, ready), timeout=PACE_SECONDS):
+        first = cache.get(key)
+        if first is None or ready < first[1]:
+            cache.set(key, (now, ready), timeout=PACE_SECONDS)
+            return ""
+        since, then = first
+        elapsed, done = now - since, ready - then
+        if done > 0 and elapsed >= 5:
+            left = (needed - ready) * elapsed / done
+            words = wait_words(max(1, round(left)))
+            return f"{words[0].upper()}{words[1:]} left at the pace so far."
+        if done == 0 and elapsed >= 60:
+            return (
+                f"No pair was finished for {wait_words(round(elapsed))}: the "
+                "background is working on something queued before (another field's odds, a "
+                "run's games)."
+            )
+    return ""
+
+
 def pending_view(season: Season, pending: OddsPending) -> dict[str, Any]:
     """Return what a page or the API shows while a season's table is being built."""
+    pace = build_pace(season.pk, pending.ready, pending.needed)
     return {
         "pending": True,
         "pairs_ready": pending.ready,
@@ -681,7 +714,7 @@ def pending_view(season: Season, pending: OddsPending) -> dict[str, Any]:
         # the few pairs a card edit leaves are a tenth of a second or so of work
         "retry_after": retry_after(pending.needed - pending.ready, ON_DEMAND_COACHED_PAIRS),
         "message": f"The exact odds of this field are being computed {background.where()}: "
-        f"{pending.ready} of {pending.needed} pairs are ready.",
+        f"{pending.ready} of {pending.needed} pairs are ready." + (f" {pace}" if pace else ""),
     }
 
 

@@ -99,7 +99,10 @@ def _send(task: Any, lane: str, **kwargs: Any) -> None:
     on a traceback after its transaction had committed. Games raise: their callers say so.
     """
     if background.in_process():
-        background.lane(lane).submit(partial(task.apply, kwargs=kwargs))
+        # a season's odds take turns with other seasons' (a group each), not a place behind
+        # every chunk of theirs queued before
+        group = kwargs.get("season_id") if lane == "odds" else None
+        background.lane(lane).submit(partial(task.apply, kwargs=kwargs), group)
         return
     try:
         task.delay(**kwargs)

@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from challenge import services
-from challenge.accounts import wait_words
 from challenge.models import Challenge, Entry
+from core.text import wait_words
 from league import odds, tournaments
 from league.models import PairOdds, Season
 from tests.challenge.conftest import chalk, play_next, seeds

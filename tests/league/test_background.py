@@ -378,3 +378,23 @@ def test_fill_by_the_odds_sends_a_missing_pair_to_the_background_and_asks_to_wai
     assert lanes.wait_idle(WAIT)
     challenge.entry_save(entry=entry, user=carol, picks={}, fill="odds")
     assert len(Entry.objects.get(pk=entry.pk).picks) == 3
+
+
+def test_a_lane_s_groups_take_turns_so_a_small_field_is_not_held_behind_a_large_one() -> None:
+    """Chunks of a 96-team table queued first and a small field's after: the small field's
+    run between them, a job each in turn, each group's own in its order (the Winter 2026
+    table waited 13 minutes behind March Madness's in a trial)."""
+    lane = background.Lane("test-turns", on_idle=None, idle_seconds=0.05)
+    ran: list[str] = []
+    with background.held():  # every job queued before the first runs
+        for n in range(5):
+            lane.submit(partial(ran.append, f"big{n}"), "big")
+        for n in range(2):
+            lane.submit(partial(ran.append, f"small{n}"), "small")
+        lane.submit(partial(ran.append, "other"))
+    assert lane.wait_idle(WAIT)
+    lane.stop(WAIT)
+    # (the thread may take big0 before the others are queued: then big1 comes next too)
+    assert [r for r in ran if r.startswith("big")] == [f"big{n}" for n in range(5)]
+    assert [r for r in ran if r.startswith("small")] == ["small0", "small1"]
+    assert max(ran.index("small1"), ran.index("other")) < ran.index("big3")

@@ -494,3 +494,23 @@ def test_with_no_workers_a_far_from_built_coached_field_shows_the_odds_without_t
     exact = odds.with_table(season, lambda: odds.bracket_odds(season))
     assert exact["coach_policy"] is True and "coach policy" in exact["note"]
     assert PairOdds.objects.filter(strategy=True).exists()
+
+
+def test_a_table_being_built_says_how_long_it_has_left_at_its_pace_or_that_it_waits() -> None:
+    """A page waiting on a field's odds said "look again in a minute" for 13 minutes: it
+    now times the table from its first sighting."""
+    from django.core.cache import cache
+
+    cache.delete_many([f"league.odds.pace.{n}.600" for n in (1, 2, 3)])
+    assert odds.build_pace(1, 100, 600, now=1000.0) == ""  # the first sighting
+    # 50 pairs in 30 s: the 450 left take 270 s
+    assert odds.build_pace(1, 150, 600, now=1030.0) == "About 4 minutes left at the pace so far."
+    assert odds.build_pace(1, 590, 600, now=1100.0) == "2 seconds left at the pace so far."
+    # No progress for two minutes: queued behind other work.
+    assert odds.build_pace(2, 89, 600, now=0.0) == ""
+    assert odds.build_pace(2, 89, 600, now=120.0).startswith(
+        "No pair was finished for about 2 minutes: the background is working on something"
+    )
+    # Started again (a card edit dropped its pairs): timed afresh.
+    assert odds.build_pace(1, 10, 600, now=1200.0) == ""
+    assert odds.build_pace(1, 70, 600, now=1260.0) == "About 9 minutes left at the pace so far."
