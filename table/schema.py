@@ -223,4 +223,9 @@ class TableStateSerializer(serializers.Serializer[Any]):
         required=False, allow_blank=True, help_text="Six dice: the faces of 1-6 (B, P, S, F)."
     )
     policy_note = serializers.CharField(required=False, allow_blank=True)
+    situation = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Six dice: who holds the Power Chip and who rolls one die fewer next.",
+    )
     court = _object("Grid court: the court's rows, width and cell values.", required=False)

@@ -69,7 +69,8 @@ def render_play_by_play(result: SixDiceResult) -> str:
             who = "tied, again" if e.winner is None else f"{_NAMES[e.winner]} on offense"
             out.append(f"jump ball: O {show(e.away)} | W {show(e.home)}: {who}")
         elif isinstance(e, MainRoll):
-            chip = ", chip played" if e.chip else ""
+            # a tie goes to the chip holder's choice (§2.2): played, or kept (the other wins)
+            chip = ", chip played" if e.chip else (", chip kept" if e.away_n == e.home_n else "")
             out.append(
                 f"roll {e.number} ({_NAMES[e.offense]} at d {e.depth}): "
                 f"O {show(e.away)} {e.away_play}x{e.away_n} | "
@@ -84,12 +85,17 @@ def render_play_by_play(result: SixDiceResult) -> str:
             after = "" if e.penalized is None else f": {_NAMES[e.penalized]} rolls five dice next"
             out.append(f"  {e.kind} pass{after}")
         elif isinstance(e, Steal):
-            out.append(f"  steal ({e.kind}) by {_NAMES[e.team]}, section {e.section}")
+            how = {"s": "on an S", "push": "pushing past half court", "inbound": "in the inbound"}
+            out.append(
+                f"  steal by {_NAMES[e.team]} {how.get(e.kind, e.kind)}, section {e.section}"
+            )
         elif isinstance(e, Shot):
             result_word = "made" if e.made else "missed"
+            tie = e.total == e.defense_total  # the chip holder's choice (§2.6, G16)
+            chip = ", chip played" if e.chip else (", chip kept" if tie else "")
             out.append(
                 f"  {_NAMES[e.team]} shoots a {e.points}: O {show(e.away)} | W {show(e.home)}: "
-                f"{e.total} v {e.defense_total}, {result_word}"
+                f"{e.total} v {e.defense_total}, {result_word}{chip}"
             )
         elif isinstance(e, FreeThrow):
             out.append(

@@ -419,7 +419,7 @@ class SixDiceSheet(BoardSheet):
                     **score,
                 }
             )
-        return board_state(
+        state = board_state(
             self.game,
             labels=labels,
             values=position.values,
@@ -436,6 +436,23 @@ class SixDiceSheet(BoardSheet):
             hands=position.choices.hands,
             odds=live_odds(self.game, position),
         )
+        state["situation"] = situation(position.phase, labels) if position.result is None else []
+        return state
+
+
+def situation(phase: GameState | None, labels: Mapping[str, str]) -> list[str]:
+    """Return what the rulings' state holds that the score does not show (§1.3): who holds
+    the Power Chip (a tie is his to decide, §2.2 and G16) and who rolls one die fewer on
+    the next roll (§2.9)."""
+    if phase is None or phase.chip is None:
+        return []
+    said = [f"Power Chip: {labels[phase.chip]} (a tied roll or shot is its to decide)"]
+    said += [
+        f"{labels[side]} rolls one die fewer on its next roll (penalty)"
+        for side in (AWAY, HOME)
+        if side in phase.penalty
+    ]
+    return said
 
 
 def live_odds(game: SixDiceGame, position: Position) -> dict[str, Any]:

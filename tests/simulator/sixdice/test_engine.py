@@ -217,6 +217,26 @@ def test_a_holder_that_keeps_the_chip_loses_the_tie():
     assert (roll.winner, roll.chip, table.state.chip) == (ORANGE, False, WHITE)
 
 
+def test_the_play_by_play_says_what_the_chip_holder_did_with_a_tie() -> None:
+    """A table player read "2 v 2, missed" with no word of the chip that decided it, and
+    nothing of a chip kept (rulings §2.2, G16: the holder plays it or keeps it)."""
+    from simulator.sixdice.engine import SixDiceResult
+    from simulator.sixdice.events import Start, box_score
+    from simulator.sixdice.render import render_play_by_play
+
+    def words(table: Table) -> str:
+        home, away = box_score((Start("", 0, "", 0),))
+        played = SixDiceResult(home, away, tuple(table.events), ScriptedDice().record(), STANDARD)
+        return render_play_by_play(played)
+
+    start = GameState.main_roll(ORANGE, 5, WHITE)
+    kept = words(played(start, "111456", "444125", policy=Answers(chip=False)))
+    assert "Orange wins, chip kept" in kept
+    shot = words(played(start, "555124", "144566", "123456", "123156"))
+    assert "4 v 4, missed, chip played" in shot
+    assert "chip" not in words(played(start, "111156", "445512", policy=Answers(chip=False)))
+
+
 @pytest.mark.parametrize(
     ("answers", "message"),
     [
@@ -343,3 +363,22 @@ def test_the_game_is_over_once_a_team_reaches_21():
     table.play()
     assert table.state.phase == OVER and table.state.winner is not None
     assert max(table.state.away_score, table.state.home_score) >= 21
+
+
+def test_the_sheet_names_the_chip_holder_and_a_pending_penalty() -> None:
+    """The rulings' state holds the Power Chip's holder and each team's pending one-die
+    penalty (§1.3); a player at the table must see them to decide (ties go to the chip)."""
+    from simulator.sixdice.sheet import situation
+    from simulator.sixdice.state import HOME
+
+    labels = {ORANGE: "Memphis 2008", HOME: "Kansas 2008"}
+    state = GameState.main_roll(ORANGE, 3, HOME, penalty=frozenset({ORANGE}))
+    assert situation(state, labels) == [
+        "Power Chip: Kansas 2008 (a tied roll or shot is its to decide)",
+        "Memphis 2008 rolls one die fewer on its next roll (penalty)",
+    ]
+    assert situation(None, labels) == []  # before the jump ball: no one holds it
+    game = find_game("sixdice")
+    jump = [1, 1, 1, 4, 5, 6, 2, 3, 4, 5, 6, 6]  # Orange's three Balls beat White's none
+    sheet = game.sheet(TeamName("Kansas", 2008), TeamName("Memphis", 2008), jump)
+    assert sheet.state()["situation"][0].startswith("Power Chip: ")
