@@ -240,6 +240,20 @@ def test_six_dice_played_by_hand_at_phone_width_asks_each_choice_and_is_stored_c
     assert browser.execute_script(
         "return document.documentElement.scrollWidth <= window.innerWidth"
     ), "the page scrolls sideways on a phone"
+    # Both teams' columns of the team box on the screen: its two names wrap (at 375 px a
+    # trial's long names hid the home team's column in a box scrolled sideways).
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 340, "height": 844, "deviceScaleFactor": 3, "mobile": True},
+    )
+    assert browser.execute_script(
+        "var w = document.getElementById('team-box').parentElement;"
+        "return w.scrollWidth <= w.clientWidth"
+    ), "the team box hides a team's column on a phone"
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True},
+    )
 
     count = asked = 0
     entry = browser.find_element(By.ID, "entry")
