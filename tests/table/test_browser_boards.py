@@ -529,6 +529,36 @@ def test_on_a_phone_the_grid_court_s_cells_are_a_thumb_wide_and_only_the_court_s
     assert page_width <= screen  # the court scrolls inside its box, the page does not
 
 
+def test_a_placing_under_way_survives_a_reload_and_a_cell_it_cannot_take_says_why(
+    browser, live_server, player, teams
+) -> None:
+    """A trial: 3 of 5 defenders placed, a reload, and "0 of 5 placed"; a tap inside the
+    arc while the offense placed did nothing and said nothing."""
+    from selenium.webdriver.common.by import By
+
+    start(browser, live_server, player, teams, "gridcourt")
+    ok = browser.execute_script(
+        "return [...document.querySelectorAll('#court rect.ok')].map(r => r.dataset.cell)"
+    )
+    for cell in ok[:3]:
+        browser.find_element(By.CSS_SELECTOR, f'#court rect[data-cell="{cell}"]').click()
+    assert browser.find_element(By.ID, "court-status").text == "3 of 5 placed"
+    browser.refresh()
+    wait_for(browser, 0)
+    assert browser.find_element(By.ID, "court-status").text == "3 of 5 placed"
+    inside = browser.execute_script(
+        "return [...document.querySelectorAll('#court rect.in:not(.ok)')][0].dataset.cell"
+    )
+    browser.find_element(By.CSS_SELECTOR, f'#court rect[data-cell="{inside}"]').click()
+    row, column = inside.split(",")
+    assert browser.find_element(By.ID, "court-refused").text == (
+        f"({row}, {column}) is inside the arc: the offense places outside it."
+    )
+    click_svg(browser, f'circle[data-cell="{ok[0]}"]')  # the piece placed there
+    assert browser.find_element(By.ID, "court-refused").text.endswith("is taken.")
+    assert browser.find_element(By.ID, "court-status").text == "3 of 5 placed"
+
+
 IN_VIEW = """
 // Whether each element is wholly on the screen, as it stands (nothing scrolled for it).
 return arguments[0].map(function (id) {
