@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
@@ -510,6 +510,30 @@ class Card(models.Model):
             errors.setdefault("__all__", []).append(problem)
         if errors:
             raise ValidationError(errors)
+
+    def validate_constraints(self, exclude: Any = None) -> None:
+        """Check the table's constraints, less the d20 ranges' own where ``clean`` has
+        already said what is wrong with them in words (the form said it twice: "The d20
+        2PX range 17-21 must lie within 1-20, low end first. The d20 2PX range must be
+        a-b within 1-20...")."""
+        try:
+            super().validate_constraints(exclude)
+        except ValidationError as exc:
+            if not d20_problems(self.d20_ranges()):
+                raise
+            errors = exc.update_error_dict({})
+            said = [
+                e
+                for e in errors.get(NON_FIELD_ERRORS, [])
+                if not (isinstance(e, ValidationError)
+                        and "range must be a-b within 1-20" in " ".join(e.messages))
+            ]  # fmt: skip
+            if said:
+                errors[NON_FIELD_ERRORS] = said
+            else:
+                errors.pop(NON_FIELD_ERRORS, None)
+            if errors:
+                raise ValidationError(errors) from exc
 
 
 def d20_problems(ranges: Mapping[str, tuple[int | None, int | None] | None]) -> list[str]:

@@ -72,6 +72,8 @@ def test_a_d20_column_that_does_not_cover_1_to_20_once_is_refused(
     for field, value in changes.items():
         setattr(card, field, value)
     assert any(m.startswith(message) for m in card_errors(card)), card_errors(card)
+    # said once: not again in the database constraint's words
+    assert not any("must be a-b within 1-20" in m for m in card_errors(card)), card_errors(card)
 
 
 def test_a_card_without_an_outcome_is_valid_when_the_rest_covers_1_to_20() -> None:
