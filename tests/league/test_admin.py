@@ -339,6 +339,26 @@ def test_a_played_season_s_delete_counts_what_goes_and_deletes_it_at_once(
     ).exists()
 
 
+def test_a_team_in_a_season_is_not_deleted_and_the_page_says_what_to_do_instead(
+    client, season
+) -> None:
+    """A trial commissioner read only "protected related objects: Season teams: 5,
+    Games: 45" and was left to guess."""
+    client.force_login(commissioner())
+    team = season.entries.first().team
+    page = client.get(reverse("admin:cards_team_delete", args=[team.pk])).content.decode()
+    assert "Games: " in page and 'id="protected-help"' in page
+    assert "delete the seasons and exhibitions it plays in first" in page
+    assert "leave it out of the next season or tournament you add" in page
+    selected = client.post(
+        reverse("admin:cards_team_changelist"),
+        {"action": "delete_selected", "_selected_action": [team.pk]},
+    ).content.decode()
+    assert 'id="protected-help"' in selected
+    client.post(reverse("admin:cards_team_delete", args=[team.pk]), {"post": "yes"})
+    assert Team.objects.filter(pk=team.pk).exists()
+
+
 def _inline_form(season: Season, conferences: dict[int, str]) -> dict[str, str]:
     rows = list(season.entries.order_by("pk"))
     data = {
