@@ -19,10 +19,20 @@ from challenge.models import Challenge, Entry
 from core.admin import StoredTitleAdmin
 
 
+class BlankJSONField(forms.JSONField):
+    """A JSON box whose blank (spaces or a newline a browser sent) is empty, not invalid."""
+
+    def to_python(self, value: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            value = ""
+        return super().to_python(value)
+
+
 class ChallengeForm(forms.ModelForm[Challenge]):
     class Meta:
         model = Challenge
         fields = ("season", "name", "round_points", "lock_at", "public", "invite_code")
+        field_classes = {"round_points": BlankJSONField}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

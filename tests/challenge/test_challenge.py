@@ -491,6 +491,12 @@ def test_a_commissioner_opens_a_pool_in_the_admin_and_a_started_tournament_is_re
         "/admin/challenge/challenge/add/", {**form, "name": "Other", "round_points": "[1]"}
     )
     assert "each of the bracket&#x27;s 2 rounds" in bad.content.decode()
+    # The box left as it came (a browser may send its newline): the default points.
+    blank = client.post(
+        "/admin/challenge/challenge/add/", {**form, "name": "Blank", "round_points": "\r\n"}
+    )
+    assert blank.status_code == 302, blank.content.decode()[:2000]
+    assert Challenge.objects.get(name="Blank").round_points == [1, 2]
     play_next(cup)
     late = client.post("/admin/challenge/challenge/add/", {**form, "name": "Late"})
     assert "has started: a challenge opens only before the first game" in late.content.decode()
