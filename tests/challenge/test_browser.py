@@ -68,6 +68,13 @@ def test_a_fan_signs_up_picks_a_bracket_joins_a_pool_and_watches_it_scored(
         == 0
     )
     assert browser.find_element(By.ID, "picked-count").text == "1 of 7 picked"
+    # The name and the tie-breaker above the bracket (below the save bar a trial missed
+    # them), and Enter in them saves: the form's first button is "Save my bracket".
+    assert browser.execute_script(
+        "const top = id => document.getElementById(id).getBoundingClientRect().top;"
+        "return top('tiebreak') < top('bracket') && top('entry-name') < top('bracket')"
+        " && document.querySelector('#picks-form button[type=submit]').id === 'save'"
+    )
     browser.find_element(By.ID, "tiebreak").send_keys("142")
     follow(browser, browser.find_element(By.XPATH, "//button[text()='Fill the rest by favourite']"))
     WebDriverWait(browser, 10).until(
