@@ -222,7 +222,8 @@ def test_the_lists_of_seasons_name_each_season_s_game(client: Client) -> None:
         page = client.get(url).content.decode()
         kinds = dict(
             re.findall(
-                r'<a href="/seasons/(\d+)/">[^<]*</a></td><td class="text">([^<]*)</td>', page
+                r'<a href="/seasons/(\d+)/">[^<]*</a></td><td class="text(?: wrap)?">([^<]*)</td>',
+                page,
             )
         )
         assert kinds[str(dice.pk)] == "Season · Six dice to 21", url
