@@ -361,8 +361,12 @@ def table_roll(
         position = position_of(game, dice)
     except DieRefused as exc:
         need = exc.need
+        # VABG's steps name a die ("the d6 tens"), the board games' a team's roll
+        # ("Kansas 2008: jump ball": "Kansas 2008's jump ball")
+        who, _, what = need.step.partition(": ")
+        step = f"{who}'s {what}" if what else f"the {need.step}"
         raise TableRefused(
-            f"{exc.value} is not a face of a {need.die}: the {need.step} is 1-{need.faces}.",
+            f"{exc.value} is not a face of a {need.die}: {step} is 1-{need.faces}.",
             index=exc.index - before,
             need=need.to_json(),
         ) from exc

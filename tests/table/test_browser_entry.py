@@ -147,7 +147,7 @@ def test_grid_court_prompt_reads_its_die_then_its_words_and_a_bad_second_die_is_
     assert not TWICE.search(seen) and not TWICE.search(spoken)
     # The roll is two d6: its second die is known to the page too.
     refused_in_place(
-        browser, "2 7", "7", "7 is not a face of a d6: the Kansas 2008: offensive roll is 1-6."
+        browser, "2 7", "7", "7 is not a face of a d6: Kansas 2008's offensive roll is 1-6."
     )
     assert TableGame.objects.get().dice == []
     browser.find_element(By.ID, "entry").clear()
@@ -169,7 +169,7 @@ def test_six_dice_prompt_reads_its_die_then_its_words(
         browser,
         "1 2 7 4",
         "7",
-        "7 is not a face of a d6: the Kansas 2008: jump ball is 1-6.",
+        "7 is not a face of a d6: Kansas 2008's jump ball is 1-6.",
     )
 
 
