@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.test import Client
 
 from cards.styles import styles_document
 from league import services as league_services
@@ -133,6 +134,12 @@ def test_a_whole_game_typed_at_the_table_is_stored_as_the_engine_plays_those_dic
         }
     table.refresh_from_db()
     assert table.status == "finished" and table.league_game_id == game.pk
+    # The player's list tells finished games apart: the game, the score, when.
+    client = Client()
+    client.force_login(player)
+    listed = client.get("/table/").content.decode()
+    score = f"{table.away} {game.result.away_score} at {table.home} {game.result.home_score}"
+    assert score in listed and f"{engine.title} · Finished " in listed
 
 
 @pytest.mark.django_db

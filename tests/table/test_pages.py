@@ -15,6 +15,8 @@ pytestmark = pytest.mark.django_db
 def test_the_table_asks_a_visitor_to_sign_in_and_a_fan_can(client, player):
     answer = client.get(reverse("table:index"))
     assert answer.status_code == 302 and answer.url.startswith(reverse("table:sign-in"))
+    # A new player finds how to get an account from there.
+    assert 'href="/fans/signup/?next=' in client.get(answer.url).content.decode()
     signed = client.post(
         reverse("table:sign-in"), {"username": player.username, "password": "fan-password-1"}
     )
