@@ -816,7 +816,8 @@ def preview_from(
             "away": round(odds.expected_away_pts),
         },
         "spread": spread,
-        "spread_text": f"{favourite.label} by {abs(spread):.1f}",
+        # a pairing even to the tenth is said so ("by 0.0" named a favourite it has not)
+        "spread_text": f"{favourite.label} by {abs(spread):.1f}" if round(spread, 1) else "even",
         "total": odds.expected_home_pts + odds.expected_away_pts,
         "most_likely_margin": likely,
         "margin": _law_list(odds.margin),

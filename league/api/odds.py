@@ -284,7 +284,7 @@ def _preview() -> dict[str, Any]:
         "expected_away_pts": serializers.FloatField(),
         "predicted_score": PredictedScoreSerializer(),
         "spread": serializers.FloatField(help_text="Expected home minus away points."),
-        "spread_text": serializers.CharField(help_text='e.g. "Kentucky 2012 by 3.4".'),
+        "spread_text": serializers.CharField(help_text='e.g. "Kentucky 2012 by 3.4", or "even".'),
         "total": serializers.FloatField(),
         "most_likely_margin": serializers.IntegerField(),
         "margin": _law(),

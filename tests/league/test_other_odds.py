@@ -43,6 +43,8 @@ def test_a_six_dice_preview_is_the_exact_law_of_six_dice_not_a_vabg_score(client
     assert {row["x"] for row in preview["home_score"]} <= set(range(24))
     assert 18 <= preview["expected_home_pts"] <= 21
     assert sum(r["p"] for r in preview["final_score"]) == pytest.approx(1.0, abs=1e-5)
+    if round(preview["spread"], 1) == 0:  # both on the default style: no favourite to name
+        assert preview["spread_text"] == "even"
     # The odds are those of the styles the two teams play (derived: the default style).
     assert "Exact" in preview["note"] and "coach style" in preview["note"]
     assert preview["styles"]["home"]["sixdice"] == {
