@@ -10,6 +10,7 @@ from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import (
+    NON_FIELD_ERRORS,
     PermissionDenied,
     RequestDataTooBig,
     TooManyFieldsSent,
@@ -893,11 +894,37 @@ class CardForm(forms.ModelForm[Card]):
                 if name in cleaned:
                     setattr(edited, name, cleaned[name])
             edited.player = player
+            if edited.role == Role.STARTER:
+                # The slot's starter named, and the way to swap (the table's one-starter
+                # constraint alone said "already has a starter in this slot" beside a
+                # message about the slot the card left).
+                other = (
+                    Card.objects.filter(team_id=player.team_id, slot=edited.slot, role=Role.STARTER)
+                    .exclude(pk=self.instance.pk)
+                    .select_related("player")
+                    .first()
+                )
+                if other is not None:
+                    raise forms.ValidationError(
+                        f"Slot {edited.slot} ({SLOT_NAMES[edited.slot]}) already has a starter, "
+                        f"{other.player.name}: bench him first (his card's Role: reserve), or "
+                        "swap the two on the team page, whose Slot and Role columns change both "
+                        "in one save."
+                    )
             try:
                 card_edit_check(edited)
             except CardRefused as exc:
                 raise forms.ValidationError(sentence(str(exc))) from exc
         return cleaned
+
+    def _post_clean(self) -> None:
+        # A private hook of Django's BaseModelForm: after the model's own checks. Where
+        # ``clean`` named the slot's starter, the one-starter constraint's words go.
+        super()._post_clean()  # type: ignore[misc]
+        said = self.errors.get(NON_FIELD_ERRORS)
+        if said and any("already has a starter," in m for m in said):
+            kept = [str(m) for m in said if m != "This team already has a starter in this slot."]
+            self.errors[NON_FIELD_ERRORS] = self.error_class(kept, error_class="nonfield")
 
     def _get_validation_exclusions(self) -> set[str]:
         # A private hook of Django's BaseModelForm, absent from django-stubs.

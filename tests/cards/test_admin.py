@@ -247,7 +247,11 @@ def test_the_card_form_refuses_a_second_starter_in_a_slot(commish: Client) -> No
     url = reverse("admin:cards_card_change", args=[reserve.pk])
     response = commish.post(url, card_form_data(reserve, role="starter"))
     assert response.status_code == 200
-    assert "This team already has a starter in this slot." in text(response)
+    starter = Card.objects.get(team=team, slot=reserve.slot, role="starter")
+    # The slot's starter named, and how to swap; said once (not the constraint's words too).
+    assert f"already has a starter, {starter.player.name}: bench him first" in text(response)
+    assert "swap the two on the team page" in text(response)
+    assert "This team already has a starter in this slot." not in text(response)
     reserve.refresh_from_db()
     assert reserve.role == "reserve"
 
@@ -273,7 +277,7 @@ def test_adding_a_card_refuses_a_second_starter_and_accepts_a_reserve(commish: C
     url = reverse("admin:cards_card_add")
     response = commish.post(url, data)
     assert response.status_code == 200
-    assert "This team already has a starter in this slot." in text(response)
+    assert "Slot 3 (SF) already has a starter, " in text(response)
     assert not Card.objects.filter(player=newcomer).exists()
     response = commish.post(url, data | {"role": "reserve"})
     assert response.status_code == 302
