@@ -118,9 +118,16 @@ def box_score(game: Game, *, player_url: Any = None, starters: bool = False) -> 
         sides.append(side)
     sides[0].opponent_score, sides[1].opponent_score = sides[1].score, sides[0].score
     labels = [period_name(n) for n in range(result.overtimes + 1)]
-    dice = result.dice
-    dice_text = f"seed {dice['seed']}" if dice.get("seed") is not None else "scripted rolls"
+    dice_text = dice_words(game, result.dice)
     return BoxScore(game, sides, labels, game.get_rules_display(), game.neutral, dice_text)
+
+
+def dice_words(game: Any, dice: dict[str, Any]) -> str:
+    """Say where a stored game's dice came from ("dice seed 12", "real dice, rolled at the
+    table" or "dice from a file"), as its box score ends."""
+    if dice.get("seed") is not None:
+        return f"dice seed {dice['seed']}"
+    return "real dice, rolled at the table" if game.kind == "real_dice" else "dice from a file"
 
 
 def _starters(result: Any) -> dict[str, set[str]]:

@@ -24,6 +24,7 @@ from django.core.cache import cache
 
 from league.coaches import coach_for
 from league.models import Game, GameResult
+from league.presentation import dice_words
 from simulator.dice import DiceSource, ScriptedDice, SeededDice
 from simulator.games import Column, find_game
 from simulator.vabg import GameRules, team_from_json
@@ -105,7 +106,7 @@ def game_box(game: Game, result: GameResult) -> GameBox:
         name_label=engine.name_key.capitalize(),
         sides=sides,
         rules={k: v for k, v in result.rules.items() if k != "version"},
-        dice=f"seed {dice['seed']}" if dice.get("seed") is not None else "scripted rolls",
+        dice=dice_words(game, dice),
         legend=engine.replay_legend(),
         options=[
             {

@@ -203,9 +203,11 @@ def index(request: HttpRequest) -> HttpResponse:
                 return HttpResponseRedirect(game.get_absolute_url())
         except services.TableRefused as exc:
             error = str(exc)
-    games = TableGame.objects.filter(owner_id=request.user.pk).select_related(
-        "home", "away", "league_game__result"
-    ).defer(*(f"league_game__result__{f}" for f in ("events", "dice", "rules", "box")))
+    games = (
+        TableGame.objects.filter(owner_id=request.user.pk)
+        .select_related("home", "away", "league_game__result")
+        .defer(*(f"league_game__result__{f}" for f in ("events", "dice", "rules", "box")))
+    )
     return render(
         request,
         "table/index.html",

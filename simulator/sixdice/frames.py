@@ -32,6 +32,11 @@ HALF = 7
 ARC = 4
 
 
+def _balls(n: int) -> str:
+    """Return "1 Ball", "3 Balls"."""
+    return f"{n} Ball" if n == 1 else f"{n} Balls"
+
+
 def _other(side: str) -> str:
     return HOME if side == AWAY else AWAY
 
@@ -136,11 +141,11 @@ def frames_of(
         text = ""
         if kind == "jump_ball":
             if e["winner"] is None:
-                text = f"Jump ball: {e['away_balls']} Balls each, rolled again."
+                text = f"Jump ball: {_balls(e['away_balls'])} each, rolled again."
             else:
                 offense, section, chip = e["winner"], e["section"], _other(e["winner"])
                 text = (
-                    f"Jump ball: {names[AWAY]} {e['away_balls']} Balls, {names[HOME]} "
+                    f"Jump ball: {names[AWAY]} {_balls(e['away_balls'])}, {names[HOME]} "
                     f"{e['home_balls']}; {names[e['winner']]} takes the ball, "
                     f"{names[chip]} the chip."
                 )
@@ -184,7 +189,7 @@ def frames_of(
             )
         elif kind == "free_throw":
             text = (
-                f"Free throw {e['number']} by {who}: {show(e['dice'])}, {e['balls']} Balls, "
+                f"Free throw {e['number']} by {who}: {show(e['dice'])}, {_balls(e['balls'])}, "
                 f"{'made' if e['made'] else 'missed'}."
             )
         elif kind == "dunk":
@@ -193,7 +198,7 @@ def frames_of(
             offense, section = team, e["section"]
             end = {"crossed": ", across half court", "steal": ", stolen"}.get(e["result"], "")
             text = (
-                f"{who} inbounds, round {e['round']}: {e['balls']} Balls, {e['moved']} in all, "
+                f"{who} inbounds, round {e['round']}: {_balls(e['balls'])}, {e['moved']} in all, "
                 f"{e['set_aside']} S set aside{end}."
             )
         elif kind == "score":

@@ -140,6 +140,8 @@ def test_a_whole_game_typed_at_the_table_is_stored_as_the_engine_plays_those_dic
     listed = client.get("/table/").content.decode()
     score = f"{table.away} {game.result.away_score} at {table.home} {game.result.home_score}"
     assert score in listed and f"{engine.title} · Finished " in listed
+    # Its box score says where its dice came from (it said "dice scripted rolls").
+    assert "real dice, rolled at the table." in client.get(f"/games/{game.pk}/").content.decode()
 
 
 @pytest.mark.django_db
