@@ -418,10 +418,16 @@ class Game(ABC):
             raise InvalidTeamError([f"{path}: {p}" for p in exc.problems]) from exc
 
     def read_dice(self, data: object) -> ScriptedDice:
-        """Return the script of a parsed ``vabg-dice/1`` file that holds only the game's dice."""
-        dice = ScriptedDice.from_json(data)
+        """Return the script of a parsed ``vabg-dice/1`` file that holds only the game's dice
+        (a stream of another die is named as such first, whatever its values: "gridcourt
+        reads no d8", not "9 is not a face of a d8")."""
+        extra = [
+            s
+            for s in STREAMS
+            if isinstance(data, dict) and s not in self.dice_streams and data.get(s)
+        ]
+        dice = ScriptedDice.from_json(data) if not extra else None
         assert isinstance(data, dict)  # from_json refused anything else
-        extra = [s for s in STREAMS if s not in self.dice_streams and data.get(s)]
         if extra:
             raise DiceFileError(
                 [
@@ -430,6 +436,7 @@ class Game(ABC):
                     for s in extra
                 ]
             )
+        assert dice is not None
         return dice
 
     def play(

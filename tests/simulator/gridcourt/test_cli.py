@@ -116,6 +116,10 @@ def test_a_dice_file_with_other_dice_than_d6_is_refused(tmp_path):
     dice = tmp_path / "dice.json"
     dice.write_text(json.dumps({"format": "vabg-dice/1", "d6": [3, 4], "d20": [5]}))
     assert "d20: gridcourt reads no d20" in refused(simulator("--dice", dice))
+    # A d8 stream is named as a stream it does not read, not as a d8 value out of range.
+    dice.write_text(json.dumps({"format": "vabg-dice/1", "d6": [3, 4], "d8": [9]}))
+    said = refused(simulator("--dice", dice))
+    assert "d8: gridcourt reads no d8" in said and "not a face" not in said
 
 
 def test_a_team_file_without_a_school_is_refused(tmp_path):
