@@ -169,6 +169,21 @@ def _send_missing(
     return len(keys) - len(missing), len(keys)
 
 
+def pairing_if_kept(
+    game: str, options: Mapping[str, Any], home: Mapping[str, Any], away: Mapping[str, Any]
+) -> MatchOdds | None:
+    """Return a pairing's odds if they are in the cache, never working them out here (a
+    table game's sheet asks on every die); a pairing missing is sent to the background,
+    once in ``ASKED_SECONDS``, where there is one."""
+    kind = find_game(game)
+    if not kind.has_odds:
+        return None
+    kept = cache.get(_odds_key(kind, kind.make_rules(**dict(options)), home, away))
+    if kept is None and background.available():
+        _send_missing(kind, game, options, [(home, away)])
+    return cast(MatchOdds, kept) if kept is not None else None
+
+
 def season_pairings_request(season_id: int) -> None:
     """Send a new season's pairings to the workers at once, so the first reader of its
     previews and odds finds them worked out rather than waiting: the default styles' and

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from league import other_odds
 from simulator.games import find_game
 from simulator.sheets import Sheet, entry_of
 from table.models import TableGame
@@ -49,6 +50,25 @@ def table_state(game: TableGame, position: Sheet, plays_since: int | None = None
     """
     state = position.state()
     labels = state.pop("labels")
+    odds = state.get("odds") or {}
+    if not odds.get("available") and game.status == TableGame.Status.PLAYING:
+        # No live odds (grid court simulates its odds): the teams' chances before the
+        # game, as the matchup page gives them, once worked out in the background.
+        pre = other_odds.pairing_if_kept(
+            game.game, game.options, game.home_team_file, game.away_team_file
+        )
+        if pre is not None:
+            state["odds"] = {
+                **odds,
+                "pregame_home": pre.p_home_win,
+                "pregame_note": f"Before the game: {labels['home']} {pre.p_home_win:.1%}, "
+                f"{labels['away']} {pre.p_away_win:.1%} (each team's coach style; "
+                + (
+                    f"{pre.games:,} games simulated, one standard error {pre.standard_error:.1%})."
+                    if pre.method == "simulated"
+                    else "exact)."
+                ),
+            }
     plays = state.pop("plays")
     start = 0 if plays_since is None else max(0, min(plays_since, len(plays)))
     return {

@@ -91,6 +91,11 @@ class TableOddsSerializer(serializers.Serializer[Any]):
     as_of = serializers.CharField(
         required=False, help_text='"before Kansas 2008\'s trip 12 (30-28)", "final".'
     )
+    pregame_note = serializers.CharField(
+        required=False,
+        help_text="Grid court (no live odds): the teams' chances before the game, once worked "
+        "out in the background.",
+    )
     caveat = serializers.CharField(
         required=False,
         allow_blank=True,

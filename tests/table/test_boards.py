@@ -428,3 +428,30 @@ def test_a_board_game_s_dice_file_and_team_files_as_played_replay_it_on_the_comm
         == (played.home.score, played.away.score)
     )  # type: ignore[attr-defined]
     assert player_client.get(f"/table/api/games/{table.pk}/team-file/umpire/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_grid_court_sheet_gives_the_teams_chances_before_the_game_once_worked_out(
+    player, teams
+) -> None:
+    """Grid court has no live odds; its sheet said nothing of who was favoured, though the
+    matchup page had the pairing's simulated odds. It reads them from the cache, never
+    working them out while the player waits."""
+    from django.core.cache import cache
+
+    from league import other_odds
+    from simulator.games import MatchOdds
+
+    table = start(player, teams, "gridcourt", {})
+    position = services.position_of(table)
+    assert "pregame_note" not in table_state(table, position)["odds"]  # not worked out yet
+    kind = find_game("gridcourt")
+    key = other_odds._odds_key(kind, kind.make_rules(), table.home_team_file, table.away_team_file)
+    cache.set(key, MatchOdds(0.801, {(21, 15): 1.0}, "simulated", 0.0126, 1000, 1))
+    odds = table_state(table, position)["odds"]
+    assert odds["available"] is False and odds["pregame_home"] == pytest.approx(0.801)
+    assert odds["pregame_note"] == (
+        f"Before the game: {table.home} 80.1%, {table.away} 19.9% (each team's coach style; "
+        "1,000 games simulated, one standard error 1.3%)."
+    )
+    cache.delete(key)
