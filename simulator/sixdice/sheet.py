@@ -64,7 +64,9 @@ def named(text: str, labels: Mapping[str, str]) -> str:
 _WHY = {
     "jump ball": "the team with more Balls takes the ball; a tie is rolled again",
     "main roll": "the offense's dice, then the defense's: the most of one symbol wins the roll",
-    "shot": "the offense's Balls (+1 inside the arc, -1 outside) against the defense's",
+    # both teams roll for a shot: the words fit the defense's roll as well as the shooter's
+    "shot": "both teams count Balls, the shooter's +1 inside the arc, -1 outside: more "
+    "makes it, a tie is the chip holder's to decide",
     "first free throw": "3 Balls make it and earn a second",
     "second free throw": "3 Balls make it",
     "chip reroll": "the chip holder rerolls the dice it named, in die order",
