@@ -22,7 +22,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards.models import Team
-from core.api import API_AUTHENTICATION, ContentNegotiation
+from core.api import (
+    ALWAYS_READ,
+    API_AUTHENTICATION,
+    ContentNegotiation,
+    refuse_unknown_parameters,
+)
 from core.errors import sentence
 from league import odds
 from league.models import Game, RulesPreset, Season, game_options_clean, options_help
@@ -422,6 +427,8 @@ class MatchupView(OddsView):
         responses={200: MatchupPreviewSerializer, 202: OddsPendingSerializer},
     )
     def get(self, request: Request) -> Response:
+        # a misspelt ?nuetral=true answered home-court odds without a word
+        refuse_unknown_parameters(request, {*ALWAYS_READ, *MatchupQuery().fields})
         query = MatchupQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         data = query.validated_data

@@ -54,6 +54,9 @@ def test_a_matchup_and_its_refusals() -> None:
     assert client_for().get(url, {"home": a, "away": a}).status_code == 400
     assert client_for().get(url, {"home": a, "away": 999999}).status_code == 400
     assert client_for().get(url, {"home": a, "away": b, "rules": "nope"}).status_code == 400
+    # A misspelt parameter is refused naming those it reads (it answered home-court odds).
+    misspelt = client_for().get(url, {"home": a, "away": b, "nuetral": "true"})
+    assert misspelt.status_code == 400 and "neutral" in misspelt.json()["nuetral"][0]
     # Another game reads the teams' coach styles, under its options (JSON); bad ones refused.
     dice = client_for().get(
         url, {"home": a, "away": b, "game": "sixdice", "options": '{"chip_reroll": true}'}
