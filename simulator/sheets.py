@@ -13,9 +13,10 @@ rules of a stored rules version and the page state of a game without players.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import dataclasses
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from simulator.games import Game, Result
@@ -413,3 +414,33 @@ def d6_entry(faces: str = "") -> Entry:
             letters.setdefault(face, value)
     example = "".join(faces[v - 1] for v in (1, 1, 4, 5, 2, 6)) if faces else "3 5 1 6 2 4"
     return Entry(f"1 1 4 5 2 6 or {example}" if faces else example, runs=True, letters=letters)
+
+
+Position = TypeVar("Position")
+
+
+def in_teams_names(play: Callable[[], Position], named: Callable[[str], str]) -> Position:
+    """Run a board game's replay (``play``) with the engine's words for the sides (grid
+    court's "Team 1 (visitors)", six dice's Orange and White) turned into the teams' names
+    by ``named``: in the question it waits for, and in a refused or early choice's."""
+
+    def asked(question: Any) -> Any:
+        if not dataclasses.is_dataclass(question) or isinstance(question, type):
+            return question
+        prompt, options = getattr(question, "prompt"), getattr(question, "options")  # noqa: B009
+        return dataclasses.replace(
+            question,
+            prompt=named(prompt),
+            options=tuple((token, named(words)) for token, words in options),
+        )
+
+    try:
+        position = play()
+    except ChoiceFirst as exc:
+        raise ChoiceFirst(exc.used, asked(exc.question)) from exc
+    except ChoiceRefused as exc:
+        raise ChoiceRefused(exc.index, exc.token, asked(exc.question), named(str(exc))) from exc
+    question = getattr(position, "question", None)
+    if question is not None:
+        position = dataclasses.replace(position, question=asked(question))  # type: ignore[type-var]
+    return position

@@ -52,9 +52,9 @@ from simulator.hands import NO_CHOICES, ChoiceNeeded, Choices, Question
 from simulator.sheets import (
     BoardSheet,
     ChoiceFirst,
-    ChoiceRefused,
     NoChoiceWanted,
     board_state,
+    in_teams_names,
     roll_dice,
     rules_by_version,
 )
@@ -480,25 +480,8 @@ def open_sheet(
     sides in ``hands`` making their own ``choices`` (:mod:`simulator.gridcourt.hand`)."""
     played = Choices(tuple(choices), frozenset(hands))
     labels = {HOME: home.label, AWAY: away.label}
-    try:
-        position = replay(home, away, values, rules=rules, choices=played)
-    except ChoiceFirst as exc:  # the question in the teams' names, as the sheet asks it
-        raise ChoiceFirst(exc.used, _asked(exc.question, labels)) from exc
-    except ChoiceRefused as exc:
-        question = _asked(exc.question, labels)
-        raise ChoiceRefused(exc.index, exc.token, question, named(str(exc), labels)) from exc
-    if position.question is not None:
-        position = dataclasses.replace(position, question=_asked(position.question, labels))
-    return GridSheet(game, position)
-
-
-def _asked(question: Any, labels: Mapping[str, str]) -> Any:
-    """Return a question of the engine's hands (:mod:`simulator.gridcourt.hand`) with the
-    teams named, not the rulings' team 1 and team 2."""
-    if not isinstance(question, Question):
-        return question
-    return dataclasses.replace(
-        question,
-        prompt=named(question.prompt, labels),
-        options=tuple((token, named(words, labels)) for token, words in question.options),
+    position = in_teams_names(
+        lambda: replay(home, away, values, rules=rules, choices=played),
+        lambda text: named(text, labels),
     )
+    return GridSheet(game, position)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from simulator.dice import DiceError, DiceScriptExhausted, DieRefused, GameOverError, ScriptedDice
@@ -29,9 +29,9 @@ from simulator.hands import NO_CHOICES, ChoiceNeeded, Choices, Question
 from simulator.sheets import (
     BoardSheet,
     ChoiceFirst,
-    ChoiceRefused,
     NoChoiceWanted,
     board_state,
+    in_teams_names,
     roll_dice,
     rules_by_version,
 )
@@ -525,26 +525,8 @@ def open_sheet(
     in ``hands`` making their own ``choices`` (:mod:`simulator.sixdice.hand`)."""
     played = Choices(tuple(choices), frozenset(hands))
     labels = {HOME: home.label, AWAY: away.label}
-    try:
-        position = replay(home, away, values, rules=rules, choices=played)
-    except ChoiceFirst as exc:  # the question in the teams' names, as the sheet asks it
-        raise ChoiceFirst(exc.used, _asked(exc.question, labels)) from exc
-    except ChoiceRefused as exc:
-        question = _asked(exc.question, labels)
-        raise ChoiceRefused(exc.index, exc.token, question, named(str(exc), labels)) from exc
-    question = position.question
-    if question is not None:
-        position = replace(position, question=_asked(question, labels))
-    return SixDiceSheet(game, position)
-
-
-def _asked(question: Any, labels: Mapping[str, str]) -> Any:
-    """Return a question of the engine's hands (:mod:`simulator.sixdice.hand`) with the
-    teams named, not the rulings' Orange and White."""
-    if not isinstance(question, Question):
-        return question
-    return replace(
-        question,
-        prompt=named(question.prompt, labels),
-        options=tuple((token, named(words, labels)) for token, words in question.options),
+    position = in_teams_names(
+        lambda: replay(home, away, values, rules=rules, choices=played),
+        lambda text: named(text, labels),
     )
+    return SixDiceSheet(game, position)
