@@ -21,6 +21,7 @@ from rest_framework.reverse import reverse
 from challenge import services
 from challenge.models import Challenge, Entry
 from core.api import WRITE_REFUSED, ApiViewSet, ErrorSerializer
+from core.pagination import PAGES
 from core.roles import is_commissioner
 from league.models import Season, SeasonTeam
 from league.tournaments import round_name, season_bracket
@@ -221,6 +222,12 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
     read by its fans, whoever opened it, commissioners and those with its invitation code."""
 
     serializer_class = ChallengeSerializer
+    # standings come ranked (services.standings_order): a pool's ?ordering= is refused
+    reads = {
+        "retrieve": ("invite_code",),
+        "standings": ("invite_code", *PAGES),
+        "picks": ("invite_code",),
+    }
 
     def get_object(self) -> Challenge:
         pool: Challenge = super().get_object()
@@ -368,6 +375,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
 
     serializer_class = EntrySerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    reads = {"retrieve": ("invite_code",)}
 
     def get_queryset(self) -> QuerySet[Entry]:
         entries = Entry.objects.select_related("user", "challenge__season").order_by("-id")

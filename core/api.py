@@ -3,7 +3,7 @@ the error shapes and the id filter. ``cards.api`` and ``league.api`` build on it
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import django_filters
@@ -63,18 +63,37 @@ class CommissionerOrReadOnly(permissions.BasePermission):
         return request.method in permissions.SAFE_METHODS or is_commissioner(request.user)
 
 
-class ApiViewSet(PublicReads, viewsets.GenericViewSet[Any]):
+class ReadsItsQuery:
+    """A read (GET, HEAD) that refuses a query parameter it does not read, naming those it
+    does: a misspelt ``?nuetral=true`` or ``?conferece=East`` would otherwise be ignored and
+    answer as if it had not been asked. A view names what it reads itself in ``reads``: a
+    tuple, or a view set's by action; a list's filters, ordering, search and pages count
+    without being named."""
+
+    reads: Mapping[str, Iterable[str]] | Iterable[str] = ()
+
+    def query_parameters(self) -> tuple[set[str], str]:
+        """Return the parameters this read takes and what to call it in a refusal."""
+        action = getattr(self, "action", None)
+        reads = self.reads.get(action or "", ()) if isinstance(self.reads, Mapping) else self.reads
+        if action == "list":
+            return list_parameters(self, *reads), "list"
+        return {*ALWAYS_READ, *reads}, "address"
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+        if request.method in ("GET", "HEAD"):
+            known, what = self.query_parameters()
+            refuse_unknown_parameters(request, known, what)
+
+
+class ApiViewSet(ReadsItsQuery, PublicReads, viewsets.GenericViewSet[Any]):
     """The API's view sets: everyone reads, commissioners write; the reads named in
     ``public_actions`` are answered to anonymous clients as public pages (``core.caching``)."""
 
     authentication_classes = API_AUTHENTICATION
     permission_classes = [CommissionerOrReadOnly]
     content_negotiation_class = ContentNegotiation
-
-    def filter_queryset(self, queryset: Any) -> Any:
-        if self.action == "list":
-            refuse_unknown_parameters(self.request, list_parameters(self))
-        return super().filter_queryset(queryset)
 
     def finalize_response(self, request: Any, response: Any, *args: Any, **kwargs: Any) -> Any:
         # An export's error is JSON, not CSV (which would write it as a one-column table),
@@ -106,18 +125,16 @@ def list_parameters(view: Any, *extra: str) -> set[str]:
     return names
 
 
-def refuse_unknown_parameters(request: Any, known: set[str]) -> None:
-    """Refuse a query parameter the list does not read, naming those it does: a misspelt
-    filter (``?seasons=2``) would otherwise be ignored and answer every row. A name that
-    begins with ``_`` is the client's own (jQuery's cache-buster ``_=1700000000``) and is
-    let through."""
+def refuse_unknown_parameters(request: Any, known: set[str], what: str = "list") -> None:
+    """Refuse a query parameter the ``what`` (a list, an address) does not read, naming
+    those it does: a misspelt filter (``?seasons=2``) would otherwise be ignored and answer
+    every row. A name that begins with ``_`` is the client's own (jQuery's cache-buster
+    ``_=1700000000``) and is let through."""
     unknown = sorted(n for n in set(request.query_params) - known if not n.startswith("_"))
     if unknown:
+        reads = f"it reads {', '.join(sorted(known))}" if known else "it reads none"
         raise exceptions.ValidationError(
-            {
-                name: [f"Not a parameter of this list; it reads {', '.join(sorted(known))}."]
-                for name in unknown
-            }
+            {name: [f"Not a parameter of this {what}; {reads}."] for name in unknown}
         )
 
 

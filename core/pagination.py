@@ -8,6 +8,10 @@ from typing import Any
 from rest_framework import pagination
 from rest_framework.exceptions import NotFound, ValidationError
 
+PAGES = ("page", "page_size")
+"""The query parameters of a paged answer (``PageNumberPagination``'s), for an action that
+pages what it answers itself."""
+
 
 class PageNumberPagination(pagination.PageNumberPagination):
     """DRF's numbered pages, 50 rows by default; ``page_size`` asks for up to 500 (fewer
@@ -43,6 +47,15 @@ class PageNumberPagination(pagination.PageNumberPagination):
         return parameters
 
     def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> Any:
+        asked = request.query_params.get(self.page_query_param)
+        if (
+            asked is not None
+            and asked not in self.last_page_strings
+            and not (asked.isascii() and asked.isdigit())
+        ):  # a page that is not a number is a bad request, not a missing page
+            raise ValidationError(
+                {self.page_query_param: [f"{asked!r} is not a page: give a whole number from 1."]}
+            )
         try:
             return super().paginate_queryset(queryset, request, view)
         except NotFound:

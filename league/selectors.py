@@ -29,6 +29,7 @@ from django.db.models.functions import Cast, Coalesce, NullIf, TruncDate
 
 from cards.models import Player, Team
 from league.models import BoxLine, Game, League, Season, SeasonTeam
+from league.presentation import opening_points
 from league.standings import FinishedGame, compute_standings
 from simulator.results import LINE_FIELDS
 
@@ -469,11 +470,14 @@ def boxscore_export_rows(*, season_id: int) -> Iterator[dict[str, Any]]:
                 "round": game.round,
                 "game_date": game.game_date,
                 "side": line.side,
+                "team_id": line.team_id,
                 "team": str(line.team),
+                "opponent_id": opponent.pk,
                 "opponent": str(opponent),
                 "player": line.player_id,
                 "name": line.name,
                 **{field: getattr(line, field) for field in STAT_FIELDS},
+                "start": opening_points(line),
             }
         )
 
@@ -486,6 +490,7 @@ def player_stats_export_rows(*, season_id: int) -> list[dict[str, Any]]:
 
     return [
         {
+            "team_id": row["team_id"],
             "team": f"{row['team__school']} {row['team__season']}",
             "player": row["player_id"],
             "name": row["name"],

@@ -23,7 +23,7 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from cards.models import Team
-from core.api import API_AUTHENTICATION, ContentNegotiation
+from core.api import API_AUTHENTICATION, ContentNegotiation, ReadsItsQuery
 from league.models import Game, RulesPreset
 from simulator.games import DEFAULT_GAME, game_choices
 from table import services
@@ -172,7 +172,7 @@ def plays_since(request: Request | None) -> int | None:
     return int(text)
 
 
-class TableApiView(APIView):
+class TableApiView(ReadsItsQuery, APIView):
     authentication_classes = API_AUTHENTICATION
     permission_classes = [permissions.IsAuthenticated]
     content_negotiation_class = ContentNegotiation
@@ -259,6 +259,8 @@ class GamesView(TableApiView):
 
 
 class GameView(TableApiView):
+    reads = ("plays_since",)
+
     @extend_schema(
         operation_id="table_game_retrieve",
         parameters=[PLAYS_SINCE],

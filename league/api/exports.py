@@ -44,14 +44,10 @@ ROWS_A_CHUNK = 500
 """Rows written to the client at a time by :func:`streamed`."""
 
 
-def _csv_chunks(rows: Iterator[dict[str, Any]]) -> Iterator[str]:
-    first = next(rows, None)
-    if first is None:
-        return
+def _csv_chunks(rows: Iterator[dict[str, Any]], columns: list[str]) -> Iterator[str]:
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(first), lineterminator="\n")
-    writer.writeheader()
-    writer.writerow(first)
+    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()  # an empty season's export is its header: a table with no rows
     while True:
         chunk = list(itertools.islice(rows, ROWS_A_CHUNK))
         writer.writerows(chunk)
@@ -72,13 +68,20 @@ def _json_chunks(rows: Iterator[dict[str, Any]]) -> Iterator[str]:
     yield "]"
 
 
-def streamed(rows: Iterable[dict[str, Any]], fmt: str, filename: str) -> StreamingHttpResponse:
-    """Return export ``rows`` as CSV (``fmt`` "csv", a download named ``filename``) or a
-    JSON array, written to the client a chunk at a time while the rows are read: a
-    season's hundreds of thousands of box-score lines never sit in memory at once."""
+def streamed(
+    rows: Iterable[dict[str, Any]],
+    fmt: str,
+    filename: str,
+    columns: type[serializers.Serializer[Any]],
+) -> StreamingHttpResponse:
+    """Return export ``rows`` as CSV (``fmt`` "csv", a download named ``filename``, with
+    the header of the ``columns`` serializer's fields, the schema's) or a JSON array,
+    written to the client a chunk at a time while the rows are read: a season's hundreds
+    of thousands of box-score lines never sit in memory at once."""
     if fmt == "csv":
         response = StreamingHttpResponse(
-            _csv_chunks(iter(rows)), content_type="text/csv; charset=utf-8"
+            _csv_chunks(iter(rows), list(columns().fields)),
+            content_type="text/csv; charset=utf-8",
         )
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response

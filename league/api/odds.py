@@ -22,12 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards.models import Team
-from core.api import (
-    ALWAYS_READ,
-    API_AUTHENTICATION,
-    ContentNegotiation,
-    refuse_unknown_parameters,
-)
+from core.api import API_AUTHENTICATION, ContentNegotiation, ReadsItsQuery
 from core.errors import sentence
 from league import odds
 from league.models import Game, RulesPreset, Season, game_options_clean, options_help
@@ -46,7 +41,7 @@ _SEASON_ID = OpenApiParameter(
 )
 
 
-class OddsView(APIView):
+class OddsView(ReadsItsQuery, APIView):
     authentication_classes = API_AUTHENTICATION
     permission_classes = [permissions.AllowAny]
     content_negotiation_class = ContentNegotiation
@@ -418,6 +413,8 @@ class GameWinProbabilityView(OddsView):
 
 
 class MatchupView(OddsView):
+    reads = tuple(MatchupQuery().fields)  # a misspelt ?nuetral=true: refused, not ignored
+
     @extend_schema(
         summary="Any two teams' preview",
         description=PREVIEW_DOC + " 202 (``pending``) while the two teams' law (VABG) or "
@@ -427,8 +424,6 @@ class MatchupView(OddsView):
         responses={200: MatchupPreviewSerializer, 202: OddsPendingSerializer},
     )
     def get(self, request: Request) -> Response:
-        # a misspelt ?nuetral=true answered home-court odds without a word
-        refuse_unknown_parameters(request, {*ALWAYS_READ, *MatchupQuery().fields})
         query = MatchupQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         data = query.validated_data
@@ -487,6 +482,8 @@ class TournamentOddsView(OddsView):
 
 
 class SeasonOddsView(OddsView):
+    reads = tuple(SeasonOddsQuery().fields)
+
     @extend_schema(
         summary="A season's odds of finishing first and at each place of its conference",
         description="The games left sampled from the exact pair table, ``seasons`` times "
@@ -499,6 +496,11 @@ class SeasonOddsView(OddsView):
     )
     def get(self, request: Request, pk: int) -> Response:
         season = get_object_or_404(Season, pk=pk)
+        if season.kind == Season.Kind.TOURNAMENT:  # sampled as a round robin it would mislead
+            raise NotFound(
+                f"{season} is a tournament: its odds are by round, at "
+                f"/api/tournaments/{season.pk}/odds/."
+            )
         query = SeasonOddsQuery(data=request.query_params, context={"request": request})
         query.is_valid(raise_exception=True)
         data = query.validated_data

@@ -458,16 +458,22 @@ ExportBoxLineSerializer = _serializer(
         "round": serializers.IntegerField(allow_null=True),
         "game_date": serializers.DateField(allow_null=True),
         "side": serializers.CharField(),
+        "team_id": serializers.IntegerField(),
         "team": serializers.CharField(),
+        "opponent_id": serializers.IntegerField(),
         "opponent": serializers.CharField(),
         "player": serializers.IntegerField(allow_null=True),
         "name": serializers.CharField(),
         **_ints(STATS),
+        "start": serializers.IntegerField(
+            help_text="Opening points (vabg-rulings.md §1): pts = start + 2 fgm + tpm + ftm."
+        ),
     },
 )
 ExportPlayerStatsSerializer = _serializer(
     "ExportPlayerStats",
     {
+        "team_id": serializers.IntegerField(),
         "team": serializers.CharField(),
         "player": serializers.IntegerField(allow_null=True),
         "name": serializers.CharField(),

@@ -20,7 +20,7 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_view,
 )
-from rest_framework import mixins, renderers, status
+from rest_framework import mixins, renderers, serializers, status
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
@@ -32,8 +32,6 @@ from core.api import (
     WRITE_REFUSED,
     ApiViewSet,
     ErrorSerializer,
-    list_parameters,
-    refuse_unknown_parameters,
 )
 from core.filters import OrderingFilter
 from core.parsers import JSONParser
@@ -253,10 +251,14 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
         return Response(BracketSerializer(tournaments.bracket_view(season)).data)
 
     def _export(
-        self, rows: Iterable[dict[str, Any]], season: Season, what: str
+        self,
+        rows: Iterable[dict[str, Any]],
+        season: Season,
+        what: str,
+        columns: type[serializers.Serializer[Any]],
     ) -> StreamingHttpResponse:
         name = f"{season.league.slug}-{season.slug}-{what}.csv"
-        return streamed(rows, self.request.accepted_renderer.format, name)
+        return streamed(rows, self.request.accepted_renderer.format, name, columns)
 
     @export_schema("A season's box scores, one row per player and game", ExportBoxLineSerializer)
     @action(
@@ -272,7 +274,10 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
     ) -> StreamingHttpResponse:
         season = self.get_object()
         return self._export(
-            selectors.boxscore_export_rows(season_id=season.pk), season, "boxscores"
+            selectors.boxscore_export_rows(season_id=season.pk),
+            season,
+            "boxscores",
+            ExportBoxLineSerializer,
         )
 
     @export_schema("A season's player stats, one row per player", ExportPlayerStatsSerializer)
@@ -289,7 +294,10 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
     ) -> StreamingHttpResponse:
         season = self.get_object()
         return self._export(
-            selectors.player_stats_export_rows(season_id=season.pk), season, "player-stats"
+            selectors.player_stats_export_rows(season_id=season.pk),
+            season,
+            "player-stats",
+            ExportPlayerStatsSerializer,
         )
 
 
@@ -527,7 +535,6 @@ class PlayerSeasonStatsViewSet(mixins.ListModelMixin, _SeasonNested):
         """The season's rows from the cache (``selectors.season_player_rows``), filtered and
         ordered here as the filter backends would in SQL: three queries at any size."""
         season = self.season()
-        refuse_unknown_parameters(request, list_parameters(self))
         filters = PlayerStatsFilter(request.query_params, queryset=BoxLine.objects.none())
         if not filters.is_valid():
             raise cast(Exception, translate_validation(filters.errors))
@@ -562,10 +569,10 @@ class LeadersViewSet(_SeasonNested):
 
     serializer_class = LeaderSerializer
     filter_backends: list[Any] = []
+    reads = {"list": tuple(LeaderQuerySerializer().fields)}
 
     def list(self, request: Request, season_id: str, **kwargs: Any) -> Response:
         season = self.season()
-        refuse_unknown_parameters(request, list_parameters(self, *LeaderQuerySerializer().fields))
         if not find_game(season.game).has_players:
             return self._other_game(request, season)
         params = LeaderQuerySerializer(data=request.query_params)
@@ -637,6 +644,7 @@ class TeamSeasonStatsViewSet(_SeasonNested):
 
     serializer_class = TeamSeasonStatsSerializer
     filter_backends: list[Any] = []
+    reads = {"list": ("team", "ordering")}
 
     def get_serializer_class(self) -> Any:
         season = getattr(self, "_season", None)
@@ -665,7 +673,6 @@ class TeamSeasonStatsViewSet(_SeasonNested):
                 *(k for k in keys if k not in _GAME_TEAM_ORDERING),
                 *(f"{k}_pg" for k in keys if f"{k}_pg" not in _GAME_TEAM_ORDERING),
             )
-        refuse_unknown_parameters(request, list_parameters(self, "team", "ordering"))
         query = TeamStatsQuerySerializer(
             data=request.query_params, context={"orderable": orderable}
         )

@@ -90,6 +90,48 @@ def test_a_misspelt_filter_is_refused_naming_what_the_list_reads(api, season) ->
     assert api.get(f"/api/seasons/{season.pk}/leaders/", {"category": "pts"}).status_code == 200
 
 
+def test_every_address_refuses_a_parameter_it_does_not_read_not_only_the_lists(api, season) -> None:
+    # Each answered as if the parameter had not been asked: a conference's standings
+    # asked for all of them, a pool's ordering kept its own, a sample size the default.
+    game = season.games.filter(status=Game.Status.FINAL).first()
+    assert game is not None
+    pool = client_for(commissioner()).post(
+        "/api/challenges/", {"season": tournament_drawn(name="Refusals").pk, "name": "Office"},
+        format="json",
+    )  # fmt: skip
+    assert pool.status_code == 201, pool.json()
+    pool_id = pool.json()["id"]
+    for url, wrong in ((f"/api/seasons/{season.pk}/standings/", "conference"),
+                       (f"/api/seasons/{season.pk}/odds/", "samples"),
+                       (f"/api/seasons/{season.pk}/", "expand"),
+                       (f"/api/seasons/{season.pk}/export/boxscores.csv", "team"),
+                       (f"/api/games/{game.pk}/box-score/", "side"),
+                       (f"/api/games/{game.pk}/", "fields"),
+                       (f"/api/challenges/{pool_id}/standings/", "ordering"),
+                       (f"/api/challenges/{pool_id}/", "invite")):  # fmt: skip
+        answer = api.get(url, {wrong: "x"})
+        assert answer.status_code == 400, url
+        assert answer["Content-Type"] == "application/json", url
+        (message,) = answer.json()[wrong]
+        assert message.startswith("Not a parameter of this address; it reads "), url
+    odds = api.get(f"/api/seasons/{season.pk}/odds/", {"samples": 100}).json()["samples"]
+    assert odds == ["Not a parameter of this address; it reads format, seasons, seed."]
+    # What each does read still answers: a pool's pages and code, the odds' sample size.
+    assert api.get(f"/api/challenges/{pool_id}/standings/", {"page": 1}).status_code == 200
+    assert api.get(f"/api/challenges/{pool_id}/", {"invite_code": "x"}).status_code == 200
+    assert api.get(f"/api/seasons/{season.pk}/odds/", {"seasons": 100}).status_code in (200, 202)
+    assert api.get(f"/api/games/{game.pk}/box-score/", {"_": "17"}).status_code == 200
+
+
+def test_a_tournament_s_season_odds_point_at_its_odds_by_round(api) -> None:
+    cup = tournament_drawn(name="Not a league")
+    answer = api.get(f"/api/seasons/{cup.pk}/odds/")
+    assert answer.status_code == 404
+    assert answer.json()["detail"] == (
+        f"{cup} is a tournament: its odds are by round, at /api/tournaments/{cup.pk}/odds/."
+    )
+
+
 def test_a_page_size_that_is_no_whole_number_is_refused_not_ignored(api, season) -> None:
     for asked in ("abc", "0", "-5", "2.5"):
         refused = api.get("/api/games/", {"page_size": asked})

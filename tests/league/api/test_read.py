@@ -15,6 +15,7 @@ from cards.mapping import team_document
 from cards.models import Card, Player, Team
 from league import selectors, services, tournaments
 from league.api import exports
+from league.api.serializers import ExportBoxLineSerializer, ExportPlayerStatsSerializer
 from league.models import BoxLine, Game, Season, SimulationRun
 from tests.factories import commissioner, full_team
 from tests.league.api import (
@@ -331,6 +332,27 @@ def test_box_scores_export_as_csv_and_json(api, season) -> None:
     assert len(listed) == len(rows)
     assert listed[0]["pts"] == line.pts
     assert listed[0]["game_date"] == rows[0]["game_date"]
+    # Each row names its teams by id too (names change) and carries the opening points
+    # that make its points add up, as the box score's lines do.
+    assert list(rows[0]) == list(ExportBoxLineSerializer().fields)
+    for row in rows:
+        game = Game.objects.get(pk=int(row["game"]))
+        assert {int(row["team_id"]), int(row["opponent_id"])} == {game.home_id, game.away_id}
+        pts, fgm, tpm, ftm = (int(row[k]) for k in ("pts", "fgm", "tpm", "ftm"))
+        assert pts == int(row["start"]) + 2 * fgm + tpm + ftm
+
+
+def test_an_empty_season_exports_its_header_row(api) -> None:
+    league = services.league_get_or_create(name="Empty exports")
+    season = services.season_create(
+        league=league, name="Unplayed", teams=[full_team(), full_team()], seed=3
+    )
+    for what, columns in (("boxscores", ExportBoxLineSerializer),
+                          ("player-stats", ExportPlayerStatsSerializer)):  # fmt: skip
+        text = body(api.get(f"/api/seasons/{season.pk}/export/{what}.csv"))
+        assert text == ",".join(columns().fields) + "\n", what
+        as_json = body(api.get(f"/api/seasons/{season.pk}/export/{what}/?format=json"))
+        assert json.loads(as_json) == [], what
 
 
 def test_an_export_streamed_in_small_chunks_holds_every_row_once(api, season, monkeypatch) -> None:
@@ -520,12 +542,17 @@ def test_a_list_is_paged_by_50_or_as_asked_up_to_500_and_a_missing_page_says_whi
     assert len(two["results"]) == 2 and two["count"] == count
     assert len(api.get("/api/players/", {"page_size": 10_000}).json()["results"]) == min(count, 500)
     last = -(-count // 2)
-    for page in (0, "abc", last + 1):
+    for page in (0, last + 1):
         missing = api.get("/api/players/", {"page_size": 2, "page": page})
         assert missing.status_code == 404
         assert missing.json()["detail"] == (
             f"There is no page '{page}': pages run from 1 to {last} ({count} rows, 2 a page)."
         )
+    assert api.get("/api/players/", {"page_size": 2, "page": "last"}).status_code == 200
+    for page in ("abc", "-1", "2.5"):  # no page number at all: the request is wrong
+        wrong = api.get("/api/players/", {"page_size": 2, "page": page})
+        assert wrong.status_code == 400
+        assert wrong.json() == {"page": [f"{page!r} is not a page: give a whole number from 1."]}
 
 
 def test_the_schema_names_every_error_an_operation_can_answer(api, season) -> None:
