@@ -398,9 +398,16 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     # drf-spectacular's, knowing which operations anyone may call (core/schema.py).
     "DEFAULT_SCHEMA_CLASS": "core.schema.AutoSchema",
-    # DRF's anonymous throttle, counted atomically in Redis (config/throttling.py).
-    "DEFAULT_THROTTLE_CLASSES": ["config.throttling.AnonRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"anon": env.str("API_ANON_RATE", default="120/min")},
+    # DRF's anonymous throttle and a signed-in fan's, counted atomically in Redis
+    # (config/throttling.py); commissioners are not throttled.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "config.throttling.AnonRateThrottle",
+        "config.throttling.SignedInRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("API_ANON_RATE", default="120/min"),
+        "user": env.str("API_USER_RATE", default="600/min"),
+    },
     "NUM_PROXIES": NUM_PROXIES,
     # Errors Django raises while reading a request (a body over DATA_UPLOAD_MAX_MEMORY_SIZE...)
     # answer in JSON like every other API error.

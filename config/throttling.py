@@ -1,4 +1,5 @@
-"""The API's anonymous throttle, counted atomically where the cache is Redis.
+"""The API's throttles (anonymous clients by address, signed-in fans by user), counted
+atomically where the cache is Redis.
 
 DRF's own throttle reads a client's list of request times from the cache, appends one and
 writes it back: two gunicorn workers answering the same client at once both read the list
@@ -23,6 +24,7 @@ from limits.strategies import MovingWindowRateLimiter
 from rest_framework import throttling
 
 from core.cache import OUTAGE, outage_met, redis_down
+from core.roles import is_commissioner
 
 REDIS_CACHES = {"django.core.cache.backends.redis.RedisCache", "core.cache.ResilientRedisCache"}
 
@@ -44,8 +46,8 @@ def redis_limiter() -> MovingWindowRateLimiter | None:
     return moving_window(location)
 
 
-class AnonRateThrottle(throttling.AnonRateThrottle):
-    """DRF's anonymous throttle (same rate, client and 429 answer), atomic on Redis."""
+class CountedInRedis(throttling.SimpleRateThrottle):
+    """A DRF throttle whose moving window is counted in the cache's Redis (see above)."""
 
     def allow_request(self, request: Any, view: Any) -> bool:
         self.limiter = redis_limiter()
@@ -74,3 +76,20 @@ class AnonRateThrottle(throttling.AnonRateThrottle):
             return super().wait()
         stats = self.limiter.get_window_stats(self.item, self.window_key)
         return max(0.0, stats.reset_time - time.time())
+
+
+class AnonRateThrottle(CountedInRedis, throttling.AnonRateThrottle):
+    """DRF's anonymous throttle (same rate, client and 429 answer), atomic on Redis."""
+
+
+class SignedInRateThrottle(CountedInRedis, throttling.UserRateThrottle):
+    """A signed-in client's throttle (``API_USER_RATE``), counted by user: a fan's token
+    sent from many addresses is still one client. Anonymous clients are the anonymous
+    throttle's (counted once, by address), and commissioners are not throttled: they run
+    the league, scripts included (imports, a season's writes)."""
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        user = request.user
+        if not (user and user.is_authenticated) or is_commissioner(user):
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": user.pk}

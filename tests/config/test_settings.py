@@ -187,6 +187,39 @@ def test_a_forged_forwarded_for_header_does_not_dodge_the_anonymous_throttle() -
     assert codes == [200, 200, 200, 429, 429]
 
 
+@pytest.mark.django_db
+def test_a_signed_in_fan_is_throttled_by_user_from_any_address_and_a_commissioner_is_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from django.core.cache import cache
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+    from rest_framework.throttling import SimpleRateThrottle
+
+    from tests.factories import commissioner, fan
+
+    cache.clear()
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, "anon": "2/min", "user": "3/min"}
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+
+    def codes(user: object | None, n: int) -> list[int]:
+        client = APIClient()
+        if user is not None:  # a real token, as a fan's script sends it
+            token, _ = Token.objects.get_or_create(user=user)
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return [
+            client.get("/api/teams/", REMOTE_ADDR=f"198.51.100.{i}").status_code for i in range(n)
+        ]
+
+    try:
+        # Each request from another address: the token is still one client.
+        assert codes(fan("throttled"), 5) == [200, 200, 200, 429, 429]
+        assert codes(fan("another"), 3) == [200, 200, 200]  # counted apart
+        assert codes(commissioner("runs-the-league"), 6) == [200] * 6
+    finally:
+        cache.clear()
+
+
 def test_production_refuses_to_run_without_its_host_names() -> None:
     """Left unset, ALLOWED_HOSTS was the development hosts: every visitor of the site's
     real name got a 400, though README promised a refusal naming the variable."""
