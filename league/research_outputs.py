@@ -129,12 +129,11 @@ def outputs_check(out: Path, *, run: dict[str, Any] | None = None) -> None:
     written (the folder is made, and a file written in it and removed, to know).
     """
     owner = out / OWNER
-    ours = json.dumps(run or {}, sort_keys=True)
     if out.exists() and not out.is_dir():
         raise OutputsUnwritable(f"--out {out} is a file, not a folder")
     if owner.is_file():
         theirs = json.loads(owner.read_text(encoding="utf-8"))
-        if run is None or json.dumps(theirs, sort_keys=True) != ours:
+        if run is None or _identity(theirs) != _identity(run):
             raise OutputsTaken(
                 f"{out} holds the figures of {theirs.get('label', 'another run')} "
                 f"(made {theirs.get('created_at', 'at an unknown time')}), not of this run: "
@@ -158,12 +157,19 @@ def outputs_check(out: Path, *, run: dict[str, Any] | None = None) -> None:
         ) from exc
 
 
+def _identity(record: dict[str, Any]) -> tuple[object, object]:
+    """Return which run a ``run.json`` names: its id and when it was made (an id alone
+    comes back in a database started afresh)."""
+    return record.get("id"), record.get("created_at")
+
+
 def write_outputs(
     plan: Plan, tally: Tally, out: Path, *, run: dict[str, Any] | None = None
 ) -> list[Path]:
     """Write teams, players and pairs as CSV and Parquet into ``out``; return the files.
 
-    ``run`` (its id, label and creation time) is written beside them as ``run.json``; a
+    ``run`` (``research_runs.run_record``: which run, all it was made with) is written
+    beside them as ``run.json``; a
     folder whose ``run.json`` names another run, or that holds such files with no
     ``run.json``, is refused with :class:`OutputsTaken` before anything is written (a
     database started afresh numbers its runs from 1 again, so ``research/run-1`` may hold
@@ -171,8 +177,7 @@ def write_outputs(
     """
     outputs_check(out, run=run or {})
     owner = out / OWNER
-    ours = json.dumps(run or {}, sort_keys=True)
-    owner.write_text(ours + "\n", encoding="utf-8")
+    owner.write_text(json.dumps(run or {}, indent=2) + "\n", encoding="utf-8")
     written = [owner]
     for name, rows in zip(
         OUTPUTS,

@@ -152,6 +152,40 @@ def research_start(
     return research_run_create(plan=plan, label=label, games_per_chunk=games_per_chunk)
 
 
+def run_record(run: ResearchRun) -> dict[str, object]:
+    """Return what a run's folder says of it (``run.json``): which run it is (``id`` and
+    ``created_at``, what the folder is checked against) and all it was made with, so the
+    figures can be read, and played again, without the database: the first seed (game k
+    of the run, from 0, is played with ``seed + k``), the repetitions, the rules, the
+    courts and the teams by id and name."""
+    plan = _plan(run)
+    record: dict[str, object] = {
+        "id": run.pk,
+        "label": str(run),
+        "created_at": run.created_at.isoformat(),
+        "kind": str(plan.kind),
+        "seed": plan.seed,
+        "seed_str": str(plan.seed),  # past 2**53 a JSON reader may round the number
+        "seeds": "game k of the run, from 0, is played with seed + k",
+        "repetitions": plan.repetitions,
+        "games_per_repetition": plan.games_per_repetition,
+        "total_games": plan.total_games,
+        "rules": plan.rules.to_json(),
+        "teams": [
+            {"id": pk, "name": f"{card.school} {card.season}"}
+            for pk, card in zip(plan.team_ids, plan.teams, strict=True)
+        ],
+    }
+    if plan.bracket is not None:
+        record["neutral"] = plan.neutral
+    else:
+        record["games"] = [
+            {"home": plan.team_ids[h], "away": plan.team_ids[a], "neutral": n}
+            for h, a, n in plan.games
+        ]
+    return record
+
+
 _PLANS: dict[str, Plan] = {}
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from pathlib import Path
 
@@ -145,6 +146,34 @@ def test_the_command_writes_means_as_csv_and_parquet(tmp_path: Path) -> None:
         assert len(parquet) == len(list(csv.DictReader(f))) == 12
     assert {p["team"] for p in parquet} == {"Alpha 2001", "Beta 2002"}
     assert a.pk in {int(r["team_id"]) for r in rows.values()} and b.pk
+    # The folder says what made its figures, enough to play them again without the database.
+    made = json.loads((tmp_path / "run.json").read_text())
+    assert (made["id"], made["seed"], made["seed_str"]) == (run.pk, 5, "5")
+    assert (made["repetitions"], made["total_games"], made["kind"]) == (30, 30, "matchups")
+    assert made["rules"] == RULES.to_json()
+    assert made["teams"] == [{"id": a.pk, "name": "Alpha 2001"}, {"id": b.pk, "name": "Beta 2002"}]
+    assert made["games"] == [{"home": a.pk, "away": b.pk, "neutral": True}]
+
+
+@pytest.mark.django_db
+def test_a_random_seed_is_said_and_a_seed_no_game_can_take_is_refused(tmp_path: Path) -> None:
+    full_team(school="Alpha", season=2001), full_team(school="Beta", season=2002)
+    args = ("research", "--matchup", "Alpha 2001", "Beta 2002", "--times", "3", "--no-progress")
+    for wrong, why in (("-1", "-1 is not a seed: give 0 to 9223372036854775807"),
+                       (str(2**63), f"{2**63} is not a seed: give 0 to 9223372036854775807"),
+                       ("x", "'x' is not a whole number")):  # fmt: skip
+        with pytest.raises(CommandError, match=re.escape(f"argument --seed: {why}")):
+            call_command(*args, "--seed", wrong, "--out", str(tmp_path / "never"))
+    assert not ResearchRun.objects.exists()
+    out = io.StringIO()
+    call_command(*args, "--out", str(tmp_path / "random"), stdout=out)
+    seed = json.loads((tmp_path / "random" / "run.json").read_text())["seed"]
+    assert f"seed {seed} (game k of the run: seed + k)" in out.getvalue()
+    again = io.StringIO()  # played again from the seed it said: the same figures
+    call_command(*args, "--seed", str(seed), "--out", str(tmp_path / "again"), stdout=again)
+    assert (tmp_path / "again" / "teams.csv").read_bytes() == (
+        tmp_path / "random" / "teams.csv"
+    ).read_bytes()
 
 
 @pytest.mark.django_db

@@ -15,6 +15,7 @@ from league.management.commands._common import (
     add_game_arguments,
     game_choice,
     league_for,
+    seed_argument,
     team_find,
 )
 
@@ -46,7 +47,9 @@ class Command(BaseCommand):
         parser.add_argument("--start", type=date.fromisoformat, default=None, help="YYYY-MM-DD")
         parser.add_argument("--days-between", type=int, default=1, help="days between rounds")
         parser.add_argument("--rules", choices=["advanced", "basic"], default="advanced")
-        parser.add_argument("--seed", type=int, default=None, help="master seed (random if not)")
+        parser.add_argument(
+            "--seed", type=seed_argument, default=None, help="master seed (random if not)"
+        )
         add_game_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:

@@ -16,6 +16,7 @@ from league.management.commands._common import (
     game_choice,
     league_for,
     season_find,
+    seed_argument,
     team_find,
 )
 
@@ -58,7 +59,9 @@ class Command(BaseCommand):
         parser.add_argument("--reseed", action="store_true", help="re-pair after each round")
         parser.add_argument("--home-court", action="store_true", help="better seed at home")
         parser.add_argument("--rules", choices=["advanced", "basic"], default="advanced")
-        parser.add_argument("--seed", type=int, default=None, help="master seed (random if not)")
+        parser.add_argument(
+            "--seed", type=seed_argument, default=None, help="master seed (random if not)"
+        )
         add_game_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:

@@ -12,10 +12,16 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from kombu.exceptions import OperationalError as BrokerError
 
 from league import research_runs as runs
-from league.management.commands._common import progress_report, season_find, team_find
+from league.management.commands._common import (
+    progress_report,
+    season_find,
+    seed_argument,
+    team_find,
+)
 from league.models import ResearchRun
 from league.research import Plan, PlanError
 from league.research_outputs import (
+    OWNER,
     OutputsTaken,
     OutputsUnwritable,
     outputs_check,
@@ -47,7 +53,7 @@ class Command(BaseCommand):
         add("--rules", choices=["basic", "advanced"], help="matchups (advanced)")
         add("--no-coach", action="store_true", help="matchups: no strategy choices")
         add("--home-court", action="store_true", help="matchups: HOME plays at home")
-        add("--seed", type=int, help="the first game's seed (default: random)")
+        add("--seed", type=seed_argument, help="the first game's seed (default: random)")
         add("--chunk", type=int, help="games a chunk (2000)")
         add("--stall", type=float, default=30.0, help="seconds before re-sending (30)")
         add("--out", type=Path)
@@ -74,7 +80,7 @@ class Command(BaseCommand):
         except (PlanError, OutputsTaken, OutputsUnwritable) as exc:
             raise CommandError(str(exc)) from exc
         out = o["out"] or Path(settings.RESEARCH_DIR) / f"run-{run.pk}"
-        made = {"id": run.pk, "label": str(run), "created_at": run.created_at.isoformat()}
+        made = runs.run_record(run)
         kept = f"(the run is kept: --resume {run.pk} --out DIR)"
         try:
             outputs_check(out, run=made)
@@ -122,6 +128,8 @@ class Command(BaseCommand):
             self.stdout.write(f"{run}: {ended.played:,} games in {ended.seconds:.1f} s ({rate})")
         else:
             self.stdout.write(f"{run}: its {run.total_games:,} games were already played")
+        # A random first seed said, as a given one is: --seed S --times N plays them again.
+        self.stdout.write(f"seed {made['seed']} (game k of the run: seed + k), in {OWNER}")
         self.stdout.write("wrote " + ", ".join(str(f) for f in files))
 
 
