@@ -214,7 +214,11 @@ def team_season_stats(*, season_id: int, version: str = "") -> list[dict[str, An
     """Return one row per team: games, totals, per-game averages and possessions (from the
     cache, :func:`season_cached`)."""
     return season_cached(
-        season_id, "team-rows", lambda: _team_season_stats(season_id), version=version
+        # "-2": rows since they carry w and l (a row cached before lacks them)
+        season_id,
+        "team-rows-2",
+        lambda: _team_season_stats(season_id),
+        version=version,
     )
 
 
@@ -229,7 +233,7 @@ def _team_season_stats(season_id: int) -> list[dict[str, Any]]:
         "result"
     )
     for row in rows.values():
-        row.update(g=0, possessions=0, team_turnovers=0, opp_pts=0)
+        row.update(g=0, w=0, l=0, possessions=0, team_turnovers=0, opp_pts=0)
     for game in games.only(
         "home_id",
         "away_id",
@@ -241,13 +245,16 @@ def _team_season_stats(season_id: int) -> list[dict[str, Any]]:
         "result__away_team_turnovers",
     ):
         result = game.result
-        for team_id, poss, tto, opp in (
-            (game.home_id, result.home_possessions, result.home_team_turnovers, result.away_score),
-            (game.away_id, result.away_possessions, result.away_team_turnovers, result.home_score),
-        ):
+        for team_id, own, poss, tto, opp in (
+            (game.home_id, result.home_score, result.home_possessions,
+             result.home_team_turnovers, result.away_score),
+            (game.away_id, result.away_score, result.away_possessions,
+             result.away_team_turnovers, result.home_score),
+        ):  # fmt: skip
             if team_id in rows:
                 row = rows[team_id]
                 row["g"] += 1
+                row["w" if own > opp else "l"] += 1
                 row["possessions"] += poss
                 row["team_turnovers"] += tto
                 row["opp_pts"] += opp

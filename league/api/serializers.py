@@ -91,17 +91,30 @@ class SeasonTeamSerializer(serializers.ModelSerializer[SeasonTeam]):
 class SeasonSerializer(serializers.ModelSerializer[Season]):
     league_name = serializers.CharField(source="league.name", read_only=True)
     team_count = serializers.IntegerField(read_only=True)
-    game_count = serializers.IntegerField(read_only=True)
+    game_count = serializers.IntegerField(
+        read_only=True,
+        help_text="Games scheduled so far: a tournament draws a round's games as the round "
+        "before it ends (games_total counts the whole bracket).",
+    )
     games_final = serializers.IntegerField(read_only=True)
+    games_total = serializers.SerializerMethodField(
+        help_text="Every game the season will play: its schedule, or a tournament's whole "
+        "bracket (a 96-team field: 95)."
+    )
     teams = SeasonTeamSerializer(source="entries", many=True, read_only=True)
     seed_str = _seed_text(nullable=False)
+
+    def get_games_total(self, season: Season) -> int:
+        if season.bracket:
+            return len(season.bracket.get("games", ()))
+        return int(getattr(season, "game_count", 0))
 
     class Meta:
         model = Season
         fields = [
             "id", "league", "league_name", "name", "slug", "kind", "game", "options", "rules",
             "strategy", "home_court", "reseed", "seed", "seed_str", "start_date", "created_at",
-            "team_count", "game_count", "games_final", "teams",
+            "team_count", "game_count", "games_final", "games_total", "teams",
         ]  # fmt: skip
 
 
@@ -425,7 +438,13 @@ TeamSeasonStatsSerializer = _serializer(
     "TeamSeasonStats",
     {
         **_team_row(),
+        "w": serializers.IntegerField(),
+        "l": serializers.IntegerField(),
         **_ints(STATS),
+        "to": serializers.IntegerField(
+            help_text="Turnovers: the players' and the team's own (team_turnovers, a "
+            "turnover charged to no player), as a box score's team total counts them."
+        ),
         **_ints(_TEAM_EXTRA),
         **_floats([f"{f}_pg" for f in (*STATS, "possessions", "opp_pts")]),
         "pts_per_poss": serializers.FloatField(allow_null=True),

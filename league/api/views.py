@@ -605,8 +605,8 @@ class LeadersViewSet(_SeasonNested):
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
 
-_TEAM_ORDERING = ("team_school", "g", *STATS, "possessions", "opp_pts", "pts_pg", "opp_pts_pg",
-                  "pts_per_poss")  # fmt: skip
+_TEAM_ORDERING = ("team_school", "g", "w", "l", *STATS, "possessions", "opp_pts", "pts_pg",
+                  "opp_pts_pg", "pts_per_poss")  # fmt: skip
 _GAME_TEAM_ORDERING = ("team_school", "g", "w", "l", "pts", "opp_pts", "pts_pg", "opp_pts_pg")
 """A grid-court or six-dice season's rows order by these and by any column of its game
 (its total, or ``KEY_pg`` a game)."""
@@ -708,7 +708,8 @@ class PlayerGameLogViewSet(mixins.ListModelMixin, ApiViewSet):
     serializer_class = GameLogSerializer
     filterset_class = GameLogFilter
     ordering_fields = ["pts", "reb", "stl", "blk"]
-    ordering = ["result__game__game_date", "result__game__round", "result__game_id"]
+    # No default ordering here: the selector's (a tournament's undated games by the day
+    # they were played) is the log's; this one sorted them first in SQLite, last elsewhere.
 
     def get_queryset(self) -> QuerySet[BoxLine]:
         if getattr(self, "swagger_fake_view", False):

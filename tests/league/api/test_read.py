@@ -274,6 +274,17 @@ def test_team_stats_match_the_selector_and_order(api, season) -> None:
     assert [(r["team"], r["pts"], r["possessions"]) for r in rows] == [
         (e["team_id"], e["pts"], e["possessions"]) for e in expected
     ]
+    # Each team's record, as its games' scores say (a stats site reads it beside them).
+    for row in rows:
+        won = lost = 0
+        for game in Game.objects.filter(season=season).select_related("result"):
+            if row["team"] in (game.home_id, game.away_id):
+                mine, theirs = game.result.home_score, game.result.away_score
+                if row["team"] == game.away_id:
+                    mine, theirs = theirs, mine
+                won, lost = won + (mine > theirs), lost + (mine < theirs)
+        assert (row["w"], row["l"], row["w"] + row["l"]) == (won, lost, row["g"])
+    assert sum(r["w"] for r in rows) == sum(r["l"] for r in rows) == season.games.count()
     low = api.get(url, {"ordering": "opp_pts"}).json()["results"]
     assert [r["opp_pts"] for r in low] == sorted(r["opp_pts"] for r in rows)
     one = api.get(url, {"team": rows[0]["team"]}).json()["results"]
@@ -282,9 +293,9 @@ def test_team_stats_match_the_selector_and_order(api, season) -> None:
     assert refused.status_code == 400
     assert refused.json() == {
         "ordering": [
-            "dunks: not a field to order by; use blk, dreb, fga, fgm, fta, ftm, g, opp_pts, "
+            "dunks: not a field to order by; use blk, dreb, fga, fgm, fta, ftm, g, l, opp_pts, "
             "opp_pts_pg, oreb, pf, poss, possessions, pts, pts_per_poss, pts_pg, reb, stl, "
-            "team_school, to, tpa, tpm (a leading - reverses)."
+            "team_school, to, tpa, tpm, w (a leading - reverses)."
         ]
     }
 
@@ -300,6 +311,21 @@ def test_a_players_game_log_lists_his_games_in_date_order(api, season) -> None:
     assert (row["pts"], row["side"]) == (line.pts, line.side)
     assert row["opponent"]["id"] != player.team_id
     assert api.get(f"/api/players/{player.pk}/games/", {"season": 999999}).json()["count"] == 0
+
+
+def test_a_players_game_log_puts_a_later_tournament_after_his_season(
+    api, season, django_capture_on_commit_callbacks
+) -> None:
+    # A tournament's games have no date: they count from the day they were played (not
+    # first, as an undated row sorts in SQLite, nor by the view's own date ordering).
+    player = Player.objects.filter(team__entries__season=season).first()
+    cup = tournaments.tournament_create(
+        league=season.league, name="After the season", teams=[player.team, full_team()], seed=4
+    )
+    play_all(cup, django_capture_on_commit_callbacks)
+    rows = api.get(f"/api/players/{player.pk}/games/").json()["results"]
+    assert [r["season"] for r in rows] == [season.pk] * 3 + [cup.pk]
+    assert rows[-1]["game_date"] is None
 
 
 def test_a_run_shows_its_progress(api, season) -> None:

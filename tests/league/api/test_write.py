@@ -86,6 +86,7 @@ def test_a_commissioner_creates_a_season_with_its_schedule(commish) -> None:
     body = response.json()
     season = Season.objects.get(pk=body["id"])
     assert (body["name"], body["team_count"], body["game_count"]) == ("2030", 4, 12)
+    assert body["games_total"] == 12
     assert season.games.count() == 12
     assert season.seed == 5
     assert str(season.start_date) == "2030-01-05"
@@ -248,6 +249,7 @@ def test_a_commissioner_creates_a_tournament_from_teams_in_seed_order(commish) -
     cup = Season.objects.get(pk=body["id"])
     assert response["Location"].endswith(f"/api/seasons/{cup.pk}/")
     assert (body["kind"], body["team_count"], body["game_count"]) == ("tournament", 6, 2)
+    assert body["games_total"] == 5  # the whole bracket, its later rounds not drawn yet
     assert (cup.reseed, cup.home_court, cup.seed) == (True, True, 3)
     assert dict(cup.entries.values_list("seed", "team_id")) == {
         n: t.pk for n, t in enumerate(teams, start=1)
@@ -315,7 +317,7 @@ def test_a_commissioner_creates_the_alltime_96_field(commish, tmp_path, monkeypa
     response = commish.post("/api/tournaments/", cup_body(field="alltime-96"), format="json")
     assert response.status_code == 201
     body = response.json()
-    assert (body["team_count"], body["game_count"]) == (96, 32)
+    assert (body["team_count"], body["game_count"], body["games_total"]) == (96, 32, 95)
     cup = Season.objects.get(pk=body["id"])
     assert cup.entries.get(team=teams[24]).region == "East"
     assert cup.entries.get(team=teams[24]).seed == 1
