@@ -141,8 +141,9 @@ MIDDLEWARE = [
     # Answers compressed for a client that takes gzip: a table game's state after each die
     # (a whole six-dice game's plays, 250 KB) is 16 KB so, a box score page a tenth. Django's
     # own, with its BREACH mitigation (random bytes in each gzip header); above the ETag
-    # middleware, which makes its ETag weak.
-    "django.middleware.gzip.GZipMiddleware",
+    # middleware, which makes its ETag weak. A 304 keeps the Vary: Accept-Encoding of the
+    # page it stands for (core/compression.py).
+    "core.compression.GZipMiddleware",
     # Static files served by the application itself (gunicorn in production), compressed.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # An ETag from each page's content, and 304 Not Modified to a client that sends it back
@@ -442,7 +443,7 @@ SPECTACULAR_SETTINGS = {
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_ALLOW_CREDENTIALS = False
 CORS_URLS_REGEX = r"^/api/.*$"
-CORS_EXPOSE_HEADERS = ["Location", "Retry-After"]
+CORS_EXPOSE_HEADERS = ["Location", "Retry-After", "ETag"]  # ETag: If-None-Match, a 304
 CORS_PREFLIGHT_MAX_AGE = 86_400
 
 # Cache: local memory by default (each process its own); CACHE_URL=redis://host:6379/1 shares

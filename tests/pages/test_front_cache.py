@@ -78,6 +78,10 @@ def test_a_page_or_api_list_a_client_holds_is_answered_304_until_a_game_changes_
         assert again.status_code == 304 and again.content == b"", path
         # A cache told to keep the page for a few seconds is told so again.
         assert again.headers["Cache-Control"] == first.headers["Cache-Control"], path
+        # ... and what it varies by: a 304 without Accept-Encoding in Vary has a cache
+        # that takes its headers for the copy's serve gzip to a client that cannot read it.
+        assert again.headers["Vary"] == first.headers["Vary"], path
+        assert "Accept-Encoding" in again.headers["Vary"], path
     held = client.get(f"/seasons/{cup.pk}/").headers["ETag"]
     with django_capture_on_commit_callbacks(execute=True):
         play(cup.games.get())
