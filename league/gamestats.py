@@ -307,7 +307,7 @@ def _boards(
             row["value"] = row[f"{category}_pg"] if per_game else row[category]
             rows.append(row)
         rows.sort(key=lambda r: (-r["value"], r["team__school"], r["team__season"], r["name"]))
-        boards[category] = [{"rank": n, **row} for n, row in enumerate(rows[:limit], start=1)]
+        boards[category] = selectors.with_ranks(rows[:limit], "value")
     return boards
 
 
@@ -330,7 +330,7 @@ def leader_boards(
     ``vabg_categories``, a page's short list, only the game's ``headline_boards``). Kept in
     the cache until a game is stored or a name changes (``selectors.season_cached``)."""
     version = version or selectors.season_version(season.pk)
-    what = f"boards:{season.game}:{per_game}:{limit}:{','.join(vabg_categories or ())}"
+    what = f"boards-2:{season.game}:{per_game}:{limit}:{','.join(vabg_categories or ())}"
     return selectors.season_cached(
         season.pk,
         what,

@@ -201,7 +201,18 @@ def leaders(
     key = f"{category}_pg" if per_game else category
     rows = [r for r in season_player_rows(season_id) if r["g"] >= min_games]
     rows.sort(key=lambda r: (r[key] is None, -(r[key] or 0), r["name"]))
-    return with_current_names(rows[:limit])
+    return with_ranks(with_current_names(rows[:limit]), key)
+
+
+def with_ranks(rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+    """Return ``rows`` (sorted best first by ``key``) each with its ``rank``, those level on
+    ``key`` sharing the best of their places ("1, 2, 2, 4": a tie is not decided by the
+    alphabet that lists it)."""
+    ranked: list[dict[str, Any]] = []
+    for n, row in enumerate(rows, start=1):
+        level = ranked and ranked[-1][key] == row[key]
+        ranked.append({**row, "rank": ranked[-1]["rank"] if level else n})
+    return ranked
 
 
 def with_current_names(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -580,7 +580,7 @@ class LeadersViewSet(_SeasonNested):
         query = params.validated_data
         rows = selectors.leaders(season_id=season.pk, **query)
         key = f"{query['category']}_pg" if query["per_game"] else query["category"]
-        board = [{"rank": n, "value": row[key], **row} for n, row in enumerate(rows, start=1)]
+        board = [{"value": row[key], **row} for row in rows]  # each with its rank
         page = self.paginate_queryset(board)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
@@ -600,7 +600,7 @@ class LeadersViewSet(_SeasonNested):
             season, query["category"], per_game=query["per_game"], limit=10_000
         )
         rows = [row for row in rows if row["g"] >= query["min_games"]][: query["limit"]]
-        board = [{**row, "rank": n} for n, row in enumerate(rows, start=1)]
+        board = selectors.with_ranks(rows, "value")
         page = self.paginate_queryset(board)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
