@@ -171,6 +171,9 @@ TeamFileRefusedSerializer = inline_serializer(
 
 class TeamFilter(django_filters.FilterSet):
     school = django_filters.CharFilter(lookup_expr="icontains")
+    conference = django_filters.CharFilter(
+        lookup_expr="iexact", help_text="Teams of this conference, in any case (acc: ACC)."
+    )
     year = django_filters.NumberFilter(field_name="season", help_text="The team's season year.")
     year_min = django_filters.NumberFilter(field_name="season", lookup_expr="gte")
     year_max = django_filters.NumberFilter(field_name="season", lookup_expr="lte")

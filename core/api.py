@@ -129,12 +129,25 @@ def refuse_unknown_parameters(request: Any, known: set[str], what: str = "list")
     """Refuse a query parameter the ``what`` (a list, an address) does not read, naming
     those it does: a misspelt filter (``?seasons=2``) would otherwise be ignored and answer
     every row. A name that begins with ``_`` is the client's own (jQuery's cache-buster
-    ``_=1700000000``) and is let through."""
+    ``_=1700000000``) and is let through. A parameter it reads, given more than once, is
+    refused too: every one takes one value, and all but the last would be ignored."""
     unknown = sorted(n for n in set(request.query_params) - known if not n.startswith("_"))
     if unknown:
         reads = f"it reads {', '.join(sorted(known))}" if known else "it reads none"
         raise exceptions.ValidationError(
             {name: [f"Not a parameter of this {what}; {reads}."] for name in unknown}
+        )
+    # ?team=1&team=2 answered team 2's rows alone, as if the first had not been asked.
+    twice = sorted(n for n in known if len(request.query_params.getlist(n)) > 1)
+    if twice:
+        raise exceptions.ValidationError(
+            {
+                name: [
+                    f"Given {len(request.query_params.getlist(name))} times: give it once "
+                    "(each parameter takes one value)."
+                ]
+                for name in twice
+            }
         )
 
 

@@ -66,6 +66,7 @@ def test_a_seed_past_2_53_is_also_given_exactly_as_a_string(api) -> None:
 
 
 def test_a_misspelt_filter_is_refused_naming_what_the_list_reads(api, season) -> None:
+    team_a, team_b = season.entries.values_list("team_id", flat=True)[:2]
     refused = api.get("/api/games/", {"seasons": season.pk})
     assert refused.status_code == 400
     assert refused.json() == {
@@ -85,6 +86,12 @@ def test_a_misspelt_filter_is_refused_naming_what_the_list_reads(api, season) ->
         answer = api.get(url, {wrong: 1, "category": "pts"} if "leaders" in url else {wrong: 1})
         assert answer.status_code == 400, url
         assert list(answer.json()) == [wrong], url
+    # A filter given twice answered the last alone: refused, as it takes one value.
+    twice = api.get(f"/api/games/?team={team_a}&team={team_b}&season={season.pk}")
+    assert twice.status_code == 400
+    assert twice.json() == {
+        "team": ["Given 2 times: give it once (each parameter takes one value)."]
+    }
     # What a list does read still answers, with the renderer's own format.
     assert api.get("/api/games/", {"season": season.pk, "format": "json"}).status_code == 200
     assert api.get(f"/api/seasons/{season.pk}/leaders/", {"category": "pts"}).status_code == 200

@@ -99,6 +99,10 @@ def test_teams_filter_by_league_season_year_and_school(api, season) -> None:
     assert ids(api.get("/api/teams/", {"year": 2012})) == [other.pk]
     assert ids(api.get("/api/teams/", {"school": "kentu"})) == [other.pk]
     assert ids(api.get("/api/teams/", {"search": "Kentucky"})) == [other.pk]
+    Team.objects.filter(pk=other.pk).update(conference="SEC")
+    for asked in ("SEC", "sec", "Sec"):  # as a fan types it
+        assert ids(api.get("/api/teams/", {"conference": asked})) == [other.pk], asked
+    assert ids(api.get("/api/teams/", {"conference": "SE"})) == []  # the whole name
     schools = [
         t["school"] for t in api.get("/api/teams/", {"ordering": "-school"}).json()["results"]
     ]
