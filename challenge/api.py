@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import django_filters
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import mixins, permissions, serializers, status
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -20,7 +21,7 @@ from rest_framework.reverse import reverse
 
 from challenge import services
 from challenge.models import Challenge, Entry
-from core.api import WRITE_REFUSED, ApiViewSet, ErrorSerializer
+from core.api import WRITE_REFUSED, ApiViewSet, ErrorSerializer, IdFilter
 from core.pagination import PAGES
 from core.roles import is_commissioner
 from league.models import Season, SeasonTeam
@@ -70,6 +71,45 @@ class ChallengeSerializer(serializers.ModelSerializer[Challenge]):
 
     def get_entries(self, obj: Challenge) -> int:
         return obj.entry_count
+
+
+class PoolWinnerSerializer(serializers.Serializer[Any]):
+    entry = serializers.IntegerField(source="pk")
+    name = serializers.CharField()
+    user = serializers.CharField(source="user.get_username")
+    points = serializers.FloatField()
+    tiebreak = serializers.IntegerField(allow_null=True)
+
+
+class PoolResultSerializer(serializers.Serializer[Any]):
+    final_total = serializers.IntegerField(help_text="Both teams' points in the final.")
+    winners = PoolWinnerSerializer(
+        many=True,
+        help_text="The most points; level entries split by the tie-breaker nearest the "
+        "final's total; those still level share the win (none: no entry was made).",
+    )
+
+
+class ChallengeDetailSerializer(ChallengeSerializer):
+    result = serializers.SerializerMethodField(
+        help_text="Who won the pool, once its tournament is over (null until then)."
+    )
+
+    class Meta(ChallengeSerializer.Meta):
+        fields = [*ChallengeSerializer.Meta.fields, "result"]
+
+    @extend_schema_field(PoolResultSerializer(allow_null=True))
+    def get_result(self, obj: Challenge) -> dict[str, Any] | None:
+        result = services.pool_result(obj)
+        return None if result is None else dict(PoolResultSerializer(result).data)
+
+
+class PoolFilter(django_filters.FilterSet):
+    season = IdFilter(field_name="season", help_text="The pools of this tournament (its id).")
+
+    class Meta:
+        model = Challenge
+        fields = ["season"]
 
 
 def _sees_picks(serializer: serializers.BaseSerializer[Any], entry: Entry) -> bool:
@@ -222,6 +262,7 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
     read by its fans, whoever opened it, commissioners and those with its invitation code."""
 
     serializer_class = ChallengeSerializer
+    filterset_class = PoolFilter
     # standings come ranked (services.standings_order): a pool's ?ordering= is refused
     reads = {
         "retrieve": ("invite_code",),
@@ -236,10 +277,15 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
         return pool
 
     @extend_schema(
-        parameters=[INVITE_CODE], responses={200: ChallengeSerializer, 404: ErrorSerializer}
+        parameters=[INVITE_CODE],
+        responses={200: ChallengeDetailSerializer, 404: ErrorSerializer},
     )
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().retrieve(request, *args, **kwargs)
+
+    def get_serializer_class(self) -> Any:
+        # One pool's answer says who won it; a list does not (a query or two a pool).
+        return ChallengeDetailSerializer if self.action == "retrieve" else ChallengeSerializer
 
     def get_queryset(self) -> QuerySet[Challenge]:
         pools = Challenge.objects.select_related("season").order_by("-created_at", "-id")

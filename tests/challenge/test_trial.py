@@ -14,7 +14,7 @@ from django.utils import timezone
 from challenge import services, views
 from challenge.models import Challenge, Entry
 from tests.challenge.conftest import chalk, play_next, seeds
-from tests.factories import fan
+from tests.factories import fan, uncoached_cup
 
 pytestmark = pytest.mark.django_db
 
@@ -106,6 +106,13 @@ def test_a_finished_pool_names_its_winner_by_the_tie_breaker_and_stops_guessing(
     assert "<td>100%</td>" in body and "±" not in body
     api = Client().get(f"/api/challenges/{pool.pk}/standings/").json()["results"]
     assert [r["id"] for r in api] == [near.pk, far.pk]
+    # The pool's own answer says who won, as its page does.
+    result = Client().get(f"/api/challenges/{pool.pk}/").json()["result"]
+    assert result == {
+        "final_total": total,
+        "winners": [{"entry": near.pk, "name": near.name, "user": near.user.get_username(),
+                     "points": near.points, "tiebreak": near.tiebreak}],
+    }  # fmt: skip
 
 
 def test_a_finished_pool_shares_the_win_between_entries_level_on_the_tie_breaker_too(
@@ -247,6 +254,18 @@ def test_the_pool_list_tells_an_open_pool_from_a_locked_or_finished_one(
     assert "Locked: 1 of 3 games played" in listed and "Open:" not in listed
     finish(cup, django_capture_on_commit_callbacks)
     assert "Over: every game played" in Client().get("/challenges/").content.decode()
+
+
+def test_the_api_lists_one_tournament_s_pools_and_a_pool_is_null_result_until_it_is_over(
+    cup: Any, pool: Any
+) -> None:
+    other = uncoached_cup(league="Challenge League", name="Another Cup", teams=4, seed=8)
+    theirs = services.challenge_create(season=other, name="Their pool", round_points=[1, 2])
+    listed = Client().get("/api/challenges/", {"season": cup.pk}).json()["results"]
+    assert [p["id"] for p in listed] == [pool.pk]
+    listed = Client().get("/api/challenges/", {"season": other.pk}).json()["results"]
+    assert [p["id"] for p in listed] == [theirs.pk]
+    assert Client().get(f"/api/challenges/{pool.pk}/").json()["result"] is None
 
 
 def test_the_api_clears_a_tie_breaker_with_null_and_keeps_it_when_left_out(
