@@ -198,7 +198,7 @@ def challenge_check(challenge: Challenge) -> None:
         challenge.round_points = [2**r for r in range(bracket.rounds)]
     challenge.round_points = points_clean(challenge.round_points, bracket.rounds)
     if not challenge.public and not challenge.invite_code:
-        challenge.invite_code = secrets.token_urlsafe(6)
+        challenge.invite_code = invite_code_new()
 
 
 @transaction.atomic
@@ -360,10 +360,22 @@ def picks_fill(season: Season, picks: Mapping[str, int], *, how: str) -> dict[st
     return out
 
 
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""A made-up code's characters: no 0/O, 1/I/L to mistake for each other when a code is
+read out or copied by hand."""
+
+
+def invite_code_new() -> str:
+    """Return a new invitation code: 10 of ``CODE_LETTERS`` (32^10, about 10^15 codes)."""
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(10))
+
+
 def code_matches(challenge: Challenge, code: str) -> bool:
-    """Tell whether ``code`` is the pool's invitation code (compared in constant time, as
-    UTF-8 bytes: a code may hold any character)."""
-    given, kept = code.strip().encode(), challenge.invite_code.encode()
+    """Tell whether ``code`` is the pool's invitation code, in any case (a code typed from
+    a message: "abcd" opens a pool whose code is "ABCD"), compared in constant time as
+    UTF-8 bytes (a commissioner's own code may hold any character)."""
+    given = code.strip().casefold().encode()
+    kept = challenge.invite_code.strip().casefold().encode()
     return bool(given) and secrets.compare_digest(given, kept)
 
 

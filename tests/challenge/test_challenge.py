@@ -53,10 +53,13 @@ def test_a_pool_needs_points_for_each_round_and_no_reseeding(cup: Any) -> None:
 
 def test_a_private_pool_is_joined_with_its_code_only(cup: Any, alice: Any, bob: Any) -> None:
     pool = services.challenge_create(season=cup, name="Family", public=False)
-    assert pool.invite_code
+    # A made-up code reads out and copies by hand: capitals and digits, none to mistake.
+    assert len(pool.invite_code) == 10 and set(pool.invite_code) <= set(services.CODE_LETTERS)
+    assert not set(pool.invite_code) & set("0O1IL")
     with pytest.raises(services.ChallengeRefused, match="code is not right"):
         services.entry_join(challenge=pool, user=alice, invite_code="guess")
-    entry = services.entry_join(challenge=pool, user=alice, invite_code=pool.invite_code)
+    # Typed from a message in small letters, it still opens the pool.
+    entry = services.entry_join(challenge=pool, user=alice, invite_code=pool.invite_code.lower())
     assert entry.user == alice
     with pytest.raises(services.ChallengeRefused, match="already have an entry"):
         services.entry_join(challenge=pool, user=alice, invite_code=pool.invite_code)
@@ -802,6 +805,7 @@ def test_an_invitation_code_with_any_character_is_compared_without_an_error(
     api = Client().get(f"/api/challenges/{pool.pk}/?invite_code=été")
     assert api.status_code == 404 and "detail" in api.json()
     assert Client().get(f"{pool.get_absolute_url()}?code=Café").status_code == 200
+    assert Client().get(f"{pool.get_absolute_url()}?code=CAFÉ").status_code == 200  # any case
     entry = services.entry_join(challenge=pool, user=alice, invite_code="Café")
     assert entry.user == alice
 
