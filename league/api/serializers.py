@@ -402,6 +402,12 @@ class PlayByPlaySerializer(serializers.Serializer[Any]):
     game = serializers.IntegerField()
     dice = serializers.DictField()
     rules = serializers.DictField()
+    players = serializers.DictField(
+        child=serializers.DictField(child=serializers.IntegerField(allow_null=True)),
+        help_text='Each side\'s players by the name an event gives ("team" and "player"): '
+        '{"home": {"Bill Walton": 12, ...}, "away": {...}}, the id of /api/players/ID/ '
+        "(null for a player since removed).",
+    )
     events = serializers.ListField(child=serializers.DictField())
 
 

@@ -493,10 +493,16 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     def play_by_play(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
         game = self.get_object()
         result = self._result_or_404(game)
+        players: dict[str, dict[str, int | None]] = {"home": {}, "away": {}}
+        for side, name, player in BoxLine.objects.filter(result=result).values_list(
+            "side", "name", "player_id"
+        ):
+            players[side][name] = player
         body = {
             "game": game.pk,
             "dice": result.dice,
             "rules": result.rules,
+            "players": players,
             "events": result.events,
         }
         return Response(PlayByPlaySerializer(body).data)

@@ -214,6 +214,13 @@ def test_the_play_by_play_is_the_stored_events(api, season) -> None:
     body = api.get(f"/api/games/{game.pk}/play-by-play/").json()
     assert body["events"] == game.result.events
     assert body["dice"] == {"seed": game.seed} or body["dice"] == game.result.dice
+    # Every player an event names is found by his side and name, with the player's id.
+    named = {(e["team"], e["player"]) for e in body["events"] if e.get("player")}
+    assert named and all(name in body["players"][side] for side, name in named)
+    team_of = {"home": game.home_id, "away": game.away_id}
+    for side, roster in body["players"].items():
+        for name, pk in roster.items():
+            assert Player.objects.get(pk=pk).team_id == team_of[side], name
 
 
 def test_an_unplayed_game_has_no_box_score_yet(api) -> None:
