@@ -251,10 +251,11 @@ INVITE_CODE = OpenApiParameter(
 )
 
 
-def _readable(request: Request, pool: Challenge) -> None:
-    """Answer 404 for a private pool the client may not read: as if it did not exist."""
+def _readable(request: Request, pool: Challenge, asked: str) -> None:
+    """Answer 404 for a private pool the client may not read: as if it did not exist, in
+    the words a missing ``asked`` ("challenge 12", "entry 40") gets (core.api)."""
     if not services.can_view_pool(pool, request.user, request.query_params.get("invite_code", "")):
-        raise NotFound()
+        raise NotFound(f"No {asked}.")
 
 
 class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
@@ -273,7 +274,7 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
     def get_object(self) -> Challenge:
         pool: Challenge = super().get_object()
         if self.action != "join":  # joining takes the code itself (a wrong one: 403)
-            _readable(self.request, pool)
+            _readable(self.request, pool, f"challenge {pool.pk}")
         return pool
 
     @extend_schema(
@@ -433,7 +434,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
     def get_object(self) -> Entry:
         entry: Entry = super().get_object()
         if entry.user_id != self.request.user.pk:  # a private pool's entries: 404 to others
-            _readable(self.request, entry.challenge)
+            _readable(self.request, entry.challenge, f"entry {entry.pk}")
         return entry
 
     @extend_schema(parameters=[INVITE_CODE], responses={200: EntrySerializer, 404: ErrorSerializer})

@@ -3,11 +3,13 @@ the error shapes and the id filter. ``cards.api`` and ``league.api`` build on it
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import django_filters
 from django import forms
+from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import (
     NON_FIELD_ERRORS,
@@ -16,6 +18,7 @@ from django.core.exceptions import (
     TooManyFilesSent,
 )
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
 from drf_spectacular.utils import inline_serializer
 from rest_framework import exceptions, permissions, serializers, status, viewsets
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
@@ -216,6 +219,23 @@ def _request_too_big(request: Any) -> PayloadTooLarge:
     )
 
 
+NO_MATCH = re.compile(r"^No (\w+) matches the given query\.$")
+
+
+def _not_found_in_words(exc: Http404, context: dict[str, Any]) -> Http404:
+    """Return Django's "No SimulationRun matches the given query." (``get_object_or_404``)
+    as the API's other 404s read: "No simulation run 999." (the model's name in words and
+    the id the address gave, when it gave one)."""
+    found = NO_MATCH.match(str(exc))
+    if found is None:
+        return exc
+    names = {m._meta.object_name: str(m._meta.verbose_name) for m in apps.get_models()}
+    noun = names.get(found[1], found[1])
+    view = context.get("view")
+    given = [str(v) for v in (getattr(view, "kwargs", None) or {}).values()]
+    return Http404(f"No {noun} {given[0]}." if len(given) == 1 else f"No such {noun}.")
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's exception handler, also answering the errors Django raises while reading a
     request in JSON: a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a 413, too many form
@@ -235,6 +255,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(exc.answer(), status=exc.status)
     elif isinstance(exc, DjangoValidationError):
         return Response(model_errors(exc), status=status.HTTP_400_BAD_REQUEST)
+    elif isinstance(exc, Http404):
+        exc = _not_found_in_words(exc, context)
     response = drf_exception_handler(exc, context)
     if response is not None and isinstance(response.data, list):
         # A refusal raised with a bare list of messages (a filter's field refusing a null

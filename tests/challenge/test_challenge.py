@@ -744,6 +744,17 @@ def test_a_private_pool_is_read_by_its_fans_and_with_its_code_only(
         for url in (f"/api/challenges/{pool.pk}/", f"/api/challenges/{pool.pk}/standings/",
                     f"/api/challenges/{pool.pk}/picks/", f"/api/challenge-entries/{a.pk}/"):  # fmt: skip
             assert stranger.get(url).status_code == 404, url
+        # Worded as a pool or entry that does not exist is: the answer tells nothing.
+        missing = Challenge.objects.order_by("-pk").first().pk + 1
+        assert stranger.get(f"/api/challenges/{pool.pk}/").json() == {
+            "detail": f"No challenge {pool.pk}."
+        }
+        assert stranger.get(f"/api/challenges/{missing}/").json() == {
+            "detail": f"No challenge {missing}."
+        }
+        assert stranger.get(f"/api/challenge-entries/{a.pk}/").json() == {
+            "detail": f"No entry {a.pk}."
+        }
     wrong = Client().get(f"{pool.get_absolute_url()}?code=guess")
     assert wrong.status_code == 403 and "not this pool" in wrong.content.decode()
 
