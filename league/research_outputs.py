@@ -89,7 +89,9 @@ def pair_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
         close = sum(c for m, c in q.margins.items() if abs(m) <= 3)
         rows.append(
             {
+                "home_id": plan.team_ids[h] if plan.team_ids else None,  # as in teams
                 "home": plan.teams[h].label,
+                "away_id": plan.team_ids[a] if plan.team_ids else None,
                 "away": plan.teams[a].label,
                 "neutral": neutral,
                 "games": n,

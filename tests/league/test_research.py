@@ -153,6 +153,9 @@ def test_the_command_writes_means_as_csv_and_parquet(tmp_path: Path) -> None:
     assert made["rules"] == RULES.to_json()
     assert made["teams"] == [{"id": a.pk, "name": "Alpha 2001"}, {"id": b.pk, "name": "Beta 2002"}]
     assert made["games"] == [{"home": a.pk, "away": b.pk, "neutral": True}]
+    with (tmp_path / "pairs.csv").open() as f:
+        (pair,) = csv.DictReader(f)
+    assert (int(pair["home_id"]), pair["home"], int(pair["away_id"])) == (a.pk, "Alpha 2001", b.pk)
 
 
 @pytest.mark.django_db
