@@ -42,11 +42,12 @@ def table_state(game: TableGame, position: Sheet, plays_since: int | None = None
     """Return everything the score sheet page shows, for the page and the API alike.
 
     With ``plays_since`` (the incremental answer: ``?plays_since=N``) ``plays`` holds only
-    the plays from the N-th on (``plays_from``: N, or the count when the game has fewer
-    since an undo); the client keeps its first ``plays_from`` plays and puts these after
-    them. ``plays_count`` is how many plays the game has. A play before the last never
-    changes but by an undo (which takes plays off the end), so a client that asks from its
-    last play (which may have grown) is whole again.
+    the plays from the N-th on, and always the game's last play (``plays_from``: N, or the
+    last play's index when the game has no more since an undo); the client keeps its first
+    ``plays_from`` plays and puts these after them. ``plays_count`` is how many plays the
+    game has. A play before the last never changes but by an undo, which takes plays off
+    the end and may shorten the play it leaves last (a trip's last die taken back), so a
+    client that asks from its last play (which may have grown) is whole again.
     """
     state = position.state()
     labels = state.pop("labels")
@@ -70,7 +71,7 @@ def table_state(game: TableGame, position: Sheet, plays_since: int | None = None
                 ),
             }
     plays = state.pop("plays")
-    start = 0 if plays_since is None else max(0, min(plays_since, len(plays)))
+    start = 0 if plays_since is None else max(0, min(plays_since, len(plays) - 1))
     return {
         "id": game.pk,
         "game": game.game,

@@ -8,10 +8,15 @@ import json
 import pytest
 from django.urls import reverse
 
+from simulator.vabg import read_team_file
+from tests.table.conftest import AWAY_FILE, HOME_FILE
+from tests.table.dice import rolled_game
 from tests.table.test_api import start
 from tests.table.test_boards import written_game
 
 pytestmark = pytest.mark.django_db
+
+VABG_HOME, VABG_AWAY = read_team_file(HOME_FILE), read_team_file(AWAY_FILE)
 
 
 def test_each_entry_can_answer_only_the_plays_since_the_last_one_the_page_has(
@@ -57,3 +62,37 @@ def test_each_entry_can_answer_only_the_plays_since_the_last_one_the_page_has(
     assert (
         player_client.get(reverse("table:api-game", args=[state["id"]])).json()["count"] == at + 1
     )
+
+
+@pytest.mark.parametrize("game", ["vabg", "sixdice", "gridcourt"])
+def test_after_any_undo_the_incremental_answer_makes_the_page_s_plays_whole(
+    player_client, teams, game
+) -> None:
+    # An undo may change the play before the end too (a trip's last die taken back leaves
+    # the trip's play shorter): a page asking from its last play kept the undone one.
+    if game == "vabg":
+        values = rolled_game(VABG_HOME, VABG_AWAY, 5)[1].values
+        state = start(player_client, teams)
+    else:
+        values = written_game(game, 5, {})[1]
+        state = start(player_client, teams, game=game)
+    plays = state["plays"]
+    dice_url = reverse("table:api-dice", args=[state["id"]])
+    undo_url = reverse("table:api-undo", args=[state["id"]])
+    at = 0
+    steps = [("dice", 9), ("undo", "die"), ("dice", 30), ("undo", "trip"), ("undo", "die"),
+             ("dice", 1), ("undo", "die"), ("undo", "die"), ("dice", 12), ("undo", "trip")]  # fmt: skip
+    for kind, what in steps:
+        since = max(0, len(plays) - 1)
+        if kind == "undo":
+            body = {"what": what, "expected": at}
+            answer = player_client.post(f"{undo_url}?plays_since={since}", body, "application/json")
+        else:
+            body = {"dice": values[at : at + int(what)], "expected": at}
+            answer = player_client.post(f"{dice_url}?plays_since={since}", body, "application/json")
+        assert answer.status_code == 200, (kind, what, answer.json())
+        part = answer.json()
+        at = part["count"]
+        plays = plays[: part["plays_from"]] + part["plays"]
+        whole = player_client.get(reverse("table:api-game", args=[state["id"]])).json()
+        assert plays == whole["plays"], (kind, what)
