@@ -22,6 +22,7 @@ from django.urls import reverse
 from cards.models import Team
 from league.models import ROW_FIELDS, Game, RulesPreset
 from simulator.games import DEFAULT_GAME, find_game, game_choices
+from simulator.vabg import RULES_VERSION
 
 
 class TableGame(models.Model):
@@ -119,6 +120,39 @@ class TableGame(models.Model):
         """Return whether the game's rules are the ``rules`` preset and the ``strategy``
         switch (VABG), rather than ``options`` (a board game)."""
         return all(o.name in ROW_FIELDS for o in find_game(self.game).options)
+
+    @property
+    def cli_command(self) -> str:
+        """Return the command line that plays this game again from the files the sheet
+        downloads (their names as downloaded), with its rules, court and options: bare
+        ``python -m simulator play`` played another game, or ran out of dice, for any game
+        not on advanced rules at home."""
+        words = ["python -m simulator play", *(f"table-{self.pk}-{side}-team.json"
+                                             for side in ("home", "away"))]  # fmt: skip
+        words.append(f"--dice table-{self.pk}-dice.json")
+        if self.game != "vabg":
+            words.append(f"--game {self.game}")
+        if self.rules_in_fields:
+            words.append(f"--rules {self.rules}")
+            if self.strategy:
+                words.append("--strategy")
+        for name, value in sorted(self.options.items()):
+            flag = "--" + name.replace("_", "-")
+            if isinstance(value, bool):
+                words += [flag] if value else []
+            else:
+                words.append(f"{flag} {value}")
+        if self.neutral and self.rules_in_fields:  # the board games have no home court
+            words.append("--neutral")
+        return " ".join(words)
+
+    @property
+    def older_rules(self) -> int | None:
+        """Return the rules version a VABG game began under when it is not today's (the
+        command line plays today's: it would play another game), else None."""
+        if self.rules_in_fields and self.rules_version not in (None, RULES_VERSION):
+            return self.rules_version
+        return None
 
     @property
     def entries(self) -> int:

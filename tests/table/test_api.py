@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.urls import reverse
 
 from cards.models import Card
 from league import services as league_services
 from league.models import BoxLine, Game, SimulationRun
+from simulator import cli
 from simulator.vabg import (
     ADVANCED,
     RULES_VERSION,
@@ -340,9 +343,45 @@ def test_a_game_begun_under_an_older_rules_version_is_played_and_stored_by_it(pl
     state = play_through(player_client, state, written.values)
     assert state["over"]
     assert state["score"] == {"home": played.home.score, "away": played.away.score}
+    sheet = player_client.get(reverse("table:sheet", args=[state["id"]])).content.decode()
+    assert "begun under rules version 2" in sheet and "simulator play table-" not in sheet
     answer = player_client.post(reverse("table:api-finish", args=[state["id"]]))
     assert answer.status_code == 200, answer.json()
     table = TableGame.objects.get(pk=state["id"])
     game = Game.objects.select_related("result").get(pk=table.league_game_id)
     assert game.result.events == played.to_json()["events"]
     assert GameRules.from_json(game.result.rules) == old
+
+
+@pytest.mark.parametrize(
+    ("options", "rules", "neutral"),
+    [({"rules": "basic", "neutral": True}, preset("basic"), True),
+     ({"strategy": True}, preset("advanced", strategy=True), False)],
+)  # fmt: skip
+def test_the_command_the_sheet_prints_plays_the_very_game_from_its_downloaded_files(
+    player_client, teams, tmp_path, capsys, options, rules, neutral
+):
+    # The sheet said "python -m simulator play" alone: a basic-rules game on a neutral
+    # court ran out of dice, and a home game read as neutral gave another score.
+    played, written = rolled_game(HOME, AWAY, 9, rules=rules, neutral=neutral)
+    state = play_through(player_client, start(player_client, teams, **options), written.values)
+    assert state["over"]
+    game = TableGame.objects.get(pk=state["id"])
+    page = player_client.get(reverse("table:sheet", args=[game.pk])).content.decode()
+    assert f"<code>{game.cli_command}</code>" in page
+    for name, url in ((f"table-{game.pk}-home-team.json", state["urls"]["team_files"]["home"]),
+                      (f"table-{game.pk}-away-team.json", state["urls"]["team_files"]["away"]),
+                      (f"table-{game.pk}-dice.json", state["urls"]["dice_file"])):  # fmt: skip
+        answer = player_client.get(url)
+        assert f'filename="{name}"' in answer["Content-Disposition"]
+        (tmp_path / name).write_bytes(answer.content)
+    words = game.cli_command.split()
+    assert words[:3] == ["python", "-m", "simulator"]
+    args = [str(tmp_path / w) if w.endswith(".json") else w for w in words[3:]]
+    assert cli.main([*args, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["home"]["score"], out["away"]["score"]) == (played.home.score, played.away.score)
+    assert (out["home"]["score"], out["away"]["score"]) == (
+        state["score"]["home"],
+        state["score"]["away"],
+    )
