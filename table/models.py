@@ -22,7 +22,6 @@ from django.urls import reverse
 from cards.models import Team
 from league.models import ROW_FIELDS, Game, RulesPreset
 from simulator.games import DEFAULT_GAME, find_game, game_choices
-from simulator.vabg import RULES_VERSION
 
 
 class TableGame(models.Model):
@@ -150,7 +149,8 @@ class TableGame(models.Model):
     def older_rules(self) -> int | None:
         """Return the rules version a VABG game began under when it is not today's (the
         command line plays today's: it would play another game), else None."""
-        if self.rules_in_fields and self.rules_version not in (None, RULES_VERSION):
+        today = find_game(self.game).rules_version
+        if self.rules_in_fields and self.rules_version not in (None, today):
             return self.rules_version
         return None
 

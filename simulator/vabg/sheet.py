@@ -74,10 +74,12 @@ from simulator.vabg.rules import (
     RULES_VERSION,
     CoachKind,
     GameRules,
+    effective_dunk_top,
     free_throw_rebounder,
     odd_number_rebounder,
     preset,
 )
+from simulator.vabg.tables import RollKind, roll_kind
 
 if TYPE_CHECKING:
     from simulator.vabg.game import VabgGame
@@ -362,10 +364,10 @@ class _Table:
                     f"{prefix}d20",
                     "the carrier's d20 (read when the 11-66 roll leaves it to the card)",
                 )
+            roll = 10 * draws[-2][1] + draws[-1][1]
             return need(
                 f"{prefix}d20",
-                f"d20 for {carrier.name}{_tired(carrier)}: read when the 11-66 roll leaves "
-                "it to the card",
+                f"d20 for {carrier.name}{_tired(carrier)}: " + self._roll_read(team, carrier, roll),
             )
         if die == "d6" and since == ["d20"]:
             return self._rebound_d6(need, draws[-1][1])
@@ -374,6 +376,28 @@ class _Table:
             if found is not None:
                 return found
         return need(die, f"the engine asks for a {die}")
+
+    def _roll_read(self, team: str, carrier: Player, roll: int) -> str:
+        """Say what the trip's 11-66 ``roll`` leaves to the carrier's d20 (§3, §5): rolled
+        with the others on every trip, it is read by his card unless the roll decides the
+        trip first."""
+        de = self.game.away if team == HOME else self.game.home
+        off = self.game.home if team == HOME else self.game.away
+        defender = de.lineup[off.lineup.index(carrier)]
+        kind = roll_kind(roll, effective_dunk_top(carrier.dunk_top, defender.dunk_adjust))
+        return {
+            RollKind.STEAL_TRY: f"{roll} is a steal try (if no defender's range holds it, "
+            "his card reads this die)",
+            RollKind.BLOCK_TRY: f"{roll} is a block try (if no defender's range holds it, "
+            "his card reads this die)",
+            RollKind.FOUL_TRY: f"{roll} is a foul try (fouled, this die is his shot's; else "
+            "his card reads it)",
+            RollKind.TURNOVER_TRY: f"{roll} is a turnover try (if his range does not hold it, "
+            "his card reads this die)",
+            RollKind.DUNK: f"{roll} is a dunk (this die only tells whether his card makes it a 3)",
+            RollKind.STOP: f"{roll} is a stop (this die is rolled with the others, not read)",
+            RollKind.NOTHING: f"{roll}: his card reads this die",
+        }[kind]
 
     def _carrier(self, team: str, d8: int, reroll: bool, trip: TripStart | None) -> Player | None:
         """Return who carries the ball on this d8 (§4), whose d20 is read; ``None`` when

@@ -116,8 +116,20 @@ def test_a_tired_players_d20_says_so_where_it_is_asked_and_where_it_is_read(doub
     need = replay(KENTUCKY, KANSAS, values[: start + 3]).need
     assert need is not None and need.step == "d20"
     assert need.why == (
-        "d20 for Doron Lamb (tired: +1): read when the 11-66 roll leaves it to the card"
+        "d20 for Doron Lamb (tired: +1): 25 is a block try (if no defender's range holds it, "
+        "his card reads this die)"
     )
+    # Each carrier's d20 says what its trip's 11-66 roll (the two d6 just entered) leaves
+    # to it: a dunk's d20 only makes a 3, a stop's is not read at all.
+    said = set()
+    for k in range(4, 400):
+        asked = replay(KENTUCKY, KANSAS, values[:k]).need
+        if asked is not None and asked.step == "d20" and asked.why.startswith("d20 for "):
+            roll = 10 * values[k - 2] + values[k - 1]
+            assert f": {roll} " in asked.why or f": {roll}: " in asked.why, asked.why
+            read = asked.why.split(f": {roll}", 1)[1]
+            said.add(read.lstrip(": ").split(" (")[0])
+    assert {"is a steal try", "is a turnover try", "his card reads this die"} <= said
     # A fresh carrier's d20 names him, with no mark (the first trip's d8 of 8 finds nobody
     # to take the ball: its d20 names no one).
     first = replay(KENTUCKY, KANSAS, values[:3]).need
