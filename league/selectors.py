@@ -470,7 +470,7 @@ def boxscore_export_rows(*, season_id: int) -> Iterator[dict[str, Any]]:
     the database in chunks (a season of 100,000 games holds two million lines)."""
     lines = (
         season_lines(season_id=season_id)
-        .select_related("team", "result__game__home", "result__game__away")
+        .select_related("team", "player", "result__game__home", "result__game__away")
         # Each line joins its result: never its stored documents (the play-by-play is tens
         # of kilobytes a game, decoded for each of the game's twenty lines: a 496-game
         # season's export took 14.6 s with them, on a busy machine).
@@ -493,7 +493,9 @@ def boxscore_export_rows(*, season_id: int) -> Iterator[dict[str, Any]]:
                 "opponent_id": opponent.pk,
                 "opponent": str(opponent),
                 "player": line.player_id,
-                "name": line.name,
+                # named as he is now (a rename reaches every stored game), and as played
+                "name": line.player.name if line.player is not None else line.name,
+                "played_as": line.name,
                 **{field: getattr(line, field) for field in STAT_FIELDS},
                 "start": opening_points(line),
             }
@@ -517,5 +519,5 @@ def player_stats_export_rows(*, season_id: int) -> list[dict[str, Any]]:
             **{f"{field}_pg": rounded(row[f"{field}_pg"], 2) for field in STAT_FIELDS},
             **{field: rounded(row[field], 3) for field in PERCENT_FIELDS},
         }
-        for row in player_season_stats(season_id=season_id)
+        for row in with_current_names(list(player_season_stats(season_id=season_id)))
     ]

@@ -488,7 +488,8 @@ ExportBoxLineSerializer = _serializer(
         "opponent_id": serializers.IntegerField(),
         "opponent": serializers.CharField(),
         "player": serializers.IntegerField(allow_null=True),
-        "name": serializers.CharField(),
+        "name": serializers.CharField(help_text="The player's name now."),
+        "played_as": serializers.CharField(help_text="His name when the game was played."),
         **_ints(STATS),
         "start": serializers.IntegerField(
             help_text="Opening points (vabg-rulings.md §1): pts = start + 2 fgm + tpm + ftm."

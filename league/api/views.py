@@ -545,7 +545,7 @@ class PlayerSeasonStatsViewSet(mixins.ListModelMixin, _SeasonNested):
         if not filters.is_valid():
             raise cast(Exception, translate_validation(filters.errors))
         wanted = filters.form.cleaned_data
-        rows = selectors.season_player_rows(season.pk)
+        rows = selectors.with_current_names(selectors.season_player_rows(season.pk))
         for name, column in (("team", "team_id"), ("player", "player_id")):
             if wanted.get(name) is not None:
                 rows = [r for r in rows if r[column] == wanted[name]]

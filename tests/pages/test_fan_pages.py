@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import date
 
@@ -58,6 +59,15 @@ def test_a_renamed_player_and_team_show_at_once_on_a_played_games_page_and_in_th
     api = client.get(f"/api/games/{game.pk}/box-score/").json()
     names = [row["name"] for side in api["sides"] for row in side["lines"]]
     assert "Renamed Star" in names and old not in names
+    # ... and in the season's stats and its exports (they said the name played).
+    stats = client.get(f"/api/seasons/{season.pk}/player-stats/", {"player": player.pk}).json()
+    assert [r["name"] for r in stats["results"]] == ["Renamed Star"]
+    export = client.get(f"/api/seasons/{season.pk}/export/player-stats/?format=json")
+    rows = json.loads(b"".join(export.streaming_content))
+    assert [r["name"] for r in rows if r["player"] == player.pk] == ["Renamed Star"]
+    export = client.get(f"/api/seasons/{season.pk}/export/boxscores/?format=json")
+    lines = [r for r in json.loads(b"".join(export.streaming_content)) if r["player"] == player.pk]
+    assert lines and {(r["name"], r["played_as"]) for r in lines} == {("Renamed Star", old)}
     for side in api["sides"]:
         assert side["totals"]["start"] == 20
         for row in side["lines"]:
