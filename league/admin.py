@@ -545,6 +545,27 @@ class SimulationRunAdmin(admin.ModelAdmin[SimulationRun]):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # a run is what happened: its page reads, with no Save buttons
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # A running run deleted left its tournament half played with nothing to say so
+        # (its games go on, unclaimed by any run): it is deleted once it has ended.
+        if obj is not None and obj.status == SimulationRun.Status.RUNNING:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_actions(self, request: HttpRequest) -> Any:
+        def refused(request: HttpRequest, queryset: QuerySet[SimulationRun]) -> bool:
+            running = list(queryset.filter(status=SimulationRun.Status.RUNNING))
+            if running:  # Django refused the lot with a bare 403
+                self.message_user(
+                    request,
+                    f"Nothing deleted: {', '.join(str(r) for r in running)} still running. "
+                    "A run is deleted once it has ended.",
+                    messages.ERROR,
+                )
+            return bool(running)
+
+        return guard_delete_selected(super().get_actions(request), refused)
+
 
 @admin.register(ResearchRun)
 class ResearchRunAdmin(admin.ModelAdmin[ResearchRun]):

@@ -476,3 +476,27 @@ def test_a_team_that_played_says_what_keeps_it_counted_not_listed(
     # A card is reached through its team and through its player: counted once.
     deleted, _ = deletion_summary(Team.objects.filter(pk=team.pk))
     assert deleted[Card] == deleted[Player] == team.players.count()
+
+
+def test_a_running_run_is_not_deleted_until_it_has_ended(client, season) -> None:
+    # Deleted while running, a run left its tournament half played with nothing to say so.
+    client.force_login(commissioner())
+    running = SimulationRun.objects.create(season=season, scope="all", total=6, dispatch=False)
+    ended = SimulationRun.objects.create(
+        season=season, scope="all", total=6, dispatch=False, status=SimulationRun.Status.DONE
+    )
+    page = client.get(reverse("admin:league_simulationrun_change", args=[running.pk]))
+    assert page.status_code == 200 and "deletelink" not in page.content.decode()
+    refused = client.post(reverse("admin:league_simulationrun_delete", args=[running.pk]),
+                          {"post": "yes"})  # fmt: skip
+    assert refused.status_code == 403 and SimulationRun.objects.filter(pk=running.pk).exists()
+    changelist = reverse("admin:league_simulationrun_changelist")
+    both = {"action": "delete_selected", "_selected_action": [running.pk, ended.pk]}
+    asked = client.post(changelist, both, follow=True)
+    assert asked.status_code == 200
+    assert f"Nothing deleted: {running} still running" in asked.content.decode()
+    assert SimulationRun.objects.count() == 2
+    done = client.post(changelist, {"action": "delete_selected", "_selected_action": [ended.pk],
+                                    "post": "yes"}, follow=True)  # fmt: skip
+    assert done.status_code == 200
+    assert SimulationRun.objects.filter(pk=running.pk).exists()
