@@ -12,6 +12,7 @@ from typing import IO, Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -27,6 +28,7 @@ from cards.styles import styles_problems
 from cards.uploads import TeamFileError as TeamFileError  # raised here, caught by callers
 from cards.uploads import team_file_size_problem, uploads_read
 from core.errors import Refused
+from core.text import counted
 from simulator.vabg.cards import InvalidCardError, TeamCard, team_from_json
 
 
@@ -35,12 +37,33 @@ class ImportOutcome:
     team: Team
     created: bool
     changed: bool
+    added: tuple[str, ...] = ()
+    """Players the file adds to a team already here."""
+    removed: tuple[tuple[str, int], ...] = ()
+    """Players the team had that the file does not name, each with the games he played."""
+
+    @property
+    def verb(self) -> str:
+        """Return what happened to the team: created, updated or unchanged."""
+        return "created" if self.created else "updated" if self.changed else "unchanged"
 
     def describe(self) -> str:
-        """Say what the import did to this team, for messages and command output."""
-        if self.created:
-            return f"{self.team}: created"
-        return f"{self.team}: {'updated' if self.changed else 'unchanged'}"
+        """Say what the import did to this team, for messages and command output: a player
+        the file no longer names is removed, and a renamed one is a new player (the file
+        names players by name), so both are said, with the games the removed one played
+        (their lines keep the name he played under, linked to no player)."""
+        said = [f"{self.team}: {self.verb}"]
+        for name, games in self.removed:
+            played = (
+                f", after {counted(games, 'game')} played: his lines keep his name, linked to "
+                "no player (rename him in the admin to keep them his)"
+                if games
+                else ""
+            )
+            said.append(f"removed {name}{played}")
+        if self.added:
+            said.append(f"added {', '.join(self.added)}")
+        return "; ".join(said)
 
 
 def team_notes_problems(*, name: str, data: object) -> list[str]:
@@ -263,10 +286,18 @@ def _team_write(card: TeamCard, *, reason: str, keep_conference: bool = False) -
         _save(team, card.label, reason)
     existing = {p.name: p for p in Player.objects.filter(team=team).select_related("card")}
     wanted = {p.name for p in card.players}
-    for name, player in existing.items():
-        if name not in wanted:
-            player.delete()
-            changed = True
+    gone = [player for name, player in existing.items() if name not in wanted]
+    # Each box line of his is a game he played (a league's, through the reverse relation).
+    games = dict(
+        Player.objects.filter(pk__in=[p.pk for p in gone])
+        .annotate(n=Count("box_lines"))
+        .values_list("pk", "n")
+    ) if gone else {}  # fmt: skip
+    removed = tuple((p.name, games.get(p.pk, 0)) for p in gone)
+    for player in gone:
+        player.delete()
+        changed = True
+    added = () if created else tuple(p.name for p in card.players if p.name not in existing)
     cards: list[tuple[Card, dict[str, Any], str]] = []
     for order, pcard in enumerate(card.players):
         player = existing.get(pcard.name) or Player(team=team)
@@ -299,7 +330,7 @@ def _team_write(card: TeamCard, *, reason: str, keep_conference: bool = False) -
     if changed and not team_saved:  # its players or cards changed: the team was updated now
         team.updated_at = timezone.now()
         Team.objects.filter(pk=team.pk).update(updated_at=team.updated_at)
-    return ImportOutcome(team=team, created=created, changed=changed)
+    return ImportOutcome(team=team, created=created, changed=changed, added=added, removed=removed)
 
 
 class CardRefused(Refused):

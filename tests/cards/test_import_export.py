@@ -21,6 +21,7 @@ pytestmark = pytest.mark.django_db
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
 KENTUCKY = FIXTURES / "kentucky-2012.json"
+KANSAS = FIXTURES / "kansas-2008.json"
 
 
 def document(path: Path = KENTUCKY) -> dict:
@@ -328,3 +329,37 @@ def test_a_file_that_names_no_conference_keeps_the_team_s_own() -> None:
     document["conference"] = "Big East"
     team_import(name="moved.json", content=json.dumps(document))
     assert Team.objects.get(school="Kentucky", season=2012).conference == "Big East"
+
+
+@pytest.mark.django_db
+def test_a_re_import_says_who_it_removed_and_added_and_what_a_removed_player_had_played(
+    django_capture_on_commit_callbacks,
+) -> None:
+    # A name changed in the file is another player: the one who played is removed and his
+    # lines linked to no player. The import said only "updated".
+    from league import services as league_services
+    from league.models import BoxLine
+    from tests.league.api import play_all
+
+    team = team_import(name="kentucky.json", content=KENTUCKY.read_bytes()).team
+    other = team_import(name="kansas.json", content=KANSAS.read_bytes()).team
+    season = league_services.season_create(
+        league=league_services.league_get_or_create(name="Rename League"),
+        name="Twice", teams=[team, other], double_round_robin=True, seed=5,
+    )  # fmt: skip
+    play_all(season, django_capture_on_commit_callbacks)
+    doc = document()
+    old = doc["players"][0]["name"]
+    doc["players"][0]["name"] = "Renamed In The File"
+    played = BoxLine.objects.filter(player__team=team, name=old).count()
+    assert played == 2
+    outcome = team_import(name="kentucky.json", content=json.dumps(doc))
+    assert outcome.verb == "updated"
+    assert outcome.describe() == (
+        f"{team}: updated; removed {old}, after 2 games played: his lines keep his name, "
+        "linked to no player (rename him in the admin to keep them his); added Renamed In The File"
+    )
+    assert BoxLine.objects.filter(name=old, player=None).count() == played
+    out = io.StringIO()  # the command says it too, the file back as it was
+    call_command("import_team", str(KENTUCKY), stdout=out)
+    assert f"removed Renamed In The File; added {old}" in out.getvalue()

@@ -58,7 +58,7 @@ class Command(BaseCommand):
             raise CommandError("Nothing was loaded:\n  " + "\n  ".join(exc.problems)) from exc
         counts = {"created": 0, "updated": 0, "unchanged": 0}
         for outcome in outcomes:
-            counts[outcome.describe().rsplit(": ", 1)[1]] += 1
+            counts[outcome.verb] += 1
         summary = (
             f"{len(outcomes) + kept} teams: {counts['created']} created, "
             f"{counts['updated']} updated, {counts['unchanged']} unchanged"
