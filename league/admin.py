@@ -424,7 +424,7 @@ class SeasonAdmin(CountedDeleteAdmin[Season], StoredTitleAdmin[Season]):
             try:
                 run = services.simulation_start(season=season, scope="all", user=request.user)
             except services.SimulationRefused as exc:
-                self.message_user(request, f"{season}: {exc}.", messages.ERROR)
+                self.message_user(request, _about(season, exc), messages.ERROR)
                 continue
             if run.total == 0 and not run.joined:
                 # No run of nothing is kept from the admin (a click on a finished season).
@@ -507,7 +507,7 @@ def _retry(
     try:
         run = services.simulation_retry(season=season, game_ids=game_ids, user=request.user)
     except services.SimulationRefused as exc:
-        model_admin.message_user(request, f"{season}: {exc}.", messages.WARNING)
+        model_admin.message_user(request, _about(season, exc), messages.WARNING)
         return None
     model_admin.message_user(
         request,
@@ -522,6 +522,13 @@ def _retry(
         messages.INFO,
     )
     return run
+
+
+def _about(season: Season, refusal: Exception) -> str:
+    """Return a refusal about ``season`` as a message, named once: "Mini Winter has no
+    failed game to retry.", not "Mini Winter: Mini Winter has ..."."""
+    text = str(refusal)
+    return sentence(text if str(season) in text else f"{season}: {text}", name_first=True)
 
 
 @admin.register(SimulationRun)

@@ -500,3 +500,15 @@ def test_a_running_run_is_not_deleted_until_it_has_ended(client, season) -> None
                                     "post": "yes"}, follow=True)  # fmt: skip
     assert done.status_code == 200
     assert SimulationRun.objects.filter(pk=running.pk).exists()
+
+
+def test_a_refused_action_names_the_season_once(client, season) -> None:
+    client.force_login(commissioner())
+    answer = client.post(
+        reverse("admin:league_season_changelist"),
+        {"action": "retry_failed", "_selected_action": [season.pk]},
+        follow=True,
+    )
+    text = answer.content.decode()
+    assert f"{season} has no failed game to retry" in text
+    assert f"{season}: {season}" not in text  # it said the season's name twice
