@@ -85,6 +85,15 @@ sets both in one task once an answer is drawn): one round trip to the browser, n
 poll."""
 
 
+NOW_SHOWN = """return Array.from(document.querySelectorAll('.screen-sheet')).map(function (w) {
+  var now = w.querySelector('th.now'), a = w.getBoundingClientRect();
+  if (!now) { return null; }
+  var b = now.getBoundingClientRect();
+  return b.left >= a.left && b.right <= a.right;
+});"""
+"""Whether each on-screen sheet shows its current possession's column."""
+
+
 def wait_for(driver, count: int, timeout: float = 15) -> None:  # type: ignore[no-untyped-def]
     """Wait until the page shows ``count`` dice entered and no request is in flight."""
     import time
@@ -198,11 +207,13 @@ def test_a_whole_game_typed_through_the_page_is_stored_with_the_command_lines_bo
     # so far and redraws the sheet): every die of the game is typed through the page.
     entries = [trips[i : i + 1] for i in range(10)]
     entries += [trips[i : i + 10] for i in range(10, len(trips), 10)]
-    for sizes in entries:
+    for n, sizes in enumerate(entries):
         size = sum(sizes)
         entry.send_keys(" ".join(map(str, written.values[done : done + size])), Keys.ENTER)
         done += size
         wait_for(browser, done)
+        if n in (len(entries) - 3, len(entries) - 2):  # late: the possession being played is
+            assert browser.execute_script(NOW_SHOWN) == [True, True]  # in view on both sheets
     assert need(browser) == ("", "")
     assert browser.find_element(By.ID, "away-score").text == str(played.away.score)
     assert browser.find_element(By.ID, "home-score").text == str(played.home.score)
