@@ -74,6 +74,7 @@ from simulator.vabg.rules import (
     RULES_VERSION,
     CoachKind,
     GameRules,
+    dunk_row,
     effective_dunk_top,
     free_throw_rebounder,
     odd_number_rebounder,
@@ -742,6 +743,11 @@ def score_sheet(position: Position) -> dict[str, Any]:
             "label": card.label,
             "dunk_top": card.dunk_top,
             "dunk_adjust": card.dunk_adjust,
+            "versus": _versus(
+                card,
+                position.home_card if side == AWAY else position.away_card,
+                rules.dunk_steal_turnover_changes,
+            ),
             "score": position.home_score if side == HOME else position.away_score,
             "numbers": cells,
             "players": list(rows.values()),
@@ -751,6 +757,35 @@ def score_sheet(position: Position) -> dict[str, Any]:
         str(n): "best" if who == BEST_REBOUNDER else SLOT_NAMES[who] for n, who in odd.items()
     }
     return sheet
+
+
+def _rolls(rolls: Sequence[int]) -> str:
+    """Return 11-66 rolls as runs: "51-54", "51-56, 61-62"."""
+    runs: list[list[int]] = []
+    for roll in rolls:
+        if runs and roll == runs[-1][-1] + 1:  # 56 and 61 apart: two runs
+            runs[-1].append(roll)
+        else:
+            runs.append([roll])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else f"{r[0]}" for r in runs)
+
+
+def _versus(card: TeamCard, other: TeamCard, changes: bool) -> str:
+    """Say what a team's 51-66 rolls do against ``other`` (§3), as the rulebook has the
+    score sheet's top say it: the effective dunk top (its top plus the other's adjust),
+    the dunks and stops it gives, and the steal and turnover changes (advanced rules).
+    A player whose card has a top or adjust of his own differs; the team's are shown."""
+    x = effective_dunk_top(card.dunk_top, other.dunk_adjust)
+    row = dunk_row(x)
+    said = [f"Against {other.label} (adjust {other.dunk_adjust:+d}): dunk top {x}"]
+    said.append(f"dunks on {_rolls(row.dunks)}" if row.dunks else "no dunks")
+    if row.stops:
+        said.append(f"stopped on {_rolls(row.stops)}")
+    if changes and (row.steals or row.turnovers):
+        said.append(
+            f"{other.label}'s steal ranges {row.steals:+d}, own turnover ranges {row.turnovers:+d}"
+        )
+    return "; ".join(said)
 
 
 # -- the table's sheet (``Game.sheet``: the protocol of ``simulator.sheets``) ----------------

@@ -207,3 +207,23 @@ def test_a_tired_carriers_d20_says_how_it_was_read_only_when_it_was_read(double_
     read = [lines for lines in trips.values() if "read as" in lines[0]]
     assert len(read) >= 10  # a shot, a dunk roll or a foul of a tired carrier still says so
     assert not any(unread.search(lines[1]) for lines in read)
+
+
+def test_the_sheet_s_top_says_what_each_team_s_51_66_rolls_do_against_the_other() -> None:
+    # The rulebook has the top of the sheet say each team's range against the other: the
+    # page gave only each card's own top and adjust (the adjust works on the opponent).
+    sheet = score_sheet(replay(KENTUCKY, KANSAS, []))
+    assert sheet["home"]["versus"] == (
+        "Against Kansas 2008 (adjust -10): dunk top 45; no dunks; stopped on 51-55"
+    )  # Kentucky 2012's top 55 - 10
+    assert sheet["away"]["versus"] == (
+        "Against Kentucky 2012 (adjust -9): dunk top 45; no dunks; stopped on 51-55"
+    )  # Kansas 2008's 54 - 9
+    # A top past 56 dunks into the 61s and shortens the other's steals and its own turnovers.
+    import dataclasses
+
+    soft = dataclasses.replace(KANSAS, dunk_adjust=+7)
+    assert score_sheet(replay(KENTUCKY, soft, []))["home"]["versus"] == (
+        "Against Kansas 2008 (adjust +7): dunk top 62; dunks on 51-56, 61-62; "
+        "Kansas 2008's steal ranges -2, own turnover ranges -2"
+    )
