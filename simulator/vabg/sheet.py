@@ -422,11 +422,13 @@ class _Table:
         events = self.game.events
         last = events[-1]
         if isinstance(last, Foul) and last.shots:
+            if last.kind == "one-and-one":  # a second only if this one is made
+                what = "the first free throw of a one-and-one (made: a second)"
+            else:
+                what = f"free throw 1 of {1 if last.kind == 'and-one' else last.shots}"
             return need(
                 "free throw 1",
-                f"free throw 1 of {1 if last.kind in ('and-one', 'one-and-one') else last.shots}"
-                f"{' (one-and-one)' if last.kind == 'one-and-one' else ''}: "
-                f"d20 for {last.fouled}{self._ft_range(last.fouled)}",
+                f"{what}: d20 for {last.fouled}{self._ft_range(last.fouled)}",
             )
         if isinstance(last, FreeThrow):
             foul = next(e for e in reversed(events) if isinstance(e, Foul))
@@ -441,10 +443,14 @@ class _Table:
             ) and foul.fouled == last.player
             if more:
                 total = 2 if foul.kind == "one-and-one" else foul.shots
+                what = (
+                    "the second free throw of the one-and-one"
+                    if foul.kind == "one-and-one"
+                    else f"free throw {taken + 1} of {total}"
+                )
                 return need(
                     f"free throw {taken + 1}",
-                    f"free throw {taken + 1} of {total}: d20 for {last.player}"
-                    f"{self._ft_range(last.player)}",
+                    f"{what}: d20 for {last.player}{self._ft_range(last.player)}",
                 )
             return need(
                 "rebound d20",

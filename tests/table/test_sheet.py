@@ -155,3 +155,19 @@ def test_the_score_sheet_marks_who_is_on_the_floor_points_and_fouls_by_number():
         on_floor = [sum(r["cells"][i]["on"] for r in team["players"]) for i in range(44)]
         assert on_floor == [5] * 44
     assert sheet["rebounds"]["43"] == "C" and sheet["rebounds"]["39"] == "best"
+
+
+def test_a_one_and_one_is_asked_for_as_one_not_as_free_throw_1_of_1():
+    whys: set[str] = set()
+    for seed in range(1, 12):
+        _played, written = rolled_game(HOME, AWAY, seed)
+        for k in range(len(written.values)):
+            need = replay(HOME, AWAY, written.values[:k]).need
+            if need is not None and "one-and-one" in need.why:
+                whys.add(need.why.split(": d20")[0])
+        if len(whys) == 2:
+            break
+    assert whys == {
+        "the first free throw of a one-and-one (made",
+        "the second free throw of the one-and-one",
+    }
