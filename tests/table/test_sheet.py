@@ -168,6 +168,6 @@ def test_a_one_and_one_is_asked_for_as_one_not_as_free_throw_1_of_1():
         if len(whys) == 2:
             break
     assert whys == {
-        "the first free throw of a one-and-one (made",
+        "the first free throw of a one-and-one (made: a second)",
         "the second free throw of the one-and-one",
     }
