@@ -606,7 +606,7 @@ def search(request: HttpRequest) -> HttpResponse:
         team_filter = Q()
         for word in words:
             team_filter &= Q(school__icontains=word) | Q(season__icontains=word)
-        teams = Team.objects.filter(team_filter).order_by("school", "season")
+        teams = Team.objects.filter(team_filter).order_by(Lower("school"), "season")
         players = Player.objects.filter(name__icontains=query).select_related("team")
         players = players.order_by("name", "team__school")
     context = {

@@ -106,6 +106,10 @@ class DiceSerializer(serializers.Serializer[Any]):
         ),
         min_length=1,
         max_length=5000,
+        error_messages={
+            "min_length": "Give at least one die.",
+            "max_length": "Give at most {max_length} dice at a time.",
+        },
         help_text='In order: numbers ([5, 3, 4, 17]), or as typed (["5 3 4 17"]; six dice '
         '["BBPPSF"] or ["b", "b", "p"]).',
     )

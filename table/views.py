@@ -8,6 +8,7 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
 from django.db.models import Count
+from django.db.models.functions import Lower
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 
@@ -114,7 +115,7 @@ class StartForm(forms.Form):
             for option in _form_options(engine):
                 if option.name not in self.fields:
                     self.fields[option.name] = _option_field(option, self.LABELS)
-        teams = Team.objects.order_by("school", "season")
+        teams = Team.objects.order_by(Lower("school"), "season")  # La Salle before LSU
         for side in ("away", "home"):
             field = self.fields[side]
             assert isinstance(field, forms.ModelChoiceField)

@@ -385,3 +385,13 @@ def test_the_command_the_sheet_prints_plays_the_very_game_from_its_downloaded_fi
         state["score"]["home"],
         state["score"]["away"],
     )
+
+
+def test_an_entry_of_no_die_or_too_many_is_refused_in_words(player_client, teams):
+    state = start(player_client, teams)
+    url = reverse("table:api-dice", args=[state["id"]])
+    empty = player_client.post(url, {"dice": [], "expected": 0}, "application/json")
+    assert empty.status_code == 400
+    assert empty.json() == {"dice": ["Give at least one die."]}  # not "at least 1 elements"
+    many = player_client.post(url, {"dice": [1] * 5001, "expected": 0}, "application/json")
+    assert many.json() == {"dice": ["Give at most 5000 dice at a time."]}

@@ -82,3 +82,10 @@ def test_a_commissioner_is_offered_the_newest_seasons_first_and_told_what_is_cut
         more > 0 and f"Page League New: its first 1 games to play are listed, {more} more" in page
     )
     assert older.games.count() == newer.games.count()
+
+
+def test_the_new_game_form_lists_teams_as_a_reader_sorts_them(player_client):
+    # "LSU 1970" sorted before "La Salle 1954" (capitals first, on SQLite).
+    full_team(school="LSU", season=1970), full_team(school="La Salle", season=1954)
+    page = player_client.get(reverse("table:index")).content.decode()
+    assert 0 < page.index("La Salle 1954") < page.index("LSU 1970")
