@@ -131,9 +131,30 @@ def team_file_parse(*, name: str, content: bytes | str) -> TeamCard:
         card = team_from_json(data)
     except InvalidCardError as exc:
         raise TeamFileError([f"{name}: {p}" for p in exc.problems] + notes) from exc
+    notes += _length_problems(name, card)
     if notes:
         raise TeamFileError(notes)
     return card
+
+
+def _length_problems(name: str, card: TeamCard) -> list[str]:
+    """Return the texts of a parsed team file longer than their columns hold, each named
+    by file and field, all at once (the database refused only the first, after every other
+    check, naming neither file nor field)."""
+
+    def over(model: type[models.Model], field: str, value: str, where: str) -> list[str]:
+        most = getattr(model._meta.get_field(field), "max_length", None)
+        if most is not None and len(value) > most:
+            return [f"{name}: {where}: at most {most} characters, got {len(value)}"]
+        return []
+
+    problems = over(Team, "school", card.school, "school")
+    problems += over(Team, "conference", card.conference or "", "conference")
+    for n, player in enumerate(card.players, start=1):
+        who = player.name if len(player.name) <= 40 else f"player {n}"
+        problems += over(Player, "name", player.name, f"player {n} name")
+        problems += over(Player, "height", player.height or "", f"{who}: height")
+    return problems
 
 
 def teams_import(

@@ -363,3 +363,24 @@ def test_a_re_import_says_who_it_removed_and_added_and_what_a_removed_player_had
     out = io.StringIO()  # the command says it too, the file back as it was
     call_command("import_team", str(KENTUCKY), stdout=out)
     assert f"removed Renamed In The File; added {old}" in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_texts_too_long_are_refused_with_every_other_problem_naming_file_and_field() -> None:
+    # Checked only after every other check, the first of them alone, naming neither file
+    # nor field: "YYYY...(300)... 1999: Ensure this value has at most 80 characters".
+    long = document()
+    long["school"] = "Y" * 300
+    long["conference"] = "C" * 100
+    long["players"][0]["height"] = "6-" + "1" * 28
+    broken = document(KANSAS)
+    del broken["players"][0]["name"]
+    with pytest.raises(TeamFileError) as refused:
+        teams_import(files=[("long.json", json.dumps(long)), ("broken.json", json.dumps(broken))])
+    problems = refused.value.problems
+    first = long["players"][0]["name"]
+    assert "long.json: school: at most 80 characters, got 300" in problems
+    assert "long.json: conference: at most 80 characters, got 100" in problems
+    assert f"long.json: {first}: height: at most 10 characters, got 30" in problems
+    assert any(p.startswith("broken.json: ") for p in problems)
+    assert counts() == (0, 0, 0)  # nothing written
