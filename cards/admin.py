@@ -136,6 +136,14 @@ class RosterForm(forms.ModelForm[Player]):
         }
 
 
+def same_but_capitals(name: str, other: str) -> str:
+    """Say why two teammates' names differing only in capitals are refused."""
+    return (
+        f"{name} and {other} differ only in capitals: a box score and a team file would "
+        "read them as one player; spell one of them otherwise."
+    )
+
+
 class RosterFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
     """The roster as a whole: no two players share an order (a slot's reserves play in it),
     and the roster as it would be saved (players deleted, slots and roles changed) must be
@@ -149,6 +157,14 @@ class RosterFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
             if not data or data.get("DELETE") or data.get("order") is None:
                 continue
             by_order.setdefault(data["order"], []).append(data.get("name") or "a player")
+        by_name: dict[str, list[str]] = {}
+        for form in self.forms:
+            data = getattr(form, "cleaned_data", None)
+            if data and not data.get("DELETE") and data.get("name"):
+                by_name.setdefault(data["name"].casefold(), []).append(data["name"])
+        for names in by_name.values():
+            if len(set(names)) > 1:
+                raise forms.ValidationError(same_but_capitals(names[1], names[0]))
         shared = [
             f"{', '.join(names[:-1])} and {names[-1]} have the same order, {order}"
             for order, names in sorted(by_order.items())
@@ -683,6 +699,16 @@ class PlayerForm(forms.ModelForm[Player]):
         cleaned = self.cleaned_data
         player = self.instance
         new_team = cleaned.get("team")
+        name = cleaned.get("name")
+        if new_team is not None and name:
+            twin = (
+                Player.objects.filter(team=new_team, name__iexact=name)
+                .exclude(name=name)
+                .exclude(pk=player.pk)
+                .first()
+            )
+            if twin is not None:
+                self.add_error("name", same_but_capitals(name, twin.name))
         if player.pk is None or new_team is None:
             return cleaned
         stored = Player.objects.select_related("team", "card").get(pk=player.pk)

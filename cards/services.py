@@ -140,7 +140,8 @@ def team_file_parse(*, name: str, content: bytes | str) -> TeamCard:
 def _length_problems(name: str, card: TeamCard) -> list[str]:
     """Return the texts of a parsed team file longer than their columns hold, each named
     by file and field, all at once (the database refused only the first, after every other
-    check, naming neither file nor field)."""
+    check, naming neither file nor field), and teammates whose names differ only in
+    capitals (stored as two players that every box score reads as one)."""
 
     def over(model: type[models.Model], field: str, value: str, where: str) -> list[str]:
         most = getattr(model._meta.get_field(field), "max_length", None)
@@ -150,6 +151,14 @@ def _length_problems(name: str, card: TeamCard) -> list[str]:
 
     problems = over(Team, "school", card.school, "school")
     problems += over(Team, "conference", card.conference or "", "conference")
+    seen: dict[str, str] = {}
+    for player in card.players:
+        twin = seen.setdefault(player.name.casefold(), player.name)
+        if twin != player.name:
+            problems.append(
+                f"{name}: {twin} and {player.name} differ only in capitals: a box score would "
+                "read them as one player"
+            )
     for n, player in enumerate(card.players, start=1):
         who = player.name if len(player.name) <= 40 else f"player {n}"
         problems += over(Player, "name", player.name, f"player {n} name")

@@ -674,6 +674,22 @@ def test_the_player_form_refuses_notes_over_the_limit_and_saves_nothing(commish:
     assert len(player.extra["notes"]) == 4_000
 
 
+def test_the_player_form_refuses_a_teammate_s_name_in_other_capitals(commish: Client) -> None:
+    player = PlayerFactory(name="Paul Hogue")
+    other = PlayerFactory(team=player.team, name="Oscar Robertson", order=player.order + 1)
+    url = reverse("admin:cards_player_change", args=[other.pk])
+    data = {"team": other.team.pk, "name": "paul hogue", "order": other.order,
+            "height": other.height, "ppg": other.ppg or "", "extra": "{}"}  # fmt: skip
+    response = commish.post(url, data)
+    assert response.status_code == 200
+    assert (
+        "paul hogue and Paul Hogue differ only in capitals: a box score and a team file "
+        "would read them as one player; spell one of them otherwise." in text(response)
+    )
+    other.refresh_from_db()
+    assert other.name == "Oscar Robertson"
+
+
 def written_before_the_limit(row: Team | Player) -> None:
     """Save a row as an import or the admin did before notes had a limit: validated, with
     its history kept."""

@@ -384,3 +384,12 @@ def test_texts_too_long_are_refused_with_every_other_problem_naming_file_and_fie
     assert f"long.json: {first}: height: at most 10 characters, got 30" in problems
     assert any(p.startswith("broken.json: ") for p in problems)
     assert counts() == (0, 0, 0)  # nothing written
+    twins = document()
+    twins["players"][1]["name"] = twins["players"][0]["name"].upper()
+    with pytest.raises(TeamFileError) as refused:
+        team_import(name="twins.json", content=json.dumps(twins))
+    first = twins["players"][0]["name"]
+    assert list(refused.value.problems) == [
+        f"twins.json: {first} and {first.upper()} differ only in capitals: a box score would "
+        "read them as one player"
+    ]
