@@ -131,17 +131,17 @@ def team_file_parse(*, name: str, content: bytes | str) -> TeamCard:
         card = team_from_json(data)
     except InvalidCardError as exc:
         raise TeamFileError([f"{name}: {p}" for p in exc.problems] + notes) from exc
-    notes += _length_problems(name, card)
+    notes += _column_problems(name, card)
     if notes:
         raise TeamFileError(notes)
     return card
 
 
-def _length_problems(name: str, card: TeamCard) -> list[str]:
-    """Return the texts of a parsed team file longer than their columns hold, each named
-    by file and field, all at once (the database refused only the first, after every other
-    check, naming neither file nor field), and teammates whose names differ only in
-    capitals (stored as two players that every box score reads as one)."""
+def _column_problems(name: str, card: TeamCard) -> list[str]:
+    """Return what a parsed team file holds that its columns cannot, all at once: texts
+    longer than they hold, each named by file and field (the database refused only the
+    first, after every other check, naming neither), and teammates whose names differ only
+    in capitals (stored as two players that every box score reads as one)."""
 
     def over(model: type[models.Model], field: str, value: str, where: str) -> list[str]:
         most = getattr(model._meta.get_field(field), "max_length", None)
