@@ -360,13 +360,13 @@ def picks_fill(season: Season, picks: Mapping[str, int], *, how: str) -> dict[st
     return out
 
 
-CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """A made-up code's characters: no 0/O, 1/I/L to mistake for each other when a code is
 read out or copied by hand."""
 
 
 def invite_code_new() -> str:
-    """Return a new invitation code: 10 of ``CODE_LETTERS`` (32^10, about 10^15 codes)."""
+    """Return a new invitation code: 10 of ``CODE_LETTERS`` (31^10, about 8 x 10^14 codes)."""
     return "".join(secrets.choice(CODE_LETTERS) for _ in range(10))
 
 
