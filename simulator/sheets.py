@@ -132,6 +132,11 @@ class Sheet(Protocol):
         ...
 
     @property
+    def score(self) -> dict[str, int]:
+        """The score so far: ``{"home": points, "away": points}``."""
+        ...
+
+    @property
     def waiting_for(self) -> str:
         """What the game waits for, in a sentence's words (``"the d8 for ..."``); empty
         once over."""
@@ -201,6 +206,10 @@ class BoardSheet(PositionSheet):
     side played by hand makes next."""
 
     __slots__ = ()
+
+    @property
+    def score(self) -> dict[str, int]:
+        return dict(self.position.score)
 
     @property
     def question(self) -> Question | None:

@@ -9,7 +9,8 @@ class TableGameAdmin(admin.ModelAdmin[TableGame]):
     """Games at the table, for a commissioner to look at (the dice are the players' own)."""
 
     list_display = (
-        "__str__", "owner", "game", "status", "rules", "neutral", "dice_count", "updated_at"
+        "__str__", "owner", "game", "status", "score", "rules", "neutral", "dice_count",
+        "updated_at",
     )  # fmt: skip
     list_filter = ("game", "status", "rules", "neutral")
     search_fields = ("home__school", "away__school", "owner__username")
@@ -17,8 +18,15 @@ class TableGameAdmin(admin.ModelAdmin[TableGame]):
     raw_id_fields = ("league_game",)
     readonly_fields = (
         "game", "options", "rules_version", "home_team_file", "away_team_file", "dice",
-        "created_at", "updated_at",
+        "home_score", "away_score", "created_at", "updated_at",
     )  # fmt: skip
+
+    @admin.display(description="score")
+    def score(self, game: TableGame) -> str:
+        """The away team's points first, as the game's title names it first."""
+        if game.home_score is None or game.away_score is None:
+            return "-"
+        return f"{game.away_score}-{game.home_score}"
 
     @admin.display(description="dice")
     def dice_count(self, game: TableGame) -> int:

@@ -190,6 +190,12 @@ TABLE_GAMES = inline_serializer(
         "home": serializers.CharField(help_text='The home team, e.g. "Kentucky 2012".'),
         "away": serializers.CharField(),
         "status": serializers.ChoiceField(choices=TableGame.Status.choices),
+        "score": inline_serializer(
+            "TableGameScore",
+            {"home": serializers.IntegerField(), "away": serializers.IntegerField()},
+            allow_null=True,
+            help_text="The score after the dice entered so far (the final score once finished).",
+        ),
         "dice": serializers.IntegerField(help_text="Dice entered so far."),
         "choices": serializers.IntegerField(help_text="Choices made so far."),
         "league_game": serializers.IntegerField(
@@ -208,7 +214,9 @@ class GamesView(TableApiView):
         responses={200: TABLE_GAMES},
     )
     def get(self, request: Request) -> Response:
-        games = TableGame.objects.filter(owner_id=request.user.pk).select_related("home", "away")
+        games = services.scores_filled(
+            TableGame.objects.filter(owner_id=request.user.pk).select_related("home", "away")
+        )
         return Response(
             [
                 {
@@ -217,6 +225,9 @@ class GamesView(TableApiView):
                     "home": str(g.home),
                     "away": str(g.away),
                     "status": g.status,
+                    "score": None
+                    if g.home_score is None or g.away_score is None
+                    else {"home": g.home_score, "away": g.away_score},
                     "dice": len(g.dice),
                     "choices": len(g.choices),
                     "league_game": g.league_game_id,

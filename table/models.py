@@ -75,6 +75,16 @@ class TableGame(models.Model):
         "the choice].",
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    home_score = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The home team's points after the dice and choices entered so far (kept "
+        "with every entry and undo; empty for a game saved before scores were kept, until "
+        "it is next listed).",
+    )
+    away_score = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The visitors' points, kept the same way."
+    )
     league_game = models.ForeignKey(
         Game,
         on_delete=models.SET_NULL,

@@ -15,7 +15,7 @@ for these dice.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -253,6 +253,8 @@ def table_start(
         home_team_file=_team_file(home, game),
         away_team_file=_team_file(away, game),
         hands=hands,
+        home_score=0,
+        away_score=0,
     )
     table.full_clean()
     table.save()
@@ -301,6 +303,8 @@ def table_open_scheduled(*, owner: Any, league_game: Game, hands: Sequence[str] 
         league_game=game,
         attached_kind=game.kind,
         hands=hands,
+        home_score=0,
+        away_score=0,
     )
     table.full_clean()
     table.save()
@@ -383,8 +387,32 @@ def table_roll(
     except ValueError as exc:  # a DiceError, or the engine's own (a card it cannot play)
         raise TableRefused(f"The engine refuses these dice: {exc}.") from exc
     game.dice = dice
-    game.save(update_fields=["dice", "updated_at"])
+    _save(game, position, "dice")
     return position
+
+
+def _save(game: TableGame, position: Sheet, *fields: str) -> None:
+    """Save ``fields`` of a game that has reached ``position``, with its score (the list
+    of games shows it without replaying them)."""
+    game.home_score, game.away_score = position.score["home"], position.score["away"]
+    game.save(update_fields=[*fields, "home_score", "away_score", "updated_at"])
+
+
+def scores_filled(games: Iterable[TableGame]) -> list[TableGame]:
+    """Return ``games`` with every score known: a game saved before scores were kept is
+    replayed once and its score saved."""
+    games = list(games)
+    for game in games:
+        if game.home_score is None or game.away_score is None:
+            try:
+                position = position_of(game)
+            except ValueError:  # dice an engine of today no longer plays: no score to show
+                continue
+            game.home_score, game.away_score = position.score["home"], position.score["away"]
+            TableGame.objects.filter(pk=game.pk).update(
+                home_score=game.home_score, away_score=game.away_score
+            )
+    return games
 
 
 def _too_many(used: int, sent: int) -> str:
@@ -437,7 +465,7 @@ def table_choose(*, game_id: int, user: Any, choice: str, expected: int | None =
     except ChoiceRefused as exc:
         raise TableRefused(_refused_choice(choice, str(exc))) from exc
     game.choices = choices
-    game.save(update_fields=["choices", "updated_at"])
+    _save(game, position, "choices")
     return position
 
 
@@ -461,8 +489,9 @@ def table_undo(*, game_id: int, user: Any, what: str = "die", expected: int | No
         keep = len(game.dice) - 1 if what == "die" else position_of(game).undo_trip_to
         game.dice = game.dice[:keep]
         game.choices = [c for c in game.choices if c[0] <= keep]
-    game.save(update_fields=["dice", "choices", "updated_at"])
-    return position_of(game)
+    position = position_of(game)
+    _save(game, position, "dice", "choices")
+    return position
 
 
 @transaction.atomic

@@ -204,19 +204,17 @@ def index(request: HttpRequest) -> HttpResponse:
                 return HttpResponseRedirect(game.get_absolute_url())
         except services.TableRefused as exc:
             error = str(exc)
-    games = (
-        TableGame.objects.filter(owner_id=request.user.pk)
-        .select_related("home", "away", "league_game__result")
-        .defer(*(f"league_game__result__{f}" for f in ("events", "dice", "rules", "box")))
-    )
+    games = TableGame.objects.filter(owner_id=request.user.pk).select_related("home", "away")
+    playing = services.scores_filled(g for g in games if g.status == TableGame.Status.PLAYING)
+    done = services.scores_filled([g for g in games if g.status != TableGame.Status.PLAYING][:50])
     return render(
         request,
         "table/index.html",
         {
             "form": form,
             "error": error,
-            "playing": [g for g in games if g.status == TableGame.Status.PLAYING],
-            "done": [g for g in games if g.status != TableGame.Status.PLAYING][:50],
+            "playing": playing,
+            "done": done,
             "scheduled": _scheduled(request.user),
         },
     )

@@ -996,6 +996,10 @@ class VabgSheet(PositionSheet):
     position: Position
 
     @property
+    def score(self) -> dict[str, int]:
+        return {"home": self.position.home_score, "away": self.position.away_score}
+
+    @property
     def undo_trip_to(self) -> int:
         return self.position.last_trip_start()
 

@@ -199,6 +199,35 @@ def test_undo_takes_back_the_last_die_or_the_whole_last_trip(player_client, team
     assert again["count"] < trip["count"] and again["need"]["trip_start"]
 
 
+def test_the_list_of_games_shows_each_games_score_as_it_stands(player_client, teams):
+    played, written = rolled_game(HOME, AWAY, 21)
+    state = start(player_client, teams)
+    listed = reverse("table:api-games")
+    assert player_client.get(listed).json()[0]["score"] == {"home": 0, "away": 0}
+    state = roll(player_client, state["id"], written.values[:120]).json()
+    assert state["score"] != {"home": 0, "away": 0}  # some points by then
+    assert player_client.get(listed).json()[0]["score"] == state["score"]
+    state = player_client.post(
+        reverse("table:api-undo", args=[state["id"]]),
+        {"what": "trip", "expected": 120},
+        content_type="application/json",
+    ).json()
+    assert player_client.get(listed).json()[0]["score"] == state["score"]
+    # The page lists it with the score, away team first as in its title.
+    page = player_client.get(reverse("table:index")).content.decode()
+    home, away = teams
+    assert f"{away} {state['score']['away']} at {home} {state['score']['home']}" in page
+    # A game saved before scores were kept is replayed once and its score saved.
+    TableGame.objects.update(home_score=None, away_score=None)
+    assert player_client.get(listed).json()[0]["score"] == state["score"]
+    assert TableGame.objects.get().home_score == state["score"]["home"]
+    state = play_through(player_client, state, written.values[state["count"] :])
+    assert player_client.post(reverse("table:api-finish", args=[state["id"]])).status_code == 200
+    final = {"home": played.home.score, "away": played.away.score}
+    assert player_client.get(listed).json()[0]["score"] == final
+    check("/table/api/games/", player_client.get(listed).json())
+
+
 def test_a_game_belongs_to_whoever_started_it(player_client, teams, client, commish):
     state = start(player_client, teams)
     client.force_login(commish)

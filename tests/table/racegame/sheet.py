@@ -34,12 +34,12 @@ class RaceSheet:
     values: tuple[int, ...]
 
     @property
-    def _score(self) -> dict[str, int]:
+    def score(self) -> dict[str, int]:
         return play_values(self.values, self.rules)[1]
 
     @property
     def need(self) -> RaceNeed | None:
-        if max(self._score.values()) >= self.rules.target:
+        if max(self.score.values()) >= self.rules.target:
             return None
         team = "away" if len(self.values) % 2 == 0 else "home"
         label = (self.away if team == "away" else self.home).label
@@ -71,7 +71,7 @@ class RaceSheet:
             "dice": list(self.values),
             "need": None if self.need is None else self.need.to_json(),
             "over": self.need is None,
-            "score": self._score,
+            "score": self.score,
             "plays": [],
             "sheet": None,
             "box": None,
