@@ -100,6 +100,25 @@ def game_options_clean(game: str, options: object) -> dict[str, Any]:
                  "rules and strategy fields, not options"}
             )  # fmt: skip
         return {}
+    # Every problem at once: the options the game does not have, then each bad value
+    # (the game's own check stops at the first), then what only the values together break.
+    known = [o.name for o in engine.options]
+    problems = []
+    unknown = [name for name in options if name not in known]
+    if unknown:
+        names = ", ".join(repr(name) for name in unknown)
+        problems.append(
+            f"{engine.name} has no option{'s' if len(unknown) > 1 else ''} {names}: its "
+            f"options are {', '.join(known)}"
+        )
+    for name, value in options.items():
+        if name in known:
+            try:
+                engine.make_rules(**{name: value})
+            except (InvalidOptionError, TypeError) as exc:
+                problems.append(str(exc))
+    if problems:
+        raise ValidationError({"options": problems})
     try:
         rules = engine.make_rules(**options)
     except (InvalidOptionError, TypeError) as exc:

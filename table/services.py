@@ -228,7 +228,7 @@ def table_start(
     try:  # the league's own check: every option filled in, as a league game stores them
         options = game_options_clean(game, options or {})
     except ValidationError as exc:
-        raise TableRefused(" ".join(exc.messages)) from exc
+        raise TableRefused("; ".join(exc.messages)) from exc
     engine = find_game(game)
     names = {o.name for o in engine.options}
     if "preset" in names and rules not in engine.presets:

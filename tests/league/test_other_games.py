@@ -75,6 +75,17 @@ def test_options_the_game_does_not_allow_are_refused_and_nothing_is_stored(
     assert not Season.objects.exists() and not Game.objects.exists()
 
 
+def test_every_problem_of_the_options_is_named_at_once() -> None:
+    with pytest.raises(ValidationError) as caught:
+        make_season(game="gridcourt", options={"width": 12, "level": 9, "wide": 1, "tall": 2})
+    assert caught.value.message_dict["options"] == [
+        "gridcourt has no options 'wide', 'tall': its options are width, level, pieces",
+        "gridcourt option width must be one of 14, 13, got 12",
+        "gridcourt option level must be one of 0, 1, 2, got 9",
+    ]
+    assert not Season.objects.exists()
+
+
 def test_a_league_s_game_is_its_seasons_default() -> None:
     league = services.league_get_or_create(name="Dice league")
     league.game = "sixdice"
