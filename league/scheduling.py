@@ -145,6 +145,13 @@ def cross_conference_rounds(
     largest_name, largest = max(
         ((name, len(ids)) for name, ids in conferences.items()), key=lambda item: item[1]
     )
+    if largest == total and largest_name == INDEPENDENTS:
+        raise ScheduleError(
+            f"every team plays with the independents ({INDEPENDENTS!r}: a team alone in its "
+            "conference joins them), so there is no other conference to play "
+            f"{games_per_team} cross-conference games against: ask for none, or put two "
+            "teams or more in a conference"
+        )
     if largest == total:
         raise ScheduleError(
             f"every team is in conference {largest_name!r}, so there is no other conference "

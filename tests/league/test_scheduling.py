@@ -272,6 +272,11 @@ def test_a_single_group_round_robin_is_dated_and_tagged():
             lambda: cross_conference_rounds(conferences_of(4), games_per_team=2),
             "every team is in conference 'C0', so there is no other conference to play 2",
         ),
+        (  # three teams each alone in its conference all play as the independents
+            lambda: cross_conference_rounds({"Independent": [1, 2, 3]}, games_per_team=1),
+            "every team plays with the independents ('Independent': a team alone in its "
+            "conference joins them)",
+        ),
         (
             lambda: cross_conference_rounds(conferences_of(5, 2, 2), games_per_team=1),
             "conference 'C0' has 5 of the 9 teams",
