@@ -397,6 +397,8 @@ REST_FRAMEWORK = {
     # 50 rows a page; page_size asks for up to 500 (core/pagination.py).
     "DEFAULT_PAGINATION_CLASS": "core.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
+    # OPTIONS describes the body each write takes, as the schema documents it (core/metadata.py).
+    "DEFAULT_METADATA_CLASS": "core.metadata.RequestMetadata",
     # drf-spectacular's, knowing which operations anyone may call (core/schema.py).
     "DEFAULT_SCHEMA_CLASS": "core.schema.AutoSchema",
     # DRF's anonymous throttle and a signed-in fan's, counted atomically in Redis

@@ -309,3 +309,39 @@ def test_a_null_character_in_a_search_is_refused_in_the_shape_of_every_error(api
     refused = api.get("/api/teams/", {"search": "\x00"})
     assert refused.status_code == 400
     assert refused.json() == {"detail": "Null characters are not allowed."}
+
+
+def test_options_describes_the_body_each_write_takes(season) -> None:
+    boss = client_for(commissioner())
+    simulate = boss.options(f"/api/seasons/{season.pk}/simulate/").json()
+    body = simulate["actions"]["POST"]
+    assert set(body) == {"scope", "round", "date", "game"}  # not a season's own fields
+    assert {c["value"] for c in body["scope"]["choices"]} >= {"game", "round", "all"}
+    created = boss.options("/api/seasons/").json()["actions"]["POST"]
+    assert {"league", "name", "teams"} <= set(created)
+    # A fan, who may not write, is told of no body at all, as DRF's own metadata does.
+    assert "actions" not in client_for(fan()).options(f"/api/seasons/{season.pk}/simulate/").json()
+
+
+def test_options_on_every_write_address_describes_the_fields_the_schema_documents() -> None:
+    from tests.openapi import served
+
+    schema = served()
+    boss = client_for(commissioner())
+    checked = 0
+    for path, operations in schema["paths"].items():
+        for method in ("post", "put", "patch"):
+            body = operations.get(method, {}).get("requestBody", {}).get("content", {})
+            documented = body.get("application/json", {}).get("schema", {})
+            if "$ref" in documented:
+                documented = schema["components"]["schemas"][documented["$ref"].split("/")[-1]]
+            if "properties" not in documented:
+                continue  # no body, or a file of its own format (a dice file, a team file)
+            address = path.replace("{id}", "1").replace("{side}", "home")
+            answer = boss.options(address)
+            assert answer.status_code == 200, (address, answer.content)
+            described = answer.json().get("actions", {}).get(method.upper())
+            assert described is not None, (address, method)
+            assert set(described) == set(documented["properties"]), (address, method)
+            checked += 1
+    assert checked >= 15  # leagues, seasons, simulate, tournaments, pools, the table's writes
