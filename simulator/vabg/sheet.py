@@ -336,11 +336,18 @@ class _Table:
             return Need(die, STREAMS[die], step, why, period, number, side, start, index)
 
         if die == "d8":
+            off = game.home if team == HOME else game.away
             if isinstance(last, Trip) and last.player is None and not since:
+                if trip is not None and trip.kind == "reroll":
+                    # A trip fouled on purpose re-rolls as one (the engine's trip anew):
+                    # 6-8 go as on its first d8, and nobody again is the turnover.
+                    holders = _ball_holders(off, nobody="a team turnover")
+                else:
+                    holders = _ball_holders(off, reroll=True)
                 return need(
                     "shot-clock re-roll d8",
                     f"shot clock: nobody took the ball on the d8 of {last.d8}; roll all four "
-                    "again: d8 (6-8 again is a team turnover), then d6 tens, d6 ones, d20",
+                    f"again: d8 ({holders}), then d6 tens, d6 ones, d20",
                 )
             where = _number_label(period, number, trip.kind if trip else "")
             what = f"{labels[team]} ball, possession {where}"
@@ -349,7 +356,7 @@ class _Table:
                 what += f" ({other} fouls on purpose)"
             return need(
                 "d8",
-                f"{what}: d8 (who gets the ball), then d6 tens, d6 ones, d20",
+                f"{what}: d8 (who gets the ball: {_ball_holders(off)}), then d6 tens, d6 ones, d20",
                 start=True,
             )
         after_reroll = isinstance(last, Trip) and last.player is None
@@ -528,6 +535,23 @@ def period_name(period: int) -> str:
 def _tired(player: Player | None) -> str:
     """Return " (tired: +1)" for a tired player (§2: his d20 reads one higher), else ""."""
     return " (tired: +1)" if player is not None and player.tired else ""
+
+
+def _ball_holders(off: Any, *, reroll: bool = False, nobody: str = "shot clock") -> str:
+    """Say who takes the ball on each d8 in the lineup on the floor now (§4): 1-5 the
+    slots, 6-8 whoever the lineup gives the number to (the engine's own ``carriers``), or
+    nobody (``nobody`` says what follows). A plain trip's shot-clock re-roll gives 6-8 to
+    nobody: a team turnover."""
+    lineup = off.lineup
+    words = [f"{d} {lineup[d - 1].name}" for d in range(1, 6)]
+    if reroll:
+        return ", ".join(words) + "; 6-8 a team turnover"
+    held = [(d, off.carriers[d]) for d in (6, 7, 8)]
+    words += [f"{d} {lineup[i].name}" for d, i in held if i is not None]
+    missing = [str(d) for d, i in held if i is None]
+    if missing:
+        words.append(f"{'/'.join(missing)} nobody ({nobody})")
+    return ", ".join(words)
 
 
 def _number_label(period: int, number: int, kind: str = "") -> str:

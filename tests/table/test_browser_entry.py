@@ -101,7 +101,9 @@ def test_each_vabg_prompt_names_its_die_once_by_eye_and_to_a_screen_reader(
     assert seen.startswith("d8 Kansas 2008 ball, possession 44:"), seen
     # The words name the d8 (what it is for), so the badge is not read.
     assert spoken == (
-        "Kansas 2008 ball, possession 44: d8 (who gets the ball), then d6 tens, d6 ones, d20"
+        "Kansas 2008 ball, possession 44: d8 (who gets the ball: 1 Sherron Collins, 2 Jeremy "
+        "Case, 3 Rodrick Stewart, 4 Sasha Kaun, 5 Cole Aldrich, 6/7/8 nobody (shot clock)), "
+        "then d6 tens, d6 ones, d20"
     )
     # One prompt of each kind the game asks (its first), the dice before it typed in.
     firsts = {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,21 @@ AWAY = read_team_file(FIXTURES / "kansas-2008.json")
 STRATEGY = preset("advanced", strategy=True)
 
 
+def ball_holders(why: str) -> dict[int, str | None]:
+    """Read a d8 prompt's holders: ``d8 (who gets the ball: 1 A, ..., 6 A, 7/8 nobody
+    (shot clock))`` or a re-roll's ``d8 (1 A, ..., 5 E; 6-8 a team turnover)``."""
+    found = re.search(r"d8 \((?:who gets the ball: )?(.*)\), then d6 tens", why)
+    assert found is not None, why
+    words, _, turnover = found.group(1).partition("; ")
+    holders: dict[int, str | None] = {d: None for d in (6, 7, 8)} if turnover else {}
+    for word in words.split(", "):
+        numbers, _, name = word.partition(" ")
+        for d in numbers.split("/"):
+            holders[int(d)] = None if name.startswith("nobody") else name
+    assert set(holders) == set(range(1, 9)), why
+    return holders
+
+
 @pytest.mark.parametrize(
     ("rules", "neutral", "seed"),
     [(ADVANCED, False, 1), (ADVANCED, True, 2), (BASIC, False, 3), (STRATEGY, False, 4)],
@@ -31,6 +47,7 @@ def test_after_every_die_the_sheet_asks_for_the_die_the_engine_rolls_next_and_sa
     # Solved once, as the table does for a game replayed die after die (with the strategy
     # choices on; None otherwise).
     coach = rules_coach(HOME, AWAY, rules=rules, neutral=neutral)
+    told = []  # for each d8, who the prompt said takes the ball on the value then rolled
     for k in range(len(written.values)):
         need = replay(
             HOME, AWAY, written.values[:k], rules=rules, neutral=neutral, coach=coach
@@ -38,8 +55,13 @@ def test_after_every_die_the_sheet_asks_for_the_die_the_engine_rolls_next_and_sa
         assert need is not None
         assert (need.index, need.die) == (k, written.dice[k])
         assert not need.why.startswith("the engine asks"), (k, need)
+        if need.die == "d8":
+            told.append(ball_holders(need.why).get(written.values[k], "?"))
     final = replay(HOME, AWAY, written.values, rules=rules, neutral=neutral)
     assert final.need is None and final.finished
+    # Each d8 makes one trip of the engine's: its carrier is the one the prompt named.
+    trips = [e.player for e in final.events if isinstance(e, Trip)]
+    assert told == trips
     assert final.result is not None
     assert final.result.to_json()["events"] == played.to_json()["events"]
     assert final.result.home == played.home and final.result.away == played.away
@@ -57,7 +79,7 @@ def test_a_trip_asks_d8_then_d6_tens_then_d6_ones_then_d20_naming_the_team_and_n
     assert steps == [("d8", "d8"), ("d6", "d6 tens"), ("d6", "d6 ones"), ("d20", "d20")]
     first = replay(HOME, AWAY, []).need
     assert first is not None and first.trip_start and first.team == "away"
-    assert first.why.startswith("Kansas 2008 ball, possession 44: d8 (who gets the ball)")
+    assert first.why.startswith("Kansas 2008 ball, possession 44: d8 (who gets the ball: 1 ")
     after = replay(HOME, AWAY, values)  # a d20 of 1: a made 3 for Kansas's shooting guard
     assert after.away_score == 23
     assert after.need is not None and after.need.trip_start
