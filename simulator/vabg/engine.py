@@ -1003,7 +1003,9 @@ class GameState:
         emit = self.emit
         counts = [tired_range(p.steal, p.tired) for p in de.lineup]
         if d8 >= 6:
-            idx = off.carriers[d8]
+            # §4/§12: on the shot-clock re-roll any 6-8 turns over, claimed or not.
+            rerolled = kind != _FOUL and self.rules.fouled_reroll_turnover
+            idx = None if rerolled else off.carriers[d8]
             if idx is None:
                 # §4: nobody to take the ball; one re-roll, then a shot-clock turnover.
                 emit(_new(Trip, (period, n, off.key, None, d8, roll, d20, kind)))

@@ -628,16 +628,18 @@ class TripLaws:
         (§10, the engine's ``play_fouling_trip``): the carrier's defender steals on d8 1-5, the
         longest steal range on a claimed 6-8 (4 longer when it passes 11-16), a 31 goes to a
         range reaching 11-20; then the carrier's turnover range; else two free throws, a
-        missed last one the defense's ball. An unclaimed 6-8 re-rolls once, then is a
-        shot-clock turnover. No fast break, no putback."""
+        missed last one the defense's ball. An unclaimed 6-8 re-rolls once; on the re-roll
+        any 6-8 is a shot-clock turnover (a claimed one played before rules version 4). No
+        fast break, no putback."""
         counts = [tired_range(p.steal, p.tired) for p in de.lineup]
         law = np.zeros(3)
+        reroll_turns_over = self.game.rules.fouled_reroll_turnover
 
         def trip(weight: float, rerolled: bool) -> None:
             for d8 in range(1, 9):
                 w = weight / 8
                 if d8 >= 6:
-                    idx = off.carriers[d8]
+                    idx = None if rerolled and reroll_turns_over else off.carriers[d8]
                     if idx is None:
                         if rerolled:
                             law[0] += w

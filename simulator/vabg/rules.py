@@ -17,14 +17,16 @@ from dataclasses import MISSING, dataclass, fields, replace
 from enum import StrEnum
 from typing import NamedTuple
 
-RULES_VERSION = 3
+RULES_VERSION = 4
 """The revision of vabg-rulings.md this engine plays.
 
 1: the rulings as first written (overtime of 5 possessions); 2: the note of 2026-11-23
 (overtime of 10 possessions, §1); 3: the notes of 2026-11-26 (a pre-1987 center holds an
 extra ball number only when the lineup on the floor gives him one of 6-8, §9) and issue 23
 (the strategy choices of §8 and §10 are made by the exact coach: each choice the one with
-the higher chance of winning, docs/engine.md "The coach", where fixed thresholds made them).
+the higher chance of winning, docs/engine.md "The coach", where fixed thresholds made them);
+4: the shot-clock re-roll of a trip fouled on purpose turns any 6-8 over, claimed or not,
+as §4 and §12 say of every re-roll (versions 1-3 played a claimed 6-8 there).
 """
 
 
@@ -40,6 +42,7 @@ class CoachKind(StrEnum):
 _DEFAULTS_BEFORE: dict[int, dict[str, object]] = {
     2: {"overtime_possessions": 5},
     3: {"pre_1987_claimed_extra": False, "coach": CoachKind.THRESHOLDS},
+    4: {"fouled_reroll_turnover": False},
 }
 """For each version, the switches whose default it changed and their value before it."""
 
@@ -73,6 +76,10 @@ class GameRules:
     pre_1987_claimed_extra: bool = True
     """§9: the d8-6 player's extra gain needs a 6-8 the lineup gives the center (the note
     of 2026-11-26); off = a center whose card lists an extra number (versions 1-2)."""
+    fouled_reroll_turnover: bool = True
+    """§4/§12: on the shot-clock re-roll of a trip fouled on purpose (§10) any 6-8 is the
+    team turnover, claimed or not, as on every re-roll; off = a claimed 6-8 plays the fouled
+    trip (versions 1-3)."""
     strategy: bool = False
     """§8/§10: the coach may foul, try for 3 and take fast-break extra possessions."""
     coach: CoachKind = CoachKind.EXACT

@@ -338,9 +338,13 @@ class _Table:
         if die == "d8":
             off = game.home if team == HOME else game.away
             if isinstance(last, Trip) and last.player is None and not since:
-                if trip is not None and trip.kind == "reroll":
-                    # A trip fouled on purpose re-rolls as one (the engine's trip anew):
-                    # 6-8 go as on its first d8, and nobody again is the turnover.
+                if (
+                    trip is not None
+                    and trip.kind == "reroll"
+                    and not game.rules.fouled_reroll_turnover
+                ):
+                    # Before rules version 4 a trip fouled on purpose re-rolled as one:
+                    # 6-8 went as on its first d8, and only nobody again turned over.
                     holders = _ball_holders(off, nobody="a team turnover")
                 else:
                     holders = _ball_holders(off, reroll=True)

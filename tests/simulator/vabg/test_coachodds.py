@@ -217,6 +217,30 @@ def test_every_law_the_policy_picks_is_the_engines_own_trip_face_by_face(
     assert reached or not game_rules.fast_breaks  # fast breaks were reached
 
 
+def test_the_fouled_trip_re_rolls_as_each_rules_version_plays_it_face_by_face():
+    # Only the visitors' slot 1 claims an extra number (the 6): a 7 or an 8 runs the shot
+    # clock on the trip the home team fouls, and on the re-roll any 6-8 turns over (rules
+    # version 4); versions 1-3 played the claimed 6. The law follows the engine either way.
+    doc = twin_team_json("Away")
+    for p in doc["players"]:
+        p["extra_ball"] = 1 if p["role"] == "starter" and p["slot"] == 1 else 0
+    home, away = team_from_json(twin_team_json("Home")), team_from_json(doc)
+    today = preset("advanced", strategy=True)
+    stored = {k: v for k, v in today.to_json().items() if k != "fouled_reroll_turnover"}
+    before = GameRules.from_json({**stored, "version": 3})
+    laws = {}
+    for rules in (today, before):
+        found = variants_at(home, away, rules, True, {(0, 2, AWAY)}, ways=frozenset())
+        [(what, law, exact, cut, paths)] = found
+        assert what == ((0, 2, AWAY), "fouled") and paths > 100
+        assert_same_outcomes(law, exact, cut)
+        laws[rules.fouled_reroll_turnover] = exact
+    # The re-roll's 6 (1/8 of the 2/8 that re-roll) now scores nothing.
+    assert sum(p for k, p in laws[True].items() if k[0] == 0) > sum(
+        p for k, p in laws[False].items() if k[0] == 0
+    )
+
+
 def test_the_try_for_3_and_the_extra_possession_change_the_trip_laws():
     # The laws alone: that they are the engine's own trips, face by face, at this very
     # trip (each of the four ways), is the "shot-clock-re-rolls..." case above.

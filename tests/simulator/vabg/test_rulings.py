@@ -28,7 +28,7 @@ from simulator.vabg import (
     team_from_json,
 )
 from simulator.vabg.events import Call, Enter, FreeThrow, Shot, Trip
-from tests.simulator.vabg.scripting import ThenSeeded, play, trip_story, trips
+from tests.simulator.vabg.scripting import ThenSeeded, brief, play, trip_story, trips
 from tests.simulator.vabg.teams import player, team_json, twin_team_json
 from tests.simulator.vabg.test_odds import fixture
 
@@ -109,7 +109,13 @@ def test_rules_stored_before_versions_were_kept_replay_with_the_5_possession_ove
     old = {
         k: v
         for k, v in ADVANCED.to_json().items()
-        if k not in ("version", "overtime_possessions", "pre_1987_claimed_extra")
+        if k
+        not in (
+            "version",
+            "overtime_possessions",
+            "pre_1987_claimed_extra",
+            "fouled_reroll_turnover",
+        )
     }
     assert GameRules.from_json(old).overtime_possessions == 5
     assert GameRules.from_json({**old, "version": 2}).overtime_possessions == 10
@@ -117,9 +123,13 @@ def test_rules_stored_before_versions_were_kept_replay_with_the_5_possession_ove
 
 def test_rules_stored_before_version_3_read_a_pre_1987_centers_extra_number_off_his_card():
     # Version 2 documents never named the switch of the 2026-11-26 note.
-    old = {k: v for k, v in ADVANCED.to_json().items() if k != "pre_1987_claimed_extra"}
-    assert ADVANCED.to_json()["version"] == RULES_VERSION == 3
-    for version, claimed in ((1, False), (2, False), (3, True)):
+    old = {
+        k: v
+        for k, v in ADVANCED.to_json().items()
+        if k not in ("pre_1987_claimed_extra", "fouled_reroll_turnover")
+    }
+    assert ADVANCED.to_json()["version"] == RULES_VERSION >= 3
+    for version, claimed in ((1, False), (2, False), (3, True), (4, True)):
         rules = GameRules.from_json({**old, "version": version})
         assert rules.pre_1987_claimed_extra is claimed
         assert rules.name == "advanced"  # the preset as that version had it
@@ -771,6 +781,38 @@ def test_a_trailing_team_fouls_on_2a_under_the_coach_policy():
     fouling = [e for e in result.events if isinstance(e, Trip) and e.kind == "foul"]
     assert fouling[0].team == "away" and fouling[0].number == 2
     assert result.away.line("Away Starter 1").fta >= 2
+
+
+def test_a_6_8_on_the_re_roll_of_a_trip_fouled_on_purpose_is_a_shot_clock_turnover():
+    # Only slot 1 claims an extra number (the 6): a 7 runs the shot clock on the 2a trip the
+    # home team fouls, and the re-roll's 6, claimed or not, is the team turnover (§4, §12).
+    one_extra = twin("Away", slots={3: {"extra_ball": 0}, 4: {"extra_ball": 0}})
+    rolls = [(1, 62, 5), *[TURNOVER] * (2 * 42 - 1), (7, 62, 9), (6, 62, 9, [3, 3], [])]
+    stored = {k: v for k, v in ADVANCED.to_json().items() if k != "fouled_reroll_turnover"}
+    strategy = GameRules.from_json({**stored, "strategy": True})
+    assert strategy.fouled_reroll_turnover and RULES_VERSION >= 4
+
+    def fouled_2a(rules: GameRules) -> list[str]:
+        result = play(HOME, one_extra, trips(*rolls), rules=rules, coach=DEFAULT_POLICY)
+        fouled = next(
+            i for i, e in enumerate(result.events) if isinstance(e, Trip) and e.kind == "foul"
+        )
+        assert (result.events[fouled].team, result.events[fouled].number) == ("away", 2)
+        return [text for e in result.events[fouled:] if (text := brief(e)) is not None][:3]
+
+    assert fouled_2a(strategy) == [
+        "trip None foul",
+        "trip None reroll",
+        "turnover None (shot clock)",
+    ]
+    # Games stored under rules versions 1-3 played the claimed 6: the fouled trip went on.
+    before = GameRules.from_json({**stored, "strategy": True, "version": 3})
+    assert not before.fouled_reroll_turnover
+    assert fouled_2a(before)[:3] == [
+        "trip None foul",
+        "trip Away Starter 1 reroll",
+        "foul Home Starter 1 on Away Starter 1 2 (intentional)",
+    ]
 
 
 def test_without_the_strategy_switch_nobody_fouls_on_purpose():
