@@ -9,6 +9,7 @@ from django.db.models import F
 
 from cards.models import Team
 from league.models import BoxLine, Game
+from simulator.games import DEFAULT_GAME
 from simulator.results import LINE_FIELDS
 from simulator.vabg.events import event_from_json
 from simulator.vabg.render import describe
@@ -27,10 +28,26 @@ class Side:
     team_turnovers: int
     possessions: int
     lines: list[dict[str, Any]] = field(default_factory=list)
+    game: str = DEFAULT_GAME
+    """Which game was played: only VABG counts team turnovers and possessions."""
 
     @property
     def label(self) -> str:
         return str(self.team)
+
+    @property
+    def line_totals(self) -> dict[str, int] | None:
+        """The totals of the player lines; ``None`` for a side without any (a grid-court or
+        six-dice game, whose own box score is the result's ``box``; a score typed in)."""
+        return self.totals if self.lines else None
+
+    @property
+    def counted_team_turnovers(self) -> int | None:
+        return self.team_turnovers if self.game == DEFAULT_GAME else None
+
+    @property
+    def counted_possessions(self) -> int | None:
+        return self.possessions if self.game == DEFAULT_GAME else None
 
     @property
     def totals(self) -> dict[str, int]:
@@ -102,7 +119,7 @@ def box_score(game: Game, *, player_url: Any = None, starters: bool = False) -> 
          result.home_team_turnovers, result.home_possessions),
     ):  # fmt: skip
         where = "" if game.neutral else key
-        side = Side(key, team, where, score, list(periods), tov, poss)
+        side = Side(key, team, where, score, list(periods), tov, poss, game=game.game)
         for line in lines:
             if line.side == key:
                 row: dict[str, Any] = {name: getattr(line, name) for name in LINE_FIELDS}

@@ -344,10 +344,25 @@ class BoxSideSerializer(serializers.Serializer[Any]):
     )
     score = serializers.IntegerField()
     periods = serializers.ListField(child=serializers.IntegerField())
-    team_turnovers = serializers.IntegerField()
-    possessions = serializers.IntegerField()
-    lines = BoxLineSerializer(many=True)
-    totals = BoxTotalsSerializer(help_text="The players' sums; to includes team turnovers.")
+    team_turnovers = serializers.IntegerField(
+        source="counted_team_turnovers",
+        allow_null=True,
+        help_text="Turnovers credited to no player; null for grid court and six dice.",
+    )
+    possessions = serializers.IntegerField(
+        source="counted_possessions",
+        allow_null=True,
+        help_text="The team's possessions; null for grid court and six dice.",
+    )
+    lines = BoxLineSerializer(
+        many=True, help_text="VABG's player lines; empty for the other games and a score typed in."
+    )
+    totals = BoxTotalsSerializer(
+        source="line_totals",
+        allow_null=True,
+        help_text="The players' sums (to includes team turnovers); null without player lines "
+        "(grid court and six dice: see box).",
+    )
 
 
 class BoxScoreSerializer(serializers.Serializer[Any]):

@@ -19,6 +19,7 @@ from simulator.games import find_game
 from tests import factories
 from tests.factories import TeamFactory, commissioner, full_team
 from tests.league.api import client_for, throttle_reset
+from tests.openapi import check
 
 make_season = partial(factories.make_season, seed=99)
 
@@ -232,6 +233,16 @@ def test_the_api_box_score_of_a_six_dice_game_carries_its_own_box() -> None:
     assert body["game"]["game"] == "sixdice"
     assert body["box"] == game.result.box
     assert body["box"]["away"]["score"] == game.result.away_score
+    # VABG's player lines, totals, team turnovers and possessions are not this game's:
+    # none, rather than a row of zeros a script would read as a game of no shots.
+    for side in body["sides"]:
+        assert (side["lines"], side["totals"]) == ([], None)
+        assert side["team_turnovers"] is None and side["possessions"] is None
+    assert [side["score"] for side in body["sides"]] == [
+        game.result.away_score,
+        game.result.home_score,
+    ]
+    check("/api/games/{id}/box-score/", body)
 
 
 def test_simulate_replay_plays_a_six_dice_game_again_from_its_seed(capsys) -> None:  # type: ignore[no-untyped-def]
