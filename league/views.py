@@ -534,12 +534,21 @@ def bracket(request: HttpRequest, pk: int) -> HttpResponse:
     return while_running(response, progress)
 
 
+def _named(slot: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Return a bracket slot with its team's school and year apart: a narrow slot cuts the
+    school short, never the year (Michigan State 1979 and 2009 are both in the field)."""
+    if slot is None:
+        return None
+    school, _, year = str(slot["team"]).rpartition(" ")
+    return {**slot, "school": school or year, "year": year if school else ""}
+
+
 def _bracket_drawn(season: Season) -> dict[str, Any]:
     view = tournaments.bracket_view(season)
     links = _bracket_links(tournaments.season_bracket(season))
     for round_ in view["rounds"]:
         for game in round_["games"]:
-            game["slots"] = [game["top"], game["bottom"]]
+            game["slots"] = [_named(game["top"]), _named(game["bottom"])]
             game["link"], game["fed"] = links.get(game["key"], ("", False))
     regions = [g["region"] for r in view["rounds"] for g in r["games"] if g["region"]]
     sections = []

@@ -90,6 +90,9 @@ def test_a_fan_opens_the_bracket_and_clicks_to_the_final_and_its_top_scorer(
     with django_capture_on_commit_callbacks(execute=True):
         services.simulation_start(season=cup, scope="all")
     champion = tournaments.champion(cup)
+    long_name = cup.entries.exclude(team=champion).select_related("team").first().team
+    long_name.school = "Southern Illinois University Edwardsville"
+    long_name.save()
 
     browser.get(f"{live_server.url}/seasons/{cup.pk}/bracket/")
     assert champion.school in browser.find_element(By.ID, "champion").text
@@ -97,6 +100,24 @@ def test_a_fan_opens_the_bracket_and_clicks_to_the_final_and_its_top_scorer(
     assert [len(r.find_elements(By.CSS_SELECTOR, ".bgame")) for r in rounds] == [4, 2, 1]
     final = rounds[-1].find_element(By.CSS_SELECTOR, ".bgame")
     assert champion.school in final.find_element(By.CSS_SELECTOR, ".bslot.won").text
+    # On a phone a long school is cut short, never its year: the year tells two teams of a
+    # school apart, and the whole name is the slot's title.
+    browser.set_window_size(375, 812)
+    browser.get(f"{live_server.url}/seasons/{cup.pk}/bracket/")
+    slots = browser.execute_script(
+        "return [...document.querySelectorAll('.bslot .team')].map(t => {"
+        " const y = t.querySelector('.year').getBoundingClientRect(),"
+        " box = t.closest('.bslot').getBoundingClientRect();"
+        " return [t.title, t.querySelector('.year').textContent, y.right <= box.right + 0.5,"
+        " y.width > 0]; })"
+    )
+    assert slots and all(inside and shown for _, _, inside, shown in slots), slots
+    assert all(title.endswith(" " + year) for title, year, _, _ in slots), slots
+    assert any(title == str(long_name) for title, _, _, _ in slots)
+    browser.set_window_size(1280, 900)
+    browser.get(f"{live_server.url}/seasons/{cup.pk}/bracket/")
+    rounds = browser.find_elements(By.CSS_SELECTOR, ".bracket .round")
+    final = rounds[-1].find_element(By.CSS_SELECTOR, ".bgame")
     follow(browser, final.find_element(By.TAG_NAME, "a"))
 
     game = Game.objects.get(season=cup, round=3)
