@@ -161,6 +161,18 @@ def problems_of(driver: Any, base: str, visit: Visit, width: int) -> list[str]:
         )
         if entry["level"] == "SEVERE" and not expected:
             found.append(f"{where}: console error {entry['message']}")
+    # A table wider than its box (phones hide scroll bars) says so above it, and its box
+    # takes the keyboard's focus to be scrolled (axe-core 4's scrollable-region-focusable).
+    unmarked = driver.execute_script(
+        "return [...document.querySelectorAll('.scroll')]"
+        ".filter(b => b.scrollWidth > b.clientWidth + 1)"
+        ".filter(b => !(b.tabIndex === 0 && b.getAttribute('role') === 'region'"
+        " && b.getAttribute('aria-label') && b.previousElementSibling"
+        " && b.previousElementSibling.classList.contains('scroll-hint')"
+        " && b.previousElementSibling.offsetHeight > 0))"
+        ".map(b => (b.querySelector('table') || b).className)"
+    )
+    found += [f"{where}: a wide .scroll without its hint or focus ({c})" for c in unmarked]
     found += [f"{where}: {finding}" for finding in serious_axe_findings(driver)]
     return found
 
@@ -177,6 +189,13 @@ def test_every_page_kind_of_every_game_reads_well_on_a_desktop_and_a_phone(
             for visit in visits:
                 found += problems_of(browser, live_server.url, visit, width)
     assert not found, "\n".join(found)
+    # The check above is not empty: at a phone's width a box score's lines scroll, hinted.
+    box = next(v for v in visits if v.kind == "VABG box score")
+    browser.get(live_server.url + box.path)
+    hints = browser.execute_script(
+        "return [...document.querySelectorAll('.scroll-hint.on')].map(h => h.textContent)"
+    )
+    assert hints and "swipe the table sideways" in hints[0], hints
 
 
 def test_print_the_cards_prints_the_cards_alone(browser, live_server) -> None:

@@ -179,7 +179,11 @@ def test_the_bracket_shows_every_round_score_and_the_champion(client, cup) -> No
         assert f'<h2 class="round-name">{name}</h2>' in page  # no regions: rounds are h2s
     for game in Game.objects.filter(season=cup).select_related("result", "home"):
         assert f'href="/games/{game.pk}/"' in page
-        assert f'{game.home}</span><span class="score">{game.result.home_score}</span>' in page
+        home, score = game.home, game.result.home_score
+        assert (
+            f'<span class="team" title="{home}"><span class="school">{home.school}</span> '
+            f'<span class="year">{home.season}</span></span><span class="score">{score}</span>'
+        ) in page
     assert page.count('class="bslot won"') == 5
 
 

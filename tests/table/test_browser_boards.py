@@ -592,6 +592,15 @@ def test_on_a_phone_the_court_and_its_prompt_pad_and_buttons_are_on_one_screen(
             if question == "place":
                 for _piece in range(3):
                     browser.find_element(By.CSS_SELECTOR, "#court rect.ok").click()
+            # Only the court scrolls sideways: scrolled to its last column, Take back and
+            # Done stay whole on the screen (they scrolled away with it, Done cut short).
+            across = browser.execute_script(
+                "var box = document.getElementById('court-scroll'); box.scrollLeft = 1e6;"
+                "return [box.scrollLeft > 0].concat(['court-back', 'court-done'].map("
+                "function (id) { var r = document.getElementById(id).getBoundingClientRect();"
+                " return r.left >= 0 && r.right <= window.innerWidth; }))"
+            )
+            assert across == [True, True, True], across
             browser.find_element(By.ID, "court-done").click()
         elif question:  # announce a shot or roll to move: its buttons, above the court
             kinds.add(question)
