@@ -51,7 +51,20 @@ from simulator.sixdice.style import Sides
 
 __all__ = ["ChoiceNeeded", "Hands", "Question"]
 
-PLAY_NAMES = {BALL: "Ball", PASS: "Pass", SHOT: "S (a shot)", FREE_THROW: "F (free throws)"}
+PLAY_NAMES = {
+    BALL: "Ball (advance)",
+    PASS: "Pass (a No-Look Pass)",
+    SHOT: "S (a shot)",
+    FREE_THROW: "F (free throws)",
+}
+"""What each symbol does for the offense (the Dice Chart's first column)."""
+DEFENSE_PLAY_NAMES = {
+    BALL: "Ball (push back)",
+    PASS: "Pass (a Deflected Pass)",
+    SHOT: "S (a steal)",
+    FREE_THROW: "F (free throws)",
+}
+"""...and for the defense (its second column: the S is a steal)."""
 KEEP, CHIP, PUSH, STAY, REROLL = "keep", "chip", "push", "stay", "reroll:"
 
 
@@ -123,14 +136,15 @@ class _Hand:
             return self.hands.computer.choose_play(tied, role, state)
         depth = state.depth
         role_words = "on defense" if role == DEFENSE else "on offense"
-        plays = " and ".join(PLAY_NAMES[p] for p in tied.plays)
+        names = DEFENSE_PLAY_NAMES if role == DEFENSE else PLAY_NAMES
+        plays = " and ".join(names[p] for p in tied.plays)
         question = Question(
             self.side,
             "play",
             f"{_words(self.side)} {role_words} (d {depth}): your dice tie {plays} at "
             f"{tied.n} each. Which play?",
             f"§2.2 and G6: on a tie within a team, the team picks its play; n stays {tied.n}",
-            tuple((p, PLAY_NAMES[p]) for p in tied.plays),
+            tuple((p, names[p]) for p in tied.plays),
         )
         return self.hands.answer(question)
 

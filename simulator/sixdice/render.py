@@ -64,19 +64,30 @@ def render_play_by_play(result: SixDiceResult) -> str:
     def show(dice: tuple[int, ...]) -> str:
         return "".join(faces[v - 1] for v in dice)
 
+    rerolled = False  # the contest under way had a chip reroll: a tie then goes by rule
+
+    def tie_words(played: bool, tie: bool) -> str:
+        if played:
+            return ", chip played"
+        if tie and rerolled:  # §2.11: "you lose the tie", "your opponent keeps the chip"
+            return ", a tie after the reroll: the chip's new holder wins it and keeps the chip"
+        return ", chip kept" if tie else ""
+
     for e in result.events:
         if isinstance(e, JumpBall):
             who = "tied, again" if e.winner is None else f"{_NAMES[e.winner]} on offense"
             out.append(f"jump ball: O {show(e.away)} | W {show(e.home)}: {who}")
         elif isinstance(e, MainRoll):
             # a tie goes to the chip holder's choice (§2.2): played, or kept (the other wins)
-            chip = ", chip played" if e.chip else (", chip kept" if e.away_n == e.home_n else "")
+            chip = tie_words(e.chip, e.away_n == e.home_n)
+            rerolled = False
             out.append(
                 f"roll {e.number} ({_NAMES[e.offense]} at d {e.depth}): "
                 f"O {show(e.away)} {e.away_play}x{e.away_n} | "
                 f"W {show(e.home)} {e.home_play}x{e.home_n}: {_NAMES[e.winner]} wins{chip}"
             )
         elif isinstance(e, ChipReroll):
+            rerolled = True
             out.append(f"  {_NAMES[e.team]} hands over the chip and rerolls dice {e.dice}")
         elif isinstance(e, Advance | Push):
             verb = "advances" if isinstance(e, Advance) else "pushes back"
@@ -92,7 +103,8 @@ def render_play_by_play(result: SixDiceResult) -> str:
         elif isinstance(e, Shot):
             result_word = "made" if e.made else "missed"
             tie = e.total == e.defense_total  # the chip holder's choice (§2.6, G16)
-            chip = ", chip played" if e.chip else (", chip kept" if tie else "")
+            chip = tie_words(e.chip, tie)
+            rerolled = False
             out.append(
                 f"  {_NAMES[e.team]} shoots a {e.points}: O {show(e.away)} | W {show(e.home)}: "
                 f"{e.total} v {e.defense_total}, {result_word}{chip}"

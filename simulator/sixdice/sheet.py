@@ -281,15 +281,23 @@ def _need(
     label = home.label if team == HOME else away.label
     base = what.split(",")[0]
     why = _WHY.get(base, "the inbounder's dice move the ball; the defense's S dice steal")
+    step = what
     if base.startswith("inbound race"):
-        why = "the inbounder's Balls move the ball; each S of the defense sets a die aside"
+        # Each round the inbounder rolls, then the defense: the same words, so say whose.
+        prior = source.starts[-2][1] if len(source.starts) > 1 else None
+        if prior is not None and prior[0] == what and prior[1] != team:
+            step = f"{what}, defending"
+            why = "each S of yours sets a die aside (six S's: a steal); their Balls move the ball"
+        else:
+            step = f"{what}, inbounding"
+            why = "your Balls move the ball; each S of the defense sets one of its dice aside"
     plural = "die" if size == 1 else "dice"
     return Need(
         team,
         what,
         at - start + 1,
         size,
-        f"{label}: {what}",
+        f"{label}: {step}",
         f"{size} {plural}; {why}",
         start,
     )

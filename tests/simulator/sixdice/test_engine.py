@@ -235,6 +235,15 @@ def test_the_play_by_play_says_what_the_chip_holder_did_with_a_tie() -> None:
     shot = words(played(start, "555124", "144566", "123456", "123156"))
     assert "4 v 4, missed, chip played" in shot
     assert "chip" not in words(played(start, "111156", "445512", policy=Answers(chip=False)))
+    # White rerolls dice 4-6 with the chip into a 3-3 tie: by §2.11 it loses the tie, and
+    # Orange, handed the chip, keeps it (nobody chose to keep it).
+    policy = Answers(reroll={4, 5, 6}, play="B")
+    after = words(played(start, "111456", "114456", "144", rules=CHIP_REROLL, policy=policy))
+    assert "White hands over the chip and rerolls dice (4, 5, 6)" in after
+    assert (
+        "Orange wins, a tie after the reroll: the chip's new holder wins it and keeps the chip"
+        in after
+    )
 
 
 @pytest.mark.parametrize(

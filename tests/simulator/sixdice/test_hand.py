@@ -147,3 +147,48 @@ def test_a_tie_the_team_loses_whatever_it_picks_is_not_asked() -> None:
     dice = opening(*TIE, 5, 5, 5, 6, 6, 4)
     sheet = GAME.sheet(HOME_TEAM, AWAY_TEAM, dice, hands=[AWAY])
     assert sheet.question is None and sheet.need is not None
+
+
+def test_a_tie_within_a_team_names_each_symbol_as_it_plays_for_that_side() -> None:
+    # The Dice Chart's two columns: the offense's S is a shot, the defense's a steal (a
+    # table player read "on defense ...: your dice tie Ball and S (a shot)").
+    from simulator.sixdice.hand import ChoiceNeeded, _Hand
+    from simulator.sixdice.policy import Tie
+    from simulator.sixdice.state import DEFENSE, OFFENSE, GameState
+
+    hands = Hands([], {HOME}, DEFAULT_POLICY)
+    asked = {}
+    for role, offense in ((DEFENSE, AWAY), (OFFENSE, HOME)):
+        with pytest.raises(ChoiceNeeded) as caught:
+            _Hand(hands, HOME).choose_play(
+                Tie(("B", "P", "S"), 2), role, GameState.main_roll(offense, 5, AWAY)
+            )
+        asked[role] = caught.value.question
+    assert dict(asked[DEFENSE].options) == {
+        "B": "Ball (push back)", "P": "Pass (a Deflected Pass)", "S": "S (a steal)",
+    }  # fmt: skip
+    assert "on defense" in asked[DEFENSE].prompt and "S (a steal)" in asked[DEFENSE].prompt
+    assert dict(asked[OFFENSE].options) == {
+        "B": "Ball (advance)", "P": "Pass (a No-Look Pass)", "S": "S (a shot)",
+    }  # fmt: skip
+
+
+def test_each_roll_of_an_inbound_race_says_who_inbounds_and_who_defends() -> None:
+    # Both teams roll each round with the same words ("inbound race, round 1"): a table
+    # player could not tell from the prompt that his roll was the defense's.
+    _played, d6, _tokens = recorded(3, set(), STANDARD)
+    rolls: list[tuple[str, str, str]] = []
+    at = 0
+    while at < min(len(d6), 400):
+        need = GAME.sheet(HOME_TEAM, AWAY_TEAM, d6[:at]).need
+        assert need is not None
+        if need.what.startswith("inbound race"):
+            step = need.step.split(": ", 1)[1]
+            rolls.append((need.what, need.team, step.rsplit(", ", 1)[1]))
+            assert ("S of yours" in need.why) == step.endswith("defending"), need
+        at += need.size
+    assert rolls, "no inbound race in the first 400 dice"
+    # Each round: the inbounder's roll, then the defense's.
+    for first, second in zip(rolls[::2], rolls[1::2], strict=False):
+        assert first[0] == second[0] and first[1] != second[1], (first, second)
+        assert (first[2], second[2]) == ("inbounding", "defending"), (first, second)
