@@ -380,10 +380,16 @@ def table_roll(
         ) from exc
     except ChoiceFirst as exc:
         question = exc.question
-        raise TableRefused(
-            f"{_side_label(game, question.side)} must choose first: {question.prompt}",
-            index=exc.used - before,
-        ) from exc
+        used, side = exc.used - before, _side_label(game, question.side)
+        if used > 0:  # the entry runs past the end of a roll, into a choice
+            first = "die" if used == 1 else f"{used} dice"
+            raise TableRefused(
+                f"Only the first {first} of these {len(values)} belong here: then {side} "
+                f"must choose ({question.prompt}). None was stored: send the first {first} "
+                "alone.",
+                index=used,
+            ) from exc
+        raise TableRefused(f"{side} must choose first: {question.prompt}", index=used) from exc
     except ValueError as exc:  # a DiceError, or the engine's own (a card it cannot play)
         raise TableRefused(f"The engine refuses these dice: {exc}.") from exc
     game.dice = dice

@@ -201,6 +201,8 @@ def _need(table: Table, labels: dict[str, str], start: int, have: int, hands: Ha
                 f"no shot: the total is how many steps the offense moves ({mover}), "
                 f"2 is a steal; {clock}"
             )
+        # The game reads only the total, which a player would type: the entry takes dice.
+        why = f"two dice, each typed (3 5, or 35), not their total: {why}"
         return Need(team, OFFENSE, have + 1, 2, f"{who}: offensive roll", why, start)
     mover = "you choose them" if by_hand else "the team's coach style"
     return Need(

@@ -97,6 +97,17 @@ def test_the_api_asks_each_choice_refuses_a_forbidden_one_and_undoes_it(
     url = f"/table/api/games/{started.json()['id']}/"
     # The jump ball (Orange 3 Balls), then Orange's and White's dice tie Ball and Pass.
     tie = [1, 1, 4, 4, 5, 6]
+    # One die too many runs past the roll into the choice: refused, saying where it ends.
+    past = player_client.post(
+        url + "dice/",
+        {"dice": [1, 2, 3, 4, 5, 6, *tie, *tie, *tie, 3], "expected": 0},
+        "application/json",
+    )
+    assert past.status_code == 400 and past.json()["index"] == 24
+    assert past.json()["detail"].startswith(
+        "Only the first 24 dice of these 25 belong here: then Kansas 2008 must choose "
+        "(Kansas 2008 on offense (d 1): your dice tie"
+    )
     state = player_client.post(
         url + "dice/",
         {"dice": [1, 2, 3, 4, 5, 6, *tie, *tie, *tie], "expected": 0},
