@@ -197,6 +197,14 @@ def challenge_check(challenge: Challenge) -> None:
     if challenge.round_points is None:  # by default each round is worth twice the last
         challenge.round_points = [2**r for r in range(bracket.rounds)]
     challenge.round_points = points_clean(challenge.round_points, bracket.rounds)
+    code = challenge.invite_code.strip()
+    if code and (len(code) < CODE_MIN or any(ch.isspace() for ch in code)):
+        raise ChallengeRefused(
+            f"the invitation code {code!r} is too easy to guess or to mistype: give one of "
+            f"{CODE_MIN} characters or more, without spaces (fans type it from a message "
+            "and open it from a link), or leave it empty for one made up"
+        )
+    challenge.invite_code = code
     if not challenge.public and not challenge.invite_code:
         challenge.invite_code = invite_code_new()
 
@@ -359,6 +367,9 @@ def picks_fill(season: Season, picks: Mapping[str, int], *, how: str) -> dict[st
         out[game.key] = top if table.p(top, bottom) >= 0.5 else bottom
     return out
 
+
+CODE_MIN = 6
+"""The fewest characters of a commissioner's own invitation code."""
 
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """A made-up code's characters: no 0/O, 1/I/L to mistake for each other when a code is

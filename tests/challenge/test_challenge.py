@@ -811,14 +811,24 @@ def test_only_read_it_opens_a_private_pool_with_its_code_and_no_code_in_the_addr
 def test_an_invitation_code_with_any_character_is_compared_without_an_error(
     cup: Any, alice: Any
 ) -> None:
-    pool = services.challenge_create(season=cup, name="Café", public=False, invite_code="Café")
+    pool = services.challenge_create(season=cup, name="Café", public=False, invite_code="CaféClub")
     assert Client().get(f"{pool.get_absolute_url()}?code=é").status_code == 403
     api = Client().get(f"/api/challenges/{pool.pk}/?invite_code=été")
     assert api.status_code == 404 and "detail" in api.json()
-    assert Client().get(f"{pool.get_absolute_url()}?code=Café").status_code == 200
-    assert Client().get(f"{pool.get_absolute_url()}?code=CAFÉ").status_code == 200  # any case
-    entry = services.entry_join(challenge=pool, user=alice, invite_code="Café")
+    assert Client().get(f"{pool.get_absolute_url()}?code=CaféClub").status_code == 200
+    assert Client().get(f"{pool.get_absolute_url()}?code=CAFÉCLUB").status_code == 200
+    entry = services.entry_join(challenge=pool, user=alice, invite_code="CaféClub")
     assert entry.user == alice
+
+
+@pytest.mark.parametrize("code", ["x y", "abc", "Family 2026"])
+def test_a_commissioners_own_invitation_code_is_long_enough_and_has_no_spaces(
+    cup: Any, code: str
+) -> None:
+    with pytest.raises(services.ChallengeRefused, match="too easy to guess or to mistype"):
+        services.challenge_create(season=cup, name="Family", public=False, invite_code=code)
+    kept = services.challenge_create(season=cup, name="Kin", public=False, invite_code=" Kin2026 ")
+    assert kept.invite_code == "Kin2026"  # the spaces around it are a copy's, not the code's
 
 
 def test_a_fan_who_leaves_a_private_pool_lands_on_its_page_with_the_code_kept(
