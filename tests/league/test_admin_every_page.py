@@ -166,3 +166,30 @@ def test_every_admin_page_opens_and_every_change_form_saves_as_shown(every_model
     # The commissioner's own models (cards, league, pools, table); the site's own (accounts,
     # tokens, the login lockout) as a superuser.
     assert saved >= (8 if who == "commish" else 3), saved
+
+
+def test_a_refused_save_names_each_inline_rows_error_at_the_top(every_model) -> None:
+    # A phone shows a season's teams table a third wide: the one bad seed sat far off the
+    # screen under "Please correct the error below", naming neither the team nor the field.
+    from league.models import Season
+
+    season = Season.objects.get(name="Admin 2026")
+    page = reverse("admin:league_season_change", args=[season.pk])
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="commish"))
+    form = _Form()
+    form.feed(client.get(page).content.decode())
+    rows = [int(k.split("-")[1]) for k in form.data if re.fullmatch(r"entries-\d+-id", k)]
+    last = max(n for n in rows if form.data[f"entries-{n}-id"][0])
+    entry = season.entries.get(pk=form.data[f"entries-{last}-id"][0])
+    form.data[f"entries-{last}-seed"] = ["-4"]
+    answer = client.post(page, form.data)
+    assert answer.status_code == 200
+    summary = re.search(
+        r'<ul class="errorlist errors-summary".*?</ul>', answer.content.decode(), re.S
+    )
+    assert summary is not None
+    assert (
+        f'<a href="#entries-{last}">Season teams, row {last + 1} ({entry.team}): Seed</a>: '
+        in summary.group(0)
+    ), summary.group(0)
