@@ -127,6 +127,18 @@ def fits(driver: Any) -> None:
             "return document.documentElement.scrollWidth - window.innerWidth"
         )
         assert wide <= 0, f"{driver.current_url} is {wide} px too wide at {width} px"
+        # An inline table wider than the screen says so above it and takes the focus to be
+        # scrolled (a phone cut the season's teams after a column, looking whole).
+        unmarked = driver.execute_async_script(
+            "var done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(() =>"
+            " done([...document.querySelectorAll('.inline-group')]"
+            ".filter(b => b.scrollWidth > b.clientWidth + 1)"
+            ".filter(b => !(b.tabIndex === 0 && b.getAttribute('role') === 'region'"
+            " && b.previousElementSibling && !b.previousElementSibling.hidden"
+            " && b.previousElementSibling.classList.contains('inline-scroll-hint')))"
+            ".map(b => b.id))))"
+        )
+        assert unmarked == [], f"{driver.current_url} at {width} px: {unmarked} scroll unhinted"
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
