@@ -267,24 +267,46 @@ class LeagueGame:
         """Store what a game keeps beside its result rows (none: its box is in the row)."""
 
     def replay(self, game: Game, result: GameResult) -> Any:
-        """Play a stored game again from its seed, the teams and rules it was played with."""
+        """Play a stored game again from its seed (or the dice rolled at the table, with the
+        choices made there by hand), the teams and rules it was played with."""
         engine = self.engine
         try:
             rules = engine.rules_from_json(result.rules)
         except ValueError as exc:
             raise GameNotPlayable(f"{game} cannot be replayed: {exc}") from exc
-        assert game.seed is not None
+        dice, choices, hands = replay_dice(engine, game, result)
         return engine.play(
             engine.read_team(played_team_file(game.game, result.home_team_file)),
             engine.read_team(played_team_file(game.game, result.away_team_file)),
-            SeededDice(game.seed),
+            dice,
             rules,
             neutral=game.neutral,
+            choices=choices,
+            hands=hands,
         )
 
     def replay_view(self, game: Game, result: GameResult, turn: int) -> Any:
         """Return the replay page's view of a played game at ``turn`` (``replay_template``)."""
         raise NotImplementedError(f"{self.engine.title} has no replay")
+
+
+def replay_dice(
+    engine: Engine, game: Game, result: GameResult
+) -> tuple[DiceSource, tuple[str, ...], tuple[str, ...]]:
+    """Return the dice a stored game replays from, with the choices made by hand and the
+    sides that made them: its seed's, or the dice file rolled at the table (read as the game
+    reads a dice file). A score typed in has no dice: refused, saying so."""
+    if game.seed is not None and "seed" in result.dice:
+        return SeededDice(game.seed), (), ()
+    if not any(result.dice.get(stream) for stream in engine.dice_streams):
+        raise GameNotPlayable(f"{game} was entered as a score: it has no dice to play again")
+    try:
+        dice = engine.read_dice(result.dice)
+    except DiceError as exc:
+        raise GameNotPlayable(
+            f"{game} cannot be replayed: its dice file is refused: {exc}"
+        ) from exc
+    return dice, tuple(result.dice.get("choices", ())), tuple(result.dice.get("hands", ()))
 
 
 def _possessions(doc: dict[str, object]) -> int:
@@ -499,11 +521,11 @@ class Vabg(LeagueGame):
             raise GameNotPlayable(f"{game} cannot be replayed: {exc}") from exc
         home = team_from_json(result.home_team_file)
         away = team_from_json(result.away_team_file)
-        assert game.seed is not None
+        dice, _, _ = replay_dice(self.engine, game, result)  # VABG: no choices by hand
         return play_game(
             home,
             away,
-            SeededDice(game.seed),
+            dice,
             rules=rules,
             neutral=game.neutral,
             coach=coach_for(home=home, away=away, rules=rules, neutral=game.neutral),

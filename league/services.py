@@ -1068,13 +1068,20 @@ def game_replay_dice(
         dice = find_game(name or DEFAULT_GAME).read_dice(script)
     except DiceError as exc:
         raise GameNotPlayable(f"the dice file is refused: {exc}") from exc
-    return game_simulate(
-        game_id=game_id, dice=dice, rules=rules, teams=teams, choices=choices, hands=hands
-    )
+    with transaction.atomic():
+        # Played from real dice: not the seed it was scheduled with (the API and a replay
+        # said "from seed N" of a game that seed never played), all or nothing with it.
+        Game.objects.filter(pk=game_id, status=Game.Status.SCHEDULED).update(
+            kind=Game.Kind.REAL_DICE, seed=None
+        )
+        return game_simulate(
+            game_id=game_id, dice=dice, rules=rules, teams=teams, choices=choices, hands=hands
+        )
 
 
 def game_replay(*, game_id: int) -> EngineResult | PlayedGame:
-    """Play a stored game again from its seed, the cards and the rules it was played with.
+    """Play a stored game again from its seed (a game rolled at the table: from its dice,
+    with the choices made there by hand), the cards and the rules it was played with.
 
     The rules are the stored switches of its rules version (an older game keeps, for
     example, its 5-possession overtimes); a game whose rules this engine cannot play
@@ -1084,8 +1091,6 @@ def game_replay(*, game_id: int) -> EngineResult | PlayedGame:
     """
     game = Game.objects.select_related("result").get(pk=game_id)
     result = game.result
-    if game.seed is None or "seed" not in result.dice:
-        raise GameNotPlayable(f"{game} was played from a dice script, not a seed")
     replayed: EngineResult | PlayedGame = league_game(game.game).replay(game, result)
     return replayed
 

@@ -476,3 +476,31 @@ def test_a_lost_worker_s_game_is_scheduled_again_once_not_sent_on_every_sweep(
     later = timezone.now() + timedelta(minutes=5)
     with django_capture_on_commit_callbacks(execute=False):
         assert services.games_sweep(now=later) == {"requeued": 0, "failed": 0}
+
+
+def test_a_game_rolled_with_real_dice_replays_from_its_dice_and_a_typed_score_says_why_not(
+    capsys,
+) -> None:  # type: ignore[no-untyped-def]
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    from tests.table.dice import rolled_game
+
+    season = factories.make_season(teams=3)
+    rolled, typed = season.games.all()[:2]
+    Game.objects.filter(pk=rolled.pk).update(strategy=False)  # no coach to solve here
+    rolled.refresh_from_db()
+    rules = preset(rolled.rules)
+    home, away = team_card(rolled.home), team_card(rolled.away)
+    _played, written = rolled_game(home, away, 8, rules=rules, neutral=rolled.neutral)
+    dice = {"format": "vabg-dice/1", "d8": [], "d6": [], "d20": []}
+    for die, value in zip(written.dice, written.values, strict=True):
+        dice[die].append(value)
+    services.game_replay_dice(game_id=rolled.pk, script=dice)
+    rolled.refresh_from_db()
+    assert (rolled.status, rolled.kind, rolled.seed) == ("final", "real_dice", None)
+    call_command("simulate", "--replay", str(rolled.pk))
+    assert "from its dice: identical, event for event." in capsys.readouterr().out
+    services.game_result_enter(game_id=typed.pk, home_score=70, away_score=64)
+    with pytest.raises(CommandError, match="was entered as a score: it has no dice to play again"):
+        call_command("simulate", "--replay", str(typed.pk))

@@ -10,8 +10,10 @@ choice.
 from __future__ import annotations
 
 import json
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 
 from league.models import Game
 from simulator.games import TeamName, find_game
@@ -81,6 +83,11 @@ def test_a_game_played_by_hand_is_stored_with_its_choices_and_replays_choice_for
         hands=stored.dice["hands"],
     )
     assert json.loads(json.dumps([e.to_json() for e in again.events])) == stored.events
+    # ...and so does the league's own replay, as README says (it refused: "played from a
+    # dice script, not a seed").
+    out = StringIO()
+    call_command("simulate", "--replay", str(game.pk), stdout=out)
+    assert "from its dice: identical, event for event." in out.getvalue()
 
 
 @pytest.mark.django_db

@@ -22,6 +22,7 @@ class Command(BaseCommand):
         "a day (--date), everything up to a date (--until) or the rest (--all). With a "
         "broker configured the games go to the workers and this waits for them; without "
         "one they are played here. --replay GAME plays a stored game again from its seed "
+        "(a game rolled at the table: from its dice, with the choices made there by hand) "
         "and says whether it comes out the same. --retry-failed plays the season's failed "
         "games again once their cause is fixed, in a new run, and in a tournament "
         "the rest of the bracket. It always ends: exit 0 when every game is stored, "
@@ -174,7 +175,8 @@ class Command(BaseCommand):
         same = json.loads(json.dumps([e.to_json() for e in again.events])) == stored.events
         self.stdout.write(
             f"{game}: stored {stored.away_score}-{stored.home_score}, replayed "
-            f"{again.away.score}-{again.home.score} from seed {game.seed}: "
+            f"{again.away.score}-{again.home.score} "
+            + (f"from seed {game.seed}: " if game.seed is not None else "from its dice: ")
             + ("identical, event for event." if same else "DIFFERENT.")
         )
         if not same:
