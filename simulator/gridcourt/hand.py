@@ -181,11 +181,20 @@ class _Hand:
     def _steps(self, state: GridState, role: str, allowed: int) -> list[tuple[int, Cell]]:
         team = state.offense if role == OFFENSE else state.defense
         how = "orthogonally" if role == OFFENSE else "in any of 8 directions"
+        warning = ""
+        if role == OFFENSE:  # §2.11: a second movement in a row ending in the paint
+            counted = [p for p, c in enumerate(state.paint_counts, 1) if c >= 1]
+            if counted:
+                names = " and ".join(f"piece {p}" for p in counted)
+                warning = (
+                    f" Three seconds: {names} ended the last movement in the paint; ending "
+                    "this one there too is a paint violation (the ball goes over)."
+                )
         question = Question(
             self.side,
             "steps",
             f"{self._who()} on {role}: move up to {allowed} step{'s' if allowed != 1 else ''} "
-            f"({how}), shared among your pieces as you like.",
+            f"({how}), shared among your pieces as you like.{warning}",
             RULES["steps"],
             board={
                 "role": role,

@@ -110,3 +110,36 @@ def test_choices_the_rules_forbid_are_refused_naming_the_rule() -> None:
         GAME.sheet(HOME_TEAM, AWAY_TEAM, [*roll, 5], choices=start, hands=hands)
     with pytest.raises(NoChoiceWanted):
         GAME.sheet(HOME_TEAM, AWAY_TEAM, roll[:1], choices=[*start, "move"], hands=hands)
+
+
+def test_a_piece_that_ended_the_last_movement_in_the_paint_is_warned_of_three_seconds() -> None:
+    # A table player moved piece 5 into the paint, rolled and moved again, and lost the
+    # ball to a paint violation the prompt never spoke of (§2.11: a count of 2).
+    from simulator.gridcourt.engine import Table
+    from simulator.gridcourt.hand import Hands
+    from simulator.gridcourt.policy import DEFAULT_POLICY
+    from simulator.gridcourt.state import AWAY
+    from simulator.gridcourt.state import HOME as H
+    from simulator.hands import ChoiceNeeded
+
+    hands = Hands([], {AWAY}, {H: DEFAULT_POLICY, AWAY: DEFAULT_POLICY})
+    table = Table(ScriptedDice(d6=[]), GridRules(), home_policy=DEFAULT_POLICY)
+    state = table.state
+    paint = [c for i, c in enumerate(state.court.cells) if state.court.paint[i]]
+    outside = [c for i, c in enumerate(state.court.cells) if not state.court.inside[i]]
+    inside = [c for i, c in enumerate(state.court.cells) if state.court.inside[i]]
+    away = [*outside[:4], paint[0]]
+    home = [c for c in inside if c not in away][:5]
+
+    def asked(counts: dict[int, int]) -> str:
+        table.set_position(offense=AWAY, home=home, away=away, paint_counts=counts)
+        with pytest.raises(ChoiceNeeded) as caught:
+            hands.policy(AWAY).offense_steps(state, 4)
+        return str(caught.value.question.prompt)
+
+    assert "Three seconds" not in asked({})
+    warned = asked({5: 1})
+    assert warned.endswith(
+        "Three seconds: piece 5 ended the last movement in the paint; ending this one there "
+        "too is a paint violation (the ball goes over)."
+    ), warned
