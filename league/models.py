@@ -209,6 +209,33 @@ class Season(models.Model):
     def clean(self) -> None:
         self.options = game_options_clean(self.game, self.options)
 
+    def validate_constraints(self, exclude: Any = None) -> None:
+        """Name the season already at this address, on the name (the field an API client
+        and the form's reader set; the constraint's own message said only "a season with
+        this name or slug", above the form)."""
+        taken = None
+        if self.league_id and self.slug and "slug" not in (exclude or ()):
+            taken = (
+                Season.objects.filter(league_id=self.league_id, slug=self.slug)
+                .exclude(pk=self.pk)
+                .first()
+            )
+            exclude = {*(exclude or ()), "slug"}
+        errors: dict[str, list[ValidationError]] = {}
+        try:
+            super().validate_constraints(exclude=exclude)
+        except ValidationError as exc:
+            errors = exc.update_error_dict(errors)
+        if taken is not None:
+            errors.setdefault("name", []).append(
+                ValidationError(
+                    f"{self.league} already has the season {taken.name!r} (its web address's "
+                    f"slug {self.slug!r}): give this one another name, or another slug."
+                )
+            )
+        if errors:
+            raise ValidationError(errors)
+
 
 class SeasonTeam(models.Model):
     """A team's entry in a season: its conference (or none), region and seed."""

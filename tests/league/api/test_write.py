@@ -141,8 +141,9 @@ def test_a_second_season_of_the_same_name_is_refused_in_the_models_words(commish
     response = commish.post("/api/seasons/", season_body(teams), format="json")
     assert response.status_code == 400
     assert response.json() == {
-        "non_field_errors": [
-            "This league already has a season with this name or slug (the name in its web address)."
+        "name": [
+            "Write League already has the season '2030' (its web address's slug '2030'): give "
+            "this one another name, or another slug."
         ]
     }
     assert snapshot() == before
@@ -432,8 +433,9 @@ def test_a_second_tournament_of_the_same_name_is_refused(commish) -> None:
     response = commish.post("/api/tournaments/", cup_body(teams=teams), format="json")
     assert response.status_code == 400
     assert response.json() == {
-        "non_field_errors": [
-            "This league already has a season with this name or slug (the name in its web address)."
+        "name": [
+            "Cup League already has the season 'Cup' (its web address's slug 'cup'): give "
+            "this one another name, or another slug."
         ]
     }
     assert snapshot() == before
