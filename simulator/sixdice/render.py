@@ -19,6 +19,7 @@ from simulator.sixdice.events import (
 )
 
 _NAMES = {"away": "Orange", "home": "White"}
+_OTHER = {"away": "home", "home": "away"}
 
 
 def render_box_score(result: SixDiceResult) -> str:
@@ -91,7 +92,12 @@ def render_play_by_play(result: SixDiceResult) -> str:
             out.append(f"  {_NAMES[e.team]} hands over the chip and rerolls dice {e.dice}")
         elif isinstance(e, Advance | Push):
             verb = "advances" if isinstance(e, Advance) else "pushes back"
-            out.append(f"  {_NAMES[e.team]} {verb} {e.sections} to section {e.section}")
+            # The section counts from Orange's basket; the prompts' d is the attack's own.
+            attack = e.team if isinstance(e, Advance) else _OTHER[e.team]
+            depth = e.section - 7 if attack == "away" else 8 - e.section
+            where = f"d {depth}" if isinstance(e, Advance) else f"{_NAMES[attack]}'s d {depth}"
+            where = f" ({where})" if 1 <= depth <= 7 else ""  # past the half line: a steal
+            out.append(f"  {_NAMES[e.team]} {verb} {e.sections} to section {e.section}{where}")
         elif isinstance(e, Pass):
             after = "" if e.penalized is None else f": {_NAMES[e.penalized]} rolls five dice next"
             out.append(f"  {e.kind} pass{after}")
