@@ -427,6 +427,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # No deep links (drf-spectacular's default has them): each operation's path is then a
+    # link inside the button that opens it, a control within a control (nested-interactive).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     # A game at the table's status has its own choices beside a league game's and a run's.
     "ENUM_NAME_OVERRIDES": {"TableGameStatusEnum": "table.models.TableGame.Status"},
     # Every error an operation can answer, in the schema (core/schema.py).
