@@ -412,6 +412,24 @@ class TeamFileView(TableApiView):
 
 class DiceFileView(TableApiView):
     @extend_schema(
+        operation_id="table_game_dice_file_enter",
+        parameters=[PLAYS_SINCE],
+        summary="Begin a game from a vabg-dice/1 file",
+        description="The body is the dice file (the command line's --dice file): its "
+        "streams are read in the order the game asks for them, up to the end of the game, "
+        "of the file, or the first choice a side played by hand makes, and entered at once, "
+        "all or nothing. A game with entries already answers 409.",
+        request={"application/json": OpenApiTypes.OBJECT},
+        responses={200: TableStateSerializer, 400: ErrorSerializer, 409: ErrorSerializer},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = owned(request, pk)
+        since = plays_since(request)
+        position = services.table_roll_file(game_id=game.pk, user=request.user, doc=request.data)
+        game.refresh_from_db()
+        return Response(table_state(game, position, since))
+
+    @extend_schema(
         operation_id="table_game_dice_file",
         summary="The vabg-dice/1 file of the dice rolled so far (grid court, six dice: d6 only)",
         responses={200: OpenApiTypes.OBJECT},

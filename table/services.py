@@ -30,10 +30,19 @@ from core.roles import is_commissioner
 from league import services as league_services
 from league.errors import GameNotPlayable
 from league.models import Game, SimulationRun, game_options_clean
-from simulator.dice import DieRefused, GameOverError
+from simulator.dice import DiceError, DiceScriptExhausted, DieRefused, GameOverError
 from simulator.games import DEFAULT_GAME, InvalidTeamError, find_game, game_names
 from simulator.games import Game as Engine
-from simulator.sheets import ChoiceFirst, ChoiceRefused, EntryRefused, Sheet, entry_of
+from simulator.hands import ChoiceNeeded
+from simulator.recording import RecordingDice
+from simulator.sheets import (
+    ChoiceFirst,
+    ChoiceRefused,
+    EntryRefused,
+    NoChoiceWanted,
+    Sheet,
+    entry_of,
+)
 from table.models import TableGame
 
 
@@ -395,6 +404,44 @@ def table_roll(
     game.dice = dice
     _save(game, position, "dice")
     return position
+
+
+@transaction.atomic
+def table_roll_file(*, game_id: int, user: Any, doc: object, expected: int | None = None) -> Sheet:
+    """Enter a game's dice from a ``vabg-dice/1`` file (the command line's, or one a dice
+    app wrote): its streams are read in the order the game asks for them, as the command
+    line plays them, up to the end of the game, the end of the file or the first choice a
+    side played by hand makes; then entered as one entry, all or nothing (``table_roll``).
+
+    A file begins a game: one with dice entered already is refused (its streams cannot
+    say which of their dice were typed).
+    """
+    game = _locked(game_id, user)
+    _playing(game, expected)
+    if game.dice or game.choices:
+        raise TableRefused(
+            "A dice file begins a game: this one has entries already. Start a new game "
+            "for the file, or type the rest of this one.",
+            conflict=True,
+        )
+    engine = engine_of(game)
+    try:
+        script = engine.read_dice(doc)
+    except DiceError as exc:
+        raise TableRefused(f"The dice file is refused: {exc}") from exc
+    home, away = teams_of(game)
+    dice = RecordingDice(script)
+    hands = {"choices": (), "hands": tuple(game.hands)} if game.hands else {}
+    try:
+        engine.play(home, away, dice, rules_of(game), neutral=game.neutral, **hands)
+    except (DiceScriptExhausted, ChoiceNeeded, NoChoiceWanted):
+        pass  # the file ends, or a side played by hand chooses: the dice so far go in
+    except ValueError as exc:  # the engine's own (a card it cannot play, an endless game)
+        raise TableRefused(f"The engine refuses these dice: {exc}.") from exc
+    values = [draw.value for draw in dice.draws]
+    if not values:
+        raise TableRefused("The dice file holds none of this game's dice.")
+    return table_roll(game_id=game_id, user=user, values=values, expected=0)
 
 
 def _save(game: TableGame, position: Sheet, *fields: str) -> None:

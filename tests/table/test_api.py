@@ -340,6 +340,43 @@ def test_the_dice_file_download_is_the_vabg_dice_file_of_the_game_so_far(player_
     assert answer.json() == {"format": "vabg-dice/1", "d8": [5], "d6": [3, 4], "d20": [17]}
 
 
+def test_a_game_begins_from_a_dice_file_read_as_the_command_line_reads_it(player_client, teams):
+    played, written = rolled_game(HOME, AWAY, 23)
+    whole = {"format": "vabg-dice/1", "d8": [], "d6": [], "d20": []}
+    for die, value in zip(written.dice, written.values, strict=True):
+        whole[die].append(value)
+    url = lambda game: reverse("table:api-dice-file", args=[game])  # noqa: E731
+    # The whole game: over, exactly the engine's game from that file, ready to store.
+    state = start(player_client, teams)
+    answer = player_client.post(url(state["id"]), whole, content_type="application/json")
+    assert answer.status_code == 200, answer.json()
+    state = answer.json()
+    assert state["over"] and state["dice"] == written.values
+    assert state["score"] == {"home": played.home.score, "away": played.away.score}
+    check("/table/api/games/{id}/dice-file/", state, method="post")
+    # A file that stops early: the game so far, waiting for the next die as typed.
+    part = {die: values[:20] for die, values in whole.items() if die != "format"}
+    state = start(player_client, teams)
+    answer = player_client.post(
+        url(state["id"]), {"format": "vabg-dice/1", **part}, content_type="application/json"
+    )
+    assert answer.status_code == 200 and not answer.json()["over"]
+    typed = answer.json()["count"]
+    assert 0 < typed < 60 and answer.json()["dice"] == written.values[:typed]
+    # Refused: a second file on a game with dice, a die outside its faces, another format.
+    again = player_client.post(url(state["id"]), whole, content_type="application/json")
+    assert again.status_code == 409 and "begins a game" in again.json()["detail"]
+    fresh = start(player_client, teams)["id"]
+    bad = player_client.post(
+        url(fresh), {**whole, "d8": [9, *whole["d8"][1:]]}, content_type="application/json"
+    )
+    assert bad.status_code == 400 and bad.json()["detail"].startswith("The dice file is refused:")
+    assert "9" in bad.json()["detail"]
+    other = player_client.post(url(fresh), {"dice": [1, 2]}, content_type="application/json")
+    assert other.status_code == 400 and "vabg-dice/1" in other.json()["detail"]
+    assert TableGame.objects.get(pk=fresh).dice == []  # nothing half-written
+
+
 def test_a_game_queued_in_a_running_simulation_cannot_be_opened_at_the_table(
     client, commish, teams
 ):

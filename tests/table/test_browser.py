@@ -455,3 +455,31 @@ def test_dice_tapped_while_one_is_saved_wait_their_turn_and_one_not_recorded_say
     assert TableGame.objects.get().dice == [5, 3, 4, 2]  # not twice
     browser.refresh()
     wait_for(browser, 4)
+
+
+def test_a_game_begins_from_a_dice_file_chosen_on_the_sheet(
+    browser, live_server, player, teams, tmp_path
+) -> None:
+    import json
+
+    from selenium.webdriver.common.by import By
+
+    played, written = rolled_game(HOME, AWAY, 33)
+    doc = {"format": "vabg-dice/1", "d8": [], "d6": [], "d20": []}
+    for die, value in zip(written.dice, written.values, strict=True):
+        doc[die].append(value)
+    path = tmp_path / "rolled.json"
+    path.write_text(json.dumps(doc))
+    not_json = tmp_path / "notes.json"
+    not_json.write_text("d8 5, d6 3 4")
+    table = sign_in_and_start(browser, live_server, player, teams)
+    picker = browser.find_element(By.ID, "dice-file-input")
+    picker.send_keys(str(not_json))
+    error = browser.find_element(By.ID, "entry-error")
+    assert "notes.json is not a dice file: it is not JSON" in error.text
+    picker.send_keys(str(path))
+    wait_for(browser, len(written.values))
+    assert browser.find_element(By.ID, "away-score").text == str(played.away.score)
+    assert browser.find_element(By.ID, "home-score").text == str(played.home.score)
+    assert not browser.find_element(By.ID, "dice-file-entry").is_displayed()
+    assert TableGame.objects.get(pk=table.pk).dice == written.values

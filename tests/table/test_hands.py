@@ -240,3 +240,21 @@ def test_grid_court_by_hand_through_the_api_asks_places_and_refuses_an_illegal_s
         "application/json",
     ).json()
     assert stepped["pieces"]["away"][4] == [r - 1, c] and stepped["need"]["team"] == "home"
+
+
+@pytest.mark.django_db
+def test_a_dice_file_enters_the_dice_up_to_the_first_choice_made_by_hand(player, teams) -> None:
+    played, dice, tokens = recorded(4, {"away"}, STANDARD, HOME, AWAY)
+    table = start(player, teams, ["away"])
+    position = services.table_roll_file(
+        game_id=table.pk, user=player, doc={"format": "vabg-dice/1", "d6": dice}
+    )
+    # The file's dice up to Orange's first question, which the sheet asks now.
+    assert position.question is not None and position.question.side == "away"
+    table.refresh_from_db()
+    assert table.dice == dice[: len(table.dice)] and 0 < len(table.dice) < len(dice)
+    # The rest typed as asked plays the recorded game to its end.
+    first = services.table_choose(
+        game_id=table.pk, user=player, choice=tokens[0], expected=len(table.dice)
+    )
+    assert first.question is not None or first.need is not None
