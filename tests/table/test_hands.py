@@ -244,7 +244,7 @@ def test_grid_court_by_hand_through_the_api_asks_places_and_refuses_an_illegal_s
 
 @pytest.mark.django_db
 def test_a_dice_file_enters_the_dice_up_to_the_first_choice_made_by_hand(player, teams) -> None:
-    played, dice, tokens = recorded(4, {"away"}, STANDARD, HOME, AWAY)
+    _played, dice, tokens = recorded(4, {"away"}, STANDARD, HOME, AWAY)
     table = start(player, teams, ["away"])
     position = services.table_roll_file(
         game_id=table.pk, user=player, doc={"format": "vabg-dice/1", "d6": dice}
