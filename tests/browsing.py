@@ -112,6 +112,8 @@ def start_chromium() -> Any:
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--hide-scrollbars"):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # No connections opened ahead of requests (preconnects): see conftest's chromium_session.
+    options.add_experimental_option("prefs", {"net.network_prediction_options": 2})
     return webdriver.Chrome(
         service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options
     )
