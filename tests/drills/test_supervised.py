@@ -304,6 +304,14 @@ def test_a_worker_killed_mid_run_is_started_again_and_the_run_finishes_the_same(
     assert outcome(stormy) == outcome(calm)
 
 
+def command(pid: int | None) -> str:
+    """The name of process ``pid``'s program ("" once it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except (FileNotFoundError, ProcessLookupError):
+        return ""
+
+
 def nginx_group(leader: int) -> list[int]:
     """The pids of the processes in nginx master ``leader``'s process group, but its own."""
     found = []
@@ -327,13 +335,17 @@ def test_nginx_s_master_killed_alone_is_started_again_and_its_orphans_are_stoppe
     orphans = nginx_group(master)
     os.kill(master, signal.SIGKILL)  # the master alone: its workers keep the port
     killed = time.monotonic()
-    wait_for(
-        lambda: (
-            production.running_pid("nginx") not in (None, master) and production.answers("/healthz")
-        ),
-        what="a new nginx master to answer",
-        pool=production,
-    )
+
+    # supervisord's program is scripts/nginx-supervised.sh until it execs nginx, once the
+    # orphans are gone; meanwhile the orphans still answer on the port. So the new master
+    # is the program's pid once that process is nginx itself, answering.
+    def new_master() -> bool:
+        pid = production.running_pid("nginx")
+        return (
+            pid not in (None, master) and command(pid) == "nginx" and production.answers("/healthz")
+        )
+
+    wait_for(new_master, what="a new nginx master to answer", pool=production)
     report("nginx's master killed alone: a new one answers after", time.monotonic() - killed)
     assert not any(alive(pid) for pid in orphans), "the dead master's workers are still running"
     new = production.running_pid("nginx")
