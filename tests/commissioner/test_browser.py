@@ -134,8 +134,8 @@ def fits(driver: Any) -> None:
             " done([...document.querySelectorAll('.inline-group')]"
             ".filter(b => b.scrollWidth > b.clientWidth + 1)"
             ".filter(b => !(b.tabIndex === 0 && b.getAttribute('role') === 'region'"
-            " && b.previousElementSibling && !b.previousElementSibling.hidden"
-            " && b.previousElementSibling.classList.contains('inline-scroll-hint')))"
+            " && b.previousElementSibling && b.previousElementSibling.offsetHeight > 0"
+            " && b.previousElementSibling.classList.contains('scroll-hint')))"
             ".map(b => b.id))))"
         )
         assert unmarked == [], f"{driver.current_url} at {width} px: {unmarked} scroll unhinted"
