@@ -176,7 +176,13 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{game}: stored {stored.away_score}-{stored.home_score}, replayed "
             f"{again.away.score}-{again.home.score} "
-            + (f"from seed {game.seed}: " if game.seed is not None else "from its dice: ")
+            # as league.games.replay_dice chose: a game stored from dice before they cleared
+            # its seed kept one it was never played from
+            + (
+                f"from seed {game.seed}: "
+                if game.seed is not None and "seed" in stored.dice
+                else "from its dice: "
+            )
             + ("identical, event for event." if same else "DIFFERENT.")
         )
         if not same:
