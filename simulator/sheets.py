@@ -14,6 +14,7 @@ rules of a stored rules version and the page state of a game without players.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -370,6 +371,13 @@ class Entry:
                 out.append(item)
                 continue
             text = str(item)
+            negative = _NEGATIVE.search(text)
+            if negative:
+                shown, before = negative.group(1), text[: negative.start(1)]
+                at = len(out) + (len(self.read([before])) if before.strip() else 0)
+                raise EntryRefused(
+                    at, shown, f"{shown} is not a die: no die shows a negative number."
+                )
             tokens = [t for t in _split(text) if t]
             if not tokens:
                 raise EntryRefused(len(out), text, f"{text!r} is not a die: {self.words()}.")
@@ -386,6 +394,11 @@ class Entry:
         if upper in self.letters:
             return [self.letters[upper]]
         raise EntryRefused(at, token, f"{token} is not a die: {self.words()}.")
+
+
+_NEGATIVE = re.compile(r"(?:^|\s)(-\d+)")
+"""A dash before a number at the start of a word: a negative number, never a separator
+(``5-3`` is two dice, ``-3`` and ``5 -3`` hold a -3)."""
 
 
 def _split(text: str) -> list[str]:

@@ -251,6 +251,8 @@ def test_six_dice_are_typed_as_the_dice_look_and_a_vabg_trip_with_a_phones_keypa
         "X is not a die: type the numbers rolled or the faces (B/P/S/F), e.g. 1 1 4 5 2 6 "
         "or BBPSBF.",
     )
+    # a dash separates dice (5-3), but before a number it is a minus sign: -3 was read as 3
+    refused_in_place(browser, "1 -3", "-3", "-3 is not a die: no die shows a negative number.")
     entry.clear()
     entry.send_keys("1.1.2.2.4.5", Keys.ENTER)  # the decimal keypad's separator
     wait_for(browser, 18)

@@ -125,3 +125,16 @@ def test_the_six_dice_page_says_its_options_in_words_and_keys_in_any_dice(
     assert entry is not None
     assert 'inputmode="decimal"' in entry[0]  # a keypad with a separator on a phone
     assert 'placeholder="1 1 4 5 2 6 or BBPSBF"' in entry[0]
+
+
+@pytest.mark.parametrize(("typed", "index"), [("-3", 0), ("5 -3", 1), ("2,4, -16", 2)])
+def test_a_minus_sign_is_refused_not_read_as_a_separator(typed, index) -> None:  # type: ignore[no-untyped-def]
+    # a dash between dice separates them (5-3-4-17); before a number it is a minus sign,
+    # and no die shows a negative number: "-3" was read as a 3
+    assert VABG_ENTRY.read(["5-3"]) == [5, 3]
+    with pytest.raises(EntryRefused) as refused:
+        VABG_ENTRY.read([typed])
+    assert refused.value.index == index
+    assert (
+        str(refused.value) == f"{typed.split()[-1]} is not a die: no die shows a negative number."
+    )
