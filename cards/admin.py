@@ -18,7 +18,6 @@ from django.core.exceptions import (
     ValidationError,
 )
 from django.db.models import Count, QuerySet
-from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
@@ -50,7 +49,7 @@ from cards.services import (
 )
 from cards.styles import GAMES as STYLE_GAMES
 from cards.styles import RULINGS_STYLE, team_styles
-from core.admin import StoredTitleAdmin, guard_delete_selected
+from core.admin import LabelledInlineFormSet, StoredTitleAdmin, guard_delete_selected
 from core.errors import sentence
 from core.text import size_text
 from simulator.games import find_game
@@ -144,10 +143,13 @@ def same_but_capitals(name: str, other: str) -> str:
     )
 
 
-class RosterFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
+class RosterFormSet(LabelledInlineFormSet):
     """The roster as a whole: no two players share an order (a slot's reserves play in it),
     and the roster as it would be saved (players deleted, slots and roles changed) must be
     a team the engine plays, as the card form requires of one card."""
+
+    def row_name(self, instance: Any) -> str:
+        return instance.name
 
     def clean(self) -> None:
         super().clean()

@@ -18,7 +18,6 @@ from django.contrib.admin.widgets import (
 )
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
-from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
@@ -28,7 +27,7 @@ from django.utils.safestring import SafeString
 
 from cards.admin import CardAdmin, PlayerAdmin, TeamAdmin
 from cards.models import Card, Player, Team
-from core.admin import StoredTitleAdmin, guard_delete_selected
+from core.admin import LabelledInlineFormSet, StoredTitleAdmin, guard_delete_selected
 from core.deletion import CountedDeleteAdmin
 from core.errors import sentence
 from core.text import counted
@@ -56,8 +55,11 @@ class LeagueAdmin(CountedDeleteAdmin[League], StoredTitleAdmin[League]):
     prepopulated_fields = {"slug": ("name",)}
 
 
-class SeasonTeamFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
+class SeasonTeamFormSet(LabelledInlineFormSet):
     """A round robin's conferences once it has games: renamed, never regrouped."""
+
+    def row_name(self, instance: Any) -> str:
+        return str(instance.team)
 
     def clean(self) -> None:
         super().clean()

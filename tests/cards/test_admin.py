@@ -178,6 +178,16 @@ def test_the_team_page_shows_the_roster_with_slots_roles_and_ball_numbers(
     assert "1&7" in page  # Marquis Teague's ball numbers as printed
 
 
+def test_each_roster_cell_says_its_column_and_player(commish: Client) -> None:
+    # Django's tabular inline labels a column once, in its heading: a screen reader read
+    # "edit text" for every cell of the roster.
+    (team,) = load(KENTUCKY)
+    body = commish.get(reverse("admin:cards_team_change", args=[team.pk])).content.decode()
+    for column in ("Name", "Order", "Slot", "Role", "Delete"):
+        assert f'aria-label="{column}, Anthony Davis"' in body, column
+    assert 'aria-label="Name, new row"' in body  # the blank row "Add another" copies
+
+
 def test_the_card_page_previews_the_card_as_printed(commish: Client) -> None:
     card = CardFactory(
         slot=5,

@@ -6,7 +6,8 @@ The commissioner signs in with the password ``make run`` printed, adds a league 
 in the admin and simulates it, following the run's page to its end; starts a run through the
 API and follows its ``Location``; edits a card (a refused value first), renames a player and
 a team and sees the fans' pages say so; imports a team file; and reads a loaded card's
-history. Every admin page visited fits the window at 1,366 px and at 390 px.
+history. Every admin page visited fits the window at 1,366 px and at 390 px, and axe-core
+finds nothing serious on it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from tests.browsing import follow
+from tests.browsing import follow, serious_axe_findings
 from tests.commissioner.conftest import (
     PYTHON,
     ROOT,
@@ -140,6 +141,9 @@ def fits(driver: Any) -> None:
         )
         assert unmarked == [], f"{driver.current_url} at {width} px: {unmarked} scroll unhinted"
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    # Django's admin markup gave a roster's cells no labels and the teams selector's icon
+    # a label a span may not carry (a screen reader read "edit text" sixty times).
+    assert serious_axe_findings(driver) == [], driver.current_url
 
 
 def wait_for(driver: Any, check: Any, what: str) -> Any:
