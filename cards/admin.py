@@ -149,7 +149,7 @@ class RosterFormSet(LabelledInlineFormSet):
     a team the engine plays, as the card form requires of one card."""
 
     def row_name(self, instance: Any) -> str:
-        return instance.name
+        return str(instance.name)
 
     def clean(self) -> None:
         super().clean()

@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 from django.contrib import admin
 from django.db.models import Model
-from django.forms import BaseForm
+from django.forms import ModelForm
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse
 
@@ -46,7 +46,7 @@ class LabelledInlineFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
     sixty cells (axe-core: label, select-name). Each control is named by its column and its
     row's object ("Order, Anthony Davis"; a row not yet saved, "Order, new row 3")."""
 
-    def add_fields(self, form: BaseForm, index: int | None) -> None:
+    def add_fields(self, form: ModelForm[Any], index: int | None) -> None:
         super().add_fields(form, index)
         instance = getattr(form, "instance", None)
         if instance is not None and instance.pk is not None:
