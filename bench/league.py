@@ -32,20 +32,17 @@ import random
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench.scratch import scratch_database  # noqa: E402
 
 
 def setup(args: argparse.Namespace) -> None:
-    if not os.environ.get("DATABASE_URL"):
-        scratch = Path(tempfile.gettempdir()) / "vabg-bench.sqlite3"
-        scratch.unlink(missing_ok=True)
-        os.environ["SQLITE_PATH"] = str(scratch)
+    postgres = scratch_database("vabg-bench.sqlite3")
     if not args.workers:
         os.environ.pop("CELERY_BROKER_URL", None)
         os.environ.pop("REDIS_URL", None)
@@ -56,7 +53,7 @@ def setup(args: argparse.Namespace) -> None:
     django.setup()
     from django.core.management import call_command
 
-    if os.environ.get("DATABASE_URL"):
+    if postgres:
         call_command("flush", "--noinput", verbosity=0)
     call_command("migrate", "--noinput", verbosity=0)
 

@@ -31,28 +31,20 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench.scratch import SECRET_KEY, scratch_database  # noqa: E402
 
 SIZES = (66, 780, 5000)
 TEAMS_FOR = {66: 12, 780: 40, 5000: 96}
 
 
 def setup() -> None:
-    url = os.environ.get("DATABASE_URL", "")
-    if url:
-        name = url.rsplit("/", 1)[-1]
-        if "bench" not in name:
-            raise SystemExit(f"refusing to empty database {name!r}: its name must contain 'bench'")
-    else:
-        scratch = Path(tempfile.gettempdir()) / "vabg-bench-pages.sqlite3"
-        scratch.unlink(missing_ok=True)
-        os.environ["SQLITE_PATH"] = str(scratch)
+    postgres = scratch_database("vabg-bench-pages.sqlite3")
     for name in ("CELERY_BROKER_URL", "REDIS_URL"):
         os.environ.pop(name, None)
     # Production (DEBUG off) refuses a cache each process keeps to itself: the pages are
@@ -63,7 +55,7 @@ def setup() -> None:
         DJANGO_SETTINGS_MODULE="config.settings",
         LOG_LEVEL="ERROR",
         DEBUG="false",
-        SECRET_KEY="bench-only",
+        SECRET_KEY=SECRET_KEY,
         ALLOWED_HOSTS="testserver",
         SECURE_SSL_REDIRECT="false",
         LEAGUE_IN_PROCESS_WORKER="false",
@@ -74,7 +66,7 @@ def setup() -> None:
     django.setup()
     from django.core.management import call_command
 
-    if url:
+    if postgres:
         call_command("flush", "--noinput", verbosity=0)
     call_command("migrate", "--noinput", verbosity=0)
     from django.core.cache import cache

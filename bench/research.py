@@ -30,15 +30,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-
 from bench.league import start_workers  # noqa: E402
+from bench.scratch import scratch_database  # noqa: E402
 
 
 def setup(workers: int) -> None:
-    if not os.environ.get("DATABASE_URL"):
-        scratch = Path(tempfile.gettempdir()) / "vabg-bench-research.sqlite3"
-        scratch.unlink(missing_ok=True)
-        os.environ["SQLITE_PATH"] = str(scratch)
+    postgres = scratch_database("vabg-bench-research.sqlite3")
     if not workers:
         os.environ.pop("CELERY_BROKER_URL", None)
         os.environ.pop("REDIS_URL", None)
@@ -49,7 +46,7 @@ def setup(workers: int) -> None:
     django.setup()
     from django.core.management import call_command
 
-    if os.environ.get("DATABASE_URL"):
+    if postgres:
         call_command("flush", "--noinput", verbosity=0)
     call_command("migrate", "--noinput", verbosity=0)
     call_command("load_teams", verbosity=0)
