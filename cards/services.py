@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -167,15 +167,25 @@ def _column_problems(name: str, card: TeamCard) -> list[str]:
 
 
 def teams_import(
-    *, files: Iterable[tuple[str, bytes | str]], source: str = "Imported"
+    *,
+    files: Iterable[tuple[str, bytes | str]],
+    source: str = "Imported",
+    unread: Sequence[str] = (),
 ) -> list[ImportOutcome]:
-    """Import team files all or nothing: any problem in any file refuses the whole batch.
+    """Import team files all or nothing: any problem in any file refuses the whole batch,
+    as do ``unread``, the problems of uploads that could not be read as files (listed
+    first, beside the files' own).
 
     A team is matched by school and season, so importing a file again updates that team in
     place (players matched by name) and never duplicates it. Each row's history says what
     wrote it: ``source`` and the file, such as "Loaded by load_teams from kentucky-2012.json".
     """
-    parsed = teams_parse(files=files)
+    try:
+        parsed = teams_parse(files=files)
+    except TeamFileError as exc:
+        raise TeamFileError([*unread, *exc.problems]) from exc
+    if unread:
+        raise TeamFileError(list(unread))
     with transaction.atomic():
         return [
             _team_write(
@@ -218,7 +228,9 @@ def uploads_import(
     """Import uploads, team files or zips of them, as the admin, the API and ``import_team``
     take them: read within the upload limits (:mod:`cards.uploads`), then all or nothing.
     With ``zips=False`` (the API) each upload must be one team file, a zip refused."""
-    return teams_import(files=uploads_read(uploads, zips=zips), source=source)
+    unread: list[str] = []
+    files = uploads_read(uploads, zips=zips, problems=unread)
+    return teams_import(files=files, source=source, unread=unread)
 
 
 def teams_parse(

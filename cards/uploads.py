@@ -118,16 +118,24 @@ class _Budget:
 
 
 def uploads_read(
-    uploads: Iterable[tuple[str, IO[bytes]]], *, zips: bool = True
+    uploads: Iterable[tuple[str, IO[bytes]]],
+    *,
+    zips: bool = True,
+    problems: list[str] | None = None,
 ) -> list[tuple[str, bytes]]:
     """Read uploads (a name and a seekable binary stream each) into ``(name, content)`` team
     files, zips unpacked; raise :class:`TeamFileError` listing every problem of every upload.
     With ``zips=False`` each upload must be one team file and a zip is refused.
+
+    Given a ``problems`` list, the problems are added to it instead and the files that
+    could be read are returned, for the caller to refuse with their own problems too (a
+    file over the size limit hid another file's broken JSON).
     """
     limits = UploadLimits.from_settings()
     budget = _Budget(limits.zip_bytes)
     files: list[tuple[str, bytes]] = []
-    problems: list[str] = []
+    collect = problems is not None
+    problems = problems if problems is not None else []
     for name, stream in uploads:
         label = _label(name)
         try:
@@ -141,7 +149,7 @@ def uploads_read(
             problems.extend(exc.problems)
             if budget.used > budget.limit:
                 break
-    if problems:
+    if problems and not collect:
         raise TeamFileError(problems)
     return files
 

@@ -452,6 +452,12 @@ def test_the_admin_refuses_a_team_file_over_the_limit_and_writes_nothing(
         "k.json: 300,000 bytes (293 KB); a team file is at most 262,144 bytes (256 KB)"
     ]
     assert counts() == (0, 0, 0, 0)
+    # The file over the limit does not hide another file's problem (it did: only the size
+    # was listed, and the broken file's JSON came up on the next try)
+    response = admin_post(commish, ("k.json", padded(300_000)), ("broken.json", b"{"))
+    problems = admin_problems(response)
+    assert [p.split(":")[0] for p in problems] == ["k.json", "broken.json"], problems
+    assert counts() == (0, 0, 0, 0)
     response = admin_post(commish, ("k.json", padded(FILE_LIMIT)))
     assert response.status_code == 302
     assert Team.objects.count() == 1
