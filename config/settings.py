@@ -547,5 +547,10 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django.request": {"level": "ERROR"}},
+    "loggers": {
+        # Django's own configuration gives "django" a console handler of its own and the
+        # level INFO, which printed the reloader's INFO lines twice whatever LOG_LEVEL said.
+        "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        "django.request": {"level": "ERROR"},
+    },
 }

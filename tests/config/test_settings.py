@@ -256,6 +256,20 @@ def test_a_misspelt_switch_or_number_is_refused_naming_the_variable() -> None:
     assert settings_under({"DEBUG": " YES "})["debug"] is True
 
 
+def test_manage_py_says_what_the_settings_refuse_in_one_line() -> None:
+    """An operator's typo stopped every command with forty lines of Django's frames, the
+    variable named only at the bottom."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "DJANGO_SETTINGS_MODULE"}}
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "check"], env={**env, "DEBUG": "ture"}, cwd=ROOT,
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 1
+    assert (
+        proc.stderr == "manage.py: DEBUG='ture' is neither true nor false (write true or false)\n"
+    )
+
+
 def test_healthz_answers_plain_http_in_production_while_pages_go_to_https(tmp_path: Path) -> None:
     """A load balancer probes the application over HTTP and by its address: a 301 to https
     or a 400 for the Host would read as down."""
