@@ -45,6 +45,11 @@ class OddsUnavailable(Refused, ValueError):
     a game or rules without odds (the message names the game)."""
 
 
+class StoryUntold(Refused, ValueError):
+    """Raise for a story asked of a game whose kind tells none (six dice, grid court): the
+    game is there, the request is what is wrong (400, naming the game)."""
+
+
 class WhatIfRefused(Refused, ValueError):
     """Raise for a what-if that cannot happen: an unknown game, a team not in it."""
 

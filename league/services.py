@@ -677,8 +677,11 @@ def simulation_start(
         dispatch=dispatch,
         created_by_id=getattr(user, "pk", None),  # an anonymous user has no pk: None
         status=SimulationRun.Status.RUNNING if total else SimulationRun.Status.DONE,
-        finished_at=None if total else timezone.now(),
     )
+    if not total:  # nothing to play: done as it begins (a clock read before the row's own
+        # creation stamp had it finish a few microseconds before it started)
+        run.finished_at = run.created_at
+        run.save(update_fields=["finished_at"])
     Game.objects.filter(pk__in=ids).update(run=run)
     if dispatch:
         games_enqueue(game_ids=ids)

@@ -75,7 +75,7 @@ from league.api.serializers import (
     TeamStatsQuerySerializer,
     TournamentCreateSerializer,
 )
-from league.errors import GameFinal
+from league.errors import GameFinal, StoryUntold
 from league.games import league_game
 from league.models import BoxLine, Game, League, Season, SimulationRun
 from simulator.games import find_game
@@ -462,14 +462,19 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     @extend_schema(
         summary="A game's story: headline, sentences, and the story with its box score as "
         "Markdown and HTML for a blog post",
-        responses={200: StorySerializer, 404: ErrorSerializer},
+        responses={200: StorySerializer, 400: ErrorSerializer, 404: ErrorSerializer},
     )
     @action(detail=True, methods=["get"], url_path="story", filter_backends=[])
     def story(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
         game = self.get_object()
+        if not league_game(game.game).tells_stories:
+            raise StoryUntold(
+                f"Game {game.pk} is a game of {find_game(game.game).title}: stories are told of "
+                "VABG games only."
+            )
         self._result_or_404(game)
         box = presentation.box_score(game)
-        told = stories.game_story(game, box=box) if league_game(game.game).tells_stories else None
+        told = stories.game_story(game, box=box)
         if told is None:
             raise NotFound("Game stories are told for played VABG games.")
         url = request.build_absolute_uri(f"/games/{game.pk}/")

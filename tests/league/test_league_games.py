@@ -168,7 +168,8 @@ def test_a_score_typed_in_for_a_fourth_game_takes_its_rules_and_refuses_player_l
 
 def test_pages_and_api_ask_the_hooks_not_the_name(client, monkeypatch) -> None:
     """A season of VABG whose adapter is told it tells no stories and has no preset: the
-    story answers 404 and the season page names the game, as they would for any game
+    story API refuses with a 400 naming the game (the page: 404) and the season page names
+    the game, as they would for any game
     whose hooks say so."""
     league = services.league_get_or_create(name="Hooks")
     season = services.season_create(
@@ -187,7 +188,12 @@ def test_pages_and_api_ask_the_hooks_not_the_name(client, monkeypatch) -> None:
     monkeypatch.setattr(Vabg, "tells_stories", False)
     monkeypatch.setattr(Vabg, "rules_in_fields", False)
     throttle_reset()
-    assert client_for().get(f"/api/games/{game.pk}/story/").status_code == 404
+    refused = client_for().get(f"/api/games/{game.pk}/story/")
+    assert refused.status_code == 400
+    assert refused.json() == {
+        "detail": f"Game {game.pk} is a game of Value Add Basketball Game: stories are told "
+        "of VABG games only."
+    }  # the hooks say VABG tells none here (six dice: "a game of Six dice to 21")
     assert client.get(f"/games/{game.pk}/story.md").status_code == 404
     page = client.get(f"/seasons/{season.pk}/").content.decode()
     assert "rules ·" not in page and "VABG ·" in page

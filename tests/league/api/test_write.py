@@ -473,6 +473,8 @@ def test_a_commissioner_simulates_a_round_and_polls_the_run(
         )
     assert again.status_code == 200
     assert (again.json()["total"], again.json()["status"]) == (0, "done")
+    # done as it began, not a few microseconds before it was created
+    assert again.json()["finished_at"] == again.json()["created_at"]
 
 
 @pytest.mark.parametrize(
