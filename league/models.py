@@ -230,7 +230,7 @@ class Season(models.Model):
             errors.setdefault("name", []).append(
                 ValidationError(
                     f"{self.league} already has the season {taken.name!r} (its web address's "
-                    f"slug {self.slug!r}): give this one another name, or another slug."
+                    f"slug {self.slug!r}): give this one another name."
                 )
             )
         if errors:

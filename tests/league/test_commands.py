@@ -144,6 +144,21 @@ def test_simulate_written_to_a_log_reports_its_progress_in_lines(teams) -> None:
     assert re.fullmatch(r"Logged Winter: 15 of 15 games \(100%\), [\d,]+ a second", last), last
 
 
+def test_a_report_of_other_things_than_games_names_them_in_its_lines() -> None:
+    # field_report counts the exact odds' pairs: in a log, lines of pairs (its own
+    # carriage-return counter made one endless line there)
+    from league.management.commands._common import progress_report
+
+    log = io.StringIO()
+    update, close = progress_report("exact odds", 4_560, log, quiet=False, unit="pair")
+    update(200)
+    update(4_560)
+    close()
+    lines = log.getvalue().splitlines()
+    assert "\r" not in log.getvalue() and lines[0].startswith("exact odds: 200 of 4,560 pairs (4%)")
+    assert lines[-1].startswith("exact odds: 4,560 of 4,560 pairs (100%)")
+
+
 def test_simulate_names_a_broker_it_cannot_reach_and_what_to_do(teams, monkeypatch) -> None:
     from config.celery import app
 

@@ -109,9 +109,16 @@ PROGRESS_EVERY = 10.0
 
 
 def progress_report(
-    label: str, total: int, stream: TextIO, *, quiet: bool, already: int = 0
+    label: str,
+    total: int,
+    stream: TextIO,
+    *,
+    quiet: bool,
+    already: int = 0,
+    unit: str = "game",
 ) -> tuple[Callable[[int], object], Callable[[], object]]:
-    """Return how a command reports ``n`` games done of ``total``, and what ends the report.
+    """Return how a command reports ``n`` games (or other ``unit``) done of ``total``, and
+    what ends the report.
 
     On a terminal, a progress bar. Written to a file or a pipe (nohup, cron, a job's log), a
     bar's redraws would be one endless line of carriage returns: there, a plain line every
@@ -122,7 +129,7 @@ def progress_report(
         return (lambda n: None), (lambda: None)
     isatty = getattr(stream, "isatty", None)
     if isatty is not None and isatty():
-        bar = tqdm(total=total, initial=already, unit="game", desc=label, file=stream)
+        bar = tqdm(total=total, initial=already, unit=unit, desc=label, file=stream)
         return (lambda n: bar.update(n - bar.n)), bar.close
     start = time.monotonic()
     shown = {"games": -1, "pending": -1}
@@ -133,7 +140,7 @@ def progress_report(
         done = n - already
         rate = f", {done / seconds:,.0f} a second" if done and seconds > 0 else ""
         share = n / total if total else 1
-        stream.write(f"{label}: {n:,} of {total:,} games ({share:.0%}){rate}\n")
+        stream.write(f"{label}: {n:,} of {total:,} {unit}s ({share:.0%}){rate}\n")
         stream.flush()
         shown["games"], shown_at[0] = n, seconds
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from cards.field import FIELD_DIR, TEAMS_DIR, FieldError, read_csv, read_field, 
 from cards.models import Team
 from cards.services import team_file_name
 from league.fieldreport import FieldTeam, report_markdown
+from league.management.commands._common import progress_report
 from simulator.vabg import InvalidCardError, read_team_file
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "field.md"
@@ -58,11 +60,19 @@ class Command(BaseCommand):
             if got is not None and (row.get("pts") or "").strip():
                 team_ppg[f"{got[0]} {got[1]}"] = float(row["pts"])
 
+        # A bar on a terminal; in a file or a pipe a plain line now and then (the bar's
+        # carriage returns made one endless line of a log).
+        bars: list[tuple[Callable[[int], object], Callable[[], object]]] = []
+
         def progress(done: int, total: int) -> None:
-            if done % 200 == 0 or done == total:
-                sys.stderr.write(f"\rexact odds: {done:,} of {total:,} pairs")
-                if done == total:
-                    sys.stderr.write("\n")
+            if not bars:
+                bars.append(
+                    progress_report("exact odds", total, sys.stderr, quiet=False, unit="pair")
+                )
+            update, close = bars[0]
+            update(done)
+            if done == total:
+                close()
 
         text = report_markdown(teams, rosters, team_ppg, games=options["games"], progress=progress)
         out = Path(options["out"])

@@ -143,7 +143,7 @@ def test_a_second_season_of_the_same_name_is_refused_in_the_models_words(commish
     assert response.json() == {
         "name": [
             "Write League already has the season '2030' (its web address's slug '2030'): give "
-            "this one another name, or another slug."
+            "this one another name."
         ]
     }
     assert snapshot() == before
@@ -435,7 +435,7 @@ def test_a_second_tournament_of_the_same_name_is_refused(commish) -> None:
     assert response.json() == {
         "name": [
             "Cup League already has the season 'Cup' (its web address's slug 'cup'): give "
-            "this one another name, or another slug."
+            "this one another name."
         ]
     }
     assert snapshot() == before
