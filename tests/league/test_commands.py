@@ -280,3 +280,8 @@ def test_a_season_made_while_the_broker_is_down_is_said_made_and_its_odds_wait(
     monkeypatch.setattr(tasks.simulate_games, "delay", down)
     with pytest.raises(BrokerError):
         tasks._send(tasks.simulate_games, "games", game_ids=[1])
+
+
+def test_a_date_not_written_yyyy_mm_dd_is_refused_in_words(teams) -> None:
+    with pytest.raises(CommandError, match=r"'notadate' is not a date: write YYYY-MM-DD"):
+        call_command("simulate", "any", "--date", "notadate")

@@ -6,6 +6,7 @@ import argparse
 import json
 import time
 from collections.abc import Callable
+from datetime import date
 from typing import Any, TextIO
 
 from django.core.management.base import CommandError, CommandParser
@@ -18,6 +19,17 @@ from league.models import League, Season
 from simulator.games import game_names
 
 SEED_MAX = 2**63 - 1  # a seed column's largest value (and the API's)
+
+
+def date_argument(text: str) -> date:
+    """Read a command's date (``--date``, ``--until``, ``--start``), refusing anything but
+    YYYY-MM-DD in words (argparse's own said "invalid fromisoformat value")."""
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a date: write YYYY-MM-DD, e.g. 2026-03-15"
+        ) from None
 
 
 def seed_argument(text: str) -> int:

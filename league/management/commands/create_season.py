@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -13,6 +12,7 @@ from core.text import counted
 from league import services
 from league.management.commands._common import (
     add_game_arguments,
+    date_argument,
     game_choice,
     league_for,
     seed_argument,
@@ -44,7 +44,7 @@ class Command(BaseCommand):
             "--cross", type=int, default=0, metavar="N", help="cross-conference games per team"
         )
         parser.add_argument("--neutral", action="store_true", help="every game on a neutral court")
-        parser.add_argument("--start", type=date.fromisoformat, default=None, help="YYYY-MM-DD")
+        parser.add_argument("--start", type=date_argument, default=None, help="YYYY-MM-DD")
         parser.add_argument("--days-between", type=int, default=1, help="days between rounds")
         parser.add_argument("--rules", choices=["advanced", "basic"], default="advanced")
         parser.add_argument(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from datetime import date
 from typing import Any, TextIO, cast
 
 from celery import current_app
@@ -12,7 +11,7 @@ from django.db import InterfaceError, OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 
 from league import services
-from league.management.commands._common import progress_report, season_find
+from league.management.commands._common import date_argument, progress_report, season_find
 from league.models import Game, SimulationRun
 
 
@@ -35,8 +34,8 @@ class Command(BaseCommand):
         what = parser.add_mutually_exclusive_group(required=True)
         what.add_argument("--game", type=int, metavar="ID")
         what.add_argument("--round", type=int, metavar="N")
-        what.add_argument("--date", type=date.fromisoformat, metavar="YYYY-MM-DD")
-        what.add_argument("--until", type=date.fromisoformat, metavar="YYYY-MM-DD")
+        what.add_argument("--date", type=date_argument, metavar="YYYY-MM-DD")
+        what.add_argument("--until", type=date_argument, metavar="YYYY-MM-DD")
         what.add_argument("--all", action="store_true")
         what.add_argument("--replay", type=int, metavar="ID")
         what.add_argument("--retry-failed", action="store_true", help="play failed games again")
