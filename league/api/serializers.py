@@ -12,6 +12,7 @@ from cards.models import Team
 from core.api import ID_MAX
 from core.fields import CalendarDateField
 from league import selectors
+from league.games import league_game
 from league.models import (
     BoxLine,
     Game,
@@ -88,7 +89,29 @@ class SeasonTeamSerializer(serializers.ModelSerializer[SeasonTeam]):
         fields = ["team", "conference", "region", "seed"]
 
 
-class SeasonSerializer(serializers.ModelSerializer[Season]):
+class PresetFields(serializers.ModelSerializer[Any]):
+    """A season's or game's ``rules`` and ``strategy``: VABG's preset and coach switch, null
+    for a game that has neither (six dice, grid court: their settings are ``options``). The
+    rows keep VABG's defaults there, which the API reported as if they applied."""
+
+    rules = serializers.ChoiceField(
+        choices=RulesPreset.choices,
+        read_only=True,
+        allow_null=True,
+        help_text="VABG's rules preset; null for other games.",
+    )
+    strategy = serializers.BooleanField(
+        read_only=True, allow_null=True, help_text="VABG's coach policy; null for other games."
+    )
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        data: dict[str, Any] = super().to_representation(instance)
+        if not league_game(instance.game).rules_in_fields:
+            data["rules"] = data["strategy"] = None
+        return data
+
+
+class SeasonSerializer(PresetFields):
     league_name = serializers.CharField(source="league.name", read_only=True)
     team_count = serializers.IntegerField(read_only=True)
     game_count = serializers.IntegerField(
@@ -291,7 +314,7 @@ class RetrySerializer(serializers.Serializer[Any]):
     )
 
 
-class GameSerializer(serializers.ModelSerializer[Game]):
+class GameSerializer(PresetFields):
     home = TeamBriefSerializer(read_only=True)
     away = TeamBriefSerializer(read_only=True)
     home_score = serializers.IntegerField(

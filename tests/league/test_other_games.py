@@ -205,6 +205,8 @@ def test_the_api_creates_a_six_dice_season_and_a_grid_court_tournament() -> None
     assert response.status_code == 201, response.json()
     assert response.json()["game"] == "sixdice"
     assert response.json()["options"] == {"faces": "BBBPSF", "chip_reroll": True}
+    # VABG's preset and coach switch are not six dice's: null, not "advanced" and true
+    assert (response.json()["rules"], response.json()["strategy"]) == (None, None)
     refused = client.post(
         "/api/seasons/",
         {**body, "name": "Bad", "game": "gridcourt", "options": {"pieces": 9}},
@@ -223,7 +225,8 @@ def test_the_api_creates_a_six_dice_season_and_a_grid_court_tournament() -> None
     assert (season.game, season.options["level"]) == ("gridcourt", 2)
     game = season.games.first()
     assert game is not None
-    assert client.get(f"/api/games/{game.pk}/").json()["game"] == "gridcourt"
+    shown = client.get(f"/api/games/{game.pk}/").json()
+    assert (shown["game"], shown["rules"], shown["strategy"]) == ("gridcourt", None, None)
 
 
 def test_the_api_box_score_of_a_six_dice_game_carries_its_own_box() -> None:
