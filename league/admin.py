@@ -33,6 +33,7 @@ from core.errors import sentence
 from core.text import counted
 from league import background, services, tournaments
 from league.dispatch import team_odds_enqueue
+from league.games import teams_playable
 from league.models import (
     Game,
     League,
@@ -142,7 +143,13 @@ class SeasonAddForm(forms.Form):
         widget=FilteredSelectMultiple("teams", is_stacked=False),
         help_text="The teams that play the season (at least two), or tick every team below.",
     )
-    every_team = forms.BooleanField(required=False, label="Every team loaded")
+    every_team = forms.BooleanField(
+        required=False,
+        label="Every team loaded",
+        help_text="Every team the game can play: a team whose cards are incomplete is left "
+        "out, named.",
+    )
+    left_out: list[str] = []  # why each team "every team loaded" left out was left out
     grouping = forms.ChoiceField(
         choices=[
             ("team", "By each team's own conference"),
@@ -232,7 +239,10 @@ class SeasonAddForm(forms.Form):
                 f"mean, the {len(cleaned['teams'])} chosen or all {Team.objects.count()}?",
             )
         elif cleaned.get("every_team"):
-            cleaned["teams"] = list(Team.objects.order_by("school", "season"))
+            # every team the game can play: one whose cards are incomplete is left out, and
+            # the page says so (its games would fail only when simulated)
+            every = list(Team.objects.order_by("school", "season"))
+            cleaned["teams"], self.left_out = teams_playable(game or DEFAULT_GAME, every)
         elif len(cleaned.get("teams") or ()) < 2 and "teams" not in self.errors:
             self.add_error("teams", "Choose at least two teams, or tick every team loaded.")
         return cleaned
@@ -393,6 +403,10 @@ class SeasonAdmin(CountedDeleteAdmin[Season], StoredTitleAdmin[Season]):
                 moved = _moved_to_independents(season, arguments["conferences"])
                 if moved:
                     self.message_user(request, moved, messages.WARNING)
+                if form.left_out:
+                    self.message_user(
+                        request, "Left out: " + "; ".join(form.left_out) + ".", messages.WARNING
+                    )
                 if "_addanother" in request.POST:
                     return HttpResponseRedirect(request.path)
                 return HttpResponseRedirect(reverse("admin:league_season_change", args=[season.pk]))

@@ -34,7 +34,7 @@ from cards.styles import played_team_file, styles_document
 from league import odds, replays
 from league.coaches import coach_for
 from league.digests import document_digest
-from league.errors import GameNotPlayable
+from league.errors import GameNotPlayable, SeasonRefused
 from league.models import BoxLine, Game, GameResult
 from league.seeds import new_seed
 from simulator import SeededDice
@@ -185,6 +185,18 @@ class LeagueGame:
         """Read the teams of ``games`` once, for :meth:`play` (a game's cards); ``None``
         when the game reads them one by one."""
         return None
+
+    def teams_unplayable(self, teams: Sequence[Team]) -> dict[int, str]:
+        """Return, by team id, why this game's engine cannot play each of ``teams`` that it
+        cannot (a VABG roster without a starter in a slot): a season refuses them before
+        scheduling a game they would fail."""
+        problems: dict[int, str] = {}
+        for team in teams_for_play().filter(pk__in=[t.pk for t in teams]):
+            try:
+                self.engine.read_team(self.team_file(team))
+            except (InvalidTeamError, InvalidCardError) as exc:
+                problems[team.pk] = f"{team} cannot play {self.engine.title}: {exc}"
+        return problems
 
     def play(
         self,
@@ -573,3 +585,23 @@ def league_game(name: str) -> LeagueGame:
     if found is None:
         found = _FOUND[name] = ADAPTERS.get(name, LeagueGame)(find_game(name))
     return found
+
+
+def teams_playable(game: str, teams: Sequence[Team]) -> tuple[list[Team], list[str]]:
+    """Split ``teams`` into those ``game`` can play, in their order, and why it cannot play
+    each other one (for "every team loaded", which leaves those out and says so)."""
+    problems = league_game(game).teams_unplayable(teams)
+    return [t for t in teams if t.pk not in problems], [
+        problems[t.pk] for t in teams if t.pk in problems
+    ]
+
+
+def teams_refused_unplayable(game: str, teams: Sequence[Team]) -> None:
+    """Refuse a season or tournament of teams ``game`` cannot play, naming each and why:
+    their games would be scheduled and fail only when simulated (a season's teams are fixed
+    once it has games, so it could only be deleted)."""
+    _, problems = teams_playable(game, teams)
+    if problems:
+        raise SeasonRefused(
+            "; ".join(problems) + ". Complete their cards in the admin, or leave them out."
+        )

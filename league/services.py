@@ -51,7 +51,7 @@ from cards.models import Team
 from league import tournaments
 from league.dispatch import CHUNK_GAMES, field_odds_enqueue, games_enqueue
 from league.errors import GameNotPlayable, ResultRefused, SeasonRefused, SimulationRefused
-from league.games import Played, league_game
+from league.games import Played, league_game, teams_refused_unplayable
 from league.models import (
     BoxLine,
     Game,
@@ -1333,6 +1333,7 @@ def season_create(
         options=options or {},
     )
     season.full_clean()
+    teams_refused_unplayable(season.game, team_list)
     season.save()
     SeasonTeam.objects.bulk_create(
         SeasonTeam(season=season, team_id=pk, conference=conference_of[pk]) for pk in conference_of

@@ -122,6 +122,10 @@ def tournament_create(
             entries = [SeasonTeam(team=t, seed=n) for n, t in enumerate(teams, start=1)]
     except brackets.BracketError as exc:
         raise SeasonRefused(str(exc)) from exc
+    # league.games reads the odds, which read the brackets of this module: imported here
+    from league.games import teams_refused_unplayable
+
+    teams_refused_unplayable(season.game, [entry.team for entry in entries])
     season.bracket = brackets.bracket_to_json(bracket)
     season.save()
     for entry in entries:

@@ -48,8 +48,8 @@ def run(*args: str) -> tuple[str, str]:
 
 def test_a_broken_team_fails_its_tournament_run_with_the_reason_and_a_retry_finishes_it() -> None:
     teams = [full_team() for _ in range(4)]
+    season = cup(teams)  # a season refuses a team that cannot play: broken afterwards
     center = break_team(teams[3])  # seed 4: plays seed 1 in the first round
-    season = cup(teams)
     with pytest.raises(CommandError) as refused:
         run("simulate", str(season.pk), "--all")
     assert "1 game(s) could not be played and 1 wait for them" in str(refused.value)
@@ -83,8 +83,8 @@ def test_a_broken_team_fails_its_tournament_run_with_the_reason_and_a_retry_fini
 
 def test_a_retry_waits_for_the_run_still_playing_the_rest_of_the_round() -> None:
     teams = [full_team() for _ in range(4)]
-    center = break_team(teams[3])
     season = cup(teams, name="Busy cup")
+    center = break_team(teams[3])
     first = services.simulation_start(season=season, scope="all", dispatch=False)
     broken = season.games.get(Q(home=teams[3]) | Q(away=teams[3]))
     services.game_play(game_id=broken.pk)  # it fails while the other semi-final waits
@@ -111,11 +111,11 @@ def test_a_retry_with_nothing_failed_is_refused_by_name() -> None:
 
 def test_a_failed_round_robin_game_is_retried_alone(django_capture_on_commit_callbacks) -> None:
     teams = [full_team() for _ in range(3)]
-    center = break_team(teams[0])
     league = services.league_get_or_create(name="Faults")
     season = services.season_create(
         league=league, name="RR", teams=teams, start_date=date(2024, 1, 1), seed=3
     )
+    center = break_team(teams[0])
     with django_capture_on_commit_callbacks(execute=True):
         first = services.simulation_start(season=season, scope="all")
     first.refresh_from_db()
@@ -136,8 +136,8 @@ def test_the_api_retries_failed_games_for_commissioners_only(
     client, django_capture_on_commit_callbacks
 ) -> None:
     teams = [full_team() for _ in range(2)]
-    center = break_team(teams[1])
     season = cup(teams, name="Api cup")
+    center = break_team(teams[1])
     game = season.games.get()
     services.game_play(game_id=game.pk)
     url = f"/api/seasons/{season.pk}/retry-failed/"
@@ -161,8 +161,8 @@ def test_the_admin_retries_the_selected_failed_games(
     client, django_capture_on_commit_callbacks
 ) -> None:
     teams = [full_team() for _ in range(2)]
-    center = break_team(teams[0])
     season = cup(teams, name="Admin cup")
+    center = break_team(teams[0])
     game = season.games.get()
     services.game_play(game_id=game.pk)
     repair(center)
@@ -298,8 +298,8 @@ def test_retrying_a_season_s_failed_games_in_the_admin_opens_its_run_page(
     """A review: "Retry failed" said what it started but, unlike "Simulate the rest", did not
     open the run's page that follows it."""
     teams = [full_team() for _ in range(2)]
-    center = break_team(teams[0])
     season = cup(teams, name="Retry cup")
+    center = break_team(teams[0])
     services.game_play(game_id=season.games.get().pk)
     repair(center)
     client.force_login(commissioner())
@@ -311,3 +311,32 @@ def test_retrying_a_season_s_failed_games_in_the_admin_opens_its_run_page(
     run = SimulationRun.objects.filter(season=season).latest("pk")
     assert response.status_code == 302
     assert response["Location"] == reverse("admin:league_simulationrun_change", args=[run.pk])
+
+
+def test_a_season_or_tournament_refuses_a_team_that_cannot_play_and_writes_nothing() -> None:
+    """A commissioner's review: a team without a center was scheduled, 568 games, and its
+    games failed only when simulated; its season's teams are fixed once it has games."""
+    teams = [full_team() for _ in range(3)]
+    break_team(teams[1])
+    league = services.league_get_or_create(name="Faults")
+    why = rf"{teams[1]} cannot play Value Add Basketball Game: .*slot 5 \(C\) has no starter"
+    with pytest.raises(services.SeasonRefused, match=why):
+        services.season_create(league=league, name="RR", teams=teams, seed=3)
+    with pytest.raises(services.SeasonRefused, match=why):
+        cup(teams)
+    assert not Season.objects.exists() and not Game.objects.exists()
+    # a board game plays the team's styles, not its cards: the same teams are taken
+    dice = services.season_create(league=league, name="Dice", teams=teams, game="sixdice")
+    assert dice.games.count() == 3
+
+
+def test_every_team_loaded_leaves_out_a_team_that_cannot_play_and_names_it() -> None:
+    teams = [full_team() for _ in range(3)]
+    break_team(teams[1])
+    printed = io.StringIO()
+    call_command("create_season", "Faults", "Everyone", "--all", "--conferences", "none",
+                 stdout=printed)  # fmt: skip
+    out = printed.getvalue()
+    season = Season.objects.get(name="Everyone")
+    assert set(season.entries.values_list("team_id", flat=True)) == {teams[0].pk, teams[2].pk}
+    assert f"Left out: {teams[1]} cannot play Value Add Basketball Game:" in out

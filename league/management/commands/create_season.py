@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from cards.models import Team
 from core.text import counted
 from league import services
+from league.games import teams_playable
 from league.management.commands._common import (
     add_game_arguments,
     date_argument,
@@ -53,8 +54,10 @@ class Command(BaseCommand):
         add_game_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if options["all"]:
-            teams = list(Team.objects.order_by("school", "season"))
+        left_out: list[str] = []
+        if options["all"]:  # every team the game can play; one with incomplete cards is named
+            game = options.get("game") or league_for(options["league"]).game
+            teams, left_out = teams_playable(game, list(Team.objects.order_by("school", "season")))
         else:
             teams = [team_find(text) for text in options["teams"]]
         if len(teams) < 2:
@@ -88,6 +91,8 @@ class Command(BaseCommand):
             f"{counted(len(teams), 'team')}, {counted(games, 'game')} in "
             f"{counted(rounds, 'round')}, seed {season.seed}."
         )
+        for why in left_out:
+            self.stdout.write(f"Left out: {why}.")
         if conferences:
             grouped = dict(season.entries.values_list("team_id", "conference"))
             moved = [t for t in teams if grouped[t.pk] != t.conference]
