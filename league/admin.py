@@ -651,6 +651,10 @@ class GameAdminForm(forms.ModelForm):  # type: ignore[type-arg]
             "label", "season", "round", "game_date", "home", "away", "neutral", "game",
             "options", "rules", "strategy", "kind", "seed",
         )  # fmt: skip
+        help_texts = {
+            "kind": "Real dice: simulations leave the game alone, for a result played by hand "
+            "(at the table, or its score sheet or dice stored through the API).",
+        }
 
     def clean(self) -> dict[str, Any]:
         data: dict[str, Any] = super().clean() or {}

@@ -698,12 +698,32 @@ def nothing_to_play(season: Season, chosen: Q) -> str:
     held = list(at_table.values_list("pk", flat=True))
     if not held:
         return "Nothing to simulate: those games are already played."
-    shown = ", ".join(map(str, held[:10])) + (", ..." if len(held) > 10 else "")
+    # opened at the table, or only marked "Real dice" (in the admin: a result to be typed in)
+    playing = set(at_table.filter(table_games__status="playing").values_list("pk", flat=True))
+    parts = []
+    for games, words in (
+        ([pk for pk in held if pk in playing], "being played at the table (game{s} {shown}): "
+         "finish or abandon {it} there (/table/)"),
+        ([pk for pk in held if pk not in playing], "marked to be played with real dice "
+         "(game{s} {shown}): store {its} score sheet or dice (the API), play {it} at the "
+         "table, or set {its} kind back to Simulated in the admin"),
+    ):  # fmt: skip
+        if games:
+            one = len(games) == 1
+            shown = ", ".join(map(str, games[:10])) + (", ..." if len(games) > 10 else "")
+            parts.append(
+                f"{len(games)} {'is' if one else 'are'} "
+                + words.format(
+                    s="" if one else "s",
+                    shown=shown,
+                    it="it" if one else "them",
+                    its="its" if one else "their",
+                )
+            )
     one = len(held) == 1
     return (
         f"Nothing to simulate: {len(held)} game{'' if one else 's'} of {season} still to "
-        f"play {'is' if one else 'are'} being played at the table (game{'' if one else 's'} "
-        f"{shown}): finish or abandon {'it' if one else 'them'} there (/table/)."
+        f"play: " + "; ".join(parts) + "."
     )
 
 

@@ -250,8 +250,18 @@ def test_simulate_says_which_games_are_being_played_at_the_table(teams) -> None:
     game = season.games.get()
     table_services.table_open_scheduled(owner=commissioner(), league_game=game)
     out = run("simulate", "L/S", "--all", "--no-progress")
-    assert f"1 game of {season} still to play is being played at the table (game {game.pk})" in out
+    assert (
+        f"1 game of {season} still to play: 1 is being played at the table (game {game.pk}): "
+        "finish or abandon it there (/table/)." in out
+    )
     assert Game.objects.get(pk=game.pk).status == Game.Status.SCHEDULED
+    # Marked "Real dice" in the admin with no table game: it said "being played at the
+    # table", where there was none
+    game.table_games.all().delete()
+    assert Game.objects.get(pk=game.pk).kind == Game.Kind.REAL_DICE
+    out = run("simulate", "L/S", "--all", "--no-progress")
+    assert f"1 is marked to be played with real dice (game {game.pk}): store its score" in out
+    assert "set its kind back to Simulated in the admin." in out
     with pytest.raises(CommandError, match="there is no game 999999"):
         run("simulate", "--replay", "999999")
 
