@@ -233,6 +233,21 @@ class Season(models.Model):
                     f"slug {self.slug!r}): give this one another name."
                 )
             )
+        elif self.league_id and self.name and "name" not in (exclude or ()):
+            # A season renamed (its slug kept) to another's name: two seasons the pages
+            # and the API could not tell apart.
+            twin = (
+                Season.objects.filter(league_id=self.league_id, name__iexact=self.name.strip())
+                .exclude(pk=self.pk)
+                .first()
+            )
+            if twin is not None:
+                errors.setdefault("name", []).append(
+                    ValidationError(
+                        f"{self.league} already has a season named {twin.name!r}: give this "
+                        "one another name."
+                    )
+                )
         if errors:
             raise ValidationError(errors)
 

@@ -505,3 +505,22 @@ def test_a_round_robin_season_is_not_played_again_as_a_bracket() -> None:
     )
     with pytest.raises(services.SeasonRefused, match="not a tournament"):
         tournaments.tournament_again(season=season)
+
+
+def test_a_season_renamed_to_another_seasons_name_is_refused_on_its_name() -> None:
+    """A commissioner's review: renamed in the admin (its slug kept), a season took
+    another's name, and the pages and the API listed two "March Madness"."""
+    from django.core.exceptions import ValidationError
+
+    league = services.league_get_or_create(name="Renames")
+    teams = [full_team() for _ in range(2)]
+    services.season_create(league=league, name="March Madness", teams=teams, seed=1)
+    winter = services.season_create(league=league, name="Winter 2026", teams=teams, seed=2)
+    winter.name = "march madness"
+    with pytest.raises(ValidationError) as refused:
+        winter.full_clean()
+    assert refused.value.message_dict == {
+        "name": ["Renames already has a season named 'March Madness': give this one another name."]
+    }
+    winter.name = "Winter 2026, renamed"
+    winter.full_clean()  # its own name, or a new one, is no clash
