@@ -20,8 +20,7 @@ def errors_summary(adminform: Any, inline_admin_formsets: Any) -> dict[str, Any]
     for name, errors in form.errors.items():
         if name == "__all__":
             continue  # shown by the admin itself, above
-        field = form.fields.get(name)
-        label = str(field.label) if field is not None and field.label else name
+        label = str(form[name].label) if name in form.fields else name  # as the form shows it
         found += [{"where": label, "error": str(e), "anchor": f"id_{name}"} for e in errors]
     for inline in inline_admin_formsets or ():
         formset = inline.formset
@@ -34,15 +33,21 @@ def errors_summary(adminform: Any, inline_admin_formsets: Any) -> dict[str, Any]
             instance = row.instance
             named = ""
             if instance is not None and instance.pk:
+                # as stored: validation wrote the refused values into the instance (a player
+                # renamed in a refused save was named by his new name)
+                instance = (
+                    type(instance)._default_manager.filter(pk=instance.pk).first() or instance
+                )
                 # A season's row is its team's; a team's row, its player's own name.
                 parent = getattr(getattr(formset, "fk", None), "name", "")
                 team = getattr(instance, "team", None) if parent != "team" else None
                 named = str(team if team is not None else instance)
             where = f"{table}, row {number}" + (f" ({named})" if named else "")
             for name, errors in row.errors.items():
-                field = row.fields.get(name)
                 label = (
-                    "" if name == "__all__" else (str(field.label) if field is not None else name)
+                    ""
+                    if name == "__all__"
+                    else (str(row[name].label) if name in row.fields else name)
                 )
                 for error in errors:
                     found.append(

@@ -193,3 +193,24 @@ def test_a_refused_save_names_each_inline_rows_error_at_the_top(every_model) -> 
         f'<a href="#entries-{last}">Season teams, row {last + 1} ({entry.team}): Seed</a>: '
         in summary.group(0)
     ), summary.group(0)
+
+
+def test_the_season_add_forms_error_summary_names_fields_as_the_form_shows_them(
+    every_model,
+) -> None:
+    # Fields declared without a label were listed by their Python names
+    # ("cross_conference_games: ...") at the top of the refused form.
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="commish"))
+    answer = client.post(
+        reverse("admin:league_season_add"),
+        {"name": "", "cross_conference_games": "-1", "days_between_rounds": "1"},
+    )
+    assert answer.status_code == 200
+    summary = re.search(
+        r'<ul class="errorlist errors-summary".*?</ul>', answer.content.decode(), re.S
+    )
+    assert summary is not None
+    text = summary.group(0)
+    assert ">Cross conference games</a>" in text and ">Name</a>" in text, text
+    assert "cross_conference_games" not in text.replace('id_cross_conference_games"', "")
