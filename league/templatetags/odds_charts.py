@@ -56,14 +56,22 @@ def _n(value: float) -> str:
     return f"{value:.1f}"
 
 
+CHART_MIN_WIDTH = 540
+"""The narrowest a chart is drawn (px): on a phone a chart shrunk to the screen read its
+labels at 4-6 px; it scrolls sideways instead, its labels at 10 px or more."""
+
+
 def _svg(width: int, height: int, label: str, body: SafeString) -> SafeString:
     return format_html(
-        '<svg class="chart" viewBox="0 0 {} {}" width="100%" role="img" aria-label="{}" '
-        'xmlns="http://www.w3.org/2000/svg" style="max-width:{}px">{}</svg>',
+        '<div class="scroll chart-box" data-hint="Wider than the screen: swipe the chart '
+        'sideways for the rest &#8594;"><svg class="chart" viewBox="0 0 {} {}" width="100%" '
+        'role="img" aria-label="{}" xmlns="http://www.w3.org/2000/svg" '
+        'style="max-width:{}px;min-width:{}px">{}</svg></div>',
         width,
         height,
         label,
         width,
+        min(width, CHART_MIN_WIDTH),
         body,
     )
 
@@ -96,15 +104,15 @@ def score_chart(preview: Mapping[str, Any]) -> SafeString:
     ticks = format_html_join(
         "",
         '<line x1="{0}" x2="{0}" y1="{1}" y2="{2}" stroke="#ccc"/>'
-        '<text x="{0}" y="{3}" font-size="11" text-anchor="middle">{4}</text>',
+        '<text x="{0}" y="{3}" font-size="13" text-anchor="middle">{4}</text>',
         (
             (f"{pad + (x - lo) * sx:.1f}", height - pad, height - pad + 4, height - pad + 16, x)
             for x in range(lo - lo % 10 + 10, hi + 1, 10)
         ),
     )
     legend = format_html(
-        '<text x="{}" y="16" font-size="12" fill="{}">{} (home{})</text>'
-        '<text x="{}" y="16" font-size="12" fill="{}" text-anchor="end">{}</text>',
+        '<text x="{}" y="16" font-size="14" fill="{}">{} (home{})</text>'
+        '<text x="{}" y="16" font-size="14" fill="{}" text-anchor="end">{}</text>',
         pad,
         HOME_COLOUR,
         preview["home"]["team"],
@@ -162,7 +170,7 @@ def margin_chart(preview: Mapping[str, Any]) -> SafeString:
     )
     ticks = format_html_join(
         "",
-        '<text x="{}" y="{}" font-size="11" text-anchor="middle">{}</text>',
+        '<text x="{}" y="{}" font-size="13" text-anchor="middle">{}</text>',
         (
             (_n(pad + (m + reach + 0.5) * bar), height - pad + 16, f"{m:+d}" if m else "0")
             for m in range(-(reach - reach % 10), reach + 1, 10)
@@ -170,8 +178,8 @@ def margin_chart(preview: Mapping[str, Any]) -> SafeString:
     )
     body = format_html(
         '{}{}<line x1="{}" x2="{}" y1="{}" y2="{}" stroke="#888"/>'
-        '<text x="{}" y="16" font-size="12" fill="{}">{} wins</text>'
-        '<text x="{}" y="16" font-size="12" fill="{}" text-anchor="end">{} wins</text>',
+        '<text x="{}" y="16" font-size="14" fill="{}">{} wins</text>'
+        '<text x="{}" y="16" font-size="14" fill="{}" text-anchor="end">{} wins</text>',
         bars,
         ticks,
         _n(pad + (reach + 0.5) * bar),
@@ -202,7 +210,7 @@ def winprob_chart(series: Mapping[str, Any]) -> SafeString:
     periods = format_html_join(
         "",
         '<line x1="{0}" x2="{0}" y1="{1}" y2="{2}" stroke="#bbb" stroke-dasharray="3 3"/>'
-        '<text x="{3}" y="{4}" font-size="10" fill="#777">{5}</text>',
+        '<text x="{3}" y="{4}" font-size="13" fill="#777">{5}</text>',
         (
             (
                 _n(pad + i * sx),
@@ -219,7 +227,7 @@ def winprob_chart(series: Mapping[str, Any]) -> SafeString:
     swings = format_html_join(
         "",
         '<circle cx="{}" cy="{}" r="5" fill="none" stroke="#d4a800" stroke-width="2">'
-        '<title>{}. {} ({})</title></circle><text x="{}" y="{}" font-size="10" '
+        '<title>{}. {} ({})</title></circle><text x="{}" y="{}" font-size="13" '
         'text-anchor="middle" fill="#806600">{}</text>',
         (
             (
@@ -238,11 +246,11 @@ def winprob_chart(series: Mapping[str, Any]) -> SafeString:
     body = format_html(
         '<rect x="{}" y="{}" width="{}" height="{}" fill="#fff" stroke="#ccc"/>'
         '<line x1="{}" x2="{}" y1="{}" y2="{}" stroke="#999" stroke-dasharray="4 4"/>'
-        '<text x="4" y="{}" font-size="10">100%</text>'
-        '<text x="4" y="{}" font-size="10">50%</text>'
-        '<text x="4" y="{}" font-size="10">0%</text>'
-        '<text x="{}" y="{}" font-size="12" fill="{}">{} wins</text>'
-        '<text x="{}" y="{}" font-size="12" fill="{}">{} wins</text>'
+        '<text x="4" y="{}" font-size="13">100%</text>'
+        '<text x="4" y="{}" font-size="13">50%</text>'
+        '<text x="4" y="{}" font-size="13">0%</text>'
+        '<text x="{}" y="{}" font-size="14" fill="{}">{} wins</text>'
+        '<text x="{}" y="{}" font-size="14" fill="{}">{} wins</text>'
         "{}"
         '<polyline fill="none" stroke="{}" stroke-width="2" points="{}"/>{}',
         pad,

@@ -32,7 +32,9 @@ MEASURE = """
 const d = document.documentElement;
 const wide = [...document.querySelectorAll('body *')].filter(e => {
   const r = e.getBoundingClientRect();
-  return r.width && r.right > d.clientWidth + 0.5 && !e.closest('pre');
+  // inside a box that scrolls sideways (a chart, a wide table: hinted) is not past the edge
+  const inScroller = e.parentElement && e.parentElement.closest('.scroll');
+  return r.width && r.right > d.clientWidth + 0.5 && !e.closest('pre') && !inScroller;
 });
 return {
   client: d.clientWidth, scroll: d.scrollWidth, inner: window.innerWidth,

@@ -2,7 +2,8 @@
 // so above it, and becomes a named region in the tab order, so the arrow keys scroll it
 // (axe-core's scrollable-region-focusable). The page's <script> tag names the boxes
 // (data-boxes, a CSS selector) and the hint's words (data-hint); a box whose own heading
-// names it (data-heading: a selector inside it) puts that name in front of the hint.
+// names it (data-heading: a selector inside it) puts that name in front of the hint; a box
+// with its own data-hint (a chart: "swipe the chart") says that instead.
 (function () {
   var me = document.currentScript;
   var boxes = me.getAttribute("data-boxes");
@@ -29,7 +30,7 @@
         hint.className = "scroll-hint";
         hint.setAttribute("aria-hidden", "true");
         var title = headingIn && box.querySelector(headingIn);
-        hint.textContent = (title ? title.textContent.trim() + ": " : "") + words;
+        hint.textContent = (title ? title.textContent.trim() + ": " : "") + (box.getAttribute("data-hint") || words);
         box.parentNode.insertBefore(hint, box);
       }
       hint.classList.toggle("on", over);
