@@ -11,12 +11,14 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import (
     NON_FIELD_ERRORS,
+    FieldDoesNotExist,
     PermissionDenied,
     RequestDataTooBig,
     TooManyFieldsSent,
     TooManyFilesSent,
     ValidationError,
 )
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -78,6 +80,27 @@ SLOT_CHOICES = [(n, f"{n} ({name})") for n, name in SLOT_NAMES.items()]
 
 def _names(names: list[str]) -> str:
     return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+class CardBoundsMessages(forms.ModelForm[Any]):
+    """A value off the card's bounds is refused with the card's own words ("The steal range
+    top must be 10 to 30, as on a VABG card."), below zero as above it: the form's own
+    non-negative check answered -5 with "Ensure this value is greater than or equal to 0",
+    where 5 got the rule."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():
+            try:
+                model_field = self._meta.model._meta.get_field(name)
+            except FieldDoesNotExist:  # a form's own field: no model bounds
+                continue
+            for validator in getattr(model_field, "validators", ()):
+                if isinstance(validator, (MinValueValidator, MaxValueValidator)) and isinstance(
+                    validator.message, str
+                ):
+                    code = "min_value" if isinstance(validator, MinValueValidator) else "max_value"
+                    field.error_messages[code] = validator.message
 
 
 class RosterForm(forms.ModelForm[Player]):
@@ -394,7 +417,7 @@ def clean_extra_object(form: forms.ModelForm[Any]) -> Any:
     return value
 
 
-class TeamForm(forms.ModelForm[Team]):
+class TeamForm(CardBoundsMessages):
     class Meta:
         model = Team
         fields = "__all__"  # noqa: DJ007 - the admin's fieldsets choose the fields shown
@@ -898,7 +921,7 @@ class PositionsField(forms.CharField):
         return [int(p) for p in parts]
 
 
-class CardForm(forms.ModelForm[Card]):
+class CardForm(CardBoundsMessages):
     positions = PositionsField(
         help_text="Suggested positions 0-5, separated by commas; 0 or 1 can run the point."
     )

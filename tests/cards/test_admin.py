@@ -306,6 +306,12 @@ def test_the_card_form_refuses_a_value_off_the_card_naming_its_label_and_bounds(
     assert "turnover_top" not in " ".join(response.context["adminform"].form.errors["turnover_top"])
     card.refresh_from_db()
     assert card.turnover_top == 42
+    # below zero too: the form's own "Ensure this value is greater than or equal to 0"
+    # answered -5 where 5 got the card's rule
+    response = commish.post(url, card_form_data(card, steal_top=-5))
+    assert response.context["adminform"].form.errors["steal_top"] == [
+        "The steal range top must be 10 to 30, as on a VABG card."
+    ]
 
 
 def test_a_refused_card_form_previews_the_card_as_saved_not_the_refused_value(
