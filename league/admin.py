@@ -33,7 +33,6 @@ from core.errors import sentence
 from core.text import counted
 from league import background, services, tournaments
 from league.dispatch import team_odds_enqueue
-from league.games import teams_playable
 from league.models import (
     Game,
     League,
@@ -46,6 +45,7 @@ from league.models import (
 )
 from league.presentation import box_score
 from league.scheduling import DAYS_BETWEEN_MAX
+from league.teamfiles import teams_playable
 from simulator.games import DEFAULT_GAME, find_game, game_choices
 
 

@@ -28,15 +28,16 @@ from typing import Any, ClassVar, NamedTuple
 
 from django.db import connection
 
-from cards.mapping import team_card, team_document, teams_for_play
+from cards.mapping import team_card, teams_for_play
 from cards.models import Player, Team
-from cards.styles import played_team_file, styles_document
+from cards.styles import played_team_file
 from league import odds, replays
 from league.coaches import coach_for
 from league.digests import document_digest
-from league.errors import GameNotPlayable, SeasonRefused
+from league.errors import GameNotPlayable
 from league.models import BoxLine, Game, GameResult
 from league.seeds import new_seed
+from league.teamfiles import team_file
 from simulator import SeededDice
 from simulator.dice import DiceError, DiceSource
 from simulator.games import Game as Engine
@@ -178,25 +179,13 @@ class LeagueGame:
     def team_file(self, team: Team) -> dict[str, Any]:
         """Return what the game reads of a team: its school and season, and the coach styles
         it plays (stored or derived, ``cards.styles``), kept with the result so a replay
-        plays them again."""
-        return {"school": team.school, "season": team.season, "styles": styles_document(team)}
+        plays them again (``league.teamfiles``)."""
+        return team_file(self.name, team)
 
     def teams_read(self, games: Sequence[Game]) -> Any:
         """Read the teams of ``games`` once, for :meth:`play` (a game's cards); ``None``
         when the game reads them one by one."""
         return None
-
-    def teams_unplayable(self, teams: Sequence[Team]) -> dict[int, str]:
-        """Return, by team id, why this game's engine cannot play each of ``teams`` that it
-        cannot (a VABG roster without a starter in a slot): a season refuses them before
-        scheduling a game they would fail."""
-        problems: dict[int, str] = {}
-        for team in teams_for_play().filter(pk__in=[t.pk for t in teams]):
-            try:
-                self.engine.read_team(self.team_file(team))
-            except (InvalidTeamError, InvalidCardError) as exc:
-                problems[team.pk] = f"{team} cannot play {self.engine.title}: {exc}"
-        return problems
 
     def play(
         self,
@@ -391,10 +380,6 @@ class Vabg(LeagueGame):
     def rules(self, game: Game) -> GameRules:
         return preset(game.rules, strategy=game.strategy)
 
-    def team_file(self, team: Team) -> dict[str, Any]:
-        """Return the team's card as its team file."""
-        return team_document(team)
-
     def teams_read(self, games: Sequence[Game]) -> dict[int, TeamEntry | InvalidCardError]:
         """Read the games' teams' cards in one go: each team's entry, or why the engine
         refuses its card.
@@ -585,23 +570,3 @@ def league_game(name: str) -> LeagueGame:
     if found is None:
         found = _FOUND[name] = ADAPTERS.get(name, LeagueGame)(find_game(name))
     return found
-
-
-def teams_playable(game: str, teams: Sequence[Team]) -> tuple[list[Team], list[str]]:
-    """Split ``teams`` into those ``game`` can play, in their order, and why it cannot play
-    each other one (for "every team loaded", which leaves those out and says so)."""
-    problems = league_game(game).teams_unplayable(teams)
-    return [t for t in teams if t.pk not in problems], [
-        problems[t.pk] for t in teams if t.pk in problems
-    ]
-
-
-def teams_refused_unplayable(game: str, teams: Sequence[Team]) -> None:
-    """Refuse a season or tournament of teams ``game`` cannot play, naming each and why:
-    their games would be scheduled and fail only when simulated (a season's teams are fixed
-    once it has games, so it could only be deleted)."""
-    _, problems = teams_playable(game, teams)
-    if problems:
-        raise SeasonRefused(
-            "; ".join(problems) + ". Complete their cards in the admin, or leave them out."
-        )

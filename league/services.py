@@ -51,7 +51,7 @@ from cards.models import Team
 from league import tournaments
 from league.dispatch import CHUNK_GAMES, field_odds_enqueue, games_enqueue
 from league.errors import GameNotPlayable, ResultRefused, SeasonRefused, SimulationRefused
-from league.games import Played, league_game, teams_refused_unplayable
+from league.games import Played, league_game
 from league.models import (
     BoxLine,
     Game,
@@ -65,6 +65,7 @@ from league.models import (
 from league.scheduling import ScheduleError, build_schedule, conference_groups
 from league.seeds import derived_seed, new_seed
 from league.signals import tournament_games_stored
+from league.teamfiles import teams_refused_unplayable
 from simulator import GameResult as EngineResult
 from simulator.dice import DiceError, DiceSource
 from simulator.games import DEFAULT_GAME, find_game

@@ -27,6 +27,7 @@ from league.errors import SeasonRefused
 from league.models import Game, League, Season, SeasonTeam
 from league.seeds import derived_seed, new_seed
 from league.selectors import RESULT_DOCUMENTS, standings_for_season
+from league.teamfiles import teams_refused_unplayable
 
 # The ready-made fields a tournament can be drawn from: name -> (what users call it, its
 # field file: school, season, region and seed per row).
@@ -122,9 +123,6 @@ def tournament_create(
             entries = [SeasonTeam(team=t, seed=n) for n, t in enumerate(teams, start=1)]
     except brackets.BracketError as exc:
         raise SeasonRefused(str(exc)) from exc
-    # league.games reads the odds, which read the brackets of this module: imported here
-    from league.games import teams_refused_unplayable
-
     teams_refused_unplayable(season.game, [entry.team for entry in entries])
     season.bracket = brackets.bracket_to_json(bracket)
     season.save()

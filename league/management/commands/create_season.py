@@ -10,7 +10,6 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from cards.models import Team
 from core.text import counted
 from league import services
-from league.games import teams_playable
 from league.management.commands._common import (
     add_game_arguments,
     date_argument,
@@ -19,6 +18,7 @@ from league.management.commands._common import (
     seed_argument,
     team_find,
 )
+from league.teamfiles import teams_playable
 
 
 class Command(BaseCommand):
