@@ -44,10 +44,14 @@ class ChallengeForm(forms.ModelForm[Challenge]):
             "Points for a right pick, round by round (first round first), e.g. [1, 2, 4, 8, "
             "16, 32, 64]; left empty, each round is worth twice the one before."
         )
+        # "1,2,4,8" without brackets was refused with a bare "Enter a valid JSON."
+        points.error_messages["invalid"] = (
+            "Write the round points as a list in square brackets, e.g. [1, 2, 4, 8, 16, 32, 64]."
+        )
         # Only tournaments can be picked: say so rather than "Select a valid choice".
         self.fields["season"].error_messages["invalid_choice"] = (
-            "Pick a tournament that has not started: a challenge needs a bracket to pick "
-            "(a league season has none)."
+            "Pick a tournament of the list: a challenge needs a bracket to pick (a league "
+            "season has none), before its first game."
         )
 
     def clean(self) -> dict[str, Any]:

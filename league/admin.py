@@ -178,6 +178,10 @@ class SeasonAddForm(forms.Form):
         initial=dict,  # an empty box read "null", a value no game takes
         label="Game options",
         help_text=options_help(),
+        error_messages={
+            "invalid": 'Write the options as a JSON object, e.g. {"chip_reroll": true}, or '
+            "leave the box empty."
+        },
     )
     rules = forms.ChoiceField(
         choices=RulesPreset.choices,

@@ -619,6 +619,11 @@ def test_no_win_chance_is_worked_out_before_the_lock_and_a_locked_pool_stays_loc
     }  # fmt: skip
     refused = admin.post(url, form)
     assert refused.status_code == 200 and "This pool is locked" in refused.content.decode()
+    # round points typed without brackets: said how to write them, not "Enter a valid JSON."
+    typed = admin.post(url, {**form, "round_points": "1,2,4,8,16,32,64"})
+    assert typed.context["adminform"].form.errors["round_points"] == [
+        "Write the round points as a list in square brackets, e.g. [1, 2, 4, 8, 16, 32, 64]."
+    ]
     assert services.is_locked(Challenge.objects.get(pk=pool.pk))
     entry_page = admin.get(reverse("admin:challenge_entry_change", args=[a.pk])).content.decode()
     assert "hidden until the pool locks" not in entry_page  # locked: the commissioner reads it

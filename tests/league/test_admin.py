@@ -181,7 +181,7 @@ def test_a_six_dice_season_is_added_with_its_options_and_without_vabg_s_switch(c
             {"game": "vabg", "options": '{"pieces": 3}'},
             "takes its rules from the rules and strategy fields, not options",
         ),
-        ({"game": "sixdice", "options": "chip_reroll"}, "Enter a valid JSON."),
+        ({"game": "sixdice", "options": "chip_reroll"}, "Write the options as a JSON object"),
         (
             {"cross_conference_games": 9},
             "9 cross-conference games a team is more than the 2 teams outside conference",
