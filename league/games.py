@@ -425,12 +425,22 @@ class Vabg(LeagueGame):
     ) -> Played:
         """Play a VABG game with the engine: its seed (or ``dice``), rules (its preset's, or
         ``rules``: a table game begun under an older rules version), court and coach; its
-        teams are the cards :meth:`teams_read` read (``files`` play no part). VABG has no
-        choices made by hand: its coach policy makes them."""
+        teams are the cards :meth:`teams_read` read, or the team ``files`` given (the cards
+        a table game was played with, kept since it began: a card edited meanwhile does
+        not change the game the table played). VABG has no choices made by hand: its coach
+        policy makes them."""
         if choices or hands:
             raise GameNotPlayable(f"{game}: VABG has no choices made by hand")
-        cards = teams_read if teams_read is not None else self.teams_read([game])
-        entries = cards[game.home_id], cards[game.away_id]
+        if files is not None:
+            try:
+                entries: tuple[TeamEntry | InvalidCardError, ...] = tuple(
+                    team_entry(self.engine.read_team(doc)) for doc in files
+                )
+            except (InvalidTeamError, InvalidCardError) as exc:
+                raise GameNotPlayable(f"{game} cannot be played: {exc}") from exc
+        else:
+            cards = teams_read if teams_read is not None else self.teams_read([game])
+            entries = cards[game.home_id], cards[game.away_id]
         for entry in entries:
             if isinstance(entry, InvalidCardError):
                 raise GameNotPlayable(f"{game} cannot be played: {entry}")

@@ -563,16 +563,17 @@ def table_finish(*, game_id: int, user: Any) -> Game:
         raise TableRefused(
             f"The game is not over yet: {position.waiting_for} is next.", conflict=True
         )
-    board = not engine_of(table).has_players
+    # The game is stored with the team files it began with (cards, styles): a card or a
+    # style edited since changes nothing the table played (a typo fixed in the admin cost a
+    # whole game of dice). Only a team renamed since is refused: the stored files would
+    # name another team than the game's.
     for team, played in ((table.home, table.home_team_file), (table.away, table.away_team_file)):
-        if board:  # styles edited since are no matter: it keeps the ones it began with
-            now = _team_file(team, table.game)
-            if (now["school"], now["season"]) == (played["school"], played["season"]):
-                continue
-        if _team_file(team, table.game) != played:
+        now = _team_file(team, table.game)
+        if (now["school"], now["season"]) != (played["school"], played["season"]):
             raise TableRefused(
-                f"{team}'s cards were changed since this game began; the stored game would "
-                "read the new cards. Play it again, or ask a commissioner to put them back.",
+                f"{team} was {played['school']} {played['season']} when this game began; its "
+                "files name that team. Ask a commissioner to put the name back, or play it "
+                "again.",
                 conflict=True,
             )
     if table.league_game_id is not None:

@@ -7,7 +7,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from cards.models import Card
+from cards.models import Card, Team
 from league import services as league_services
 from league.models import BoxLine, Game, SimulationRun
 from simulator import cli
@@ -248,18 +248,29 @@ def test_a_game_that_is_not_over_cannot_be_stored(player_client, teams):
     assert not Game.objects.exists()
 
 
-def test_a_card_edited_during_the_game_refuses_the_finish_and_stores_nothing(player_client, teams):
-    _played, written = rolled_game(HOME, AWAY, 23)
+def test_a_card_edited_during_the_game_leaves_the_game_as_the_table_played_it(player_client, teams):
+    """A table-top review: a typo fixed on a card in the admin refused the finish of a game
+    of some 200 dice (409). The game is stored with the cards it was played with."""
+    played, written = rolled_game(HOME, AWAY, 23)
     state = start(player_client, teams)
     roll(player_client, state["id"], written.values)
+    # A team renamed since: its files would name another team than the game's
+    school = teams[0].school
+    Team.objects.filter(pk=teams[0].pk).update(school="Renamed U")
+    answer = player_client.post(reverse("table:api-finish", args=[state["id"]]))
+    assert answer.status_code == 409
+    assert "when this game began; its files name that team" in answer.json()["detail"]
+    assert not Game.objects.exists() and TableGame.objects.get().status == "playing"
+    Team.objects.filter(pk=teams[0].pk).update(school=school)
+    # A card edited since: the game is stored as the table played it
     card = Card.objects.filter(team=teams[0]).first()
     card.free_throw_top = 1 if card.free_throw_top != 1 else 2
     card.save()
     answer = player_client.post(reverse("table:api-finish", args=[state["id"]]))
-    assert answer.status_code == 409
-    assert "cards were changed" in answer.json()["detail"]
-    assert not Game.objects.exists()
-    assert TableGame.objects.get().status == "playing"
+    assert answer.status_code == 200, answer.json()
+    game = Game.objects.select_related("result").get()
+    assert game.result.events == played.to_json()["events"]  # the cards as played
+    assert game.result.home_team_file == TableGame.objects.get().home_team_file
 
 
 def test_a_commissioner_plays_a_scheduled_season_game_at_the_table(client, commish, teams):
