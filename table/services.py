@@ -24,12 +24,13 @@ from django.utils import timezone
 
 from cards.mapping import team_card, teams_for_play
 from cards.models import Team
-from cards.styles import played_team_file, styles_document
+from cards.styles import played_team_file
 from core.errors import Refused
 from core.roles import is_commissioner
 from league import services as league_services
 from league.errors import GameNotPlayable
 from league.models import Game, SimulationRun, game_options_clean
+from league.teamfiles import team_file
 from simulator.dice import DiceError, DiceScriptExhausted, DieRefused, GameOverError
 from simulator.games import DEFAULT_GAME, InvalidTeamError, find_game, game_names
 from simulator.games import Game as Engine
@@ -203,7 +204,7 @@ def hands_clean(engine: Engine, hands: Sequence[str]) -> list[str]:
 
 def _team_file(team: Team, game: str = DEFAULT_GAME) -> dict[str, Any]:
     if not find_game(game).has_players:  # a board game reads the school, season and styles
-        return {"school": team.school, "season": team.season, "styles": styles_document(team)}
+        return team_file(game, team)
     try:
         card = team_card(teams_for_play().get(pk=team.pk))
     except ValueError as exc:  # a card the engine refuses (``InvalidCardError``)
