@@ -19,6 +19,7 @@ from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
 from cards.styles import validate_styles
+from simulator.jsonfile import kind, shown
 from simulator.vabg.cards import (
     CARD_BOUNDS,
     D20_KEYS,
@@ -78,28 +79,13 @@ def validate_notes(notes: object) -> None:
         raise ValidationError(f"{problem[0].upper()}{problem[1:]}.", code="notes_too_long")
 
 
-def _json_kind(value: object) -> str:
-    """Name a JSON value's kind as a commissioner reads it: "a list", "a number"."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a text"
-    if isinstance(value, list):
-        return "a list"
-    return type(value).__name__
-
-
 def validate_extra_object(extra: object) -> None:
     """Refuse an ``extra`` that is not a JSON object: its keys are written into the team
     file beside the card's own, so a list or a number there has no place to go."""
     if not isinstance(extra, dict):
         raise ValidationError(
             'Extra must be a JSON object of keys and values, such as {"college": "..."}, '
-            f"or {{}} for none; got {_json_kind(extra)}.",
+            f"or {{}} for none; got {kind(extra)}.",
             code="extra_not_object",
         )
 
@@ -504,7 +490,7 @@ class Card(models.Model):
         ):
             errors.setdefault("positions", []).append(
                 "The positions must be a non-empty list of distinct numbers 0-5, "
-                f"got {positions!r}."
+                f"got {shown(positions)}."
             )
         for problem in d20_problems(self.d20_ranges()):
             errors.setdefault("__all__", []).append(problem)

@@ -28,6 +28,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from simulator.games import GAME_MODULES, InvalidTeamError, find_game
+from simulator.jsonfile import shown
 
 GAMES = tuple(name for name in GAME_MODULES if find_game(name).has_styles)
 """The games a team brings a coach's style into (grid court and six dice)."""
@@ -76,7 +77,7 @@ class TeamStyle:
 def styles_problems(value: object) -> list[str]:
     """Return every problem of a ``styles`` object (a team file's key or the admin's field)."""
     if not isinstance(value, Mapping):
-        return [f"styles: must be an object by game ({', '.join(GAMES)}), got {value!r}"]
+        return [f"styles: must be an object by game ({', '.join(GAMES)}), got {shown(value)}"]
     problems = [
         f"styles.{key}: not a game with styles (they are: {', '.join(GAMES)})"
         for key in value

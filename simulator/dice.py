@@ -14,6 +14,8 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
+from simulator.jsonfile import format_problem, kind, shown
+
 STREAMS: dict[str, int] = {"d8": 8, "d6": 6, "d20": 20}
 DICE_FORMAT = "vabg-dice/1"
 
@@ -217,13 +219,13 @@ class ScriptedDice:
         if not isinstance(data, dict):
             raise DiceFileError(["a dice file must be a JSON object"])
         problems: list[str] = []
-        if data.get("format") != DICE_FORMAT:
-            problems.append(f'format must be "{DICE_FORMAT}", got {data.get("format")!r}')
+        if wrong := format_problem(data, DICE_FORMAT, "a dice file"):
+            problems.append(wrong)
         streams: dict[str, list[int]] = {}
         for name in STREAMS:
             rolls = data.get(name, [])
             if not isinstance(rolls, list):
-                problems.append(f"{name} must be a list of rolls, got {type(rolls).__name__}")
+                problems.append(f"{name} must be a list of rolls, got {kind(rolls)}")
                 continue
             streams[name] = rolls
         problems.extend(_check_faces(streams))
@@ -239,7 +241,8 @@ def _check_faces(streams: Mapping[str, Sequence[object]]) -> list[str]:
         for i, roll in enumerate(rolls):
             if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= faces:
                 problems.append(
-                    f"{name}[{i}] (roll {i + 1}) = {roll!r} is not a face of a {name} (1-{faces})"
+                    f"{name}[{i}] (roll {i + 1}) = {shown(roll)} is not a face of a {name} "
+                    f"(1-{faces})"
                 )
     return problems
 
@@ -280,7 +283,7 @@ class OrderedDice:
         faces = STREAMS[die]
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= faces:
             raise DiceError(
-                f"roll {index + 1} = {value!r} is not a face of a {die} (1-{faces}), "
+                f"roll {index + 1} = {shown(value)} is not a face of a {die} (1-{faces}), "
                 f"which the game asks for there"
             )
         self.draws.append((die, value))

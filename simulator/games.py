@@ -64,7 +64,7 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from simulator.dice import STREAMS, DiceFileError, DiceRecord, DiceSource, ScriptedDice
-from simulator.jsonfile import JsonFileError, read_json_file
+from simulator.jsonfile import JsonFileError, got, read_json_file, shown
 from simulator.styles import StyleError
 
 GAME_MODULES: dict[str, str] = {
@@ -145,9 +145,9 @@ def team_name_from_json(data: object) -> TeamName:
     problems = []
     school, season = data.get("school"), data.get("season")
     if not isinstance(school, str) or not school.strip():
-        problems.append(f"school: must be a non-empty string, got {school!r}")
+        problems.append(f"school: must be a non-empty text, {got(data, 'school')}")
     if isinstance(season, bool) or not isinstance(season, int):
-        problems.append(f"season: must be an integer, got {season!r}")
+        problems.append(f"season: must be a whole number, {got(data, 'season')}")
     if problems:
         raise InvalidTeamError(problems)
     assert isinstance(school, str) and isinstance(season, int)
@@ -657,9 +657,9 @@ class Game(ABC):
         for name, option in known.items():
             value = options.get(name, option.default)
             if value not in option.choices or type(value) is not type(option.default):
-                allowed = ", ".join(str(c) for c in option.choices)
+                allowed = ", ".join(shown(c) for c in option.choices)
                 raise InvalidOptionError(
-                    f"{self.name} option {name} must be one of {allowed}, got {value!r}"
+                    f"{self.name} option {name} must be one of {allowed}, got {shown(value)}"
                 )
             values[name] = value
         return values

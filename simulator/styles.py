@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any, TypeVar
 
+from simulator.jsonfile import shown
+
 
 class StyleError(ValueError):
     """Raise for a style a policy cannot play; ``problems`` names every field at fault."""
@@ -24,7 +26,7 @@ def style_from_json(cls: type[S], doc: object, game: str) -> S:
     parameter left out takes its default. Raise :class:`StyleError` naming every problem:
     ``game`` says whose parameters they are ("grid-court", "six-dice")."""
     if not isinstance(doc, Mapping):
-        raise StyleError([f"must be an object of parameters, got {doc!r}"])
+        raise StyleError([f"must be an object of parameters, got {shown(doc)}"])
     known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
     unknown = sorted(str(k) for k in doc if k not in known)
     if unknown:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from simulator.gridcourt.court import LEVELS, WIDTHS, Court, court
+from simulator.jsonfile import shown
 
 RULES_VERSION = 1
 """The revision of gridcourt-rulings.md this engine plays (1: the rulings as first written)."""
@@ -44,7 +45,7 @@ class GridRules:
             value = getattr(self, name)
             if isinstance(value, bool) or value not in allowed:
                 choices = ", ".join(str(a) for a in allowed)
-                raise InvalidRulesError(f"{name} must be one of {choices}, got {value!r}")
+                raise InvalidRulesError(f"{name} must be one of {choices}, got {shown(value)}")
 
     @property
     def court(self) -> Court:

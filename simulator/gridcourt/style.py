@@ -43,6 +43,7 @@ from typing import Any
 from simulator.gridcourt.court import Court
 from simulator.gridcourt.policy import DEFAULT_POLICY, LAST_ROLL, DefaultPolicy, Policy
 from simulator.gridcourt.state import GridState
+from simulator.jsonfile import shown
 from simulator.styles import StyleError as StyleError  # re-exported: callers catch it here
 from simulator.styles import style_from_json
 
@@ -66,9 +67,9 @@ class GridStyle:
         for name, (lo, hi) in BOUNDS.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-                problems.append(f"{name}: must be an integer from {lo} to {hi}, got {value!r}")
+                problems.append(f"{name}: must be an integer from {lo} to {hi}, got {shown(value)}")
         if not isinstance(self.trap, bool):
-            problems.append(f"trap: must be true or false, got {self.trap!r}")
+            problems.append(f"trap: must be true or false, got {shown(self.trap)}")
         if problems:
             raise StyleError(problems)
 
@@ -157,7 +158,7 @@ def style_from_team(doc: object) -> GridStyle | None:
     if styles is None:
         return DEFAULT_STYLE
     if not isinstance(styles, Mapping):
-        raise StyleError([f"styles: must be an object by game, got {styles!r}"])
+        raise StyleError([f"styles: must be an object by game, got {shown(styles)}"])
     value = styles.get("gridcourt")
     if value is None:
         return DEFAULT_STYLE

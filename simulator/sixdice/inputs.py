@@ -8,6 +8,7 @@ and season only: :func:`simulator.games.team_name_from_json` reads it.)
 from __future__ import annotations
 
 from simulator.dice import DICE_FORMAT, DiceFileError, ScriptedDice
+from simulator.jsonfile import format_problem, kind, shown
 from simulator.sixdice.rules import LETTER_VALUES
 
 
@@ -23,8 +24,8 @@ def dice_from_json(data: object) -> ScriptedDice:
     if not isinstance(data, dict):
         raise DiceFileError(["a dice file must be a JSON object"])
     problems: list[str] = []
-    if data.get("format") != DICE_FORMAT:
-        problems.append(f'format must be "{DICE_FORMAT}", got {data.get("format")!r}')
+    if wrong := format_problem(data, DICE_FORMAT, "a dice file"):
+        problems.append(wrong)
     for name in ("d8", "d20"):
         if data.get(name):
             problems.append(f"{name}: the six-dice game reads only d6 rolls")
@@ -33,7 +34,7 @@ def dice_from_json(data: object) -> ScriptedDice:
     if isinstance(raw, str):
         raw = [c for c in raw if not c.isspace()]
     if not isinstance(raw, list):
-        problems.append(f"d6 must be a list of rolls, got {type(raw).__name__}")
+        problems.append(f"d6 must be a list of rolls, got {kind(raw)}")
         raw = []
     for i, roll in enumerate(raw):
         if isinstance(roll, str) and roll.upper() in LETTER_VALUES:
@@ -44,7 +45,7 @@ def dice_from_json(data: object) -> ScriptedDice:
             rolls.append(roll)
         else:
             problems.append(
-                f"d6[{i}] (roll {i + 1}) = {roll!r} is not a face of a d6 (1-6 or B, P, S, F)"
+                f"d6[{i}] (roll {i + 1}) = {shown(roll)} is not a face of a d6 (1-6 or B, P, S, F)"
             )
     if problems:
         raise DiceFileError(problems)

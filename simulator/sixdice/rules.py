@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, fields, replace
 
+from simulator.jsonfile import shown
+
 RULES_VERSION = 2
 """The revision of sixdice-rulings.md this engine plays.
 
@@ -64,17 +66,18 @@ class SixDiceRules:
         faces = self.faces
         if not isinstance(faces, str) or len(faces) != 6 or set(faces) - set(SYMBOLS):
             raise InvalidRulesError(
-                f"faces must be six letters from B, P, S, F (one per die value 1-6), got {faces!r}"
+                "faces must be six letters from B, P, S, F (one per die value 1-6), "
+                f"got {shown(faces)}"
             )
         # A jump ball is won on Balls: with none, or nothing else, it is tied for ever.
         if BALL not in faces or faces == BALL * 6:
             raise InvalidRulesError(
-                f"faces must show a Ball on some values and not on all, got {faces!r}"
+                f"faces must show a Ball on some values and not on all, got {shown(faces)}"
             )
         for name in ("chip_reroll", "deflected_pass_penalty"):
             value = getattr(self, name)
             if not isinstance(value, bool):
-                raise InvalidRulesError(f"{name} must be true or false, got {value!r}")
+                raise InvalidRulesError(f"{name} must be true or false, got {shown(value)}")
 
     def face(self, value: int) -> str:
         """Return the symbol a die reading ``value`` (1-6) shows."""
@@ -134,7 +137,9 @@ class SixDiceRules:
         """
         version = doc.get("version", RULES_VERSION)
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-            raise InvalidRulesError(f"the rules version must be a whole number, got {version!r}")
+            raise InvalidRulesError(
+                f"the rules version must be a whole number, got {shown(version)}"
+            )
         if version > RULES_VERSION:
             raise InvalidRulesError(
                 f"played under six-dice rules version {version}, newer than this engine's "

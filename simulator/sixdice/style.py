@@ -22,7 +22,7 @@ exact odds (:mod:`simulator.sixdice.odds`) solve a game between any two styles.
 >>> SixDiceStyle.from_json({"threes": "some"}).threes
 Traceback (most recent call last):
 ...
-simulator.styles.StyleError: threes: must be one of never, top, outside, always, got 'some'
+simulator.styles.StyleError: threes: must be one of never, top, outside, always, got "some"
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from collections.abc import Mapping, Set
 from dataclasses import dataclass, fields
 from typing import Any
 
+from simulator.jsonfile import shown
 from simulator.sixdice.policy import (
     ADVANCE,
     DEFAULT_POLICY,
@@ -67,7 +68,7 @@ class SixDiceStyle:
 
     def __post_init__(self) -> None:
         problems = [
-            f"{name}: must be one of {', '.join(allowed)}, got {getattr(self, name)!r}"
+            f"{name}: must be one of {', '.join(allowed)}, got {shown(getattr(self, name))}"
             for name, allowed in CHOICES.items()
             if getattr(self, name) not in allowed
         ]
@@ -186,7 +187,7 @@ def style_from_team(doc: object) -> SixDiceStyle:
     if styles is None:
         return DEFAULT_STYLE
     if not isinstance(styles, Mapping):
-        raise StyleError([f"styles: must be an object by game, got {styles!r}"])
+        raise StyleError([f"styles: must be an object by game, got {shown(styles)}"])
     value = styles.get("sixdice")
     if value is None or value == RULINGS_NAME:
         return DEFAULT_STYLE

@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simulator.jsonfile import JsonFileError, read_json_file
+from simulator.jsonfile import (
+    JsonFileError,
+    format_problem,
+    got,
+    kind,
+    read_json_file,
+    shown,
+)
 from simulator.vabg.rules import DUNK_ADJUST_MAX, DUNK_ADJUST_MIN, DUNK_TOP_MAX, DUNK_TOP_MIN
 
 TEAM_FORMAT = "vabg-team/1"
@@ -240,22 +247,24 @@ def team_from_json(data: object) -> TeamCard:
     if not isinstance(data, dict):
         raise InvalidCardError(["a team file must be a JSON object"])
     problems: list[str] = []
-    if data.get("format") != TEAM_FORMAT:
-        problems.append(f'format: must be "{TEAM_FORMAT}", got {data.get("format")!r}')
+    if wrong := format_problem(data, TEAM_FORMAT, "a team file"):
+        problems.append(wrong)
     school = data.get("school")
     if not isinstance(school, str) or not school.strip():
-        problems.append(f"school: must be a non-empty text, got {school!r}")
+        problems.append(f"school: must be a non-empty text, {got(data, 'school')}")
     ints = {key: _int(data, key, lo, hi, "", problems) for key, (lo, hi) in TEAM_BOUNDS.items()}
     conference = _optional_text(data, "conference", "", problems)
     source = data.get("card_source")
     if source is not None and source not in CARD_SOURCES:
-        problems.append(f"card_source: must be one of {', '.join(CARD_SOURCES)}, got {source!r}")
+        problems.append(
+            f"card_source: must be one of {', '.join(CARD_SOURCES)}, got {shown(source)}"
+        )
     raw_players = data.get("players")
     players: list[PlayerCard] = []
     if raw_players is None:
         problems.append("players is missing: a team file lists its players")
     elif not isinstance(raw_players, list):
-        problems.append(f"players: must be a list, got {type(raw_players).__name__}")
+        problems.append(f"players: must be a list, got {kind(raw_players)}")
     else:
         for i, raw in enumerate(raw_players, start=1):
             card = _player_from_json(raw, i, problems)
@@ -284,13 +293,13 @@ def team_from_json(data: object) -> TeamCard:
 
 def _player_from_json(raw: object, index: int, problems: list[str]) -> PlayerCard | None:
     if not isinstance(raw, dict):
-        problems.append(f"player {index}: must be an object, got {type(raw).__name__}")
+        problems.append(f"player {index}: must be an object, got {kind(raw)}")
         return None
     name = raw.get("name")
     who = f"player {index} ({name})" if isinstance(name, str) and name else f"player {index}"
     before = len(problems)
     if not isinstance(name, str) or not name.strip():
-        problems.append(f"{who}: name must be a non-empty text, got {name!r}")
+        problems.append(f"{who}: name must be a non-empty text, {got(raw, 'name')}")
     ints = {
         key: _int(raw, key, lo, hi, f"{who}: ", problems)
         for key, (lo, hi) in _PLAYER_INT_BOUNDS.items()
@@ -301,7 +310,7 @@ def _player_from_json(raw: object, index: int, problems: list[str]) -> PlayerCar
     }
     role = raw.get("role")
     if role not in ROLES:
-        problems.append(f"{who}: role must be starter or reserve, got {role!r}")
+        problems.append(f'{who}: role must be "starter" or "reserve", {got(raw, "role")}')
     positions = raw.get("positions")
     if (
         not isinstance(positions, list)
@@ -310,14 +319,15 @@ def _player_from_json(raw: object, index: int, problems: list[str]) -> PlayerCar
         or len(set(positions)) != len(positions)
     ):
         problems.append(
-            f"{who}: positions must be a non-empty list of distinct numbers 0-5, got {positions!r}"
+            f"{who}: positions must be a non-empty list of distinct numbers 0-5, "
+            + got(raw, "positions")
         )
     height = _optional_text(raw, "height", f"{who}: ", problems)
     ppg = raw.get("ppg")
     if ppg is not None and (
         isinstance(ppg, bool) or not isinstance(ppg, int | float) or not 0 <= ppg <= 200
     ):
-        problems.append(f"{who}: ppg must be a number of points per game, got {ppg!r}")
+        problems.append(f"{who}: ppg must be a number of points per game, got {shown(ppg)}")
     d20 = _d20_from_json(raw.get("d20"), who, problems)
     if len(problems) > before:
         return None
@@ -349,7 +359,9 @@ def _player_from_json(raw: object, index: int, problems: list[str]) -> PlayerCar
 
 def _d20_from_json(raw: object, who: str, problems: list[str]) -> D20Column | None:
     if not isinstance(raw, dict):
-        problems.append(f"{who}: d20 must be an object with {', '.join(D20_KEYS)}, got {raw!r}")
+        problems.append(
+            f"{who}: d20 must be an object with {', '.join(D20_KEYS)}, got {shown(raw)}"
+        )
         return None
     ranges: list[Range | None] = []
     ok = True
@@ -367,7 +379,7 @@ def _d20_from_json(raw: object, who: str, problems: list[str]) -> D20Column | No
             continue
         rng = _parse_range(text)
         if rng is None:
-            problems.append(f'{who}: d20 {key} must be "a-b" or "a" within 1-20, got {text!r}')
+            problems.append(f'{who}: d20 {key} must be "a-b" or "a" within 1-20, got {shown(text)}')
             ok = False
         ranges.append(rng)
     if not ok:
@@ -476,7 +488,7 @@ def _int(
         if key not in data:
             problems.append(f"{who}{key} is missing")
         else:
-            problems.append(f"{who}{key} must be a whole number {lo} to {hi}, got {value!r}")
+            problems.append(f"{who}{key} must be a whole number {lo} to {hi}, got {shown(value)}")
         return lo
     if not lo <= value <= hi:
         problems.append(f"{who}{key} must be {lo} to {hi}, got {value}")
@@ -490,7 +502,7 @@ def _optional_text(
     if value is None:
         return None
     if not isinstance(value, str):
-        problems.append(f"{who}{key} must be text, got {value!r}")
+        problems.append(f"{who}{key} must be text, got {shown(value)}")
         return None
     return value
 

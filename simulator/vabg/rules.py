@@ -17,6 +17,8 @@ from dataclasses import MISSING, dataclass, fields, replace
 from enum import StrEnum
 from typing import NamedTuple
 
+from simulator.jsonfile import shown
+
 RULES_VERSION = 4
 """The revision of vabg-rulings.md this engine plays.
 
@@ -94,12 +96,14 @@ class GameRules:
                 raise RulesVersionError(f"the rules switch {f.name} must be true or false")
         if self.coach not in tuple(CoachKind):
             raise RulesVersionError(
-                f"the coach must be one of {', '.join(CoachKind)}, got {self.coach!r}"
+                f"the coach must be one of {', '.join(CoachKind)}, got {shown(self.coach)}"
             )
         object.__setattr__(self, "coach", CoachKind(self.coach))  # a stored "exact" reads back
         n = self.overtime_possessions
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 44:
-            raise RulesVersionError(f"overtime_possessions must be a whole number 1-44, got {n!r}")
+            raise RulesVersionError(
+                f"overtime_possessions must be a whole number 1-44, got {shown(n)}"
+            )
 
     @property
     def name(self) -> str:
@@ -144,7 +148,9 @@ class GameRules:
         """
         version = doc.get("version", 1)
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-            raise RulesVersionError(f"the rules version must be a whole number, got {version!r}")
+            raise RulesVersionError(
+                f"the rules version must be a whole number, got {shown(version)}"
+            )
         if version > RULES_VERSION:
             raise RulesVersionError(
                 f"played under rules version {version}, newer than this engine's "

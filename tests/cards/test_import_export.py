@@ -174,7 +174,7 @@ def test_a_row_the_database_refuses_is_named_by_its_constraint_and_nothing_is_wr
         (b" \n", "bad.json: empty; a team file is a JSON object"),
         (b"{", "bad.json: not valid JSON (line 1, column 2"),
         (b"[]", "bad.json: a team file must be a JSON object"),
-        (b'{"format": "vabg-team/2"}', 'bad.json: format: must be "vabg-team/1"'),
+        (b'{"format": "vabg-team/2"}', 'bad.json: format must be "vabg-team/1"'),
     ],
 )
 def test_unreadable_files_are_refused_with_a_clear_message(content: bytes, message: str) -> None:

@@ -68,10 +68,10 @@ def test_a_file_without_styles_exports_without_them() -> None:
             {"sixdice": {"chip": "sometimes"}, "vabg": {}},
             [
                 "styles.vabg: not a game with styles (they are: gridcourt, sixdice)",
-                "styles.sixdice.chip: must be one of always, shots, got 'sometimes'",
+                'styles.sixdice.chip: must be one of always, shots, got "sometimes"',
             ],
         ),
-        ("fast", ["styles: must be an object by game (gridcourt, sixdice), got 'fast'"]),
+        ("fast", ['styles: must be an object by game (gridcourt, sixdice), got "fast"']),
     ],
 )
 def test_a_file_with_bad_styles_is_refused_naming_each_and_nothing_is_written(

@@ -675,7 +675,7 @@ UNREADABLE = {
     # The engine's reader (simulator/vabg/cards.py) words this one.
     "no d20": (
         d20_missing,
-        "player 1 (Marquis Teague): d20 must be an object with 3PM, 2PM, FOUL, 3PX, 2PX, got None",
+        "player 1 (Marquis Teague): d20 must be an object with 3PM, 2PM, FOUL, 3PX, 2PX, got null",
     ),
 }
 

@@ -140,8 +140,8 @@ def test_grid_styles_are_validated_with_every_problem_named() -> None:
         GridStyle.from_json({"threes": 300, "patience": "slow", "trap": "yes"})
     assert caught.value.problems == (
         "threes: must be an integer from 50 to 200, got 300",
-        "patience: must be an integer from 20 to 80, got 'slow'",
-        "trap: must be true or false, got 'yes'",
+        'patience: must be an integer from 20 to 80, got "slow"',
+        'trap: must be true or false, got "yes"',
     )
     with pytest.raises(InvalidTeamError) as team_error:
         find_game("gridcourt").read_team(
@@ -268,8 +268,8 @@ def test_six_dice_styles_are_validated() -> None:
     with pytest.raises(DiceStyleError) as caught:
         SixDiceStyle.from_json({"threes": "lots", "chip": "never"})
     assert caught.value.problems == (
-        "threes: must be one of never, top, outside, always, got 'lots'",
-        "chip: must be one of always, shots, got 'never'",
+        'threes: must be one of never, top, outside, always, got "lots"',
+        'chip: must be one of always, shots, got "never"',
     )
     with pytest.raises(InvalidTeamError) as team_error:
         find_game("sixdice").read_team(

@@ -133,7 +133,7 @@ def test_a_team_file_without_a_school_is_refused(tmp_path):
         timeout=60,
         check=False,
     )
-    assert "school: must be a non-empty string, got None" in refused(done)
+    assert "school: must be a non-empty text, but it is missing" in refused(done)
 
 
 def test_grid_options_are_refused_for_vabg():
@@ -173,7 +173,7 @@ def test_a_dice_file_of_thousands_of_bad_dice_names_the_first_and_counts_the_res
     dice.write_text(json.dumps({"format": "vabg-dice/1", "d6": list("SBF" * 1000)}))
     message = refused(simulator("--dice", dice))
     assert message.startswith(
-        f"error: {dice}: bad dice file: d6[0] (roll 1) = 'S' is not a face of a d6"
+        f'error: {dice}: bad dice file: d6[0] (roll 1) = "S" is not a face of a d6'
     )
     assert message.rstrip("\n").endswith("and 2,995 more problems like these")
     assert len(message) < 600

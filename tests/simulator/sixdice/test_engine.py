@@ -344,7 +344,7 @@ def test_a_dice_file_with_other_dice_or_bad_faces_is_refused_naming_each_problem
     assert caught.value.problems == (
         "d8: the six-dice game reads only d6 rolls",
         "d6[1] (roll 2) = 7 is not a face of a d6 (1-6 or B, P, S, F)",
-        "d6[2] (roll 3) = 'X' is not a face of a d6 (1-6 or B, P, S, F)",
+        'd6[2] (roll 3) = "X" is not a face of a d6 (1-6 or B, P, S, F)',
     )
 
 

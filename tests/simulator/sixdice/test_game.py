@@ -64,5 +64,5 @@ def test_any_printing_of_the_dice_is_an_option_and_a_bad_one_is_refused_by_name(
         game.make_rules(faces="BBBPSZ")
     with pytest.raises(InvalidOptionError, match="sixdice has no option 'width'"):
         game.make_rules(width=14)
-    with pytest.raises(InvalidOptionError, match="option chip_reroll must be one of False, True"):
+    with pytest.raises(InvalidOptionError, match="option chip_reroll must be one of false, true"):
         game.make_rules(chip_reroll="yes")

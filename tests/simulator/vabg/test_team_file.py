@@ -56,32 +56,32 @@ def first_d20(**ranges: Any) -> Change:
 # fmt: off
 ONE_PROBLEM: list[tuple[str, Change, str]] = [
     # the team
-    ("format", lambda d: d.update(format="vabg-team/2"), "format: must be \"vabg-team/1\", got 'vabg-team/2'"),
-    ("school", lambda d: d.update(school="  "), "school: must be a non-empty text, got '  '"),
+    ("format", lambda d: d.update(format="vabg-team/2"), "format must be \"vabg-team/1\", got \"vabg-team/2\""),
+    ("school", lambda d: d.update(school="  "), "school: must be a non-empty text, got \"  \""),
     ("season low", lambda d: d.update(season=1799), "season must be 1800 to 2200, got 1799"),
     ("season high", lambda d: d.update(season=2201), "season must be 1800 to 2200, got 2201"),
-    ("season text", lambda d: d.update(season="2008"), "season must be a whole number 1800 to 2200, got '2008'"),
+    ("season text", lambda d: d.update(season="2008"), "season must be a whole number 1800 to 2200, got \"2008\""),
     ("season missing", lambda d: d.pop("season"), "season is missing"),
     ("dunk_top low", lambda d: d.update(dunk_top=33), "dunk_top must be 34 to 66, got 33"),
     ("dunk_top high", lambda d: d.update(dunk_top=67), "dunk_top must be 34 to 66, got 67"),
     ("dunk_adjust low", lambda d: d.update(dunk_adjust=-33), "dunk_adjust must be -32 to 32, got -33"),
     ("dunk_adjust high", lambda d: d.update(dunk_adjust=33), "dunk_adjust must be -32 to 32, got 33"),
     ("conference", lambda d: d.update(conference=12), "conference must be text, got 12"),
-    ("card_source", lambda d: d.update(card_source="guessed"), "card_source: must be one of published, calculated, estimated, got 'guessed'"),
-    ("players", lambda d: d.update(players={}), "players: must be a list, got dict"),
+    ("card_source", lambda d: d.update(card_source="guessed"), "card_source: must be one of published, calculated, estimated, got \"guessed\""),
+    ("players", lambda d: d.update(players={}), "players: must be a list, got an object"),
     ("players", lambda d: d.pop("players"), "players is missing: a team file lists its players"),
     # the roster
     ("11 players", lambda d: d["players"].append(dict(d["players"][5], name="Walk On")), "players: a roster holds 5 to 10 players, this one has 11"),
     ("same name", lambda d: d["players"][6].update(name="Sherron Collins"), "players: the name 'Sherron Collins' is used 2 times (players 6 and 7)"),
     ("no starter", first_player(role="reserve"), "players: slot 1 (PG) has no starter"),
     ("two starters", lambda d: d["players"][5].update(role="starter"), "players: slot 1 (PG) has 2 starters (Russell Robinson, Sherron Collins)"),
-    ("player not an object", lambda d: d["players"].__setitem__(5, "Sherron Collins"), "player 6: must be an object, got str"),
+    ("player not an object", lambda d: d["players"].__setitem__(5, "Sherron Collins"), "player 6: must be an object, got a text"),
     # one player's fields
-    ("name", first_player(name=""), "player 1: name must be a non-empty text, got ''"),
+    ("name", first_player(name=""), "player 1: name must be a non-empty text, got \"\""),
     # (slot and role are broken on a reserve: a broken starter also leaves his slot empty)
     ("slot", first_reserve(slot=6), f"{COLLINS}: slot must be 1 to 5, got 6"),
-    ("slot true", first_reserve(slot=True), f"{COLLINS}: slot must be a whole number 1 to 5, got True"),
-    ("role", first_reserve(role="sixth man"), f"{COLLINS}: role must be starter or reserve, got 'sixth man'"),
+    ("slot true", first_reserve(slot=True), f"{COLLINS}: slot must be a whole number 1 to 5, got true"),
+    ("role", first_reserve(role="sixth man"), f"{COLLINS}: role must be \"starter\" or \"reserve\", got \"sixth man\""),
     ("positions empty", first_player(positions=[]), f"{ROBINSON}: positions must be a non-empty list of distinct numbers 0-5, got []"),
     ("positions repeated", first_player(positions=[1, 1]), f"{ROBINSON}: positions must be a non-empty list of distinct numbers 0-5, got [1, 1]"),
     ("positions 6", first_player(positions=[1, 6]), f"{ROBINSON}: positions must be a non-empty list of distinct numbers 0-5, got [1, 6]"),
@@ -102,14 +102,14 @@ ONE_PROBLEM: list[tuple[str, Change, str]] = [
     ("def_reb missing", lambda d: d["players"][0].pop("def_reb"), f"{ROBINSON}: def_reb is missing"),
     ("player dunk_top", first_player(dunk_top=70), f"{ROBINSON}: dunk_top must be 34 to 66, got 70"),
     ("player dunk_adjust", first_player(dunk_adjust=-40), f"{ROBINSON}: dunk_adjust must be -32 to 32, got -40"),
-    ("ppg", first_player(ppg="7.3"), f"{ROBINSON}: ppg must be a number of points per game, got '7.3'"),
+    ("ppg", first_player(ppg="7.3"), f"{ROBINSON}: ppg must be a number of points per game, got \"7.3\""),
     ("height", first_player(height=73), f"{ROBINSON}: height must be text, got 73"),
     # the d20 column
-    ("d20 missing", lambda d: d["players"][0].pop("d20"), f"{ROBINSON}: d20 must be an object with 3PM, 2PM, FOUL, 3PX, 2PX, got None"),
+    ("d20 missing", lambda d: d["players"][0].pop("d20"), f"{ROBINSON}: d20 must be an object with 3PM, 2PM, FOUL, 3PX, 2PX, got null"),
     ("d20 outcome missing", lambda d: d["players"][0]["d20"].pop("FOUL"), f"{ROBINSON}: d20 has no FOUL (use null for an outcome the card does not have)"),
-    ("d20 past 20", first_d20(**{"2PX": "16-21"}), f'{ROBINSON}: d20 2PX must be "a-b" or "a" within 1-20, got \'16-21\''),
-    ("d20 backwards", first_d20(**{"3PM": "2-1"}), f'{ROBINSON}: d20 3PM must be "a-b" or "a" within 1-20, got \'2-1\''),
-    ("d20 three parts", first_d20(**{"3PM": "1-2-3"}), f'{ROBINSON}: d20 3PM must be "a-b" or "a" within 1-20, got \'1-2-3\''),
+    ("d20 past 20", first_d20(**{"2PX": "16-21"}), f'{ROBINSON}: d20 2PX must be "a-b" or "a" within 1-20, got "16-21"'),
+    ("d20 backwards", first_d20(**{"3PM": "2-1"}), f'{ROBINSON}: d20 3PM must be "a-b" or "a" within 1-20, got "2-1"'),
+    ("d20 three parts", first_d20(**{"3PM": "1-2-3"}), f'{ROBINSON}: d20 3PM must be "a-b" or "a" within 1-20, got "1-2-3"'),
     ("d20 number", first_d20(**{"3PM": 2}), f'{ROBINSON}: d20 3PM must be "a-b" or "a" within 1-20, got 2'),
     ("d20 gap", first_d20(**{"3PM": None}), f"{ROBINSON}: the d20 ranges leave 1-2 uncovered"),
     ("d20 overlap", first_d20(**{"3PM": "1-3"}), f"{ROBINSON}: the d20 ranges cover 3 more than once (3PM and 2PM)"),
@@ -151,8 +151,8 @@ def test_every_problem_of_a_file_is_listed_at_once():
         "dunk_adjust must be -32 to 32, got 40",
         f"{ROBINSON}: steal_top must be 10 to 30, got 31",
         f"{ROBINSON}: foul_from must be 33 to 37, got 32",
-        f'{RUSH}: d20 2PX must be "a-b" or "a" within 1-20, got \'16-21\'',
-        "player 10 (Cole Aldrich): role must be starter or reserve, got 'coach'",
+        f'{RUSH}: d20 2PX must be "a-b" or "a" within 1-20, got "16-21"',
+        'player 10 (Cole Aldrich): role must be "starter" or "reserve", got "coach"',
         "player 10 (Cole Aldrich): positions must be a non-empty list of distinct numbers 0-5, got []",
     ]
 
@@ -183,7 +183,7 @@ def test_roster_problems_are_listed_alongside_a_players_field_problems():
 
 def test_a_d20_range_with_a_superscript_digit_is_refused_not_a_crash():
     assert problems(kansas(first_d20(**{"3PM": "1-²"}))) == [
-        f'{ROBINSON}: d20 3PM must be "a-b" or "a" within 1-20, got \'1-²\''
+        f'{ROBINSON}: d20 3PM must be "a-b" or "a" within 1-20, got "1-²"'
     ]
 
 
