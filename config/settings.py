@@ -422,6 +422,34 @@ SPECTACULAR_SETTINGS = {
     "Value Add Basketball Game.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI's sections, in this order (core.schema.AutoSchema.get_tags names each
+    # operation's by its path).
+    "TAGS": [
+        {
+            "name": "teams",
+            "description": "Teams and their rosters (a commissioner imports "
+            "and edits them); each team's file for the simulator.",
+        },
+        {"name": "players", "description": "Players, their cards and their game logs."},
+        {"name": "cards", "description": "Player cards, as the game reads them."},
+        {"name": "leagues", "description": "Leagues and the seasons they hold."},
+        {
+            "name": "seasons",
+            "description": "Seasons and tournaments: standings, schedule, "
+            "player and team stats, leaders, the exact odds of what is left to play.",
+        },
+        {"name": "tournaments", "description": "Tournaments: the bracket and its games."},
+        {
+            "name": "games",
+            "description": "Games: box score, play-by-play, the exact preview and win probability.",
+        },
+        {"name": "matchup", "description": "The exact odds of any two teams."},
+        {"name": "runs", "description": "Simulation runs: what is being played, and how far."},
+        {"name": "challenges", "description": "Bracket challenges a fan enters."},
+        {"name": "challenge-entries", "description": "A fan's entries and their points."},
+        {"name": "table", "description": "Games played with real dice at the table."},
+        {"name": "auth", "description": "A token for scripts and apps."},
+    ],
     # Swagger UI's scripts and styles are served with the project (drf-spectacular-sidecar,
     # static files), not from a CDN: /api/docs/ works offline and behind a strict firewall.
     "SWAGGER_UI_DIST": "SIDECAR",

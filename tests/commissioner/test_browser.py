@@ -320,3 +320,44 @@ def test_the_commissioner_edits_a_card_renames_a_player_and_a_team_and_imports_a
     browser.get(server.url + "/admin/cards/team/")
     fits(browser)
     assert browser.find_elements(By.LINK_TEXT, "Kentucky 2013")
+
+
+def test_on_a_phone_the_list_filters_come_first_folded_naming_what_narrows_the_list(
+    server: Server, browser: Any
+) -> None:
+    """Django's admin put a list's filters after every row on a phone: the commissioner
+    scrolled past 96 teams to narrow them by conference."""
+    from selenium.webdriver.common.by import By
+
+    def phone_list(query: str) -> dict[str, Any]:
+        browser.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": 390, "height": 900, "deviceScaleFactor": 1, "mobile": True},
+        )
+        browser.get(server.url + "/admin/cards/team/" + query)
+        wait_for(browser, lambda d: d.find_element(By.ID, "result_list"), "the team list")
+        seen: dict[str, Any] = browser.execute_script(
+            "const top = e => e.getBoundingClientRect().top;"
+            "return {filters: top(document.getElementById('changelist-filter')),"
+            " rows: top(document.getElementById('result_list')),"
+            " open: [...document.querySelectorAll('#changelist-filter details')]"
+            ".filter(d => d.open).map(d => d.dataset.filterTitle),"
+            " headings: [...document.querySelectorAll('#changelist-filter summary')]"
+            ".map(s => s.textContent.trim())}"
+        )
+        return seen
+
+    browser.execute_script("sessionStorage.clear()")
+    try:
+        seen = phone_list("")
+        assert seen["filters"] < seen["rows"] < 900, seen
+        assert seen["open"] == [], seen
+        assert "By conference" in seen["headings"], seen
+        # The heading says what narrows the list, the filter folded all the same.
+        narrowed = phone_list("?conference=Big+12")
+        assert "By conference: Big 12" in narrowed["headings"], narrowed
+        assert narrowed["open"] == [] and narrowed["filters"] < narrowed["rows"] < 900, narrowed
+        fits(browser)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        browser.execute_script("sessionStorage.clear()")

@@ -27,3 +27,20 @@ def test_the_schema_is_generated_once_and_served_the_same_after(monkeypatch: Any
         first.json() == again.json() and "/api/games/{id}/win-probability/" in first.json()["paths"]
     )
     assert len(made) == 1
+
+
+def test_swagger_groups_each_operation_under_the_resource_its_path_names() -> None:
+    """Swagger UI listed all 54 operations of /api/ under one "api" heading; each is now
+    under its resource, the headings described and in the schema's order."""
+    schema = Client().get("/api/schema/", {"format": "json"}).json()
+    described = [tag["name"] for tag in schema["tags"]]
+    used = set()
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            (tag,) = operation["tags"]
+            used.add(tag)
+            resource = "table" if path.startswith("/table/api/") else path.split("/")[2]
+            assert tag == resource, (method, path, tag)
+    assert schema["paths"]["/api/seasons/{season_id}/leaders/"]["get"]["tags"] == ["seasons"]
+    assert "api" not in used and used == set(described)
+    assert all(tag["description"] for tag in schema["tags"])
