@@ -11,7 +11,12 @@ from typing import Any
 
 import django_filters
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import mixins, permissions, serializers, status
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -250,6 +255,19 @@ INVITE_CODE = OpenApiParameter(
     "it only its fans, whoever opened it and commissioners do (others get 404).",
 )
 
+FILL_PENDING = OpenApiResponse(
+    ErrorSerializer,
+    description="A fill the tournament's exact odds are still being computed for: nothing "
+    "was saved; ask again after the `Retry-After` header's seconds.",
+)
+RETRY_AFTER = OpenApiParameter(
+    "Retry-After",
+    int,
+    OpenApiParameter.HEADER,
+    response=[503],
+    description="Seconds to wait before asking again.",
+)
+
 
 def _readable(request: Request, pool: Challenge, asked: str) -> None:
     """Answer 404 for a private pool the client may not read: as if it did not exist, in
@@ -445,7 +463,8 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
         summary="Change your entry's picks, tie-breaker or name (before the lock)",
         request=EntryWriteSerializer,
         responses={200: EntrySerializer, 400: ErrorSerializer, 403: ErrorSerializer,
-                   409: ErrorSerializer},
+                   409: ErrorSerializer, 503: FILL_PENDING},
+        parameters=[RETRY_AFTER],
     )  # fmt: skip
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         entry = self.get_object()
@@ -467,7 +486,8 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
         summary="Replace your entry's picks (before the lock)",
         request=EntryWriteSerializer,
         responses={200: EntrySerializer, 400: ErrorSerializer, 403: ErrorSerializer,
-                   409: ErrorSerializer},
+                   409: ErrorSerializer, 503: FILL_PENDING},
+        parameters=[RETRY_AFTER],
     )  # fmt: skip
     def update(self, request: Request, pk: str | None = None) -> Response:
         return self.partial_update(request, pk)

@@ -29,8 +29,10 @@ from challenge import scoring
 from challenge.models import Challenge, Entry
 from core.errors import Refused
 from core.roles import is_commissioner
+from core.text import wait_words
 from league import bracket as brackets
 from league import odds as league_odds
+from league.errors import retry_after
 from league.models import Game, Season
 from league.tournaments import season_bracket, winners_of
 
@@ -48,12 +50,14 @@ BEFORE_LOCK = (
 class ChallengeRefused(Refused):
     """A request the challenge's rules refuse; the message says why, for the fan to read.
 
-    ``status`` is the HTTP status pages and the API answer with.
+    ``status`` is the HTTP status pages and the API answer with; ``retry_after`` when to
+    ask again (a 503 while the odds are computed).
     """
 
-    def __init__(self, message: str, *, status: int = 400) -> None:
+    def __init__(self, message: str, *, status: int = 400, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.retry_after = retry_after
 
 
 LOCKED_MESSAGE = (
@@ -359,10 +363,12 @@ def picks_fill(season: Season, picks: Mapping[str, int], *, how: str) -> dict[st
         try:
             _ensure_pair(season, table, top, bottom)
         except league_odds.OddsPending as exc:
+            wait = retry_after(exc.needed - exc.ready, league_odds.ON_DEMAND_COACHED_PAIRS)
             raise ChallengeRefused(
                 f"the tournament's exact odds are still being computed ({exc}); try again "
-                "in a minute",
+                f"in {wait_words(wait)}",
                 status=503,
+                retry_after=wait,
             ) from exc
         out[game.key] = top if table.p(top, bottom) >= 0.5 else bottom
     return out

@@ -252,7 +252,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         limit = settings.DATA_UPLOAD_MAX_NUMBER_FILES
         exc = exceptions.ParseError(f"The request has more than {limit:,} files.")
     elif isinstance(exc, Refused):
-        return Response(exc.answer(), status=exc.status)
+        headers = None if exc.retry_after is None else {"Retry-After": str(exc.retry_after)}
+        return Response(exc.answer(), status=exc.status, headers=headers)
     elif isinstance(exc, DjangoValidationError):
         return Response(model_errors(exc), status=status.HTTP_400_BAD_REQUEST)
     elif isinstance(exc, Http404):

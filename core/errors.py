@@ -34,6 +34,9 @@ class Refused(Exception):
     """
 
     status: int = 400
+    retry_after: int | None = None
+    """Seconds after which the same request may be answered (work under way in the
+    background): the API sends them as ``Retry-After``."""
 
     def answer(self) -> dict[str, Any]:
         """Return the body the API answers with: ``{"detail": "..."}`` and any keys of its own."""

@@ -211,6 +211,27 @@ def test_fill_by_odds_picks_the_exact_favourite_of_each_game(
         assert picks[key] == favourite
 
 
+def test_a_fill_while_the_odds_are_computed_is_a_503_saying_when_to_ask_again(
+    cup: Any, pool: Any, alice: Any, monkeypatch: Any
+) -> None:
+    """A client filling by the odds before they are built was told 503 and "try again in a
+    minute" with no ``Retry-After``: a script retried at once or gave up."""
+    entry = services.entry_join(challenge=pool, user=alice)
+
+    def pending(*args: Any, **kwargs: Any) -> None:
+        raise odds.OddsPending(ready=10, needed=600, home_ids=[1])
+
+    monkeypatch.setattr(services, "_ensure_pair", pending)
+    answer = signed(alice).patch(
+        f"/api/challenge-entries/{entry.pk}/", {"fill": "odds"}, content_type="application/json"
+    )
+    assert answer.status_code == 503, answer.content
+    assert answer["Retry-After"] == "5"
+    assert "590 of 600 pairs are still being computed" in answer.json()["detail"]
+    assert "try again in 5 seconds" in answer.json()["detail"]
+    assert Entry.objects.get(pk=entry.pk).picks == {}
+
+
 # -- live scoring and the exact expected score -----------------------------------------------
 
 
