@@ -22,7 +22,9 @@ from django.contrib.auth.forms import UserCreationForm
 from django.core.cache import cache
 from django.http import HttpRequest
 
-PERIODS = {"second": 1, "minute": 60, "min": 60, "hour": 3600, "day": 86400}
+PERIODS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60, "h": 3600}
+PERIODS |= {"hour": 3600, "d": 86400, "day": 86400}
+"""The periods a rate may name, as the API's throttles read them (settings ``env.rate``)."""
 
 
 def parse_rate(rate: str) -> tuple[int, int]:

@@ -66,6 +66,21 @@ class _Env(environ.Env):  # type: ignore[misc]
         except ValueError:
             raise ImproperlyConfigured(f"{var}={raw!r} is not a number") from None
 
+    RATE_PERIODS = ("s", "sec", "second", "m", "min", "minute", "h", "hour", "d", "day")
+
+    def rate(self, var: str, default: str) -> str:
+        """Return a request rate as DRF's throttles and the challenge's read it, ``"120/min"``
+        (a count of 1 or more, a slash, a period: second, minute, hour or day); refuse any
+        other. Unread, a rate written wrong answered every API request with a 500."""
+        raw = self.str(var, default=default).strip()
+        count, slash, period = raw.partition("/")
+        if not (slash and count.isdigit() and int(count) > 0) or period not in self.RATE_PERIODS:
+            raise ImproperlyConfigured(
+                f"{var}={raw!r} is not a rate: write a count and a period, e.g. 120/min "
+                "(the period s, min, hour or day)"
+            )
+        return raw
+
 
 env = _Env()
 
@@ -197,6 +212,8 @@ if env.str("DATABASE_URL", default=""):
             "DATABASE_URL must be a postgres:// URL (or unset for the SQLite default)."
         )
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+    if DATABASES["default"]["CONN_MAX_AGE"] < 0:
+        raise ImproperlyConfigured("CONN_MAX_AGE must be 0 or more (0: a connection a request).")
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     # A session left idle inside a transaction (its worker's host cut off the network in the
     # middle of storing a game) is ended by the server after this long, so the row locks it
@@ -264,8 +281,8 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 # The fans' sign-up and sign-in (challenge/accounts.py): tries an address may make.
-CHALLENGE_SIGNUP_RATE = env.str("CHALLENGE_SIGNUP_RATE", default="10/hour")
-CHALLENGE_SIGNIN_RATE = env.str("CHALLENGE_SIGNIN_RATE", default="30/minute")
+CHALLENGE_SIGNUP_RATE = env.rate("CHALLENGE_SIGNUP_RATE", default="10/hour")
+CHALLENGE_SIGNIN_RATE = env.rate("CHALLENGE_SIGNIN_RATE", default="30/minute")
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -408,8 +425,8 @@ REST_FRAMEWORK = {
         "config.throttling.SignedInRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
-        "anon": env.str("API_ANON_RATE", default="120/min"),
-        "user": env.str("API_USER_RATE", default="600/min"),
+        "anon": env.rate("API_ANON_RATE", default="120/min"),
+        "user": env.rate("API_USER_RATE", default="600/min"),
     },
     "NUM_PROXIES": NUM_PROXIES,
     # Errors Django raises while reading a request (a body over DATA_UPLOAD_MAX_MEMORY_SIZE...)

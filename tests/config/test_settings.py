@@ -295,3 +295,37 @@ def test_a_log_level_that_is_no_level_is_refused_naming_it() -> None:
         chosen["error"]
     )
     assert "error" not in settings_under({"LOG_LEVEL": "info"})
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [("API_ANON_RATE", "lots"), ("API_USER_RATE", "10/Min"), ("API_ANON_RATE", "120 / min"),
+     ("CHALLENGE_SIGNUP_RATE", "0/hour"), ("CHALLENGE_SIGNIN_RATE", "30/month")],
+)  # fmt: skip
+def test_a_rate_written_wrong_is_refused_at_start_naming_it(variable: str, value: str) -> None:
+    """API_ANON_RATE=lots passed every check and then answered every API request with a
+    500 (DRF's throttle reads the rate on each request)."""
+    refused = settings_under({variable: value})
+    assert f"{variable}={value!r} is not a rate: write a count and a period" in str(
+        refused["error"]
+    )
+
+
+def test_every_rate_the_throttles_read_is_accepted_and_read_alike() -> None:
+    from challenge.accounts import parse_rate
+    from config.settings import _Env
+
+    assert "error" not in settings_under({"API_ANON_RATE": "50/h", "API_USER_RATE": "9/day"})
+    assert "error" not in settings_under({"CHALLENGE_SIGNIN_RATE": "50/s"})
+    # What the settings let through, the challenge's own counter reads as DRF does (by the
+    # period's first letter).
+    seconds = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+    for period in _Env.RATE_PERIODS:
+        assert parse_rate(f"50/{period}") == (50, seconds[period[0]]), period
+
+
+def test_a_negative_connection_age_is_refused() -> None:
+    refused = settings_under(
+        {"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/test", "CONN_MAX_AGE": "-5"}
+    )
+    assert "CONN_MAX_AGE must be 0 or more" in str(refused["error"])
