@@ -112,6 +112,18 @@ clear_run_folder() {
     local pid file left=() running
     if [ -s "$RUN/supervisord.pid" ]; then
         pid=$(cat "$RUN/supervisord.pid")
+        # A set told to shut down a moment ago (supervisorctl ... shutdown answers at once,
+        # its supervisord then waits on its programs: a worker's game, up to 60 s) is waited
+        # for, not refused: the upgrade's restart follows the shutdown straight away.
+        if runs_with "$pid" "$RUN/supervisord.conf" &&
+            [[ $("$BIN/supervisorctl" -c "$RUN/supervisord.conf" pid 2>&1) == *SHUTDOWN_STATE* ]]; then
+            echo "serve-cached: the set in $RUN is stopping (supervisord, pid $pid):" \
+                "waiting for it to end" >&2
+            for _ in $(seq 900); do  # up to 90 s: its programs' own stop times and more
+                alive "$pid" || break
+                sleep 0.1
+            done
+        fi
         if runs_with "$pid" "$RUN/supervisord.conf"; then
             echo "serve-cached: a set is already running in $RUN (supervisord, pid $pid):" \
                 "stop it first ($BIN/supervisorctl -c $RUN/supervisord.conf shutdown, or" \

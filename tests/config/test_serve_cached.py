@@ -298,3 +298,56 @@ def test_a_number_that_is_not_a_positive_whole_number_is_refused(name: str, tmp_
     refused = serve_cached({name: "0", "UPSTREAM": "127.0.0.1:9"}, tmp_path / "run")
     assert refused.returncode == 2
     assert f"serve-cached: {name}=0 is not a whole number of 1 or more" in refused.stderr
+
+
+def test_a_start_right_after_a_shutdown_waits_for_the_stopping_set_then_serves() -> None:
+    """The upgrade's steps: `supervisorctl ... shutdown` answers "Shut down" at once while
+    supervisord still waits on its programs (a worker's game, up to 60 s); `make
+    serve-cached` straight after was refused as "already running", naming that very
+    shutdown command."""
+    run_dir = Path(tempfile.mkdtemp(prefix="vabg-serve-cached-"))  # nginx's workers read it
+    run_dir.chmod(0o755)
+    port = free_port()
+    sets: list[subprocess.Popen[bytes]] = []
+    nginx = 0
+    try:
+        sets.append(_nginx_alone(run_dir, port))
+        supervisord = int((run_dir / "supervisord.pid").read_text())
+        nginx = int((run_dir / "nginx.pid").read_text())
+        # nginx held still: the set stays in its shutdown for as long as the test needs.
+        os.kill(nginx, signal.SIGSTOP)
+        control = [str(ROOT / ".venv/bin/supervisorctl"), "-c", str(run_dir / "supervisord.conf")]
+        done = subprocess.run([*control, "shutdown"], capture_output=True, text=True, timeout=30)
+        assert "Shut down" in done.stdout and alive(supervisord)
+        env = {**os.environ, "PORT": str(port), "UPSTREAM": "127.0.0.1:9", "RUN_DIR": str(run_dir)}
+        starting = subprocess.Popen(["scripts/serve-cached.sh"], cwd=ROOT, env=env,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                    start_new_session=True)  # fmt: skip
+        sets.append(starting)
+        stderr = sets[1].stderr
+        assert stderr is not None
+        said = stderr.readline().decode()
+        assert f"the set in {run_dir} is stopping (supervisord, pid {supervisord})" in said
+        os.kill(nginx, signal.SIGCONT)
+        for _ in range(900):  # the old set gone, the new one's nginx writes its pid
+            pid_file = run_dir / "nginx.pid"
+            if pid_file.exists() and pid_file.read_text().strip() not in ("", str(nginx)):
+                break
+            time.sleep(0.1)
+        assert not alive(supervisord) and not alive(nginx)
+        assert sets[1].poll() is None, "the new set was refused"
+        for _ in range(600):
+            if listening(port):
+                break
+            time.sleep(0.1)
+        assert listening(port)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(nginx, signal.SIGCONT)
+        for proc in sets:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=90)
+            if proc.stderr is not None:
+                proc.stderr.close()
+        shutil.rmtree(run_dir, ignore_errors=True)
