@@ -70,7 +70,7 @@ backup:
 	$(PY) scripts/backup.py backup --dir $(BACKUP_DIR)
 
 restore: install
-	@test -n "$(FILE)" || { echo "make restore: name the backup, e.g. make restore FILE=backups/vabg-db-20261126-030000Z.dump"; exit 2; }
+	@test -n "$(FILE)" || { echo "make restore: name the backup, e.g. make restore FILE=backups/vabg-vabg-20261126-030000Z.dump (the names make backup printed)"; exit 2; }
 	$(PY) scripts/backup.py restore $(FILE) $(if $(filter 1 yes true,$(FORCE)),--force)
 
 services:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 import redis
@@ -14,6 +15,16 @@ from config.celery import app
 HEALTH_TIMEOUT = 2
 """Seconds ``/healthz`` gives the broker to answer."""
 
+logger = logging.getLogger(__name__)
+
+
+def _failed(component: str, exc: Exception) -> str:
+    """Return what ``/healthz`` says of a component that failed: the kind of error alone
+    (it answers anyone: the error's own words name the servers' hosts and ports), logged
+    in full for the operator."""
+    logger.warning("healthz: the %s failed: %s: %s", component, exc.__class__.__name__, exc)
+    return f"error: {exc.__class__.__name__}"
+
 
 def _check_database() -> str:
     try:
@@ -21,7 +32,7 @@ def _check_database() -> str:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except Exception as exc:  # any failure is reported, not raised
-        return f"error: {exc.__class__.__name__}: {exc}"
+        return _failed("database", exc)
     return "ok"
 
 
@@ -38,7 +49,7 @@ def _check_broker() -> str:
         ) as conn:
             conn.ensure_connection(max_retries=0, timeout=HEALTH_TIMEOUT)
     except Exception as exc:
-        return f"error: {exc.__class__.__name__}: {exc}"
+        return _failed("broker", exc)
     return "ok"
 
 
@@ -58,7 +69,7 @@ def _check_cache() -> str | None:
         finally:
             client.close()
     except Exception as exc:
-        return f"error: {exc.__class__.__name__}: {exc}"
+        return _failed("cache", exc)
     return "ok"
 
 
@@ -90,7 +101,8 @@ class HealthzFirst:
     A load balancer probes each host by its address (``Host: 10.0.0.5``) and often over
     plain HTTP: through Django's own checks the probe would get a 400 for a host not in
     ``ALLOWED_HOSTS`` or a 301 to https, and the balancer would take every healthy host
-    out. The answer names nothing but the database's and the broker's state.
+    out. The answer names nothing but the database's and the broker's state (a failure by
+    its kind of error; its words, which name hosts and ports, go to the log).
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:

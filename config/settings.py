@@ -72,7 +72,7 @@ class _Env(environ.Env):  # type: ignore[misc]
         """Return a request rate as DRF's throttles and the challenge's read it, ``"120/min"``
         (a count of 1 or more, a slash, a period: second, minute, hour or day); refuse any
         other. Unread, a rate written wrong answered every API request with a 500."""
-        raw = self.str(var, default=default).strip()
+        raw = builtins.str(self.str(var, default=default)).strip()
         count, slash, period = raw.partition("/")
         if not (slash and count.isdigit() and int(count) > 0) or period not in self.RATE_PERIODS:
             raise ImproperlyConfigured(

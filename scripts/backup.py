@@ -34,8 +34,14 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
+    from django.core.exceptions import ImproperlyConfigured
 
-    django.setup()
+    try:
+        django.setup()
+    except ImproperlyConfigured as refused:
+        # A setting the environment gives that the settings refuse (a cron job's environment
+        # file with DEBUG=false and no SECRET_KEY): the message alone, as manage.py says it.
+        sys.exit(f"backup.py: {refused}")
     from django.db import OperationalError
 
     from config import backups

@@ -222,6 +222,17 @@ def test_a_backup_folder_that_cannot_be_made_is_named_in_one_line(tmp_path: Path
     )
 
 
+def test_settings_the_environment_refuses_are_named_in_one_line(tmp_path: Path) -> None:
+    """A cron job's environment file with DEBUG=false and not the rest printed Django's
+    whole traceback, "SECRET_KEY must be set" at its end."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY"}}
+    env |= {"DEBUG": "false", "SQLITE_PATH": str(tmp_path / "db.sqlite3")}
+    made = backup_py(env, "backup", "--dir", str(tmp_path / "backups"))
+    assert made.returncode == 1
+    assert made.stderr == "backup.py: SECRET_KEY must be set when DEBUG is off.\n"
+    assert not (tmp_path / "backups").exists()
+
+
 def test_a_scheduled_backup_never_installs_what_requirements_txt_asks_for() -> None:
     """A nightly ``make backup`` after a pull that changed requirements.txt backs up with the
     venv it has: running pip there would fail offline, and no backup would be made."""
