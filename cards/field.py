@@ -1000,6 +1000,7 @@ def field_files_write(
     copy_rosters: Path | None = None,
     player_seasons: Path | None = None,
     odds_cache: Path | None = None,
+    cache_written: bool = True,
     verbose: bool = False,
 ) -> FieldReport:
     """Build every team of the field and write the team files into ``out``.
@@ -1007,6 +1008,9 @@ def field_files_write(
     ``copy_rosters`` first rewrites ``rosters_path`` from the shared rosters merged with the
     player seasons (default :data:`PLAYER_SEASONS` beside it) and the printed player facts.
     Nothing is written unless every team builds (:class:`FieldError` names every problem).
+    ``odds_cache`` gives the games computed before; it is rewritten with the games this
+    build used unless ``cache_written`` is false (a build elsewhere reading the field's
+    committed cache must not replace it with another field's games).
     """
     field = read_field(field_path)
     printed = printed_path or field_path.with_name("printed.csv")
@@ -1045,7 +1049,7 @@ def field_files_write(
         printed=team_facts,
         store=store,
     )
-    if odds_cache is not None and store is not None:
+    if odds_cache is not None and store is not None and cache_written:
         try:
             write_odds_cache(odds_cache, store.used())
         except OSError as exc:  # a cache only: the files are written all the same

@@ -468,6 +468,23 @@ def test_the_odds_cache_is_kept_across_changes_to_what_the_odds_do_not_read() ->
     assert "cli.py" not in read and "vabg/sheet.py" not in read
 
 
+def test_a_build_into_another_folder_reads_the_committed_odds_cache_and_never_rewrites_it(
+    tmp_path: Path,
+) -> None:
+    """docs/field.md's "build elsewhere" (`build_field --out build/field`) replaced the
+    committed cache with that build's games: built without the rulebook's three teams, it
+    made the next plain rebuild take 28 s instead of 4 and showed in `git status`."""
+    for name in HAND_MADE:
+        shutil.copy(TEAMS / name, tmp_path / name)
+    before = (ODDS_CACHE.stat().st_mtime_ns, ODDS_CACHE.read_bytes())
+    out = StringIO()
+    call_command("build_field", "--out", str(tmp_path), stdout=out, stderr=StringIO())
+    assert (ODDS_CACHE.stat().st_mtime_ns, ODDS_CACHE.read_bytes()) == before
+    assert f"{ODDS_CACHE} was read, not rewritten" in out.getvalue()
+    built = {p.name: p.read_bytes() for p in tmp_path.glob("*.json")}
+    assert built == {name: (TEAMS / name).read_bytes() for name in built} and len(built) == 96
+
+
 def test_build_field_with_an_odds_cache_writes_the_same_files(tmp_path: Path) -> None:
     args = small_field(tmp_path, HEADER + ALPHA + BETA)
     build(args)

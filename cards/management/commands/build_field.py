@@ -29,7 +29,8 @@ class Command(BaseCommand):
         add("--printed", help="the author's printed facts; default: printed.csv beside --field")
         add("--odds-cache", metavar="FILE.json", help="games computed before, rewritten with "
             "the games this build used (default: fixtures/field/odds-cache.json for the "
-            "field's own file, else none); dropped whole when the engine changes")  # fmt: skip
+            "field's own file, else none; read but not rewritten when --out is not "
+            "fixtures/teams); dropped whole when the engine changes")  # fmt: skip
         add("--copy-rosters", metavar="SHARED.csv", help="first rewrite --rosters from the "
             "shared rosters, --player-seasons, printed.csv and found_players.csv")  # fmt: skip
         add("--player-seasons", metavar="SEASONS.csv", help="default: beside SHARED.csv")
@@ -39,6 +40,11 @@ class Command(BaseCommand):
             return Path(options[name]) if options[name] else None
 
         cache = path("odds_cache") or (ODDS_CACHE if Path(options["field"]) == FIELD else None)
+        # The committed cache holds the games of the committed field: a build into another
+        # folder (without the rulebook's three teams, say: another field) reads it, never
+        # replaces it with its own games (the next plain rebuild then took 28 s, not 4).
+        elsewhere = Path(options["out"]).resolve() != TEAMS_DIR.resolve()
+        written = cache is not None and not (elsewhere and options["odds_cache"] is None)
         try:
             report = field_files_write(
                 out=Path(options["out"]),
@@ -49,6 +55,7 @@ class Command(BaseCommand):
                 copy_rosters=path("copy_rosters"),
                 player_seasons=path("player_seasons"),
                 odds_cache=cache,
+                cache_written=written,
                 verbose=options["verbosity"] > 1,
             )
         except FieldError as exc:
@@ -57,3 +64,8 @@ class Command(BaseCommand):
             self.stderr.write(self.style.WARNING(warning))
         for line in report.lines:
             self.stdout.write(line)
+        if cache is not None and not written:
+            self.stdout.write(
+                f"{cache} was read, not rewritten (a build outside fixtures/teams; give "
+                "--odds-cache FILE to keep this build's games)"
+            )
