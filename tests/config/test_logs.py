@@ -80,3 +80,26 @@ def test_gunicorn_logs_every_request_but_a_healthy_probe(capfd: pytest.CaptureFi
     assert (
         '"GET /healthz HTTP/1.1" 503' in lines[0] and '"GET /seasons/1/ HTTP/1.1" 200' in lines[1]
     )
+
+
+def test_gunicorn_says_where_it_listens_with_each_worker_s_own_socket(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """With --reuse-port the master holds no socket when it says where it listens: the set's
+    log read "Listening at:  (pid)"."""
+    from gunicorn.config import Config
+
+    from config.gunicorn_logs import QuietProbes
+
+    config = Config()
+    config.set("bind", ["127.0.0.1:8001"])
+    config.set("errorlog", "-")
+    log = QuietProbes(config)
+    log.info("Listening at: %s (%s)", "", 4242)
+    log.info("Listening at: %s (%s)", "http://127.0.0.1:9000", 4243)
+    said = capfd.readouterr().err
+    assert (
+        "Listening at: http://127.0.0.1:8001 (each worker's own socket: --reuse-port) (4242)"
+        in said
+    )
+    assert "Listening at: http://127.0.0.1:9000 (4243)" in said
