@@ -1,10 +1,11 @@
 """Time the pair calibration: ``manage.py calibrate`` and ``manage.py build_field``.
 
     .venv/bin/python bench/calibration.py                     # both, on fixtures/
-    .venv/bin/python bench/calibration.py --skip-build-field  # calibrate only (about 20 s)
+    .venv/bin/python bench/calibration.py --skip-build-field  # calibrate only (about 1 minute)
 
-Both commands play games with the exact odds (simulator/vabg/odds.py, advanced rules,
-neutral court; docs/calibration.md), so there is nothing to sample and no seed: the
+Both commands play games with the exact odds of the coached game
+(simulator/vabg/coachodds.py, advanced rules, neutral court; docs/calibration.md), so
+there is nothing to sample and no seed: the
 figures are the same every run and only the time varies.
 
 - ``calibrate --out FILE`` on the committed team files (``fixtures/teams``): the author's

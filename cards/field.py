@@ -67,7 +67,7 @@ SHARED_DATA = Path(settings.SHARED_DIR) / "data"
 PLAYER_SEASONS = "alltime96_player_seasons.csv"
 ODDS_CACHE = FIELD_DIR / "odds-cache.json"
 """The exact games the committed field was aimed with (build_field's default --odds-cache):
-a rebuild by the same engine reads them instead of solving about 12,600 coached games."""
+a rebuild by the same engine reads them instead of solving about 14,000 coached games."""
 FOUND_PLAYERS = "found_players.csv"
 """Players found for the field's empty spots and short benches (fixtures/field/README.md)."""
 

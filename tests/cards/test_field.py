@@ -355,7 +355,7 @@ def rebuilt_field(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     It reads a copy of the committed odds cache (``fixtures/field/odds-cache.json``, the
     games the committed files were aimed with), so only the cards are calculated again (a
-    few seconds); with another engine it computes about 12,600 coached games (minutes) and
+    few seconds); with another engine it computes about 14,000 coached games (minutes) and
     the test below says the cache is stale.
     """
     out = tmp_path_factory.mktemp("field")
@@ -382,7 +382,7 @@ def test_the_committed_odds_cache_holds_the_games_the_field_was_aimed_with(
     rebuilt_field: Path,
 ) -> None:
     # A stale cache (another engine, other cards) makes every rebuild, and this suite, solve
-    # some 12,600 coached games again: refresh it with `manage.py build_field`.
+    # some 14,000 coached games again: refresh it with `manage.py build_field`.
     written = json.loads((rebuilt_field.parent / "odds-cache.json").read_text())
     committed = json.loads(ODDS_CACHE.read_text())
     assert written["engine"] == committed["engine"] == engine_version()
