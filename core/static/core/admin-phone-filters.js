@@ -12,7 +12,8 @@
     var chosen = filter.querySelector("li.selected");
     var summary = filter.querySelector("summary");
     if (summary && chosen && chosen !== filter.querySelector("li")) {
-      summary.textContent = summary.textContent.trim() + ": " + chosen.textContent.trim();
+      // Only the end trimmed: the heading's leading space sits after Django's arrow.
+      summary.textContent = summary.textContent.replace(/\s+$/, "") + ": " + chosen.textContent.trim();
     }
     filter.open = false;
   });
