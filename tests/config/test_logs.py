@@ -103,3 +103,31 @@ def test_gunicorn_says_where_it_listens_with_each_worker_s_own_socket(
         in said
     )
     assert "Listening at: http://127.0.0.1:9000 (4243)" in said
+
+
+def test_under_supervisord_gunicorn_s_own_and_access_lines_name_their_program(
+    capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every program of a set writes to supervisord's one stream: gunicorn's lines were
+    the only ones that did not say whose they were."""
+    from datetime import timedelta
+    from types import SimpleNamespace
+
+    from gunicorn.config import Config
+
+    from config.gunicorn_logs import QuietProbes
+
+    monkeypatch.setenv("LOG_PROGRAM", "gunicorn")
+    config = Config()
+    config.set("accesslog", "-")
+    config.set("errorlog", "-")
+    log = QuietProbes(config)
+    log.info("Booting worker with pid: %s", 77)
+    response = SimpleNamespace(status="200 OK", headers=[], response_length=2, sent=2)
+    environ = {"PATH_INFO": "/teams/", "RAW_URI": "/teams/", "REMOTE_ADDR": "10.0.0.9",
+               "REQUEST_METHOD": "GET", "SERVER_PROTOCOL": "HTTP/1.1", "QUERY_STRING": ""}  # fmt: skip
+    request = SimpleNamespace(headers=[], method="GET", version=(1, 1))
+    log.access(response, request, environ, timedelta(milliseconds=3))
+    captured = capfd.readouterr()
+    assert "[INFO] gunicorn Booting worker with pid: 77" in captured.err
+    assert captured.out.startswith("gunicorn 10.0.0.9 ")
