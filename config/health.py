@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import os
+import socket
 from collections.abc import Callable
 
 import redis
@@ -73,13 +75,32 @@ def _check_cache() -> str | None:
     return "ok"
 
 
+def _check_supervisor() -> str | None:
+    """Tell whether the supervisord that started this process still runs (its control
+    socket answers), or None when no supervisord started it. One killed alone (``kill -9``,
+    the OOM killer) leaves gunicorn serving with nothing to restart it: the site answers,
+    but the next crash is for good."""
+    url = os.environ.get("SUPERVISOR_SERVER_URL", "")
+    if not url.startswith("unix://"):
+        return None
+    try:
+        with socket.socket(socket.AF_UNIX) as control:
+            control.settimeout(HEALTH_TIMEOUT)
+            control.connect(url.removeprefix("unix://"))
+    except OSError as exc:
+        logger.warning("healthz: supervisord does not answer at %s: %s", url, exc)
+        return "lost: nothing restarts this set's programs (make serve-cached starts it again)"
+    return "ok"
+
+
 def healthz(request: HttpRequest) -> JsonResponse:
     """Answer 200 when the database (and broker, if any) answer, else 503 naming what failed.
 
     With a shared cache (``CACHE_URL``) it is checked too and named, but an unreachable cache
     answers 200 with ``"status": "degraded"``: the site goes on without it (core/cache.py),
     and a load balancer must not take every host out because the one cache they share is
-    down."""
+    down. Started by supervisord (make serve-cached), it says whether supervisord still
+    runs: lost, the host serves on (200, ``"degraded"``) with nothing to restart it."""
     checks = {
         "database": _check_database(),
         "database_vendor": connection.vendor,
@@ -91,6 +112,11 @@ def healthz(request: HttpRequest) -> JsonResponse:
     if cache is not None:
         checks["cache"] = cache
         if healthy and cache.startswith("error"):
+            status = "degraded"
+    supervisor = _check_supervisor()
+    if supervisor is not None:
+        checks["supervisor"] = supervisor
+        if healthy and supervisor != "ok":
             status = "degraded"
     return JsonResponse({"status": status, **checks}, status=200 if healthy else 503)
 

@@ -51,6 +51,7 @@ def healthz_under(env: dict[str, str]) -> tuple[int, dict[str, Any], str]:
         "SQLITE_PATH",
         "DEBUG",
         "CACHE_URL",
+        "SUPERVISOR_SERVER_URL",
     }
     clean = {k: v for k, v in os.environ.items() if k not in servers}
     proc = subprocess.run(
@@ -173,3 +174,25 @@ def test_healthz_says_the_shared_cache_answers(tmp_path: Path) -> None:
     )
     assert (status, body["status"], body["cache"]) == (200, "ok", "ok")
     assert "healthz" not in log  # nothing failed, nothing is logged
+
+
+def test_healthz_says_when_the_supervisord_that_started_it_is_gone(tmp_path: Path) -> None:
+    """supervisord killed alone left gunicorn serving and /healthz saying "ok": nothing
+    would restart the next program to die, and nothing said so."""
+    import socket
+
+    control = tmp_path / "supervisor.sock"
+    with socket.socket(socket.AF_UNIX) as supervisord:
+        supervisord.bind(str(control))
+        supervisord.listen()
+        env = {"SQLITE_PATH": str(tmp_path / "db.sqlite3"),
+               "SUPERVISOR_SERVER_URL": f"unix://{control}"}  # fmt: skip
+        status, body, log = healthz_under(env)
+        assert (status, body["status"], body["supervisor"]) == (200, "ok", "ok")
+    control.unlink()
+    status, body, log = healthz_under(env)
+    assert (status, body["status"]) == (200, "degraded")
+    assert body["supervisor"].startswith("lost: nothing restarts this set's programs")
+    assert f"healthz: supervisord does not answer at unix://{control}" in log
+    # Not started by supervisord (make run, make serve): nothing to say.
+    assert "supervisor" not in healthz_under({"SQLITE_PATH": str(tmp_path / "db.sqlite3")})[1]
