@@ -17,7 +17,7 @@ from django.contrib.admin.widgets import (
     RelatedFieldWidgetWrapper,
 )
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
@@ -676,6 +676,8 @@ class GameAdminForm(forms.ModelForm):  # type: ignore[type-arg]
                     f"{team} is not a team of {game.season}: a season's games are played "
                     "between its own teams (they are fixed once it has games).",
                 )
+        if "round" in self.fields:
+            self._round_check(data.get("round"))
         home, away = data.get("home"), data.get("away")
         if (
             game.conference_game
@@ -691,6 +693,24 @@ class GameAdminForm(forms.ModelForm):  # type: ignore[type-arg]
                 f"({entries[away.pk] or 'no conference'}) are not of one conference."
             )
         return data
+
+    def _round_check(self, chosen: int | None) -> None:
+        """A season's game moves only between its schedule's rounds: round 999 made a
+        round of one game on the season's page, between nothing."""
+        game = self.instance
+        last = (
+            Game.objects.filter(season_id=game.season_id)
+            .exclude(pk=game.pk)
+            .aggregate(last=Max("round"))["last"]
+        )
+        if last is None:
+            return  # a schedule without rounds (dates only): nothing to keep to
+        if chosen is None or not 1 <= chosen <= last:
+            self.add_error(
+                "round",
+                f"Choose a round of {game.season}'s schedule, 1 to {last}: a game moves "
+                "between its season's rounds.",
+            )
 
 
 @admin.register(Game)

@@ -512,3 +512,36 @@ def test_a_refused_action_names_the_season_once(client, season) -> None:
     text = answer.content.decode()
     assert f"{season} has no failed game to retry" in text
     assert f"{season}: {season}" not in text  # it said the season's name twice
+
+
+def test_a_season_game_moves_only_between_its_schedule_s_rounds(season) -> None:
+    """A trial set a scheduled game's round to 999 in the admin: saved, and the season's
+    page showed a round of one game after all the others."""
+    import json
+
+    from django.forms.models import model_to_dict
+
+    from league.admin import GameAdminForm
+
+    games = list(season.games.order_by("round", "pk"))
+    last = max(g.round for g in games)
+    game = games[0]
+
+    def form_with(round_: int | None) -> GameAdminForm:
+        data = {k: v for k, v in model_to_dict(game).items() if v is not None}
+        data["options"] = json.dumps(game.options or {})
+        if round_ is not None:
+            data["round"] = round_
+        else:
+            data.pop("round", None)
+        return GameAdminForm(data=data, instance=game)
+
+    for wrong in (999, 0, None):
+        refused = form_with(wrong)
+        assert not refused.is_valid()
+        assert refused.errors["round"] == [
+            f"Choose a round of {season}'s schedule, 1 to {last}: a game moves between its "
+            "season's rounds."
+        ], wrong
+    moved = form_with(last)
+    assert moved.is_valid(), moved.errors

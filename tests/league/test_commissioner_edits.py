@@ -404,7 +404,7 @@ def game_change_form(game: Game, **changes: object) -> dict[str, object]:
         "neutral": "on" if game.neutral else "", "rules": game.rules,
         "strategy": "on" if game.strategy else "", "kind": game.kind,
         "game_date": game.game_date.isoformat() if game.game_date else "",
-        "season": game.season_id or "",
+        "season": game.season_id or "", "round": game.round or "",
     }  # fmt: skip
     return form | changes
 
