@@ -22,15 +22,15 @@ from django.contrib.auth.forms import UserCreationForm
 from django.core.cache import cache
 from django.http import HttpRequest
 
-PERIODS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60, "h": 3600}
-PERIODS |= {"hour": 3600, "d": 86400, "day": 86400}
-"""The periods a rate may name, as the API's throttles read them (settings ``env.rate``)."""
+PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+"""Seconds of a rate's period by its first letter, as DRF's throttles read it (the periods
+a rate may name are the settings' ``env.rate``, which refuses any other at start)."""
 
 
 def parse_rate(rate: str) -> tuple[int, int]:
     """Return (requests, seconds) of a rate like ``"10/hour"``."""
     count, _, period = rate.partition("/")
-    return int(count), PERIODS[period.strip().lower()]
+    return int(count), PERIODS[period.strip().lower()[:1]]
 
 
 def _window(request: HttpRequest, scope: str, seconds: int) -> tuple[str, int]:

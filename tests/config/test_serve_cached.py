@@ -230,6 +230,27 @@ def _nginx_alone(run_dir: Path, port: int) -> subprocess.Popen[bytes]:
     return proc
 
 
+def _await_new_nginx(run_dir: Path, old: int) -> None:
+    """Wait (up to 90 s) until a new set's own nginx writes its pid over ``old``'s."""
+    for _ in range(900):
+        pid_file = run_dir / "nginx.pid"
+        if pid_file.exists() and pid_file.read_text().strip() not in ("", str(old)):
+            return
+        time.sleep(0.1)
+
+
+def _stop_sets(sets: list[subprocess.Popen[bytes]], run_dir: Path) -> None:
+    """Stop every set a test started (SIGTERM to its group, as make passes it on) and
+    remove its run folder."""
+    for proc in sets:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=90)
+        if proc.stderr is not None:
+            proc.stderr.close()
+    shutil.rmtree(run_dir, ignore_errors=True)
+
+
 def test_a_set_killed_with_its_supervisord_is_stopped_by_the_next_start_and_a_live_one_refused(
     tmp_path: Path,
 ) -> None:
@@ -255,11 +276,7 @@ def test_a_set_killed_with_its_supervisord_is_stopped_by_the_next_start_and_a_li
         sets[0].wait(timeout=30)
         assert listening(port)  # nginx, orphaned, still holds the port
         sets.append(_nginx_alone(run_dir, port))  # the next start stops it and serves
-        for _ in range(900):  # until the new set's own nginx writes its pid
-            pid_file = run_dir / "nginx.pid"
-            if pid_file.exists() and pid_file.read_text().strip() not in ("", str(nginx)):
-                break
-            time.sleep(0.1)
+        _await_new_nginx(run_dir, nginx)
         stderr = sets[1].stderr
         assert stderr is not None
         said = stderr.readline().decode()
@@ -268,13 +285,7 @@ def test_a_set_killed_with_its_supervisord_is_stopped_by_the_next_start_and_a_li
         assert not alive(nginx), "the orphaned nginx still runs"
         assert int((run_dir / "nginx.pid").read_text()) != nginx
     finally:
-        for proc in sets:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=60)
-            if proc.stderr is not None:
-                proc.stderr.close()
-        shutil.rmtree(run_dir, ignore_errors=True)
+        _stop_sets(sets, run_dir)
 
 
 def test_a_worker_host_with_settings_production_refuses_is_refused_before_it_starts(
@@ -329,11 +340,7 @@ def test_a_start_right_after_a_shutdown_waits_for_the_stopping_set_then_serves()
         said = stderr.readline().decode()
         assert f"the set in {run_dir} is stopping (supervisord, pid {supervisord})" in said
         os.kill(nginx, signal.SIGCONT)
-        for _ in range(900):  # the old set gone, the new one's nginx writes its pid
-            pid_file = run_dir / "nginx.pid"
-            if pid_file.exists() and pid_file.read_text().strip() not in ("", str(nginx)):
-                break
-            time.sleep(0.1)
+        _await_new_nginx(run_dir, nginx)  # the old set gone
         assert not alive(supervisord) and not alive(nginx)
         assert sets[1].poll() is None, "the new set was refused"
         for _ in range(600):
@@ -344,10 +351,4 @@ def test_a_start_right_after_a_shutdown_waits_for_the_stopping_set_then_serves()
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.kill(nginx, signal.SIGCONT)
-        for proc in sets:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=90)
-            if proc.stderr is not None:
-                proc.stderr.close()
-        shutil.rmtree(run_dir, ignore_errors=True)
+        _stop_sets(sets, run_dir)
