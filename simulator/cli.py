@@ -27,6 +27,7 @@ from simulator.games import (
     game_names,
 )
 from simulator.jsonfile import JsonFileError, read_json_file
+from simulator.seeds import seed_argument
 from simulator.vabg.cards import InvalidCardError, read_team_file
 from simulator.vabg.engine import play_game
 from simulator.vabg.render import render_box_score, render_play_by_play
@@ -71,7 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="sixdice: the advanced Power Chip reroll (rulings §2.11)",
     )
     dice = play.add_mutually_exclusive_group()
-    dice.add_argument("--seed", type=int, help="seed for reproducible dice (default: random)")
+    dice.add_argument(
+        "--seed",
+        type=seed_argument,
+        help="seed for reproducible dice, 0 to 2**63 - 1 (default: random)",
+    )
     dice.add_argument("--dice", type=Path, help="replay rolls from a vabg-dice/1 file")
     play.add_argument("--neutral", action="store_true", help="neutral site: no home court")
     play.add_argument(

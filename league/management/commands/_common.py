@@ -18,8 +18,6 @@ from league import services
 from league.models import League, Season
 from simulator.games import game_names
 
-SEED_MAX = 2**63 - 1  # a seed column's largest value (and the API's)
-
 
 def date_argument(text: str) -> date:
     """Read a command's date (``--date``, ``--until``, ``--start``), refusing anything but
@@ -30,18 +28,6 @@ def date_argument(text: str) -> date:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a date: write YYYY-MM-DD, e.g. 2026-03-15"
         ) from None
-
-
-def seed_argument(text: str) -> int:
-    """Read a ``--seed``: a whole number from 0 to ``SEED_MAX`` (argparse names the option
-    and the value when this raises)."""
-    try:
-        seed = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= seed <= SEED_MAX:
-        raise argparse.ArgumentTypeError(f"{seed} is not a seed: give 0 to {SEED_MAX}")
-    return seed
 
 
 def season_find(text: str) -> Season:

@@ -15,10 +15,10 @@ from league.management.commands._common import (
     date_argument,
     game_choice,
     league_for,
-    seed_argument,
     team_find,
 )
 from league.teamfiles import teams_playable
+from simulator.seeds import seed_argument
 
 
 class Command(BaseCommand):

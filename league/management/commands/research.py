@@ -15,7 +15,6 @@ from league import research_runs as runs
 from league.management.commands._common import (
     progress_report,
     season_find,
-    seed_argument,
     team_find,
 )
 from league.models import ResearchRun
@@ -29,6 +28,7 @@ from league.research_outputs import (
 )
 from league.services import workers_answering
 from league.tasks import research_chunk
+from simulator.seeds import seed_argument
 from simulator.vabg import preset
 
 

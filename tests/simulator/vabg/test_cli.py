@@ -306,6 +306,18 @@ def test_bad_arguments_exit_2_with_the_usage(args):
     assert "usage: python -m simulator play" in message
 
 
+@pytest.mark.parametrize("seed", [-5, 2**63])
+def test_a_seed_no_stored_game_could_keep_is_refused_naming_the_range(seed):
+    """``random`` reads a negative seed as its absolute value: ``--seed -5`` played the game
+    of ``--seed 5``, a seed the league's forms and commands refuse."""
+    message = refused(simulator("play", HOME, AWAY, "--seed", seed))
+    assert f"argument --seed: {seed} is not a seed: give 0 to {2**63 - 1}" in message
+
+
+def test_the_largest_seed_plays():
+    assert play_json(HOME, AWAY, "--seed", 2**63 - 1)["home"]["score"] > 0
+
+
 def test_an_empty_dice_file_is_said_to_be_empty(tmp_path):
     """A trial's empty file read "not valid JSON (line 1, column 1: Expecting value)"."""
     path = tmp_path / "dice.json"
