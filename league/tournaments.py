@@ -154,6 +154,12 @@ def tournament_again(*, season: Season, name: str = "", seed: int | None = None)
     first keeps its games and its pools. A new seed unless one is given."""
     if season.kind != Season.Kind.TOURNAMENT or not season.bracket:
         raise SeasonRefused(f"{season} is not a tournament: only a bracket is played again")
+    if not season.games.filter(status=Game.Status.FINAL).exists():
+        # Its bracket is already drawn and waiting: a second copy would only be a duplicate.
+        raise SeasonRefused(
+            f"{season} has no game played yet: simulate it; playing it again would only draw "
+            "a second copy of its bracket"
+        )
     again = Season(
         league=season.league,
         name=name or again_name(season),

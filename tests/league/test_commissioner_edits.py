@@ -495,6 +495,19 @@ def test_a_tournament_is_played_again_with_its_very_bracket_and_the_first_keeps_
         call_command("create_tournament", "Other", "X", "--again", "trial-league/trial-cup")
 
 
+def test_a_tournament_with_no_game_played_is_not_played_again(client) -> None:
+    """Its bracket is drawn and waiting: "play again" made a second, identical one."""
+    cup = trial_cup(played=False)
+    client.force_login(commissioner())
+    response = client.post(
+        reverse("admin:league_season_changelist"),
+        {"action": "play_again", "_selected_action": [cup.pk]},
+        follow=True,
+    )
+    assert any("has no game played yet: simulate it" in m for m in shown(response))
+    assert Season.objects.filter(kind=Season.Kind.TOURNAMENT).count() == 1
+
+
 def test_a_round_robin_season_is_not_played_again_as_a_bracket() -> None:
     season = services.season_create(
         league=services.league_get_or_create(name="Trial League"),

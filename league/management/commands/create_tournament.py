@@ -16,9 +16,9 @@ from league.management.commands._common import (
     game_choice,
     league_for,
     season_find,
-    seed_argument,
     team_find,
 )
+from simulator.seeds import seed_argument
 
 
 @contextmanager
