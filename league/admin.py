@@ -47,6 +47,7 @@ from league.presentation import box_score
 from league.scheduling import DAYS_BETWEEN_MAX
 from league.teamfiles import teams_playable
 from simulator.games import DEFAULT_GAME, find_game, game_choices
+from simulator.seeds import SEED_MAX
 
 
 @admin.register(League)
@@ -199,7 +200,7 @@ class SeasonAddForm(forms.Form):
     seed = forms.IntegerField(
         required=False,
         min_value=0,
-        max_value=2**63 - 1,
+        max_value=SEED_MAX,
         help_text="Fixes the schedule's order and every game's dice; random if empty.",
     )
 
@@ -878,7 +879,7 @@ class ExhibitionForm(forms.Form):
     seed = forms.IntegerField(
         required=False,
         min_value=0,
-        max_value=2**63 - 1,  # the bounds every seed column keeps (league.models.SEED_BOUNDS)
+        max_value=SEED_MAX,  # the bounds every seed column keeps (league.models.SEED_BOUNDS)
         help_text="Leave empty for fresh dice; fill to replay a game.",
     )
 

@@ -21,9 +21,10 @@ from django.urls import reverse
 from cards.models import Player, Team
 from league.digests import document_digest
 from simulator.games import DEFAULT_GAME, InvalidOptionError, find_game, game_choices, game_names
+from simulator.seeds import SEED_MAX
 
 SMALL_MAX = MaxValueValidator(32767)
-SEED_BOUNDS = [MinValueValidator(0), MaxValueValidator(2**63 - 1)]
+SEED_BOUNDS = [MinValueValidator(0), MaxValueValidator(SEED_MAX)]
 """A seed is a whole number from 0 to 2**63 - 1, as every form and the API take it."""
 """The most a small-integer column holds: PostgreSQL refuses more, SQLite would keep it, so
 the forms (the admin's too) refuse it on both."""

@@ -27,6 +27,7 @@ from core.errors import sentence
 from league import odds
 from league.models import Game, RulesPreset, Season, game_options_clean, options_help
 from simulator.games import DEFAULT_GAME, game_choices
+from simulator.seeds import SEED_MAX
 
 SEASONS_MAX = 200_000
 """The most seasons one request may sample (about 20 s at the slowest measured rate)."""
@@ -110,7 +111,7 @@ class SeasonOddsQuery(serializers.Serializer[Any]):
     )
     seed = serializers.IntegerField(
         min_value=0,
-        max_value=2**63 - 1,
+        max_value=SEED_MAX,
         required=False,
         help_text="The sampler's seed; the season's seed if not given (the same answer again).",
     )
