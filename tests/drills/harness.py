@@ -14,6 +14,7 @@ summed up after the run by conftest.py), never asserted: speed is for ``bench/``
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -365,13 +366,16 @@ class DatabaseProxy:
         )  # fmt: skip
         deadline = time.monotonic() + WAIT
         while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"the drill's way to PostgreSQL did not open on {self.port}")
-                time.sleep(0.05)
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=1) as probe,
+            ):
+                # a probe given the port as its own source connects to itself: no socat
+                if probe.getsockname()[1] != self.port:
+                    return
+            if time.monotonic() > deadline:
+                pytest.fail(f"the drill's way to PostgreSQL did not open on {self.port}")
+            time.sleep(0.05)
 
     def stop(self) -> None:
         """Take the database away: no new connection, and every session through the
