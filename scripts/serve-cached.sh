@@ -196,6 +196,20 @@ else
     NGINX=nginx  # never started
 fi
 
+# A program this set does not run is left out of its supervisord.conf, with the comments
+# above it: `supervisorctl status` lists what runs, not a STOPPED nginx, gunicorn and beat
+# on a worker host that an operator would take for programs down.
+only_programs_that_run() {
+    awk '
+        function flush() { if (!drop) printf "%s", section; section = ""; drop = 0 }
+        /^[;#]/ || /^[[:space:]]*$/ { pending = pending $0 "\n"; next }
+        /^\[/ { flush(); section = pending $0 "\n"; pending = ""; next }
+        { section = section pending $0 "\n"; pending = "" }
+        $0 == "autostart=false" { drop = 1 }
+        END { flush(); printf "%s", pending }
+    '
+}
+
 with_nginx=$WEB
 with_gunicorn=$WEB
 with_workers=false
@@ -212,7 +226,7 @@ sed -e "s|@RUN@|$RUN|g" -e "s|@ROOT@|$ROOT|g" -e "s|@NGINX@|$NGINX|g" \
     -e "s|@CELERY_CONCURRENCY@|${CELERY_CONCURRENCY:-$(nproc)}|g" \
     -e "s|@WITH_NGINX@|$with_nginx|g" -e "s|@WITH_GUNICORN@|$with_gunicorn|g" \
     -e "s|@WITH_WORKERS@|$with_workers|g" -e "s|@WITH_BEAT@|$with_beat|g" \
-    "$ROOT/config/supervisord.conf" >"$RUN/supervisord.conf"
+    "$ROOT/config/supervisord.conf" | only_programs_that_run >"$RUN/supervisord.conf"
 
 if [ "$WEB" = true ]; then
     echo "serve-cached: nginx on http://$HOST:$PORT/ in front of $UPSTREAM" \
