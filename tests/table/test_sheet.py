@@ -181,12 +181,16 @@ def test_the_score_sheet_marks_who_is_on_the_floor_points_and_fouls_by_number():
 
 def test_a_one_and_one_is_asked_for_as_one_not_as_free_throw_1_of_1():
     whys: set[str] = set()
-    for seed in range(1, 12):
+    # Every prefix of a game is replayed (some 460 a game): the seeds known to hold a
+    # one-and-one with its second throw come first; the others are tried if they no longer do.
+    for seed in (10, 11, *range(1, 10)):
         _played, written = rolled_game(HOME, AWAY, seed)
         for k in range(len(written.values)):
             need = replay(HOME, AWAY, written.values[:k]).need
             if need is not None and "one-and-one" in need.why:
                 whys.add(need.why.split(": d20")[0])
+            if len(whys) == 2:
+                break
         if len(whys) == 2:
             break
     assert whys == {
