@@ -30,8 +30,9 @@ from simulator.vabg.odds import GameOdds
 TOURNAMENT_RULES = preset("advanced", strategy=True)
 """What the field's tournaments play (``create_tournament``: advanced, coach on)."""
 AUTHOR = {"median margin": 7.0, "within 3": 0.32, "overtime": 5 / 56}
-"""The author's 56 published tournament games of the 96 field (issue 23): median winning
-margin 7, 32% decided by 3 points or fewer, overtime in 5."""
+"""The author's 56 published tournament games of the 96 field as issue 23 counts them:
+median winning margin 7, 32% decided by 3 points or fewer, overtime in 5. The games behind
+them are not all on record here: :func:`author_record` recounts those that are."""
 STAR_PPG = 25.0
 """The scorers the usage table follows: 25 points a game or more in their real season."""
 
@@ -88,6 +89,45 @@ class Margins:
     within_three: float
     overtime: float
     games: float
+
+
+@dataclass(frozen=True)
+class AuthorRecord:
+    """The author's games of the field on record (fixtures/field/author_games.csv), counted
+    as the exact figures are: each figure over the games that give what it reads."""
+
+    games: int
+    measured: int
+    """Games whose winning margin is on record."""
+    median: float
+    within_three: float
+    timed: int
+    """Games of which it is on record whether they went to overtime."""
+    overtime: float
+    scored: int
+    """Games with both scores on record."""
+    points: float
+    """Points a team a game over the scored games, overtimes included."""
+
+
+def author_record(rows: Sequence[Mapping[str, str]]) -> AuthorRecord:
+    """Recount the author's games on record: the median winning margin as the exact one is
+    read (the least margin that half the games reach), the share within 3 points, the share
+    that went to overtime, and the points a team scored."""
+    margins = sorted(int(r["margin"]) for r in rows if r["margin"].strip())
+    timed = [r["overtime"] for r in rows if r["overtime"].strip()]
+    scored = [r for r in rows if r["winner_pts"].strip() and r["loser_pts"].strip()]
+    points = sum(int(r["winner_pts"]) + int(r["loser_pts"]) for r in scored)
+    return AuthorRecord(
+        games=len(rows),
+        measured=len(margins),
+        median=float(margins[(len(margins) - 1) // 2]) if margins else math.nan,
+        within_three=sum(m <= 3 for m in margins) / len(margins) if margins else math.nan,
+        timed=len(timed),
+        overtime=timed.count("yes") / len(timed) if timed else math.nan,
+        scored=len(scored),
+        points=points / (2 * len(scored)) if scored else math.nan,
+    )
 
 
 def field_bracket(teams: Sequence[FieldTeam]) -> brackets.Bracket:
@@ -341,9 +381,11 @@ def report_markdown(
     team_ppg: Mapping[str, float],
     *,
     games: int,
+    author_games: Sequence[Mapping[str, str]] = (),
     progress: Progress | None = None,
 ) -> str:
-    """Compute every figure of the report and return it as the Markdown of docs/field.md."""
+    """Compute every figure of the report and return it as the Markdown of docs/field.md
+    (``author_games``: the rows of fixtures/field/author_games.csv)."""
     bracket = field_bracket(teams)
     pairs = brackets.possible_pairs(bracket, {})
     assert pairs is not None  # the 96 field's bracket has no reseeded round
@@ -408,8 +450,33 @@ def report_markdown(
         f"| {_pct(twins.overtime)} |",
         f"| identical teams, coach off | {twins_off.median:.0f} "
         f"| {_pct(twins_off.within_three)} | {_pct(twins_off.overtime)} |",
-        f"| the author's 56 published games | {AUTHOR['median margin']:.0f} "
-        f"| {_pct(AUTHOR['within 3'])} | {_pct(AUTHOR['overtime'])} |",
+        f"| the author's 56 published games, as issue 23 counts them | "
+        f"{AUTHOR['median margin']:.0f} | {_pct(AUTHOR['within 3'])} "
+        f"| {_pct(AUTHOR['overtime'])} |",
+    ]
+    if author_games:
+        record = author_record(author_games)
+        by_round = {
+            rnd: author_record([r for r in author_games if r["round"] == rnd])
+            for rnd in sorted({r["round"] for r in author_games})
+        }
+        lines += [
+            f"| the author's {record.games} games on record "
+            "(`fixtures/field/author_games.csv`) "
+            f"| {record.median:.0f} ({record.measured} games) "
+            f"| {_pct(record.within_three)} ({record.measured}) "
+            f"| {_pct(record.overtime)} ({record.timed}) |",
+            "",
+            "His games on record score "
+            + "; ".join(
+                f"{r.points:.1f} points a team in round {rnd}'s {r.scored} with both scores"
+                for rnd, r in by_round.items()
+                if r.scored
+            )
+            + " (overtimes included; the field's own scoring is under \"Turnovers, steals and "
+            'blocks" below).',
+        ]
+    lines += [
         "",
         "### Stars: the 25+ ppg scorers' share of their team's points",
         "",

@@ -26,7 +26,8 @@ class Command(BaseCommand):
     help = (
         "Play the all-time 96 field as its tournaments play (advanced rules, coach policy on, "
         "neutral courts) and write docs/field.md's figures: exact title and Final Four odds, "
-        "exact margins of the round-1 and round-2 games beside the author's, the 25+ ppg "
+        "exact margins of the round-1 and round-2 games beside the author's (his games on record "
+        "in fixtures/field/author_games.csv recounted), the 25+ ppg "
         "scorers' share of their team's points, and turnovers, steals and blocks a game."
     )
 
@@ -42,6 +43,7 @@ class Command(BaseCommand):
             field = read_field(field_path)
             rosters = read_csv(field_path.with_name("rosters.csv"))
             ratings = read_csv(field_path.with_name("ratings.csv"))
+            author_games = read_csv(field_path.with_name("author_games.csv"))
         except FieldError as exc:
             raise CommandError(str(exc)) from exc
         teams = []
@@ -74,7 +76,14 @@ class Command(BaseCommand):
             if done == total:
                 close()
 
-        text = report_markdown(teams, rosters, team_ppg, games=options["games"], progress=progress)
+        text = report_markdown(
+            teams,
+            rosters,
+            team_ppg,
+            games=options["games"],
+            author_games=author_games,
+            progress=progress,
+        )
         out = Path(options["out"])
         head = out.read_text(encoding="utf-8").split(MARKER)[0] if out.exists() else ""
         out.write_text(head.rstrip() + "\n\n" + MARKER + "\n\n" + text, encoding="utf-8")
