@@ -130,6 +130,88 @@ def author_record(rows: Sequence[Mapping[str, str]]) -> AuthorRecord:
     )
 
 
+@dataclass(frozen=True)
+class AuthorCheck:
+    """The author's games on record against the exact odds of the very same pairings:
+    each count beside what the odds expect of it and the chance of as many or more."""
+
+    games: int
+    favourite_won: int
+    """Games won by the team the exact odds favour."""
+    favourite_expected: float
+    favourite_error: float
+    """The standard deviation of that count under the odds."""
+    favourite_tail: float
+    log_loss: float
+    """The mean of -ln P(the winner wins) over the games (a coin flip gives ln 2)."""
+    measured: int
+    close: int
+    """Games on record won by 3 points or fewer (of ``measured``)."""
+    close_expected: float
+    close_tail: float
+    timed: int
+    overtimes: int
+    overtime_expected: float
+    overtime_tail: float
+    margins: Margins
+    """The exact law of the winning margin over the pairings, one game each."""
+
+
+def chance_at_least(chances: Sequence[float], k: int) -> float:
+    """Return the chance that at least ``k`` of independent events of ``chances`` happen."""
+    law = np.zeros(len(chances) + 1)
+    law[0] = 1.0
+    for p in chances:
+        law[1:] = law[1:] * (1 - p) + law[:-1] * p
+        law[0] *= 1 - p
+    return float(law[k:].sum())
+
+
+def author_check(
+    rows: Sequence[Mapping[str, str]],
+    teams: Sequence[FieldTeam],
+    odds: Mapping[tuple[int, int], GameOdds],
+) -> AuthorCheck:
+    """Set the author's games on record (fixtures/field/author_games.csv) against the exact
+    odds of their pairings as the bracket lists them (``odds``: by (home, away) index). Nothing
+    of the field is fitted on these results."""
+    index = {t.card.label: i for i, t in enumerate(teams)}
+    won, favoured, laws, close, timed = [], [], [], [], []
+    for row in rows:
+        w, loser = index[row["winner"]], index[row["loser"]]
+        law = odds.get((w, loser))
+        p = law.p_home_win if law is not None else odds[loser, w].p_away_win
+        law = law if law is not None else odds[loser, w]
+        won.append(p)
+        favoured.append(max(p, 1 - p))
+        laws.append((law, 1.0))
+        if row["margin"].strip():
+            near = sum(q for m, q in law.margin.items() if abs(m) <= 3)
+            close.append((int(row["margin"]) <= 3, near))
+        if row["overtime"].strip():
+            timed.append((row["overtime"] == "yes", law.p_overtime))
+    favourite_won = sum(p > 0.5 for p in won)
+    close_count = sum(hit for hit, _ in close)
+    overtimes = sum(hit for hit, _ in timed)
+    return AuthorCheck(
+        games=len(rows),
+        favourite_won=favourite_won,
+        favourite_expected=sum(favoured),
+        favourite_error=math.sqrt(sum(q * (1 - q) for q in favoured)),
+        favourite_tail=chance_at_least(favoured, favourite_won),
+        log_loss=-statistics.fmean(math.log(p) for p in won),
+        measured=len(close),
+        close=close_count,
+        close_expected=sum(q for _, q in close),
+        close_tail=chance_at_least([q for _, q in close], close_count),
+        timed=len(timed),
+        overtimes=overtimes,
+        overtime_expected=sum(q for _, q in timed),
+        overtime_tail=chance_at_least([q for _, q in timed], overtimes),
+        margins=margins(laws),
+    )
+
+
 def field_bracket(teams: Sequence[FieldTeam]) -> brackets.Bracket:
     """Return the 96 field's bracket (``league.bracket.alltime_96``), teams by index."""
     regions: dict[str, list[int]] = {}
@@ -475,6 +557,28 @@ def report_markdown(
             )
             + " (overtimes included; the field's own scoring is under \"Turnovers, steals and "
             'blocks" below).',
+        ]
+        check = author_check(author_games, teams, odds)
+        lines += [
+            "",
+            f"His {check.games} games on record against the exact odds of the very same "
+            "pairings (each as the bracket lists it; nothing of the field is fitted on these "
+            "results):",
+            "",
+            "| | his games | the exact odds expect | as many or more under the odds |",
+            "| --- | ---: | ---: | ---: |",
+            f"| won by the team the odds favour | {check.favourite_won} of {check.games} "
+            f"| {check.favourite_expected:.1f} ± {check.favourite_error:.1f} "
+            f"| {_pct(check.favourite_tail)} |",
+            f"| within 3 points | {check.close} of {check.measured} "
+            f"| {check.close_expected:.1f} | {_pct(check.close_tail, 2)} |",
+            f"| overtime | {check.overtimes} of {check.timed} "
+            f"| {check.overtime_expected:.1f} | {_pct(check.overtime_tail, 2)} |",
+            "",
+            f"The winners' mean log loss is {check.log_loss:.3f} (a coin flip's "
+            f"{math.log(2):.3f}); the exact median winning margin of these pairings is "
+            f"{check.margins.median:.0f}, {_pct(check.margins.within_three)} within 3 points, "
+            f"{_pct(check.margins.overtime)} overtimes.",
         ]
     lines += [
         "",

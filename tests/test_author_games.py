@@ -5,11 +5,13 @@ row docs/field.md prints beside the exact margins. No database."""
 from __future__ import annotations
 
 import csv
+import math
 from pathlib import Path
 
 import pytest
 
-from league.fieldreport import author_record
+from league.fieldreport import FieldTeam, author_check, author_record, chance_at_least, pair_odds
+from simulator.vabg import read_team_file
 
 FIELD_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "field"
 COLUMNS = [
@@ -94,3 +96,28 @@ def test_the_games_on_record_give_the_author_s_median_margin_of_7():
     assert record.overtime == pytest.approx(4 / 16)
     second = author_record([g for g in games if g["round"] == "2"])
     assert second.scored == 16 and second.points == pytest.approx(2214 / 32)
+
+
+def test_the_chance_of_as_many_or_more_is_counted_over_every_way_to_get_there():
+    assert chance_at_least([0.5, 0.5], 0) == 1.0
+    assert chance_at_least([0.5, 0.5], 1) == pytest.approx(0.75)
+    assert chance_at_least([0.5, 0.5], 2) == pytest.approx(0.25)
+    assert chance_at_least([0.1, 0.2, 0.3], 3) == pytest.approx(0.1 * 0.2 * 0.3)
+
+
+def test_a_game_on_record_is_set_against_the_exact_odds_of_its_pairing_either_way_round():
+    teams = [
+        FieldTeam(read_team_file(FIELD_DIR.parent / "teams" / f"{name}.json"), "South", seed)
+        for name, seed in (("kentucky-2012", 7), ("kansas-2008", 1))
+    ]
+    odds = pair_odds(teams, {(1, 0)})  # the bracket lists Kansas 2008 first
+    law = odds[1, 0]
+    row = {"winner": "Kentucky 2012", "loser": "Kansas 2008", "margin": "2", "overtime": "yes"}
+    check = author_check([row], teams, odds)
+    near = sum(q for m, q in law.margin.items() if abs(m) <= 3)
+    assert check.favourite_won == (law.p_away_win > 0.5)
+    assert check.log_loss == pytest.approx(-math.log(law.p_away_win))
+    assert (check.close, check.close_expected, check.close_tail) == (1, near, pytest.approx(near))
+    assert (check.overtimes, check.overtime_expected) == (1, law.p_overtime)
+    assert check.overtime_tail == pytest.approx(law.p_overtime)
+    assert check.margins.median >= 1
