@@ -792,7 +792,9 @@ class GamePicks:
     after the lock: a dead pick, docs/challenge.md)."""
     winner: int | None
     out: frozenset[int]
-    """The teams of ``picks`` already beaten in a game played (this one or an earlier)."""
+    """The teams of ``picks`` beaten in a game played of this game's round or an earlier one
+    (this game's loser, or a team that lost before reaching it), never a team that won it
+    and lost later."""
 
 
 def pick_counts(challenge: Challenge) -> tuple[int, dict[str, list[tuple[int, int]]]]:
@@ -830,9 +832,15 @@ def pick_counts(challenge: Challenge) -> tuple[int, dict[str, list[tuple[int, in
 
 def beaten_teams(bracket: brackets.Bracket, winners: Mapping[str, int]) -> set[int]:
     """Return the teams beaten in a game played (out of the tournament)."""
+    return set(beaten_in_round(bracket, winners))
+
+
+def beaten_in_round(bracket: brackets.Bracket, winners: Mapping[str, int]) -> dict[int, int]:
+    """Return ``{team: the round of the game it lost}`` for the games played."""
     known = brackets.entrants(bracket, winners)
+    rounds = {game.key: game.round for game in bracket.games}
     return {
-        team
+        team: rounds[key]
         for key, won in winners.items()
         for team in known.get(key, (None, None))
         if team is not None and team != won
@@ -849,7 +857,7 @@ def who_picked_whom(challenge: Challenge) -> list[GamePicks]:
     winners = winners_of(season)
     known = brackets.entrants(bracket, winners)
     total, counted = pick_counts(challenge)
-    beaten = beaten_teams(bracket, winners)
+    beaten = beaten_in_round(bracket, winners)
     out = []
     for game in sorted(bracket.games, key=lambda g: (g.round, g.region or "", g.position)):
         counts = dict(counted.get(game.key, ()))
@@ -870,7 +878,8 @@ def who_picked_whom(challenge: Challenge) -> list[GamePicks]:
                 unpicked=max(total - sum(n for _, n in picks) - replaced, 0),
                 replaced=replaced,
                 winner=winners.get(game.key),
-                out=frozenset(t for t, _ in picks if t in beaten),
+                # beaten in this game or an earlier one: a winner that lost later is not
+                out=frozenset(t for t, _ in picks if beaten.get(t, game.round + 1) <= game.round),
             )
         )
     return out

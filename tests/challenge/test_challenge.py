@@ -935,3 +935,25 @@ def test_who_picked_whom_marks_a_picked_team_already_out(cup: Any, pool: Any, al
         assert '<div class="share out">' in page
         assert "(out)" in Client().get(pool.get_absolute_url()).content.decode()
     assert Game.objects.filter(season=cup, status="final").count() == 1
+
+
+def test_who_picked_whom_never_marks_a_game_s_own_winner_out(
+    cup: Any, pool: Any, alice: Any, bob: Any
+) -> None:
+    """A first-round winner beaten in the final was listed `out` in its first-round game
+    too, beside `winner_id` naming it: a client striking `out` through struck the winner."""
+    s = seeds(cup)
+    for fan_, picks in ((alice, chalk(cup)), (bob, {"R1-1": s[4], "R1-2": s[3], "R2-1": s[4]})):
+        entry = services.entry_join(challenge=pool, user=fan_)
+        services.entry_save(entry=entry, user=fan_, picks=picks)
+    for _ in range(3):
+        play_next(cup)
+    games = Client().get(f"/api/challenges/{pool.pk}/picks/").json()["games"]
+    lost_in = {
+        t: g["round"] for g in games for t in g["teams"] if t is not None and t != g["winner_id"]
+    }
+    for g in games:
+        assert g["winner_id"] not in g["out"], g
+        # out: the picked teams beaten in this game or an earlier round, and only those
+        picked = {p["team_id"] for p in g["picks"]}
+        assert set(g["out"]) == {t for t in picked if lost_in.get(t, 99) <= g["round"]}, g
