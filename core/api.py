@@ -66,7 +66,20 @@ class CommissionerOrReadOnly(permissions.BasePermission):
         return request.method in permissions.SAFE_METHODS or is_commissioner(request.user)
 
 
-class ReadsItsQuery:
+class AllowedMethodsFirst:
+    """A method the address does not take answers 405 before anything else, naming those it
+    does (``Allow``): DRF checks the credentials and permissions first, so a DELETE of a game
+    answered an anonymous client 401 and a fan 403 "Only a commissioner can change the
+    league", as if a commissioner could delete it."""
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        method = (request.method or "").lower()
+        if method not in getattr(self, "http_method_names", ()) or not hasattr(self, method):
+            raise exceptions.MethodNotAllowed(method.upper())
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+
+
+class ReadsItsQuery(AllowedMethodsFirst):
     """A read (GET, HEAD) that refuses a query parameter it does not read, naming those it
     does: a misspelt ``?nuetral=true`` or ``?conferece=East`` would otherwise be ignored and
     answer as if it had not been asked. A view names what it reads itself in ``reads``: a
@@ -84,7 +97,7 @@ class ReadsItsQuery:
         return {*ALWAYS_READ, *reads}, "address"
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+        super().initial(request, *args, **kwargs)
         if request.method in ("GET", "HEAD"):
             known, what = self.query_parameters()
             refuse_unknown_parameters(request, known, what)

@@ -971,6 +971,20 @@ def test_a_card_is_edited_with_patch_only(commish, card) -> None:
     assert Card.objects.filter(pk=card.pk).exists()
 
 
+def test_a_method_no_one_may_use_is_405_to_everyone_before_credentials(
+    refused, commish, card
+) -> None:
+    """DRF checked the credentials first: an anonymous DELETE of a card was 401 and a fan's
+    403 "Only a commissioner can change the league", beside an Allow without DELETE."""
+    client, _ = refused
+    for who in (client, commish):
+        for url in (f"/api/cards/{card.pk}/", "/api/teams/", "/api/seasons/"):
+            response = who.delete(url)
+            assert response.status_code == 405, (url, response.content)
+            assert response.json() == {"detail": 'Method "DELETE" not allowed.'}
+            assert "DELETE" not in response["Allow"]
+
+
 def test_reads_stay_open_to_everyone(refused, card) -> None:
     client, _ = refused
     assert client.get(f"/api/cards/{card.pk}/").status_code == 200
