@@ -351,7 +351,9 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
         parameters=[INVITE_CODE],
         responses=StandingSerializer(many=True),
     )
-    @action(detail=True, methods=["get"])
+    # No filters: the list's ?season= is not read here (the schema listed it, the address
+    # refused it).
+    @action(detail=True, methods=["get"], filter_backends=[])
     def standings(self, request: Request, pk: str | None = None) -> Response:
         pool = self.get_object()
         entries = (
