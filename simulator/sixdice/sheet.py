@@ -148,6 +148,10 @@ class Position:
     phase: GameState | None = None
     """The position at the start of the phase under way (the jump ball, a main roll with
     its shot and free throws, an inbound race); ``None`` once the game is over."""
+    now: GameState | None = None
+    """The position after the last die and choice: who holds the Power Chip now (a chip
+    played inside the phase under way has changed hands) and who rolls one die fewer next;
+    ``None`` once the game is over."""
 
     def labels(self) -> dict[str, str]:
         return {HOME: self.home.label, AWAY: self.away.label}
@@ -364,6 +368,7 @@ def replay(
         choices=choices,
         question=question,
         phase=phases[-1] if stop is not None and phases else None,
+        now=state if stop is not None else None,
     )
 
 
@@ -446,21 +451,22 @@ class SixDiceSheet(BoardSheet):
             hands=position.choices.hands,
             odds=live_odds(self.game, position),
         )
-        state["situation"] = situation(position.phase, labels) if position.result is None else []
+        # The chip as it stands now: one played inside the phase has changed hands already.
+        state["situation"] = situation(position.now, labels) if position.result is None else []
         return state
 
 
-def situation(phase: GameState | None, labels: Mapping[str, str]) -> list[str]:
+def situation(now: GameState | None, labels: Mapping[str, str]) -> list[str]:
     """Return what the rulings' state holds that the score does not show (§1.3): who holds
-    the Power Chip (a tie is his to decide, §2.2 and G16) and who rolls one die fewer on
+    the Power Chip now (a tie is his to decide, §2.2 and G16) and who rolls one die fewer on
     the next roll (§2.9)."""
-    if phase is None or phase.chip is None:
+    if now is None or now.chip is None:
         return []
-    said = [f"Power Chip: {labels[phase.chip]} (a tied roll or shot is its to decide)"]
+    said = [f"Power Chip: {labels[now.chip]} (a tied roll or shot is its to decide)"]
     said += [
         f"{labels[side]} rolls one die fewer on its next roll (penalty)"
         for side in (AWAY, HOME)
-        if side in phase.penalty
+        if side in now.penalty
     ]
     return said
 

@@ -367,6 +367,28 @@ def test_a_played_game_ends_at_21_and_its_json_rebuilds_the_same_box_score():
     assert SixDiceRules.from_json(doc["rules"]) == CHIP_REROLL
 
 
+def test_the_sheet_names_the_chip_s_new_holder_as_soon_as_it_is_played() -> None:
+    """The sheet named the holder at the start of the main roll: after Kansas played the
+    chip (handing it over) the page still said "Power Chip: Kansas 2008" above the question
+    that followed, on the very screen where a tie was coming."""
+    game = find_game("sixdice")
+    home, away = TeamName("Kentucky", 2012), TeamName("Kansas", 2008)
+    rolls = ["123456", "114456", "112245", "444156", "111456", "444125", "111456", "444125"]
+    values = [int(d) for roll in rolls for d in roll]
+    hands = ("home", "away")
+    said = {}
+    for tokens, dice in (("advance", 36), ("advance chip", 48), ("advance chip chip", 48)):
+        sheet = game.sheet(home, away, values[:dice], choices=tokens.split(), hands=hands)
+        said[tokens] = sheet.state()["situation"][0]
+    # Kentucky holds it; Kentucky plays it on the tie (Kansas holds it); Kansas plays it on
+    # the next tie and wins the roll: Kentucky holds it while Kansas chooses what to do.
+    assert said == {
+        "advance": "Power Chip: Kentucky 2012 (a tied roll or shot is its to decide)",
+        "advance chip": "Power Chip: Kansas 2008 (a tied roll or shot is its to decide)",
+        "advance chip chip": "Power Chip: Kentucky 2012 (a tied roll or shot is its to decide)",
+    }
+
+
 def test_the_game_is_over_once_a_team_reaches_21():
     table = Table(SeededDice(4))
     table.play()
