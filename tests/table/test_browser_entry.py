@@ -199,6 +199,11 @@ def test_a_bad_die_inside_a_vabg_entry_is_refused_in_place_without_a_request(
     refused_in_place(browser, "2 7", "7", "7 is not a face of a d6: the d6 ones is 1-6.")
     # Past the trip the page does not know the die; no die has a 0.
     refused_in_place(browser, "3 4 1 0", "0", "0 is not a face of any die: dice count from 1.")
+    # An empty Enter after a refusal sends nothing and takes the refusal away (left beside
+    # an empty box it read as the empty entry's).
+    entry.clear()
+    entry.send_keys(Keys.ENTER)
+    assert browser.find_element(By.ID, "entry-error").get_attribute("textContent") == ""
     assert TableGame.objects.get().dice == [5]
     assert browser.execute_script("return window.fetches") == 1
 
