@@ -261,7 +261,9 @@ def pick_entrants(
     by_key = {game.key: game for game in bracket.games}
     unknown = sorted(set(picks) - set(by_key))
     if unknown:
-        raise ChallengeRefused(f"there is no game {unknown[0]!r} in this bracket")
+        raise ChallengeRefused(
+            f"there is no game {unknown[0]!r} in this bracket{brackets.keys_like(bracket)}"
+        )
     teams: dict[str, tuple[int | None, int | None]] = {}
 
     def side(source: object) -> int | None:

@@ -490,13 +490,24 @@ def _single_region(teams: list[int], *, region: str | None) -> list[BracketGame]
     return games
 
 
+def keys_like(bracket: Bracket) -> str:
+    """Return what a refused game key is told: how this bracket's keys look (a regional
+    bracket's are ``West-R1-1``, not the ``R1-1`` of one without regions) and where every
+    game's key is listed."""
+    first, last = bracket.games[0].key, bracket.games[-1].key
+    return (
+        f": its games are keyed {first!r} to {last!r} (each game's bracket_key in "
+        "/api/games/?season=ID)"
+    )
+
+
 def _entrants(
     bracket: Bracket, winners: Mapping[str, int]
 ) -> dict[str, tuple[int | None, int | None]]:
     by_key = {game.key: game for game in bracket.games}
     unknown = sorted(set(winners) - set(by_key))
     if unknown:
-        raise BracketError(f"no game with key {unknown[0]!r} in this bracket")
+        raise BracketError(f"no game with key {unknown[0]!r} in this bracket{keys_like(bracket)}")
     teams: dict[str, tuple[int | None, int | None]] = {}
     eliminated: set[int] = set()
     alive_after: dict[int, list[int]] = {}  # by seed, once every game of the round is decided

@@ -374,6 +374,15 @@ def test_a_winner_for_an_unknown_game_is_refused():
         champion(bracket_for_field([1, 2]), {"R9-1": 1})
 
 
+def test_an_unknown_key_is_told_how_this_bracket_s_keys_look():
+    """The docs' R1-1 is no game of the all-time 96, whose keys carry their region: the
+    refusal said only "no game 'R1-1'", and a fan found West-R1-1 by trial."""
+    regions = {r: list(range(24 * i + 1, 24 * i + 25)) for i, r in enumerate(REGIONS)}
+    with pytest.raises(BracketError) as caught:
+        champion(alltime_96(regions), {"R1-1": 1})
+    assert "its games are keyed 'West-R1-1' to 'R7-1'" in str(caught.value)
+
+
 def test_a_winner_before_both_teams_are_known_is_refused():
     bracket = bracket_for_field([1, 2, 3, 4])
     with pytest.raises(BracketError, match=r"game 'R2-1' has a winner \(1\) before both its teams"):
