@@ -301,10 +301,10 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
         )
 
 
-class TournamentViewSet(mixins.ListModelMixin, ApiViewSet):
+class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     """Tournaments (seasons of kind tournament); commissioners create them, bracket drawn."""
 
-    public_actions = frozenset({"list"})
+    public_actions = frozenset({"list", "retrieve"})
 
     serializer_class = SeasonSerializer
     filterset_class = SeasonFilter
@@ -314,6 +314,26 @@ class TournamentViewSet(mixins.ListModelMixin, ApiViewSet):
 
     def get_queryset(self) -> QuerySet[Season]:
         return selectors.seasons_listed().filter(kind=Season.Kind.TOURNAMENT)
+
+    def get_object(self) -> Season:
+        """A tournament; a league season's id is told where it is read, not "no address"."""
+        pk = str(self.kwargs.get("pk"))
+        found = self.get_queryset().filter(pk=int(pk)).first() if pk.isdigit() else None
+        if found is None:
+            other = Season.objects.filter(pk=int(pk)).first() if pk.isdigit() else None
+            if other is not None:
+                url = reverse("api:season-detail", args=[other.pk], request=self.request)
+                raise NotFound(f"{other} is a league season, not a tournament: read it at {url}")
+            raise NotFound(f"No tournament {pk}.")
+        self.check_object_permissions(self.request, found)
+        return found
+
+    @extend_schema(
+        summary="A tournament (the same season as /api/seasons/{id}/)",
+        responses={200: SeasonSerializer, 404: ErrorSerializer},
+    )
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().retrieve(request, *args, **kwargs)
 
     @extend_schema(
         summary="Create a single-elimination tournament and draw its first round (commissioners)",

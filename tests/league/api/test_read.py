@@ -645,3 +645,21 @@ def test_filters_refuse_what_they_cannot_read_and_an_unknown_id_finds_nothing(ap
         api.get("/api/games/", {"season": season.pk, "neutral": "false"}).json()["count"] == games
     )
     assert api.get("/api/games/", {"season": season.pk, "neutral": "true"}).json()["count"] == 0
+
+
+def test_a_tournament_is_read_at_its_own_address_and_a_league_season_is_sent_to_its_own(
+    api, season
+) -> None:
+    """/api/tournaments/ID/ answered "no address of the API" for every id, though the list's
+    rows are tournaments a client then asks for one by one."""
+    cup = tournament_drawn(teams=4, name="Read Cup")
+    answer = api.get(f"/api/tournaments/{cup.pk}/")
+    assert answer.status_code == 200
+    assert answer.json() == api.get(f"/api/seasons/{cup.pk}/").json()
+    league = api.get(f"/api/tournaments/{season.pk}/")
+    assert league.status_code == 404
+    assert league.json()["detail"] == (
+        f"{season} is a league season, not a tournament: read it at "
+        f"http://testserver/api/seasons/{season.pk}/"
+    )
+    assert api.get("/api/tournaments/999999/").json() == {"detail": "No tournament 999999."}
