@@ -263,12 +263,12 @@ def table_start(
         home_team_file=_team_file(home, game),
         away_team_file=_team_file(away, game),
         hands=hands,
-        home_score=0,
-        away_score=0,
     )
     table.full_clean()
     table.save()
-    position_of(table)  # the engine accepts the cards and the rotation before a die is rolled
+    # The engine accepts the cards and the rotation before a die is rolled, and gives the
+    # opening score the list shows (VABG's 20-20, not 0-0).
+    _save(table, position_of(table))
     return table
 
 
@@ -313,11 +313,10 @@ def table_open_scheduled(*, owner: Any, league_game: Game, hands: Sequence[str] 
         league_game=game,
         attached_kind=game.kind,
         hands=hands,
-        home_score=0,
-        away_score=0,
     )
     table.full_clean()
     table.save()
+    _save(table, position_of(table))  # the opening score: VABG's 20-20
     Game.objects.filter(pk=game.pk).update(kind=Game.Kind.REAL_DICE)
     return table
 

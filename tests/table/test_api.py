@@ -203,9 +203,13 @@ def test_the_list_of_games_shows_each_games_score_as_it_stands(player_client, te
     played, written = rolled_game(HOME, AWAY, 21)
     state = start(player_client, teams)
     listed = reverse("table:api-games")
-    assert player_client.get(listed).json()[0]["score"] == {"home": 0, "away": 0}
+    # Before a die, the game's opening score (VABG's 20-20), as its sheet says: it was
+    # listed 0-0.
+    opening = {"home": 20, "away": 20}
+    assert state["score"] == opening
+    assert player_client.get(listed).json()[0]["score"] == opening
     state = roll(player_client, state["id"], written.values[:120]).json()
-    assert state["score"] != {"home": 0, "away": 0}  # some points by then
+    assert state["score"] != opening  # some points by then
     assert player_client.get(listed).json()[0]["score"] == state["score"]
     state = player_client.post(
         reverse("table:api-undo", args=[state["id"]]),
