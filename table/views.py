@@ -186,7 +186,14 @@ def index(request: HttpRequest) -> HttpResponse:
                 league_game = Game.objects.filter(pk=request.POST["league_game"]).first()
                 if league_game is None:
                     raise services.TableRefused("No such scheduled game.")
-                game = services.table_open_scheduled(owner=request.user, league_game=league_game)
+                # Who makes the choices, as on the new-game form (a game that has them).
+                chosen = request.POST.get("scheduled_hands") or "both"
+                if chosen not in StartForm.HANDS:
+                    raise services.TableRefused(f"No such choice of hands: {chosen!r}.")
+                hands = StartForm.HANDS[chosen] if find_game(league_game.game).has_hands else []
+                game = services.table_open_scheduled(
+                    owner=request.user, league_game=league_game, hands=hands
+                )
                 return HttpResponseRedirect(game.get_absolute_url())
             if form.is_valid():
                 data = form.cleaned_data

@@ -284,6 +284,27 @@ def test_a_scheduled_grid_court_game_is_played_at_the_table_with_its_own_options
     assert page.status_code == 200 and "Kansas 2008" in page.content.decode()
 
 
+def test_the_page_opens_a_scheduled_six_dice_game_with_the_sides_played_by_hand(
+    client, commish, teams
+) -> None:
+    """The scheduled-game form had no "Who makes the choices": a league game opened from
+    the page always left both sides to the computer (the API took hands)."""
+    league = league_services.league_get_or_create(name="Kitchen Table")
+    season = league_services.season_create(
+        league=league, name="Fall", teams=list(teams), seed=7, game="sixdice"
+    )
+    scheduled = season.games.get()
+    client.force_login(commish)
+    for chosen, hands in (("home", ["home"]), (None, ["away", "home"]), ("none", [])):
+        form = {"league_game": scheduled.pk} | ({"scheduled_hands": chosen} if chosen else {})
+        assert 'name="scheduled_hands"' in client.get("/table/").content.decode()
+        answer = client.post("/table/", form)
+        assert answer.status_code == 302, answer.content
+        table = TableGame.objects.get(league_game=scheduled, status=TableGame.Status.PLAYING)
+        assert sorted(table.hands) == hands
+        services.table_abandon(game_id=table.pk, user=commish)
+
+
 @pytest.mark.django_db
 def test_the_api_and_the_form_start_a_board_game_and_the_sheet_page_shows_it(
     player_client, teams
