@@ -1,5 +1,5 @@
 """A fan in a real browser (headless Chromium, phone-sized): signs up, joins a pool, picks
-a few games by clicking, fills the rest by favourite, saves; the tournament is then
+a few games by clicking, fills the rest by seed, saves; the tournament is then
 simulated round by round (in this process, eagerly: the Celery workers' version of the
 same store runs the same receiver) and the fan watches the pool's standings score it."""
 
@@ -76,7 +76,7 @@ def test_a_fan_signs_up_picks_a_bracket_joins_a_pool_and_watches_it_scored(
         " && document.querySelector('#picks-form button[type=submit]').id === 'save'"
     )
     browser.find_element(By.ID, "tiebreak").send_keys("142")
-    follow(browser, browser.find_element(By.XPATH, "//button[text()='Fill the rest by favourite']"))
+    follow(browser, browser.find_element(By.XPATH, "//button[text()='Fill the rest by seed']"))
     WebDriverWait(browser, 10).until(
         ec.text_to_be_present_in_element((By.CLASS_NAME, "messages"), "Your bracket is saved")
     )
