@@ -278,6 +278,11 @@ def test_the_expected_score_is_the_bracket_odds_times_the_points(
     want = 1 * table[s[1]]["reach"][1] + 1 * table[s[3]]["reach"][1] + 2 * table[s[3]]["champion"]
     assert entry.expected == pytest.approx(want, rel=1e-12)
     assert 0 < entry.expected < 4
+    # The page links the figure to the odds it comes from (the bracket's page).
+    client = Client()
+    client.force_login(alice)
+    page = client.get(reverse("challenge:entry", args=[entry.pk])).content.decode()
+    assert f'<a id="odds-link" href="{reverse("bracket", args=[cup.pk])}">' in page
 
 
 def test_the_win_chances_are_stored_with_their_error_after_each_game(
