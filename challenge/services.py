@@ -27,7 +27,7 @@ from django.utils import timezone
 from cards.models import Team
 from challenge import scoring
 from challenge.models import Challenge, Entry
-from core.errors import Refused
+from core.errors import Refused, sentence
 from core.roles import is_commissioner
 from core.text import wait_words
 from league import bracket as brackets
@@ -54,10 +54,25 @@ class ChallengeRefused(Refused):
     ask again (a 503 while the odds are computed).
     """
 
-    def __init__(self, message: str, *, status: int = 400, retry_after: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int = 400,
+        retry_after: int | None = None,
+        field: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.retry_after = retry_after
+        self.field = field
+        """The API field the refusal is about: the answer is keyed by it, as a refused
+        field of a serializer is (``{"round_points": ["..."]}``), so a form shows it there."""
+
+    def answer(self) -> dict[str, Any]:
+        if self.field is None:
+            return super().answer()
+        return {self.field: [sentence(str(self))]}
 
 
 LOCKED_MESSAGE = (
@@ -170,12 +185,21 @@ def points_clean(round_points: object, rounds: int) -> list[int]:
     if not isinstance(round_points, list) or len(round_points) != rounds:
         raise ChallengeRefused(
             f"give the points of each of the bracket's {rounds} rounds, first round first "
-            f"(e.g. {[2**r for r in range(rounds)]})"
+            f"(e.g. {[2**r for r in range(rounds)]})",
+            field="round_points",
         )
     if not all(
         isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 1000 for p in round_points
     ):
-        raise ChallengeRefused("each round's points must be a whole number from 0 to 1,000")
+        raise ChallengeRefused(
+            "each round's points must be a whole number from 0 to 1,000", field="round_points"
+        )
+    if not any(round_points):
+        raise ChallengeRefused(
+            "at least one round must be worth a point: with none, every entry would score 0 "
+            "and the tie-breaker alone would decide the pool",
+            field="round_points",
+        )
     return list(round_points)
 
 

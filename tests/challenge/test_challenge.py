@@ -962,3 +962,25 @@ def test_who_picked_whom_never_marks_a_game_s_own_winner_out(
         # out: the picked teams beaten in this game or an earlier round, and only those
         picked = {p["team_id"] for p in g["picks"]}
         assert set(g["out"]) == {t for t in picked if lost_in.get(t, 99) <= g["round"]}, g
+
+
+def test_a_pool_s_points_are_refused_under_their_field_and_all_zero_is_refused(cup: Any) -> None:
+    """A wrong number of rounds was a bare detail (a form could not put it under its field)
+    and a pool worth 0 points in every round was opened, decided by its tie-breaker alone."""
+    client = Client()
+    client.force_login(commissioner())
+
+    def opened(points: Any) -> Any:
+        body = {"season": cup.pk, "name": f"Pool {points}", "round_points": points}
+        return client.post("/api/challenges/", body, content_type="application/json")
+
+    for points, said in (
+        ([1], "Give the points of each of the bracket's 2 rounds"),
+        ([0, 0], "At least one round must be worth a point"),
+    ):
+        answer = opened(points)
+        assert answer.status_code == 400
+        assert list(answer.json()) == ["round_points"]
+        assert answer.json()["round_points"][0].startswith(said)
+    assert opened([0, 1]).status_code == 201
+    assert not Challenge.objects.filter(name__in=["Pool [1]", "Pool [0, 0]"]).exists()
