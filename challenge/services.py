@@ -362,10 +362,16 @@ def _ensure_pair(season: Season, table: league_odds.PairTable, top: int, bottom:
     try:
         table.ensure([(top, bottom)])
     except league_odds.OddsPending as pending:
-        missing = table.missing(league_odds.season_pairs(season, table))
+        wanted = league_odds.season_pairs(season, table)
+        missing = table.missing(wanted)
         homes = sorted({home for home, _ in missing} | set(pending.home_ids))
         league_odds.pair_table_request(season_id=season.pk, home_ids=homes)
-        raise
+        # The whole table's progress, as its pages tell it: the one pair asked for waits
+        # behind the rest of the field ("1 of 1 pairs", a second's wait, read as nearly done).
+        needed = max(len(set(wanted)), len(missing), 1)
+        raise league_odds.OddsPending(
+            ready=needed - max(len(missing), 1), needed=needed, home_ids=homes
+        ) from pending
 
 
 def picks_fill(season: Season, picks: Mapping[str, int], *, how: str) -> dict[str, int]:
@@ -390,9 +396,11 @@ def picks_fill(season: Season, picks: Mapping[str, int], *, how: str) -> dict[st
             _ensure_pair(season, table, top, bottom)
         except league_odds.OddsPending as exc:
             wait = retry_after(exc.needed - exc.ready, league_odds.ON_DEMAND_COACHED_PAIRS)
+            pace = league_odds.build_pace(season.pk, exc.ready, exc.needed).rstrip(".")
+            said = f" ({pace[0].lower()}{pace[1:]})" if pace else ""
             raise ChallengeRefused(
-                f"the tournament's exact odds are still being computed ({exc}); try again "
-                f"in {wait_words(wait)}",
+                f"the tournament's exact odds are still being computed: {exc.ready:,} of "
+                f"{exc.needed:,} pairs are ready{said}; try again in {wait_words(wait)}",
                 status=503,
                 retry_after=wait,
             ) from exc

@@ -227,7 +227,7 @@ def test_a_fill_while_the_odds_are_computed_is_a_503_saying_when_to_ask_again(
     )
     assert answer.status_code == 503, answer.content
     assert answer["Retry-After"] == "5"
-    assert "590 of 600 pairs are still being computed" in answer.json()["detail"]
+    assert "still being computed: 10 of 600 pairs are ready" in answer.json()["detail"]
     assert "try again in 5 seconds" in answer.json()["detail"]
     assert Entry.objects.get(pk=entry.pk).picks == {}
 
@@ -984,3 +984,27 @@ def test_a_pool_s_points_are_refused_under_their_field_and_all_zero_is_refused(c
         assert answer.json()["round_points"][0].startswith(said)
     assert opened([0, 1]).status_code == 201
     assert not Challenge.objects.filter(name__in=["Pool [1]", "Pool [0, 0]"]).exists()
+
+
+def test_a_fill_waiting_on_one_pair_tells_the_whole_table_s_progress(
+    cup: Any, pool: Any, alice: Any, monkeypatch: Any
+) -> None:
+    """The pair a fill asks for waits behind the rest of the field's table: it was told as
+    "1 of 1 pairs are still being computed; try again in 1 second" for the minute the
+    table took, retried every second."""
+    entry = services.entry_join(challenge=pool, user=alice)
+    table = odds.season_table(cup)
+    wanted = odds.season_pairs(cup, table)
+    assert len(wanted) > 1
+
+    def one_missing(self: Any, pairs: Any) -> None:
+        raise odds.OddsPending(ready=0, needed=1, home_ids=[wanted[0][0]])
+
+    monkeypatch.setattr(odds.PairTable, "ensure", one_missing)
+    monkeypatch.setattr(odds.PairTable, "missing", lambda self, pairs: list(wanted))
+    monkeypatch.setattr(odds, "pair_table_request", lambda **kwargs: True)
+    answer = signed(alice).patch(
+        f"/api/challenge-entries/{entry.pk}/", {"fill": "odds"}, content_type="application/json"
+    )
+    assert answer.status_code == 503, answer.content
+    assert f"0 of {len(set(wanted))} pairs are ready" in answer.json()["detail"]
