@@ -79,9 +79,15 @@ class ChallengeSerializer(serializers.ModelSerializer[Challenge]):
 
 
 class PoolWinnerSerializer(serializers.Serializer[Any]):
-    entry = serializers.IntegerField(source="pk")
+    id = serializers.IntegerField(source="pk", help_text="The entry, as the standings' id.")
+    fan = serializers.CharField(
+        source="user.get_username", help_text="Its fan, as the standings' fan."
+    )
+    entry = serializers.IntegerField(source="pk", help_text="The same as id (kept for clients).")
     name = serializers.CharField()
-    user = serializers.CharField(source="user.get_username")
+    user = serializers.CharField(
+        source="user.get_username", help_text="The same as fan (kept for clients)."
+    )
     points = serializers.FloatField()
     tiebreak = serializers.IntegerField(allow_null=True)
 

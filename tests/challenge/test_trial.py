@@ -110,9 +110,13 @@ def test_a_finished_pool_names_its_winner_by_the_tie_breaker_and_stops_guessing(
     result = Client().get(f"/api/challenges/{pool.pk}/").json()["result"]
     assert result == {
         "final_total": total,
-        "winners": [{"entry": near.pk, "name": near.name, "user": near.user.get_username(),
+        "winners": [{"id": near.pk, "fan": near.user.get_username(), "entry": near.pk,
+                     "name": near.name, "user": near.user.get_username(),
                      "points": near.points, "tiebreak": near.tiebreak}],
     }  # fmt: skip
+    # A winner is matched to its standings row by the row's own names, id and fan.
+    row = next(r for r in api if r["id"] == result["winners"][0]["id"])
+    assert row["fan"] == result["winners"][0]["fan"]
 
 
 def test_a_finished_pool_shares_the_win_between_entries_level_on_the_tie_breaker_too(
