@@ -278,7 +278,7 @@ if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
 # passwords for AXES_COOLOFF_MINUTES (django-axes); the address is read as the API's is.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "core.auth.AnyCaseUsernameBackend",  # Django's, the user name in any case (core/auth.py)
 ]
 # The fans' sign-up and sign-in (challenge/accounts.py): tries an address may make.
 CHALLENGE_SIGNUP_RATE = env.rate("CHALLENGE_SIGNUP_RATE", default="10/hour")
@@ -288,6 +288,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
+AXES_USERNAME_CALLABLE = "core.auth.lockout_name"  # one count for every case of a name
 # The locked page says for how long and how to lift it (axes' own said "try again later").
 AXES_LOCKOUT_TEMPLATE = "lockout.html"
 

@@ -67,6 +67,25 @@ def test_the_fifth_wrong_password_locks_the_login_even_for_the_right_one(
     assert not signed_in(client)
 
 
+def sign_in_as(client: Client, name: str, password: str) -> int:
+    answer = client.post(LOGIN, {"username": name, "password": password}, REMOTE_ADDR=ATTACKER)
+    return answer.status_code
+
+
+@pytest.mark.django_db
+def test_a_user_name_signs_in_in_any_case_and_every_case_counts_toward_one_lock(
+    commish: Any, client: Client
+) -> None:
+    """A phone's keyboard capitalises the first letter: "Commish" signed in nobody and
+    counted as a wrong password, and each spelling of a name had five tries of its own."""
+    assert sign_in_as(client, "Commish", RIGHT) == 302 and signed_in(client)
+    other = Client()
+    names = ["COMMISH", "Commish", "commisH", "cOmmish", "commiSh"]
+    assert [sign_in_as(other, name, "wrong") for name in names] == [200, 200, 200, 200, 429]
+    assert sign_in_as(other, "commish", RIGHT) == 429
+    assert not signed_in(other)
+
+
 @pytest.mark.django_db
 def test_the_lock_is_for_that_address_only(commish: Any, client: Client) -> None:
     for _ in range(5):
