@@ -90,6 +90,9 @@ def describe(event: Event, labels: dict[str, str]) -> str | None:
         # The 11-66 roll's own turnover range needs no cause beside the word.
         return f"{who} turnover" + ("" if event.cause == "turnover" else f" ({event.cause})")
     if isinstance(event, Foul):
+        if event.kind == "one-and-one":  # a first free throw, a second only if it is made
+            bonus = "one-and-one: a second FT if the first is made"
+            return f"{event.player} fouls {event.fouled} ({bonus})"
         return f"{event.player} fouls {event.fouled} ({event.kind}, {event.shots} FT)"
     if isinstance(event, Call):
         return f"{labels[event.team]}: {event.call}"

@@ -403,3 +403,18 @@ def test_the_biggest_run_says_where_in_words_a_fan_reads() -> None:
     assert _span(at(1, 8), at(1, 5)) == "possessions 8 to 5 of overtime"
     assert _span(at(0, 2), at(1, 9)) == "regulation's possession 2 to overtime's 9"
     assert _span(at(2, 4), at(2, 1)) == "possessions 4 to 1 of overtime 2"
+
+
+def test_a_one_and_one_foul_reads_as_one_free_throw_and_a_second_if_made() -> None:
+    """The line read "(one-and-one, 2 FT)": a player copying it onto the paper sheet wrote
+    two shots where the rules give one, and a second only if it is made."""
+    from simulator.vabg.events import Foul
+    from simulator.vabg.render import describe
+
+    labels = {"home": "Kentucky 2012", "away": "Kansas 2008"}
+    one_and_one = Foul(0, 32, "home", "Marquis Teague", "Russell Robinson", 2, "one-and-one")
+    assert describe(one_and_one, labels) == (
+        "Marquis Teague fouls Russell Robinson (one-and-one: a second FT if the first is made)"
+    )
+    shooting = one_and_one._replace(kind="shooting")
+    assert describe(shooting, labels) == "Marquis Teague fouls Russell Robinson (shooting, 2 FT)"
