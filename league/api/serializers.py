@@ -38,8 +38,19 @@ def _serializer(
     return type(name, (serializers.Serializer,), dict(fields))
 
 
+STAT_HELP = {
+    "pts": "Points: 2 fgm + tpm + ftm and, in VABG, the opening credit of the 20-20 start "
+    "(2 a player on the sheet a game; a box line's start).",
+    "reb": "Rebounds: oreb + dreb and, in VABG, the opening credit of the 20-20 start "
+    "(1 a player on the sheet a game), so more than oreb + dreb.",
+    "poss": "Possessions on the floor: a player's trips in the lineup; a team row sums its "
+    "players' (five a team possession; the team's own count is possessions).",
+}
+"""What a stat column counts where its name does not say it all (the schema's words)."""
+
+
 def _ints(names: tuple[str, ...] | list[str]) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
-    return {name: serializers.IntegerField() for name in names}
+    return {name: serializers.IntegerField(help_text=STAT_HELP.get(name, "")) for name in names}
 
 
 def _floats(names: tuple[str, ...] | list[str]) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
