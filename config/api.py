@@ -2,7 +2,8 @@
 
 from django.urls import path
 from drf_spectacular.views import SpectacularSwaggerView
-from rest_framework.routers import DefaultRouter
+from rest_framework.reverse import reverse
+from rest_framework.routers import APIRootView, DefaultRouter
 
 from cards import api as cards_api
 from challenge import api as challenge_api
@@ -13,7 +14,32 @@ from league.api import odds as odds_api
 
 app_name = "api"
 
-router = DefaultRouter()
+
+class ApiRoot(APIRootView):
+    """The league's REST API: anyone reads every list and object (anonymous clients
+    throttled), commissioners also write; a fan's token plays at the table and picks
+    brackets. Each resource below lists its objects; `docs` is the Swagger UI of every
+    address, `schema` its OpenAPI 3 schema, `auth-token` gives a token for a user name and
+    password, `matchup` the exact odds of any two teams (`?home=ID&away=ID`)."""
+
+    EXTRA = {"matchup": "matchup", "auth-token": "token", "schema": "schema", "docs": "docs"}
+    """Addresses outside the router's resources, listed after them."""
+
+    def get_view_name(self) -> str:
+        return "VABG league API"
+
+    def get(self, request, *args, **kwargs):  # type: ignore[no-untyped-def]
+        answer = super().get(request, *args, **kwargs)
+        for key, name in self.EXTRA.items():
+            answer.data[key] = reverse(f"api:{name}", request=request)
+        return answer
+
+
+class Router(DefaultRouter):
+    APIRootView = ApiRoot
+
+
+router = Router()
 router.register("teams", cards_api.TeamViewSet, basename="team")
 router.register("players", cards_api.PlayerViewSet, basename="player")
 router.register(

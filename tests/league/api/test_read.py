@@ -72,6 +72,13 @@ def test_the_root_schema_and_swagger_ui_answer(api) -> None:
     root = api.get("/api/")
     assert root.status_code == 200
     assert root.json()["teams"].endswith("/api/teams/")
+    # Beside the resources, the addresses a client starts from (it listed the router's
+    # alone, under DRF's "The default basic root view for DefaultRouter").
+    for key, address in (("docs", "/api/docs/"), ("schema", "/api/schema/"),
+                         ("auth-token", "/api/auth/token/"), ("matchup", "/api/matchup/")):  # fmt: skip
+        assert root.json()[key].endswith(address), key
+    page = api.get("/api/", HTTP_ACCEPT="text/html").content.decode()
+    assert "VABG league API" in page and "default basic root view" not in page
     assert api.get("/api/schema/").status_code == 200
     docs = api.get("/api/docs/")
     assert docs.status_code == 200
