@@ -425,7 +425,7 @@ class SixDiceSheet(BoardSheet):
                     score = {"home": event.home, "away": event.away}
             plays.append(
                 {
-                    "label": f"roll {n}",
+                    "label": f"throw {n}",  # every throw of dice; the play lines number main rolls
                     "team": roll.team,
                     "team_label": labels[roll.team],
                     "kind": roll.what,
