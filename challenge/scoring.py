@@ -175,12 +175,15 @@ def win_probabilities(
 
     ``outcomes`` holds simulated tournaments (:func:`simulate_winners`). In each, every
     entry is scored; the top score wins, a tie shared equally (the tie-breaker, the final's
-    total points, is not simulated). The standard error is that of a mean of S draws,
-    sqrt(p (1 - p) / S): within 1.1 percentage points at S = 2,000 for any p.
+    total points, is not simulated). The standard error is that of the mean of the S
+    draws' shares, sqrt((E[share^2] - p^2) / S): sqrt(p (1 - p) / S) where every draw has one
+    winner (within 1.1 percentage points at S = 2,000), less where entries share draws
+    (brackets level in every draw share each exactly: no error at all).
     """
     entries, games = picks.shape
     samples = outcomes.shape[0]
     wins = np.zeros(entries)
+    squares = np.zeros(entries)
     # A game decided in every draw (stored, or with one team certain) adds the same to each
     # draw: counted once, and only the open games are compared draw by draw.
     fixed = np.all(outcomes == outcomes[:1], axis=0) if samples else np.ones(games, bool)
@@ -195,7 +198,9 @@ def win_probabilities(
             scores += np.float32(points[g]) * (picks[:, g][:, None] == block[None, :, g])
         best = scores.max(axis=0)
         top = scores == best[None, :]
-        wins += (top / top.sum(axis=0)[None, :]).sum(axis=1)
+        share = top / top.sum(axis=0)[None, :]
+        wins += share.sum(axis=1)
+        squares += (share * share).sum(axis=1)
     prob = wins / samples
-    error = np.sqrt(np.maximum(prob * (1.0 - prob), 0.0) / samples)
+    error = np.sqrt(np.maximum(squares / samples - prob * prob, 0.0) / samples)
     return prob, error

@@ -131,6 +131,29 @@ def test_the_simulated_win_chances_match_an_enumeration_within_their_error() -> 
     assert np.all(np.abs(prob - exact) <= 4 * error + 1e-9), (prob, exact, error)
 
 
+def test_brackets_level_in_every_draw_share_it_with_no_error() -> None:
+    """Three identical brackets share every draw: each wins exactly a third, but the page
+    showed "33.3% ± 1.1" (the error of a yes-or-no draw, not of a shared one)."""
+    bracket = brackets.bracket_for_field(list(range(1, 9)))
+    index = {t: t - 1 for t in range(1, 9)}
+    keys = scoring.game_keys(bracket)
+    points = scoring.game_points(bracket, [1, 2, 4])
+    same = random_picks(bracket, np.random.default_rng(2), 1) * 3
+    other = random_picks(bracket, np.random.default_rng(9), 1)
+    p = np.full((8, 8), 0.5)
+    outcomes = scoring.simulate_winners(bracket, {}, index, p, samples=2000, seed=4)
+    prob, error = scoring.win_probabilities(
+        scoring.picks_matrix(same, keys, index), outcomes, points
+    )
+    np.testing.assert_allclose(prob, [1 / 3] * 3)
+    np.testing.assert_allclose(error, [0.0] * 3, atol=1e-9)  # the sums' round-off alone
+    # With one winner a draw, the error is a yes-or-no draw's, sqrt(p (1 - p) / S).
+    both = scoring.picks_matrix([same[0], *other], keys, index)
+    prob, error = scoring.win_probabilities(both, outcomes, points)
+    assert prob.sum() == pytest.approx(1.0)
+    assert np.all(error <= np.sqrt(prob * (1 - prob) / 2000) + 1e-12)
+
+
 def test_pick_rows_read_back_as_the_picks_matrix() -> None:
     bracket = brackets.bracket_for_field([11, 22, 33, 44])
     keys = scoring.game_keys(bracket)
