@@ -30,6 +30,18 @@ def teams():  # type: ignore[no-untyped-def]
             for n, c in enumerate(["East", "East", "East", "West", "West", "West"])]  # fmt: skip
 
 
+def test_the_teams_of_a_season_or_a_tournament_may_follow_the_options(teams) -> None:
+    """argparse handed TEAM ... out empty at the first option and refused the teams after it
+    as "unrecognized arguments", though the usage line puts them last."""
+    names = [str(t) for t in teams[:4]]
+    out = run("create_season", "Order League", "Fall", "--conferences", "none", *names)
+    assert "4 teams, 6 games" in out
+    out = run("create_tournament", "Order League", "Cup", "--seed", "3", *names)
+    assert "4 teams, 3 games" in out
+    with pytest.raises(CommandError, match="unrecognized arguments: --bogus"):
+        run("create_season", "Order League", "Spring", "--bogus", *names)
+
+
 def test_a_season_is_created_simulated_and_its_standings_printed(teams) -> None:
     out = run("create_season", "Commish League", "1995-96", "--all", "--cross", "2", "--seed", "1")
     assert "6 teams, 12 games" in out

@@ -19,6 +19,15 @@ from league.models import League, Season
 from simulator.games import game_names
 
 
+def teams_anywhere(parser: CommandParser) -> CommandParser:
+    """Let a command's TEAM ... arguments come after its options as well as before them
+    (``create_season LEAGUE NAME --conferences none "Kentucky 2012" ...``): argparse hands
+    an optional list of positionals out empty at the first option and then refuses the
+    teams after it as "unrecognized arguments"."""
+    parser.parse_args = parser.parse_intermixed_args  # type: ignore[method-assign]
+    return parser
+
+
 def date_argument(text: str) -> date:
     """Read a command's date (``--date``, ``--until``, ``--start``), refusing anything but
     YYYY-MM-DD in words (argparse's own said "invalid fromisoformat value")."""

@@ -16,6 +16,7 @@ from league.management.commands._common import (
     game_choice,
     league_for,
     team_find,
+    teams_anywhere,
 )
 from league.teamfiles import teams_playable
 from simulator.seeds import seed_argument
@@ -28,6 +29,9 @@ class Command(BaseCommand):
         '"School SEASON"; --all takes every team loaded. A team alone in its conference '
         "plays with the independents (Independent)."
     )
+
+    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
+        return teams_anywhere(super().create_parser(prog_name, subcommand, **kwargs))
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("league", help="league name (created when new)")

@@ -17,6 +17,7 @@ from league.management.commands._common import (
     league_for,
     season_find,
     team_find,
+    teams_anywhere,
 )
 from simulator.seeds import seed_argument
 
@@ -40,6 +41,9 @@ class Command(BaseCommand):
         "or --from-season SEASON --advance K to seed the top K of each conference of a "
         "finished round-robin season. Games are on neutral courts unless --home-court."
     )
+
+    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
+        return teams_anywhere(super().create_parser(prog_name, subcommand, **kwargs))
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("league", help="league name (created when new)")
