@@ -394,6 +394,7 @@ def standings_for_season(*, season_id: int) -> list[tuple[str, list[dict[str, An
         rows = compute_standings(
             games, seed=season.seed, team_ids=list(by_id), by_conference=bool(conference)
         )
+        played = any(x.wins + x.losses for x in rows)
         tables.append(
             (
                 conference,
@@ -423,7 +424,7 @@ def standings_for_season(*, season_id: int) -> list[tuple[str, list[dict[str, An
                         "diff_text": f"{r.point_difference:+d}",
                         "streak": r.streak,
                         # a table of teams that played nothing is in no order to explain
-                        "tiebreaker": r.tiebreaker if any(x.wins + x.losses for x in rows) else "",
+                        "tiebreaker": r.tiebreaker if played else None,
                     }
                     for r in rows
                 ],

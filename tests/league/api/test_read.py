@@ -446,6 +446,15 @@ STANDINGS_FIELDS = (
 )  # fmt: skip
 
 
+def test_standings_before_any_game_name_no_tiebreaker_as_null(api) -> None:
+    """A season with no game played answered tiebreaker "" and, once played, null: one
+    value for "no step used", whatever the season's state."""
+    season = season_scheduled(teams=4, name="Unplayed")
+    tables = api.get(f"/api/seasons/{season.pk}/standings/").json()
+    rows = [row for table in tables for row in table["rows"]]
+    assert len(rows) == 4 and {row["tiebreaker"] for row in rows} == {None}
+
+
 def test_standings_rank_each_conference_from_the_stored_scores(
     api, django_capture_on_commit_callbacks
 ) -> None:
