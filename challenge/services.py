@@ -458,9 +458,8 @@ def entry_join(*, challenge: Challenge, user: Any, name: str = "", invite_code: 
     challenge = Challenge.objects.select_for_update().get(pk=challenge.pk)
     lock_check(challenge, message=JOIN_LOCKED_MESSAGE)
     if not challenge.public and not code_matches(challenge, invite_code):
-        raise ChallengeRefused(
-            "this pool is joined by invitation: the code is not right", status=403
-        )
+        said = "the code is not right" if invite_code.strip() else "give its invitation code"
+        raise ChallengeRefused(f"this pool is joined by invitation: {said}", status=403)
     if Entry.objects.filter(challenge=challenge, user=user).exists():
         raise ChallengeRefused("you already have an entry in this pool", status=409)
     name = (name or f"{user.get_username()}'s bracket").strip()[:60]

@@ -394,6 +394,9 @@ def test_a_refused_join_keeps_what_the_fan_typed_and_signing_in_to_join_keeps_th
     page = refused.content.decode()
     assert "This pool is joined by invitation: the code is not right." in page
     assert 'value="Upsets only"' in page and 'value="guess"' in page
+    # With no code given, it asks for one rather than calling it wrong.
+    blank = signed(alice).post(url, {"name": "Upsets only"})
+    assert "This pool is joined by invitation: give its invitation code." in blank.content.decode()
     assert not Entry.objects.exists()
     anonymous = Client().post(url, {"name": "Upsets only"}, follow=True)
     signin_url = anonymous.redirect_chain[-1][0]
