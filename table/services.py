@@ -321,6 +321,11 @@ def table_open_scheduled(*, owner: Any, league_game: Game, hands: Sequence[str] 
     return table
 
 
+def _is_11_66(value: int) -> bool:
+    """Whether ``value`` reads as an 11-66 roll (two d6 as tens and ones)."""
+    return 11 <= value <= 66 and 1 <= value % 10 <= 6
+
+
 def _locked(game_id: int, user: Any) -> TableGame:
     game = TableGame.objects.select_for_update().filter(pk=game_id, owner=user).first()
     if game is None:
@@ -378,8 +383,12 @@ def table_roll(
         # ("Kansas 2008: jump ball": "Kansas 2008's jump ball")
         who, _, what = need.step.partition(": ")
         step = f"{who}'s {what}" if what else f"the {need.step}"
+        said = f"{exc.value} is not a face of a {need.die}: {step} is 1-{need.faces}."
+        if need.step == "d6 tens" and isinstance(exc.value, int) and _is_11_66(exc.value):
+            # the rulebook writes the 11-66 as one number ("34"): it is two dice here
+            said += f" The 11-66 is two dice: type {exc.value // 10} {exc.value % 10}."
         raise TableRefused(
-            f"{exc.value} is not a face of a {need.die}: {step} is 1-{need.faces}.",
+            said,
             index=exc.index - before,
             need=need.to_json(),
         ) from exc

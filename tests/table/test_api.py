@@ -122,6 +122,11 @@ def test_a_die_outside_its_faces_is_refused_in_place_and_nothing_is_written(play
     assert body["detail"] == "9 is not a face of a d6: the d6 ones is 1-6."
     assert TableGame.objects.get().dice == []
     assert roll(player_client, state["id"], [0]).json()["index"] == 0
+    # The 11-66 typed as the rulebook writes it, one number: told it is two dice.
+    answer = roll(player_client, state["id"], [5, 34, 17], expected=0)
+    assert answer.json()["detail"] == (
+        "34 is not a face of a d6: the d6 tens is 1-6. The 11-66 is two dice: type 3 4."
+    )
 
 
 def test_dice_past_the_end_of_the_game_say_where_it_ended_and_nothing_is_stored(

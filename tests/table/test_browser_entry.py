@@ -192,6 +192,10 @@ def test_a_bad_die_inside_a_vabg_entry_is_refused_in_place_without_a_request(
     # A trip is four dice, d8, d6 tens, d6 ones, d20: each is checked in the page.
     refused_in_place(browser, "2 6 6 25", "25", "25 is not a face of a d20: the d20 is 1-20.")
     refused_in_place(browser, "2 7", "7", "7 is not a face of a d6: the d6 tens is 1-6.")
+    refused_in_place(
+        browser, "2 34", "34",
+        "34 is not a face of a d6: the d6 tens is 1-6. The 11-66 is two dice: type 3 4.",
+    )  # fmt: skip
     entry.clear()
     entry.send_keys("5", Keys.ENTER)
     wait_for(browser, 1)
