@@ -172,14 +172,22 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
 
 class StandingSerializer(serializers.ModelSerializer[Entry]):
     fan = serializers.CharField(source="user.get_username", read_only=True)
+    place = serializers.SerializerMethodField(
+        help_text="Its place, as the pool's page gives it: entries level on points and the "
+        "most still reachable share one (1, 1, 3); after the final the tie-breaker parts "
+        "them. Null before the lock, when the rows come in the order entries joined."
+    )
 
     class Meta:
         model = Entry
         fields = [
-            "id", "name", "fan", "points", "max_points", "alive", "correct", "expected",
-            "win_probability", "win_error",
+            "id", "place", "name", "fan", "points", "max_points", "alive", "correct",
+            "expected", "win_probability", "win_error",
         ]  # fmt: skip
         extra_kwargs = {k: v for k, v in _NULL_UNTIL_LOCK.items() if k != "tiebreak"}
+
+    def get_place(self, obj: Entry) -> int | None:
+        return getattr(obj, "place", None)
 
     def to_representation(self, instance: Entry) -> dict[str, Any]:
         return _hidden_until_lock(self, instance, super().to_representation(instance))
@@ -367,7 +375,12 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
             .select_related("user")
             .order_by(*services.standings_order(pool))
         )
-        page = self.paginate_queryset(entries)
+        page = list(self.paginate_queryset(entries) or [])
+        if services.is_locked(pool):
+            paginator: Any = self.paginator
+            start = (paginator.page.number - 1) * paginator.page.paginator.per_page
+            decided = services.pool_result(pool) is not None
+            services.give_places(pool, page, start, decided=decided)
         rows = StandingSerializer(page, many=True, context={"request": request}).data
         return self.get_paginated_response(rows)
 

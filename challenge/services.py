@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Count, F, Max
+from django.db.models import Count, F, Max, Q
 from django.utils import timezone
 
 from cards.models import Team
@@ -878,6 +878,31 @@ def beaten_in_round(bracket: brackets.Bracket, winners: Mapping[str, int]) -> di
         for team in known.get(key, (None, None))
         if team is not None and team != won
     }
+
+
+def give_places(challenge: Challenge, rows: list[Entry], start: int, decided: bool = False) -> None:
+    """Give each row of a standings page, the pool page's or the API's (its first the
+    ``start``-th of the pool, from 0), its place: entries level on points and on the most
+    still reachable share it ("1, 1, 3"); once the final is played the tie-breaker has
+    parted them (the winners alone at 1: their win chance is 1, the others' 0). The first
+    row's is counted in one query, as a tie may begin on the page before."""
+    if not rows:
+        return
+
+    def key(e: Entry) -> tuple[float, ...]:
+        won = (e.win_probability or 0.0,) if decided else ()
+        return (e.points, e.max_points, *won)
+
+    first = rows[0]
+    level = Q(points=first.points, max_points=first.max_points)
+    ahead = Q(points__gt=first.points) | Q(points=first.points, max_points__gt=first.max_points)
+    if decided:
+        ahead |= level & Q(win_probability__gt=first.win_probability or 0.0)
+    place = Entry.objects.filter(challenge=challenge).filter(ahead).count() + 1
+    for i, e in enumerate(rows):
+        if i and key(e) != key(rows[i - 1]):
+            place = start + i + 1
+        e.place = place  # type: ignore[attr-defined]
 
 
 def who_picked_whom(challenge: Challenge) -> list[GamePicks]:

@@ -16,7 +16,6 @@ from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.paginator import Paginator
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -81,7 +80,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             user = form.save()
             accounts.rate_count(request, "signup", accounts.signup_rate())
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend="core.auth.AnyCaseUsernameBackend")
             messages.success(request, f"Welcome, {user.get_username()}: you are signed in.")
             return redirect(_next(request, reverse("challenge:list")))
     return render(request, "challenge/signup.html", {"form": form, "next": _next(request, "")})
@@ -243,7 +242,7 @@ def pool(
     page.object_list = list(page.object_list)  # read once, its rows given their places
     result = services.pool_result(challenge) if locked else None
     if locked:
-        _rank(challenge, page.object_list, start, decided=result is not None)
+        services.give_places(challenge, page.object_list, start, decided=result is not None)
     for e in page.object_list:  # before the lock, only a fan's own figures show
         e.shown = services.can_see_picks(e, request.user)
     bracket = tournaments.season_bracket(challenge.season)
@@ -291,31 +290,6 @@ def _champion_picks(challenge: Challenge, bracket: Any, top: int = 5) -> list[di
          "out": t in out}
         for t, n in picked
     ]  # fmt: skip
-
-
-def _rank(challenge: Challenge, rows: list[Entry], start: int, decided: bool = False) -> None:
-    """Give each row of a standings page (its first the ``start``-th of the pool, from 0)
-    its place: entries level on points and on the most still reachable share it ("1, 1,
-    3"); once the final is played the tie-breaker has parted them (the winners alone at 1:
-    their win chance is 1, the others' 0). The first row's is counted in one query, as a tie
-    may begin on the page before."""
-    if not rows:
-        return
-
-    def key(e: Entry) -> tuple[float, ...]:
-        won = (e.win_probability or 0.0,) if decided else ()
-        return (e.points, e.max_points, *won)
-
-    first = rows[0]
-    level = Q(points=first.points, max_points=first.max_points)
-    ahead = Q(points__gt=first.points) | Q(points=first.points, max_points__gt=first.max_points)
-    if decided:
-        ahead |= level & Q(win_probability__gt=first.win_probability or 0.0)
-    place = Entry.objects.filter(challenge=challenge).filter(ahead).count() + 1
-    for i, e in enumerate(rows):
-        if i and key(e) != key(rows[i - 1]):
-            place = start + i + 1
-        e.place = place  # type: ignore[attr-defined]
 
 
 @require_POST

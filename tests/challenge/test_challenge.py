@@ -159,6 +159,7 @@ def test_before_the_lock_no_figure_tells_another_fans_picks(
         assert {k for k, v in api.items() if v is None} >= hidden | {"picks"}
         rows = client.get(f"/api/challenges/{pool.pk}/standings/").json()["results"]
         assert [r["name"] for r in rows] == ["Alice's picks", "Bob's picks"]  # as they joined
+        assert [r["place"] for r in rows] == [None, None]  # no order to tell before the lock
         assert all(r[k] is None for r in rows[:1] for k in hidden if k in r)
         page = client.get(entry.get_absolute_url()).content.decode()
         assert 'id="scores"' not in page and "137 points" not in page
@@ -170,6 +171,7 @@ def test_before_the_lock_no_figure_tells_another_fans_picks(
     play_next(cup)  # locked: everyone reads every figure, best first
     rows = Client().get(f"/api/challenges/{pool.pk}/standings/").json()["results"]
     assert rows[0]["name"] == "Alice's picks" and rows[0]["expected"] is not None
+    assert rows[0]["place"] == 1 and rows[1]["place"] in (1, 2)
     assert Client().get(f"/api/challenge-entries/{entry.pk}/").json()["tiebreak"] == 137
 
 
@@ -365,6 +367,8 @@ def test_a_fan_signs_up_without_email_and_is_no_staff(db: Any) -> None:
     assert not user.is_staff and not user.is_superuser and not user.groups.exists()
     assert "_auth_user_id" in client.session
     assert client.get("/admin/").status_code == 302  # not let into the commissioner's desk
+    # Still signed in on the next page: the session's backend is one the settings list.
+    assert "Signed in as" in client.get("/fans/entries/").content.decode()
 
 
 def test_sign_ups_from_one_address_are_throttled(db: Any, settings: Any) -> None:

@@ -106,6 +106,9 @@ def test_a_finished_pool_names_its_winner_by_the_tie_breaker_and_stops_guessing(
     assert "<td>100%</td>" in body and "±" not in body
     api = Client().get(f"/api/challenges/{pool.pk}/standings/").json()["results"]
     assert [r["id"] for r in api] == [near.pk, far.pk]
+    # The places the page gives, in the API too: the tie-breaker has parted the two.
+    places = [e.place for e in page.context["page"].object_list]
+    assert [r["place"] for r in api] == places == [1, 2]
     # The pool's own answer says who won, as its page does.
     result = Client().get(f"/api/challenges/{pool.pk}/").json()["result"]
     assert result == {
