@@ -63,6 +63,8 @@ class PageNumberPagination(pagination.PageNumberPagination):
             paginator = self.django_paginator_class(queryset, size)
             asked = request.query_params.get(self.page_query_param, "")
             last = paginator.num_pages
+            if not paginator.count:  # "pages run from 1 to 1 (0 rows...)" read oddly
+                raise NotFound(f"There is no page {asked!r}: the list is empty.") from None
             raise NotFound(
                 f"There is no page {asked!r}: pages run from 1 to {last} "
                 f"({paginator.count} rows, {size} a page)."

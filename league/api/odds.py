@@ -442,7 +442,9 @@ class MatchupView(OddsView):
 
 
 def _tournament(pk: int) -> Season:
-    season = get_object_or_404(Season, pk=pk)
+    season = Season.objects.filter(pk=pk).first()
+    if season is None:  # the address names a tournament ("No season 999." read oddly)
+        raise NotFound(f"No tournament {pk}.")
     if season.kind == Season.Kind.TOURNAMENT and not season.bracket:
         raise NotFound(f"{season} has no bracket drawn: it has no odds by round.")
     if season.kind != Season.Kind.TOURNAMENT:

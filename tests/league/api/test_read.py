@@ -614,6 +614,10 @@ def test_a_list_is_paged_by_50_or_as_asked_up_to_500_and_a_missing_page_says_whi
             f"There is no page '{page}': pages run from 1 to {last} ({count} rows, 2 a page)."
         )
     assert api.get("/api/players/", {"page_size": 2, "page": "last"}).status_code == 200
+    empty = api.get("/api/runs/", {"page": 2, "status": "failed"})
+    assert empty.json() == {"detail": "There is no page '2': the list is empty."}
+    # An odds address names a tournament, and so does its 404.
+    assert api.get("/api/tournaments/999999/odds/").json() == {"detail": "No tournament 999999."}
     for page in ("abc", "-1", "2.5"):  # no page number at all: the request is wrong
         wrong = api.get("/api/players/", {"page_size": 2, "page": page})
         assert wrong.status_code == 400
