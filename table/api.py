@@ -196,6 +196,10 @@ TABLE_GAMES = inline_serializer(
             allow_null=True,
             help_text="The score after the dice entered so far (the final score once finished).",
         ),
+        "over": serializers.BooleanField(
+            help_text="A game in progress whose every die is in: it waits to be stored in the "
+            "league (finish)."
+        ),
         "dice": serializers.IntegerField(help_text="Dice entered so far."),
         "choices": serializers.IntegerField(help_text="Choices made so far."),
         "league_game": serializers.IntegerField(
@@ -228,6 +232,7 @@ class GamesView(TableApiView):
                     "score": None
                     if g.home_score is None or g.away_score is None
                     else {"home": g.home_score, "away": g.away_score},
+                    "over": g.over and g.status == TableGame.Status.PLAYING,
                     "dice": len(g.dice),
                     "choices": len(g.choices),
                     "league_game": g.league_game_id,

@@ -85,6 +85,11 @@ class TableGame(models.Model):
     away_score = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="The visitors' points, kept the same way."
     )
+    over = models.BooleanField(
+        default=False,
+        help_text="Every die of a game in progress is in: it waits to be stored in the league "
+        "(kept with the score; the list says so).",
+    )
     league_game = models.ForeignKey(
         Game,
         on_delete=models.SET_NULL,

@@ -457,12 +457,13 @@ def _save(game: TableGame, position: Sheet, *fields: str) -> None:
     """Save ``fields`` of a game that has reached ``position``, with its score (the list
     of games shows it without replaying them)."""
     game.home_score, game.away_score = position.score["home"], position.score["away"]
-    game.save(update_fields=[*fields, "home_score", "away_score", "updated_at"])
+    game.over = position.need is None and getattr(position, "question", None) is None
+    game.save(update_fields=[*fields, "home_score", "away_score", "over", "updated_at"])
 
 
 def scores_filled(games: Iterable[TableGame]) -> list[TableGame]:
     """Return ``games`` with every score known: a game saved before scores were kept is
-    replayed once and its score saved."""
+    replayed once and its score saved, with whether every die is in (``over``)."""
     games = list(games)
     for game in games:
         if game.home_score is None or game.away_score is None:
@@ -471,8 +472,9 @@ def scores_filled(games: Iterable[TableGame]) -> list[TableGame]:
             except ValueError:  # dice an engine of today no longer plays: no score to show
                 continue
             game.home_score, game.away_score = position.score["home"], position.score["away"]
+            game.over = position.need is None and getattr(position, "question", None) is None
             TableGame.objects.filter(pk=game.pk).update(
-                home_score=game.home_score, away_score=game.away_score
+                home_score=game.home_score, away_score=game.away_score, over=game.over
             )
     return games
 

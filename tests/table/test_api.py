@@ -230,8 +230,14 @@ def test_the_list_of_games_shows_each_games_score_as_it_stands(player_client, te
     TableGame.objects.update(home_score=None, away_score=None)
     assert player_client.get(listed).json()[0]["score"] == state["score"]
     assert TableGame.objects.get().home_score == state["score"]["home"]
+    assert player_client.get(listed).json()[0]["over"] is False
     state = play_through(player_client, state, written.values[state["count"] :])
+    # Every die in, not stored yet: the list says so (it read like any game in play).
+    assert player_client.get(listed).json()[0]["over"] is True
+    page = player_client.get(reverse("table:index")).content.decode()
+    assert "over: not stored yet, open it to store it in the league" in page
     assert player_client.post(reverse("table:api-finish", args=[state["id"]])).status_code == 200
+    assert player_client.get(listed).json()[0]["over"] is False  # stored: finished, not waiting
     final = {"home": played.home.score, "away": played.away.score}
     assert player_client.get(listed).json()[0]["score"] == final
     check("/table/api/games/", player_client.get(listed).json())
