@@ -19,7 +19,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, permissions, serializers, status
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotAuthenticated, NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
@@ -479,6 +479,17 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
     @extend_schema(parameters=[INVITE_CODE], responses={200: EntrySerializer, 404: ErrorSerializer})
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().retrieve(request, *args, **kwargs)
+
+    @extend_schema(
+        summary="Your entries (signed in)",
+        responses={200: EntrySerializer(many=True), 401: ErrorSerializer},
+    )
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        # Anonymous, it answered an empty list: an app whose token had expired showed "no
+        # entries" rather than asking to sign in again.
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("Sign in to list your entries: the list is your own.")
+        return super().list(request, *args, **kwargs)
 
     @extend_schema(
         summary="Change your entry's picks, tie-breaker or name (before the lock)",

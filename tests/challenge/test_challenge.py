@@ -1012,3 +1012,10 @@ def test_a_fill_waiting_on_one_pair_tells_the_whole_table_s_progress(
     )
     assert answer.status_code == 503, answer.content
     assert f"0 of {len(set(wanted))} pairs are ready" in answer.json()["detail"]
+
+
+def test_the_entries_list_asks_an_anonymous_client_to_sign_in(db: Any) -> None:
+    """It answered an empty list: an app whose token had expired showed "no entries"."""
+    answer = Client().get("/api/challenge-entries/")
+    assert answer.status_code == 401
+    assert answer.json() == {"detail": "Sign in to list your entries: the list is your own."}
