@@ -239,13 +239,22 @@ def _not_found_in_words(exc: Http404, context: dict[str, Any]) -> Http404:
     """Return Django's "No SimulationRun matches the given query." (``get_object_or_404``)
     as the API's other 404s read: "No simulation run 999." (the model's name in words and
     the id the address gave, when it gave one)."""
-    found = NO_MATCH.match(str(exc))
-    if found is None:
-        return exc
-    names = {m._meta.object_name: str(m._meta.verbose_name) for m in apps.get_models()}
-    noun = names.get(found[1], found[1])
     view = context.get("view")
     given = [str(v) for v in (getattr(view, "kwargs", None) or {}).values()]
+    found = NO_MATCH.match(str(exc))
+    if found is None:
+        # DRF's own lookup of an id that is no number ("/api/teams/abc/") raises a bare 404,
+        # answered "Not found." where a number is told "No team 99999."
+        if str(exc) or len(given) != 1 or given[0].isdigit() or view is None:
+            return exc
+        try:
+            model = view.get_queryset().model  # lazily built: no query is run
+        except Exception:  # a view without one (or one that needs more): DRF's words stand
+            return exc
+        noun = str(model._meta.verbose_name)
+        return Http404(f"No {noun} {given[0]!r}: an id is a whole number.")
+    names = {m._meta.object_name: str(m._meta.verbose_name) for m in apps.get_models()}
+    noun = names.get(found[1], found[1])
     return Http404(f"No {noun} {given[0]}." if len(given) == 1 else f"No such {noun}.")
 
 

@@ -614,6 +614,11 @@ def test_a_list_is_paged_by_50_or_as_asked_up_to_500_and_a_missing_page_says_whi
             f"There is no page '{page}': pages run from 1 to {last} ({count} rows, 2 a page)."
         )
     assert api.get("/api/players/", {"page_size": 2, "page": "last"}).status_code == 200
+    # An id that is no number is told as a missing one is, not DRF's bare "Not found."
+    assert api.get("/api/teams/abc/").json() == {
+        "detail": "No team 'abc': an id is a whole number."
+    }
+    assert api.get("/api/teams/999999/").json() == {"detail": "No team 999999."}
     empty = api.get("/api/runs/", {"page": 2, "status": "failed"})
     assert empty.json() == {"detail": "There is no page '2': the list is empty."}
     # An odds address names a tournament, and so does its 404.
