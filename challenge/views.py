@@ -452,9 +452,24 @@ def _needs_words(item: Entry, data: dict[str, Any]) -> list[dict[str, Any]]:
 
 @login_required(login_url="challenge:signin")
 def my_entries(request: HttpRequest) -> HttpResponse:
-    mine = Entry.objects.filter(user_id=int(request.user.pk or 0)).select_related(
-        "challenge__season"
+    mine = list(
+        Entry.objects.filter(user_id=int(request.user.pk or 0)).select_related("challenge__season")
     )
+    # Where each pool stands: an open entry needing picks, a live one and a finished win
+    # read alike ("100%") when only the figures were shown.
+    for e in mine:
+        pool = e.challenge
+        if not services.is_locked(pool):
+            e.state = "open until the first game: pick now"  # type: ignore[attr-defined]
+            continue
+        result = services.pool_result(pool)
+        if result is None:
+            n = pool.scored_games
+            e.state = f"locked; {n} game{'' if n == 1 else 's'} scored"  # type: ignore[attr-defined]
+        elif any(w.pk == e.pk for w in result.winners):
+            e.state = "over: won the pool"  # type: ignore[attr-defined]
+        else:
+            e.state = "over"  # type: ignore[attr-defined]
     return render(request, "challenge/mine.html", {"mine": mine})
 
 

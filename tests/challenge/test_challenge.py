@@ -371,6 +371,18 @@ def test_a_fan_signs_up_without_email_and_is_no_staff(db: Any) -> None:
     assert "Signed in as" in client.get("/fans/entries/").content.decode()
 
 
+def test_my_entries_say_where_each_pool_stands(cup: Any, pool: Any, alice: Any) -> None:
+    services.entry_join(challenge=pool, user=alice)
+    client = Client()
+    client.force_login(alice)
+    said = '<span class="state">{}</span>'
+    page = client.get("/fans/entries/").content.decode()
+    assert said.format("open until the first game: pick now") in page
+    play_next(cup)
+    page = client.get("/fans/entries/").content.decode()
+    assert said.format("locked; 1 game scored") in page
+
+
 def test_sign_ups_from_one_address_are_throttled(db: Any, settings: Any) -> None:
     settings.CHALLENGE_SIGNUP_RATE = "2/hour"
     from django.core.cache import cache

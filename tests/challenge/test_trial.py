@@ -106,6 +106,10 @@ def test_a_finished_pool_names_its_winner_by_the_tie_breaker_and_stops_guessing(
     assert "<td>100%</td>" in body and "±" not in body
     api = Client().get(f"/api/challenges/{pool.pk}/standings/").json()["results"]
     assert [r["id"] for r in api] == [near.pk, far.pk]
+    # Each fan's own list says the pool is over, and who won it.
+    for entry, state in ((near, "over: won the pool"), (far, "over")):
+        mine = signed(entry.user).get("/fans/entries/").content.decode()
+        assert f'<span class="state">{state}</span>' in mine
     # The places the page gives, in the API too: the tie-breaker has parted the two.
     places = [e.place for e in page.context["page"].object_list]
     assert [r["place"] for r in api] == places == [1, 2]
