@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django import forms
@@ -175,6 +176,11 @@ def _scheduled(user: object) -> list[dict[str, Any]]:
     return groups
 
 
+STARTED_KEY = "table.started"
+"""The session's ``{form token: game id}`` of the games the new-game form started."""
+STARTS_KEPT = 20
+
+
 @login_required(login_url=SIGN_IN)
 def index(request: HttpRequest) -> HttpResponse:
     """List the user's games at the table and start a new one."""
@@ -195,6 +201,15 @@ def index(request: HttpRequest) -> HttpResponse:
                     owner=request.user, league_game=league_game, hands=hands
                 )
                 return HttpResponseRedirect(game.get_absolute_url())
+            # This form sent again (the browser's Back, then Start once more) opens the game
+            # it started rather than a second, identical one.
+            token = request.POST.get("start_token", "")
+            started = request.session.get(STARTED_KEY, {})
+            again = TableGame.objects.filter(
+                pk=started.get(token), owner_id=request.user.pk, status=TableGame.Status.PLAYING
+            ).first()
+            if token and again is not None:
+                return HttpResponseRedirect(again.get_absolute_url())
             if form.is_valid():
                 data = form.cleaned_data
                 game = services.table_start(
@@ -208,6 +223,10 @@ def index(request: HttpRequest) -> HttpResponse:
                     options=form.options(),
                     hands=form.sides_by_hand(),
                 )
+                if token:
+                    # the last few forms' games: enough for the tabs a player keeps open
+                    kept = dict(list(started.items())[-(STARTS_KEPT - 1) :])
+                    request.session[STARTED_KEY] = {**kept, token: game.pk}
                 return HttpResponseRedirect(game.get_absolute_url())
         except services.TableRefused as exc:
             error = str(exc)
@@ -223,6 +242,7 @@ def index(request: HttpRequest) -> HttpResponse:
             "playing": playing,
             "done": done,
             "scheduled": _scheduled(request.user),
+            "start_token": secrets.token_urlsafe(12),
         },
     )
 

@@ -39,6 +39,28 @@ def test_the_new_game_form_starts_a_game_and_opens_its_sheet(player_client, team
     assert f'href="/table/{game.pk}/"' in listed
 
 
+def test_the_new_game_form_sent_again_opens_the_game_it_started(player_client, teams):
+    """Back after "Start the game", then Start again, made a second identical game."""
+    import re
+
+    home, away = teams
+    page = player_client.get(reverse("table:index")).content.decode()
+    token = re.search(r'name="start_token" value="([^"]+)"', page)
+    assert token is not None
+    form = {"home": home.pk, "away": away.pk, "rules": "basic", "court": "neutral",
+            "start_token": token[1]}  # fmt: skip
+    first = player_client.post(reverse("table:index"), form)
+    again = player_client.post(reverse("table:index"), form)
+    game = TableGame.objects.get()
+    assert first.url == again.url == f"/table/{game.pk}/"
+    # A fresh form (a new token) starts a new game of the same teams, as asked.
+    page = player_client.get(reverse("table:index")).content.decode()
+    fresh = re.search(r'name="start_token" value="([^"]+)"', page)
+    assert fresh is not None and fresh[1] != token[1]
+    player_client.post(reverse("table:index"), {**form, "start_token": fresh[1]})
+    assert TableGame.objects.count() == 2
+
+
 def test_a_team_cannot_play_itself_at_the_table(player_client, teams):
     home, _away = teams
     answer = player_client.post(
