@@ -245,12 +245,10 @@ def _not_found_in_words(exc: Http404, context: dict[str, Any]) -> Http404:
     if found is None:
         # DRF's own lookup of an id that is no number ("/api/teams/abc/") raises a bare 404,
         # answered "Not found." where a number is told "No team 99999."
-        if str(exc) or len(given) != 1 or given[0].isdigit() or view is None:
+        get_queryset = getattr(view, "get_queryset", None)
+        if str(exc) or len(given) != 1 or given[0].isdigit() or get_queryset is None:
             return exc
-        try:
-            model = view.get_queryset().model  # lazily built: no query is run
-        except Exception:  # a view without one (or one that needs more): DRF's words stand
-            return exc
+        model = get_queryset().model  # lazily built: no query is run
         noun = str(model._meta.verbose_name)
         return Http404(f"No {noun} {given[0]!r}: an id is a whole number.")
     names = {m._meta.object_name: str(m._meta.verbose_name) for m in apps.get_models()}
