@@ -68,6 +68,12 @@ def test_a_fan_signs_up_picks_a_bracket_joins_a_pool_and_watches_it_scored(
         == 0
     )
     assert browser.find_element(By.ID, "picked-count").text == "1 of 7 picked"
+    # Above the bracket, a jump to each round with its picks made so far.
+    jump = browser.execute_script(
+        "return [...document.querySelectorAll('#round-jump a')]"
+        ".map(a => [a.getAttribute('href'), a.textContent.split(' ').pop()])"
+    )
+    assert jump == [["#round-1", "1/4"], ["#round-2", "0/2"], ["#round-3", "0/1"]]
     # The name and the tie-breaker above the bracket (below the save bar a trial missed
     # them), and Enter in them saves: the form's first button is "Save my bracket".
     assert browser.execute_script(

@@ -90,9 +90,32 @@
       });
     }
     node.textContent = "";
+    if (data.rounds.length > 2) {
+      // A jump to each round, with its picks made, above the bracket: a 96-team bracket is
+      // some 16 phone screens, and a team sent on from round 1 plays its next game 4,000 px
+      // further down.
+      var nav = document.getElementById("round-jump");
+      if (!nav) {
+        nav = document.createElement("nav");
+        nav.id = "round-jump";
+        nav.setAttribute("aria-label", "Rounds of the bracket");
+        node.parentNode.insertBefore(nav, node);
+      }
+      nav.textContent = "";
+      data.rounds.forEach(function (r, i) {
+        var games = data.games.filter(function (g) { return g.round === r.number; });
+        var made = games.filter(function (g) { return picks[g.key] !== undefined; }).length;
+        var a = document.createElement("a");
+        a.href = "#round-" + r.number;
+        a.textContent = r.name + " " + made + "/" + games.length;
+        if (i) { nav.appendChild(document.createTextNode(" · ")); }
+        nav.appendChild(a);
+      });
+    }
     data.rounds.forEach(function (r) {
       var section = document.createElement("section");
       section.className = "round";
+      section.id = "round-" + r.number;
       var h = document.createElement("h2");
       h.textContent = r.name + " (" + r.points + " point" + (r.points === 1 ? "" : "s") + " a pick)";
       section.appendChild(h);
