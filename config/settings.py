@@ -289,6 +289,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
 AXES_USERNAME_CALLABLE = "core.auth.lockout_name"  # one count for every case of a name
+AXES_LOCKOUT_CALLABLE = "core.auth.lockout_response"  # its template, with Retry-After
 # The locked page says for how long and how to lift it (axes' own said "try again later").
 AXES_LOCKOUT_TEMPLATE = "lockout.html"
 

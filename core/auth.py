@@ -11,9 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from axes.conf import settings as axes_settings
+from axes.helpers import (
+    get_client_username,
+    get_cool_off,
+    get_cool_off_iso8601,
+    get_failure_limit,
+)
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 
 
 class AnyCaseUsernameBackend(ModelBackend):
@@ -51,3 +59,28 @@ def lockout_name(request: HttpRequest | None, credentials: dict[str, Any] | None
         source = getattr(request, "data", None) or getattr(request, "POST", {})
     name = source.get("username")
     return name.lower() if isinstance(name, str) else name
+
+
+def lockout_response(
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """Return django-axes's lockout page (``AXES_LOCKOUT_CALLABLE``), as it renders it, with
+    ``Retry-After``: the API's lockout said when to try again and the page did not."""
+    context: dict[str, Any] = {
+        "failure_limit": get_failure_limit(request, credentials),
+        "username": get_client_username(request, credentials) or "",
+    }
+    cool_off = get_cool_off(request)
+    if cool_off:
+        context.update(cooloff_time=get_cool_off_iso8601(cool_off), cooloff_timedelta=cool_off)
+    response = render(
+        request,
+        axes_settings.AXES_LOCKOUT_TEMPLATE,
+        context,
+        status=axes_settings.AXES_HTTP_RESPONSE_CODE,
+    )
+    if cool_off:
+        response["Retry-After"] = str(int(cool_off.total_seconds()))
+    return response
