@@ -179,9 +179,10 @@ def author_check(
     won, favoured, laws, close, timed = [], [], [], [], []
     for row in rows:
         w, loser = index[row["winner"]], index[row["loser"]]
-        law = odds.get((w, loser))
-        p = law.p_home_win if law is not None else odds[loser, w].p_away_win
-        law = law if law is not None else odds[loser, w]
+        # the pairing as the bracket lists it: the winner at home or away
+        home_won = (w, loser) in odds
+        law = odds[w, loser] if home_won else odds[loser, w]
+        p = law.p_home_win if home_won else law.p_away_win
         won.append(p)
         favoured.append(max(p, 1 - p))
         laws.append((law, 1.0))

@@ -453,11 +453,16 @@ def table_roll_file(*, game_id: int, user: Any, doc: object, expected: int | Non
     return table_roll(game_id=game_id, user=user, values=values, expected=0)
 
 
+def _waits_to_be_stored(position: Sheet) -> bool:
+    """Whether every die of the game is in: no die and no choice is asked for any more."""
+    return position.need is None and getattr(position, "question", None) is None
+
+
 def _save(game: TableGame, position: Sheet, *fields: str) -> None:
     """Save ``fields`` of a game that has reached ``position``, with its score (the list
     of games shows it without replaying them)."""
     game.home_score, game.away_score = position.score["home"], position.score["away"]
-    game.over = position.need is None and getattr(position, "question", None) is None
+    game.over = _waits_to_be_stored(position)
     game.save(update_fields=[*fields, "home_score", "away_score", "over", "updated_at"])
 
 
@@ -472,7 +477,7 @@ def scores_filled(games: Iterable[TableGame]) -> list[TableGame]:
             except ValueError:  # dice an engine of today no longer plays: no score to show
                 continue
             game.home_score, game.away_score = position.score["home"], position.score["away"]
-            game.over = position.need is None and getattr(position, "question", None) is None
+            game.over = _waits_to_be_stored(position)
             TableGame.objects.filter(pk=game.pk).update(
                 home_score=game.home_score, away_score=game.away_score, over=game.over
             )
