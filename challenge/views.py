@@ -24,6 +24,7 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_POST
 
 from challenge import accounts, services
+from challenge.context_processors import pool_state
 from challenge.models import Challenge, Entry
 from core.text import wait_words
 from league import bracket as brackets
@@ -108,11 +109,7 @@ def signout(request: HttpRequest) -> HttpResponse:
 def _pool_state(pool: Challenge, now: datetime) -> str:
     """How the pool list tells a pool's state: "" while open, else locked or over."""
     games = len(pool.season.bracket.get("games", ())) if pool.season.bracket else 0
-    if games and pool.scored_games >= games:
-        return "Over: every game played"
-    if pool.scored_games or (pool.lock_at is not None and pool.lock_at <= now):
-        return f"Locked: {pool.scored_games} of {games} games played"
-    return ""
+    return pool_state(pool, games, now)
 
 
 def challenges(request: HttpRequest) -> HttpResponse:

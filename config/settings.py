@@ -196,6 +196,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "challenge.context_processors.tournament_pools",
             ],
         },
     },

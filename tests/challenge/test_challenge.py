@@ -20,7 +20,7 @@ from core.text import wait_words
 from league import odds, tournaments
 from league.models import PairOdds, Season
 from tests.challenge.conftest import chalk, play_next, seeds
-from tests.factories import commissioner, full_team
+from tests.factories import commissioner, full_team, uncoached_cup
 from tests.openapi import check
 
 pytestmark = pytest.mark.django_db
@@ -1031,3 +1031,21 @@ def test_the_entries_list_asks_an_anonymous_client_to_sign_in(db: Any) -> None:
     answer = Client().get("/api/challenge-entries/")
     assert answer.status_code == 401
     assert answer.json() == {"detail": "Sign in to list your entries: the list is your own."}
+
+
+def test_the_tournament_and_its_bracket_page_name_its_public_pools_and_their_state(
+    client: Any, cup: Any, pool: Any
+) -> None:
+    """A fan reading the tournament finds its pools there: the public ones, linked, with
+    whether they still take picks; a private pool is not advertised."""
+    services.challenge_create(season=cup, name="Secret pool", round_points=[1, 2], public=False)
+    for url in (reverse("season", args=[cup.pk]), reverse("bracket", args=[cup.pk])):
+        page = client.get(url).content.decode()
+        assert f'href="{pool.get_absolute_url()}">Office pool</a>' in page, url
+        assert "taking picks" in page
+        assert "Secret pool" not in page
+    play_next(cup)
+    page = client.get(reverse("bracket", args=[cup.pk])).content.decode()
+    assert "Locked: 1 of 3 games played" in page
+    other = uncoached_cup(league="Challenge League", name="Other Cup", teams=4, seed=8)
+    assert 'id="pools"' not in client.get(reverse("season", args=[other.pk])).content.decode()
