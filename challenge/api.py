@@ -26,7 +26,7 @@ from rest_framework.reverse import reverse
 
 from challenge import services
 from challenge.models import Challenge, Entry
-from core.api import WRITE_REFUSED, ApiViewSet, ErrorSerializer, IdFilter
+from core.api import WRITE_REFUSED, ApiViewSet, ErrorSerializer, IdField, IdFilter
 from core.pagination import PAGES
 from core.roles import is_commissioner
 from league.models import Season, SeasonTeam
@@ -34,7 +34,7 @@ from league.tournaments import round_name, season_bracket
 
 
 class ChallengeSerializer(serializers.ModelSerializer[Challenge]):
-    season = serializers.PrimaryKeyRelatedField(
+    season = IdField(
         queryset=Season.objects.filter(kind=Season.Kind.TOURNAMENT),
         help_text="The tournament (a season of kind tournament) the pool picks.",
         error_messages={

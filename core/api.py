@@ -197,6 +197,36 @@ class IdFilter(django_filters.Filter):
         super().__init__(*args, **kwargs)
 
 
+class IdField(serializers.PrimaryKeyRelatedField):  # type: ignore[type-arg]
+    """A related object given by its id, refused in the words of the API's other ids:
+    "'x' is not a team id: an id is a whole number." or "No team 99." (DRF's own read
+    "Incorrect type. Expected pk value, received str." and "Invalid pk ...")."""
+
+    default_error_messages = {"null": "Give an id: a whole number."}
+
+    def to_internal_value(self, data: Any) -> Any:
+        queryset = self.get_queryset()
+        assert queryset is not None  # every IdField is given its queryset
+        model = queryset.model
+        noun = str(model._meta.verbose_name)
+        text = str(data).strip() if isinstance(data, (int, str)) else ""
+        if isinstance(data, bool) or not text.isdigit():
+            raise serializers.ValidationError(
+                f"{data!r} is not a {noun} id: an id is a whole number."
+            )
+        pk = int(text)
+        try:
+            if not 1 <= pk <= ID_MAX:
+                raise model.DoesNotExist
+            return queryset.get(pk=pk)
+        except model.DoesNotExist:
+            if self.error_messages["does_not_exist"] != self._drf_missing:  # the field's own
+                self.fail("does_not_exist", pk_value=pk)
+            raise serializers.ValidationError(f"No {noun} {pk}.") from None
+
+    _drf_missing = serializers.PrimaryKeyRelatedField.default_error_messages["does_not_exist"]
+
+
 class TrueFalseFilter(django_filters.TypedChoiceFilter):
     """Filter by a yes/no field: ``true`` or ``false`` (also 1/0, yes/no), anything else
     refused naming the value (django-filter's own would ignore ``?neutral=maybe``)."""

@@ -23,7 +23,7 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from cards.models import Team
-from core.api import API_AUTHENTICATION, ContentNegotiation, ReadsItsQuery
+from core.api import API_AUTHENTICATION, ContentNegotiation, IdField, ReadsItsQuery
 from league.models import Game, RulesPreset
 from simulator.games import DEFAULT_GAME, game_choices
 from table import services
@@ -47,12 +47,12 @@ class StartSerializer(serializers.Serializer[Any]):
         default=dict,
         help_text="Grid court: width, level, pieces; six dice: chip_reroll (VABG: none).",
     )
-    home = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all(), required=False)
-    away = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all(), required=False)
+    home = IdField(queryset=Team.objects.all(), required=False)
+    away = IdField(queryset=Team.objects.all(), required=False)
     rules = serializers.ChoiceField(choices=RulesPreset.choices, default="advanced")
     neutral = serializers.BooleanField(default=False)
     strategy = serializers.BooleanField(default=False)
-    league_game = serializers.PrimaryKeyRelatedField(
+    league_game = IdField(
         queryset=Game.objects.all(), required=False, help_text="A scheduled season game."
     )
     hands = serializers.ListField(

@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards.models import Team
-from core.api import API_AUTHENTICATION, ContentNegotiation, ReadsItsQuery
+from core.api import API_AUTHENTICATION, ContentNegotiation, IdField, ReadsItsQuery
 from core.errors import sentence
 from league import odds
 from league.models import Game, RulesPreset, Season, game_options_clean, options_help
@@ -56,12 +56,8 @@ def _answer(result: dict[str, Any]) -> Response:
 
 
 class MatchupQuery(serializers.Serializer[Any]):
-    home = serializers.PrimaryKeyRelatedField(
-        queryset=Team.objects.all(), help_text="The home team's id (the first named)."
-    )
-    away = serializers.PrimaryKeyRelatedField(
-        queryset=Team.objects.all(), help_text="The away team's id."
-    )
+    home = IdField(queryset=Team.objects.all(), help_text="The home team's id (the first named).")
+    away = IdField(queryset=Team.objects.all(), help_text="The away team's id.")
     rules = serializers.ChoiceField(choices=RulesPreset.choices, default=RulesPreset.ADVANCED)
     neutral = serializers.BooleanField(
         default=False, help_text="A neutral court: no home-court edge."

@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from cards.api import TeamBriefSerializer
 from cards.models import Team
-from core.api import ID_MAX
+from core.api import ID_MAX, IdField
 from core.fields import CalendarDateField
 from league import selectors
 from league.games import league_game
@@ -162,7 +162,7 @@ def _teams_found(value: list[int]) -> list[Team]:
     problems = []
     missing = sorted({pk for pk in value if pk not in found})
     if missing:
-        problems.append(f"No team with id {', '.join(str(pk) for pk in missing)}.")
+        problems.append(f"No team {', '.join(str(pk) for pk in missing)}.")
     twice = sorted({pk for pk in value if value.count(pk) > 1})
     if twice:
         problems.append(f"Listed twice: team {', '.join(str(pk) for pk in twice)}.")
@@ -177,7 +177,7 @@ class LeagueCreateSerializer(serializers.Serializer[Any]):
 
 
 class SeasonCreateSerializer(serializers.Serializer[Any]):
-    league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
+    league = IdField(queryset=League.objects.all())
     name = serializers.CharField(max_length=100)
     teams = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
@@ -217,7 +217,7 @@ class SeasonCreateSerializer(serializers.Serializer[Any]):
 
 
 class TournamentCreateSerializer(serializers.Serializer[Any]):
-    league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
+    league = IdField(queryset=League.objects.all())
     name = serializers.CharField(max_length=100)
     teams = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
@@ -230,7 +230,7 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         help_text="The all-time field: four regions of 24 seeded from the field file; "
         "every team of it must be loaded.",
     )
-    from_season = serializers.PrimaryKeyRelatedField(
+    from_season = IdField(
         queryset=Season.objects.all(),
         required=False,
         help_text="A finished round-robin season: its conferences are the groups.",
@@ -283,9 +283,7 @@ class SimulateSerializer(serializers.Serializer[Any]):
         required=False, min_value=1, max_value=_SMALL_MAX, help_text="scope=round"
     )
     date = CalendarDateField(required=False, help_text="scope=date or until")
-    game = serializers.PrimaryKeyRelatedField(
-        queryset=Game.objects.all(), required=False, help_text="scope=game"
-    )
+    game = IdField(queryset=Game.objects.all(), required=False, help_text="scope=game")
 
     NEEDS = {"round": ("round",), "date": ("date",), "until": ("date",), "game": ("game",)}
 

@@ -52,7 +52,16 @@ def test_a_matchup_and_its_refusals() -> None:
     assert body["p_home_win"] == pytest.approx(exact.p_home_win, abs=1e-12)
     assert body["neutral"] is True
     assert client_for().get(url, {"home": a, "away": a}).status_code == 400
-    assert client_for().get(url, {"home": a, "away": 999999}).status_code == 400
+    # A team id refused as the API's other ids are: naming the id, or what an id is.
+    for away, said in [
+        (999999, "No team 999999."),
+        ("x", "'x' is not a team id: an id is a whole number."),
+        ("-3", "'-3' is not a team id: an id is a whole number."),
+        (2**70, f"No team {2**70}."),
+        ("", "Give an id: a whole number."),
+    ]:
+        refused = client_for().get(url, {"home": a, "away": away})
+        assert (refused.status_code, refused.json()) == (400, {"away": [said]}), away
     assert client_for().get(url, {"home": a, "away": b, "rules": "nope"}).status_code == 400
     # A misspelt parameter is refused naming those it reads (it answered home-court odds).
     misspelt = client_for().get(url, {"home": a, "away": b, "nuetral": "true"})

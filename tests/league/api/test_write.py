@@ -111,16 +111,16 @@ def test_others_cannot_create_a_season(refused) -> None:
         ),
         (
             lambda a, b: {"teams": [a.pk, 999999, 999998]},
-            {"teams": ["No team with id 999998, 999999."]},
+            {"teams": ["No team 999998, 999999."]},
         ),
         (  # every problem of the list at once, not the second after the first is mended
             lambda a, b: {"teams": [a.pk, a.pk, 999999]},
-            lambda a, b: {"teams": ["No team with id 999999.", f"Listed twice: team {a.pk}."]},
+            lambda a, b: {"teams": ["No team 999999.", f"Listed twice: team {a.pk}."]},
         ),
         (lambda a, b: {"rules": "street"}, {"rules": ['"street" is not a valid choice.']}),
         (
             lambda a, b: {"league": 999999},
-            {"league": ['Invalid pk "999999" - object does not exist.']},
+            {"league": ["No league 999999."]},
         ),
     ],
 )
@@ -379,10 +379,10 @@ def test_others_cannot_create_a_tournament(refused) -> None:
             lambda a, b, s: {"teams": [a.pk, b.pk, a.pk]},
             lambda a, b, s: {"teams": [f"Listed twice: team {a.pk}."]},
         ),
-        (lambda a, b, s: {"teams": [a.pk, 999999]}, {"teams": ["No team with id 999999."]}),
+        (lambda a, b, s: {"teams": [a.pk, 999999]}, {"teams": ["No team 999999."]}),
         (  # both at once (a trial's client was told one, then the other)
             lambda a, b, s: {"teams": [a.pk, a.pk, 999999]},
-            lambda a, b, s: {"teams": ["No team with id 999999.", f"Listed twice: team {a.pk}."]},
+            lambda a, b, s: {"teams": ["No team 999999.", f"Listed twice: team {a.pk}."]},
         ),
         (
             lambda a, b, s: {"field": "alltime-64"},
@@ -394,7 +394,7 @@ def test_others_cannot_create_a_tournament(refused) -> None:
         ),
         (
             lambda a, b, s: {"from_season": 999999},
-            {"from_season": ['Invalid pk "999999" - object does not exist.']},
+            {"from_season": ["No season 999999."]},
         ),
     ],
 )
