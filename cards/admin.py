@@ -752,22 +752,35 @@ class PlayerForm(forms.ModelForm[Player]):
             f"Moving {stored.name} ({card.get_role_display().lower()}, slot "
             f"{card.get_slot_display()}) to {new_team}"
         )
-        problems = []
+        problems, advice = [], []
         for team, cards in ((old_team, leaving), (new_team, joining)):
             try:
                 roster_change_check(team, cards, change=change)
             except CardRefused as exc:
                 problems.append(sentence(str(exc)))
+                advice.append(self._move_advice(card, team is old_team, old_team, new_team))
         if problems:
             raise forms.ValidationError(
                 [
                     *problems,
-                    "His card goes with him, and both teams must stay playable: to move a "
-                    f"starter, first give slot {card.get_slot_display()} another starter on "
-                    f"{old_team}'s team page and make him a reserve there.",
+                    "His card goes with him, and both teams must stay playable: "
+                    + "; ".join(advice)
+                    + ".",
                 ]
             )
         return cleaned
+
+    @staticmethod
+    def _move_advice(card: Card, leaving: bool, old_team: Team, new_team: Team) -> str:
+        """What the commissioner does first so that a refused move can be made."""
+        if leaving and card.role == Role.STARTER:
+            return (
+                f"to move a starter, first give slot {card.get_slot_display()} another "
+                f"starter on {old_team}'s team page and make him a reserve there"
+            )
+        if leaving:
+            return f"first mend {old_team}'s roster on its team page so that it can do without him"
+        return f"first make room for him on {new_team}'s team page"
 
 
 @admin.register(Player)

@@ -207,6 +207,25 @@ def player_page(player: Player, **changes: Any) -> dict[str, Any]:
     return data | changes
 
 
+def test_moving_a_reserve_to_a_full_team_is_refused_with_advice_that_fits(
+    commish: Client,
+) -> None:
+    """A reserve's move refused because the team he joins is full is told to make room
+    there, not how to move a starter."""
+    home, full = full_team(school="Home U"), full_team(school="Full State")
+    for order in range(7, 11):  # the fullest roster: 10 players
+        extra = PlayerFactory(team=full, order=order)
+        CardFactory(player=extra, slot=2, role="reserve", can_play=5)
+    reserve = Card.objects.select_related("player").get(team=home, role="reserve")
+    url = reverse("admin:cards_player_change", args=[reserve.player.pk])
+    page = text(commish.post(url, player_page(reserve.player, team=full.pk)))
+    assert f"would leave {full} unplayable: a roster holds 5 to 10 players" in page
+    assert f"first make room for him on {full}'s team page" in page
+    assert "to move a starter" not in page
+    reserve.refresh_from_db()
+    assert reserve.player.team == home
+
+
 def test_moving_a_starter_to_another_team_is_refused_naming_both_teams(commish: Client) -> None:
     home, away = full_team(school="Home U"), full_team(school="Away State")
     center = starter(home, 5)
