@@ -10,7 +10,7 @@ from django import forms
 from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, Min, Prefetch, Q, Sum
+from django.db.models import Count, Exists, F, Min, OuterRef, Prefetch, Q, Sum
 from django.db.models.functions import Lower
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -350,6 +350,21 @@ def tournaments_list(request: HttpRequest) -> HttpResponse:
     return seasons_list(request, kind=Season.Kind.TOURNAMENT)
 
 
+LEADER_SEASONS = 12  # the other seasons a leaders page links, newest first
+
+
+def _seasons_with_leaders(*, exclude: int) -> list[Season]:
+    """The newest seasons with a game played (so leaders to show), but ``exclude``: the
+    leaders page's way to the others, one query whatever the league's size."""
+    played = Game.objects.filter(season=OuterRef("pk"), status=Game.Status.FINAL)
+    return list(
+        Season.objects.filter(Exists(played))
+        .exclude(pk=exclude)
+        .select_related("league")
+        .order_by("-created_at", "-pk")[:LEADER_SEASONS]
+    )
+
+
 def latest_leaders(request: HttpRequest) -> HttpResponseBase:
     """The leaders of the season with the latest final game (the seasons list without one)."""
     game = (
@@ -385,6 +400,7 @@ def leaders(request: HttpRequest, pk: int) -> HttpResponse:
     played = season.games.filter(status=Game.Status.FINAL).exists()
     context = {
         "season": season,
+        "others": _seasons_with_leaders(exclude=season.pk),
         "boards": boards,
         "per_game": per_game,
         "played": played,

@@ -120,6 +120,17 @@ def test_the_pages_show_another_games_team_stats_and_leaders(client: Client) -> 
     assert 'data-category="dunks"' in leaders  # a game without lines ranks its teams
     best = gamestats.leaders(six, "dunks", limit=1)[0]
     assert f"1. {best['team__school']}" in re.sub(r"\s+", " ", leaders)
+    # The nav's Leaders opens the latest season's: every leaders page links the others'
+    # (a grid-court cup's pieces were a dead end for a fan of another game).
+    assert (
+        f'href="/seasons/{season.pk}/leaders/">{season}</a> <span class="muted">(Grid court)'
+        in leaders
+    )
+    assert f'href="/seasons/{six.pk}/leaders/"' not in leaders  # not itself
+    empty = Season.objects.create(league=season.league, name="Not started", seed=1)
+    leaders = client.get(f"/seasons/{six.pk}/leaders/").content.decode()
+    assert f"/seasons/{empty.pk}/leaders/" not in leaders  # no leaders to show there yet
+    assert f"/seasons/{season.pk}/leaders/" in leaders
 
 
 def test_a_grid_court_tournament_page_shows_its_leaders(
