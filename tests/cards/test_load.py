@@ -140,6 +140,30 @@ def test_load_teams_keeps_a_commissioners_edit_and_update_restores_the_file() ->
     assert davis.history.latest().prev_record.block_top == printed + 1
 
 
+def test_load_teams_update_says_whom_it_removed_and_added_with_their_games(
+    tmp_path: Path,
+) -> None:
+    # An update removes a player the file does not name and unlinks his box lines: it said
+    # only "1 updated", the same detail import_team gives is said for each updated team.
+    for path in FILES:
+        shutil.copy(path, tmp_path / path.name)
+    load("--dir", str(tmp_path))
+    kentucky = Team.objects.get(school="Kentucky", season=2012)
+    kansas = Team.objects.get(school="Kansas", season=2008)
+    exhibition_play(home=kentucky, away=kansas, seed=1)
+    doc = json.loads((tmp_path / "kentucky-2012.json").read_text(encoding="utf-8"))
+    old = doc["players"][0]["name"]
+    doc["players"][0]["name"] = "Renamed In The File"
+    (tmp_path / "kentucky-2012.json").write_text(json.dumps(doc), encoding="utf-8")
+    output = load("--dir", str(tmp_path), "--update")
+    assert output.splitlines() == [
+        f"{kentucky}: updated; removed {old}, after 1 game played: his lines keep his name, "
+        "linked to no player (rename him in the admin to keep them his); added Renamed In The File",
+        f"{len(FILES)} teams: 0 created, 1 updated, {len(FILES) - 1} unchanged",
+    ]
+    assert BoxLine.objects.filter(name=old, player=None).count() == 1
+
+
 def test_load_teams_adds_a_new_fixture_without_touching_the_loaded_teams(
     tmp_path: Path,
 ) -> None:

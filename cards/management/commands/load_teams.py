@@ -59,6 +59,10 @@ class Command(BaseCommand):
         counts = {"created": 0, "updated": 0, "unchanged": 0}
         for outcome in outcomes:
             counts[outcome.verb] += 1
+            # An update can remove players (one added in the admin, or renamed by the file)
+            # and unlink their box lines: each updated team is said as import_team says it.
+            if outcome.verb == "updated":
+                self.stdout.write(outcome.describe())
         summary = (
             f"{len(outcomes) + kept} teams: {counts['created']} created, "
             f"{counts['updated']} updated, {counts['unchanged']} unchanged"
