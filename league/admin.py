@@ -50,8 +50,21 @@ from simulator.games import DEFAULT_GAME, find_game, game_choices
 from simulator.seeds import SEED_MAX
 
 
+class LeagueForm(forms.ModelForm[League]):
+    def clean_name(self) -> str:
+        """Refuse a name too close to another league's, as ``create_season`` does: with
+        "All-time League" here, an "all-time league" (another slug) was saved, and the
+        command then picked either by how its name was written."""
+        name = str(self.cleaned_data["name"]).strip()
+        problem = services.league_name_problem(name=name, league_id=self.instance.pk)
+        if problem:
+            raise ValidationError(sentence(problem))
+        return name
+
+
 @admin.register(League)
 class LeagueAdmin(CountedDeleteAdmin[League], StoredTitleAdmin[League]):
+    form = LeagueForm
     list_display = ("name", "slug", "game", "created_at")
     search_fields = ("name",)
     prepopulated_fields = {"slug": ("name",)}

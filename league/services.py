@@ -48,6 +48,7 @@ from tenacity import (
 )
 
 from cards.models import Team
+from core.errors import sentence
 from league import tournaments
 from league.dispatch import CHUNK_GAMES, field_odds_enqueue, games_enqueue
 from league.errors import GameNotPlayable, ResultRefused, SeasonRefused, SimulationRefused
@@ -1251,8 +1252,30 @@ def league_create(*, name: str, description: str = "") -> League:
                 else "The name needs a letter or a digit, to make the league's slug."
             ]
         raise ValidationError(errors) from exc
+    problem = league_name_problem(name=league.name)
+    if problem:
+        raise ValidationError({"name": [sentence(problem)]})
     league.save()
     return league
+
+
+def league_name_problem(*, name: str, league_id: int | None = None) -> str:
+    """Say why a league (``league_id``, or a new one) may not be called ``name``; "" when it
+    may. The one rule of the admin's league form and of the commands (``create_season``):
+    the name needs a letter or a digit, and must not read as another league's, the slug it
+    makes being that league's slug or the one its name makes ("all-time league" next to
+    "All-time League" let a command pick either by how it was written)."""
+    slug = slugify(name)
+    if not slug:
+        return f"a league name needs letters or digits, got {name!r}"
+    others = League.objects.exclude(pk=league_id) if league_id else League.objects.all()
+    for other in others.only("name", "slug").order_by("pk"):
+        if slug in (other.slug, slugify(other.name)):
+            return (
+                f"the league name {name!r} is too close to an existing one: {other.name} "
+                f"({other.slug})"
+            )
+    return ""
 
 
 def league_get_or_create(*, name: str) -> League:
@@ -1261,12 +1284,10 @@ def league_get_or_create(*, name: str) -> League:
     league = League.objects.filter(name=name).first()
     if league is not None:
         return league
-    slug = slugify(name)
-    if not slug:
-        raise SeasonRefused(f"a league name needs letters or digits, got {name!r}")
-    if League.objects.filter(slug=slug).exists():
-        raise SeasonRefused(f"the league name {name!r} is too close to an existing one ({slug})")
-    league = League(name=name, slug=slug)
+    problem = league_name_problem(name=name)
+    if problem:
+        raise SeasonRefused(problem)
+    league = League(name=name, slug=slugify(name))
     league.full_clean()
     league.save()
     return league

@@ -12,7 +12,7 @@ from django.urls import reverse
 from cards.models import Card, Player, Team
 from core.deletion import deletion_summary
 from league import services
-from league.models import BoxLine, Game, Season, SimulationRun
+from league.models import BoxLine, Game, League, Season, SimulationRun
 from tests.factories import commissioner, fan, full_team
 
 pytestmark = pytest.mark.django_db
@@ -545,3 +545,26 @@ def test_a_season_game_moves_only_between_its_schedule_s_rounds(season) -> None:
         ], wrong
     moved = form_with(last)
     assert moved.is_valid(), moved.errors
+
+
+def test_a_league_name_too_close_to_another_s_is_refused_by_the_admin_as_by_the_command(
+    client,
+) -> None:
+    # The admin saved "all-time league" (another slug) next to "All-time League", which
+    # create_season refuses; the command then picked either league by how it was written.
+    existing = services.league_get_or_create(name="All-time League")
+    client.force_login(commissioner())
+    url = reverse("admin:league_league_add")
+    form = {"name": "all-time league", "slug": "all-time-league-2", "game": "vabg"}
+    page = client.post(url, form).content.decode()
+    said = "The league name &#x27;all-time league&#x27; is too close to an existing one: "
+    assert f"{said}All-time League (all-time-league)." in page
+    assert list(League.objects.values_list("name", flat=True)) == [existing.name]
+    # A league keeps its own name, and is renamed to one no other league reads as.
+    change = reverse("admin:league_league_change", args=[existing.pk])
+    form = {"name": "All-Time League", "slug": existing.slug, "game": "vabg"}
+    assert client.post(change, form).status_code == 302
+    assert client.post(url, {**form, "name": "Other League", "slug": "x"}).status_code == 302
+    # The command says the same of a name too close to a league with a slug of its own.
+    with pytest.raises(services.SeasonRefused, match=r"too close to an existing one: Other"):
+        services.league_get_or_create(name="other league")
