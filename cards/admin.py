@@ -51,7 +51,12 @@ from cards.services import (
 )
 from cards.styles import GAMES as STYLE_GAMES
 from cards.styles import RULINGS_STYLE, team_styles
-from core.admin import LabelledInlineFormSet, StoredTitleAdmin, guard_delete_selected
+from core.admin import (
+    LabelledInlineFormSet,
+    StoredTitleAdmin,
+    guard_delete_selected,
+    lines_html,
+)
 from core.errors import sentence
 from core.text import size_text
 from simulator.games import find_game
@@ -668,7 +673,7 @@ class TeamAdmin(ReasonedHistoryAdmin):
             except TeamNotWritable as exc:
                 problems.append(str(exc))
         for problem in problems:
-            messages.error(request, sentence(problem, name_first=True))
+            messages.error(request, lines_html(sentence(problem, name_first=True)))
         if problems:
             messages.error(request, "Nothing was exported.")
         return not problems

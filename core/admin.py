@@ -10,8 +10,18 @@ from django.db.models import Model
 from django.forms import ModelForm
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString, mark_safe
 
 M = TypeVar("M", bound=Model)
+
+
+def lines_html(text: str) -> SafeString:
+    """Return a refusal listing its problems one a line (the engine's roster checks, joined
+    by "\n") as the admin shows it: each on a line of its own, as the import page lists
+    them. HTML reads a newline as a space, and ran "has 0 players: slot 1 (PG) has no
+    starter: slot 2 ..." together on one line."""
+    return format_html_join(mark_safe("<br>"), "{}", ((line,) for line in text.split("\n")))
 
 
 class StoredTitleAdmin(admin.ModelAdmin[M]):

@@ -27,7 +27,12 @@ from django.utils.safestring import SafeString
 
 from cards.admin import CardAdmin, PlayerAdmin, TeamAdmin
 from cards.models import Card, Player, Team
-from core.admin import LabelledInlineFormSet, StoredTitleAdmin, guard_delete_selected
+from core.admin import (
+    LabelledInlineFormSet,
+    StoredTitleAdmin,
+    guard_delete_selected,
+    lines_html,
+)
 from core.deletion import CountedDeleteAdmin
 from core.errors import sentence
 from core.text import counted
@@ -406,7 +411,7 @@ class SeasonAdmin(CountedDeleteAdmin[Season], StoredTitleAdmin[Season]):
             try:
                 season = services.season_create(**arguments)
             except services.SeasonRefused as exc:
-                form.add_error(None, sentence(str(exc)))
+                form.add_error(None, lines_html(sentence(str(exc))))
             except ValidationError as exc:
                 form.add_error(None, exc)
             else:
@@ -421,9 +426,9 @@ class SeasonAdmin(CountedDeleteAdmin[Season], StoredTitleAdmin[Season]):
                 moved = _moved_to_independents(season, arguments["conferences"])
                 if moved:
                     self.message_user(request, moved, messages.WARNING)
-                if form.left_out:
+                for left_out in form.left_out:
                     self.message_user(
-                        request, "Left out: " + "; ".join(form.left_out) + ".", messages.WARNING
+                        request, lines_html(f"Left out: {left_out}."), messages.WARNING
                     )
                 if "_addanother" in request.POST:
                     return HttpResponseRedirect(request.path)
@@ -511,7 +516,7 @@ class SeasonAdmin(CountedDeleteAdmin[Season], StoredTitleAdmin[Season]):
             try:
                 again = tournaments.tournament_again(season=season)
             except services.SeasonRefused as exc:
-                self.message_user(request, f"{season}: {exc}.", messages.ERROR)
+                self.message_user(request, lines_html(f"{season}: {exc}."), messages.ERROR)
                 continue
             link = reverse("admin:league_season_change", args=[again.pk])
             self.message_user(
@@ -974,7 +979,7 @@ class LeagueTeamAdmin(CountedDeleteAdmin[Team], TeamAdmin):
                     seed=form.cleaned_data["seed"],
                 )
             except services.GameNotPlayable as exc:
-                messages.error(request, str(exc))
+                messages.error(request, lines_html(sentence(str(exc), name_first=True)))
                 return None
             return HttpResponseRedirect(reverse("admin:league_game_change", args=[game.pk]))
         context = {

@@ -66,7 +66,7 @@ from league.models import (
 from league.scheduling import ScheduleError, build_schedule, conference_groups
 from league.seeds import derived_seed, new_seed
 from league.signals import tournament_games_stored
-from league.teamfiles import teams_refused_unplayable
+from league.teamfiles import teams_playable, teams_refused_unplayable
 from simulator import GameResult as EngineResult
 from simulator.dice import DiceError, DiceSource
 from simulator.games import DEFAULT_GAME, find_game
@@ -535,10 +535,18 @@ def exhibition_play(
 ) -> Game:
     """Schedule and play an exhibition game at once (advanced rules).
 
-    One transaction: a game that cannot be played leaves no scheduled game behind.
+    One transaction: a game that cannot be played leaves no scheduled game behind, so its
+    refusal names no game number (the admin named "#6095", a game rolled back), and a team
+    the game cannot play is named, each of its problems on a line of its own.
     """
+    _, problems = teams_playable(DEFAULT_GAME, [home, away])
+    if problems:
+        raise GameNotPlayable("\n".join(problems))
     game = game_create(home=home, away=away, neutral=neutral, seed=seed, label="Exhibition")
-    return game_simulate(game_id=game.pk)
+    try:
+        return game_simulate(game_id=game.pk)
+    except GameNotPlayable as exc:
+        raise GameNotPlayable(str(exc).replace(f" #{game.pk}", "", 1)) from exc
 
 
 # -- sending games to workers --------------------------------------------------------------

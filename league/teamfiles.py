@@ -50,6 +50,7 @@ def teams_refused_unplayable(game: str, teams: Sequence[Team]) -> None:
     once it has games, so it could only be deleted)."""
     _, problems = teams_playable(game, teams)
     if problems:
+        # One problem a line (a team's own are, as the engine lists them), the advice last.
         raise SeasonRefused(
-            "; ".join(problems) + ". Complete their cards in the admin, or leave them out."
+            "\n".join(problems) + "\nComplete their cards in the admin, or leave them out."
         )

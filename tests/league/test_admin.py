@@ -13,7 +13,7 @@ from cards.models import Card, Player, Team
 from core.deletion import deletion_summary
 from league import services
 from league.models import BoxLine, Game, League, Season, SimulationRun
-from tests.factories import commissioner, fan, full_team
+from tests.factories import TeamFactory, commissioner, fan, full_team
 
 pytestmark = pytest.mark.django_db
 
@@ -568,3 +568,33 @@ def test_a_league_name_too_close_to_another_s_is_refused_by_the_admin_as_by_the_
     # The command says the same of a name too close to a league with a slug of its own.
     with pytest.raises(services.SeasonRefused, match=r"too close to an existing one: Other"):
         services.league_get_or_create(name="other league")
+
+
+def test_a_team_that_cannot_play_is_refused_one_problem_a_line_naming_no_game_not_kept(
+    client,
+) -> None:
+    # Each refusal ran a team's problems together on one line ("has 0: slot 1 (PG) has no
+    # starter: slot 2 ..."), and the exhibition's named "#6095", a game rolled back.
+    client.force_login(commissioner())
+    empty = TeamFactory(school="Empty", season=2000)
+    ok = full_team(school="Ready", season=2001)
+    problems = "<br>".join(
+        ["players: a roster holds 5 to 10 players, this one has 0"]
+        + [f"players: slot {n} ({pos}) has no starter" for n, pos in enumerate(
+            ("PG", "SG", "SF", "PF", "C"), start=1)]
+    )  # fmt: skip
+    teams = [empty.pk, ok.pk, *(full_team().pk for _ in range(2))]
+    page = client.post(reverse("admin:league_season_add"), season_form(teams=teams))
+    assert (
+        f"Empty 2000 cannot play Value Add Basketball Game: {problems}<br>"
+        "Complete their cards in the admin, or leave them out.</li>"
+    ) in page.content.decode()
+    url = reverse("admin:cards_team_changelist")
+    play = {"action": "play_exhibition", "_selected_action": [empty.pk, ok.pk], "play": "1"}
+    page = client.post(url, {**play, "home": empty.pk}, follow=True).content.decode()
+    assert f"Empty 2000 cannot play Value Add Basketball Game: {problems}.</li>" in page
+    assert "#" not in page.split("cannot play", 1)[0].rsplit("<li", 1)[1]
+    assert not Game.objects.exists()
+    export = {"action": "export_files", "_selected_action": [empty.pk]}
+    page = client.post(url, export, follow=True).content.decode()
+    assert f"Empty 2000 cannot be written as a team file: {problems}.</li>" in page
