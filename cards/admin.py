@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from django import forms
@@ -19,7 +19,7 @@ from django.core.exceptions import (
     ValidationError,
 )
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Model, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
@@ -61,6 +61,36 @@ from core.errors import sentence
 from core.text import size_text
 from simulator.games import find_game
 from simulator.vabg.cards import SLOT_NAMES, InvalidCardError
+
+M = TypeVar("M", bound=Model)
+
+
+class TeamLabelSearch(admin.ModelAdmin[M]):
+    """A list searched by a team's label as the admin writes it, "Kentucky 2012", finds
+    that team's rows, and only those (the school whatever its case, as ``team_named``
+    reads it). Django's search wants every word in some field: "2012" is in no school, so
+    it found nothing, and with the season searched too "Kentucky 1978" against a 2012 team
+    would have matched. Any other search is Django's."""
+
+    team_paths: tuple[str, ...] = ("team",)
+    """The rows' teams: a player's or a card's team, a game's home and away."""
+
+    search_help_text = 'A name, a school, or a team as "School SEASON" ("Kentucky 2012").'
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[M], search_term: str
+    ) -> tuple[QuerySet[M], bool]:
+        school, _, season = search_term.strip().rpartition(" ")
+        school = school.strip()
+        # A year: a longer number is no season, and no column holds it.
+        if school and season.isdigit() and len(season) <= 4:
+            named = Q()
+            for team in self.team_paths:
+                named |= Q(**{f"{team}__school__iexact": school, f"{team}__season": int(season)})
+            found = queryset.filter(named)
+            if found.exists():
+                return found, False
+        return super().get_search_results(request, queryset, search_term)
 
 
 class DecadeFilter(admin.SimpleListFilter):
@@ -844,7 +874,7 @@ class RosterDeleteCheck(ReasonedHistoryAdmin):
         return guard_delete_selected(super().get_actions(request), refused)
 
 
-class PlayerAdmin(RosterDeleteCheck):
+class PlayerAdmin(TeamLabelSearch[Any], RosterDeleteCheck):
     def cards_gone(self, objs: list[Any]) -> QuerySet[Card]:
         return Card.objects.filter(player__in=[p.pk for p in objs])
 
@@ -1015,7 +1045,7 @@ D20_PAIRS = (
 
 
 @admin.register(Card)
-class CardAdmin(RosterDeleteCheck):
+class CardAdmin(TeamLabelSearch[Any], RosterDeleteCheck):
     def cards_gone(self, objs: list[Any]) -> QuerySet[Card]:
         return Card.objects.filter(pk__in=[c.pk for c in objs])
 

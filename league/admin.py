@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from cards.admin import CardAdmin, PlayerAdmin, TeamAdmin
+from cards.admin import CardAdmin, PlayerAdmin, TeamAdmin, TeamLabelSearch
 from cards.models import Card, Player, Team
 from core.admin import (
     LabelledInlineFormSet,
@@ -733,7 +733,7 @@ class GameAdminForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(Game)
-class GameAdmin(CountedDeleteAdmin[Game], StoredTitleAdmin[Game]):
+class GameAdmin(TeamLabelSearch[Game], CountedDeleteAdmin[Game], StoredTitleAdmin[Game]):
     """Games: a played one is history (only its label changes); a tournament's bracket game
     is never deleted alone (``tournaments.bracket_games_delete_check`` says why); a game
     never moves into, out of or between seasons (``GameAdminForm``)."""
@@ -746,6 +746,8 @@ class GameAdmin(CountedDeleteAdmin[Game], StoredTitleAdmin[Game]):
     list_filter = ("status", "kind", "game", "neutral", "rules", SeasonFilter)
     actions = ("simulate_selected", "retry_selected")
     search_fields = ("home__school", "away__school", "label")
+    team_paths = ("home", "away")
+    search_help_text = 'A school, a label, or a team as "School SEASON" ("Kentucky 2012").'
     list_select_related = ("home", "away", "result", "season__league")
     raw_id_fields = ("home", "away")
     readonly_fields = (

@@ -598,3 +598,26 @@ def test_a_team_that_cannot_play_is_refused_one_problem_a_line_naming_no_game_no
     export = {"action": "export_files", "_selected_action": [empty.pk]}
     page = client.post(url, export, follow=True).content.decode()
     assert f"Empty 2000 cannot be written as a team file: {problems}.</li>" in page
+
+
+def test_games_players_and_cards_are_searched_by_a_team_as_the_admin_writes_it(client) -> None:
+    # "Kentucky 2012" found nothing ("2012" is in no school), and a season searched as a
+    # word of its own would have found Kentucky 1978's game against a 2012 team too.
+    client.force_login(commissioner())
+    kentucky = full_team(school="Kentucky", season=2012)
+    old = full_team(school="Kentucky", season=1978)
+    duke = full_team(school="Duke", season=2012)
+    mine = services.game_create(home=kentucky, away=duke)
+    services.game_create(home=duke, away=old)
+
+    def found(model: str, q: str) -> list[object]:
+        page = client.get(reverse(f"admin:{model}_changelist"), {"q": q})
+        assert "or a team as &quot;School SEASON&quot;" in page.content.decode()  # the help
+        return list(page.context["cl"].result_list)
+
+    assert found("league_game", "Kentucky 2012") == [mine]
+    assert set(found("cards_player", "kentucky 2012")) == set(kentucky.players.all())
+    assert set(found("cards_card", "Kentucky 2012")) == set(Card.objects.filter(team=kentucky))
+    # Any other search is as before: a school finds both its teams' games.
+    assert len(found("league_game", "Kentucky")) == 2
+    assert found("league_game", "Kentucky 2013") == []
