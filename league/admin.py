@@ -516,7 +516,7 @@ class SeasonAdmin(CountedDeleteAdmin[Season], StoredTitleAdmin[Season]):
             try:
                 again = tournaments.tournament_again(season=season)
             except services.SeasonRefused as exc:
-                self.message_user(request, lines_html(f"{season}: {exc}."), messages.ERROR)
+                self.message_user(request, lines_html(_about(season, exc)), messages.ERROR)
                 continue
             link = reverse("admin:league_season_change", args=[again.pk])
             self.message_user(

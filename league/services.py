@@ -49,6 +49,7 @@ from tenacity import (
 
 from cards.models import Team
 from core.errors import sentence
+from core.text import counted
 from league import tournaments
 from league.dispatch import CHUNK_GAMES, field_odds_enqueue, games_enqueue
 from league.errors import GameNotPlayable, ResultRefused, SeasonRefused, SimulationRefused
@@ -767,8 +768,9 @@ def redrawn_text(run: SimulationRun) -> str:
         return ""
     named = ", ".join(f"game {g.pk}, {g.label} ({g.away} at {g.home})" for g in games)
     return (
-        f"The bracket of {run.season} was missing {len(games)} game(s), deleted after they "
-        f"were drawn: drawn again with the same teams and seed, to be played in run {run.pk}: "
+        f"The bracket of {run.season} was missing {counted(len(games), 'game')}, deleted after "
+        f"{'it was' if len(games) == 1 else 'they were'} drawn: drawn again with the same "
+        f"teams and seed, to be played in run {run.pk}: "
         f"{named}."
     )
 
@@ -1319,7 +1321,7 @@ def season_fixed_reason(season: Season) -> str:
     played = season.games.filter(status=Game.Status.FINAL).count()
     other = "draw a new tournament" if season.kind == Season.Kind.TOURNAMENT else "add a season"
     return (
-        f"{season} has {games} game(s), {played} played: they were made with its game, "
+        f"{season} has {counted(games, 'game')}, {played} played: they were made with its game, "
         "options, rules, coach policy and home court, and with its teams, so these are "
         "fixed (like its kind and seed, fixed when it was made). Changed, they would leave "
         "its games, standings, stats, leaders and bracket saying otherwise. To play another "

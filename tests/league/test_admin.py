@@ -512,6 +512,13 @@ def test_a_refused_action_names_the_season_once(client, season) -> None:
     text = answer.content.decode()
     assert f"{season} has no failed game to retry" in text
     assert f"{season}: {season}" not in text  # it said the season's name twice
+    again = client.post(
+        reverse("admin:league_season_changelist"),
+        {"action": "play_again", "_selected_action": [season.pk]},
+        follow=True,
+    ).content.decode()
+    assert f"{season} is not a tournament: only a bracket is played again." in again
+    assert f"{season}: {season}" not in again
 
 
 def test_a_season_game_moves_only_between_its_schedule_s_rounds(season) -> None:
