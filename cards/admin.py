@@ -971,12 +971,30 @@ class PositionsField(forms.CharField):
 
 class CardForm(CardBoundsMessages):
     positions = PositionsField(
-        help_text="Suggested positions 0-5, separated by commas; 0 or 1 can run the point."
+        help_text="Suggested positions 0-5, separated by commas; 0 or 1 can run the point.",
+        error_messages={
+            "required": "Type his positions: numbers 0-5 separated by commas, such as 1, 2."
+        },
     )
 
     class Meta:
         model = Card
         fields = "__all__"  # noqa: DJ007 - every card field is edited; the admin groups them
+
+    def add_error(self, field: str | None, error: Any) -> None:
+        """One error a field: the card's own checks (``Card.clean``) read the value the row
+        holds, not one the form already refused, so they are dropped for such a field (an
+        empty Positions said "This field is required." and "The positions must be a
+        non-empty list of distinct numbers 0-5, got []." for one empty box)."""
+        if field is None and isinstance(error, ValidationError) and hasattr(error, "error_dict"):
+            refused = [
+                name for name in error.error_dict if name in self.fields and name in self.errors
+            ]
+            for name in refused:
+                del error.error_dict[name]
+            if not error.error_dict:
+                return
+        super().add_error(field, error)
 
     def clean(self) -> dict[str, Any]:
         super().clean()

@@ -295,6 +295,27 @@ def test_adding_a_card_refuses_a_second_starter_and_accepts_a_reserve(commish: C
     assert (card.team, card.slot, card.role, card.ball_numbers) == (team, 3, "reserve", "3")
 
 
+def test_a_card_added_with_no_positions_is_told_so_once(commish: Client) -> None:
+    # One empty box got two errors: "This field is required." and "The positions must be a
+    # non-empty list of distinct numbers 0-5, got []." (the card's check of a value never set).
+    team = full_team()
+    newcomer = PlayerFactory(team=team, name="Newcomer", order=7)
+    template = CardFactory.build(player=newcomer, slot=3)
+    url = reverse("admin:cards_card_add")
+    data = card_form_data(template, player=newcomer.pk, role="reserve", positions="")
+    response = commish.post(url, data)
+    assert response.context["adminform"].form.errors["positions"] == [
+        "Type his positions: numbers 0-5 separated by commas, such as 1, 2."
+    ]
+    assert "non-empty list" not in text(response)
+    # A value typed and wrong is still the card's own check, said once.
+    response = commish.post(url, data | {"positions": "7"})
+    assert response.context["adminform"].form.errors["positions"] == [
+        "The positions must be a non-empty list of distinct numbers 0-5, got [7]."
+    ]
+    assert not Card.objects.filter(player=newcomer).exists()
+
+
 def test_the_card_form_refuses_a_value_off_the_card_naming_its_label_and_bounds(
     commish: Client,
 ) -> None:
