@@ -204,7 +204,10 @@ def backup_restore(*, file: Path, force: bool = False) -> None:
     else:
         target = Path(settings.DATABASES["default"]["NAME"])
         with closing(read_only(file)) as src:
-            (check,) = src.execute("PRAGMA integrity_check").fetchone()
+            try:
+                (check,) = src.execute("PRAGMA integrity_check").fetchone()
+            except sqlite3.DatabaseError as exc:  # a truncated file: "disk image is malformed"
+                check = str(exc)
             if check != "ok":
                 raise BackupError(f"{file} fails SQLite's integrity check: {check}")
             with closing(sqlite3.connect(target, timeout=20)) as dest:

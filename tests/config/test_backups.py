@@ -185,6 +185,32 @@ def test_a_restore_names_a_backup_of_the_wrong_kind_and_writes_nothing(tmp_path:
     assert not target.exists() or target.stat().st_size == 0
 
 
+def test_a_truncated_sqlite_backup_is_refused_in_one_line_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    """A backup cut short (a copy interrupted, a full disk) made the integrity check itself
+    fail, "database disk image is malformed" at the end of a traceback: it is refused in the
+    one line of any backup failing the check, and the database it would replace is kept."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
+    source, target = tmp_path / "league.sqlite3", tmp_path / "now.sqlite3"
+    for path, rows in ((source, 400), (target, 3)):
+        with closing(sqlite3.connect(path)) as conn, conn:
+            conn.execute("CREATE TABLE league_game (id INTEGER PRIMARY KEY, box TEXT)")
+            conn.executemany("INSERT INTO league_game (box) VALUES (?)", [("x" * 500,)] * rows)
+    made = backup_py(env | {"SQLITE_PATH": str(source)}, "backup", "--dir", str(tmp_path))
+    assert made.returncode == 0, made.stderr
+    (file,) = tmp_path.glob("vabg-*.sqlite3")
+    cut = tmp_path / "cut.sqlite3"
+    cut.write_bytes(file.read_bytes()[:50_000])  # head -c 50000
+    held = target.read_bytes()
+    restored = backup_py(env | {"SQLITE_PATH": str(target)}, "restore", str(cut), "--force")
+    assert restored.returncode == 1
+    assert restored.stderr == (
+        f"restore: {cut} fails SQLite's integrity check: database disk image is malformed\n"
+    )
+    assert target.read_bytes() == held
+
+
 @pytest.mark.postgres
 @pytest.mark.django_db
 def test_a_database_that_does_not_exist_is_named_with_the_command_that_makes_it(
