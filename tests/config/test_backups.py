@@ -116,10 +116,12 @@ def in_this_process() -> dict[str, dict[str, object]]:
 
 @pytest.fixture
 def fresh_postgres() -> Iterator[str]:
-    """A new empty PostgreSQL database beside the test database, dropped afterwards."""
+    """A new empty PostgreSQL database beside the test database, dropped afterwards: named
+    after the configured database (``vabg_restore_...``), so that runs of several checkouts
+    on one server each know theirs."""
     url = database_url()
-    name = f"restore_{uuid.uuid4().hex[:12]}"
-    server = url.rsplit("/", 1)[0]
+    server, test_name = url.rsplit("/", 1)
+    name = f"{test_name.removeprefix('test_')}_restore_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     yield f"{server}/{name}"
