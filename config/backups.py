@@ -5,7 +5,8 @@
 default is copied with SQLite's online backup API, a consistent copy even while the server
 writes. A backup is written under a temporary name and renamed once it is whole and reads
 back, so a backup directory never holds half a file. A restore refuses a database that holds
-anything unless it is forced, saying what is there.
+anything unless it is forced, saying what is there; forced, the backup replaces the whole
+database, tables a newer release added included, or nothing changes.
 
 ``database_digest`` hashes every row of every table, in primary-key order: a restored
 database is the same as the one backed up when the two digests are equal.
@@ -16,9 +17,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
+import tempfile
 from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
@@ -94,15 +97,90 @@ def pg_env() -> dict[str, str]:
     return {**os.environ, **{k: v for k, v in named.items() if v}}
 
 
-def run(command: list[str]) -> None:
-    tool = shutil.which(command[0])
-    if tool is None:
-        raise BackupError(
-            f"{command[0]} is not installed (Debian: apt-get install postgresql-client)."
-        )
-    proc = subprocess.run([tool, *command[1:]], env=pg_env(), capture_output=True, text=True)
+def tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        raise BackupError(f"{name} is not installed (Debian: apt-get install postgresql-client).")
+    return path
+
+
+def run(command: list[str]) -> str:
+    """Run a PostgreSQL client on the configured database; return what it printed."""
+    proc = subprocess.run(
+        [tool(command[0]), *command[1:]], env=pg_env(), capture_output=True, text=True
+    )
     if proc.returncode:
         raise BackupError(f"{command[0]} failed (exit {proc.returncode}): {proc.stderr.strip()}")
+    return proc.stdout
+
+
+# Run first in the forced restore's transaction: every object of the schema public goes
+# (tables a newer release added too, whose foreign keys would block pg_restore --clean), and
+# the schema is made again with its owner and grants, which a backup (--no-owner,
+# --no-privileges) does not hold: PostgreSQL 15's public belongs to pg_database_owner and
+# lets every role use it.
+EMPTY_PUBLIC = """
+SET client_min_messages = error;
+DO $$
+DECLARE
+    old record;
+    granted record;
+BEGIN
+    SELECT nspowner::regrole::text AS owner, nspacl AS acl INTO old
+        FROM pg_namespace WHERE nspname = 'public';
+    DROP SCHEMA IF EXISTS public CASCADE;
+    EXECUTE format('CREATE SCHEMA public AUTHORIZATION %s', coalesce(old.owner, 'CURRENT_USER'));
+    IF old.acl IS NOT NULL THEN
+        EXECUTE format('REVOKE ALL ON SCHEMA public FROM PUBLIC, %s', old.owner);
+        FOR granted IN SELECT * FROM aclexplode(old.acl) LOOP
+            EXECUTE format('GRANT %s ON SCHEMA public TO %s%s', granted.privilege_type,
+                CASE granted.grantee WHEN 0 THEN 'PUBLIC' ELSE granted.grantee::regrole::text END,
+                CASE WHEN granted.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END);
+        END LOOP;
+    END IF;
+END $$;
+"""
+
+
+def quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def pg_replace(file: Path) -> None:
+    """Replace everything in the configured database's schemas ``file`` holds (public, and
+    each schema the dump makes) with its contents, in one transaction.
+
+    ``pg_restore --single-transaction`` writes the SQL between BEGIN and a COMMIT it writes
+    only once all of it was read; ``psql`` runs it after emptying the schemas, inside an
+    earlier BEGIN (the dump's own is then a warning). A dump that fails to read ends psql's
+    input before the COMMIT, and an SQL error stops psql: either way the transaction is
+    rolled back and the database is as it was.
+    """
+    listed = run(["pg_restore", "--list", str(file)])
+    made = re.findall(r"^\d+; \d+ \d+ SCHEMA - (\S+)", listed, flags=re.MULTILINE)
+    drops = "".join(f"DROP SCHEMA IF EXISTS {quote(name)} CASCADE;\n" for name in made)
+    restore = [tool("pg_restore"), "--no-owner", "--no-privileges", "--single-transaction",
+               "--exit-on-error", "--file", "-", str(file)]  # fmt: skip
+    load = [tool("psql"), "--no-psqlrc", "--quiet", "--set", "ON_ERROR_STOP=1",
+            "--command", "BEGIN", "--command", EMPTY_PUBLIC + drops, "--file", "-"]  # fmt: skip
+    with tempfile.TemporaryFile() as restore_errors:
+        dump = subprocess.Popen(
+            restore, stdout=subprocess.PIPE, stderr=restore_errors, env=pg_env()
+        )
+        assert dump.stdout is not None
+        with dump.stdout:
+            psql = subprocess.run(
+                load, stdin=dump.stdout, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                env=pg_env(), text=True, check=False,
+            )  # fmt: skip
+        dumped = dump.wait()
+        restore_errors.seek(0)
+        why = restore_errors.read().decode(errors="replace").strip()
+    # psql's error first: a pg_restore that psql stopped reading fails for that alone.
+    if psql.returncode:
+        raise BackupError(f"psql failed (exit {psql.returncode}): {psql.stderr.strip()}")
+    if dumped:
+        raise BackupError(f"pg_restore failed (exit {dumped}): {why}")
 
 
 def backup_create(*, directory: Path) -> Path:
@@ -171,7 +249,8 @@ def backup_restore(*, file: Path, force: bool = False) -> None:
     """Restore ``file`` (made by ``backup_create``) into the configured database.
 
     Refuse, saying what the database holds, unless it has no tables at all or ``force`` is
-    given; forced, everything the backup holds replaces what is there.
+    given; forced, the backup replaces the whole database (tables it does not hold go too), or
+    nothing changes.
     """
     if not file.is_file():
         raise BackupError(f"{file} does not exist.")
@@ -197,10 +276,11 @@ def backup_restore(*, file: Path, force: bool = False) -> None:
             "or add FORCE=1 (make restore) or --force to replace what it holds."
         )
     connection.close()
-    if kind == "postgresql":
-        clean = ["--clean", "--if-exists"] if force else []
+    if kind == "postgresql" and force:
+        pg_replace(file)
+    elif kind == "postgresql":
         run(["pg_restore", "--no-owner", "--no-privileges", "--single-transaction",
-             "--exit-on-error", *clean, "--dbname", pg_env()["PGDATABASE"], str(file)])  # fmt: skip
+             "--exit-on-error", "--dbname", pg_env()["PGDATABASE"], str(file)])  # fmt: skip
     else:
         target = Path(settings.DATABASES["default"]["NAME"])
         with closing(read_only(file)) as src:

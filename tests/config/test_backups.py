@@ -147,6 +147,67 @@ def test_a_postgresql_backup_restores_every_row_into_a_fresh_database(
     )  # fmt: skip
 
 
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_forced_postgresql_restore_takes_an_upgrade_back_whole_or_not_at_all(
+    fresh_postgres: str, tmp_path: Path
+) -> None:
+    """README's "Upgrading": ``make backup``, then a release whose migration adds a table with
+    a foreign key to one the backup holds (league.0013 added league_gamechart so), then
+    FORCE=1 to go back. ``pg_restore --clean`` dropped only what the dump holds, and the new
+    foreign key stopped it ("cannot drop constraint league_gameresult_pkey ... because other
+    objects depend on it"); had it not, the next ``migrate`` would fail on the table left
+    behind. Forced, the database is the backup's again, its schema's owner and grants kept; a
+    restore that fails on the way leaves the database as it was."""
+    populate()
+    base = {k: v for k, v in os.environ.items() if k not in {"CELERY_BROKER_URL", "REDIS_URL"}}
+    fresh = base | {"DATABASE_URL": fresh_postgres}
+    made = backup_py(base | {"DATABASE_URL": database_url()}, "backup", "--dir", str(tmp_path))
+    assert made.returncode == 0, made.stderr
+    (file,) = tmp_path.glob("vabg-*.dump")
+    restored = backup_py(fresh, "restore", str(file))
+    assert restored.returncode == 0, restored.stderr
+
+    def query(sql: str) -> list[tuple[object, ...]]:
+        with psycopg.connect(fresh_postgres, autocommit=True) as conn:
+            cursor = conn.execute(sql)
+            return cursor.fetchall() if cursor.description else []
+
+    def tables() -> set[object]:
+        return {t for (t,) in query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
+
+    def schema() -> list[tuple[object, ...]]:
+        return query("SELECT nspowner::regrole::text, nspacl::text FROM pg_namespace"
+                     " WHERE nspname = 'public'")  # fmt: skip
+
+    backed_up, backed_up_tables, backed_up_schema = digest(fresh), tables(), schema()
+    assert_holds_the_league(backed_up)
+
+    # The upgrade: a new table whose rows point at the backup's results, and a changed card.
+    query("CREATE TABLE league_upgradechart (id bigserial PRIMARY KEY,"
+          " result_id bigint NOT NULL REFERENCES league_gameresult (id))")  # fmt: skip
+    query("INSERT INTO league_upgradechart (result_id) SELECT id FROM league_gameresult")
+    query("UPDATE cards_card SET free_throw_top = 1")
+    upgraded = digest(fresh)
+
+    # A backup cut short fails halfway through the restore: nothing of it stays.
+    cut = tmp_path / "cut.dump"
+    cut.write_bytes(file.read_bytes()[: file.stat().st_size * 9 // 10])
+    failed = backup_py(fresh, "restore", str(cut), "--force")
+    assert failed.returncode == 1
+    assert failed.stderr.startswith("restore: pg_restore failed (exit 1): pg_restore: error:")
+    assert "Traceback" not in failed.stderr
+    assert digest(fresh) == upgraded
+    assert tables() == backed_up_tables | {"league_upgradechart"}
+    assert query("SELECT count(*) FROM league_upgradechart") == [(6,)]
+
+    forced = backup_py(fresh, "restore", str(file), "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert digest(fresh) == backed_up
+    assert tables() == backed_up_tables  # league_upgradechart is gone
+    assert schema() == backed_up_schema
+
+
 def test_a_sqlite_backup_restores_every_row_into_a_fresh_database(tmp_path: Path) -> None:
     base = {
         k: v
