@@ -215,14 +215,12 @@ class IdField(serializers.PrimaryKeyRelatedField):  # type: ignore[type-arg]
                 f"{data!r} is not a {noun} id: an id is a whole number."
             )
         pk = int(text)
-        try:
-            if not 1 <= pk <= ID_MAX:
-                raise model.DoesNotExist
-            return queryset.get(pk=pk)
-        except model.DoesNotExist:
-            if self.error_messages["does_not_exist"] != self._drf_missing:  # the field's own
-                self.fail("does_not_exist", pk_value=pk)
-            raise serializers.ValidationError(f"No {noun} {pk}.") from None
+        found = queryset.filter(pk=pk).first() if 1 <= pk <= ID_MAX else None
+        if found is not None:
+            return found
+        if self.error_messages["does_not_exist"] != self._drf_missing:  # the field's own
+            self.fail("does_not_exist", pk_value=pk)
+        raise serializers.ValidationError(f"No {noun} {pk}.")
 
     _drf_missing = serializers.PrimaryKeyRelatedField.default_error_messages["does_not_exist"]
 

@@ -38,6 +38,7 @@ from core.errors import sentence
 from core.text import counted
 from league import background, services, tournaments
 from league.dispatch import team_odds_enqueue
+from league.errors import GamesNotSent
 from league.models import (
     Game,
     League,
@@ -465,6 +466,9 @@ class SeasonAdmin(CountedDeleteAdmin[Season], StoredTitleAdmin[Season]):
             except services.SimulationRefused as exc:
                 self.message_user(request, _about(season, exc), messages.ERROR)
                 continue
+            except GamesNotSent as exc:  # the run is stored, its games wait for the broker
+                self.message_user(request, _about(season, exc), messages.WARNING)
+                continue
             if run.total == 0 and not run.joined:
                 # No run of nothing is kept from the admin (a click on a finished season).
                 run.delete()
@@ -545,7 +549,7 @@ def _retry(
     page linked) and return the run."""
     try:
         run = services.simulation_retry(season=season, game_ids=game_ids, user=request.user)
-    except services.SimulationRefused as exc:
+    except (services.SimulationRefused, GamesNotSent) as exc:
         model_admin.message_user(request, _about(season, exc), messages.WARNING)
         return None
     model_admin.message_user(
@@ -782,7 +786,11 @@ class GameAdmin(TeamLabelSearch[Game], CountedDeleteAdmin[Game], StoredTitleAdmi
     @admin.action(description="Simulate the selected games (on the workers)")
     def simulate_selected(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         selected = list(queryset.values_list("pk", flat=True))
-        sent = services.games_send(game_ids=selected)
+        try:
+            sent = services.games_send(game_ids=selected)
+        except GamesNotSent as exc:
+            self.message_user(request, sentence(str(exc)), messages.WARNING)
+            return
         left = len(selected) - sent
         self.message_user(
             request,

@@ -40,6 +40,23 @@ class SimulationRefused(Refused, ValueError):
     """Raise for a simulation that cannot start (a scope without its round, a foreign game)."""
 
 
+class GamesNotSent(Refused):
+    """Raise when games were stored as queued but the broker cannot be reached to send them
+    (503: the league is fine, a server it needs is not). They stay queued: beat's sweeper
+    sends them once the broker answers, so the request is not to be made again."""
+
+    status = 503
+    retry_after = 30
+
+    def __init__(self, broker: str, error: str) -> None:
+        self.broker, self.error = broker, error
+        super().__init__(
+            f"the games are stored as queued, but the broker ({broker}) cannot be reached "
+            f"({error.rstrip('.')}): the sweeper sends them to the workers once it answers, "
+            "so nothing needs asking again"
+        )
+
+
 class OddsUnavailable(Refused, ValueError):
     """Raise when no odds can be given: a card the engine refuses, a game with no plays,
     a game or rules without odds (the message names the game)."""

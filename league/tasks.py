@@ -15,13 +15,14 @@ import logging
 from functools import partial
 from typing import Any
 
-from celery import shared_task
+from celery import current_app, shared_task
 from django.db import InterfaceError, OperationalError
 from django.dispatch import receiver
 from kombu.exceptions import OperationalError as BrokerError
 
 from league import background, odds, other_odds, research_runs, services
 from league.dispatch import field_odds_wanted, games_chunks, games_queued
+from league.errors import GamesNotSent
 from league.models import Game, PairOdds, Season
 
 log = logging.getLogger(__name__)
@@ -91,12 +92,13 @@ def sweep() -> dict[str, int]:
 
 def _send(task: Any, lane: str, **kwargs: Any) -> None:
     """Send a task to the workers; with no broker, to this web process's own lane (or run
-    it here and now, Celery's eager mode, in a command or a test).
+        it here and now, Celery's eager mode, in a command or a test).
 
-    Odds (every lane but the games') are asked for again by the page that waits on them, so
-    a broker out of reach costs a warning, not the request or command that sent them: a
-    season made by ``create_season`` while Redis was down was stored, then the command died
-    on a traceback after its transaction had committed. Games raise: their callers say so.
+        Odds (every lane but the games') are asked for again by the page that waits on them, so
+        a broker out of reach costs a warning, not the request or command that sent them: a
+        season made by ``create_season`` while Redis was down was stored, then the command died
+        on a traceback after its transaction had committed. Games raise ``GamesNotSent`` (stored
+    as queued, the sweeper sends them later): their callers say so, the API with a 503.
     """
     if background.in_process():
         # a season's odds take turns with other seasons' (a group each), not a place behind
@@ -108,7 +110,8 @@ def _send(task: Any, lane: str, **kwargs: Any) -> None:
         task.delay(**kwargs)
     except BrokerError as exc:
         if lane == "games":
-            raise
+            broker = current_app.conf.broker_url.split("@")[-1]  # no password shown
+            raise GamesNotSent(broker, str(exc)) from exc
         log.warning(
             "%s not sent: the broker cannot be reached (%s); a page that waits for it sends it "
             "again once the broker answers",

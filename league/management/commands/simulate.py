@@ -11,6 +11,7 @@ from django.db import InterfaceError, OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 
 from league import services
+from league.errors import GamesNotSent
 from league.management.commands._common import date_argument, progress_report, season_find
 from league.models import Game, SimulationRun
 
@@ -63,10 +64,11 @@ class Command(BaseCommand):
                 f"the database is unreachable ({exc.__class__.__name__}: {first}); "
                 "what is stored stays stored: run the same command again once it is back"
             ) from exc
-        except BrokerError as exc:
+        except (BrokerError, GamesNotSent) as exc:
             broker = current_app.conf.broker_url.split("@")[-1]  # no password shown
+            error = exc.error if isinstance(exc, GamesNotSent) else str(exc)
             raise CommandError(
-                f"the broker ({broker}) cannot be reached: {str(exc).rstrip('.')}; the games "
+                f"the broker ({broker}) cannot be reached: {error.rstrip('.')}; the games "
                 "asked for stay queued in the league (beat's sweeper sends them once it "
                 "answers): start it, or play them here with no CELERY_BROKER_URL, then run "
                 "the same command again to follow them"

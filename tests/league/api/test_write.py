@@ -477,6 +477,45 @@ def test_a_commissioner_simulates_a_round_and_polls_the_run(
     assert again.json()["finished_at"] == again.json()["created_at"]
 
 
+@pytest.mark.django_db(transaction=True)  # the games are sent as the view's transaction commits
+def test_with_the_broker_down_a_simulation_is_kept_queued_and_said_so_not_a_server_error(
+    commish, monkeypatch, client
+) -> None:
+    """An operator's review: with Redis down, the API's simulate and the admin's actions
+    answered 500 with a traceback, though the run and its queued games were stored."""
+    from kombu.exceptions import OperationalError as BrokerError
+
+    from league import background, tasks
+
+    def down(**kwargs: Any) -> None:
+        raise BrokerError("Error 111 connecting to 127.0.0.1:6399. Connection refused.")
+
+    monkeypatch.setattr(background, "in_process", lambda: False)
+    monkeypatch.setattr(background, "available", lambda: True)
+    monkeypatch.setattr(tasks.simulate_games, "delay", down)
+    season = season_scheduled(teams=4)
+    response = commish.post(f"/api/seasons/{season.pk}/simulate/", {"scope": "all"}, format="json")
+    assert response.status_code == 503
+    assert response["Retry-After"] == "30"
+    said = response.json()["detail"]
+    assert said.startswith("The games are stored as queued, but the broker (")
+    assert "cannot be reached (Error 111 connecting to 127.0.0.1:6399" in said
+    assert "the sweeper sends them to the workers once it answers" in said
+    run = SimulationRun.objects.get(season=season)  # kept, its games queued for the sweeper
+    assert run.total == 6 and season.games.filter(queued_at__isnull=False).count() == 6
+    # The admin's "Simulate the selected games" says the same as a warning, not a 500.
+    client.force_login(commissioner())
+    changelist = "/admin/league/game/"
+    games = [str(pk) for pk in season.games.values_list("pk", flat=True)[:2]]
+    page = client.post(
+        changelist,
+        {"action": "simulate_selected", "_selected_action": games},
+        follow=True,
+    )
+    assert page.status_code == 200
+    assert "The games are stored as queued, but the broker (" in page.content.decode()
+
+
 @pytest.mark.parametrize(
     ("body", "played"),
     [
