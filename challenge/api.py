@@ -223,7 +223,9 @@ class EntryWriteSerializer(serializers.Serializer[Any]):
     fill = serializers.ChoiceField(
         choices=["favourite", "odds"],
         required=False,
-        help_text="Fill every unpicked game by the better seed or by the exact odds.",
+        help_text="Fill every unpicked game by the better seed or by the exact odds. While the "
+        "tournament's odds are computed, by odds is refused (503) and by seed leaves the games "
+        "between equal seeds (and those after them) unpicked.",
     )
 
 

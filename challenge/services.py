@@ -377,7 +377,10 @@ def _ensure_pair(season: Season, table: league_odds.PairTable, top: int, bottom:
 def picks_fill(season: Season, picks: Mapping[str, int], *, how: str) -> dict[str, int]:
     """Return the picks with every unpicked game filled: ``how="favourite"`` picks the
     better seed (the exact odds' favourite between equal seeds), ``how="odds"`` the team
-    the exact pair odds favour. Refused while the tournament's odds are being built."""
+    the exact pair odds favour. While the tournament's odds are being built a fill by odds
+    is refused; a fill by seed fills every game it can and leaves the games between equal
+    seeds whose odds are not ready (and the games they lead to) unpicked
+    (:func:`picks_unfilled` names them)."""
     if how not in ("favourite", "odds"):
         raise ChallengeRefused('fill "favourite" or "odds"')
     bracket = season_bracket(season)
@@ -387,7 +390,8 @@ def picks_fill(season: Season, picks: Mapping[str, int], *, how: str) -> dict[st
         if game.key in out:
             continue
         top, bottom = pick_entrants(bracket, out)[game.key]
-        assert top is not None and bottom is not None  # the rounds before are all picked
+        if top is None or bottom is None:  # after a game a fill by seed left open
+            continue
         seeds = bracket.seeds
         if how == "favourite" and seeds[top] != seeds[bottom]:
             out[game.key] = top if seeds[top] < seeds[bottom] else bottom
@@ -395,17 +399,29 @@ def picks_fill(season: Season, picks: Mapping[str, int], *, how: str) -> dict[st
         try:
             _ensure_pair(season, table, top, bottom)
         except league_odds.OddsPending as exc:
-            wait = retry_after(exc.needed - exc.ready, league_odds.ON_DEMAND_COACHED_PAIRS)
+            if how == "favourite":
+                continue  # equal seeds: the fan picks it, or fills again once odds are in
             pace = league_odds.build_pace(season.pk, exc.ready, exc.needed).rstrip(".")
             said = f" ({pace[0].lower()}{pace[1:]})" if pace else ""
+            wait = retry_after(exc.needed - exc.ready, league_odds.ON_DEMAND_COACHED_PAIRS)
+            again = (
+                "fill by odds again once they are, or fill by seed now"
+                if pace
+                else f"try again in {wait_words(wait)}"
+            )
             raise ChallengeRefused(
                 f"the tournament's exact odds are still being computed: {exc.ready:,} of "
-                f"{exc.needed:,} pairs are ready{said}; try again in {wait_words(wait)}",
+                f"{exc.needed:,} pairs are ready{said}; {again}",
                 status=503,
                 retry_after=wait,
             ) from exc
         out[game.key] = top if table.p(top, bottom) >= 0.5 else bottom
     return out
+
+
+def picks_unfilled(season: Season, picks: Mapping[str, int]) -> int:
+    """Return how many of a bracket's games ``picks`` leaves unpicked."""
+    return sum(1 for game in season_bracket(season).games if game.key not in picks)
 
 
 CODE_MIN = 6

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_POST
 from challenge import accounts, services
 from challenge.context_processors import pool_state
 from challenge.models import Challenge, Entry
-from core.text import wait_words
+from core.text import counted, wait_words
 from league import bracket as brackets
 from league import tournaments
 from league.models import SeasonTeam
@@ -372,13 +372,14 @@ def entry(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             if not isinstance(picks, dict):
                 raise services.ChallengeRefused("the picks could not be read: send them again")
-            services.entry_save(
+            fill = request.POST.get("fill") or None
+            saved = services.entry_save(
                 entry=item,
                 user=request.user,
                 picks=picks,
                 tiebreak=tiebreak,
                 name=request.POST.get("name"),
-                fill=request.POST.get("fill") or None,
+                fill=fill,
                 version=request.POST.get("version") or None,
             )
         except services.ChallengeRefused as exc:
@@ -389,9 +390,25 @@ def entry(request: HttpRequest, pk: int) -> HttpResponse:
             return _entry_page(
                 request, item, own, locked, sent, tiebreak, request.POST.get("name"), exc.status
             )
-        messages.success(request, "Your bracket is saved.")
+        messages.success(request, _saved_words(saved, fill))
         return redirect(item)
     return _entry_page(request, item, own, locked)
+
+
+def _saved_words(entry: Entry, fill: str | None) -> str:
+    """What a save tells the fan: saved, and what is still to pick (a fill by seed leaves
+    the games between equal seeds whose exact odds are not ready yet)."""
+    left = services.picks_unfilled(entry.challenge.season, entry.picks)
+    if not left:
+        return "Your bracket is saved: every game is picked."
+    games = counted(left, "game")
+    if fill == "favourite":
+        return (
+            f"Your bracket is saved, filled by seed but for {games} between equal seeds or "
+            "after them: the exact odds that break such a tie are still being computed. "
+            "Pick them yourself, or fill by seed again later."
+        )
+    return f"Your bracket is saved; {games} still to pick."
 
 
 def _entry_page(

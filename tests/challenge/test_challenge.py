@@ -3,6 +3,7 @@ the game-storing transaction, the exact expected score, deletion and a replaced 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from datetime import timedelta
@@ -197,6 +198,41 @@ def test_fill_by_favourite_picks_the_better_seeds(cup: Any, pool: Any, alice: An
     s = seeds(cup)
     services.entry_save(entry=entry, user=alice, picks={"R1-2": s[3]}, fill="favourite")
     assert Entry.objects.get(pk=entry.pk).picks == {"R1-1": s[1], "R1-2": s[3], "R2-1": s[1]}
+
+
+def test_fill_by_seed_while_the_odds_are_computed_leaves_only_equal_seeds_to_the_fan(
+    cup: Any, pool: Any, alice: Any, monkeypatch: Any
+) -> None:
+    """A fan's review: on a new 96-team tournament "Fill the rest by seed" was refused for
+    the half hour its odds took, for the three games between 1 seeds alone, with "try again
+    in 5 seconds". Now it fills every other game at once and says what is left."""
+    s = seeds(cup)
+    real = services.season_bracket
+
+    def two_top_seeds(season: Any) -> Any:  # seed 2 made a 1 seed: the final is 1 v 1
+        bracket = real(season)
+        return dataclasses.replace(bracket, seeds={**bracket.seeds, s[2]: 1})
+
+    def pending(*args: Any, **kwargs: Any) -> None:
+        raise odds.OddsPending(ready=10, needed=600, home_ids=[1])
+
+    monkeypatch.setattr(services, "season_bracket", two_top_seeds)
+    monkeypatch.setattr(services, "_ensure_pair", pending)
+    entry = services.entry_join(challenge=pool, user=alice)
+    page = signed(alice).post(
+        entry.get_absolute_url(),
+        {"picks": "{}", "fill": "favourite", "version": services.entry_version(entry)},
+        follow=True,
+    )
+    assert Entry.objects.get(pk=entry.pk).picks == {"R1-1": s[1], "R1-2": s[2]}
+    said = " ".join(page.content.decode().split())
+    assert "Your bracket is saved, filled by seed but for 1 game between equal seeds" in said
+    assert "Pick them yourself, or fill by seed again later." in said
+    # By odds, it is refused as before, saying the pace where one is known.
+    answer = signed(alice).patch(
+        f"/api/challenge-entries/{entry.pk}/", {"fill": "odds"}, content_type="application/json"
+    )
+    assert answer.status_code == 503
 
 
 def test_fill_by_odds_picks_the_exact_favourite_of_each_game(

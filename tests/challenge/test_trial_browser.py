@@ -66,7 +66,10 @@ def test_a_phone_fan_reads_each_score_beside_its_name_and_sees_picks_not_yet_sav
     assert unsaved()
     tap(browser, slot("R2-1", by_seed[8]))
     follow(browser, browser.find_element(By.XPATH, "//button[text()='Fill the rest by seed']"))
-    assert "Your bracket is saved." in browser.find_element(By.CLASS_NAME, "messages").text
+    assert (
+        "Your bracket is saved: every game is picked."
+        in browser.find_element(By.CLASS_NAME, "messages").text
+    )
     saved = Entry.objects.get(pk=entry.pk)
     assert len(saved.picks) == 7 and saved.picks["R2-1"] == by_seed[8]
     assert not unsaved()
