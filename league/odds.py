@@ -87,6 +87,10 @@ to the background and the page says how far they are."""
 ON_DEMAND_COACHED_PAIRS = 25
 """The same with the coach policy on, each pair solved on its own with its exact coach
 (about 10-20 ms a pair)."""
+STORE_EVERY = 128
+"""A table build stores its pairs this many at a time: the field solver's best chunk (docs/
+odds.md, "Speed"), a second or two of coached pairs on a quiet host, so a task stopped
+by its time limit keeps all but the last few seconds of its work."""
 STATE_LIMIT = 200_000
 """Reseeded brackets: transitions per round beyond which the odds are sampled."""
 SAMPLED_BRACKETS = 20_000
@@ -437,14 +441,19 @@ class PairTable:
         return sorted(k for k in keys if k not in self._p)
 
     def compute(self, pairs: Iterable[tuple[int, int]]) -> int:
-        """Compute and store the missing ones of ``pairs``; return how many were computed."""
+        """Compute and store the missing ones of ``pairs``, ``STORE_EVERY`` at a time (a
+        task stopped by its time limit on a slow host keeps what it solved, and the next
+        one goes on from there); return how many were computed."""
         todo = self.missing(pairs)
-        rows = []
-        for (home, away), odds in self._solve(todo).items():
-            rows.append(self._row(home, away, odds))
-            self._p[(home, away)] = odds.p_home_win
-        PairOdds.objects.bulk_create(rows, ignore_conflicts=True, batch_size=500)
-        return len(rows)
+        computed = 0
+        for start in range(0, len(todo), STORE_EVERY):
+            rows = []
+            for (home, away), odds in self._solve(todo[start : start + STORE_EVERY]).items():
+                rows.append(self._row(home, away, odds))
+                self._p[(home, away)] = odds.p_home_win
+            PairOdds.objects.bulk_create(rows, ignore_conflicts=True, batch_size=500)
+            computed += len(rows)
+        return computed
 
     def _solve(self, todo: Sequence[tuple[int, int]]) -> dict[tuple[int, int], GameOdds]:
         """Return the odds of the stored keys ``todo``: the engine's field solver for many

@@ -16,6 +16,7 @@ from functools import partial
 from typing import Any
 
 from celery import current_app, shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.db import InterfaceError, OperationalError
 from django.dispatch import receiver
 from kombu.exceptions import OperationalError as BrokerError
@@ -141,7 +142,19 @@ def odds_pair_table(
     ``home_ids`` at home, or all): a bracket's pairs that can meet, a schedule's games.
     (``needed_only`` is read and ignored: a message queued before it was dropped still
     runs, as every table is now built of the needed pairs only.)"""
-    return odds.pair_table_build(season_id=season_id, home_ids=home_ids)
+    try:
+        return odds.pair_table_build(season_id=season_id, home_ids=home_ids)
+    except SoftTimeLimitExceeded:
+        # A slow or busy host: what was solved is stored (``PairTable.compute`` stores as
+        # it goes), so the same rows are asked for again and go on from there.
+        log.warning(
+            "the odds of season %s (home teams %s) took longer than the task's time limit; "
+            "what was solved is stored and the rest is sent again",
+            season_id,
+            home_ids,
+        )
+        _send(odds_pair_table, "odds", season_id=season_id, home_ids=home_ids)
+        return {"computed": 0, "deleted": 0, "pairs": 0, "continued": 1}
 
 
 @receiver(odds.pairs_wanted, sender=PairOdds, dispatch_uid="league.send_pair_table")

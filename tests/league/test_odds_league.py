@@ -183,6 +183,38 @@ def test_a_coached_tournament_solves_only_the_pairs_that_can_meet_in_the_bracket
     assert PairOdds.objects.count() == 6
 
 
+def test_a_table_task_stopped_by_its_time_limit_keeps_what_it_solved_and_goes_on(
+    teams, monkeypatch
+) -> None:
+    """An operator's review: on a loaded host a new 96-team tournament's odds tasks hit
+    Celery's soft time limit and stored none of their pairs, asked again and again."""
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    from league import tasks
+
+    season = cup(teams[:4], strategy=True)
+    monkeypatch.setattr(odds, "STORE_EVERY", 2)
+    real, calls = odds.PairTable._solve, []
+
+    def slow_host(self, todo):  # type: ignore[no-untyped-def]
+        calls.append(list(todo))
+        if len(calls) == 2:  # the time limit, in the second chunk of pairs
+            raise SoftTimeLimitExceeded()
+        return real(self, todo)
+
+    monkeypatch.setattr(odds.PairTable, "_solve", slow_host)
+    sent = []
+    monkeypatch.setattr(tasks, "_send", lambda task, lane, **kw: sent.append((task, lane, kw)))
+    answer = tasks.odds_pair_table(season_id=season.pk)
+    assert PairOdds.objects.count() == 2  # the first chunk, stored before the limit
+    assert sent == [(tasks.odds_pair_table, "odds", {"season_id": season.pk, "home_ids": None})]
+    assert answer["continued"] == 1
+    # The task sent again goes on from there: the four pairs left, none solved twice.
+    monkeypatch.setattr(odds.PairTable, "_solve", real)
+    assert odds.pair_table_build(season_id=season.pk)["computed"] == 4
+    assert odds.table_status(season) == {"pairs": 6, "ready": 6}
+
+
 def test_a_seasons_table_holds_its_schedules_games(teams) -> None:
     season = services.season_create(
         league=services.league_get_or_create(name="Odds League"),
