@@ -391,8 +391,9 @@ TEAM_FILE_MAX_BYTES = env.int("TEAM_FILE_MAX_BYTES", default=256 * 1024)
 TEAM_NOTES_MAX_CHARS = env.int("TEAM_NOTES_MAX_CHARS", default=4000)
 # A zip of team files: at most this many files, inflating to at most this many bytes (also the
 # most one import reads in all). Both are checked from the zip's directory before anything is
-# inflated, and again while inflating.
-TEAM_ZIP_MAX_ENTRIES = env.int("TEAM_ZIP_MAX_ENTRIES", default=96)
+# inflated, and again while inflating. 300 files: the admin's export of every team (the 96
+# field and those a commissioner adds) imports again; 96, the field's size, refused a 97th.
+TEAM_ZIP_MAX_ENTRIES = env.int("TEAM_ZIP_MAX_ENTRIES", default=300)
 TEAM_ZIP_MAX_BYTES = env.int("TEAM_ZIP_MAX_BYTES", default=25 * 1024 * 1024)
 
 # --- REST framework -------------------------------------------------------------------------
