@@ -41,6 +41,8 @@ class ImportOutcome:
     """Players the file adds to a team already here."""
     removed: tuple[tuple[str, int], ...] = ()
     """Players the team had that the file does not name, each with the games he played."""
+    twin: str = ""
+    """A team created beside one of the same season whose school differs only in capitals."""
 
     @property
     def verb(self) -> str:
@@ -53,6 +55,11 @@ class ImportOutcome:
         names players by name), so both are said, with the games the removed one played
         (their lines keep the name he played under, linked to no player)."""
         said = [f"{self.team}: {self.verb}"]
+        if self.created and self.twin:
+            said[0] += (
+                f" beside {self.twin}, which differs only in capitals: two teams now (if they "
+                "are one, delete this one in the admin and import it as the other is written)"
+            )
         for name, games in self.removed:
             played = (
                 f", after {counted(games, 'game')} played: his lines keep his name, linked to "
@@ -372,7 +379,21 @@ def _team_write(card: TeamCard, *, reason: str, keep_conference: bool = False) -
     if changed and not team_saved:  # its players or cards changed: the team was updated now
         team.updated_at = timezone.now()
         Team.objects.filter(pk=team.pk).update(updated_at=team.updated_at)
-    return ImportOutcome(team=team, created=created, changed=changed, added=added, removed=removed)
+    twin = (
+        Team.objects.filter(school__iexact=card.school, season=card.season)
+        .exclude(pk=team.pk)
+        .first()
+        if created
+        else None
+    )
+    return ImportOutcome(
+        team=team,
+        created=created,
+        changed=changed,
+        added=added,
+        removed=removed,
+        twin=str(twin or ""),
+    )
 
 
 class CardRefused(Refused):

@@ -68,7 +68,15 @@ def test_a_lower_case_school_is_named_as_written_in_messages(tmp_path: Path) -> 
     team_import(name="k.json", content=KENTUCKY.read_bytes())
     doc = document() | {"school": "kentucky"}
     outcome = team_import(name="lower.json", content=json.dumps(doc).encode())
-    assert outcome.describe() == "kentucky 2012: created"
+    # Not made silently (a commissioner's review): the twin in other capitals is named.
+    assert outcome.describe() == (
+        "kentucky 2012: created beside Kentucky 2012, which differs only in capitals: two "
+        "teams now (if they are one, delete this one in the admin and import it as the "
+        "other is written)"
+    )
+    assert team_import(name="again.json", content=json.dumps(doc).encode()).describe() == (
+        "kentucky 2012: unchanged"
+    )
     out = io.StringIO()
     call_command("export_team", "--all", "--out", str(tmp_path), stdout=out)
     assert "kentucky 2012 is written as kentucky-2012-2.json" in out.getvalue()
