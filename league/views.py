@@ -827,13 +827,13 @@ class MatchupForm(forms.Form):
                         help_text=option.help,
                     )
 
-    def option_fields(self) -> list[tuple[str, list[Any]]]:
-        """Return ``(game title, its option fields)`` of each game with options to pick."""
+    def option_fields(self) -> list[tuple[str, str, list[Any]]]:
+        """Return ``(game, its title, its option fields)`` of each game with options."""
         out = []
         for name in game_names():
             fields = [self[k] for k in self.fields if k.startswith(f"{name}_")]
             if fields:
-                out.append((find_game(name).title, fields))
+                out.append((name, find_game(name).title, fields))
         return out
 
     def game_options(self) -> dict[str, Any]:

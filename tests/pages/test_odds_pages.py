@@ -183,9 +183,22 @@ def test_a_fan_picks_a_matchup_in_a_browser(browser, live_server) -> None:
 
     home, away = full_team(school="Browser Home"), full_team(school="Browser Away")
     browser.get(live_server.url + reverse("matchup"))
+
+    def shown() -> list[str]:  # the games whose options the form shows
+        boxes = browser.find_elements(By.CSS_SELECTOR, "fieldset[data-game]")
+        return [b.get_attribute("data-game") for b in boxes if b.is_displayed()]
+
+    # Only the chosen game's options (a fan on a phone scrolled past all three games').
+    assert shown() == ["vabg"]
+    Select(browser.find_element(By.NAME, "game")).select_by_value("sixdice")
+    assert shown() == ["sixdice"]
+    Select(browser.find_element(By.NAME, "game")).select_by_value("vabg")
     Select(browser.find_element(By.NAME, "home")).select_by_value(str(home.pk))
     Select(browser.find_element(By.NAME, "away")).select_by_value(str(away.pk))
     browser.find_element(By.CSS_SELECTOR, "form.matchup button").click()
     preview = browser.find_element(By.ID, "preview")
     assert preview.find_elements(By.TAG_NAME, "svg")
     assert "%" in preview.find_element(By.CSS_SELECTOR, "tr.home .p-win").text
+    # The answer is brought into view: the page opens at it, below the form.
+    assert browser.current_url.endswith("#odds")
+    assert browser.execute_script("return window.scrollY") > 0
