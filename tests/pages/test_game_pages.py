@@ -167,8 +167,8 @@ def test_the_replay_follows_the_pawn_the_chip_and_the_dice_turn_by_turn(client: 
     frame = frames[turn - 1]
     assert f'data-section="{frame.section}"' in html and f'data-chip="{frame.chip}"' in html
     assert f"Turn {turn} of {len(frames)}" in html
-    assert f'href="?turn={turn + 1}" id="next"' in html
-    assert f'href="?turn={turn - 1}" id="prev"' in html
+    assert f'href="?turn={turn + 1}#turns" id="next"' in html  # opens at the turns
+    assert f'href="?turn={turn - 1}#turns" id="prev"' in html
     # Out-of-range turns are clamped; a VABG game has no replay.
     assert "Turn 1 of" in client.get(f"/games/{game.pk}/replay/?turn=0").content.decode()
     html = client.get(f"/games/{game.pk}/replay/?turn=99999").content.decode()
