@@ -8,6 +8,7 @@ checked by ``challenge.services``.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from datetime import datetime
 from typing import Any
 
@@ -336,7 +337,7 @@ def _bracket_data(entry: Entry) -> dict[str, Any]:
             for n in range(1, bracket.rounds + 1)
         ],
         "games": [
-            {"key": g.key, "round": g.round, "region": g.region or "",
+            {"key": g.key, "round": g.round, "region": g.region or "", "position": g.position,
              "top": source(g.top), "bottom": source(g.bottom)}
             for g in sorted(bracket.games, key=lambda g: g.round)
         ],
@@ -453,15 +454,29 @@ def _entry_page(
 def _needs_words(item: Entry, data: dict[str, Any]) -> list[dict[str, Any]]:
     """What the entry still needs, with names: the team, the round, the opponent if known."""
     teams, rounds = data["teams"], data["rounds"]
+    games = {g["key"]: g for g in data["games"]}
+    per_round = Counter(g["round"] for g in data["games"])
     return [
         {
             **n,
             "team": teams[str(n["team_id"])]["name"],
             "round_name": rounds[n["round"] - 1]["name"],
+            "where": game_words(
+                games[n["key"]], rounds[n["round"] - 1]["name"], alone=per_round[n["round"]] == 1
+            ),
             "against": None if n["against_id"] is None else teams[str(n["against_id"])]["name"],
         }
         for n in services.entry_needs(item)
     ]
+
+
+def game_words(game: dict[str, Any], round_name: str, *, alone: bool = False) -> str:
+    """Name a bracket game as a fan reads it, "West, Round 2, game 1", not by its key
+    ("West-R2-1"); the one game of its round (the final) by the round alone."""
+    if alone:
+        return round_name
+    region = f"{game['region']}, " if game["region"] else ""
+    return f"{region}{round_name}, game {game['position']}"
 
 
 @login_required(login_url="challenge:signin")

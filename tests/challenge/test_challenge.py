@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from challenge import services
 from challenge.models import Challenge, Entry
+from challenge.views import game_words
 from core.text import wait_words
 from league import odds, tournaments
 from league.models import PairOdds, Season
@@ -544,7 +545,12 @@ def test_after_the_lock_an_entry_page_says_which_results_it_still_needs(
     assert needs == want
     page = Client().get(entry.get_absolute_url()).content.decode()
     two, three = (cup.entries.get(seed=n).team for n in (2, 3))
-    assert f"{two} to win Round 1 game R1-2 against {three}: 1 point" in page
+    # The game in words, not by its key "R1-2" (a fan's review).
+    assert f"{two} to win Round 1, game 2, against {three}: 1 point" in page
+    if winners["R1-1"] == s[1]:  # the final, the one game of its round, by its name alone
+        assert f"{cup.entries.get(seed=1).team} to win Championship: 2 points" in page
+    assert game_words({"region": "West", "position": 1}, "Round 2") == "West, Round 2, game 1"
+    assert game_words({"region": "", "position": 1}, "Championship", alone=True) == "Championship"
 
 
 def test_a_commissioner_opens_a_pool_in_the_admin_and_a_started_tournament_is_refused(

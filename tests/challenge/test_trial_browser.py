@@ -59,7 +59,7 @@ def test_a_phone_fan_reads_each_score_beside_its_name_and_sees_picks_not_yet_sav
         "const b = document.querySelector('li[data-key=\"R2-1\"] button');"
         "return document.getElementById(b.getAttribute('aria-describedby')).textContent"
     )
-    assert described == "Final Four · R2-1"
+    assert described == "Final Four · game 1"
     # Seed 8 sent through two rounds before its next opponent is picked, then the rest
     # filled: saved (the save refused it, and the page said "has a winner (team id)").
     tap(browser, slot("R1-1", by_seed[8]))

@@ -127,7 +127,7 @@
         li.dataset.key = g.key;
         var where = document.createElement("div");
         where.className = "where";
-        where.textContent = r.name + " · " + (g.region ? g.region + " · " : "") + g.key;
+        where.textContent = r.name + " · " + (g.region ? g.region + " · " : "") + "game " + g.position;
         where.id = "game-" + g.key;
         li.appendChild(where);
         teams[g.key].forEach(function (team) {
