@@ -589,6 +589,13 @@ class SimulationRunAdmin(admin.ModelAdmin[SimulationRun]):
     )  # fmt: skip
     change_form_template = "admin/league/simulationrun/change_form.html"
 
+    def render_change_form(
+        self, request: HttpRequest, context: dict[str, Any], *args: Any, **kwargs: Any
+    ) -> Any:
+        run = kwargs.get("obj")
+        context["stalled"] = services.run_stalled(run) if run is not None else ""
+        return super().render_change_form(request, context, *args, **kwargs)
+
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 

@@ -49,7 +49,7 @@ from tenacity import (
 
 from cards.models import Team
 from core.errors import sentence
-from core.text import counted
+from core.text import counted, wait_words
 from league import tournaments
 from league.dispatch import CHUNK_GAMES, field_odds_enqueue, games_enqueue
 from league.errors import GameNotPlayable, ResultRefused, SeasonRefused, SimulationRefused
@@ -1025,6 +1025,38 @@ def _run_read(
 ) -> SimulationRun:
     run.refresh_from_db()
     return run
+
+
+RUN_STALL_SECONDS = 60
+"""A running run none of whose games a worker holds, and none stored, for this long is said
+to be waiting on its pages and in the API (``run_stalled``)."""
+
+
+def run_stalled(run: SimulationRun, *, now: datetime | None = None) -> str:
+    """Say, for a running run that has not moved for ``RUN_STALL_SECONDS``, that no worker
+    holds its games: no worker runs, or all are busy with other work. Empty while a worker
+    holds one of its games or stored one lately, and once it has ended. Read from the
+    games' leases and times (one query), never by pinging the workers from a page."""
+    if run.status != SimulationRun.Status.RUNNING:
+        return ""
+    now = now or timezone.now()
+    since = now - timedelta(seconds=RUN_STALL_SECONDS)
+    if run.created_at > since:
+        return ""
+    moved = Game.objects.filter(run=run).aggregate(
+        held=Max("lease_expires_at"), stored=Max("played_at")
+    )
+    if moved["held"] is not None and moved["held"] > now:
+        return ""
+    last = max(t for t in (run.created_at, moved["stored"]) if t is not None)
+    if last > since:
+        return ""
+    waited = wait_words(round((now - last).total_seconds()))
+    return (
+        f"No worker has taken a game of this run for {waited}: the workers are stopped, or "
+        "busy with other work (odds, research). Its games stay queued and are played as soon "
+        'as one is free (README, "Workers and recovery").'
+    )
 
 
 def workers_answering() -> int:

@@ -32,6 +32,7 @@ from league import (
     realseasons,
     replays,
     selectors,
+    services,
     stories,
     tournaments,
 )
@@ -75,6 +76,8 @@ def _seasons_progress(seasons: list[Season]) -> dict[int, dict[str, Any]]:
         season_id__in=ids, status=SimulationRun.Status.RUNNING
     ).order_by("-created_at", "-id"):
         runs.setdefault(run.season_id, run)
+    for run in runs.values():  # a run nothing has moved for says so (one query a run)
+        run.stalled = services.run_stalled(run)  # type: ignore[attr-defined]
     progress = {}
     for season in seasons:
         row: dict[str, Any] = dict(counts.get(season.pk, {}))
@@ -386,7 +389,13 @@ def season_progress(request: HttpRequest, pk: int) -> JsonResponse:
     progress["run"] = (
         None
         if run is None
-        else {"id": run.pk, "done": run.done, "total": run.total, "percent": run.percent}
+        else {
+            "id": run.pk,
+            "done": run.done,
+            "total": run.total,
+            "percent": run.percent,
+            "stalled": run.stalled,
+        }
     )
     return JsonResponse(progress)
 

@@ -24,6 +24,7 @@ from league.models import (
     options_help,
 )
 from league.scheduling import DAYS_BETWEEN_MAX
+from league.services import run_stalled
 from simulator.games import game_choices
 from simulator.results import LINE_FIELDS
 
@@ -306,13 +307,21 @@ class SimulationRunSerializer(serializers.ModelSerializer[SimulationRun]):
         read_only=True,
         help_text="True when these games were already being simulated: this is that run.",
     )
+    stalled = serializers.SerializerMethodField(
+        help_text="While running: why nothing has moved for a minute (no worker has taken its "
+        "games: stopped, or busy with other work); null while it moves and once it ends."
+    )
 
     class Meta:
         model = SimulationRun
         fields = [
             "id", "url", "season", "scope", "round", "game_date", "game", "status", "total",
             "done", "failed", "percent", "created_at", "finished_at", "error", "joined",
+            "stalled",
         ]  # fmt: skip
+
+    def get_stalled(self, run: SimulationRun) -> str | None:
+        return run_stalled(run) or None
 
 
 class RetrySerializer(serializers.Serializer[Any]):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import html
 import random
 from typing import Any
 
@@ -514,6 +515,33 @@ def test_with_the_broker_down_a_simulation_is_kept_queued_and_said_so_not_a_serv
     )
     assert page.status_code == 200
     assert "The games are stored as queued, but the broker (" in page.content.decode()
+
+
+def test_a_run_no_worker_has_taken_for_a_minute_says_so_on_its_pages_and_in_the_api(
+    commish, client
+) -> None:
+    """An operator's review: with every worker stopped a run read "running 0 of 6" for ever
+    on the season's page, the admin's run page and the API, with nothing to say why."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    season = season_scheduled(teams=4)
+    run = SimulationRun.objects.create(season=season, scope="all", total=6, dispatch=True)
+    season.games.update(run=run, queued_at=timezone.now())
+    url = f"/api/runs/{run.pk}/"
+    assert client_for().get(url).json()["stalled"] is None  # just started
+    SimulationRun.objects.filter(pk=run.pk).update(created_at=timezone.now() - timedelta(minutes=2))
+    said = client_for().get(url).json()["stalled"]
+    assert said.startswith("No worker has taken a game of this run for about 2 minutes: the ")
+    assert said in html.unescape(client.get(f"/seasons/{season.pk}/").content.decode())
+    client.force_login(commissioner())
+    page = client.get(f"/admin/league/simulationrun/{run.pk}/change/").content.decode()
+    assert said in html.unescape(page)
+    # A worker holding one of its games: it is moving, nothing said.
+    game = season.games.first()
+    Game.objects.filter(pk=game.pk).update(lease_expires_at=timezone.now() + timedelta(seconds=30))
+    assert client_for().get(url).json()["stalled"] is None
 
 
 @pytest.mark.parametrize(
