@@ -16,7 +16,7 @@ them (``tasks.research_chunk``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -302,8 +302,16 @@ def player_for(run: str, plan: Plan) -> RunPlayer:
     return got
 
 
-def play_chunk(plan: Plan, first: int, stop: int, *, player: RunPlayer | None = None) -> Tally:
-    """Play repetitions ``first`` to ``stop - 1`` of ``plan`` and return their tally."""
+def play_chunk(
+    plan: Plan,
+    first: int,
+    stop: int,
+    *,
+    player: RunPlayer | None = None,
+    after_each: Callable[[], object] | None = None,
+) -> Tally:
+    """Play repetitions ``first`` to ``stop - 1`` of ``plan`` and return their tally;
+    ``after_each`` is called after each repetition (a worker renewing its hold)."""
     if not 0 <= first < stop <= plan.repetitions:
         raise PlanError(f"repetitions {first}-{stop - 1} are not in a run of {plan.repetitions}")
     player = player or RunPlayer(plan)
@@ -321,6 +329,8 @@ def play_chunk(plan: Plan, first: int, stop: int, *, player: RunPlayer | None = 
             if plan.kind == Kind.SEASON:
                 for i in season_firsts(plan, winners):
                     tally.teams[i].firsts += 1
+        if after_each is not None:
+            after_each()
     return tally
 
 

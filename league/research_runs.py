@@ -16,12 +16,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
 from cards.mapping import team_card, teams_for_play
 from cards.models import Team
+from league import background
 from league import bracket as brackets
 from league.games import league_game
 from league.models import Game, ResearchChunk, ResearchRun, Season, SeasonTeam
@@ -210,22 +212,53 @@ def research_chunk_play(*, run_id: int, index: int) -> bool:
     call stored it (False: it was already stored, by this worker or another)."""
     if ResearchChunk.objects.filter(run_id=run_id, index=index).exists():
         return False
-    run = ResearchRun.objects.get(pk=run_id)
-    first, stop = run.chunks[index]
-    plan = _plan(run)
-    tally = play_chunk(plan, first, stop, player=player_for(_run_key(run), plan))
+    held = _held_key(run_id, index)
+    if not background.ask_once(held, CHUNK_HOLD_SECONDS):
+        return False  # another worker is playing it now (a copy sent while it was slow)
     try:
-        with transaction.atomic():
-            ResearchChunk.objects.create(
-                run=run,
-                index=index,
-                games=tally.games,
-                tally=tally.to_json(),
-                played_by=socket.gethostname()[:200],
-            )
-    except IntegrityError:
-        return False  # another delivery of the same chunk stored it first: the same tally
-    return True
+        run = ResearchRun.objects.get(pk=run_id)
+        first, stop = run.chunks[index]
+        plan = _plan(run)
+        renewed = [time.monotonic()]
+
+        def renew() -> None:  # the hold outlives the worker by at most CHUNK_HOLD_SECONDS
+            if time.monotonic() - renewed[0] >= CHUNK_HOLD_SECONDS / 4:
+                cache.set(held, socket.gethostname(), CHUNK_HOLD_SECONDS)
+                renewed[0] = time.monotonic()
+
+        tally = play_chunk(
+            plan, first, stop, player=player_for(_run_key(run), plan), after_each=renew
+        )
+        try:
+            with transaction.atomic():
+                ResearchChunk.objects.create(
+                    run=run,
+                    index=index,
+                    games=tally.games,
+                    tally=tally.to_json(),
+                    played_by=socket.gethostname()[:200],
+                )
+        except IntegrityError:
+            return False  # another delivery of the same chunk stored it first: the same tally
+        return True
+    finally:
+        cache.delete(held)
+
+
+CHUNK_HOLD_SECONDS = 40
+"""How long a worker's hold on a chunk it plays lasts unless renewed; it renews it every
+quarter of that, after a repetition, as it plays. A worker that died with a chunk holds it
+at most this long: the next stall of the follow after that sends it again."""
+
+
+def _held_key(run_id: int, index: int) -> str:
+    return f"league.research.held.{run_id}.{index}"
+
+
+def research_chunk_held(run_id: int, index: int) -> bool:
+    """Tell whether a worker is playing chunk ``index`` of run ``run_id`` now (its hold, in
+    the cache every process shares)."""
+    return cache.get(_held_key(run_id, index)) is not None
 
 
 def research_missing(run: ResearchRun) -> list[int]:
@@ -269,9 +302,11 @@ def research_follow(
 
     With ``send`` (a broker), each missing chunk is sent to the workers and this waits,
     reporting games stored to ``progress``. Whenever nothing has been stored for ``stall``
-    seconds (a worker died with a chunk, a message was lost), the missing chunks are sent
-    again: a chunk played twice is stored once. After ``GIVE_UP`` such stalls in a row this
-    gives up; the run can be resumed. Without ``send``, the chunks are played here.
+    seconds, the missing chunks no worker holds (a worker died with one, a message was
+    lost) are sent again: a chunk is played by one worker at a time and stored once. While
+    workers hold some chunks the run is slow, not stalled; after ``GIVE_UP`` stalls in a row
+    with none held this gives up; the run can be resumed. Without ``send``, the chunks are
+    played here.
     """
     start, first = time.monotonic(), research_stored_games(run)
     if send is None:
@@ -290,11 +325,15 @@ def research_follow(
             stored, moved, stalls = now_stored, time.monotonic(), 0
             progress(stored)
         elif time.monotonic() - moved > stall:
-            stalls += 1
-            if stalls >= GIVE_UP:
-                missing = len(research_missing(run))
-                return Followed(False, missing, time.monotonic() - start, stored - first)
-            for index in research_missing(run):
+            missing = research_missing(run)
+            free = [i for i in missing if not research_chunk_held(run.pk, i)]
+            if len(free) < len(missing):
+                stalls = 0  # workers are playing some: slow chunks, not a stall
+            else:
+                stalls += 1
+                if stalls >= GIVE_UP:
+                    return Followed(False, len(missing), time.monotonic() - start, stored - first)
+            for index in free:  # a copy of a chunk a worker holds would only wait for it
                 send(run.pk, index)
             moved = time.monotonic()
     return _finish(run, start, first)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
@@ -237,6 +238,47 @@ def test_a_chunk_delivered_twice_counts_once_and_cards_are_fixed_when_the_run_is
     edited = research_runs.plan_for_matchups(pairs=[(a, b)], repetitions=10, rules=RULES,
                                              neutral=True, seed=1)  # fmt: skip
     assert play_chunk(edited, 0, 10).to_json() != play_chunk(plan, 0, 10).to_json()
+
+
+@pytest.mark.django_db
+def test_a_slow_chunk_is_played_by_one_worker_and_its_follow_waits_without_giving_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An operator's review: on a loaded host a 2,000-game chunk took minutes; each 30 s
+    with nothing stored the follow sent every missing chunk again (copies played beside
+    the first) and, after three, said "start workers" while both were busy."""
+    a, b = full_team(school="Alpha", season=2001), full_team(school="Beta", season=2002)
+    plan = research_runs.plan_for_matchups(pairs=[(a, b)], repetitions=10, rules=RULES,
+                                           neutral=True, seed=1)  # fmt: skip
+    run = research_runs.research_run_create(plan=plan, label="slow", games_per_chunk=5)
+    # A worker is playing chunk 0: a copy delivered meanwhile leaves it to that worker.
+    cache.set(research_runs._held_key(run.pk, 0), "another-host", 60)
+    assert research_runs.research_chunk_held(run.pk, 0)
+    assert research_runs.research_chunk_play(run_id=run.pk, index=0) is False
+    assert research_runs.research_missing(run) == [0, 1]
+    # The follow: nothing stored, chunk 0 held. Far more stalls than GIVE_UP go by, and
+    # only the chunk no worker holds is sent again; then the holder stores its chunk.
+    sent: list[int] = []
+    polls = iter(range(10_000))
+    clock = iter(float(i) for i in range(10_000))
+    monkeypatch.setattr(research_runs.time, "sleep", lambda s: None)
+    monkeypatch.setattr(research_runs.time, "monotonic", lambda: next(clock))
+
+    def progress(stored: int) -> None:
+        pass
+
+    def send(run_id: int, index: int) -> None:
+        sent.append(index)
+        if len(sent) > 3 * research_runs.GIVE_UP:  # the slow worker stores it at last
+            cache.delete(research_runs._held_key(run_id, 0))
+            research_runs.research_chunk_play(run_id=run_id, index=0)
+            research_runs.research_chunk_play(run_id=run_id, index=1)
+        next(polls)
+
+    ended = research_runs.research_follow(run, send=send, progress=progress, stall=1.0)
+    assert ended.done and research_runs.research_missing(run) == []
+    assert 0 not in sent[2:]  # after the first sending, never a copy of the held chunk
+    assert sent.count(1) > research_runs.GIVE_UP  # no give-up while a chunk was held
 
 
 @pytest.mark.django_db

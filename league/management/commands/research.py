@@ -112,10 +112,18 @@ class Command(BaseCommand):
         finally:
             close()
         if not ended.done:
-            raise CommandError(
+            stalled = (
                 f"run {run.pk}: {ended.missing} of {len(run.chunks)} chunks not played: no worker "
-                f"stored any for {o['stall']:g} s, {runs.GIVE_UP} times in a row; start "
-                f"workers, then: manage.py research --resume {run.pk}"
+                f"took any for {o['stall']:g} s, {runs.GIVE_UP} times in a row"
+            )
+            if send is not None and workers_answering():
+                raise CommandError(
+                    f"{stalled}, though workers answer: they are busy with other work (a "
+                    "field's odds, a run's games) and its chunks wait in the broker for them; "
+                    f"follow it again later: manage.py research --resume {run.pk}"
+                )
+            raise CommandError(
+                f"{stalled}; start workers, then: manage.py research --resume {run.pk}"
             )
         try:
             files = write_outputs(Plan.from_json(run.plan), runs.research_tally(run), out, run=made)
