@@ -122,7 +122,10 @@ def challenges(request: HttpRequest) -> HttpResponse:
     mine = []
     if request.user.is_authenticated:
         mine = list(Entry.objects.filter(user=request.user).select_related("challenge__season"))
-    return render(request, "challenge/list.html", {"pools": pools, "mine": mine})
+    open_pools = [p for p in pools if not p.state]  # type: ignore[attr-defined]
+    return render(
+        request, "challenge/list.html", {"pools": pools, "mine": mine, "open_pools": open_pools}
+    )
 
 
 def _join_form(request: HttpRequest, challenge: Challenge) -> dict[str, str]:

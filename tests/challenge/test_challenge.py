@@ -1091,3 +1091,20 @@ def test_the_tournament_and_its_bracket_page_name_its_public_pools_and_their_sta
     assert "Locked: 1 of 3 games played" in page
     other = uncoached_cup(league="Challenge League", name="Other Cup", teams=4, seed=8)
     assert 'id="pools"' not in client.get(reverse("season", args=[other.pk])).content.decode()
+
+
+def test_before_a_game_and_after_the_lock_the_pages_say_so_in_one_line(
+    client: Any, cup: Any, pool: Any
+) -> None:
+    """A fan's review: a tournament not started showed four boards each saying "No games
+    yet."; a pool list whose every pool had locked said nothing of joining none."""
+    page = client.get(reverse("season", args=[cup.pk])).content.decode()
+    assert page.count("No game is played yet: the leaders are listed once one is.") == 1
+    assert "No games yet." not in page
+    listed = client.get(reverse("challenge:list")).content.decode()
+    assert "No public pool takes picks now" not in listed  # this one is open
+    play_next(cup)
+    listed = client.get(reverse("challenge:list")).content.decode()
+    assert "No public pool takes picks now: each is locked once its tournament" in listed
+    page = client.get(reverse("season", args=[cup.pk])).content.decode()
+    assert 'id="leaders"' in page and "No game is played yet" not in page
