@@ -58,7 +58,7 @@ from core.admin import (
     lines_html,
 )
 from core.errors import sentence
-from core.text import size_text
+from core.text import counted, size_text
 from simulator.games import find_game
 from simulator.vabg.cards import SLOT_NAMES, InvalidCardError
 
@@ -862,7 +862,13 @@ class RosterDeleteCheck(ReasonedHistoryAdmin):
                 "roster_refusal": refusal,
                 "team_url": reverse("admin:cards_team_change", args=[team]) if team else "",
             }
+        elif obj is not None:
+            extra_context = {**(extra_context or {}), "played_note": self.played_note(obj)}
         return super().delete_view(request, object_id, extra_context)
+
+    def played_note(self, obj: Any) -> str:
+        """What deleting ``obj`` does to the games already played: nothing, by default."""
+        return ""
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         def refused(request: HttpRequest, queryset: Any) -> bool:
@@ -877,6 +883,18 @@ class RosterDeleteCheck(ReasonedHistoryAdmin):
 class PlayerAdmin(TeamLabelSearch[Any], RosterDeleteCheck):
     def cards_gone(self, objs: list[Any]) -> QuerySet[Card]:
         return Card.objects.filter(player__in=[p.pk for p in objs])
+
+    def played_note(self, obj: Any) -> str:
+        """A player who has played: his lines stay, linked to no player (as an import that
+        drops him says)."""
+        games = obj.box_lines.count()
+        if not games:
+            return ""
+        return (
+            f"{obj.name} played {counted(games, 'game')}: deleted, his box lines keep his "
+            "name, linked to no player (his page and stats go). To keep them his, rename or "
+            "move him instead."
+        )
 
     list_display = ("name", "team", "slot", "role", "ball", "height", "ppg")
     list_filter = ("card__slot", "card__role", "team__card_source")

@@ -448,3 +448,28 @@ def test_a_team_the_engine_cannot_write_is_refused_by_the_export_not_a_500(
     assert f"{team} cannot be written as a team file" in text(response)
     with pytest.raises(CommandError, match="cannot be written as a team file"):
         call_command("export_team", str(team), "--print", stdout=io.StringIO())
+
+
+def test_deleting_a_player_who_has_played_says_what_becomes_of_his_box_lines(
+    commish: Client,
+) -> None:
+    """A commissioner's review: the delete page of a player with games said only "Players:
+    1, Cards: 1"; his lines then lost their link to him with no word of it."""
+    from league import services as league_services
+    from tests.league.api import season_scheduled
+
+    season = season_scheduled(teams=2)
+    league_services.game_simulate(game_id=season.games.first().pk)
+    reserve = Card.objects.select_related("player").filter(role="reserve").first()
+    games = reserve.player.box_lines.count()
+    assert games > 0  # he played: the case this page must speak of
+    url = reverse("admin:cards_player_delete", args=[reserve.player.pk])
+    page = text(commish.get(url))
+    assert (
+        f"{reserve.player.name} played {games} game{'s' if games > 1 else ''}: deleted, his "
+        "box lines keep his name, linked to no player"
+    ) in page
+    idle = PlayerFactory(team=reserve.team, order=9)  # never played: nothing to say
+    assert "linked to no player" not in text(
+        commish.get(reverse("admin:cards_player_delete", args=[idle.pk]))
+    )
