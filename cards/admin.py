@@ -663,7 +663,22 @@ class TeamAdmin(ReasonedHistoryAdmin):
         return TemplateResponse(request, "admin/cards/team/import.html", context)
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        # Counted before they go: a deleted player's lines keep his name, linked to no one.
+        played = [
+            (row.instance.name, row.instance.box_lines.count())
+            for formset in formsets
+            if isinstance(formset, RosterFormSet)
+            for row in formset.deleted_forms
+            if row.instance.pk is not None
+        ]
         super().save_related(request, form, formsets, change)
+        for name, games in played:
+            if games:
+                messages.warning(
+                    request,
+                    f"{name} played {counted(games, 'game')}: deleted, his box lines keep "
+                    "his name, linked to no player (his page and stats are gone).",
+                )
         team = teams_for_play().get(pk=form.instance.pk)
         added = [
             row

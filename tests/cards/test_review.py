@@ -473,3 +473,14 @@ def test_deleting_a_player_who_has_played_says_what_becomes_of_his_box_lines(
     assert "linked to no player" not in text(
         commish.get(reverse("admin:cards_player_delete", args=[idle.pk]))
     )
+    # Deleted with the Delete box of his team's roster, the save says it as he goes.
+    team = reserve.team
+    saved = commish.post(
+        reverse("admin:cards_team_change", args=[team.pk]),
+        team_page(team, **{reserve.player.name: {"DELETE": "on"}}),
+        follow=True,
+    )
+    said = text(saved)
+    assert f"{reserve.player.name} played {games} game" in said
+    assert "his box lines keep his name, linked to no player" in said
+    assert not Player.objects.filter(pk=reserve.player.pk).exists()
