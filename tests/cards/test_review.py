@@ -450,6 +450,21 @@ def test_a_team_the_engine_cannot_write_is_refused_by_the_export_not_a_500(
         call_command("export_team", str(team), "--print", stdout=io.StringIO())
 
 
+def test_export_all_writes_every_team_it_can_and_names_the_one_it_cannot(
+    tmp_path: Path,
+) -> None:
+    """A commissioner's review: one team half-entered in the admin made `export_team --all`
+    write nothing at all."""
+    done, blank = full_team(school="Done U"), TeamFactory(school="Blank U")
+    out = io.StringIO()
+    with pytest.raises(CommandError) as refused:
+        call_command("export_team", "--all", "--out", str(tmp_path), stdout=out)
+    assert str(refused.value).startswith(
+        f"1 team not written (1 team file written):\n{blank} cannot be written as a team file"
+    )
+    assert [p.name for p in tmp_path.glob("*.json")] == [f"done-u-{done.season}.json"]
+
+
 def test_deleting_a_player_who_has_played_says_what_becomes_of_his_box_lines(
     commish: Client,
 ) -> None:

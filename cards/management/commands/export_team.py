@@ -19,6 +19,7 @@ from cards.services import (
     teams_export,
 )
 from core.errors import sentence
+from core.text import counted
 
 
 class Command(BaseCommand):
@@ -33,6 +34,20 @@ class Command(BaseCommand):
         parser.add_argument("--all", action="store_true", help="export every team")
         parser.add_argument("--out", default=".", help="directory to write into")
         parser.add_argument("--print", action="store_true", help="print one team's file instead")
+
+    @staticmethod
+    def _writable(teams: list[Any]) -> tuple[list[Any], list[str]]:
+        """Split ``teams`` into those a team file can be written of and why the others
+        cannot."""
+        writable, refused = [], []
+        for team in teams:
+            try:
+                team_file_text(team)
+            except TeamNotWritable as exc:
+                refused.append(str(exc))
+            else:
+                writable.append(team)
+        return writable, refused
 
     def handle(self, *args: Any, **options: Any) -> None:
         teams = teams_for_play()
@@ -55,6 +70,9 @@ class Command(BaseCommand):
                     raise CommandError("--print prints exactly one team.")
                 self.stdout.write(team_file_text(selected[0]), ending="")
                 return
+            unwritable: list[str] = []
+            if options["all"]:  # one team half-entered in the admin holds back no other
+                selected, unwritable = self._writable(selected)
             paths = teams_export(teams=selected, directory=Path(options["out"]))
         except (TeamNotWritable, ExportDirectoryError) as exc:
             raise CommandError(sentence(f"{exc}; nothing was written")) from exc
@@ -67,3 +85,9 @@ class Command(BaseCommand):
             )
         if renamed:
             self.stdout.write(f"{len(paths)} team files written, one for each team.")
+        if unwritable:
+            raise CommandError(
+                f"{counted(len(unwritable), 'team')} not written ("
+                f"{counted(len(paths), 'team file')} written):\n"
+                + "\n".join(sentence(u) for u in unwritable)
+            )
