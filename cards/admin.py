@@ -193,6 +193,15 @@ class RosterForm(forms.ModelForm[Player]):
         }
 
 
+def played_deleted_words(name: str, games: int) -> str:
+    """Say what deleting a player who has played does to his games (the roster's Delete
+    box, his own delete page)."""
+    return (
+        f"{name} played {counted(games, 'game')}: deleted, his box lines keep his name, "
+        "linked to no player (his page and stats go)."
+    )
+
+
 def same_but_capitals(name: str, other: str) -> str:
     """Say why two teammates' names differing only in capitals are refused."""
     return (
@@ -674,11 +683,7 @@ class TeamAdmin(ReasonedHistoryAdmin):
         super().save_related(request, form, formsets, change)
         for name, games in played:
             if games:
-                messages.warning(
-                    request,
-                    f"{name} played {counted(games, 'game')}: deleted, his box lines keep "
-                    "his name, linked to no player (his page and stats are gone).",
-                )
+                messages.warning(request, played_deleted_words(name, games))
         team = teams_for_play().get(pk=form.instance.pk)
         added = [
             row
@@ -906,9 +911,7 @@ class PlayerAdmin(TeamLabelSearch[Any], RosterDeleteCheck):
         if not games:
             return ""
         return (
-            f"{obj.name} played {counted(games, 'game')}: deleted, his box lines keep his "
-            "name, linked to no player (his page and stats go). To keep them his, rename or "
-            "move him instead."
+            f"{played_deleted_words(obj.name, games)} To keep them his, rename or move him instead."
         )
 
     list_display = ("name", "team", "slot", "role", "ball", "height", "ppg")
