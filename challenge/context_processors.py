@@ -17,9 +17,10 @@ from challenge.models import Challenge
 TOURNAMENT_PAGES = frozenset({"season", "bracket"})
 
 
-def pool_state(pool: Challenge, games: int, now: Any) -> str:
+def pool_state(pool: Challenge, now: Any) -> str:
     """How a pool's state is told: "" while it takes picks, else locked or over; from the
-    pool's own columns (``games``: the bracket's games), no query."""
+    pool's own columns and its season's bracket (loaded with it), no query."""
+    games = len((pool.season.bracket or {}).get("games", ()))
     if games and pool.scored_games >= games:
         return "Over: every game played"
     if pool.scored_games or (pool.lock_at is not None and pool.lock_at <= now):
@@ -35,8 +36,7 @@ def _pools(season_id: int) -> list[Challenge]:
     )
     now = timezone.now()
     for p in pools:
-        bracket = p.season.bracket or {}
-        p.state = pool_state(p, len(bracket.get("games", ())), now)  # type: ignore[attr-defined]
+        p.state = pool_state(p, now)  # type: ignore[attr-defined]
     return pools
 
 

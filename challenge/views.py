@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
@@ -107,18 +106,12 @@ def signout(request: HttpRequest) -> HttpResponse:
     return redirect("challenge:list")
 
 
-def _pool_state(pool: Challenge, now: datetime) -> str:
-    """How the pool list tells a pool's state: "" while open, else locked or over."""
-    games = len(pool.season.bracket.get("games", ())) if pool.season.bracket else 0
-    return pool_state(pool, games, now)
-
-
 def challenges(request: HttpRequest) -> HttpResponse:
     """The public pools, and the fan's own entries."""
     pools = list(Challenge.objects.filter(public=True).select_related("season__league"))
     now = timezone.now()
     for p in pools:  # the state from the pool's own columns: no query a pool
-        p.state = _pool_state(p, now)  # type: ignore[attr-defined]
+        p.state = pool_state(p, now)  # type: ignore[attr-defined]
     mine = []
     if request.user.is_authenticated:
         mine = list(Entry.objects.filter(user=request.user).select_related("challenge__season"))
