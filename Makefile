@@ -11,7 +11,7 @@ REDIS_URL_TEST ?= redis://127.0.0.1:6379/15
 # without them every process compiles the project again (README, "Tests").
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: install run serve serve-setup serve-preflight serve-cached serve-workers backup restore test test-postgres test-sqlite lint typecheck bench services clean
+.PHONY: install native run serve serve-setup serve-preflight serve-cached serve-workers backup restore test test-postgres test-sqlite lint typecheck bench services clean
 
 $(VENV)/.stamp-install: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,7 +21,13 @@ $(VENV)/.stamp-install: requirements.txt
 
 install: $(VENV)/.stamp-install
 
-run: install
+# The VABG engine's hot modules compiled by mypyc from their own source (simulator/native.py):
+# the same games, about 1.6 times as fast. Nothing to do when the build matches the source; a
+# machine without a C compiler says so and plays the source.
+native: install
+	$(PY) scripts/build_native.py --or-source
+
+run: native
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_teams
 	$(PY) manage.py add_commissioner commissioner --if-none
@@ -30,7 +36,7 @@ run: install
 # Production serving: gunicorn with WhiteNoise for the static files. Set DEBUG=false,
 # SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL (README, "Running in production").
 WORKERS ?= 4
-serve-setup: install
+serve-setup: native
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py load_teams
@@ -57,7 +63,7 @@ serve-preflight: install
 # served, no set-up (the web host migrates); beat only with BEAT=true (the web host's
 # make serve-cached runs the one beat). Needs the web host's production environment
 # (README, "Adding a worker host").
-serve-workers: install
+serve-workers: native
 	exec env WEB=false BEAT=$${BEAT:-false} scripts/serve-cached.sh $(VENV)/bin/gunicorn
 
 # Back the configured database up into BACKUP_DIR (pg_dump, or SQLite's online backup), and
@@ -85,18 +91,19 @@ typecheck: install
 
 # The whole suite in three lanes side by side (scripts/test-passes.sh): the database tests on
 # PostgreSQL + Redis, the fault drills on databases of their own, the engine and SQLite tests.
-test: install services lint typecheck
+test: native services lint typecheck
 	scripts/test-passes.sh $(PY) $(PG_URL) $(REDIS_URL_TEST)
 
-test-postgres: install
+test-postgres: native
 	DATABASE_URL=$(PG_URL) CELERY_BROKER_URL=$(REDIS_URL_TEST) $(PY) -m pytest
 
-test-sqlite: install
+test-sqlite: native
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u REDIS_URL $(PY) -m pytest \
 		-m "not postgres and not redis"
 
-bench: install
+bench: native
 	$(PY) bench/engine.py
 
 clean:
+	test ! -x $(PY) || $(PY) scripts/build_native.py --clean
 	rm -rf $(VENV) db.sqlite3 .mypy_cache .ruff_cache

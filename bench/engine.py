@@ -7,7 +7,9 @@ warm-up, games are played in batches until the time is up; the script prints gam
 per second and microseconds per game, by the wall clock and by the process's own CPU
 time (the second is steadier on a machine busy with other work). The engine is plain
 single-threaded Python, so either figure is per core. It asserts nothing: timing never
-goes in tests.
+goes in tests. It plays the engine as the product runs it: compiled by mypyc where
+``make native`` built it (the first line says which); ``VABG_PURE_PYTHON=1`` measures its
+source.
 
     python bench/engine.py [--seconds 5] [--warm-up 1] [--pin]
 """
@@ -24,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere, without installing
 
-from simulator import SeededDice  # noqa: E402
+from simulator import SeededDice, native  # noqa: E402
 from simulator.vabg import ADVANCED, TeamCard, play_game, read_team_file  # noqa: E402
 
 TEAMS = ROOT / "fixtures" / "teams"
@@ -76,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     pinned = pin_to_one_core() if args.pin else "not pinned"
     print(f"VABG engine: {away.label} at {home.label}, advanced rules, events + box score")
     print(f"Python {platform.python_version()} on {platform.machine()}, {pinned}")
+    print(f"the engine: {native.ENGINE}")
 
     play_for(args.warm_up, home, away, first_seed=10**9)
     games, wall, cpu = play_for(args.seconds, home, away, first_seed=0)

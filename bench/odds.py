@@ -53,6 +53,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere, without installing
 
 from bench.engine import pin_to_one_core  # noqa: E402
+from simulator import native  # noqa: E402
 from simulator.vabg import ADVANCED, read_team_file  # noqa: E402
 from simulator.vabg.coaching import DEFAULT_POLICY  # noqa: E402
 from simulator.vabg.coachodds import coach_odds, solve_coach  # noqa: E402
@@ -173,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     pinned = pin_to_one_core() if args.pin else "not pinned"
     print(f"VABG exact odds: {len(teams)} fixture teams, advanced rules")
     print(f"Python {platform.python_version()} on {platform.machine()}, {pinned}")
+    print(f"the engine: {native.ENGINE}")
 
     sample = teams[: args.sample]
     pairs = list(itertools.permutations(sample, 2))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from simulator.jsonfile import format_problem, kind, shown
 
@@ -139,7 +139,7 @@ class SeededDice:
 
     __slots__ = ("d6", "d8", "d20", "seed")
 
-    BLOCK = 64
+    BLOCK: ClassVar[int] = 64
 
     def __init__(self, seed: int) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):

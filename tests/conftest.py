@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -55,6 +59,60 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+
+
+def source_engine_outcomes(session: pytest.Session) -> dict[str, tuple[str, str]]:
+    """Run every ``source_engine`` test of the session at once in a pytest of its own that
+    imports the engine from its source (``VABG_PURE_PYTHON=1``); return each one's outcome
+    and the run's output. Once a session."""
+    cached: dict[str, tuple[str, str]] | None = getattr(session, "_source_engine_outcomes", None)
+    if cached is not None:
+        return cached
+    ids = [item.nodeid for item in session.items if item.get_closest_marker("source_engine")]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "-rA",
+            "--no-header",
+            *ids,
+        ],
+        cwd=Path(__file__).resolve().parent.parent,
+        env={**os.environ, "VABG_PURE_PYTHON": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    output = done.stdout + done.stderr
+    found = {
+        m.group(2): m.group(1)
+        for m in re.finditer(r"^(PASSED|FAILED|ERROR|SKIPPED) (\S+(?:\[[^\]]*\])?)", output, re.M)
+    }
+    outcomes = {nodeid: (found.get(nodeid, "NOT RUN"), output) for nodeid in ids}
+    session._source_engine_outcomes = outcomes  # type: ignore[attr-defined]
+    return outcomes
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    """A ``source_engine`` test reads the engine's source as it runs (symbolic dice that
+    branch on each comparison the engine makes): where this process runs the engine
+    compiled by mypyc (``make native``), it runs in a pytest of its own on the source, and
+    its outcome is this one's."""
+    from simulator import native
+
+    if pyfuncitem.get_closest_marker("source_engine") is None or not native.ENGINE.startswith(
+        "compiled"
+    ):
+        return None
+    outcome, output = source_engine_outcomes(pyfuncitem.session)[pyfuncitem.nodeid]
+    if outcome != "PASSED":
+        pytest.fail(f"{outcome} on the engine's source (VABG_PURE_PYTHON=1):\n{output[-6000:]}")
+    return True
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

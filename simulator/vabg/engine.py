@@ -461,7 +461,7 @@ def _count_stints(lineups: Sequence[list[Player]], tiring: dict[int, list[Player
 class TripCallback(Protocol):
     """What :class:`GameState` calls for each trip in place of its own (``trip=``)."""
 
-    def __call__(self, off: Side, de: Side, n: int, kind: TripKind = ..., /) -> None:
+    def __call__(self, off: Side, de: Side, n: int, kind: TripKind = TripKind.PLAIN, /) -> None:
         """Play, or note, the trip ``off`` has at number ``n`` against ``de``."""
         ...
 
@@ -486,12 +486,10 @@ class GameState:
         trip: TripCallback | None = None,
         fouling_trip: TripCallback | None = None,
     ) -> None:
-        if trip is not None:
-            # Every trip the periods play goes through _trip: the callback takes its place.
-            self._trip = trip  # type: ignore[method-assign, assignment]
-        if fouling_trip is not None:
-            # And every trip fouled on purpose (§10) through _fouling_trip.
-            self._fouling_trip = fouling_trip  # type: ignore[method-assign, assignment]
+        # Every trip the periods play goes through the trip callback where one is given
+        # (:meth:`_trip`), every trip fouled on purpose (§10) through the fouling one.
+        self.on_trip = trip
+        self.on_fouling_trip = fouling_trip
         self.dice = dice
         self.d8, self.d6, self.d20 = dice.d8, dice.d6, dice.d20
         self.rules = rules
@@ -559,7 +557,7 @@ class GameState:
         """Play one period; the lineups are given per possession number, first to last."""
         strategy = self.rules.strategy
         away, home = self.away, self.home
-        trip = self._trip
+        trip: TripCallback = self.play_trip if self.on_trip is None else self.on_trip
         length = len(away_lineups)
         tiring: dict[int, list[Player]] = {}
         if self.rules.tired_players:
@@ -616,8 +614,16 @@ class GameState:
 
     # -- one trip down the floor (§4, §5, §6) ----------------------------------------------
 
-    def _trip(self, off: Side, de: Side, n: int, kind: str = _PLAIN) -> None:
-        """Play one trip (§4, §5, §6): :meth:`play_trip`."""
+    def _trip(self, off: Side, de: Side, n: int, kind: TripKind = _PLAIN) -> None:
+        """Play one trip, or hand it to the trip callback where one was given."""
+        if self.on_trip is None:
+            self.play_trip(off, de, n, kind)
+        else:
+            self.on_trip(off, de, n, kind)
+
+    def play_trip(self, off: Side, de: Side, n: int, kind: TripKind = _PLAIN) -> None:
+        """Play one trip (§4, §5, §6), as the engine does (a ``trip`` callback that only notes
+        it plays it on with this)."""
         # §11: every trip reads d8, d6 (tens), d6 (ones) and d20, in that order.
         d6 = self.d6
         d8 = self.d8()
@@ -743,9 +749,6 @@ class GameState:
             emit(_new(Shot, (period, n, off.key, carrier.name, value, False, "jumper")))
             _shot(carrier.line, value, False)
             self._after_miss(off, de, n, idx, False, kind)
-
-    play_trip = _trip
-    """Play one trip of the engine's own (for a ``trip`` callback that only notes it)."""
 
     def find_stealer(self, de: Side, idx: int, roll: int, delta: int, halved: bool) -> int | None:
         """Return the floor index of the defender who steals on 11-16 or 31, if any (§5, §12)."""
@@ -987,8 +990,16 @@ class GameState:
                 self.step = Step.AWAY_FOUL_ROUND if off is self.away else Step.HOME_FOUL_ROUND
                 self._trip(off, de, n, _EXTRA)
 
-    def _fouling_trip(self, off: Side, de: Side, n: int, kind: str = _FOUL) -> None:
-        """Play a possession on which the defense fouls on purpose (seed, "Go for Steal").
+    def _fouling_trip(self, off: Side, de: Side, n: int, kind: TripKind = _FOUL) -> None:
+        """Play a trip fouled on purpose, or hand it to the fouling callback where one was given."""
+        if self.on_fouling_trip is None:
+            self.play_fouling_trip(off, de, n, kind)
+        else:
+            self.on_fouling_trip(off, de, n, kind)
+
+    def play_fouling_trip(self, off: Side, de: Side, n: int, kind: TripKind = _FOUL) -> None:
+        """Play a possession on which the defense fouls on purpose (seed, "Go for Steal"), as
+        the engine does (a ``fouling_trip`` callback that only notes it plays it on with this).
 
         d8 1-5: only the carrier's defender may steal (on 31, the longest range if it
         reaches 11-20). d8 6-8: the defender with the longest steal range tries, his
@@ -1038,9 +1049,6 @@ class GameState:
         fouler.line[_PF] += 1
         if self._free_throws(off, n, carrier, 2, False):
             self._after_miss(off, de, n, idx, True, _FOUL)
-
-    play_fouling_trip = _fouling_trip
-    """Play a trip the defense fouls on purpose (§10), as the engine does."""
 
 
 def _opening_credits(side: Side) -> list[Opening]:

@@ -195,6 +195,7 @@ VARIANT_CASES = [
 ]
 
 
+@pytest.mark.source_engine
 @pytest.mark.parametrize(
     ("home", "away", "rules", "neutral", "wanted", "ways"),
     [case[1:] for case in VARIANT_CASES],
@@ -217,6 +218,7 @@ def test_every_law_the_policy_picks_is_the_engines_own_trip_face_by_face(
     assert reached or not game_rules.fast_breaks  # fast breaks were reached
 
 
+@pytest.mark.source_engine
 def test_the_fouled_trip_re_rolls_as_each_rules_version_plays_it_face_by_face():
     # Only the visitors' slot 1 claims an extra number (the 6): a 7 or an 8 runs the shot
     # clock on the trip the home team fouls, and on the re-roll any 6-8 turns over (rules

@@ -459,6 +459,7 @@ def build(team: str | dict[str, Any]):
     return fixture(team) if isinstance(team, str) else team_from_json(team)
 
 
+@pytest.mark.source_engine
 @pytest.mark.parametrize(
     ("home", "away", "rules", "neutral", "wanted"),
     [case[1:] for case in TRIP_CASES],
@@ -498,6 +499,7 @@ def test_the_cases_reach_home_court_fast_breaks_the_shot_clock_and_tired_players
     assert seen[(0, 43, AWAY)]["missed call"] and not seen[(0, 43, HOME)]["missed call"]
 
 
+@pytest.mark.source_engine
 def test_the_trip_laws_follow_where_the_pre_1987_centers_extra_number_goes():
     # At 43 the center claims the 8 (the reserve PF has none): his card and the lineup
     # agree, so rules versions 2 and 3 give the PG the same gain. At 37 the starting PF
@@ -524,6 +526,7 @@ CHART_CASES = [
 ]
 
 
+@pytest.mark.source_engine
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("home", "away", "neutral", "wanted"),
@@ -587,6 +590,7 @@ def glass_cleaners_json() -> dict[str, Any]:
     return team_json("Glass Cleaners", 1999, players, dunk_top=55, dunk_adjust=2)
 
 
+@pytest.mark.source_engine
 @pytest.mark.slow
 def test_on_a_card_whose_putbacks_end_the_chart_trip_law_is_exact_to_1e_12():
     home = team_from_json(glass_cleaners_json())
