@@ -21,7 +21,7 @@ from cards import services
 from cards.mapping import teams_for_play
 from cards.models import Card, Player, Team
 from cards.uploads import team_file_size_problem
-from core.api import ApiViewSet, ErrorSerializer, IdFilter, content_length, model_errors
+from core.api import ApiViewSet, ClosedBody, ErrorSerializer, IdFilter, content_length, model_errors
 from core.errors import sentence
 
 # -- serializers ---------------------------------------------------------------------------
@@ -35,7 +35,7 @@ class TeamBriefSerializer(serializers.ModelSerializer[Team]):
         fields = ["id", "school", "season", "name"]
 
 
-class CardSerializer(serializers.ModelSerializer[Card]):
+class CardSerializer(ClosedBody, serializers.ModelSerializer[Card]):
     """A card; on PATCH every rule is checked by the model's ``full_clean``, in its words."""
 
     player_name = serializers.CharField(source="player.name", read_only=True)
@@ -150,7 +150,7 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
         fields = ["id", "name", "team", "order", "height", "ppg", "card"]
 
 
-class TeamImportSerializer(serializers.Serializer[Any]):
+class TeamImportSerializer(ClosedBody, serializers.Serializer[Any]):
     team = TeamSerializer()
     created = serializers.BooleanField()
     changed = serializers.BooleanField()

@@ -26,14 +26,14 @@ from rest_framework.reverse import reverse
 
 from challenge import services
 from challenge.models import Challenge, Entry
-from core.api import WRITE_REFUSED, ApiViewSet, ErrorSerializer, IdField, IdFilter
+from core.api import WRITE_REFUSED, ApiViewSet, ClosedBody, ErrorSerializer, IdField, IdFilter
 from core.pagination import PAGES
 from core.roles import is_commissioner
 from league.models import Season, SeasonTeam
 from league.tournaments import round_name, season_bracket
 
 
-class ChallengeSerializer(serializers.ModelSerializer[Challenge]):
+class ChallengeSerializer(ClosedBody, serializers.ModelSerializer[Challenge]):
     season = IdField(
         queryset=Season.objects.filter(kind=Season.Kind.TOURNAMENT),
         help_text="The tournament (a season of kind tournament) the pool picks.",
@@ -193,7 +193,7 @@ class StandingSerializer(serializers.ModelSerializer[Entry]):
         return _hidden_until_lock(self, instance, super().to_representation(instance))
 
 
-class JoinSerializer(serializers.Serializer[Any]):
+class JoinSerializer(ClosedBody, serializers.Serializer[Any]):
     name = serializers.CharField(
         required=False,
         allow_blank=True,
@@ -208,7 +208,7 @@ class JoinSerializer(serializers.Serializer[Any]):
     )
 
 
-class EntryWriteSerializer(serializers.Serializer[Any]):
+class EntryWriteSerializer(ClosedBody, serializers.Serializer[Any]):
     picks = serializers.JSONField(
         required=False, help_text="Every pick at once: {game key: team id}."
     )

@@ -15,6 +15,7 @@ from typing import Any, cast
 
 import django_stubs_ext
 import environ
+from corsheaders.defaults import default_headers as cors_default_headers
 from django.core.checks.security.base import (
     SECRET_KEY_INSECURE_PREFIX,
     SECRET_KEY_MIN_LENGTH,
@@ -497,7 +498,10 @@ SPECTACULAR_SETTINGS = {
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_ALLOW_CREDENTIALS = False
 CORS_URLS_REGEX = r"^/api/.*$"
-CORS_EXPOSE_HEADERS = ["Location", "Retry-After", "ETag"]  # ETag: If-None-Match, a 304
+# ETag: a page sends it back in If-None-Match (If-Modified-Since likewise) for a 304, which
+# the preflight must then allow; Content-Disposition: the file name of a CSV export.
+CORS_EXPOSE_HEADERS = ["Location", "Retry-After", "ETag", "Content-Disposition"]
+CORS_ALLOW_HEADERS = (*cors_default_headers, "if-none-match", "if-modified-since")
 CORS_PREFLIGHT_MAX_AGE = 86_400
 
 # Cache: local memory by default (each process its own); CACHE_URL=redis://host:6379/1 shares

@@ -6,7 +6,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from config.health import healthz
-from core.apislash import not_found
+from core.apislash import not_found, server_error
 
 admin.site.site_header = "VABG League Manager"
 admin.site.site_title = "VABG commissioner"
@@ -23,6 +23,8 @@ urlpatterns = [
     path("", include("league.urls")),
 ]
 
-# An address that names nothing: JSON under /api/ and /table/api/, the site's page elsewhere
-# (with DEBUG off; DEBUG shows Django's own page).
+# An address that names nothing, and a server error: JSON under /api/ and /table/api/ (with
+# DEBUG on too: core/apislash.py), the site's page elsewhere (with DEBUG off; DEBUG shows
+# Django's own page).
 handler404 = not_found
+handler500 = server_error

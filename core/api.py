@@ -225,16 +225,53 @@ class IdField(serializers.PrimaryKeyRelatedField):  # type: ignore[type-arg]
     _drf_missing = serializers.PrimaryKeyRelatedField.default_error_messages["does_not_exist"]
 
 
-class TrueFalseFilter(django_filters.TypedChoiceFilter):
+class ClosedBody:
+    """A request body's key that is no field of the write is refused, naming the fields it
+    takes, as a query parameter an address does not read is (``refuse_unknown_parameters``):
+    DRF drops it, and ``"double_round_robbin": true`` made a single round robin. Put it
+    first among a body serializer's bases. Read-only fields are taken and ignored (a client
+    may send back what it read); a form's CSRF token is no field either."""
+
+    IGNORED = frozenset({"csrfmiddlewaretoken"})
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            fields = self.fields  # type: ignore[attr-defined]
+            unknown = sorted(set(data) - set(fields) - self.IGNORED)
+            if unknown:
+                takes = ", ".join(name for name, field in fields.items() if not field.read_only)
+                raise serializers.ValidationError(
+                    {name: [f"Not a field of this request; it takes {takes}."] for name in unknown}
+                )
+        return super().to_internal_value(data)  # type: ignore[misc]
+
+
+TRUE_FALSE = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+"""The words a yes/no query parameter takes, in any case."""
+
+
+class TrueFalseField(forms.NullBooleanField):
+    """A yes/no query value: one of :data:`TRUE_FALSE`, refused otherwise (naming it)."""
+
+    widget = forms.TextInput  # NullBooleanSelect would read "maybe" as no value
+
+    def to_python(self, value: Any) -> bool | None:  # type: ignore[override]
+        if value in (None, ""):
+            return None
+        word = str(value).strip().lower()
+        if word not in TRUE_FALSE:
+            raise forms.ValidationError(
+                f"{value} is not one of the available choices: true or false (1 or 0, yes or no)."
+            )
+        return TRUE_FALSE[word]
+
+
+class TrueFalseFilter(django_filters.BooleanFilter):
     """Filter by a yes/no field: ``true`` or ``false`` (also 1/0, yes/no), anything else
-    refused naming the value (django-filter's own would ignore ``?neutral=maybe``)."""
+    refused naming the value (django-filter's own would ignore ``?neutral=maybe``). A
+    boolean filter, so the schema says ``type: boolean`` and nothing that contradicts it."""
 
-    WORDS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("choices", [(word, word) for word in self.WORDS])
-        kwargs.setdefault("coerce", lambda word: self.WORDS[str(word).lower()])
-        super().__init__(*args, **kwargs)
+    field_class = TrueFalseField
 
 
 class PayloadTooLarge(exceptions.APIException):

@@ -1,5 +1,6 @@
 """The API's addresses: one asked without its trailing slash is served, not redirected,
-and one that names nothing answers in JSON like every other API error.
+and one that names nothing, or a request the server fails on, answers in JSON like every
+other API error.
 
 Django's ``APPEND_SLASH`` answers ``POST /api/leagues`` with a redirect to ``/api/leagues/``
 (a ``RuntimeError`` page with ``DEBUG`` on): a client that follows it sends a GET, and the
@@ -37,14 +38,17 @@ class ApiSlashMiddleware:
             request.path_info = f"{path}/"
             request.path = f"{request.path}/"
         response = self.get_response(request)
-        if (
-            response.status_code == 404
-            and path.startswith(API_PREFIXES)
-            and not response.get("Content-Type", "").startswith("application/json")
+        if path.startswith(API_PREFIXES) and not response.get("Content-Type", "").startswith(
+            "application/json"
         ):
             # With DEBUG on Django answers an unknown address with its HTML page of every
-            # route instead of ``handler404``: the API's clients get JSON either way.
-            return not_found(request, None)
+            # route instead of ``handler404``, and an error with its HTML traceback instead
+            # of ``handler500``: the API's clients get JSON either way (the traceback is in
+            # the server's log).
+            if response.status_code == 404:
+                return not_found(request, None)
+            if response.status_code == 500:
+                return server_error(request)
         return response
 
 
@@ -56,3 +60,17 @@ def not_found(request: HttpRequest, exception: Exception | None) -> HttpResponse
         detail = f"Not found: {where} is no address of the API (/api/docs/ lists them)."
         return JsonResponse({"detail": detail}, status=404)
     return defaults.page_not_found(request, exception or Http404())
+
+
+SERVER_ERROR = (
+    "Server error: the request was not carried out as asked; the error is in the server's "
+    "log. Try again, or tell the site's operator if it happens again."
+)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The site's 500 (``handler500``): JSON under the API's prefixes, the site's page
+    elsewhere."""
+    if request.path_info.startswith(API_PREFIXES):
+        return JsonResponse({"detail": SERVER_ERROR}, status=500)
+    return defaults.server_error(request)

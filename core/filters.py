@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import F
 from rest_framework import exceptions, filters
 
 
@@ -23,7 +24,34 @@ class SearchFilter(filters.SearchFilter):
 
 class OrderingFilter(filters.OrderingFilter):
     """DRF's ordering, refusing a field it cannot order by (DRF drops it silently) and
-    listing in the schema the fields each view orders by."""
+    listing in the schema the fields each view orders by.
+
+    A client's ``?ordering=`` is followed by the view's own order and then the id, so rows
+    level on the asked fields (games stored in one batch share ``played_at``) keep one order
+    from page to page; and an empty value sorts as on PostgreSQL on every database: last
+    going up, first going down (SQLite puts it first going up)."""
+
+    def filter_queryset(self, request: Any, queryset: Any, view: Any) -> Any:
+        if not request.query_params.get(self.ordering_param):
+            return super().filter_queryset(request, queryset, view)
+        ordering = list(self.get_ordering(request, queryset, view) or [])
+        named = {t.lstrip("-") for t in ordering if isinstance(t, str)}
+        default = self.get_default_ordering(view) or queryset.model._meta.ordering or ()
+        for term in (*default, "pk"):
+            if named & {"pk", "id"}:
+                break  # unique from here on
+            if isinstance(term, str) and term.lstrip("-") not in named:
+                ordering.append(term)
+                named.add(term.lstrip("-"))
+        return queryset.order_by(*(self._nulls_placed(t) for t in ordering))
+
+    @staticmethod
+    def _nulls_placed(term: Any) -> Any:
+        if not isinstance(term, str):
+            return term
+        if term.startswith("-"):
+            return F(term[1:]).desc(nulls_first=True)
+        return F(term).asc(nulls_last=True)
 
     def get_ordering(self, request: Any, queryset: Any, view: Any) -> Any:
         asked = request.query_params.get(self.ordering_param)

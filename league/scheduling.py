@@ -229,6 +229,9 @@ def build_schedule(
         orders, games_per_team=cross_conference_games, home_bias=home_bias, rng=rng
     )
 
+    longest = max(len(rounds) for rounds in conference_rounds.values())
+    _checked_last_date(start_date, len(cross) + longest, days_between_rounds)
+
     def dated(number: int) -> date:
         return start_date + timedelta(days=(number - 1) * days_between_rounds)
 
@@ -238,7 +241,6 @@ def build_schedule(
             games.append(
                 ScheduledGame(number, dated(number), home, away, cross_conference_neutral, None)
             )
-    longest = max(len(rounds) for rounds in conference_rounds.values())
     for index in range(longest):
         number = len(cross) + index + 1
         for name, rounds in conference_rounds.items():
@@ -261,6 +263,8 @@ def build_round_robin_schedule(
 ) -> list[ScheduledGame]:
     """Return a dated round robin of one group, each game tagged with ``conference``."""
     _checked_days(days_between_rounds)
+    rounds = round_robin_rounds(team_ids, double=double_round_robin)
+    _checked_last_date(start_date, len(rounds), days_between_rounds)
     return [
         ScheduledGame(
             number,
@@ -270,9 +274,7 @@ def build_round_robin_schedule(
             neutral,
             conference,
         )
-        for number, pairs in enumerate(
-            round_robin_rounds(team_ids, double=double_round_robin), start=1
-        )
+        for number, pairs in enumerate(rounds, start=1)
         for home, away in pairs
     ]
 
@@ -281,6 +283,17 @@ def _checked_days(days_between_rounds: int) -> None:
     if not 1 <= days_between_rounds <= DAYS_BETWEEN_MAX:
         raise ScheduleError(
             f"days_between_rounds must be 1 to {DAYS_BETWEEN_MAX}, got {days_between_rounds}"
+        )
+
+
+def _checked_last_date(start_date: date, rounds: int, days_between_rounds: int) -> None:
+    """Refuse a schedule whose last round would fall after the calendar's last day."""
+    days = (rounds - 1) * days_between_rounds
+    if (date.max - start_date).days < days:
+        raise ScheduleError(
+            f"the last of the {rounds} rounds would fall {days:,} days after start_date "
+            f"{start_date.isoformat()}, past {date.max.isoformat()}: start earlier or play "
+            "the rounds closer together"
         )
 
 

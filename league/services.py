@@ -678,6 +678,20 @@ def simulation_start(
         total = tournaments.games_to_come(season=season)
         if total and not ids:
             raise SimulationRefused(tournaments.stalled_reason(season=season))
+    if not total:
+        # Nothing to play: the finished run of nothing already stored for the same games is
+        # the answer again (a script asking every minute made a row a minute of /api/runs/).
+        empty = (
+            SimulationRun.objects.filter(
+                season=season, scope=scope, round=round, game_date=game_date, game=game,
+                total=0, status=SimulationRun.Status.DONE,
+            )
+            .order_by("-pk")
+            .first()
+        )  # fmt: skip
+        if empty is not None:
+            empty.redrawn = redrawn
+            return empty
     run = SimulationRun.objects.create(
         season=season,
         scope=scope,

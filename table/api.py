@@ -23,7 +23,7 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from cards.models import Team
-from core.api import API_AUTHENTICATION, ContentNegotiation, IdField, ReadsItsQuery
+from core.api import API_AUTHENTICATION, ClosedBody, ContentNegotiation, IdField, ReadsItsQuery
 from league.models import Game, RulesPreset
 from simulator.games import DEFAULT_GAME, game_choices
 from table import services
@@ -41,7 +41,7 @@ ErrorSerializer = inline_serializer(
 )
 
 
-class StartSerializer(serializers.Serializer[Any]):
+class StartSerializer(ClosedBody, serializers.Serializer[Any]):
     game = serializers.ChoiceField(choices=game_choices(), default=DEFAULT_GAME)
     options = serializers.DictField(
         default=dict,
@@ -97,7 +97,7 @@ def expected_field() -> serializers.IntegerField:
     )
 
 
-class DiceSerializer(serializers.Serializer[Any]):
+class DiceSerializer(ClosedBody, serializers.Serializer[Any]):
     dice = serializers.ListField(
         child=serializers.JSONField(
             help_text="A die's value, or text the game reads as dice: numbers apart by spaces, "
@@ -125,7 +125,7 @@ class DiceSerializer(serializers.Serializer[Any]):
         return dice  # type: ignore[return-value]  # checked just above
 
 
-class ChoiceSerializer(serializers.Serializer[Any]):
+class ChoiceSerializer(ClosedBody, serializers.Serializer[Any]):
     choice = serializers.CharField(
         max_length=200,
         help_text="One of the question's options (state.question.options[].token); a chip "
@@ -134,7 +134,7 @@ class ChoiceSerializer(serializers.Serializer[Any]):
     expected = expected_field()
 
 
-class UndoSerializer(serializers.Serializer[Any]):
+class UndoSerializer(ClosedBody, serializers.Serializer[Any]):
     what = serializers.ChoiceField(choices=["die", "trip"], default="die")
     expected = expected_field()
 

@@ -62,8 +62,16 @@ class GameFilter(django_filters.FilterSet):
         max_value=ROUND_MAX,
         help_text="Games of this round (of a season's schedule or a tournament's bracket).",
     )
-    conference_game = TrueFalseFilter(field_name="conference_game")
-    neutral = TrueFalseFilter(field_name="neutral")
+    conference_game = TrueFalseFilter(
+        field_name="conference_game",
+        help_text="true: only games between teams of the same conference; false: only the "
+        "others (also 1/0, yes/no).",
+    )
+    neutral = TrueFalseFilter(
+        field_name="neutral",
+        help_text="true: only games on a neutral court; false: only games at the home team's "
+        "court (also 1/0, yes/no).",
+    )
 
     class Meta:
         model = Game

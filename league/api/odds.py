@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards.models import Team
-from core.api import API_AUTHENTICATION, ContentNegotiation, IdField, ReadsItsQuery
+from core.api import API_AUTHENTICATION, ClosedBody, ContentNegotiation, IdField, ReadsItsQuery
 from core.errors import sentence
 from league import odds
 from league.models import Game, RulesPreset, Season, game_options_clean, options_help
@@ -90,7 +90,7 @@ class MatchupQuery(serializers.Serializer[Any]):
         return attrs
 
 
-class WhatIf(serializers.Serializer[Any]):
+class WhatIf(ClosedBody, serializers.Serializer[Any]):
     winners = serializers.DictField(
         child=serializers.IntegerField(min_value=1),
         help_text='Bracket game key -> the winner\'s team id, e.g. {"R1-1": 12}: an '

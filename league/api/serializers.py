@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from cards.api import TeamBriefSerializer
 from cards.models import Team
-from core.api import ID_MAX, IdField
+from core.api import ID_MAX, ClosedBody, IdField
 from core.fields import CalendarDateField
 from league import selectors
 from league.games import league_game
@@ -25,7 +25,7 @@ from league.models import (
 )
 from league.scheduling import DAYS_BETWEEN_MAX
 from league.services import run_stalled
-from simulator.games import game_choices
+from simulator.games import find_game, game_choices
 from simulator.results import LINE_FIELDS
 
 STATS = selectors.STAT_FIELDS
@@ -156,6 +156,32 @@ class SeasonSerializer(PresetFields):
 _SMALL_MAX = 32767  # the scores' small-integer columns
 
 
+VABG_SETTINGS = {"rules": "preset", "strategy": "strategy"}
+"""A new season's or tournament's fields that only a game with these options has (VABG's
+preset and coach switch), by the option's name."""
+
+
+def _settings_in_game(given: Any, attrs: dict[str, Any]) -> None:
+    """Refuse ``rules`` or ``strategy`` sent for a game that has no such setting (six dice,
+    grid court), as the table's API does, instead of dropping them: a field saying anything
+    is refused (false, null and "" say nothing)."""
+    game = find_game(attrs.get("game") or attrs["league"].game)
+    names = {option.name for option in game.options}
+    sent = given if hasattr(given, "get") else {}
+    foreign = [
+        field
+        for field, option in VABG_SETTINGS.items()
+        if option not in names
+        and field in sent
+        and sent.get(field) not in (None, False, "", "false")
+    ]
+    if foreign:
+        takes = "its rules are given in options" if names else "it has no settings"
+        raise serializers.ValidationError(
+            {field: [f"Not a setting of {game.title}: {takes}."] for field in foreign}
+        )
+
+
 def _teams_found(value: list[int]) -> list[Team]:
     """Return the teams of ``value`` in its order, or refuse naming every unknown id and
     every id listed twice, all at once."""
@@ -172,12 +198,12 @@ def _teams_found(value: list[int]) -> list[Team]:
     return [found[pk] for pk in value]
 
 
-class LeagueCreateSerializer(serializers.Serializer[Any]):
+class LeagueCreateSerializer(ClosedBody, serializers.Serializer[Any]):
     name = serializers.CharField(max_length=100, help_text="Its slug is made from the name.")
     description = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class SeasonCreateSerializer(serializers.Serializer[Any]):
+class SeasonCreateSerializer(ClosedBody, serializers.Serializer[Any]):
     league = IdField(queryset=League.objects.all())
     name = serializers.CharField(max_length=100)
     teams = serializers.ListField(
@@ -216,8 +242,12 @@ class SeasonCreateSerializer(serializers.Serializer[Any]):
     def validate_teams(self, value: list[int]) -> list[Team]:
         return _teams_found(value)
 
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        _settings_in_game(self.initial_data, attrs)
+        return attrs
 
-class TournamentCreateSerializer(serializers.Serializer[Any]):
+
+class TournamentCreateSerializer(ClosedBody, serializers.Serializer[Any]):
     league = IdField(queryset=League.objects.all())
     name = serializers.CharField(max_length=100)
     teams = serializers.ListField(
@@ -273,10 +303,11 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
             )
         if "advance" in attrs and "from_season" not in attrs:
             raise serializers.ValidationError({"advance": ["Give advance with from_season."]})
+        _settings_in_game(self.initial_data, attrs)
         return attrs
 
 
-class SimulateSerializer(serializers.Serializer[Any]):
+class SimulateSerializer(ClosedBody, serializers.Serializer[Any]):
     scope = serializers.ChoiceField(
         choices=[c for c in SimulationRun.Scope.choices if c[0] != SimulationRun.Scope.RETRY]
     )
@@ -324,7 +355,7 @@ class SimulationRunSerializer(serializers.ModelSerializer[SimulationRun]):
         return run_stalled(run) or None
 
 
-class RetrySerializer(serializers.Serializer[Any]):
+class RetrySerializer(ClosedBody, serializers.Serializer[Any]):
     games = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
         required=False,
@@ -677,7 +708,7 @@ class ScoreSheetLineField(serializers.DictField):
     """A typed-in box-score line, passed on whole: the service names every problem at once."""
 
 
-class ScoreSheetSerializer(serializers.Serializer[Any]):
+class ScoreSheetSerializer(ClosedBody, serializers.Serializer[Any]):
     home_score = serializers.IntegerField(max_value=_SMALL_MAX)
     away_score = serializers.IntegerField(max_value=_SMALL_MAX)
     overtimes = serializers.IntegerField(default=0, max_value=_SMALL_MAX)

@@ -193,7 +193,16 @@ def test_a_page_of_another_site_may_read_the_api_and_sign_in_with_a_token(api, s
     assert answer.status_code == 200
     assert answer["Access-Control-Allow-Origin"] == "*"
     exposed = {h.strip() for h in answer["Access-Control-Expose-Headers"].split(",")}
-    assert exposed >= {"Location", "Retry-After", "ETag"}  # a script can send If-None-Match
+    assert exposed >= {"Location", "Retry-After", "ETag", "Content-Disposition"}
+    # ... and send the ETag back: a header the browser asks leave for first.
+    conditional = api.options(
+        "/api/games/",
+        HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET",
+        HTTP_ACCESS_CONTROL_REQUEST_HEADERS="if-none-match",
+        **origin,
+    )
+    allowed = {h.strip().lower() for h in conditional["Access-Control-Allow-Headers"].split(",")}
+    assert {"if-none-match", "if-modified-since"} <= allowed
     # The browser asks first before sending a token or a JSON body: answered, no view run.
     preflight = api.options(
         f"/api/seasons/{season.pk}/simulate/",

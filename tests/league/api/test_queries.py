@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date, timedelta
 from itertools import count
 
 import pytest
@@ -76,10 +77,14 @@ def game_log(n: int) -> str:
 
 def runs(n: int) -> str:
     season = season_scheduled(teams=2, name=f"Runs {next(_names)}")
-    for _ in range(n):
-        # Each run plays what is left (the first, the season's game; the rest, nothing):
-        # a run still going would be joined instead of started again.
-        run = services.simulation_start(season=season, scope="all", dispatch=False)
+    for day in range(n):
+        # Each run plays what is left until a later day (the first, the season's game; the
+        # rest, nothing): a run still going would be joined instead of started again, and
+        # the same games asked for again answer their run of nothing.
+        until = date(2001, 1, 1) + timedelta(days=day)
+        run = services.simulation_start(
+            season=season, scope="until", game_date=until, dispatch=False
+        )
         while services.run_next_game(run=run) is not None:
             pass
     return f"/api/runs/?season={season.pk}"

@@ -688,3 +688,19 @@ def test_a_tournament_is_read_at_its_own_address_and_a_league_season_is_sent_to_
         f"http://testserver/api/seasons/{season.pk}/"
     )
     assert api.get("/api/tournaments/999999/").json() == {"detail": "No tournament 999999."}
+
+
+def test_an_asked_order_keeps_the_lists_own_order_among_rows_level_on_it(api, season) -> None:
+    # A client walking the pages of ?ordering=round must meet every game once: rows level on
+    # the asked field (a round's games) keep the list's own order, then the id's.
+    listed = api.get("/api/games/", {"season": season.pk, "page_size": 500}).json()["results"]
+    walked, page = [], 1
+    while True:
+        answer = api.get(
+            "/api/games/", {"season": season.pk, "ordering": "round", "page_size": 2, "page": page}
+        ).json()
+        walked += [g["id"] for g in answer["results"]]
+        if not answer["next"]:
+            break
+        page += 1
+    assert walked == [g["id"] for g in sorted(listed, key=lambda g: g["round"])]

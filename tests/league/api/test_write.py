@@ -135,6 +135,79 @@ def test_a_refused_season_says_why_and_writes_nothing(commish, extra, expected) 
     assert snapshot() == before
 
 
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        ({"double_round_robbin": True}, "double_round_robbin"),  # a typo: no single round robin
+        ({"start": "2027-01-01"}, "start"),
+    ],
+)
+def test_a_field_the_write_does_not_have_is_refused_not_dropped(commish, extra, field) -> None:
+    a, b = full_team(), full_team()
+    body = season_body([a, b]) | extra
+    before = snapshot()
+    response = commish.post("/api/seasons/", body, format="json")
+    assert response.status_code == 400
+    message = response.json()[field][0]
+    assert message.startswith("Not a field of this request; it takes league, name, teams,")
+    assert "double_round_robin" in message
+    assert snapshot() == before
+    card = Card.objects.filter(player__team=a).first()
+    assert card is not None
+    changed = commish.patch(f"/api/cards/{card.pk}/", {"can_ply": 50}, format="json")
+    assert changed.status_code == 400 and "can_play" in changed.json()["can_ply"][0]
+    assert snapshot() == before
+
+
+def test_a_schedule_past_the_calendars_last_day_is_refused_naming_start_date(commish) -> None:
+    teams = [full_team() for _ in range(3)]
+    body = season_body(teams) | {"start_date": "9999-12-31", "double_round_robin": True}
+    before = snapshot()
+    response = commish.post("/api/seasons/", body, format="json")
+    assert response.status_code == 400
+    assert "after start_date 9999-12-31, past 9999-12-31" in response.json()["detail"]
+    assert snapshot() == before
+
+
+def test_vabg_settings_sent_for_a_board_game_are_refused_not_dropped(commish) -> None:
+    a, b = full_team(), full_team()
+    body = season_body([a, b]) | {"game": "sixdice", "rules": "basic", "strategy": True}
+    before = snapshot()
+    response = commish.post("/api/seasons/", body, format="json")
+    assert response.status_code == 400
+    assert response.json() == {
+        "rules": ["Not a setting of Six dice to 21: its rules are given in options."],
+        "strategy": ["Not a setting of Six dice to 21: its rules are given in options."],
+    }
+    tournament = {"league": body["league"], "name": "T", "teams": [a.pk, b.pk]}
+    response = commish.post(
+        "/api/tournaments/", tournament | {"game": "gridcourt", "rules": "basic"}, format="json"
+    )
+    assert response.status_code == 400 and "rules" in response.json()
+    assert snapshot() == before
+    # Saying nothing is no setting: strategy false (what every six-dice season stores).
+    del body["rules"]
+    body["strategy"] = False
+    created = commish.post("/api/seasons/", body, format="json")
+    assert created.status_code == 201, created.json()
+
+
+def test_a_server_error_under_the_api_answers_json(commish, settings, monkeypatch) -> None:
+    # `make run` serves with DEBUG on, where Django answers with its HTML traceback.
+    settings.DEBUG = True
+    commish.raise_request_exception = False
+
+    def fails(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(services, "season_create", fails)
+    teams = [full_team() for _ in range(2)]
+    response = commish.post("/api/seasons/", season_body(teams), format="json")
+    assert response.status_code == 500
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["detail"].startswith("Server error: the request was not carried out")
+
+
 def test_a_second_season_of_the_same_name_is_refused_in_the_models_words(commish) -> None:
     teams = [full_team() for _ in range(2)]
     assert commish.post("/api/seasons/", season_body(teams), format="json").status_code == 201
@@ -476,6 +549,15 @@ def test_a_commissioner_simulates_a_round_and_polls_the_run(
     assert (again.json()["total"], again.json()["status"]) == (0, "done")
     # done as it began, not a few microseconds before it was created
     assert again.json()["finished_at"] == again.json()["created_at"]
+    # Asked again and again (a script every minute): that run of nothing is the answer, not
+    # a new row of /api/runs/ each time; other games' run of nothing is a run of its own.
+    runs = SimulationRun.objects.count()
+    for _ in range(3):
+        repeated = commish.post(
+            f"/api/seasons/{season.pk}/simulate/", {"scope": "round", "round": 1}, format="json"
+        )
+        assert (repeated.status_code, repeated.json()["id"]) == (200, again.json()["id"])
+    assert SimulationRun.objects.count() == runs
 
 
 @pytest.mark.django_db(transaction=True)  # the games are sent as the view's transaction commits
@@ -1056,3 +1138,15 @@ def test_reads_stay_open_to_everyone(refused, card) -> None:
     client, _ = refused
     assert client.get(f"/api/cards/{card.pk}/").status_code == 200
     assert client.get("/api/seasons/").status_code == 200
+
+
+def test_games_not_played_yet_sort_last_going_up_as_on_postgresql(
+    commish, django_capture_on_commit_callbacks
+) -> None:
+    season = season_scheduled(teams=4)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.simulation_start(season=season, scope="round", round=1)
+    up = commish.get("/api/games/", {"season": season.pk, "ordering": "played_at"}).json()
+    down = commish.get("/api/games/", {"season": season.pk, "ordering": "-played_at"}).json()
+    assert [g["played_at"] is None for g in up["results"]] == [False] * 2 + [True] * 4
+    assert [g["played_at"] is None for g in down["results"]] == [True] * 4 + [False] * 2
