@@ -67,6 +67,12 @@ class StoryUntold(Refused, ValueError):
     game is there, the request is what is wrong (400, naming the game)."""
 
 
+class NoPlayerLines(Refused, ValueError):
+    """Raise for player lines asked of a season whose game keeps none (six dice, grid court:
+    one line a team): the season is there, the request is what is wrong (400, naming the
+    game), not an empty answer that reads as "no game played yet"."""
+
+
 class WhatIfRefused(Refused, ValueError):
     """Raise for a what-if that cannot happen: an unknown game, a team not in it."""
 

@@ -75,7 +75,7 @@ from league.api.serializers import (
     TeamStatsQuerySerializer,
     TournamentCreateSerializer,
 )
-from league.errors import GameFinal, StoryUntold
+from league.errors import GameFinal, NoPlayerLines, StoryUntold
 from league.games import league_game
 from league.models import BoxLine, Game, League, Season, SimulationRun
 from simulator.games import find_game
@@ -273,6 +273,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
         self, request: Request, pk: str | None = None, **kwargs: Any
     ) -> StreamingHttpResponse:
         season = self.get_object()
+        player_lines_kept(season)
         return self._export(
             selectors.boxscore_export_rows(season_id=season.pk),
             season,
@@ -293,6 +294,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
         self, request: Request, pk: str | None = None, **kwargs: Any
     ) -> StreamingHttpResponse:
         season = self.get_object()
+        player_lines_kept(season)
         return self._export(
             selectors.player_stats_export_rows(season_id=season.pk),
             season,
@@ -540,6 +542,15 @@ class _SeasonNested(ApiViewSet):
         return get_object_or_404(Season.objects.only("pk", "game"), pk=self.kwargs["season_id"])
 
 
+def player_lines_kept(season: Season) -> None:
+    """Refuse player lines of a season whose game keeps none (:class:`NoPlayerLines`)."""
+    if not league_game(season.game).has_players:
+        raise NoPlayerLines(
+            f"Season {season.pk} plays {find_game(season.game).title}, whose box score is one "
+            "line a team: it has no player lines (its team stats and games have the teams')."
+        )
+
+
 _SEASON_ID = OpenApiParameter(
     "season_id", int, OpenApiParameter.PATH, description="The season's id (a tournament's too)."
 )
@@ -566,6 +577,7 @@ class PlayerSeasonStatsViewSet(mixins.ListModelMixin, _SeasonNested):
         """The season's rows from the cache (``selectors.season_player_rows``), filtered and
         ordered here as the filter backends would in SQL: three queries at any size."""
         season = self.season()
+        player_lines_kept(season)
         filters = PlayerStatsFilter(request.query_params, queryset=BoxLine.objects.none())
         if not filters.is_valid():
             raise cast(Exception, translate_validation(filters.errors))

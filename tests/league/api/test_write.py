@@ -18,7 +18,7 @@ from league.models import BoxLine, Game, GameResult, League, Season, SeasonTeam,
 from league.services import league_get_or_create
 from simulator.dice import ScriptedDice
 from simulator.vabg import play_game, preset
-from tests.factories import commissioner, fan, full_team
+from tests.factories import commissioner, fan, full_team, make_season
 from tests.league.api import client_for, play_all, season_scheduled, throttle_reset
 
 pytestmark = pytest.mark.django_db
@@ -1150,3 +1150,24 @@ def test_games_not_played_yet_sort_last_going_up_as_on_postgresql(
     down = commish.get("/api/games/", {"season": season.pk, "ordering": "-played_at"}).json()
     assert [g["played_at"] is None for g in up["results"]] == [False] * 2 + [True] * 4
     assert [g["played_at"] is None for g in down["results"]] == [True] * 4 + [False] * 2
+
+
+@pytest.mark.parametrize("name", ["sixdice", "gridcourt"])
+def test_player_lines_of_a_board_games_season_are_refused_naming_the_game(name: str) -> None:
+    # A played board-game season has no player lines: an empty answer would read as "no
+    # game played yet".
+    season = make_season(game=name, seed=5)
+    game = season.games.order_by("pk").first()
+    services.game_simulate(game_id=game.pk)
+    client = client_for()
+    for address in (
+        f"/api/seasons/{season.pk}/player-stats/",
+        f"/api/seasons/{season.pk}/export/boxscores.csv",
+        f"/api/seasons/{season.pk}/export/player-stats.csv",
+    ):
+        answer = client.get(address)
+        assert answer.status_code == 400, address
+        assert (
+            "whose box score is one line a team: it has no player lines" in answer.content.decode()
+        )
+    assert client.get(f"/api/seasons/{season.pk}/team-stats/").status_code == 200
