@@ -70,6 +70,9 @@ def table_state(game: TableGame, position: Sheet, plays_since: int | None = None
                     else "exact)."
                 ),
             }
+    if game.status == TableGame.Status.ABANDONED:
+        # Its sheet says no more what to do next: nothing is done next.
+        state["period"] = "Abandoned: no more dice are taken"
     plays = state.pop("plays")
     start = 0 if plays_since is None else max(0, min(plays_since, len(plays) - 1))
     return {

@@ -336,6 +336,8 @@ def test_a_fan_cannot_open_a_season_game_and_abandoning_frees_it(
     ).json()
     answer = client.post(reverse("table:api-abandon", args=[state["id"]]))
     assert answer.status_code == 200 and answer.json()["status"] == "abandoned"
+    # Its sheet says what happened, not what to do next.
+    assert answer.json()["period"] == "Abandoned: no more dice are taken"
     game.refresh_from_db()
     assert (game.kind, game.status) == ("simulated", "scheduled")
     assert roll(client, state["id"], [1]).status_code == 409
