@@ -537,6 +537,18 @@ def test_a_placing_under_way_survives_a_reload_and_a_cell_it_cannot_take_says_wh
     from selenium.webdriver.common.by import By
 
     start(browser, live_server, player, teams, "gridcourt")
+    # The court says which colour is which team and numbers its rows and columns, as every
+    # prompt and refusal names cells by (row, column) (a table-top player's review).
+    key = browser.find_element(By.ID, "court-key").text
+    assert "(visitors, ringed)" in key and "(home)" in key
+    rows, columns, axis = browser.execute_script(
+        "var cells = [...document.querySelectorAll('#court rect.cell')].map(r => r.dataset.cell.split(',').map(Number));"
+        "return [Math.max(...cells.map(c => c[0])), Math.max(...cells.map(c => c[1])),"
+        " [...document.querySelectorAll('#court text.axis')].map(t => t.textContent)]"
+    )
+    assert sorted(axis, key=int) == sorted(
+        [str(n) for n in range(1, rows + 1)] + [str(n) for n in range(1, columns + 1)], key=int
+    )
     ok = browser.execute_script(
         "return [...document.querySelectorAll('#court rect.ok')].map(r => r.dataset.cell)"
     )
