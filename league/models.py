@@ -17,6 +17,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils.text import slugify
 
 from cards.models import Player, Team
 from league.digests import document_digest
@@ -766,3 +767,13 @@ class ResearchChunk(models.Model):
 
     def __str__(self) -> str:
         return f"research run #{self.run_id} chunk {self.index}"
+
+
+def season_name_checked(name: str) -> None:
+    """Refuse a season's or tournament's name with no letter or digit, as the name's error:
+    its web address's slug is made from it (the model's own check spoke of ``slug``, a
+    field no form or request has)."""
+    if not slugify(name):
+        raise ValidationError(
+            {"name": [f"{name!r} has no letter or digit to make the web address from."]}
+        )

@@ -62,6 +62,7 @@ from league.models import (
     Season,
     SeasonTeam,
     SimulationRun,
+    season_name_checked,
     team_versions_store,
 )
 from league.scheduling import ScheduleError, build_schedule, conference_groups
@@ -1407,6 +1408,7 @@ def season_create(
     ``home_court`` the home team has the home-court foul ranges; without it every game is
     on a neutral court.
     """
+    season_name_checked(name)
     team_list = list(teams)
     if len({t.pk for t in team_list}) != len(team_list):
         raise SeasonRefused("a team is listed twice")

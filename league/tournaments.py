@@ -24,7 +24,7 @@ from cards.models import Team
 from league import bracket as brackets
 from league.dispatch import field_odds_enqueue, runs_attach
 from league.errors import SeasonRefused
-from league.models import Game, League, Season, SeasonTeam
+from league.models import Game, League, Season, SeasonTeam, season_name_checked
 from league.seeds import derived_seed, new_seed
 from league.selectors import RESULT_DOCUMENTS, standings_for_season
 from league.teamfiles import teams_refused_unplayable
@@ -90,6 +90,7 @@ def tournament_create(
     """
     if (teams is None) == (regions is None):
         raise SeasonRefused("give either the teams in seed order or the four regions")
+    season_name_checked(name)
     season = Season(
         league=league,
         name=name,

@@ -119,6 +119,10 @@ def test_others_cannot_create_a_season(refused) -> None:
             lambda a, b: {"teams": ["No team 999999.", f"Listed twice: team {a.pk}."]},
         ),
         (lambda a, b: {"rules": "street"}, {"rules": ['"street" is not a valid choice.']}),
+        (  # under the field sent, not the model's slug
+            lambda a, b: {"name": "!!!"},
+            {"name": ["'!!!' has no letter or digit to make the web address from."]},
+        ),
         (
             lambda a, b: {"league": 999999},
             {"league": ["No league 999999."]},
