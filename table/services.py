@@ -441,14 +441,24 @@ def table_roll_file(*, game_id: int, user: Any, doc: object, expected: int | Non
     home, away = teams_of(game)
     dice = RecordingDice(script)
     hands = {"choices": (), "hands": tuple(game.hands)} if game.hands else {}
+    ran_out: DiceScriptExhausted | None = None
     try:
         engine.play(home, away, dice, rules_of(game), neutral=game.neutral, **hands)
-    except (DiceScriptExhausted, ChoiceNeeded, NoChoiceWanted):
-        pass  # the file ends, or a side played by hand chooses: the dice so far go in
+    except DiceScriptExhausted as exc:
+        ran_out = exc  # the file ends: the dice so far go in
+    except (ChoiceNeeded, NoChoiceWanted):
+        pass  # a side played by hand chooses: the dice so far go in
     except ValueError as exc:  # the engine's own (a card it cannot play, an endless game)
         raise TableRefused(f"The engine refuses these dice: {exc}.") from exc
     values = [draw.value for draw in dice.draws]
     if not values:
+        if ran_out is not None:
+            # Say which die: a file of d6 dice alone holds dice of this game, but not its
+            # first one (a VABG game begins with a d8).
+            raise TableRefused(
+                f"The dice file has no {ran_out.stream} dice, and the game's first die is a "
+                f"{ran_out.stream}: none of its dice could be read."
+            )
         raise TableRefused("The dice file holds none of this game's dice.")
     return table_roll(game_id=game_id, user=user, values=values, expected=0)
 

@@ -402,6 +402,14 @@ def test_a_game_begins_from_a_dice_file_read_as_the_command_line_reads_it(player
     assert "9" in bad.json()["detail"]
     other = player_client.post(url(fresh), {"dice": [1, 2]}, content_type="application/json")
     assert other.status_code == 400 and "vabg-dice/1" in other.json()["detail"]
+    # d6 dice alone: dice of this game, but not its first (a d8), named as such.
+    no_d8 = {"format": "vabg-dice/1", "d6": [1, 2, 3]}
+    short = player_client.post(url(fresh), no_d8, content_type="application/json")
+    assert short.status_code == 400
+    assert short.json()["detail"] == (
+        "The dice file has no d8 dice, and the game's first die is a d8: none of its dice "
+        "could be read."
+    )
     assert TableGame.objects.get(pk=fresh).dice == []  # nothing half-written
 
 
