@@ -1,4 +1,5 @@
-"""``POST /api/auth/token/``: a user's API token for his username and password.
+"""``POST /api/auth/token/``: a user's API token for his username and password;
+``DELETE`` with it revokes it (a token a fan site leaked), the next ``POST`` making a new one.
 
 A fan who plays at the table or picks a bracket through the API, or a commissioner's
 script, asks once and then sends ``Authorization: Token ...`` (no session, no CSRF). The
@@ -14,13 +15,14 @@ from typing import Any
 from django.conf import settings
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers
+from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.exceptions import Throttled
+from rest_framework.exceptions import NotAuthenticated, Throttled
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from core.api import ErrorSerializer
+from core.api import API_AUTHENTICATION, ErrorSerializer
 from core.parsers import JSONParser
 
 TokenSerializer = inline_serializer("Token", {"token": serializers.CharField()})
@@ -31,10 +33,28 @@ class TokenView(ObtainAuthToken):
     nested too deeply)."""
 
     parser_classes = [JSONParser, FormParser, MultiPartParser]
+    authentication_classes = API_AUTHENTICATION  # DELETE: the token (or session) to revoke
+
+    @extend_schema(
+        summary="Revoke your API token",
+        description="Deletes the token this request is signed in with (`Authorization: Token "
+        "<token>`, or your session's user's): it answers 401 from then on, and the next POST "
+        "gives a new one.",
+        request=None,
+        responses={204: None, 401: ErrorSerializer},
+    )
+    def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        if not request.user or not request.user.is_authenticated:
+            raise NotAuthenticated(
+                "Sign in with the token to revoke (Authorization: Token <token>)."
+            )
+        Token.objects.filter(user=request.user).delete()
+        return Response(status=204)
 
     @extend_schema(
         summary="Your API token, for your username and password",
-        description="The same token every time (it lasts until revoked in the admin). Send "
+        description="The same token every time (it lasts until revoked: DELETE here, or the "
+        "admin). Send "
         "it as `Authorization: Token <token>`. A wrong password counts toward the login "
         "lockout of the admin (AXES_FAILURE_LIMIT wrong passwords from one address lock the "
         "username there).",

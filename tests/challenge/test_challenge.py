@@ -634,6 +634,16 @@ def test_a_fan_gets_an_api_token_and_picks_with_it_and_wrong_passwords_lock_out(
     by_token = Client(HTTP_AUTHORIZATION=f"Token {token}")
     joined = by_token.post(f"/api/challenges/{pool.pk}/join/", {}, content_type="application/json")
     assert joined.status_code == 201  # no session, no CSRF token
+    # A token that leaked is revoked with itself; the next one is new.
+    assert anonymous.delete("/api/auth/token/").status_code == 401
+    assert by_token.delete("/api/auth/token/").status_code == 204
+    assert by_token.get("/api/challenge-entries/").status_code == 401
+    again = anonymous.post(
+        "/api/auth/token/",
+        {"username": "alice", "password": "fan-password-1"},
+        content_type="application/json",
+    )
+    assert again.status_code == 200 and again.json()["token"] != token
     wrong = [
         anonymous.post(
             "/api/auth/token/",
