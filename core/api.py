@@ -27,6 +27,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
+from rest_framework.utils.mediatypes import media_type_matches
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from core.caching import PublicReads
@@ -54,6 +55,29 @@ class ContentNegotiation(DefaultContentNegotiation):
                 f"format={format!r} is not a format of this address: use {known}."
             )
         return found
+
+    def select_renderer(
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        """DRF's, answering an ``Accept`` header no renderer meets with the media types the
+        address gives (DRF's 406 says only "Could not satisfy the request Accept header")."""
+        renderers = list(renderers)
+        asked_format = format_suffix or request.query_params.get(self.settings.URL_FORMAT_OVERRIDE)
+        accepts = self.get_accept_list(request)
+        if not asked_format and not any(
+            media_type_matches(renderer.media_type, accepted)
+            for renderer in renderers
+            for accepted in accepts
+        ):
+            types = ", ".join(dict.fromkeys(renderer.media_type for renderer in renderers))
+            raise exceptions.NotAcceptable(
+                f"Accept: {request.META.get('HTTP_ACCEPT', '')} is not a type of this address: "
+                f"ask for {types}."
+            )
+        chosen: tuple[BaseRenderer, str] = super().select_renderer(
+            request, renderers, format_suffix
+        )
+        return chosen
 
 
 class CommissionerOrReadOnly(permissions.BasePermission):

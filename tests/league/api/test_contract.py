@@ -248,6 +248,14 @@ def test_a_format_an_address_does_not_give_is_a_406_naming_those_it_does(api, se
     odds = api.get(f"/api/seasons/{season.pk}/odds/", {"format": "yaml"})
     assert odds.status_code == 406
     assert api.get("/api/games/", {"format": "json", "season": season.pk}).status_code == 200
+    # The same asked by an Accept header: the 406 names the types the address gives.
+    xml = api.get("/api/games/", HTTP_ACCEPT="application/xml")
+    assert xml.status_code == 406
+    assert xml.json() == {
+        "detail": "Accept: application/xml is not a type of this address: ask for "
+        "application/json, text/html."
+    }
+    assert api.get("/api/games/", HTTP_ACCEPT="application/xml, */*;q=0.1").status_code == 200
 
 
 def _json_schema(node: Any) -> Any:
