@@ -130,3 +130,11 @@ def test_the_schema_is_generated_without_a_warning_and_validates(tmp_path) -> No
         "spectacular", "--fail-on-warn", "--validate", "--file", str(tmp_path / "schema.yml")
     )
     assert (tmp_path / "schema.yml").read_text().startswith("openapi: 3.")
+
+
+def test_the_games_filters_are_typed_as_the_server_reads_them() -> None:
+    # A generated client read neutral as a boolean with an enum of strings no value meets,
+    # and round as nullable from 0, which the server refuses.
+    parameters = {p["name"]: p["schema"] for p in operation("/api/games/", "get")["parameters"]}
+    assert parameters["neutral"] == parameters["conference_game"] == {"type": "boolean"}
+    assert parameters["round"] == {"type": "integer"}
