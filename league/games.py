@@ -197,11 +197,13 @@ class LeagueGame:
         files: tuple[dict[str, Any], dict[str, Any]] | None = None,
         choices: Sequence[str] = (),
         hands: Sequence[str] = (),
+        questions: int | None = None,
     ) -> Played:
         """Play a game row with its engine: its seed (one drawn now when it has none, set on
         the row) or ``dice``, its rules or ``rules``, its teams or the team ``files`` given
         (the coach styles a table game was played with), the ``choices`` of the sides
-        played by hand (``hands``). Raise :class:`GameNotPlayable`."""
+        played by hand (``hands``) answering the hand ``questions`` of that version.
+        Raise :class:`GameNotPlayable`."""
         engine = self.engine
         if files is None:
             docs = {"home": self.team_file(game.home), "away": self.team_file(game.away)}
@@ -222,6 +224,7 @@ class LeagueGame:
                 neutral=game.neutral,
                 choices=choices,
                 hands=hands,
+                questions=questions,
             )
         except DiceError as exc:
             raise GameNotPlayable(f"{game}: {exc}") from exc
@@ -275,7 +278,7 @@ class LeagueGame:
             rules = engine.rules_from_json(result.rules)
         except ValueError as exc:
             raise GameNotPlayable(f"{game} cannot be replayed: {exc}") from exc
-        dice, choices, hands = replay_dice(engine, game, result)
+        dice, choices, hands, questions = replay_dice(engine, game, result)
         return engine.play(
             engine.read_team(played_team_file(game.game, result.home_team_file)),
             engine.read_team(played_team_file(game.game, result.away_team_file)),
@@ -284,6 +287,7 @@ class LeagueGame:
             neutral=game.neutral,
             choices=choices,
             hands=hands,
+            questions=questions,
         )
 
     def replay_view(self, game: Game, result: GameResult, turn: int) -> Any:
@@ -293,12 +297,13 @@ class LeagueGame:
 
 def replay_dice(
     engine: Engine, game: Game, result: GameResult
-) -> tuple[DiceSource, tuple[str, ...], tuple[str, ...]]:
-    """Return the dice a stored game replays from, with the choices made by hand and the
-    sides that made them: its seed's, or the dice file rolled at the table (read as the game
-    reads a dice file). A score typed in has no dice: refused, saying so."""
+) -> tuple[DiceSource, tuple[str, ...], tuple[str, ...], int]:
+    """Return the dice a stored game replays from, with the choices made by hand, the
+    sides that made them and the version of the questions they answer (1 for a game stored
+    before versions were kept): its seed's, or the dice file rolled at the table (read as
+    the game reads a dice file). A score typed in has no dice: refused, saying so."""
     if game.seed is not None and "seed" in result.dice:
-        return SeededDice(game.seed), (), ()
+        return SeededDice(game.seed), (), (), 1
     if not any(result.dice.get(stream) for stream in engine.dice_streams):
         raise GameNotPlayable(f"{game} was entered as a score: it has no dice to play again")
     try:
@@ -307,7 +312,12 @@ def replay_dice(
         raise GameNotPlayable(
             f"{game} cannot be replayed: its dice file is refused: {exc}"
         ) from exc
-    return dice, tuple(result.dice.get("choices", ())), tuple(result.dice.get("hands", ()))
+    return (
+        dice,
+        tuple(result.dice.get("choices", ())),
+        tuple(result.dice.get("hands", ())),
+        result.dice.get("questions", 1),
+    )
 
 
 def _possessions(doc: dict[str, object]) -> int:
@@ -422,6 +432,7 @@ class Vabg(LeagueGame):
         files: tuple[dict[str, Any], dict[str, Any]] | None = None,
         choices: Sequence[str] = (),
         hands: Sequence[str] = (),
+        questions: int | None = None,
     ) -> Played:
         """Play a VABG game with the engine: its seed (or ``dice``), rules (its preset's, or
         ``rules``: a table game begun under an older rules version), court and coach; its
@@ -528,7 +539,7 @@ class Vabg(LeagueGame):
             raise GameNotPlayable(f"{game} cannot be replayed: {exc}") from exc
         home = team_from_json(result.home_team_file)
         away = team_from_json(result.away_team_file)
-        dice, _, _ = replay_dice(self.engine, game, result)  # VABG: no choices by hand
+        dice, _, _, _ = replay_dice(self.engine, game, result)  # VABG: no choices by hand
         return play_game(
             home,
             away,

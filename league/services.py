@@ -387,6 +387,7 @@ def game_simulate(
     teams: tuple[dict[str, Any], dict[str, Any]] | None = None,
     choices: Sequence[str] = (),
     hands: Sequence[str] = (),
+    questions: int | None = None,
 ) -> Game:
     """Simulate a game and store its result, box score and play-by-play at once.
 
@@ -396,7 +397,8 @@ def game_simulate(
     preset or options (``LeagueGame.rules``), for a table game begun under an older rules
     version; ``teams`` replace the home and away team files of a game without players (the
     coach styles a table game was played with); ``hands`` are the sides that made their own
-    ``choices`` at the table.
+    ``choices`` at the table, answering the hand ``questions`` of that version (``None``:
+    today's; ``Game.questions_version``).
     """
     with transaction.atomic():
         game = Game.objects.select_for_update().select_related("home", "away").get(pk=game_id)
@@ -416,6 +418,7 @@ def game_simulate(
             files=teams,
             choices=choices,
             hands=hands,
+            questions=questions,
         )
         if not seeded:
             _seed_written(game)
@@ -1135,14 +1138,16 @@ def game_replay_dice(
     teams: tuple[dict[str, Any], dict[str, Any]] | None = None,
     choices: Sequence[str] = (),
     hands: Sequence[str] = (),
+    questions: int | None = None,
 ) -> Game:
     """Play a real-dice game from its ``vabg-dice/1`` script and store it like any other.
 
     ``script`` is the parsed dice file; every problem with it is reported at once.
     ``rules`` are the rules the game was rolled under when they are not its preset's or
     options' rules of today (a table game begun under an older rules version); ``hands``
-    the sides that made their own ``choices`` at the table (six dice), stored with the
-    dice so that the game replays choice for choice.
+    the sides that made their own ``choices`` at the table (six dice), answering the hand
+    ``questions`` of that version, stored with the dice so that the game replays choice
+    for choice.
     """
     name = Game.objects.filter(pk=game_id).values_list("game", flat=True).first()
     try:
@@ -1157,7 +1162,13 @@ def game_replay_dice(
             kind=Game.Kind.REAL_DICE, seed=None
         )
         return game_simulate(
-            game_id=game_id, dice=dice, rules=rules, teams=teams, choices=choices, hands=hands
+            game_id=game_id,
+            dice=dice,
+            rules=rules,
+            teams=teams,
+            choices=choices,
+            hands=hands,
+            questions=questions,
         )
 
 

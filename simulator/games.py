@@ -81,6 +81,10 @@ class UnknownGameError(ValueError):
     """Raise for a game name the simulator does not host; the message lists the names."""
 
 
+SETTINGS = ("rules", "strategy", "neutral", "options")
+"""Every setting a new game may take beside its teams (:meth:`Game.settings`)."""
+
+
 class InvalidOptionError(ValueError):
     """Raise for a rule option a game does not have or a value it does not allow."""
 
@@ -199,6 +203,9 @@ class Result:
     """The choices the sides played by hand made, in the order asked (``Game.has_hands``)."""
     hands: frozenset[str] = frozenset()
     """The sides (``"home"``, ``"away"``) that made their own choices at the table."""
+    questions: int = 1
+    """The version of the questions a side played by hand was asked
+    (:attr:`Game.questions_version`): the one its ``choices`` answer."""
 
     @property
     def winner(self) -> Side:
@@ -223,11 +230,14 @@ class Result:
 
     def dice_to_json(self) -> dict[str, Any]:
         """Return where the dice came from (``DiceRecord.to_json()``) and, for a game played
-        by hand, its ``choices`` and ``hands``: all a replay needs, choice for choice."""
+        by hand, its ``choices``, ``hands`` and the version of the ``questions`` the choices
+        answer (absent before versions were kept: 1): all a replay needs, choice for
+        choice."""
         dice = self.dice.to_json()
         if self.hands:
             dice["choices"] = list(self.choices)
             dice["hands"] = sorted(self.hands)
+            dice["questions"] = self.questions
         return dice
 
 
@@ -305,6 +315,12 @@ class Game(ABC):
     """What a player at the table needs to know before the first die (the new-game form)."""
     rules_version: ClassVar[int]
     """The revision of the game's rulings page this engine plays."""
+    questions_version: ClassVar[int] = 1
+    """The version of the questions a side played by hand is asked (a game that
+    :attr:`has_hands`). Not a ruling: what the table asks and what it answers alone
+    (a choice that can only lose is no longer asked, say). A game begun under an older
+    version is played and replayed with its questions, since its stored choices answer
+    them in order (:meth:`play`, :meth:`sheet`)."""
     options: ClassVar[tuple[Option, ...]]
     rules_type: ClassVar[type]
     """The class of the game's rules: :meth:`play` refuses any other."""
@@ -449,6 +465,7 @@ class Game(ABC):
         neutral: bool = False,
         choices: Sequence[str] = (),
         hands: Collection[str] = (),
+        questions: int | None = None,
     ) -> Result:
         """Play one game (``away`` is the visitor) with every roll from ``dice``.
 
@@ -456,7 +473,8 @@ class Game(ABC):
         (:class:`InvalidOptionError`). ``neutral`` matters only to a game with a home
         advantage (:attr:`neutral_matters`). ``hands`` names the sides that made their own
         choices at the table, ``choices`` those choices in the order asked (a game that
-        :attr:`has_hands`; a choice the rules forbid raises ``ValueError``).
+        :attr:`has_hands`; a choice the rules forbid raises ``ValueError``), by the
+        ``questions`` version they answer (``None``: today's :attr:`questions_version`).
         """
         if rules is None:
             rules = self.default_rules()
@@ -468,7 +486,13 @@ class Game(ABC):
             if not self.has_hands:
                 raise InvalidOptionError(f"{self.title} has no choices made by hand")
             return self.play_by_hand(
-                home, away, dice, rules, choices=tuple(choices), hands=frozenset(hands)
+                home,
+                away,
+                dice,
+                rules,
+                choices=tuple(choices),
+                hands=frozenset(hands),
+                questions=self.questions_checked(questions),
             )
         return self.play_rules(home, away, dice, rules, neutral=neutral)
 
@@ -485,16 +509,59 @@ class Game(ABC):
         *,
         choices: tuple[str, ...],
         hands: frozenset[str],
+        questions: int,
     ) -> Result:
-        """Play one game whose ``hands`` sides made their own ``choices`` (a game that
-        :attr:`has_hands` overrides this)."""
+        """Play one game whose ``hands`` sides made their own ``choices``, answering the
+        ``questions`` of that version (a game that :attr:`has_hands` overrides this)."""
         raise InvalidOptionError(f"{self.title} has no choices made by hand")
+
+    def questions_checked(self, questions: int | None) -> int:
+        """Return the questions version ``questions`` (``None``: today's), refused with
+        :class:`InvalidOptionError` when this engine does not know it.
+
+        >>> find_game("sixdice").questions_checked(None) == find_game("sixdice").questions_version
+        True
+        >>> find_game("sixdice").questions_checked(9)
+        Traceback (most recent call last):
+        ...
+        simulator.games.InvalidOptionError: six dice asks its hand questions by versions 1-2, not 9
+        """
+        if questions is None:
+            return self.questions_version
+        if (
+            isinstance(questions, bool)
+            or not isinstance(questions, int)
+            or not 1 <= questions <= self.questions_version
+        ):
+            raise InvalidOptionError(
+                f"{self.title} asks its hand questions by versions 1-{self.questions_version}, "
+                f"not {questions!r}"
+            )
+        return questions
 
     @abstractmethod
     def play_rules(
         self, home: Any, away: Any, dice: DiceSource, rules: Any, *, neutral: bool
     ) -> Result:
         """Play one game with the game's own rules (:meth:`play` has checked them)."""
+
+    def settings(self) -> tuple[str, ...]:
+        """Return the settings a new game, season or tournament of this kind takes beside
+        its teams, in the order of :data:`SETTINGS`: ``rules`` (a preset), ``strategy``
+        (a coach switch), ``neutral`` (a home court a neutral site removes) and ``options``
+        (rule options besides those). The table and the league refuse the others.
+
+        >>> find_game("vabg").settings(), find_game("sixdice").settings()
+        (('rules', 'strategy', 'neutral'), ('options',))
+        """
+        names = {o.name for o in self.options}
+        has = {
+            "rules": "preset" in names,
+            "strategy": "strategy" in names,
+            "neutral": self.neutral_matters,
+            "options": any(n not in ("preset", "strategy") for n in names),
+        }
+        return tuple(name for name in SETTINGS if has[name])
 
     def board(self, rules: Any) -> Board | None:
         """Return the grid a game with these rules is played on; ``None`` for a game that
@@ -526,6 +593,7 @@ class Game(ABC):
         neutral: bool = False,
         choices: Sequence[str] = (),
         hands: Collection[str] = (),
+        questions: int | None = None,
     ) -> Any:
         """Return the game at the table after the dice ``values`` typed so far, in the
         order rolled: a :class:`simulator.sheets.Sheet` (what die is needed next, whose and
@@ -534,7 +602,8 @@ class Game(ABC):
 
         ``home`` and ``away`` are teams as :meth:`read_team` reads them; ``rules``
         default to :meth:`default_rules`; ``hands`` are the sides that make their own
-        ``choices`` (a game that :attr:`has_hands`). Raise
+        ``choices`` (a game that :attr:`has_hands`), answering the ``questions`` of that
+        version (``None``: today's). Raise
         :class:`simulator.dice.DieRefused` for a value that is not a face of the die wanted
         there, :class:`simulator.dice.GameOverError` for dice after the end of the game,
         and the ``simulator.sheets`` refusals of a choice.
@@ -543,7 +612,11 @@ class Game(ABC):
         if hands or choices:
             if not self.has_hands:
                 raise InvalidOptionError(f"{self.title} has no choices made by hand")
-            extra = {"choices": tuple(choices), "hands": frozenset(hands)}
+            extra = {
+                "choices": tuple(choices),
+                "hands": frozenset(hands),
+                "questions": self.questions_checked(questions),
+            }
         return self._part("sheet").open_sheet(
             self,
             home,

@@ -64,10 +64,12 @@ class ChoiceNeeded(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Choices:
-    """The choices typed at the table and the sides that make them by hand (``hands``)."""
+    """The choices typed at the table, the sides that make them by hand (``hands``) and
+    the version of the questions they answer (``Game.questions_version``)."""
 
     tokens: tuple[str, ...] = ()
     hands: frozenset[str] = frozenset()
+    questions: int = 1
 
 
 NO_CHOICES = Choices()

@@ -269,7 +269,8 @@ def board_state(
     if over:
         period = "Final"
     elif question is not None:
-        period = f"Next: {question.prompt}"
+        # The prompt itself is the entry panel's, under the board: said once on a phone.
+        period = f"Next: {labels.get(question.side, question.side)} chooses"
     else:
         period = "Final" if need is None else f"Next: {need.step}"
     return {

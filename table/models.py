@@ -74,6 +74,13 @@ class TableGame(models.Model):
         help_text="Every choice made by hand, in the order made: [dice typed before it, "
         "the choice].",
     )
+    questions_version = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The version of the questions a side played by hand is asked, as the game "
+        "began: its choices answer them in order (empty: a game begun before versions were "
+        "kept, version 1).",
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     home_score = models.PositiveSmallIntegerField(
         null=True,
@@ -178,3 +185,9 @@ class TableGame(models.Model):
     def choice_tokens(self) -> list[str]:
         """Return the choices made by hand, in order (without where each was made)."""
         return [token for _, token in self.choices]
+
+    @property
+    def questions(self) -> int:
+        """Return the version of the hand questions the game's choices answer (1 for a game
+        begun before versions were kept)."""
+        return 1 if self.questions_version is None else self.questions_version

@@ -93,6 +93,7 @@ def table_state(game: TableGame, position: Sheet, plays_since: int | None = None
         "count": game.entries,
         "hands": list(game.hands),
         "choices": [{"after": at, "choice": token} for at, token in game.choices],
+        "questions": game.questions,
         # How the dice may be typed: the page reads an entry as the API does.
         "entry": entry_of(position).to_json(),
         "urls": _urls(game),

@@ -214,6 +214,11 @@ class TableStateSerializer(serializers.Serializer[Any]):
         child=serializers.CharField(), help_text="The sides whose choices are typed by hand."
     )
     choices = TableChoiceMadeSerializer(many=True)
+    questions = serializers.IntegerField(
+        help_text="The version of the questions the choices answer, in order (six dice 2: "
+        "the Power Chip reroll is asked only of a holder who trails; 1: a game begun before "
+        "2026-11-29, asked before every contest)."
+    )
     entry = TableEntrySerializer(help_text="How the game's dice may be typed.")
     urls = TableUrlsSerializer()
     question = TableQuestionSerializer(

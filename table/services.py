@@ -32,7 +32,7 @@ from league.errors import GameNotPlayable
 from league.models import Game, SimulationRun, game_options_clean
 from league.teamfiles import team_file
 from simulator.dice import DiceError, DiceScriptExhausted, DieRefused, GameOverError
-from simulator.games import DEFAULT_GAME, InvalidTeamError, find_game, game_names
+from simulator.games import DEFAULT_GAME, SETTINGS, InvalidTeamError, find_game, game_names
 from simulator.games import Game as Engine
 from simulator.hands import ChoiceNeeded
 from simulator.recording import RecordingDice
@@ -139,9 +139,11 @@ def position_of(
     """Return where the game stands after its dice and choices (or ``dice`` and
     ``choices`` instead): its sheet."""
     home, away = teams_of(game)
-    hands = {"choices": game.choice_tokens if choices is None else list(choices)}
-    if game.hands:
-        hands["hands"] = list(game.hands)
+    hands: dict[str, Any] = {
+        "choices": game.choice_tokens if choices is None else list(choices),
+        "hands": list(game.hands),
+        "questions": game.questions,
+    }
     sheet: Sheet = engine_of(game).sheet(
         home,
         away,
@@ -153,24 +155,17 @@ def position_of(
     return sheet
 
 
-GAME_FIELDS = ("rules", "strategy", "neutral", "options")
+GAME_FIELDS = SETTINGS
 """A new game's fields that only some games have: VABG's preset, coach policy and home
-court; the other games' rule ``options``."""
+court; the other games' rule ``options`` (``Game.settings``)."""
 
 
 def fields_not_in(game: str) -> list[str]:
     """Return the fields of a new game (:data:`GAME_FIELDS`) that ``game`` does not have:
     a board game has no preset, coach switch or home court; VABG no ``options`` (its rules
     are its preset and switch)."""
-    engine = find_game(game)
-    names = {o.name for o in engine.options}
-    has = {
-        "rules": "preset" in names,
-        "strategy": "strategy" in names,
-        "neutral": engine.neutral_matters,
-        "options": any(n not in ("preset", "strategy") for n in names),
-    }
-    return [f for f in GAME_FIELDS if not has[f]]
+    has = find_game(game).settings()
+    return [f for f in GAME_FIELDS if f not in has]
 
 
 def not_in_game(game: str, fields: Sequence[str]) -> str:
@@ -255,6 +250,7 @@ def table_start(
         game=game,
         options=options or {},
         rules_version=_rules_version(game),
+        questions_version=find_game(game).questions_version,
         home=home,
         away=away,
         rules=rules,
@@ -303,6 +299,7 @@ def table_open_scheduled(*, owner: Any, league_game: Game, hands: Sequence[str] 
         game=game.game,
         options=dict(game.options),
         rules_version=_rules_version(game.game),
+        questions_version=find_game(game.game).questions_version,
         home=game.home,
         away=game.away,
         rules=game.rules,
@@ -440,10 +437,17 @@ def table_roll_file(*, game_id: int, user: Any, doc: object, expected: int | Non
         raise TableRefused(f"The dice file is refused: {exc}") from exc
     home, away = teams_of(game)
     dice = RecordingDice(script)
-    hands = {"choices": (), "hands": tuple(game.hands)} if game.hands else {}
     ran_out: DiceScriptExhausted | None = None
     try:
-        engine.play(home, away, dice, rules_of(game), neutral=game.neutral, **hands)
+        engine.play(
+            home,
+            away,
+            dice,
+            rules_of(game),
+            neutral=game.neutral,
+            hands=tuple(game.hands),
+            questions=game.questions,
+        )
     except DiceScriptExhausted as exc:
         ran_out = exc  # the file ends: the dice so far go in
     except (ChoiceNeeded, NoChoiceWanted):
@@ -626,6 +630,7 @@ def table_finish(*, game_id: int, user: Any) -> Game:
             teams=team_files(table),
             choices=table.choice_tokens,
             hands=table.hands,
+            questions=table.questions,
         )
     except GameNotPlayable as exc:
         raise TableRefused(f"The league refused the game: {exc}.") from exc

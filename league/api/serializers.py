@@ -156,27 +156,20 @@ class SeasonSerializer(PresetFields):
 _SMALL_MAX = 32767  # the scores' small-integer columns
 
 
-VABG_SETTINGS = {"rules": "preset", "strategy": "strategy"}
-"""A new season's or tournament's fields that only a game with these options has (VABG's
-preset and coach switch), by the option's name."""
-
-
 def _settings_in_game(given: Any, attrs: dict[str, Any]) -> None:
     """Refuse ``rules`` or ``strategy`` sent for a game that has no such setting (six dice,
     grid court), as the table's API does, instead of dropping them: a field saying anything
     is refused (false, null and "" say nothing)."""
     game = find_game(attrs.get("game") or attrs["league"].game)
-    names = {option.name for option in game.options}
+    has = game.settings()
     sent = given if hasattr(given, "get") else {}
     foreign = [
         field
-        for field, option in VABG_SETTINGS.items()
-        if option not in names
-        and field in sent
-        and sent.get(field) not in (None, False, "", "false")
+        for field in ("rules", "strategy")  # a season's or tournament's own (Game.settings)
+        if field not in has and field in sent and sent.get(field) not in (None, False, "", "false")
     ]
     if foreign:
-        takes = "its rules are given in options" if names else "it has no settings"
+        takes = "its rules are given in options" if "options" in has else "it has no settings"
         raise serializers.ValidationError(
             {field: [f"Not a setting of {game.title}: {takes}."] for field in foreign}
         )

@@ -133,10 +133,12 @@ class GridCourtGame(StyledGame):
         *,
         choices: tuple[str, ...],
         hands: frozenset[str],
+        questions: int,
     ) -> Result:
         """Play one game to 21 whose ``hands`` sides made their own ``choices``
-        (:mod:`simulator.gridcourt.hand`), the other sides their styles; raise
-        ``ValueError`` for a choice the rules forbid, one missing or one left over."""
+        (:mod:`simulator.gridcourt.hand`; its questions have one version), the other sides
+        their styles; raise ``ValueError`` for a choice the rules forbid, one missing or
+        one left over."""
         played = Hands(
             choices,
             hands,
@@ -153,7 +155,7 @@ class GridCourtGame(StyledGame):
             ),
             played,
         )
-        return dataclasses.replace(result, choices=choices, hands=hands)
+        return dataclasses.replace(result, choices=choices, hands=hands, questions=questions)
 
     def board(self, rules: GridRules) -> Board:
         """Return the printed grid of the rules' width and level (§1.1, §1.2)."""

@@ -477,10 +477,12 @@ def open_sheet(
     neutral: bool = False,
     choices: Sequence[str] = (),
     hands: Collection[str] = (),
+    questions: int = 1,
 ) -> GridSheet:
     """Return the grid-court game after ``values`` (``Game.sheet``; no home court), the
-    sides in ``hands`` making their own ``choices`` (:mod:`simulator.gridcourt.hand`)."""
-    played = Choices(tuple(choices), frozenset(hands))
+    sides in ``hands`` making their own ``choices`` (:mod:`simulator.gridcourt.hand`; its
+    questions have one version)."""
+    played = Choices(tuple(choices), frozenset(hands), questions)
     labels = {HOME: home.label, AWAY: away.label}
     position = in_teams_names(
         lambda: replay(home, away, values, rules=rules, choices=played),

@@ -28,7 +28,7 @@ from simulator.hands import play_by_hand
 from simulator.sixdice import style
 from simulator.sixdice.engine import SixDiceResult, play_game
 from simulator.sixdice.events import COLUMNS, Event, SixDiceBox, box_score, event_from_json
-from simulator.sixdice.hand import Hands
+from simulator.sixdice.hand import QUESTIONS_VERSION, Hands
 from simulator.sixdice.inputs import dice_from_json
 from simulator.sixdice.odds import exact_odds, solved, states_before_rolls
 from simulator.sixdice.render import render_box_score
@@ -92,6 +92,7 @@ class SixDiceGame(StyledGame):
         "(its team page shows it)."
     )
     rules_version = RULES_VERSION
+    questions_version = QUESTIONS_VERSION
     options = (
         Option(
             "faces",
@@ -177,15 +178,17 @@ class SixDiceGame(StyledGame):
         *,
         choices: tuple[str, ...],
         hands: frozenset[str],
+        questions: int,
     ) -> Result:
         """Play one game to 21 whose ``hands`` sides made their own ``choices``
-        (:mod:`simulator.sixdice.hand`), the other sides their styles; raise
-        ``ValueError`` for a choice the rules forbid, one missing or one left over."""
-        played = Hands(choices, hands, game_policy(_style(home), _style(away)))
+        (:mod:`simulator.sixdice.hand`), answering the ``questions`` of that version, the
+        other sides their styles; raise ``ValueError`` for a choice the rules forbid, one
+        missing or one left over."""
+        played = Hands(choices, hands, game_policy(_style(home), _style(away)), questions=questions)
         result = play_by_hand(
             lambda: play_game(home, away, dice, rules=rules, policy=played.policy), played
         )
-        return self.wrap(result, choices=choices, hands=hands)
+        return self.wrap(result, choices=choices, hands=hands, questions=questions)
 
     def wrap(
         self,
@@ -193,9 +196,11 @@ class SixDiceGame(StyledGame):
         *,
         choices: tuple[str, ...] = (),
         hands: frozenset[str] = frozenset(),
+        questions: int = QUESTIONS_VERSION,
     ) -> Result:
         """Return the shared result of a ``SixDiceResult`` (kept as ``native``), with the
-        choices the sides played by hand made."""
+        choices the sides played by hand made and the version of the questions they
+        answered."""
         return Result(
             game=self.name,
             home=_side(result.home),
@@ -207,6 +212,7 @@ class SixDiceGame(StyledGame):
             native=result,
             choices=tuple(choices),
             hands=frozenset(hands),
+            questions=questions,
         )
 
     def box_score(self, events: Iterable[Any], rules: Any = None) -> tuple[SixDiceBox, SixDiceBox]:

@@ -14,7 +14,17 @@ The tokens, as the table's page and API send them and a stored game keeps them:
 - a shot from inside the arc (§2.6): ``push`` (out to d 3 for a 3) or ``stay`` (a 2);
 - a tied contest (§2.2, §2.6): ``chip`` (play the Power Chip and win it) or ``keep``;
 - the Power Chip reroll (§2.11, option ``chip_reroll``): ``reroll:1,3,5`` (those dice) or
-  ``keep``.
+  ``keep``; asked only of a holder who trails (questions version 2, below).
+
+**Versions of the questions** (``QUESTIONS_VERSION``; a stored game keeps the version its
+choices answer, since they answer the questions in the order asked):
+
+1. every question above, the reroll asked before every main roll and shot the holder
+   plays with the chip (games begun before 2026-11-29);
+2. the reroll is asked only when the holder trails: leading, a reroll can only lose the
+   roll and hands the chip over; tied, it hands the chip over for a chance to win a tie
+   that playing the chip wins for sure (§2.2). So the holder keeps the chip unasked, and
+   a tie is then asked once, as the chip question.
 
     >>> from simulator.dice import ScriptedDice
     >>> from simulator.sixdice.engine import Table
@@ -66,6 +76,8 @@ DEFENSE_PLAY_NAMES = {
 }
 """...and for the defense (its second column: the S is a steal)."""
 KEEP, CHIP, PUSH, STAY, REROLL = "keep", "chip", "push", "stay", "reroll:"
+QUESTIONS_VERSION = 2
+"""The version of the questions a side played by hand is asked (the module's docstring)."""
 
 
 def _words(side: str) -> str:
@@ -76,8 +88,19 @@ class Hands(TokenStream):
     """The choices typed at the table, answered for the sides played by hand (``hands``);
     the other sides' questions go to ``computer`` (their coach styles)."""
 
-    def __init__(self, choices: Sequence[object], hands: Collection[str], computer: Policy) -> None:
+    def __init__(
+        self,
+        choices: Sequence[object],
+        hands: Collection[str],
+        computer: Policy,
+        *,
+        questions: int = QUESTIONS_VERSION,
+    ) -> None:
         super().__init__(choices, hands)
+        if not 1 <= questions <= QUESTIONS_VERSION:
+            raise ValueError(f"six dice's hand questions have versions 1-{QUESTIONS_VERSION}")
+        self.questions = questions
+        """The version of the questions asked (the module's docstring)."""
         self.computer = computer
         """The policy of the sides not played by hand (and of a pick that cannot matter)."""
         self.policy: Policy = Sides(
@@ -190,6 +213,8 @@ class _Hand:
     def reroll(self, contest: Contest, state: GameState) -> Set[int]:
         what = "main roll" if contest.kind == MAIN_CONTEST else "shot"
         mine, theirs = contest.value, contest.opponent_value
+        if mine >= theirs and self.hands.questions >= 2:
+            return frozenset()  # leading or tied: keeping the chip is never worse (version 2)
         standing = "you lead" if mine > theirs else "you trail" if mine < theirs else "tied"
         question = Question(
             self.side,

@@ -38,7 +38,7 @@ from simulator.sheets import (
 from simulator.sixdice.engine import ScriptRanOut, SixDiceResult, Table, play_game
 from simulator.sixdice.events import Event, Score, SixDiceBox, Start, box_score
 from simulator.sixdice.game import SixDiceGame
-from simulator.sixdice.hand import Hands
+from simulator.sixdice.hand import QUESTIONS_VERSION, Hands
 from simulator.sixdice.odds import solved
 from simulator.sixdice.render import render_play_by_play
 from simulator.sixdice.rules import STANDARD, SixDiceRules
@@ -126,7 +126,12 @@ class Roll:
 
 def _hands(choices: Choices, home: TeamName, away: TeamName) -> Hands:
     """Return the game's answers: by hand for ``choices.hands``, each other side its style."""
-    return Hands(choices.tokens, choices.hands, game_policy(_style(home), _style(away)))
+    return Hands(
+        choices.tokens,
+        choices.hands,
+        game_policy(_style(home), _style(away)),
+        questions=choices.questions,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,7 +415,9 @@ class SixDiceSheet(BoardSheet):
         if result is None:
             return None
         choices = self.position.choices
-        return self.game.wrap(result, choices=choices.tokens, hands=choices.hands)
+        return self.game.wrap(
+            result, choices=choices.tokens, hands=choices.hands, questions=choices.questions
+        )
 
     def state(self) -> dict[str, Any]:
         position = self.position
@@ -534,10 +541,12 @@ def open_sheet(
     neutral: bool = False,
     choices: Sequence[str] = (),
     hands: Collection[str] = (),
+    questions: int = QUESTIONS_VERSION,
 ) -> SixDiceSheet:
     """Return the six-dice game after ``values`` (``Game.sheet``; no home court), the sides
-    in ``hands`` making their own ``choices`` (:mod:`simulator.sixdice.hand`)."""
-    played = Choices(tuple(choices), frozenset(hands))
+    in ``hands`` making their own ``choices`` (:mod:`simulator.sixdice.hand`), the answers
+    to the ``questions`` of that version."""
+    played = Choices(tuple(choices), frozenset(hands), questions)
     labels = {HOME: home.label, AWAY: away.label}
     position = in_teams_names(
         lambda: replay(home, away, values, rules=rules, choices=played),

@@ -17,7 +17,7 @@ from django.core.management import call_command
 
 from league.models import Game
 from simulator.games import TeamName, find_game
-from simulator.sixdice.rules import STANDARD
+from simulator.sixdice.rules import STANDARD, SixDiceRules
 from table import services
 from table.models import TableGame
 from tests.simulator.sixdice.hands import recorded
@@ -124,7 +124,7 @@ def test_the_api_asks_each_choice_refuses_a_forbidden_one_and_undoes_it(
     assert question["side"] == "away" and question["kind"] == "play"
     assert [o["token"] for o in question["options"]] == ["B", "P"]
     assert state["need"] is None and state["count"] == 24
-    assert state["period"] == f"Next: {question['prompt']}"
+    assert state["period"] == "Next: Kansas 2008 chooses"  # the prompt is the panel's alone
 
     more_dice = player_client.post(url + "dice/", {"dice": [1], "expected": 24}, "application/json")
     assert more_dice.status_code == 400
@@ -258,3 +258,51 @@ def test_a_dice_file_enters_the_dice_up_to_the_first_choice_made_by_hand(player,
         game_id=table.pk, user=player, choice=tokens[0], expected=len(table.dice)
     )
     assert first.question is not None or first.need is not None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("questions", [None, 2], ids=["begun-before-versions", "today"])
+def test_a_game_keeps_the_questions_it_began_with_to_the_end_and_in_the_league(
+    player, teams, questions
+) -> None:
+    """The Power Chip reroll is asked only of a holder who trails since questions version 2;
+    a game begun before (no version kept: 1) is asked as it began, its choices answer those
+    questions, and it is stored and replayed by them."""
+    rules = SixDiceRules(chip_reroll=True)
+    version = 1 if questions is None else questions
+    played, dice, tokens = recorded(2, {"home", "away"}, rules, HOME, AWAY, questions=version)
+    home, away = teams
+    table = services.table_start(
+        owner=player,
+        home=home,
+        away=away,
+        game="sixdice",
+        options={"chip_reroll": True},
+        hands=["home", "away"],
+    )
+    assert table.questions_version == GAME.questions_version == 2
+    if questions is None:
+        TableGame.objects.filter(pk=table.pk).update(questions_version=None)
+        table.refresh_from_db()
+    type_game(player, table, dice, tokens)
+    game = services.table_finish(game_id=table.pk, user=player)
+    stored = Game.objects.select_related("result").get(pk=game.pk).result
+    assert stored.dice["questions"] == version
+    assert stored.events == json.loads(json.dumps([e.to_json() for e in played.events]))
+    if questions is None:  # a result stored before versions were kept names none: 1
+        del stored.dice["questions"]
+        stored.save(update_fields=["dice"])
+    out = StringIO()
+    call_command("simulate", "--replay", str(game.pk), stdout=out)
+    assert "from its dice: identical, event for event." in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_the_api_says_which_questions_a_game_asks(player_client, teams) -> None:
+    home, away = teams
+    started = player_client.post(
+        "/table/api/games/",
+        {"game": "sixdice", "home": home.pk, "away": away.pk, "hands": ["away"]},
+        content_type="application/json",
+    )
+    assert started.status_code == 201 and started.json()["questions"] == 2

@@ -6,6 +6,7 @@ from collections.abc import Set
 
 from simulator.games import TeamName
 from simulator.sixdice.engine import SixDiceResult, play_game
+from simulator.sixdice.hand import QUESTIONS_VERSION
 from simulator.sixdice.policy import DEFAULT_POLICY, Contest, Policy, Tie
 from simulator.sixdice.rules import STANDARD, SixDiceRules
 from simulator.sixdice.state import DEFENSE, GameState, other
@@ -15,10 +16,13 @@ HOME_TEAM, AWAY_TEAM = TeamName("Kansas", 2008), TeamName("Memphis", 2008)
 
 
 class Recorder:
-    """The default policy, writing each answer of the ``hands`` sides as a typed token."""
+    """The default policy, writing each answer of the ``hands`` sides as a typed token, as
+    the hand questions of version ``questions`` ask them (simulator.sixdice.hand)."""
 
-    def __init__(self, hands: Set[str], policy: Policy = DEFAULT_POLICY) -> None:
-        self.hands, self.policy = hands, policy
+    def __init__(
+        self, hands: Set[str], policy: Policy = DEFAULT_POLICY, questions: int = QUESTIONS_VERSION
+    ) -> None:
+        self.hands, self.policy, self.questions = hands, policy, questions
         self.tokens: list[str] = []
 
     def _note(self, side: str | None, token: str) -> None:
@@ -50,7 +54,8 @@ class Recorder:
     def reroll(self, contest: Contest, state: GameState) -> Set[int]:
         dice = self.policy.reroll(contest, state)
         token = "reroll:" + ",".join(map(str, sorted(dice))) if dice else "keep"
-        self._note(contest.side, token)
+        if self.questions < 2 or contest.value < contest.opponent_value:
+            self._note(contest.side, token)  # version 2 asks a holder who trails alone
         return dice
 
 
@@ -60,9 +65,13 @@ def recorded(
     rules: SixDiceRules = STANDARD,
     home: TeamName = HOME_TEAM,
     away: TeamName = AWAY_TEAM,
+    *,
+    policy: Policy = DEFAULT_POLICY,
+    questions: int = QUESTIONS_VERSION,
 ) -> tuple[SixDiceResult, list[int], list[str]]:
-    """Play a seeded game with the default policy; return it, its d6 stream in the order
-    rolled and the tokens the ``hands`` sides would type for the same choices."""
-    recorder, dice = Recorder(hands), Written(seed)
+    """Play a seeded game with ``policy``; return it, its d6 stream in the order rolled and
+    the tokens the ``hands`` sides would type for the same choices, asked as version
+    ``questions`` asks them."""
+    recorder, dice = Recorder(hands, policy, questions), Written(seed)
     played = play_game(home, away, dice, rules=rules, policy=recorder)
     return played, dice.values, recorder.tokens

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Set
+
 import pytest
 
 from simulator.dice import ScriptedDice
-from simulator.games import find_game
+from simulator.games import InvalidOptionError, find_game
+from simulator.hands import Question
 from simulator.sheets import ChoiceFirst, ChoiceRefused, NoChoiceWanted
 from simulator.sixdice.hand import Hands
-from simulator.sixdice.policy import DEFAULT_POLICY
+from simulator.sixdice.policy import DEFAULT_POLICY, Contest
 from simulator.sixdice.rules import STANDARD, SixDiceRules
-from simulator.sixdice.state import AWAY, HOME
+from simulator.sixdice.state import AWAY, HOME, GameState
 from tests.simulator.sixdice.hands import AWAY_TEAM, HOME_TEAM, recorded
 
 GAME = find_game("sixdice")
@@ -56,7 +60,7 @@ def test_the_sheet_asks_each_choice_in_turn_as_the_table_enters_them() -> None:
             assert question.side in (HOME, AWAY) and question.rule.startswith("§")
             assert sheet.waiting_for == question.prompt
             if len(choices) == 3:
-                assert sheet.state()["period"] == f"Next: {question.prompt}"
+                assert sheet.state()["period"] == f"Next: {sheet.state()['labels'][question.side]} chooses"
             choices.append(token)
         else:  # the rest of the roll at once, as the table's page sends a roll
             assert sheet.need is not None
@@ -192,3 +196,134 @@ def test_each_roll_of_an_inbound_race_says_who_inbounds_and_who_defends() -> Non
     for first, second in zip(rolls[::2], rolls[1::2], strict=False):
         assert first[0] == second[0] and first[1] != second[1], (first, second)
         assert (first[2], second[2]) == ("inbounding", "defending"), (first, second)
+
+
+def asked(d6: list[int], tokens: list[str], rules: SixDiceRules, questions: int) -> list[Question]:
+    """Type a game's dice and choices into the sheet one at a time, as the table does;
+    return every question it asked, in order."""
+    dice: list[int] = []
+    choices: list[str] = []
+    out: list[Question] = []
+    while True:
+        sheet = GAME.sheet(
+            HOME_TEAM,
+            AWAY_TEAM,
+            dice,
+            rules=rules,
+            choices=choices,
+            hands=(HOME, AWAY),
+            questions=questions,
+        )
+        if sheet.question is not None:
+            out.append(sheet.question)
+            choices.append(tokens[len(choices)])
+        elif sheet.need is not None:
+            dice += d6[len(dice) : len(dice) + sheet.need.size - sheet.need.index + 1]
+        else:
+            assert (dice, choices) == (d6, tokens)
+            return out
+
+
+class RerollFirstDie(type(DEFAULT_POLICY)):  # type: ignore[misc]
+    """The default policy, but the chip holder rerolls its first die in every contest
+    (however it stands): the choices a version 1 table could type."""
+
+    def reroll(self, contest: Contest, state: GameState) -> Set[int]:
+        return frozenset({1})
+
+
+def test_the_power_chip_reroll_is_asked_only_of_a_holder_who_trails() -> None:
+    """Questions version 2: leading, a reroll can only lose the roll and the chip; tied,
+    playing the chip wins the tie for sure. So neither is asked, and a tie is asked once."""
+    fewer = 0
+    for seed in range(1, 4):
+        played, d6, tokens = recorded(seed, {HOME, AWAY}, REROLL_RULES)
+        questions = asked(d6, tokens, REROLL_RULES, 2)
+        rerolls = [q for q in questions if q.kind == "reroll"]
+        assert rerolls, "some holder trails in every game"
+        assert all("(you trail)" in q.prompt for q in rerolls), [q.prompt for q in rerolls]
+        old_played, old_d6, old_tokens = recorded(seed, {HOME, AWAY}, REROLL_RULES, questions=1)
+        assert (old_played.events, old_d6) == (played.events, d6)  # the same game...
+        old = asked(d6, old_tokens, REROLL_RULES, 1)
+        old_rerolls = [q for q in old if q.kind == "reroll"]
+        # ...asked before every contest the holder plays, leading and tied too
+        assert any("(you lead)" in q.prompt for q in old_rerolls)
+        assert len(questions) < len(old)
+        fewer += len(old) - len(questions)
+        # a tie is asked once: the chip question, no reroll question before it
+        for before, chip in itertools.pairwise(questions):
+            if chip.kind == "chip":
+                assert before.kind != "reroll" or "(you trail)" in before.prompt
+    assert fewer >= 3 * 20  # dozens of taps a game saved
+
+
+@pytest.mark.parametrize("questions", [1, 2])
+def test_a_game_plays_and_replays_by_the_questions_its_choices_answer(questions: int) -> None:
+    """A game begun under version 1 keeps playing (and a stored one replays) by version 1's
+    questions: its choices answer those, in order."""
+    for seed in range(1, 4):
+        played, d6, tokens = recorded(seed, {HOME, AWAY}, REROLL_RULES, questions=questions)
+        by_hand = GAME.play(
+            HOME_TEAM,
+            AWAY_TEAM,
+            ScriptedDice(d6=d6),
+            REROLL_RULES,
+            choices=tokens,
+            hands={HOME, AWAY},
+            questions=questions,
+        )
+        assert by_hand.events == played.events
+        assert by_hand.dice_to_json()["questions"] == questions
+        sheet = GAME.sheet(
+            HOME_TEAM,
+            AWAY_TEAM,
+            d6,
+            rules=REROLL_RULES,
+            choices=tokens,
+            hands={HOME, AWAY},
+            questions=questions,
+        )
+        result = sheet.result()
+        assert result is not None and result.events == played.events
+        assert result.questions == questions
+
+
+def test_choices_that_answer_the_old_questions_are_refused_by_the_new_ones() -> None:
+    """A reroll typed where version 1 asked a leading holder: version 2 never asks it, so
+    the choices no longer fit (why a game keeps its version), and version 1 plays them."""
+    policy = RerollFirstDie()
+    for seed in range(1, 4):
+        played, d6, tokens = recorded(seed, {HOME, AWAY}, REROLL_RULES, policy=policy, questions=1)
+        with pytest.raises((ChoiceRefused, NoChoiceWanted)):
+            GAME.play(
+                HOME_TEAM,
+                AWAY_TEAM,
+                ScriptedDice(d6=d6),
+                REROLL_RULES,
+                choices=tokens,
+                hands={HOME, AWAY},
+            )
+        by_hand = GAME.play(
+            HOME_TEAM,
+            AWAY_TEAM,
+            ScriptedDice(d6=d6),
+            REROLL_RULES,
+            choices=tokens,
+            hands={HOME, AWAY},
+            questions=1,
+        )
+        assert by_hand.events == played.events
+
+
+def test_a_questions_version_the_engine_does_not_know_is_refused() -> None:
+    for wrong in (0, 3, True, "2"):
+        with pytest.raises(InvalidOptionError, match="hand questions by versions 1-2"):
+            GAME.play(
+                HOME_TEAM,
+                AWAY_TEAM,
+                ScriptedDice(d6=[1]),
+                REROLL_RULES,
+                choices=["keep"],
+                hands={HOME},
+                questions=wrong,  # type: ignore[arg-type]
+            )
