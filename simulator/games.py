@@ -524,7 +524,7 @@ class Game(ABC):
         >>> find_game("sixdice").questions_checked(9)
         Traceback (most recent call last):
         ...
-        simulator.games.InvalidOptionError: six dice asks its hand questions by versions 1-2, not 9
+        simulator.games.InvalidOptionError: Six dice to 21 asks its hand questions by versions 1-2, not 9
         """
         if questions is None:
             return self.questions_version
