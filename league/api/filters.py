@@ -93,7 +93,9 @@ class RunFilter(django_filters.FilterSet):
 
 class PlayerStatsFilter(django_filters.FilterSet):
     team = IdFilter(field_name="team_id", help_text="The players of this team.")
-    player = IdFilter(field_name="player_id", help_text="This player's row.")
+    # The relation, not its column: read from player_id (nullable: a box line outlives
+    # its player) the schema said the filter was nullable; it takes an id.
+    player = IdFilter(field_name="player", help_text="This player's row.")
     min_games = WholeNumberFilter(
         method="filter_min_games", min_value=0, help_text="Players with at least this many games."
     )

@@ -138,3 +138,13 @@ def test_the_games_filters_are_typed_as_the_server_reads_them() -> None:
     parameters = {p["name"]: p["schema"] for p in operation("/api/games/", "get")["parameters"]}
     assert parameters["neutral"] == parameters["conference_game"] == {"type": "boolean"}
     assert parameters["round"] == {"type": "integer"}
+
+
+def test_the_player_stats_filters_are_plain_ids() -> None:
+    # A box line's player is a nullable column: read from it, the schema said the player
+    # filter was nullable; it takes a player's id.
+    parameters = {
+        p["name"]: p["schema"]
+        for p in operation("/api/seasons/{season_id}/player-stats/", "get")["parameters"]
+    }
+    assert parameters["player"] == parameters["team"] == {"type": "integer"}
