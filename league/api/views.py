@@ -227,12 +227,20 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
     @extend_schema(
         summary="A season's standings, one table per conference",
         description="Each table is ranked with ties broken; tiebreaker names the step that "
-        "placed a team among teams level on win percentage.",
+        "placed a team among teams level on win percentage. A tournament has no standings "
+        "(its page shows none): 404, naming its bracket/.",
         responses={200: StandingsSerializer(many=True), 404: ErrorSerializer},
     )
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def standings(self, request: Request, pk: str | None = None, **kwargs: Any) -> Response:
         season = self.get_object()
+        # As the season page does: a drawn bracket is read as one (the bracket is read only
+        # for a tournament, so a league season's standings cost no query more).
+        if season.kind == Season.Kind.TOURNAMENT and season.bracket:
+            raise NotFound(
+                f"{season} is a tournament: it has no standings. Its bracket is at "
+                f"/api/seasons/{season.pk}/bracket/."
+            )
         tables = selectors.cached_standings(season)
         body = [{"conference": conference, "rows": rows} for conference, rows in tables]
         return Response(StandingsSerializer(body, many=True).data)

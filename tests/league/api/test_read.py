@@ -505,6 +505,18 @@ def test_standings_before_any_game_show_every_team_at_0_0(api) -> None:
     assert api.get("/api/seasons/999999/standings/").status_code == 404
 
 
+def test_a_tournament_has_no_standings_and_says_where_its_bracket_is(api) -> None:
+    # Its page shows the bracket and no table; the API answered a table of W-L records.
+    cup = tournament_drawn(teams=4)
+    response = api.get(f"/api/seasons/{cup.pk}/standings/")
+    assert response.status_code == 404
+    assert response.json() == {
+        "detail": f"{cup} is a tournament: it has no standings. Its bracket is at "
+        f"/api/seasons/{cup.pk}/bracket/."
+    }
+    assert api.get(f"/api/seasons/{cup.pk}/bracket/").status_code == 200
+
+
 def test_a_bracket_shows_byes_then_every_score_and_the_champion(
     api, django_capture_on_commit_callbacks
 ) -> None:
