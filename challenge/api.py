@@ -240,7 +240,9 @@ class GamePicksSerializer(serializers.Serializer[Any]):
     key = serializers.CharField(help_text="The bracket's game key (as in the entries' picks).")
     round = serializers.IntegerField()
     round_name = serializers.CharField()
-    region = serializers.CharField()
+    region = serializers.CharField(
+        allow_null=True, help_text="None between regions (as a bracket's game says)."
+    )
     teams = serializers.ListField(
         child=serializers.IntegerField(allow_null=True),
         help_text="The game's two team ids as far as the games played tell (null: not known).",

@@ -826,7 +826,8 @@ class GamePicks:
 
     key: str
     round: int
-    region: str
+    region: str | None
+    """None between regions, as the bracket says (``brackets.BracketGame.region``)."""
     position: int
     """Its place down the bracket within its round and region, from 1."""
     teams: tuple[int | None, int | None]
@@ -945,7 +946,7 @@ def who_picked_whom(challenge: Challenge) -> list[GamePicks]:
             GamePicks(
                 key=game.key,
                 round=game.round,
-                region=game.region or "",
+                region=game.region,
                 position=game.position,
                 teams=teams,
                 picks=picks,

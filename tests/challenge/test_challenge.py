@@ -1010,6 +1010,20 @@ def test_who_picked_whom_marks_a_picked_team_already_out(cup: Any, pool: Any, al
     assert Game.objects.filter(season=cup, status="final").count() == 1
 
 
+def test_who_picked_whom_names_a_game_s_region_as_the_bracket_does(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    """A game between regions (here every game: the cup has none) was "" in who picked whom
+    and null in the tournament's bracket: a client keying games by region met two values."""
+    entry = services.entry_join(challenge=pool, user=alice)
+    services.entry_save(entry=entry, user=alice, picks=chalk(cup))
+    play_next(cup)
+    picked = Client().get(f"/api/challenges/{pool.pk}/picks/").json()["games"]
+    bracket = Client().get(f"/api/seasons/{cup.pk}/bracket/").json()["rounds"]
+    in_bracket = {g["key"]: g["region"] for r in bracket for g in r["games"]}
+    assert {g["key"]: g["region"] for g in picked} == in_bracket == dict.fromkeys(in_bracket)
+
+
 def test_who_picked_whom_never_marks_a_game_s_own_winner_out(
     cup: Any, pool: Any, alice: Any, bob: Any
 ) -> None:
