@@ -78,7 +78,7 @@ from league.api.serializers import (
 from league.errors import GameFinal, NoPlayerLines, StoryUntold
 from league.games import league_game
 from league.models import BoxLine, Game, League, Season, SimulationRun
-from simulator.games import find_game
+from simulator.games import find_game, game_names
 
 
 class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
@@ -606,10 +606,38 @@ class PlayerSeasonStatsViewSet(mixins.ListModelMixin, _SeasonNested):
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
 
+def leader_categories_by_game() -> dict[str, list[str]]:
+    """Each game's leader categories: VABG's players' (``selectors.LEADER_CATEGORIES``),
+    another game's columns (``gamestats.leader_categories``)."""
+    return {
+        name: list(selectors.LEADER_CATEGORIES)
+        if find_game(name).has_players
+        else [c.key for c in gamestats.leader_categories(name)]
+        for name in game_names()
+    }
+
+
+_LEADER_CATEGORY = OpenApiParameter(
+    "category",
+    str,
+    required=True,
+    # Every game's: the serializer's choices are VABG's alone, and a six-dice request
+    # (?category=dunks) did not validate against the schema the server answers it by.
+    enum=list(dict.fromkeys(k for keys in leader_categories_by_game().values() for k in keys)),
+    description="The category, one of the season's game's (another game's is refused "
+    "naming the game's own): "
+    + "; ".join(
+        f"{find_game(name).title} ({name}): {', '.join(keys)}"
+        for name, keys in leader_categories_by_game().items()
+    )
+    + ". VABG ranks players, grid court its pieces, six dice its teams.",
+)
+
+
 @extend_schema_view(
     list=extend_schema(
         summary="A season's leaders in a category",
-        parameters=[_SEASON_ID, LeaderQuerySerializer],
+        parameters=[_SEASON_ID, LeaderQuerySerializer, _LEADER_CATEGORY],
         responses={200: LeaderSerializer(many=True), 400: ErrorSerializer},
     )
 )
