@@ -481,7 +481,11 @@ SPECTACULAR_SETTINGS = {
     # link inside the button that opens it, a control within a control (nested-interactive).
     "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     # A game at the table's status has its own choices beside a league game's and a run's.
-    "ENUM_NAME_OVERRIDES": {"TableGameStatusEnum": "table.models.TableGame.Status"},
+    # A season's kind is in two components (Season, SeasonCreated): named once, as before.
+    "ENUM_NAME_OVERRIDES": {
+        "TableGameStatusEnum": "table.models.TableGame.Status",
+        "SeasonKindEnum": "league.models.Season.Kind",
+    },
     # Every error an operation can answer, in the schema (core/schema.py).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -153,6 +153,35 @@ class SeasonSerializer(PresetFields):
         ]  # fmt: skip
 
 
+class ScheduleOptionsSerializer(serializers.Serializer[Any]):
+    """How a season's schedule was drawn: what the season's row does not keep."""
+
+    conferences = serializers.ChoiceField(
+        choices=["team", "none"],
+        help_text="team: the teams grouped by their own conference; none: one group.",
+    )
+    double_round_robin = serializers.BooleanField()
+    cross_conference_games = serializers.IntegerField()
+    days_between_rounds = serializers.IntegerField()
+
+
+class SeasonCreatedSerializer(SeasonSerializer):
+    """A season just created, with the schedule options it was drawn by (start_date and
+    home_court are the season's own fields)."""
+
+    schedule = serializers.SerializerMethodField(
+        help_text="The schedule options sent, defaults filled in; the season keeps none of "
+        "them, so only this answer tells them."
+    )
+
+    class Meta(SeasonSerializer.Meta):
+        fields = [*SeasonSerializer.Meta.fields, "schedule"]
+
+    @extend_schema_field(ScheduleOptionsSerializer)
+    def get_schedule(self, season: Season) -> dict[str, Any]:
+        return dict(ScheduleOptionsSerializer(self.context["schedule"]).data)
+
+
 _SMALL_MAX = 32767  # the scores' small-integer columns
 
 

@@ -65,6 +65,7 @@ from league.api.serializers import (
     RetrySerializer,
     ScoreSheetRefusedSerializer,
     ScoreSheetSerializer,
+    SeasonCreatedSerializer,
     SeasonCreateSerializer,
     SeasonSerializer,
     SimulateSerializer,
@@ -137,8 +138,10 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
 
     @extend_schema(
         summary="Create a season and its whole schedule (commissioners)",
+        description="Answers the season as /api/seasons/{id}/ does, with schedule: the "
+        "schedule options it was drawn by, which the season does not keep.",
         request=SeasonCreateSerializer,
-        responses={201: SeasonSerializer, 400: ErrorSerializer, **WRITE_REFUSED},
+        responses={201: SeasonCreatedSerializer, 400: ErrorSerializer, **WRITE_REFUSED},
     )
     def create(self, request: Request, **kwargs: Any) -> Response:
         params = SeasonCreateSerializer(data=request.data)
@@ -153,8 +156,11 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
         )
         season = self.get_queryset().get(pk=season.pk)
         location = reverse("api:season-detail", args=[season.pk], request=request)
+        drawn_by = ("double_round_robin", "cross_conference_games", "days_between_rounds")
+        schedule = {"conferences": grouping, **{key: data[key] for key in drawn_by}}
+        context = {**self.get_serializer_context(), "schedule": schedule}
         return Response(
-            self.get_serializer(season).data,
+            SeasonCreatedSerializer(season, context=context).data,
             status=status.HTTP_201_CREATED,
             headers={"Location": location},
         )

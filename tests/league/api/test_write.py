@@ -20,6 +20,7 @@ from simulator.dice import ScriptedDice
 from simulator.vabg import play_game, preset
 from tests.factories import commissioner, fan, full_team, make_season
 from tests.league.api import client_for, play_all, season_scheduled, throttle_reset
+from tests.openapi import check
 
 pytestmark = pytest.mark.django_db
 
@@ -92,6 +93,29 @@ def test_a_commissioner_creates_a_season_with_its_schedule(commish) -> None:
     assert season.seed == 5
     assert str(season.start_date) == "2030-01-05"
     assert response["Location"].endswith(f"/api/seasons/{season.pk}/")
+
+
+def test_a_created_season_echoes_the_schedule_options_it_was_drawn_by(commish) -> None:
+    # The season keeps no such column: the 201 was the only place to read them and left
+    # them out, so a client could not tell a double round robin from a single one.
+    teams = [full_team() for _ in range(4)]
+    sent = {"conferences": "none", "double_round_robin": True, "cross_conference_games": 0,
+            "days_between_rounds": 3}  # fmt: skip
+    response = commish.post(
+        "/api/seasons/",
+        season_body(teams, start_date="2030-01-05", home_court=False, **sent),
+        format="json",
+    )
+    assert response.status_code == 201
+    body = response.json()
+    assert body["schedule"] == sent
+    assert (body["start_date"], body["home_court"]) == ("2030-01-05", False)
+    check("/api/seasons/", body, status="201", method="post")
+    defaults = commish.post(
+        "/api/seasons/", {**season_body(teams), "name": "2031"}, format="json"
+    ).json()
+    assert defaults["schedule"] == {"conferences": "team", "double_round_robin": False,
+                                    "cross_conference_games": 0, "days_between_rounds": 1}  # fmt: skip
 
 
 def test_others_cannot_create_a_season(refused) -> None:
