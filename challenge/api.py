@@ -210,7 +210,11 @@ class JoinSerializer(ClosedBody, serializers.Serializer[Any]):
 
 class EntryWriteSerializer(ClosedBody, serializers.Serializer[Any]):
     picks = serializers.JSONField(
-        required=False, help_text="Every pick at once: {game key: team id}."
+        required=False,
+        help_text="{game key: team id}. PATCH: the picks sent, laid over the saved ones (a "
+        "game sent null loses its pick); PUT: every pick at once, replacing them. Checked "
+        "whole: a pick that does not fit, given the others, refuses the request and nothing "
+        "is saved.",
     )
     tiebreak = serializers.IntegerField(
         required=False,
@@ -496,13 +500,30 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
         return super().list(request, *args, **kwargs)
 
     @extend_schema(
-        summary="Change your entry's picks, tie-breaker or name (before the lock)",
+        summary="Change some of your entry's picks, its tie-breaker or name (before the lock)",
+        description="The picks sent are laid over the saved ones (null takes a game's pick "
+        "away); the others are kept. PUT replaces them all.",
         request=EntryWriteSerializer,
         responses={200: EntrySerializer, 400: ErrorSerializer, 403: ErrorSerializer,
                    409: ErrorSerializer, 503: FILL_PENDING},
         parameters=[RETRY_AFTER],
     )  # fmt: skip
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        return self._save(request, merge=True)
+
+    @extend_schema(
+        summary="Replace your entry's picks (before the lock)",
+        description="The picks sent are all of them: a game left out is left unpicked. "
+        "PATCH changes only the games it sends.",
+        request=EntryWriteSerializer,
+        responses={200: EntrySerializer, 400: ErrorSerializer, 403: ErrorSerializer,
+                   409: ErrorSerializer, 503: FILL_PENDING},
+        parameters=[RETRY_AFTER],
+    )  # fmt: skip
+    def update(self, request: Request, pk: str | None = None) -> Response:
+        return self._save(request, merge=False)
+
+    def _save(self, request: Request, *, merge: bool) -> Response:
         entry = self.get_object()
         data = EntryWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -515,18 +536,9 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet)
             tiebreak="" if "tiebreak" in v and v["tiebreak"] is None else v.get("tiebreak"),
             name=v.get("name"),
             fill=v.get("fill"),
+            merge=merge,
         )
         return Response(EntrySerializer(entry, context={"request": request}).data)
-
-    @extend_schema(
-        summary="Replace your entry's picks (before the lock)",
-        request=EntryWriteSerializer,
-        responses={200: EntrySerializer, 400: ErrorSerializer, 403: ErrorSerializer,
-                   409: ErrorSerializer, 503: FILL_PENDING},
-        parameters=[RETRY_AFTER],
-    )  # fmt: skip
-    def update(self, request: Request, pk: str | None = None) -> Response:
-        return self.partial_update(request, pk)
 
     @extend_schema(
         summary="Leave the pool: take your entry out, picks and all (before the lock)",

@@ -337,6 +337,16 @@ def picks_clean(bracket: brackets.Bracket, picks: object) -> dict[str, int]:
     return out
 
 
+def picks_merged(saved: Mapping[str, int], sent: object) -> object:
+    """Return the saved picks with the picks sent laid over them (a JSON merge patch: a
+    game sent null loses its pick), for :func:`picks_clean` to check whole; anything but an
+    object is returned as sent, for it to refuse."""
+    if not isinstance(sent, dict):
+        return sent
+    merged: dict[str, object] = {**saved, **{str(key): team for key, team in sent.items()}}
+    return {key: team for key, team in merged.items() if team is not None}
+
+
 def picks_prune(bracket: brackets.Bracket, picks: Mapping[str, int]) -> dict[str, int]:
     """Return the picks with every pick that no longer fits dropped (a later round whose
     team lost an earlier pick): what the page does when an earlier pick changes."""
@@ -498,9 +508,12 @@ def entry_save(
     name: str | None = None,
     fill: str | None = None,
     version: str | None = None,
+    merge: bool = False,
 ) -> Entry:
-    """Save a fan's picks (all of them), tie-breaker and name; refused after the lock and for
-    anyone but the entry's fan. ``fill`` fills the unpicked games (:func:`picks_fill`).
+    """Save a fan's picks (all of them, or with ``merge`` those sent over the saved ones:
+    :func:`picks_merged`), tie-breaker and name; refused after the lock and for anyone but
+    the entry's fan, and with a pick that does not fit, nothing saved (the picks are
+    checked whole before any is). ``fill`` fills the unpicked games (:func:`picks_fill`).
     ``version`` is the :func:`entry_version` the fan's page was made from: a save from a
     page older than the entry (another tab or device saved since) is refused, so it never
     silently undoes the other save. An empty ``tiebreak`` ("") clears it; None keeps it."""
@@ -518,7 +531,7 @@ def entry_save(
     season = entry.challenge.season
     bracket = season_bracket(season)
     if picks is not None:
-        entry.picks = picks_clean(bracket, picks)
+        entry.picks = picks_clean(bracket, picks_merged(entry.picks, picks) if merge else picks)
     if fill:
         entry.picks = picks_fill(season, entry.picks, how=fill)
     entry.pick_row = scoring.pick_row(entry.picks, scoring.game_keys(bracket))

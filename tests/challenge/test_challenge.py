@@ -194,6 +194,42 @@ def test_a_fan_never_changes_another_fans_entry(cup: Any, pool: Any, alice: Any,
     assert Entry.objects.get(pk=entry.pk).picks == {}
 
 
+def test_patch_changes_only_the_picks_sent_and_put_replaces_them_all(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    """PATCH replaced every pick with those sent: an app saving the one game a fan had
+    just picked wiped the rest of his bracket."""
+    s = seeds(cup)
+    entry = services.entry_join(challenge=pool, user=alice)
+    url = f"/api/challenge-entries/{entry.pk}/"
+    client = signed(alice)
+
+    def send(method: str, body: dict[str, Any]) -> Any:
+        return getattr(client, method)(url, body, content_type="application/json")
+
+    assert send("patch", {"picks": {"R1-1": s[1], "R1-2": s[2]}}).status_code == 200
+    answer = send("patch", {"picks": {"R2-1": s[1]}})
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["picks"] == chalk(cup)
+    assert send("patch", {"picks": {"R1-2": s[3]}}).json()["picks"] == {
+        "R1-1": s[1], "R1-2": s[3], "R2-1": s[1]
+    }  # fmt: skip
+    # One pick that does not fit the others refuses the whole request: nothing is saved,
+    # neither the picks sent with it nor the name.
+    bad = send("patch", {"picks": {"R1-2": s[2], "R1-1": s[4]}, "name": "Upsets"})
+    assert bad.status_code == 400
+    assert "cannot be picked to win game R2-1" in bad.json()["detail"]
+    saved = Entry.objects.get(pk=entry.pk)
+    assert saved.picks == {"R1-1": s[1], "R1-2": s[3], "R2-1": s[1]}
+    assert saved.name != "Upsets"
+    # null takes a game's pick away; PUT sends every pick, a game left out unpicked.
+    assert send("patch", {"picks": {"R2-1": None}}).json()["picks"] == {
+        "R1-1": s[1], "R1-2": s[3]
+    }  # fmt: skip
+    assert send("put", {"picks": {"R1-1": s[4]}}).json()["picks"] == {"R1-1": s[4]}
+    assert Entry.objects.get(pk=entry.pk).picks == {"R1-1": s[4]}
+
+
 def test_fill_by_favourite_picks_the_better_seeds(cup: Any, pool: Any, alice: Any) -> None:
     entry = services.entry_join(challenge=pool, user=alice)
     s = seeds(cup)
