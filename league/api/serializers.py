@@ -640,7 +640,12 @@ class LeaderQuerySerializer(serializers.Serializer[Any]):
         default=True, help_text="Rank by the average a game (true) or by the season's total."
     )
     limit = serializers.IntegerField(
-        default=10, min_value=1, max_value=100, help_text="How many leaders to rank."
+        default=10,
+        min_value=1,
+        max_value=100,
+        help_text="How many leaders to rank, at most: fewer when fewer players (six dice: "
+        "teams) have min_games. The answer's count is the rows ranked, as every list's "
+        "count is its rows over all its pages (page_size below limit pages them).",
     )
     min_games = serializers.IntegerField(
         default=1,

@@ -293,6 +293,18 @@ def test_leaders_rank_a_category_per_game_or_in_total(api, season) -> None:
     assert missing.startswith("Name a category: one of pts, ")
 
 
+def test_leaders_count_the_rows_ranked_as_every_list_counts_its_rows(api, season) -> None:
+    url = f"/api/seasons/{season.pk}/leaders/"
+    players = api.get(f"/api/seasons/{season.pk}/player-stats/", {"min_games": 1}).json()
+    assert players["count"] < 100
+    everyone = api.get(url, {"category": "pts", "limit": 100}).json()
+    assert everyone["count"] == len(everyone["results"]) == players["count"]
+    paged = api.get(url, {"category": "pts", "limit": 100, "page_size": 10}).json()
+    assert (paged["count"], len(paged["results"])) == (players["count"], 10)
+    top = api.get(url, {"category": "pts", "limit": 5}).json()
+    assert top["count"] == len(top["results"]) == 5
+
+
 def expected_total_max(season: Season, field: str) -> int:
     return max(r[field] for r in selectors.player_season_stats(season_id=season.pk))
 
