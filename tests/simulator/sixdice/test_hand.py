@@ -60,7 +60,10 @@ def test_the_sheet_asks_each_choice_in_turn_as_the_table_enters_them() -> None:
             assert question.side in (HOME, AWAY) and question.rule.startswith("§")
             assert sheet.waiting_for == question.prompt
             if len(choices) == 3:
-                assert sheet.state()["period"] == f"Next: {sheet.state()['labels'][question.side]} chooses"
+                assert (
+                    sheet.state()["period"]
+                    == f"Next: {sheet.state()['labels'][question.side]} chooses"
+                )
             choices.append(token)
         else:  # the rest of the roll at once, as the table's page sends a roll
             assert sheet.need is not None
