@@ -636,3 +636,60 @@ def test_on_a_phone_the_court_and_its_prompt_pad_and_buttons_are_on_one_screen(
         "return [document.documentElement.scrollWidth, window.innerWidth]"
     )
     assert page_width <= screen
+
+
+def test_a_step_the_rules_refuse_says_why_beside_the_court(
+    browser, live_server, player, teams
+) -> None:
+    """A step the offense cannot take, tapped on the court: a diagonal step, a cell not
+    next to the piece, and a cell another piece stands on (a tap on the other team's piece
+    said nothing at all): each is refused saying why, and nothing moves."""
+    from django.test import Client
+    from selenium.webdriver.common.by import By
+
+    table = start(browser, live_server, player, teams, "gridcourt", pieces=3)
+    # A scripted position, entered through the API: Kansas (offense) at (8, 5), (9, 9) and
+    # (10, 12), Kentucky's piece 1 at (7, 5) right above Kansas's piece 1; Kansas rolls 3 3.
+    client = Client()
+    client.force_login(player)
+    api = f"/table/api/games/{table.pk}/"
+    for count, (url, body) in enumerate(
+        [
+            ("choice/", {"choice": "place:8,5 9,9 10,12"}),
+            ("choice/", {"choice": "place:7,5 5,8 4,7"}),
+            ("choice/", {"choice": "move"}),
+            ("dice/", {"dice": [3, 3]}),
+        ]
+    ):
+        answer = client.post(
+            api + url, {**body, "expected": count}, content_type="application/json"
+        )
+        assert answer.status_code == 200, answer.content
+    browser.refresh()
+    wait_for(browser, 5)
+    assert browser.execute_script(ASKED)[0] == "steps"
+    click_svg(browser, 'circle.mine[data-piece="away-1"]')
+    refused = browser.find_element(By.ID, "court-refused")
+    for tap, why in [
+        (
+            'rect[data-cell="9,4"]',
+            "(9, 4) is a diagonal step from piece 1 at (8, 5): the offense steps up, down, "
+            "left or right only (rule 6); the defense may step diagonally.",
+        ),
+        (
+            'rect[data-cell="8,8"]',
+            "(8, 8) is not next to piece 1 at (8, 5): a step moves one cell.",
+        ),
+        (
+            'circle[data-piece="home-1"]',  # the other team's piece, at (7, 5)
+            "(7, 5) is taken: a step moves to an empty cell.",
+        ),
+    ]:
+        click_svg(browser, tap)
+        assert refused.text == why
+        assert browser.find_element(By.ID, "court-status").text == "0 of 6 steps · piece 1 selected"
+        assert piece_cell(browser, 'circle[data-piece="away-1"]') == "8,5"
+    click_svg(browser, 'rect.ok[data-cell="8,4"]')  # a step the rules allow: taken, no refusal
+    assert refused.text == ""
+    assert piece_cell(browser, 'circle[data-piece="away-1"]') == "8,4"
+    assert severe_console(browser) == []
