@@ -18,7 +18,7 @@ import pytest
 from league.models import Game
 from simulator.games import StyledTeam, TeamName, find_game
 from simulator.gridcourt.rules import GridRules
-from simulator.sixdice.rules import STANDARD
+from simulator.sixdice.rules import CHIP_REROLL, STANDARD, SixDiceRules
 from table.models import TableGame
 from tests.browsing import serious_axe_findings
 from tests.simulator.gridcourt.hands import recorded as grid_recorded
@@ -44,7 +44,16 @@ def shortest_game(name: str, seeds: range) -> list[int]:
     return min(games, key=len)
 
 
-def start(driver, live_server, player, teams, name: str, hands: str = "both", pieces: int = 5):  # type: ignore[no-untyped-def]
+def start(
+    driver,
+    live_server,
+    player,
+    teams,
+    name: str,
+    hands: str = "both",
+    pieces: int = 5,
+    chip_reroll: bool = False,
+):  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -58,6 +67,8 @@ def start(driver, live_server, player, teams, name: str, hands: str = "both", pi
     Select(driver.find_element(By.NAME, "hands")).select_by_value(hands)
     if name == "gridcourt":
         Select(driver.find_element(By.NAME, "pieces")).select_by_value(str(pieces))
+    if chip_reroll:  # six dice's advanced Power Chip (§2.11)
+        driver.find_element(By.NAME, "chip_reroll").click()
     driver.find_element(By.CSS_SELECTOR, "#new-game button[type=submit]").click()
     wait_for(driver, 0)
     table = TableGame.objects.get()
@@ -162,7 +173,9 @@ def test_grid_court_is_tapped_and_typed_refused_undone_resumed_and_stored_as_the
     assert table.pk == TableGame.objects.get().pk
 
 
-def entries(values: list[int], tokens: list[str]) -> list[tuple[str, object]]:
+def entries(
+    values: list[int], tokens: list[str], rules: SixDiceRules = STANDARD
+) -> list[tuple[str, object]]:
     """Return a six-dice game played by hand as the sheet asks for it: the dice up to the
     next choice (one entry, as a player types the rolls between two questions), or a
     choice."""
@@ -171,7 +184,7 @@ def entries(values: list[int], tokens: list[str]) -> list[tuple[str, object]]:
     choices: list[str] = []
     engine = find_game("sixdice")
     while True:
-        sheet = engine.sheet(HOME, AWAY, dice, choices=choices, hands=("home", "away"))
+        sheet = engine.sheet(HOME, AWAY, dice, rules=rules, choices=choices, hands=("home", "away"))
         if sheet.question is not None:
             out.append(("choice", tokens[len(choices)]))
             choices.append(tokens[len(choices)])
@@ -692,4 +705,102 @@ def test_a_step_the_rules_refuse_says_why_beside_the_court(
     click_svg(browser, 'rect.ok[data-cell="8,4"]')  # a step the rules allow: taken, no refusal
     assert refused.text == ""
     assert piece_cell(browser, 'circle[data-piece="away-1"]') == "8,4"
+    assert severe_console(browser) == []
+
+
+# The choice asked, as a player sees it: its kind, the prompt, the buttons, and a reroll's
+# boxes (their labels, ticked or not, and their heights: a thumb's tap).
+QUESTION = """
+const panel = document.getElementById("choice");
+const boxes = [...panel.querySelectorAll("#choice-dice label")];
+return [document.getElementById("need").getAttribute("data-question"),
+        document.getElementById("need-why").innerText.trim(),
+        [...panel.querySelectorAll("#choice-options button")].map(b => b.innerText.trim()),
+        boxes.map(l => [l.innerText.trim(), l.querySelector("input").checked,
+                        l.getBoundingClientRect().height])];
+"""
+
+
+def test_six_dice_by_hand_asks_the_chip_reroll_of_a_holder_who_trails_and_a_tie_once(
+    browser, live_server, player, teams
+) -> None:
+    """Power Chip reroll on (§2.11), both sides by hand, at a phone's width: a tied main
+    roll asks the chip question alone (questions version 2: a tie was asked twice, a
+    reroll and then the chip); a holder who trails a shot is asked to reroll, a box per
+    die, and Keep and Reroll both do what they say."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 375, "height": 812, "deviceScaleFactor": 3, "mobile": True},
+    )
+    # Seed 37 of the default policy: Kentucky, holding the chip, ties the main roll after
+    # 36 dice (and plays the chip); Kansas, holding it then, trails a shot 2 to 4 after 48
+    # and rerolls four of its six dice.
+    _, values, tokens = recorded(37, {"home", "away"}, CHIP_REROLL, HOME, AWAY)
+    assert tokens[:3] == ["chip", "stay", "reroll:2,3,4,6"]
+    steps = entries(values, tokens, CHIP_REROLL)[:6]
+    assert [k for k, _ in steps] == ["dice", "choice", "choice", "dice", "choice", "dice"]
+    table = start(browser, live_server, player, teams, "sixdice", chip_reroll=True)
+    assert table.options["chip_reroll"] is True and table.questions_version == 2
+    entry = browser.find_element(By.ID, "entry")
+    entry.send_keys(" ".join(map(str, steps[0][1])), Keys.ENTER)  # type: ignore[arg-type]
+    wait_for(browser, 36)
+
+    # The tie: the chip question, straight after the dice (no reroll question first).
+    kind, prompt, buttons, boxes = browser.execute_script(QUESTION)
+    assert kind == "chip" and "The main roll is tied at 3." in prompt, prompt
+    assert buttons == ["Play the chip: win the tie", "Keep the chip: lose the tie"]
+    assert boxes == []
+    assert TableGame.objects.get().choice_tokens == []
+    browser.find_element(By.CSS_SELECTOR, '#choice-options [data-choice="chip"]').click()
+    wait_for(browser, 37)
+    assert browser.execute_script(QUESTION)[0] == "push"  # the shot's question, not the tie again
+    browser.find_element(By.CSS_SELECTOR, '#choice-options [data-choice="stay"]').click()
+    wait_for(browser, 38)
+    entry.send_keys(" ".join(map(str, steps[3][1])), Keys.ENTER)  # type: ignore[arg-type]
+    wait_for(browser, 50)
+
+    # The holder trails: asked to reroll, a box per die of its own, none ticked.
+    kind, prompt, buttons, boxes = browser.execute_script(QUESTION)
+    assert kind == "reroll" and "2 to 4 (you trail)" in prompt, prompt
+    assert buttons == ["Keep the chip", "Reroll the dice named"]
+    own = values[42:48]
+    assert [b[0] for b in boxes] == [
+        f"die {i}: {v} {'BBBPSF'[v - 1]}" for i, v in enumerate(own, start=1)
+    ]
+    assert not any(b[1] for b in boxes)
+    assert all(b[2] >= 44 for b in boxes), boxes  # a thumb's tap on a phone
+    reroll = browser.find_element(By.CSS_SELECTOR, '#choice-options [data-choice="reroll:"]')
+    reroll.click()  # nothing ticked: said, nothing sent
+    assert browser.find_element(By.ID, "entry-error").text == (
+        "Tick the dice to reroll first, or keep the chip."
+    )
+    assert TableGame.objects.get().choice_tokens == ["chip", "stay"]
+    # Keep: the game goes on without a reroll; then undone, and the question is back.
+    browser.find_element(By.CSS_SELECTOR, '#choice-options [data-choice="keep"]').click()
+    wait_for(browser, 51)
+    assert TableGame.objects.get().choice_tokens == ["chip", "stay", "keep"]
+    assert "chip reroll" not in need(browser)[1]
+    browser.find_element(By.ID, "undo-die").click()
+    wait_for(browser, 50)
+    assert browser.execute_script(QUESTION)[0] == "reroll"
+    # Reroll dice 2, 3, 4 and 6 (ticked by a tap on their labels): four dice asked for.
+    for die in (2, 3, 4, 6):
+        browser.find_elements(By.CSS_SELECTOR, "#choice-dice label")[die - 1].click()
+    assert [b[1] for b in browser.execute_script(QUESTION)[3]] == [
+        False, True, True, True, False, True,
+    ]  # fmt: skip
+    browser.find_element(By.CSS_SELECTOR, '#choice-options [data-choice="reroll:"]').click()
+    wait_for(browser, 51)
+    assert TableGame.objects.get().choice_tokens == ["chip", "stay", "reroll:2,3,4,6"]
+    assert need(browser) == ("d6", "Kansas 2008: chip reroll")
+    assert browser.find_element(By.ID, "need-die").text == "d6 1/4"
+    entry.send_keys(" ".join(map(str, steps[5][1][:4])), Keys.ENTER)  # type: ignore[index]
+    wait_for(browser, 55)
+    assert "chip reroll" not in need(browser)[1]
+    assert browser.execute_script(
+        "return document.documentElement.scrollWidth <= window.innerWidth"
+    ), "the page scrolls sideways on a phone"
     assert severe_console(browser) == []
