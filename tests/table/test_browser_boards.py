@@ -750,7 +750,10 @@ def test_six_dice_by_hand_asks_the_chip_reroll_of_a_holder_who_trails_and_a_tie_
 
     # The tie: the chip question, straight after the dice (no reroll question first).
     kind, prompt, buttons, boxes = browser.execute_script(QUESTION)
-    assert kind == "chip" and "The main roll is tied at 3." in prompt, prompt
+    assert kind == "chip" and prompt.startswith("The main roll is tied at 3."), prompt
+    assert prompt.count("Kentucky 2012") == 1, prompt  # whose choice, said once
+    # The prompt and both buttons on the screen (the second was below its foot).
+    assert browser.execute_script(IN_VIEW, ["#need", "#choice-options"]) == []
     assert buttons == ["Play the chip: win the tie", "Keep the chip: lose the tie"]
     assert boxes == []
     assert TableGame.objects.get().choice_tokens == []
@@ -764,7 +767,8 @@ def test_six_dice_by_hand_asks_the_chip_reroll_of_a_holder_who_trails_and_a_tie_
 
     # The holder trails: asked to reroll, a box per die of its own, none ticked.
     kind, prompt, buttons, boxes = browser.execute_script(QUESTION)
-    assert kind == "reroll" and "2 to 4 (you trail)" in prompt, prompt
+    assert kind == "reroll" and prompt.startswith("The shot stands 2 to 4 (you trail)."), prompt
+    assert browser.execute_script(IN_VIEW, ["#need", "#choice-options"]) == []
     assert buttons == ["Keep the chip", "Reroll the dice named"]
     own = values[42:48]
     assert [b[0] for b in boxes] == [
