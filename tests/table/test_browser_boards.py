@@ -745,6 +745,7 @@ def test_six_dice_by_hand_asks_the_chip_reroll_of_a_holder_who_trails_and_a_tie_
     table = start(browser, live_server, player, teams, "sixdice", chip_reroll=True)
     assert table.options["chip_reroll"] is True and table.questions_version == 2
     entry = browser.find_element(By.ID, "entry")
+    assert entry.get_attribute("placeholder") == "1 1 4 5 2 6 or BBPSBF"  # as the server's
     entry.send_keys(" ".join(map(str, steps[0][1])), Keys.ENTER)  # type: ignore[arg-type]
     wait_for(browser, 36)
 
@@ -801,6 +802,8 @@ def test_six_dice_by_hand_asks_the_chip_reroll_of_a_holder_who_trails_and_a_tie_
     assert TableGame.objects.get().choice_tokens == ["chip", "stay", "reroll:2,3,4,6"]
     assert need(browser) == ("d6", "Kansas 2008: chip reroll")
     assert browser.find_element(By.ID, "need-die").text == "d6 1/4"
+    # the box's example is four dice (it said six), as numbers or faces
+    assert entry.get_attribute("placeholder") == "1 1 4 5 or BBPS"
     entry.send_keys(" ".join(map(str, steps[5][1][:4])), Keys.ENTER)  # type: ignore[index]
     wait_for(browser, 55)
     assert "chip reroll" not in need(browser)[1]
