@@ -524,7 +524,7 @@ class Game(ABC):
         >>> find_game("sixdice").questions_checked(9)
         Traceback (most recent call last):
         ...
-        simulator.games.InvalidOptionError: Six dice to 21 asks its hand questions by versions 1-2, not 9
+        simulator.games.InvalidOptionError: Six dice to 21 has hand questions of versions 1-2, not 9
         """
         if questions is None:
             return self.questions_version
@@ -534,7 +534,7 @@ class Game(ABC):
             or not 1 <= questions <= self.questions_version
         ):
             raise InvalidOptionError(
-                f"{self.title} asks its hand questions by versions 1-{self.questions_version}, "
+                f"{self.title} has hand questions of versions 1-{self.questions_version}, "
                 f"not {questions!r}"
             )
         return questions

@@ -320,7 +320,7 @@ def test_choices_that_answer_the_old_questions_are_refused_by_the_new_ones() -> 
 
 def test_a_questions_version_the_engine_does_not_know_is_refused() -> None:
     for wrong in (0, 3, True, "2"):
-        with pytest.raises(InvalidOptionError, match="hand questions by versions 1-2"):
+        with pytest.raises(InvalidOptionError, match="has hand questions of versions 1-2, not "):
             GAME.play(
                 HOME_TEAM,
                 AWAY_TEAM,
