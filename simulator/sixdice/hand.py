@@ -56,7 +56,7 @@ from simulator.sixdice.policy import (
     Tie,
 )
 from simulator.sixdice.rules import BALL, FREE_THROW, PASS, SHOT
-from simulator.sixdice.state import ARC, AWAY, DEFENSE, HALF, HOME, GameState
+from simulator.sixdice.state import ARC, AWAY, DEFENSE, HALF, HOME, GameState, other
 from simulator.sixdice.style import Sides
 
 __all__ = ["ChoiceNeeded", "Hands", "Question"]
@@ -219,9 +219,10 @@ class _Hand:
         question = Question(
             self.side,
             "reroll",
-            f"The {what} stands {mine} to {theirs} ({standing}). {_words(self.side)} holds "
-            "the Power Chip: hand it over and reroll some of your dice once (an equal "
-            "result then goes to the opponent), or keep it?",
+            f"The {what} stands {mine} to {theirs} ({standing}). {_words(other(self.side))} "
+            f"rolled {' '.join(contest.opponent_faces)}. {_words(self.side)} holds the Power "
+            "Chip: hand it over and reroll some of your dice once (an equal result then goes "
+            "to the opponent), or keep it?",
             "§2.11: the chip holder may hand the chip over and reroll any of its own dice, once",
             ((KEEP, "Keep the chip"), (REROLL, "Reroll the dice named")),
             dice=tuple(zip(contest.dice, contest.faces, strict=True)),

@@ -687,7 +687,7 @@ def test_a_step_the_rules_refuse_says_why_beside_the_court(
         (
             'rect[data-cell="9,4"]',
             "(9, 4) is a diagonal step from piece 1 at (8, 5): the offense steps up, down, "
-            "left or right only (rule 6); the defense may step diagonally.",
+            "left or right only (§2.6); the defense may step diagonally.",
         ),
         (
             'rect[data-cell="8,8"]',

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Set
 
 import pytest
@@ -245,6 +246,10 @@ def test_the_power_chip_reroll_is_asked_only_of_a_holder_who_trails() -> None:
         rerolls = [q for q in questions if q.kind == "reroll"]
         assert rerolls, "some holder trails in every game"
         assert all("(you trail)" in q.prompt for q in rerolls), [q.prompt for q in rerolls]
+        # ...and shows what the other team rolled, which the choice of dice turns on
+        for q in rerolls:
+            rival = re.escape((AWAY_TEAM if q.side == HOME else HOME_TEAM).label)
+            assert re.search(rf"\(you trail\)\. {rival} rolled [BPSF]( [BPSF]){{4,5}}\. ", q.prompt)
         old_played, old_d6, old_tokens = recorded(seed, {HOME, AWAY}, REROLL_RULES, questions=1)
         assert (old_played.events, old_d6) == (played.events, d6)  # the same game...
         old = asked(d6, old_tokens, REROLL_RULES, 1)
