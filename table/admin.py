@@ -16,9 +16,12 @@ class TableGameAdmin(admin.ModelAdmin[TableGame]):
     search_fields = ("home__school", "away__school", "owner__username")
     list_select_related = ("home", "away", "owner")
     raw_id_fields = ("league_game",)
+    # What was played is the players' own: its dice, its choices made by hand and the
+    # versions they answer are shown, never edited (an edit would make another game).
     readonly_fields = (
         "game", "options", "rules_version", "home_team_file", "away_team_file", "dice",
-        "home_score", "away_score", "created_at", "updated_at",
+        "hands", "choices", "questions_version", "home_score", "away_score", "created_at",
+        "updated_at",
     )  # fmt: skip
 
     @admin.display(description="score")

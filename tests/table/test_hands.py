@@ -13,7 +13,10 @@ import json
 from io import StringIO
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
 
 from league.models import Game
 from simulator.games import TeamName, find_game
@@ -306,3 +309,23 @@ def test_the_api_says_which_questions_a_game_asks(player_client, teams) -> None:
         content_type="application/json",
     )
     assert started.status_code == 201 and started.json()["questions"] == 2
+
+
+@pytest.mark.django_db
+def test_the_admin_shows_a_games_choices_and_their_questions_and_never_edits_them(
+    player, teams
+) -> None:
+    """A commissioner looks at a game at the table; its dice, choices made by hand, the sides
+    that made them and the questions' version are the players' record: editing one would
+    make another game, so the change form shows them and takes none of them."""
+    table = start(player, teams, ["home"])
+    boss = get_user_model().objects.create_superuser(username="boss", password="boss-pass-1")
+    client = Client()
+    client.force_login(boss)
+    page = client.get(reverse("admin:table_tablegame_change", args=[table.pk]))
+    assert page.status_code == 200
+    form = page.context["adminform"].form
+    for field in ("dice", "choices", "hands", "questions_version", "rules_version"):
+        assert field not in form.fields
+        assert field in page.context["adminform"].readonly_fields
+    assert "Questions version" in page.content.decode()
