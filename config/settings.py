@@ -349,6 +349,7 @@ CELERY_TASK_ROUTES = {
     "league.odds_game_chart": {"queue": "pairings"},
     "league.odds_game_law": {"queue": "pairings"},
     "league.odds_pair_law": {"queue": "pairings"},
+    "league.odds_season_places": {"queue": "pairings"},
     "league.other_odds_pairings": {"queue": "pairings"},
     "league.odds_pair_table": {"queue": "odds"},
     "league.research_chunk": {"queue": "research"},

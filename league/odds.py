@@ -35,19 +35,20 @@ import json
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
+from django.conf import settings
 from django.core.cache import cache
-from django.db.models import JSONField, Q, TextField
+from django.db.models import Count, F, JSONField, Q, Sum, TextField
 from django.db.models.functions import Cast
 from django.dispatch import Signal
 
 from cards.mapping import team_card, teams_for_play
 from cards.models import Card, Player, Team
 from core.text import wait_words
-from league import background, other_odds, season_sampling
+from league import background, other_odds, season_sampling, selectors
 from league import bracket as brackets
 from league.coaches import coach_for
 from league.errors import OddsUnavailable as OddsUnavailable
@@ -1493,6 +1494,120 @@ def whatif_choices(season: Season, whatif: Mapping[str, int]) -> list[dict[str, 
 
 
 # -- season odds -----------------------------------------------------------------------------
+
+
+def season_odds_version(season: Season) -> str:
+    """Return a key of everything a season's odds read: its version (the stored results and
+    the names: ``selectors.season_version``), each team's conference (a move regroups the
+    places), the last card edit, the games still to play as scheduled (teams and court) and
+    the simulator's source."""
+    cards = Card.history.model.objects.order_by("-history_id").values_list("history_id")[:1]
+    groups = season.entries.order_by("team_id").values_list("team_id", "conference")
+    left = Game.objects.filter(season=season).exclude(status=Game.Status.FINAL)
+    schedule = left.aggregate(
+        n=Count("id"),
+        teams=Sum(F("home_id") * 7 + F("away_id") * 3),
+        neutral=Count("id", filter=Q(neutral=True)),
+    )
+    parts = (
+        2,  # the rows' order: 2 since the expected place parts teams level on P(first)
+        season.seed,
+        season.created_at.isoformat(),  # with no final game the version names nothing
+        selectors.season_version(season.pk),
+        list(cards),
+        list(groups),
+        schedule,
+        other_odds.engine_fingerprint(),
+    )
+    return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
+
+
+season_odds_wanted = Signal()
+"""Sent (``sender=Season``, ``season_id``) for a season's sampled odds that its page waits
+for (:func:`season_odds_build`); ``league.tasks`` sends it to the background."""
+SEASON_ODDS_ASKED_SECONDS = 60
+"""A season's odds sent to the background are not sent again for this long (its page
+looks again every few seconds while it waits; a lost worker's are sent again after it)."""
+
+
+def _season_odds_key(season_id: int, version: str) -> str:
+    return f"season:odds:{season_id}:{version}"
+
+
+def season_odds_page(season: Season) -> dict[str, Any]:
+    """Return a season's sampled odds as its page shows them (:func:`season_odds`, 10,000
+    seasons), kept in the cache by everything they read (:func:`season_odds_version`).
+
+    Odds not sampled yet for what the season is now are never sampled while the reader
+    waits (a 96-team double round robin's 9,120 games left take seconds): with a background
+    (workers, or the web process's lanes) they are sent there, and the page shows the odds
+    last sampled, marked ``updating``, or, with none yet, that they are being worked out
+    (``pending``; the pair table's progress while it is built). With no background (a
+    command, a test) they are sampled here. Raise :class:`OddsUnavailable` when the
+    background found cards the engine refuses.
+    """
+    version = season_odds_version(season)
+    found = cache.get(_season_odds_key(season.pk, version))
+    if found is not None:
+        return cast(dict[str, Any], found)
+    if not background.available():
+        return _season_odds_kept(season, version)
+    if background.ask_once(f"season-odds-asked:{season.pk}:{version}", SEASON_ODDS_ASKED_SECONDS):
+        season_odds_wanted.send(sender=Season, season_id=season.pk)
+    waiting = cache.get(f"season:odds-waiting:{season.pk}")
+    if waiting is not None:  # what the last sampling met: the table being built, or refused
+        if waiting.get("refused"):
+            raise OddsUnavailable(waiting["refused"])
+        return cast(dict[str, Any], waiting)
+    latest = cache.get(f"season:odds-latest:{season.pk}")
+    if latest is not None:
+        return {
+            **latest,
+            "updating": True,
+            "updating_message": "These odds are as they stood before the latest change to the "
+            "season (a result, a card, the schedule): new ones are being sampled "
+            f"{background.where()}.",
+        }
+    return law_pending("this season's finishing places")
+
+
+def _season_odds_kept(season: Season, version: str) -> dict[str, Any]:
+    """Sample a season's odds for ``version`` and keep them (not a pending table's view)."""
+    result = with_table(season, lambda: season_odds(season))
+    if not result.get("pending"):
+        timeout = settings.STANDINGS_CACHE_SECONDS
+        cache.set_many(
+            {
+                _season_odds_key(season.pk, version): result,
+                f"season:odds-latest:{season.pk}": result,
+            },
+            timeout=timeout,
+        )
+    return result
+
+
+def season_odds_build(*, season_id: int) -> bool:
+    """Sample and keep a season's odds for what it is now (the background's job); return
+    whether they were sampled. While its pair table is being built, or when its cards are
+    refused, the page is told so (and asks again at its next look)."""
+    season = Season.objects.select_related("league").filter(pk=season_id).first()
+    if season is None or season.kind == Season.Kind.TOURNAMENT:
+        return False
+    version = season_odds_version(season)
+    if cache.get(_season_odds_key(season_id, version)) is not None:
+        return False
+    waiting = f"season:odds-waiting:{season_id}"
+    try:
+        result = _season_odds_kept(season, version)
+    except OddsUnavailable as exc:
+        cache.set(waiting, {"refused": str(exc)}, timeout=SEASON_ODDS_ASKED_SECONDS)
+        return False
+    if result.get("pending"):
+        cache.set(waiting, result, timeout=SEASON_ODDS_ASKED_SECONDS)
+        cache.delete(f"season-odds-asked:{season_id}:{version}")  # asked again at its next look
+        return False
+    cache.delete(waiting)
+    return True
 
 
 def season_odds(

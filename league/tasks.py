@@ -196,6 +196,19 @@ def send_game_chart(sender: type[Game], *, game_id: int, **kwargs: Any) -> None:
     _send(odds_game_chart, "pairings", game_id=game_id)
 
 
+@shared_task(name="league.odds_season_places", acks_late=True)
+def odds_season_places(*, season_id: int) -> bool:
+    """Sample and keep a season's odds of finishing at each place, which its page waits for."""
+    return odds.season_odds_build(season_id=season_id)
+
+
+@receiver(odds.season_odds_wanted, sender=Season, dispatch_uid="league.send_season_places")
+def send_season_places(sender: type[Season], *, season_id: int, **kwargs: Any) -> None:
+    """Send a season's sampling to the workers (or this process's pairings lane: seconds at
+    most, never behind a field's table of hundreds of pairs)."""
+    _send(odds_season_places, "pairings", season_id=season_id)
+
+
 @shared_task(name="league.odds_pair_law", acks_late=True)
 def odds_pair_law(*, home_id: int, away_id: int, rules: str, neutral: bool, strategy: bool) -> bool:
     """Solve the whole law of two teams a fan's matchup page waits for."""

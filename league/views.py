@@ -10,7 +10,7 @@ from django import forms
 from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Exists, F, Min, OuterRef, Prefetch, Q, Sum
+from django.db.models import Count, Exists, Min, OuterRef, Prefetch, Q
 from django.db.models.functions import Lower
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -20,7 +20,7 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.http import http_date
 from django.utils.safestring import SafeString, mark_safe
 
-from cards.models import Card, Player, Team
+from cards.models import Player, Team
 from cards.presentation import card_face
 from cards.styles import team_styles
 from core.caching import public_headers, public_page, waiting
@@ -28,7 +28,6 @@ from league import (
     columns,
     gamestats,
     odds,
-    other_odds,
     realseasons,
     replays,
     selectors,
@@ -882,48 +881,17 @@ def matchup(request: HttpRequest) -> HttpResponse:
     return render(request, "pages/matchup.html", {"form": form, "preview": preview, "error": error})
 
 
-def season_odds_version(season: Season) -> str:
-    """Return a key of everything a season's odds read: its version (the stored results and
-    the names: ``selectors.season_version``), each team's conference (a move regroups the
-    places), the last card edit, the games still to play as scheduled (teams and court) and
-    the simulator's source."""
-    cards = Card.history.model.objects.order_by("-history_id").values_list("history_id")[:1]
-    groups = season.entries.order_by("team_id").values_list("team_id", "conference")
-    left = Game.objects.filter(season=season).exclude(status=Game.Status.FINAL)
-    schedule = left.aggregate(
-        n=Count("id"),
-        teams=Sum(F("home_id") * 7 + F("away_id") * 3),
-        neutral=Count("id", filter=Q(neutral=True)),
-    )
-    parts = (
-        2,  # the rows' order: 2 since the expected place parts teams level on P(first)
-        season.seed,
-        season.created_at.isoformat(),  # with no final game the version names nothing
-        selectors.season_version(season.pk),
-        list(cards),
-        list(groups),
-        schedule,
-        other_odds.engine_fingerprint(),
-    )
-    return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
-
-
 def season_odds(request: HttpRequest, pk: int) -> HttpResponse:
     """A season's odds of finishing first and at each place, sampled from the pair table."""
     season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
     if season.kind == Season.Kind.TOURNAMENT:
         return redirect("bracket", pk=season.pk)
-    # Sampled once for everything it reads (10,000 seasons of a 96-team field take a few
-    # tenths of a second): the stored results and names, the cards, the games left as
-    # scheduled, the engine.
-    result = selectors.season_cached(
-        season.pk,
-        "odds",
-        lambda: odds.with_table(season, lambda: odds.season_odds(season)),
-        version=season_odds_version(season),
-        keep=lambda result: not result.get("pending"),
-    )
+    # Sampled once for everything it reads (the stored results and names, the cards, the
+    # games left as scheduled, the engine), by the background: never while the fan waits.
+    result = odds.season_odds_page(season)
     pending = result if result.get("pending") else None
+    if pending or result.get("updating"):
+        waiting(request)  # it looks again in a few seconds: no front cache keeps it
     return render(
         request,
         "pages/season_odds.html",

@@ -398,3 +398,39 @@ def test_a_lane_s_groups_take_turns_so_a_small_field_is_not_held_behind_a_large_
     assert [r for r in ran if r.startswith("big")] == [f"big{n}" for n in range(5)]
     assert [r for r in ran if r.startswith("small")] == ["small0", "small1"]
     assert max(ran.index("small1"), ran.index("other")) < ran.index("big3")
+
+
+def test_a_seasons_odds_are_sampled_in_the_background_never_while_the_fan_waits(
+    lanes, client
+) -> None:
+    """A season's odds sampled 10,000 seasons in the request on the first visit after every
+    stored game (seconds for a 96-team double round robin): with a background the first
+    visit says they are being worked out, a later change shows the odds as they stood,
+    marked, and the page is kept by no front cache until the new ones are in."""
+    cache.clear()
+    season = make_season(teams=3)
+    url = reverse("season-odds", args=[season.pk])
+    assert lanes.wait_idle(WAIT)  # the new season's pair table
+    with lanes.held():
+        first = client.get(url)
+        body = first.content.decode()
+        assert "are being worked out in the background by this server" in body
+        assert "location.reload" in body and "seasons sampled" not in body
+        assert "no-store" in first["Cache-Control"]
+    assert lanes.lane("pairings").wait_idle(WAIT)
+    ready = client.get(url)
+    assert "10000 seasons sampled" in ready.content.decode()
+    assert "odds-updating" not in ready.content.decode()
+    before = ready.content.decode().count('<tr data-team="')
+    game = season.games.order_by("pk").first()
+    assert game is not None
+    with lanes.held():
+        services.game_simulate(game_id=game.pk)
+        stale = client.get(url)
+        body = stale.content.decode()
+        assert 'id="odds-updating"' in body and "as they stood before the latest change" in body
+        assert body.count('<tr data-team="') == before  # the last odds, not a blank page
+        assert "no-store" in stale["Cache-Control"]
+    assert lanes.wait_idle(WAIT)
+    fresh = client.get(url).content.decode()
+    assert "odds-updating" not in fresh and "10000 seasons sampled" in fresh

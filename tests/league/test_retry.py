@@ -282,6 +282,7 @@ def test_each_kind_of_work_has_its_own_queue_that_every_worker_also_reads() -> N
     assert queue("league.sweep") == "sweeper"
     assert queue("league.odds_game_chart") == queue("league.other_odds_pairings") == "pairings"
     assert queue("league.odds_game_law") == queue("league.odds_pair_law") == "pairings"
+    assert queue("league.odds_season_places") == "pairings"
     assert queue("league.odds_pair_table") == "odds"
     assert queue("league.research_chunk") == "research"
     names = {q.name for q in current_app.conf.task_queues}
