@@ -230,6 +230,12 @@ SeasonOddsSerializer = inline_serializer(
         "seasons_per_second": serializers.FloatField(allow_null=True, required=False),
         "method": serializers.CharField(required=False),
         "standard_error": serializers.FloatField(required=False),
+        "updating": serializers.BooleanField(
+            required=False,
+            help_text="True: these are the odds as they stood before the latest change to the "
+            "season (a result, a card, the schedule); new ones are being sampled: ask again.",
+        ),
+        "updating_message": serializers.CharField(required=False),
         **_OTHER_GAME,
     },
 )
@@ -489,7 +495,10 @@ class SeasonOddsView(OddsView):
         "(seeded: the season's seed unless ``seed`` is given), each ordered as the "
         "standings order theirs: a conference by its conference record, then the overall "
         "record; teams still level by a coin flip (``tiebreak`` says so). With no game left, "
-        "the final table. 202 while the table is being built.",
+        "the final table. 202 while the table is being built. Without ``seasons`` and "
+        "``seed``, the page's own odds: sampled by the background, never in the request (202 "
+        "while the first are; after a change, the last ones with ``updating`` true until "
+        "the new ones are in); with either, sampled in the request as asked.",
         parameters=[_SEASON_ID, SeasonOddsQuery],
         responses={200: SeasonOddsSerializer, 202: OddsPendingSerializer},
     )
@@ -503,10 +512,14 @@ class SeasonOddsView(OddsView):
         query = SeasonOddsQuery(data=request.query_params, context={"request": request})
         query.is_valid(raise_exception=True)
         data = query.validated_data
-        result = odds.with_table(
-            season,
-            lambda: odds.season_odds(season, seasons=data["seasons"], seed=data.get("seed")),
-        )
+        if not {"seasons", "seed"} & set(request.query_params):
+            # The page's own odds: kept, and sampled by the background, never here.
+            result = odds.season_odds_page(season)
+        else:
+            result = odds.with_table(
+                season,
+                lambda: odds.season_odds(season, seasons=data["seasons"], seed=data.get("seed")),
+            )
         if "seed" in result:  # past 2**53: JavaScript reads this one exactly
             result = {**result, "seed_str": str(result["seed"])}
         return _answer(result)

@@ -417,6 +417,8 @@ def test_a_seasons_odds_are_sampled_in_the_background_never_while_the_fan_waits(
         assert "are being worked out in the background by this server" in body
         assert "location.reload" in body and "seasons sampled" not in body
         assert "no-store" in first["Cache-Control"]
+        api = client.get(f"/api/seasons/{season.pk}/odds/")  # the page's odds: the same
+        assert api.status_code == 202 and api.json()["pending"] is True
     assert lanes.lane("pairings").wait_idle(WAIT)
     ready = client.get(url)
     assert "10000 seasons sampled" in ready.content.decode()
@@ -431,6 +433,12 @@ def test_a_seasons_odds_are_sampled_in_the_background_never_while_the_fan_waits(
         assert 'id="odds-updating"' in body and "as they stood before the latest change" in body
         assert body.count('<tr data-team="') == before  # the last odds, not a blank page
         assert "no-store" in stale["Cache-Control"]
+        api = client.get(f"/api/seasons/{season.pk}/odds/")
+        assert api.status_code == 200 and api.json()["updating"] is True
+        # Odds asked with their own size or seed are sampled for the asker, as asked.
+        asked = client.get(f"/api/seasons/{season.pk}/odds/?seasons=500")
+        assert asked.status_code == 200 and "updating" not in asked.json()
+        assert asked.json()["seasons"] == 500
     assert lanes.wait_idle(WAIT)
     fresh = client.get(url).content.decode()
     assert "odds-updating" not in fresh and "10000 seasons sampled" in fresh
