@@ -1568,7 +1568,12 @@ def season_odds_page(season: Season) -> dict[str, Any]:
             "season (a result, a card, the schedule): new ones are being sampled "
             f"{background.where()}.",
         }
-    return law_pending("this season's finishing places")
+    return {
+        **law_pending("this season"),
+        "retry_after": 2,
+        "message": "This season's odds are being sampled (10,000 seasons from each game's "
+        f"exact odds) {background.where()}.",
+    }
 
 
 def _season_odds_kept(season: Season, version: str) -> dict[str, Any]:

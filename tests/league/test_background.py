@@ -414,7 +414,8 @@ def test_a_seasons_odds_are_sampled_in_the_background_never_while_the_fan_waits(
     with lanes.held():
         first = client.get(url)
         body = first.content.decode()
-        assert "are being worked out in the background by this server" in body
+        assert "odds are being sampled (10,000 seasons from each game" in body
+        assert "exact odds) in the background by this server" in body
         assert "location.reload" in body and "seasons sampled" not in body
         assert "no-store" in first["Cache-Control"]
         api = client.get(f"/api/seasons/{season.pk}/odds/")  # the page's odds: the same
