@@ -1,0 +1,101 @@
+"""Six dice at a phone's width (375 px), from a table-top player's review.
+
+Found: the long policy note sat in the middle of the entry panel, pushing the pad and the
+Undo buttons down on every roll; the last-play box of a main roll was headed "<team>,
+throw N" over the last six dice alone while its line compared both teams' dice; the first
+choice button, focused once dice open a question, wore the site's bold focus ring and read
+as "Play the chip" picked already; a die typed past a roll silently began the next one.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.table.test_browser import wait_for
+from tests.table.test_browser_boards import severe_console, start
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# Kansas 2008 (the visitors) win the jump ball 3 Balls to none: their main roll is first.
+JUMP = "1 2 3 4 5 6 4 4 5 5 6 6"
+
+# Where the entry panel's parts are, top to bottom, in one script.
+PANEL = """
+const box = id => { const e = document.getElementById(id);
+  if (!e || !e.getClientRects().length) { return null; }
+  const r = e.getBoundingClientRect(); return [r.top, r.bottom]; };
+const order = [...document.getElementById("entry-panel").children].map(e => e.id || e.className);
+return {pad: box("pad"), undo: box("undo-trip"), note: box("policy-note"), court: box("court-wrap"),
+        order: order, height: window.innerHeight};
+"""
+
+# The last-play box: its heading, each team's named dice, the lines under them.
+LAST = """
+const box = document.getElementById("last-play");
+return [box.querySelector("strong").textContent,
+        [...box.querySelectorAll("ul.both-dice li")].map(li => li.textContent),
+        [...box.querySelectorAll("ul:not(.both-dice) li")].map(li => li.textContent)];
+"""
+
+# The focused choice button and another, as drawn.
+FOCUS_LOOK = """
+const f = document.activeElement, other = document.querySelector('#choice-options button[data-choice="keep"]');
+const look = e => { const s = getComputedStyle(e);
+  return {bg: s.backgroundColor, border: s.borderColor, color: s.color, outline: s.outlineStyle,
+          offset: parseFloat(s.outlineOffset), width: parseFloat(s.outlineWidth)}; };
+return [f.getAttribute("data-choice"), f.matches(":focus-visible"), look(f), look(other)];
+"""
+
+
+def phone(driver) -> None:  # type: ignore[no-untyped-def]
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 375, "height": 812, "deviceScaleFactor": 3, "mobile": True},
+    )
+
+
+def typed(driver, text: str, count: int) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    driver.find_element(By.ID, "entry").send_keys(text, Keys.ENTER)
+    wait_for(driver, count)
+
+
+def faces(dice: str) -> str:
+    """The faces of a named team's dice as the box shows them ("d6 1 B, d6 4 P": "BP")."""
+    return "".join(d.split()[-1] for d in dice.split(": ", 1)[1].split(", "))
+
+
+def test_six_dice_on_a_phone_says_who_chooses_after_the_pad_and_undo(
+    browser, live_server, player, teams
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    phone(browser)
+    start(browser, live_server, player, teams, "sixdice", hands="none")
+    panel = browser.execute_script(PANEL)
+    # Who chooses is said after the actions: the pad and Undo come first.
+    assert panel["order"][-1] == "policy-note" and panel["order"][-2] == "actions"
+    assert panel["pad"][1] <= panel["undo"][0] <= panel["undo"][1] <= panel["note"][0]
+    assert "coach style" in browser.find_element(By.ID, "policy-note").text
+    typed(browser, JUMP, 12)
+    # Once rolling (the dice file's line gone), the pad and Undo are on the screen.
+    panel = browser.execute_script(PANEL)
+    assert panel["pad"][1] <= panel["undo"][0] <= panel["note"][0]
+    assert panel["undo"][1] <= panel["height"]
+    assert browser.find_element(By.ID, "policy-note").is_displayed()
+    assert severe_console(browser) == []
+
+
+def test_grid_court_on_a_phone_keeps_the_court_under_the_pad_and_who_chooses_last(
+    browser, live_server, player, teams
+) -> None:
+    phone(browser)
+    start(browser, live_server, player, teams, "gridcourt", hands="none")
+    panel = browser.execute_script(PANEL)
+    assert panel["order"].index("pad") < panel["order"].index("court-wrap")
+    assert panel["order"].index("court-wrap") < panel["order"].index("actions")
+    assert panel["order"][-1] == "policy-note"
+    assert panel["pad"][1] <= panel["court"][0] <= panel["court"][1] <= panel["undo"][0]
+    assert panel["undo"][1] <= panel["note"][0]
