@@ -88,6 +88,24 @@ def test_six_dice_on_a_phone_says_who_chooses_after_the_pad_and_undo(
     assert severe_console(browser) == []
 
 
+def test_a_question_opened_by_typed_dice_focuses_its_first_answer_without_looking_picked(
+    browser, live_server, player, teams
+) -> None:
+    phone(browser)
+    start(browser, live_server, player, teams, "sixdice", hands="both")
+    typed(browser, JUMP, 12)
+    # Both main rolls show three Balls: a tie, Kentucky 2012's Power Chip to play or keep.
+    typed(browser, "1 1 1 4 5 6 1 1 1 4 5 6", 24)
+    choice, visible, focused, other = browser.execute_script(FOCUS_LOOK)
+    assert choice == "chip"  # the keyboard is on the first answer: Enter plays it
+    assert visible
+    # ...drawn as the other answer is (no fill, no border of a pick), a dashed ring apart.
+    assert {k: focused[k] for k in ("bg", "border", "color")} == {
+        k: other[k] for k in ("bg", "border", "color")
+    }
+    assert focused["outline"] == "dashed" and focused["offset"] > 0 and other["outline"] == "none"
+
+
 def test_grid_court_on_a_phone_keeps_the_court_under_the_pad_and_who_chooses_last(
     browser, live_server, player, teams
 ) -> None:
