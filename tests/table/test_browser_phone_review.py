@@ -88,6 +88,28 @@ def test_six_dice_on_a_phone_says_who_chooses_after_the_pad_and_undo(
     assert severe_console(browser) == []
 
 
+def test_six_dice_last_play_of_a_main_roll_names_both_teams_dice_its_line_compares(
+    browser, live_server, player, teams
+) -> None:
+    phone(browser)
+    start(browser, live_server, player, teams, "sixdice", hands="none")
+    typed(browser, JUMP, 12)
+    typed(browser, "1 1 2 2 4 5 3 4 4 5 5 6", 24)
+    heading, named, lines = browser.execute_script(LAST)
+    assert heading == "Main roll, throw 3 and throw 4:"
+    assert named == [
+        "Kansas 2008: d6 1 B, d6 1 B, d6 2 B, d6 2 B, d6 4 P, d6 5 S",
+        "Kentucky 2012: d6 3 B, d6 4 P, d6 4 P, d6 5 S, d6 5 S, d6 6 F",
+    ]
+    compared = next(line for line in lines if " | " in line)
+    for team in named:
+        assert f"{team.split(':')[0]} {faces(team)}" in compared, (team, compared)
+    assert browser.execute_script(
+        "return document.documentElement.scrollWidth <= window.innerWidth"
+    ), "the page scrolls sideways on a phone"
+    assert severe_console(browser) == []
+
+
 def test_a_question_opened_by_typed_dice_focuses_its_first_answer_without_looking_picked(
     browser, live_server, player, teams
 ) -> None:
