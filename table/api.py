@@ -305,14 +305,17 @@ class DiceView(TableApiView):
         since = plays_since(request)  # checked before anything is written
         params = DiceSerializer(data=request.data)
         params.is_valid(raise_exception=True)
+        dice_before = list(game.dice)
         position = services.table_roll(
             game_id=game.pk,
             user=request.user,
             values=params.validated_data["dice"],
             expected=params.validated_data["expected"],
         )
+        # An entry that ends part-way into a later roll than the one asked for: said.
+        overrun = services.entry_overrun(game, dice_before, position)
         game.refresh_from_db()
-        return Response(table_state(game, position, since))
+        return Response({**table_state(game, position, since), "entry_note": overrun})
 
 
 class ChoiceView(TableApiView):

@@ -239,3 +239,10 @@ class TableStateSerializer(serializers.Serializer[Any]):
         help_text="Six dice: who holds the Power Chip and who rolls one die fewer next.",
     )
     court = _object("Grid court: the court's rows, width and cell values.", required=False)
+    entry_note = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text="The answer to dice/ only: an entry that ends part-way into a later roll "
+        "than the one asked for (grid court, six dice) says so (\"6 dice for Kansas 2008's main "
+        "roll and 1 of Kentucky 2012's main roll: that roll needs 5 more ...\"); else empty.",
+    )

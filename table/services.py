@@ -412,6 +412,48 @@ def table_roll(
     return position
 
 
+def _possessive(step: str) -> str:
+    """Return a roll's step as a team's ("Kansas 2008: main roll": "Kansas 2008's main roll")."""
+    who, _, what = step.partition(": ")
+    return f"{who}'s {what}" if what else f"the {step}"
+
+
+def entry_overrun(game: TableGame, dice_before: Sequence[int], position: Sheet) -> str:
+    """Say where an entry that ends part-way into a roll after the one asked for left the
+    game (a board game's roll: its need has ``start``, ``index`` and ``size``); else "".
+
+    Several rolls typed in one entry are taken as typed; but a die past a roll's end
+    begins the next roll (often the other team's), so the answer says so: "6 dice for
+    Kansas 2008's main roll and 1 of Kentucky 2012's main roll: that roll needs 5 more".
+    ``game`` holds its dice before the entry (``dice_before``), ``position`` is after it.
+    """
+    need = position.need
+    if need is None or position.question is not None:
+        return ""
+    now = need.to_json()
+    start, index, size = now.get("start"), now.get("index"), now.get("size")
+    before = len(dice_before)
+    if not all(isinstance(x, int) for x in (start, index, size)):
+        return ""  # VABG's trips: their dice are typed a trip at a time
+    assert isinstance(start, int) and isinstance(index, int) and isinstance(size, int)
+    if index <= 1 or start <= before:
+        return ""  # the entry ends at a roll's end, or inside the roll it began in
+    asked = position_of(game, dice_before).need
+    if asked is None:
+        return ""
+    was = asked.to_json()
+    first = start - before
+    rolls = _possessive(asked.step)
+    if was.get("start", 0) + was.get("size", 0) != start:
+        rolls += " and the rolls after it"
+    extra, left = index - 1, size - index + 1
+    return (
+        f"{first} {'die' if first == 1 else 'dice'} for {rolls} and {extra} of "
+        f"{_possessive(need.step)}: that roll needs {left} more (a die typed too many? "
+        f"Undo die takes it back)."
+    )
+
+
 @transaction.atomic
 def table_roll_file(*, game_id: int, user: Any, doc: object, expected: int | None = None) -> Sheet:
     """Enter a game's dice from a ``vabg-dice/1`` file (the command line's, or one a dice

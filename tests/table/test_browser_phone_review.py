@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.table.test_browser import wait_for
+from tests.table.test_browser import need, wait_for
 from tests.table.test_browser_boards import severe_console, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -107,6 +107,30 @@ def test_six_dice_last_play_of_a_main_roll_names_both_teams_dice_its_line_compar
     assert browser.execute_script(
         "return document.documentElement.scrollWidth <= window.innerWidth"
     ), "the page scrolls sideways on a phone"
+    assert severe_console(browser) == []
+
+
+def test_six_dice_a_die_typed_past_the_roll_is_kept_and_the_page_says_whose_roll_it_began(
+    browser, live_server, player, teams
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    phone(browser)
+    start(browser, live_server, player, teams, "sixdice", hands="none")
+    typed(browser, JUMP, 12)  # both teams' jump ball in one entry: nothing to say
+    assert need(browser) == ("d6", "Kansas 2008: main roll")
+    assert not browser.find_element(By.ID, "entry-note").is_displayed()
+    # Seven dice for a six-dice roll: the seventh begins Kentucky's roll, and the page says so.
+    typed(browser, "1 1 2 2 4 5 3", 19)
+    assert need(browser) == ("d6", "Kentucky 2012: main roll")
+    note = browser.find_element(By.ID, "entry-note")
+    assert note.is_displayed() and note.text.startswith(
+        "6 dice for Kansas 2008's main roll and 1 of Kentucky 2012's main roll: that roll "
+        "needs 5 more"
+    )
+    assert browser.find_element(By.ID, "need-die").text == "d6 2/6"
+    typed(browser, "4 4 5 5 6", 24)  # the rest of the roll: nothing more to say
+    assert not browser.find_element(By.ID, "entry-note").is_displayed()
     assert severe_console(browser) == []
 
 
