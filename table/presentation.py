@@ -96,5 +96,8 @@ def table_state(game: TableGame, position: Sheet, plays_since: int | None = None
         "questions": game.questions,
         # How the dice may be typed: the page reads an entry as the API does.
         "entry": entry_of(position).to_json(),
+        # What an entry just made did that the player may not have meant (a die past the
+        # roll asked for): filled in by the dice answer alone (``services.entry_overrun``).
+        "entry_note": "",
         "urls": _urls(game),
     }

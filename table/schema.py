@@ -240,9 +240,9 @@ class TableStateSerializer(serializers.Serializer[Any]):
     )
     court = _object("Grid court: the court's rows, width and cell values.", required=False)
     entry_note = serializers.CharField(
-        required=False,
         allow_blank=True,
-        help_text="The answer to dice/ only: an entry that ends part-way into a later roll "
-        "than the one asked for (grid court, six dice) says so (\"6 dice for Kansas 2008's main "
-        "roll and 1 of Kentucky 2012's main roll: that roll needs 5 more ...\"); else empty.",
+        help_text="Filled in the answer to dice/ alone (every other state's is empty): an "
+        "entry that ends part-way into a later roll than the one asked for (grid court, six "
+        "dice) says so (\"6 dice for Kansas 2008's main roll and 1 of Kentucky 2012's main "
+        'roll: that roll needs 5 more ...").',
     )

@@ -28,9 +28,10 @@ def test_each_entry_can_answer_only_the_plays_since_the_last_one_the_page_has(
     plays = state["plays"]  # what a page keeps
     dice_url = reverse("table:api-dice", args=[state["id"]])
     undo_url = reverse("table:api-undo", args=[state["id"]])
-    sizes = []
+    sizes, said = [], []
     at = 0
     for n, chunk in enumerate((6, 6, 7, 5, 40, 3, 200, 1, 1, 60)):
+        before = at
         since = max(0, len(plays) - 1)  # from the last play the page has: it may have grown
         if n == 7:  # an undo takes plays off the end
             url, body = undo_url, {"what": "trip", "expected": at}
@@ -43,10 +44,17 @@ def test_each_entry_can_answer_only_the_plays_since_the_last_one_the_page_has(
         plays = plays[: part["plays_from"]] + part["plays"]
         whole = player_client.get(reverse("table:api-game", args=[state["id"]])).json()
         assert plays == whole["plays"] and part["plays_count"] == len(whole["plays"])
-        assert {k: v for k, v in part.items() if not k.startswith("plays")} == {
-            k: v for k, v in whole.items() if not k.startswith("plays")
-        }
-        sizes.append((len(json.dumps(part)), len(json.dumps(whole))))
+        # The same state, but the entry's own note (the 7 dice run into the next roll).
+        same = [k for k in whole if not k.startswith("plays") and k != "entry_note"]
+        assert {k: part[k] for k in same} == {k: whole[k] for k in same}
+        need, ran_over = part["need"], False
+        if n != 7 and need is not None:  # dice that end part-way into a roll begun in them
+            ran_over = need["index"] > 1 and need["start"] > before
+        assert whole["entry_note"] == "" and bool(part["entry_note"]) == ran_over, part
+        said.append(ran_over)
+        # (the note, a line of words at most, does not grow with the game)
+        sizes.append((len(json.dumps({**part, "entry_note": ""})), len(json.dumps(whole))))
+    assert said[2]  # the 7 dice after two whole rolls: the 7th begins the next roll
     assert sizes[-1][0] < sizes[-1][1] / 3  # the answer no longer grows with the game
     # Without it (the default) every play comes, as existing clients expect.
     full = player_client.post(
