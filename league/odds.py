@@ -1552,6 +1552,12 @@ def season_odds_page(season: Season) -> dict[str, Any]:
         return cast(dict[str, Any], found)
     if not background.available():
         return _season_odds_kept(season, version)
+    if not other_odds.handles(season.game):
+        # The table first: while it is built the page says how far (the pairings of the
+        # other games are sent and said by the sampling itself).
+        table = with_table(season, lambda: season_table_ready(season))
+        if table.get("pending"):
+            return table
     if background.ask_once(f"season-odds-asked:{season.pk}:{version}", SEASON_ODDS_ASKED_SECONDS):
         season_odds_wanted.send(sender=Season, season_id=season.pk)
     waiting = cache.get(f"season:odds-waiting:{season.pk}")
@@ -1615,6 +1621,37 @@ def season_odds_build(*, season_id: int) -> bool:
     return True
 
 
+def _tables_ensured(
+    season: Season, ids: list[int], left: Sequence[tuple[int, int, bool]]
+) -> dict[bool, PairTable]:
+    """Return the pair tables of a season's games ``left`` (home, away, neutral), by court,
+    each holding them (:meth:`PairTable.ensure`: :class:`OddsPending` when it does not)."""
+    cards = entries_for(ids)
+    tables = {
+        neutral: PairTable(
+            cards, rules=season.rules, neutral=neutral, strategy=season_policy(season)
+        )
+        for neutral in {g[2] for g in left}
+    }
+    for neutral, table in tables.items():
+        table.ensure([(h, a) for h, a, nt in left if nt == neutral])
+    return tables
+
+
+def season_table_ready(season: Season) -> dict[str, Any]:
+    """Return ``{}`` when a VABG season's pair table holds every game left, as
+    :func:`season_odds` needs it; raise :class:`OddsPending` as it would when it does not
+    (the check a page makes before it sends the sampling to the background)."""
+    ids = list(SeasonTeam.objects.filter(season=season).values_list("team_id", flat=True))
+    left = list(
+        Game.objects.filter(season=season)
+        .exclude(status=Game.Status.FINAL)
+        .values_list("home_id", "away_id", "neutral")
+    )
+    _tables_ensured(season, ids, left)
+    return {}
+
+
 def season_odds(
     season: Season, *, seasons: int = 10_000, seed: int | None = None
 ) -> dict[str, Any]:
@@ -1653,15 +1690,7 @@ def season_odds(
         for home, away, neutral, status, conf, _, _ in games
         if status != Game.Status.FINAL
     ]
-    cards = entries_for(ids)
-    tables = {
-        neutral: PairTable(
-            cards, rules=season.rules, neutral=neutral, strategy=season_policy(season)
-        )
-        for neutral in {g[2] for g in left}
-    }
-    for neutral, table in tables.items():
-        table.ensure([(h, a) for h, a, nt, _ in left if nt == neutral])
+    tables = _tables_ensured(season, ids, [(h, a, nt) for h, a, nt, _ in left])
     sampling = time.perf_counter()
     groups = season_sampling.groups_of([e.conference for e in entries])
     sampled = season_sampling.sample_places(

@@ -163,6 +163,10 @@ def test_a_card_edit_in_the_admin_rebuilds_its_fields_odds_in_the_background(lan
     assert lanes.wait_idle(WAIT)
     table = odds.season_table(season)
     assert table.missing(odds.season_pairs(season, table)) == []
+    # The table whole, the seasons are sampled by the background too, then read.
+    sampling = client.get(f"/api/seasons/{season.pk}/odds/")
+    assert sampling.status_code == 202 and "being sampled" in sampling.json()["message"]
+    assert lanes.wait_idle(WAIT)
     ready = client.get(f"/api/seasons/{season.pk}/odds/")
     assert ready.status_code == 200 and "pending" not in ready.json()
 
