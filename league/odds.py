@@ -1531,7 +1531,7 @@ looks again every few seconds while it waits; a lost worker's are sent again aft
 
 
 def _season_odds_key(season_id: int, version: str) -> str:
-    return f"season:odds:{season_id}:{version}"
+    return selectors.season_key("odds", season_id, version)
 
 
 def season_odds_page(season: Season) -> dict[str, Any]:

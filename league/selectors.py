@@ -100,6 +100,11 @@ def season_versions(season_ids: list[int]) -> dict[int, str]:
     }
 
 
+def season_key(what: str, season_id: int, version: str) -> str:
+    """Return the cache key of what a season's page computes (``what``) at ``version``."""
+    return f"season:{what}:{season_id}:{version}"
+
+
 def season_cached(
     season_id: int,
     what: str,
@@ -112,8 +117,7 @@ def season_cached(
     again as soon as a game is stored or a team or player renamed, and read from the cache
     on every other request, so a page of the season costs the same few queries at 60 games
     as at 5,000. A value ``keep`` refuses (odds still being worked out) is not kept."""
-    version = version or season_version(season_id)
-    key = f"season:{what}:{season_id}:{version}"
+    key = season_key(what, season_id, version or season_version(season_id))
     value = cache.get(key)
     if value is None:
         value = compute()

@@ -9,7 +9,7 @@ from collections.abc import Set
 import pytest
 
 from simulator.dice import ScriptedDice
-from simulator.games import InvalidOptionError, find_game
+from simulator.games import InvalidOptionError, Result, find_game
 from simulator.hands import Question
 from simulator.sheets import ChoiceFirst, ChoiceRefused, NoChoiceWanted
 from simulator.sixdice.hand import Hands
@@ -31,12 +31,12 @@ def test_choices_typed_as_the_policy_answers_play_the_policys_game(
     for seed in range(1, 7):
         played, d6, tokens = recorded(seed, hands, rules)
         assert tokens, "every game asks the players something"
-        by_hand = GAME.play(
+        typed = GAME.play(
             HOME_TEAM, AWAY_TEAM, ScriptedDice(d6=d6), rules, choices=tokens, hands=hands
         )
-        assert by_hand.events == played.events
-        assert by_hand.dice_to_json()["choices"] == tokens
-        assert by_hand.dice_to_json()["hands"] == sorted(hands)
+        assert typed.events == played.events
+        assert typed.dice_to_json()["choices"] == tokens
+        assert typed.dice_to_json()["hands"] == sorted(hands)
         sheet = GAME.sheet(HOME_TEAM, AWAY_TEAM, d6, rules=rules, choices=tokens, hands=hands)
         assert sheet.question is None and sheet.need is None
         result = sheet.result()
@@ -265,23 +265,29 @@ def test_the_power_chip_reroll_is_asked_only_of_a_holder_who_trails() -> None:
     assert fewer >= 3 * 20  # dozens of taps a game saved
 
 
+def by_hand(d6: list[int], tokens: list[str], questions: int | None = None) -> Result:
+    """Play the chip-reroll game of these dice with both sides' typed choices, answering the
+    hand questions of ``questions`` (None: today's)."""
+    return GAME.play(
+        HOME_TEAM,
+        AWAY_TEAM,
+        ScriptedDice(d6=d6),
+        REROLL_RULES,
+        choices=tokens,
+        hands={HOME, AWAY},
+        questions=questions,
+    )
+
+
 @pytest.mark.parametrize("questions", [1, 2])
 def test_a_game_plays_and_replays_by_the_questions_its_choices_answer(questions: int) -> None:
     """A game begun under version 1 keeps playing (and a stored one replays) by version 1's
     questions: its choices answer those, in order."""
     for seed in range(1, 4):
         played, d6, tokens = recorded(seed, {HOME, AWAY}, REROLL_RULES, questions=questions)
-        by_hand = GAME.play(
-            HOME_TEAM,
-            AWAY_TEAM,
-            ScriptedDice(d6=d6),
-            REROLL_RULES,
-            choices=tokens,
-            hands={HOME, AWAY},
-            questions=questions,
-        )
-        assert by_hand.events == played.events
-        assert by_hand.dice_to_json()["questions"] == questions
+        again = by_hand(d6, tokens, questions)
+        assert again.events == played.events
+        assert again.dice_to_json()["questions"] == questions
         sheet = GAME.sheet(
             HOME_TEAM,
             AWAY_TEAM,
@@ -303,24 +309,8 @@ def test_choices_that_answer_the_old_questions_are_refused_by_the_new_ones() -> 
     for seed in range(1, 4):
         played, d6, tokens = recorded(seed, {HOME, AWAY}, REROLL_RULES, policy=policy, questions=1)
         with pytest.raises((ChoiceRefused, NoChoiceWanted)):
-            GAME.play(
-                HOME_TEAM,
-                AWAY_TEAM,
-                ScriptedDice(d6=d6),
-                REROLL_RULES,
-                choices=tokens,
-                hands={HOME, AWAY},
-            )
-        by_hand = GAME.play(
-            HOME_TEAM,
-            AWAY_TEAM,
-            ScriptedDice(d6=d6),
-            REROLL_RULES,
-            choices=tokens,
-            hands={HOME, AWAY},
-            questions=1,
-        )
-        assert by_hand.events == played.events
+            by_hand(d6, tokens)
+        assert by_hand(d6, tokens, questions=1).events == played.events
 
 
 def test_a_questions_version_the_engine_does_not_know_is_refused() -> None:
