@@ -219,17 +219,36 @@ def test_make_serve_workers_runs_the_workers_alone_and_beat_only_where_asked(
 
 
 def _nginx_alone(run_dir: Path, port: int) -> subprocess.Popen[bytes]:
-    """Start a set of nginx alone (UPSTREAM given) and wait until it listens."""
+    """Start a set of nginx alone (UPSTREAM given) and wait until its own nginx listens: its
+    pid file written and the port answering (the port alone once answered for another lane's
+    server that took it between free_port() and this start, the set refused)."""
     env = {**os.environ, "PORT": str(port), "UPSTREAM": "127.0.0.1:9", "RUN_DIR": str(run_dir)}
     proc = subprocess.Popen(["scripts/serve-cached.sh"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True)  # fmt: skip
+    pid_file = run_dir / "nginx.pid"
     for _ in range(600):  # the set starting: a state, not a time, is awaited
-        if listening(port) or proc.poll() is not None:
-            break
+        if proc.poll() is not None:
+            assert proc.stderr is not None
+            raise AssertionError(f"the set did not start: {proc.stderr.read().decode()}")
+        pid = pid_file.read_text().strip() if pid_file.exists() else ""
+        if pid.isdigit() and alive(int(pid)) and listening(port):
+            return proc
         time.sleep(0.1)
-    assert listening(port), "nginx did not start"
-    return proc
+    raise AssertionError("nginx did not start in 60 s")
+
+
+def _first_nginx(run_dir: Path) -> tuple[subprocess.Popen[bytes], int]:
+    """A first set of nginx alone on a free port: a port another lane's server took before
+    this set could listen on it is refused by the set's preflight, and another one tried."""
+    for _ in range(5):
+        port = free_port()
+        try:
+            return _nginx_alone(run_dir, port), port
+        except AssertionError as refused:
+            if "cannot listen for nginx" not in str(refused):
+                raise
+    raise AssertionError("five free ports were each taken before the set could listen")
 
 
 def _await_new_nginx(run_dir: Path, old: int) -> None:
@@ -261,10 +280,10 @@ def test_a_set_killed_with_its_supervisord_is_stopped_by_the_next_start_and_a_li
     a supervisorctl that no longer answered."""
     run_dir = Path(tempfile.mkdtemp(prefix="vabg-serve-cached-"))  # nginx's workers read it
     run_dir.chmod(0o755)
-    port = free_port()
     sets: list[subprocess.Popen[bytes]] = []
     try:
-        sets.append(_nginx_alone(run_dir, port))
+        first, port = _first_nginx(run_dir)
+        sets.append(first)
         # A second set in the same run folder while the first runs: refused, saying how to stop it.
         env = {"PORT": str(free_port()), "UPSTREAM": "127.0.0.1:9"}
         refused = serve_cached(env, run_dir)
@@ -320,11 +339,11 @@ def test_a_start_right_after_a_shutdown_waits_for_the_stopping_set_then_serves()
     shutdown command."""
     run_dir = Path(tempfile.mkdtemp(prefix="vabg-serve-cached-"))  # nginx's workers read it
     run_dir.chmod(0o755)
-    port = free_port()
     sets: list[subprocess.Popen[bytes]] = []
     nginx = 0
     try:
-        sets.append(_nginx_alone(run_dir, port))
+        first, port = _first_nginx(run_dir)
+        sets.append(first)
         supervisord = int((run_dir / "supervisord.pid").read_text())
         nginx = int((run_dir / "nginx.pid").read_text())
         # nginx held still: the set stays in its shutdown for as long as the test needs.
