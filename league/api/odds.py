@@ -29,11 +29,20 @@ from league.models import Game, RulesPreset, Season, game_options_clean, options
 from simulator.games import DEFAULT_GAME, game_choices
 from simulator.seeds import SEED_MAX
 
+SEASONS_MIN = 100
+"""The fewest seasons a request may sample."""
 SEASONS_MAX = 200_000
-"""The most seasons one request may sample (about 20 s at the slowest measured rate)."""
+"""The most seasons one request may sample."""
 ANON_SEASONS_MAX = 20_000
-"""The most an anonymous client may ask for (a tenth of a second or so): anyone may ask,
-and the throttle counts requests, not their cost."""
+"""The most an anonymous client may ask for: anyone may ask, and the throttle counts
+requests, not their cost."""
+DRAWS_MAX = 200_000_000
+"""The most games (seasons x games left) one request may sample: about 4.5 s of the web
+process's CPU at the 45 million games a second measured on a 2-core machine
+(docs/odds.md). A season's size bounds its seasons, not only ``SEASONS_MAX``: 20,000
+seasons of a 96-team double round robin's 9,120 games left took 4 s."""
+ANON_DRAWS_MAX = 10_000_000
+"""The most games an anonymous client's request may sample (about a quarter of a second)."""
 
 
 _GAME_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The game's id.")
@@ -100,10 +109,12 @@ class WhatIf(ClosedBody, serializers.Serializer[Any]):
 
 class SeasonOddsQuery(serializers.Serializer[Any]):
     seasons = serializers.IntegerField(
-        min_value=100,
+        min_value=SEASONS_MIN,
         max_value=SEASONS_MAX,
         default=10_000,
-        help_text=f"At most {ANON_SEASONS_MAX:,} for a client that is not signed in.",
+        help_text=f"At most {ANON_SEASONS_MAX:,} for a client that is not signed in, and at "
+        f"most {ANON_DRAWS_MAX:,} games sampled (seasons x games left; {DRAWS_MAX:,} signed "
+        "in).",
     )
     seed = serializers.IntegerField(
         min_value=0,
@@ -121,6 +132,42 @@ class SeasonOddsQuery(serializers.Serializer[Any]):
                 f"signing in (up to {SEASONS_MAX} for a signed-in client)."
             )
         return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """Bound what a request costs by the games it samples, seasons x games left: a
+        season's size, not only the seasons, sets it. ``games_left`` in the context (the
+        view gives it when the request samples) says how many are left."""
+        left = self.context.get("games_left")
+        if not left:
+            return attrs
+        request = self.context.get("request")
+        signed_in = request is not None and request.user.is_authenticated
+        cap = DRAWS_MAX if signed_in else ANON_DRAWS_MAX
+        seasons = attrs["seasons"]
+        if seasons * left > cap:
+            most = cap // left
+            room = (
+                f"at most {most:,} seasons here"
+                if most >= SEASONS_MIN
+                else f"too many for even the fewest seasons ({SEASONS_MIN})"
+            )
+            more = (
+                ""
+                if signed_in
+                else f" ({DRAWS_MAX:,} for a signed-in client: "
+                f"{min(SEASONS_MAX, DRAWS_MAX // left):,} seasons here)"
+            )
+            raise serializers.ValidationError(
+                {
+                    "seasons": [
+                        f"{seasons:,} seasons of the {left:,} games left would sample "
+                        f"{seasons * left:,} games; a request may sample at most {cap:,}"
+                        f"{more}: {room}. Without seasons and seed the season's own odds "
+                        "(10,000 seasons) are sampled by the background and kept."
+                    ]
+                }
+            )
+        return attrs
 
 
 OddsPendingSerializer = inline_serializer(
@@ -498,7 +545,9 @@ class SeasonOddsView(OddsView):
         "the final table. 202 while the table is being built. Without ``seasons`` and "
         "``seed``, the page's own odds: sampled by the background, never in the request (202 "
         "while the first are; after a change, the last ones with ``updating`` true until "
-        "the new ones are in); with either, sampled in the request as asked.",
+        "the new ones are in); with either, sampled in the request as asked, bounded by "
+        f"the games sampled (seasons x games left): {ANON_DRAWS_MAX:,} without signing in, "
+        f"{DRAWS_MAX:,} signed in (400 past it, naming the most seasons).",
         parameters=[_SEASON_ID, SeasonOddsQuery],
         responses={200: SeasonOddsSerializer, 202: OddsPendingSerializer},
     )
@@ -509,10 +558,16 @@ class SeasonOddsView(OddsView):
                 f"{season} is a tournament: its odds are by round, at "
                 f"/api/tournaments/{season.pk}/odds/."
             )
-        query = SeasonOddsQuery(data=request.query_params, context={"request": request})
+        sampled_here = bool({"seasons", "seed"} & set(request.query_params))
+        context: dict[str, Any] = {"request": request}
+        if sampled_here:
+            context["games_left"] = (
+                Game.objects.filter(season=season).exclude(status=Game.Status.FINAL).count()
+            )
+        query = SeasonOddsQuery(data=request.query_params, context=context)
         query.is_valid(raise_exception=True)
         data = query.validated_data
-        if not {"seasons", "seed"} & set(request.query_params):
+        if not sampled_here:
             # The page's own odds: kept, and sampled by the background, never here.
             result = odds.season_odds_page(season)
         else:

@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from league import odds, services
+from league.api import odds as odds_api
 from league.models import Game, GameResult
 from simulator.vabg import preset
 from simulator.vabg.coachodds import coach_odds, exact_odds
@@ -160,6 +161,32 @@ def test_season_odds_are_seeded() -> None:
     assert anonymous.status_code == 400
     assert "20000 without signing in" in anonymous.json()["seasons"][0]
     assert client_for(commissioner()).get(url, {"seasons": 20_001}).status_code == 200
+
+
+def test_a_request_s_season_odds_are_bounded_by_the_games_they_sample(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """20,000 seasons of a 96-team double round robin (9,120 games left) took 4 s of the web
+    process for anyone who asked: the seasons alone were capped, not the games sampled."""
+    season = season_scheduled(teams=4)
+    left = Game.objects.filter(season=season).count()
+    monkeypatch.setattr(odds_api, "ANON_DRAWS_MAX", 300 * left)  # a small season's scale
+    monkeypatch.setattr(odds_api, "DRAWS_MAX", 600 * left)
+    url = reverse("api:season-odds", args=[season.pk])
+    assert client_for().get(url, {"seasons": 300}).status_code == 200
+    refused = client_for().get(url, {"seasons": 301})
+    assert refused.status_code == 400
+    assert refused.json()["seasons"] == [
+        f"301 seasons of the {left} games left would sample {301 * left:,} games; a request "
+        f"may sample at most {300 * left:,} ({600 * left:,} for a signed-in client: 600 "
+        "seasons here): at most 300 seasons here. Without seasons and seed the season's own "
+        "odds (10,000 seasons) are sampled by the background and kept."
+    ]
+    commissioner_client = client_for(commissioner())
+    assert commissioner_client.get(url, {"seasons": 600}).status_code == 200
+    assert commissioner_client.get(url, {"seasons": 601}).status_code == 400
+    # The page's own odds are not sampled in the request: no bound applies.
+    assert client_for().get(url).status_code in (200, 202)
 
 
 def test_a_league_season_s_tournament_odds_say_where_its_odds_are() -> None:
