@@ -463,6 +463,7 @@ def test_a_game_begins_from_a_dice_file_chosen_on_the_sheet(
     import json
 
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
     played, written = rolled_game(HOME, AWAY, 33)
     doc = {"format": "vabg-dice/1", "d8": [], "d6": [], "d20": []}
@@ -476,6 +477,8 @@ def test_a_game_begins_from_a_dice_file_chosen_on_the_sheet(
     picker = browser.find_element(By.ID, "dice-file-input")
     picker.send_keys(str(not_json))
     error = browser.find_element(By.ID, "entry-error")
+    # the file is read in a promise: its refusal comes a moment after the choice
+    WebDriverWait(browser, 10).until(lambda d: "is not a dice file" in error.text)
     assert "notes.json is not a dice file: it is not JSON" in error.text
     picker.send_keys(str(path))
     wait_for(browser, len(written.values))

@@ -80,7 +80,7 @@ def test_six_dice_on_a_phone_says_who_chooses_after_the_pad_and_undo(
     assert panel["pad"][1] <= panel["undo"][0] <= panel["undo"][1] <= panel["note"][0]
     assert "coach style" in browser.find_element(By.ID, "policy-note").text
     typed(browser, JUMP, 12)
-    # Once rolling (the dice file's line gone), the pad and Undo are on the screen.
+    # Once rolling, the pad and Undo are on the screen (as on the first: test_browser_phone_leftovers).
     panel = browser.execute_script(PANEL)
     assert panel["pad"][1] <= panel["undo"][0] <= panel["note"][0]
     assert panel["undo"][1] <= panel["height"]
