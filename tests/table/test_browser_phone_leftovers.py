@@ -83,3 +83,33 @@ def test_a_note_of_an_entry_typed_ahead_stays_until_an_entry_is_made_with_it_on_
     wait_for(browser, 30)
     assert not note.is_displayed()
     assert severe_console(browser) == []
+
+
+# Each key item of the court (a team's swatch and its words): the lines it is drawn on.
+KEY_LINES = """
+const key = document.getElementById("court-key");
+return [...key.querySelectorAll("svg")].map(sw => {
+  const range = document.createRange();
+  range.setStartBefore(sw);
+  range.setEndAfter(sw.nextSibling);
+  // a line begins where a box starts below the boxes before it (the swatch sits lower)
+  let lines = 0, bottom = -Infinity;
+  [...range.getClientRects()].filter(r => r.width > 0).sort((a, b) => a.top - b.top)
+    .forEach(r => { if (r.top >= bottom - 1) { lines += 1; } bottom = Math.max(bottom, r.bottom); });
+  return [range.toString().trim(), lines];
+});
+"""
+
+
+def test_grid_courts_key_keeps_each_team_on_one_line_at_a_phones_width(
+    browser, live_server, player, teams
+) -> None:
+    phone(browser)
+    start(browser, live_server, player, teams, "gridcourt", hands="none")
+    items = browser.execute_script(KEY_LINES)
+    assert [text for text, _ in items] == [
+        "Kansas 2008 (visitors, ringed)",
+        "Kentucky 2012 (home)",
+    ]
+    assert all(lines == 1 for _, lines in items), items
+    assert severe_console(browser) == []
