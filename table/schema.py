@@ -54,6 +54,11 @@ class TableNeedSerializer(serializers.Serializer[Any]):
     start = serializers.IntegerField(
         required=False, help_text="Grid court, six dice: the roll's first die's index."
     )
+    brief = serializers.CharField(
+        required=False,
+        help_text="Grid court: the roll in a few words, as a phone's prompt shows it "
+        '("piece 1 shoots a 3, made on 8+"); why says it whole.',
+    )
 
 
 class TableDieSerializer(serializers.Serializer[Any]):

@@ -78,6 +78,9 @@ class Need:
     """Where the roll's first die is in the game's dice."""
     die: str = "d6"
     faces: int = FACES
+    brief: str = ""
+    """The roll in a few words, for a phone's prompt of at most two lines (``why`` says
+    it whole: how the dice are typed, a 2's steal, the shot clock)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -90,6 +93,7 @@ class Need:
             "step": self.step,
             "why": self.why,
             "start": self.start,
+            "brief": self.brief,
         }
 
 
@@ -195,15 +199,17 @@ def _need(table: Table, labels: dict[str, str], start: int, have: int, hands: Ha
                 f"piece {shooter_piece} at {cell} shoots a {pts}: made on a total of {v} or "
                 f"more, 2 is a steal ({clock})"
             )
+            brief = f"piece {shooter_piece} shoots a {pts}, made on {v}+"
         else:
             mover = "you choose them" if by_hand else "the team's coach style"
             why = (
                 f"no shot: the total is how many steps the offense moves ({mover}), "
                 f"2 is a steal; {clock}"
             )
+            brief = "no shot: the total is the steps"
         # The game reads only the total, which a player would type: the entry takes dice.
         why = f"two dice, each typed (3 5, or 35), not their total: {why}"
-        return Need(team, OFFENSE, have + 1, 2, f"{who}: offensive roll", why, start)
+        return Need(team, OFFENSE, have + 1, 2, f"{who}: offensive roll", why, start, brief=brief)
     mover = "you choose them" if by_hand else "the team's coach style"
     return Need(
         team,
@@ -213,6 +219,7 @@ def _need(table: Table, labels: dict[str, str], start: int, have: int, hands: Ha
         f"{who}: defensive roll",
         f"one die: the defense moves that many steps at most ({mover})",
         start,
+        brief="up to that many steps",
     )
 
 

@@ -11,8 +11,19 @@ from __future__ import annotations
 
 import pytest
 
+from simulator.sixdice.rules import CHIP_REROLL
+from tests.simulator.sixdice.hands import recorded
 from tests.table.test_browser import sign_in_and_start, wait_for
-from tests.table.test_browser_boards import IN_VIEW, severe_console, start
+from tests.table.test_browser_boards import (
+    AWAY,
+    HOME,
+    IN_VIEW,
+    entries,
+    severe_console,
+    shortest_game,
+    start,
+    type_in,
+)
 from tests.table.test_browser_phone_review import JUMP, phone, typed
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -112,4 +123,101 @@ def test_grid_courts_key_keeps_each_team_on_one_line_at_a_phones_width(
         "Kentucky 2012 (home)",
     ]
     assert all(lines == 1 for _, lines in items), items
+    assert severe_console(browser) == []
+
+
+# The lines the roll's prompt (the blue box's badge, words and toggle) is drawn on.
+PROMPT_LINES = """
+const range = document.createRange();
+range.selectNodeContents(document.getElementById("need"));
+let lines = 0, bottom = -Infinity;
+[...range.getClientRects()].filter(r => r.width > 0).sort((a, b) => a.top - b.top)
+  .forEach(r => { if (r.top >= bottom - 1) { lines += 1; } bottom = Math.max(bottom, r.bottom); });
+return [document.getElementById("need").innerText.trim(), lines];
+"""
+
+
+def test_grid_courts_roll_prompt_is_two_lines_on_a_phone_with_the_roll_in_full_behind_details(
+    browser, live_server, player, teams
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    phone(browser)
+    values = shortest_game("gridcourt", range(1, 6))
+    start(browser, live_server, player, teams, "gridcourt", hands="none")
+    toggle, more = (browser.find_element(By.ID, i) for i in ("need-more-toggle", "need-more"))
+    seen: dict[str, str] = {}
+    done = 0
+    while len(seen) < 3:
+        text, lines = browser.execute_script(PROMPT_LINES)
+        assert lines <= 2, (text, lines)
+        kind = "defense" if "defensive" in text else "no shot" if "no shot" in text else "shot"
+        if kind not in seen:
+            assert toggle.is_displayed() and not more.is_displayed()
+            toggle.click()  # the roll in full: nothing of the long prompt lost
+            assert more.is_displayed() and toggle.get_attribute("aria-expanded") == "true"
+            seen[kind] = more.text
+            toggle.click()
+            assert not more.is_displayed()
+        done = type_in(browser, values, done, done + 1, 1)
+    assert "two dice, each typed (3 5, or 35), not their total" in seen["shot"]
+    assert "2 is a steal" in seen["shot"] and "shot clock: movement roll" in seen["shot"]
+    assert "2 is a steal; shot clock: movement roll" in seen["no shot"]
+    assert "one die: the defense moves that many steps at most" in seen["defense"]
+    assert severe_console(browser) == []
+
+
+HAND = """return [...document.querySelectorAll("#reroll-hand li")].map(
+  li => [li.className, li.textContent]);"""
+
+
+def test_a_chip_reroll_shows_the_holders_whole_hand_kept_and_rerolled_dice_marked(
+    browser, live_server, player, teams
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    phone(browser)
+    # Seed 37 (as test_browser_boards' chip-reroll test): Kansas 2008, holding the chip,
+    # trails a shot 2 to 4 after 48 dice and rerolls dice 2, 3, 4 and 6 of its six.
+    _, values, tokens = recorded(37, {"home", "away"}, CHIP_REROLL, HOME, AWAY)
+    steps = entries(values, tokens, CHIP_REROLL)[:6]
+    start(browser, live_server, player, teams, "sixdice", chip_reroll=True)
+    entry = browser.find_element(By.ID, "entry")
+    typed(browser, " ".join(map(str, steps[0][1])), 36)  # type: ignore[arg-type]
+    for choice, count in (("chip", 37), ("stay", 38)):
+        browser.find_element(By.CSS_SELECTOR, f'#choice-options [data-choice="{choice}"]').click()
+        wait_for(browser, count)
+    typed(browser, " ".join(map(str, steps[3][1])), 50)  # type: ignore[arg-type]
+    for die in (2, 3, 4, 6):
+        browser.find_elements(By.CSS_SELECTOR, "#choice-dice label")[die - 1].click()
+    browser.find_element(By.CSS_SELECTOR, '#choice-options [data-choice="reroll:"]').click()
+    wait_for(browser, 51)
+    hand, new = values[42:48], steps[5][1][:4]  # type: ignore[index]
+    face = "BBBPSF"
+
+    def shown(v: int) -> str:
+        return f"{v} {face[v - 1]}"
+
+    # Named, none typed yet: the whole hand, the dice to reroll marked.
+    assert browser.execute_script(HAND) == [
+        ["kept", f"die 1: {shown(hand[0])}, kept"],
+        *[["waiting", f"die {d}: {shown(hand[d - 1])}, to reroll"] for d in (2, 3, 4)],
+        ["kept", f"die 5: {shown(hand[4])}, kept"],
+        ["waiting", f"die 6: {shown(hand[5])}, to reroll"],
+    ]
+    assert "chip reroll of dice 2, 3, 4, 6" in browser.find_element(By.ID, "last-play").text
+    entry.send_keys(f"{new[0]} {new[1]}", Keys.ENTER)  # type: ignore[index]
+    wait_for(browser, 53)
+    got = browser.execute_script(HAND)
+    assert [c for c, _ in got] == ["kept", "rerolled", "rerolled", "waiting", "kept", "waiting"]
+    assert got[1][1] == f"die 2: {shown(new[0])}, rerolled (was {shown(hand[1])})"  # type: ignore[index]
+    entry.send_keys(f"{new[2]} {new[3]}", Keys.ENTER)  # type: ignore[index]
+    wait_for(browser, 55)
+    got = browser.execute_script(HAND)
+    after = [hand[0], *new[:3], hand[4], new[3]]  # type: ignore[index]
+    assert [t.split(",")[0] for _, t in got] == [
+        f"die {d}: {shown(v)}" for d, v in enumerate(after, start=1)
+    ]
+    assert [c for c, _ in got] == ["kept", "rerolled", "rerolled", "rerolled", "kept", "rerolled"]
     assert severe_console(browser) == []
