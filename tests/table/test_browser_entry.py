@@ -29,7 +29,7 @@ TWICE = re.compile(r"(d\d+)(?!\d)[\s:]*\1(?!\d)")
 SPOKEN = """
 function read(node) {
   if (node.nodeType === 3) { return node.textContent; }
-  if (node.nodeType !== 1 || node.getAttribute("aria-hidden") === "true") { return ""; }
+  if (node.nodeType !== 1 || node.hidden || node.getAttribute("aria-hidden") === "true") { return ""; }
   return Array.prototype.map.call(node.childNodes, read).join("");
 }
 return read(document.getElementById("need")).replace(/\\s+/g, " ").trim();
