@@ -172,7 +172,9 @@ def league_play(season, workers: list[subprocess.Popen[bytes]]) -> tuple[Cost, f
 
     from league import coaches
 
-    coaches.clear()  # every pair's coach solved anew, as in a new worker
+    # Every pair's coach solved anew, as for a pair no process met before: none kept in
+    # memory, none stored (league.coaches keeps them for every process once solved).
+    coaches.clear(stored=True)
     groups = {proc.pid for proc in workers}
     db_pids = database_pids()
     db_before = proc_cpu(db_pids)
@@ -203,7 +205,7 @@ def engine_play(season) -> tuple[Cost, int]:  # type: ignore[no-untyped-def]
     assert all(g.status == Game.Status.FINAL for g in games)
     ids = {g.home_id for g in games} | {g.away_id for g in games}
     cards = {t.pk: team_card(t) for t in teams_for_play().filter(pk__in=ids)}
-    coaches.clear()
+    coaches.clear(stored=True)  # solved anew, as the league pass solved them
     solving = 0.0
     scores = []
     start, cpu = time.perf_counter(), time.process_time()

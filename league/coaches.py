@@ -1,22 +1,34 @@
-"""The coach of each pair the league plays, solved once per process (docs/engine.md, "The coach").
+"""The coach of each pair the league plays, solved once (docs/engine.md, "The coach").
 
 With the strategy choices on, the exact coach of a game is solved from both teams' cards,
-the rules and the court (``simulator.vabg.coachodds.solve_coach``, a few milliseconds);
-a season or a research run plays the same pair many times, so the coaches are kept in a
-bounded least-recently-used map keyed by exactly what they are solved from. A card edited
-since is a different key: its games get a coach solved for the new card.
+the rules and the court (``simulator.vabg.coachodds.solve_coach``, 20-40 ms: most of what
+a stored game costs); a season, a replay, a chart or a research run meets the same pair
+again, so the coaches are kept twice over, keyed by exactly what they are solved from: in
+a bounded least-recently-used map per process, and in the database (``SolvedCoach``) for
+every process, a new worker's and the next run's. The key holds the simulator's source
+digest besides the cards, rules and court: a card edited since, or another engine, is a
+different key, solved again, never a stale coach. A coach solved inside a transaction is
+stored once that transaction commits (one statement of its own, which never waits on
+another game's transaction), and not at all if it rolls back.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import threading
+import zlib
 from collections import OrderedDict
+from typing import Any
+
+from django.db import connection, transaction
 
 from league.digests import document_digest
+from league.models import SolvedCoach
+from simulator import native
 from simulator.vabg import GameRules, TeamCard
-from simulator.vabg.coaching import Coach
+from simulator.vabg.coaching import Coach, ExactCoach, NumberCalls, Spans, Step
 from simulator.vabg.engine import rules_coach
 from simulator.vabg.rules import CoachKind
 
@@ -40,8 +52,94 @@ def coach_key(
     has them already), the rules and court."""
     if digests is None:
         digests = (document_digest(home.to_json()), document_digest(away.to_json()))
-    doc = [*digests, rules.to_json(), neutral]
+    doc = [*digests, rules.to_json(), neutral, _engine()]
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
+
+
+@functools.cache
+def _engine() -> str:
+    """The simulator's source digest (``simulator.native.source_digest``), read once."""
+    return native.source_digest()
+
+
+COACH_DOC_VERSION = 1
+
+
+def _spans(spans: Spans) -> list[list[int]]:
+    return [[r.start, r.stop] for r in spans]
+
+
+def _ranges(doc: list[list[int]]) -> Spans:
+    return tuple(range(start, stop) for start, stop in doc)
+
+
+def coach_doc(coach: ExactCoach) -> dict[str, Any]:
+    """Return ``coach`` as JSON: for each period's numbers, each choice's margins as
+    [start, stop) spans (about 4 KB)."""
+    return {
+        "version": COACH_DOC_VERSION,
+        "reach": coach.reach,
+        "periods": [
+            [
+                [_spans(c.foul), [_spans(t) for t in c.try3], _spans(c.home_extra),
+                 _spans(c.away_extra)]
+                for c in period
+            ]
+            for period in coach.periods
+        ],
+    }  # fmt: skip
+
+
+def coach_from_doc(doc: dict[str, Any]) -> ExactCoach:
+    """Return the coach :func:`coach_doc` wrote (``ValueError`` for a document it did not)."""
+    if doc.get("version") != COACH_DOC_VERSION:
+        raise ValueError(f"a stored coach of version {doc.get('version')!r}")
+    try:
+        periods = tuple(
+            tuple(
+                NumberCalls(
+                    foul=_ranges(foul),
+                    try3=tuple(_ranges(t) for t in try3),
+                    home_extra=_ranges(home_extra),
+                    away_extra=_ranges(away_extra),
+                )
+                for foul, try3, home_extra, away_extra in period
+            )
+            for period in doc["periods"]
+        )
+        reach = int(doc["reach"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"a stored coach that does not read: {exc}") from exc
+    if any(len(c.try3) != len(Step) for period in periods for c in period):
+        raise ValueError("a stored coach whose tries for 3 are not one a step")
+    return ExactCoach(periods=periods, reach=reach)
+
+
+def _stored(key: str) -> ExactCoach | None:
+    """The coach stored under ``key``, or None (none, or one that no longer reads)."""
+    packed = SolvedCoach.objects.filter(pk=key).values_list("doc", flat=True).first()
+    if packed is None:
+        return None
+    try:
+        return coach_from_doc(json.loads(zlib.decompress(bytes(packed))))
+    except (ValueError, zlib.error):  # json's errors are ValueErrors
+        return None  # solved again and stored over it
+
+
+def _store(key: str, coach: ExactCoach) -> None:
+    """Store ``coach`` under ``key`` once the current transaction commits (at once with
+    none): one statement of its own, so a chunk of games never waits on another's."""
+    packed = json.dumps(coach_doc(coach), separators=(",", ":")).encode()
+    row = SolvedCoach(key=key, doc=zlib.compress(packed, 9))
+
+    def write() -> None:
+        SolvedCoach.objects.bulk_create([row], update_conflicts=True, update_fields=["doc"],
+                                        unique_fields=["key"])  # fmt: skip
+
+    if connection.in_atomic_block:
+        transaction.on_commit(write)
+    else:
+        write()
 
 
 def coach_for(
@@ -53,7 +151,8 @@ def coach_for(
     digests: tuple[str, str] | None = None,
 ) -> Coach:
     """Return the coach the rules name for this game (``engine.rules_coach``), solved once
-    per process for these cards, rules and court (``digests``: see :func:`coach_key`)."""
+    for these cards, rules and court, kept by this process and stored for every other
+    (``digests``: see :func:`coach_key`)."""
     if not rules.strategy or rules.coach != CoachKind.EXACT:
         return rules_coach(home, away, rules=rules, neutral=neutral)  # nothing to solve
     key = coach_key(home=home, away=away, rules=rules, neutral=neutral, digests=digests)
@@ -62,8 +161,13 @@ def coach_for(
         if coach is not None:
             _COACHES.move_to_end(key)
             return coach
-    # Solved outside the lock: two threads may both solve a new pair, to the same coach.
-    coach = rules_coach(home, away, rules=rules, neutral=neutral)
+    # Read and solved outside the lock: two threads may both solve a new pair, to the
+    # same coach.
+    coach = _stored(key)
+    if coach is None:
+        coach = rules_coach(home, away, rules=rules, neutral=neutral)
+        if isinstance(coach, ExactCoach):
+            _store(key, coach)
     with _LOCK:
         _COACHES[key] = coach
         _COACHES.move_to_end(key)
@@ -72,7 +176,10 @@ def coach_for(
     return coach
 
 
-def clear() -> None:
-    """Forget every coach kept (a benchmark's cold start, as in a new worker)."""
+def clear(*, stored: bool = False) -> None:
+    """Forget every coach this process keeps (as a new worker starts), and with ``stored``
+    every stored one too (a benchmark's cold start: pairs never met before)."""
     with _LOCK:
         _COACHES.clear()
+    if stored:
+        SolvedCoach.objects.all().delete()

@@ -657,6 +657,26 @@ class BoxLine(models.Model):
         return f"{self.name}, {self.result.game}"
 
 
+class SolvedCoach(models.Model):
+    """An exact coach solved for two cards, the rules and the court, kept for every process
+    (``league.coaches.coach_for``): solving one costs tens of milliseconds, most of what a
+    stored game costs, and a league meets the same pairs again (a new season of the same
+    field, a replay, a chart, a research run). Keyed by ``league.coaches.coach_key``: both
+    cards' digests, the rules, the court and the simulator's source, so a card edit or a
+    new engine is a new key, never a stale coach; derived data, solved again when missing.
+    """
+
+    key = models.CharField(max_length=64, primary_key=True)
+    doc = models.BinaryField(
+        help_text="The coach's choices (league.coaches.coach_doc), as zlib-compressed JSON: "
+        "about 0.4 KB, where the JSON is about 4 KB."
+    )
+    solved_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Coach {self.key[:12]}"
+
+
 class PairOdds(models.Model):
     """One entry of a field's pairwise table: the exact odds of ``home`` v ``away``.
 

@@ -20,9 +20,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from league import bracket as brackets
+from league.coaches import coach_for
 from simulator import SeededDice
 from simulator.results import PlayerLine, TeamBox
 from simulator.vabg import GameRules, TeamCard, play_game, team_from_json
@@ -268,11 +269,23 @@ class Tally:
         return out
 
 
-class RunPlayer:
-    """Play a plan's games: each pair's exact coach solved once (per process) for the run."""
+class CoachOf(Protocol):
+    """Where a player gets a pair's coach (``league.coaches.coach_for``'s keywords)."""
 
-    def __init__(self, plan: Plan) -> None:
+    def __call__(
+        self, *, home: TeamCard, away: TeamCard, rules: GameRules, neutral: bool
+    ) -> Coach: ...
+
+
+class RunPlayer:
+    """Play a plan's games: each pair's exact coach kept for the run, from ``coach_of``:
+    solved here (the default: nothing read or written, the pure path tests take), or on
+    the workers the stored coaches (``league.coaches.coach_for``: solved and stored the
+    first time any process meets the pair)."""
+
+    def __init__(self, plan: Plan, coach_of: CoachOf = rules_coach) -> None:
         self.plan = plan
+        self.coach_of = coach_of
         self.coaches: dict[tuple[int, int, bool], Coach] = {}
 
     def play(self, home: int, away: int, neutral: bool, seed: int) -> tuple[TeamBox, TeamBox, int]:
@@ -281,7 +294,7 @@ class RunPlayer:
         coach = self.coaches.get(key)
         h, a = self.plan.teams[home], self.plan.teams[away]
         if coach is None:
-            coach = rules_coach(h, a, rules=self.plan.rules, neutral=neutral)
+            coach = self.coach_of(home=h, away=a, rules=self.plan.rules, neutral=neutral)
             self.coaches[key] = coach
         played = play_game(
             h, a, SeededDice(seed), rules=self.plan.rules, neutral=neutral, coach=coach
@@ -290,15 +303,16 @@ class RunPlayer:
 
 
 _PLAYERS: dict[str, RunPlayer] = {}
-"""Each process keeps the player (and the coaches it solved) of the last run it played."""
+"""Each process keeps the player (and the coaches it met) of the last run it played."""
 
 
 def player_for(run: str, plan: Plan) -> RunPlayer:
-    """Return this process's player of the run named ``run``, kept while its chunks come in."""
+    """Return this process's player of the run named ``run``, kept while its chunks come in,
+    its coaches read from the stored ones (or solved and stored)."""
     got = _PLAYERS.get(run)
     if got is None:
         _PLAYERS.clear()
-        got = _PLAYERS[run] = RunPlayer(plan)
+        got = _PLAYERS[run] = RunPlayer(plan, coach_of=coach_for)
     return got
 
 
