@@ -476,6 +476,21 @@ def can_see_picks(entry: Entry, user: Any) -> bool:
     return bool(user.is_authenticated and entry.user_id == user.pk) or is_locked(entry.challenge)
 
 
+def _name_check(challenge: Challenge, name: str, *, entry: Entry | None = None) -> None:
+    """Refuse an entry's name another entry of the pool has (in any case): the standings
+    name the entries alone, so two "My bracket" rows could not be told apart, by their fans
+    either."""
+    taken = Entry.objects.filter(challenge=challenge, name__iexact=name)
+    if entry is not None:
+        taken = taken.exclude(pk=entry.pk)
+    if taken.exists():
+        raise ChallengeRefused(
+            f"another entry in this pool is called “{name}”: give yours another name",
+            status=409,
+            field="name",
+        )
+
+
 @transaction.atomic
 def entry_join(*, challenge: Challenge, user: Any, name: str = "", invite_code: str = "") -> Entry:
     """Make a fan's entry in a pool (one a fan), before the lock; a private pool wants its code."""
@@ -489,6 +504,7 @@ def entry_join(*, challenge: Challenge, user: Any, name: str = "", invite_code: 
     if Entry.objects.filter(challenge=challenge, user=user).exists():
         raise ChallengeRefused("you already have an entry in this pool", status=409)
     name = (name or f"{user.get_username()}'s bracket").strip()[:60]
+    _name_check(challenge, name)
     entry = Entry.objects.create(challenge=challenge, user=user, name=name)
     Challenge.objects.filter(pk=challenge.pk).update(entry_count=F("entry_count") + 1)
     # Scored at once (an empty bracket expects 0), so its page's "-" means the odds are
@@ -550,6 +566,10 @@ def entry_save(
     if name is not None:
         if not name.strip():
             raise ChallengeRefused("give the entry a name")
+        if name.strip()[:60] != entry.name:
+            # the pool's row held, as a join holds it: two renames to one name wait in turn
+            Challenge.objects.select_for_update().filter(pk=entry.challenge_id).first()
+            _name_check(entry.challenge, name.strip()[:60], entry=entry)
         entry.name = name.strip()[:60]
     entry.save()
     challenge_rescore(challenge_ids=[entry.challenge_id], entry_ids=[entry.pk])

@@ -1,0 +1,51 @@
+"""What a demanding fan's review of the bracket challenge found (2026-11-29): each test a
+problem met on the pages or the API of a live all-time 96 tournament."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from challenge import services
+from challenge.models import Entry
+
+pytestmark = pytest.mark.django_db
+
+
+def signed(user: Any) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+def test_two_entries_of_a_pool_never_share_a_name(pool: Any, alice: Any, bob: Any) -> None:
+    # The standings name the entries alone: two "My bracket" rows could not be told apart,
+    # by their own fans either.
+    services.entry_join(challenge=pool, user=alice, name="My bracket")
+    page = signed(bob).post(
+        f"/challenges/{pool.pk}/join/", {"name": "my BRACKET ", "invite_code": ""}
+    )
+    assert page.status_code == 409
+    text = page.content.decode()
+    assert "Another entry in this pool is called “my BRACKET”: give yours another name." in text
+    assert 'value="my BRACKET "' in text  # the form as typed, to change it
+    assert not Entry.objects.filter(user=bob).exists()
+
+    own = services.entry_join(challenge=pool, user=bob, name="Bob's picks")
+    renamed = signed(bob).post(own.get_absolute_url(), {"picks": "{}", "name": "My Bracket"})
+    assert renamed.status_code == 409
+    own.refresh_from_db()
+    assert own.name == "Bob's picks"
+
+    api = APIClient()
+    api.force_authenticate(bob)
+    answer = api.patch(f"/api/challenge-entries/{own.pk}/", {"name": "MY BRACKET"}, format="json")
+    assert answer.status_code == 409
+    assert "name" in answer.json()
+    # Its own name again, in another case, is no clash.
+    mine = Entry.objects.get(user=alice)
+    services.entry_save(entry=mine, user=alice, name="MY BRACKET")
+    assert Entry.objects.get(user=alice).name == "MY BRACKET"
