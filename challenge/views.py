@@ -383,6 +383,10 @@ def entry(request: HttpRequest, pk: int) -> HttpResponse:
             # The page again with what the fan sent, the refusal above it: nothing he
             # picked is lost to a tie-breaker out of range.
             messages.error(request, _sentence(exc))
+            if services.is_locked(item.challenge):
+                # Nothing sent can count any more: the bracket as saved, scored, not the
+                # picks sent drawn as the entry's and marked won or lost.
+                return _entry_page(request, item, own, True, status=exc.status)
             sent = picks if isinstance(picks, dict) else None
             return _entry_page(
                 request, item, own, locked, sent, tiebreak, request.POST.get("name"), exc.status

@@ -3,6 +3,7 @@ problem met on the pages or the API of a live all-time 96 tournament."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from rest_framework.test import APIClient
 
 from challenge import services
 from challenge.models import Entry
+from tests.challenge.conftest import chalk, play_next, seeds
 
 pytestmark = pytest.mark.django_db
 
@@ -49,3 +51,23 @@ def test_two_entries_of_a_pool_never_share_a_name(pool: Any, alice: Any, bob: An
     mine = Entry.objects.get(user=alice)
     services.entry_save(entry=mine, user=alice, name="MY BRACKET")
     assert Entry.objects.get(user=alice).name == "MY BRACKET"
+
+
+def test_a_save_refused_by_the_lock_shows_the_saved_bracket_not_the_picks_sent(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    # A page left open past the first game, saved: the refusal came back with the picks
+    # sent drawn as the entry's, marked won and lost, though none of them counts.
+    s = seeds(cup)
+    entry = services.entry_join(challenge=pool, user=alice)
+    services.entry_save(entry=entry, user=alice, picks={"R1-1": s[1]})
+    play_next(cup)
+    page = signed(alice).post(
+        entry.get_absolute_url(), {"picks": json.dumps(chalk(cup) | {"R1-1": s[4]})}
+    )
+    assert page.status_code == 409
+    text = page.content.decode()
+    assert "Picks are locked" in text
+    assert page.context["data"]["picks"] == {"R1-1": s[1]}
+    assert page.context["data"]["unsaved"] is False
+    assert page.context["picked"] == 1
