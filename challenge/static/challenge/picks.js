@@ -12,6 +12,7 @@
   var input = document.getElementById("picks-input");
   var count = document.getElementById("picked-count");
   var unsaved = document.getElementById("unsaved");
+  var cleared = document.getElementById("cleared");
   var form = document.getElementById("picks-form");
   var tiebreak = document.getElementById("tiebreak");
   // What the server holds: a page sent back with a refusal shows picks not saved yet.
@@ -161,8 +162,15 @@
             }
             b.disabled = !editable;
             b.addEventListener("click", function () {
+              var before = Object.keys(picks).filter(function (k) { return k !== g.key; }).length;
               picks[g.key] = team;
               prune();
+              // The later picks a change clears are far down a phone's page, out of sight
+              // (and unannounced): the save bar says how many went.
+              var gone = before - (Object.keys(picks).length - 1);
+              if (cleared) {
+                cleared.textContent = gone > 0 ? "Cleared " + gone + " later pick" + (gone === 1 ? "" : "s") + " it no longer fits" : "";
+              }
               render();
               var again = node.querySelector('li[data-key="' + g.key + '"] button[data-team="' + team + '"]');
               if (again) { again.focus(); }

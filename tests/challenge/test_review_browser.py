@@ -1,0 +1,64 @@
+"""The entry page in Chromium at phone width, as a demanding fan's review of 2026-11-29
+used it (keyboard and screen reader too)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from challenge import services
+from league import tournaments
+from tests.browsing import follow, tap
+from tests.factories import fan, uncoached_cup
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+WINDOW = (375, 812)  # a phone
+
+
+def signed_in(browser: Any, live_server: Any, username: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(f"{live_server.url}/fans/signin/")
+    browser.find_element(By.NAME, "username").send_keys(username)
+    browser.find_element(By.NAME, "password").send_keys("fan-password-1")
+    follow(browser, browser.find_element(By.CSS_SELECTOR, "form.stack button[type=submit]"))
+
+
+def test_a_pick_is_not_read_out_as_the_whole_bracket_and_a_cleared_pick_is_told(
+    browser: Any, live_server: Any
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    cup = uncoached_cup(league="Review League", name="Review Cup", teams=8, seed=29)
+    pool = services.challenge_create(season=cup, name="Review pool", round_points=[1, 2, 4])
+    entry = services.entry_join(challenge=pool, user=fan("erin"))
+    by_seed = {s: t for t, s in tournaments.season_bracket(cup).seeds.items()}
+    signed_in(browser, live_server, "erin")
+    browser.get(f"{live_server.url}{entry.get_absolute_url()}")
+
+    def slot(key: str, team: int) -> Any:
+        return browser.find_element(
+            By.CSS_SELECTOR, f'li[data-key="{key}"] button[data-team="{team}"]'
+        )
+
+    tap(browser, slot("R1-1", by_seed[8]))
+    # The bracket was a live region redrawn whole at each pick: a screen reader read out
+    # every game of it after each click (the all-time 96: 95 games, 190 teams).
+    live = browser.execute_script(
+        "return [...document.querySelectorAll('[aria-live]')]"
+        ".filter(n => n.querySelector('button')).map(n => n.id)"
+    )
+    assert live == []
+    assert browser.find_element(By.ID, "cleared").text == ""
+    tap(browser, slot("R2-1", by_seed[8]))
+    tap(browser, slot("R3-1", by_seed[8]))
+    # Changing the first pick clears the two it led to: far down a phone's page, out of
+    # sight; the save bar (a live region) says so.
+    tap(browser, slot("R1-1", by_seed[1]))
+    cleared = browser.find_element(By.ID, "cleared")
+    assert cleared.text == "Cleared 2 later picks it no longer fits"
+    assert cleared.get_attribute("aria-live") == "polite"
+    assert browser.find_element(By.ID, "picked-count").text == "1 of 7 picked"
+    tap(browser, slot("R1-2", by_seed[4]))
+    assert browser.find_element(By.ID, "cleared").text == ""
