@@ -71,3 +71,23 @@ def test_a_save_refused_by_the_lock_shows_the_saved_bracket_not_the_picks_sent(
     assert page.context["data"]["picks"] == {"R1-1": s[1]}
     assert page.context["data"]["unsaved"] is False
     assert page.context["picked"] == 1
+
+
+def test_a_private_pool_s_gate_says_its_code_is_read_in_any_case(
+    cup: Any, alice: Any, bob: Any
+) -> None:
+    # The gate said "Codes are read exactly as given, capitals and all" while a code is
+    # read in any case: a fan with a code typed in small letters from a message retyped
+    # it in capitals, or gave up.
+    hidden = services.challenge_create(
+        season=cup, name="Family pool", round_points=[1, 2], public=False, invite_code="ABCD42"
+    )
+    gate = signed(bob).get(hidden.get_absolute_url())
+    assert gate.status_code == 403
+    note = gate.content.decode()
+    assert "capitals and all" not in note
+    assert "A code is read in any case" in note
+    joined = signed(bob).post(
+        f"/challenges/{hidden.pk}/join/", {"name": "Bob's", "invite_code": " abcd42 "}
+    )
+    assert joined.status_code == 302
