@@ -21,6 +21,44 @@
   var nameBox = document.getElementById("entry-name");
   var savedName = nameBox && !data.unsaved ? nameBox.value : null;
   var leaving = false;
+  // A draft of the picks not saved yet, kept in the browser (localStorage) for this entry
+  // as saved at this version: a phone drops a tab left in the background, and a fan half
+  // way through 95 games lost them all. Read back only over the same saved version (a save
+  // from elsewhere since makes it stale); gone once saved.
+  var versionBox = form ? form.querySelector('input[name="version"]') : null;
+  var draftKey = "challenge-draft:" + window.location.pathname;
+  var version = versionBox ? versionBox.value : "";
+
+  function store() {
+    try {
+      if (dirty()) {
+        window.localStorage.setItem(draftKey, JSON.stringify({
+          version: version, picks: picks,
+          tiebreak: tiebreak ? tiebreak.value : null, name: nameBox ? nameBox.value : null
+        }));
+      } else {
+        window.localStorage.removeItem(draftKey);
+      }
+    } catch (e) { /* storage full or refused (private browsing): the page works without */ }
+  }
+
+  function restore() {
+    var draft = null;
+    try { draft = JSON.parse(window.localStorage.getItem(draftKey) || "null"); } catch (e) { return false; }
+    if (!draft || draft.version !== version || !draft.picks) {
+      try { window.localStorage.removeItem(draftKey); } catch (e) { /* nothing kept */ }
+      return false;
+    }
+    var games = {};
+    data.games.forEach(function (g) { games[g.key] = true; });
+    picks = {};
+    Object.keys(draft.picks).forEach(function (k) {
+      if (games[k] && data.teams[String(draft.picks[k])]) { picks[k] = draft.picks[k]; }
+    });
+    if (tiebreak && typeof draft.tiebreak === "string") { tiebreak.value = draft.tiebreak; }
+    if (nameBox && typeof draft.name === "string" && draft.name) { nameBox.value = draft.name; }
+    return true;
+  }
 
   function canonical(chosen) {
     return JSON.stringify(Object.keys(chosen).sort().map(function (k) { return [k, chosen[k]]; }));
@@ -34,6 +72,7 @@
 
   function showDirty() {
     if (unsaved) { unsaved.hidden = !dirty(); }
+    if (editable) { store(); }
   }
 
   if (form) { form.addEventListener("submit", function () { leaving = true; }); }
@@ -203,5 +242,12 @@
     showDirty();
   }
 
+  if (!editable) {
+    try { window.localStorage.removeItem(draftKey); } catch (e) { /* nothing kept */ }
+  } else if (!data.unsaved && restore()) {
+    prune();
+    var note = document.getElementById("draft-note");
+    if (note) { note.hidden = false; }
+  }
   render();
 })();
