@@ -91,3 +91,22 @@ def test_a_private_pool_s_gate_says_its_code_is_read_in_any_case(
         f"/challenges/{hidden.pk}/join/", {"name": "Bob's", "invite_code": " abcd42 "}
     )
     assert joined.status_code == 302
+
+
+def test_the_entry_page_says_when_its_picks_lock(pool: Any, alice: Any) -> None:
+    # The page a fan picks on never said until when: the lock time was on the pool's page
+    # alone, and picks not saved by then are lost.
+    from datetime import UTC, datetime
+
+    from challenge.models import Challenge
+
+    Challenge.objects.filter(pk=pool.pk).update(lock_at=datetime(2099, 3, 1, 18, 30, tzinfo=UTC))
+    entry = services.entry_join(challenge=pool, user=alice)
+    text = signed(alice).get(entry.get_absolute_url()).content.decode()
+    assert (
+        'Picks lock at <time datetime="2099-03-01T18:30:00+00:00">2099-03-01 18:30 UTC</time> '
+        "or at the tournament's first game, whichever comes first: only saved picks count."
+    ) in text
+    Challenge.objects.filter(pk=pool.pk).update(lock_at=None)
+    text = signed(alice).get(entry.get_absolute_url()).content.decode()
+    assert "Picks lock at the tournament's first game: only saved picks count." in text
