@@ -110,3 +110,23 @@ def test_the_entry_page_says_when_its_picks_lock(pool: Any, alice: Any) -> None:
     Challenge.objects.filter(pk=pool.pk).update(lock_at=None)
     text = signed(alice).get(entry.get_absolute_url()).content.decode()
     assert "Picks lock at the tournament's first game: only saved picks count." in text
+
+
+def test_who_picked_whom_reads_a_winner_apart_from_its_mark(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    # "West Virginia 2010won": the mark ran into the team's name for a screen reader, a
+    # copy or a page read without its style.
+    import re
+
+    entry = services.entry_join(challenge=pool, user=alice)
+    services.entry_save(entry=entry, user=alice, picks=chalk(cup))
+    play_next(cup)
+    page = signed(alice).get(f"/challenges/{pool.pk}/picks/").content.decode()
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page))
+    from league import tournaments
+    from league.models import SeasonTeam
+
+    winner = tournaments.winners_of(cup)["R1-1"]
+    name = str(SeasonTeam.objects.get(season=cup, team_id=winner).team)
+    assert f"{name} won" in words
