@@ -131,3 +131,31 @@ def test_picks_not_saved_yet_outlive_a_tab_the_phone_dropped(
     browser.get(url)
     assert pressed() == [f"R1-1={by_seed[1]}"]
     assert not browser.find_element(By.ID, "unsaved").is_displayed()
+
+
+def test_signing_out_forgets_the_drafts_of_picks_not_saved(browser: Any, live_server: Any) -> None:
+    """A draft stayed in the browser after sign-out: on a shared computer the next person
+    could read another fan's unsaved picks in its storage."""
+    from selenium.webdriver.common.by import By
+
+    cup = uncoached_cup(league="Shared League", name="Shared Cup", teams=8, seed=31)
+    pool = services.challenge_create(season=cup, name="Shared pool", round_points=[1, 2, 4])
+    entry = services.entry_join(challenge=pool, user=fan("gus"))
+    by_seed = {s: t for t, s in tournaments.season_bracket(cup).seeds.items()}
+    signed_in(browser, live_server, "gus")
+    browser.get(f"{live_server.url}{entry.get_absolute_url()}")
+    browser.execute_script("window.localStorage.setItem('table-note', 'kept')")
+    tap(browser, browser.find_element(
+        By.CSS_SELECTOR, f'li[data-key="R1-1"] button[data-team="{by_seed[8]}"]'
+    ))  # fmt: skip
+    drafts = "return Object.keys(window.localStorage).filter(k => k.startsWith('challenge-draft:'))"
+    assert len(browser.execute_script(drafts)) == 1
+    browser.execute_script(
+        "window.addEventListener('beforeunload', e => e.stopImmediatePropagation(), true)"
+    )
+    follow(browser, browser.find_element(By.CSS_SELECTOR, "form[data-clears-drafts] button"))
+    assert "Sign in" in browser.find_element(By.CSS_SELECTOR, ".fan").text
+    assert browser.execute_script(drafts) == []
+    # Only the challenge's drafts go: whatever else the site keeps in the browser stays.
+    assert browser.execute_script("return window.localStorage.getItem('table-note')") == "kept"
+    browser.execute_script("window.localStorage.clear()")
