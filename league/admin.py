@@ -36,7 +36,7 @@ from core.admin import (
 from core.deletion import CountedDeleteAdmin
 from core.errors import sentence
 from core.text import counted
-from league import background, services, tournaments
+from league import background, replays, services, tournaments
 from league.dispatch import team_odds_enqueue
 from league.errors import GamesNotSent
 from league.models import (
@@ -852,6 +852,15 @@ class GameAdmin(TeamLabelSearch[Game], CountedDeleteAdmin[Game], StoredTitleAdmi
 
     @admin.display(description="box score")
     def box(self, game: Game) -> SafeString | str:
+        if not find_game(game.game).has_players:
+            # Grid court's pieces, six dice's team figures: the fan page's box score in the
+            # game's own columns, not VABG's player table of zeros and its 20-20 note.
+            result = getattr(game, "result", None) if game.pk else None
+            if result is None:
+                return "Not played yet."
+            return render_to_string(
+                "pages/games/_box_score.html", {"box": replays.game_box(game, result)}
+            )
         box = box_score(game) if game.pk else None
         if box is None:
             return "Not played yet."
@@ -891,7 +900,13 @@ class GameAdmin(TeamLabelSearch[Game], CountedDeleteAdmin[Game], StoredTitleAdmi
         return (*self.readonly_fields, "season", "round")  # an exhibition stays one
 
     def get_fieldsets(self, request: HttpRequest, obj: Game | None = None) -> Any:
-        fieldsets = super().get_fieldsets(request, obj)
+        fieldsets: Any = super().get_fieldsets(request, obj)
+        if obj is not None and not find_game(obj.game).has_players:
+            # VABG's rules preset and coach-policy switch mean nothing to another game: its
+            # rules are its options.
+            fields = tuple(f for f in fieldsets[1][1]["fields"] if f not in ("rules", "strategy"))
+            fieldsets = (fieldsets[0], (fieldsets[1][0], dict(fieldsets[1][1], fields=fields)),
+                         *fieldsets[2:])  # fmt: skip
         if obj is None or obj.status == Game.Status.FINAL or obj.season_id is None:
             return fieldsets
         why = (

@@ -13,7 +13,7 @@ from cards.models import Card, Player, Team
 from core.deletion import deletion_summary
 from league import services
 from league.models import BoxLine, Game, League, Season, SimulationRun
-from tests.factories import TeamFactory, commissioner, fan, full_team
+from tests.factories import TeamFactory, commissioner, fan, full_team, make_season
 
 pytestmark = pytest.mark.django_db
 
@@ -628,3 +628,32 @@ def test_games_players_and_cards_are_searched_by_a_team_as_the_admin_writes_it(c
     # Any other search is as before: a school finds both its teams' games.
     assert len(found("league_game", "Kentucky")) == 2
     assert found("league_game", "Kentucky 2013") == []
+
+
+@pytest.mark.parametrize("name", ["sixdice", "gridcourt"])
+def test_a_board_game_s_admin_page_shows_its_own_box_score_and_no_vabg_rules(
+    client, name: str
+) -> None:
+    """A trial (2026-11-29) found a grid-court game's admin page showing VABG's box score: a
+    Player table of zeros (START, FG, BLK, PF ...), "Every game starts 20-20" and VABG's rules
+    preset and coach-policy switch, none of which the game has."""
+    from league.models import GameResult
+
+    season = make_season(game=name, teams=2, seed=5)
+    game = season.games.get()
+    services.game_simulate(game_id=game.pk)
+    result = GameResult.objects.get(game=game)
+    client.force_login(commissioner())
+    page = client.get(reverse("admin:league_game_change", args=[game.pk])).content.decode()
+    assert "20-20" not in page and ">START<" not in page and "BLK" not in page
+    assert 'class="box-score game-box"' in page  # the fan page's box score, its own columns
+    assert f"<strong>{result.home_score}</strong>" in page
+    assert f"<strong>{result.away_score}</strong>" in page
+    assert "Advanced rules" not in page
+    assert "Strategy:" not in page and "Rules:" not in page  # VABG's preset and switch
+    # a VABG game keeps its box score and rules
+    vabg = make_season(teams=2, seed=5, league="Plain")
+    plain = vabg.games.get()
+    services.game_simulate(game_id=plain.pk)
+    page = client.get(reverse("admin:league_game_change", args=[plain.pk])).content.decode()
+    assert "20-20" in page and "Strategy:" in page
