@@ -68,9 +68,9 @@ class StoryUntold(Refused, ValueError):
 
 
 class NoPlayerLines(Refused, ValueError):
-    """Raise for player lines asked of a season whose game keeps none (six dice, grid court:
-    one line a team): the season is there, the request is what is wrong (400, naming the
-    game), not an empty answer that reads as "no game played yet"."""
+    """Raise for player lines asked of a season whose game keeps none (six dice: one line a
+    team; grid court: a line a piece): the season is there, the request is what is wrong
+    (400, naming the game), not an empty answer that reads as "no game played yet"."""
 
 
 class WhatIfRefused(Refused, ValueError):

@@ -559,8 +559,16 @@ class _SeasonNested(ApiViewSet):
 def player_lines_kept(season: Season) -> None:
     """Refuse player lines of a season whose game keeps none (:class:`NoPlayerLines`)."""
     if not league_game(season.game).has_players:
+        engine = find_game(season.game)
+        if engine.columns:  # grid court: a line a piece, ranked on the leaders' boards
+            raise NoPlayerLines(
+                f"Season {season.pk} plays {engine.title}, whose box score has a line a "
+                f"{engine.name_key}, not a player: it has no player lines (each game's box "
+                f"score has its {engine.name_key}s' lines, /api/seasons/{season.pk}/leaders/ "
+                f"ranks them and /api/seasons/{season.pk}/team-stats/ sums them)."
+            )
         raise NoPlayerLines(
-            f"Season {season.pk} plays {find_game(season.game).title}, whose box score is one "
+            f"Season {season.pk} plays {engine.title}, whose box score is one "
             "line a team: it has no player lines (its team stats and games have the teams')."
         )
 
