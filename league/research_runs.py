@@ -75,8 +75,13 @@ def plan_for_season(*, season: Season, repetitions: int, seed: int | None = None
     """Return a plan playing ``season`` again and again: a tournament's bracket from its
     first round (with the season's courts), or a season's whole schedule."""
     if not league_game(season.game).research_runs:
+        page, api = ("bracket", "tournaments") if season.bracket else ("odds", "seasons")
         raise PlanError(
-            f"{season} is a {season.get_game_display()} season: research runs play VABG"
+            f"{season} is a {season.get_game_display()} season: research runs play VABG "
+            f"only. Its odds, from its game's own dice math (six dice exact, grid court "
+            f"simulated), are at /seasons/{season.pk}/{page}/ and /api/{api}/{season.pk}/"
+            f"odds/; its season figures at /seasons/{season.pk}/ and /api/seasons/"
+            f"{season.pk}/team-stats/"
         )
     rules = preset(season.rules, strategy=season.strategy)
     seed = new_seed() if seed is None else seed

@@ -488,8 +488,13 @@ def test_bad_requests_are_refused_by_name() -> None:
     league = services.league_get_or_create(name="Dice")
     six = tournaments.tournament_create(league=league, name="Six", teams=teams, seed=1,
                                         game="sixdice", options={})  # fmt: skip
-    with pytest.raises(CommandError, match="research runs play VABG"):
+    # A trial (2026-11-29) met the bare refusal with nothing to do instead: it names where
+    # the season's odds and figures are.
+    with pytest.raises(CommandError, match="research runs play VABG only") as refused:
         call_command("research", "--season", str(six.pk))
+    assert f"/seasons/{six.pk}/bracket/" in str(refused.value)
+    assert f"/api/tournaments/{six.pk}/odds/" in str(refused.value)
+    assert f"/api/seasons/{six.pk}/team-stats/" in str(refused.value)
     assert not ResearchRun.objects.exists()
 
 
