@@ -53,6 +53,10 @@ class TeamBox:
     """The team columns' values, by key."""
     team_id: int = 0
     won: bool = False
+    team_only: list[str] = field(default_factory=list)
+    """What the totals count beyond the lines' sums, each as "STL 2": grid court's team
+    steals and turnovers (a steal on a movement roll, a shot-clock violation), which no
+    piece is credited with, so a Totals row that is not the column's sum says why."""
 
 
 @dataclass
@@ -96,7 +100,13 @@ def game_box(game: Game, result: GameResult) -> GameBox:
         totals = dict(doc.get("totals", {}))
         totals["cells"] = [totals.get(c.key, "") for c in engine.columns]
         other = result.home_score if key == AWAY else result.away_score
-        sides.append(TeamBox(key, str(team), score, lines, totals, figures, team.pk, score > other))
+        side = TeamBox(key, str(team), score, lines, totals, figures, team.pk, score > other)
+        for c in engine.columns:
+            if lines and isinstance(totals.get(c.key), int | float):
+                beyond = totals[c.key] - sum(_count(line.get(c.key)) for line in lines)
+                if beyond:
+                    side.team_only.append(f"{c.label} {beyond:g}")
+        sides.append(side)
     dice = result.dice
     return GameBox(
         game=engine.name,
@@ -117,6 +127,10 @@ def game_box(game: Game, result: GameResult) -> GameBox:
             for option in engine.options
         ],
     )
+
+
+def _count(value: Any) -> float:
+    return float(value) if isinstance(value, int | float) else 0.0
 
 
 def _option_text(value: Any) -> str:

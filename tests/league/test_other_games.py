@@ -374,3 +374,32 @@ def test_a_new_six_dice_game_s_words_say_a_deflected_pass_costs_no_die() -> None
     assert f"{home}: deflected pass." in words
     assert f"{away}: no-look pass; {home} rolls one die fewer next." in words
     assert not any("deflected pass;" in text for text in words)
+
+
+def test_a_grid_court_totals_row_says_what_no_piece_is_credited_with(client) -> None:  # type: ignore[no-untyped-def]
+    """A trial (2026-11-29) read a grid-court box score whose pieces had no steal or
+    turnover and whose Totals row said STL 2, TOV 2, with no word why: a steal on a movement
+    roll and a shot-clock violation are the team's (gridcourt-rulings.md §7). The Totals row
+    names what it counts beyond the pieces' sums."""
+    season = make_season(teams=4, game="gridcourt")
+    for game in season.games.all():
+        services.game_simulate(game_id=game.pk)
+    engine = find_game("gridcourt")
+    noted = 0
+    for result in GameResult.objects.filter(game__season=season).select_related("game"):
+        page = client.get(f"/games/{result.game_id}/").content.decode()
+        feet = page.split("<tfoot>")[1:]
+        for side, foot in zip(("away", "home"), feet, strict=True):
+            doc = result.box[side]
+            beyond = [
+                f"{c.label} {doc['totals'][c.key] - sum(p[c.key] for p in doc['pieces']):g}"
+                for c in engine.columns
+                if doc["totals"][c.key] != sum(p[c.key] for p in doc["pieces"])
+            ]
+            row = foot.split("</td>")[0]
+            if beyond:
+                noted += 1
+                assert f"(team {', '.join(beyond)})" in row, row
+            else:
+                assert "(team" not in row
+    assert noted  # the season met at least one team steal or turnover
