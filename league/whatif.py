@@ -39,7 +39,11 @@ def whatif_winners(
                         "before it first"
                     )
                 if team not in (top, bottom):
-                    raise WhatIfRefused(f"game {game.key}: team {team} does not play in it")
+                    names = _names((team, top, bottom))
+                    raise WhatIfRefused(
+                        f"{names[team]} does not play in game {game.key} ({names[top]} v "
+                        f"{names[bottom]})"
+                    )
                 winners[game.key] = team
                 played = stored.get(game.key)
                 if played is None:
@@ -53,3 +57,12 @@ def whatif_winners(
                 if pair == frozenset((top, bottom)):
                     winners[game.key] = winner
     return winners, kinds
+
+
+def _names(ids: tuple[int, ...]) -> dict[int, str]:
+    """Name the teams of a refused what-if as a fan reads them ("Kentucky 2012"); an id no
+    team has stays a number ("team 999")."""
+    from cards.models import Team
+
+    named = {t.pk: str(t) for t in Team.objects.filter(pk__in=ids)}
+    return {pk: named.get(pk, f"team {pk}") for pk in ids}

@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 
 from league import gamestats, other_odds, replays, services, tournaments
+from league.errors import WhatIfRefused
 from league.games import league_game
 from league.models import Game, GameResult, Season
 from league.templatetags.odds_charts import pct
@@ -356,3 +357,23 @@ def test_a_played_grid_court_game_waits_for_its_odds_before_the_game_uncached(
     kept_for = response.headers.get("Cache-Control", "")  # no cache keeps a page that waits
     assert "no-store" in kept_for and "public" not in kept_for and "Last-Modified" not in response
     assert kept and kept[0]["game"] == "gridcourt" and kept[0]["options"]["pieces"] == 4
+
+
+@pytest.mark.django_db
+def test_a_what_if_naming_a_team_not_in_the_game_is_refused_with_the_teams_names(
+    client: Client,
+) -> None:
+    """A trial (2026-11-29) met "game R1-1: team 12 does not play in it" on a six-dice
+    bracket's page: a database id, not a team."""
+    teams = [TeamFactory(school=f"Dice{i}", season=2000 + i) for i in range(4)]
+    cup = tournaments.tournament_create(
+        league=services.league_get_or_create(name="What if"), name="Cup", teams=teams,
+        seed=1, game="sixdice", options={},
+    )  # fmt: skip
+    first = cup.games.get(bracket_key="R1-1")
+    other = cup.games.get(bracket_key="R1-2")
+    with pytest.raises(WhatIfRefused) as refused:
+        other_odds.bracket_odds(cup, whatif={"R1-1": other.away_id})
+    said = str(refused.value)
+    assert f"{other.away} does not play in game R1-1 ({first.home} v {first.away})" in said
+    assert f"team {other.away_id}" not in said
