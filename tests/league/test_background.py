@@ -426,7 +426,7 @@ def test_a_seasons_odds_are_sampled_in_the_background_never_while_the_fan_waits(
         assert api.status_code == 202 and api.json()["pending"] is True
     assert lanes.lane("pairings").wait_idle(WAIT)
     ready = client.get(url)
-    assert "10000 seasons sampled" in ready.content.decode()
+    assert "10,000 seasons sampled" in ready.content.decode()
     assert "odds-updating" not in ready.content.decode()
     before = ready.content.decode().count('<tr data-team="')
     game = season.games.order_by("pk").first()
@@ -446,4 +446,4 @@ def test_a_seasons_odds_are_sampled_in_the_background_never_while_the_fan_waits(
         assert asked.json()["seasons"] == 500
     assert lanes.wait_idle(WAIT)
     fresh = client.get(url).content.decode()
-    assert "odds-updating" not in fresh and "10000 seasons sampled" in fresh
+    assert "odds-updating" not in fresh and "10,000 seasons sampled" in fresh

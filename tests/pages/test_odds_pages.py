@@ -137,7 +137,9 @@ def test_the_season_odds_page(client) -> None:
         seed=8,
     )
     page = text(client.get(reverse("season-odds", args=[season.pk])))
-    assert "10000 seasons sampled" in page
+    # with its thousands separator, as every other count of the page (a trial of 2026-11-29
+    # read "10000 seasons sampled" beside "2,000 seeded games")
+    assert "10,000 seasons sampled" in page
     assert page.count('<tr data-team="') == 3
 
 
