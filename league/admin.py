@@ -343,12 +343,17 @@ class SeasonAdmin(CountedDeleteAdmin[Season], StoredTitleAdmin[Season]):
             "season (or manage.py create_season), a tournament and its bracket by manage.py "
             "create_tournament."
         )
+        played: tuple[str, ...] = (*services.SEASON_MADE_FIELDS, *services.SEASON_PLAY_FIELDS)
+        if reason and not find_game(obj.game).has_players:
+            # Fixed to a game whose rules are its options: VABG's preset and coach-policy
+            # switch would read as rules it plays by.
+            played = tuple(f for f in played if f not in ("rules", "strategy"))
         return (
             (None, {"fields": ("league", "name", "slug", "start_date")}),
             (
                 "How its games are played",
                 {
-                    "fields": (*services.SEASON_MADE_FIELDS, *services.SEASON_PLAY_FIELDS),
+                    "fields": played,
                     "description": sentence(reason) if reason else made,
                 },
             ),

@@ -651,9 +651,14 @@ def test_a_board_game_s_admin_page_shows_its_own_box_score_and_no_vabg_rules(
     assert f"<strong>{result.away_score}</strong>" in page
     assert "Advanced rules" not in page
     assert "Strategy:" not in page and "Rules:" not in page  # VABG's preset and switch
+    # nor does its season's page, once its games fix how they are played
+    page = client.get(reverse("admin:league_season_change", args=[season.pk])).content.decode()
+    assert "Options:" in page and "Strategy:" not in page and "Rules:" not in page
     # a VABG game keeps its box score and rules
     vabg = make_season(teams=2, seed=5, league="Plain")
     plain = vabg.games.get()
     services.game_simulate(game_id=plain.pk)
     page = client.get(reverse("admin:league_game_change", args=[plain.pk])).content.decode()
     assert "20-20" in page and "Strategy:" in page
+    page = client.get(reverse("admin:league_season_change", args=[vabg.pk])).content.decode()
+    assert "Strategy:" in page and "Rules:" in page
