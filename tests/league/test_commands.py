@@ -14,6 +14,7 @@ from django.utils import timezone
 from league import services
 from league.errors import GamesNotSent
 from league.models import Game, Season
+from tests.brokers import own_broker
 from tests.factories import full_team
 
 pytestmark = pytest.mark.django_db
@@ -178,15 +179,8 @@ def test_simulate_names_a_broker_it_cannot_reach_and_what_to_do(teams, monkeypat
     run("create_season", "Brokered", "Winter", str(teams[0]), str(teams[1]), "--seed", "2")
     # Nothing listens there (Celery reads the variable before its own setting).
     monkeypatch.setenv("CELERY_BROKER_URL", "redis://127.0.0.1:1/0")
-    monkeypatch.setattr(app, "_pool", None)  # pools made for the unreachable broker
-    monkeypatch.setattr(app.amqp, "_producer_pool", None)
-    eager, app.conf.task_always_eager = app.conf.task_always_eager, False
-    try:
-        with pytest.raises(CommandError) as refused:
-            run("simulate", "brokered/winter", "--all", "--no-progress", "--stall", "0.2")
-    finally:
-        app.conf.task_always_eager = eager
-        app.pool.force_close_all()
+    with own_broker(app), pytest.raises(CommandError) as refused:
+        run("simulate", "brokered/winter", "--all", "--no-progress", "--stall", "0.2")
     said = str(refused.value)
     assert said.startswith("the broker (redis://127.0.0.1:1/0) cannot be reached: ")
     assert said.endswith("then run the same command again to follow them")

@@ -22,6 +22,7 @@ from simulator import SeededDice
 from simulator.vabg import play_game, preset, read_team_file
 from simulator.vabg.coachodds import exact_odds
 from simulator.vabg.engine import rules_coach
+from tests.brokers import own_broker
 from tests.factories import commissioner, fan, full_team
 
 TEAMS = Path(__file__).resolve().parents[2] / "fixtures" / "teams"
@@ -343,16 +344,9 @@ def test_a_broker_that_cannot_be_reached_is_named_with_the_command_to_resume(
     full_team(school="Alpha", season=2001), full_team(school="Beta", season=2002)
     # Nothing listens there (Celery reads the variable before its own setting).
     monkeypatch.setenv("CELERY_BROKER_URL", "redis://127.0.0.1:1/0")
-    monkeypatch.setattr(app, "_pool", None)  # pools made for the unreachable broker
-    monkeypatch.setattr(app.amqp, "_producer_pool", None)
-    eager, app.conf.task_always_eager = app.conf.task_always_eager, False
-    try:
-        with pytest.raises(CommandError) as refused:
-            call_command("research", "--matchup", "Alpha 2001", "Beta 2002", "--times", "2",
-                         "--out", str(tmp_path), "--no-progress")  # fmt: skip
-    finally:
-        app.conf.task_always_eager = eager
-        app.pool.force_close_all()
+    with own_broker(app), pytest.raises(CommandError) as refused:
+        call_command("research", "--matchup", "Alpha 2001", "Beta 2002", "--times", "2",
+                     "--out", str(tmp_path), "--no-progress")  # fmt: skip
     run = ResearchRun.objects.get()
     assert "cannot send its chunks to the broker (redis://127.0.0.1:1/0)" in str(refused.value)
     assert str(refused.value).endswith(f"manage.py research --resume {run.pk}")
@@ -368,19 +362,13 @@ def test_a_run_no_worker_answers_for_says_so_at_once(
 
     full_team(school="Alpha", season=2001), full_team(school="Beta", season=2002)
     monkeypatch.setenv("CELERY_BROKER_URL", "memory://")  # a broker of this process, no worker
-    monkeypatch.setattr(app, "_pool", None)
-    monkeypatch.setattr(app.amqp, "_producer_pool", None)
     log = io.StringIO()
-    eager, app.conf.task_always_eager = app.conf.task_always_eager, False
-    try:
-        with pytest.raises(
-            CommandError, match=r"start workers, then: manage\.py research --resume"
-        ):
-            call_command("research", "--matchup", "Alpha 2001", "Beta 2002", "--times", "2",
-                         "--stall", "0.2", "--out", str(tmp_path), stderr=log)  # fmt: skip
-    finally:
-        app.conf.task_always_eager = eager
-        app.pool.force_close_all()
+    with (
+        own_broker(app),
+        pytest.raises(CommandError, match=r"start workers, then: manage\.py research --resume"),
+    ):
+        call_command("research", "--matchup", "Alpha 2001", "Beta 2002", "--times", "2",
+                     "--stall", "0.2", "--out", str(tmp_path), stderr=log)  # fmt: skip
     run = ResearchRun.objects.get()
     assert log.getvalue().startswith(f"{run}: no worker answers a ping: its chunks wait")
 
@@ -412,16 +400,10 @@ def test_a_resumed_run_s_rate_counts_only_the_games_it_played(
                  "--out", str(tmp_path), "--no-progress")  # fmt: skip
     run = ResearchRun.objects.get()
     monkeypatch.setenv("CELERY_BROKER_URL", "memory://")  # followed as with workers
-    monkeypatch.setattr(app, "_pool", None)
-    monkeypatch.setattr(app.amqp, "_producer_pool", None)
     log, out = io.StringIO(), io.StringIO()
-    eager, app.conf.task_always_eager = app.conf.task_always_eager, False
-    try:
+    with own_broker(app):
         call_command("research", "--resume", str(run.pk), "--out", str(tmp_path),
                      stderr=log, stdout=out)  # fmt: skip
-    finally:
-        app.conf.task_always_eager = eager
-        app.pool.force_close_all()
     assert log.getvalue().splitlines() == [f"{run}: 6 of 6 games (100%)"]
     assert f"{run}: its 6 games were already played" in out.getvalue()
 
