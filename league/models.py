@@ -677,6 +677,27 @@ class SolvedCoach(models.Model):
         return f"Coach {self.key[:12]}"
 
 
+class PairingOdds(models.Model):
+    """The odds of one pairing of coach styles in six dice or grid court under a game's
+    rule options, kept for every process (``league.other_odds``): six dice solves a pairing
+    in up to a second, grid court simulates 1,000 games (10 s to a minute), and the cache
+    alone lost them at every restart of its Redis (or of the process, with the embedded
+    default's cache), the pages saying "being worked out" again. Keyed as in the cache (the
+    game, its rules, both styles and the simulator's source fingerprint); derived data,
+    worked out again when missing.
+    """
+
+    key = models.CharField(max_length=32, primary_key=True)
+    game = models.CharField(max_length=20)
+    odds = models.BinaryField(
+        help_text="The pairing's MatchOdds (league.other_odds.odds_doc) as zlib-compressed JSON."
+    )
+    solved_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.game} odds {self.key[:12]}"
+
+
 class PairOdds(models.Model):
     """One entry of a field's pairwise table: the exact odds of ``home`` v ``away``.
 

@@ -17,8 +17,9 @@ import functools
 import hashlib
 import json
 import time
+import zlib
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from django.core.cache import cache
@@ -30,7 +31,7 @@ from cards.styles import played_team_file, styles_document
 from league import background, season_sampling
 from league import bracket as brackets
 from league.errors import OddsUnavailable, PairingsPending
-from league.models import Game, Season, SeasonTeam
+from league.models import Game, PairingOdds, Season, SeasonTeam
 from league.selectors import standings_order
 from league.tournaments import round_name, season_bracket
 from league.whatif import whatif_winners
@@ -82,7 +83,8 @@ def match_odds(
 
 
 ODDS_CACHE_SECONDS = 7 * 24 * 3600
-"""How long a pairing's odds are kept in the cache (they change only with the engine)."""
+"""How long a pairing's odds are kept in the cache (they change only with the engine); the
+database keeps them for good (``PairingOdds``), and refills the cache after it."""
 
 
 @functools.cache
@@ -104,26 +106,92 @@ def _odds_key(
     ]
     what = json.dumps([kind.name, rules.to_json(), styles], sort_keys=True)
     return (
-        "other-odds:"
+        _KEY_PREFIX
         + hashlib.blake2b(f"{what}:{engine_fingerprint()}".encode(), digest_size=16).hexdigest()
+    )
+
+
+_KEY_PREFIX = "other-odds:"
+ODDS_DOC_VERSION = 1
+
+
+def odds_doc(odds: MatchOdds) -> dict[str, Any]:
+    """Return ``odds`` as JSON (each final score a [home, away, probability] row)."""
+    return {
+        "version": ODDS_DOC_VERSION,
+        "p_home_win": odds.p_home_win,
+        "final": [[h, a, p] for (h, a), p in odds.final.items()],
+        "method": odds.method,
+        "standard_error": odds.standard_error,
+        "games": odds.games,
+        "seed": odds.seed,
+    }
+
+
+def odds_from_doc(doc: Mapping[str, Any]) -> MatchOdds:
+    """Return the odds :func:`odds_doc` wrote (``ValueError`` for a document it did not)."""
+    if doc.get("version") != ODDS_DOC_VERSION:
+        raise ValueError(f"stored odds of version {doc.get('version')!r}")
+    try:
+        return MatchOdds(
+            p_home_win=float(doc["p_home_win"]),
+            final={(int(h), int(a)): float(p) for h, a, p in doc["final"]},
+            method=str(doc["method"]),
+            standard_error=float(doc["standard_error"]),
+            games=int(doc["games"]),
+            seed=None if doc["seed"] is None else int(doc["seed"]),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"stored odds that do not read: {exc}") from exc
+
+
+def _kept_many(keys: list[str]) -> dict[str, MatchOdds]:
+    """Return the pairings' odds kept, by key: the cache's, then the stored ones (put back
+    into the cache: a restarted cache is refilled from the database, not worked out again)."""
+    kept: dict[str, MatchOdds] = cache.get_many(keys)
+    lost = [key for key in keys if key not in kept]
+    if lost:
+        found: dict[str, MatchOdds] = {}
+        rows = PairingOdds.objects.filter(pk__in=[k.removeprefix(_KEY_PREFIX) for k in lost])
+        for digest, packed in rows.values_list("key", "odds"):
+            try:
+                found[_KEY_PREFIX + digest] = odds_from_doc(json.loads(zlib.decompress(packed)))
+            except (ValueError, zlib.error):  # worked out again, stored over it
+                continue
+        if found:
+            cache.set_many(found, ODDS_CACHE_SECONDS)
+            kept.update(found)
+    return kept
+
+
+def _keep(kind: GameKind, key: str, odds: MatchOdds) -> None:
+    """Keep a pairing's odds in the cache and store them for every process."""
+    cache.set(key, odds, ODDS_CACHE_SECONDS)
+    packed = zlib.compress(json.dumps(odds_doc(odds), separators=(",", ":")).encode(), 9)
+    PairingOdds.objects.bulk_create(
+        [PairingOdds(key=key.removeprefix(_KEY_PREFIX), game=kind.name, odds=packed)],
+        update_conflicts=True,
+        update_fields=["odds"],
+        unique_fields=["key"],
     )
 
 
 def _kept_odds(
     kind: GameKind, rules: Any, home: Mapping[str, Any] | None, away: Mapping[str, Any] | None
 ) -> MatchOdds | None:
-    """Return the game's odds of a pairing of coach styles, from the cache when a request
-    or a worker before this one worked them out: six dice solves a pairing in up to a
-    second, grid court simulates 1,000 games (seconds), so a page of a season's or a
-    bracket's odds works out each pairing once, not on every view."""
+    """Return the game's odds of a pairing of coach styles, kept (the cache, then the
+    stored ones) when a request or a worker before this one worked them out: six dice
+    solves a pairing in up to a second, grid court simulates 1,000 games (seconds), so a
+    page of a season's or a bracket's odds works out each pairing once, not on every
+    view."""
     key = _odds_key(kind, rules, home, away)
-    kept = cache.get(key)
+    kept = _kept_many([key]).get(key)
     if kept is not None:
-        return cast(MatchOdds, kept)
+        return kept
     teams = [None if doc is None else kind.read_team(dict(doc)) for doc in (home, away)]
     odds: MatchOdds | None = kind.odds(rules, *teams)
     if odds is not None:
-        cache.set(key, odds, ODDS_CACHE_SECONDS)
+        _keep(kind, key, odds)
     return odds
 
 
@@ -138,7 +206,7 @@ few seconds while it waits; a lost worker's pairing is sent again after it)."""
 
 
 def ensure_pairings(game: str, options: Mapping[str, Any], pairings: list[Docs]) -> None:
-    """Return when every pairing's odds can be read at once: all of them in the cache, or
+    """Return when every pairing's odds can be read at once: all of them kept, or
     no background to send them to (a command or a test works them out in place). Else
     send the missing ones to the workers and raise :class:`PairingsPending`, so no page
     works out a pairing while its reader waits."""
@@ -153,11 +221,13 @@ def ensure_pairings(game: str, options: Mapping[str, Any], pairings: list[Docs])
 def _send_missing(
     kind: GameKind, game: str, options: Mapping[str, Any], pairings: list[Docs]
 ) -> tuple[int, int]:
-    """Send the pairings the cache lacks to the workers (each once in ``ASKED_SECONDS``);
+    """Send the pairings neither kept in the cache nor stored to the workers (each once in
+    ``ASKED_SECONDS``);
     return how many are ready and how many there are."""
     rules = kind.make_rules(**dict(options))
     keys = {_odds_key(kind, rules, h, a): (h, a) for h, a in pairings}
-    missing = [key for key in keys if cache.get(key) is None]
+    kept = _kept_many(list(keys))
+    missing = [key for key in keys if key not in kept]
     fresh = [key for key in missing if background.ask_once(f"asked:{key}", ASKED_SECONDS)]
     if fresh:
         pairings_wanted.send(
@@ -172,16 +242,17 @@ def _send_missing(
 def pairing_if_kept(
     game: str, options: Mapping[str, Any], home: Mapping[str, Any], away: Mapping[str, Any]
 ) -> MatchOdds | None:
-    """Return a pairing's odds if they are in the cache, never working them out here (a
+    """Return a pairing's odds if kept (cache or stored), never working them out here (a
     table game's sheet asks on every die); a pairing missing is sent to the background,
     once in ``ASKED_SECONDS``, where there is one."""
     kind = find_game(game)
     if not kind.has_odds:
         return None
-    kept = cache.get(_odds_key(kind, kind.make_rules(**dict(options)), home, away))
+    key = _odds_key(kind, kind.make_rules(**dict(options)), home, away)
+    kept = _kept_many([key]).get(key)
     if kept is None and background.available():
         _send_missing(kind, game, options, [(home, away)])
-    return cast(MatchOdds, kept) if kept is not None else None
+    return kept
 
 
 def season_pairings_request(season_id: int) -> None:
@@ -219,7 +290,7 @@ def season_pairings_request(season_id: int) -> None:
 
 
 def pairings_build(game: str, options: Mapping[str, Any], pairings: list[list[Any]]) -> int:
-    """Work out each pairing's odds into the cache (a worker's task); return how many."""
+    """Work out each pairing's odds, kept and stored (a worker's task); return how many."""
     kind = find_game(game)
     rules = kind.make_rules(**dict(options))
     for home, away in pairings:
@@ -421,12 +492,12 @@ def _game_documents(game: Game) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def pairing_kept(game: Game) -> bool:
-    """Tell whether a game's odds (its pairing of styles under its rules) are in the cache,
+    """Tell whether a game's odds (its pairing of styles under its rules) are kept,
     so a page can show them without working them out."""
     kind = find_game(game.game)
     home_doc, away_doc = _game_documents(game)
     key = _odds_key(kind, kind.make_rules(**dict(game.options)), home_doc, away_doc)
-    return cache.get(key) is not None
+    return key in _kept_many([key])
 
 
 def styles_played(game: Game) -> list[dict[str, Any]]:
