@@ -96,6 +96,9 @@ class LeagueGame:
     """Whether the away team (team 1) always makes the game's first play, as a preview
     says ("starts"): grid court's visitor has the ball first, six dice opens with a jump
     ball that either team may win."""
+    home_court: ClassVar[bool] = False
+    """Whether the court changes the game (VABG's home-court rules): False, a neutral court
+    plays as a home one, so a page does not say which (six dice and grid court ignore it)."""
     replay_template: ClassVar[str] = ""
     """The template of the game's replay page, turn by turn; empty: the game has none."""
     about: ClassVar[str] = ""
@@ -380,6 +383,7 @@ class Vabg(LeagueGame):
     tells_stories = True
     has_overtimes = True
     rules_in_fields = True
+    home_court = True
     research_runs = True
     named_on_pages = False
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from cards.models import Team
 from league import bracket as brackets
 from league.errors import WhatIfRefused
 
@@ -62,7 +63,5 @@ def whatif_winners(
 def _names(ids: tuple[int, ...]) -> dict[int, str]:
     """Name the teams of a refused what-if as a fan reads them ("Kentucky 2012"); an id no
     team has stays a number ("team 999")."""
-    from cards.models import Team
-
     named = {t.pk: str(t) for t in Team.objects.filter(pk__in=ids)}
     return {pk: named.get(pk, f"team {pk}") for pk in ids}

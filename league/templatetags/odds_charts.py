@@ -13,12 +13,20 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from league.games import league_game
+from simulator.games import DEFAULT_GAME
 from simulator.vabg.words import period_name
 
 register = template.Library()
 
 HOME_COLOUR = "#0b4f8a"
 AWAY_COLOUR = "#c0392b"
+
+
+def _court_counts(preview: Mapping[str, Any]) -> bool:
+    """Whether the preview's game plays a neutral court otherwise than a home one (VABG);
+    six dice's and grid court's charts said "(home, neutral court)" of a court they ignore."""
+    return league_game(preview.get("game", DEFAULT_GAME)).home_court
 
 
 @register.filter
@@ -116,7 +124,7 @@ def score_chart(preview: Mapping[str, Any]) -> SafeString:
         pad,
         HOME_COLOUR,
         preview["home"]["team"],
-        ", neutral court" if preview["neutral"] else "",
+        ", neutral court" if preview["neutral"] and _court_counts(preview) else "",
         width - pad,
         AWAY_COLOUR,
         preview["away"]["team"],

@@ -15,6 +15,7 @@ from django.test import Client
 
 from league import background, other_odds, services, tasks, tournaments
 from league.models import Game, Season
+from league.templatetags.odds_charts import score_chart
 from simulator.games import find_game
 from simulator.gridcourt import odds as gridcourt_odds
 from tests import factories
@@ -310,3 +311,21 @@ def test_a_new_season_sends_its_pairings_to_the_workers_before_anyone_asks(
     with patch.object(find_game("sixdice"), "odds", side_effect=AssertionError("solved")):
         preview = client.get(f"/api/games/{first_game(season).pk}/preview/")
         assert preview.status_code == 200 and preview.json()["method"] == "exact"
+
+
+@pytest.mark.parametrize(
+    ("game", "said"), [("sixdice", False), ("gridcourt", False), ("vabg", True)]
+)
+def test_a_score_chart_names_a_neutral_court_only_for_a_game_it_changes(
+    game: str, said: bool
+) -> None:
+    """A six-dice preview's chart read "Kentucky 2012 (home, neutral court)": six dice and
+    grid court play a neutral court as a home one, and their preview's table says neither."""
+    law = [{"x": 20, "p": 0.5}, {"x": 21, "p": 0.5}]
+    preview = {"home": {"team": "Home U"}, "away": {"team": "Away U"}, "neutral": True,
+               "home_score": law, "away_score": law}  # fmt: skip
+    if game != "vabg":
+        preview["game"] = game  # a VABG preview names no game: the site's own
+    chart = str(score_chart(preview))
+    assert ("Home U (home, neutral court)" in chart) is said
+    assert ("Home U (home)" in chart) is not said
