@@ -18,13 +18,12 @@ import functools
 import hashlib
 import json
 import threading
-import zlib
 from collections import OrderedDict
 from typing import Any
 
 from django.db import connection, transaction
 
-from league.digests import document_digest
+from league.digests import document_digest, document_packed, document_unpacked
 from league.models import SolvedCoach
 from simulator import native
 from simulator.vabg import GameRules, TeamCard
@@ -121,16 +120,15 @@ def _stored(key: str) -> ExactCoach | None:
     if packed is None:
         return None
     try:
-        return coach_from_doc(json.loads(zlib.decompress(bytes(packed))))
-    except (ValueError, zlib.error):  # json's errors are ValueErrors
+        return coach_from_doc(document_unpacked(packed))
+    except ValueError:
         return None  # solved again and stored over it
 
 
 def _store(key: str, coach: ExactCoach) -> None:
     """Store ``coach`` under ``key`` once the current transaction commits (at once with
     none): one statement of its own, so a chunk of games never waits on another's."""
-    packed = json.dumps(coach_doc(coach), separators=(",", ":")).encode()
-    row = SolvedCoach(key=key, doc=zlib.compress(packed, 9))
+    row = SolvedCoach(key=key, doc=document_packed(coach_doc(coach)))
 
     def write() -> None:
         SolvedCoach.objects.bulk_create([row], update_conflicts=True, update_fields=["doc"],

@@ -17,7 +17,6 @@ import functools
 import hashlib
 import json
 import time
-import zlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,6 +29,7 @@ from cards.oddscache import SIMULATOR_DIR, sources_version
 from cards.styles import played_team_file, styles_document
 from league import background, season_sampling
 from league import bracket as brackets
+from league.digests import document_packed, document_unpacked
 from league.errors import OddsUnavailable, PairingsPending
 from league.models import Game, PairingOdds, Season, SeasonTeam
 from league.selectors import standings_order
@@ -155,8 +155,8 @@ def _kept_many(keys: list[str]) -> dict[str, MatchOdds]:
         rows = PairingOdds.objects.filter(pk__in=[k.removeprefix(_KEY_PREFIX) for k in lost])
         for digest, packed in rows.values_list("key", "odds"):
             try:
-                found[_KEY_PREFIX + digest] = odds_from_doc(json.loads(zlib.decompress(packed)))
-            except (ValueError, zlib.error):  # worked out again, stored over it
+                found[_KEY_PREFIX + digest] = odds_from_doc(document_unpacked(packed))
+            except ValueError:  # worked out again, stored over it
                 continue
         if found:
             cache.set_many(found, ODDS_CACHE_SECONDS)
@@ -167,7 +167,7 @@ def _kept_many(keys: list[str]) -> dict[str, MatchOdds]:
 def _keep(kind: GameKind, key: str, odds: MatchOdds) -> None:
     """Keep a pairing's odds in the cache and store them for every process."""
     cache.set(key, odds, ODDS_CACHE_SECONDS)
-    packed = zlib.compress(json.dumps(odds_doc(odds), separators=(",", ":")).encode(), 9)
+    packed = document_packed(odds_doc(odds))
     PairingOdds.objects.bulk_create(
         [PairingOdds(key=key.removeprefix(_KEY_PREFIX), game=kind.name, odds=packed)],
         update_conflicts=True,

@@ -25,6 +25,13 @@ def signed_in(browser: Any, live_server: Any, username: str) -> None:
     follow(browser, browser.find_element(By.CSS_SELECTOR, "form.stack button[type=submit]"))
 
 
+def slot(browser: Any, key: str, team: int) -> Any:
+    """The button that picks ``team`` in the bracket game ``key``."""
+    from selenium.webdriver.common.by import By
+
+    return browser.find_element(By.CSS_SELECTOR, f'li[data-key="{key}"] button[data-team="{team}"]')
+
+
 def leave_no_draft(browser: Any) -> None:
     """Leave the page as if saved: no draft kept for the next test's entry of the same
     address, no question on leaving."""
@@ -46,12 +53,7 @@ def test_a_pick_is_not_read_out_as_the_whole_bracket_and_a_cleared_pick_is_told(
     signed_in(browser, live_server, "erin")
     browser.get(f"{live_server.url}{entry.get_absolute_url()}")
 
-    def slot(key: str, team: int) -> Any:
-        return browser.find_element(
-            By.CSS_SELECTOR, f'li[data-key="{key}"] button[data-team="{team}"]'
-        )
-
-    tap(browser, slot("R1-1", by_seed[8]))
+    tap(browser, slot(browser, "R1-1", by_seed[8]))
     # The bracket was a live region redrawn whole at each pick: a screen reader read out
     # every game of it after each click (the all-time 96: 95 games, 190 teams).
     live = browser.execute_script(
@@ -60,16 +62,16 @@ def test_a_pick_is_not_read_out_as_the_whole_bracket_and_a_cleared_pick_is_told(
     )
     assert live == []
     assert browser.find_element(By.ID, "cleared").text == ""
-    tap(browser, slot("R2-1", by_seed[8]))
-    tap(browser, slot("R3-1", by_seed[8]))
+    tap(browser, slot(browser, "R2-1", by_seed[8]))
+    tap(browser, slot(browser, "R3-1", by_seed[8]))
     # Changing the first pick clears the two it led to: far down a phone's page, out of
     # sight; the save bar (a live region) says so.
-    tap(browser, slot("R1-1", by_seed[1]))
+    tap(browser, slot(browser, "R1-1", by_seed[1]))
     cleared = browser.find_element(By.ID, "cleared")
     assert cleared.text == "Cleared 2 later picks it no longer fits"
     assert cleared.get_attribute("aria-live") == "polite"
     assert browser.find_element(By.ID, "picked-count").text == "1 of 7 picked"
-    tap(browser, slot("R1-2", by_seed[4]))
+    tap(browser, slot(browser, "R1-2", by_seed[4]))
     assert browser.find_element(By.ID, "cleared").text == ""
     leave_no_draft(browser)
 
@@ -89,11 +91,6 @@ def test_picks_not_saved_yet_outlive_a_tab_the_phone_dropped(
     url = f"{live_server.url}{entry.get_absolute_url()}"
     browser.get(url)
 
-    def slot(key: str, team: int) -> Any:
-        return browser.find_element(
-            By.CSS_SELECTOR, f'li[data-key="{key}"] button[data-team="{team}"]'
-        )
-
     def pressed() -> list[str]:
         return list(
             browser.execute_script(
@@ -102,8 +99,8 @@ def test_picks_not_saved_yet_outlive_a_tab_the_phone_dropped(
             )
         )
 
-    tap(browser, slot("R1-1", by_seed[8]))
-    tap(browser, slot("R2-1", by_seed[8]))
+    tap(browser, slot(browser, "R1-1", by_seed[8]))
+    tap(browser, slot(browser, "R2-1", by_seed[8]))
     browser.find_element(By.ID, "tiebreak").send_keys("141")
     # The tab dropped (a phone frees a tab left in the background) and opened again: the
     # picks made were gone, nothing saved.
@@ -123,7 +120,7 @@ def test_picks_not_saved_yet_outlive_a_tab_the_phone_dropped(
 
     # A draft older than the entry's latest save (another device saved since) is not laid
     # over it.
-    tap(browser, slot("R1-2", by_seed[4]))
+    tap(browser, slot(browser, "R1-2", by_seed[4]))
     services.entry_save(entry=entry, user=entry.user, picks={"R1-1": by_seed[1]})
     browser.execute_script(
         "window.addEventListener('beforeunload', e => e.stopImmediatePropagation(), true)"
@@ -145,9 +142,7 @@ def test_signing_out_forgets_the_drafts_of_picks_not_saved(browser: Any, live_se
     signed_in(browser, live_server, "gus")
     browser.get(f"{live_server.url}{entry.get_absolute_url()}")
     browser.execute_script("window.localStorage.setItem('table-note', 'kept')")
-    tap(browser, browser.find_element(
-        By.CSS_SELECTOR, f'li[data-key="R1-1"] button[data-team="{by_seed[8]}"]'
-    ))  # fmt: skip
+    tap(browser, slot(browser, "R1-1", by_seed[8]))
     drafts = "return Object.keys(window.localStorage).filter(k => k.startsWith('challenge-draft:'))"
     assert len(browser.execute_script(drafts)) == 1
     browser.execute_script(

@@ -4,7 +4,6 @@ research run solved again the pairs another had solved."""
 
 from __future__ import annotations
 
-import json
 import zlib
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ import pytest
 from django.db import transaction
 
 from league import coaches
+from league.digests import document_unpacked
 from league.models import SolvedCoach
 from simulator import SeededDice
 from simulator.vabg import preset, read_team_file
@@ -88,7 +88,7 @@ def test_a_stored_coach_that_no_longer_reads_is_solved_again_and_replaced() -> N
     coaches.clear()
     assert coaches.coach_for(home=HOME, away=AWAY, rules=COACHED, neutral=False) == coach
     stored = SolvedCoach.objects.get().doc
-    assert coaches.coach_from_doc(json.loads(zlib.decompress(stored))) == coach
+    assert coaches.coach_from_doc(document_unpacked(stored)) == coach
     assert len(stored) < 1000  # compressed: the JSON is about 4 KB
 
 

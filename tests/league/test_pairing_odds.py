@@ -12,6 +12,7 @@ import pytest
 from django.core.cache import cache
 
 from league import other_odds
+from league.digests import document_unpacked
 from league.models import PairingOdds
 from simulator.games import MatchOdds, find_game
 
@@ -67,4 +68,4 @@ def test_stored_odds_that_no_longer_read_are_worked_out_again_and_replaced() -> 
     cache.clear()
     assert other_odds.match_odds("sixdice", OPTIONS)[1] == odds
     stored: Any = PairingOdds.objects.get().odds
-    assert other_odds.odds_from_doc(json.loads(zlib.decompress(stored))) == odds
+    assert other_odds.odds_from_doc(document_unpacked(stored)) == odds
