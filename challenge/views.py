@@ -20,7 +20,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from challenge import accounts, services
@@ -428,7 +430,7 @@ def _entry_page(
     games = len(data["games"])
     picks = item.picks if sent is None else sent
     missing = [k for k, t in item.picks.items() if str(t) not in data["teams"]]
-    return render(
+    response = render(
         request,
         "challenge/entry.html",
         {
@@ -449,6 +451,11 @@ def _entry_page(
         },
         status=status,
     )
+    if own:
+        # A fan's own entry (picks not yet public before the lock) is kept by no cache, the
+        # browser's included: after signing out on a shared computer, Back showed it again.
+        add_never_cache_headers(response)
+    return response
 
 
 def _needs_words(item: Entry, data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -479,6 +486,7 @@ def game_words(game: dict[str, Any], round_name: str, *, alone: bool = False) ->
     return f"{region}{round_name}, game {game['position']}"
 
 
+@never_cache  # a fan's own list: Back after signing out must not show it
 @login_required(login_url="challenge:signin")
 def my_entries(request: HttpRequest) -> HttpResponse:
     mine = list(

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from challenge import services
@@ -130,3 +131,17 @@ def test_who_picked_whom_reads_a_winner_apart_from_its_mark(
     winner = tournaments.winners_of(cup)["R1-1"]
     name = str(SeasonTeam.objects.get(season=cup, team_id=winner).team)
     assert f"{name} won" in words
+
+
+def test_a_fan_s_own_pages_are_kept_by_no_cache_the_browser_s_included(
+    pool: Any, alice: Any, bob: Any
+) -> None:
+    """Signed out on a shared computer, Back showed the fan's entry (picks not public
+    before the lock) and his list of entries from the browser's cache."""
+    entry = services.entry_join(challenge=pool, user=alice)
+    for url in (entry.get_absolute_url(), reverse("challenge:mine")):
+        kept = signed(alice).get(url)
+        assert kept.status_code == 200, url
+        assert "no-store" in kept["Cache-Control"] and "private" in kept["Cache-Control"], url
+    # Another fan's view of it (his picks hidden until the lock) is not his: nothing to hide.
+    assert "no-store" not in signed(bob).get(entry.get_absolute_url()).get("Cache-Control", "")
