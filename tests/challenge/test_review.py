@@ -105,7 +105,8 @@ def test_the_entry_page_says_when_its_picks_lock(pool: Any, alice: Any) -> None:
     entry = services.entry_join(challenge=pool, user=alice)
     text = signed(alice).get(entry.get_absolute_url()).content.decode()
     assert (
-        'Picks lock at <time datetime="2099-03-01T18:30:00+00:00">2099-03-01 18:30 UTC</time> '
+        'Picks lock at <time datetime="2099-03-01T18:30:00+00:00" data-local>2099-03-01 18:30 UTC'
+        "</time> "
         "or at the tournament's first game, whichever comes first: only saved picks count."
     ) in text
     Challenge.objects.filter(pk=pool.pk).update(lock_at=None)

@@ -154,3 +154,26 @@ def test_signing_out_forgets_the_drafts_of_picks_not_saved(browser: Any, live_se
     # Only the challenge's drafts go: whatever else the site keeps in the browser stays.
     assert browser.execute_script("return window.localStorage.getItem('table-note')") == "kept"
     browser.execute_script("window.localStorage.clear()")
+
+
+def test_a_lock_time_reads_in_the_fan_s_own_time_zone(browser: Any, live_server: Any) -> None:
+    """The lock time read "2099-03-01 18:30 UTC": a fan in New York had to work out that
+    he had until 1:30 in the afternoon."""
+    from datetime import UTC, datetime
+
+    from selenium.webdriver.common.by import By
+
+    from challenge.models import Challenge
+
+    cup = uncoached_cup(league="Zone League", name="Zone Cup", teams=8, seed=32)
+    pool = services.challenge_create(season=cup, name="Zone pool", round_points=[1, 2, 4])
+    Challenge.objects.filter(pk=pool.pk).update(lock_at=datetime(2099, 3, 1, 18, 30, tzinfo=UTC))
+    browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "America/New_York"})
+    try:
+        for url in (pool.get_absolute_url(), "/challenges/"):
+            browser.get(f"{live_server.url}{url}")
+            when = browser.find_element(By.CSS_SELECTOR, "time[data-local]")
+            assert "1:30" in when.text and "18:30" not in when.text, (url, when.text)
+            assert when.get_attribute("title") == "2099-03-01 18:30 UTC"
+    finally:
+        browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
