@@ -132,10 +132,11 @@ def test_sigterm_to_make_serve_cached_stops_the_whole_set(tmp_path: Path) -> Non
                             stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
     try:
         for _ in range(600):  # the set starting: a state, not a time, is awaited
-            if listening(port) or make.poll() is not None:
+            # its own nginx (its pid file), not the port alone: another lane may take it
+            if (listening(port) and _pid_in(run_dir / "nginx.pid")) or make.poll() is not None:
                 break
             time.sleep(0.1)
-        assert listening(port), "nginx did not start"
+        assert listening(port) and _pid_in(run_dir / "nginx.pid"), "nginx did not start"
         supervisord = int((run_dir / "supervisord.pid").read_text())
         make.send_signal(signal.SIGTERM)
         make.wait(timeout=60)
@@ -218,6 +219,15 @@ def test_make_serve_workers_runs_the_workers_alone_and_beat_only_where_asked(
             os.killpg(make.pid, signal.SIGKILL)
 
 
+def _pid_in(pid_file: Path) -> str:
+    """The pid a pid file holds, "" while there is none: a starting set removes the last
+    one's files (a check for the file, then a read of it, once failed between the two)."""
+    try:
+        return pid_file.read_text().strip()
+    except FileNotFoundError:
+        return ""
+
+
 def _nginx_alone(run_dir: Path, port: int) -> subprocess.Popen[bytes]:
     """Start a set of nginx alone (UPSTREAM given) and wait until its own nginx listens: its
     pid file written and the port answering (the port alone once answered for another lane's
@@ -231,7 +241,7 @@ def _nginx_alone(run_dir: Path, port: int) -> subprocess.Popen[bytes]:
         if proc.poll() is not None:
             assert proc.stderr is not None
             raise AssertionError(f"the set did not start: {proc.stderr.read().decode()}")
-        pid = pid_file.read_text().strip() if pid_file.exists() else ""
+        pid = _pid_in(pid_file)
         if pid.isdigit() and alive(int(pid)) and listening(port):
             return proc
         time.sleep(0.1)
@@ -254,8 +264,7 @@ def _first_nginx(run_dir: Path) -> tuple[subprocess.Popen[bytes], int]:
 def _await_new_nginx(run_dir: Path, old: int) -> None:
     """Wait (up to 90 s) until a new set's own nginx writes its pid over ``old``'s."""
     for _ in range(900):
-        pid_file = run_dir / "nginx.pid"
-        if pid_file.exists() and pid_file.read_text().strip() not in ("", str(old)):
+        if _pid_in(run_dir / "nginx.pid") not in ("", str(old)):
             return
         time.sleep(0.1)
 
