@@ -32,6 +32,16 @@ def slot(browser: Any, key: str, team: int) -> Any:
     return browser.find_element(By.CSS_SELECTOR, f'li[data-key="{key}"] button[data-team="{team}"]')
 
 
+def own_entry(browser: Any, live_server: Any, league: str, seed: int, username: str) -> Any:
+    """An 8-team cup of ``league`` with one pool, ``username``'s entry in it and him signed
+    in: return the entry and the cup's teams by seed."""
+    cup = uncoached_cup(league=league, name=f"{league} cup", teams=8, seed=seed)
+    pool = services.challenge_create(season=cup, name=f"{league} pool", round_points=[1, 2, 4])
+    entry = services.entry_join(challenge=pool, user=fan(username))
+    signed_in(browser, live_server, username)
+    return entry, {s: t for t, s in tournaments.season_bracket(cup).seeds.items()}
+
+
 def leave_no_draft(browser: Any) -> None:
     """Leave the page as if saved: no draft kept for the next test's entry of the same
     address, no question on leaving."""
@@ -46,11 +56,7 @@ def test_a_pick_is_not_read_out_as_the_whole_bracket_and_a_cleared_pick_is_told(
 ) -> None:
     from selenium.webdriver.common.by import By
 
-    cup = uncoached_cup(league="Review League", name="Review Cup", teams=8, seed=29)
-    pool = services.challenge_create(season=cup, name="Review pool", round_points=[1, 2, 4])
-    entry = services.entry_join(challenge=pool, user=fan("erin"))
-    by_seed = {s: t for t, s in tournaments.season_bracket(cup).seeds.items()}
-    signed_in(browser, live_server, "erin")
+    entry, by_seed = own_entry(browser, live_server, "Review League", 29, "erin")
     browser.get(f"{live_server.url}{entry.get_absolute_url()}")
 
     tap(browser, slot(browser, "R1-1", by_seed[8]))
@@ -83,11 +89,7 @@ def test_picks_not_saved_yet_outlive_a_tab_the_phone_dropped(
 
     from challenge.models import Entry
 
-    cup = uncoached_cup(league="Draft League", name="Draft Cup", teams=8, seed=30)
-    pool = services.challenge_create(season=cup, name="Draft pool", round_points=[1, 2, 4])
-    entry = services.entry_join(challenge=pool, user=fan("finn"))
-    by_seed = {s: t for t, s in tournaments.season_bracket(cup).seeds.items()}
-    signed_in(browser, live_server, "finn")
+    entry, by_seed = own_entry(browser, live_server, "Draft League", 30, "finn")
     url = f"{live_server.url}{entry.get_absolute_url()}"
     browser.get(url)
 
@@ -135,11 +137,7 @@ def test_signing_out_forgets_the_drafts_of_picks_not_saved(browser: Any, live_se
     could read another fan's unsaved picks in its storage."""
     from selenium.webdriver.common.by import By
 
-    cup = uncoached_cup(league="Shared League", name="Shared Cup", teams=8, seed=31)
-    pool = services.challenge_create(season=cup, name="Shared pool", round_points=[1, 2, 4])
-    entry = services.entry_join(challenge=pool, user=fan("gus"))
-    by_seed = {s: t for t, s in tournaments.season_bracket(cup).seeds.items()}
-    signed_in(browser, live_server, "gus")
+    entry, by_seed = own_entry(browser, live_server, "Shared League", 31, "gus")
     browser.get(f"{live_server.url}{entry.get_absolute_url()}")
     browser.execute_script("window.localStorage.setItem('table-note', 'kept')")
     tap(browser, slot(browser, "R1-1", by_seed[8]))
