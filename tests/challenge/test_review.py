@@ -4,6 +4,8 @@ problem met on the pages or the API of a live all-time 96 tournament."""
 from __future__ import annotations
 
 import json
+import re
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -12,7 +14,9 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from challenge import services
-from challenge.models import Entry
+from challenge.models import Challenge, Entry
+from league import tournaments
+from league.models import SeasonTeam
 from tests.challenge.conftest import chalk, play_next, seeds
 
 pytestmark = pytest.mark.django_db
@@ -97,9 +101,6 @@ def test_a_private_pool_s_gate_says_its_code_is_read_in_any_case(
 def test_the_entry_page_says_when_its_picks_lock(pool: Any, alice: Any) -> None:
     # The page a fan picks on never said until when: the lock time was on the pool's page
     # alone, and picks not saved by then are lost.
-    from datetime import UTC, datetime
-
-    from challenge.models import Challenge
 
     Challenge.objects.filter(pk=pool.pk).update(lock_at=datetime(2099, 3, 1, 18, 30, tzinfo=UTC))
     entry = services.entry_join(challenge=pool, user=alice)
@@ -119,15 +120,12 @@ def test_who_picked_whom_reads_a_winner_apart_from_its_mark(
 ) -> None:
     # "West Virginia 2010won": the mark ran into the team's name for a screen reader, a
     # copy or a page read without its style.
-    import re
 
     entry = services.entry_join(challenge=pool, user=alice)
     services.entry_save(entry=entry, user=alice, picks=chalk(cup))
     play_next(cup)
     page = signed(alice).get(f"/challenges/{pool.pk}/picks/").content.decode()
     words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page))
-    from league import tournaments
-    from league.models import SeasonTeam
 
     winner = tournaments.winners_of(cup)["R1-1"]
     name = str(SeasonTeam.objects.get(season=cup, team_id=winner).team)

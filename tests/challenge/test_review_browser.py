@@ -3,11 +3,13 @@ used it (keyboard and screen reader too)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from challenge import services
+from challenge.models import Challenge, Entry
 from league import tournaments
 from tests.browsing import follow, tap
 from tests.factories import fan, uncoached_cup
@@ -87,8 +89,6 @@ def test_picks_not_saved_yet_outlive_a_tab_the_phone_dropped(
 ) -> None:
     from selenium.webdriver.common.by import By
 
-    from challenge.models import Entry
-
     entry, by_seed = own_entry(browser, live_server, "Draft League", 30, "finn")
     url = f"{live_server.url}{entry.get_absolute_url()}"
     browser.get(url)
@@ -157,11 +157,8 @@ def test_signing_out_forgets_the_drafts_of_picks_not_saved(browser: Any, live_se
 def test_a_lock_time_reads_in_the_fan_s_own_time_zone(browser: Any, live_server: Any) -> None:
     """The lock time read "2099-03-01 18:30 UTC": a fan in New York had to work out that
     he had until 1:30 in the afternoon."""
-    from datetime import UTC, datetime
 
     from selenium.webdriver.common.by import By
-
-    from challenge.models import Challenge
 
     cup = uncoached_cup(league="Zone League", name="Zone Cup", teams=8, seed=32)
     pool = services.challenge_create(season=cup, name="Zone pool", round_points=[1, 2, 4])
