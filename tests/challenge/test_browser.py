@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from cards.models import Team
 from challenge import services
 from challenge.models import Challenge, Entry
 from league import services as league_services
@@ -103,12 +104,35 @@ def test_a_fan_signs_up_picks_a_bracket_joins_a_pool_and_watches_it_scored(
         )
         row = browser.find_element(By.CSS_SELECTOR, "#standings tbody tr")
         cells = [c.text for c in row.find_elements(By.TAG_NAME, "td")]
-        assert cells[1] == "Casey's chalk"
+        assert cells[1].startswith("Casey's chalk (yours)")
         assert cells[3] == str(points), (number, cells)
         assert "Picks are locked" in browser.find_element(By.TAG_NAME, "main").text
     assert tournaments.champion(cup) is not None
     entry.refresh_from_db()
     assert entry.alive == 0 and entry.max_points == entry.points
+    # His bracket, every game played: each pick says in words how it went (the colours
+    # and the line through a name are not read by a screen reader).
+    browser.get(f"{live_server.url}{entry.get_absolute_url()}")
+    browser.find_element(By.CSS_SELECTOR, "#bracket .pick")
+    shown = browser.execute_script(
+        "return Object.fromEntries([...document.querySelectorAll('#bracket li.game')].map("
+        "li => [li.dataset.key, (li.querySelector('button[aria-pressed=true]') || {}).innerText"
+        " || li.querySelector('.pick-out').innerText]))"
+    )
+    winners = tournaments.winners_of(cup)
+    for key, team in entry.picks.items():
+        words = " ".join(shown[key].split()).lower()
+        name = str(Team.objects.get(pk=team)).lower()
+        if winners[key] == team:
+            assert words.endswith(f"{name} won"), (key, words)
+        elif any(
+            entry.picks.get(k) == team and winners[k] != team
+            for k in winners
+            if int(k[1]) < int(key[1])
+        ):
+            assert words == f"your pick: {name}, out", (key, words)
+        else:
+            assert words.endswith(f"{name} missed"), (key, words)
     assert browser.execute_script(
         "return document.documentElement.scrollWidth <= window.innerWidth"
     )
@@ -182,3 +206,13 @@ def test_the_challenge_pages_read_well_on_a_desktop_and_a_phone(
             for visit in locked:
                 found += problems_of(browser, live_server.url, visit, width)
     assert not found, "\n".join(found)
+    # The standings at a phone's width leave out the Fan column: each entry names its fan
+    # under its own name instead, and the fan's own entry says it is his.
+    browser.set_window_size(390, 900)
+    browser.get(live_server.url + pool.get_absolute_url())
+    cell = browser.find_element(By.CSS_SELECTOR, "#standings tbody td.text")
+    assert " ".join(cell.text.split()) == f"{entry.name} (yours) by audrey"
+    assert not browser.find_element(By.CSS_SELECTOR, "#standings th.fan-name").is_displayed()
+    browser.set_window_size(1280, 900)
+    assert " ".join(cell.text.split()) == f"{entry.name} (yours)"
+    assert browser.find_element(By.CSS_SELECTOR, "#standings tbody td.fan-name").text == "audrey"

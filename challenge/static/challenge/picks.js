@@ -106,11 +106,14 @@
     });
   }
 
-  function outMark() {
-    var out = document.createElement("span");
-    out.className = "out";
-    out.textContent = "out";
-    return out;
+  // A pick's fate in words beside the colour and the line through its name: "out" (its
+  // team lost before this game) or "missed" (the game went the other way), so that a
+  // screen reader, a copy or a colour-blind fan reads it too.
+  function fateMark(words) {
+    var mark = document.createElement("span");
+    mark.className = "out";
+    mark.textContent = words;
+    return mark;
   }
 
   function label(team) {
@@ -185,13 +188,17 @@
             seed.className = "seed";
             seed.textContent = t.seed;
             b.appendChild(seed);
-            b.appendChild(document.createTextNode(t.name));
+            var name = document.createElement("span");
+            name.className = "name";
+            name.textContent = t.name;
+            b.appendChild(name);
             b.dataset.team = team;
             b.setAttribute("aria-pressed", picks[g.key] === team ? "true" : "false");
             if (picks[g.key] === team) {
               var w = data.winners[g.key];
-              if (w !== undefined) { b.className += w === team ? " hit" : " miss"; }
-              else if (lost[team]) { b.className += " dead"; b.appendChild(outMark()); }
+              if (w === team) { b.className += " hit"; }
+              else if (w !== undefined) { b.className += " miss"; b.appendChild(fateMark("missed")); }
+              else if (lost[team]) { b.className += " dead"; b.appendChild(fateMark("out")); }
             }
             if (data.winners[g.key] === team) {
               var won = document.createElement("span");
