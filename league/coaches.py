@@ -19,6 +19,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db import connection, transaction
@@ -114,30 +115,72 @@ def coach_from_doc(doc: dict[str, Any]) -> ExactCoach:
     return ExactCoach(periods=periods, reach=reach)
 
 
-def _stored(key: str) -> ExactCoach | None:
-    """The coach stored under ``key``, or None (none, or one that no longer reads)."""
-    packed = SolvedCoach.objects.filter(pk=key).values_list("doc", flat=True).first()
-    if packed is None:
-        return None
+def _read(packed: bytes | memoryview) -> ExactCoach | None:
+    """The coach of a stored document, or None for one that no longer reads (solved again
+    and stored over it)."""
     try:
         return coach_from_doc(document_unpacked(packed))
     except ValueError:
-        return None  # solved again and stored over it
+        return None
 
 
-def _store(key: str, coach: ExactCoach) -> None:
-    """Store ``coach`` under ``key`` once the current transaction commits (at once with
-    none): one statement of its own, so a chunk of games never waits on another's."""
-    row = SolvedCoach(key=key, doc=document_packed(coach_doc(coach)))
+def _stored(key: str) -> ExactCoach | None:
+    """The coach stored under ``key``, or None (none, or one that no longer reads)."""
+    packed = SolvedCoach.objects.filter(pk=key).values_list("doc", flat=True).first()
+    return None if packed is None else _read(packed)
+
+
+def _store(coaches: Mapping[str, ExactCoach]) -> None:
+    """Store ``coaches`` (by key) once the current transaction commits (at once with
+    none): one statement of their own, so a chunk of games never waits on another's."""
+    rows = [SolvedCoach(key=k, doc=document_packed(coach_doc(c))) for k, c in coaches.items()]
+    if not rows:
+        return
 
     def write() -> None:
-        SolvedCoach.objects.bulk_create([row], update_conflicts=True, update_fields=["doc"],
-                                        unique_fields=["key"])  # fmt: skip
+        SolvedCoach.objects.bulk_create(rows, update_conflicts=True, update_fields=["doc"],
+                                        unique_fields=["key"], batch_size=500)  # fmt: skip
 
     if connection.in_atomic_block:
         transaction.on_commit(write)
     else:
         write()
+
+
+def _kept(key: str, coach: Coach) -> None:
+    """Keep ``coach`` in this process's map, the least recently used one out past
+    :data:`COACHES_KEPT`."""
+    with _LOCK:
+        _COACHES[key] = coach
+        _COACHES.move_to_end(key)
+        while len(_COACHES) > COACHES_KEPT:
+            _COACHES.popitem(last=False)
+
+
+def coaches_found(keys: Iterable[str]) -> dict[str, ExactCoach]:
+    """Return the exact coaches kept by this process or stored under ``keys`` (one query
+    for those not kept), by key; a key with none is left out."""
+    keys = list(dict.fromkeys(keys))
+    found: dict[str, ExactCoach] = {}
+    with _LOCK:
+        for key in keys:
+            coach = _COACHES.get(key)
+            if isinstance(coach, ExactCoach):
+                found[key] = coach
+    todo = [k for k in keys if k not in found]
+    for start in range(0, len(todo), 500):
+        rows = SolvedCoach.objects.filter(pk__in=todo[start : start + 500])
+        for key, packed in rows.values_list("key", "doc"):
+            coach = _read(packed)
+            if coach is not None:
+                found[key] = coach
+    return found
+
+
+def coaches_solved(coaches: Mapping[str, ExactCoach]) -> None:
+    """Store coaches solved elsewhere (a table of odds solves each pair's: ``coachodds.
+    coach_and_odds``), by :func:`coach_key`, as :func:`coach_for` stores its own."""
+    _store(coaches)
 
 
 def coach_for(
@@ -165,12 +208,8 @@ def coach_for(
     if coach is None:
         coach = rules_coach(home, away, rules=rules, neutral=neutral)
         if isinstance(coach, ExactCoach):
-            _store(key, coach)
-    with _LOCK:
-        _COACHES[key] = coach
-        _COACHES.move_to_end(key)
-        while len(_COACHES) > COACHES_KEPT:
-            _COACHES.popitem(last=False)
+            _store({key: coach})
+    _kept(key, coach)
     return coach
 
 

@@ -50,7 +50,7 @@ from cards.models import Card, Player, Team
 from core.text import wait_words
 from league import background, other_odds, season_sampling, selectors
 from league import bracket as brackets
-from league.coaches import coach_for
+from league.coaches import coach_for, coach_key, coaches_found, coaches_solved
 from league.errors import OddsUnavailable as OddsUnavailable
 from league.errors import PairingsPending, retry_after
 from league.errors import WhatIfRefused as WhatIfRefused
@@ -70,8 +70,11 @@ from simulator.vabg import (
     preset,
     team_from_json,
 )
+from simulator.vabg.coaching import ExactCoach
 from simulator.vabg.coachodds import (
     CoachLiveOdds,
+    coach_and_odds,
+    coach_odds,
     exact_field_odds,
     exact_odds,
 )
@@ -79,6 +82,7 @@ from simulator.vabg.events import FreeThrow, PeriodEnd, Shot, Steal, Trip, event
 from simulator.vabg.liveodds import LiveOdds
 from simulator.vabg.odds import GameOdds
 from simulator.vabg.render import describe
+from simulator.vabg.rules import CoachKind
 
 ON_DEMAND_PAIRS = 120
 """With nothing in the background (a command, a test, ``LEAGUE_IN_PROCESS_WORKER=false``),
@@ -459,7 +463,10 @@ class PairTable:
     def _solve(self, todo: Sequence[tuple[int, int]]) -> dict[tuple[int, int], GameOdds]:
         """Return the odds of the stored keys ``todo``: the engine's field solver for many
         pairs at once (docs/odds.md, "Speed"); one pair at a time when a card is refused,
-        so the error names the pair."""
+        so the error names the pair. With the exact coach, each pair's coach is kept for its
+        games (:meth:`_solve_coached`)."""
+        if self.game_rules.strategy and self.game_rules.coach == CoachKind.EXACT:
+            return self._solve_coached(todo)
         if len(todo) > 1:
             ids = sorted({t for pair in todo for t in pair})
             at = {t: i for i, t in enumerate(ids)}
@@ -486,6 +493,39 @@ class PairTable:
             )
             for home, away in todo
         }
+
+    def _solve_coached(self, todo: Sequence[tuple[int, int]]) -> dict[tuple[int, int], GameOdds]:
+        """Return the odds of the stored keys ``todo`` with the exact coach, each pair on
+        its own: a pair whose coach is stored (its games met it first) is walked with it,
+        about half the cost; the others are solved, and their coaches stored for the games
+        the table is built for (``league.coaches``: the same key as a game's)."""
+        load_cards(self.entries[t] for pair in todo for t in pair)
+        keys = {
+            (h, a): coach_key(
+                home=self.entries[h].card,
+                away=self.entries[a].card,
+                rules=self.game_rules,
+                neutral=self.neutral,
+                digests=(self.entries[h].version, self.entries[a].version),
+            )
+            for h, a in todo
+        }
+        stored = coaches_found(keys.values())
+        solved: dict[str, ExactCoach] = {}
+        out: dict[tuple[int, int], GameOdds] = {}
+        for (h, a), key in keys.items():
+            home, away = self.entries[h].card, self.entries[a].card
+            options: dict[str, Any] = {"rules": self.game_rules, "neutral": self.neutral}
+            coach = stored.get(key)
+            if coach is not None:
+                out[(h, a)] = _solved(coach_odds, home, away, coach=coach, scores=False, **options)
+                continue
+            try:
+                solved[key], out[(h, a)] = coach_and_odds(home, away, scores=False, **options)
+            except InvalidCardError as exc:
+                raise OddsUnavailable(f"{home.label} v {away.label}: {exc}") from exc
+        coaches_solved(solved)
+        return out
 
     def ensure(self, pairs: Iterable[tuple[int, int]], *, limit: int | None = None) -> None:
         """Make sure ``pairs`` are in the table: compute them here when at most ``limit``

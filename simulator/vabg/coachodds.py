@@ -1320,6 +1320,28 @@ def coach_odds(
     coach does (the exact coach, solved here, or the thresholds of older rules)."""
     coach = _rules_coach(rules, coach)
     game = _solved(home, away, rules, neutral, home_plan, away_plan, coach, backward=False)
+    return _game_odds(game, home, away, scores)
+
+
+def coach_and_odds(
+    home: TeamCard,
+    away: TeamCard,
+    *,
+    rules: GameRules = ADVANCED,
+    neutral: bool = False,
+    scores: bool = True,
+) -> tuple[ExactCoach, GameOdds]:
+    """Return the exact coach of a game (:func:`solve_coach`) and the odds of the game it
+    coaches (:func:`coach_odds`), from one solve: what a table of odds that keeps each
+    pair's coach for its games computes. The rules' coach must be the exact one."""
+    if not rules.strategy or rules.coach != CoachKind.EXACT:
+        raise ValueError("coach_and_odds solves the exact coach: the rules name none")
+    game = _solved(home, away, rules, neutral, None, None, None)
+    return _coach(game.masks), _game_odds(game, home, away, scores)
+
+
+def _game_odds(game: _Game, home: TeamCard, away: TeamCard, scores: bool) -> GameOdds:
+    """Return the law of a game walked (its choices made), by the forward program."""
     lost = 0.0
     laws: list[tuple[_Dist, float, float]] = []
     for numbers, masks in zip(game.numbers, game.masks, strict=True):

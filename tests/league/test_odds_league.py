@@ -14,8 +14,8 @@ from django.conf import settings
 from cards.models import Card, Team
 from cards.services import team_import
 from league import bracket as brackets
-from league import odds, services, tournaments
-from league.models import Game, PairOdds
+from league import coaches, odds, services, tournaments
+from league.models import Game, PairOdds, SolvedCoach
 from simulator.vabg import preset, read_team_file
 from simulator.vabg.coachodds import coach_odds, exact_odds
 from simulator.vabg.odds import game_odds, matchup_odds
@@ -181,6 +181,62 @@ def test_a_coached_tournament_solves_only_the_pairs_that_can_meet_in_the_bracket
     # The bracket's odds need nothing more.
     assert odds.bracket_odds(season)["method"] == "exact"
     assert PairOdds.objects.count() == 6
+
+
+def test_a_coached_table_keeps_each_pairs_coach_for_its_games_and_walks_those_they_stored(
+    teams, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    """Solving a pair's coach is most of the cost of both its odds and its games: the table
+    stores the coach it solved for the games, and a table built after the games walks the
+    coaches they stored instead of solving them again."""
+    season = cup(teams[:4], strategy=True)
+    coaches.clear(stored=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert odds.pair_table_build(season_id=season.pk)["computed"] == 6
+    assert SolvedCoach.objects.count() == 6
+    table = odds.season_table(season)
+    before = {pair: table.p(*pair) for pair in PairOdds.objects.values_list("home_id", "away_id")}
+    # A game of the bracket, played by a new worker (nothing kept in memory): its coach is read.
+    coaches.clear()
+
+    def solved(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a coach was solved again")
+
+    monkeypatch.setattr(coaches, "rules_coach", solved)
+    game = play(season.games.filter(round=1).first(), django_capture_on_commit_callbacks)
+    assert game.status == Game.Status.FINAL
+    # The table built again (a card version's rows pruned, say) walks the stored coaches:
+    # the same odds to the last bit, no coach solved.
+    PairOdds.objects.all().delete()
+    monkeypatch.setattr(odds, "coach_and_odds", solved)
+    assert odds.pair_table_build(season_id=season.pk)["computed"] == 6
+    again = odds.season_table(season)
+    assert {pair: again.p(*pair) for pair in before} == before
+    coaches.clear(stored=True)
+
+
+def test_a_coached_round_robins_games_play_with_the_coaches_its_table_solved(
+    teams, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    season = services.season_create(
+        league=services.league_get_or_create(name="Odds League"),
+        name="Coached round robin",
+        teams=teams[:3],
+        start_date=date(2026, 1, 5),
+        strategy=True,
+    )
+    coaches.clear(stored=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert odds.pair_table_build(season_id=season.pk)["computed"] == 3
+    coaches.clear()
+
+    def solved(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a coach was solved again")
+
+    monkeypatch.setattr(coaches, "rules_coach", solved)
+    for game in season.games.all():  # home court: each pair's coach as its table solved it
+        assert play(game, django_capture_on_commit_callbacks).status == Game.Status.FINAL
+    coaches.clear(stored=True)
 
 
 def test_a_table_task_stopped_by_its_time_limit_keeps_what_it_solved_and_goes_on(

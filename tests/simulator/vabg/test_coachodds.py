@@ -47,6 +47,7 @@ from simulator.vabg.coachodds import (
     _ends,
     _Program,
     _solved,
+    coach_and_odds,
     coach_odds,
     solve_coach,
 )
@@ -774,3 +775,21 @@ def test_the_exact_coach_makes_the_same_choices_as_when_its_games_were_stored(
     odds = coach_odds(h, a, rules=rules, neutral=neutral, scores=False)
     assert odds.p_home_win == pytest.approx(p_home, abs=1e-12)
     assert odds.p_overtime == pytest.approx(p_ot, abs=1e-12)
+
+
+def test_one_solve_gives_the_exact_coach_and_the_odds_it_coaches_to() -> None:
+    """``coach_and_odds``, what a league's table of odds keeps each pair's coach with: the
+    very coach ``solve_coach`` solves and the very odds ``coach_odds`` gives, with it or
+    solving it."""
+    rules = preset("advanced", strategy=True)
+    for home, away, neutral in (
+        ("kentucky-2012", "kansas-2008", True),
+        ("duke-1992", "kentucky-2012", False),
+    ):
+        h, a = fixture(home), fixture(away)
+        coach, odds = coach_and_odds(h, a, rules=rules, neutral=neutral, scores=False)
+        assert repr(coach) == repr(solve_coach(h, a, rules=rules, neutral=neutral))
+        assert odds == coach_odds(h, a, rules=rules, neutral=neutral, scores=False)
+        assert odds == coach_odds(h, a, rules=rules, neutral=neutral, scores=False, coach=coach)
+    with pytest.raises(ValueError, match="exact coach"):
+        coach_and_odds(h, a, rules=preset("advanced", strategy=True, version=2))
