@@ -11,6 +11,7 @@ the game's count) or on a game no longer in progress answers 409.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.http import Http404
@@ -41,22 +42,33 @@ ErrorSerializer = inline_serializer(
 )
 
 
+class WordChoiceField(serializers.ChoiceField):
+    """A choice among words, a wrong one named as the client sent it, in JSON (DRF's own
+    message echoed Python's ``str``: ``"True" is not a valid choice.`` for ``true``)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, str) and data in self.choice_strings_to_values:
+            return self.choice_strings_to_values[data]
+        words = " or ".join(json.dumps(c) for c in self.choice_strings_to_values)
+        raise serializers.ValidationError(f"{json.dumps(data)} is not a choice here: give {words}.")
+
+
 class StartSerializer(ClosedBody, serializers.Serializer[Any]):
-    game = serializers.ChoiceField(choices=game_choices(), default=DEFAULT_GAME)
+    game = WordChoiceField(choices=game_choices(), default=DEFAULT_GAME)
     options = serializers.DictField(
         default=dict,
         help_text="Grid court: width, level, pieces; six dice: chip_reroll (VABG: none).",
     )
     home = IdField(queryset=Team.objects.all(), required=False)
     away = IdField(queryset=Team.objects.all(), required=False)
-    rules = serializers.ChoiceField(choices=RulesPreset.choices, default="advanced")
+    rules = WordChoiceField(choices=RulesPreset.choices, default="advanced")
     neutral = serializers.BooleanField(default=False)
     strategy = serializers.BooleanField(default=False)
     league_game = IdField(
         queryset=Game.objects.all(), required=False, help_text="A scheduled season game."
     )
     hands = serializers.ListField(
-        child=serializers.ChoiceField(choices=["home", "away"]),
+        child=WordChoiceField(choices=["home", "away"]),
         default=list,
         max_length=2,
         help_text="The sides whose choices you make at the table (six dice: which play on a "
@@ -120,7 +132,8 @@ class DiceSerializer(ClosedBody, serializers.Serializer[Any]):
         for die in dice:
             if isinstance(die, bool) or not isinstance(die, int | str) or len(str(die)) > 5000:
                 raise serializers.ValidationError(
-                    f'{die!r} is not a die: give numbers ([5, 3, 4, 17]) or text ("5 3 4 17").'
+                    f"{json.dumps(die)} is not a die: give whole numbers ([5, 3, 4, 17]) or text "
+                    '("5 3 4 17").'
                 )
         return dice  # type: ignore[return-value]  # checked just above
 
@@ -135,7 +148,7 @@ class ChoiceSerializer(ClosedBody, serializers.Serializer[Any]):
 
 
 class UndoSerializer(ClosedBody, serializers.Serializer[Any]):
-    what = serializers.ChoiceField(choices=["die", "trip"], default="die")
+    what = WordChoiceField(choices=["die", "trip"], default="die")
     expected = expected_field()
 
 
