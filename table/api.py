@@ -325,10 +325,16 @@ class DiceView(TableApiView):
             values=params.validated_data["dice"],
             expected=params.validated_data["expected"],
         )
-        # An entry that ends part-way into a later roll than the one asked for: said.
-        overrun = services.entry_overrun(game, dice_before, position)
         game.refresh_from_db()
-        return Response({**table_state(game, position, since), "entry_note": overrun})
+        # An entry whose dice went to more than one roll: each roll named, with its dice.
+        return Response(
+            table_state(
+                game,
+                position,
+                since,
+                entry_note=lambda plays: services.entry_overrun(dice_before, position, plays),
+            )
+        )
 
 
 class ChoiceView(TableApiView):

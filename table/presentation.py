@@ -8,6 +8,7 @@ id, status, teams and links).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.urls import reverse
@@ -38,7 +39,12 @@ def _urls(game: TableGame) -> dict[str, Any]:
     return urls
 
 
-def table_state(game: TableGame, position: Sheet, plays_since: int | None = None) -> dict[str, Any]:
+def table_state(
+    game: TableGame,
+    position: Sheet,
+    plays_since: int | None = None,
+    entry_note: Callable[[Sequence[dict[str, Any]]], str] | None = None,
+) -> dict[str, Any]:
     """Return everything the score sheet page shows, for the page and the API alike.
 
     With ``plays_since`` (the incremental answer: ``?plays_since=N``) ``plays`` holds only
@@ -48,6 +54,8 @@ def table_state(game: TableGame, position: Sheet, plays_since: int | None = None
     game has. A play before the last never changes but by an undo, which takes plays off
     the end and may shorten the play it leaves last (a trip's last die taken back), so a
     client that asks from its last play (which may have grown) is whole again.
+
+    ``entry_note`` (the dice answer's) says what an entry did from the game's whole plays.
     """
     state = position.state()
     labels = state.pop("labels")
@@ -96,8 +104,8 @@ def table_state(game: TableGame, position: Sheet, plays_since: int | None = None
         "questions": game.questions,
         # How the dice may be typed: the page reads an entry as the API does.
         "entry": entry_of(position).to_json(),
-        # What an entry just made did that the player may not have meant (a die past the
-        # roll asked for): filled in by the dice answer alone (``services.entry_overrun``).
-        "entry_note": "",
+        # Which rolls an entry's dice went to, when more than one (a die past the roll asked
+        # for begins the next): the dice answer's alone (``services.entry_overrun``).
+        "entry_note": entry_note(plays) if entry_note is not None else "",
         "urls": _urls(game),
     }

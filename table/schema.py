@@ -247,7 +247,7 @@ class TableStateSerializer(serializers.Serializer[Any]):
     entry_note = serializers.CharField(
         allow_blank=True,
         help_text="Filled in the answer to dice/ alone (every other state's is empty): an "
-        "entry that ends part-way into a later roll than the one asked for (grid court, six "
-        "dice) says so (\"6 dice for Kansas 2008's main roll and 1 of Kentucky 2012's main "
-        'roll: that roll needs 5 more ...").',
+        "entry whose dice went to more than one roll (VABG: trip) names each, with its dice "
+        "(\"5 dice to 2 trips: Kansas 2008's possession 44: 5 3 4 1; Kentucky 2012's "
+        'possession 44: 6. Too many? Undo die.").',
     )

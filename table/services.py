@@ -418,40 +418,63 @@ def _possessive(step: str) -> str:
     return f"{who}'s {what}" if what else f"the {step}"
 
 
-def entry_overrun(game: TableGame, dice_before: Sequence[int], position: Sheet) -> str:
-    """Say where an entry that ends part-way into a roll after the one asked for left the
-    game (a board game's roll: its need has ``start``, ``index`` and ``size``); else "".
+def _play_name(play: dict[str, Any]) -> str:
+    """Name a play of the state: VABG's possession ("Kansas 2008's possession 44"), a board
+    game's roll by what it is ("Kentucky 2012's main roll", grid court's "defense roll")."""
+    if "number" in play:
+        return f"{play['team_label']}'s possession {play['label']}"
+    kind = play.get("kind") or "roll"
+    return f"{play['team_label']}'s {kind}" + ("" if " " in kind or kind == "roll" else " roll")
 
-    Several rolls typed in one entry are taken as typed; but a die past a roll's end
-    begins the next roll (often the other team's), so the answer says so: "6 dice for
-    Kansas 2008's main roll and 1 of Kentucky 2012's main roll: that roll needs 5 more".
-    ``game`` holds its dice before the entry (``dice_before``), ``position`` is after it.
+
+# An entry over more rolls than this names the first two and the last, and counts the rest.
+NOTE_ROLLS = 4
+
+
+def entry_overrun(
+    dice_before: Sequence[int], position: Sheet, plays: Sequence[dict[str, Any]]
+) -> str:
+    """Say which roll (a VABG trip) each die of an entry went to, when they went to more
+    than one; else "".
+
+    Several rolls typed in one entry are taken as typed (a trip with its rebound, both
+    teams' dice of a main roll, a whole game); but a die past a roll's end begins the next
+    roll, often the other team's, and a die typed too many went there silently. So the
+    answer names each roll the entry's dice went to ("These 5 dice went to 2 rolls: Kansas
+    2008, possession 44: 5 3 4 17; Kentucky 2012, possession 44: 6."), and a board game's
+    roll left part-way says how many it needs more. ``dice_before`` are the game's dice
+    before the entry, ``position`` the game after it and ``plays`` its state's plays.
     """
+    before, after = len(dice_before), len(position.values)
+    groups: list[tuple[dict[str, Any], list[int]]] = []
+    at = 0
+    for play in plays:
+        dice = [d["value"] for d in play.get("dice") or []]
+        mine = dice[max(0, before - at) : max(0, after - at)]
+        if mine:
+            groups.append((play, mine))
+        at += len(dice)
+    if at != after or len(groups) < 2:
+        return ""  # one roll (or a game whose plays do not hold its dice): nothing to say
+    said = [f"{_play_name(play)}: {' '.join(map(str, dice))}" for play, dice in groups]
+    if len(said) > NOTE_ROLLS:
+        said = [*said[:2], f"... {len(said) - 3} more ...", said[-1]]
+    rolls = "trips" if "number" in groups[0][0] else "rolls"  # VABG's "Undo trip"
+    note = f"{after - before} dice to {len(groups)} {rolls}: {'; '.join(said)}."
     need = position.need
-    if need is None or position.question is not None:
-        return ""
-    now = need.to_json()
+    now = need.to_json() if need is not None and position.question is None else {}
     start, index, size = now.get("start"), now.get("index"), now.get("size")
-    before = len(dice_before)
-    if not all(isinstance(x, int) for x in (start, index, size)):
-        return ""  # VABG's trips: their dice are typed a trip at a time
-    assert isinstance(start, int) and isinstance(index, int) and isinstance(size, int)
-    if index <= 1 or start <= before:
-        return ""  # the entry ends at a roll's end, or inside the roll it began in
-    asked = position_of(game, dice_before).need
-    if asked is None:
-        return ""
-    was = asked.to_json()
-    first = start - before
-    rolls = _possessive(asked.step)
-    if was.get("start", 0) + was.get("size", 0) != start:
-        rolls += " and the rolls after it"
-    extra, left = index - 1, size - index + 1
-    return (
-        f"{first} {'die' if first == 1 else 'dice'} for {rolls} and {extra} of "
-        f"{_possessive(need.step)}: that roll needs {left} more (a die typed too many? "
-        f"Undo die takes it back)."
-    )
+    if (
+        need is not None
+        and isinstance(index, int)
+        and isinstance(size, int)
+        and isinstance(start, int)
+        and index > 1
+        and start > before
+    ):
+        # the entry ends part-way into a roll begun in it
+        note += f" {_possessive(need.step)} needs {size - index + 1} more."
+    return note + " Too many? Undo die."
 
 
 @transaction.atomic

@@ -81,8 +81,7 @@ def test_a_note_of_an_entry_typed_ahead_stays_until_an_entry_is_made_with_it_on_
     # The first entry's note outlived the answer to the second, which the player typed
     # before the note could be read.
     assert note.is_displayed() and note.text.startswith(
-        "6 dice for Kansas 2008's main roll and 1 of Kentucky 2012's main roll: that roll "
-        "needs 5 more"
+        "7 dice to 2 rolls: Kansas 2008's main roll: 1 1 2 2 4 5; Kentucky 2012's main roll: 3."
     ), note.text
     # An entry made with the note on the screen: the note has been read, it goes.
     typed(browser, "5 5 6", 24)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.table.test_browser import need, wait_for
+from tests.table.test_browser import need, sign_in_and_start, wait_for
 from tests.table.test_browser_boards import severe_console, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -76,7 +76,8 @@ def test_six_dice_on_a_phone_says_who_chooses_after_the_pad_and_undo(
     start(browser, live_server, player, teams, "sixdice", hands="none")
     panel = browser.execute_script(PANEL)
     # Who chooses is said after the actions: the pad and Undo come first.
-    assert panel["order"][-1] == "policy-note" and panel["order"][-2] == "actions"
+    # (the entry's note, which rolls its dice went to, sits between them, under Undo die)
+    assert panel["order"][-3:] == ["actions", "entry-note", "policy-note"]
     assert panel["pad"][1] <= panel["undo"][0] <= panel["undo"][1] <= panel["note"][0]
     assert "coach style" in browser.find_element(By.ID, "policy-note").text
     typed(browser, JUMP, 12)
@@ -117,16 +118,18 @@ def test_six_dice_a_die_typed_past_the_roll_is_kept_and_the_page_says_whose_roll
 
     phone(browser)
     start(browser, live_server, player, teams, "sixdice", hands="none")
-    typed(browser, JUMP, 12)  # both teams' jump ball in one entry: nothing to say
+    typed(browser, JUMP, 12)  # both teams' jump ball in one entry: each team's dice named
     assert need(browser) == ("d6", "Kansas 2008: main roll")
-    assert not browser.find_element(By.ID, "entry-note").is_displayed()
+    assert browser.find_element(By.ID, "entry-note").text.startswith(
+        "12 dice to 2 rolls: Kansas 2008's jump ball: 1 2 3 4 5 6; "
+    )
     # Seven dice for a six-dice roll: the seventh begins Kentucky's roll, and the page says so.
     typed(browser, "1 1 2 2 4 5 3", 19)
     assert need(browser) == ("d6", "Kentucky 2012: main roll")
     note = browser.find_element(By.ID, "entry-note")
-    assert note.is_displayed() and note.text.startswith(
-        "6 dice for Kansas 2008's main roll and 1 of Kentucky 2012's main roll: that roll "
-        "needs 5 more"
+    assert note.is_displayed() and note.text == (
+        "7 dice to 2 rolls: Kansas 2008's main roll: 1 1 2 2 4 5; Kentucky 2012's main roll: "
+        "3. Kentucky 2012's main roll needs 5 more. Too many? Undo die."
     )
     assert browser.find_element(By.ID, "need-die").text == "d6 2/6"
     typed(browser, "4 4 5 5 6", 24)  # the rest of the roll: nothing more to say
@@ -163,3 +166,30 @@ def test_grid_court_on_a_phone_keeps_the_court_under_the_pad_and_who_chooses_las
     assert panel["order"][-1] == "policy-note"
     assert panel["pad"][1] <= panel["court"][0] <= panel["court"][1] <= panel["undo"][0]
     assert panel["undo"][1] <= panel["note"][0]
+
+
+def test_a_vabg_die_typed_past_a_trip_is_kept_and_named_as_the_other_team_s_d8(
+    browser, live_server, player, teams
+) -> None:
+    """A fifth die typed for a trip that ends on its d20 became Kentucky 2012's d8 unseen
+    (VABG said nothing of an entry's dice past its trip): the page now names each trip."""
+    from selenium.webdriver.common.by import By
+
+    phone(browser)
+    sign_in_and_start(browser, live_server, player, teams)
+    typed(browser, "5 3 4 1 6", 5)  # Kansas 2008's trip 44 ends on its d20 (1: made)
+    note = browser.find_element(By.ID, "entry-note")
+    assert note.is_displayed() and note.text == (
+        "5 dice to 2 trips: Kansas 2008's possession 44: 5 3 4 1; Kentucky 2012's possession "
+        "44: 6. Too many? Undo die."
+    )
+    top, bottom = browser.execute_script(
+        "var r = document.getElementById('entry-note').getBoundingClientRect();"
+        "return [r.top, r.bottom];"
+    )
+    assert top >= 0 and bottom <= 812  # on the screen, under Undo die
+    browser.find_element(By.ID, "undo-die").click()  # the die taken back, and its note
+    wait_for(browser, 4)
+    assert not note.is_displayed()
+    assert need(browser)[1] == "d8"
+    assert severe_console(browser) == []

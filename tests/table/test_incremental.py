@@ -47,9 +47,11 @@ def test_each_entry_can_answer_only_the_plays_since_the_last_one_the_page_has(
         # The same state, but the entry's own note (the 7 dice run into the next roll).
         same = [k for k in whole if not k.startswith("plays") and k != "entry_note"]
         assert {k: part[k] for k in same} == {k: whole[k] for k in same}
-        need, ran_over = part["need"], False
-        if n != 7 and need is not None:  # dice that end part-way into a roll begun in them
-            ran_over = need["index"] > 1 and need["start"] > before
+        # dice that went to more than one roll (each roll's dice are named)
+        went = {i for i, p in enumerate(whole["plays"]) for _ in p["dice"]}
+        firsts = [len(p["dice"]) for p in whole["plays"]]
+        edges = [sum(firsts[:i]) for i in range(len(firsts) + 1)]
+        ran_over = n != 7 and sum(1 for i in went if edges[i] < at and edges[i + 1] > before) > 1
         assert whole["entry_note"] == "" and bool(part["entry_note"]) == ran_over, part
         said.append(ran_over)
         # (the note, a line of words at most, does not grow with the game)
