@@ -15,7 +15,9 @@ Each figure by the wall clock and by the process's own CPU time (what the goals 
   table of a season or tournament with them stores), over the ordered pairs of the
   sample's first 8 teams: with the exact coach (the rules' coach: solved, then the odds)
   on a home court and on a neutral one (what a tournament plays), the exact coach alone
-  (``solve_coach``, what a game played by the engine needs), and with the thresholds of
+  (``solve_coach``, what a game played by the engine needs), the odds with the pair's
+  coach given (what a table built after its games walks: their coaches are stored), and
+  with the thresholds of
   games before rules version 3 (their charts and previews); goal 5 ms for the exact
   coach's pair (issue 25); one full game law with the score laws (what ``odds HOME
   AWAY --strategy`` prints); and what a new coached 96-team tournament costs from the
@@ -226,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
 
     coached = preset("advanced", strategy=True)
     few = list(itertools.permutations(sample[:8], 2))
+    stored = {(h, a): solve_coach(h, a, rules=coached, neutral=True) for h, a in few}
     neutral_ms = 0.0
     for label, work, goal in (
         (
@@ -244,6 +247,14 @@ def main(argv: list[str] | None = None) -> int:
             False,
         ),
         (
+            "the exact coach's odds with the pair's coach stored (coach_odds(coach=...): "
+            "what a table built after its games walks), neutral court",
+            lambda h, a: coach_odds(
+                h, a, rules=coached, neutral=True, scores=False, coach=stored[(h, a)]
+            ),
+            False,
+        ),
+        (
             "the thresholds' odds (coach_odds, coach=DEFAULT_POLICY), home court",
             lambda h, a: coach_odds(h, a, rules=coached, coach=DEFAULT_POLICY, scores=False),
             False,
@@ -256,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
 
         wall, cpu = min(timed(coached_pairs) for _ in range(repeat))
         ms = 1000 * cpu / len(few)
-        if "neutral" in label:
+        if "neutral" in label and "stored" not in label:
             neutral_ms = ms
         print(
             f"strategy choices on, per matchup, {label}, {len(few)} ordered "
