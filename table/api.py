@@ -228,6 +228,11 @@ class GamesView(TableApiView):
     @extend_schema(
         operation_id="table_games_list",
         summary="Your games at the table",
+        description="Every game you began at the table, the last one changed first: its "
+        "game and teams, status (playing, finished, abandoned), score (null before the "
+        "opening points are set), whether a game still playing is over and waits to be "
+        "stored, how many dice and choices were entered, and the league game it is stored as "
+        "or was opened for. Other users' games are never listed.",
         responses={200: TABLE_GAMES},
     )
     def get(self, request: Request) -> Response:
@@ -298,6 +303,10 @@ class GameView(TableApiView):
         operation_id="table_game_retrieve",
         parameters=[PLAYS_SINCE],
         summary="A game at the table: the die wanted next, the sheet, the box score, the odds",
+        description="What the page shows: the die or the choice the game waits for "
+        "(``need``, ``question``), the score, the plays so far (all of them, or those from "
+        "``plays_since`` on), the box score and the live odds, and ``entries``, the count "
+        "each write sends back as ``expected``. A game that is not yours answers 404.",
         responses={200: TableStateSerializer, 404: ErrorSerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
@@ -367,6 +376,10 @@ class UndoView(TableApiView):
         operation_id="table_game_undo",
         parameters=[PLAYS_SINCE],
         summary="Take back the last die or the last trip",
+        description='{"what": "die", "expected": 120}: the last entry (a die, or a choice '
+        'made by hand after it); ``"trip"`` takes back the whole last trip (back to its d8; '
+        "in grid court and six dice the last roll) with the choices made since. A game with "
+        "nothing entered answers 400, a finished or abandoned one 409.",
         request=UndoSerializer,
         responses={200: TableStateSerializer, 400: ErrorSerializer, 409: ErrorSerializer},
     )
@@ -390,6 +403,10 @@ class FinishView(TableApiView):
         operation_id="table_game_finish",
         parameters=[PLAYS_SINCE],
         summary="Store a game that is over as a league game",
+        description="Stores the game exactly as a simulated game is stored (box score, "
+        "play-by-play, dice) in one transaction: as the scheduled game it was opened for, "
+        "or as a new exhibition. The team files it began with are stored; a team renamed "
+        "since refuses it. A game not over yet, or finished or abandoned already, answers 409.",
         request=None,
         responses={200: TableStateSerializer, 409: ErrorSerializer},
     )
@@ -405,6 +422,9 @@ class AbandonView(TableApiView):
         operation_id="table_game_abandon",
         parameters=[PLAYS_SINCE],
         summary="Abandon a game in progress",
+        description="Ends the game without storing it: its sheet stays, marked abandoned, and "
+        "a scheduled league game it was opened for can be simulated or opened again. A game "
+        "finished or abandoned already answers 409.",
         request=None,
         responses={200: TableStateSerializer, 409: ErrorSerializer},
     )
@@ -459,6 +479,9 @@ class DiceFileView(TableApiView):
     @extend_schema(
         operation_id="table_game_dice_file",
         summary="The vabg-dice/1 file of the dice rolled so far (grid court, six dice: d6 only)",
+        description="The dice entered, as the command line's ``--dice`` file reads them "
+        "(../shared/spec/interchange.md): with the two team files, ``python -m simulator "
+        "play`` plays the same game (a side played by hand apart). Sent as an attachment.",
         responses={200: OpenApiTypes.OBJECT},
     )
     def get(self, request: Request, pk: int) -> Response:

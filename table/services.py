@@ -647,8 +647,9 @@ def table_finish(*, game_id: int, user: Any) -> Game:
     """Store a game that is over as a league game, exactly as a simulated one is stored.
 
     The league game is the scheduled one it was opened for, or a new exhibition. The
-    dice go through ``league.services.game_replay_dice``; cards edited since the game
-    began refuse it (the stored game would read other cards than the table did).
+    dice go through ``league.services.game_replay_dice`` with the team files the game began
+    with: a card or style edited since changes nothing; a team renamed since refuses it
+    (the stored files would name another team than the game's).
     """
     table = _locked(game_id, user)
     _playing(table, None)

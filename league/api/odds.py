@@ -521,6 +521,12 @@ class TournamentOddsView(OddsView):
 
     @extend_schema(
         summary="What if: the odds with some games locked or flipped (nothing is written)",
+        description="The tournament's odds per round as the GET answers them, with the "
+        "winners given in ``winners`` taken as played: an unplayed game's winner locked, a "
+        "played game's other team made its winner, and every later game drawn from them. "
+        "Nothing is stored. A game not in the bracket, one whose two teams are not known yet "
+        "(lock the games before it too) or a winner who does not play in it answers 400 "
+        "naming it; 202 while the field's table is being built.",
         request=WhatIf,
         parameters=[_SEASON_ID],
         responses={200: TournamentOddsSerializer, 202: OddsPendingSerializer},
