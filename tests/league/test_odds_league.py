@@ -183,6 +183,10 @@ def test_a_coached_tournament_solves_only_the_pairs_that_can_meet_in_the_bracket
     assert PairOdds.objects.count() == 6
 
 
+def never_solved(*args: object, **kwargs: object) -> None:
+    raise AssertionError("a coach was solved again")
+
+
 def test_a_coached_table_keeps_each_pairs_coach_for_its_games_and_walks_those_they_stored(
     teams, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
@@ -198,17 +202,13 @@ def test_a_coached_table_keeps_each_pairs_coach_for_its_games_and_walks_those_th
     before = {pair: table.p(*pair) for pair in PairOdds.objects.values_list("home_id", "away_id")}
     # A game of the bracket, played by a new worker (nothing kept in memory): its coach is read.
     coaches.clear()
-
-    def solved(*args: object, **kwargs: object) -> None:
-        raise AssertionError("a coach was solved again")
-
-    monkeypatch.setattr(coaches, "rules_coach", solved)
+    monkeypatch.setattr(coaches, "rules_coach", never_solved)
     game = play(season.games.filter(round=1).first(), django_capture_on_commit_callbacks)
     assert game.status == Game.Status.FINAL
-    # The table built again (a card version's rows pruned, say) walks the stored coaches:
-    # the same odds to the last bit, no coach solved.
+    # The table built again (its rows lost, say) walks the stored coaches: the same odds to
+    # the last bit, no coach solved.
     PairOdds.objects.all().delete()
-    monkeypatch.setattr(odds, "coach_and_odds", solved)
+    monkeypatch.setattr(odds, "coach_and_odds", never_solved)
     assert odds.pair_table_build(season_id=season.pk)["computed"] == 6
     again = odds.season_table(season)
     assert {pair: again.p(*pair) for pair in before} == before
@@ -229,11 +229,7 @@ def test_a_coached_round_robins_games_play_with_the_coaches_its_table_solved(
     with django_capture_on_commit_callbacks(execute=True):
         assert odds.pair_table_build(season_id=season.pk)["computed"] == 3
     coaches.clear()
-
-    def solved(*args: object, **kwargs: object) -> None:
-        raise AssertionError("a coach was solved again")
-
-    monkeypatch.setattr(coaches, "rules_coach", solved)
+    monkeypatch.setattr(coaches, "rules_coach", never_solved)
     for game in season.games.all():  # home court: each pair's coach as its table solved it
         assert play(game, django_capture_on_commit_callbacks).status == Game.Status.FINAL
     coaches.clear(stored=True)
