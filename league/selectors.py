@@ -13,6 +13,7 @@ from typing import Any, TypeVar, cast
 from django.conf import settings
 from django.core.cache import cache
 from django.db.models import (
+    Case,
     Count,
     F,
     FloatField,
@@ -24,6 +25,7 @@ from django.db.models import (
     Subquery,
     Sum,
     Value,
+    When,
 )
 from django.db.models.functions import Cast, Coalesce, NullIf, TruncDate
 
@@ -139,12 +141,17 @@ def _per_game(field: str) -> Any:
 
 def player_season_stats(
     *, season_id: int, team_id: int | None = None, player_id: int | None = None
-) -> QuerySet[Any, dict[str, Any]]:
+) -> list[dict[str, Any]]:
     """Return one row per player of a season: games, totals and per-game averages.
 
     Rows are dicts with ``team_id``, ``team__school``, ``team__season``, ``player_id``,
     ``name``, ``g``, every total of ``STAT_FIELDS`` and ``<field>_pg`` averages, plus
-    shooting percentages ``fg_pct``, ``tp_pct`` and ``ft_pct`` (None without attempts).
+    shooting percentages ``fg_pct``, ``tp_pct`` and ``ft_pct`` (None without attempts),
+    most points first.
+
+    A player is his row (and team) whatever names his lines were stored under: one renamed
+    in the admin mid-season has one row, under his name now, with all his games. A line
+    whose player was deleted keeps the name it was played under, and is counted under it.
     """
     lines = season_lines(season_id=season_id)
     if team_id is not None:
@@ -153,19 +160,31 @@ def player_season_stats(
         lines = lines.filter(player_id=player_id)
     totals = {field: Coalesce(Sum(field), 0) for field in STAT_FIELDS}
     rows = (
-        # The player's current name rides along (one per player): a rename shows at once.
-        lines.values("team_id", "team__school", "team__season", "player_id", "name", "player__name")
-        .annotate(g=Count("id"), **totals)
+        # Grouped by the player, not by the name a line was played under (a rename would
+        # split his season in two); the name played counts only for a line whose player
+        # is gone. His current name rides along (one per player): a rename shows at once.
+        lines.values(
+            "team_id",
+            "team__school",
+            "team__season",
+            "player_id",
+            "player__name",
+            unlinked_name=Case(When(player__isnull=True, then=F("name")), default=Value("")),
+        )
+        .annotate(g=Count("id"), played_as=Max("name"), **totals)
         .annotate(**{f"{field}_pg": _per_game(field) for field in STAT_FIELDS})
         .annotate(
             fg_pct=Cast(F("fgm"), FloatField()) / NullIf(Cast(F("fga"), FloatField()), 0.0),
             tp_pct=Cast(F("tpm"), FloatField()) / NullIf(Cast(F("tpa"), FloatField()), 0.0),
             ft_pct=Cast(F("ftm"), FloatField()) / NullIf(Cast(F("fta"), FloatField()), 0.0),
         )
-        .order_by("-pts", "name")
+        .order_by()
     )
-    # The rows carry every stat column, more than django-stubs' row type can spell out.
-    return cast("QuerySet[Any, dict[str, Any]]", rows)
+    named = [
+        {**row, "name": row["player__name"] or row["unlinked_name"] or row["played_as"]}
+        for row in rows
+    ]
+    return sorted(named, key=lambda r: (-r["pts"], r["name"], r["team_id"], r["player_id"] or 0))
 
 
 def season_player_rows(season_id: int, *, version: str = "") -> list[dict[str, Any]]:
@@ -173,9 +192,10 @@ def season_player_rows(season_id: int, *, version: str = "") -> list[dict[str, A
     (:func:`season_cached`): the leaders, the player-stats API and the team and player
     pages all read these, so a season's box lines are summed once per stored game."""
     return season_cached(
+        # "-2": a row a player, not a name played under (a row cached before split renames)
         season_id,
-        "player-rows",
-        lambda: list(player_season_stats(season_id=season_id)),
+        "player-rows-2",
+        lambda: player_season_stats(season_id=season_id),
         version=version,
     )
 
@@ -186,7 +206,7 @@ def team_player_rows(season_id: int, team_id: int, *, version: str = "") -> list
     version = version or season_version(season_id)
     return season_cached(
         season_id,
-        f"player-rows:team:{team_id}",
+        f"player-rows-2:team:{team_id}",
         lambda: [
             r for r in season_player_rows(season_id, version=version) if r["team_id"] == team_id
         ],
@@ -524,5 +544,5 @@ def player_stats_export_rows(*, season_id: int) -> list[dict[str, Any]]:
             **{f"{field}_pg": rounded(row[f"{field}_pg"], 2) for field in STAT_FIELDS},
             **{field: rounded(row[field], 3) for field in PERCENT_FIELDS},
         }
-        for row in with_current_names(list(player_season_stats(season_id=season_id)))
+        for row in with_current_names(player_season_stats(season_id=season_id))
     ]

@@ -593,7 +593,7 @@ class PlayerSeasonStatsViewSet(mixins.ListModelMixin, _SeasonNested):
         # What the schema's filters and orderings describe; list() reads the cached rows.
         if getattr(self, "swagger_fake_view", False):
             return BoxLine.objects.none()
-        return selectors.player_season_stats(season_id=self.season().pk)
+        return selectors.season_lines(season_id=self.season().pk)
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """The season's rows from the cache (``selectors.season_player_rows``), filtered and

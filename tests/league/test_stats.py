@@ -6,6 +6,7 @@ from datetime import date
 
 import pytest
 
+from cards.models import Player
 from league import selectors, services
 from league.models import BoxLine, Game
 from tests.factories import full_team
@@ -73,3 +74,36 @@ def test_a_game_log_lists_a_players_games_in_date_order(played_season) -> None:
     assert len(log) == 3
     dates = [line.result.game.game_date for line in log]
     assert dates == sorted(dates)
+
+
+def test_a_player_renamed_mid_season_keeps_one_line_of_all_his_games(
+    client, django_capture_on_commit_callbacks
+) -> None:
+    league = services.league_get_or_create(name="Rename League")
+    season = services.season_create(
+        league=league,
+        name="2002",
+        teams=[full_team() for _ in range(4)],
+        start_date=date(2002, 1, 1),
+        seed=78,
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.simulation_start(season=season, scope="round", round=1)
+    star = Player.objects.get(pk=BoxLine.objects.order_by("-pts").first().player_id)
+    star.name = "Pistol " + star.name
+    star.save()  # the commissioner renames him in the admin; his next games carry the name
+    with django_capture_on_commit_callbacks(execute=True):
+        services.simulation_start(season=season, scope="all")
+    lines = BoxLine.objects.filter(player=star)
+    assert lines.count() == 3
+
+    answer = client.get(f"/api/seasons/{season.pk}/player-stats/?player={star.pk}").json()
+    assert [(r["name"], r["g"], r["pts"]) for r in answer["results"]] == [
+        (star.name, 3, sum(line.pts for line in lines))
+    ]
+    board = client.get(
+        f"/api/seasons/{season.pk}/leaders/?category=pts&per_game=false&limit=100"
+    ).json()["results"]
+    assert [r["g"] for r in board if r["player"] == star.pk] == [3]
+    page = client.get(f"/players/{star.pk}/").content.decode()
+    assert page.count(f"<td>3</td><td>{sum(line.pts for line in lines)}</td>") == 1
