@@ -37,7 +37,7 @@ from league import (
 )
 from league.bracket import WinnerOf
 from league.games import league_game
-from league.models import ROW_FIELDS, Game, League, RulesPreset, Season, SimulationRun
+from league.models import ROW_FIELDS, BoxLine, Game, League, RulesPreset, Season, SimulationRun
 from league.presentation import box_score
 from league.templatetags.odds_panels import game_odds_panel, panel_pending
 from simulator.games import DEFAULT_GAME, find_game, game_choices, game_names
@@ -719,8 +719,25 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("team", "card"), pk=pk)
     face = card_face(player.card) if hasattr(player, "card") else None
-    seasons = list(Season.objects.filter(entries__team=player.team).select_related("league"))
+    # His seasons are his team's and any he played in for another team (a player moved to
+    # another team in the admin keeps the games he played for the first): each with a row
+    # for every team he played for, as his game log lists every game.
+    played = set(
+        BoxLine.objects.filter(player_id=player.pk, result__game__season__isnull=False)
+        .order_by()
+        .values_list("result__game__season_id", "team_id")
+        .distinct()
+    )
+    seasons = list(
+        Season.objects.filter(Q(entries__team=player.team) | Q(pk__in={s for s, _ in played}))
+        .distinct()
+        .select_related("league")
+    )
     versions = selectors.season_versions([s.pk for s in seasons])
+    teams = {
+        s.pk: [player.team_id, *sorted(t for pk, t in played if pk == s.pk and t != player.team_id)]
+        for s in seasons
+    }
     return render(
         request,
         "pages/player.html",
@@ -735,9 +752,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
                     s,
                     [
                         r
-                        for r in selectors.team_player_rows(
-                            s.pk, player.team_id, version=versions[s.pk]
-                        )
+                        for team_id in teams[s.pk]
+                        for r in selectors.team_player_rows(s.pk, team_id, version=versions[s.pk])
                         if r["player_id"] == player.pk
                     ],
                 )

@@ -259,3 +259,22 @@ def test_a_season_page_opened_before_its_run_looks_for_one_until_every_game_is_p
         services.simulation_start(season=season, scope="all")
     done = client.get(url).content.decode()
     assert "15000" not in done
+
+
+def test_a_player_moved_to_another_team_keeps_his_season_line_beside_his_game_log(
+    client, season
+) -> None:
+    line = BoxLine.objects.filter(result__game__season=season).order_by("-pts").first()
+    player = line.player
+    played_for = player.team
+    player.team = full_team()  # the commissioner moves him on the roster inline
+    player.save()
+    page = text(client.get(reverse("player", args=[player.pk])))
+    mine = BoxLine.objects.filter(player=player)
+    assert mine.count() == 3
+    # His line for the team he played for, beside the three games his log lists.
+    assert f"Simulated: {season}</h2>" in page
+    assert f"<td>3</td><td>{sum(x.pts for x in mine)}</td>" in page
+    assert len(re.findall(r'<a href="/games/\d+/">[WL] \d+-\d+</a>', page)) == 3
+    # and the team he played for still lists him among its players' season lines
+    assert player.name in text(client.get(reverse("team", args=[played_for.pk])))
