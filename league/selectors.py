@@ -249,56 +249,87 @@ def team_season_stats(*, season_id: int, version: str = "") -> list[dict[str, An
     """Return one row per team: games, totals, per-game averages and possessions (from the
     cache, :func:`season_cached`)."""
     return season_cached(
-        # "-2": rows since they carry w and l (a row cached before lacks them)
+        # "-3": points from the scores, every team of a final game (rows before: lines only)
         season_id,
-        "team-rows-2",
+        "team-rows-3",
         lambda: _team_season_stats(season_id),
         version=version,
     )
 
 
 def _team_season_stats(season_id: int) -> list[dict[str, Any]]:
+    """Every team with a final game, its games, won-lost and points from the games' scores
+    (as the standings count them), its line totals from the box lines. A game stored with
+    no lines (a score sheet typed in without them) counts in the games, the record and the
+    points, never as a game of no shots: the line figures a game are over the games with a
+    box score, possessions and points per possession over the games with possessions."""
     lines = season_lines(season_id=season_id)
     totals = {field: Coalesce(Sum(field), 0) for field in STAT_FIELDS}
-    rows: dict[int, dict[str, Any]] = {
+    lined: dict[int, dict[str, Any]] = {
         row["team_id"]: dict(row)
-        for row in lines.values("team_id", "team__school", "team__season").annotate(**totals)
+        for row in lines.values("team_id")
+        .order_by()
+        .annotate(lined_games=Count("result_id", distinct=True), **totals)
     }
-    games = Game.objects.filter(season_id=season_id, status=Game.Status.FINAL).select_related(
-        "result"
+    rows: dict[int, dict[str, Any]] = {}
+    games = Game.objects.filter(season_id=season_id, status=Game.Status.FINAL)
+    read = cast(
+        "Iterator[dict[str, Any]]",
+        games.values(
+            "home_id",
+            "home__school",
+            "home__season",
+            "away_id",
+            "away__school",
+            "away__season",
+            "result__home_score",
+            "result__away_score",
+            "result__home_possessions",
+            "result__away_possessions",
+            "result__home_team_turnovers",
+            "result__away_team_turnovers",
+        ).iterator(),
     )
-    for row in rows.values():
-        row.update(g=0, w=0, l=0, possessions=0, team_turnovers=0, opp_pts=0)
-    for game in games.only(
-        "home_id",
-        "away_id",
-        "result__home_score",
-        "result__away_score",
-        "result__home_possessions",
-        "result__away_possessions",
-        "result__home_team_turnovers",
-        "result__away_team_turnovers",
-    ):
-        result = game.result
-        for team_id, own, poss, tto, opp in (
-            (game.home_id, result.home_score, result.home_possessions,
-             result.home_team_turnovers, result.away_score),
-            (game.away_id, result.away_score, result.away_possessions,
-             result.away_team_turnovers, result.home_score),
-        ):  # fmt: skip
-            if team_id in rows:
-                row = rows[team_id]
-                row["g"] += 1
-                row["w" if own > opp else "l"] += 1
+    for game in read:
+        for side, other in (("home", "away"), ("away", "home")):
+            team_id = game[f"{side}_id"]
+            row = rows.get(team_id)
+            if row is None:
+                row = rows[team_id] = {
+                    "team_id": team_id,
+                    "team__school": game[f"{side}__school"],
+                    "team__season": game[f"{side}__season"],
+                    **{field: 0 for field in STAT_FIELDS},
+                    **{k: 0 for k in ("g", "w", "l", "possessions", "team_turnovers")},
+                    **{k: 0 for k in ("opp_pts", "possession_games", "possession_pts")},
+                }
+            own, opp = game[f"result__{side}_score"], game[f"result__{other}_score"]
+            poss = game[f"result__{side}_possessions"]
+            row["g"] += 1
+            row["w" if own > opp else "l"] += 1
+            row["pts"] += own
+            row["opp_pts"] += opp
+            row["team_turnovers"] += game[f"result__{side}_team_turnovers"]
+            if poss:
                 row["possessions"] += poss
-                row["team_turnovers"] += tto
-                row["opp_pts"] += opp
-    for row in rows.values():
-        g = row["g"] or 1
+                row["possession_games"] += 1
+                row["possession_pts"] += own
+    for team_id, row in rows.items():
+        box = lined.get(team_id, {"lined_games": 0})
+        with_box = box["lined_games"]
+        for field in STAT_FIELDS:
+            if field != "pts":
+                row[field] = box.get(field, 0)
         row["to"] += row["team_turnovers"]
-        for field in (*STAT_FIELDS, "possessions", "opp_pts"):
-            row[f"{field}_pg"] = row[field] / g
-        row["pts_per_poss"] = row["pts"] / row["possessions"] if row["possessions"] else None
+        for field in STAT_FIELDS:
+            if field != "pts":
+                row[f"{field}_pg"] = row[field] / with_box if with_box else None
+        row["pts_pg"] = row["pts"] / row["g"]
+        row["opp_pts_pg"] = row["opp_pts"] / row["g"]
+        games_with_poss = row.pop("possession_games")
+        points_with_poss = row.pop("possession_pts")
+        row["possessions_pg"] = row["possessions"] / games_with_poss if games_with_poss else None
+        row["pts_per_poss"] = points_with_poss / row["possessions"] if row["possessions"] else None
     return sorted(rows.values(), key=lambda r: (-r["pts_pg"], r["team__school"]))
 
 

@@ -107,3 +107,41 @@ def test_a_player_renamed_mid_season_keeps_one_line_of_all_his_games(
     assert [r["g"] for r in board if r["player"] == star.pk] == [3]
     page = client.get(f"/players/{star.pk}/").content.decode()
     assert page.count(f"<td>3</td><td>{sum(line.pts for line in lines)}</td>") == 1
+
+
+def test_a_score_typed_in_without_lines_counts_its_points_in_the_team_stats(
+    client, django_capture_on_commit_callbacks
+) -> None:
+    league = services.league_get_or_create(name="Sheet League")
+    season = services.season_create(
+        league=league,
+        name="2003",
+        teams=[full_team() for _ in range(4)],
+        start_date=date(2003, 1, 1),
+        seed=79,
+    )
+    typed = season.games.order_by("round", "pk").first()
+    services.game_result_enter(game_id=typed.pk, home_score=70, away_score=60)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.simulation_start(season=season, scope="all")
+
+    api = f"/api/seasons/{season.pk}"
+    standings = {
+        row["team_id"]: row
+        for table in client.get(f"{api}/standings/").json()
+        for row in table["rows"]
+    }
+    stats = {row["team"]: row for row in client.get(f"{api}/team-stats/").json()["results"]}
+    assert set(stats) == set(standings)
+    for team_id, row in stats.items():
+        # the points a team scored and allowed are its games' scores, as the standings say
+        assert (row["g"], row["pts"], row["opp_pts"]) == (
+            standings[team_id]["wins"] + standings[team_id]["losses"],
+            standings[team_id]["points_for"],
+            standings[team_id]["points_against"],
+        )
+        assert row["pts_pg"] == pytest.approx(row["pts"] / row["g"])
+        # a game without a box score is not a game of no rebounds
+        boxed = 2 if team_id in (typed.home_id, typed.away_id) else 3
+        assert row["reb_pg"] == pytest.approx(row["reb"] / boxed)
+    assert client.get(f"/seasons/{season.pk}/").status_code == 200
