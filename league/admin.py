@@ -22,7 +22,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString
 
 from cards.admin import CardAdmin, PlayerAdmin, TeamAdmin, TeamLabelSearch
@@ -354,7 +354,9 @@ class SeasonAdmin(CountedDeleteAdmin[Season], StoredTitleAdmin[Season]):
                 "How its games are played",
                 {
                     "fields": played,
-                    "description": sentence(reason) if reason else made,
+                    # The admin writes a fieldset's description as HTML (|safe): the
+                    # reason names the league and the season, typed by a commissioner.
+                    "description": escape(sentence(reason) if reason else made),
                 },
             ),
             (None, {"fields": ("created_at",)}),

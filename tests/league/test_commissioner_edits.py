@@ -349,6 +349,21 @@ def test_a_played_seasons_kind_game_and_rules_are_read_only_with_the_reason(
     assert not season.games.exclude(game="vabg").exists()
 
 
+def test_the_reason_a_season_is_read_only_shows_its_names_as_text_not_markup(
+    client, played_season
+) -> None:
+    """The admin writes a fieldset's description as HTML: a season named with markup (by a
+    commissioner, in the admin or through the API) ran it as script on every commissioner
+    who opened the season."""
+    season = played_season
+    season.name = '<img src=x onerror="alert(1)">'
+    season.save()
+    client.force_login(commissioner())
+    text = client.get(reverse("admin:league_season_change", args=[season.pk])).content.decode()
+    assert '<img src=x onerror="alert(1)">' not in text
+    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt; has 6 games, 2 played" in text
+
+
 def test_a_tournaments_kind_and_seeds_are_fixed_from_its_first_game(client) -> None:
     cup = trial_cup(4, played=False)  # scheduled games only: already made with its settings
     client.force_login(commissioner())
