@@ -365,7 +365,9 @@ def entry(request: HttpRequest, pk: int) -> HttpResponse:
             return _refused(request, "Not your entry", message, 403)
         try:
             picks = json.loads(request.POST.get("picks") or "{}")
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
+            # Not JSON; a number of thousands of digits (a ValueError, not a decode error);
+            # or [[[[... nested past Python's parser: refused as unreadable, not a 500.
             picks = None
         tiebreak = request.POST.get("tiebreak", "")
         try:

@@ -194,6 +194,29 @@ def test_a_fan_never_changes_another_fans_entry(cup: Any, pool: Any, alice: Any,
     assert Entry.objects.get(pk=entry.pk).picks == {}
 
 
+@pytest.mark.parametrize(
+    "sent",
+    [
+        "[" * 100_000 + "]" * 100_000,  # nested past Python's parser: RecursionError
+        '{"R1-1": ' + "9" * 5000 + "}",  # past Python's digits for an int: ValueError
+    ],
+    ids=["nested", "huge number"],
+)
+def test_picks_the_page_cannot_read_are_refused_in_words_not_a_server_error(
+    cup: Any, pool: Any, alice: Any, sent: str
+) -> None:
+    """The page read its picks field with json.loads, catching only a decode error: a body
+    of [[[[... or a number of thousands of digits answered the fan's own page with a 500
+    (the API refused them with a 400 already)."""
+    entry = services.entry_join(challenge=pool, user=alice)
+    client = signed(alice)
+    client.raise_request_exception = False
+    page = client.post(entry.get_absolute_url(), {"picks": sent, "tiebreak": "", "name": "Mine"})
+    assert page.status_code == 400
+    assert "The picks could not be read: send them again." in page.content.decode()
+    assert Entry.objects.get(pk=entry.pk).picks == {}
+
+
 def test_patch_changes_only_the_picks_sent_and_put_replaces_them_all(
     cup: Any, pool: Any, alice: Any
 ) -> None:
