@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 import zipfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -131,6 +132,11 @@ def team_file_parse(*, name: str, content: bytes | str) -> TeamCard:
         ) from exc
     except RecursionError as exc:  # a few kilobytes of [[[[... (the API's body, any upload)
         raise TeamFileError([f"{name}: not valid JSON (nested too deeply)"]) from exc
+    except ValueError as exc:  # an integer past Python's limit of digits (4,300): not a 500
+        digits = f"{sys.get_int_max_str_digits():,}"
+        raise TeamFileError(
+            [f"{name}: not valid JSON (a number of more than {digits} digits)"]
+        ) from exc
     notes = team_notes_problems(name=name, data=data)
     if isinstance(data, dict) and "styles" in data:
         notes += [f"{name}: {p}" for p in styles_problems(data["styles"])]

@@ -670,6 +670,11 @@ UNREADABLE = {
         "not UTF-8 text (UTF-16, by its byte order mark; save it as UTF-8)",
     ),
     "nested": (lambda: b"[" * 100_000, "not valid JSON (nested too deeply)"),
+    # Python reads no integer of more digits: it raised a bare ValueError, a server error.
+    "huge number": (
+        lambda: b'{"format": "vabg-team/1", "season": ' + b"9" * 5000 + b"}",
+        "not valid JSON (a number of more than 4,300 digits)",
+    ),
     "not json": (
         lambda: b"school: Kentucky\n",
         "not valid JSON (line 1, column 1: Expecting value)",
