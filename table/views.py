@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 
 from cards.models import Team
+from core.api import ID_MAX
 from core.roles import is_commissioner
 from league.games import league_game
 from league.models import ROW_FIELDS, Game, Season
@@ -189,7 +190,13 @@ def index(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         try:
             if request.POST.get("league_game"):
-                league_game = Game.objects.filter(pk=request.POST["league_game"]).first()
+                asked = request.POST["league_game"].strip()
+                # An id that is no whole number ("abc") raised ValueError out of the view.
+                league_game = (
+                    Game.objects.filter(pk=int(asked)).first()
+                    if asked.isdigit() and int(asked) <= ID_MAX
+                    else None
+                )
                 if league_game is None:
                     raise services.TableRefused("No such scheduled game.")
                 # Who makes the choices, as on the new-game form (a game that has them).

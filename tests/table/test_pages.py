@@ -72,6 +72,18 @@ def test_a_team_cannot_play_itself_at_the_table(player_client, teams):
     assert not TableGame.objects.exists()
 
 
+@pytest.mark.parametrize("sent", ["abc", "-1", str(2**63)])
+def test_a_scheduled_game_that_is_no_id_is_refused_in_words(client, commish, sent):
+    """The scheduled-game form's id went to the database as sent: "abc" raised ValueError
+    out of the view, a server error."""
+    client.force_login(commish)
+    client.raise_request_exception = False
+    answer = client.post(reverse("table:index"), {"league_game": sent})
+    assert answer.status_code == 200
+    assert "No such scheduled game." in answer.content.decode()
+    assert not TableGame.objects.exists()
+
+
 def test_only_a_commissioner_is_offered_the_seasons_scheduled_games(client, player, commish, teams):
     league = league_services.league_get_or_create(name="Page League")
     league_services.season_create(league=league, name="Fall", teams=list(teams), seed=7)
