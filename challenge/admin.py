@@ -158,7 +158,9 @@ HIDDEN = "hidden until the pool locks"
 
 @admin.register(Entry)
 class EntryAdmin(StoredTitleAdmin[Entry]):
-    list_display = ("name", "user", "challenge", "points", "max_points", "alive", "shown_expected")
+    list_display = (
+        "name", "user", "challenge", "points", "shown_max_points", "shown_alive", "shown_expected",
+    )  # fmt: skip
     list_filter = ("challenge",)
     list_select_related = ("user", "challenge")
     search_fields = ("name", "user__username")
@@ -177,6 +179,16 @@ class EntryAdmin(StoredTitleAdmin[Entry]):
     @admin.display(description="picks")
     def shown_picks(self, entry: Entry) -> Any:
         return entry.picks if services.is_locked(entry.challenge) else HIDDEN
+
+    @admin.display(description="max points")
+    def shown_max_points(self, entry: Entry) -> Any:
+        """The most still reachable sums the rounds of the picks made: after the lock only."""
+        return entry.max_points if services.is_locked(entry.challenge) else HIDDEN
+
+    @admin.display(description="alive")
+    def shown_alive(self, entry: Entry) -> Any:
+        """Picks alive counts the picks made: after the lock only."""
+        return entry.alive if services.is_locked(entry.challenge) else HIDDEN
 
     @admin.display(description="expected")
     def shown_expected(self, entry: Entry) -> Any:

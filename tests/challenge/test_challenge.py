@@ -782,6 +782,25 @@ def test_no_win_chance_is_worked_out_before_the_lock_and_a_locked_pool_stays_loc
     assert "hidden until the pool locks" not in entry_page  # locked: the commissioner reads it
 
 
+def test_the_admin_s_list_of_entries_tells_no_figure_of_the_picks_before_the_lock(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    """The entry's page in the admin hid its picks, tie-breaker and expected score before
+    the lock, but the list of entries showed its max points and picks alive, which count
+    the picks made and the rounds they reach (a commissioner may play in his own pool)."""
+    entry = services.entry_join(challenge=pool, user=alice)
+    services.entry_save(entry=entry, user=alice, picks=chalk(cup))
+    admin = Client()
+    admin.force_login(commissioner())
+    listed = admin.get(reverse("admin:challenge_entry_changelist"))
+    cells = [re.sub(r"<[^>]+>", "", c) for c in listed.context["results"][0]]
+    assert cells[5:8] == ["hidden until the pool locks"] * 3  # max points, alive, expected
+    Challenge.objects.filter(pk=pool.pk).update(lock_at=timezone.now() - timedelta(seconds=1))
+    listed = admin.get(reverse("admin:challenge_entry_changelist"))
+    cells = [re.sub(r"<[^>]+>", "", c) for c in listed.context["results"][0]]
+    assert cells[6] == str(Entry.objects.get(pk=entry.pk).alive)
+
+
 def test_a_deleted_entry_leaves_its_pool_s_count_at_once(
     cup: Any, pool: Any, alice: Any, bob: Any
 ) -> None:
