@@ -1243,12 +1243,16 @@ def game_result_enter(
         for side, (team, lines, score) in sides.items():
             roster = {p.name: p.pk for p in team.players.all()}
             total = 0
+            named: set[str] = set()
             for order, line in enumerate(lines):
                 name = str(line.get("name", ""))
                 if not name.strip():
                     problems.append(f"{side}: line {order + 1} names no player (its name)")
                 elif name not in roster:
                     problems.append(f"{side}: {name!r} is not on the {team} roster")
+                elif name in named:  # one line a player a game (the box score's own rule)
+                    problems.append(f"{side}: {name!r} has two lines: give him one")
+                named.add(name)
                 values = {}
                 for field in LINE_FIELDS:
                     value = line.get(field, 0)

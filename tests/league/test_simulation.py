@@ -349,6 +349,14 @@ def test_a_typed_in_score_sheet_is_checked_and_stored() -> None:
     assert any("fgm is more than fga" in p for p in problems)
     assert any("add up to 10, not the score 70" in p for p in problems)
     assert not GameResult.objects.exists()
+    # A player given two lines is refused by name, with the rest (it was a database error).
+    twice = {"name": names["home"][0], "pts": 35, "fgm": 15, "fga": 30, "ftm": 5, "fta": 6}
+    with pytest.raises(services.ResultRefused) as refused:
+        services.game_result_enter(
+            game_id=game.pk, home_score=70, away_score=68, home_lines=[twice, twice]
+        )
+    assert f"home: {names['home'][0]!r} has two lines: give him one" in refused.value.problems
+    assert not GameResult.objects.exists()
     services.game_result_enter(
         game_id=game.pk,
         home_score=71,
