@@ -12,6 +12,7 @@ from django.db.models import Count
 from django.db.models.functions import Lower
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.views.decorators.cache import never_cache
 
 from cards.models import Team
 from core.api import ID_MAX
@@ -182,6 +183,7 @@ STARTED_KEY = "table.started"
 STARTS_KEPT = 20
 
 
+@never_cache  # his own games: Back after signing out (a shared computer) must not show them
 @login_required(login_url=SIGN_IN)
 def index(request: HttpRequest) -> HttpResponse:
     """List the user's games at the table and start a new one."""
@@ -254,6 +256,7 @@ def index(request: HttpRequest) -> HttpResponse:
     )
 
 
+@never_cache  # his own sheet, as the list of his games
 @login_required(login_url=SIGN_IN)
 def sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """The live score sheet of one game: the page asks for each die in turn."""

@@ -245,6 +245,12 @@ def test_the_list_of_games_shows_each_games_score_as_it_stands(player_client, te
 
 def test_a_game_belongs_to_whoever_started_it(player_client, teams, client, commish):
     state = start(player_client, teams)
+    # His pages are kept by no cache, the browser's included: Back after signing out on a
+    # shared computer must not show his games.
+    for url in (reverse("table:index"), reverse("table:sheet", args=[state["id"]])):
+        kept = player_client.get(url)
+        assert kept.status_code == 200, url
+        assert "no-store" in kept["Cache-Control"] and "private" in kept["Cache-Control"], url
     client.force_login(commish)
     assert client.get(reverse("table:api-game", args=[state["id"]])).status_code == 404
     assert roll(client, state["id"], [1]).status_code == 404
