@@ -277,6 +277,11 @@ def test_a_body_nested_too_deeply_is_a_400_not_a_server_error(commish) -> None:
     assert response.status_code == 400
     assert response.json() == {"detail": "JSON parse error - the JSON is nested too deeply"}
     assert not League.objects.exists()
+    # A number past the digits Python converts: said in the API's words, not Python's.
+    body = '{"name": "Big", "description": ' + "9" * 5000 + "}"
+    response = commish.post("/api/leagues/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json() == {"detail": "JSON parse error - a number has more than 4,300 digits"}
 
 
 def test_a_write_to_an_address_without_its_trailing_slash_is_served_not_redirected(
