@@ -28,6 +28,13 @@ from simulator.games import Column, find_game
 
 SIDES = ("home", "away")
 
+POINTS_KEYS = frozenset({"pts", "score"})
+"""The columns of a game's box score that hold a team's points (grid court's PTS, whose
+team total is the team's score; six dice's ``score``). A season's team stats take them from
+the games' scores, as the standings do: a score typed in has no box score, and summed from
+the boxes its points were missing from PTS (and a grid-court team whose only game was typed
+in had no points a game to sort by, a 500 on the season page)."""
+
 
 @dataclass(frozen=True)
 class StatsTable:
@@ -146,7 +153,7 @@ def team_stats(season: Season, *, version: str = "") -> StatsTable:
     (kept in the cache until a game is stored or a name changes: ``selectors.season_cached``,
     since each game's stored box score is read)."""
     return selectors.season_cached(
-        season.pk, f"game-team-stats:{season.game}", lambda: _team_stats(season), version=version
+        season.pk, f"game-team-stats-2:{season.game}", lambda: _team_stats(season), version=version
     )
 
 
@@ -192,6 +199,9 @@ def _team_stats(season: Season) -> StatsTable:
         row["pts_pg"] = row["pts"] / row["g"]
         row["opp_pts_pg"] = row["opp_pts"] / row["g"]
         for column in columns:
+            if column.key in POINTS_KEYS:  # every game's points, from the scores
+                row[column.key], row[f"{column.key}_pg"] = row["pts"], row["pts_pg"]
+                continue
             total = totals.get(column.key)
             row[column.key] = _whole(total)
             row[f"{column.key}_pg"] = None if total is None else total / games_with[column.key]

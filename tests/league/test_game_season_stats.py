@@ -11,6 +11,7 @@ from django.test import Client
 
 from league import gamestats, services, tournaments
 from league.models import Game, Season
+from league.selectors import standings_for_season
 from simulator.games import find_game
 from tests import factories
 from tests.factories import TeamFactory
@@ -181,3 +182,40 @@ def test_the_api_gives_another_games_leaders_and_team_stats(client: Client) -> N
         assert row["totals"]["possessions"] == mine["possessions"]
     bad = client.get(f"/api/seasons/{season.pk}/team-stats/", {"ordering": "blk"})
     assert bad.status_code == 400 and "three_sec_pg" in bad.json()["ordering"][0]
+
+
+def season_with_a_score_typed_in(game_name: str) -> tuple[Season, int]:
+    """Three teams once each: the first game simulated, the second's score typed in (no box
+    score), the third not played; with the team whose only game is the one typed in."""
+    season = factories.make_season(
+        teams=3, game=game_name, league=f"{game_name} sheet", seed=5, start_date=None
+    )
+    first, typed, _ = season.games.order_by("round", "pk")
+    services.game_simulate(game_id=first.pk)
+    services.game_result_enter(game_id=typed.pk, home_score=21, away_score=17)
+    (only,) = {typed.home_id, typed.away_id} - {first.home_id, first.away_id}
+    return season, only
+
+
+@pytest.mark.parametrize("game_name", ["gridcourt", "sixdice"])
+def test_a_score_typed_in_counts_in_the_team_stats_points_as_in_the_standings(
+    client: Client, game_name: str
+) -> None:
+    season, only = season_with_a_score_typed_in(game_name)
+    points = "pts" if game_name == "gridcourt" else "score"  # the game's own PTS column
+    standings = {r["team_id"]: r for _, rows in standings_for_season(season_id=season.pk)
+                 for r in rows}  # fmt: skip
+    # a team whose only game was typed in has a page, its points and record on it
+    page = client.get(f"/seasons/{season.pk}/")
+    assert page.status_code == 200
+    rows = client.get(f"/api/seasons/{season.pk}/team-stats/").json()["results"]
+    assert {r["team"] for r in rows} == {t for t, s in standings.items() if s["wins"] + s["losses"]}
+    for row in rows:
+        mine = standings[row["team"]]
+        assert (row["w"], row["l"]) == (mine["wins"], mine["losses"])
+        assert (row["pts"], row["opp_pts"]) == (mine["points_for"], mine["points_against"])
+        # PTS in the game's own columns: every game's points, the typed-in one's too
+        assert row["totals"][points] == mine["points_for"]
+        assert row["per_game"][points] == pytest.approx(mine["points_for"] / row["g"])
+    alone = next(r for r in rows if r["team"] == only)
+    assert alone["g"] == 1 and alone["pts"] == alone["totals"][points] in (21, 17)
