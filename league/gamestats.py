@@ -243,7 +243,7 @@ def leaders(
         )
     return selectors.season_cached(
         season.pk,
-        f"game-leaders:{season.game}:{category}:{per_game}:{limit}",
+        f"game-leaders-2:{season.game}:{category}:{per_game}:{limit}",
         lambda: _boards(season, [category], per_game=per_game, limit=limit)[category],
     )
 
@@ -272,7 +272,12 @@ def _boards(
     season: Season, categories: list[str], *, per_game: bool, limit: int, min_games: int = 1
 ) -> dict[str, list[dict[str, Any]]]:
     """Rank the season's lines (or teams) in every one of ``categories``, reading each
-    stored box score once."""
+    stored box score once.
+
+    A line (or team) counts, in each category, the games that have the figure: a score
+    typed in has no box score, so it counts in a six-dice team's points (from the score, as
+    the team stats and standings count them) and in none of its other figures, never as a
+    game of zeros; a grid-court piece has no line in it at all."""
     engine = find_game(season.game)
     totals: dict[tuple[int, str], dict[str, Any]] = {}
     for game in _final_games(season):
@@ -285,7 +290,9 @@ def _boards(
                     for line in doc.get(engine.lines_key, [])
                 ]
             else:
-                entries = [(str(team), doc)]
+                score = game.home_score if side == "home" else game.away_score
+                points = {key: score for key in POINTS_KEYS if key in categories}
+                entries = [(str(team), {**doc, **points})]
             for name, values in entries:
                 row = totals.setdefault(
                     (team.pk, name),
@@ -295,25 +302,29 @@ def _boards(
                         "team_id": team.pk,
                         "team__school": team.school,
                         "team__season": team.season,
-                        "g": 0,
                         "is_team": not engine.columns,  # six dice ranks teams, not pieces
-                        **{c: 0.0 for c in categories},
+                        "sums": {c: 0.0 for c in categories},
+                        "games": {c: 0 for c in categories},
                     },
                 )
-                row["g"] += 1
                 for category in categories:
-                    row[category] += _number(values.get(category)) or 0.0
+                    value = _number(values.get(category))
+                    if value is not None:  # none: a game without the figure
+                        row["sums"][category] += value
+                        row["games"][category] += 1
     boards = {}
     for category in categories:
         # A piece (or team) with none of it leads nothing: a board of paint violations in a
         # season without one is empty, not a list of zeros.
         rows = []
         for entry in totals.values():
-            if not entry[category] or entry["g"] < min_games:
+            total, games = entry["sums"][category], entry["games"][category]
+            if not total or games < min_games:
                 continue
-            row = {k: v for k, v in entry.items() if k not in categories}
-            row[category] = _whole(entry[category])
-            row[f"{category}_pg"] = entry[category] / entry["g"]
+            row = {k: v for k, v in entry.items() if k not in ("sums", "games")}
+            row["g"] = games
+            row[category] = _whole(total)
+            row[f"{category}_pg"] = total / games
             row["value"] = row[f"{category}_pg"] if per_game else row[category]
             rows.append(row)
         rows.sort(key=lambda r: (-r["value"], r["team__school"], r["team__season"], r["name"]))
@@ -340,7 +351,7 @@ def leader_boards(
     ``vabg_categories``, a page's short list, only the game's ``headline_boards``). Kept in
     the cache until a game is stored or a name changes (``selectors.season_cached``)."""
     version = version or selectors.season_version(season.pk)
-    what = f"boards-2:{season.game}:{per_game}:{limit}:{','.join(vabg_categories or ())}"
+    what = f"boards-3:{season.game}:{per_game}:{limit}:{','.join(vabg_categories or ())}"
     return selectors.season_cached(
         season.pk,
         what,

@@ -219,3 +219,25 @@ def test_a_score_typed_in_counts_in_the_team_stats_points_as_in_the_standings(
         assert row["per_game"][points] == pytest.approx(mine["points_for"] / row["g"])
     alone = next(r for r in rows if r["team"] == only)
     assert alone["g"] == 1 and alone["pts"] == alone["totals"][points] in (21, 17)
+
+
+def test_six_dice_leaders_read_a_score_typed_in_as_the_team_stats_do(client: Client) -> None:
+    season, _ = season_with_a_score_typed_in("sixdice")
+    stats = {r["team_id"]: r for r in gamestats.team_stats(season).rows}
+    for column in gamestats.in_play(season, gamestats.leader_categories("sixdice")):
+        key = column.key
+        board = gamestats.leaders(season, key, limit=100)
+        # a team's figure a game on the board is its team stats' (points: every game's, from
+        # the scores; a figure the typed-in sheet has not: the games with a box score), never
+        # diluted by the typed-in game counted as a game of zeros
+        assert {r["team_id"]: r["value"] for r in board} == pytest.approx(
+            {t: row[f"{key}_pg"] for t, row in stats.items() if row[key]}
+        ), key
+        totals = gamestats.leaders(season, key, per_game=False, limit=100)
+        assert {r["team_id"]: r["value"] for r in totals} == {
+            t: row[key] for t, row in stats.items() if row[key]
+        }, key
+    api = client.get(f"/api/seasons/{season.pk}/leaders/", {"category": "score"}).json()
+    assert {r["team"]: r["value"] for r in api["results"]} == pytest.approx(
+        {t: row["pts"] / row["g"] for t, row in stats.items()}
+    )
