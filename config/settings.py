@@ -516,6 +516,10 @@ CACHES = {
     if env.str("CACHE_URL", default="")
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
+# Every key is made under the release (a digest of the application's files, core/release.py):
+# a shared cache outlives a release, and a new one must not serve what its predecessor
+# rendered or counted.
+CACHES["default"]["KEY_FUNCTION"] = "core.cache.release_key"
 # A Redis cache that an outage of its Redis makes slower, never broken (core/cache.py): it
 # reads as empty until Redis answers again; a silent host is given CACHE_TIMEOUT_SECONDS.
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":

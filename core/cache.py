@@ -21,6 +21,8 @@ import redis
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache
 
+from core.release import release
+
 log = logging.getLogger(__name__)
 
 OUTAGE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
@@ -35,6 +37,13 @@ T = TypeVar("T")
 
 
 _state = {"down_until": 0.0, "warned_at": -WARN_EVERY}
+
+
+def release_key(key: str, key_prefix: str, version: Any) -> str:
+    """Django's cache key, under the release that makes it (``KEY_FUNCTION``): what an
+    earlier release kept in a shared cache is never read by a later one
+    (:mod:`core.release`)."""
+    return f"{key_prefix}:{version}:{release()}:{key}"
 
 
 def redis_down() -> bool:
