@@ -1217,6 +1217,8 @@ def game_result_enter(
             )
         home_lines, away_lines = list(home_lines), list(away_lines)
         kind = league_game(game.game)
+        if home_score != away_score and min(home_score, away_score) >= 0:
+            problems += kind.final_score_problems(home_score, away_score)
         if (not kind.has_players and (home_lines or away_lines)) or (
             not kind.has_overtimes and overtimes
         ):

@@ -302,6 +302,15 @@ def test_a_typed_in_six_dice_score_is_stored_without_lines() -> None:
         "a Six dice to 21 game never ends tied (21-21)",
         "a Six dice to 21 game has no player lines and no overtime: enter its score only",
     )
+    # Scores the game to 21 cannot end on, each refused in words (the sheet is kept).
+    for home, away, words in (
+        (5, 3, "a Six dice to 21 game is played to 21: the winner has 5"),
+        (24, 17, "worth 3 at most: the winner has 23 at most, not 24"),
+        (22, 21, "ends once a team reaches 21: the loser cannot have 21"),
+    ):
+        with pytest.raises(services.ResultRefused) as refused:
+            services.game_result_enter(game_id=game.pk, home_score=home, away_score=away)
+        assert any(words in problem for problem in refused.value.problems), (home, away)
     services.game_result_enter(game_id=game.pk, home_score=21, away_score=17)
     game.refresh_from_db()
     assert (game.status, game.result.rules) == (
@@ -403,3 +412,16 @@ def test_a_grid_court_totals_row_says_what_no_piece_is_credited_with(client) -> 
             else:
                 assert "(team" not in row
     assert noted  # the season met at least one team steal or turnover
+
+
+def test_a_typed_in_grid_court_score_may_end_short_of_21_but_never_past_it() -> None:
+    """Grid court's safety net (rulings §3: at turn 2,000 the leader wins) lets a game end
+    short of 21; the basket that reaches 21 ends it, so the loser never has 21."""
+    game = make_season(game="gridcourt", teams=2).games.get()
+    with pytest.raises(services.ResultRefused) as refused:
+        services.game_result_enter(game_id=game.pk, home_score=23, away_score=21)
+    assert refused.value.problems == (
+        "a Grid court game ends once a team reaches 21: the loser cannot have 21",
+    )
+    services.game_result_enter(game_id=game.pk, home_score=15, away_score=9)
+    assert Game.objects.get(pk=game.pk).status == "final"
