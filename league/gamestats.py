@@ -203,7 +203,8 @@ def _team_stats(season: Season) -> StatsTable:
                 row[column.key], row[f"{column.key}_pg"] = row["pts"], row["pts_pg"]
                 continue
             total = totals.get(column.key)
-            row[column.key] = _whole(total)
+            # A rate's season total would be a sum of rates (grid court's ppp): none.
+            row[column.key] = None if column.key in rates else _whole(total)
             row[f"{column.key}_pg"] = None if total is None else total / games_with[column.key]
         out.append(row)
     out.sort(key=lambda r: (-r["pts_pg"], r["team__school"], r["team__season"]))

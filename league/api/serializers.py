@@ -576,7 +576,8 @@ GameTeamSeasonStatsSerializer = _serializer(
         "totals": serializers.DictField(
             child=serializers.FloatField(allow_null=True),
             help_text="Every column of the game's box score (simulator.games: the lines' "
-            "columns, then the team's), summed over the season's games.",
+            "columns, then the team's), summed over the season's games; a rate (grid court's "
+            "ppp) has no total: null.",
         ),
         "per_game": serializers.DictField(
             child=serializers.FloatField(allow_null=True),

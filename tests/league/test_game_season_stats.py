@@ -85,7 +85,8 @@ def test_grid_court_leaders_rank_the_pieces_and_team_stats_add_the_piece_totals(
     table = gamestats.team_stats(season)
     for row in table.rows:
         assert row["pts"] == sum(v for (team, _), v in expected.items() if team == row["team_id"])
-        assert row["ppp"] is not None  # a rate: shown as its mean over the games
+        # a rate: shown as its mean over the games, with no season total (a sum of rates)
+        assert row["ppp_pg"] is not None and row["ppp"] is None
     assert table.rates == {"ppp"}
     with pytest.raises(ValueError, match=r"unknown leader category 'blk' for Grid court.*pts"):
         gamestats.leaders(season, "blk")
