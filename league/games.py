@@ -42,9 +42,7 @@ from simulator import SeededDice
 from simulator.dice import DiceError, DiceSource
 from simulator.games import Game as Engine
 from simulator.games import InvalidOptionError, InvalidTeamError, find_game, game_choices
-from simulator.gridcourt.rules import TARGET as GRID_COURT_TARGET
 from simulator.results import LINE_FIELDS
-from simulator.sixdice.state import TARGET as SIX_DICE_TARGET
 from simulator.vabg import (
     GameRules,
     InvalidCardError,
@@ -123,8 +121,8 @@ class LeagueGame:
 
     def final_score_problems(self, home: int, away: int) -> list[str]:
         """Say why ``home``-``away`` (not tied) cannot be how one of the game's games ends,
-        for a score sheet typed in; none by default (VABG: any untied score)."""
-        return []
+        for a score sheet typed in (the engine's rule: ``Game.final_score_problems``)."""
+        return self.engine.final_score_problems(home, away)
 
     @property
     def name(self) -> str:
@@ -344,29 +342,6 @@ def _dice(game: Game, dice: DiceSource | None) -> DiceSource:
     return SeededDice(game.seed)
 
 
-def race_problems(
-    title: str, target: int, home: int, away: int, *, may_end_short: bool
-) -> list[str]:
-    """Say why an untied score cannot end a game to ``target`` that the basket (or free
-    throw) reaching it ends, a basket worth at most 3: the loser has at most ``target`` - 1,
-    the winner at most ``target`` + 2, and at least ``target`` unless the game may end
-    short of it (grid court's safety net at turn 2,000, rulings §3)."""
-    low, high = sorted((home, away))
-    problems = []
-    if low >= target:
-        problems.append(
-            f"a {title} game ends once a team reaches {target}: the loser cannot have {low}"
-        )
-    if high > target + 2:
-        problems.append(
-            f"a {title} game ends on the basket that reaches {target}, worth 3 at most: "
-            f"the winner has {target + 2} at most, not {high}"
-        )
-    if high < target and not may_end_short:
-        problems.append(f"a {title} game is played to {target}: the winner has {high}")
-    return problems
-
-
 class GridCourt(LeagueGame):
     """Grid court: a board game; its replay draws the board turn by turn."""
 
@@ -381,11 +356,6 @@ class GridCourt(LeagueGame):
 
     def replay_view(self, game: Game, result: GameResult, turn: int) -> Any:
         return replays.gridcourt_replay(game, result, turn)
-
-    def final_score_problems(self, home: int, away: int) -> list[str]:
-        # At turn 2,000 the leader wins short of 21 (the safety net): any lower score can end.
-        title = self.engine.title
-        return race_problems(title, GRID_COURT_TARGET, home, away, may_end_short=True)
 
 
 class SixDice(LeagueGame):
@@ -404,10 +374,6 @@ class SixDice(LeagueGame):
 
     def replay_view(self, game: Game, result: GameResult, turn: int) -> Any:
         return replays.sixdice_replay(game, result, turn)
-
-    def final_score_problems(self, home: int, away: int) -> list[str]:
-        title = self.engine.title
-        return race_problems(title, SIX_DICE_TARGET, home, away, may_end_short=False)
 
 
 _ENTRIES: dict[str, TeamEntry] = {}

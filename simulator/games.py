@@ -563,6 +563,11 @@ class Game(ABC):
         }
         return tuple(name for name in SETTINGS if has[name])
 
+    def final_score_problems(self, home: int, away: int) -> list[str]:
+        """Say why ``home``-``away`` (untied) cannot be how a game of this kind ends, for a
+        score sheet typed in; none by default (VABG: any untied score)."""
+        return []
+
     def board(self, rules: Any) -> Board | None:
         """Return the grid a game with these rules is played on; ``None`` for a game that
         has no board (VABG, six dice)."""
@@ -739,6 +744,35 @@ class Game(ABC):
 
 
 _REGISTRY: dict[str, Game] = {}
+
+
+def race_problems(
+    title: str, target: int, home: int, away: int, *, may_end_short: bool
+) -> list[str]:
+    """Say why an untied score cannot end a game to ``target`` that the basket (or free
+    throw) reaching it ends, a basket worth at most 3: the loser has at most ``target`` - 1,
+    the winner at most ``target`` + 2, and at least ``target`` unless the game may end short
+    of it.
+
+    >>> race_problems("Six dice to 21", 21, 5, 3, may_end_short=False)
+    ['a Six dice to 21 game is played to 21: the winner has 5']
+    >>> race_problems("Grid court", 21, 23, 21, may_end_short=True)
+    ['a Grid court game ends once a team reaches 21: the loser cannot have 21']
+    """
+    low, high = sorted((home, away))
+    problems = []
+    if low >= target:
+        problems.append(
+            f"a {title} game ends once a team reaches {target}: the loser cannot have {low}"
+        )
+    if high > target + 2:
+        problems.append(
+            f"a {title} game ends on the basket that reaches {target}, worth 3 at most: "
+            f"the winner has {target + 2} at most, not {high}"
+        )
+    if high < target and not may_end_short:
+        problems.append(f"a {title} game is played to {target}: the winner has {high}")
+    return problems
 
 
 class StyledGame(Game):

@@ -18,6 +18,7 @@ from simulator.games import (
     StyledGame,
     StyledTeam,
     TeamName,
+    race_problems,
     register,
 )
 from simulator.gridcourt import style
@@ -26,7 +27,7 @@ from simulator.gridcourt.engine import play_game
 from simulator.gridcourt.events import Event, GridTeamBox, box_score, event_from_json
 from simulator.gridcourt.hand import Hands
 from simulator.gridcourt.odds import styled_odds, table_odds
-from simulator.gridcourt.rules import PRESETS, RULES_VERSION, STANDARD, GridRules
+from simulator.gridcourt.rules import PRESETS, RULES_VERSION, STANDARD, TARGET, GridRules
 from simulator.gridcourt.style import (
     DEFAULT_STYLE,
     policy_for,
@@ -156,6 +157,11 @@ class GridCourtGame(StyledGame):
             played,
         )
         return dataclasses.replace(result, choices=choices, hands=hands, questions=questions)
+
+    def final_score_problems(self, home: int, away: int) -> list[str]:
+        # Rulings §3: the basket reaching 21 ends the game, and at turn 2,000 the leader
+        # wins short of it (the safety net).
+        return race_problems(self.title, TARGET, home, away, may_end_short=True)
 
     def board(self, rules: GridRules) -> Board:
         """Return the printed grid of the rules' width and level (§1.1, §1.2)."""

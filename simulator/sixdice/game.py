@@ -22,6 +22,7 @@ from simulator.games import (
     StyledGame,
     StyledTeam,
     TeamName,
+    race_problems,
     register,
 )
 from simulator.hands import play_by_hand
@@ -39,6 +40,7 @@ from simulator.sixdice.rules import (
     InvalidRulesError,
     SixDiceRules,
 )
+from simulator.sixdice.state import TARGET
 from simulator.sixdice.style import (
     DEFAULT_STYLE,
     SixDiceStyle,
@@ -214,6 +216,10 @@ class SixDiceGame(StyledGame):
             hands=frozenset(hands),
             questions=questions,
         )
+
+    def final_score_problems(self, home: int, away: int) -> list[str]:
+        # Rulings §3: the first team to reach 21 wins at once; no cap ends a game short.
+        return race_problems(self.title, TARGET, home, away, may_end_short=False)
 
     def box_score(self, events: Iterable[Any], rules: Any = None) -> tuple[SixDiceBox, SixDiceBox]:
         """Return the ``(home, away)`` team box scores rebuilt from the events alone (§7)."""
