@@ -620,9 +620,7 @@ class PairTable:
         if row is not None and row.laws:
             odds = _from_row(row)
         else:
-            odds = _solved(
-                exact_odds, eh.card, ea.card, rules=self.game_rules, neutral=self.neutral
-            )
+            odds = self._whole_law(eh, ea)
             if row is None:
                 PairOdds.objects.bulk_create(
                     [self._row(h, a, odds, laws=True)], ignore_conflicts=True
@@ -632,6 +630,22 @@ class PairTable:
             self._game_rows(home, away).filter(laws__isnull=True).update(laws=odds.to_json())
             self._p[(h, a)] = odds.p_home_win
         return _mirror(odds) if mirrored else odds
+
+    def _whole_law(self, eh: Entry, ea: Entry) -> GameOdds:
+        """Solve the whole law of a game (its score laws too). With the exact coach, the
+        pair's coach is the one its games play (``league.coaches``: read if stored, else
+        solved and stored for them): a preview read before its game saves the game the
+        solve, and a game played first saves the preview its backward program."""
+        options: dict[str, Any] = {"rules": self.game_rules, "neutral": self.neutral}
+        if not (self.game_rules.strategy and self.game_rules.coach == CoachKind.EXACT):
+            return _solved(exact_odds, eh.card, ea.card, **options)
+        try:
+            coach = coach_for(
+                home=eh.card, away=ea.card, digests=(eh.version, ea.version), **options
+            )
+        except InvalidCardError as exc:
+            raise OddsUnavailable(f"{eh.card.label} v {ea.card.label}: {exc}") from exc
+        return _solved(coach_odds, eh.card, ea.card, coach=coach, **options)
 
 
 def season_table(season: Season) -> PairTable:

@@ -235,6 +235,27 @@ def test_a_coached_round_robins_games_play_with_the_coaches_its_table_solved(
     coaches.clear(stored=True)
 
 
+def test_a_coached_games_preview_and_the_game_share_one_solved_coach(
+    teams, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    season = cup(teams[:2], strategy=True)
+    game = season.games.get()
+    coaches.clear(stored=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert odds.game_law_build(game_id=game.pk)  # the preview's whole law
+    assert SolvedCoach.objects.count() == 1
+    home, away = (odds.entries_for([t])[t].card for t in (game.home_id, game.away_id))
+    law = odds.season_table(season).game_law(game.home_id, game.away_id)
+    assert law.p_home_win == pytest.approx(
+        coach_odds(home, away, rules=preset("advanced", strategy=True), neutral=True).p_home_win,
+        abs=1e-12,
+    )
+    coaches.clear()
+    monkeypatch.setattr(coaches, "rules_coach", never_solved)
+    assert play(game, django_capture_on_commit_callbacks).status == Game.Status.FINAL
+    coaches.clear(stored=True)
+
+
 def test_a_table_task_stopped_by_its_time_limit_keeps_what_it_solved_and_goes_on(
     teams, monkeypatch
 ) -> None:
