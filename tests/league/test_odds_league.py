@@ -19,6 +19,7 @@ from league.models import Game, PairOdds, SolvedCoach
 from simulator.vabg import preset, read_team_file
 from simulator.vabg.coachodds import coach_odds, exact_odds
 from simulator.vabg.odds import game_odds, matchup_odds
+from tests.factories import make_season
 
 pytestmark = pytest.mark.django_db
 
@@ -218,12 +219,8 @@ def test_a_coached_table_keeps_each_pairs_coach_for_its_games_and_walks_those_th
 def test_a_coached_round_robins_games_play_with_the_coaches_its_table_solved(
     teams, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
-    season = services.season_create(
-        league=services.league_get_or_create(name="Odds League"),
-        name="Coached round robin",
-        teams=teams[:3],
-        start_date=date(2026, 1, 5),
-        strategy=True,
+    season = make_season(
+        teams=teams[:3], league="Odds League", name="Coached round robin", strategy=True
     )
     coaches.clear(stored=True)
     with django_capture_on_commit_callbacks(execute=True):

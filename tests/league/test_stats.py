@@ -9,7 +9,7 @@ import pytest
 from cards.models import Player
 from league import selectors, services
 from league.models import BoxLine, Game
-from tests.factories import full_team
+from tests.factories import full_team, make_season
 
 pytestmark = pytest.mark.django_db
 
@@ -79,14 +79,7 @@ def test_a_game_log_lists_a_players_games_in_date_order(played_season) -> None:
 def test_a_player_renamed_mid_season_keeps_one_line_of_all_his_games(
     client, django_capture_on_commit_callbacks
 ) -> None:
-    league = services.league_get_or_create(name="Rename League")
-    season = services.season_create(
-        league=league,
-        name="2002",
-        teams=[full_team() for _ in range(4)],
-        start_date=date(2002, 1, 1),
-        seed=78,
-    )
+    season = make_season(league="Rename League", name="2002", start_date=date(2002, 1, 1), seed=78)
     with django_capture_on_commit_callbacks(execute=True):
         services.simulation_start(season=season, scope="round", round=1)
     star = Player.objects.get(pk=BoxLine.objects.order_by("-pts").first().player_id)
@@ -112,14 +105,7 @@ def test_a_player_renamed_mid_season_keeps_one_line_of_all_his_games(
 def test_a_score_typed_in_without_lines_counts_its_points_in_the_team_stats(
     client, django_capture_on_commit_callbacks
 ) -> None:
-    league = services.league_get_or_create(name="Sheet League")
-    season = services.season_create(
-        league=league,
-        name="2003",
-        teams=[full_team() for _ in range(4)],
-        start_date=date(2003, 1, 1),
-        seed=79,
-    )
+    season = make_season(league="Sheet League", name="2003", start_date=date(2003, 1, 1), seed=79)
     typed = season.games.order_by("round", "pk").first()
     services.game_result_enter(game_id=typed.pk, home_score=70, away_score=60)
     with django_capture_on_commit_callbacks(execute=True):
