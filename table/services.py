@@ -653,6 +653,15 @@ def table_finish(*, game_id: int, user: Any) -> Game:
     """
     table = _locked(game_id, user)
     _playing(table, None)
+    if table.league_game_id is not None and not is_commissioner(user):
+        # Opening a season's game was a commissioner's act; storing it in the season is too,
+        # checked again now: a commissioner demoted since keeps his dice, not the right.
+        refused = TableRefused(
+            "Only a commissioner can store a season's game, and you are no longer one: ask a "
+            "commissioner to finish it, or abandon it (the season's game is freed)."
+        )
+        refused.status = 403
+        raise refused
     position = position_of(table)
     played_result = position.result()
     if played_result is None:

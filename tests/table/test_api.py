@@ -319,6 +319,15 @@ def test_a_commissioner_plays_a_scheduled_season_game_at_the_table(client, commi
     played, written = rolled_game(*cards, 24, ADVANCED, game.neutral)
     state = roll(client, state["id"], written.values).json()
     assert state["over"]
+    # Demoted meanwhile (out of the Commissioner group): his dice stay, the season's game is
+    # not his to store; back in the group, the same game is stored.
+    group = commish.groups.get()
+    commish.groups.remove(group)
+    refused = client.post(reverse("table:api-finish", args=[state["id"]]))
+    assert refused.status_code == 403 and "no longer one" in refused.json()["detail"]
+    game.refresh_from_db()
+    assert game.status == "scheduled" and TableGame.objects.get().status == "playing"
+    commish.groups.add(group)
     assert client.post(reverse("table:api-finish", args=[state["id"]])).status_code == 200
     game.refresh_from_db()
     assert game.status == "final" and game.result.events == played.to_json()["events"]
