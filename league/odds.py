@@ -93,9 +93,14 @@ ON_DEMAND_COACHED_PAIRS = 25
 """The same with the coach policy on, each pair solved on its own with its exact coach
 (about 10-20 ms a pair)."""
 STORE_EVERY = 128
-"""A table build stores its pairs this many at a time: the field solver's best chunk (docs/
-odds.md, "Speed"), a second or two of coached pairs on a quiet host, so a task stopped
-by its time limit keeps all but the last few seconds of its work."""
+"""A table build with the coach policy stores its pairs this many at a time, a second or
+two of coached pairs on a quiet host, so a task stopped by its time limit keeps all but the
+last few seconds of its work."""
+FIELD_STORE_EVERY = 1024
+"""The same without the policy: the field solver walks each team of a call once, so a call
+of 128 pairs (some 50 teams walked for them) took four times as long a pair as one of 2,000
+(the 96 field: 4.3 s against 1.0 s for 2,000 pairs on a slow host); 1,024 pairs are a second
+or two there."""
 STATE_LIMIT = 200_000
 """Reseeded brackets: transitions per round beyond which the odds are sampled."""
 SAMPLED_BRACKETS = 20_000
@@ -446,14 +451,16 @@ class PairTable:
         return sorted(k for k in keys if k not in self._p)
 
     def compute(self, pairs: Iterable[tuple[int, int]]) -> int:
-        """Compute and store the missing ones of ``pairs``, ``STORE_EVERY`` at a time (a
-        task stopped by its time limit on a slow host keeps what it solved, and the next
-        one goes on from there); return how many were computed."""
+        """Compute and store the missing ones of ``pairs``, ``STORE_EVERY`` at a time
+        (``FIELD_STORE_EVERY`` without the coach policy): a task stopped by its time limit
+        on a slow host keeps what it solved, and the next one goes on from there. Return
+        how many were computed."""
         todo = self.missing(pairs)
         computed = 0
-        for start in range(0, len(todo), STORE_EVERY):
+        every = STORE_EVERY if self.game_rules.strategy else FIELD_STORE_EVERY
+        for start in range(0, len(todo), every):
             rows = []
-            for (home, away), odds in self._solve(todo[start : start + STORE_EVERY]).items():
+            for (home, away), odds in self._solve(todo[start : start + every]).items():
                 rows.append(self._row(home, away, odds))
                 self._p[(home, away)] = odds.p_home_win
             PairOdds.objects.bulk_create(rows, ignore_conflicts=True, batch_size=500)
@@ -702,19 +709,32 @@ def pair_table_build(*, season_id: int, home_ids: Sequence[int] | None = None) -
 
 
 def pair_table_prune(entries: Iterable[Entry]) -> int:
-    """Delete the stored pairs of these teams that no longer match their cards or rules."""
-    deleted = 0
-    for entry in entries:
-        stale = PairOdds.objects.filter(
-            (Q(home_id=entry.team_id) & ~Q(home_version=entry.version))
-            | (Q(away_id=entry.team_id) & ~Q(away_version=entry.version))
-            | (
-                (Q(home_id=entry.team_id) | Q(away_id=entry.team_id))
-                & ~Q(rules_version=RULES_VERSION)
-            )
+    """Delete the stored pairs of these teams that no longer match their cards or rules.
+
+    One read of the teams' rows' keys and one delete of the stale ones by id: a query a
+    team (96 for the field, each a scan of the table, on every task of a build) cost more
+    than the pairs it pruned."""
+    versions = {entry.team_id: entry.version for entry in entries}
+    if not versions:
+        return 0
+    rows = PairOdds.objects.filter(Q(home_id__in=versions) | Q(away_id__in=versions))
+    stale = [
+        pk
+        for pk, home, away, home_version, away_version, rules_version in rows.values_list(
+            "pk", "home_id", "away_id", "home_version", "away_version", "rules_version"
         )
-        deleted += stale.delete()[0]
+        if rules_version != RULES_VERSION
+        or versions.get(home, home_version) != home_version
+        or versions.get(away, away_version) != away_version
+    ]
+    deleted = 0
+    for start in range(0, len(stale), PRUNE_BATCH):
+        deleted += PairOdds.objects.filter(pk__in=stale[start : start + PRUNE_BATCH]).delete()[0]
     return deleted
+
+
+PRUNE_BATCH = 500
+"""Stale rows deleted a statement (SQLite's bound on a statement's variables)."""
 
 
 def _build_lock(season_id: int) -> str:
@@ -815,7 +835,8 @@ def with_table(season: Season, compute: Callable[[], dict[str, Any]]) -> dict[st
         # With no background at all, this request would build the table itself.
         if not background.available() and season_policy(season) and far:
             # No workers: this request would solve the coached field for minutes. Show the
-            # game without the policy (a second's work), and say so.
+            # game without the policy (the 96 field's 4,560 pairs: about 10 s on a slow
+            # host, the table then stored for every later page), and say so.
             token = _POLICY_OFF.set(True)
             try:
                 return with_table(season, compute)

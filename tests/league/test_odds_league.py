@@ -19,7 +19,7 @@ from league.models import Game, PairOdds, SolvedCoach
 from simulator.vabg import preset, read_team_file
 from simulator.vabg.coachodds import coach_odds, exact_odds
 from simulator.vabg.odds import game_odds, matchup_odds
-from tests.factories import make_season
+from tests.factories import full_team, make_season
 
 pytestmark = pytest.mark.django_db
 
@@ -158,9 +158,17 @@ def test_a_card_edit_invalidates_only_the_pairs_of_its_team(teams) -> None:
     table = odds.season_table(season)
     missing = table.missing(table.all_pairs())
     assert len(missing) == 3 and all(edited.pk in pair for pair in missing)
+    # A row of an older rules version is stale too; rows of teams outside the field are
+    # another table's, never pruned by this one's build.
+    row = PairOdds.objects.exclude(home=edited).exclude(away=edited).first()
+    PairOdds.objects.filter(pk=row.pk).update(rules_version=row.rules_version - 1)
+    outside = PairOdds.objects.get(pk=row.pk)
+    outside.pk, outside.home, outside.away = None, teams[4], full_team()
+    outside.save()
     rebuilt = odds.pair_table_build(season_id=season.pk)
-    assert rebuilt == {"computed": 3, "deleted": 3, "pairs": 6}
-    assert PairOdds.objects.count() == 6
+    assert rebuilt == {"computed": 4, "deleted": 4, "pairs": 6}
+    assert PairOdds.objects.count() == 7
+    assert PairOdds.objects.filter(pk=outside.pk).exists()
     # The rebuilt pairs are the new cards' odds.
     a, b = sorted((edited.pk, teams[0].pk))
     cards = odds.entries_for([a, b])
