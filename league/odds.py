@@ -101,6 +101,8 @@ FIELD_STORE_EVERY = 1024
 of 128 pairs (some 50 teams walked for them) took four times as long a pair as one of 2,000
 (the 96 field: 4.3 s against 1.0 s for 2,000 pairs on a slow host); 1,024 pairs are a second
 or two there."""
+PRUNE_BATCH = 500
+"""A table's stale rows deleted a statement (a bound on the statement's variables)."""
 STATE_LIMIT = 200_000
 """Reseeded brackets: transitions per round beyond which the odds are sampled."""
 SAMPLED_BRACKETS = 20_000
@@ -731,10 +733,6 @@ def pair_table_prune(entries: Iterable[Entry]) -> int:
     for start in range(0, len(stale), PRUNE_BATCH):
         deleted += PairOdds.objects.filter(pk__in=stale[start : start + PRUNE_BATCH]).delete()[0]
     return deleted
-
-
-PRUNE_BATCH = 500
-"""Stale rows deleted a statement (SQLite's bound on a statement's variables)."""
 
 
 def _build_lock(season_id: int) -> str:
