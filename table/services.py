@@ -268,6 +268,15 @@ def table_start(
     return table
 
 
+def _commissioner_only(user: Any, message: str) -> None:
+    """Refuse (403, in ``message``'s words) a user who is not a commissioner: a fan plays at
+    the table, but a season's games are the commissioners'."""
+    if not is_commissioner(user):
+        refused = TableRefused(message)
+        refused.status = 403
+        raise refused
+
+
 @transaction.atomic
 def table_open_scheduled(*, owner: Any, league_game: Game, hands: Sequence[str] = ()) -> TableGame:
     """Open a season's scheduled game at the table (commissioners only), ``hands`` its
@@ -276,10 +285,7 @@ def table_open_scheduled(*, owner: Any, league_game: Game, hands: Sequence[str] 
     The league game is marked a real-dice game at once, so no simulation run plays it
     meanwhile; abandoning the table game gives it back as it was.
     """
-    if not is_commissioner(owner):
-        refused = TableRefused("Only a commissioner can play a season's game at the table.")
-        refused.status = 403  # a fan may play at the table, not a season's games
-        raise refused
+    _commissioner_only(owner, "Only a commissioner can play a season's game at the table.")
     game = Game.objects.select_for_update().select_related("home", "away").get(pk=league_game.pk)
     if game.status != Game.Status.SCHEDULED:
         raise TableRefused(
@@ -653,15 +659,14 @@ def table_finish(*, game_id: int, user: Any) -> Game:
     """
     table = _locked(game_id, user)
     _playing(table, None)
-    if table.league_game_id is not None and not is_commissioner(user):
+    if table.league_game_id is not None:
         # Opening a season's game was a commissioner's act; storing it in the season is too,
         # checked again now: a commissioner demoted since keeps his dice, not the right.
-        refused = TableRefused(
+        _commissioner_only(
+            user,
             "Only a commissioner can store a season's game, and you are no longer one: ask a "
-            "commissioner to finish it, or abandon it (the season's game is freed)."
+            "commissioner to finish it, or abandon it (the season's game is freed).",
         )
-        refused.status = 403
-        raise refused
     position = position_of(table)
     played_result = position.result()
     if played_result is None:
