@@ -9,7 +9,7 @@ its hooks, never the name:
 - ``tells_stories``: the league writes a game's story (headline, sentences) from its events;
 - ``has_overtimes``: a score sheet typed in may name overtimes;
 - ``rules_in_fields``: the rules are a preset in the row's ``rules`` and ``strategy`` fields
-  (VABG), not its ``options``; ``research_runs``: research runs play the game;
+  (VABG), not its ``options``;
 - ``named_on_pages`` and ``site_name``: what a page says the game is;
 - the play path (:meth:`LeagueGame.teams_read`, :meth:`LeagueGame.play`), the store path's
   hooks (:meth:`LeagueGame.team_files`, :meth:`LeagueGame.result_fields`,
@@ -90,7 +90,6 @@ class LeagueGame:
     tells_stories: ClassVar[bool] = False
     has_overtimes: ClassVar[bool] = False
     rules_in_fields: ClassVar[bool] = False
-    research_runs: ClassVar[bool] = False
     named_on_pages: ClassVar[bool] = True
     away_starts: ClassVar[bool] = False
     """Whether the away team (team 1) always makes the game's first play, as a preview
@@ -389,7 +388,6 @@ class Vabg(LeagueGame):
     has_overtimes = True
     rules_in_fields = True
     home_court = True
-    research_runs = True
     named_on_pages = False
 
     @property

@@ -7,6 +7,10 @@ repetition's games in order; a bracket's in the order it plays them) is played w
 ``seed + k``, so any game of a run can be played again on its own and a run gives the same
 figures whoever plays it, on any number of workers on any hosts.
 
+Every game the league hosts can be researched: a VABG run plays the teams' cards with the
+exact coach; a six dice or grid court run plays each team's coach styles (its team file) by
+the season's rule options, and tallies the game's own box-score counts (``research_columns``).
+
 The run is cut into chunks of whole repetitions; each chunk is played
 (:func:`play_chunk`) into a :class:`Tally` of integer sums, and the chunks' tallies add up
 to the run's (written out as means by ``league.research_outputs``). Pure: plans in,
@@ -25,6 +29,7 @@ from typing import Any, Protocol
 from league import bracket as brackets
 from league.coaches import coach_for
 from simulator import SeededDice
+from simulator.games import DEFAULT_GAME, find_game
 from simulator.results import PlayerLine, TeamBox
 from simulator.vabg import GameRules, TeamCard, play_game, team_from_json
 from simulator.vabg.coaching import Coach
@@ -46,7 +51,9 @@ BOX = (
     "to",
     "pf",
 )
-"""The box-score counts tallied for every team and player (a team's are its players' sums)."""
+"""VABG's box-score counts tallied for every team and player (a team's are its players' sums)."""
+POINTS_KEYS = frozenset({"pts", "score"})
+"""The columns another game's box score holds a team's points in: tallied from the score."""
 GAMES_PER_CHUNK = 2000
 """About how many games one chunk plays (whole repetitions): a few seconds of a worker."""
 
@@ -66,14 +73,33 @@ class PlanError(ValueError):
     """Raise for a run that cannot be made; the message names what is wrong."""
 
 
+def research_columns(game: str) -> tuple[str, ...]:
+    """Return the counts a run of ``game`` tallies for each team, points first: VABG's
+    :data:`BOX`; another game's points (its score), then its box score's counts, its lines'
+    totals (grid court's pieces) before the team's own figures, rates left out (a sum of
+    grid court's points per possession means nothing: its points and possessions are
+    tallied)."""
+    if game == DEFAULT_GAME:
+        return BOX
+    engine = find_game(game)
+    keys = dict.fromkeys(
+        c.key
+        for c in (*engine.columns, *engine.team_columns)
+        if not c.rate and c.key not in POINTS_KEYS
+    )
+    return ("pts", *keys)
+
+
 @dataclass(frozen=True)
 class Plan:
     """Everything a run plays, fixed when it is made (JSON round trip: ``to_json``)."""
 
     kind: Kind
-    teams: tuple[TeamCard, ...]
-    """Each team's card as it stood when the run was made."""
-    rules: GameRules
+    teams: tuple[Any, ...]
+    """Each team as it stood when the run was made: a VABG run's cards (:class:`TeamCard`),
+    another game's team files (school, season and coach styles, as the league plays them)."""
+    rules: Any
+    """The game's rules (VABG: :class:`GameRules`)."""
     repetitions: int
     seed: int
     games: tuple[tuple[int, int, bool], ...] = ()
@@ -89,6 +115,8 @@ class Plan:
     conferences; empty: one group of every team). A team finishes first in its group as
     the season's standings rank it: by its conference games' win percentage in a named
     group, by all its games' in ""."""
+    game: str = DEFAULT_GAME
+    """The game played (``simulator.games``)."""
 
     def __post_init__(self) -> None:
         if self.repetitions < 1:
@@ -104,6 +132,23 @@ class Plan:
             raise PlanError(
                 f"{len(self.conferences)} conferences named for {len(self.teams)} teams"
             )
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Return the counts tallied for each team (and VABG's players): ``research_columns``."""
+        return research_columns(self.game)
+
+    @property
+    def has_overtimes(self) -> bool:
+        """Return whether the game can go to overtime (VABG; the others play to 21)."""
+        return self.game == DEFAULT_GAME
+
+    def label(self, team: int) -> str:
+        """Return how the outputs name team ``team``: "School Season"."""
+        got = self.teams[team]
+        if self.game == DEFAULT_GAME:
+            return str(got.label)
+        return f"{got['school']} {got['season']}"
 
     @property
     def games_per_repetition(self) -> int:
@@ -124,9 +169,11 @@ class Plan:
 
     def to_json(self) -> dict[str, Any]:
         """Return the plan as JSON (what a worker on any host reads back)."""
+        vabg = self.game == DEFAULT_GAME
         return {
+            "game": self.game,
             "kind": str(self.kind),
-            "teams": [t.to_json() for t in self.teams],
+            "teams": [t.to_json() if vabg else dict(t) for t in self.teams],
             "team_ids": list(self.team_ids),
             "rules": self.rules.to_json(),
             "repetitions": self.repetitions,
@@ -141,11 +188,14 @@ class Plan:
     def from_json(cls, data: Mapping[str, Any]) -> Plan:
         """Read a plan written by :meth:`to_json`."""
         bracket = data.get("bracket")
+        game = str(data.get("game", DEFAULT_GAME))  # a run made before other games had runs
+        vabg = game == DEFAULT_GAME
         return cls(
+            game=game,
             kind=Kind(data["kind"]),
-            teams=tuple(team_from_json(t) for t in data["teams"]),
+            teams=tuple(team_from_json(t) if vabg else dict(t) for t in data["teams"]),
             team_ids=tuple(int(i) for i in data.get("team_ids", ())),
-            rules=GameRules.from_json(data["rules"]),
+            rules=(GameRules.from_json if vabg else find_game(game).rules_from_json)(data["rules"]),
             repetitions=int(data["repetitions"]),
             seed=int(data["seed"]),
             games=tuple((int(h), int(a), bool(n)) for h, a, n in data.get("games", ())),
@@ -209,7 +259,7 @@ class Tally:
         """Add another tally's sums to this one."""
         self.games += other.games
         for i, t in other.teams.items():
-            mine = self.teams.setdefault(i, TeamSums())
+            mine = _team(self, i, len(t.box))
             mine.games += t.games
             mine.wins += t.wins
             mine.points_against += t.points_against
@@ -222,7 +272,7 @@ class Tally:
             for r, n in enumerate(t.reached):
                 mine.reached[r] += n
         for key, p in other.players.items():
-            mp = self.players.setdefault(key, PlayerSums())
+            mp = self.players.setdefault(key, PlayerSums(box=[0] * len(p.box)))
             mp.games += p.games
             mp.box = [a + b for a, b in zip(mp.box, p.box, strict=True)]
         for pair, q in other.pairs.items():
@@ -287,6 +337,11 @@ class RunPlayer:
         self.plan = plan
         self.coach_of = coach_of
         self.coaches: dict[tuple[int, int, bool], Coach] = {}
+        self.width = len(plan.columns)
+        self.engine = None if plan.game == DEFAULT_GAME else find_game(plan.game)
+        """Another game's engine (None: VABG's cards, played by :meth:`play`)."""
+        self.read = () if self.engine is None else tuple(map(self.engine.read_team, plan.teams))
+        self._keys = plan.columns[1:]
 
     def play(self, home: int, away: int, neutral: bool, seed: int) -> tuple[TeamBox, TeamBox, int]:
         """Play one game; return both box scores and its overtimes."""
@@ -300,6 +355,28 @@ class RunPlayer:
             h, a, SeededDice(seed), rules=self.plan.rules, neutral=neutral, coach=coach
         )
         return played.home, played.away, played.overtimes
+
+    def play_other(
+        self, home: int, away: int, neutral: bool, seed: int
+    ) -> tuple[int, int, list[int], list[int]]:
+        """Play one game of another game; return both scores and both teams' counts, in
+        :attr:`Plan.columns` order."""
+        assert self.engine is not None, "VABG's games are played by play()"
+        got = self.engine.play(
+            self.read[home], self.read[away], SeededDice(seed), self.plan.rules, neutral=neutral
+        )
+        return got.home.score, got.away.score, self._counts(got.home), self._counts(got.away)
+
+    def _counts(self, side: Any) -> list[int]:
+        """Return a side's points and box-score counts: its lines' totals (grid court's
+        pieces), else the team's own figure, as a season's team stats read them."""
+        doc = side.box.to_json() if side.box is not None else {}
+        totals = doc.get("totals") or {}
+        out = [side.score]
+        for key in self._keys:
+            value = totals.get(key, doc.get(key, 0))
+            out.append(value if type(value) is int else 0)
+        return out
 
 
 _PLAYERS: dict[str, RunPlayer] = {}
@@ -379,7 +456,7 @@ def _bracket_once(
             break
         for g in ready:
             for team in (g.top_team_id, g.bottom_team_id):
-                sums = tally.teams.setdefault(team, TeamSums())
+                sums = _team(tally, team, player.width)
                 if len(sums.reached) < bracket.rounds:
                     sums.reached += [0] * (bracket.rounds - len(sums.reached))
                 sums.reached[g.round - 1] += 1
@@ -392,8 +469,18 @@ def _bracket_once(
         tally.teams[champion].titles += 1
 
 
+def _team(tally: Tally, team: int, width: int) -> TeamSums:
+    """Return ``team``'s sums in ``tally``, new ones (``width`` counts) the first time."""
+    got = tally.teams.get(team)
+    if got is None:
+        got = tally.teams[team] = TeamSums(box=[0] * width)
+    return got
+
+
 def _count(tally: Tally, player: RunPlayer, home: int, away: int, neutral: bool, seed: int) -> int:
     """Play one game into ``tally``; return the winner's index."""
+    if player.engine is not None:
+        return _count_other(tally, player, home, away, neutral, seed)
     hbox, abox, overtimes = player.play(home, away, neutral, seed)
     tally.games += 1
     for me, box, other in ((home, hbox, abox), (away, abox, hbox)):
@@ -411,12 +498,37 @@ def _count(tally: Tally, player: RunPlayer, home: int, away: int, neutral: bool,
             for j, v in enumerate(values):
                 pb[j] += v
                 total[j] += v
+    return _pair(tally, home, away, neutral, hbox.score, abox.score, overtimes)
+
+
+def _count_other(
+    tally: Tally, player: RunPlayer, home: int, away: int, neutral: bool, seed: int
+) -> int:
+    """Play one game of another game into ``tally`` (no lines: its teams' counts only)."""
+    hscore, ascore, hcounts, acounts = player.play_other(home, away, neutral, seed)
+    tally.games += 1
+    for me, counts, score, other in ((home, hcounts, hscore, ascore),
+                                     (away, acounts, ascore, hscore)):  # fmt: skip
+        sums = _team(tally, me, len(counts))
+        sums.games += 1
+        sums.wins += score > other
+        sums.points_against += other
+        total = sums.box
+        for j, v in enumerate(counts):
+            total[j] += v
+    return _pair(tally, home, away, neutral, hscore, ascore, 0)
+
+
+def _pair(
+    tally: Tally, home: int, away: int, neutral: bool, hscore: int, ascore: int, overtimes: int
+) -> int:
+    """Count a game's score in its pairing's sums; return the winner's index."""
     pair = tally.pairs.setdefault((home, away, neutral), PairSums())
     pair.games += 1
-    margin = hbox.score - abox.score
+    margin = hscore - ascore
     pair.home_wins += margin > 0
-    pair.home_points += hbox.score
-    pair.away_points += abox.score
+    pair.home_points += hscore
+    pair.away_points += ascore
     pair.overtimes += overtimes > 0
     pair.margins[margin] = pair.margins.get(margin, 0) + 1
     return home if margin > 0 else away

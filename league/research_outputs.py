@@ -16,20 +16,22 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from league.research import BOX, Kind, Plan, Tally
+from league.research import Kind, Plan, Tally
 
 
 def team_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
-    """Return one row per team: record, means per game, and firsts or bracket reach."""
+    """Return one row per team: record, means per game (of the game's own counts:
+    ``research.research_columns``), and firsts or bracket reach."""
     rows = []
     reps = plan.repetitions
-    for i, card in enumerate(plan.teams):
+    columns = plan.columns
+    for i in range(len(plan.teams)):
         t = tally.teams.get(i)
         if t is None or t.games == 0:
             continue
         row: dict[str, Any] = {
             "team_id": plan.team_ids[i] if plan.team_ids else None,
-            "team": card.label,
+            "team": plan.label(i),
         }
         if plan.kind == Kind.SEASON and plan.conferences:
             row["conference"] = plan.conferences[i]  # the group its first_share is within
@@ -41,9 +43,12 @@ def team_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
             "points": t.box[0] / t.games,
             "points_against": t.points_against / t.games,
             "margin": (t.box[0] - t.points_against) / t.games,
-            "overtime_share": t.overtimes / t.games,
         }
-        row.update({f"{name}_pg": v / t.games for name, v in zip(BOX[1:], t.box[1:], strict=True)})
+        if plan.has_overtimes:
+            row["overtime_share"] = t.overtimes / t.games
+        row.update(
+            {f"{name}_pg": v / t.games for name, v in zip(columns[1:], t.box[1:], strict=True)}
+        )
         if plan.kind == Kind.SEASON:
             row["first_share"] = t.firsts / reps  # first in its group, a tie counted for each
             row["first_share_se"] = _share_se(t.firsts, reps)
@@ -66,45 +71,46 @@ def player_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
     """Return one row per player: games and means per game of every box-score count."""
     rows = []
     for (i, name), p in sorted(
-        tally.players.items(), key=lambda kv: (plan.teams[kv[0][0]].label, kv[0][1])
+        tally.players.items(), key=lambda kv: (plan.label(kv[0][0]), kv[0][1])
     ):
         row: dict[str, Any] = {
             "team_id": plan.team_ids[i] if plan.team_ids else None,  # as in teams
-            "team": plan.teams[i].label,
+            "team": plan.label(i),
             "player": name,
             "games": p.games,
         }
-        row.update({f"{b}_pg": v / p.games for b, v in zip(BOX, p.box, strict=True)})
+        row.update({f"{b}_pg": v / p.games for b, v in zip(plan.columns, p.box, strict=True)})
         rows.append(row)
     return rows
 
 
 def pair_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
-    """Return one row per pairing: home wins, scores, margin mean and spread, overtimes."""
+    """Return one row per pairing: home wins, scores, margin mean and spread, overtimes
+    (a game that has them)."""
     rows = []
     for (h, a, neutral), q in sorted(tally.pairs.items()):
         n = q.games
         mean = sum(m * c for m, c in q.margins.items()) / n
         var = sum(c * (m - mean) ** 2 for m, c in q.margins.items()) / n
         close = sum(c for m, c in q.margins.items() if abs(m) <= 3)
-        rows.append(
-            {
-                "home_id": plan.team_ids[h] if plan.team_ids else None,  # as in teams
-                "home": plan.teams[h].label,
-                "away_id": plan.team_ids[a] if plan.team_ids else None,
-                "away": plan.teams[a].label,
-                "neutral": neutral,
-                "games": n,
-                "home_win_pct": q.home_wins / n,
-                "home_win_se": math.sqrt(q.home_wins / n * (1 - q.home_wins / n) / n),
-                "home_points": q.home_points / n,
-                "away_points": q.away_points / n,
-                "margin": mean,
-                "margin_sd": math.sqrt(var),
-                "within_3_share": close / n,
-                "overtime_share": q.overtimes / n,
-            }
-        )
+        row = {
+            "home_id": plan.team_ids[h] if plan.team_ids else None,  # as in teams
+            "home": plan.label(h),
+            "away_id": plan.team_ids[a] if plan.team_ids else None,
+            "away": plan.label(a),
+            "neutral": neutral,
+            "games": n,
+            "home_win_pct": q.home_wins / n,
+            "home_win_se": math.sqrt(q.home_wins / n * (1 - q.home_wins / n) / n),
+            "home_points": q.home_points / n,
+            "away_points": q.away_points / n,
+            "margin": mean,
+            "margin_sd": math.sqrt(var),
+            "within_3_share": close / n,
+        }
+        if plan.has_overtimes:
+            row["overtime_share"] = q.overtimes / n
+        rows.append(row)
     return rows
 
 

@@ -15,6 +15,7 @@ import socket
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
@@ -29,6 +30,7 @@ from league.games import league_game
 from league.models import Game, ResearchChunk, ResearchRun, Season, SeasonTeam
 from league.research import GAMES_PER_CHUNK, Kind, Plan, PlanError, Tally, play_chunk, player_for
 from league.seeds import new_seed
+from simulator.games import DEFAULT_GAME, InvalidOptionError, InvalidTeamError
 from simulator.vabg import GameRules, InvalidCardError, TeamCard, preset
 
 
@@ -42,6 +44,24 @@ def _teams(team_ids: Sequence[int]) -> tuple[tuple[TeamCard, ...], dict[int, int
         except InvalidCardError as exc:
             raise PlanError(f"{teams[pk]} cannot be played: {exc}") from exc
     return tuple(cards), {pk: i for i, pk in enumerate(team_ids)}
+
+
+def _team_files(
+    season: Season, team_ids: Sequence[int]
+) -> tuple[tuple[dict[str, Any], ...], dict[int, int]]:
+    """Return another game's teams as it plays them (school, season, coach styles: the
+    season's game's team files) in ``team_ids`` order, and each id's index among them."""
+    game = league_game(season.game)
+    teams = Team.objects.in_bulk(set(team_ids))
+    files = []
+    for pk in team_ids:
+        doc = game.team_file(teams[pk])
+        try:
+            game.engine.read_team(doc)
+        except InvalidTeamError as exc:
+            raise PlanError(f"{teams[pk]} cannot be played: {exc}") from exc
+        files.append(doc)
+    return tuple(files), {pk: i for i, pk in enumerate(team_ids)}
 
 
 def plan_for_matchups(
@@ -73,23 +93,30 @@ def plan_for_matchups(
 
 def plan_for_season(*, season: Season, repetitions: int, seed: int | None = None) -> Plan:
     """Return a plan playing ``season`` again and again: a tournament's bracket from its
-    first round (with the season's courts), or a season's whole schedule."""
-    if not league_game(season.game).research_runs:
-        page, api = ("bracket", "tournaments") if season.bracket else ("odds", "seasons")
-        raise PlanError(
-            f"{season} is a {season.get_game_display()} season: research runs play VABG "
-            f"only. Its odds, from its game's own dice math (six dice exact, grid court "
-            f"simulated), are at /seasons/{season.pk}/{page}/ and /api/{api}/{season.pk}/"
-            f"odds/; its season figures at /seasons/{season.pk}/ and /api/seasons/"
-            f"{season.pk}/team-stats/"
+    first round (with the season's courts), or a season's whole schedule; VABG with the
+    teams' cards and the season's preset, another game with its teams' coach styles and the
+    season's rule options."""
+    game = league_game(season.game)
+    vabg = season.game == DEFAULT_GAME
+
+    def teams(ids: Sequence[int]) -> tuple[tuple[Any, ...], dict[int, int]]:
+        return _teams(ids) if vabg else _team_files(season, ids)
+
+    try:
+        rules = (
+            preset(season.rules, strategy=season.strategy)
+            if vabg
+            else game.engine.make_rules(**(season.options or {}))
         )
-    rules = preset(season.rules, strategy=season.strategy)
+    except InvalidOptionError as exc:
+        raise PlanError(f"{season} cannot be played: {exc}") from exc
     seed = new_seed() if seed is None else seed
     if season.bracket:
         bracket = brackets.bracket_from_json(season.bracket)
         ids = sorted(bracket.seeds)
-        cards, index = _teams(ids)
+        cards, index = teams(ids)
         return Plan(
+            game=season.game,
             kind=Kind.BRACKET,
             teams=cards,
             team_ids=tuple(ids),
@@ -107,9 +134,10 @@ def plan_for_season(*, season: Season, repetitions: int, seed: int | None = None
     if not schedule:
         raise PlanError(f"{season} has no games scheduled")
     ids = list(dict.fromkeys(pk for h, a, _ in schedule for pk in (h, a)))
-    cards, index = _teams(ids)
+    cards, index = teams(ids)
     groups = dict(SeasonTeam.objects.filter(season=season).values_list("team_id", "conference"))
     return Plan(
+        game=season.game,
         kind=Kind.SEASON,
         teams=cards,
         team_ids=tuple(ids),
@@ -170,6 +198,7 @@ def run_record(run: ResearchRun) -> dict[str, object]:
         "id": run.pk,
         "label": str(run),
         "created_at": run.created_at.isoformat(),
+        "game": plan.game,
         "kind": str(plan.kind),
         "seed": plan.seed,
         "seed_str": str(plan.seed),  # past 2**53 a JSON reader may round the number
@@ -178,10 +207,7 @@ def run_record(run: ResearchRun) -> dict[str, object]:
         "games_per_repetition": plan.games_per_repetition,
         "total_games": plan.total_games,
         "rules": plan.rules.to_json(),
-        "teams": [
-            {"id": pk, "name": f"{card.school} {card.season}"}
-            for pk, card in zip(plan.team_ids, plan.teams, strict=True)
-        ],
+        "teams": [{"id": pk, "name": plan.label(i)} for i, pk in enumerate(plan.team_ids)],
     }
     if plan.bracket is not None:
         record["neutral"] = plan.neutral

@@ -115,6 +115,9 @@ class Column:
     label: str
     title: str = ""
     """The long name (a page's tooltip); empty when the label says it all."""
+    rate: bool = False
+    """True for a rate (grid court's points per possession), not a count: a sum of it
+    over games means nothing."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,7 +71,7 @@ class GridCourtGame(StyledGame):
         Column("team_to", "TM TOV", "movement-roll steals and shot-clock violations"),
         Column("shot_clock_violations", "SCV", "shot-clock violations"),
         Column("possessions", "POSS", "possessions"),
-        Column("ppp", "PPP", "points per possession"),
+        Column("ppp", "PPP", "points per possession", rate=True),
         Column("off_rolls", "OFF", "offensive rolls"),
         Column("def_rolls", "DEF", "defensive rolls"),
         Column("steps", "STEPS", "steps moved"),

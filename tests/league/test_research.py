@@ -15,7 +15,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from cards.models import Card
-from league import research_runs, services, tournaments
+from league import gamestats, research_runs, services, tournaments
 from league.models import Game, ResearchChunk, ResearchRun
 from league.research import BOX, Kind, Plan, PlanError, Tally, play_chunk
 from simulator import SeededDice
@@ -466,18 +466,6 @@ def test_bad_requests_are_refused_by_name() -> None:
         call_command("research", "--matchup", "Alpha 2001", "Beta 2002", "--times", "0")
     with pytest.raises(CommandError, match="no research run 99"):
         call_command("research", "--resume", "99")
-    teams = [full_team(school=f"S{i}", season=2000 + i) for i in range(2)]
-    league = services.league_get_or_create(name="Dice")
-    six = tournaments.tournament_create(league=league, name="Six", teams=teams, seed=1,
-                                        game="sixdice", options={})  # fmt: skip
-    # A trial (2026-11-29) met the bare refusal with nothing to do instead: it names where
-    # the season's odds and figures are.
-    with pytest.raises(CommandError, match="research runs play VABG only") as refused:
-        call_command("research", "--season", str(six.pk))
-    assert f"/seasons/{six.pk}/bracket/" in str(refused.value)
-    assert f"/api/tournaments/{six.pk}/odds/" in str(refused.value)
-    assert f"/api/seasons/{six.pk}/team-stats/" in str(refused.value)
-    assert not ResearchRun.objects.exists()
 
 
 @pytest.mark.django_db
@@ -494,3 +482,73 @@ def test_the_commissioner_follows_research_runs_in_the_admin(client) -> None:  #
     assert page.status_code == 200 and "dunk_top" not in page.content.decode()  # no plan
     client.force_login(fan())
     assert client.get(reverse("admin:league_researchrun_changelist")).status_code == 302
+
+
+@pytest.mark.django_db
+def test_a_grid_court_season_s_run_counts_what_its_games_store_when_played_with_its_seeds(
+    tmp_path: Path,
+) -> None:
+    # A trial (2026-11-29) was refused a research run of a six dice tournament: every game
+    # the league hosts now has them. Played with the run's seeds, the season's own stored
+    # games give the very figures the run wrote: its points, its pieces' totals and its
+    # team figures, each team's a game.
+    teams = [full_team(school=f"G{i}", season=2000 + i) for i in range(4)]
+    league = services.league_get_or_create(name="Grid research")
+    season = services.season_create(league=league, name="Grid", teams=teams, seed=5,
+                                    game="gridcourt", options={"pieces": 3})  # fmt: skip
+    games = list(Game.objects.filter(season=season).order_by("round", "game_date", "pk"))
+    for k, game in enumerate(games):
+        game.seed = 700 + k  # game k of a run is played with seed + k
+        game.save(update_fields=["seed"])
+    call_command("research", "--season", str(season.pk), "--times", "1", "--seed", "700",
+                 "--out", str(tmp_path), "--no-progress")  # fmt: skip
+    call_command("simulate", str(season.pk), "--all", stdout=io.StringIO())
+    stored = {row["team_id"]: row for row in gamestats.team_stats(season).rows}
+    with (tmp_path / "teams.csv").open() as f:
+        rows = {int(r["team_id"]): r for r in csv.DictReader(f)}
+    assert set(rows) == {t.pk for t in teams}
+    for pk, row in rows.items():
+        mine = stored[pk]
+        assert (int(row["games"]), int(row["wins"])) == (mine["g"], mine["w"])
+        assert float(row["points"]) == pytest.approx(mine["pts_pg"])
+        assert float(row["points_against"]) == pytest.approx(mine["opp_pts_pg"])
+        for key in ("fga", "tpm", "dreb", "to", "possessions", "steps", "shot_clock_violations"):
+            assert float(row[f"{key}_pg"]) == pytest.approx(mine[f"{key}_pg"]), key
+    # No sum of a rate (points a possession), no overtime in a game played to 21, no
+    # players (the pieces' figures are in their team's), and run.json names the game.
+    assert "ppp_pg" not in next(iter(rows.values())) and "overtime_share" not in rows[pk]
+    assert not (tmp_path / "players.csv").exists()
+    made = json.loads((tmp_path / "run.json").read_text())
+    assert made["game"] == "gridcourt" and made["rules"]["pieces"] == 3
+    assert {t["name"] for t in made["teams"]} == {str(t) for t in teams}
+
+
+@pytest.mark.django_db
+def test_a_six_dice_tournament_s_run_plays_its_bracket_by_its_options_and_adds_up(
+    tmp_path: Path,
+) -> None:
+    teams = [full_team(school=f"S{i}", season=2000 + i) for i in range(4)]
+    league = services.league_get_or_create(name="Dice")
+    six = tournaments.tournament_create(league=league, name="Six", teams=teams, seed=1,
+                                        game="sixdice", options={"chip_reroll": True})  # fmt: skip
+    run = research_runs.research_start(season=six, repetitions=30, rules=RULES, seed=9,
+                                       games_per_chunk=20)  # fmt: skip
+    plan = Plan.from_json(run.plan)
+    assert plan.game == "sixdice" and plan.rules.chip_reroll and len(run.chunks) == 5
+    whole = play_chunk(plan, 0, 30)
+    cut = Tally()
+    for index, (first, stop) in enumerate(run.chunks):  # as the workers store them
+        research_runs.research_chunk_play(run_id=run.pk, index=index)
+        cut.add(play_chunk(plan, first, stop))
+    stored = research_runs.research_tally(run)
+    assert cut.teams == whole.teams == stored.teams and cut.pairs == whole.pairs == stored.pairs
+    assert whole.games == 90 and sum(t.titles for t in whole.teams.values()) == 30
+    rerolls = plan.columns.index("chip_rerolls")
+    assert sum(t.box[rerolls] for t in whole.teams.values()) > 0  # the option is in play
+    call_command("research", "--resume", str(run.pk), "--out", str(tmp_path), "--no-progress")
+    with (tmp_path / "teams.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert sum(float(r["title_share"]) for r in rows) == pytest.approx(1.0)
+    assert {"dunks_pg", "rolls_won_pg", "chip_rerolls_pg"} <= set(rows[0])
+    assert sum(int(r["wins"]) for r in rows) == 90  # first to 21: a winner every game
+    assert sum(float(r["points"]) * int(r["games"]) for r in rows) >= 21 * 90
