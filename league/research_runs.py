@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,11 +47,11 @@ def _teams(team_ids: Sequence[int]) -> tuple[tuple[TeamCard, ...], dict[int, int
 
 
 def _team_files(
-    season: Season, team_ids: Sequence[int]
+    name: str, team_ids: Sequence[int]
 ) -> tuple[tuple[dict[str, Any], ...], dict[int, int]]:
-    """Return another game's teams as it plays them (school, season, coach styles: the
-    season's game's team files) in ``team_ids`` order, and each id's index among them."""
-    game = league_game(season.game)
+    """Return the teams as game ``name`` (not VABG) plays them, its team files (school,
+    season, coach styles), in ``team_ids`` order, and each id's index among them."""
+    game = league_game(name)
     teams = Team.objects.in_bulk(set(team_ids))
     files = []
     for pk in team_ids:
@@ -64,6 +64,14 @@ def _team_files(
     return tuple(files), {pk: i for i, pk in enumerate(team_ids)}
 
 
+def _rules(game: str, options: Mapping[str, Any], what: str) -> Any:
+    """Return game ``game``'s rules for these rule options; refuse bad ones as ``what``."""
+    try:
+        return league_game(game).engine.make_rules(**dict(options))
+    except InvalidOptionError as exc:
+        raise PlanError(f"{what}: {exc}") from exc
+
+
 def plan_for_matchups(
     *,
     pairs: Sequence[tuple[Team, Team]],
@@ -71,16 +79,25 @@ def plan_for_matchups(
     rules: GameRules,
     neutral: bool,
     seed: int | None = None,
+    game: str = DEFAULT_GAME,
+    options: Mapping[str, Any] | None = None,
 ) -> Plan:
-    """Return a plan playing each (home, away) pair once a repetition."""
+    """Return a plan playing each (home, away) pair once a repetition: VABG by ``rules``,
+    another ``game`` by its rule ``options``."""
     if not pairs:
         raise PlanError("name at least one matchup")
     ids = list(dict.fromkeys(t.pk for pair in pairs for t in pair))
     for home, away in pairs:
         if home.pk == away.pk:
             raise PlanError(f"{home} cannot play itself")
-    cards, index = _teams(ids)
+    cards: tuple[Any, ...]
+    if game != DEFAULT_GAME:
+        rules = _rules(game, options or {}, f"{league_game(game).label} cannot be played")
+        cards, index = _team_files(game, ids)
+    else:
+        cards, index = _teams(ids)
     return Plan(
+        game=game,
         kind=Kind.MATCHUPS,
         teams=cards,
         team_ids=tuple(ids),
@@ -96,20 +113,16 @@ def plan_for_season(*, season: Season, repetitions: int, seed: int | None = None
     first round (with the season's courts), or a season's whole schedule; VABG with the
     teams' cards and the season's preset, another game with its teams' coach styles and the
     season's rule options."""
-    game = league_game(season.game)
     vabg = season.game == DEFAULT_GAME
 
     def teams(ids: Sequence[int]) -> tuple[tuple[Any, ...], dict[int, int]]:
-        return _teams(ids) if vabg else _team_files(season, ids)
+        return _teams(ids) if vabg else _team_files(season.game, ids)
 
-    try:
-        rules = (
-            preset(season.rules, strategy=season.strategy)
-            if vabg
-            else game.engine.make_rules(**(season.options or {}))
-        )
-    except InvalidOptionError as exc:
-        raise PlanError(f"{season} cannot be played: {exc}") from exc
+    rules = (
+        preset(season.rules, strategy=season.strategy)
+        if vabg
+        else _rules(season.game, season.options or {}, f"{season} cannot be played")
+    )
     seed = new_seed() if seed is None else seed
     if season.bracket:
         bracket = brackets.bracket_from_json(season.bracket)
@@ -172,8 +185,11 @@ def research_start(
     neutral: bool = True,
     seed: int | None = None,
     games_per_chunk: int = GAMES_PER_CHUNK,
+    game: str = DEFAULT_GAME,
+    options: Mapping[str, Any] | None = None,
 ) -> ResearchRun:
-    """Make a run of ``season`` (its rules and courts) or of ``pairs`` (``rules``, ``neutral``)."""
+    """Make a run of ``season`` (its game, rules and courts) or of ``pairs`` (VABG's
+    ``rules`` and ``neutral``, or another ``game``'s rule ``options``)."""
     if games_per_chunk < 1:
         raise PlanError(f"a chunk plays at least one game, not {games_per_chunk}")
     if season is not None:
@@ -181,9 +197,12 @@ def research_start(
         label = f"{season} x{repetitions}"
     else:
         plan = plan_for_matchups(
-            pairs=pairs, repetitions=repetitions, rules=rules, neutral=neutral, seed=seed
-        )
+            pairs=pairs, repetitions=repetitions, rules=rules, neutral=neutral, seed=seed,
+            game=game, options=options,
+        )  # fmt: skip
         label = "; ".join(f"{h} v {a}" for h, a in pairs) + f" x{repetitions}"
+        if game != DEFAULT_GAME:
+            label += f" ({league_game(game).label})"
     return research_run_create(plan=plan, label=label, games_per_chunk=games_per_chunk)
 
 

@@ -16,9 +16,11 @@ from django.urls import reverse
 
 from cards.models import Card
 from league import gamestats, research_runs, services, tournaments
+from league.games import league_game
 from league.models import Game, ResearchChunk, ResearchRun
 from league.research import BOX, Kind, Plan, PlanError, Tally, play_chunk
 from simulator import SeededDice
+from simulator.games import find_game
 from simulator.vabg import play_game, preset, read_team_file
 from simulator.vabg.coachodds import exact_odds
 from simulator.vabg.engine import rules_coach
@@ -552,3 +554,34 @@ def test_a_six_dice_tournament_s_run_plays_its_bracket_by_its_options_and_adds_u
     assert {"dunks_pg", "rolls_won_pg", "chip_rerolls_pg"} <= set(rows[0])
     assert sum(int(r["wins"]) for r in rows) == 90  # first to 21: a winner every game
     assert sum(float(r["points"]) * int(r["games"]) for r in rows) >= 21 * 90
+
+
+@pytest.mark.django_db
+def test_matchups_of_another_game_play_its_rule_options_and_refuse_vabg_s(
+    tmp_path: Path,
+) -> None:
+    a, b = full_team(school="Alpha", season=2001), full_team(school="Beta", season=2002)
+    call_command("research", "--matchup", "Alpha 2001", "Beta 2002", "--game", "gridcourt",
+                 "--option", "pieces=4", "--times", "40", "--seed", "5", "--out",
+                 str(tmp_path), "--no-progress")  # fmt: skip
+    run = ResearchRun.objects.get()
+    plan = Plan.from_json(run.plan)
+    assert plan.game == "gridcourt" and plan.rules.pieces == 4 and "(Grid court" in run.label
+    engine = find_game("gridcourt")  # the games the seeds play, one by one
+    home, away = (engine.read_team(league_game("gridcourt").team_file(t)) for t in (a, b))
+    games = [engine.play(home, away, SeededDice(5 + k), plan.rules) for k in range(40)]
+    with (tmp_path / "pairs.csv").open() as f:
+        (pair,) = csv.DictReader(f)
+    assert float(pair["home_win_pct"]) == sum(g.home.score > g.away.score for g in games) / 40
+    assert float(pair["away_points"]) == pytest.approx(sum(g.away.score for g in games) / 40)
+    refused = {
+        ("--game", "gridcourt", "--rules", "basic"): "--rules: Grid court plays by its rule",
+        ("--game", "gridcourt", "--home-court"): "no court changes it",
+        ("--game", "gridcourt", "--option", "pieces=9"): "pieces must be one of 3, 4, 5",
+        ("--game", "sixdice", "--option", "chip_reroll"): "chip_reroll",
+        ("--option", "pieces=3"): "--option is another game's rule option",
+    }
+    for extra, words in refused.items():
+        with pytest.raises(CommandError, match=re.escape(words)):
+            call_command("research", "--matchup", "Alpha 2001", "Beta 2002", *extra)
+    assert ResearchRun.objects.count() == 1

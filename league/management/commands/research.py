@@ -13,6 +13,7 @@ from kombu.exceptions import OperationalError as BrokerError
 
 from league import research_runs as runs
 from league.management.commands._common import (
+    game_choice,
     progress_report,
     season_find,
     team_find,
@@ -28,18 +29,19 @@ from league.research_outputs import (
 )
 from league.services import workers_answering
 from league.tasks import research_chunk
+from simulator.games import DEFAULT_GAME, find_game, game_names
 from simulator.seeds import seed_argument
 from simulator.vabg import preset
 
 
 class Command(BaseCommand):
     help = (
-        "Play chosen matchups (--matchup HOME AWAY, repeatable), a season's schedule or a "
-        "tournament's bracket (--season) --times N over, on the workers in chunks (here "
-        "without a broker), and write per team, player and pairing means as CSV and Parquet "
-        "into --out (default RESEARCH_DIR/run-ID; RESEARCH_DIR is research). No game is "
-        "stored. Game k of a run is played with seed --seed + k. --resume RUN follows a run "
-        "whose command stopped."
+        "Play chosen matchups (--matchup HOME AWAY, repeatable; VABG unless --game), a "
+        "season's schedule or a tournament's bracket of any game (--season) --times N over, "
+        "on the workers in chunks (here without a broker), and write per team, player and "
+        "pairing means as CSV and Parquet into --out (default RESEARCH_DIR/run-ID; "
+        "RESEARCH_DIR is research). No game is stored. Game k of a run is played with seed "
+        "--seed + k. --resume RUN follows a run whose command stopped."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -50,6 +52,14 @@ class Command(BaseCommand):
         add = parser.add_argument
         # None: not given (a new run takes the default; a resumed one refuses it).
         add("--times", type=int, help="repetitions (1000)")
+        add("--game", choices=game_names(), help="matchups: the game they play (vabg)")
+        add(
+            "--option",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="matchups of another game: a rule option, e.g. pieces=3 or chip_reroll=true",
+        )
         add("--rules", choices=["basic", "advanced"], help="matchups (advanced)")
         add("--no-coach", action="store_true", help="matchups: no strategy choices")
         add("--home-court", action="store_true", help="matchups: HOME plays at home")
@@ -76,6 +86,7 @@ class Command(BaseCommand):
                 rules=preset(o["rules"] or "advanced", strategy=not o["no_coach"]),
                 neutral=not o["home_court"], seed=o["seed"],
                 games_per_chunk=2000 if o["chunk"] is None else o["chunk"],
+                **game_choice({**o, "game": o["game"] or DEFAULT_GAME}),
             )  # fmt: skip
         except (PlanError, OutputsTaken, OutputsUnwritable) as exc:
             raise CommandError(str(exc)) from exc
@@ -151,13 +162,36 @@ def _refuse_what_would_be_ignored(o: dict[str, Any]) -> None:
         "--home-court": o["home_court"],
         "--seed": o["seed"] is not None,
         "--chunk": o["chunk"] is not None,
+        "--game": o["game"] is not None,
+        "--option": bool(o["option"]),
     }
     if o["season"]:
-        unused = [name for name in ("--rules", "--no-coach", "--home-court") if given[name]]
+        unused = [
+            name
+            for name in ("--game", "--option", "--rules", "--no-coach", "--home-court")
+            if given[name]
+        ]
         if unused:
             raise CommandError(
-                f"{', '.join(unused)}: a season or tournament plays its own rules, coaching "
-                "and courts; these are for --matchup"
+                f"{', '.join(unused)}: a season or tournament plays its own game, rules, "
+                "coaching and courts; these are for --matchup"
+            )
+    game = o["game"] or DEFAULT_GAME
+    if o["matchup"] and game == DEFAULT_GAME and given["--option"]:
+        raise CommandError(
+            "--option: VABG's matchups take --rules and --no-coach; --option is another "
+            "game's rule option (with --game gridcourt or sixdice)"
+        )
+    if o["matchup"] and game != DEFAULT_GAME:
+        vabg_only = ["--rules", "--no-coach"]
+        if not find_game(game).neutral_matters:
+            vabg_only.append("--home-court")
+        unused = [name for name in vabg_only if given[name]]
+        if unused:
+            court = "; no court changes it" if "--home-court" in unused else ""
+            raise CommandError(
+                f"{', '.join(unused)}: {find_game(game).title} plays by its rule options "
+                f"(--option) with its teams' coach styles{court}"
             )
     if o["resume"]:
         unused = [name for name, on in given.items() if on]
