@@ -1,5 +1,5 @@
 """Grid-court and six-dice seasons and tournaments on real Celery workers, game by game as
-played here."""
+played here, and a research run of each on them, chunk by chunk as played here."""
 
 from __future__ import annotations
 
@@ -8,8 +8,11 @@ from datetime import date
 
 import pytest
 
-from league import services, tournaments
-from league.models import Season
+from league import research_runs, services, tournaments
+from league.models import ResearchChunk, Season
+from league.research import Plan, play_chunk
+from league.tasks import research_chunk
+from simulator.vabg import preset
 from tests.drills.harness import Workers, wait_for
 from tests.factories import TeamFactory
 
@@ -72,3 +75,19 @@ def test_a_league_of_another_game_runs_on_the_workers(
     assert on_workers_cup.games.count() == 3
     assert games(on_workers) == games(reference)
     assert games(on_workers_cup) == games(reference_cup)
+    # A research run of the season on the same workers: its chunks' tallies are those of
+    # the same repetitions played here.
+    research = research_runs.research_start(
+        season=on_workers, repetitions=4, rules=preset("advanced"), seed=3, games_per_chunk=6
+    )
+    for index in range(len(research.chunks)):
+        research_chunk.delay(run_id=research.pk, index=index)
+    wait_for(
+        lambda: ResearchChunk.objects.filter(run=research).count() == len(research.chunks),
+        what=f"the {game} research run",
+        pool=workers,
+    )
+    plan = Plan.from_json(research.plan)
+    assert len(research.chunks) > 1 and plan.game == game
+    tally, here = research_runs.research_tally(research), play_chunk(plan, 0, plan.repetitions)
+    assert (tally.games, tally.teams, tally.pairs) == (here.games, here.teams, here.pairs)
