@@ -322,8 +322,24 @@ def game_key(home: TeamCard, away: TeamCard, rules: GameRules) -> str:
     The cards as whole ``vabg-team/1`` documents (dunk numbers included), so a game whose
     teams differ in anything gets its own key.
     """
-    doc = json.dumps([repr(rules), home.to_json(), away.to_json()], sort_keys=True)
-    return hashlib.sha256(doc.encode()).hexdigest()
+    return keyed(card_text(home), card_text(away), rules_text(rules))
+
+
+def card_text(card: TeamCard) -> str:
+    """Return a card's document as :func:`game_key` writes it (keys sorted)."""
+    return json.dumps(card.to_json(), sort_keys=True)
+
+
+def rules_text(rules: GameRules) -> str:
+    """Return the rules as :func:`game_key` writes them."""
+    return json.dumps(repr(rules))
+
+
+def keyed(home: str, away: str, rules: str) -> str:
+    """Return :func:`game_key` from the texts of its parts: ``json.dumps`` of the list
+    ``[repr(rules), home, away]`` is its items' texts joined by ", " in brackets, so a card
+    written once serves every game it plays (the key is the same, byte for byte)."""
+    return hashlib.sha256(f"[{rules}, {home}, {away}]".encode()).hexdigest()
 
 
 class ExactOdds:
@@ -355,6 +371,8 @@ class ExactOdds:
         self.stored = 0
         self._cache: dict[tuple[object, ...], Odds] = {}
         self._cards: dict[tuple[str, int, int], TeamCard] = {}
+        self._texts: dict[tuple[str, int, int], str] = {}
+        self._rules_text = rules_text(self.rules)
 
     def dunks(self) -> Dunks:
         """Return the teams' dunk numbers as their cards give them."""
@@ -369,6 +387,18 @@ class ExactOdds:
             self._cards[key] = card
         return card
 
+    def _key(self, a: str, a_dunks: tuple[int, int], b: str, b_dunks: tuple[int, int]) -> str:
+        """Return :func:`game_key` of the two teams' cards with these dunk numbers, each
+        card's text written once (a build asks for some 14,000 games of a few hundred)."""
+        texts = []
+        for label, numbers in ((a, a_dunks), (b, b_dunks)):
+            key = (label, *numbers)
+            text = self._texts.get(key)
+            if text is None:
+                text = self._texts[key] = card_text(self.card(label, numbers))
+            texts.append(text)
+        return keyed(texts[0], texts[1], self._rules_text)
+
     def game(self, first: str, second: str, dunks: Mapping[str, tuple[int, int]]) -> Odds:
         """Return ``first``'s and ``second``'s expected points and ``first``'s chance to win."""
         a, b = sorted((first, second))
@@ -376,7 +406,7 @@ class ExactOdds:
         got = self._cache.get(key)
         if got is None:
             home, away = self.card(a, dunks[a]), self.card(b, dunks[b])
-            content = None if self.store is None else game_key(home, away, self.rules)
+            content = None if self.store is None else self._key(a, dunks[a], b, dunks[b])
             known = None if self.store is None or content is None else self.store.get(content)
             if known is not None:
                 got = (float(known[0]), float(known[1]), float(known[2]))
