@@ -248,6 +248,22 @@ def _fresh_cache_over_a_module_world(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh SQLite file that the first step of ``make run``'s recipe (``manage.py migrate``)
+    migrated from zero, with no database URL and no broker, once a session (some 6 s of CPU:
+    Django renders every migration's state). tests/commissioner's field continues ``make
+    run``'s steps on a copy; the SQLite backup test fills a copy with its league. Copy it,
+    never write it."""
+    from tests.commissioner.conftest import command, embedded_env, run_recipe
+
+    database = tmp_path_factory.mktemp("migrated") / "db.sqlite3"
+    migrate = run_recipe("run")[0]
+    assert migrate[-2:] == ["migrate", "--noinput"], "make run no longer starts by migrating"
+    command(migrate, embedded_env(database))
+    return database
+
+
+@pytest.fixture(scope="session")
 def chromium_session():  # type: ignore[no-untyped-def]
     """One headless Chromium for the whole run: starting one costs about 2 s, and 25
     browser tests each started their own. ``browser`` hands it to a test as a new one."""

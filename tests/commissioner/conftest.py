@@ -61,13 +61,20 @@ class Field:
 
 
 @pytest.fixture(scope="session")
-def field(tmp_path_factory: pytest.TempPathFactory) -> Field:
+def field(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path) -> Field:
     """Run ``make run``'s steps before its server: migrate, load the 96 teams of
-    fixtures/teams, create the commissioner (its generated password is printed)."""
+    fixtures/teams, create the commissioner (its generated password is printed).
+
+    The first step, ``migrate`` on a fresh file, is the session's ``migrated_sqlite``
+    (tests/conftest.py, shared with the SQLite backup test): the steps after it run here on a
+    copy of the file it left."""
     database = tmp_path_factory.mktemp("field") / "db.sqlite3"
+    shutil.copyfile(migrated_sqlite, database)
     env = embedded_env(database)
     printed = ""
-    for argv in run_recipe("run"):
+    migrate, *steps = run_recipe("run")
+    assert "migrate" in migrate, "make run no longer starts by migrating"
+    for argv in steps:
         if "runserver" in argv:
             continue  # the server is test_browser's, started the same way
         printed += command(argv, env)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import stat
 import subprocess
@@ -208,16 +209,20 @@ def test_a_forced_postgresql_restore_takes_an_upgrade_back_whole_or_not_at_all(
     assert schema() == backed_up_schema
 
 
-def test_a_sqlite_backup_restores_every_row_into_a_fresh_database(tmp_path: Path) -> None:
+def test_a_sqlite_backup_restores_every_row_into_a_fresh_database(
+    tmp_path: Path, migrated_sqlite: Path
+) -> None:
+    """The league: ``populate`` in a process of its own, on a copy of the session's freshly
+    migrated SQLite file (tests/conftest.py: ``make run``'s ``migrate``, run once a session)."""
     base = {
         k: v
         for k, v in os.environ.items()
         if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "DEBUG"}
     }
     source = base | {"SQLITE_PATH": str(tmp_path / "league.sqlite3")}
+    shutil.copyfile(migrated_sqlite, tmp_path / "league.sqlite3")
     made = subprocess.run(
         [sys.executable, "-c", "import django; django.setup();"
-         " from django.core.management import call_command; call_command('migrate', verbosity=0);"
          " from tests.config.test_backups import populate; populate()"],
         cwd=ROOT, capture_output=True, text=True, check=False,
         env=source | {"DJANGO_SETTINGS_MODULE": "config.settings"},
