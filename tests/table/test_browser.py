@@ -68,17 +68,26 @@ def sign_in_and_start(driver, live_server, player, teams, by_form: bool = False)
 
 SETTLED = """
 const [count, limit, done] = arguments;
-const until = Date.now() + limit;
-(function check() {
+const settled = () => {
   const game = document.getElementById("table-game");
-  if (game && game.getAttribute("data-count") === String(count) && !game.getAttribute("data-busy")) {
-    done(true);
-  } else if (Date.now() > until) {
-    done(false);
-  } else {
-    setTimeout(check, 5);
+  return Boolean(game && game.getAttribute("data-count") === String(count)
+                 && !game.getAttribute("data-busy"));
+};
+if (settled()) {
+  done(true);
+} else {
+  // Looked at again after each change of the page (the observer's callback runs once a
+  // task's changes are made), not on a timer: nothing runs in the page while it waits.
+  const watch = new MutationObserver(() => settled() && finish(true));
+  const timer = setTimeout(() => finish(settled()), limit);
+  function finish(answer) {
+    watch.disconnect();
+    clearTimeout(timer);
+    done(answer);
   }
-})();
+  watch.observe(document.documentElement, {attributes: true, childList: true, subtree: true,
+                                           attributeFilter: ["data-count", "data-busy"]});
+}
 """
 """Wait in the page until it shows ``count`` entries and no request is in flight (the page
 sets both in one task once an answer is drawn): one round trip to the browser, not one a
