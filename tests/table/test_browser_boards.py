@@ -174,16 +174,19 @@ def test_grid_court_is_tapped_and_typed_refused_undone_resumed_and_stored_as_the
 
 
 def entries(
-    values: list[int], tokens: list[str], rules: SixDiceRules = STANDARD
+    values: list[int], tokens: list[str], rules: SixDiceRules = STANDARD, first: int | None = None
 ) -> list[tuple[str, object]]:
     """Return a six-dice game played by hand as the sheet asks for it: the dice up to the
     next choice (one entry, as a player types the rolls between two questions), or a
-    choice."""
+    choice. With ``first``, only the first entries, as many (the sheet is read again from
+    the first die at every step: the rest of the game is not played for them)."""
     out: list[tuple[str, object]] = []
     dice: list[int] = []
     choices: list[str] = []
     engine = find_game("sixdice")
     while True:
+        if first is not None and len(out) > first:  # the entry ``first`` is whole
+            return out[:first]
         sheet = engine.sheet(HOME, AWAY, dice, rules=rules, choices=choices, hands=("home", "away"))
         if sheet.question is not None:
             out.append(("choice", tokens[len(choices)]))
@@ -740,7 +743,7 @@ def test_six_dice_by_hand_asks_the_chip_reroll_of_a_holder_who_trails_and_a_tie_
     # and rerolls four of its six dice.
     _, values, tokens = recorded(37, {"home", "away"}, CHIP_REROLL, HOME, AWAY)
     assert tokens[:3] == ["chip", "stay", "reroll:2,3,4,6"]
-    steps = entries(values, tokens, CHIP_REROLL)[:6]
+    steps = entries(values, tokens, CHIP_REROLL, first=6)
     assert [k for k, _ in steps] == ["dice", "choice", "choice", "dice", "choice", "dice"]
     table = start(browser, live_server, player, teams, "sixdice", chip_reroll=True)
     assert table.options["chip_reroll"] is True and table.questions_version == 2
