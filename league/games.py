@@ -175,7 +175,10 @@ class LeagueGame:
         off would allow (six dice's REROLL without ``chip_reroll``)."""
         if not self.option_columns:
             return frozenset()
-        rules = self.engine.make_rules(**dict(options))
+        return self.columns_off(self.engine.make_rules(**dict(options)))
+
+    def columns_off(self, rules: Any) -> frozenset[str]:
+        """Return :meth:`columns_not_in_play` of the game's ``rules`` themselves."""
         return frozenset(
             key
             for option, keys in self.option_columns.items()

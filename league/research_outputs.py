@@ -16,15 +16,18 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from league.games import league_game
 from league.research import Kind, Plan, Tally
 
 
 def team_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
     """Return one row per team: record, means per game (of the game's own counts:
-    ``research.research_columns``), and firsts or bracket reach."""
+    ``research.research_columns``, but those of a rule option the run leaves off), and
+    firsts or bracket reach."""
     rows = []
     reps = plan.repetitions
     columns = plan.columns
+    off = league_game(plan.game).columns_off(plan.rules)  # six dice's rerolls, when off
     for i in range(len(plan.teams)):
         t = tally.teams.get(i)
         if t is None or t.games == 0:
@@ -47,7 +50,11 @@ def team_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
         if plan.has_overtimes:
             row["overtime_share"] = t.overtimes / t.games
         row.update(
-            {f"{name}_pg": v / t.games for name, v in zip(columns[1:], t.box[1:], strict=True)}
+            {
+                f"{name}_pg": v / t.games
+                for name, v in zip(columns[1:], t.box[1:], strict=True)
+                if name not in off
+            }
         )
         if plan.kind == Kind.SEASON:
             row["first_share"] = t.firsts / reps  # first in its group, a tie counted for each

@@ -581,7 +581,13 @@ def test_matchups_of_another_game_play_its_rule_options_and_refuse_vabg_s(
         ("--game", "sixdice", "--option", "chip_reroll"): "chip_reroll",
         ("--option", "pieces=3"): "--option is another game's rule option",
     }
+    call_command("research", "--matchup", "Alpha 2001", "Beta 2002", "--game", "sixdice",
+                 "--times", "20", "--out", str(tmp_path / "dice"), "--no-progress")  # fmt: skip
+    with (tmp_path / "dice" / "teams.csv").open() as f:
+        columns = set(next(csv.DictReader(f)))
+    # chip_reroll left off: no column counts its rerolls (as the season pages show none)
+    assert "chip_plays_pg" in columns and "chip_rerolls_pg" not in columns
     for extra, words in refused.items():
         with pytest.raises(CommandError, match=re.escape(words)):
             call_command("research", "--matchup", "Alpha 2001", "Beta 2002", *extra)
-    assert ResearchRun.objects.count() == 1
+    assert ResearchRun.objects.count() == 2
