@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from league import bracket as brackets
 from league.coaches import coach_for
@@ -137,6 +137,15 @@ class Plan:
     def columns(self) -> tuple[str, ...]:
         """Return the counts tallied for each team (and VABG's players): ``research_columns``."""
         return research_columns(self.game)
+
+    @property
+    def line_columns(self) -> tuple[str, ...]:
+        """Return the counts tallied for each line of a box score: VABG's players'
+        (:data:`BOX`), grid court's pieces' (its line columns, "piece N" each); none for a
+        game whose box score has no lines (six dice)."""
+        if self.game == DEFAULT_GAME:
+            return BOX
+        return tuple(c.key for c in find_game(self.game).columns if not c.rate)
 
     @property
     def has_overtimes(self) -> bool:
@@ -342,6 +351,7 @@ class RunPlayer:
         """Another game's engine (None: VABG's cards, played by :meth:`play`)."""
         self.read = () if self.engine is None else tuple(map(self.engine.read_team, plan.teams))
         self._keys = plan.columns[1:]
+        self._line_keys = plan.line_columns
 
     def play(self, home: int, away: int, neutral: bool, seed: int) -> tuple[TeamBox, TeamBox, int]:
         """Play one game; return both box scores and its overtimes."""
@@ -356,27 +366,41 @@ class RunPlayer:
         )
         return played.home, played.away, played.overtimes
 
-    def play_other(
-        self, home: int, away: int, neutral: bool, seed: int
-    ) -> tuple[int, int, list[int], list[int]]:
-        """Play one game of another game; return both scores and both teams' counts, in
-        :attr:`Plan.columns` order."""
+    def play_other(self, home: int, away: int, neutral: bool, seed: int) -> tuple[Side, Side]:
+        """Play one game of another game; return each team's score, counts (in
+        :attr:`Plan.columns` order) and lines (in :attr:`Plan.line_columns` order)."""
         assert self.engine is not None, "VABG's games are played by play()"
         got = self.engine.play(
             self.read[home], self.read[away], SeededDice(seed), self.plan.rules, neutral=neutral
         )
-        return got.home.score, got.away.score, self._counts(got.home), self._counts(got.away)
+        return self._side(got.home), self._side(got.away)
 
-    def _counts(self, side: Any) -> list[int]:
-        """Return a side's points and box-score counts: its lines' totals (grid court's
-        pieces), else the team's own figure, as a season's team stats read them."""
+    def _side(self, side: Any) -> Side:
+        """Return a side's points and box-score counts (its lines' totals, grid court's
+        pieces', else the team's own figure, as a season's team stats read them) and its
+        lines, each named as the game names it ("piece 1")."""
         doc = side.box.to_json() if side.box is not None else {}
         totals = doc.get("totals") or {}
-        out = [side.score]
+        counts = [side.score]
         for key in self._keys:
             value = totals.get(key, doc.get(key, 0))
-            out.append(value if type(value) is int else 0)
-        return out
+            counts.append(value if type(value) is int else 0)
+        engine = self.engine
+        assert engine is not None
+        lines = []
+        for line in doc.get(engine.lines_key) or () if self._line_keys else ():
+            values = [line.get(key, 0) for key in self._line_keys]
+            lines.append((f"{engine.name_key} {line.get(engine.name_key)}",
+                          [v if type(v) is int else 0 for v in values]))  # fmt: skip
+        return Side(side.score, counts, lines)
+
+
+class Side(NamedTuple):
+    """One team's game of another game, as a run tallies it."""
+
+    score: int
+    counts: list[int]
+    lines: list[tuple[str, list[int]]]
 
 
 _PLAYERS: dict[str, RunPlayer] = {}
@@ -504,19 +528,23 @@ def _count(tally: Tally, player: RunPlayer, home: int, away: int, neutral: bool,
 def _count_other(
     tally: Tally, player: RunPlayer, home: int, away: int, neutral: bool, seed: int
 ) -> int:
-    """Play one game of another game into ``tally`` (no lines: its teams' counts only)."""
-    hscore, ascore, hcounts, acounts = player.play_other(home, away, neutral, seed)
+    """Play one game of another game into ``tally``: its teams' counts and its lines'."""
+    hside, aside = player.play_other(home, away, neutral, seed)
     tally.games += 1
-    for me, counts, score, other in ((home, hcounts, hscore, ascore),
-                                     (away, acounts, ascore, hscore)):  # fmt: skip
-        sums = _team(tally, me, len(counts))
+    for me, side, other in ((home, hside, aside), (away, aside, hside)):
+        sums = _team(tally, me, len(side.counts))
         sums.games += 1
-        sums.wins += score > other
-        sums.points_against += other
+        sums.wins += side.score > other.score
+        sums.points_against += other.score
         total = sums.box
-        for j, v in enumerate(counts):
+        for j, v in enumerate(side.counts):
             total[j] += v
-    return _pair(tally, home, away, neutral, hscore, ascore, 0)
+        for name, values in side.lines:
+            p = tally.players.setdefault((me, name), PlayerSums(box=[0] * len(values)))
+            p.games += 1
+            for j, v in enumerate(values):
+                p.box[j] += v
+    return _pair(tally, home, away, neutral, hside.score, aside.score, 0)
 
 
 def _pair(

@@ -75,7 +75,8 @@ def _share_se(hits: int, repetitions: int) -> float:
 
 
 def player_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
-    """Return one row per player: games and means per game of every box-score count."""
+    """Return one row per player (grid court: per piece, "piece N"): games and means per
+    game of every count of his line."""
     rows = []
     for (i, name), p in sorted(
         tally.players.items(), key=lambda kv: (plan.label(kv[0][0]), kv[0][1])
@@ -86,7 +87,7 @@ def player_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
             "player": name,
             "games": p.games,
         }
-        row.update({f"{b}_pg": v / p.games for b, v in zip(plan.columns, p.box, strict=True)})
+        row.update({f"{b}_pg": v / p.games for b, v in zip(plan.line_columns, p.box, strict=True)})
         rows.append(row)
     return rows
 

@@ -516,10 +516,18 @@ def test_a_grid_court_season_s_run_counts_what_its_games_store_when_played_with_
         assert float(row["points_against"]) == pytest.approx(mine["opp_pts_pg"])
         for key in ("fga", "tpm", "dreb", "to", "possessions", "steps", "shot_clock_violations"):
             assert float(row[f"{key}_pg"]) == pytest.approx(mine[f"{key}_pg"]), key
-    # No sum of a rate (points a possession), no overtime in a game played to 21, no
-    # players (the pieces' figures are in their team's), and run.json names the game.
+    # No sum of a rate (points a possession), no overtime in a game played to 21, and
+    # run.json names the game.
     assert "ppp_pg" not in next(iter(rows.values())) and "overtime_share" not in rows[pk]
-    assert not (tmp_path / "players.csv").exists()
+    # Each team's pieces, "piece 1" to "piece 3", add up to its points and shots.
+    with (tmp_path / "players.csv").open() as f:
+        pieces = list(csv.DictReader(f))
+    for pk, row in rows.items():
+        mine = [p for p in pieces if int(p["team_id"]) == pk]
+        assert sorted(p["player"] for p in mine) == ["piece 1", "piece 2", "piece 3"]
+        for key, team_key in (("pts", "points"), ("fga", "fga_pg")):
+            total = sum(float(p[f"{key}_pg"]) * int(p["games"]) for p in mine)
+            assert total == pytest.approx(float(row[team_key]) * int(row["games"])), key
     made = json.loads((tmp_path / "run.json").read_text())
     assert made["game"] == "gridcourt" and made["rules"]["pieces"] == 3
     assert {t["name"] for t in made["teams"]} == {str(t) for t in teams}
@@ -587,6 +595,7 @@ def test_matchups_of_another_game_play_its_rule_options_and_refuse_vabg_s(
         columns = set(next(csv.DictReader(f)))
     # chip_reroll left off: no column counts its rerolls (as the season pages show none)
     assert "chip_plays_pg" in columns and "chip_rerolls_pg" not in columns
+    assert not (tmp_path / "dice" / "players.csv").exists()  # six dice's box has no lines
     for extra, words in refused.items():
         with pytest.raises(CommandError, match=re.escape(words)):
             call_command("research", "--matchup", "Alpha 2001", "Beta 2002", *extra)
