@@ -17,7 +17,7 @@ possession) is shown as its mean over the games.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,33 +121,6 @@ def in_play(season: Season, columns: tuple[Column, ...]) -> tuple[Column, ...]:
     return tuple(c for c in columns if c.key not in off)
 
 
-def _side_figures(engine: Any) -> Callable[[dict[str, Any]], dict[str, int | float]]:
-    """Return what reads a side's stored numbers by column key (a float is a rate, an int a
-    count): the lines' totals first, then the team's own figures."""
-    line_keys = [c.key for c in engine.columns]
-    team_keys = [c.key for c in engine.team_columns]
-
-    def figures(doc: dict[str, Any]) -> dict[str, int | float]:
-        out: dict[str, int | float] = {}
-        if line_keys:
-            totals = doc.get("totals") or {}
-            for key in line_keys:
-                value = totals.get(key)
-                # never a bool: JSON's true is not a count
-                if isinstance(value, _NUMBERS) and type(value) is not bool:
-                    out[key] = value
-        for key in team_keys:
-            value = doc.get(key)
-            if isinstance(value, _NUMBERS) and type(value) is not bool and key not in out:
-                out[key] = value
-        return out
-
-    return figures
-
-
-_NUMBERS = (int, float)
-
-
 def team_stats(season: Season, *, version: str = "") -> StatsTable:
     """Return every team's figures over the season's final games, in its game's columns
     (kept in the cache until a game is stored or a name changes: ``selectors.season_cached``,
@@ -162,7 +135,6 @@ def _team_stats(season: Season) -> StatsTable:
     columns = in_play(season, stat_columns(season.game))
     rows: dict[int, dict[str, Any]] = {}
     rates: set[str] = set()
-    figures = _side_figures(engine)
     for game in _final_games(season):
         scores = {"home": game.home_score, "away": game.away_score}
         for side, other in (("home", "away"), ("away", "home")):
@@ -188,7 +160,7 @@ def _team_stats(season: Season) -> StatsTable:
             row["pts"] += scores[side]
             row["opp_pts"] += scores[other]
             totals, games_with = row["totals"], row["games_with"]
-            for key, value in figures(game.box.get(side) or {}).items():
+            for key, value in engine.side_figures(game.box.get(side) or {}).items():
                 if type(value) is float:
                     rates.add(key)
                 totals[key] = totals.get(key, 0.0) + value

@@ -147,11 +147,6 @@ class Plan:
             return BOX
         return tuple(c.key for c in find_game(self.game).columns if not c.rate)
 
-    @property
-    def has_overtimes(self) -> bool:
-        """Return whether the game can go to overtime (VABG; the others play to 21)."""
-        return self.game == DEFAULT_GAME
-
     def label(self, team: int) -> str:
         """Return how the outputs name team ``team``: "School Season"."""
         got = self.teams[team]
@@ -379,20 +374,21 @@ class RunPlayer:
         """Return a side's points and box-score counts (its lines' totals, grid court's
         pieces', else the team's own figure, as a season's team stats read them) and its
         lines, each named as the game names it ("piece 1")."""
-        doc = side.box.to_json() if side.box is not None else {}
-        totals = doc.get("totals") or {}
-        counts = [side.score]
-        for key in self._keys:
-            value = totals.get(key, doc.get(key, 0))
-            counts.append(value if type(value) is int else 0)
         engine = self.engine
         assert engine is not None
+        doc = side.box.to_json() if side.box is not None else {}
+        figures = engine.side_figures(doc)
+        counts = [side.score, *(_count_of(figures.get(key)) for key in self._keys)]
         lines = []
         for line in doc.get(engine.lines_key) or () if self._line_keys else ():
-            values = [line.get(key, 0) for key in self._line_keys]
             lines.append((f"{engine.name_key} {line.get(engine.name_key)}",
-                          [v if type(v) is int else 0 for v in values]))  # fmt: skip
+                          [_count_of(line.get(key)) for key in self._line_keys]))  # fmt: skip
         return Side(side.score, counts, lines)
+
+
+def _count_of(value: object) -> int:
+    """Return a stored count (0 for none: a rate or a figure the box did not give)."""
+    return value if type(value) is int else 0
 
 
 class Side(NamedTuple):

@@ -27,7 +27,8 @@ def team_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
     rows = []
     reps = plan.repetitions
     columns = plan.columns
-    off = league_game(plan.game).columns_off(plan.rules)  # six dice's rerolls, when off
+    game = league_game(plan.game)
+    off, overtimes = game.columns_off(plan.rules), game.has_overtimes  # six dice's rerolls
     for i in range(len(plan.teams)):
         t = tally.teams.get(i)
         if t is None or t.games == 0:
@@ -47,7 +48,7 @@ def team_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
             "points_against": t.points_against / t.games,
             "margin": (t.box[0] - t.points_against) / t.games,
         }
-        if plan.has_overtimes:
+        if overtimes:
             row["overtime_share"] = t.overtimes / t.games
         row.update(
             {
@@ -96,6 +97,7 @@ def pair_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
     """Return one row per pairing: home wins, scores, margin mean and spread, overtimes
     (a game that has them)."""
     rows = []
+    overtimes = league_game(plan.game).has_overtimes
     for (h, a, neutral), q in sorted(tally.pairs.items()):
         n = q.games
         mean = sum(m * c for m, c in q.margins.items()) / n
@@ -116,7 +118,7 @@ def pair_rows(plan: Plan, tally: Tally) -> list[dict[str, Any]]:
             "margin_sd": math.sqrt(var),
             "within_3_share": close / n,
         }
-        if plan.has_overtimes:
+        if overtimes:
             row["overtime_share"] = q.overtimes / n
         rows.append(row)
     return rows

@@ -395,6 +395,23 @@ class Game(ABC):
         rulings' own policy); none for a game without styles."""
         return []
 
+    def side_figures(self, box: Mapping[str, Any]) -> dict[str, int | float]:
+        """Return a side's numbers in its stored box score (``to_json()``) by column key (an
+        int a count, a float a rate): its lines' totals first (``totals``), then the team's
+        own figures; a value that is not a number (JSON's true, a missing key) is left out."""
+        out: dict[str, int | float] = {}
+        if self.columns:
+            totals = box.get("totals") or {}
+            for c in self.columns:
+                value = totals.get(c.key)
+                if isinstance(value, (int, float)) and type(value) is not bool:
+                    out[c.key] = value
+        for c in self.team_columns:
+            value = box.get(c.key)
+            if isinstance(value, (int, float)) and type(value) is not bool and c.key not in out:
+                out[c.key] = value
+        return out
+
     @property
     def has_players(self) -> bool:
         """True when the box score's lines are a team's players (``lines_key`` "players"
