@@ -434,9 +434,14 @@ class Card(models.Model):
         return f"{player.name} card ({player.team})"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
+        self.derive()
+        super().save(*args, **kwargs)
+
+    def derive(self) -> None:
+        """Set what the card's other fields decide: its team (its player's) and its ball
+        numbers as printed. Every save does; a bulk insert (an import's new team) calls it."""
         self.team_id = self.player.team_id
         self.ball_numbers = self.printed_ball_numbers()
-        super().save(*args, **kwargs)
 
     def deleted_player_label(self) -> str:
         """Name a card whose player is gone (a version in the History outlives both): by

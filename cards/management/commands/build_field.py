@@ -5,14 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from cards.field import FIELD_DIR, ODDS_CACHE, TEAMS_DIR, FieldError, field_files_write
+from core.commands import Command as ProjectCommand
 
 FIELD = FIELD_DIR / "alltime96.csv"
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = (
         "Write a team file for every team of the all-time 96 field from fixtures/field/ with "
         "the card calculator, every team's dunk numbers aimed by the exact odds of the "

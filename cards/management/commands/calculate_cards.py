@@ -8,10 +8,11 @@ from argparse import RawDescriptionHelpFormatter
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.text import slugify
 
 from cards.calculator import StatsFileError, TeamResult, teams_from_rows
+from core.commands import Command as ProjectCommand
 
 COLUMNS_HELP = """
 Columns (named as in alltime96_rosters.csv; any order; others ignored; docs/cards.md §12):
@@ -26,7 +27,7 @@ Empty cells are missing statistics: the card fills them in and is marked estimat
 """
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = (
         "Calculate VABG cards from players' season statistics (a CSV with a header row)\n"
         "and write one vabg-team/1 file per school and season, named like\n"

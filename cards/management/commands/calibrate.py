@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from cards.calibration_run import OUT, CalibrationRequest, run_calibration
 from cards.field import FieldError
+from core.commands import Command as ProjectCommand
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = (
         "Play the author's predicted first games of the field exactly, as tournaments play "
         "them, and write docs/calibration.md (cards/calibration_run.py): in sample and, "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from cards.lookup import TeamNotFound, team_named
 from cards.mapping import teams_for_play
@@ -18,11 +18,12 @@ from cards.services import (
     team_file_text,
     teams_export,
 )
+from core.commands import Command as ProjectCommand
 from core.errors import sentence
 from core.text import counted
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = (
         'Export teams as vabg-team/1 files. Name teams as "School SEASON" (e.g. "Kentucky '
         '2012"; the school in any case), or use --all. Writes into --out (default: the current '

@@ -6,9 +6,10 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import IO, Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from cards.services import TeamFileError, uploads_import
+from core.commands import Command as ProjectCommand
 
 
 def read_files(paths: list[str]) -> list[tuple[str, bytes]]:
@@ -40,7 +41,7 @@ def open_files(paths: list[str], stack: ExitStack) -> list[tuple[str, IO[bytes]]
     return files
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = (
         "Import vabg-team/1 team files, or zips of them, within the upload limits (settings "
         "TEAM_FILE_MAX_BYTES, TEAM_NOTES_MAX_CHARS, TEAM_ZIP_MAX_ENTRIES, TEAM_ZIP_MAX_BYTES). "

@@ -6,14 +6,15 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from cards.management.commands.import_team import read_files
 from cards.models import Team
 from cards.services import TeamFileError, teams_import, teams_parse
+from core.commands import Command as ProjectCommand
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = (
         "Load every team file in fixtures/teams (or --dir). Safe to run again: a team already "
         "here (same school and season) is left as it is, so the commissioner's edits survive "

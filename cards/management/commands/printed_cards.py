@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from cards import printed
+from core.commands import Command as ProjectCommand
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = (
         "Print the report of docs/cards.md §14: every printed card value whose inputs are "
         "known against the calculated one, the match rates, the error per field and the "

@@ -7,12 +7,13 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from core.commands import Command as ProjectCommand
 from core.roles import COMMISSIONER_GROUP, commissioner_create
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = (
         "Create a commissioner account (staff, in the Commissioner group), or promote an "
         "existing user. Prints a generated password unless --password is given."

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from core.commands import Command as ProjectCommand
 from league import tournaments
 from league.management.commands._common import season_find
 from league.models import Season
@@ -19,7 +20,7 @@ def _slot(slot: dict[str, Any] | None, winner: int | None) -> str:
     return f"{mark}#{slot['seed']} {slot['team']}{score}"
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = (
         "Print a tournament's bracket round by round: seeds, teams and scores, the winner "
         "of each game marked *, and the champion."

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from cards.models import Team
+from core.commands import Command as ProjectCommand
 from core.text import counted
 from league import services
 from league.management.commands._common import (
@@ -22,7 +23,7 @@ from league.teamfiles import teams_playable
 from simulator.seeds import seed_argument
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = (
         "Create a season and its schedule: a single or double round robin inside each "
         "conference, plus optional cross-conference games. Teams are named "

@@ -7,8 +7,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from core.commands import Command as ProjectCommand
 from core.text import counted
 from league import services, tournaments
 from league.management.commands._common import (
@@ -33,7 +34,7 @@ def refusals_said() -> Iterator[None]:
         raise CommandError(str(exc)) from exc
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = (
         "Create a single-elimination tournament. Name the teams in seed order "
         '("Kentucky 2012" ...; top seeds get byes), or use --field alltime-96 for the '

@@ -7,11 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from cards.field import FIELD_DIR, TEAMS_DIR, FieldError, read_csv, read_field, shared_key
 from cards.models import Team
 from cards.services import team_file_name
+from core.commands import Command as ProjectCommand
 from league.fieldreport import FieldTeam, report_markdown
 from league.management.commands._common import progress_report
 from simulator.vabg import InvalidCardError, read_team_file
@@ -22,7 +23,7 @@ MARKER = (
 )
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = (
         "Play the all-time 96 field as its tournaments play (advanced rules, coach policy on, "
         "neutral courts) and write docs/field.md's figures: exact title and Final Four odds, "

@@ -8,9 +8,10 @@ from typing import Any, TextIO, cast
 
 from celery import current_app
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from kombu.exceptions import OperationalError as BrokerError
 
+from core.commands import Command as ProjectCommand
 from league import research_runs as runs
 from league.management.commands._common import (
     game_choice,
@@ -34,7 +35,7 @@ from simulator.seeds import seed_argument
 from simulator.vabg import preset
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = (
         "Play chosen matchups (--matchup HOME AWAY, repeatable; VABG unless --game), a "
         "season's schedule or a tournament's bracket of any game (--season) --times N over, "

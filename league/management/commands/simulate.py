@@ -6,17 +6,18 @@ import json
 from typing import Any, TextIO, cast
 
 from celery import current_app
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.db import InterfaceError, OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 
+from core.commands import Command as ProjectCommand
 from league import services
 from league.errors import GamesNotSent
 from league.management.commands._common import date_argument, progress_report, season_find
 from league.models import Game, SimulationRun
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = (
         "Simulate a season's or tournament's games: one game (--game), a round (--round), "
         "a day (--date), everything up to a date (--until) or the rest (--all). With a "

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import CommandParser
 
+from core.commands import Command as ProjectCommand
 from league.management.commands._common import season_find
 from league.selectors import standings_for_season
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = (
         "Print a season's standings per conference: W-L, win %, games behind, conference, "
         "home, away and neutral records, points for and against, streak, and which "
