@@ -7,8 +7,9 @@ drf-spectacular), the templates' (every template tag library) and DRF's paginati
 start, where the rest of Django's start takes about 1.5 s. No command of this project serves
 a page, an admin form or the API, so each checks what it uses, :data:`COMMAND_CHECKS`,
 and the site's checks are left to what serves it: ``runserver``, ``migrate`` and ``check``
-run every check, as does each Celery worker (Celery's Django fix-up) and the suite
-(``tests/config/test_settings.py`` runs ``manage.py check --deploy``).
+run every check, as does the suite (``tests/config/test_settings.py`` runs ``manage.py check
+--deploy``). A Celery worker runs none (config/celery.py: Celery's own run of them threw
+their findings away).
 """
 
 from __future__ import annotations
