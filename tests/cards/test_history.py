@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
@@ -115,6 +116,30 @@ def test_the_history_says_what_loaded_a_card_when_no_one_signed_in_did(
     assert (
         team.history.get().history_change_reason == "Loaded by load_teams from kentucky-2012.json"
     )
+
+
+def test_a_team_imported_in_the_admin_names_who_imported_each_row_and_from_which_file(
+    commish: tuple[Client, Any],
+) -> None:
+    # A new team's players and cards go in together (cards.services._insert): each row's
+    # first version still names the commissioner signed in and the file, as a save would.
+    client, user = commish
+    upload = SimpleUploadedFile(
+        "kentucky-2012.json", (FIXTURES / "kentucky-2012.json").read_bytes()
+    )
+    client.post(reverse("admin:cards_team_import"), {"files": upload})
+    team = Team.objects.get(school="Kentucky", season=2012)
+    rows = [team, *team.players.all(), *Card.objects.filter(team=team)]
+    assert len(rows) == 1 + 2 * 8
+    for row in rows:
+        [version] = row.history.all()
+        assert version.history_user == user, row
+        assert version.history_type == "+"
+        assert version.history_change_reason == "Imported in the admin from kentucky-2012.json"
+    davis = Card.objects.get(player__name="Anthony Davis")
+    # What a card's save sets (its team, its printed ball numbers) is in its version too.
+    assert davis.history.get().ball_numbers == davis.ball_numbers != ""
+    assert davis.history.get().team_id == team.pk
 
 
 def test_reverting_a_card_to_an_earlier_version_restores_it_and_records_the_revert(
