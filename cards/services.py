@@ -303,13 +303,13 @@ def _insert(model: type[models.Model], rows: list[tuple[Any, str]], reason: str)
     """Validate and insert rows new to the database with their history, ``(row, label)``
     each: one statement for the rows and one for their history, where saving them one by
     one cost two statements and a history manager a row (1,700 rows a 96-team load). The
-    rows come out as saved (their ids set). A row the database refuses is found again one
-    row at a time, inside a savepoint, and named as :func:`_save` names it."""
+    rows come out as saved (their ids set). If the database refuses the batch, it is rolled
+    back to its savepoint and saved again one row at a time, so the refusal names the row
+    as :func:`_save` names it."""
     for row, label in rows:
         _clean(row, label)
         if isinstance(row, Card):
             row.derive()  # what Card.save sets, which a bulk insert does not call
-        row._change_reason = reason
     objects = [row for row, _ in rows]
     try:
         with transaction.atomic():
@@ -409,13 +409,18 @@ def _team_write(card: TeamCard, *, reason: str, keep_conference: bool = False) -
         if _assign(row, values) or row.pk is None:
             _save(row, f"{card.label}, {pname}", reason)
             changed = True
-    problems = team.roster_problems()
-    if problems:
-        raise TeamFileError([f"{card.label}: {p}" for p in problems])
+    _refuse_unplayable(team, card)
     if changed and not team_saved:  # its players or cards changed: the team was updated now
         team.updated_at = timezone.now()
         Team.objects.filter(pk=team.pk).update(updated_at=team.updated_at)
     return ImportOutcome(team=team, created=False, changed=changed, added=added, removed=removed)
+
+
+def _refuse_unplayable(team: Team, card: TeamCard) -> None:
+    """Refuse the import if the team as written cannot be played (its roster's problems)."""
+    problems = team.roster_problems()
+    if problems:
+        raise TeamFileError([f"{card.label}: {p}" for p in problems])
 
 
 def _team_insert(team: Team, card: TeamCard, reason: str) -> ImportOutcome:
@@ -430,9 +435,7 @@ def _team_insert(team: Team, card: TeamCard, reason: str) -> ImportOutcome:
         for (player, label), pcard in zip(players, card.players, strict=True)
     ]
     _insert(Card, cards, reason)
-    problems = team.roster_problems()
-    if problems:
-        raise TeamFileError([f"{card.label}: {p}" for p in problems])
+    _refuse_unplayable(team, card)
     twin = (
         Team.objects.filter(school__iexact=card.school, season=card.season)
         .exclude(pk=team.pk)
