@@ -133,6 +133,25 @@ def test_bad_requests_name_what_is_wrong(teams) -> None:
     assert not Season.objects.exists()
 
 
+def test_a_refused_season_or_tournament_leaves_no_new_league_behind(teams) -> None:
+    from league.models import League
+
+    refused = [
+        ("create_tournament", "Leak A", "Cup", str(teams[0]), str(teams[1]), "Nowhere 1900"),
+        ("create_tournament", "Leak B", "Cup", str(teams[0]), str(teams[1]),
+         "--game", "gridcourt", "--option", "pieces=99"),
+        ("create_season", "Leak C", "Winter", "--all", "--game", "sixdice",
+         "--option", "chip_rerol=true"),
+        ("create_season", "Leak D", "Winter", "--all", "--cross", "-1"),
+    ]  # fmt: skip
+    for args in refused:
+        with pytest.raises(CommandError):
+            run(*args)
+    assert not League.objects.filter(name__startswith="Leak").exists()
+    run("create_season", "Leak E", "Winter", "--all", "--seed", "1")
+    assert League.objects.filter(name="Leak E").exists()
+
+
 def test_a_tournament_is_created_played_and_its_bracket_printed(teams) -> None:
     out = run("create_tournament", "Cups", "Open", *(str(t) for t in teams), "--seed", "6")
     assert "6 teams, 5 games; first round drawn (2 games)" in out

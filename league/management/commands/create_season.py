@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError, CommandParser
+from django.db import transaction
 
 from cards.models import Team
 from core.commands import Command as ProjectCommand
@@ -58,6 +59,9 @@ class Command(ProjectCommand):
         )
         add_game_arguments(parser)
 
+    # Atomic: a refusal found after the league was made (a team misspelt, an option out
+    # of range) leaves no new, empty league behind.
+    @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
         left_out: list[str] = []
         if options["all"]:  # every team the game can play; one with incomplete cards is named

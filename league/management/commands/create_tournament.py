@@ -8,6 +8,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError, CommandParser
+from django.db import transaction
 
 from core.commands import Command as ProjectCommand
 from core.text import counted
@@ -69,6 +70,9 @@ class Command(ProjectCommand):
         )
         add_game_arguments(parser)
 
+    # Atomic: a refusal found after the league was made (a team misspelt, an option out
+    # of range) leaves no new, empty league behind.
+    @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
         chosen = [
             bool(options["teams"]),
