@@ -147,13 +147,20 @@ class RosterForm(forms.ModelForm[Player]):
 
     slot = forms.TypedChoiceField(choices=SLOT_CHOICES, coerce=int, required=False)
     role = forms.ChoiceField(choices=Role.choices, required=False)
+    # Blank (a new row's is): the roster puts him after every other player.
+    order = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=32767,
+        widget=forms.NumberInput(attrs={"style": "width: 4em"}),
+        help_text="A slot's reserves play in this order; blank: after the others.",
+    )
 
     class Meta:
         model = Player
         fields = ("name", "order", "height", "ppg")
         widgets = {
             "name": forms.TextInput(attrs={"size": 22}),
-            "order": forms.NumberInput(attrs={"style": "width: 4em"}),
             "height": forms.TextInput(attrs={"size": 5}),
             "ppg": forms.NumberInput(attrs={"style": "width: 5em", "step": "0.1"}),
         }
@@ -220,6 +227,7 @@ class RosterFormSet(LabelledInlineFormSet):
 
     def clean(self) -> None:
         super().clean()
+        self._order_blank_rows()
         by_order: dict[int, list[str]] = {}
         for form in self.forms:
             data = getattr(form, "cleaned_data", None)
@@ -245,6 +253,25 @@ class RosterFormSet(LabelledInlineFormSet):
                 "reserves come on in this order)."
             )
         self._roster_check()
+
+    def _order_blank_rows(self) -> None:
+        """Give each row saved without an order (a new row's is blank) the next order after
+        every other player's, in the page's order."""
+        rows = [
+            form
+            for form in self.forms
+            if getattr(form, "cleaned_data", None) and not form.cleaned_data.get("DELETE")
+        ]
+        blank = [form for form in rows if form.cleaned_data.get("order") is None]
+        if not blank:
+            return
+        taken = [form.cleaned_data["order"] for form in rows if form not in blank]
+        if self.instance.pk is not None:
+            taken += Player.objects.filter(team=self.instance).values_list("order", flat=True)
+        order = max(taken, default=-1) + 1
+        for form in blank:
+            form.cleaned_data["order"] = form.instance.order = order
+            order += 1
 
     def _roster_check(self) -> None:
         """Refuse a roster the engine could not play (where the team could be played
@@ -780,6 +807,18 @@ class PlayerForm(forms.ModelForm[Player]):
         player = self.instance
         new_team = cleaned.get("team")
         name = cleaned.get("name")
+        order = cleaned.get("order")
+        if new_team is not None and order is not None:
+            taken = Player.objects.filter(team=new_team).exclude(pk=player.pk)
+            holder = taken.filter(order=order).first()
+            if holder is not None:
+                free = max(taken.values_list("order", flat=True), default=-1) + 1
+                self.add_error(
+                    "order",
+                    f"{holder.name} has the order {order} on {new_team}: give each player an "
+                    f"order of his own (a slot's reserves come on in this order); the next "
+                    f"free one is {free}.",
+                )
         if new_team is not None and name:
             twin = (
                 Player.objects.filter(team=new_team, name__iexact=name)

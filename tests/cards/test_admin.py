@@ -7,6 +7,7 @@ import io
 import json
 import re
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -677,6 +678,22 @@ def team_form_data(team: Team, **changes: Any) -> dict[str, Any]:
     return data | changes
 
 
+def roster_form_data(team: Team, new: Sequence[str] = ()) -> dict[str, Any]:
+    """The team change form with its whole roster as stored, as a browser posts it, and a
+    row for each of the ``new`` players' names, its order left blank."""
+    players = list(team.players.order_by("order"))
+    data = team_form_data(team, styles="{}", **{"initial-styles": "{}", "initial-extra": "{}"})
+    data |= {"players-TOTAL_FORMS": len(players) + len(new), "players-INITIAL_FORMS": len(players)}
+    for n, p in enumerate(players):
+        data |= {f"players-{n}-id": p.pk, f"players-{n}-team": team.pk,
+                 f"players-{n}-name": p.name, f"players-{n}-order": p.order,
+                 f"players-{n}-height": p.height, f"players-{n}-ppg": p.ppg or ""}  # fmt: skip
+    for n, name in enumerate(new, start=len(players)):
+        data |= {f"players-{n}-team": team.pk, f"players-{n}-name": name,
+                 f"players-{n}-order": "", f"players-{n}-height": "", f"players-{n}-ppg": ""}  # fmt: skip
+    return data
+
+
 def test_the_team_form_refuses_notes_over_the_limit_and_saves_nothing(
     commish: Client, settings: Any
 ) -> None:
@@ -852,12 +869,7 @@ def test_two_players_of_one_roster_at_the_same_order_are_refused_naming_them(cli
     team = full_team()
     players = list(team.players.order_by("order"))
     client.force_login(commissioner())
-    data = team_form_data(team, styles="{}", **{"initial-styles": "{}", "initial-extra": "{}"})
-    data |= {"players-TOTAL_FORMS": len(players), "players-INITIAL_FORMS": len(players)}
-    for n, p in enumerate(players):
-        data |= {f"players-{n}-id": p.pk, f"players-{n}-team": team.pk,
-                 f"players-{n}-name": p.name, f"players-{n}-order": p.order,
-                 f"players-{n}-height": p.height, f"players-{n}-ppg": p.ppg or ""}  # fmt: skip
+    data = roster_form_data(team)
     url = reverse("admin:cards_team_change", args=[team.pk])
     assert client.post(url, data).status_code == 302  # as stored: fine
     data["players-1-order"] = players[0].order
@@ -868,6 +880,51 @@ def test_two_players_of_one_roster_at_the_same_order_are_refused_naming_them(cli
         "give each player an order of his own"
     ) in text(refused)
     assert team.players.get(pk=players[1].pk).order == players[1].order
+
+
+def test_a_new_roster_row_left_without_an_order_comes_after_every_player(client) -> None:
+    """A review: "Add another Player" gave the new row order 0, the first player's, so the
+    roster could never be saved as the page offered it."""
+    team = full_team()
+    players = list(team.players.order_by("order"))
+    client.force_login(commissioner())
+    url = reverse("admin:cards_team_change", args=[team.pk])
+    page = client.get(url).content.decode()
+    empty_row = page.split('id="players-empty"', 1)[1].split("</tr>", 1)[0]
+    assert re.search(r'name="players-__prefix__-order"(?![^>]*value=)', empty_row)
+    assert client.post(url, roster_form_data(team, new=["New Guy", "Newer Guy"])).status_code == 302
+    last = max(p.order for p in players)
+    assert list(team.players.order_by("order").values_list("name", "order"))[-2:] == [
+        ("New Guy", last + 1),
+        ("Newer Guy", last + 2),
+    ]
+
+
+def test_a_player_moved_onto_another_players_order_is_refused_naming_the_next_free_one(
+    client,
+) -> None:
+    """A review: moving a reserve to a team with a player at his order was saved, and the
+    team he joined could then not be saved at all (two players at one order)."""
+    first, second = full_team(), full_team()
+    mover = first.players.get(card__role="reserve")
+    holder = second.players.get(order=mover.order)
+    client.force_login(commissioner())
+    url = reverse("admin:cards_player_change", args=[mover.pk])
+    data = {"team": second.pk, "name": mover.name, "order": mover.order,
+            "height": mover.height, "ppg": "", "extra": "{}"}  # fmt: skip
+    refused = client.post(url, data)
+    assert refused.status_code == 200
+    free = max(second.players.values_list("order", flat=True)) + 1
+    assert (
+        f"{holder.name} has the order {mover.order} on {second}: give each player an order "
+        f"of his own (a slot's reserves come on in this order); the next free one is {free}."
+    ) in text(refused)
+    assert Player.objects.get(pk=mover.pk).team_id == first.pk
+    assert client.post(url, data | {"order": free}).status_code == 302
+    assert Player.objects.get(pk=mover.pk).team_id == second.pk
+    # The team he joined saves as its page shows it.
+    team_url = reverse("admin:cards_team_change", args=[second.pk])
+    assert client.post(team_url, roster_form_data(second)).status_code == 302
 
 
 def test_an_import_names_an_empty_upload_and_a_file_that_is_no_team_file(commish: Client) -> None:

@@ -246,7 +246,9 @@ def test_moving_a_reserve_to_another_team_moves_his_card_too(commish: Client) ->
     home, away = full_team(school="Home U"), full_team(school="Away State")
     reserve = Card.objects.select_related("player").get(team=home, role="reserve")
     url = reverse("admin:cards_player_change", args=[reserve.player.pk])
-    assert commish.post(url, player_page(reserve.player, team=away.pk)).status_code == 302
+    # At an order of his own there (the away team's reserve has his, 6).
+    moved = player_page(reserve.player, team=away.pk, order=7)
+    assert commish.post(url, moved).status_code == 302
     reserve.refresh_from_db()
     assert (reserve.player.team, reserve.team) == (away, away)
     assert len(team_card(teams_for_play().get(pk=away.pk)).players) == 7
