@@ -485,6 +485,8 @@ def clean_extra_object(form: forms.ModelForm[Any]) -> Any:
         if str(form.data.get(form.add_prefix("extra"), "")).strip():
             validate_extra_object(value)  # "null" typed: refused, as a list or a number
         return {}
+    # The model's validator is skipped for what Django counts as empty ([], ""): refused here.
+    validate_extra_object(value)
     return value
 
 
@@ -687,7 +689,8 @@ class TeamAdmin(ReasonedHistoryAdmin):
                 problems = list(exc.problems)
             else:
                 for outcome in outcomes:
-                    messages.success(request, outcome.describe())
+                    said = messages.warning if outcome.slips else messages.success
+                    said(request, outcome.describe())
                 return redirect("admin:cards_team_changelist")
         context = {
             **self.admin_site.each_context(request),

@@ -7,7 +7,7 @@ import json
 import sys
 import zipfile
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -31,7 +31,7 @@ from cards.uploads import TeamFileError as TeamFileError  # raised here, caught 
 from cards.uploads import team_file_size_problem, uploads_read
 from core.errors import Refused
 from core.text import counted
-from simulator.vabg.cards import InvalidCardError, TeamCard, team_from_json
+from simulator.vabg.cards import InvalidCardError, TeamCard, team_from_json, team_key_slips
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,8 @@ class ImportOutcome:
     """Players the team had that the file does not name, each with the games he played."""
     twin: str = ""
     """A team created beside one of the same season whose school differs only in capitals."""
+    slips: tuple[str, ...] = ()
+    """The file's keys that are one typing slip from a field ("pgg"): kept, not read."""
 
     @property
     def verb(self) -> str:
@@ -72,6 +74,7 @@ class ImportOutcome:
             said.append(f"removed {name}{played}")
         if self.added:
             said.append(f"added {', '.join(self.added)}")
+        said.extend(self.slips)
         return "; ".join(said)
 
 
@@ -202,10 +205,13 @@ def teams_import(
         raise TeamFileError(list(unread))
     with transaction.atomic():
         return [
-            _team_write(
-                card,
-                reason=history_reason(source, name),
-                keep_conference=not _says_conference(content),
+            replace(
+                _team_write(
+                    card,
+                    reason=history_reason(source, name),
+                    keep_conference=not _says_conference(content),
+                ),
+                slips=tuple(team_key_slips(card)),
             )
             for name, content, card in parsed
         ]

@@ -8,7 +8,7 @@ problem of a file at once, naming the player and the field.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -227,6 +227,65 @@ _PLAYER_INT_BOUNDS = {
 _PLAYER_OPTIONAL_INT_BOUNDS = _DUNK_BOUNDS
 CARD_BOUNDS = {**_PLAYER_INT_BOUNDS, **_PLAYER_OPTIONAL_INT_BOUNDS}
 """A player card's whole-number fields and their bounds (interchange.md)."""
+TEAM_KEYS = frozenset(
+    {
+        "format",
+        "school",
+        "season",
+        "conference",
+        "dunk_top",
+        "dunk_adjust",
+        "card_source",
+        "players",
+    }
+)
+"""The keys of a team file's team object; any other is kept as written and not read."""
+PLAYER_KEYS = frozenset({*CARD_BOUNDS, "name", "role", "positions", "height", "ppg", "d20"})
+"""The keys of a team file's player object; any other is kept as written and not read."""
+
+
+def _one_slip(typed: str, key: str) -> bool:
+    """Tell whether ``typed`` is ``key`` with one typing slip: in other capitals, a letter
+    changed, added or left out, or two neighbouring letters swapped."""
+    a, b = typed.casefold(), key.casefold()
+    if a == b:
+        return True
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (
+            len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )  # fmt: skip
+    short, long = sorted((a, b), key=len)
+    return len(long) == len(short) + 1 and any(
+        long[:i] + long[i + 1 :] == short for i in range(len(long))
+    )
+
+
+def key_slips(keys: Iterable[str], known: Collection[str], who: str = "") -> list[str]:
+    """Say of each key not in ``known`` that is one typing slip from a known one ("pgg" for
+    "ppg") that it is not read: unknown keys are ignored (and kept as written,
+    interchange.md), so a misspelt optional field would otherwise be lost without a word.
+    ``who`` begins each line ("player 3 (Name): ")."""
+    said = []
+    for key in keys:
+        if key in known:
+            continue
+        near = sorted(k for k in known if _one_slip(key, k))
+        if near:
+            said.append(
+                f'{who}"{key}" is not a team-file field and is not read: did you mean "{near[0]}"?'
+            )
+    return said
+
+
+def team_key_slips(team: TeamCard) -> list[str]:
+    """Return :func:`key_slips` of a team read from a file: its own unknown keys' and each
+    player's."""
+    said = key_slips(team.extra, TEAM_KEYS)
+    for i, player in enumerate(team.players, start=1):
+        said += key_slips(player.extra, PLAYER_KEYS, f"player {i} ({player.name}): ")
+    return said
 
 
 def read_team_file(path: str | Path) -> TeamCard:
@@ -270,13 +329,18 @@ def team_from_json(data: object) -> TeamCard:
             card = _player_from_json(raw, i, problems)
             if card is not None:
                 players.append(card)
-    known = {"format", "school", "season", "conference", "dunk_top", "dunk_adjust"}
-    known |= {"card_source", "players"}
     if problems:
         # Cross-player rules still help when single fields are wrong: read each raw
-        # player's name, slot and role where they are usable, so every problem shows.
+        # player's name, slot and role where they are usable, so every problem shows; and a
+        # key one slip from a field ("stael_top") may be why a field is missing.
+        problems.extend(key_slips(data, TEAM_KEYS))
         if isinstance(raw_players, list):
             problems.extend(_roster_problems([_roster_entry(raw) for raw in raw_players]))
+            for i, raw in enumerate(raw_players, start=1):
+                if isinstance(raw, dict):
+                    name = raw.get("name")
+                    who = f"player {i} ({name}): " if isinstance(name, str) and name else ""
+                    problems.extend(key_slips(raw, PLAYER_KEYS, who or f"player {i}: "))
         raise InvalidCardError(problems)
     assert isinstance(school, str)
     return TeamCard(
@@ -287,7 +351,7 @@ def team_from_json(data: object) -> TeamCard:
         players=tuple(players),
         conference=conference,
         card_source=source,
-        extra={k: v for k, v in data.items() if k not in known},
+        extra={k: v for k, v in data.items() if k not in TEAM_KEYS},
     )
 
 
@@ -332,8 +396,6 @@ def _player_from_json(raw: object, index: int, problems: list[str]) -> PlayerCar
     if len(problems) > before:
         return None
     assert isinstance(name, str) and isinstance(positions, list) and d20 is not None
-    known = set(_PLAYER_INT_BOUNDS) | set(_PLAYER_OPTIONAL_INT_BOUNDS)
-    known |= {"name", "role", "positions", "height", "ppg", "d20"}
     return PlayerCard(
         name=name.strip(),
         role=str(role),
@@ -341,7 +403,7 @@ def _player_from_json(raw: object, index: int, problems: list[str]) -> PlayerCar
         height=height,
         ppg=None if ppg is None else float(ppg),
         d20=d20,
-        extra={k: v for k, v in raw.items() if k not in known},
+        extra={k: v for k, v in raw.items() if k not in PLAYER_KEYS},
         slot=ints["slot"],
         extra_ball=ints["extra_ball"],
         can_play=ints["can_play"],

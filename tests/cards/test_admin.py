@@ -380,6 +380,18 @@ def test_the_import_page_imports_a_zip_of_team_files(commish: Client) -> None:
     assert Player.objects.count() == Card.objects.count() == 18
 
 
+def test_the_import_page_warns_of_a_key_one_slip_from_a_field(commish: Client) -> None:
+    doc = json.loads(KENTUCKY.read_text())
+    doc["players"][0]["pgg"] = doc["players"][0].pop("ppg")
+    upload = SimpleUploadedFile("kentucky.json", json.dumps(doc).encode())
+    response = commish.post(IMPORT_URL, {"files": upload}, follow=True)
+    warning = response.content.decode().split('class="warning"', 1)[1].split("</li>", 1)[0]
+    assert "Kentucky 2012: created" in html.unescape(warning)
+    assert '"pgg" is not a team-file field and is not read: did you mean "ppg"?' in (
+        html.unescape(warning)
+    )
+
+
 def test_the_import_page_refuses_a_bad_file_listing_every_problem_and_writes_nothing(
     commish: Client,
 ) -> None:

@@ -232,6 +232,23 @@ def test_import_team_command_lists_every_problem_and_writes_nothing(tmp_path: Pa
     assert counts() == (0, 0, 0)
 
 
+def test_an_import_names_a_key_one_slip_from_a_field_and_keeps_it(tmp_path: Path) -> None:
+    """A review: a team file with "conferance" and a player's "pgg" imported as "created",
+    the team with no conference and the player with no ppg, and nothing said."""
+    doc = copy.deepcopy(document())
+    doc["conferance"] = doc.pop("conference")
+    path = tmp_path / "typo.json"
+    path.write_text(json.dumps(doc))
+    out = io.StringIO()
+    call_command("import_team", str(path), stdout=out)
+    team = Team.objects.get()
+    assert out.getvalue().strip() == (
+        f'{team}: created; "conferance" is not a team-file field and is not read: did you '
+        'mean "conference"?'
+    )
+    assert (team.conference, team.extra) == ("", {"conferance": doc["conferance"]})
+
+
 def test_the_admins_exported_zip_imports_back_with_the_command(tmp_path: Path) -> None:
     for path in SAMPLE[:3]:
         team_import(name=path.name, content=path.read_bytes())

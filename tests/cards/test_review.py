@@ -258,7 +258,7 @@ def test_moving_a_reserve_to_another_team_moves_his_card_too(commish: Client) ->
 # --- 3. A player's or a team's Extra must be a JSON object ------------------------------------
 
 
-@pytest.mark.parametrize("value", ["[1]", "3", '"a text"', "null"])
+@pytest.mark.parametrize("value", ["[1]", "3", '"a text"', "null", "[]", '""'])
 def test_the_player_page_refuses_extra_that_is_not_a_json_object(
     commish: Client, value: str
 ) -> None:

@@ -351,7 +351,9 @@ def test_a_broker_that_cannot_be_reached_is_named_with_the_command_to_resume(
                      "--out", str(tmp_path), "--no-progress")  # fmt: skip
     run = ResearchRun.objects.get()
     assert "cannot send its chunks to the broker (redis://127.0.0.1:1/0)" in str(refused.value)
-    assert str(refused.value).endswith(f"manage.py research --resume {run.pk}")
+    # With the folder the run was started with (a review: a resume without it wrote the
+    # figures into research/run-ID instead).
+    assert str(refused.value).endswith(f"manage.py research --resume {run.pk} --out {tmp_path}")
 
 
 @pytest.mark.django_db

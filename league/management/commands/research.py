@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO, cast
@@ -92,6 +93,10 @@ class Command(ProjectCommand):
         except (PlanError, OutputsTaken, OutputsUnwritable) as exc:
             raise CommandError(str(exc)) from exc
         out = o["out"] or Path(settings.RESEARCH_DIR) / f"run-{run.pk}"
+        # What to type to follow the run again: its folder too, when it was given.
+        again = f"manage.py research --resume {run.pk}"
+        if o["out"] is not None:
+            again += f" --out {shlex.quote(str(o['out']))}"
         made = runs.run_record(run)
         kept = f"(the run is kept: --resume {run.pk} --out DIR)"
         try:
@@ -119,7 +124,7 @@ class Command(ProjectCommand):
             raise CommandError(
                 f"run {run.pk}: cannot send its chunks to the broker ({broker}): "
                 f"{str(exc).rstrip('.')}; start it (or play the run here, with no "
-                f"CELERY_BROKER_URL), then: manage.py research --resume {run.pk}"
+                f"CELERY_BROKER_URL), then: {again}"
             ) from exc
         finally:
             close()
@@ -132,11 +137,9 @@ class Command(ProjectCommand):
                 raise CommandError(
                     f"{stalled}, though workers answer: they are busy with other work (a "
                     "field's odds, a run's games) and its chunks wait in the broker for them; "
-                    f"follow it again later: manage.py research --resume {run.pk}"
+                    f"follow it again later: {again}"
                 )
-            raise CommandError(
-                f"{stalled}; start workers, then: manage.py research --resume {run.pk}"
-            )
+            raise CommandError(f"{stalled}; start workers, then: {again}")
         try:
             files = write_outputs(Plan.from_json(run.plan), runs.research_tally(run), out, run=made)
         except (OutputsTaken, OutputsUnwritable) as exc:

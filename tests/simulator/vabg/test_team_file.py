@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from simulator.vabg import InvalidCardError, read_team_file, team_from_json
+from simulator.vabg.cards import team_key_slips
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "teams"
 KANSAS = json.loads((FIXTURES / "kansas-2008.json").read_text(encoding="utf-8"))
@@ -238,6 +239,34 @@ def test_unknown_keys_are_ignored_and_kept_when_the_file_is_written_back(path):
     doc["scouting_note"] = {"by": "the commissioner"}
     doc["players"][0]["nickname"] = "The Closer"
     assert team_from_json(doc).to_json() == doc
+
+
+def test_a_key_one_slip_from_a_field_is_named_with_the_field_it_may_mean():
+    """A review: "conferance" and a player's "pgg" were kept as unknown keys without a word,
+    the team left with no conference and the player with no ppg; "stael_top" was refused as
+    "steal_top is missing" without naming the key that was there."""
+    doc = kansas()
+    doc["conferance"] = doc.pop("conference")
+    doc["players"][2]["pgg"] = doc["players"][2].pop("ppg")
+    doc["players"][2]["Height"] = doc["players"][2].pop("height")
+    doc["players"][0]["nickname"] = "Russ"  # a key of its own: nothing to say
+    team = team_from_json(doc)
+    assert (team.conference, team.players[2].ppg, team.players[2].height) == (None, None, None)
+    assert team_key_slips(team) == [
+        '"conferance" is not a team-file field and is not read: did you mean "conference"?',
+        f'{RUSH}: "pgg" is not a team-file field and is not read: did you mean "ppg"?',
+        f'{RUSH}: "Height" is not a team-file field and is not read: did you mean "height"?',
+    ]
+    assert team_key_slips(team_from_json(kansas())) == []  # the fixture's own extra keys
+
+    def stael(d: dict[str, Any]) -> None:
+        d["players"][0]["stael_top"] = d["players"][0].pop("steal_top")
+
+    assert problems(kansas(stael)) == [
+        f"{ROBINSON}: steal_top is missing",
+        f'{ROBINSON}: "stael_top" is not a team-file field and is not read: did you mean '
+        '"steal_top"?',
+    ]
 
 
 def test_reading_a_file_names_the_file_in_every_message(tmp_path):
