@@ -247,7 +247,7 @@ def test_the_matchup_page_never_solves_two_teams_odds_while_the_fan_waits(lanes,
     body = page.content.decode()
     assert "The exact odds of this matchup are being worked out" in body
     # One pair's law takes a tenth of a second or so: the page and a client look again soon.
-    assert "looks again in 1 second." in body and "location.reload(),1000)" in body
+    assert "looks again in 1 second." in body and "location.reload()))(1000),1000)" in body
     assert api.status_code == 202 and api.json()["pending"] is True
     assert api.json()["retry_after"] == 1 and api["Retry-After"] == "1"
     assert lanes.lane("pairings").wait_idle(WAIT)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import date
 
 import pytest
@@ -128,4 +129,57 @@ def test_a_fan_opens_the_bracket_and_clicks_to_the_final_and_its_top_scorer(
     assert browser.find_element(By.TAG_NAME, "h1").text == top.name
     assert (
         browser.find_element(By.CSS_SELECTOR, ".vabg-card").get_attribute("data-player") == top.name
+    )
+
+
+def test_a_phone_fan_s_place_on_the_bracket_outlives_the_page_looking_again(
+    browser, live_server, django_capture_on_commit_callbacks
+) -> None:
+    """A review at phone width: the what-if form made the whole page scroll sideways, and a
+    bracket whose odds were being worked out reloaded every 5 s, sending each region back to
+    its first round and closing the what-ifs."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from league import tournaments
+
+    with django_capture_on_commit_callbacks(execute=True):
+        cup = tournaments.tournament_create(
+            league=services.league_get_or_create(name="Cup"),
+            name="Phone Cup",
+            teams=[full_team() for _ in range(8)],
+            seed=5,
+        )
+    browser.set_window_size(390, 844)
+    browser.get(f"{live_server.url}/seasons/{cup.pk}/bracket/")
+    browser.find_element(By.CSS_SELECTOR, "#what-if summary").click()
+    assert browser.execute_script(
+        "return document.documentElement.scrollWidth <= window.innerWidth"
+    ), "the what-if form is wider than the phone"
+    left = browser.execute_script(
+        "const b = document.querySelector('.bracket'); b.scrollLeft = 300; return b.scrollLeft"
+    )
+    assert left > 0
+
+    def reloaded(wait: float) -> None:
+        browser.execute_script("window.vabgLeftPage = true; window.vabgLookAgain(100)")
+        WebDriverWait(browser, wait, poll_frequency=0.05).until(
+            lambda d: d.execute_script(
+                "return !window.vabgLeftPage && document.readyState === 'complete'"
+            )
+        )
+
+    reloaded(5)
+    assert browser.execute_script("return document.querySelector('.bracket').scrollLeft") == left
+    assert browser.find_element(By.ID, "what-if").get_attribute("open") is not None
+    # A what-if being chosen is not taken away: the page waits while a field has the focus.
+    browser.execute_script("document.querySelector('#what-if select').focus()")
+    browser.execute_script("window.vabgLeftPage = true; window.vabgLookAgain(100)")
+    time.sleep(0.5)  # five times the page's wait
+    assert browser.execute_script("return window.vabgLeftPage === true")
+    browser.execute_script("document.activeElement.blur()")
+    WebDriverWait(browser, 5, poll_frequency=0.05).until(
+        lambda d: d.execute_script(
+            "return !window.vabgLeftPage && document.readyState === 'complete'"
+        )
     )

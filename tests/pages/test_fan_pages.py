@@ -165,7 +165,7 @@ def test_a_tournament_box_score_names_the_round_and_the_seeds(client, cup) -> No
 def test_the_bracket_names_what_ifs_by_their_teams(client, cup) -> None:
     page = text(client.get(reverse("bracket", args=[cup.pk])))
     whatif = page[page.index('id="what-if"') :]
-    labels = re.findall(r'<td class="text">([^<]*)</td><td class="text"><select', whatif)
+    labels = re.findall(r'<td class="text wrap">([^<]*)</td><td class="text"><select', whatif)
     assert labels, "the what-if form lists the games it can set"
     seeds = dict(cup.entries.values_list("team_id", "seed"))
     for game in Game.objects.filter(season=cup, status=Game.Status.SCHEDULED):
