@@ -169,9 +169,25 @@ def problems_of(driver: Any, base: str, visit: Visit, width: int) -> list[str]:
         " && b.previousElementSibling.offsetHeight > 0))"
         ".map(b => (b.querySelector('table') || b).className)]"
     )
+    # A word of a table's first column cut across lines (a review: "Totals" a letter or two
+    # a line in a phone's box score, its cell squeezed by the columns beside it).
+    broken = driver.execute_script(
+        "const out = [];"
+        "for (const cell of document.querySelectorAll('table td:first-child')) {"
+        " const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);"
+        " for (let n = walk.nextNode(); n; n = walk.nextNode()) {"
+        "  for (const m of n.textContent.matchAll(/\\S+/g)) {"
+        "   const r = document.createRange(); r.setStart(n, m.index);"
+        "   r.setEnd(n, m.index + m[0].length);"
+        "   const lines = new Set([...r.getClientRects()].filter(x => x.width > 0)"
+        "    .map(x => Math.round(x.top)));"
+        "   if (lines.size > 1) out.push(m[0]); } } }"
+        "return out.slice(0, 5);"
+    )
     found = []
     if status != visit.status:
         found.append(f"{where}: answered {status}, not {visit.status}")
+    found += [f"{where}: the word {word!r} cut across lines in a table" for word in broken]
     if wide[0] > wide[1]:
         found.append(f"{where}: {wide[0]} px wide on a {wide[1]} px screen")
     found += console
