@@ -18,6 +18,23 @@ from django.conf import settings
 
 FIELD = ("fixtures", "field")
 RECORD = re.compile(r"\b(\d{1,2}-\d{1,2})\b")
+RECORD_SHOWN = re.compile(r"(\d{1,2}-\d{1,2})(?: \((\d{1,2}-\d{1,2} [A-Za-z][\w .&-]*)\))?")
+"""The part of a ``seasons.csv`` record a fan reads: won-lost, then the conference's
+won-lost where it follows in brackets ("30-0 (14-0 Pac-8)")."""
+
+
+def record_parts(text: str) -> tuple[str, str]:
+    """Return the record of a ``seasons.csv`` row as a fan reads it ("32-7 (14-4 Pac-10)",
+    "" when the text begins with none) and, when the text says more (what the sources
+    print, how it was derived: "32-7 (14-4 Pac-10) - derived: 31-6 before the Final
+    Four..."), the whole text, shown beside it as the sources give it."""
+    text = text.strip()
+    found = RECORD_SHOWN.match(text)
+    if found is None:
+        return "", text
+    shown = found.group(1) + (f" ({found.group(2)})" if found.group(2) else "")
+    return shown, "" if shown == text else text
+
 
 PLAYER_COLUMNS = (
     ("g", "G"),
@@ -110,10 +127,11 @@ def player_real_season(*, school: str, season: int, name: str) -> dict[str, Any]
 def team_real_season(*, school: str, season: int) -> dict[str, Any] | None:
     """Return a team's real season from the ratings file, or None if the file lacks it.
 
-    ``{"record", "coach", "srs", "sos", "margin", "pts", "opp", "notes", "sources"}``. The
-    record and coach come from ``seasons.csv`` (the field's resolved seasons, each with its
-    evidence); without a row there, the record is the won-lost the ratings' notes quote
-    ("30-0"), "" when they quote none.
+    ``{"record", "record_as_given", "coach", "srs", "sos", "margin", "pts", "opp", "notes",
+    "sources"}``. The record and coach come from ``seasons.csv`` (the field's resolved
+    seasons, each with its evidence; :func:`record_parts` splits its text into the record
+    and, when the text says more, the text as the sources give it); without a row there,
+    the record is the won-lost the ratings' notes quote ("30-0"), "" when they quote none.
     """
     key = _key(school, season)
     row = _ratings().get(key)
@@ -122,8 +140,10 @@ def team_real_season(*, school: str, season: int) -> dict[str, Any] | None:
         return None
     row = row or {}
     record = RECORD.search(row.get("notes", ""))
+    shown, as_given = record_parts(known.get("record", ""))
     return {
-        "record": known.get("record") or (record.group(1) if record else ""),
+        "record": shown or (record.group(1) if record and not as_given else ""),
+        "record_as_given": as_given,
         "coach": known.get("coach", ""),
         "srs": row.get("srs", ""),
         "sos": row.get("sos", ""),

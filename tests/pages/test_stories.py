@@ -178,8 +178,32 @@ def test_the_player_and_team_pages_show_the_real_season(client) -> None:
     page = text(client.get(reverse("team", args=[team.pk])))
     assert '<td class="record">30-0 (14-0 Pac-8)</td>' in page
     assert '<td class="coach">John Wooden</td>' in page and '<td class="srs">33.79</td>' in page
+    assert "The record as the sources give it" not in page
     unknown = full_team()
     assert 'id="real-season"' not in client.get(reverse("team", args=[unknown.pk])).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("school", "season", "record", "as_given"),
+    [
+        # A review: what the research noted was printed as the record, in a cell that
+        # never wraps (a phone's page 1,150 px wide).
+        ("UCLA", 2006, "32-7 (14-4 Pac-10)", "32-7 (14-4 Pac-10) - derived: 31-6 before"),
+        ("Kentucky", 2012, None, "30-win regular season, 16-0 SEC; NCAA champions (final"),
+        ("Indiana", 1976, "32-0 (18-0 Big Ten)", "32-0 (18-0 Big Ten); NCAA champions"),
+    ],
+)
+def test_a_team_page_shows_the_record_and_apart_what_the_sources_say_of_it(
+    client, school, season, record, as_given
+) -> None:
+    team = TeamFactory(school=school, season=season)
+    page = text(client.get(reverse("team", args=[team.pk])))
+    real = page[page.index('id="real-season"') :]
+    if record is None:
+        assert '<td class="record">' not in real
+    else:
+        assert f'<td class="record">{record}</td>' in real
+    assert f'<p class="record-as-given">The record as the sources give it: {as_given}' in real
 
 
 def test_every_page_has_the_navigation_a_title_and_a_skip_link(client, cup) -> None:
