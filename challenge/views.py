@@ -74,6 +74,12 @@ def _too_many(request: HttpRequest, what: str, wait: int) -> HttpResponse:
     return response
 
 
+def _purpose(after: str) -> str:
+    """What a fan signs up or in for, by where he goes next: the table's games or the
+    bracket challenge (one account does both)."""
+    return "to play at the table" if after.startswith("/table/") else "to the bracket challenge"
+
+
 def signup(request: HttpRequest) -> HttpResponse:
     form = accounts.FanSignupForm(request.POST or None)
     if request.method == "POST":
@@ -86,7 +92,9 @@ def signup(request: HttpRequest) -> HttpResponse:
             login(request, user, backend="core.auth.AnyCaseUsernameBackend")
             messages.success(request, f"Welcome, {user.get_username()}: you are signed in.")
             return redirect(_next(request, reverse("challenge:list")))
-    return render(request, "challenge/signup.html", {"form": form, "next": _next(request, "")})
+    after = _next(request, "")
+    context = {"form": form, "next": after, "purpose": _purpose(after)}
+    return render(request, "challenge/signup.html", context)
 
 
 def signin(request: HttpRequest) -> HttpResponse:
@@ -99,7 +107,9 @@ def signin(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             login(request, form.get_user())
             return redirect(_next(request, reverse("challenge:list")))
-    return render(request, "challenge/signin.html", {"form": form, "next": _next(request, "")})
+    after = _next(request, "")
+    context = {"form": form, "next": after, "purpose": _purpose(after)}
+    return render(request, "challenge/signin.html", context)
 
 
 @require_POST

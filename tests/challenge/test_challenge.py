@@ -467,6 +467,18 @@ def test_a_fan_signs_up_without_email_and_is_no_staff(db: Any) -> None:
     assert "Signed in as" in client.get("/fans/entries/").content.decode()
 
 
+def test_the_fans_account_pages_say_what_the_fan_came_for(db: Any) -> None:
+    """A review: a fan sent from the table's sign-in to sign up read "Sign up to the
+    bracket challenge"."""
+    client = Client()
+    for page, verb in (("signup", "Sign up"), ("signin", "Sign in")):
+        table = client.get(f"/fans/{page}/?next=/table/").content.decode()
+        assert f"<h1>{verb} to play at the table</h1>" in table
+        assert f"<title>{verb} to play at the table" in table
+        challenge = client.get(f"/fans/{page}/").content.decode()
+        assert f"<h1>{verb} to the bracket challenge</h1>" in challenge
+
+
 def test_my_entries_say_where_each_pool_stands(cup: Any, pool: Any, alice: Any) -> None:
     services.entry_join(challenge=pool, user=alice)
     client = Client()
