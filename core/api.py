@@ -135,6 +135,20 @@ class ApiViewSet(ReadsItsQuery, PublicReads, viewsets.GenericViewSet[Any]):
     permission_classes = [CommissionerOrReadOnly]
     content_negotiation_class = ContentNegotiation
 
+    def get_extra_action_url_map(self) -> dict[str, str]:
+        """The browsable API's "Extra Actions" menu: only what this client can do here."""
+        urls: dict[str, str] = super().get_extra_action_url_map()
+        extras: list[Any] = list(self.get_extra_actions())  # @action's functions
+        for extra in extras:
+            if extra.detail == self.detail and not self.extra_action_offered(extra):
+                urls.pop(self.__class__(**extra.kwargs).get_view_name(), None)
+        return urls
+
+    def extra_action_offered(self, extra: Any) -> bool:
+        """Tell whether the menu offers ``extra`` (an ``@action``): a write only to a
+        commissioner (anyone else is refused it); a view set may say more of its object."""
+        return "get" in extra.mapping or is_commissioner(self.request.user)
+
     def finalize_response(self, request: Any, response: Any, *args: Any, **kwargs: Any) -> Any:
         # An export's error is JSON, not CSV (which would write it as a one-column table),
         # and so is the refusal of a format (no renderer was chosen: DRF takes the first).

@@ -126,6 +126,20 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
     ordering_fields = ["name", "created_at", "start_date"]
     ordering = ["-created_at", "-id"]
 
+    def extra_action_offered(self, extra: Any) -> bool:
+        """A tournament's page offers its bracket, a league season's its standings: the
+        other answers 404."""
+        if not super().extra_action_offered(extra):
+            return False
+        if extra.__name__ not in {"standings", "bracket"}:
+            return True
+        pk = str(self.kwargs.get("pk", ""))
+        if not pk.isdigit():  # the 404 page of an address that names no season
+            return False
+        kind = Season.objects.filter(pk=int(pk)).values_list("kind")
+        tournament = kind.first() == (Season.Kind.TOURNAMENT,)
+        return bool(tournament == (extra.__name__ == "bracket"))
+
     def get_queryset(self) -> QuerySet[Season]:
         if self.action in {
             "simulate", "retry_failed", "export_boxscores", "export_player_stats",

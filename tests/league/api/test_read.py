@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -728,3 +729,24 @@ def test_an_asked_order_keeps_the_lists_own_order_among_rows_level_on_it(api, se
             break
         page += 1
     assert walked == [g["id"] for g in sorted(listed, key=lambda g: g["round"])]
+
+
+def test_the_browsable_api_offers_only_the_extra_actions_that_answer_here() -> None:
+    """A review: a tournament's page offered Standings (404), a league season's Bracket
+    (404), and an anonymous visitor Simulate and Retry failed (405 to him)."""
+    league_season, cup = season_scheduled(), tournament_drawn()
+
+    def offered(client: Any, season: Season) -> set[str]:
+        page = client.get(f"/api/seasons/{season.pk}/", HTTP_ACCEPT="text/html")
+        assert page.status_code == 200
+        menu = page.content.decode().split("Extra Actions", 1)[1].split("</ul>", 1)[0]
+        return set(re.findall(r'href="[^"]*/api/seasons/\d+/([a-z/-]+)/"', menu))
+
+    exports = {"export/boxscores", "export/player-stats"}
+    anonymous = client_for(None)
+    assert offered(anonymous, league_season) == {"standings", *exports}
+    assert offered(anonymous, cup) == {"bracket", *exports}
+    commish = client_for(commissioner())
+    assert offered(commish, cup) == {"bracket", "simulate", "retry-failed", *exports}
+    # An address that names no season still answers its 404 page.
+    assert anonymous.get("/api/seasons/nine/", HTTP_ACCEPT="text/html").status_code == 404
