@@ -40,7 +40,9 @@ class SignInView(LoginView):
 
 class StartForm(forms.Form):
     game = forms.ChoiceField(choices=game_choices(), initial=DEFAULT_GAME, required=False)
-    away = forms.ModelChoiceField(queryset=Team.objects.none(), label="Visitors (roll first)")
+    away = forms.ModelChoiceField(
+        queryset=Team.objects.none(), label="Visitors (their dice come first)"
+    )
     home = forms.ModelChoiceField(queryset=Team.objects.none(), label="Home")
     rules = forms.ChoiceField(choices=[("advanced", "Advanced"), ("basic", "Basic")])
     court = forms.ChoiceField(

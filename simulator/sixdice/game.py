@@ -88,7 +88,9 @@ class SixDiceGame(StyledGame):
     name = "sixdice"
     title = "Six dice to 21"
     table_note = (
-        "Type the dice (1-6; faces B B B P S F). A side played by hand makes every choice the "
+        "Type the dice (1-6; faces B B B P S F), a team's six at once if you like (BBPSBF or "
+        "1 1 4 5 2 6); where both teams throw, the visitors' dice come first. A side played "
+        "by hand makes every choice the "
         "rules give it (which play on a tie, advance or shoot, push out for a 3, the Power "
         "Chip) when the sheet asks; a side left to the computer plays its team's coach style "
         "(its team page shows it)."
