@@ -284,7 +284,7 @@ def team_key_slips(team: TeamCard) -> list[str]:
     player's."""
     said = key_slips(team.extra, TEAM_KEYS)
     for i, player in enumerate(team.players, start=1):
-        said += key_slips(player.extra, PLAYER_KEYS, f"player {i} ({player.name}): ")
+        said += key_slips(player.extra, PLAYER_KEYS, f"{_who(i, player.name)}: ")
     return said
 
 
@@ -338,9 +338,7 @@ def team_from_json(data: object) -> TeamCard:
             problems.extend(_roster_problems([_roster_entry(raw) for raw in raw_players]))
             for i, raw in enumerate(raw_players, start=1):
                 if isinstance(raw, dict):
-                    name = raw.get("name")
-                    who = f"player {i} ({name}): " if isinstance(name, str) and name else ""
-                    problems.extend(key_slips(raw, PLAYER_KEYS, who or f"player {i}: "))
+                    problems.extend(key_slips(raw, PLAYER_KEYS, f"{_who(i, raw.get('name'))}: "))
         raise InvalidCardError(problems)
     assert isinstance(school, str)
     return TeamCard(
@@ -355,12 +353,17 @@ def team_from_json(data: object) -> TeamCard:
     )
 
 
+def _who(index: int, name: object) -> str:
+    """Name a player of a file in its messages: "player 3 (Brandon Rush)", or "player 3"."""
+    return f"player {index} ({name})" if isinstance(name, str) and name else f"player {index}"
+
+
 def _player_from_json(raw: object, index: int, problems: list[str]) -> PlayerCard | None:
     if not isinstance(raw, dict):
         problems.append(f"player {index}: must be an object, got {kind(raw)}")
         return None
     name = raw.get("name")
-    who = f"player {index} ({name})" if isinstance(name, str) and name else f"player {index}"
+    who = _who(index, name)
     before = len(problems)
     if not isinstance(name, str) or not name.strip():
         problems.append(f"{who}: name must be a non-empty text, {got(raw, 'name')}")
