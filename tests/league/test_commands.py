@@ -152,6 +152,24 @@ def test_a_refused_season_or_tournament_leaves_no_new_league_behind(teams) -> No
     assert League.objects.filter(name="Leak E").exists()
 
 
+def test_a_season_said_made_stays_made_when_its_output_is_cut_short(teams) -> None:
+    """An operator's review: `create_season ... | head -1` printed "Created ...", then the
+    closed pipe rolled the season back."""
+
+    class ClosedPipe(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    for args in (("create_season", "Piped", "Winter", "--all", "--seed", "1"),
+                 ("create_tournament", "Piped", "Cup", str(teams[0]), str(teams[1]))):  # fmt: skip
+        with pytest.raises(BrokenPipeError):
+            call_command(*args, stdout=ClosedPipe(), stderr=io.StringIO())
+    assert set(Season.objects.filter(league__name="Piped").values_list("name", flat=True)) == {
+        "Winter",
+        "Cup",
+    }
+
+
 def test_a_tournament_is_created_played_and_its_bracket_printed(teams) -> None:
     out = run("create_tournament", "Cups", "Open", *(str(t) for t in teams), "--seed", "6")
     assert "6 teams, 5 games; first round drawn (2 games)" in out

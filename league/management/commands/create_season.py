@@ -59,10 +59,16 @@ class Command(ProjectCommand):
         )
         add_game_arguments(parser)
 
+    def handle(self, *args: Any, **options: Any) -> None:
+        # Said once made: a pipe closed early (`| head -1`) cannot undo a season said made.
+        for line in self._create(options):
+            self.stdout.write(line)
+
     # Atomic: a refusal found after the league was made (a team misspelt, an option out
     # of range) leaves no new, empty league behind.
     @transaction.atomic
-    def handle(self, *args: Any, **options: Any) -> None:
+    def _create(self, options: dict[str, Any]) -> list[str]:
+        """Create the season; return what to say of it."""
         left_out: list[str] = []
         if options["all"]:  # every team the game can play; one with incomplete cards is named
             game = options.get("game") or league_for(options["league"]).game
@@ -95,13 +101,12 @@ class Command(ProjectCommand):
             raise CommandError(str(exc)) from exc
         games = season.games.count()
         rounds = season.games.values("round").distinct().count()
-        self.stdout.write(
+        said = [
             f"Created {season.league.slug}/{season.slug} (id {season.pk}): "
             f"{counted(len(teams), 'team')}, {counted(games, 'game')} in "
             f"{counted(rounds, 'round')}, seed {season.seed}."
-        )
-        for why in left_out:
-            self.stdout.write(f"Left out: {why}.")
+        ]
+        said += [f"Left out: {why}." for why in left_out]
         if conferences:
             grouped = dict(season.entries.values_list("team_id", "conference"))
             moved = [t for t in teams if grouped[t.pk] != t.conference]
@@ -111,4 +116,5 @@ class Command(ProjectCommand):
                     for t in moved
                     if grouped[t.pk] == group
                 )
-                self.stdout.write(f"Alone in their conference, these play in {group}: {names}.")
+                said.append(f"Alone in their conference, these play in {group}: {names}.")
+        return said

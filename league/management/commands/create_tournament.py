@@ -70,10 +70,15 @@ class Command(ProjectCommand):
         )
         add_game_arguments(parser)
 
+    def handle(self, *args: Any, **options: Any) -> None:
+        # Said once made: a pipe closed early (`| head -1`) cannot undo a season said made.
+        self.stdout.write(self._create(options))
+
     # Atomic: a refusal found after the league was made (a team misspelt, an option out
     # of range) leaves no new, empty league behind.
     @transaction.atomic
-    def handle(self, *args: Any, **options: Any) -> None:
+    def _create(self, options: dict[str, Any]) -> str:
+        """Create the tournament; return what to say of it."""
         chosen = [
             bool(options["teams"]),
             bool(options["field"]),
@@ -85,8 +90,7 @@ class Command(ProjectCommand):
                 "give the teams in seed order, or --field, or --from-season, or --again"
             )
         if options["again"]:
-            self._again(options)
-            return
+            return self._again(options)
         common = {
             "league": league_for(options["league"]),
             "name": options["name"],
@@ -107,14 +111,14 @@ class Command(ProjectCommand):
             else:
                 teams = [team_find(text) for text in options["teams"]]
                 season = tournaments.tournament_create(teams=teams, **common)
-        self.stdout.write(
+        return (
             f"Created {season.league.slug}/{season.slug} (id {season.pk}): "
             f"{counted(season.entries.count(), 'team')}, "
             f"{counted(tournaments.games_to_come(season=season), 'game')}; "
             f"first round drawn ({counted(season.games.count(), 'game')}), seed {season.seed}."
         )
 
-    def _again(self, options: dict[str, Any]) -> None:
+    def _again(self, options: dict[str, Any]) -> str:
         first = season_find(options["again"])
         if options["league"] not in (first.league.name, first.league.slug):
             raise CommandError(
@@ -125,7 +129,7 @@ class Command(ProjectCommand):
             season = tournaments.tournament_again(
                 season=first, name=options["name"], seed=options["seed"]
             )
-        self.stdout.write(
+        return (
             f"Created {season.league.slug}/{season.slug} (id {season.pk}), {first}'s bracket "
             f"again: {counted(season.entries.count(), 'team')}, first round drawn "
             f"({counted(season.games.count(), 'game')}), seed {season.seed}."
