@@ -195,8 +195,11 @@ def backup_create(*, directory: Path) -> Path:
     partial = target.with_name(target.name + ".partial")
     # A backup holds password hashes, sessions and API tokens: readable by its owner alone
     # (made so before a byte is written; pg_dump and SQLite keep the mode of the file).
-    partial.touch(mode=0o600)
-    partial.chmod(0o600)
+    try:
+        partial.touch(mode=0o600)
+        partial.chmod(0o600)
+    except OSError as exc:  # a directory there already but not writable (read-only, mode 555)
+        raise BackupError(f"cannot write backups into {directory}: {exc.strerror or exc}") from exc
     try:
         if is_postgresql():
             run(

@@ -316,6 +316,18 @@ def test_a_backup_folder_that_cannot_be_made_is_named_in_one_line(tmp_path: Path
     )
 
 
+def test_a_backup_folder_there_but_not_writable_is_named_in_one_line(tmp_path: Path) -> None:
+    """An operator's review: a read-only folder that exists printed a traceback ending in
+    the partial file's OSError. /proc stands for it: nothing can be made there, even by
+    root (the suite's user in CI)."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
+    env["SQLITE_PATH"] = str(tmp_path / "db.sqlite3")
+    made = backup_py(env, "backup", "--dir", "/proc")
+    assert made.returncode == 1
+    assert made.stderr.startswith("backup: cannot write backups into /proc: ")
+    assert len(made.stderr.splitlines()) == 1, made.stderr
+
+
 def test_settings_the_environment_refuses_are_named_in_one_line(tmp_path: Path) -> None:
     """A cron job's environment file with DEBUG=false and not the rest printed Django's
     whole traceback, "SECRET_KEY must be set" at its end."""
