@@ -209,7 +209,8 @@ TEMPLATES = [
 SQLITE_PATH = env.str("SQLITE_PATH", default=str(BASE_DIR / "db.sqlite3"))
 if env.str("DATABASE_URL", default=""):
     DATABASES = {"default": env.db_url("DATABASE_URL")}
-    if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    # (a URL without its scheme's "://", "postgres//host/db", reads as no engine at all)
+    if DATABASES["default"].get("ENGINE") != "django.db.backends.postgresql":
         raise ImproperlyConfigured(
             "DATABASE_URL must be a postgres:// URL (or unset for the SQLite default)."
         )

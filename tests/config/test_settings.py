@@ -329,3 +329,23 @@ def test_a_negative_connection_age_is_refused() -> None:
         {"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/test", "CONN_MAX_AGE": "-5"}
     )
     assert "CONN_MAX_AGE must be 0 or more" in str(refused["error"])
+
+
+def test_a_database_url_that_reaches_no_database_is_said_in_one_line() -> None:
+    """An operator's review: a mistyped DATABASE_URL made `make serve-cached`'s migrate, and
+    every command, print some 90 lines of traceback; a URL without its "://" 33 lines ending
+    in KeyError: 'ENGINE'."""
+    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
+    for url, said in (
+        ("postgres://postgres@127.0.0.1:1/vabg", "manage.py migrate: cannot reach the PostgreSQL "
+         'database vabg on 127.0.0.1:1: connection to server at "127.0.0.1", port 1 failed: '),
+        ("postgres//postgres@127.0.0.1/vabg", "manage.py: DATABASE_URL must be a postgres:// URL"),
+    ):  # fmt: skip
+        proc = subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput"],
+            env=clean | {"DATABASE_URL": url}, cwd=ROOT, capture_output=True, text=True,
+            check=False,
+        )  # fmt: skip
+        assert proc.returncode == 1, proc.stderr
+        assert "Traceback" not in proc.stderr
+        assert proc.stderr.splitlines()[-1].startswith(said), proc.stderr
