@@ -248,6 +248,21 @@ def database_contents() -> dict[str, int]:
     return counts
 
 
+CUT_SHORT = ("end of file", "ended unexpectedly", "unexpected end", "invalid input syntax")
+"""What pg_restore and psql say of a dump that stops short (at its end or inside a row)."""
+
+
+def other_sessions() -> int:
+    """Count the sessions connected to the configured PostgreSQL database besides this one."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        (count,) = cursor.fetchone()
+    return int(count)
+
+
 def backup_restore(*, file: Path, force: bool = False) -> None:
     """Restore ``file`` (made by ``backup_create``) into the configured database.
 
@@ -278,12 +293,32 @@ def backup_restore(*, file: Path, force: bool = False) -> None:
             f"({shown}). Restore into a new empty database, "
             "or add FORCE=1 (make restore) or --force to replace what it holds."
         )
+    if kind == "postgresql" and contents:
+        others = other_sessions()
+        if others:
+            raise BackupError(
+                f"Refusing to replace {database_label()}: {others} other session"
+                f"{'s are' if others > 1 else ' is'} connected to it (a running set's web "
+                "workers, Celery workers or beat, which would go on writing into the restored "
+                "database): stop them first (Ctrl-C on make serve-cached, or supervisorctl "
+                "shutdown), then restore."
+            )
     connection.close()
-    if kind == "postgresql" and force:
-        pg_replace(file)
-    elif kind == "postgresql":
-        run(["pg_restore", "--no-owner", "--no-privileges", "--single-transaction",
-             "--exit-on-error", "--dbname", pg_env()["PGDATABASE"], str(file)])  # fmt: skip
+    if kind == "postgresql":
+        try:
+            if force:
+                pg_replace(file)
+            else:
+                run(["pg_restore", "--no-owner", "--no-privileges", "--single-transaction",
+                     "--exit-on-error", "--dbname", pg_env()["PGDATABASE"], str(file)])  # fmt: skip
+        except BackupError as exc:
+            # One transaction: nothing of it stays. A file cut short (a copy interrupted, a
+            # full disk when it was made) fails at its end or inside a row.
+            cut = any(m in str(exc) for m in CUT_SHORT)
+            raise BackupError(
+                f"{exc}\nNothing was restored: the database is as it was."
+                + (f" {file} looks cut short or damaged: restore another backup." if cut else "")
+            ) from exc
     else:
         target = Path(settings.DATABASES["default"]["NAME"])
         with closing(read_only(file)) as src:

@@ -198,9 +198,25 @@ def test_a_forced_postgresql_restore_takes_an_upgrade_back_whole_or_not_at_all(
     assert failed.returncode == 1
     assert failed.stderr.startswith("restore: pg_restore failed (exit 1): pg_restore: error:")
     assert "Traceback" not in failed.stderr
+    assert failed.stderr.rstrip().endswith(
+        f"Nothing was restored: the database is as it was. {cut} looks cut short or damaged: "
+        "restore another backup."
+    )
     assert digest(fresh) == upgraded
     assert tables() == backed_up_tables | {"league_upgradechart"}
     assert query("SELECT count(*) FROM league_upgradechart") == [(6,)]
+
+    # A set still running on the database (an operator's review: the forced restore went
+    # through under it, and its workers and run then failed on rows gone) is refused.
+    with psycopg.connect(fresh_postgres) as running_set:
+        running_set.execute("SELECT 1")
+        refused = backup_py(fresh, "restore", str(file), "--force")
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    assert (
+        refused.stderr.startswith("restore: Refusing to replace the PostgreSQL database ")
+        and "1 other session is connected to it" in refused.stderr
+    )
+    assert digest(fresh) == upgraded
 
     forced = backup_py(fresh, "restore", str(file), "--force")
     assert forced.returncode == 0, forced.stderr
