@@ -185,6 +185,8 @@ def pg_replace(file: Path) -> None:
 
 def backup_create(*, directory: Path) -> Path:
     """Back the configured database up into a new file in ``directory``; return its path."""
+    if directory.exists() and not directory.is_dir():
+        raise BackupError(f"cannot write backups into {directory}: it is a file, not a directory")
     try:
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:  # a file on the way, a read-only disk, no permission
@@ -270,6 +272,10 @@ def backup_restore(*, file: Path, force: bool = False) -> None:
     given; forced, the backup replaces the whole database (tables it does not hold go too), or
     nothing changes.
     """
+    if file.is_dir():
+        raise BackupError(
+            f"{file} is a directory: name a backup file in it (vabg-*.dump, .sqlite3)."
+        )
     if not file.is_file():
         raise BackupError(f"{file} does not exist.")
     with file.open("rb") as f:

@@ -330,6 +330,18 @@ def test_a_backup_folder_that_cannot_be_made_is_named_in_one_line(tmp_path: Path
     assert made.stderr == (
         f"backup: cannot write backups into {tmp_path / 'backups' / 'vabg'}: Not a directory\n"
     )
+    # The file itself named (an operator's review: "File exists"), and a restore of a folder
+    # ("does not exist").
+    made = backup_py(env, "backup", "--dir", str(tmp_path / "backups"))
+    assert made.returncode == 1
+    assert made.stderr == (
+        f"backup: cannot write backups into {tmp_path / 'backups'}: it is a file, not a directory\n"
+    )
+    restored = backup_py(env, "restore", str(tmp_path))
+    assert restored.returncode == 1
+    assert restored.stderr == (
+        f"restore: {tmp_path} is a directory: name a backup file in it (vabg-*.dump, .sqlite3).\n"
+    )
 
 
 def test_a_backup_folder_there_but_not_writable_is_named_in_one_line(tmp_path: Path) -> None:
