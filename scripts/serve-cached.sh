@@ -166,6 +166,27 @@ else
         exit 2
     fi
 fi
+# A mistyped or stopped broker is said at the start, once (make's preflight, or a worker
+# host's start), not only in the workers' logs and /healthz: the set still starts (a broker
+# down for a while is waited for), but no game is played until the broker answers.
+BROKER=${CELERY_BROKER_URL:-${REDIS_URL:-}}
+if [ -n "$BROKER" ] && { [ "${PREFLIGHT:-}" = only ] || [ "$WEB" = false ]; }; then
+    if ! why=$(cd "$ROOT" && "$BIN/python" -c '
+import sys
+from kombu import Connection
+broker = Connection(sys.argv[1], connect_timeout=3)
+try:
+    broker.ensure_connection(max_retries=1, interval_start=0, interval_step=0)
+except Exception as exc:
+    said = str(exc).strip().splitlines()
+    print(f"{broker.as_uri()} ({said[-1] if said else type(exc).__name__})")
+    sys.exit(1)
+' "$BROKER" 2>&1); then
+        echo "serve-cached: warning: the broker $why does not answer: the set starts, but" \
+            "no game is played until it does (check CELERY_BROKER_URL; /healthz says" \
+            "\"broker\")" >&2
+    fi
+fi
 if [ "${PREFLIGHT:-}" = only ]; then exit 0; fi
 
 if [ "$WEB" = true ]; then

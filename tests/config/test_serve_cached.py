@@ -159,6 +159,20 @@ def test_a_worker_host_without_a_broker_is_refused_naming_it(tmp_path: Path) -> 
     assert "WEB=false starts the Celery workers alone, and they need a broker" in refused.stderr
 
 
+def test_a_broker_that_does_not_answer_is_said_at_the_start(tmp_path: Path) -> None:
+    """An operator's review: a mistyped CELERY_BROKER_URL started the whole set, the
+    mistake only in the workers' logs (every second) and /healthz's 503."""
+    env = {"PREFLIGHT": "only", "PORT": "1", "UPSTREAM": "127.0.0.1:9",
+           "CELERY_BROKER_URL": "redis://:secret@127.0.0.1:1/9"}  # fmt: skip
+    checked = serve_cached(env, tmp_path / "run")
+    assert checked.returncode == 0, checked.stderr
+    assert (
+        "serve-cached: warning: the broker redis://:**@127.0.0.1:1/9 (" in checked.stderr
+        and "does not answer: the set starts, but no game is played until it does" in checked.stderr
+    )
+    assert "secret" not in checked.stderr
+
+
 def test_a_switch_that_is_not_true_or_false_is_refused(tmp_path: Path) -> None:
     refused = serve_cached({"BEAT": "maybe", "UPSTREAM": "127.0.0.1:9"}, tmp_path / "run")
     assert refused.returncode == 2
