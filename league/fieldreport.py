@@ -89,6 +89,8 @@ class Margins:
     within_three: float
     overtime: float
     games: float
+    within_nine: float = 0.0
+    """The share decided by 9 points or fewer (a median of at most 9 needs half)."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,7 @@ class AuthorRecord:
     """Games with both scores on record."""
     points: float
     """Points a team a game over the scored games, overtimes included."""
+    within_nine: float = math.nan
 
 
 def author_record(rows: Sequence[Mapping[str, str]]) -> AuthorRecord:
@@ -123,6 +126,7 @@ def author_record(rows: Sequence[Mapping[str, str]]) -> AuthorRecord:
         measured=len(margins),
         median=float(margins[(len(margins) - 1) // 2]) if margins else math.nan,
         within_three=sum(m <= 3 for m in margins) / len(margins) if margins else math.nan,
+        within_nine=sum(m <= 9 for m in margins) / len(margins) if margins else math.nan,
         timed=len(timed),
         overtime=timed.count("yes") / len(timed) if timed else math.nan,
         scored=len(scored),
@@ -309,7 +313,14 @@ def margins(laws: Sequence[tuple[GameOdds, float]]) -> Margins:
             median = float(m)
             break
     within = sum(q for m, q in law.items() if m <= 3) / total
-    return Margins(median=median, within_three=within, overtime=overtime / total, games=total)
+    nine = sum(q for m, q in law.items() if m <= 9) / total
+    return Margins(
+        median=median,
+        within_three=within,
+        overtime=overtime / total,
+        games=total,
+        within_nine=nine,
+    )
 
 
 @dataclass(frozen=True)
@@ -476,6 +487,9 @@ def report_markdown(
     titles = title_odds(teams, odds)
     pairings = round_pairings(teams, titles)
     played = margins([(odds[i, j], w) for i, j, w in pairings])
+    # The same games with no strategy choices at all: what playing to win does to them.
+    plain = pair_odds(teams, {(i, j) for i, j, _ in pairings}, rules=preset("advanced"))
+    played_off = margins([(plain[i, j], w) for i, j, w in pairings])
     seeds = [r for r in titles if r.seed <= 4]
     twins = identical_teams(teams, [r.label for r in seeds])
     twins_off = identical_teams(teams, [r.label for r in seeds], rules=preset("advanced"))
@@ -525,16 +539,21 @@ def report_markdown(
         f"({played.games:.0f} games' worth); the identical-teams rows pool each top-4 seed "
         "against itself.",
         "",
-        "| | median winning margin | within 3 points | overtime |",
-        "| --- | ---: | ---: | ---: |",
+        "| | median winning margin | within 9 points | within 3 points | overtime |",
+        "| --- | ---: | ---: | ---: | ---: |",
         f"| the field, coach on (what tournaments play) | {played.median:.0f} "
-        f"| {_pct(played.within_three)} | {_pct(played.overtime)} |",
-        f"| identical teams, coach on | {twins.median:.0f} | {_pct(twins.within_three)} "
-        f"| {_pct(twins.overtime)} |",
+        f"| {_pct(played.within_nine)} | {_pct(played.within_three)} "
+        f"| {_pct(played.overtime)} |",
+        f"| the same games, coach off (no strategy choices) | {played_off.median:.0f} "
+        f"| {_pct(played_off.within_nine)} | {_pct(played_off.within_three)} "
+        f"| {_pct(played_off.overtime)} |",
+        f"| identical teams, coach on | {twins.median:.0f} | {_pct(twins.within_nine)} "
+        f"| {_pct(twins.within_three)} | {_pct(twins.overtime)} |",
         f"| identical teams, coach off | {twins_off.median:.0f} "
-        f"| {_pct(twins_off.within_three)} | {_pct(twins_off.overtime)} |",
+        f"| {_pct(twins_off.within_nine)} | {_pct(twins_off.within_three)} "
+        f"| {_pct(twins_off.overtime)} |",
         f"| the author's 56 published games, as issue 23 counts them | "
-        f"{AUTHOR['median margin']:.0f} | {_pct(AUTHOR['within 3'])} "
+        f"{AUTHOR['median margin']:.0f} | - | {_pct(AUTHOR['within 3'])} "
         f"| {_pct(AUTHOR['overtime'])} |",
     ]
     if author_games:
@@ -547,6 +566,7 @@ def report_markdown(
             f"| the author's {record.games} games on record "
             "(`fixtures/field/author_games.csv`) "
             f"| {record.median:.0f} ({record.measured} games) "
+            f"| {_pct(record.within_nine)} ({record.measured}) "
             f"| {_pct(record.within_three)} ({record.measured}) "
             f"| {_pct(record.overtime)} ({record.timed}) |",
             "",

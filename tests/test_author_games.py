@@ -85,6 +85,7 @@ def test_the_recount_reads_each_figure_from_the_games_that_give_it():
     # 8, 12), not the midpoint 5.5.
     assert record.median == 3
     assert record.within_three == pytest.approx(2 / 4)
+    assert record.within_nine == pytest.approx(3 / 4)
     assert record.overtime == pytest.approx(2 / 4)
     assert record.points == pytest.approx((80 + 79 + 70 + 62) / 4)
 
