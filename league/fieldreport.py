@@ -89,7 +89,7 @@ class Margins:
     within_three: float
     overtime: float
     games: float
-    within_nine: float = 0.0
+    within_nine: float
     """The share decided by 9 points or fewer (a median of at most 9 needs half)."""
 
 
@@ -110,7 +110,7 @@ class AuthorRecord:
     """Games with both scores on record."""
     points: float
     """Points a team a game over the scored games, overtimes included."""
-    within_nine: float = math.nan
+    within_nine: float
 
 
 def author_record(rows: Sequence[Mapping[str, str]]) -> AuthorRecord:

@@ -136,9 +136,15 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
         pk = str(self.kwargs.get("pk", ""))
         if not pk.isdigit():  # the 404 page of an address that names no season
             return False
-        kind = Season.objects.filter(pk=int(pk)).values_list("kind")
-        tournament = kind.first() == (Season.Kind.TOURNAMENT,)
-        return bool(tournament == (extra.__name__ == "bracket"))
+        return bool(self._tournament(int(pk)) == (extra.__name__ == "bracket"))
+
+    def _tournament(self, pk: int) -> bool:
+        """Tell whether the season the page shows is a tournament: read once for the menu
+        (it asks of the standings and of the bracket)."""
+        if not hasattr(self, "_is_tournament"):
+            kind = Season.objects.filter(pk=pk).values_list("kind", flat=True).first()
+            self._is_tournament = kind == Season.Kind.TOURNAMENT
+        return self._is_tournament
 
     def get_queryset(self) -> QuerySet[Season]:
         if self.action in {
