@@ -1,4 +1,4 @@
-// DRF's browsable API, as templates/rest_framework/api.html serves it: what its own base
+// DRF's browsable API, as templates/rest_framework/api.html includes it inline: what its own base
 // template leaves out for a screen reader, set once the page has loaded.
 (function () {
   "use strict";
