@@ -549,6 +549,18 @@ if not DEBUG and CACHES["default"]["BACKEND"] in PROCESS_LOCAL_CACHES:
         f"{CACHES['default']['BACKEND'].rsplit('.', 1)[-1]} each gunicorn worker would count "
         "the API throttle and keep the pages on its own."
     )
+# Production on the embedded default by accident (DATABASE_URL unset, empty or its name
+# misspelt) would serve from the checkout's db.sqlite3 without a word.
+if (
+    not DEBUG
+    and DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    and not env.str("SQLITE_PATH", default="")
+):
+    raise ImproperlyConfigured(
+        "DATABASE_URL must be set when DEBUG is off: the site's PostgreSQL, e.g. "
+        "DATABASE_URL=postgres://vabg@db.example.org/vabg (or SQLITE_PATH=/path/to/"
+        "db.sqlite3 to serve from a SQLite file on purpose)"
+    )
 # How long a played game's page (story, box score, charts, play-by-play) is kept rendered;
 # it is keyed by the stored result and the current names of both teams and their players
 # (league.views.names_key), so a rename shows at once: this only bounds how long a new

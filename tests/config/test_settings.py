@@ -14,6 +14,8 @@ pytestmark = pytest.mark.first_run
 
 STRONG_KEY = "vabg-test-key-" + "q7Hk2pLw9Xz" * 5
 """A key production accepts (50+ characters, 5+ different)."""
+PRODUCTION_DB = "postgres://vabg@db.example.org/vabg"
+"""Production's database (the settings make no connection)."""
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,6 +41,7 @@ def settings_under(env: dict[str, str]) -> dict[str, object]:
             "DEBUG",
             "SECRET_KEY",
             "ALLOWED_HOSTS",
+            "SQLITE_PATH",
         }
     }
     proc = subprocess.run(
@@ -137,6 +140,7 @@ def test_production_settings_pass_the_deploy_checks_with_no_warning() -> None:
             "SECRET_KEY": "k" * 30 + "-production-key-" + "x" * 30,
             "ALLOWED_HOSTS": "vabg.example.org",
             "CACHE_URL": "redis://127.0.0.1:6379/1",
+            "DATABASE_URL": PRODUCTION_DB,
         },
         cwd=ROOT,
         capture_output=True,
@@ -155,7 +159,8 @@ def test_each_https_setting_can_be_turned_off_by_its_variable() -> None:
     )
     base = {k: v for k, v in os.environ.items() if k != "DEBUG"}
     base |= {"DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "false", "SECRET_KEY": STRONG_KEY,
-             "CACHE_URL": "redis://127.0.0.1:6379/1", "ALLOWED_HOSTS": "vabg.example.org"}  # fmt: skip
+             "CACHE_URL": "redis://127.0.0.1:6379/1", "ALLOWED_HOSTS": "vabg.example.org",
+             "DATABASE_URL": PRODUCTION_DB}  # fmt: skip
     on = subprocess.run([sys.executable, "-c", code], env=base, cwd=ROOT, capture_output=True,
                         text=True, check=True)  # fmt: skip
     assert json.loads(on.stdout) == [True, 31_536_000, True, True]
@@ -227,6 +232,7 @@ def test_production_refuses_to_run_without_its_host_names() -> None:
         "DEBUG": "false",
         "SECRET_KEY": STRONG_KEY,
         "CACHE_URL": "redis://127.0.0.1:6379/10",
+        "DATABASE_URL": PRODUCTION_DB,
     }
     for unset in ({}, {"ALLOWED_HOSTS": ""}, {"ALLOWED_HOSTS": " "}, {"ALLOWED_HOSTS": " , "}):
         refused = settings_under(production | unset)
@@ -237,11 +243,33 @@ def test_production_refuses_to_run_without_its_host_names() -> None:
     assert "error" not in settings_under({"DEBUG": "true"})  # development: its own hosts
 
 
+def test_production_refuses_the_embedded_sqlite_unless_it_is_asked_for() -> None:
+    """A reviewer's production environment with DATABASE_URL empty, or its name misspelt,
+    served from the checkout's db.sqlite3 without a word (`check --deploy` said nothing)."""
+    production = {"DEBUG": "false", "SECRET_KEY": STRONG_KEY, "ALLOWED_HOSTS": "vabg.example.org",
+                  "CACHE_URL": "redis://127.0.0.1:6379/10"}  # fmt: skip
+    for unset in ({}, {"DATABASE_URL": ""}, {"DATABSE_URL": PRODUCTION_DB}):
+        refused = settings_under(production | unset)
+        assert str(refused["error"]).startswith(
+            "django.core.exceptions.ImproperlyConfigured: DATABASE_URL must be set when DEBUG "
+            "is off: the site's PostgreSQL"
+        ), unset
+    assert settings_under(production | {"DATABASE_URL": PRODUCTION_DB})["engine"] == (
+        "django.db.backends.postgresql"
+    )
+    chosen = settings_under(production | {"SQLITE_PATH": "/srv/vabg/db.sqlite3"})  # on purpose
+    assert (chosen["engine"], chosen["name"]) == (
+        "django.db.backends.sqlite3",
+        "/srv/vabg/db.sqlite3",
+    )
+    assert "error" not in settings_under({})  # development: the embedded default, as ever
+
+
 def test_a_misspelt_switch_or_number_is_refused_naming_the_variable() -> None:
     """django-environ alone reads DEBUG=ture as false and stops on LEAGUE_LEASE_SECONDS=ten
     with a bare ValueError: an operator's typo must say which variable it is."""
     production = {"SECRET_KEY": STRONG_KEY, "CACHE_URL": "redis://127.0.0.1:6379/10",
-                  "ALLOWED_HOSTS": "vabg.example.org"}  # fmt: skip
+                  "ALLOWED_HOSTS": "vabg.example.org", "DATABASE_URL": PRODUCTION_DB}  # fmt: skip
     assert settings_under({"DEBUG": "ture"})["error"].endswith(
         "DEBUG='ture' is neither true nor false (write true or false)"
     )
