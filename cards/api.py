@@ -21,7 +21,15 @@ from cards import services
 from cards.mapping import teams_for_play
 from cards.models import Card, Player, Team
 from cards.uploads import team_file_size_problem
-from core.api import ApiViewSet, ClosedBody, ErrorSerializer, IdFilter, content_length, model_errors
+from core.api import (
+    ApiViewSet,
+    ClosedBody,
+    ErrorSerializer,
+    IdFilter,
+    WholeNumberFilter,
+    content_length,
+    model_errors,
+)
 from core.errors import sentence
 
 # -- serializers ---------------------------------------------------------------------------
@@ -169,14 +177,20 @@ TeamFileRefusedSerializer = inline_serializer(
 # -- filters -------------------------------------------------------------------------------
 
 
+SMALL_MAX = 32767  # a small-integer column's largest value
+YEARS = {"min_value": 0, "max_value": SMALL_MAX}
+"""A year filter's bounds: what the season column can hold (a year past it finds nothing
+by being refused, naming the filter, not by a query that cannot hold it)."""
+
+
 class TeamFilter(django_filters.FilterSet):
     school = django_filters.CharFilter(lookup_expr="icontains")
     conference = django_filters.CharFilter(
         lookup_expr="iexact", help_text="Teams of this conference, in any case (acc: ACC)."
     )
-    year = django_filters.NumberFilter(field_name="season", help_text="The team's season year.")
-    year_min = django_filters.NumberFilter(field_name="season", lookup_expr="gte")
-    year_max = django_filters.NumberFilter(field_name="season", lookup_expr="lte")
+    year = WholeNumberFilter(field_name="season", help_text="The team's season year.", **YEARS)
+    year_min = WholeNumberFilter(field_name="season", lookup_expr="gte", **YEARS)
+    year_max = WholeNumberFilter(field_name="season", lookup_expr="lte", **YEARS)
     season = IdFilter(
         field_name="entries__season", help_text="Teams entered in this league season (id)."
     )
@@ -188,11 +202,11 @@ class TeamFilter(django_filters.FilterSet):
 
 class PlayerFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
-    year = django_filters.NumberFilter(field_name="team__season", help_text="The team's year.")
+    year = WholeNumberFilter(field_name="team__season", help_text="The team's year.", **YEARS)
     season = IdFilter(
         field_name="team__entries__season", help_text="Players of teams in this league season."
     )
-    slot = django_filters.NumberFilter(field_name="card__slot")
+    slot = WholeNumberFilter(field_name="card__slot", min_value=0, max_value=SMALL_MAX)
     role = django_filters.ChoiceFilter(
         field_name="card__role", choices=Card._meta.get_field("role").choices
     )
@@ -205,7 +219,7 @@ class PlayerFilter(django_filters.FilterSet):
 
 
 class CardFilter(django_filters.FilterSet):
-    year = django_filters.NumberFilter(field_name="team__season", help_text="The team's year.")
+    year = WholeNumberFilter(field_name="team__season", help_text="The team's year.", **YEARS)
     season = IdFilter(
         field_name="team__entries__season", help_text="Cards of teams in this league season."
     )

@@ -235,6 +235,16 @@ class IdFilter(django_filters.Filter):
         super().__init__(*args, **kwargs)
 
 
+class WholeNumberFilter(django_filters.NumberFilter):
+    """A number filter that reads a whole number (``min_value``/``max_value`` bound it), so
+    that a round no column holds is refused naming the field instead of finding nothing, and
+    a year of 2018.5 is refused instead of read as 2018. A number filter, so the schema says
+    ``type: integer`` (read from the model's column it said ``minimum: 0`` and ``nullable``,
+    which the filter refuses)."""
+
+    field_class = forms.IntegerField  # type: ignore[assignment]  # a whole number, not a decimal
+
+
 class IdField(serializers.PrimaryKeyRelatedField):  # type: ignore[type-arg]
     """A related object given by its id, refused in the words of the API's other ids:
     "'x' is not a team id: an id is a whole number." or "No team 99." (DRF's own read
@@ -298,8 +308,11 @@ class TrueFalseField(forms.NullBooleanField):
             return None
         word = str(value).strip().lower()
         if word not in TRUE_FALSE:
+            # The value as a parameter, not in the message: django-filter formats the
+            # message with its params, and "50%" in it was a server error.
             raise forms.ValidationError(
-                f"{value} is not one of the available choices: true or false (1 or 0, yes or no)."
+                "%(value)s is not one of the available choices: true or false (1 or 0, yes or no).",
+                params={"value": value},
             )
         return TRUE_FALSE[word]
 

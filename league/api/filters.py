@@ -5,22 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
-from django import forms
 from django.db.models import Q, QuerySet
 
-from core.api import IdFilter, TrueFalseFilter
+from core.api import IdFilter, TrueFalseFilter, WholeNumberFilter
 from league.models import Game, League, Season, SimulationRun
 
 ROUND_MAX = 32767  # the round's small-integer column
-
-
-class WholeNumberFilter(django_filters.NumberFilter):
-    """A number filter that reads a whole number (``min_value``/``max_value`` bound it), so
-    that a round no column holds is refused naming the field instead of finding nothing. A
-    number filter, so the schema says ``type: integer`` (read from the model's column it
-    said ``minimum: 0`` and ``nullable``, which the filter refuses)."""
-
-    field_class = forms.IntegerField  # type: ignore[assignment]  # a whole number, not a decimal
 
 
 class LeagueFilter(django_filters.FilterSet):

@@ -695,6 +695,38 @@ def test_filters_refuse_what_they_cannot_read_and_an_unknown_id_finds_nothing(ap
         api.get("/api/games/", {"season": season.pk, "neutral": "false"}).json()["count"] == games
     )
     assert api.get("/api/games/", {"season": season.pk, "neutral": "true"}).json()["count"] == 0
+    # A reviewer's "50%" (and "%s") reached django-filter's message formatting: a 500.
+    for word in ("50%", "%s", "%(x)s"):
+        for name in ("neutral", "conference_game"):
+            refused = api.get("/api/games/", {name: word})
+            assert refused.status_code == 400, (name, word)
+            assert refused.json() == {
+                name: [
+                    f"{word} is not one of the available choices: true or false (1 or 0, yes or no)."
+                ]
+            }
+
+
+def test_a_year_or_a_slot_is_a_whole_number_not_a_decimal_read_as_one(api, season) -> None:
+    """/api/teams/?year_min=2018.5 listed the 2018 teams, ?slot=1.9 the slot-1 players:
+    the schema says integer, and the games' filters already refused a decimal."""
+    for url, name in (
+        ("/api/teams/", "year"),
+        ("/api/teams/", "year_min"),
+        ("/api/teams/", "year_max"),
+        ("/api/players/", "year"),
+        ("/api/players/", "slot"),
+        ("/api/cards/", "year"),
+    ):
+        for value in ("2018.5", "1e3", "1.9"):
+            refused = api.get(url, {name: value})
+            assert refused.status_code == 400, (url, name, value)
+            assert refused.json() == {name: ["Enter a whole number."]}, (url, name, value)
+        refused = api.get(url, {name: 40000})
+        assert refused.json() == {name: ["Ensure this value is less than or equal to 32767."]}
+    year = Team.objects.first().season
+    listed = api.get("/api/teams/", {"year_min": year, "year_max": year}).json()["results"]
+    assert listed and {t["season"] for t in listed} == {year}
 
 
 def test_a_tournament_is_read_at_its_own_address_and_a_league_season_is_sent_to_its_own(
