@@ -178,9 +178,12 @@ TeamFileRefusedSerializer = inline_serializer(
 
 
 SMALL_MAX = 32767  # a small-integer column's largest value
-YEARS = {"min_value": 0, "max_value": SMALL_MAX}
-"""A year filter's bounds: what the season column can hold (a year past it finds nothing
-by being refused, naming the filter, not by a query that cannot hold it)."""
+
+
+def year_filter(field_name: str, **kwargs: Any) -> WholeNumberFilter:
+    """A filter by a team's year: a whole number the season column can hold (one past it is
+    refused, naming the filter, not sent to a query that cannot hold it)."""
+    return WholeNumberFilter(field_name=field_name, min_value=0, max_value=SMALL_MAX, **kwargs)
 
 
 class TeamFilter(django_filters.FilterSet):
@@ -188,9 +191,9 @@ class TeamFilter(django_filters.FilterSet):
     conference = django_filters.CharFilter(
         lookup_expr="iexact", help_text="Teams of this conference, in any case (acc: ACC)."
     )
-    year = WholeNumberFilter(field_name="season", help_text="The team's season year.", **YEARS)
-    year_min = WholeNumberFilter(field_name="season", lookup_expr="gte", **YEARS)
-    year_max = WholeNumberFilter(field_name="season", lookup_expr="lte", **YEARS)
+    year = year_filter("season", help_text="The team's season year.")
+    year_min = year_filter("season", lookup_expr="gte")
+    year_max = year_filter("season", lookup_expr="lte")
     season = IdFilter(
         field_name="entries__season", help_text="Teams entered in this league season (id)."
     )
@@ -202,7 +205,7 @@ class TeamFilter(django_filters.FilterSet):
 
 class PlayerFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
-    year = WholeNumberFilter(field_name="team__season", help_text="The team's year.", **YEARS)
+    year = year_filter("team__season", help_text="The team's year.")
     season = IdFilter(
         field_name="team__entries__season", help_text="Players of teams in this league season."
     )
@@ -219,7 +222,7 @@ class PlayerFilter(django_filters.FilterSet):
 
 
 class CardFilter(django_filters.FilterSet):
-    year = WholeNumberFilter(field_name="team__season", help_text="The team's year.", **YEARS)
+    year = year_filter("team__season", help_text="The team's year.")
     season = IdFilter(
         field_name="team__entries__season", help_text="Cards of teams in this league season."
     )

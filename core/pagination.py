@@ -44,6 +44,8 @@ class PageNumberPagination(pagination.PageNumberPagination):
                     f"{self.max_page_size} (more gives {self.max_page_size})."
                 )
                 parameter["schema"] = {"type": "integer", "minimum": 1}
+            if parameter["name"] == self.page_query_param:
+                parameter["schema"] = {"type": "integer", "minimum": 1}
         return parameters
 
     def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> Any:
@@ -51,8 +53,8 @@ class PageNumberPagination(pagination.PageNumberPagination):
         if (
             asked is not None
             and asked not in self.last_page_strings
-            and not (asked.isascii() and asked.isdigit())
-        ):  # a page that is not a number is a bad request, not a missing page
+            and not (asked.isascii() and asked.removeprefix("-").isdigit())
+        ):  # a page that is not a whole number is a bad request; 0 or -1, a missing page
             raise ValidationError(
                 {self.page_query_param: [f"{asked!r} is not a page: give a whole number from 1."]}
             )

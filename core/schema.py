@@ -4,10 +4,12 @@ Every API error is answered by ``core.api.exception_handler``: ``{"detail": "...
 a body or query a serializer refuses, the refused fields each with their messages (``{"round":
 ["..."]}``, ``non_field_errors`` for the whole). The views document their own answers; this
 hook adds what every operation of its kind can also answer, so a client generated from the
-schema expects them: 400 (the field errors' shape) where a request carries a body or query
-parameters, 401 and 403 on writes anyone may not make, 401 on a read only signed-in users
-may make, 404 where the path names an object, 413 and 415 where a request has a body, 429
-everywhere (the anonymous throttle).
+schema expects them: 400 (the field errors' shape, beside an operation's own refusal) where a
+request carries a body or query parameters, 401 everywhere (not signed in, or a token sent
+that is not valid: DRF checks one wherever it is sent), 403 on writes anyone may not make,
+404 where the path names an object or the list has pages, 406 everywhere (a format the
+address does not give), 413 and 415 where a request has a body, 429 everywhere (the
+anonymous throttle).
 """
 
 from __future__ import annotations
@@ -43,10 +45,20 @@ ANSWERS = {
     "401": ("Error", "Not signed in (a session or `Authorization: Token ...`)."),
     "403": ("Error", "Signed in, but only a commissioner may do this."),
     "404": ("Error", "No such object."),
+    "406": (
+        "Error",
+        "Not in a format this address gives (`?format=` or `Accept`; `detail` names those it "
+        "does).",
+    ),
     "413": ("Error", "The body is larger than the server reads (`detail` says the limit)."),
     "415": ("Error", "The body is not in a type this operation reads (JSON, or a form)."),
     "429": ("Error", "Too many requests from this address (`Retry-After` says when)."),
 }
+BAD_TOKEN = (
+    "The `Authorization` token sent is not valid (send none to call this anonymously): a "
+    "token is checked wherever it is sent."
+)
+NO_PAGE = "No such page (`detail` says which pages there are)."
 WRITES = ("post", "put", "patch", "delete")
 
 
@@ -93,30 +105,38 @@ def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -
             if method not in ("get", *WRITES):
                 continue
             responses = operation.setdefault("responses", {})
-            codes = ["429"]
+            codes: dict[str, str | None] = {"429": None, "406": None, "401": None}
             if "{" in path:
-                codes.append("404")
+                codes["404"] = None
+            parameters = {p["name"] for p in operation.get("parameters", [])}
+            if "page" in parameters:
+                codes["404"] = NO_PAGE if "{" not in path else None
             anyone = {} in operation.get("security", [{}])
+            if anyone:
+                codes["401"] = BAD_TOKEN
             if method in WRITES:
-                codes += ["400"] if anyone else ["400", "401", "403"]
-            elif not anyone:
-                codes.append("401")  # a read for signed-in users only (the table's)
+                codes |= dict.fromkeys(["400"] if anyone else ["400", "403"])
             if "requestBody" in operation:
-                codes += ["413", "415"]
-            elif operation.get("parameters"):
-                codes.append("400")
-            for code in codes:
+                codes |= dict.fromkeys(["413", "415"])
+            elif parameters:
+                codes["400"] = None
+            for code, said in codes.items():
                 name, description = ANSWERS[code]
                 responses.setdefault(
                     code,
                     {
-                        "description": description,
+                        "description": said or description,
                         "content": {
                             "application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}
                         },
                     },
                 )
             bad = responses.get("400", {}).get("content", {}).get("application/json", {})
+            field_errors = {"$ref": "#/components/schemas/ValidationError"}
             if bad.get("schema") == {"$ref": "#/components/schemas/Error"}:
-                bad["schema"] = {"$ref": "#/components/schemas/ValidationError"}
+                bad["schema"] = field_errors
+            elif bad.get("schema", field_errors) != field_errors:
+                # An operation's own refusal (the table's TableError, a score sheet's
+                # problems) or, from the serializer that reads its body, the fields' errors.
+                bad["schema"] = {"anyOf": [bad["schema"], field_errors]}
     return result

@@ -632,7 +632,7 @@ def test_a_list_is_paged_by_50_or_as_asked_up_to_500_and_a_missing_page_says_whi
     assert len(two["results"]) == 2 and two["count"] == count
     assert len(api.get("/api/players/", {"page_size": 10_000}).json()["results"]) == min(count, 500)
     last = -(-count // 2)
-    for page in (0, last + 1):
+    for page in (0, -1, last + 1):  # -1 was a 400 and 0 a 404 (a reviewer)
         missing = api.get("/api/players/", {"page_size": 2, "page": page})
         assert missing.status_code == 404
         assert missing.json()["detail"] == (
@@ -648,7 +648,7 @@ def test_a_list_is_paged_by_50_or_as_asked_up_to_500_and_a_missing_page_says_whi
     assert empty.json() == {"detail": "There is no page '2': the list is empty."}
     # An odds address names a tournament, and so does its 404.
     assert api.get("/api/tournaments/999999/odds/").json() == {"detail": "No tournament 999999."}
-    for page in ("abc", "-1", "2.5"):  # no page number at all: the request is wrong
+    for page in ("abc", "2.5", "1e3"):  # no page number at all: the request is wrong
         wrong = api.get("/api/players/", {"page_size": 2, "page": page})
         assert wrong.status_code == 400
         assert wrong.json() == {"page": [f"{page!r} is not a page: give a whole number from 1."]}
@@ -671,8 +671,22 @@ def test_the_schema_names_every_error_an_operation_can_answer(api, season) -> No
         if method != "get":
             assert "400" in codes, (path, method)
         if method != "get" and {} not in operation.get("security", [{}]):
-            # A write anyone may make (a what-if, asking for a token) is never a 401.
             assert {"401", "403"} <= codes, (path, method)
+        # Anywhere: a token that is not valid (DRF checks one wherever it is sent), and a
+        # format the address does not give.
+        assert {"401", "406"} <= codes, (path, method)
+        if "page" in {p["name"] for p in operation.get("parameters", [])}:
+            assert "404" in codes, (path, method)  # a page past the last
+    # A reviewer's requests whose answers the schema did not list.
+    assert api.get("/api/teams/", {"page": 9999}).status_code == 404
+    assert api.get("/api/teams/", {"format": "xml"}).status_code == 406
+    assert api.get("/api/teams/", HTTP_AUTHORIZATION="Token bad").status_code == 401
+    # A body refused by the serializer that reads it has the fields' shape, which the
+    # table's and the score sheet's own 400s now document beside theirs.
+    field_errors = {"$ref": "#/components/schemas/ValidationError"}
+    for path in ("/table/api/games/", "/api/games/{id}/result/", "/table/api/games/{id}/undo/"):
+        bad = schema["paths"][path]["post"]["responses"]["400"]["content"]["application/json"]
+        assert field_errors in bad["schema"].get("anyOf", [bad["schema"]]), path
     # What the API answers has the shapes the schema gives: an anonymous write is an
     # Error ({"detail"}), a refused body the refused fields, each with its messages.
     refused = api.post("/api/leagues/", {"name": ""}, format="json")
