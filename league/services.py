@@ -1295,7 +1295,10 @@ def game_result_enter(
         if problems:
             raise ResultRefused(problems)
         game.kind = Game.Kind.REAL_DICE
-        game.save(update_fields=["kind"])
+        # Played with real dice: not the seed it was scheduled with, which the API says
+        # replays the game exactly (as a game played from a dice file).
+        game.seed = None
+        game.save(update_fields=["kind", "seed"])
         result.save()
         for row in rows:
             row.result = result

@@ -87,6 +87,23 @@ class VabgGame(Game):
         """Return :meth:`GameRules.from_json` of the stored rules."""
         return GameRules.from_json(doc)
 
+    def final_score_problems(self, home: int, away: int) -> list[str]:
+        """Rulings §1: the game starts 20-20 and no play takes a point away, so a side
+        under 20 cannot be how a game ends (a typed-in 3-1 was stored as final).
+
+        >>> VabgGame().final_score_problems(3, 1)
+        ['a VABG game starts 20-20 and no play takes a point away: home 3, away 1 cannot end one']
+        >>> VabgGame().final_score_problems(71, 68)
+        []
+        """
+        low = [f"{side} {score}" for side, score in (("home", home), ("away", away)) if score < 20]
+        if not low:
+            return []
+        return [
+            "a VABG game starts 20-20 and no play takes a point away: "
+            f"{', '.join(low)} cannot end one"
+        ]
+
     def read_team(self, data: object) -> TeamCard:
         """Return the ``vabg-team/1`` card; a bad card lists every problem."""
         try:

@@ -851,6 +851,30 @@ def test_a_score_sheet_that_does_not_add_up_lists_every_problem(commish, table_g
     assert snapshot() == before
 
 
+def test_a_vabg_score_under_20_is_refused_and_a_sheet_stored_keeps_no_seed(
+    commish, table_game
+) -> None:
+    """A reviewer typed in 3-1, stored as final ("beat ... 3-1"), though a VABG game starts
+    20-20; and the stored game kept the seed the API says replays it exactly."""
+    before = snapshot()
+    refused = commish.post(
+        f"/api/games/{table_game.pk}/result/", {"home_score": 3, "away_score": 1}, format="json"
+    )
+    assert refused.status_code == 400
+    assert refused.json()["problems"] == [
+        "a VABG game starts 20-20 and no play takes a point away: home 3, away 1 cannot end one"
+    ]
+    assert snapshot() == before
+    assert table_game.seed is not None
+    stored = commish.post(
+        f"/api/games/{table_game.pk}/result/", {"home_score": 71, "away_score": 20}, format="json"
+    )
+    assert stored.status_code == 201
+    assert stored.json()["seed"] is None
+    table_game.refresh_from_db()
+    assert (table_game.status, table_game.seed) == (Game.Status.FINAL, None)
+
+
 @pytest.mark.parametrize(
     ("sheet", "expected"),
     [
