@@ -172,6 +172,18 @@ def test_a_phone_fan_s_place_on_the_bracket_outlives_the_page_looking_again(
     reloaded(5)
     assert browser.execute_script("return document.querySelector('.bracket').scrollLeft") == left
     assert browser.find_element(By.ID, "what-if").get_attribute("open") is not None
+    # A keyboard reader's place (an accessibility review: focus went back to the top at
+    # every reload): the link tabbed to has the focus again, the same one of links alike.
+    where = (
+        "const a = document.activeElement; return [a.tagName, a.getAttribute('href'),"
+        " a.textContent.trim(), [...document.querySelectorAll('a[href]')].indexOf(a)]"
+    )
+    links = browser.find_elements(By.CSS_SELECTOR, "main a[href]")
+    assert len(links) > 4
+    browser.execute_script("arguments[0].focus()", links[-2])
+    focused = browser.execute_script(where)
+    reloaded(5)
+    assert browser.execute_script(where) == focused
     # A what-if being chosen is not taken away: the page waits while a field has the focus.
     browser.execute_script("document.querySelector('#what-if select').focus()")
     browser.execute_script("window.vabgLeftPage = true; window.vabgLookAgain(100)")

@@ -278,3 +278,23 @@ def test_a_player_moved_to_another_team_keeps_his_season_line_beside_his_game_lo
     assert len(re.findall(r'<a href="/games/\d+/">[WL] \d+-\d+</a>', page)) == 3
     # and the team he played for still lists him among its players' season lines
     assert player.name in text(client.get(reverse("team", args=[played_for.pk])))
+
+
+def test_a_run_s_progress_is_a_named_progress_bar_to_a_screen_reader(client) -> None:
+    """An accessibility review: the bar was a styled span, its count read by sight alone."""
+    season = services.season_create(
+        league=services.league_get_or_create(name="Progress League"), name="Live",
+        teams=[full_team() for _ in range(4)], seed=3,
+    )  # fmt: skip
+    run = services.simulation_start(season=season, scope="all", dispatch=False)
+    for path in (f"/seasons/{season.pk}/", "/"):
+        page = client.get(path).content.decode()
+        bar = re.search(r'<div class="progress"[^>]*>', page)
+        assert bar, path
+        assert 'role="progressbar"' in bar.group(0) and 'aria-label="Games stored"' in bar.group(0)
+        assert f'aria-valuemax="{run.total}"' in bar.group(0), (path, bar.group(0))
+        assert 'aria-valuenow="0"' in bar.group(0), (path, bar.group(0))
+    assert (
+        'class="stalled muted" role="status"'
+        in client.get(f"/seasons/{season.pk}/").content.decode()
+    )

@@ -71,6 +71,16 @@ def test_a_fan_reads_a_six_dice_box_score_and_steps_through_its_replay(
     assert "Turn 3 of" in browser.find_element(By.CSS_SELECTOR, ".turn").text
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
     assert "Turn 2 of" in browser.find_element(By.CSS_SELECTOR, ".turn").text
+    # An accessibility review: the left arrow in the header's search went to another turn,
+    # the words typed lost. A key of a field (or of a box that scrolls) is the reader's own.
+    search = browser.find_element(By.CSS_SELECTOR, "input[type=search]")
+    search.send_keys("duke", Keys.ARROW_LEFT, Keys.HOME, Keys.END)
+    assert "Turn 2 of" in browser.find_element(By.CSS_SELECTOR, ".turn").text
+    assert search.get_attribute("value") == "duke"
+    # A turn with no pawn on court is said so to a screen reader ("section None" before).
+    browser.get(f"{live_server.url}/games/{game.pk}/replay/?turn=1")
+    label = browser.find_element(By.CSS_SELECTOR, "svg.court").get_attribute("aria-label")
+    assert "None" not in label and label.startswith("the court strip: "), label
     browser.find_element(By.ID, "last").click()
     notes = browser.find_element(By.CSS_SELECTOR, ".notes").text
     assert "reaches 21" in notes
