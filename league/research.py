@@ -4,8 +4,9 @@ A run is fixed when it is made (:class:`Plan`): the teams' cards as they stand t
 rules, the games of one repetition (matchups, a season's schedule or a bracket), how many
 repetitions and the first seed. Game ``k`` of the run (repetitions in order, each
 repetition's games in order; a bracket's in the order it plays them) is played with seed
-``seed + k``, so any game of a run can be played again on its own and a run gives the same
-figures whoever plays it, on any number of workers on any hosts.
+``game_seed(seed, k)`` (:func:`game_seed`: the run's seed and ``k`` mixed, so runs of
+seeds 1, 2, 3 share no game), so any game of a run can be played again on its own and a run
+gives the same figures whoever plays it, on any number of workers on any hosts.
 
 Every game the league hosts can be researched: a VABG run plays the teams' cards with the
 exact coach; a six dice or grid court run plays each team's coach styles (its team file) by
@@ -56,6 +57,31 @@ POINTS_KEYS = frozenset({"pts", "score"})
 """The columns another game's box score holds a team's points in: tallied from the score."""
 GAMES_PER_CHUNK = 2000
 """About how many games one chunk plays (whole repetitions): a few seconds of a worker."""
+
+
+SEEDING = 2
+"""How a new run's games are seeded (:func:`game_seed`); :attr:`Plan.seeding`."""
+_MASK64 = (1 << 64) - 1
+
+
+def game_seed(seed: int, k: int) -> int:
+    """Return the seed of game ``k`` (from 0) of a run seeded ``seed``: SplitMix64's
+    finaliser of ``seed + (k + 1) * golden ratio``, in 63 bits (a seed the league stores).
+
+    Runs seeded 1 and 2 play unrelated games: with ``seed + k`` they shared all but one,
+    and a statistician's replicates seeded 1, 2, 3 were copies (a research reviewer).
+
+    >>> game_seed(1, 0) == game_seed(1, 0) != game_seed(2, 0)
+    True
+    >>> {game_seed(1, k) for k in range(1000)} & {game_seed(2, k) for k in range(1000)}
+    set()
+    >>> 0 <= game_seed(2**63 - 1, 10**9) < 2**63
+    True
+    """
+    z = (seed + (k + 1) * 0x9E3779B97F4A7C15) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return (z ^ (z >> 31)) >> 1
 
 
 class Kind(StrEnum):
@@ -117,6 +143,13 @@ class Plan:
     group, by all its games' in ""."""
     game: str = DEFAULT_GAME
     """The game played (``simulator.games``)."""
+    seeding: int = SEEDING
+    """How game ``k``'s seed comes from ``seed`` (:func:`game_seed`): 2, mixed; 1, ``seed +
+    k``, as runs made before 2026-11-30 were played (their plans say no seeding)."""
+
+    def game_seed(self, k: int) -> int:
+        """Return the seed game ``k`` of the run (from 0) is played with."""
+        return game_seed(self.seed, k) if self.seeding == SEEDING else self.seed + k
 
     def __post_init__(self) -> None:
         if self.repetitions < 1:
@@ -186,6 +219,7 @@ class Plan:
             "bracket": None if self.bracket is None else brackets.bracket_to_json(self.bracket),
             "neutral": self.neutral,
             "conferences": list(self.conferences),
+            "seeding": self.seeding,
         }
 
     @classmethod
@@ -206,6 +240,7 @@ class Plan:
             bracket=None if bracket is None else brackets.bracket_from_json(bracket),
             neutral=bool(data.get("neutral", True)),
             conferences=tuple(str(c) for c in data.get("conferences", ())),
+            seeding=int(data.get("seeding", 1)),  # a run made before seeds were mixed
         )
 
 
@@ -429,12 +464,12 @@ def play_chunk(
     tally = Tally()
     per = plan.games_per_repetition
     for rep in range(first, stop):
-        seed = plan.seed + rep * per
+        base = rep * per
         if plan.bracket is not None:
-            _bracket_once(plan.bracket, plan.neutral, player, seed, tally)
+            _bracket_once(plan, player, base, tally)
         else:
             winners = [
-                _count(tally, player, home, away, neutral, seed + k)
+                _count(tally, player, home, away, neutral, plan.game_seed(base + k))
                 for k, (home, away, neutral) in enumerate(plan.games)
             ]
             if plan.kind == Kind.SEASON:
@@ -465,9 +500,10 @@ def season_firsts(plan: Plan, winners: Sequence[int]) -> list[int]:
     return [team for team, p in pct.items() if p == best[groups[team]]]
 
 
-def _bracket_once(
-    bracket: brackets.Bracket, neutral: bool, player: RunPlayer, seed: int, tally: Tally
-) -> None:
+def _bracket_once(plan: Plan, player: RunPlayer, base: int, tally: Tally) -> None:
+    """Play ``plan``'s bracket once, its games numbered in the run from ``base``."""
+    bracket, neutral = plan.bracket, plan.neutral
+    assert bracket is not None
     winners: dict[str, int] = {}
     k = 0
     while True:
@@ -481,7 +517,7 @@ def _bracket_once(
                     sums.reached += [0] * (bracket.rounds - len(sums.reached))
                 sums.reached[g.round - 1] += 1
             winners[g.key] = _count(
-                tally, player, g.top_team_id, g.bottom_team_id, neutral, seed + k
+                tally, player, g.top_team_id, g.bottom_team_id, neutral, plan.game_seed(base + k)
             )
             k += 1
     champion = brackets.champion(bracket, winners)

@@ -6,6 +6,7 @@ from ``league.research`` so the workers that play chunks never load pyarrow.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import math
@@ -138,19 +139,29 @@ class OutputsUnwritable(ValueError):
 OWNER = "run.json"
 
 
-def outputs_check(out: Path, *, run: dict[str, Any] | None = None) -> None:
+def outputs_check(out: Path, *, run: dict[str, Any] | None = None, keep: bool = False) -> None:
     """Refuse ``out`` before a run plays, as :func:`write_outputs` would after it.
 
     ``run`` is the run's own ``run.json`` (None: a run not made yet, whose figures no
     folder holds). Raises :class:`OutputsTaken` for a folder holding another run's figures
-    and :class:`OutputsUnwritable` for one that is a file, lies under a file or cannot be
-    written (the folder is made, and a file written in it and removed, to know).
+    (or a ``run.json`` that cannot be read) and :class:`OutputsUnwritable` for one that is
+    a file, lies under a file or cannot be written (the folder is made, and a file written
+    in it and removed, to know; the folders made for that are removed again unless
+    ``keep``: a refused or stopped command leaves no empty folder behind).
     """
     owner = out / OWNER
     if out.exists() and not out.is_dir():
         raise OutputsUnwritable(f"--out {out} is a file, not a folder")
     if owner.is_file():
-        theirs = json.loads(owner.read_text(encoding="utf-8"))
+        try:
+            theirs = json.loads(owner.read_text(encoding="utf-8"))
+            if not isinstance(theirs, dict):
+                raise ValueError("not a JSON object")
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise OutputsTaken(
+                f"{owner} cannot be read ({exc}): it names no run, so the folder may hold "
+                "another's figures; name another folder with --out, or move that one away"
+            ) from exc
         if run is None or _identity(theirs) != _identity(run):
             raise OutputsTaken(
                 f"{out} holds the figures of {theirs.get('label', 'another run')} "
@@ -164,6 +175,7 @@ def outputs_check(out: Path, *, run: dict[str, Any] | None = None) -> None:
                 f"{out} already holds {', '.join(found)} of an unknown run: name another "
                 "folder with --out, or move that one away"
             )
+    made = [folder for folder in (out, *out.parents) if not folder.exists()]
     try:
         out.mkdir(parents=True, exist_ok=True)
         probe = out / f".probe-{os.getpid()}"
@@ -173,6 +185,11 @@ def outputs_check(out: Path, *, run: dict[str, Any] | None = None) -> None:
         raise OutputsUnwritable(
             f"cannot write the figures into {out}: {exc.strerror or exc}"
         ) from exc
+    finally:
+        if not keep:
+            for folder in made:  # deepest first
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
 
 
 def _identity(record: dict[str, Any]) -> tuple[object, object]:
@@ -193,7 +210,7 @@ def write_outputs(
     database started afresh numbers its runs from 1 again, so ``research/run-1`` may hold
     an older run's figures); one that cannot be written, with :class:`OutputsUnwritable`.
     """
-    outputs_check(out, run=run or {})
+    outputs_check(out, run=run or {}, keep=True)
     owner = out / OWNER
     owner.write_text(json.dumps(run or {}, indent=2) + "\n", encoding="utf-8")
     written = [owner]

@@ -28,7 +28,16 @@ from league import background
 from league import bracket as brackets
 from league.games import league_game
 from league.models import Game, ResearchChunk, ResearchRun, Season, SeasonTeam
-from league.research import GAMES_PER_CHUNK, Kind, Plan, PlanError, Tally, play_chunk, player_for
+from league.research import (
+    GAMES_PER_CHUNK,
+    SEEDING,
+    Kind,
+    Plan,
+    PlanError,
+    Tally,
+    play_chunk,
+    player_for,
+)
 from league.seeds import new_seed
 from simulator.games import DEFAULT_GAME, InvalidOptionError, InvalidTeamError
 from simulator.vabg import GameRules, InvalidCardError, TeamCard, preset
@@ -162,10 +171,31 @@ def plan_for_season(*, season: Season, repetitions: int, seed: int | None = None
     )
 
 
+MAX_GAMES = 10**9
+"""A run's most games: some four days of the field's on this project's two workers (a
+research reviewer's --times 10**12 built its list of chunks until memory ran out)."""
+MAX_CHUNKS = 100_000
+"""A run's most chunks (they are listed in its row): a bigger run takes a bigger --chunk."""
+
+
 def research_run_create(
     *, plan: Plan, label: str, games_per_chunk: int = GAMES_PER_CHUNK
 ) -> ResearchRun:
-    """Store a new run of ``plan``, cut into chunks of about ``games_per_chunk`` games."""
+    """Store a new run of ``plan``, cut into chunks of about ``games_per_chunk`` games;
+    refused (:class:`PlanError`) past :data:`MAX_GAMES` games or :data:`MAX_CHUNKS`
+    chunks."""
+    if plan.total_games > MAX_GAMES:
+        raise PlanError(
+            f"{plan.repetitions:,} times {plan.games_per_repetition:,} games is "
+            f"{plan.total_games:,}: a run plays at most {MAX_GAMES:,} games"
+        )
+    per = max(1, games_per_chunk // plan.games_per_repetition)
+    count = -(-plan.repetitions // per)
+    if count > MAX_CHUNKS:
+        raise PlanError(
+            f"{plan.total_games:,} games in chunks of {per * plan.games_per_repetition:,} "
+            f"make {count:,} chunks: a run has at most {MAX_CHUNKS:,}; give a larger --chunk"
+        )
     return ResearchRun.objects.create(
         label=label[:200],
         kind=str(plan.kind),
@@ -192,6 +222,8 @@ def research_start(
     ``rules`` and ``neutral``, or another ``game``'s rule ``options``)."""
     if games_per_chunk < 1:
         raise PlanError(f"a chunk plays at least one game, not {games_per_chunk}")
+    if repetitions > MAX_GAMES:  # before a plan is made of it (a trillion: gigabytes)
+        raise PlanError(f"--times {repetitions:,}: a run plays at most {MAX_GAMES:,} games")
     if season is not None:
         plan = plan_for_season(season=season, repetitions=repetitions, seed=seed)
         label = f"{season} x{repetitions}"
@@ -210,7 +242,7 @@ def run_record(run: ResearchRun) -> dict[str, object]:
     """Return what a run's folder says of it (``run.json``): which run it is (``id`` and
     ``created_at``, what the folder is checked against) and all it was made with, so the
     figures can be read, and played again, without the database: the first seed (game k
-    of the run, from 0, is played with ``seed + k``), the repetitions, the rules, the
+    of the run, from 0, is played with ``game_seed(seed, k)``), the repetitions, the rules, the
     courts and the teams by id and name."""
     plan = _plan(run)
     record: dict[str, object] = {
@@ -221,7 +253,12 @@ def run_record(run: ResearchRun) -> dict[str, object]:
         "kind": str(plan.kind),
         "seed": plan.seed,
         "seed_str": str(plan.seed),  # past 2**53 a JSON reader may round the number
-        "seeds": "game k of the run, from 0, is played with seed + k",
+        "seeds": (
+            "game k of the run, from 0, is played with seed game_seed(seed, k) of "
+            "league/research.py"
+            if plan.seeding == SEEDING
+            else "game k of the run, from 0, is played with seed + k"
+        ),
         "repetitions": plan.repetitions,
         "games_per_repetition": plan.games_per_repetition,
         "total_games": plan.total_games,

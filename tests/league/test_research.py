@@ -18,7 +18,7 @@ from cards.models import Card
 from league import gamestats, research_runs, services, tournaments
 from league.games import league_game
 from league.models import Game, ResearchChunk, ResearchRun
-from league.research import BOX, Kind, Plan, PlanError, Tally, play_chunk
+from league.research import BOX, Kind, Plan, PlanError, Tally, game_seed, play_chunk
 from simulator import SeededDice
 from simulator.games import find_game
 from simulator.vabg import play_game, preset, read_team_file
@@ -51,13 +51,14 @@ def test_a_run_tallies_exactly_the_games_its_seeds_play(three: tuple) -> None:  
     tally = play_chunk(plan, 0, 3)
     points = {0: 0, 1: 0, 2: 0}
     rebounds = {0: 0, 1: 0, 2: 0}
-    seed = 100
+    k = 0  # game k of the run is played with game_seed(100, k)
     for _ in range(3):
         for home, away, neutral in plan.games:
             h, a = three[home], three[away]
             coach = rules_coach(h, a, rules=RULES, neutral=neutral)
-            played = play_game(h, a, SeededDice(seed), rules=RULES, neutral=neutral, coach=coach)
-            seed += 1
+            dice = SeededDice(game_seed(100, k))
+            played = play_game(h, a, dice, rules=RULES, neutral=neutral, coach=coach)
+            k += 1
             for i, box in ((home, played.home), (away, played.away)):
                 points[i] += box.score
                 rebounds[i] += sum(line.reb for line in box.players)
@@ -65,6 +66,23 @@ def test_a_run_tallies_exactly_the_games_its_seeds_play(three: tuple) -> None:  
     assert {i: t.box[BOX.index("pts")] for i, t in tally.teams.items()} == points
     assert {i: t.box[BOX.index("reb")] for i, t in tally.teams.items()} == rebounds
     assert sum(p.box[0] for (i, _), p in tally.players.items() if i == 0) == points[0]
+
+
+def test_runs_of_neighbouring_seeds_share_no_game_and_an_older_run_keeps_its_seeds(
+    three: tuple,  # type: ignore[type-arg]
+) -> None:
+    """A research reviewer's replicates seeded 1 and 2 shared 9,999 of 10,000 games (game k
+    was seed + k): their figures agreed to the fourth digit. Now no game is shared; a plan
+    stored before (no "seeding") still plays seed + k, so its resumed chunks match the old."""
+    one, two = matchups(three, 5, seed=1), matchups(three, 5, seed=2)
+    seeds = [{p.game_seed(k) for k in range(p.total_games)} for p in (one, two)]
+    assert len(seeds[0]) == one.total_games and not seeds[0] & seeds[1]
+    stored = one.to_json()
+    assert stored["seeding"] == 2 and Plan.from_json(stored).game_seed(3) == game_seed(1, 3)
+    del stored["seeding"]  # as a run made before 2026-11-30 was stored
+    older = Plan.from_json(stored)
+    assert [older.game_seed(k) for k in range(3)] == [1, 2, 3]
+    assert play_chunk(older, 0, 1).to_json() != play_chunk(one, 0, 1).to_json()
 
 
 def test_chunks_add_up_to_the_whole_run_wherever_it_is_cut(three: tuple) -> None:  # type: ignore[type-arg]
@@ -175,7 +193,9 @@ def test_a_random_seed_is_said_and_a_seed_no_game_can_take_is_refused(tmp_path: 
     out = io.StringIO()
     call_command(*args, "--out", str(tmp_path / "random"), stdout=out)
     seed = json.loads((tmp_path / "random" / "run.json").read_text())["seed"]
-    assert f"seed {seed} (game k of the run: seed + k)" in out.getvalue()
+    assert f"seed {seed} (game k of the run, from 0, is played with seed game_seed(seed, k)" in (
+        out.getvalue()
+    )
     again = io.StringIO()  # played again from the seed it said: the same figures
     call_command(*args, "--seed", str(seed), "--out", str(tmp_path / "again"), stdout=again)
     assert (tmp_path / "again" / "teams.csv").read_bytes() == (
@@ -335,6 +355,54 @@ def test_a_folder_the_figures_cannot_go_into_is_refused_before_a_game_is_played(
     with pytest.raises(CommandError, match=f"holds the figures of research run #{first.pk}"):
         call_command("research", *args, "--out", str(taken))
     assert list(ResearchRun.objects.all()) == [first]
+
+
+@pytest.mark.django_db
+def test_a_refused_or_stopped_run_leaves_no_empty_folder_and_a_stop_says_how_to_go_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A research reviewer's findings: each refused command (a season that does not
+    exist, --times 0) made its --out folder and its parents; --out "" wrote the figures
+    where the command ran; --times 10**12 built its chunks until 5 GB of memory; a
+    run.json that cannot be read was a traceback; Ctrl-C thirty lines of frames and no
+    resume command."""
+    full_team(school="Alpha", season=2001), full_team(school="Beta", season=2002)
+    args = ("--matchup", "Alpha 2001", "Beta 2002", "--no-progress")
+    deep = tmp_path / "deep" / "er"
+    for wrong, why in (
+        (("--season", "nope"), "nope"),
+        (("--times", "0"), "repetition"),
+        (("--times", str(10**12)), "a run plays at most 1,000,000,000 games"),
+        (("--times", str(10**6), "--chunk", "1"), "at most 100,000; give a larger --chunk"),
+    ):
+        given = wrong if wrong[0] == "--season" else (*args, *wrong)
+        with pytest.raises(CommandError, match=why):
+            call_command("research", *given, "--out", str(deep))
+        assert not (tmp_path / "deep").exists(), wrong
+    assert not ResearchRun.objects.exists()
+    with pytest.raises(CommandError, match="an empty --out names no folder"):
+        call_command("research", *args, "--times", "2", "--out", "")
+    unreadable = tmp_path / "unreadable"
+    unreadable.mkdir()
+    (unreadable / "run.json").write_text("{not json")
+    with pytest.raises(CommandError, match=r"run.json cannot be read \(.*move that one away"):
+        call_command("research", *args, "--times", "2", "--out", str(unreadable))
+
+    def interrupted(run, **kwargs):  # type: ignore[no-untyped-def]
+        research_runs.research_chunk_play(run_id=run.pk, index=0)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(research_runs, "research_follow", interrupted)
+    stopped = tmp_path / "stopped"
+    with pytest.raises(CommandError) as caught:
+        call_command("research", *args, "--times", "6", "--chunk", "4", "--out", str(stopped))
+    run = ResearchRun.objects.get()
+    assert str(caught.value) == (
+        f"run {run.pk} stopped: 4 of 6 games played and kept; to go on: "
+        f"manage.py research --resume {run.pk} --out {stopped}"
+    )
+    assert caught.value.returncode == 130
+    assert not stopped.exists()  # nothing written: the figures come when the run ends
 
 
 @pytest.mark.django_db
@@ -502,7 +570,7 @@ def test_a_grid_court_season_s_run_counts_what_its_games_store_when_played_with_
                                     game="gridcourt", options={"pieces": 3})  # fmt: skip
     games = list(Game.objects.filter(season=season).order_by("round", "game_date", "pk"))
     for k, game in enumerate(games):
-        game.seed = 700 + k  # game k of a run is played with seed + k
+        game.seed = game_seed(700, k)  # game k of a run is played with game_seed(seed, k)
         game.save(update_fields=["seed"])
     call_command("research", "--season", str(season.pk), "--times", "1", "--seed", "700",
                  "--out", str(tmp_path), "--no-progress")  # fmt: skip
@@ -579,7 +647,7 @@ def test_matchups_of_another_game_play_its_rule_options_and_refuse_vabg_s(
     assert plan.game == "gridcourt" and plan.rules.pieces == 4 and "(Grid court" in run.label
     engine = find_game("gridcourt")  # the games the seeds play, one by one
     home, away = (engine.read_team(league_game("gridcourt").team_file(t)) for t in (a, b))
-    games = [engine.play(home, away, SeededDice(5 + k), plan.rules) for k in range(40)]
+    games = [engine.play(home, away, SeededDice(game_seed(5, k)), plan.rules) for k in range(40)]
     with (tmp_path / "pairs.csv").open() as f:
         (pair,) = csv.DictReader(f)
     assert float(pair["home_win_pct"]) == sum(g.home.score > g.away.score for g in games) / 40

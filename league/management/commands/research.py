@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import shlex
 from collections.abc import Callable
 from pathlib import Path
@@ -43,7 +44,8 @@ class Command(ProjectCommand):
         "on the workers in chunks (here without a broker), and write per team, player and "
         "pairing means as CSV and Parquet into --out (default RESEARCH_DIR/run-ID; "
         "RESEARCH_DIR is research). No game is stored. Game k of a run is played with seed "
-        "--seed + k. --resume RUN follows a run whose command stopped."
+        "game_seed(--seed, k) (league/research.py: runs of seeds 1 and 2 share no game). "
+        "--resume RUN follows a run whose command stopped."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -68,7 +70,7 @@ class Command(ProjectCommand):
         add("--seed", type=seed_argument, help="the first game's seed (default: random)")
         add("--chunk", type=int, help="games a chunk (2000)")
         add("--stall", type=float, default=30.0, help="seconds before re-sending (30)")
-        add("--out", type=Path)
+        add("--out", type=_folder)
         add("--no-progress", action="store_true")
 
     def handle(self, *args: Any, **o: Any) -> None:
@@ -119,6 +121,16 @@ class Command(ProjectCommand):
                 str(run), run.total_games, stream, quiet=o["no_progress"], already=already
             )
             ended = runs.research_follow(run, send=send, progress=progress, stall=o["stall"])
+        except KeyboardInterrupt:
+            # Ctrl-C: a line saying how to go on, not thirty of Python's frames. What was
+            # stored is kept; with workers, the chunks they hold are still played.
+            close()
+            played = runs.research_stored_games(run)
+            raise CommandError(
+                f"run {run.pk} stopped: {played:,} of {run.total_games:,} games played and "
+                f"kept; to go on: {again}",
+                returncode=130,
+            ) from None
         except BrokerError as exc:
             broker = current_app.conf.broker_url.split("@")[-1]  # no password shown
             raise CommandError(
@@ -152,8 +164,16 @@ class Command(ProjectCommand):
         else:
             self.stdout.write(f"{run}: its {run.total_games:,} games were already played")
         # A random first seed said, as a given one is: --seed S --times N plays them again.
-        self.stdout.write(f"seed {made['seed']} (game k of the run: seed + k), in {OWNER}")
+        self.stdout.write(f"seed {made['seed']} ({made['seeds']}), in {OWNER}")
         self.stdout.write("wrote " + ", ".join(str(f) for f in files))
+
+
+def _folder(text: str) -> Path:
+    """Read ``--out``: an empty one names no folder (it wrote the figures into the
+    directory the command ran in)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty --out names no folder")
+    return Path(text)
 
 
 def _refuse_what_would_be_ignored(o: dict[str, Any]) -> None:
