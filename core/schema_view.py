@@ -8,7 +8,10 @@ from typing import Any, ClassVar
 
 from django.utils import translation
 from drf_spectacular.views import SpectacularAPIView
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
+
+from core.api import ContentNegotiation
 
 
 class SchemaView(SpectacularAPIView):
@@ -20,6 +23,15 @@ class SchemaView(SpectacularAPIView):
 
     _made: ClassVar[dict[tuple[str | None, str | None], Any]] = {}
     _lock: ClassVar[threading.Lock] = threading.Lock()
+    # As every API address: a format it does not give is a 406 naming those it does (DRF's
+    # own said 404, "no address of the API", of the schema's own address), in JSON.
+    content_negotiation_class = ContentNegotiation
+
+    def finalize_response(self, request: Any, response: Any, *args: Any, **kwargs: Any) -> Any:
+        if response.status_code >= 400:  # an error is JSON, not a YAML "detail: string: ..."
+            request.accepted_renderer = JSONRenderer()
+            request.accepted_media_type = JSONRenderer.media_type
+        return super().finalize_response(request, response, *args, **kwargs)
 
     def _get_schema_response(self, request: Any) -> Response:
         asked = self._get_version_parameter(request)  # type: ignore[no-untyped-call]

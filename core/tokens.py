@@ -16,16 +16,22 @@ from django.conf import settings
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers
 from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import NotAuthenticated, Throttled
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from core.api import API_AUTHENTICATION, ErrorSerializer
+from core.api import API_AUTHENTICATION, ClosedBody, ErrorSerializer
 from core.parsers import JSONParser
 
 TokenSerializer = inline_serializer("Token", {"token": serializers.CharField()})
+
+
+class TokenRequestSerializer(ClosedBody, AuthTokenSerializer):
+    """Your username and password; any other key is refused, as on every write (an API
+    reviewer's ``{"username", "password", "x"}`` was answered 200)."""
 
 
 class TokenView(ObtainAuthToken):
@@ -34,6 +40,7 @@ class TokenView(ObtainAuthToken):
 
     parser_classes = [JSONParser, FormParser, MultiPartParser]
     authentication_classes = API_AUTHENTICATION  # DELETE: the token (or session) to revoke
+    serializer_class = TokenRequestSerializer
 
     @extend_schema(
         summary="Revoke your API token",

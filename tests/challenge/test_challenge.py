@@ -702,6 +702,16 @@ def test_a_fan_gets_an_api_token_and_picks_with_it_and_wrong_passwords_lock_out(
     )
     assert got.status_code == 200
     token = got.json()["token"]
+    # A key that is no field is refused, as on every write (an API reviewer's got a 200).
+    extra = anonymous.post(
+        "/api/auth/token/",
+        {"username": "alice", "password": "fan-password-1", "x": 1},
+        content_type="application/json",
+    )
+    assert (extra.status_code, extra.json()) == (
+        400,
+        {"x": ["Not a field of this request; it takes username, password."]},
+    )
     by_token = Client(HTTP_AUTHORIZATION=f"Token {token}")
     joined = by_token.post(f"/api/challenges/{pool.pk}/join/", {}, content_type="application/json")
     assert joined.status_code == 201  # no session, no CSRF token

@@ -44,3 +44,19 @@ def test_swagger_groups_each_operation_under_the_resource_its_path_names() -> No
     assert schema["paths"]["/api/seasons/{season_id}/leaders/"]["get"]["tags"] == ["seasons"]
     assert "api" not in used and used == set(described)
     assert all(tag["description"] for tag in schema["tags"])
+
+
+def test_a_format_the_schema_does_not_come_in_is_a_406_in_json_naming_those_it_does() -> None:
+    """An API reviewer: ?format=xml answered 404 "/api/schema/ is no address of the API",
+    and Accept: text/html a 406 whose body was YAML ("detail: string: ...")."""
+    refused = Client().get("/api/schema/", {"format": "xml"})
+    assert (refused.status_code, refused.json()) == (
+        406,
+        {"detail": "format='xml' is not a format of this address: use yaml, json."},
+    )
+    refused = Client().get("/api/schema/", HTTP_ACCEPT="text/html")
+    assert refused.status_code == 406 and refused.headers["Content-Type"] == "application/json"
+    assert "application/json" in refused.json()["detail"]
+    # a browser's own Accept (*/* among its types) still gets the schema
+    browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    assert Client().get("/api/schema/", HTTP_ACCEPT=browser).status_code == 200
