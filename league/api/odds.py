@@ -25,6 +25,7 @@ from cards.models import Team
 from core.api import API_AUTHENTICATION, ClosedBody, ContentNegotiation, IdField, ReadsItsQuery
 from core.errors import sentence
 from league import odds
+from league.api.serializers import settings_in_game
 from league.models import Game, RulesPreset, Season, game_options_clean, options_help
 from simulator.games import DEFAULT_GAME, game_choices
 from simulator.seeds import SEED_MAX
@@ -90,6 +91,9 @@ class MatchupQuery(serializers.Serializer[Any]):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["home"] == attrs["away"]:
             raise serializers.ValidationError("Pick two different teams.")
+        # VABG's rules or coach asked of a game without them: refused, as a season's are
+        # (an API reviewer's ?game=sixdice&rules=basic was answered as if not asked).
+        settings_in_game(self.initial_data, attrs)
         try:
             attrs["options"] = game_options_clean(attrs["game"], attrs["options"])
         except DjangoValidationError as exc:

@@ -185,7 +185,7 @@ class SeasonCreatedSerializer(SeasonSerializer):
 _SMALL_MAX = 32767  # the scores' small-integer columns
 
 
-def _settings_in_game(given: Any, attrs: dict[str, Any]) -> None:
+def settings_in_game(given: Any, attrs: dict[str, Any]) -> None:
     """Refuse ``rules`` or ``strategy`` sent for a game that has no such setting (six dice,
     grid court), as the table's API does, instead of dropping them: a field saying anything
     is refused (false, null and "" say nothing)."""
@@ -265,7 +265,7 @@ class SeasonCreateSerializer(ClosedBody, serializers.Serializer[Any]):
         return _teams_found(value)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        _settings_in_game(self.initial_data, attrs)
+        settings_in_game(self.initial_data, attrs)
         return attrs
 
 
@@ -325,7 +325,7 @@ class TournamentCreateSerializer(ClosedBody, serializers.Serializer[Any]):
             )
         if "advance" in attrs and "from_season" not in attrs:
             raise serializers.ValidationError({"advance": ["Give advance with from_season."]})
-        _settings_in_game(self.initial_data, attrs)
+        settings_in_game(self.initial_data, attrs)
         return attrs
 
 

@@ -81,6 +81,14 @@ def test_a_matchup_and_its_refusals() -> None:
     )
     assert refused.status_code == 400
     assert "pieces must be one of 3, 4, 5, got 9" in str(refused.json())
+    # VABG's rules or coach asked of six dice: refused as a season's are, not ignored.
+    for asked in ({"rules": "basic"}, {"strategy": "true"}):
+        refused = client_for().get(url, {"home": a, "away": b, "game": "sixdice", **asked})
+        assert refused.status_code == 400, asked
+        assert refused.json() == {
+            name: ["Not a setting of Six dice to 21: its rules are given in options."]
+            for name in asked
+        }
     coached = client_for().get(url, {"home": a, "away": b, "strategy": "true"}).json()
     exact = coach_odds(cards[a].card, cards[b].card, rules=preset("advanced", strategy=True))
     assert coached["p_home_win"] == pytest.approx(exact.p_home_win, abs=1e-12)
