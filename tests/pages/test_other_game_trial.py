@@ -353,7 +353,7 @@ def test_a_played_grid_court_game_waits_for_its_odds_before_the_game_uncached(
         )
     page = response.content.decode()
     before = page.split("<h2>Before the game</h2>")[1]
-    assert before.startswith('<p class="pending">') and "0 of 1 pairings" in before
+    assert before.startswith('<p class="pending" role="status">') and "0 of 1 pairings" in before
     kept_for = response.headers.get("Cache-Control", "")  # no cache keeps a page that waits
     assert "no-store" in kept_for and "public" not in kept_for and "Last-Modified" not in response
     assert kept and kept[0]["game"] == "gridcourt" and kept[0]["options"]["pieces"] == 4
