@@ -151,6 +151,10 @@ clear_run_folder() {
     rm -f "$RUN"/*.pid
 }
 
+# A refused start (a port taken, a set running, bad settings) leaves no empty run folder
+# behind: one made here is removed on the way out unless something was written into it
+# (rmdir removes only an empty folder); supervisord's exec at the end drops the trap.
+if [ ! -d "$RUN" ]; then trap 'rmdir "$RUN" 2>/dev/null || true' EXIT; fi
 mkdir -p "$RUN"
 clear_run_folder
 if [ "$WEB" = true ]; then

@@ -56,7 +56,10 @@ def test_a_port_in_use_is_refused_at_once_naming_it(taken_port: int, tmp_path: P
         f"serve-cached: cannot listen for nginx on 127.0.0.1:{taken_port}: Address already in use"
         in refused.stderr
     )
-    assert not (tmp_path / "run" / "supervisord.pid").exists()
+    assert not (tmp_path / "run").exists()  # an operator's review: it was left, empty
+    (tmp_path / "kept").mkdir()  # a run folder that was there before is kept
+    serve_cached(env, tmp_path / "kept")
+    assert (tmp_path / "kept").is_dir()
 
 
 def test_gunicorn_s_port_in_use_is_refused_too(taken_port: int, tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from league import services
-from tests.factories import TeamFactory
+from tests.factories import TeamFactory, full_team
 
 pytestmark = pytest.mark.django_db
 
@@ -44,3 +44,14 @@ def test_the_table_s_pages_say_where_the_reader_is(client) -> None:
     assert link and 'aria-current="page"' in link.group(0), page[:3000]
     teams = re.search(r'<a href="/teams/"[^>]*>', page)
     assert teams and 'aria-current="page"' not in teams.group(0)
+
+
+def test_a_player_s_card_heading_is_not_his_name_again(client) -> None:
+    """The player page's H2 (his card) read "Rickey Brown" right after the H1 "Rickey
+    Brown": a screen reader's list of headings said the name twice."""
+    player = full_team().players.first()
+    page = client.get(f"/players/{player.pk}/").content.decode()
+    assert (
+        f'<h2 class="card-name"><span class="visually-hidden">The card of </span>{player.name}</h2>'
+        in page
+    )
