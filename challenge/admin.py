@@ -176,6 +176,19 @@ class EntryAdmin(StoredTitleAdmin[Entry]):
         "created_at", "updated_at",
     )  # fmt: skip
 
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        """No entry is made here: a fan joins a pool himself (the lock, a private pool's code,
+        one entry a fan and the name rules are checked there). A reviewer's entry added
+        here, after the lock and under a name taken, was scored but left out of the pool's
+        count and page."""
+        return False
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Entry | None = None) -> Any:
+        """An entry stays in its pool and with its fan: moved to another tournament's pool,
+        its picks (15 teams for 8) stopped that tournament's games from being stored."""
+        fields = tuple(super().get_readonly_fields(request, obj))
+        return ("user", "challenge", *fields) if obj is not None else fields
+
     @admin.display(description="picks")
     def shown_picks(self, entry: Entry) -> Any:
         return entry.picks if services.is_locked(entry.challenge) else HIDDEN

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.db.models import F
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
+from django.utils import timezone
 
 from challenge.models import Challenge, Entry
 from challenge.services import challenge_rescore, challenge_win_odds
@@ -58,7 +59,26 @@ def odds_ready(sender: Any, *, season_id: int, **kwargs: Any) -> None:
 @receiver(post_delete, sender=Entry, dispatch_uid="challenge.entry_deleted")
 def entry_deleted(sender: Any, instance: Entry, **kwargs: Any) -> None:
     """An entry deleted (the admin, a fan's account deleted) leaves its pool's count (kept
-    so that no page counts 10,000 rows) one lower at once, not at the next rescore."""
+    so that no page counts 10,000 rows) one lower at once, not at the next rescore; once
+    the deletion is committed, the pool's best expected score and its win chances are
+    worked out again without it (a reviewer's pool kept the deleted fan's share, its
+    chances adding up to 36%, and a finished pool its deleted winner's win)."""
     Challenge.objects.filter(pk=instance.challenge_id, entry_count__gt=0).update(
         entry_count=F("entry_count") - 1
     )
+    pool, asked = instance.challenge_id, timezone.now()
+    transaction.on_commit(lambda: _pool_without_deleted(pool, asked))
+
+
+def _pool_without_deleted(pool: int, asked: Any) -> None:
+    """Score ``pool`` again after entries were deleted at ``asked``: once, however many of
+    its entries went in that transaction (the first call refreshes it, the rest find its
+    chances newer than their deletion)."""
+    done = Challenge.objects.filter(pk=pool).values_list("odds_updated_at", flat=True).first()
+    if not Challenge.objects.filter(pk=pool).exists() or (done is not None and done >= asked):
+        return
+    try:
+        challenge_rescore(challenge_ids=[pool])
+        challenge_win_odds(challenge_id=pool)
+    except Exception:  # the deletion is done; a failed estimate waits for the next game
+        log.exception("challenge %s: scoring it again after a deletion failed", pool)

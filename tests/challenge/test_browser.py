@@ -216,3 +216,13 @@ def test_the_challenge_pages_read_well_on_a_desktop_and_a_phone(
     browser.set_window_size(1280, 900)
     assert " ".join(cell.text.split()) == f"{entry.name} (yours)"
     assert browser.find_element(By.CSS_SELECTOR, "#standings tbody td.fan-name").text == "audrey"
+    # A name of 60 letters and no space (a reviewer's) wraps: every score stays on a phone.
+    Entry.objects.filter(pk=entry.pk).update(name="W" * 60)  # locked: as it was named before
+    browser.set_window_size(390, 900)
+    for page in (pool.get_absolute_url(), "/fans/entries/"):
+        browser.get(live_server.url + page)
+        right = browser.execute_script(
+            "return Math.max(...[...document.querySelectorAll('table.data tbody tr:first-child td')]"
+            ".map(td => td.getBoundingClientRect().right))"
+        )
+        assert right <= 390, f"{page}: the row's last cell ends at x={right} on a 390 px screen"

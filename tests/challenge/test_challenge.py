@@ -823,6 +823,28 @@ def test_the_admin_s_list_of_entries_tells_no_figure_of_the_picks_before_the_loc
     assert cells[6] == str(Entry.objects.get(pk=entry.pk).alive)
 
 
+def test_the_admin_neither_moves_an_entry_to_another_pool_nor_makes_one(
+    cup: Any, pool: Any, alice: Any
+) -> None:
+    """A reviewer moved an 8-team pool's entry into a 16-team tournament's pool in the
+    admin ("changed successfully"): its picks fitted no game there, and that tournament's
+    next round could not be stored. An entry added in the admin skipped the lock and the
+    name rules and was left out of the pool's count."""
+    entry = services.entry_join(challenge=pool, user=alice)
+    other = services.challenge_create(season=cup, name="Another pool", round_points=[1, 2])
+    admin, commish = Client(), commissioner()
+    admin.force_login(commish)
+    url = reverse("admin:challenge_entry_change", args=[entry.pk])
+    admin.post(url, {"name": "Renamed", "challenge": other.pk, "user": commish.pk})
+    entry.refresh_from_db()
+    assert (entry.challenge_id, entry.user_id) == (pool.pk, alice.pk)
+    assert admin.get(reverse("admin:challenge_entry_add")).status_code == 403
+    assert (
+        "challenge_entry_add"
+        not in admin.get(reverse("admin:challenge_entry_changelist")).content.decode()
+    )
+
+
 def test_a_deleted_entry_leaves_its_pool_s_count_at_once(
     cup: Any, pool: Any, alice: Any, bob: Any
 ) -> None:
@@ -832,6 +854,27 @@ def test_a_deleted_entry_leaves_its_pool_s_count_at_once(
     a.delete()
     assert Challenge.objects.get(pk=pool.pk).entry_count == 1
     assert "(1 entry)" in Client().get(pool.get_absolute_url()).content.decode()
+
+
+def test_a_deleted_fan_leaves_his_pool_s_chances_and_its_best_to_the_others(
+    cup: Any, pool: Any, alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A reviewer deleted a fan's account after round 1: the others' win chances kept his
+    share (they added up to 36%) and the pool's best expected score was his, until the next
+    game was stored; in a finished pool, never."""
+    s = seeds(cup)
+    a = services.entry_join(challenge=pool, user=alice)
+    services.entry_save(entry=a, user=alice, picks=chalk(cup))
+    b = services.entry_join(challenge=pool, user=bob)
+    services.entry_save(entry=b, user=bob, picks={"R1-1": s[4], "R1-2": s[3], "R2-1": s[3]})
+    with django_capture_on_commit_callbacks(execute=True):
+        play_next(cup)
+    with django_capture_on_commit_callbacks(execute=True):
+        bob.delete()
+    a.refresh_from_db()
+    left = Challenge.objects.get(pk=pool.pk)
+    assert (left.entry_count, a.win_probability) == (1, 1.0)
+    assert left.best_expected == a.expected
 
 
 # -- leaving a pool; who picked whom -----------------------------------------------------------
