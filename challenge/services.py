@@ -476,14 +476,22 @@ def can_see_picks(entry: Entry, user: Any) -> bool:
     return bool(user.is_authenticated and entry.user_id == user.pk) or is_locked(entry.challenge)
 
 
+def entry_name(name: str) -> str:
+    """Return an entry's name as it is kept: its runs of spaces one space (two spaces read as
+    one on a page), at most 60 characters."""
+    return " ".join(name.split())[:60]
+
+
 def _name_check(challenge: Challenge, name: str, *, entry: Entry | None = None) -> None:
-    """Refuse an entry's name another entry of the pool has (in any case): the standings
-    name the entries alone, so two "My bracket" rows could not be told apart, by their fans
-    either."""
-    taken = Entry.objects.filter(challenge=challenge, name__iexact=name)
+    """Refuse an entry's name another entry of the pool has (in any case, accents too: SQLite
+    compares only ASCII letters without case, and a reviewer's "Équipe Été" and "équipe
+    été" were both taken there): the standings name the entries alone, so two "My bracket"
+    rows could not be told apart, by their fans either."""
+    mine = entry_name(name).casefold()
+    others = Entry.objects.filter(challenge=challenge)
     if entry is not None:
-        taken = taken.exclude(pk=entry.pk)
-    if taken.exists():
+        others = others.exclude(pk=entry.pk)
+    if any(entry_name(n).casefold() == mine for n in others.values_list("name", flat=True)):
         raise ChallengeRefused(
             f"another entry in this pool is called “{name}”: give yours another name",
             status=409,
@@ -503,7 +511,7 @@ def entry_join(*, challenge: Challenge, user: Any, name: str = "", invite_code: 
         raise ChallengeRefused(f"this pool is joined by invitation: {said}", status=403)
     if Entry.objects.filter(challenge=challenge, user=user).exists():
         raise ChallengeRefused("you already have an entry in this pool", status=409)
-    name = (name or f"{user.get_username()}'s bracket").strip()[:60]
+    name = entry_name(name or f"{user.get_username()}'s bracket")
     _name_check(challenge, name)
     entry = Entry.objects.create(challenge=challenge, user=user, name=name)
     Challenge.objects.filter(pk=challenge.pk).update(entry_count=F("entry_count") + 1)
@@ -566,11 +574,11 @@ def entry_save(
     if name is not None:
         if not name.strip():
             raise ChallengeRefused("give the entry a name")
-        if name.strip()[:60] != entry.name:
+        if entry_name(name) != entry.name:
             # the pool's row held, as a join holds it: two renames to one name wait in turn
             Challenge.objects.select_for_update().filter(pk=entry.challenge_id).first()
-            _name_check(entry.challenge, name.strip()[:60], entry=entry)
-        entry.name = name.strip()[:60]
+            _name_check(entry.challenge, entry_name(name), entry=entry)
+        entry.name = entry_name(name)
     entry.save()
     challenge_rescore(challenge_ids=[entry.challenge_id], entry_ids=[entry.pk])
     entry.refresh_from_db()

@@ -905,6 +905,21 @@ def test_a_fan_leaves_a_pool_before_the_lock_and_may_join_again(
     assert Challenge.objects.get(pk=pool.pk).entry_count == 1
 
 
+def test_an_entry_s_name_is_taken_in_any_case_accents_and_spacing_too(
+    cup: Any, pool: Any, alice: Any, bob: Any
+) -> None:
+    """A reviewer joined a pool as "Équipe Été" and then as "équipe été" on SQLite (whose
+    NOCASE knows ASCII letters only), and as "Équipe  Été", which reads the same on a page."""
+    services.entry_join(challenge=pool, user=alice, name="Équipe Été")
+    for same in ("équipe été", "ÉQUIPE  ÉTÉ", " Équipe Été "):
+        with pytest.raises(services.ChallengeRefused, match="another entry in this pool"):
+            services.entry_join(challenge=pool, user=bob, name=same)
+    b = services.entry_join(challenge=pool, user=bob, name="Team   Summer")
+    assert b.name == "Team Summer"
+    with pytest.raises(services.ChallengeRefused, match="another entry in this pool"):
+        services.entry_save(entry=b, user=bob, name="ÉQUIPE ÉTÉ")
+
+
 def test_after_the_lock_no_entry_leaves_its_pool(cup: Any, pool: Any, alice: Any) -> None:
     a = services.entry_join(challenge=pool, user=alice)
     play_next(cup)
