@@ -113,6 +113,12 @@ def test_the_lock_time_locks_before_any_game(cup: Any, alice: Any) -> None:
         services.entry_save(entry=entry, user=alice, picks=chalk(cup))
     with pytest.raises(services.ChallengeRefused, match="Picks are locked"):
         services.entry_join(challenge=pool, user=services_fan("carol"))
+    # Locked by its time, no game stored: the dash of its win chances is said (a review).
+    page = Client().get(pool.get_absolute_url()).content.decode()
+    assert "Win chances (\u2013) are worked out when the tournament's first game is stored" in page
+    play_next(cup)
+    services.challenge_win_odds(challenge_id=pool.pk)
+    assert "win-pending" not in Client().get(pool.get_absolute_url()).content.decode()
 
 
 def services_fan(name: str) -> Any:
