@@ -259,8 +259,8 @@ def season_pairings_request(season_id: int) -> None:
     """Send a new season's pairings to the workers at once, so the first reader of its
     previews and odds finds them worked out rather than waiting: the default styles' and
     its teams' pairings of styles that can meet (a tournament's any two of its teams, a
-    season's scheduled games), at most :data:`SIMULATED_PAIRINGS` of them beyond the
-    default, as many as a page of simulated odds counts."""
+    season's scheduled games), at most :data:`BACKGROUND_PAIRINGS` of them beyond the
+    default, as many as its odds count."""
     season = Season.objects.filter(pk=season_id).first()
     if season is None or not handles(season.game) or not background.available():
         return
@@ -285,7 +285,7 @@ def season_pairings_request(season_id: int) -> None:
     for h, a in pairs:
         key = json.dumps([docs[h]["styles"].get(season.game), docs[a]["styles"].get(season.game)])
         styled.setdefault(key, (docs[h], docs[a]))
-    chosen = [(None, None), *list(styled.values())[:SIMULATED_PAIRINGS]]
+    chosen = [(None, None), *list(styled.values())[:BACKGROUND_PAIRINGS]]
     _send_missing(kind, season.game, season.options, chosen)
 
 
@@ -529,8 +529,20 @@ def styles_played(game: Game) -> list[dict[str, Any]]:
 
 
 SIMULATED_PAIRINGS = 6
-"""At most this many pairings of styles are simulated for one season's or bracket's odds
-(grid court: 1,000 games each); beyond it every game takes the default styles' law."""
+"""With no workers to send them to (a command, a test), at most this many pairings of
+styles are simulated in place for one season's or bracket's odds (grid court: 1,000 games
+each); beyond it every game takes the default styles' law."""
+BACKGROUND_PAIRINGS = 200
+"""With workers, at most this many: each is sent to them and the page says how many are
+ready until all are (a grid court pairing is some 3 to 10 s of a worker). An 8-team grid
+court bracket meets 28 pairings of styles, a 12-team season up to 66: with the cap of 6
+their odds were every game a coin, while the teams' styles made one of them a 46% favourite
+(a reviewer's research run)."""
+
+
+def pairings_limit() -> int:
+    """Return how many pairings of styles a season's odds simulate (see above)."""
+    return BACKGROUND_PAIRINGS if background.available() else SIMULATED_PAIRINGS
 
 
 class PairOdds:
@@ -539,9 +551,9 @@ class PairOdds:
 
     ``pairs`` are the (home, away) team ids that can meet. Six dice solves each pairing
     exactly (a fraction of a second); a game whose odds are simulated (grid court) runs a
-    pairing in 10 s to a minute, so when more than :data:`SIMULATED_PAIRINGS` pairings of
-    styles other than default against default would meet, every game takes the default
-    styles' law and :attr:`styles_counted` says so.
+    pairing in seconds, so when more than :func:`pairings_limit` pairings of styles other
+    than default against default would meet, every game takes the default styles' law and
+    :attr:`styles_counted` says so.
     """
 
     def __init__(
@@ -561,9 +573,8 @@ class PairOdds:
         _, self.default = match_odds(game, options)
         needed = {(self._keys[h], self._keys[a]): (h, a) for h, a in pairs if h != a}
         self.needed = len(needed)
-        self.styles_counted = (
-            self.default.method != "simulated" or len(needed) <= SIMULATED_PAIRINGS
-        )
+        self.limit = pairings_limit()
+        self.styles_counted = self.default.method != "simulated" or len(needed) <= self.limit
         if self.styles_counted:
             ensure_pairings(
                 game, options, [(self.docs[h], self.docs[a]) for h, a in needed.values()]
@@ -599,8 +610,8 @@ class PairOdds:
             f"Simulated: {default.games:,} seeded games of {_title(kind)} between two teams of "
             f"the default coach style (standard error of P(win) {default.standard_error:.1%}). "
             f"The teams' own styles are not counted here: the games that can be played meet "
-            f"{self.needed} pairings of styles, more than the {SIMULATED_PAIRINGS} a page "
-            "simulates, so every game is that one coin; a game's own preview counts both "
+            f"{self.needed} pairings of styles, more than the {self.limit} a season's odds "
+            "simulate, so every game is that one coin; a game's own preview counts both "
             "teams' styles and may differ."
         )
 

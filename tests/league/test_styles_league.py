@@ -110,9 +110,37 @@ def test_grid_court_season_odds_say_when_the_styles_are_too_many_to_simulate() -
     season = make_season(game="gridcourt", teams=teams)
     odds = other_odds.season_odds(season, seasons=500, seed=1)
     assert odds["styles_counted"] is False and odds["style_pairings"] == 0
-    assert "more than the 6 a page simulates" in odds["note"]
+    assert "more than the 6 a season's odds simulate" in odds["note"]
     # Every game is then the default styles' coin, the stored run of the level.
     assert odds["p_home_win"] == pytest.approx(find_game("gridcourt").odds().p_home_win)
+
+
+def test_with_workers_a_grid_court_season_s_odds_wait_for_every_pairing_of_its_styles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reviewer's 8-team grid court bracket gave every team 12.4-12.7% (its 28 pairings of
+    styles were past the 6 a page simulated: every game a coin) while a research run of the
+    same bracket had UCLA 1972 at 46%. With workers every pairing is sent to them and the
+    odds wait for all of them, saying how many are ready."""
+    from league import background
+    from league.errors import PairingsPending
+
+    teams = [
+        TeamFactory(styles={"gridcourt": {"threes": threes}}) for threes in (50, 75, 100, 150, 200)
+    ]
+    season = make_season(game="gridcourt", teams=teams)
+    monkeypatch.setattr(background, "available", lambda: True)
+    sent: list[dict[str, object]] = []
+    monkeypatch.setattr(
+        other_odds.pairings_wanted, "send", lambda sender, **message: sent.append(message)
+    )
+    assert other_odds.pairings_limit() == other_odds.BACKGROUND_PAIRINGS >= 66
+    with pytest.raises(PairingsPending) as pending:
+        other_odds.season_odds(season, seasons=500, seed=1)
+    # the default pairing is kept already (the stored run of the level); the 10 of the
+    # season's styles are all sent, not 6 of them
+    assert pending.value.needed - pending.value.ready == 10
+    assert sum(len(m["pairings"]) for m in sent) == 10  # type: ignore[arg-type]
 
 
 def test_bracket_odds_are_those_of_each_pairing_of_styles(client: Client) -> None:
