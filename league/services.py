@@ -1387,9 +1387,16 @@ def season_fixed_reason(season: Season) -> str:
         return ""
     played = season.games.filter(status=Game.Status.FINAL).count()
     other = "draw a new tournament" if season.kind == Season.Kind.TOURNAMENT else "add a season"
+    # VABG's own settings named only for a VABG season (a reviewer read "coach policy and
+    # home court" on a grid court season's page, which has neither)
+    made_with = (
+        "options, rules, coach policy and home court"
+        if season.game == DEFAULT_GAME
+        else "rule options"
+    )
     return (
         f"{season} has {counted(games, 'game')}, {played} played: they were made with its game, "
-        "options, rules, coach policy and home court, and with its teams, so these are "
+        f"{made_with}, and with its teams, so these are "
         "fixed (like its kind and seed, fixed when it was made). Changed, they would leave "
         "its games, standings, stats, leaders and bracket saying otherwise. To play another "
         f"game or other rules, {other}"
