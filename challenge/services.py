@@ -84,11 +84,12 @@ LOCKED_MESSAGE = (
 STANDINGS_ORDER = ("-points", "-max_points", F("win_probability").desc(nulls_last=True), "id")
 HIDDEN_UNTIL_LOCK = (
     "tiebreak", "points", "max_points", "alive", "correct", "expected", "win_probability",
-    "win_error",
+    "win_error", "updated_at",
 )  # fmt: skip
 """An entry's figures that tell its picks (the exact expected score of one pick is the
-chance of the team picked; picks alive and the most reachable count them): nobody but its fan
-reads them before the pool locks, as its picks."""
+chance of the team picked; picks alive and the most reachable count them), and when it was
+last saved (a rival reading it learns when its fan last picked): nobody but its fan reads
+them before the pool locks, as its picks."""
 
 
 def standings_order(challenge: Challenge) -> tuple[Any, ...]:

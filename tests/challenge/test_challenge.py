@@ -175,6 +175,9 @@ def test_before_the_lock_no_figure_tells_another_fans_picks(
         assert "hidden until the pool locks" in standings and "best expected" not in standings
     mine = signed(alice).get(f"/api/challenge-entries/{entry.pk}/").json()
     assert (mine["tiebreak"], mine["alive"], mine["expected"]) == (137, 1, entry.expected)
+    # When a rival last saved is his too (a review read it: when he last picked).
+    assert mine["updated_at"] is not None
+    assert signed(bob).get(f"/api/challenge-entries/{entry.pk}/").json()["updated_at"] is None
     assert 'id="scores"' in signed(alice).get(entry.get_absolute_url()).content.decode()
     play_next(cup)  # locked: everyone reads every figure, best first
     rows = Client().get(f"/api/challenges/{pool.pk}/standings/").json()["results"]
