@@ -378,17 +378,18 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
     @action(detail=True, methods=["get"], filter_backends=[])
     def standings(self, request: Request, pk: str | None = None) -> Response:
         pool = self.get_object()
+        locked = services.is_locked(pool)
+        total = services.final_total(pool.season) if locked else None
         entries = (
             Entry.objects.filter(challenge=pool)
             .select_related("user")
-            .order_by(*services.standings_order(pool))
+            .order_by(*services.standings_order(pool, total))
         )
         page = list(self.paginate_queryset(entries) or [])
-        if services.is_locked(pool):
+        if locked:
             paginator: Any = self.paginator
             start = (paginator.page.number - 1) * paginator.page.paginator.per_page
-            decided = services.pool_result(pool) is not None
-            services.give_places(pool, page, start, decided=decided)
+            services.give_places(pool, page, start, total=total)
         rows = StandingSerializer(page, many=True, context={"request": request}).data
         return self.get_paginated_response(rows)
 

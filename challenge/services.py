@@ -11,6 +11,7 @@ commits (:func:`challenge_win_odds`).
 from __future__ import annotations
 
 import hashlib
+import math
 import secrets
 import time
 from collections.abc import Mapping, Sequence
@@ -22,6 +23,7 @@ import numpy as np
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Count, F, Max, Q
+from django.db.models.functions import Abs
 from django.utils import timezone
 
 from cards.models import Team
@@ -92,10 +94,17 @@ last saved (a rival reading it learns when its fan last picked): nobody but its 
 them before the pool locks, as its picks."""
 
 
-def standings_order(challenge: Challenge) -> tuple[Any, ...]:
+def standings_order(challenge: Challenge, total: int | None = None) -> tuple[Any, ...]:
     """Return the order a pool's standings list its entries in: best first once it is
-    locked; before, in the order they joined (a ranking would tell the hidden figures)."""
-    return STANDINGS_ORDER if is_locked(challenge) else ("id",)
+    locked; before, in the order they joined (a ranking would tell the hidden figures).
+    ``total``, the final's points once it is played: entries level on points are then
+    ordered by their tie-breaker, nearest first, one without last (as the pool's win is
+    decided, and every place below it too: a reviewer's second places stayed level)."""
+    if not is_locked(challenge):
+        return ("id",)
+    if total is None:
+        return STANDINGS_ORDER
+    return ("-points", "-max_points", Abs(F("tiebreak") - total).asc(nulls_last=True), "id")
 
 
 """A pool's standings: points, then the most still reachable, then the chance to win (once
@@ -939,25 +948,36 @@ def beaten_in_round(bracket: brackets.Bracket, winners: Mapping[str, int]) -> di
     }
 
 
-def give_places(challenge: Challenge, rows: list[Entry], start: int, decided: bool = False) -> None:
+def give_places(
+    challenge: Challenge, rows: list[Entry], start: int, total: int | None = None
+) -> None:
     """Give each row of a standings page, the pool page's or the API's (its first the
-    ``start``-th of the pool, from 0), its place: entries level on points and on the most
-    still reachable share it ("1, 1, 3"); once the final is played the tie-breaker has
-    parted them (the winners alone at 1: their win chance is 1, the others' 0). The first
-    row's is counted in one query, as a tie may begin on the page before."""
+    ``start``-th of the pool, from 0, in :func:`standings_order`), its place: entries level
+    on points and on the most still reachable share it ("1, 1, 3"); once the final is played
+    (``total``, its points) the tie-breaker parts them, nearest first and one without last,
+    at every place (the winners alone at 1). The first row's is counted in one query, as a
+    tie may begin on the page before."""
     if not rows:
         return
 
+    def miss(e: Entry) -> float:
+        assert total is not None
+        return abs(e.tiebreak - total) if e.tiebreak is not None else math.inf
+
     def key(e: Entry) -> tuple[float, ...]:
-        won = (e.win_probability or 0.0,) if decided else ()
-        return (e.points, e.max_points, *won)
+        return (e.points, e.max_points, *((miss(e),) if total is not None else ()))
 
     first = rows[0]
     level = Q(points=first.points, max_points=first.max_points)
     ahead = Q(points__gt=first.points) | Q(points=first.points, max_points__gt=first.max_points)
-    if decided:
-        ahead |= level & Q(win_probability__gt=first.win_probability or 0.0)
-    place = Entry.objects.filter(challenge=challenge).filter(ahead).count() + 1
+    entries = Entry.objects.filter(challenge=challenge)
+    if total is not None:
+        entries = entries.annotate(miss=Abs(F("tiebreak") - total))
+        nearer = Q(tiebreak__isnull=False)
+        if first.tiebreak is not None:
+            nearer &= Q(miss__lt=miss(first))
+        ahead |= level & nearer
+    place = entries.filter(ahead).count() + 1
     for i, e in enumerate(rows):
         if i and key(e) != key(rows[i - 1]):
             place = start + i + 1

@@ -236,10 +236,13 @@ def pool(
     if request.method == "POST" and sent is None:
         return redirect(challenge)  # "Only read it": the code is in the session now
     locked = services.is_locked(challenge)
+    total = services.final_total(challenge.season) if locked else None
     entries = Entry.objects.filter(challenge=challenge).select_related("user")
     # The pool keeps its count: no COUNT over 10,000 rows on a page view.
     page = KnownCountPaginator(
-        entries.order_by(*services.standings_order(challenge)), PAGE, count=challenge.entry_count
+        entries.order_by(*services.standings_order(challenge, total)),
+        PAGE,
+        count=challenge.entry_count,
     ).get_page(request.GET.get("page"))
     mine = None
     if request.user.is_authenticated:
@@ -248,7 +251,7 @@ def pool(
     page.object_list = list(page.object_list)  # read once, its rows given their places
     result = services.pool_result(challenge) if locked else None
     if locked:
-        services.give_places(challenge, page.object_list, start, decided=result is not None)
+        services.give_places(challenge, page.object_list, start, total=total)
     for e in page.object_list:  # before the lock, only a fan's own figures show
         e.shown = services.can_see_picks(e, request.user)
     bracket = tournaments.season_bracket(challenge.season)

@@ -446,4 +446,15 @@ def test_once_the_final_is_played_the_tie_breaker_parts_entries_level_on_points(
     services.challenge_win_odds(challenge_id=pool.pk)  # the decided pool, scored again
     page = Client().get(pool.get_absolute_url())
     places = {e.pk: e.place for e in page.context["page"].object_list}
+    # Every place below the first is parted too (a later review: second places stayed level,
+    # though an entry without a tie-breaker loses such a tie to one with it).
+    assert places == {entries[0].pk: 1, entries[1].pk: 2, entries[2].pk: 3}
+    rows = Client().get(f"/api/challenges/{pool.pk}/standings/").json()["results"]
+    assert [(r["id"], r["place"]) for r in rows] == [
+        (entries[0].pk, 1), (entries[1].pk, 2), (entries[2].pk, 3),
+    ]  # fmt: skip
+    # Two entries as near the total, one over and one under, still share their place.
+    Entry.objects.filter(pk=entries[2].pk).update(tiebreak=total - 9)
+    page = Client().get(pool.get_absolute_url())
+    places = {e.pk: e.place for e in page.context["page"].object_list}
     assert places == {entries[0].pk: 1, entries[1].pk: 2, entries[2].pk: 2}
