@@ -15,6 +15,7 @@ import socket
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from django.core.cache import cache
@@ -236,6 +237,14 @@ def research_start(
         if game != DEFAULT_GAME:
             label += f" ({league_game(game).label})"
     return research_run_create(plan=plan, label=label, games_per_chunk=games_per_chunk)
+
+
+def research_out_keep(run: ResearchRun, out: Path) -> None:
+    """Keep the folder a run's command named (``--out``, as an absolute path) beside its
+    plan, where a later ``--resume`` without ``--out`` finds it (workers read no more than
+    the plan's own keys)."""
+    run.plan = {**run.plan, "out": str(out.resolve())}
+    ResearchRun.objects.filter(pk=run.pk).update(plan=run.plan)
 
 
 def run_record(run: ResearchRun) -> dict[str, object]:

@@ -7,6 +7,7 @@ import io
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
@@ -359,13 +360,14 @@ def test_a_folder_the_figures_cannot_go_into_is_refused_before_a_game_is_played(
 
 @pytest.mark.django_db
 def test_a_refused_or_stopped_run_leaves_no_empty_folder_and_a_stop_says_how_to_go_on(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:
     """A research reviewer's findings: each refused command (a season that does not
     exist, --times 0) made its --out folder and its parents; --out "" wrote the figures
     where the command ran; --times 10**12 built its chunks until 5 GB of memory; a
     run.json that cannot be read was a traceback; Ctrl-C thirty lines of frames and no
     resume command."""
+    settings.RESEARCH_DIR = str(tmp_path / "research")  # never the project's own
     full_team(school="Alpha", season=2001), full_team(school="Beta", season=2002)
     args = ("--matchup", "Alpha 2001", "Beta 2002", "--no-progress")
     deep = tmp_path / "deep" / "er"
@@ -403,6 +405,11 @@ def test_a_refused_or_stopped_run_leaves_no_empty_folder_and_a_stop_says_how_to_
     )
     assert caught.value.returncode == 130
     assert not stopped.exists()  # nothing written: the figures come when the run ends
+    # Resumed without --out, it goes on in the folder first named (it went to
+    # RESEARCH_DIR/run-N, the reviewer's folder left empty).
+    monkeypatch.undo()
+    call_command("research", "--resume", str(run.pk), "--no-progress", stdout=io.StringIO())
+    assert (stopped / "teams.csv").is_file()
 
 
 @pytest.mark.django_db

@@ -94,7 +94,11 @@ class Command(ProjectCommand):
             )  # fmt: skip
         except (PlanError, OutputsTaken, OutputsUnwritable) as exc:
             raise CommandError(str(exc)) from exc
-        out = o["out"] or Path(settings.RESEARCH_DIR) / f"run-{run.pk}"
+        # A run resumed without --out goes on in the folder its first command named (a
+        # reviewer's went to RESEARCH_DIR/run-N, the folder first named left empty).
+        kept_out = run.plan.get("out") if o["resume"] else None
+        out = o["out"] or (Path(kept_out) if kept_out else None)
+        out = out or Path(settings.RESEARCH_DIR) / f"run-{run.pk}"
         # What to type to follow the run again: its folder too, when it was given.
         again = f"manage.py research --resume {run.pk}"
         if o["out"] is not None:
@@ -105,6 +109,8 @@ class Command(ProjectCommand):
             outputs_check(out, run=made)
         except (OutputsTaken, OutputsUnwritable) as exc:
             raise CommandError(f"{exc} {kept}") from exc
+        if o["out"] is not None and not o["resume"]:
+            runs.research_out_keep(run, o["out"])
         send = None if current_app.conf.task_always_eager else _send
         stream = cast(TextIO, self.stderr._out)
         close: Callable[[], object] = _nothing
