@@ -74,9 +74,9 @@ def _pool_without_deleted(pool: int, asked: Any) -> None:
     """Score ``pool`` again after entries were deleted at ``asked``: once, however many of
     its entries went in that transaction (the first call refreshes it, the rest find its
     chances newer than their deletion)."""
-    done = Challenge.objects.filter(pk=pool).values_list("odds_updated_at", flat=True).first()
-    if not Challenge.objects.filter(pk=pool).exists() or (done is not None and done >= asked):
-        return
+    row = Challenge.objects.filter(pk=pool).values("odds_updated_at").first()
+    if row is None or (row["odds_updated_at"] is not None and row["odds_updated_at"] >= asked):
+        return  # the pool went too, or another deletion's call scored it since
     try:
         challenge_rescore(challenge_ids=[pool])
         challenge_win_odds(challenge_id=pool)

@@ -392,16 +392,23 @@ def test_the_expected_score_is_the_bracket_odds_times_the_points(
     assert f'<a id="odds-link" href="{reverse("bracket", args=[cup.pk])}">' in page
 
 
-def test_the_win_chances_are_stored_with_their_error_after_each_game(
-    cup: Any, pool: Any, alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
-) -> None:
+def rivals_after_a_game(cup: Any, pool: Any, alice: Any, bob: Any, capture: Any) -> tuple[Any, Any]:
+    """Alice's chalk and Bob's upsets in ``pool``, the first game stored (its pool's chances
+    worked out after it commits)."""
     s = seeds(cup)
     a = services.entry_join(challenge=pool, user=alice)
     services.entry_save(entry=a, user=alice, picks=chalk(cup))
     b = services.entry_join(challenge=pool, user=bob)
     services.entry_save(entry=b, user=bob, picks={"R1-1": s[4], "R1-2": s[3], "R2-1": s[4]})
-    with django_capture_on_commit_callbacks(execute=True):
+    with capture(execute=True):
         play_next(cup)
+    return a, b
+
+
+def test_the_win_chances_are_stored_with_their_error_after_each_game(
+    cup: Any, pool: Any, alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    a, b = rivals_after_a_game(cup, pool, alice, bob, django_capture_on_commit_callbacks)
     a.refresh_from_db()
     b.refresh_from_db()
     assert a.win_probability + b.win_probability == pytest.approx(1.0)
@@ -871,13 +878,7 @@ def test_a_deleted_fan_leaves_his_pool_s_chances_and_its_best_to_the_others(
     """A reviewer deleted a fan's account after round 1: the others' win chances kept his
     share (they added up to 36%) and the pool's best expected score was his, until the next
     game was stored; in a finished pool, never."""
-    s = seeds(cup)
-    a = services.entry_join(challenge=pool, user=alice)
-    services.entry_save(entry=a, user=alice, picks=chalk(cup))
-    b = services.entry_join(challenge=pool, user=bob)
-    services.entry_save(entry=b, user=bob, picks={"R1-1": s[4], "R1-2": s[3], "R2-1": s[3]})
-    with django_capture_on_commit_callbacks(execute=True):
-        play_next(cup)
+    a, _ = rivals_after_a_game(cup, pool, alice, bob, django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):
         bob.delete()
     a.refresh_from_db()
