@@ -8,6 +8,12 @@ username out from an address exactly as it does the admin login (``AXES_*`` sett
 accounts (a sign-up the form refuses, a password too short say, is not counted) and try to
 sign in ``CHALLENGE_SIGNIN_RATE`` times (a fixed window counted with the cache's atomic
 ``incr``: one Redis INCR where the cache is Redis); a refusal says how long to wait.
+
+A private pool's invitation code is guessed one try at a time unless tries are counted:
+each wrong code an address brings (to read a pool, on its pages or the API, or to join it)
+counts against ``CHALLENGE_CODE_RATE``, and over it every code that address brings is
+refused with a 429 until the window ends, the right one too, so that guessing on teaches
+nothing (:func:`code_brought`). A right code, and a fan's own pools, are never counted.
 """
 
 from __future__ import annotations
@@ -21,6 +27,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.cache import cache
 from django.http import HttpRequest
+
+from challenge import services
+from challenge.models import Challenge
+from core.text import wait_words
 
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 """Seconds of a rate's period by its first letter, as DRF's throttles read it (the periods
@@ -77,6 +87,41 @@ def signup_rate() -> str:
 
 def signin_rate() -> str:
     return str(getattr(settings, "CHALLENGE_SIGNIN_RATE", "30/minute"))
+
+
+def code_rate() -> str:
+    return str(getattr(settings, "CHALLENGE_CODE_RATE", "20/hour"))
+
+
+class TooManyCodes(services.ChallengeRefused):
+    """An address brought too many wrong invitation codes: a 429 with its wait."""
+
+    def __init__(self, wait: int) -> None:
+        super().__init__(
+            f"too many wrong invitation codes from this address: try again in {wait_words(wait)}",
+            status=429,
+            retry_after=wait,
+        )
+
+
+def code_brought(request: HttpRequest, challenge: Challenge, code: str) -> bool:
+    """Tell whether ``code``, brought by the client for a pool, is its invitation code;
+    count it against the client's address when it is not. Raise :class:`TooManyCodes` while
+    the address is over ``CHALLENGE_CODE_RATE`` (before the code is compared: the right one
+    is refused too). An empty code is no try, and a code tried once in a request (a refused
+    join shows its pool's page with the code it sent) is counted once."""
+    if not code.strip():
+        return False
+    wait = rate_wait(request, "code", code_rate())
+    if wait is not None:
+        raise TooManyCodes(wait)
+    if services.code_matches(challenge, code):
+        return True
+    tried: set[tuple[int, str]] = request.__dict__.setdefault("challenge_codes_tried", set())
+    if (challenge.pk, code.strip()) not in tried:
+        tried.add((challenge.pk, code.strip()))
+        rate_count(request, "code", code_rate())
+    return False
 
 
 class FanSignupForm(UserCreationForm):  # type: ignore[type-arg]

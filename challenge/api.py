@@ -24,7 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
-from challenge import services
+from challenge import accounts, services
 from challenge.models import Challenge, Entry
 from core.api import WRITE_REFUSED, ApiViewSet, ClosedBody, ErrorSerializer, IdField, IdFilter
 from core.pagination import PAGES
@@ -274,7 +274,9 @@ INVITE_CODE = OpenApiParameter(
     str,
     required=False,
     description="A private pool's invitation code: with it anyone reads the pool; without "
-    "it only its fans, whoever opened it and commissioners do (others get 404).",
+    "it only its fans, whoever opened it and commissioners do (others get 404). Wrong "
+    "codes are counted per address (CHALLENGE_CODE_RATE, 20 an hour): beyond, every code "
+    "is answered 429 until the hour is over.",
 )
 
 FILL_PENDING = OpenApiResponse(
@@ -293,8 +295,12 @@ RETRY_AFTER = OpenApiParameter(
 
 def _readable(request: Request, pool: Challenge, asked: str) -> None:
     """Answer 404 for a private pool the client may not read: as if it did not exist, in
-    the words a missing ``asked`` ("challenge 12", "entry 40") gets (core.api)."""
-    if not services.can_view_pool(pool, request.user, request.query_params.get("invite_code", "")):
+    the words a missing ``asked`` ("challenge 12", "entry 40") gets (core.api). A wrong
+    ``invite_code`` is counted against the client's address, and over
+    ``CHALLENGE_CODE_RATE`` every code is answered 429 (:func:`accounts.code_brought`)."""
+    if services.can_view_pool(pool, request.user):
+        return
+    if not accounts.code_brought(request, pool, request.query_params.get("invite_code", "")):
         raise NotFound(f"No {asked}.")
 
 
@@ -440,8 +446,8 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
         summary="Join a pool: make your entry (signed-in fans, before the lock)",
         description="Any signed-in user, commissioner or not, makes one entry a pool, with "
         "no picks yet (PATCH /api/challenge-entries/{id}/, its Location, sends them). A "
-        "private pool's wrong invitation code answers 403; a second entry, or a pool "
-        "already locked, 409.",
+        "private pool's wrong invitation code answers 403 (and counts against the "
+        "address: too many, 429); a second entry, or a pool already locked, 409.",
         request=JoinSerializer,
         responses={201: EntrySerializer, 403: ErrorSerializer, 409: ErrorSerializer},
     )
@@ -450,6 +456,8 @@ class ChallengeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
         pool = self.get_object()
         data = JoinSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        if not pool.public:  # a wrong code is counted (entry_join refuses it: 403)
+            accounts.code_brought(request, pool, data.validated_data.get("invite_code", ""))
         entry = services.entry_join(
             challenge=pool,
             user=request.user,

@@ -197,14 +197,33 @@ def _may_view(request: HttpRequest, challenge: Challenge) -> bool:
     """Tell whether the request may read the pool (:func:`services.can_view_pool`). A right
     invitation code is kept in the session, so its entries' and who-picked-whom pages open
     too (a code the commissioner changes since no longer does); an old link's wrong code
-    does not undo a right one kept."""
-    brought = _code(request)
-    for code in (brought, _kept_code(request, challenge)):
-        if services.can_view_pool(challenge, request.user, code):
-            if code and services.code_matches(challenge, code):
-                _keep_code(request, challenge)
-            return True
+    does not undo a right one kept. A code brought is counted when wrong, and refused
+    while the address has brought too many (:func:`accounts.code_brought`: raises
+    :class:`accounts.TooManyCodes`); one that brings nothing new is not tried."""
+    if services.can_view_pool(challenge, request.user, _kept_code(request, challenge)):
+        if _code(request) and services.code_matches(challenge, _code(request)):
+            _keep_code(request, challenge)  # a changed code's new link, kept over the old
+        return True
+    if accounts.code_brought(request, challenge, _code(request)):
+        _keep_code(request, challenge)
+        return True
     return False
+
+
+def _too_many_codes(request: HttpRequest, exc: accounts.TooManyCodes) -> HttpResponse:
+    assert exc.retry_after is not None
+    return _too_many(request, "wrong invitation codes", exc.retry_after)
+
+
+def _gate(request: HttpRequest, challenge: Challenge) -> HttpResponse | None:
+    """None where the request may read the pool; else the page it gets instead: the
+    private pool's gate, or the 429 of an address that brought too many wrong codes."""
+    try:
+        if _may_view(request, challenge):
+            return None
+    except accounts.TooManyCodes as exc:
+        return _too_many_codes(request, exc)
+    return _private(request, challenge)
 
 
 def _gone(request: HttpRequest) -> HttpResponse:
@@ -229,7 +248,11 @@ def pool(
 ) -> HttpResponse:
     """A pool's standings (50 a page, ranked by points), its rules and the join form."""
     challenge = get_object_or_404(Challenge.objects.select_related("season__league"), pk=pk)
-    if not _may_view(request, challenge):
+    try:
+        allowed = _may_view(request, challenge)
+    except accounts.TooManyCodes as exc:
+        return _too_many_codes(request, exc)
+    if not allowed:
         if sent is not None:  # a refused join: its message says why
             return _private(request, challenge, sent, status, wrong=False)
         return _private(request, challenge)
@@ -312,12 +335,16 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
             back = f"{back}?{urlencode(carried)}"
         return redirect(f"{reverse('challenge:signin')}?{urlencode({'next': back})}")
     try:
+        if not challenge.public:  # a wrong code is counted (entry_join refuses it)
+            accounts.code_brought(request, challenge, request.POST.get("invite_code", ""))
         entry = services.entry_join(
             challenge=challenge,
             user=request.user,
             name=request.POST.get("name", ""),
             invite_code=request.POST.get("invite_code", ""),
         )
+    except accounts.TooManyCodes as exc:
+        return _too_many_codes(request, exc)
     except services.ChallengeRefused as exc:
         messages.error(request, _sentence(exc))
         sent = {k: request.POST.get(k, "") for k in ("name", "invite_code")}
@@ -364,8 +391,8 @@ def entry(request: HttpRequest, pk: int) -> HttpResponse:
     if item is None:
         return _gone(request)
     own = request.user.is_authenticated and item.user_id == request.user.pk
-    if not own and not _may_view(request, item.challenge):
-        return _private(request, item.challenge)
+    if not own and (refused := _gate(request, item.challenge)) is not None:
+        return refused
     locked = services.is_locked(item.challenge)
     if request.method == "POST":
         if not request.user.is_authenticated:  # signed out meanwhile (another tab, expiry)
@@ -546,8 +573,8 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
 def picks(request: HttpRequest, pk: int) -> HttpResponse:
     """Who picked whom: how a locked pool's entries picked each game."""
     challenge = get_object_or_404(Challenge.objects.select_related("season__league"), pk=pk)
-    if not _may_view(request, challenge):
-        return _private(request, challenge)
+    if (refused := _gate(request, challenge)) is not None:
+        return refused
     try:
         games = services.who_picked_whom(challenge)
     except services.ChallengeRefused as exc:

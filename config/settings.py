@@ -286,6 +286,8 @@ AUTHENTICATION_BACKENDS = [
 # The fans' sign-up and sign-in (challenge/accounts.py): tries an address may make.
 CHALLENGE_SIGNUP_RATE = env.rate("CHALLENGE_SIGNUP_RATE", default="10/hour")
 CHALLENGE_SIGNIN_RATE = env.rate("CHALLENGE_SIGNIN_RATE", default="30/minute")
+# Wrong invitation codes of private pools an address may bring, pages and API together.
+CHALLENGE_CODE_RATE = env.rate("CHALLENGE_CODE_RATE", default="20/hour")
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

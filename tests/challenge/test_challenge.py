@@ -1088,6 +1088,44 @@ def test_an_invitation_code_with_any_character_is_compared_without_an_error(
     assert entry.user == alice
 
 
+def test_wrong_invitation_codes_from_one_address_are_throttled_pages_and_api_together(
+    cup: Any, alice: Any, bob: Any, settings: Any
+) -> None:
+    """A private pool's code guessed a try at a time: each wrong code counts against the
+    address, wherever it is brought; over the rate every code is refused, the right one too,
+    so guessing on tells nothing. A fan's own pool and another address stay open."""
+    settings.CHALLENGE_CODE_RATE = "3/hour"
+    pool = services.challenge_create(season=cup, name="Family", public=False)
+    services.entry_join(challenge=pool, user=alice, invite_code=pool.invite_code)
+    guesser = signed(bob)
+    url, api = pool.get_absolute_url(), f"/api/challenges/{pool.pk}/"
+    # A right code and an empty one are no wrong try.
+    assert guesser.get(f"{url}?code={pool.invite_code}").status_code == 200
+    assert Client().get(f"{api}?invite_code=").status_code == 404
+    # A refused join shows the pool's gate with the code it sent: one try, not two.
+    join = guesser.post(reverse("challenge:join", args=[pool.pk]), {"invite_code": "guess-1"})
+    assert join.status_code == 403
+    assert Client().get(f"{url}?code=guess-2").status_code == 403
+    assert Client().get(f"{api}?invite_code=guess-3").status_code == 404
+    for asked in (
+        Client().get(f"{url}?code={pool.invite_code}"),
+        Client().get(f"{api}?invite_code={pool.invite_code}"),
+        guesser.post(reverse("challenge:join", args=[pool.pk]), {"invite_code": pool.invite_code}),
+        guesser.post(f"{api}join/", {"invite_code": pool.invite_code}, content_type="application/json"),
+    ):  # fmt: skip
+        assert asked.status_code == 429, asked.content
+        assert 0 < int(asked["Retry-After"]) <= 3601
+        assert "Too many wrong invitation codes from this address: try again in" in (
+            asked.content.decode() if "html" in asked["Content-Type"] else asked.json()["detail"]
+        )
+    assert not Entry.objects.filter(challenge=pool, user=bob).exists()
+    # Its fan reads his pool from the same address; another address still brings the code.
+    assert signed(alice).get(url).status_code == 200
+    assert signed(alice).get(f"{api}standings/").status_code == 200
+    other = Client(REMOTE_ADDR="203.0.113.50")
+    assert other.get(f"{url}?code={pool.invite_code}").status_code == 200
+
+
 @pytest.mark.parametrize("code", ["x y", "abc", "Family 2026"])
 def test_a_commissioners_own_invitation_code_is_long_enough_and_has_no_spaces(
     cup: Any, code: str
