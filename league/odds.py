@@ -1647,11 +1647,13 @@ def season_odds_page(season: Season) -> dict[str, Any]:
             "season (a result, a card, the schedule): new ones are being sampled "
             f"{background.where()}.",
         }
+    # Six dice's and grid court's games have their own odds (grid court's simulated).
+    law = "odds" if other_odds.handles(season.game) else "exact odds"
     return {
         **law_pending("this season"),
         "retry_after": 2,
         "message": "This season's odds are being sampled (10,000 seasons from each game's "
-        f"exact odds) {background.where()}.",
+        f"{law}) {background.where()}.",
     }
 
 

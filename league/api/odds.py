@@ -192,7 +192,11 @@ _OTHER_GAME: dict[str, serializers.Field[Any, Any, Any, Any]] = {  # six dice, g
     "p_home_win": serializers.FloatField(
         help_text="Six dice, grid court: one law for every pairing.", required=False
     ),
-    "game_standard_error": serializers.FloatField(required=False),
+    "game_standard_error": serializers.FloatField(
+        required=False,
+        help_text="Of each game's P(home wins): grid court's simulated pair law; 0 where the "
+        "game's odds are exact (six dice).",
+    ),
     "style_pairings": serializers.JSONField(required=False),
     "styles_counted": serializers.JSONField(required=False),
 }
@@ -209,7 +213,11 @@ TournamentOddsSerializer = inline_serializer(
             help_text="exact over the bracket; sampled when reseeded rounds have too many "
             "sets of survivors; simulated: grid court's pair law.",
         ),
-        "standard_error": serializers.FloatField(),
+        "standard_error": serializers.FloatField(
+            help_text="Of each chance, from sampling the bracket (method sampled); 0 where "
+            "the bracket is summed exactly from its games' odds (a grid court game's own "
+            "error is game_standard_error)."
+        ),
         "final_games": serializers.IntegerField(help_text="Games already stored."),
         "whatif": inline_serializer(
             "WhatIfApplied",
