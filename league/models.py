@@ -301,7 +301,9 @@ class Game(models.Model):
         default=dict, blank=True, help_text="The game's rule options (see Season.options)."
     )
     neutral = models.BooleanField(
-        default=False, help_text="Neutral court: no home-court foul ranges (vabg rules §7)."
+        default=False,
+        help_text="Neutral court: neither team plays at home (VABG: no home-court foul ranges, "
+        "rules §7).",
     )
     rules = models.CharField(max_length=10, choices=RulesPreset.choices, default="advanced")
     strategy = models.BooleanField(
