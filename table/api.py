@@ -18,6 +18,7 @@ from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
@@ -435,7 +436,24 @@ class AbandonView(TableApiView):
         return Response(state(game, request))
 
 
+class FileRenderer(JSONRenderer):
+    """A file to save, whoever asks: its JSON as the team files are written (two spaces,
+    UTF-8, a final newline). With the API's renderers a browser's link (``Accept:
+    text/html``) saved the browsable API's page as the file, which the command line the
+    sheet prints then refused."""
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: dict[str, Any] | None = None,
+    ) -> bytes:
+        return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode()
+
+
 class TeamFileView(TableApiView):
+    renderer_classes = [FileRenderer]
+
     @extend_schema(
         operation_id="table_game_team_file",
         summary="A side's team file as the game began (with the coach styles it plays)",
@@ -458,6 +476,13 @@ class TeamFileView(TableApiView):
 
 
 class DiceFileView(TableApiView):
+    def get_renderers(self) -> list[BaseRenderer]:
+        """The file (GET) is a file to save (:class:`FileRenderer`); a dice file sent
+        (POST) answers the table's state as the API does."""
+        if self.request.method == "GET":
+            return [FileRenderer()]
+        return super().get_renderers()
+
     @extend_schema(
         operation_id="table_game_dice_file_enter",
         parameters=[PLAYS_SINCE],

@@ -470,6 +470,10 @@ def test_a_game_begun_under_an_older_rules_version_is_played_and_stored_by_it(pl
     assert GameRules.from_json(game.result.rules) == old
 
 
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+"""What Chromium asks for when a link is followed."""
+
+
 @pytest.mark.parametrize(
     ("options", "rules", "neutral"),
     [({"rules": "basic", "neutral": True}, preset("basic"), True),
@@ -489,8 +493,11 @@ def test_the_command_the_sheet_prints_plays_the_very_game_from_its_downloaded_fi
     for name, url in ((f"table-{game.pk}-home-team.json", state["urls"]["team_files"]["home"]),
                       (f"table-{game.pk}-away-team.json", state["urls"]["team_files"]["away"]),
                       (f"table-{game.pk}-dice.json", state["urls"]["dice_file"])):  # fmt: skip
-        answer = player_client.get(url)
+        # As a browser's link asks for it: the browsable API's page was saved as the file.
+        answer = player_client.get(url, HTTP_ACCEPT=BROWSER_ACCEPT)
         assert f'filename="{name}"' in answer["Content-Disposition"]
+        assert answer["Content-Type"] == "application/json"
+        assert answer.content.startswith(b"{\n") and answer.content.endswith(b"}\n")
         (tmp_path / name).write_bytes(answer.content)
     words = game.cli_command.split()
     assert words[:3] == ["python", "-m", "simulator"]
