@@ -307,6 +307,8 @@ def _odds_pairs(folder: Path, out: Path, rules: GameRules, neutral: bool) -> int
             problems.extend(exc.problems)
     if problems:
         return _fail("bad team file:\n  " + "\n  ".join(problems))
+    if len(teams) < 2:
+        return _fail(f"{folder}: one team file ({files[0].name}): a pair needs two")
     # On a neutral court a pair's other order is its mirror image: each pair once. Not
     # with the coach policy: the visitor has the ball first, and the policy reads who leads.
     once = neutral and not rules.strategy
@@ -326,11 +328,11 @@ def _odds_pairs(folder: Path, out: Path, rules: GameRules, neutral: bool) -> int
                     teams[i][0],
                     teams[j][0],
                     f"{odds.p_home_win:.12f}",
-                    f"{odds.p_away_win:.12f}",
                     f"{odds.p_overtime:.12f}",
-                    f"{odds.expected_overtimes:.12f}",
                     f"{odds.expected_home_pts:.9f}",
                     f"{odds.expected_away_pts:.9f}",
+                    f"{odds.p_away_win:.12f}",
+                    f"{odds.expected_overtimes:.12f}",
                 ]
             )
     except InvalidCardError as exc:
@@ -341,12 +343,13 @@ def _odds_pairs(folder: Path, out: Path, rules: GameRules, neutral: bool) -> int
         [
             "home",
             "away",
+            # interchange.md's columns in its order; the two it does not name after them
             "p_home_win",
-            "p_away_win",
             "p_overtime",
-            "expected_overtimes",
             "expected_home_pts",
             "expected_away_pts",
+            "p_away_win",
+            "expected_overtimes",
         ]
     )
     writer.writerows(rows)

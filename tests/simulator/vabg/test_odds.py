@@ -1019,7 +1019,12 @@ def test_the_odds_command_writes_every_pair_of_a_folder(tmp_path):
     assert done.returncode == 0, done.stderr
     rows = list(csv.DictReader(out.read_text().splitlines()))
     assert len(rows) == 6  # home court: each team hosts each other team
-    assert {"home", "away", "p_home_win", "p_overtime", "expected_home_pts"} <= set(rows[0])
+    # interchange.md's columns first, in its order: "home, away, p_home_win, p_overtime,
+    # expected points"; the others after them.
+    assert list(rows[0])[:6] == [
+        "home", "away", "p_home_win", "p_overtime", "expected_home_pts", "expected_away_pts"
+    ]  # fmt: skip
+    assert list(rows[0])[6:] == ["p_away_win", "expected_overtimes"]
     neutral = simulator("odds", "--pairs", tmp_path, "--out", out, "--neutral")
     assert neutral.returncode == 0
     assert len(list(csv.DictReader(out.read_text().splitlines()))) == 3
@@ -1033,4 +1038,9 @@ def test_the_odds_command_names_the_problem_and_exits_2(tmp_path):
     (tmp_path / "good.json").write_text((FIXTURES / "kansas-2008.json").read_text())
     pairs = simulator("odds", "--pairs", tmp_path, "--out", tmp_path / "x.csv")
     assert pairs.returncode == 2 and "bad.json" in pairs.stderr
+    assert not (tmp_path / "x.csv").exists()
+    bad.unlink()  # one team file: no pair to write (was an IndexError's traceback)
+    one = simulator("odds", "--pairs", tmp_path, "--out", tmp_path / "x.csv")
+    assert one.returncode == 2 and "Traceback" not in one.stderr
+    assert "one team file (good.json): a pair needs two" in one.stderr
     assert not (tmp_path / "x.csv").exists()
