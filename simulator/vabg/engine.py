@@ -511,6 +511,7 @@ class GameState:
         self.period = 0
         self.period_ends: list[tuple[int, int]] = []  # (home, away) at each period's end
         self.extra_pending = False
+        self.extra_taker = AWAY  # the team whose coach took the number's extra possessions
         for side in (self.home, self.away):
             plan = plans.get(side.key)
             if plan is not None:
@@ -593,7 +594,9 @@ class GameState:
             trip(home, away, n)
             if self.extra_pending:
                 # §8: both teams get one extra possession, right after this number.
-                self.events.append(_new(Call, (self.period, n, AWAY, "extra possession")))
+                self.events.append(
+                    _new(Call, (self.period, n, self.extra_taker, "extra possession"))
+                )
                 self.step = Step.AWAY_EXTRA
                 trip(away, home, n, _EXTRA)
                 self.step = Step.HOME_EXTRA
@@ -972,6 +975,7 @@ class GameState:
             # §8: still trailing after its fast break, the team may take the extra trips
             # (those of a number's own trips: an extra possession earns none).
             self.extra_pending = True
+            self.extra_taker = team.key
 
     # -- intentional fouls (§10) ----------------------------------------------------------------
 

@@ -186,7 +186,9 @@ class Foul(NamedTuple):
 
 
 class Call(NamedTuple):
-    """Record a coach's strategy call (vabg-rulings.md §10) or a missed referee's call."""
+    """Record a coach's strategy call (vabg-rulings.md §8, §10), ``team`` the team whose
+    coach made it, or a home court's missed call (§7, "no call on the road"), ``team`` the
+    home team: the call goes against the visitor."""
 
     period: int
     number: int

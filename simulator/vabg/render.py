@@ -95,6 +95,8 @@ def describe(event: Event, labels: dict[str, str]) -> str | None:
             return f"{event.player} fouls {event.fouled} ({bonus})"
         return f"{event.player} fouls {event.fouled} ({event.kind}, {event.shots} FT)"
     if isinstance(event, Call):
+        if event.call == "no call on the road":  # the home court's call, against the visitor
+            return f"no call for {labels['away' if event.team == 'home' else 'home']} on the road"
         return f"{labels[event.team]}: {event.call}"
     if isinstance(event, Enter):
         return f"{event.player} enters for {labels[event.team]} (slot {event.slot})"

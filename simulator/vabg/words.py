@@ -203,6 +203,9 @@ def _turnover_text(turnover: Turnover, who: str | None, stealer: str | None, tea
     return f"{who} turns it over"
 
 
+MISSED_CALL = "no call on the road"
+"""The call a home court's missed call is recorded as (:class:`~simulator.vabg.events.Call`)."""
+
 _CALLS = {
     "extra possession": "{team} take an extra possession",
     "intentional foul": "{team} foul on purpose to stop the clock",
@@ -346,9 +349,11 @@ def plain_lines(
             add(e, AWAY if e.team == HOME else HOME, f"{who} fouls {fouled} {how}", "foul")
             foul = {"line": len(lines) - 1, "made": 0, "tried": 0}
         elif isinstance(e, Call):
-            team = labels.get(e.team, e.team)
-            text = _CALLS.get(e.call, "{team}: " + e.call).format(team=team)
-            add(e, e.team, text, "call")
+            # A missed call is the home court's (the event's team): it goes against the
+            # visitor, whom the words name.
+            side = (AWAY if e.team == HOME else HOME) if e.call == MISSED_CALL else e.team
+            text = _CALLS.get(e.call, "{team}: " + e.call).format(team=labels.get(side, side))
+            add(e, side, text, "call")
         elif isinstance(e, Enter):
             floor.setdefault(e.team, {})[e.slot] = e.player
             who = names.get(e.player, e.player)

@@ -19,6 +19,7 @@ from simulator import SeededDice
 from simulator.recording import RecordingDice
 from simulator.results import LINE_FIELDS
 from simulator.vabg import ADVANCED, play_game, read_team_file
+from simulator.vabg.words import plain_lines
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "fixtures" / "teams"
@@ -132,6 +133,18 @@ def test_a_neutral_court_has_no_missed_calls_on_the_road():
     )
     neutral = play_json(HOME, AWAY, "--seed", seed, "--neutral")
     assert not any(e["type"] == "call" for e in neutral["events"])
+    # The missed call is the home court's, against the visitor: the words name the visitor
+    # (they named the home team: "Kentucky 2012: no call on the road").
+    text = simulator("play", HOME, AWAY, "--seed", seed, "--play-by-play").stdout
+    assert "no call for Kansas 2008 on the road" in text
+    assert "Kentucky 2012: no call" not in text and "no call for Kentucky" not in text
+    result = play_game(read_team_file(HOME), read_team_file(AWAY), SeededDice(seed))
+    lines = plain_lines(result.events, {"home": "Kentucky 2012", "away": "Kansas 2008"})
+    missed = [line for line in lines if line.kind == "call"]
+    assert missed and all(
+        line.text == "No call for Kansas 2008 on the road" and line.side == "away"
+        for line in missed
+    )
 
 
 def test_the_basic_rules_give_the_defense_every_miss():

@@ -401,13 +401,13 @@ def test_strategy_choices_are_made_only_by_a_trailing_team_inside_their_windows(
     score = {"home": 0, "away": 0}
     other = {"home": "away", "away": "home"}
     running: tuple[int, int, str] | None = None  # a fast break being played
-    trailing_runners: set[tuple[int, int]] = set()  # numbers a trailing team fast-broke
+    trailing_runners: set[tuple[int, int, str]] = set()  # a trailing team fast-broke there
     for e in result.events:
         if running is not None and isinstance(e, Trip | Call | PeriodEnd):
             # The fast break is over: did its team still trail?
             period, number, team = running
             if score[team] < score[other[team]]:
-                trailing_runners.add((period, number))
+                trailing_runners.add((period, number, team))
             running = None
         if isinstance(e, Opening):
             score[e.team] += e.pts
@@ -420,7 +420,8 @@ def test_strategy_choices_are_made_only_by_a_trailing_team_inside_their_windows(
             assert score[e.team] < score[other[e.team]], e
         elif isinstance(e, Call) and e.call == "extra possession":
             assert result.rules.strategy and e.number <= 5, e
-            assert (e.period, e.number) in trailing_runners, e
+            # ... and the call is that team's (it was always the visitor's)
+            assert (e.period, e.number, e.team) in trailing_runners, e
         if isinstance(e, Shot) and e.made:
             score[e.team] += e.value
         elif isinstance(e, FreeThrow) and e.made:

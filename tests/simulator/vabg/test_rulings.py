@@ -27,7 +27,7 @@ from simulator.vabg import (
     play_game,
     team_from_json,
 )
-from simulator.vabg.events import Call, Enter, FreeThrow, Shot, Trip
+from simulator.vabg.events import Call, Enter, FreeThrow, Shot, Steal, Trip
 from tests.simulator.vabg.scripting import ThenSeeded, brief, play, trip_story, trips
 from tests.simulator.vabg.teams import player, team_json, twin_team_json
 from tests.simulator.vabg.test_odds import fixture
@@ -851,15 +851,23 @@ def test_only_a_trailing_team_chooses_whatever_its_coach_asks():
     home, away = fixture("kentucky-2012"), fixture("kansas-2008")
     rules = replace(ADVANCED, strategy=True)
     tries = 0
+    takers = set()
     for seed in range(60):
         result = play_game(home, away, SeededDice(seed), rules=rules, coach=EAGER)
         score = {"home": 20, "away": 20}
         other = {"home": "away", "away": "home"}
+        ran: dict[tuple[int, int], set[str]] = {}
         for e in result.events:
             if isinstance(e, Call) and e.call == "intentional foul":
                 assert score[e.team] < score[other[e.team]], (seed, e)
             elif isinstance(e, Call) and e.call == "extra possession":
                 assert e.number <= 5, (seed, e)
+                # §8: a team that fast-broke in the number takes them, and the call is its
+                # own (the visitor was named whoever took them).
+                assert e.team in ran.get((e.period, e.number), set()), (seed, e)
+                takers.add(e.team)
+            elif isinstance(e, Steal) and e.fast_break:
+                ran.setdefault((e.period, e.number), set()).add(e.team)
             elif isinstance(e, Shot) and e.how == "jumper (try for 3)":
                 assert score[e.team] < score[other[e.team]], (seed, e)
                 tries += 1
@@ -867,7 +875,7 @@ def test_only_a_trailing_team_chooses_whatever_its_coach_asks():
                 score[e.team] += e.value
             elif isinstance(e, FreeThrow) and e.made:
                 score[e.team] += 1
-    assert tries > 10
+    assert tries > 10 and takers == {"home", "away"}
 
 
 # §13 box-score credits ---------------------------------------------------------------------------
