@@ -123,6 +123,40 @@ def test_simulate_by_round_and_replay_a_game(teams) -> None:
     assert "identical, event for event" in run("simulate", "--replay", str(game.pk))
 
 
+def test_a_replay_names_the_team_that_took_the_extra_possessions_and_old_games_still_match(
+    teams,
+) -> None:
+    """The engine named the visitor for every extra possession's call until 2026-11-30: a
+    game stored then replays identical but for that name, which the check leaves out."""
+    league = services.league_get_or_create(name="Extra League")
+    for seed in range(40):
+        season = services.season_create(
+            league=league, name=f"S{seed}", teams=teams[:4], seed=seed, double_round_robin=True
+        )
+        run("simulate", season.slug, "--all", "--no-progress")
+        taken = [
+            (game, e)
+            for game in Game.objects.filter(season=season).select_related("result")
+            for e in game.result.events
+            if e["type"] == "call" and e["call"] == "extra possession" and e["team"] == "home"
+        ]
+        if taken:
+            break
+    assert taken, "no home team took the extra possessions in 40 seasons"
+    game, call = taken[0]
+    assert "identical, event for event" in run("simulate", "--replay", str(game.pk))
+    result = game.result
+    result.events = [{**e, "team": "away"} if e == call else e for e in result.events]
+    result.save(update_fields=["events"])  # as the engine stored it before
+    assert "identical, event for event" in run("simulate", "--replay", str(game.pk))
+    result.events = [
+        {**e, "pts": e["pts"] + 1} if e["type"] == "opening" else e for e in result.events
+    ]
+    result.save(update_fields=["events"])  # anything else still differs
+    with pytest.raises(CommandError, match="the replay differs"):
+        run("simulate", "--replay", str(game.pk))
+
+
 def test_bad_requests_name_what_is_wrong(teams) -> None:
     with pytest.raises(CommandError, match='No team "Nowhere 1900"; load or import it first'):
         run("create_season", "L", "S", "Nowhere 1900", str(teams[0]))

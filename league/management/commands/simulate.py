@@ -17,6 +17,18 @@ from league.management.commands._common import date_argument, progress_report, s
 from league.models import Game, SimulationRun
 
 
+def _as_compared(events: list[Any]) -> list[Any]:
+    """A game's events as a replay is compared with them: a VABG extra possession's call
+    without its team, which named the visitor whoever took them until 2026-11-30 (the
+    engine's fix changed no die, score or other event of a game stored before)."""
+    return [
+        {k: v for k, v in e.items() if k != "team"}
+        if isinstance(e, dict) and e.get("type") == "call" and e.get("call") == "extra possession"
+        else e
+        for e in events
+    ]
+
+
 class Command(ProjectCommand):
     help = (
         "Simulate a season's or tournament's games: one game (--game), a round (--round), "
@@ -174,7 +186,8 @@ class Command(ProjectCommand):
             raise CommandError(str(exc)) from exc
         stored = game.result
         # Through JSON, as stored: a six-dice event's dice are tuples until then.
-        same = json.loads(json.dumps([e.to_json() for e in again.events])) == stored.events
+        replayed = json.loads(json.dumps([e.to_json() for e in again.events]))
+        same = _as_compared(replayed) == _as_compared(stored.events)
         self.stdout.write(
             f"{game}: stored {stored.away_score}-{stored.home_score}, replayed "
             f"{again.away.score}-{again.home.score} "
