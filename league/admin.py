@@ -68,9 +68,67 @@ class LeagueForm(forms.ModelForm[League]):
         return name
 
 
+def runs_refused(model_admin: Any, request: HttpRequest, runs: QuerySet[SimulationRun]) -> bool:
+    """Refuse to delete what a running simulation run is playing, naming the runs (a
+    message); tell whether it was refused. A season deleted under its run was a server
+    error (a worker stored a game into the rows being deleted), and a game deleted under
+    it left the run "running" for ever, one game short of its total."""
+    running = list(runs.filter(status=SimulationRun.Status.RUNNING).select_related("season"))
+    if not running:
+        return False
+    names = ", ".join(f"{r} ({r.done} of {r.total} games)" for r in running)
+    model_admin.message_user(
+        request,
+        f"Nothing deleted: {names} still playing these games. Delete them once the run has "
+        "ended (its page follows it).",
+        messages.ERROR,
+    )
+    return True
+
+
+def _runs_playing(games: QuerySet[Game]) -> QuerySet[SimulationRun]:
+    """The runs that may still play any of ``games``: those of the seasons of its games not
+    yet final."""
+    seasons = games.exclude(status=Game.Status.FINAL).values("season_id")
+    return SimulationRun.objects.filter(season__in=seasons)
+
+
+class RunsGuardAdmin:
+    """Deleting from the admin (one object or "Delete selected") is refused while a running
+    simulation run plays what would go (:func:`runs_refused`)."""
+
+    def running_runs(self, queryset: QuerySet[Any]) -> QuerySet[SimulationRun]:
+        raise NotImplementedError
+
+    def delete_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        model = self.model  # type: ignore[attr-defined]
+        found = model._base_manager.filter(pk=object_id) if object_id.isdigit() else None
+        if found is not None and runs_refused(self, request, self.running_runs(found)):
+            opts = model._meta
+            return HttpResponseRedirect(
+                reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[object_id])
+            )
+        response: HttpResponse = super().delete_view(  # type: ignore[misc]
+            request, object_id, extra_context
+        )
+        return response
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        def refused(request: HttpRequest, queryset: QuerySet[Any]) -> bool:
+            return runs_refused(self, request, self.running_runs(queryset))
+
+        return guard_delete_selected(super().get_actions(request), refused)  # type: ignore[misc]
+
+
 @admin.register(League)
-class LeagueAdmin(CountedDeleteAdmin[League], StoredTitleAdmin[League]):
+class LeagueAdmin(RunsGuardAdmin, CountedDeleteAdmin[League], StoredTitleAdmin[League]):
     form = LeagueForm
+
+    def running_runs(self, queryset: QuerySet[League]) -> QuerySet[SimulationRun]:
+        return SimulationRun.objects.filter(season__league__in=queryset)
+
     list_display = ("name", "slug", "game", "created_at")
     search_fields = ("name",)
     prepopulated_fields = {"slug": ("name",)}
@@ -316,13 +374,16 @@ def _moved_to_independents(season: Season, conferences: dict[int, str] | None) -
 
 
 @admin.register(Season)
-class SeasonAdmin(CountedDeleteAdmin[Season], StoredTitleAdmin[Season]):
+class SeasonAdmin(RunsGuardAdmin, CountedDeleteAdmin[Season], StoredTitleAdmin[Season]):
     list_display = ("__str__", "kind", "game", "rules", "home_court", "start_date", "progress")
     list_filter = ("kind", "game", "league", "rules")
     search_fields = ("name", "league__name")
     readonly_fields = ("seed", "created_at")
     inlines = (SeasonTeamInline, RunInline)
     actions = ("simulate_rest", "retry_failed", "play_again")
+
+    def running_runs(self, queryset: QuerySet[Season]) -> QuerySet[SimulationRun]:
+        return SimulationRun.objects.filter(season__in=queryset)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Season | None = None) -> Any:
         """A season's kind, reseeding and seed are fixed when it is made; what its games are
@@ -786,12 +847,17 @@ class GameAdmin(TeamLabelSearch[Game], CountedDeleteAdmin[Game], StoredTitleAdmi
         self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
         game = self.get_object(request, object_id)
-        if game is not None and self._delete_refused(request, [game]):
+        if game is not None and (
+            runs_refused(self, request, _runs_playing(Game.objects.filter(pk=game.pk)))
+            or self._delete_refused(request, [game])
+        ):
             return HttpResponseRedirect(reverse("admin:league_game_change", args=[game.pk]))
         return super().delete_view(request, object_id, extra_context)
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         def refused(request: HttpRequest, queryset: QuerySet[Game]) -> bool:
+            if runs_refused(self, request, _runs_playing(queryset)):
+                return True
             games = queryset.exclude(bracket_key="").select_related("season", "home", "away")
             return self._delete_refused(request, games)
 

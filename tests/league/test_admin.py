@@ -502,6 +502,32 @@ def test_a_running_run_is_not_deleted_until_it_has_ended(client, season) -> None
     assert SimulationRun.objects.filter(pk=running.pk).exists()
 
 
+def test_nothing_a_running_run_plays_is_deleted_until_it_has_ended(client, season) -> None:
+    """A review deleted a season under its run (a server error: a worker stored a game into
+    the rows being deleted) and a game under it (the run "running" for ever, one short)."""
+    client.force_login(commissioner())
+    run = SimulationRun.objects.create(season=season, scope="all", total=6, dispatch=False)
+    game = season.games.first()
+    said = f"Nothing deleted: {run} (0 of 6 games) still playing these games"
+    for model, pk in (("season", season.pk), ("league", season.league_id), ("game", game.pk)):
+        asked = client.post(reverse(f"admin:league_{model}_delete", args=[pk]), {"post": "yes"},
+                            follow=True)  # fmt: skip
+        assert asked.status_code == 200 and said in asked.content.decode(), model
+        listed = {"action": "delete_selected", "_selected_action": [pk], "post": "yes"}
+        asked = client.post(reverse(f"admin:league_{model}_changelist"), listed, follow=True)
+        assert said in asked.content.decode(), model
+    assert Season.objects.filter(pk=season.pk).exists() and season.games.count() == 6
+    other = services.season_create(  # another season's game is no business of the run's
+        league=season.league, name="2005", teams=[full_team() for _ in range(2)], seed=5
+    )
+    gone = client.post(reverse("admin:league_game_delete", args=[other.games.get().pk]),
+                       {"post": "yes"})  # fmt: skip
+    assert gone.status_code == 302 and not other.games.exists()
+    SimulationRun.objects.filter(pk=run.pk).update(status=SimulationRun.Status.DONE)
+    done = client.post(reverse("admin:league_game_delete", args=[game.pk]), {"post": "yes"})
+    assert done.status_code == 302 and season.games.count() == 5
+
+
 def test_a_refused_action_names_the_season_once(client, season) -> None:
     client.force_login(commissioner())
     answer = client.post(
