@@ -125,6 +125,7 @@ def test_a_season_schedule_comes_in_pages_of_whole_rounds(
     # Any round by its number: a scheduled one lists its games unplayed.
     page = client.get(url, {"round": 4}).content.decode()
     assert "Round 4" in page and "(scheduled)" in page and "Round 2<" not in page
+    assert shown(page) == of_round(4)  # each game to be played links to its preview
     assert 'rel="next" href="?round=5#schedule"' in page
     first = client.get(url, {"round": 1}).content.decode()
     assert shown(first) == of_round(1) and 'rel="prev"' not in first
