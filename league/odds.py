@@ -688,9 +688,13 @@ def pair_table_build(*, season_id: int, home_ids: Sequence[int] | None = None) -
     ``home_ids`` at home or all of them; no other pair is ever solved for it.
 
     Rows of the field's teams left from earlier card versions or rules versions are
-    deleted: they can never match again. Return how many pairs were computed and deleted.
+    deleted: they can never match again. Return how many pairs were computed and deleted;
+    a season deleted since it was asked for has none (its tasks still queued drop quietly:
+    each was a traceback in the workers' log).
     """
-    season = Season.objects.get(pk=season_id)
+    season = Season.objects.filter(pk=season_id).first()
+    if season is None:
+        return {"computed": 0, "deleted": 0, "pairs": 0}
     table = season_table(season)
     needed = season_pairs(season, table)
     pairs = needed

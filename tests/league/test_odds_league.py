@@ -16,6 +16,7 @@ from cards.services import team_import
 from league import bracket as brackets
 from league import coaches, odds, services, tournaments
 from league.models import Game, PairOdds, SolvedCoach
+from league.tasks import odds_pair_table
 from simulator.vabg import preset, read_team_file
 from simulator.vabg.coachodds import coach_odds, exact_odds
 from simulator.vabg.odds import game_odds, matchup_odds
@@ -624,3 +625,13 @@ def test_a_table_being_built_says_how_long_it_has_left_at_its_pace_or_that_it_wa
     # Started again (a card edit dropped its pairs): timed afresh.
     assert odds.build_pace(1, 10, 600, now=1200.0) == ""
     assert odds.build_pace(1, 70, 600, now=1260.0) == "About 9 minutes left at the pace so far."
+
+
+def test_a_season_deleted_before_its_odds_tasks_ran_drops_them_quietly() -> None:
+    # A review saw each queued task of a deleted season end in DoesNotExist's traceback.
+    season = make_season(teams=3)
+    season_id = season.pk
+    season.delete()
+    nothing = {"computed": 0, "deleted": 0, "pairs": 0}
+    assert odds.pair_table_build(season_id=season_id) == nothing
+    assert odds_pair_table.apply(kwargs={"season_id": season_id}).get() == nothing
