@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 from django.apps import apps
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 
 PG_MAGIC = b"PGDMP"  # the first bytes of pg_dump's custom format
@@ -336,3 +337,20 @@ def backup_restore(*, file: Path, force: bool = False) -> None:
                 raise BackupError(f"{file} fails SQLite's integrity check: {check}")
             with closing(sqlite3.connect(target, timeout=20)) as dest:
                 src.backup(dest)  # one step: the database is the old one or the new one
+    cache_empty()
+
+
+def cache_empty() -> None:
+    """Empty the cache the settings name, once a restore is done: its pages and tables are
+    keyed by what the rows were (the highest history row of a season, say), and a restore
+    winds those back, so a key met again later would answer rows the database no longer
+    holds (a review saw a team's name the restore took back). Raise :class:`BackupError`
+    saying so when the cache cannot be reached: the database is restored either way."""
+    try:
+        cache.clear()
+    except Exception as exc:  # the cache's own errors (redis-py's) are no Django class
+        raise BackupError(
+            f"The database is restored, but the cache ({settings.CACHES['default']['BACKEND']})"
+            f" could not be emptied: {exc}. Empty it (redis-cli -n DB flushdb on CACHE_URL's "
+            "database) before the set serves again: its pages were kept for the rows before."
+        ) from exc
