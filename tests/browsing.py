@@ -5,7 +5,7 @@ element found right after it may belong to the old page (and go stale while it i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ missed a keyboard user's scroll boxes (scrollable-region-focusable) and more."""
 
 AUDIT = """
 const done = arguments[arguments.length - 1];
+const skipped = arguments[0] || [];
 if (typeof axe === "undefined") {
   done(null);
 } else {
@@ -29,6 +30,7 @@ if (typeof axe === "undefined") {
   // whose impact is not known keeps its rule.
   const lesser = ["minor", "moderate"];
   const rules = {};
+  for (const id of skipped) rules[id] = {enabled: false};
   for (const rule of axe._audit.rules) {
     const checks = [...rule.any, ...rule.all, ...rule.none].map(c => c.id || c);
     if (checks.length && checks.every(c => lesser.includes((axe._audit.data.checks[c] || {}).impact))) {
@@ -40,14 +42,14 @@ if (typeof axe === "undefined") {
 """
 
 
-def serious_axe_findings(driver: Any) -> list[str]:
+def serious_axe_findings(driver: Any, skip: Sequence[str] = ()) -> list[str]:
     """Return what axe-core finds serious or critical on the page as it stands, one line
-    each: the impact, the rule and where. axe-core is put in the page unless it is there
-    already (:func:`axe_in_every_page`)."""
-    results = driver.execute_async_script(AUDIT)
+    each: the impact, the rule and where; the rules of ``skip`` left out. axe-core is put in
+    the page unless it is there already (:func:`axe_in_every_page`)."""
+    results = driver.execute_async_script(AUDIT, list(skip))
     if results is None:
         driver.execute_script(AXE)
-        results = driver.execute_async_script(AUDIT)
+        results = driver.execute_async_script(AUDIT, list(skip))
     assert "error" not in results, results
     return [
         f"axe {v['impact']} {v['id']} at {[n['target'] for n in v['nodes'][:3]]}"
