@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.shortcuts import render
 from django.urls import is_valid_path
 from django.views import defaults
 
@@ -59,7 +60,10 @@ def not_found(request: HttpRequest, exception: Exception | None) -> HttpResponse
         where = request.path_info
         detail = f"Not found: {where} is no address of the API (/api/docs/ lists them)."
         return JsonResponse({"detail": detail}, status=404)
-    return defaults.page_not_found(request, exception or Http404())
+    said = exception.args[0] if isinstance(exception, Http404) and exception.args else ""
+    if not isinstance(said, str) or said.endswith("matches the given query."):
+        said = ""  # a resolver's 404 (no page at the address) or a bare lookup's: the page's own
+    return render(request, "404.html", {"said": said}, status=404)
 
 
 SERVER_ERROR = (

@@ -237,7 +237,11 @@ def _schedule_page(pages: list[dict[str, Any]], asked: str | None) -> dict[str, 
         for page in pages:
             if any(r["key"] == asked.strip() for r in page["rounds"]):
                 return page
-        raise Http404(f"This season has no round {asked[:20]!r}.")
+        keys = [r["key"] for page in pages for r in page["rounds"] if r["key"] != NO_ROUND]
+        rounds = f": its rounds are {keys[0]} to {keys[-1]}" if keys else ": it has no games yet"
+        raise Http404(
+            f"This season has no round {asked[:20]!r}{rounds} (the season's page lists them)."
+        )
     played = [page for page in pages if page["final"]]
     if played:
         return played[-1]

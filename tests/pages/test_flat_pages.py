@@ -133,6 +133,12 @@ def test_a_season_schedule_comes_in_pages_of_whole_rounds(
     for unknown in ("9", "two"):
         response = client.get(url, {"round": unknown})
         assert response.status_code == 404
+        # The fan reads why (the site's 404 said "a season may have been removed").
+        said = f"This season has no round &#x27;{unknown}&#x27;: its rounds are 1 to 5"
+        assert said in response.content.decode()
+        assert "may have been removed" not in response.content.decode()
+    missing = client.get("/games/999999/").content.decode()  # a lookup's own words are not shown
+    assert "may have been removed" in missing and "matches the given query" not in missing
 
 
 def test_a_stored_game_and_a_rename_show_at_once_on_every_cached_page(
