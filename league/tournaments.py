@@ -245,7 +245,8 @@ def _draw(*, season: Season, bracket: brackets.Bracket) -> list[Game]:
             round=g.round,
             bracket_key=g.key,
             seed=derived_seed(season.seed, g.key),
-            label=f"{g.region + ' ' if g.region else ''}round {g.round}: "
+            # The round as the pages name it (the API's label said "round 7" for the final).
+            label=f"{g.region + ' ' if g.region else ''}{round_name(bracket, g.round)}: "
             f"#{g.top_seed} v #{g.bottom_seed}",
         )
         for g in ready

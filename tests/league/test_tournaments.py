@@ -138,3 +138,8 @@ def test_the_alltime_96_bracket_plays_95_games_with_the_regions_paired_as_set(
     }
     assert semis == {frozenset(("West", "East")), frozenset(("Midwest", "South"))}
     assert tournaments.champion(cup) is not None
+    # Each game's label names its round as the pages do (the API read "round 7" for the final).
+    labels = {g.round: g.label.split(":")[0] for g in cup.games.all()}
+    assert labels[1].endswith(" Round 1") and labels[4].endswith(" Sweet 16")
+    assert labels[5].endswith(" Elite 8") and labels[6] == "Final Four"
+    assert labels[7] == "Championship"
