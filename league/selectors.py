@@ -21,6 +21,7 @@ from django.db.models import (
     Max,
     OuterRef,
     Prefetch,
+    Q,
     QuerySet,
     Subquery,
     Sum,
@@ -523,39 +524,57 @@ def seasons_listed() -> QuerySet[Season]:
 
 def boxscore_export_rows(*, season_id: int) -> Iterator[dict[str, Any]]:
     """Yield every box-score line of a season's final games as a flat export row, read from
-    the database in chunks (a season of 100,000 games holds two million lines)."""
-    lines = (
-        season_lines(season_id=season_id)
-        .select_related("team", "player", "result__game__home", "result__game__away")
-        # Each line joins its result: never its stored documents (the play-by-play is tens
-        # of kilobytes a game, decoded for each of the game's twenty lines: a 496-game
-        # season's export took 14.6 s with them, on a busy machine).
-        .defer(*(f"result__{name}" for name in RESULT_DOCUMENTS))
-        .order_by(
-            "result__game__round", "result__game__game_date", "result__game_id", "side", "order"
-        )
+    the database in chunks (a season of 100,000 games holds two million lines).
+
+    Each line is read as values, its game's columns joined; the teams' and players' names
+    come from one query each (a line read as model objects, its team, player and game rows
+    and their documents decoded, cost 2.3 ms a game: 1.7 s for a 727-game season's 12,000
+    lines, growing with the league)."""
+    lines = season_lines(season_id=season_id)
+    games = Game.objects.filter(season_id=season_id)
+    playing = Q(pk__in=games.values("home_id")) | Q(pk__in=games.values("away_id"))
+    teams = {
+        pk: f"{school} {year}"
+        for pk, school, year in Team.objects.filter(playing).values_list("pk", "school", "season")
+    }
+    # named as they are now (a rename reaches every stored game)
+    players = dict(
+        Player.objects.filter(pk__in=lines.values("player_id")).values_list("pk", "name")
     )
-    for line in lines.iterator(chunk_size=2000):
-        game = line.result.game
-        opponent = game.away if line.side == BoxLine.Side.HOME else game.home
-        yield (
-            {
-                "game": game.pk,
-                "round": game.round,
-                "game_date": game.game_date,
-                "side": line.side,
-                "team_id": line.team_id,
-                "team": str(line.team),
-                "opponent_id": opponent.pk,
-                "opponent": str(opponent),
-                "player": line.player_id,
-                # named as he is now (a rename reaches every stored game), and as played
-                "name": line.player.name if line.player is not None else line.name,
-                "played_as": line.name,
-                **{field: getattr(line, field) for field in STAT_FIELDS},
-                "start": opening_points(line),
-            }
-        )
+    rows = lines.order_by(
+        "result__game__round", "result__game__game_date", "result__game_id", "side", "order"
+    ).values_list(
+        "result__game_id",
+        "result__game__round",
+        "result__game__game_date",
+        "result__game__home_id",
+        "result__game__away_id",
+        "side",
+        "team_id",
+        "player_id",
+        "name",
+        *STAT_FIELDS,
+    )
+    for game, round_, game_date, home, away, side, team, player, name, *stats in rows.iterator(
+        chunk_size=2000
+    ):
+        opponent = away if side == BoxLine.Side.HOME else home
+        line = dict(zip(STAT_FIELDS, stats, strict=True))
+        yield {
+            "game": game,
+            "round": round_,
+            "game_date": game_date,
+            "side": side,
+            "team_id": team,
+            "team": teams[team],
+            "opponent_id": opponent,
+            "opponent": teams[opponent],
+            "player": player,
+            "name": players.get(player, name) if player is not None else name,
+            "played_as": name,
+            **line,
+            "start": opening_points(line),
+        }
 
 
 def player_stats_export_rows(*, season_id: int) -> list[dict[str, Any]]:

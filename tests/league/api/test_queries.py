@@ -114,7 +114,8 @@ SEASON = [
     # the season, the cache's version and, on a miss as here, the season's rows
     ("leaders", "leaders/?category=pts&limit=100", 3),
     ("team stats", "team-stats/", 4),
-    ("box score export", "export/boxscores.csv", 2),
+    # the season, its teams' and players' names, the lines
+    ("box score export", "export/boxscores.csv", 4),
     ("player stats export", "export/player-stats/?format=json", 2),
     # the season, the cache's fingerprint (2) and, on a miss as here, the standings (3)
     ("standings", "standings/", 6),
