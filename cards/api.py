@@ -139,13 +139,16 @@ class RosterPlayerSerializer(serializers.ModelSerializer[Player]):
 
 
 class TeamSerializer(serializers.ModelSerializer[Team]):
+    name = serializers.CharField(
+        source="__str__", read_only=True, help_text="School and year, as every answer names it."
+    )
     roster = RosterPlayerSerializer(source="players", many=True, read_only=True)
 
     class Meta:
         model = Team
         fields = [
-            "id", "school", "season", "conference", "dunk_top", "dunk_adjust", "card_source",
-            "notes", "created_at", "updated_at", "roster",
+            "id", "school", "season", "name", "conference", "dunk_top", "dunk_adjust",
+            "card_source", "notes", "created_at", "updated_at", "roster",
         ]  # fmt: skip
 
 
@@ -268,7 +271,7 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
 
     serializer_class = TeamSerializer
     filterset_class = TeamFilter
-    search_fields = ["school", "conference"]
+    search_fields = ["school", "conference", "season"]  # "Kentucky 2012", as the site's search
     ordering_fields = ["school", "season", "conference", "created_at"]
     ordering = ["school", "season"]
 
@@ -349,7 +352,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
 
     serializer_class = PlayerSerializer
     filterset_class = PlayerFilter
-    search_fields = ["name", "team__school"]
+    search_fields = ["name", "team__school", "team__season"]
     ordering_fields = ["name", "order", "ppg", "team__school", "team__season"]
     ordering = ["team__school", "team__season", "order", "id"]
 

@@ -644,7 +644,16 @@ def search(request: HttpRequest) -> HttpResponse:
         for word in words:
             team_filter &= Q(school__icontains=word) | Q(season__icontains=word)
         teams = Team.objects.filter(team_filter).order_by(Lower("school"), "season")
-        players = Player.objects.filter(name__icontains=query).select_related("team")
+        # Each word in the player's name or his team's ("kentucky davis", "Davis 2012"), as
+        # the API's ?search= reads it: the whole query in the name alone found neither.
+        player_filter = Q()
+        for word in words:
+            player_filter &= (
+                Q(name__icontains=word)
+                | Q(team__school__icontains=word)
+                | Q(team__season__icontains=word)
+            )
+        players = Player.objects.filter(player_filter).select_related("team")
         players = players.order_by("name", "team__school")
     context = {
         "query": query,

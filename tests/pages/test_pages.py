@@ -134,6 +134,15 @@ def test_search_finds_teams_and_players_by_name(client, season) -> None:
     assert reverse("player", args=[player.pk]) in response.content.decode()
     nothing = client.get(reverse("search"), {"q": "zzz"})
     assert "No team matches" in nothing.content.decode()
+    # A player by his name and his team's, as the API's ?search= finds him.
+    surname, school = player.name.split()[-1], team.school.split()[-1]
+    for q in (f"{school.lower()} {surname}", f"{surname} {team.season}"):
+        found = client.get(reverse("search"), {"q": q}).content.decode()
+        assert reverse("player", args=[player.pk]) in found, q
+        api = client.get("/api/players/", {"search": q}).json()
+        assert player.pk in [p["id"] for p in api["results"]], q
+    teams = client.get("/api/teams/", {"search": f"{team.school} {team.season}"}).json()
+    assert (team.pk, str(team)) in [(t["id"], t["name"]) for t in teams["results"]]
 
 
 def test_a_missing_page_is_a_404(client, db) -> None:
