@@ -12,6 +12,7 @@ the game's count) or on a game no longer in progress answers 409.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from django.http import Http404
@@ -446,7 +447,7 @@ class FileRenderer(JSONRenderer):
         self,
         data: Any,
         accepted_media_type: str | None = None,
-        renderer_context: dict[str, Any] | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
         return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode()
 
