@@ -175,7 +175,7 @@ def test_simulate_draws_a_deleted_final_again_and_crowns_the_champion() -> None:
         "The bracket of Trial League Trial Cup was missing 1 game, deleted after it was drawn"
         in out
     )
-    assert f"game {again.pk}, round 3:" in out
+    assert f"game {again.pk}, Championship:" in out
     assert "1 of 1 games stored, 0 failed." in out
     # The same teams and the same seed: the final is played again as it was.
     assert (again.home_id, again.away_id, again.result.home_score,
