@@ -346,10 +346,13 @@ def player_game_log(*, player_id: int, season_id: int | None = None) -> QuerySet
         # The scores only: a result's documents are never decoded for a log line (and
         # created_at, which SQLite keeps after them).
         .defer(*(f"result__{name}" for name in RESULT_DOCUMENTS), "result__created_at")
-        # A tournament's games have no date of their own: the day each was played.
+        # Season by season, each in its schedule's order, as a team's page lists its games
+        # (by date alone a tournament's games, which have none, fell among another season's
+        # on the day each was played); a game of no season (an exhibition) after them.
         .order_by(
-            Coalesce("result__game__game_date", TruncDate("result__game__played_at")),
+            F("result__game__season_id").asc(nulls_last=True),
             "result__game__round",
+            Coalesce("result__game__game_date", TruncDate("result__game__played_at")),
             "result__game_id",
         )
     )

@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from cards.models import Player
-from league import selectors, services
+from league import selectors, services, tournaments
 from league.models import BoxLine, Game
 from tests.factories import full_team, make_season
 
@@ -74,6 +74,29 @@ def test_a_game_log_lists_a_players_games_in_date_order(played_season) -> None:
     assert len(log) == 3
     dates = [line.result.game.game_date for line in log]
     assert dates == sorted(dates)
+
+
+def test_a_game_log_lists_season_by_season_each_in_its_schedule_s_order(
+    played_season, django_capture_on_commit_callbacks
+) -> None:
+    """A tournament's games have no date: listed by the day they were played they fell
+    among another season's games; the log goes season by season, as a team's page does."""
+    entries = played_season.entries.select_related("team")
+    teams = [e.team for e in entries]
+    cup = tournaments.tournament_create(
+        league=played_season.league, name="Cup", teams=teams, seed=79, strategy=False
+    )
+    later = services.season_create(  # dated 2002: before the day the cup's games were played
+        league=played_season.league, name="2002", teams=teams, start_date=date(2002, 1, 1),
+        seed=78,
+    )  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):
+        services.simulation_start(season=cup, scope="all")
+        services.simulation_start(season=later, scope="all")
+    player_id = BoxLine.objects.filter(result__game__season=cup).first().player_id
+    log = [line.result.game for line in selectors.player_game_log(player_id=player_id)]
+    order = [(g.season_id, g.round) for g in log]
+    assert order == sorted(order) and {g.season_id for g in log} >= {played_season.pk, cup.pk}
 
 
 def test_a_player_renamed_mid_season_keeps_one_line_of_all_his_games(
