@@ -286,6 +286,7 @@ def test_the_commissioner_edits_a_card_renames_a_player_and_a_team_and_imports_a
     history = text(browser, "#change-history")
     assert "Loaded by load_teams from kentucky-2012.json" in history
     assert "commissioner" in history and "Steal range top" in history
+    fits(browser)  # a review: the history table was 449 px wide on a 390 px phone
 
     # A player and a team renamed: the fans' pages say so at once.
     browser.get(server.url + "/admin/cards/player/?q=Anthony+Davis")
