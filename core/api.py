@@ -298,6 +298,8 @@ class ClosedBody:
 
 TRUE_FALSE = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
 """The words a yes/no query parameter takes, in any case."""
+NOT_TRUE_FALSE: dict[str, Any] = {"invalid": "Not true or false: give true or false (1 or 0, yes or no)."}
+"""A yes/no field's refusal in a query serializer (DRF's says "Must be a valid boolean.")."""
 
 
 class TrueFalseField(forms.NullBooleanField):

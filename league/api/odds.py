@@ -22,7 +22,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards.models import Team
-from core.api import API_AUTHENTICATION, ClosedBody, ContentNegotiation, IdField, ReadsItsQuery
+from core.api import (
+    API_AUTHENTICATION,
+    NOT_TRUE_FALSE,
+    ClosedBody,
+    ContentNegotiation,
+    IdField,
+    ReadsItsQuery,
+)
 from core.errors import sentence
 from league import odds
 from league.api.serializers import settings_in_game
@@ -70,10 +77,14 @@ class MatchupQuery(serializers.Serializer[Any]):
     away = IdField(queryset=Team.objects.all(), help_text="The away team's id.")
     rules = serializers.ChoiceField(choices=RulesPreset.choices, default=RulesPreset.ADVANCED)
     neutral = serializers.BooleanField(
-        default=False, help_text="A neutral court: no home-court edge."
+        default=False,
+        help_text="A neutral court: no home-court edge.",
+        error_messages=NOT_TRUE_FALSE,
     )
     strategy = serializers.BooleanField(
-        default=False, help_text="The coach policy on (late fouls, tries for 3), solved exactly."
+        default=False,
+        help_text="The coach policy on (late fouls, tries for 3), solved exactly.",
+        error_messages=NOT_TRUE_FALSE,
     )
     game = serializers.ChoiceField(
         choices=game_choices(),

@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from cards.api import TeamBriefSerializer
 from cards.models import Team
-from core.api import ID_MAX, ClosedBody, IdField
+from core.api import ID_MAX, NOT_TRUE_FALSE, ClosedBody, IdField
 from core.fields import CalendarDateField
 from league import selectors
 from league.games import league_game
@@ -638,7 +638,9 @@ class LeaderQuerySerializer(serializers.Serializer[Any]):
         },
     )
     per_game = serializers.BooleanField(
-        default=True, help_text="Rank by the average a game (true) or by the season's total."
+        default=True,
+        help_text="Rank by the average a game (true) or by the season's total.",
+        error_messages=NOT_TRUE_FALSE,
     )
     limit = serializers.IntegerField(
         default=10,

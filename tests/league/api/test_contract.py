@@ -16,7 +16,7 @@ from referencing import Registry, Resource
 
 from league import services
 from league.models import Game, Season
-from tests.factories import commissioner, fan, full_team
+from tests.factories import commissioner, fan, full_team, make_season
 from tests.league.api import client_for, season_played, throttle_reset, tournament_drawn
 
 pytestmark = pytest.mark.django_db
@@ -385,3 +385,19 @@ def test_every_query_parameter_the_schema_documents_is_one_its_address_reads() -
                 if answer.status_code == 400 and "Not a parameter" in answer.content.decode():
                     refused.append((path, parameter["name"]))
     assert refused == []
+
+
+def test_a_yes_no_query_value_that_is_neither_is_refused_naming_the_words(api) -> None:
+    """DRF's query serializers said "Must be a valid boolean." where the filters name the
+    words they take."""
+    season = make_season(teams=2)
+    leaders = api.get(
+        f"/api/seasons/{season.pk}/leaders/", {"category": "pts", "per_game": "maybe"}
+    )
+    assert leaders.status_code == 400
+    assert leaders.json() == {
+        "per_game": ["Not true or false: give true or false (1 or 0, yes or no)."]
+    }
+    home, away = (e.team_id for e in season.entries.all())
+    matchup = api.get("/api/matchup/", {"home": home, "away": away, "neutral": "maybe"})
+    assert matchup.status_code == 400 and "1 or 0, yes or no" in matchup.json()["neutral"][0]
