@@ -1020,7 +1020,28 @@ def _odds_follow(row: Team | Player | Card) -> None:
     team_odds_enqueue(team_ids=[row.pk if isinstance(row, Team) else row.team_id])
 
 
-class LeagueCardAdmin(CardAdmin):
+class RevertFollows:
+    """A row reverted from its History page (simple_history saves it with ``save_model``
+    alone, never ``save_related``) rebuilds its team's odds as an edit does."""
+
+    def history_form_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        version_id: str,
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        response: HttpResponse = super().history_form_view(  # type: ignore[misc]
+            request, object_id, version_id, extra_context
+        )
+        if request.method == "POST" and response.status_code == 302:
+            row = self.model._base_manager.filter(pk=object_id).first()  # type: ignore[attr-defined]
+            if row is not None:
+                _odds_follow(row)
+        return response
+
+
+class LeagueCardAdmin(RevertFollows, CardAdmin):
     """The cards' admin; an edit rebuilds its team's odds in the background."""
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
@@ -1032,7 +1053,7 @@ class LeagueCardAdmin(CardAdmin):
         _odds_follow(obj)
 
 
-class LeaguePlayerAdmin(PlayerAdmin):
+class LeaguePlayerAdmin(RevertFollows, PlayerAdmin):
     """The players' admin; an edit (a rename) rebuilds his team's odds in the background."""
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
@@ -1044,7 +1065,7 @@ class LeaguePlayerAdmin(PlayerAdmin):
         _odds_follow(obj)
 
 
-class LeagueTeamAdmin(CountedDeleteAdmin[Team], TeamAdmin):
+class LeagueTeamAdmin(RevertFollows, CountedDeleteAdmin[Team], TeamAdmin):
     """The teams' admin of ``cards`` with the league's own action: play an exhibition.
 
     The league builds on the cards app, not the other way round, so the action that plays

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -12,7 +13,9 @@ from django.urls import reverse
 from cards.models import Card, Player, Team
 from core.deletion import deletion_summary
 from league import services
+from league.dispatch import field_odds_wanted
 from league.models import BoxLine, Game, League, Season, SimulationRun
+from tests.cards.test_admin import card_form_data
 from tests.factories import TeamFactory, commissioner, fan, full_team, make_season
 
 pytestmark = pytest.mark.django_db
@@ -688,3 +691,34 @@ def test_a_board_game_s_admin_page_shows_its_own_box_score_and_no_vabg_rules(
     assert "20-20" in page and "Strategy:" in page
     page = client.get(reverse("admin:league_season_change", args=[vabg.pk])).content.decode()
     assert "Strategy:" in page and "Rules:" in page
+
+
+def test_a_card_reverted_from_its_history_rebuilds_its_fields_odds_as_an_edit_does(
+    client, season, django_capture_on_commit_callbacks
+) -> None:
+    """simple_history's revert saves the row alone (never save_related): the fields' odds
+    went unbuilt until a page asked for them."""
+    client.force_login(commissioner())
+    card = Card.objects.filter(team=season.entries.first().team).first()
+    before = card.history.latest()
+    asked: list[list[int]] = []
+
+    def heard(sender: Any, *, season_ids: list[int], **kwargs: Any) -> None:
+        asked.append(list(season_ids))
+
+    field_odds_wanted.connect(heard, dispatch_uid="test-revert-follows")
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            edited = client.post(
+                reverse("admin:cards_card_change", args=[card.pk]),
+                card_form_data(card, steal_top=card.steal_top + 1),
+            )
+        assert edited.status_code == 302 and asked == [[season.pk]]
+        version = reverse("admin:cards_card_simple_history", args=[card.pk, before.history_id])
+        with django_capture_on_commit_callbacks(execute=True):
+            reverted = client.post(version, card_form_data(before.instance))
+        assert reverted.status_code == 302
+        card.refresh_from_db()
+        assert card.steal_top == before.steal_top and asked == [[season.pk], [season.pk]]
+    finally:
+        field_odds_wanted.disconnect(dispatch_uid="test-revert-follows")
