@@ -138,8 +138,11 @@ class SixDiceGame(StyledGame):
         return [(i, chain.p_home_win(state)) for i, state in states_before_rolls(events)]
 
     def make_rules(self, **options: Any) -> SixDiceRules:
-        """Return the rules for these options; ``faces`` may be any printing of the dice."""
+        """Return the rules for these options; ``faces`` may be any printing of the dice, its
+        letters in any case (as a dice file's and the table's are read)."""
         faces = options.pop("faces", STANDARD.faces)
+        if isinstance(faces, str):
+            faces = faces.strip().upper()
         values = self.check_options(options)
         try:
             return SixDiceRules(faces=faces, chip_reroll=values["chip_reroll"])

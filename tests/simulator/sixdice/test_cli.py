@@ -113,6 +113,7 @@ def test_the_text_box_score_and_the_options(tmp_path):
     assert "chip rerolls" in done.stdout
     doc = play_json("--seed", 4, "--faces", "BBPPSF")
     assert doc["rules"]["faces"] == "BBPPSF"
+    assert play_json("--seed", 4, "--faces", "bbppsf") == doc  # in any case, as dice files
 
 
 def test_bad_input_exits_2_naming_the_problem(tmp_path):
