@@ -187,7 +187,9 @@ def test_a_random_seed_is_said_and_a_seed_no_game_can_take_is_refused(tmp_path: 
     args = ("research", "--matchup", "Alpha 2001", "Beta 2002", "--times", "3", "--no-progress")
     for wrong, why in (("-1", "-1 is not a seed: give 0 to 9223372036854775807"),
                        (str(2**63), f"{2**63} is not a seed: give 0 to 9223372036854775807"),
-                       ("x", "'x' is not a whole number")):  # fmt: skip
+                       ("x", "'x' is not a whole number"),
+                       ("1_000", "'1_000' is not a whole number"),
+                       (" 5", "' 5' is not a whole number")):  # fmt: skip
         with pytest.raises(CommandError, match=re.escape(f"argument --seed: {why}")):
             call_command(*args, "--seed", wrong, "--out", str(tmp_path / "never"))
     assert not ResearchRun.objects.exists()
