@@ -33,7 +33,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from core.caching import PublicReads
 from core.errors import Refused
 from core.roles import is_commissioner
-from core.text import size_text
+from core.text import size_text, whole_number
 
 # Token first: its WWW-Authenticate header turns an anonymous write into 401, not 403.
 API_AUTHENTICATION = [TokenAuthentication, SessionAuthentication]
@@ -258,7 +258,7 @@ class IdField(serializers.PrimaryKeyRelatedField):  # type: ignore[type-arg]
         model = queryset.model
         noun = str(model._meta.verbose_name)
         text = str(data).strip() if isinstance(data, (int, str)) else ""
-        if isinstance(data, bool) or not text.isdigit():
+        if isinstance(data, bool) or not whole_number(text):
             raise serializers.ValidationError(
                 f"{data!r} is not a {noun} id: an id is a whole number."
             )
@@ -296,9 +296,25 @@ class ClosedBody:
         return super().to_internal_value(data)  # type: ignore[misc]
 
 
+class QueryJSONField(serializers.JSONField):
+    """DRF's JSON field for a query parameter: JSON nested too deeply is refused (the body's
+    parser refuses it, core.parsers; here ``json.loads`` raised RecursionError, a server
+    error)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        try:
+            return super().to_internal_value(data)
+        except RecursionError:
+            raise serializers.ValidationError(
+                "Nested too deeply: give one JSON object of names and values."
+            ) from None
+
+
 TRUE_FALSE = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
 """The words a yes/no query parameter takes, in any case."""
-NOT_TRUE_FALSE: dict[str, Any] = {"invalid": "Not true or false: give true or false (1 or 0, yes or no)."}
+NOT_TRUE_FALSE: dict[str, Any] = {
+    "invalid": "Not true or false: give true or false (1 or 0, yes or no)."
+}
 """A yes/no field's refusal in a query serializer (DRF's says "Must be a valid boolean.")."""
 
 
@@ -366,7 +382,7 @@ def _not_found_in_words(exc: Http404, context: dict[str, Any]) -> Http404:
         # DRF's own lookup of an id that is no number ("/api/teams/abc/") raises a bare 404,
         # answered "Not found." where a number is told "No team 99999."
         get_queryset = getattr(view, "get_queryset", None)
-        if str(exc) or len(given) != 1 or given[0].isdigit() or get_queryset is None:
+        if str(exc) or len(given) != 1 or whole_number(given[0]) or get_queryset is None:
             return exc
         model = get_queryset().model  # lazily built: no query is run
         noun = str(model._meta.verbose_name)

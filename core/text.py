@@ -30,3 +30,10 @@ def wait_words(seconds: int) -> str:
         return f"about {minutes} minutes"
     hours = round(minutes / 60)
     return "about an hour" if hours == 1 else f"about {hours} hours"
+
+
+def whole_number(text: str, digits: int = 4300) -> bool:
+    """Tell whether ``text`` is a whole number written in ASCII digits, at most ``digits`` of
+    them: ``str.isdigit`` also takes "²" and other scripts' digits, which ``int`` then
+    refuses (a server error), and ``int`` refuses numbers of over 4,300 digits."""
+    return 0 < len(text) <= digits and text.isascii() and text.isdigit()

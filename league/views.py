@@ -24,6 +24,7 @@ from cards.models import Player, Team
 from cards.presentation import card_face
 from cards.styles import team_styles
 from core.caching import public_headers, public_page, waiting
+from core.filters import SEARCH_WORDS
 from league import (
     columns,
     gamestats,
@@ -639,7 +640,7 @@ def search(request: HttpRequest) -> HttpResponse:
     teams: Any = Team.objects.none()
     players: Any = Player.objects.none()
     if query:
-        words = query.split()
+        words = query.split()[:SEARCH_WORDS]  # as the API's ?search= reads them
         team_filter = Q()
         for word in words:
             team_filter &= Q(school__icontains=word) | Q(season__icontains=word)

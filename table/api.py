@@ -27,6 +27,7 @@ from rest_framework.views import APIView
 
 from cards.models import Team
 from core.api import API_AUTHENTICATION, ClosedBody, ContentNegotiation, IdField, ReadsItsQuery
+from core.text import whole_number
 from league.models import Game, RulesPreset
 from simulator.games import DEFAULT_GAME, game_choices
 from table import services
@@ -184,7 +185,7 @@ def plays_since(request: Request | None) -> int | None:
     text = request.query_params.get("plays_since")
     if text is None:
         return None
-    if not text.isdigit():
+    if not whole_number(text, digits=9):
         raise services.TableRefused(
             f"The plays_since parameter is a count of plays (0 or more), not {text!r}."
         )

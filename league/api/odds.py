@@ -28,9 +28,11 @@ from core.api import (
     ClosedBody,
     ContentNegotiation,
     IdField,
+    QueryJSONField,
     ReadsItsQuery,
 )
 from core.errors import sentence
+from core.roles import is_commissioner
 from league import odds
 from league.api.serializers import settings_in_game
 from league.models import Game, RulesPreset, Season, game_options_clean, options_help
@@ -42,15 +44,16 @@ SEASONS_MIN = 100
 SEASONS_MAX = 200_000
 """The most seasons one request may sample."""
 ANON_SEASONS_MAX = 20_000
-"""The most an anonymous client may ask for: anyone may ask, and the throttle counts
-requests, not their cost."""
+"""The most a client that is not a commissioner may ask for: anyone may ask (a fan signs
+himself up), and the throttle counts requests, not their cost."""
 DRAWS_MAX = 200_000_000
 """The most games (seasons x games left) one request may sample: about 4.5 s of the web
 process's CPU at the 45 million games a second measured on a 2-core machine
 (docs/odds.md). A season's size bounds its seasons, not only ``SEASONS_MAX``: 20,000
 seasons of a 96-team double round robin's 9,120 games left took 4 s."""
 ANON_DRAWS_MAX = 10_000_000
-"""The most games an anonymous client's request may sample (about a quarter of a second)."""
+"""The most games a request of a client that is not a commissioner may sample (about a
+quarter of a second): a self-registered fan's requests had the commissioners' 20 times."""
 
 
 _GAME_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The game's id.")
@@ -92,7 +95,7 @@ class MatchupQuery(serializers.Serializer[Any]):
         help_text="The game: VABG reads the cards (rules, strategy); six dice and grid court "
         "only each team's coach style, under their options.",
     )
-    options = serializers.JSONField(
+    options = QueryJSONField(
         binary=True,
         default=dict,
         help_text='Six dice, grid court: the rule options as JSON, e.g. {"pieces": 3}. '
@@ -127,9 +130,9 @@ class SeasonOddsQuery(serializers.Serializer[Any]):
         min_value=SEASONS_MIN,
         max_value=SEASONS_MAX,
         default=10_000,
-        help_text=f"At most {ANON_SEASONS_MAX:,} for a client that is not signed in, and at "
-        f"most {ANON_DRAWS_MAX:,} games sampled (seasons x games left; {DRAWS_MAX:,} signed "
-        "in).",
+        help_text=f"At most {ANON_SEASONS_MAX:,} for a client that is not a commissioner, and "
+        f"at most {ANON_DRAWS_MAX:,} games sampled (seasons x games left; {DRAWS_MAX:,} for a "
+        "commissioner).",
     )
     seed = serializers.IntegerField(
         min_value=0,
@@ -140,11 +143,11 @@ class SeasonOddsQuery(serializers.Serializer[Any]):
 
     def validate_seasons(self, value: int) -> int:
         request = self.context.get("request")
-        signed_in = request is not None and request.user.is_authenticated
-        if value > ANON_SEASONS_MAX and not signed_in:
+        trusted = request is not None and is_commissioner(request.user)
+        if value > ANON_SEASONS_MAX and not trusted:
             raise serializers.ValidationError(
                 f"Ensure this value is less than or equal to {ANON_SEASONS_MAX} without "
-                f"signing in (up to {SEASONS_MAX} for a signed-in client)."
+                f"signing in as a commissioner (up to {SEASONS_MAX} for one)."
             )
         return value
 
@@ -156,8 +159,8 @@ class SeasonOddsQuery(serializers.Serializer[Any]):
         if not left:
             return attrs
         request = self.context.get("request")
-        signed_in = request is not None and request.user.is_authenticated
-        cap = DRAWS_MAX if signed_in else ANON_DRAWS_MAX
+        trusted = request is not None and is_commissioner(request.user)
+        cap = DRAWS_MAX if trusted else ANON_DRAWS_MAX
         seasons = attrs["seasons"]
         if seasons * left > cap:
             most = cap // left
@@ -168,8 +171,8 @@ class SeasonOddsQuery(serializers.Serializer[Any]):
             )
             more = (
                 ""
-                if signed_in
-                else f" ({DRAWS_MAX:,} for a signed-in client: "
+                if trusted
+                else f" ({DRAWS_MAX:,} for a commissioner: "
                 f"{min(SEASONS_MAX, DRAWS_MAX // left):,} seasons here)"
             )
             raise serializers.ValidationError(

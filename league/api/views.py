@@ -35,6 +35,7 @@ from core.api import (
 )
 from core.filters import OrderingFilter
 from core.parsers import JSONParser
+from core.text import whole_number
 from league import gamestats, presentation, selectors, services, stories, tournaments
 from league.api.exports import CSVRenderer, export_schema, streamed
 from league.api.filters import (
@@ -134,7 +135,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet
         if extra.__name__ not in {"standings", "bracket"}:
             return True
         pk = str(self.kwargs.get("pk", ""))
-        if not pk.isdigit():  # the 404 page of an address that names no season
+        if not whole_number(pk):  # the 404 page of an address that names no season
             return False
         return bool(self._tournament(int(pk)) == (extra.__name__ == "bracket"))
 
@@ -354,9 +355,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiVie
     def get_object(self) -> Season:
         """A tournament; a league season's id is told where it is read, not "no address"."""
         pk = str(self.kwargs.get("pk"))
-        found = self.get_queryset().filter(pk=int(pk)).first() if pk.isdigit() else None
+        found = self.get_queryset().filter(pk=int(pk)).first() if whole_number(pk) else None
         if found is None:
-            other = Season.objects.filter(pk=int(pk)).first() if pk.isdigit() else None
+            other = Season.objects.filter(pk=int(pk)).first() if whole_number(pk) else None
             if other is not None:
                 url = reverse("api:season-detail", args=[other.pk], request=self.request)
                 raise NotFound(f"{other} is a league season, not a tournament: read it at {url}")

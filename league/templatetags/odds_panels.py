@@ -9,6 +9,7 @@ from typing import Any
 from django import template
 
 from core.caching import waiting
+from core.text import whole_number
 from league import odds
 from league.models import Game, Season
 from simulator.games import find_game
@@ -23,7 +24,7 @@ def whatif_from(query: Mapping[str, str]) -> dict[str, int]:
     """Return the what-if winners a query string names (malformed entries are ignored)."""
     out = {}
     for name, value in query.items():
-        if name.startswith(WHATIF_PREFIX) and str(value).isdigit():
+        if name.startswith(WHATIF_PREFIX) and whole_number(str(value)):
             out[name[len(WHATIF_PREFIX) :]] = int(value)
     return out
 

@@ -11,10 +11,11 @@ from typing import Any
 
 import jsonschema
 import pytest
+from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 from referencing import Registry, Resource
 
-from league import services
+from league import services, tournaments
 from league.models import Game, Season
 from tests.factories import commissioner, fan, full_team, make_season
 from tests.league.api import client_for, season_played, throttle_reset, tournament_drawn
@@ -401,3 +402,30 @@ def test_a_yes_no_query_value_that_is_neither_is_refused_naming_the_words(api) -
     home, away = (e.team_id for e in season.entries.all())
     matchup = api.get("/api/matchup/", {"home": home, "away": away, "neutral": "maybe"})
     assert matchup.status_code == 400 and "1 or 0, yes or no" in matchup.json()["neutral"][0]
+
+
+def test_what_an_anonymous_client_may_send_is_refused_never_a_server_error(api) -> None:
+    """A security review's requests answered 500 with a traceback in the log: "²" passed
+    str.isdigit and then int() refused it; JSON nested too deeply in a query parameter; a
+    search of 1,200 words (SQLite: "Expression tree is too large")."""
+    teams = [full_team() for _ in range(4)]
+    cup = tournaments.tournament_create(
+        league=services.league_get_or_create(name="Review League"), name="Cup", teams=teams,
+        seed=3, strategy=False,
+    )  # fmt: skip
+    matchup = api.get("/api/matchup/", {"home": "²", "away": teams[0].pk})
+    assert matchup.status_code == 400 and "is not a team id" in matchup.json()["home"][0]
+    assert api.get("/api/tournaments/²/").status_code == 404
+    whatif = Client().get(f"/seasons/{cup.pk}/bracket/", {"w_R1-1": "²"})
+    assert whatif.status_code == 200  # a malformed what-if is left out
+    nested = api.get(
+        "/api/matchup/",
+        {"home": teams[0].pk, "away": teams[1].pk, "game": "sixdice", "options": "[" * 1500},
+    )
+    assert nested.status_code == 400
+    assert nested.json()["options"] == [
+        "Nested too deeply: give one JSON object of names and values."
+    ]
+    words = " ".join(f"w{n}" for n in range(1200))
+    assert api.get("/api/players/", {"search": words}).status_code == 200
+    assert Client().get("/search/", {"q": words}).status_code == 200

@@ -12,7 +12,7 @@ from league.models import Game, GameResult
 from simulator.vabg import preset
 from simulator.vabg.coachodds import coach_odds, exact_odds
 from simulator.vabg.odds import matchup_odds
-from tests.factories import commissioner
+from tests.factories import commissioner, fan
 from tests.league.api import client_for, season_scheduled, throttle_reset, tournament_drawn
 
 pytestmark = pytest.mark.django_db
@@ -167,7 +167,8 @@ def test_season_odds_are_seeded() -> None:
     # Anyone may ask, so an anonymous client's request is bounded by what it costs.
     anonymous = client_for().get(url, {"seasons": 20_001})
     assert anonymous.status_code == 400
-    assert "20000 without signing in" in anonymous.json()["seasons"][0]
+    assert "20000 without signing in as a commissioner" in anonymous.json()["seasons"][0]
+    assert client_for(fan("asker")).get(url, {"seasons": 20_001}).status_code == 400
     assert client_for(commissioner()).get(url, {"seasons": 20_001}).status_code == 200
 
 
@@ -186,10 +187,12 @@ def test_a_request_s_season_odds_are_bounded_by_the_games_they_sample(
     assert refused.status_code == 400
     assert refused.json()["seasons"] == [
         f"301 seasons of the {left} games left would sample {301 * left:,} games; a request "
-        f"may sample at most {300 * left:,} ({600 * left:,} for a signed-in client: 600 "
+        f"may sample at most {300 * left:,} ({600 * left:,} for a commissioner: 600 "
         "seasons here): at most 300 seasons here. Without seasons and seed the season's own "
         "odds (10,000 seasons) are sampled by the background and kept."
     ]
+    # A fan signs himself up: his requests are bounded as anyone's.
+    assert client_for(fan("sampler")).get(url, {"seasons": 301}).status_code == 400
     commissioner_client = client_for(commissioner())
     assert commissioner_client.get(url, {"seasons": 600}).status_code == 200
     assert commissioner_client.get(url, {"seasons": 601}).status_code == 400
