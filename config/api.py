@@ -4,9 +4,11 @@ from django.urls import path
 from drf_spectacular.views import SpectacularSwaggerView
 from rest_framework.reverse import reverse
 from rest_framework.routers import APIRootView, DefaultRouter
+from rest_framework.settings import api_settings
 
 from cards import api as cards_api
 from challenge import api as challenge_api
+from config.throttling import SignInRateThrottle
 from core.schema_view import SchemaView
 from core.tokens import TokenView
 from league import api as league_api
@@ -70,7 +72,15 @@ router.register("challenge-entries", challenge_api.EntryViewSet, basename="chall
 urlpatterns = [
     path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
-    path("auth/token/", TokenView.as_view(), name="token"),
+    # DRF's token view has no throttle of its own: the API's, and a password tried counted
+    # by address as a fan's sign-in is.
+    path(
+        "auth/token/",
+        TokenView.as_view(
+            throttle_classes=[*api_settings.DEFAULT_THROTTLE_CLASSES, SignInRateThrottle]
+        ),
+        name="token",
+    ),
     # The exact odds (issue 13), beside the routers' resources they belong to.
     path("games/<int:pk>/preview/", odds_api.GamePreviewView.as_view(), name="game-preview"),
     path(

@@ -436,6 +436,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.rate("API_ANON_RATE", default="120/min"),
         "user": env.rate("API_USER_RATE", default="600/min"),
+        # a password tried for an API token, as a fan's sign-in (config/throttling.py)
+        "signin": CHALLENGE_SIGNIN_RATE,
     },
     "NUM_PROXIES": NUM_PROXIES,
     # Errors Django raises while reading a request (a body over DATA_UPLOAD_MAX_MEMORY_SIZE...)

@@ -93,3 +93,17 @@ class SignedInRateThrottle(CountedInRedis, throttling.UserRateThrottle):
         if not (user and user.is_authenticated) or is_commissioner(user):
             return None
         return self.cache_format % {"scope": self.scope, "ident": user.pk}
+
+
+class SignInRateThrottle(CountedInRedis, throttling.SimpleRateThrottle):
+    """A password tried for a token (``POST /api/auth/token/``), counted by address as the
+    fans' sign-in is (``CHALLENGE_SIGNIN_RATE``), whoever is signed in: DRF's token view
+    has no throttle at all, and each try costs a password hash (a security review sent
+    them unthrottled while the anonymous API answered 429)."""
+
+    scope = "signin"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        if request.method != "POST":
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

@@ -40,6 +40,8 @@ class TokenView(ObtainAuthToken):
 
     parser_classes = [JSONParser, FormParser, MultiPartParser]
     authentication_classes = API_AUTHENTICATION  # DELETE: the token (or session) to revoke
+    # DRF's ObtainAuthToken sets none: config/api.py gives the API's throttles, and the
+    # sign-in's by address (config.throttling.SignInRateThrottle).
     serializer_class = TokenRequestSerializer
 
     @extend_schema(

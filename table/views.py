@@ -15,8 +15,10 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
 from cards.models import Team
+from challenge import accounts
 from core.api import ID_MAX
 from core.roles import is_commissioner
+from core.text import wait_words
 from league.games import league_game
 from league.models import ROW_FIELDS, Game, Season
 from simulator.games import DEFAULT_GAME, Option, find_game, game_choices, game_names
@@ -36,6 +38,21 @@ class SignInView(LoginView):
 
     def get_default_redirect_url(self) -> str:
         return "/table/"
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # Counted by address with the fans' sign-in (CHALLENGE_SIGNIN_RATE): this page took
+        # passwords unthrottled, each try a password hash's cost.
+        wait = accounts.over_rate(request, "signin", accounts.signin_rate())
+        if wait is not None:
+            message = (
+                f"Too many sign-in attempts from this address: try again in {wait_words(wait)}."
+            )
+            context = {"title": "Too many tries", "message": message}
+            response = render(request, "challenge/refused.html", context, status=429)
+            response["Retry-After"] = str(wait)
+            return response
+        answer: HttpResponse = super().post(request, *args, **kwargs)
+        return answer
 
 
 class StartForm(forms.Form):

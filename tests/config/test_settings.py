@@ -225,6 +225,38 @@ def test_a_signed_in_fan_is_throttled_by_user_from_any_address_and_a_commissione
         cache.clear()
 
 
+@pytest.mark.django_db
+def test_passwords_tried_for_an_api_token_are_throttled_by_address(monkeypatch) -> None:
+    """DRF's token view has no throttle: a security review sent wrong passwords at it,
+    each a password hash's cost, while the anonymous API answered 429. A signed-in client
+    trying passwords is counted by address too; revoking is not a try."""
+    from django.core.cache import cache
+    from rest_framework.test import APIClient
+    from rest_framework.throttling import SimpleRateThrottle
+
+    from tests.factories import fan
+
+    cache.clear()
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, "signin": "3/min"}
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+    fan("sprayed")
+    try:
+        tries = [
+            APIClient().post("/api/auth/token/", {"username": f"n{i}", "password": "x"})
+            for i in range(4)
+        ]
+        assert [t.status_code for t in tries] == [400, 400, 400, 429]
+        assert "Retry-After" in tries[-1]
+        right = APIClient().post("/api/auth/token/", {"username": "sprayed", "password": "x"})
+        assert right.status_code == 429  # from the same address, until the minute is over
+        other = APIClient(REMOTE_ADDR="198.51.100.7")
+        assert (
+            other.post("/api/auth/token/", {"username": "n9", "password": "x"}).status_code == 400
+        )
+    finally:
+        cache.clear()
+
+
 def test_production_refuses_to_run_without_its_host_names() -> None:
     """Left unset, ALLOWED_HOSTS was the development hosts: every visitor of the site's
     real name got a 400, though README promised a refusal naming the variable."""

@@ -24,6 +24,21 @@ def test_the_table_asks_a_visitor_to_sign_in_and_a_fan_can(client, player):
     assert client.get(reverse("table:index")).status_code == 200
 
 
+def test_the_table_s_sign_in_is_throttled_by_address_with_the_fans_one(client, player, settings):
+    """The table's sign-in took passwords unthrottled (a security review)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.CHALLENGE_SIGNIN_RATE = "3/minute"
+    url = reverse("table:sign-in")
+    wrong = [client.post(url, {"username": f"n{i}", "password": "x"}) for i in range(3)]
+    assert [w.status_code for w in wrong] == [200, 200, 200]  # the form, refused
+    right = client.post(url, {"username": player.username, "password": "fan-password-1"})
+    assert right.status_code == 429 and int(right["Retry-After"]) > 0
+    assert "Too many sign-in attempts from this address" in right.content.decode()
+    cache.clear()
+
+
 def test_the_new_game_form_starts_a_game_and_opens_its_sheet(player_client, teams):
     home, away = teams
     answer = player_client.post(
