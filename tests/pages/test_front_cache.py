@@ -336,6 +336,12 @@ def test_nginx_answers_a_fan_page_from_one_rendering_and_never_past_its_window(
     status, cache, first = get(front, page)
     assert (status, cache) == (200, "MISS")
     assert get(front, page) == (200, "HIT", first)
+    # Keyed by what Django builds its links from, the Host header as sent (port included)
+    # and the forwarded scheme: another port or scheme gets, and leaves, a copy of its own
+    # (keyed by $host, "127.0.0.1:6666" left its links in every visitor's copy).
+    assert get(front, page, Host="127.0.0.1:6666")[:2] == (200, "MISS")
+    assert get(front, page, **{"X-Forwarded-Proto": "https"})[:2] == (200, "MISS")
+    assert get(front, page) == (200, "HIT", first)
     # A signed-in commissioner or an API token always reaches the application.
     assert get(front, page, Cookie="sessionid=abc")[:2] == (200, "BYPASS")
     token = Token.objects.create(user=commissioner())
