@@ -32,6 +32,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from core.caching import PublicReads
 from core.errors import Refused
+from core.parsers import query_json
 from core.roles import is_commissioner
 from core.text import size_text, whole_number
 
@@ -302,12 +303,11 @@ class QueryJSONField(serializers.JSONField):
     error)."""
 
     def to_internal_value(self, data: Any) -> Any:
-        try:
-            return super().to_internal_value(data)
-        except RecursionError:
-            raise serializers.ValidationError(
-                "Nested too deeply: give one JSON object of names and values."
-            ) from None
+        if self.binary or getattr(data, "is_json_string", False):  # as DRF's reads it
+            if isinstance(data, bytes):
+                data = data.decode()
+            return query_json(data, self.decoder)
+        return super().to_internal_value(data)
 
 
 TRUE_FALSE = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}

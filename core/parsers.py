@@ -3,10 +3,11 @@ DRF reads that setting while its views are defined, so the parser cannot live be
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any
 
-from rest_framework import exceptions, parsers
+from rest_framework import exceptions, parsers, serializers
 
 
 class JSONParser(parsers.JSONParser):
@@ -28,3 +29,17 @@ class JSONParser(parsers.JSONParser):
             raise exceptions.ParseError(
                 f"JSON parse error - a number has more than {digits:,} digits"
             ) from exc
+
+
+def query_json(text: Any, decoder: Any = None) -> Any:
+    """Return a query parameter's JSON (:class:`core.api.QueryJSONField`), refusing JSON
+    nested too deeply as the body's parser does (``json.loads`` raised ``RecursionError``,
+    a server error) and what is not JSON, each a field's ``ValidationError``."""
+    try:
+        return json.loads(text, cls=decoder)
+    except RecursionError:
+        raise serializers.ValidationError(
+            "Nested too deeply: give one JSON object of names and values."
+        ) from None
+    except (TypeError, ValueError):
+        raise serializers.ValidationError("Value must be valid JSON.") from None

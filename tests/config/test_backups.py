@@ -197,7 +197,11 @@ def test_a_forced_postgresql_restore_takes_an_upgrade_back_whole_or_not_at_all(
     cut.write_bytes(file.read_bytes()[: file.stat().st_size * 9 // 10])
     failed = backup_py(fresh, "restore", str(cut), "--force")
     assert failed.returncode == 1
-    assert failed.stderr.startswith("restore: pg_restore failed (exit 1): pg_restore: error:")
+    # Where the cut falls (the dump's size varies with its timestamps), pg_restore stops on
+    # it, or hands psql a row that is cut short.
+    assert failed.stderr.startswith(
+        ("restore: pg_restore failed (exit 1): pg_restore: error:", "restore: psql failed (exit")
+    )
     assert "Traceback" not in failed.stderr
     assert failed.stderr.rstrip().endswith(
         f"Nothing was restored: the database is as it was. {cut} looks cut short or damaged: "
