@@ -67,7 +67,7 @@ def _signed_out(request: HttpRequest, item: Entry) -> HttpResponse:
     return redirect(f"{reverse('challenge:signin')}?next={item.get_absolute_url()}")
 
 
-def _too_many(request: HttpRequest, what: str, wait: int) -> HttpResponse:
+def too_many(request: HttpRequest, what: str, wait: int) -> HttpResponse:
     message = f"Too many {what} from this address: try again in {wait_words(wait)}."
     response = _refused(request, "Too many tries", message, 429)
     response["Retry-After"] = str(wait)
@@ -85,7 +85,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         wait = accounts.rate_wait(request, "signup", accounts.signup_rate())
         if wait is not None:
-            return _too_many(request, "sign-ups", wait)
+            return too_many(request, "sign-ups", wait)
         if form.is_valid():
             user = form.save()
             accounts.rate_count(request, "signup", accounts.signup_rate())
@@ -102,7 +102,7 @@ def signin(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         wait = accounts.over_rate(request, "signin", accounts.signin_rate())
         if wait is not None:
-            return _too_many(request, "sign-in attempts", wait)
+            return too_many(request, "sign-in attempts", wait)
         # authenticate() runs with the request: django-axes counts a failure and locks out.
         if form.is_valid():
             login(request, form.get_user())
@@ -212,7 +212,7 @@ def _may_view(request: HttpRequest, challenge: Challenge) -> bool:
 
 def _too_many_codes(request: HttpRequest, exc: accounts.TooManyCodes) -> HttpResponse:
     assert exc.retry_after is not None
-    return _too_many(request, "wrong invitation codes", exc.retry_after)
+    return too_many(request, "wrong invitation codes", exc.retry_after)
 
 
 def _gate(request: HttpRequest, challenge: Challenge) -> HttpResponse | None:

@@ -35,7 +35,7 @@ from core.admin import (
 )
 from core.deletion import CountedDeleteAdmin
 from core.errors import sentence
-from core.text import counted
+from core.text import counted, whole_number
 from league import background, replays, services, tournaments
 from league.dispatch import team_odds_enqueue
 from league.errors import GamesNotSent
@@ -104,7 +104,7 @@ class RunsGuardAdmin:
         self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
         model = self.model  # type: ignore[attr-defined]
-        found = model._base_manager.filter(pk=object_id) if object_id.isdigit() else None
+        found = model._base_manager.filter(pk=object_id) if whole_number(object_id) else None
         if found is not None and runs_refused(self, request, self.running_runs(found)):
             opts = model._meta
             return HttpResponseRedirect(

@@ -16,9 +16,9 @@ from django.views.decorators.cache import never_cache
 
 from cards.models import Team
 from challenge import accounts
+from challenge.views import too_many
 from core.api import ID_MAX
 from core.roles import is_commissioner
-from core.text import wait_words
 from league.games import league_game
 from league.models import ROW_FIELDS, Game, Season
 from simulator.games import DEFAULT_GAME, Option, find_game, game_choices, game_names
@@ -44,13 +44,7 @@ class SignInView(LoginView):
         # passwords unthrottled, each try a password hash's cost.
         wait = accounts.over_rate(request, "signin", accounts.signin_rate())
         if wait is not None:
-            message = (
-                f"Too many sign-in attempts from this address: try again in {wait_words(wait)}."
-            )
-            context = {"title": "Too many tries", "message": message}
-            response = render(request, "challenge/refused.html", context, status=429)
-            response["Retry-After"] = str(wait)
-            return response
+            return too_many(request, "sign-in attempts", wait)
         answer: HttpResponse = super().post(request, *args, **kwargs)
         return answer
 
